@@ -1,0 +1,71 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Plugins are separate shared libraries that talk to the host through the C
+/// header in Sources/PluginAPI only. Each links the Swift runtime dynamically
+/// and never links OtonHost; the version script keeps every symbol but the
+/// entry point hidden, so plugins cannot clash with each other or the host.
+let pluginLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--version-script=Sources/Plugins/exports.map"]),
+]
+
+/// A plugin's C glue (Sources/Plugins/NAME/Plugin), built into the dynamic library.
+func plugin(_ name: String, dependencies: [Target.Dependency] = []) -> Target {
+    .target(
+        name: name,
+        dependencies: ["PluginAPI", "OtonPluginKit"] + dependencies,
+        path: "Sources/Plugins/\(name)/Plugin",
+        linkerSettings: pluginLinkerSettings
+    )
+}
+
+/// A plugin's logic (Sources/Plugins/NAME/Logic): plain Swift, unit-tested on its own.
+func pluginLogic(_ name: String, dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: "\(name)Logic", dependencies: dependencies, path: "Sources/Plugins/\(name)/Logic")
+}
+
+let package = Package(
+    name: "Oton",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "oton", targets: ["oton"]),
+        .library(name: "OtonSleepTimer", type: .dynamic, targets: ["SleepTimer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // The contract: one C header. A third party compiles against include/ alone.
+        .target(name: "PluginAPI", path: "Sources/PluginAPI"),
+
+        // The host: config, loader, bus, player. Linked into the oton executable and the tests.
+        .target(
+            name: "OtonHost",
+            dependencies: [
+                "PluginAPI",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
+        .executableTarget(
+            name: "oton",
+            dependencies: [
+                "OtonHost",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Optional helper for Swift plugin authors; statically compiled into each Swift plugin.
+        .target(name: "OtonPluginKit", dependencies: ["PluginAPI"]),
+
+        pluginLogic("SleepTimer"),
+        plugin("SleepTimer", dependencies: ["SleepTimerLogic"]),
+
+        .testTarget(
+            name: "OtonHostTests",
+            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic"]
+        ),
+    ]
+)

@@ -1,0 +1,59 @@
+import Foundation
+
+/// `--events FILE|-`: writes every bus event as one JSON object per line,
+/// the same view a plugin gets: kind, source, flags, monotonic and wall time, fields.
+public final class EventLineWriter: MailboxConsumer, @unchecked Sendable {
+    public static let subscriberID = "oton.events-writer"
+
+    private let handle: FileHandle
+    private let closeOnFinish: Bool
+    private let mailbox: Mailbox
+    private let bus: PluginBus
+
+    /// `destination` is a path, or "-" for standard output. The file is created or truncated.
+    public init(destination: String, bus: PluginBus) throws {
+        if destination == "-" {
+            handle = FileHandle.standardOutput
+            closeOnFinish = false
+        } else {
+            guard FileManager.default.createFile(atPath: destination, contents: nil) else {
+                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: destination])
+            }
+            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: destination))
+            closeOnFinish = true
+        }
+        self.bus = bus
+        mailbox = bus.makeMailbox(for: Self.subscriberID, limits: Mailbox.Limits(events: 65_536, mediaBytes: 0))
+        mailbox.start(consumer: self)
+        bus.subscribe(id: Self.subscriberID, kinds: .all, mailbox: mailbox)
+    }
+
+    public static func line(for event: BusEvent) -> String {
+        let wall = Date(timeIntervalSince1970: Double(event.wallMicroseconds) / 1_000_000)
+        return "{\"kind\":" + JSONText.quoted(event.name)
+            + ",\"source\":" + JSONText.quoted(event.source)
+            + ",\"flags\":" + String(event.flags)
+            + ",\"mono_ns\":" + String(event.monotonicNanoseconds)
+            + ",\"wall\":" + JSONText.quoted(wall.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)))
+            + ",\"fields\":" + JSONText.object(event.fields) + "}\n"
+    }
+
+    public func deliver(event: FrozenEvent) {
+        try? handle.write(contentsOf: Data(Self.line(for: event.event).utf8))
+    }
+
+    public func deliver(media: MediaPacket, extraFlags: UInt32) {}
+
+    public func deliverDropNotice(_ counts: Mailbox.DropCounts) {
+        let line = "{\"kind\":\"dropped\",\"source\":\"oton.events-writer\",\"fields\":{\"dropped_events\":\"\(counts.events)\"}}\n"
+        try? handle.write(contentsOf: Data(line.utf8))
+    }
+
+    /// Writes everything queued, then stops.
+    public func finish() {
+        bus.unsubscribe(id: Self.subscriberID)
+        mailbox.close { [handle, closeOnFinish] in
+            if closeOnFinish { try? handle.close() }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// What a mailbox delivers to. Called on the mailbox's own thread only,
+/// one call at a time, in the order items were accepted.
+public protocol MailboxConsumer: AnyObject, Sendable {
+    func deliver(event: FrozenEvent)
+    func deliver(media: MediaPacket, extraFlags: UInt32)
+    /// The mailbox lost items since the last notice; `counts` are totals so far.
+    func deliverDropNotice(_ counts: Mailbox.DropCounts)
+}
+
+/// One serial, bounded queue with its own thread: how each plugin (and the
+/// `--events` writer) receives its calls. Publishers never block: when the
+/// queue is full the item is dropped, counted and reported through
+/// `onDrop`, and the consumer gets a drop notice as soon as it is free again.
+/// Control tasks (create, commands, destroy) are never dropped.
+public final class Mailbox: @unchecked Sendable {
+    public struct DropCounts: Equatable, Sendable {
+        public var events: UInt64 = 0
+        public var mediaBuffers: UInt64 = 0
+        public var mediaBytes: UInt64 = 0
+        public var lastMediaTap: UInt32 = 0
+    }
+
+    public struct Limits: Sendable {
+        public var events: Int
+        public var mediaBytes: Int
+        public init(events: Int = 4096, mediaBytes: Int = 32 << 20) {
+            self.events = events
+            self.mediaBytes = mediaBytes
+        }
+    }
+
+    private enum Item {
+        case event(FrozenEvent)
+        case media(MediaPacket, extraFlags: UInt32)
+        case task(() -> Void)
+        case dropNotice
+    }
+
+    public let name: String
+    public let limits: Limits
+    /// Called on the publishing thread when an item is dropped (for logging and the `dropped` event).
+    let onDrop: @Sendable (DropCounts, _ mediaTap: UInt32) -> Void
+
+    private weak var consumer: (any MailboxConsumer)?
+    private let condition = NSCondition()
+    private var items: [Item] = []
+    private var queuedEvents = 0
+    private var queuedMediaBytes = 0
+    private var drops = DropCounts()
+    private var noticePending = false
+    private var discontinuousTaps: UInt32 = 0
+    private var closed = false
+    private var thread: Thread?
+
+    public init(name: String, limits: Limits = Limits(), onDrop: @escaping @Sendable (DropCounts, UInt32) -> Void = { _, _ in }) {
+        self.name = name
+        self.limits = limits
+        self.onDrop = onDrop
+    }
+
+    /// Starts the thread. The consumer is held weakly: its owner keeps it alive.
+    public func start(consumer: any MailboxConsumer) {
+        self.consumer = consumer
+        let thread = Thread { [self] in run() }
+        thread.name = "oton.mailbox.\(name)"
+        thread.stackSize = 1 << 20
+        self.thread = thread
+        thread.start()
+    }
+
+    public var dropCounts: DropCounts {
+        condition.lock(); defer { condition.unlock() }
+        return drops
+    }
+
+    /// Offers an event; false when the queue was full and the event was dropped.
+    @discardableResult
+    public func offer(_ event: FrozenEvent) -> Bool {
+        condition.lock()
+        guard !closed else { condition.unlock(); return false }
+        guard queuedEvents < limits.events else {
+            drops.events += 1
+            noticePending = true
+            let counts = drops
+            condition.unlock()
+            onDrop(counts, 0)
+            return false
+        }
+        queuedEvents += 1
+        items.append(.event(event))
+        condition.signal()
+        condition.unlock()
+        return true
+    }
+
+    /// Offers a media packet; false when the byte budget was exceeded and it was dropped.
+    /// The first packet accepted after a loss carries OTON_MEDIA_FLAG_DISCONT.
+    @discardableResult
+    public func offer(_ packet: MediaPacket) -> Bool {
+        let tapBit = packet.tap
+        condition.lock()
+        guard !closed else { condition.unlock(); return false }
+        guard queuedMediaBytes + packet.size <= limits.mediaBytes || queuedMediaBytes == 0 else {
+            drops.mediaBuffers += 1
+            drops.mediaBytes += UInt64(packet.size)
+            drops.lastMediaTap = tapBit
+            discontinuousTaps |= tapBit
+            noticePending = true
+            let counts = drops
+            condition.unlock()
+            onDrop(counts, tapBit)
+            return false
+        }
+        var extra: UInt32 = 0
+        if discontinuousTaps & tapBit != 0 {
+            extra = 1 // OTON_MEDIA_FLAG_DISCONT
+            discontinuousTaps &= ~tapBit
+        }
+        queuedMediaBytes += packet.size
+        items.append(.media(packet, extraFlags: extra))
+        condition.signal()
+        condition.unlock()
+        return true
+    }
+
+    /// Runs `work` on the mailbox thread after everything queued before it. Never dropped.
+    public func perform(_ work: @escaping () -> Void) {
+        condition.lock()
+        if closed {
+            condition.unlock()
+            return
+        }
+        items.append(.task(work))
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Runs `last` after everything queued, then ends the thread; later offers are refused.
+    /// Blocks until `last` has run.
+    public func close(after last: @escaping () -> Void = {}) {
+        let done = DispatchSemaphore(value: 0)
+        condition.lock()
+        if closed || thread == nil {
+            condition.unlock()
+            return
+        }
+        items.append(.task { last(); done.signal() })
+        closed = true
+        condition.signal()
+        condition.unlock()
+        done.wait()
+    }
+
+    /// Blocks until everything queued so far has been delivered (tests, orderly shutdown).
+    public func drain() {
+        let done = DispatchSemaphore(value: 0)
+        perform { done.signal() }
+        done.wait()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while items.isEmpty && !noticePending && !closed { condition.wait() }
+            if items.isEmpty && !noticePending && closed {
+                condition.unlock()
+                return
+            }
+            var batch = items
+            if noticePending {
+                // Tell the consumer what it lost as soon as it is free again.
+                noticePending = false
+                batch.append(.dropNotice)
+            }
+            items.removeAll(keepingCapacity: true)
+            queuedEvents = 0
+            queuedMediaBytes = 0
+            let counts = drops
+            condition.unlock()
+
+            for item in batch {
+                switch item {
+                case let .event(event): consumer?.deliver(event: event)
+                case let .media(packet, extra): consumer?.deliver(media: packet, extraFlags: extra)
+                case let .task(work): work()
+                case .dropNotice: consumer?.deliverDropNotice(counts)
+                }
+            }
+        }
+    }
+}

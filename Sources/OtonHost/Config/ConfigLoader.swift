@@ -1,0 +1,138 @@
+import Foundation
+
+/// Finds and reads plugins.json.
+///
+/// Lookup order: `--config FILE`, `$OTON_CONFIG`, `$XDG_CONFIG_HOME/oton/plugins.json`
+/// (default `~/.config`), `./plugins.json`. Relative plugin paths are resolved
+/// against the directory of the file.
+public enum ConfigLoader {
+    /// The files tried, in order, for the given flag and environment.
+    public static func candidates(explicit: String?, environment: [String: String], currentDirectory: String) -> [String] {
+        if let explicit { return [explicit] }
+        var out: [String] = []
+        if let fromEnvironment = environment["OTON_CONFIG"], !fromEnvironment.isEmpty { out.append(fromEnvironment) }
+        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["HOME"].map { $0 + "/.config" }
+        if let configHome { out.append(configHome + "/oton/plugins.json") }
+        out.append(currentDirectory + "/plugins.json")
+        return out
+    }
+
+    /// Loads the first candidate that exists. An explicit or `$OTON_CONFIG` file that is missing is an error.
+    public static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                            currentDirectory: String = FileManager.default.currentDirectoryPath) throws(ConfigError) -> OtonConfig {
+        let tried = candidates(explicit: explicit, environment: environment, currentDirectory: currentDirectory)
+        let mustExist = explicit != nil || !(environment["OTON_CONFIG"] ?? "").isEmpty
+        for (index, file) in tried.enumerated() {
+            if FileManager.default.fileExists(atPath: file) { return try load(file: file) }
+            if mustExist && index == 0 { throw .unreadable(file: file, reason: "no such file") }
+        }
+        throw .notFound(tried: tried)
+    }
+
+    public static func load(file: String) throws(ConfigError) -> OtonConfig {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw .unreadable(file: file, reason: (error as NSError).localizedDescription)
+        }
+        return try parse(data, file: file)
+    }
+
+    /// Parses plugins.json text; `file` names it in messages and anchors relative paths.
+    public static func parse(_ data: Data, file: String) throws(ConfigError) -> OtonConfig {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(data)
+        } catch {
+            throw .syntax(file: file, line: error.line, column: error.column, reason: error.reason)
+        }
+        return try ConfigReader(file: file).read(root)
+    }
+}
+
+/// Turns the parsed JSON into an OtonConfig, naming the exact place of any problem.
+private struct ConfigReader {
+    let file: String
+
+    var directory: String { (file as NSString).deletingLastPathComponent }
+
+    func read(_ root: JSONValue) throws(ConfigError) -> OtonConfig {
+        guard case let .object(top) = root else { throw invalid("top level", "must be a JSON object with \"stations\" and \"plugins\"") }
+        var config = OtonConfig(file: file)
+        config.defaultStationName = try optionalString(top["default_station"], at: "default_station")
+        config.stations = try array(top["stations"], at: "stations").enumerated().map { index, value throws(ConfigError) in
+            try station(value, at: "stations[\(index)]")
+        }
+        config.plugins = try array(top["plugins"], at: "plugins").enumerated().map { index, value throws(ConfigError) in
+            try plugin(value, at: "plugins[\(index)]")
+        }
+        var seen = Set<String>()
+        for entry in config.plugins {
+            guard seen.insert(entry.id).inserted else { throw invalid(entry.location + ".id", "\"\(entry.id)\" appears twice; each plugin id may be listed once") }
+        }
+        if let name = config.defaultStationName, config.station(named: name) == nil {
+            throw invalid("default_station", "names \"\(name)\", which is not in \"stations\"")
+        }
+        return config
+    }
+
+    private func station(_ value: JSONValue, at location: String) throws(ConfigError) -> Station {
+        guard case .object = value else { throw invalid(location, "must be an object with \"name\" and \"url\"") }
+        let name = try requiredString(value["name"], at: location + ".name")
+        let url = try requiredString(value["url"], at: location + ".url")
+        guard URL(string: url)?.scheme != nil else {
+            throw invalid(location + ".url", "\"\(url)\" is not a URL (expected http://, https:// or file://)")
+        }
+        return Station(
+            name: name, url: url,
+            statusURL: try optionalString(value["status_url"], at: location + ".status_url"),
+            logoURL: try optionalString(value["logo_url"], at: location + ".logo_url"),
+            homepage: try optionalString(value["homepage"], at: location + ".homepage")
+        )
+    }
+
+    private func plugin(_ value: JSONValue, at location: String) throws(ConfigError) -> PluginEntry {
+        guard case .object = value else { throw invalid(location, "must be an object with \"id\" and \"path\"") }
+        let id = try requiredString(value["id"], at: location + ".id")
+        let path = try requiredString(value["path"], at: location + ".path")
+        var enabled = true
+        if let flag = value["enabled"] {
+            guard let bool = flag.boolValue else { throw invalid(location + ".enabled", "must be true or false") }
+            enabled = bool
+        }
+        let config = value["config"] ?? .object([:])
+        guard case .object = config else { throw invalid(location + ".config", "must be an object") }
+        return PluginEntry(id: id, path: resolve(path), enabled: enabled, config: config, location: location)
+    }
+
+    /// A path with a slash is relative to plugins.json; a bare file name is kept as is
+    /// (the loader looks for it beside plugins.json, then beside the oton executable).
+    private func resolve(_ path: String) -> String {
+        if path.hasPrefix("/") || !path.contains("/") { return path }
+        return (directory as NSString).appendingPathComponent(path)
+    }
+
+    private func array(_ value: JSONValue?, at location: String) throws(ConfigError) -> [JSONValue] {
+        guard let value else { return [] }
+        guard case let .array(items) = value else { throw invalid(location, "must be an array") }
+        return items
+    }
+
+    private func requiredString(_ value: JSONValue?, at location: String) throws(ConfigError) -> String {
+        guard let value else { throw invalid(location, "is missing") }
+        guard let string = value.stringValue, !string.isEmpty else { throw invalid(location, "must be a non-empty string") }
+        return string
+    }
+
+    private func optionalString(_ value: JSONValue?, at location: String) throws(ConfigError) -> String? {
+        guard let value, value != .null else { return nil }
+        guard let string = value.stringValue else { throw invalid(location, "must be a string") }
+        return string
+    }
+
+    private func invalid(_ location: String, _ problem: String) -> ConfigError {
+        .invalid(file: file, location: location, problem: problem)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// A station a listener can play.
+public struct Station: Equatable, Sendable {
+    public var name: String
+    public var url: String
+    /// A status API (radio.co status or Icecast status-json.xsl) polled for titles and artwork.
+    public var statusURL: String?
+    public var logoURL: String?
+    public var homepage: String?
+
+    public init(name: String, url: String, statusURL: String? = nil, logoURL: String? = nil, homepage: String? = nil) {
+        self.name = name
+        self.url = url
+        self.statusURL = statusURL
+        self.logoURL = logoURL
+        self.homepage = homepage
+    }
+}
+
+/// A plugin the listener has chosen, as plugins.json declares it.
+public struct PluginEntry: Equatable, Sendable {
+    public var id: String
+    /// Absolute path of the shared library (relative paths are resolved against plugins.json).
+    public var path: String
+    public var enabled: Bool
+    /// The plugin's "config" object, handed to create() as JSON text.
+    public var config: JSONValue
+    /// Where in plugins.json this entry stands, for messages ("plugins[2]").
+    public var location: String
+
+    public init(id: String, path: String, enabled: Bool = true, config: JSONValue = .object([:]), location: String = "") {
+        self.id = id
+        self.path = path
+        self.enabled = enabled
+        self.config = config
+        self.location = location
+    }
+}
+
+/// The contents of plugins.json: stations and plugins.
+public struct OtonConfig: Equatable, Sendable {
+    public var file: String?
+    public var defaultStationName: String?
+    public var stations: [Station]
+    public var plugins: [PluginEntry]
+
+    public init(file: String? = nil, defaultStationName: String? = nil, stations: [Station] = [], plugins: [PluginEntry] = []) {
+        self.file = file
+        self.defaultStationName = defaultStationName
+        self.stations = stations
+        self.plugins = plugins
+    }
+
+    /// The station named "default_station", else the first.
+    public var defaultStation: Station? {
+        if let name = defaultStationName, let station = station(named: name) { return station }
+        return stations.first
+    }
+
+    /// Case-insensitive lookup by name.
+    public func station(named name: String) -> Station? {
+        stations.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+}

@@ -1,0 +1,16 @@
+/// What plugins, the control socket and the terminal ask the player to do.
+/// Requests only enqueue; results come back as state and volume events.
+public enum PlayerRequest: Equatable, Sendable {
+    case play
+    case pause
+    case playPause
+    case stop
+    case setVolume(Double)
+    case fadeVolume(to: Double, milliseconds: Int)
+    case quit
+}
+
+/// Receives requests; implemented by the player. Must not block.
+public protocol PlayerRequestSink: Sendable {
+    func submit(_ request: PlayerRequest, from source: String)
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Logging
+import PluginAPI
+
+/// The host side of one plugin instance: the `oton_host` table handed to its
+/// create(), and what the table's functions reach. It outlives the instance
+/// (it is never freed), so a plugin thread that calls the host late finds a
+/// table that answers with errors instead of freed memory.
+final class PluginHostContext: @unchecked Sendable {
+    let pluginID: String
+    let bus: PluginBus
+    let requests: any PlayerRequestSink
+    let commands: CommandRegistry
+    let logger: Logger
+    let dataDirectory: String
+    let cacheDirectory: String
+    let table: UnsafeMutablePointer<oton_host>
+    private let strings: CStringArena
+    private let lock = NSLock()
+    private var active = true
+
+    init(pluginID: String, bus: PluginBus, requests: any PlayerRequestSink, commands: CommandRegistry,
+         logger: Logger, dataDirectory: String, cacheDirectory: String) {
+        self.pluginID = pluginID
+        self.bus = bus
+        self.requests = requests
+        self.commands = commands
+        self.logger = logger
+        self.dataDirectory = dataDirectory
+        self.cacheDirectory = cacheDirectory
+        var strings = CStringArena()
+        let version = strings.add(OtonVersion.current)
+        let data = strings.add(dataDirectory)
+        let cache = strings.add(cacheDirectory)
+        strings.seal()
+        self.strings = strings
+        table = UnsafeMutablePointer<oton_host>.allocate(capacity: 1)
+        table.initialize(to: oton_host(
+            struct_size: UInt32(MemoryLayout<oton_host>.size),
+            abi_major: OTON_ABI_MAJOR, abi_minor: OTON_ABI_MINOR, reserved: 0,
+            host_version: strings.pointer(at: version), host_data: nil,
+            log: hostLog, event_kind: hostEventKind, publish: hostPublish, request: hostRequest,
+            current: hostCurrent, register_command: hostRegisterCommand,
+            data_dir: strings.pointer(at: data), cache_dir: strings.pointer(at: cache)
+        ))
+        table.pointee.host_data = Unmanaged.passRetained(self).toOpaque() // never released: see above
+    }
+
+    /// After this, every host function answers OTON_ERR_FAILED and does nothing.
+    func deactivate() {
+        lock.lock(); active = false; lock.unlock()
+    }
+
+    var isActive: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return active
+    }
+
+    static func from(_ host: UnsafePointer<oton_host>?) -> PluginHostContext? {
+        guard let data = host?.pointee.host_data else { return nil }
+        let context = Unmanaged<PluginHostContext>.fromOpaque(data).takeUnretainedValue()
+        return context.isActive ? context : nil
+    }
+
+    func log(_ level: oton_log_level, _ message: String) {
+        let text = "[\(pluginID)] \(message)"
+        switch level {
+        case OTON_LOG_DEBUG: logger.debug("\(text)")
+        case OTON_LOG_INFO: logger.info("\(text)")
+        case OTON_LOG_WARNING: logger.warning("\(text)")
+        default: logger.error("\(text)")
+        }
+    }
+
+    /// Copies a plugin's event onto the bus. Only namespaced kinds obtained from event_kind().
+    func publish(_ event: UnsafePointer<oton_event>) -> oton_status {
+        let header = event.pointee
+        guard Int(header.struct_size) >= MemoryLayout<oton_event>.offset(of: \oton_event.fields)! + MemoryLayout<UnsafeRawPointer?>.size else {
+            return OTON_ERR_INVALID
+        }
+        guard header.kind >= OTON_EVENT_FIRST_DYNAMIC, let name = bus.registry.name(for: header.kind) else {
+            return OTON_ERR_INVALID
+        }
+        var fields: [(key: String, value: String)] = []
+        if header.field_count > 0 {
+            guard header.field_count <= 1024, let list = header.fields else { return OTON_ERR_INVALID }
+            for index in 0 ..< Int(header.field_count) {
+                guard let key = list[index].key, let value = list[index].value else { return OTON_ERR_INVALID }
+                fields.append((String(cString: key), String(cString: value)))
+            }
+        }
+        bus.publish(BusEvent(kind: header.kind, name: name, source: pluginID, flags: 0, extraFields: fields))
+        return OTON_OK
+    }
+
+    func request(_ request: UnsafePointer<oton_request>) -> oton_status {
+        let r = request.pointee
+        guard Int(r.struct_size) >= MemoryLayout<oton_request>.offset(of: \oton_request.duration_ms)! + 4 else { return OTON_ERR_INVALID }
+        func volume() -> Double? { r.volume.isFinite ? min(max(r.volume, 0), 1.5) : nil }
+        let converted: PlayerRequest
+        switch r.kind {
+        case OTON_REQUEST_PLAY: converted = .play
+        case OTON_REQUEST_PAUSE: converted = .pause
+        case OTON_REQUEST_PLAY_PAUSE: converted = .playPause
+        case OTON_REQUEST_STOP: converted = .stop
+        case OTON_REQUEST_QUIT: converted = .quit
+        case OTON_REQUEST_SET_VOLUME:
+            guard let volume = volume() else { return OTON_ERR_INVALID }
+            converted = .setVolume(volume)
+        case OTON_REQUEST_FADE_VOLUME:
+            guard let volume = volume() else { return OTON_ERR_INVALID }
+            converted = .fadeVolume(to: volume, milliseconds: Int(r.duration_ms))
+        default:
+            return OTON_ERR_UNSUPPORTED
+        }
+        requests.submit(converted, from: pluginID)
+        return OTON_OK
+    }
+}
+
+// The C functions of the table. They capture nothing; the context comes from host_data.
+
+private let hostLog: @convention(c) (UnsafePointer<oton_host>?, oton_log_level, UnsafePointer<CChar>?) -> Void = { host, level, message in
+    guard let context = PluginHostContext.from(host), let message else { return }
+    context.log(level, String(cString: message))
+}
+
+private let hostEventKind: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<CChar>?) -> oton_event_kind = { host, name in
+    guard let context = PluginHostContext.from(host), let name else { return 0 }
+    return context.bus.registry.kind(for: String(cString: name)) ?? 0
+}
+
+private let hostPublish: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<oton_event>?) -> oton_status = { host, event in
+    guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
+    guard let event else { return OTON_ERR_INVALID }
+    return context.publish(event)
+}
+
+private let hostRequest: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<oton_request>?) -> oton_status = { host, request in
+    guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
+    guard let request else { return OTON_ERR_INVALID }
+    return context.request(request)
+}
+
+private let hostCurrent: @convention(c) (UnsafePointer<oton_host>?, oton_event_kind, oton_event_visitor?, UnsafeMutableRawPointer?) -> oton_status = { host, kind, visitor, user in
+    guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
+    guard let visitor else { return OTON_ERR_INVALID }
+    guard let frozen = context.bus.current(kind) else { return OTON_ERR_UNSUPPORTED }
+    visitor(user, frozen.pointer)
+    return OTON_OK
+}
+
+private let hostRegisterCommand: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<oton_command_decl>?) -> oton_status = { host, decl in
+    guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
+    guard let decl, decl.pointee.struct_size >= UInt32(MemoryLayout<oton_command_decl>.size) else { return OTON_ERR_INVALID }
+    guard let command = try? CommandName.validated(decl.pointee, path: context.pluginID) else { return OTON_ERR_INVALID }
+    return context.commands.register(command, for: context.pluginID) ? OTON_OK : OTON_ERR_BUSY
+}

@@ -1,0 +1,115 @@
+import Foundation
+import PluginAPI
+
+/// The reply of a control command answered by a plugin.
+public struct CommandReply: Equatable, Sendable {
+    public var ok: Bool
+    public var text: String
+
+    public init(ok: Bool, text: String) {
+        self.ok = ok
+        self.text = text
+    }
+}
+
+/// One created plugin: receives events, media and commands on its own mailbox.
+/// Every call into the plugin happens on that mailbox's thread, one at a time.
+final class PluginInstance: MailboxConsumer, @unchecked Sendable {
+    let library: PluginLibrary
+    let context: PluginHostContext
+    let mailbox: Mailbox
+    private let instance: UnsafeMutableRawPointer
+    private var dropKind: UInt32 { OTON_EVENT_DROPPED }
+
+    var id: String { library.manifest.id }
+
+    /// Calls the plugin's create() on the calling thread. The mailbox starts afterwards.
+    init(library: PluginLibrary, context: PluginHostContext, configJSON: String, mailbox: Mailbox) throws(PluginLoadError) {
+        self.library = library
+        self.context = context
+        self.mailbox = mailbox
+        let errorSize = 1024
+        let error = UnsafeMutablePointer<CChar>.allocate(capacity: errorSize)
+        defer { error.deallocate() }
+        error.initialize(repeating: 0, count: errorSize)
+        guard let create = library.descriptor.create,
+              let created = create(UnsafePointer(context.table), configJSON, error, errorSize) else {
+            error[errorSize - 1] = 0
+            let reason = String(cString: error)
+            throw .createFailed(path: library.path, id: library.manifest.id,
+                                reason: reason.isEmpty ? "create() returned NULL without a reason" : reason)
+        }
+        instance = created
+        mailbox.start(consumer: self)
+    }
+
+    func deliver(event: FrozenEvent) {
+        library.descriptor.on_event?(instance, event.pointer)
+    }
+
+    func deliver(media: MediaPacket, extraFlags: UInt32) {
+        guard let onMedia = library.descriptor.on_media else { return }
+        media.withCBuffer(extraFlags: extraFlags) { onMedia(instance, $0) }
+    }
+
+    func deliverDropNotice(_ counts: Mailbox.DropCounts) {
+        guard library.descriptor.on_event != nil else { return }
+        let drop = DropInfo(pluginID: id, mediaTap: counts.lastMediaTap, droppedEvents: counts.events, droppedBytes: counts.mediaBytes)
+        deliver(event: FrozenEvent(BusEvent(kind: OTON_EVENT_DROPPED, name: "dropped", payload: .dropped(drop))))
+    }
+
+    /// Runs a command on the mailbox and waits for the reply (at most `timeout` seconds).
+    func run(command name: String, arguments: [String], timeout: Double) -> CommandReply {
+        guard let onCommand = library.descriptor.on_command else {
+            return CommandReply(ok: false, text: "\(id) does not answer commands")
+        }
+        let box = ReplyBox()
+        let done = DispatchSemaphore(value: 0)
+        let argumentsJSON = JSONValue.array(arguments.map(JSONValue.string)).jsonText
+        let instance = self.instance
+        mailbox.perform {
+            let status = onCommand(instance, name, argumentsJSON, replyWriter, Unmanaged.passUnretained(box).toOpaque())
+            box.finish(ok: status == OTON_OK)
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + timeout) == .success else {
+            return CommandReply(ok: false, text: "\(id) did not answer \"\(name)\" within \(Int(timeout)) s")
+        }
+        return box.reply
+    }
+
+    /// Destroys the instance after everything queued; the host table goes dead afterwards.
+    func destroy() {
+        let instance = self.instance
+        let destroy = library.descriptor.destroy
+        mailbox.close {
+            destroy?(instance)
+        }
+        context.deactivate()
+    }
+}
+
+/// Collects the pieces of a command's reply; lives until the command returns.
+private final class ReplyBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+    private var ok = false
+
+    func append(_ piece: String) {
+        lock.lock(); text += piece; lock.unlock()
+    }
+
+    func finish(ok: Bool) {
+        lock.lock(); self.ok = ok; lock.unlock()
+    }
+
+    var reply: CommandReply {
+        lock.lock(); defer { lock.unlock() }
+        return CommandReply(ok: ok, text: text)
+    }
+}
+
+private let replyWriter: oton_reply_fn = { context, text in
+    guard let context, let text else { return }
+    Unmanaged<ReplyBox>.fromOpaque(context).takeUnretainedValue().append(String(cString: text))
+}

@@ -1,0 +1,60 @@
+/// Why a plugin was not loaded or created. Each says which file, why, and what to do.
+public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unsafeFile(path: String, reason: String)
+    case notFound(path: String, searched: [String])
+    case openFailed(path: String, reason: String)
+    case missingEntry(path: String)
+    case nullDescriptor(path: String)
+    case descriptorTooSmall(path: String, size: Int, required: Int)
+    case majorMismatch(path: String, plugin: String, host: String)
+    case newerMinor(path: String, plugin: String, host: String)
+    case missingField(path: String, field: String)
+    case invalidField(path: String, field: String, reason: String)
+    case duplicateID(path: String, id: String, loadedFrom: String)
+    case idMismatch(path: String, configured: String, declared: String)
+    case createFailed(path: String, id: String, reason: String)
+
+    public var path: String {
+        switch self {
+        case let .unsafeFile(path, _), let .notFound(path, _), let .openFailed(path, _), let .missingEntry(path),
+             let .nullDescriptor(path), let .descriptorTooSmall(path, _, _), let .majorMismatch(path, _, _),
+             let .newerMinor(path, _, _), let .missingField(path, _), let .invalidField(path, _, _),
+             let .duplicateID(path, _, _), let .idMismatch(path, _, _), let .createFailed(path, _, _):
+            path
+        }
+    }
+
+    public var description: String { "\(path): \(reason)\n  hint: \(hint)" }
+
+    public var reason: String {
+        switch self {
+        case let .unsafeFile(_, reason): "refused: \(reason)"
+        case let .notFound(_, searched): "no such file (looked in \(searched.joined(separator: ", ")))"
+        case let .openFailed(_, reason): "cannot be loaded: \(reason)"
+        case .missingEntry: "is not an Oton plugin: it exports no function named oton_plugin_entry"
+        case .nullDescriptor: "oton_plugin_entry() returned NULL"
+        case let .descriptorTooSmall(_, size, required): "its descriptor is \(size) bytes, smaller than the \(required) bytes of ABI 1.0"
+        case let .majorMismatch(_, plugin, host): "built for plugin ABI \(plugin), but this oton speaks ABI \(host); the major versions must match"
+        case let .newerMinor(_, plugin, host): "built for plugin ABI \(plugin), newer than this oton's ABI \(host)"
+        case let .missingField(_, field): "its descriptor lacks the required field \(field)"
+        case let .invalidField(_, field, reason): "its descriptor field \(field) is invalid: \(reason)"
+        case let .duplicateID(_, id, loadedFrom): "declares id \"\(id)\", already taken by \(loadedFrom)"
+        case let .idMismatch(_, configured, declared): "plugins.json says id \"\(configured)\" but the library declares \"\(declared)\""
+        case let .createFailed(_, id, reason): "\(id) failed to start: \(reason)"
+        }
+    }
+
+    public var hint: String {
+        switch self {
+        case .unsafeFile: "make the file and its directory writable by you only (chmod go-w FILE DIR)"
+        case .notFound: "build it (swift build -c release) or fix \"path\" in plugins.json"
+        case .openFailed: "check that it is a shared library for this machine and that its own libraries are installed (ldd FILE)"
+        case .missingEntry, .nullDescriptor, .descriptorTooSmall, .missingField, .invalidField:
+            "rebuild the plugin against Sources/PluginAPI/include/oton_plugin.h (docs/plugin-guide.md)"
+        case .majorMismatch, .newerMinor: "rebuild the plugin against this oton's oton_plugin.h, or upgrade oton"
+        case .duplicateID: "enable only one of the two in plugins.json"
+        case .idMismatch: "correct \"id\" in plugins.json to the id the plugin declares (oton plugins inspect FILE)"
+        case .createFailed: "fix the plugin's \"config\" in plugins.json as the reason says, or disable it"
+        }
+    }
+}

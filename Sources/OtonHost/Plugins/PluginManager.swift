@@ -1,0 +1,186 @@
+import Foundation
+import Logging
+import PluginAPI
+
+/// Loads the plugins plugins.json names, creates them, subscribes them to
+/// the bus, routes their commands, and destroys them in order at the end.
+/// A plugin that fails is reported and skipped; the others go on.
+public final class PluginManager: @unchecked Sendable {
+    public enum Status: Equatable, Sendable {
+        case running(PluginManifest)
+        case disabled
+        case failed(PluginLoadError)
+    }
+
+    public struct Report: Equatable, Sendable {
+        public var id: String
+        public var path: String
+        public var status: Status
+
+        public init(id: String, path: String, status: Status) {
+            self.id = id
+            self.path = path
+            self.status = status
+        }
+    }
+
+    /// Where plugins' own directories go ($XDG_DATA_HOME/oton/plugins/<id>, $XDG_CACHE_HOME/…).
+    public struct Directories: Sendable {
+        public var dataHome: String
+        public var cacheHome: String
+
+        public init(dataHome: String, cacheHome: String) {
+            self.dataHome = dataHome
+            self.cacheHome = cacheHome
+        }
+
+        public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Directories {
+            let home = environment["HOME"] ?? NSTemporaryDirectory()
+            func xdg(_ name: String, _ fallback: String) -> String {
+                if let value = environment[name], value.hasPrefix("/") { return value }
+                return home + "/" + fallback
+            }
+            return Directories(dataHome: xdg("XDG_DATA_HOME", ".local/share") + "/oton",
+                               cacheHome: xdg("XDG_CACHE_HOME", ".cache") + "/oton")
+        }
+    }
+
+    public let bus: PluginBus
+    public let commands = CommandRegistry()
+    private let requests: any PlayerRequestSink
+    private let directories: Directories
+    private let logger: Logger
+    private let mailboxLimits: Mailbox.Limits
+    private let searchDirectories: [String]
+    private var instances: [PluginInstance] = []
+    public private(set) var reports: [Report] = []
+
+    public init(bus: PluginBus, requests: any PlayerRequestSink, directories: Directories = .fromEnvironment(),
+                logger: Logger = Logger(label: "oton.plugins"), mailboxLimits: Mailbox.Limits = Mailbox.Limits(),
+                searchDirectories: [String] = [PluginManager.executableDirectory].compactMap { $0 }) {
+        self.bus = bus
+        self.requests = requests
+        self.directories = directories
+        self.logger = logger
+        self.mailboxLimits = mailboxLimits
+        self.searchDirectories = searchDirectories
+    }
+
+    /// The directory of the running executable: where `swift build` puts the plugins too.
+    public static var executableDirectory: String? {
+        guard let path = PluginLibrary.realPath("/proc/self/exe") else { return nil }
+        return (path as NSString).deletingLastPathComponent
+    }
+
+    /// Loads and creates every enabled plugin, in the order given. Returns the reports.
+    @discardableResult
+    public func start(_ entries: [PluginEntry], configDirectory: String? = nil) -> [Report] {
+        for entry in entries {
+            guard entry.enabled else {
+                reports.append(Report(id: entry.id, path: entry.path, status: .disabled))
+                continue
+            }
+            do throws(PluginLoadError) {
+                let path = try resolve(entry.path, configDirectory: configDirectory)
+                let instance = try load(entry: entry, path: path)
+                instances.append(instance)
+                reports.append(Report(id: entry.id, path: path, status: .running(instance.library.manifest)))
+                logger.info("plugin \(entry.id) \(instance.library.manifest.version) started")
+            } catch {
+                reports.append(Report(id: entry.id, path: error.path, status: .failed(error)))
+                logger.error("plugin \(entry.id) skipped: \(error.description)")
+            }
+        }
+        return reports
+    }
+
+    /// Finds a bare file name beside plugins.json, then beside the executable.
+    public func resolve(_ path: String, configDirectory: String?) throws(PluginLoadError) -> String {
+        if path.contains("/") {
+            guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path, searched: [path]) }
+            return path
+        }
+        let directories = [configDirectory].compactMap { $0 } + searchDirectories
+        for directory in directories {
+            let candidate = (directory as NSString).appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+        }
+        throw .notFound(path: path, searched: directories)
+    }
+
+    private func load(entry: PluginEntry, path: String) throws(PluginLoadError) -> PluginInstance {
+        let library = try PluginLibrary(path: path)
+        let manifest = library.manifest
+        guard manifest.id == entry.id else { throw .idMismatch(path: path, configured: entry.id, declared: manifest.id) }
+        if let other = instances.first(where: { $0.id == manifest.id }) {
+            throw .duplicateID(path: path, id: manifest.id, loadedFrom: other.library.path)
+        }
+        let context = PluginHostContext(
+            pluginID: manifest.id, bus: bus, requests: requests, commands: commands,
+            logger: logger, dataDirectory: try makeDirectory(directories.dataHome, manifest.id, path: path),
+            cacheDirectory: try makeDirectory(directories.cacheHome, manifest.id, path: path)
+        )
+        for command in manifest.commands where !commands.register(command, for: manifest.id) {
+            let owner = commands.entry(named: command.name)?.pluginID ?? "another plugin"
+            logger.warning("plugin \(manifest.id): command \"\(command.name)\" is already provided by \(owner); \(owner) keeps it")
+        }
+        let mailbox = bus.makeMailbox(for: manifest.id, limits: mailboxLimits)
+        let instance: PluginInstance
+        do throws(PluginLoadError) {
+            instance = try PluginInstance(library: library, context: context, configJSON: entry.config.jsonText, mailbox: mailbox)
+        } catch {
+            context.deactivate()
+            commands.removeAll(of: manifest.id)
+            throw error
+        }
+        bus.subscribe(id: manifest.id, kinds: kindFilter(for: manifest), taps: manifest.mediaTaps, mailbox: mailbox)
+        return instance
+    }
+
+    private func kindFilter(for manifest: PluginManifest) -> PluginBus.KindFilter {
+        guard manifest.hasOnEvent else { return .only([]) }
+        if manifest.consumes.contains("*") { return .all }
+        var kinds = Set(manifest.consumes.compactMap { bus.registry.kind(for: $0) })
+        kinds.insert(OTON_EVENT_DROPPED) // losses are announced to everyone
+        return .only(kinds)
+    }
+
+    private func makeDirectory(_ base: String, _ id: String, path: String) throws(PluginLoadError) -> String {
+        let directory = base + "/plugins/" + id
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .createFailed(path: path, id: id, reason: "cannot create \(directory): \(error.localizedDescription)")
+        }
+        return directory
+    }
+
+    /// Runs a control command a plugin registered.
+    public func run(command name: String, arguments: [String], timeout: Double = 10) -> CommandReply? {
+        guard let entry = commands.entry(named: name),
+              let instance = instances.first(where: { $0.id == entry.pluginID }) else { return nil }
+        return instance.run(command: name, arguments: arguments, timeout: timeout)
+    }
+
+    /// Waits until every plugin has handled everything queued so far.
+    public func drain() {
+        for instance in instances { instance.mailbox.drain() }
+    }
+
+    /// Dropped counts of one plugin's mailbox.
+    public func dropCounts(of id: String) -> Mailbox.DropCounts? {
+        instances.first { $0.id == id }?.mailbox.dropCounts
+    }
+
+    /// Destroys every instance in the order they were created.
+    public func shutdown() {
+        for instance in instances {
+            bus.unsubscribe(id: instance.id)
+            instance.destroy()
+            commands.removeAll(of: instance.id)
+            logger.debug("plugin \(instance.id) destroyed")
+        }
+        instances.removeAll()
+    }
+}

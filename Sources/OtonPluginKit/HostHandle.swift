@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PluginAPI
+
+/// A Swift view of the `oton_host` table a plugin received in create().
+/// Valid until the plugin's destroy() returns. Every method may be called from any thread.
+public struct HostHandle: @unchecked Sendable {
+    public let table: UnsafePointer<oton_host>
+
+    public init(_ table: UnsafePointer<oton_host>) {
+        self.table = table
+    }
+
+    public var dataDirectory: String { table.pointee.data_dir.map { String(cString: $0) } ?? "" }
+    public var cacheDirectory: String { table.pointee.cache_dir.map { String(cString: $0) } ?? "" }
+
+    public func log(_ level: oton_log_level, _ message: String) {
+        table.pointee.log?(table, level, message)
+    }
+
+    /// Publishes a namespaced event with text fields to the other plugins.
+    @discardableResult
+    public func publish(_ name: String, _ fields: [(String, String)] = []) -> oton_status {
+        guard let kind = table.pointee.event_kind?(table, name), kind != 0 else { return OTON_ERR_INVALID }
+        let storage = fields.map { (strdup($0.0)!, strdup($0.1)!) }
+        defer { for (key, value) in storage { free(key); free(value) } }
+        var cFields = storage.map { oton_field(key: UnsafePointer($0.0), value: UnsafePointer($0.1)) }
+        return cFields.withUnsafeMutableBufferPointer { buffer in
+            var event = oton_event()
+            event.struct_size = UInt32(MemoryLayout<oton_event>.size)
+            event.kind = kind
+            event.field_count = UInt32(buffer.count)
+            event.fields = UnsafePointer(buffer.baseAddress)
+            return table.pointee.publish?(table, &event) ?? OTON_ERR_UNSUPPORTED
+        }
+    }
+
+    @discardableResult
+    public func request(_ kind: oton_request_kind, volume: Double = 0, durationMilliseconds: UInt32 = 0) -> oton_status {
+        var request = oton_request(struct_size: UInt32(MemoryLayout<oton_request>.size), kind: kind,
+                                   volume: volume, duration_ms: durationMilliseconds, reserved: 0)
+        return table.pointee.request?(table, &request) ?? OTON_ERR_UNSUPPORTED
+    }
+
+    /// The fields of the latest event of `kind` (e.g. OTON_EVENT_TRACK), or nil.
+    public func current(_ kind: oton_event_kind) -> EventView.Snapshot? {
+        final class Box { var snapshot: EventView.Snapshot? }
+        let box = Box()
+        let status = table.pointee.current?(table, kind, { user, event in
+            guard let user, let event else { return }
+            Unmanaged<Box>.fromOpaque(user).takeUnretainedValue().snapshot = EventView(event).snapshot
+        }, Unmanaged.passUnretained(box).toOpaque())
+        return status == OTON_OK ? box.snapshot : nil
+    }
+}

@@ -1,0 +1,121 @@
+/// The sleep timer's decisions, free of threads and clocks so that every
+/// rule can be tested: the plugin feeds it monotonic time and events and
+/// carries out the effects it returns.
+public struct SleepTimerModel: Sendable {
+    public enum Action: String, Sendable { case stop, pause }
+
+    public struct Settings: Sendable, Equatable {
+        public var fadeMilliseconds: Int
+        public var action: Action
+        public var presetsMinutes: [Int]
+
+        public init(fadeMilliseconds: Int = 10_000, action: Action = .stop, presetsMinutes: [Int] = [5, 10, 15, 30, 45, 60]) {
+            self.fadeMilliseconds = fadeMilliseconds
+            self.action = action
+            self.presetsMinutes = presetsMinutes
+        }
+    }
+
+    public enum Mode: Equatable, Sendable {
+        case off
+        /// Fires when the monotonic clock reaches `deadline` (nanoseconds).
+        case duration(deadline: Int64, seconds: Int)
+        /// Fires at the next title change after track `sequence`.
+        case afterTrack(sequence: UInt64?)
+        /// Fired: fading out, then the action.
+        case fading
+    }
+
+    public enum Effect: Equatable, Sendable {
+        /// Publish org.oton.sleep.set with these fields.
+        case announceSet(seconds: Int?, mode: String)
+        case announceCancelled
+        case announceFired
+        /// Arm the one timer for `nanoseconds` from now (replacing any armed one), or disarm with nil.
+        case arm(nanoseconds: Int64?)
+        /// Fade the volume to 0 over the fade time, then call `fadeFinished`.
+        case fadeOut(milliseconds: Int)
+        /// Stop or pause, then put the volume back to what it was before the fade.
+        case finish(Action, restoreVolume: Double)
+        /// Put the volume back (a fade was cancelled).
+        case restoreVolume(Double)
+    }
+
+    public let settings: Settings
+    public private(set) var mode: Mode = .off
+    /// The volume before the fade started, restored for the next play.
+    public private(set) var volume: Double = 1.0
+    private var trackSequence: UInt64?
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+    }
+
+    public var isActive: Bool { mode != .off }
+
+    public mutating func set(seconds: Int, now: Int64) -> [Effect] {
+        mode = .duration(deadline: now + Int64(seconds) * 1_000_000_000, seconds: seconds)
+        return [.arm(nanoseconds: Int64(seconds) * 1_000_000_000), .announceSet(seconds: seconds, mode: "duration")]
+    }
+
+    public mutating func setAfterTrack() -> [Effect] {
+        mode = .afterTrack(sequence: trackSequence)
+        return [.arm(nanoseconds: nil), .announceSet(seconds: nil, mode: "after-track")]
+    }
+
+    public mutating func cancel() -> [Effect] {
+        guard mode != .off else { return [] }
+        let wasFading = mode == .fading
+        mode = .off
+        // Cancelling during the fade brings the volume back at once.
+        return [.arm(nanoseconds: nil), .announceCancelled] + (wasFading ? [.restoreVolume(volume)] : [])
+    }
+
+    /// The next preset after the current setting: off → 5 → 10 → … → 60 → off.
+    public mutating func cycle(now: Int64) -> [Effect] {
+        let currentMinutes: Int? = if case let .duration(_, seconds) = mode { seconds / 60 } else { nil }
+        let next = settings.presetsMinutes.first { currentMinutes == nil || $0 > currentMinutes! }
+        guard let minutes = next, !(currentMinutes == settings.presetsMinutes.last) else { return cancel() }
+        return set(seconds: minutes * 60, now: now)
+    }
+
+    /// The armed timer went off (monotonic `now`).
+    public mutating func timerFired(now: Int64) -> [Effect] {
+        guard case let .duration(deadline, _) = mode else { return [] }
+        guard now >= deadline else { return [.arm(nanoseconds: deadline - now)] } // early wake: re-arm
+        return fire()
+    }
+
+    public mutating func trackChanged(sequence: UInt64) -> [Effect] {
+        defer { trackSequence = sequence }
+        guard case let .afterTrack(startedOn) = mode else { return [] }
+        // The track playing when it was set is the one to finish; the same sequence again is no change.
+        // Set before any track was known, the first track seen is the one to finish.
+        guard let startedOn else {
+            mode = .afterTrack(sequence: sequence)
+            return []
+        }
+        return sequence == startedOn ? [] : fire()
+    }
+
+    public mutating func volumeChanged(_ value: Double) {
+        if mode != .fading { volume = value }
+    }
+
+    public mutating func fadeFinished() -> [Effect] {
+        guard mode == .fading else { return [] }
+        mode = .off
+        return [.finish(settings.action, restoreVolume: volume)]
+    }
+
+    /// Seconds left, for a duration timer.
+    public func remainingSeconds(now: Int64) -> Int? {
+        guard case let .duration(deadline, _) = mode else { return nil }
+        return Int(max(0, (deadline - now + 999_999_999) / 1_000_000_000))
+    }
+
+    private mutating func fire() -> [Effect] {
+        mode = .fading
+        return [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: settings.fadeMilliseconds)]
+    }
+}

@@ -1,0 +1,7 @@
+import ArgumentParser
+
+/// The exit codes oton promises: 0 normal, 2 usage or configuration, 3 stream not playable.
+enum ExitStatus {
+    static let configuration = ExitCode(2)
+    static let notPlayable = ExitCode(3)
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import Logging
+import OtonHost
+
+/// Options every command that runs the host takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: "plugins.json to use (default: $OTON_CONFIG, $XDG_CONFIG_HOME/oton/plugins.json, ./plugins.json)")
+    var config: String?
+
+    @Option(name: .long, help: "Log level: debug, info, warning, error")
+    var logLevel: String = "info"
+
+    /// Loads plugins.json or exits with code 2 and a message naming the file, line and column.
+    func loadConfig() throws -> OtonConfig {
+        do {
+            return try ConfigLoader.load(explicit: config)
+        } catch {
+            Terminal.error(error.description)
+            throw ExitStatus.configuration
+        }
+    }
+
+    func bootstrapLogging() {
+        let level = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}
+
+enum Terminal {
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data(("oton: " + message + "\n").utf8))
+    }
+}

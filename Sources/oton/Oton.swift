@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct Oton: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "oton",
+        abstract: "Internet radio player and recorder with plugins.",
+        version: OtonVersionText.text,
+        subcommands: [PluginsCommand.self]
+    )
+}

@@ -1,0 +1,79 @@
+import SleepTimerLogic
+import XCTest
+
+final class SleepDurationTests: XCTestCase {
+    func testGoodDurations() throws {
+        let cases: [(String, Int)] = [("90s", 90), ("30m", 1800), ("1h15m", 4500), ("1h 15m 30s", 4530), ("45", 2700),
+                                      ("5", 300), ("2H", 7200), ("10:00", 600), ("1:05:00", 3900), (" 15m ", 900)]
+        for (text, seconds) in cases {
+            XCTAssertEqual(try SleepDuration.parse(text), seconds, text)
+        }
+    }
+
+    func testBadDurations() {
+        for text in ["", "0", "0s", "m", "10x", "1h1h", "15m30", "-5m", "25h", "1:60", "a:b", "99999999999999999999", "1.5h"] {
+            XCTAssertThrowsError(try SleepDuration.parse(text), text) { error in
+                XCTAssertTrue("\(error)".contains("is not a duration"), "\(error)")
+            }
+        }
+    }
+
+    func testFormat() {
+        XCTAssertEqual(SleepDuration.format(9), "0:09")
+        XCTAssertEqual(SleepDuration.format(1800), "30:00")
+        XCTAssertEqual(SleepDuration.format(3900), "1:05:00")
+    }
+}
+
+final class SleepTimerModelTests: XCTestCase {
+    private let second: Int64 = 1_000_000_000
+
+    func testDurationFiresOnlyAtTheDeadlineThenFadesAndFinishes() {
+        var model = SleepTimerModel(settings: .init(fadeMilliseconds: 2000, action: .pause))
+        model.volumeChanged(0.7)
+        XCTAssertEqual(model.set(seconds: 60, now: 0), [.arm(nanoseconds: 60 * second), .announceSet(seconds: 60, mode: "duration")])
+        XCTAssertEqual(model.remainingSeconds(now: 30 * second), 30)
+        XCTAssertEqual(model.timerFired(now: 59 * second), [.arm(nanoseconds: second)], "an early wake re-arms")
+        XCTAssertEqual(model.timerFired(now: 60 * second), [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: 2000)])
+        model.volumeChanged(0.1) // the fade's own volume events do not overwrite the volume to restore
+        XCTAssertEqual(model.fadeFinished(), [.finish(.pause, restoreVolume: 0.7)])
+        XCTAssertEqual(model.mode, .off)
+    }
+
+    func testCancelBeforeExpiryAndDuringFade() {
+        var model = SleepTimerModel()
+        _ = model.set(seconds: 10, now: 0)
+        XCTAssertEqual(model.cancel(), [.arm(nanoseconds: nil), .announceCancelled])
+        XCTAssertEqual(model.timerFired(now: 11 * second), [], "a cancelled timer never fires")
+        XCTAssertEqual(model.cancel(), [])
+        _ = model.set(seconds: 1, now: 0)
+        _ = model.timerFired(now: second)
+        XCTAssertEqual(model.cancel(), [.arm(nanoseconds: nil), .announceCancelled, .restoreVolume(1.0)])
+        XCTAssertEqual(model.fadeFinished(), [])
+    }
+
+    func testAfterTrackStopsAtTheNextTitleChange() {
+        var model = SleepTimerModel()
+        _ = model.trackChanged(sequence: 4)
+        XCTAssertEqual(model.setAfterTrack(), [.arm(nanoseconds: nil), .announceSet(seconds: nil, mode: "after-track")])
+        XCTAssertEqual(model.trackChanged(sequence: 4), [], "the same track again is no change")
+        XCTAssertEqual(model.trackChanged(sequence: 5), [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: 10_000)])
+    }
+
+    func testAfterTrackSetBeforeAnyTrackWaitsForTheFirstToEnd() {
+        var model = SleepTimerModel()
+        _ = model.setAfterTrack()
+        XCTAssertEqual(model.trackChanged(sequence: 1), [])
+        XCTAssertEqual(model.trackChanged(sequence: 2).contains(.announceFired), true)
+    }
+
+    func testPresetsCycleAndWrapToOff() {
+        var model = SleepTimerModel()
+        var minutes: [Int?] = []
+        for _ in 0 ..< 7 {
+            _ = model.cycle(now: 0)
+            minutes.append(model.remainingSeconds(now: 0).map { $0 / 60 })
+        }
+        XCTAssertEqual(minutes, [5, 10, 15, 30, 45, 60, nil])
+    }
+}
