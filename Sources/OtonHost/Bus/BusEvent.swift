@@ -72,8 +72,8 @@ public struct BusEvent: Sendable {
             add("genre", track.genre)
             add("bitrate", track.bitrate.map(String.init))
             add("codec", track.codec)
-            add("artwork_url", track.artworkURL)
-            add("stream_url", track.streamURL)
+            add("artwork_url", track.artworkURL?.absoluteString)
+            add("stream_url", track.streamURL?.absoluteString)
         case let .state(state):
             add("state", state.state.name)
             add("buffering_percent", state.bufferingPercent.map(String.init))

@@ -66,7 +66,7 @@ public final class FrozenEvent: @unchecked Sendable {
             return []
         case let .track(track, _):
             return [track.title, track.artist, track.rawTitle, track.station, track.genre,
-                    track.codec, track.artworkURL, track.streamURL].map(add)
+                    track.codec, track.artworkURL?.absoluteString, track.streamURL?.absoluteString].map(add)
         case let .state(state):
             return [state.error?.kind, state.error?.message, state.error?.suggestion].map(add)
         case let .dropped(drop):

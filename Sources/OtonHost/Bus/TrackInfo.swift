@@ -1,20 +1,22 @@
-/// What a listener sees about the current track: the payload of a `track` event.
-public struct TrackInfo: Equatable, Sendable {
+import Foundation
+
+/// Everything known about what is playing now: the payload of a `track` event.
+public struct TrackInfo: Hashable, Sendable {
     public var title: String?
     public var artist: String?
+    /// The cleaned full title before "Artist - Title" splitting.
     public var rawTitle: String?
     public var station: String?
     public var genre: String?
+    /// bit/s: the nominal bitrate when known, else the latest measured one.
     public var bitrate: Int?
     public var codec: String?
-    public var artworkURL: String?
-    public var streamURL: String?
+    public var artworkURL: URL?
+    public var streamURL: URL?
 
-    public init(
-        title: String? = nil, artist: String? = nil, rawTitle: String? = nil,
-        station: String? = nil, genre: String? = nil, bitrate: Int? = nil,
-        codec: String? = nil, artworkURL: String? = nil, streamURL: String? = nil
-    ) {
+    public init(title: String? = nil, artist: String? = nil, rawTitle: String? = nil, station: String? = nil,
+                genre: String? = nil, bitrate: Int? = nil, codec: String? = nil, artworkURL: URL? = nil,
+                streamURL: URL? = nil) {
         self.title = title
         self.artist = artist
         self.rawTitle = rawTitle
@@ -25,4 +27,12 @@ public struct TrackInfo: Equatable, Sendable {
         self.artworkURL = artworkURL
         self.streamURL = streamURL
     }
+
+    /// The fields a listener sees; only changes to these produce events.
+    struct Visible: Hashable {
+        var title: String?, artist: String?, station: String?, artworkURL: URL?
+    }
+
+    var visible: Visible { Visible(title: title, artist: artist, station: station, artworkURL: artworkURL) }
 }
+

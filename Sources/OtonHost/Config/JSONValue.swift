@@ -1,7 +1,7 @@
 import Foundation
 
 /// A parsed JSON value, used where the shape is open (a plugin's config object).
-public indirect enum JSONValue: Equatable, Sendable {
+public indirect enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -37,6 +37,20 @@ public indirect enum JSONValue: Equatable, Sendable {
     public subscript(key: String) -> JSONValue? {
         if case let .object(values) = self { return values[key] }
         return nil
+    }
+
+    /// The value as text: strings as-is, finite numbers in their shortest
+    /// form ("1999", not "1999.0"); `nil` for everything else.
+    public var text: String? {
+        switch self {
+        case .string(let value):
+            return value
+        case .number(let value) where value.isFinite:
+            if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+            return String(value)
+        default:
+            return nil
+        }
     }
 
     public var stringValue: String? {

@@ -1,0 +1,164 @@
+import Foundation
+
+/// Where a tag set came from.
+public enum TagOrigin: Hashable, Sendable {
+    /// A GStreamer TAG message (ICY metadata, Ogg comments, …).
+    case stream
+    /// A poll of the station's status API (see ``StationStatusParser``).
+    case statusAPI
+}
+
+/// One partial set of tags. `nil` means "not in this message".
+/// Text is decoded but untrusted; it is normalized by the accumulator.
+/// Hosts holding raw bytes decode them with ``TitleByteDecoder`` first.
+public struct TagSet: Hashable, Sendable {
+    public var origin: TagOrigin
+    public var title: String?
+    public var artist: String?
+    /// GST_TAG_ORGANIZATION / icy-name, or the status API's station name.
+    public var station: String?
+    public var genre: String?
+    /// GST_TAG_BITRATE in bit/s (VBR streams report it every second).
+    public var bitrate: Int?
+    /// GST_TAG_NOMINAL_BITRATE in bit/s.
+    public var nominalBitrate: Int?
+    /// GST_TAG_AUDIO_CODEC, e.g. "MPEG-1 Layer 3 (MP3)".
+    public var codec: String?
+    public var artworkURL: URL?
+
+    public init(origin: TagOrigin = .stream, title: String? = nil, artist: String? = nil,
+                station: String? = nil, genre: String? = nil, bitrate: Int? = nil,
+                nominalBitrate: Int? = nil, codec: String? = nil, artworkURL: URL? = nil) {
+        self.origin = origin
+        self.title = title
+        self.artist = artist
+        self.station = station
+        self.genre = genre
+        self.bitrate = bitrate
+        self.nominalBitrate = nominalBitrate
+        self.codec = codec
+        self.artworkURL = artworkURL
+    }
+
+    /// A status-API snapshot; the track artwork falls back to the station logo.
+    public init(status: StationStatus) {
+        self.init(origin: .statusAPI, title: status.title, station: status.stationName,
+                  artworkURL: status.artworkURL ?? status.logoURL)
+    }
+
+    /// Whether this set carries anything a listener sees.
+    var hasVisibleField: Bool {
+        origin == .statusAPI || title != nil || artist != nil || station != nil || artworkURL != nil
+    }
+}
+
+/// Merges partial tag sets into a ``TrackInfo`` and reports only changes a
+/// listener would notice.
+///
+/// Rules:
+/// - **Emission.** `apply` returns the full, current `TrackInfo` only when
+///   the set carries a visible field (title, artist, station, artwork, or is
+///   a status-API snapshot) *and* the visible projection (title, artist,
+///   station, artworkURL) differs from the last one returned. Bitrate, codec
+///   and genre never trigger an event on their own, but are always current
+///   in the next event.
+/// - **Stream title.** A stream set with `title` starts a new track: it is
+///   normalized together with the same set's `artist` (explicit ARTIST wins
+///   over "Artist - Title" splitting). A set with `artist` but no `title`
+///   re-normalizes the last stream title with that artist. An empty or "-"
+///   title clears the stream track.
+/// - **Status title.** Used only while the stream provides no title. A
+///   status-API set is a snapshot: its title and artwork replace the
+///   previous status values, even when `nil`. A stream set changes artwork
+///   only when it carries one.
+/// - **Sticky fields.** Station, genre, codec and bitrate keep their last
+///   non-empty value until ``reset(keepStation:)``. The stream's station
+///   name wins over the status API's. The nominal bitrate wins over the
+///   per-second measured bitrate; values ≤ 0 are ignored.
+/// - **Reset.** On a new connection call `reset(keepStation:)`. With
+///   `keepStation: false` (another station) everything is forgotten,
+///   including what was last reported, so the next visible tag emits.
+///   With `keepStation: true` (reconnect to the same station) the station
+///   and the last reported projection are kept, so the same song arriving
+///   again after the reconnect is not reported twice.
+public struct TrackAccumulator: Sendable {
+    public var normalizer: TagNormalizer
+    public var streamURL: URL?
+
+    private var streamTitleRaw: String?
+    private var streamArtistRaw: String?
+    private var statusTitle: NormalizedTitle?
+    private var streamStation: String?
+    private var statusStation: String?
+    private var genre: String?
+    private var codec: String?
+    private var measuredBitrate: Int?
+    private var nominalBitrate: Int?
+    private var artworkURL: URL?
+    private var lastReported: TrackInfo.Visible?
+
+    public init(streamURL: URL? = nil, normalizer: TagNormalizer = TagNormalizer()) {
+        self.streamURL = streamURL
+        self.normalizer = normalizer
+    }
+
+    /// What is known right now (whether or not it was reported).
+    public var current: TrackInfo {
+        let streamTitle = streamTitleRaw.map { normalizer.normalize(title: $0, artist: streamArtistRaw) }
+            ?? streamArtistRaw.map { normalizer.normalize(title: "", artist: $0) }
+        let shown = [streamTitle, statusTitle].compactMap { $0 }.first { !$0.isEmpty }
+        return TrackInfo(
+            title: shown?.title, artist: shown?.artist, rawTitle: shown?.raw,
+            station: streamStation ?? statusStation, genre: genre,
+            bitrate: nominalBitrate ?? measuredBitrate, codec: codec,
+            artworkURL: artworkURL, streamURL: streamURL
+        )
+    }
+
+    /// Merges `tags`; returns the new `TrackInfo` if the listener would see a change.
+    public mutating func apply(_ tags: TagSet) -> TrackInfo? {
+        switch tags.origin {
+        case .stream:
+            if let title = tags.title {
+                streamTitleRaw = title
+                streamArtistRaw = tags.artist
+            } else if let artist = tags.artist {
+                streamArtistRaw = artist
+            }
+            if let station = cleaned(tags.station) { streamStation = station }
+            if let url = tags.artworkURL { artworkURL = url }
+        case .statusAPI:
+            let title = tags.title.map { normalizer.normalize(title: $0, artist: tags.artist) }
+            statusTitle = (title?.isEmpty ?? true) ? nil : title
+            if let station = cleaned(tags.station) { statusStation = station }
+            artworkURL = tags.artworkURL
+        }
+        if let value = cleaned(tags.genre) { genre = value }
+        if let value = cleaned(tags.codec) { codec = value }
+        if let value = tags.bitrate, value > 0 { measuredBitrate = value }
+        if let value = tags.nominalBitrate, value > 0 { nominalBitrate = value }
+
+        guard tags.hasVisibleField else { return nil }
+        let info = current
+        guard info.visible != lastReported else { return nil }
+        lastReported = info.visible
+        return info
+    }
+
+    /// Forgets the track for a new connection; see the type documentation.
+    public mutating func reset(keepStation: Bool) {
+        let station = (streamStation, statusStation)
+        let reported = lastReported
+        self = TrackAccumulator(streamURL: streamURL, normalizer: normalizer)
+        if keepStation {
+            (streamStation, statusStation) = station
+            lastReported = reported
+        }
+    }
+
+    private func cleaned(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let value = normalizer.clean(text)
+        return value.isEmpty ? nil : value
+    }
+}

@@ -1,0 +1,136 @@
+/// Why a stream could not be played although the network works.
+public enum StreamUnavailableReason: Hashable, Sendable {
+    /// HTTP 404 / 410. Icecast also answers 404 while a mount's source is
+    /// briefly disconnected, so this is worth retrying.
+    case notFound
+    /// HTTP 401 / 402 / 403 / 407 (region lock, subscription, proxy auth).
+    case notAuthorized
+    /// HTTP 5xx.
+    case serverError(status: Int)
+    /// Any other HTTP error status (3xx that was not followed, other 4xx).
+    case httpStatus(Int)
+    /// The URL delivers something that is not audio (HTML page, text file).
+    case notAudio
+    /// Audio in a format no installed GStreamer plugin can decode.
+    case unsupportedFormat
+    /// The stream failed for a reason the classifier could not pin down.
+    case unknown
+
+    /// Stable machine-readable sub-code, e.g. for logs and telemetry.
+    public var code: String {
+        switch self {
+        case .notFound: "not-found"
+        case .notAuthorized: "not-authorized"
+        case .serverError: "server-error"
+        case .httpStatus: "http-error"
+        case .notAudio: "not-audio"
+        case .unsupportedFormat: "unsupported-format"
+        case .unknown: "unknown"
+        }
+    }
+}
+
+/// The kinds of playback failure the user can be told about.
+public enum PlaybackErrorKind: Error, Hashable, Sendable {
+    case networkUnavailable
+    case streamUnavailable(reason: StreamUnavailableReason)
+    case bufferingTimeout
+    case decodeError
+    case audioDeviceUnavailable
+
+    /// Stable machine-readable code; never localized, never changes.
+    public var code: String {
+        switch self {
+        case .networkUnavailable: "network-unavailable"
+        case .streamUnavailable: "stream-unavailable"
+        case .bufferingTimeout: "buffering-timeout"
+        case .decodeError: "decode-error"
+        case .audioDeviceUnavailable: "audio-device-unavailable"
+        }
+    }
+
+    /// One line saying what went wrong, for the listener.
+    public var message: String {
+        switch self {
+        case .networkUnavailable:
+            "Can't reach the station. The network seems to be unavailable."
+        case .streamUnavailable(let reason):
+            switch reason {
+            case .notFound: "The station's stream isn't on air at this address (HTTP 404)."
+            case .notAuthorized: "The station refused access to its stream."
+            case .serverError(let status): "The station's server is having problems (HTTP \(status))."
+            case .httpStatus(let status): "The station's server answered with an error (HTTP \(status))."
+            case .notAudio: "This address doesn't lead to an audio stream."
+            case .unsupportedFormat: "This station uses an audio format that can't be played here."
+            case .unknown: "The station's stream isn't available right now."
+            }
+        case .bufferingTimeout:
+            "The stream stopped delivering audio."
+        case .decodeError:
+            "The stream sent audio that couldn't be decoded."
+        case .audioDeviceUnavailable:
+            "No audio output is available."
+        }
+    }
+
+    /// What the listener can do about it.
+    public var recoverySuggestion: String {
+        switch self {
+        case .networkUnavailable:
+            "Check your internet connection, then press Play to try again."
+        case .streamUnavailable(let reason):
+            switch reason {
+            case .notFound:
+                "The station may be off air or may have moved. Try again later or update the station's stream URL."
+            case .notAuthorized:
+                "The stream may be limited to certain countries or subscribers. Try another stream URL for this station."
+            case .serverError:
+                "This is usually temporary. Try again in a few minutes."
+            case .httpStatus:
+                "Try again later, or check the station's stream URL."
+            case .notAudio:
+                "The URL may point to a web page or playlist instead of the stream. Check the station's stream URL."
+            case .unsupportedFormat:
+                "Install the GStreamer codec plugins (gstreamer1.0-plugins-good, -bad, -ugly and gstreamer1.0-libav), then try again."
+            case .unknown:
+                "Try again in a moment. If it keeps failing, the station may be off air."
+            }
+        case .bufferingTimeout:
+            "Your connection may be slow or the station overloaded. Try again, or choose a lower-quality stream."
+        case .decodeError:
+            "This is usually a glitch at the station. Try again; if it keeps happening, the stream may be broken."
+        case .audioDeviceUnavailable:
+            "Check that speakers or headphones are connected and that PipeWire or PulseAudio is running, then press Play."
+        }
+    }
+
+    /// Whether an automatic reconnect can plausibly help. Failures that need
+    /// the listener to change something (wrong URL, missing codecs, no sound
+    /// device, access refused) are not retried.
+    public var isRetryable: Bool {
+        switch self {
+        case .networkUnavailable, .bufferingTimeout, .decodeError:
+            true
+        case .audioDeviceUnavailable:
+            false
+        case .streamUnavailable(let reason):
+            switch reason {
+            case .notFound, .serverError, .unknown: true
+            case .httpStatus(let status): status == 408 || status == 429
+            case .notAuthorized, .notAudio, .unsupportedFormat: false
+            }
+        }
+    }
+}
+
+/// A classified failure plus the technical text it came from (for logs,
+/// never shown as the primary message).
+public struct PlaybackError: Error, Hashable, Sendable {
+    public var kind: PlaybackErrorKind
+    public var technicalDetails: String
+
+    public init(kind: PlaybackErrorKind, technicalDetails: String = "") {
+        self.kind = kind
+        self.technicalDetails = technicalDetails
+    }
+}
