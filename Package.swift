@@ -39,11 +39,20 @@ let package = Package(
         // The contract: one C header. A third party compiles against include/ alone.
         .target(name: "PluginAPI", path: "Sources/PluginAPI"),
 
+        // GStreamer and GLib through pkg-config, with inline shims for their macros.
+        .systemLibrary(
+            name: "CGStreamer",
+            path: "Sources/CGStreamer",
+            pkgConfig: "gstreamer-app-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+
         // The host: config, loader, bus, player. Linked into the oton executable and the tests.
         .target(
             name: "OtonHost",
             dependencies: [
                 "PluginAPI",
+                "CGStreamer",
                 .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: [.linkedLibrary("dl")]
@@ -63,9 +72,19 @@ let package = Package(
         pluginLogic("SleepTimer"),
         plugin("SleepTimer", dependencies: ["SleepTimerLogic"]),
 
+        // Test support: temporary directories, process running, C plugin building, event collecting.
+        .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),
+        // A real Icecast2 server on loopback fed by gst-launch-1.0, and a local HTTP server.
+        .target(name: "IcecastFixture", path: "Tests/IcecastFixture"),
+
         .testTarget(
             name: "OtonHostTests",
-            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic"]
+            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "OtonTestSupport"]
+        ),
+        .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
+        .testTarget(
+            name: "OtonIntegrationTests",
+            dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "IcecastFixture"]
         ),
     ]
 )

@@ -31,6 +31,8 @@ public enum ConfigLoader {
     }
 
     public static func load(file: String) throws(ConfigError) -> OtonConfig {
+        // Relative paths inside the file are anchored at its directory, so make that absolute.
+        let file = URL(fileURLWithPath: file).standardizedFileURL.path
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 import PluginAPI
 import Synchronization
 
@@ -25,6 +23,9 @@ public final class PluginLibrary: @unchecked Sendable {
     /// Opens and validates. Does not call create(). `hostABI` is this host's version
     /// (tests pass another to check the rules for older and newer plugins).
     public init(path: String, hostABI: (major: UInt32, minor: UInt32) = PluginLibrary.hostABI) throws(PluginLoadError) {
+        // dlopen() searches the system's library path for a name without a slash: never let it.
+        let path = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path, searched: [path]) }
         if let problem = PluginFileSecurity.problem(with: path) { throw .unsafeFile(path: path, reason: problem) }
         let handle = try Self.open(path)
         guard let symbol = dlsym(handle, OTON_PLUGIN_ENTRY_SYMBOL) else { throw .missingEntry(path: path) }

@@ -73,7 +73,7 @@ typedef int32_t oton_status;
 #define OTON_OK                 0
 #define OTON_ERR_INVALID        (-1) /* a bad argument or malformed struct */
 #define OTON_ERR_UNSUPPORTED    (-2) /* unknown kind, request or command */
-#define OTON_ERR_BUSY           (-3) /* a bounded queue was full; nothing done */
+#define OTON_ERR_BUSY           (-3) /* the name or resource is taken; nothing done */
 #define OTON_ERR_FAILED         (-4) /* the operation ran and failed; see message */
 
 /* Log levels for oton_host.log. */
@@ -156,7 +156,7 @@ typedef uint32_t oton_playback_state;
 #define OTON_STATE_PLAYING    2u
 #define OTON_STATE_BUFFERING  3u
 #define OTON_STATE_PAUSED     4u
-#define OTON_STATE_STOPPED    5u /* playback ended on request; idle follows */
+#define OTON_STATE_STOPPED    5u /* playback was stopped on request; idle follows at once */
 #define OTON_STATE_ERROR      6u
 
 /* OTON_EVENT_STATE. error_* are set only when state == OTON_STATE_ERROR. */
@@ -170,18 +170,21 @@ typedef struct oton_state_info {
     const char         *error_suggestion;  /* what the user can do */
 } oton_state_info;
 
-/* OTON_EVENT_VOLUME: the output volume changed (0.0 silent … 1.0 full). */
+/* OTON_EVENT_VOLUME: the output volume changed (0.0 silent, 1.0 full, up to
+ * 1.5 amplifies). A fade publishes one event per step (20 a second). */
 typedef struct oton_volume_info {
     uint32_t struct_size;
     uint32_t reserved;
     double   volume;
 } oton_volume_info;
 
-/* OTON_EVENT_DROPPED: a plugin's mailbox or media tap overflowed. Sent to
- * everyone (the victim included, once it catches up) and logged. */
+/* OTON_EVENT_DROPPED: a plugin's mailbox or media tap overflowed. Delivered
+ * to every instance that has on_event, whatever its `consumes`: to the
+ * others at most once a second per victim (the event's `source` is then the
+ * victim's id), and to the victim itself as soon as it is free again. Logged. */
 typedef struct oton_drop_info {
     uint32_t    struct_size;
-    uint32_t    media_tap;      /* 0 for events, else the OTON_TAP_* that lost data */
+    uint32_t    media_tap;      /* the OTON_TAP_* that last lost data, 0 if only events were lost */
     const char *plugin_id;      /* whose queue overflowed */
     uint64_t    dropped_events; /* total so far for that plugin */
     uint64_t    dropped_bytes;  /* total media bytes so far for that plugin */
@@ -204,15 +207,15 @@ typedef uint32_t oton_sample_format;
 #define OTON_SAMPLE_F32LE 2u
 
 #define OTON_MEDIA_FLAG_NONE           0u
-#define OTON_MEDIA_FLAG_DISCONT        (1u << 0) /* data before this was lost or the stream reconnected */
-#define OTON_MEDIA_FLAG_FORMAT_CHANGED (1u << 1) /* caps differ from the previous buffer's */
-#define OTON_MEDIA_FLAG_NEW_CONNECTION (1u << 2) /* first buffer after (re)connecting */
+#define OTON_MEDIA_FLAG_DISCONT        (1u << 0) /* data just before this one was lost (this plugin fell behind, or a gap in the stream) */
+#define OTON_MEDIA_FLAG_FORMAT_CHANGED (1u << 1) /* caps differ from the previous buffer's on this connection */
+#define OTON_MEDIA_FLAG_NEW_CONNECTION (1u << 2) /* first buffer of a (re)connection: never glue it to what came before */
 
 typedef struct oton_media_format {
     uint32_t           struct_size;
     oton_media_tap     tap;
     const char        *caps;          /* GStreamer caps as text, e.g. "audio/mpeg, mpegversion=(int)1, layer=(int)3" */
-    oton_sample_format sample_format; /* OTON_SAMPLE_NONE for the stream tap */
+    oton_sample_format sample_format; /* OTON_SAMPLE_NONE for the stream tap; the PCM tap is S16LE today */
     uint32_t           rate;          /* Hz; 0 when unknown (stream tap) */
     uint32_t           channels;      /* 0 when unknown (stream tap) */
     uint32_t           reserved;
@@ -226,7 +229,8 @@ typedef struct oton_media_buffer {
     const uint8_t           *data;
     size_t                   size;
     int64_t                  pts_ns;      /* presentation time, -1 when unknown */
-    uint64_t                 offset;      /* bytes of this tap delivered before this one, this connection */
+    uint64_t                 offset;      /* bytes of this tap the host received before this one on this
+                                             connection, lost buffers included: a jump shows a gap */
     uint64_t                 connection;  /* 1, 2 … increments on every (re)connect */
     int64_t                  mono_ns;     /* CLOCK_MONOTONIC when the host received it */
 } oton_media_buffer;
@@ -265,7 +269,7 @@ typedef void (*oton_reply_fn)(void *reply_context, const char *text);
 typedef struct oton_command_decl {
     uint32_t    struct_size;
     uint32_t    reserved;
-    const char *name;  /* [a-z0-9-]+, unique across plugins, e.g. "sleep" */
+    const char *name;  /* [a-z0-9-]{1,64}, unique across plugins (the first plugin keeps it), e.g. "sleep" */
     const char *usage; /* e.g. "sleep DURATION|after-track|cancel" */
     const char *help;  /* one line */
 } oton_command_decl;
@@ -305,7 +309,9 @@ struct oton_host {
      * its kind (never back to the sender). The host copies the event, its
      * fields and payload-free data before returning; `kind` must come from
      * event_kind() (core kinds may not be published by plugins). mono_ns,
-     * wall_us and source are filled by the host. Never blocks. */
+     * wall_us, flags and source are set by the host. Never blocks: a
+     * receiver whose queue is full loses it, which is counted and announced
+     * with OTON_EVENT_DROPPED. Returns OTON_ERR_INVALID for a bad kind. */
     oton_status (*publish)(const oton_host *host, const oton_event *event);
 
     /* ANY THREAD. Enqueues a request to the player and returns at once;
@@ -313,8 +319,9 @@ struct oton_host {
     oton_status (*request)(const oton_host *host, const oton_request *request);
 
     /* ANY THREAD. Calls `visitor` synchronously with the latest event of
-     * `kind` (OTON_EVENT_TRACK or OTON_EVENT_STATE, or a dynamic kind seen
-     * on the bus). Returns OTON_ERR_UNSUPPORTED when there is none yet. */
+     * `kind` seen on the bus (OTON_EVENT_TRACK, OTON_EVENT_STATE,
+     * OTON_EVENT_VOLUME or a dynamic kind). Returns OTON_ERR_UNSUPPORTED
+     * when there is none yet. */
     oton_status (*current)(const oton_host *host, oton_event_kind kind,
                            oton_event_visitor visitor, void *user);
 

@@ -1,0 +1,36 @@
+import CGStreamer
+import Foundation
+
+/// GStreamer's initialisation and the one GLib main loop of the process,
+/// running on its own thread. Bus watches are attached to its context, so
+/// pipeline messages are handled there, never on a streaming thread.
+public final class GLibMainLoop: @unchecked Sendable {
+    public static let shared = GLibMainLoop()
+
+    let context: OpaquePointer
+    private let loop: OpaquePointer
+    private let thread: Thread
+
+    private init() {
+        gst_init(nil, nil)
+        context = g_main_context_new()
+        loop = g_main_loop_new(context, 0)
+        nonisolated(unsafe) let loop = self.loop
+        thread = Thread { g_main_loop_run(loop) }
+        thread.name = "oton.glib-main-loop"
+        thread.start()
+    }
+
+    /// Attaches a bus watch calling `handler` with `data` for each message, on the loop's thread.
+    func watch(_ bus: UnsafeMutablePointer<GstBus>, handler: GstBusFunc, data: UnsafeMutableRawPointer) -> OpaquePointer {
+        let source = gst_bus_create_watch(bus)!
+        g_source_set_callback(source, unsafeBitCast(handler, to: GSourceFunc.self), data, nil)
+        g_source_attach(source, context)
+        return OpaquePointer(source)
+    }
+
+    func remove(_ source: OpaquePointer) {
+        g_source_destroy(UnsafeMutablePointer(source))
+        g_source_unref(UnsafeMutablePointer(source))
+    }
+}

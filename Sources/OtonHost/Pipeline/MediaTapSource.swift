@@ -1,0 +1,84 @@
+import CGStreamer
+import Foundation
+import PluginAPI
+
+/// Turns buffers seen on the streaming threads into MediaPackets on the bus.
+/// Runs on GStreamer streaming threads: it only copies and enqueues (the bus
+/// never blocks), so the audio path never waits for a plugin.
+final class MediaTapSource: @unchecked Sendable {
+    private let bus: PluginBus
+    private let connection: UInt64
+    private let lock = NSLock()
+    private var offsets: [UInt32: UInt64] = [:]
+    private var formats: [UInt32: MediaFormat] = [:]
+    private var streamCaps = "application/octet-stream"
+
+    init(bus: PluginBus, connection: UInt64) {
+        self.bus = bus
+        self.connection = connection
+    }
+
+    /// The typefinder found what the stream is (e.g. "audio/mpeg, mpegversion=(int)1, …").
+    func setStreamCaps(_ caps: String) {
+        lock.lock(); streamCaps = caps; lock.unlock()
+    }
+
+    /// An encoded buffer as received (ICY metadata already removed by icydemux).
+    func stream(_ buffer: UnsafeMutablePointer<GstBuffer>) {
+        lock.lock()
+        let caps = streamCaps
+        var format = formats[OTON_TAP_STREAM]
+        var changed = false
+        if format?.caps != caps {
+            changed = format != nil
+            format = MediaFormat(tap: OTON_TAP_STREAM, caps: caps)
+            formats[OTON_TAP_STREAM] = format
+        }
+        lock.unlock()
+        publish(buffer, format: format!, extraFlags: changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0)
+    }
+
+    /// A decoded PCM sample from the tap's appsink.
+    func pcm(_ buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>?) {
+        lock.lock()
+        var format = formats[OTON_TAP_PCM]
+        if format == nil, let caps, let parsed = Self.pcmFormat(caps) {
+            format = parsed
+            formats[OTON_TAP_PCM] = parsed
+        }
+        lock.unlock()
+        guard let format else { return }
+        publish(buffer, format: format)
+    }
+
+    private func publish(_ buffer: UnsafeMutablePointer<GstBuffer>, format: MediaFormat, extraFlags: UInt32 = 0) {
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return }
+        defer { gst_buffer_unmap(buffer, &map) }
+        lock.lock()
+        let offset = offsets[format.tap] ?? 0
+        offsets[format.tap] = offset + UInt64(map.size)
+        lock.unlock()
+        var flags: UInt32 = (offset == 0 ? OTON_MEDIA_FLAG_NEW_CONNECTION : 0) | extraFlags
+        if oton_buffer_is_discont(buffer) != 0 && offset != 0 { flags |= OTON_MEDIA_FLAG_DISCONT }
+        let pts = oton_buffer_pts(buffer)
+        let packet = MediaPacket(format: format, copying: map.data, count: Int(map.size), flags: flags,
+                                 presentationNanoseconds: oton_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1,
+                                 offset: offset, connection: connection)
+        bus.publish(media: packet)
+    }
+
+    private static func pcmFormat(_ caps: UnsafeMutablePointer<GstCaps>) -> MediaFormat? {
+        guard let structure = gst_caps_get_structure(caps, 0) else { return nil }
+        var rate: gint = 0
+        var channels: gint = 0
+        gst_structure_get_int(structure, "rate", &rate)
+        gst_structure_get_int(structure, "channels", &channels)
+        let text = gst_caps_to_string(caps).map { pointer in
+            defer { g_free(pointer) }
+            return String(cString: pointer)
+        } ?? "audio/x-raw"
+        return MediaFormat(tap: OTON_TAP_PCM, caps: text, sampleFormat: OTON_SAMPLE_S16LE,
+                           rate: UInt32(max(rate, 0)), channels: UInt32(max(channels, 0)))
+    }
+}

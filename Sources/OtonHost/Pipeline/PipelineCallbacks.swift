@@ -1,0 +1,235 @@
+import CGStreamer
+import Foundation
+
+/// What the C callbacks of one pipeline reach. Each registration (bus watch,
+/// signal, probe, appsink callbacks) holds a reference and releases it in its
+/// destroy notify, so no callback can outlive it.
+final class PipelineContext: @unchecked Sendable {
+    let onEvent: @Sendable (PipelineEvent) -> Void
+    /// Where decodebin's audio pads are linked.
+    let decoded: UnsafeMutablePointer<GstElement>
+    let taps: MediaTapSource
+    let pipeline: UnsafeMutablePointer<GstElement>
+    private let lock = NSLock()
+    private var silenced = false
+
+    init(onEvent: @escaping @Sendable (PipelineEvent) -> Void, decoded: UnsafeMutablePointer<GstElement>,
+         taps: MediaTapSource, pipeline: UnsafeMutablePointer<GstElement>) {
+        self.onEvent = onEvent
+        self.decoded = decoded
+        self.taps = taps
+        self.pipeline = pipeline
+    }
+
+    /// After stop(): late messages are not reported.
+    func silence() {
+        lock.lock(); silenced = true; lock.unlock()
+    }
+
+    func report(_ event: PipelineEvent) {
+        lock.lock()
+        let quiet = silenced
+        lock.unlock()
+        if !quiet { onEvent(event) }
+    }
+
+    func retained() -> UnsafeMutableRawPointer { Unmanaged.passRetained(self).toOpaque() }
+
+    static func from(_ data: UnsafeMutableRawPointer?) -> PipelineContext {
+        Unmanaged<PipelineContext>.fromOpaque(data!).takeUnretainedValue()
+    }
+}
+
+/// The C callbacks GStreamer calls. They capture nothing; the context comes through user data.
+enum PipelineCallbacks {
+    static let release: GDestroyNotify = { data in
+        guard let data else { return }
+        Unmanaged<PipelineContext>.fromOpaque(data).release()
+    }
+
+    static let releaseClosure: GClosureNotify = { data, _ in
+        guard let data else { return }
+        Unmanaged<PipelineContext>.fromOpaque(data).release()
+    }
+
+    // MARK: bus messages (GLib main-loop thread)
+
+    static let busHandler: GstBusFunc = { _, message, data in
+        guard let message else { return 1 }
+        let context = PipelineContext.from(data)
+        switch oton_message_type(message) {
+        case GST_MESSAGE_ERROR:
+            context.report(.error(errorReport(message)))
+        case GST_MESSAGE_WARNING:
+            var error: UnsafeMutablePointer<GError>?
+            var debug: UnsafeMutablePointer<gchar>?
+            gst_message_parse_warning(message, &error, &debug)
+            if let error { context.report(.warning(String(cString: error.pointee.message))) }
+            g_error_free(error)
+            g_free(debug)
+        case GST_MESSAGE_EOS:
+            context.report(.endOfStream)
+        case GST_MESSAGE_BUFFERING:
+            var percent: gint = 0
+            gst_message_parse_buffering(message, &percent)
+            context.report(.buffering(percent: Int(percent)))
+        case GST_MESSAGE_STATE_CHANGED:
+            guard oton_message_source(message) == oton_object(context.pipeline) else { break }
+            var old = GST_STATE_NULL
+            var new = GST_STATE_NULL
+            gst_message_parse_state_changed(message, &old, &new, nil)
+            if new == GST_STATE_PLAYING { context.report(.started) }
+        default:
+            break
+        }
+        return 1 // keep the watch
+    }
+
+    private static func errorReport(_ message: UnsafeMutablePointer<GstMessage>) -> GStreamerErrorReport {
+        var error: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        gst_message_parse_error(message, &error, &debug)
+        defer {
+            g_error_free(error)
+            g_free(debug)
+        }
+        var details: UnsafePointer<GstStructure>?
+        gst_message_parse_error_details(message, &details)
+        var status: guint = 0
+        let httpStatus: Int? = if let details, gst_structure_get_uint(details, "http-status-code", &status) != 0 { Int(status) } else { nil }
+        let sourceName = oton_object_name(oton_message_source(message)).map { String(cString: $0) }
+        return GStreamerErrorReport(
+            domain: error.map { String(cString: g_quark_to_string($0.pointee.domain)) } ?? "",
+            code: Int(error?.pointee.code ?? 0),
+            message: error.map { String(cString: $0.pointee.message) } ?? "unknown error",
+            debug: debug.map { String(cString: $0) },
+            httpStatus: httpStatus,
+            sourceElement: sourceName
+        )
+    }
+
+    // MARK: decodebin → audioconvert (streaming thread: links pads only)
+
+    static func connectDecoder(_ decoder: UnsafeMutablePointer<GstElement>, context: PipelineContext) {
+        g_signal_connect_data(decoder, "pad-added", unsafeBitCast(padAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+    }
+
+    private static let padAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, data in
+        guard let pad else { return }
+        let context = PipelineContext.from(data)
+        guard let caps = gst_pad_get_current_caps(pad) ?? gst_pad_query_caps(pad, nil) else { return }
+        defer { oton_caps_unref(caps) }
+        guard let structure = gst_caps_get_structure(caps, 0),
+              String(cString: gst_structure_get_name(structure)).hasPrefix("audio/x-raw") else { return }
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, tagProbe, context.retained(), release)
+        guard let sinkPad = gst_element_get_static_pad(context.decoded, "sink") else { return }
+        defer { gst_object_unref(sinkPad) }
+        // A chained Ogg stream (a new logical stream per title) brings a new pad while the
+        // old one may still be exposed: the drained old one gives way to the new one.
+        if let peer = gst_pad_get_peer(sinkPad) {
+            _ = gst_pad_unlink(peer, sinkPad)
+            gst_object_unref(peer)
+        }
+        _ = gst_pad_link(pad, sinkPad)
+    }
+
+    // MARK: tags (streaming threads: read and hand over only)
+
+    /// The source's own tags (icy-name, icy-genre from the HTTP headers), which demuxers such as
+    /// oggdemux do not pass on. The decoder's output pads get the same probe when they appear.
+    static func watchTags(on source: UnsafeMutablePointer<GstElement>, context: PipelineContext) {
+        guard let pad = gst_element_get_static_pad(source, "src") else { return }
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, tagProbe, context.retained(), release)
+        gst_object_unref(pad)
+    }
+
+    private static let tagProbe: GstPadProbeCallback = { _, info, data in
+        guard let info, let event = oton_probe_event(info), oton_event_type(event) == GST_EVENT_TAG else { return GST_PAD_PROBE_OK }
+        var tags: UnsafeMutablePointer<GstTagList>?
+        gst_event_parse_tag(event, &tags)
+        if let tags { PipelineContext.from(data).report(.tags(TagReader.read(tags))) } // tags belong to the event
+        return GST_PAD_PROBE_OK
+    }
+
+    // MARK: encoded-stream tap (streaming threads: copy and enqueue only)
+
+    /// The bytes as received: on the source's pad when the stream has no ICY
+    /// metadata, else on icydemux's output (metadata removed).
+    static func connectStreamTap(source: UnsafeMutablePointer<GstElement>, decoder: UnsafeMutablePointer<GstElement>, context: PipelineContext) {
+        if let pad = gst_element_get_static_pad(source, "src") {
+            gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, sourceProbe, context.retained(), release)
+            gst_object_unref(pad)
+        }
+        g_signal_connect_data(decoder, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+    }
+
+    private static let sourceProbe: GstPadProbeCallback = { pad, info, data in
+        guard let pad, let info, let buffer = oton_probe_buffer(info) else { return GST_PAD_PROBE_OK }
+        if let caps = gst_pad_get_current_caps(pad) {
+            defer { oton_caps_unref(caps) }
+            if let structure = gst_caps_get_structure(caps, 0),
+               String(cString: gst_structure_get_name(structure)) == "application/x-icy" {
+                return GST_PAD_PROBE_REMOVE // icydemux's output is tapped instead
+            }
+        }
+        PipelineContext.from(data).taps.stream(buffer)
+        return GST_PAD_PROBE_OK
+    }
+
+    private static let elementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, data in
+        guard let element, let factory = gst_element_get_factory(element) else { return }
+        let name = String(cString: oton_object_name(oton_object(UnsafeMutableRawPointer(factory))))
+        let context = PipelineContext.from(data)
+        if name == "icydemux" {
+            g_signal_connect_data(element, "pad-added", unsafeBitCast(icyPadAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+        } else if name == "typefind" {
+            g_signal_connect_data(element, "have-type", unsafeBitCast(haveType, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+        }
+    }
+
+    private static let icyPadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, data in
+        guard let pad else { return }
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, icyProbe, PipelineContext.from(data).retained(), release)
+    }
+
+    private static let icyProbe: GstPadProbeCallback = { _, info, data in
+        guard let info, let buffer = oton_probe_buffer(info) else { return GST_PAD_PROBE_OK }
+        PipelineContext.from(data).taps.stream(buffer)
+        return GST_PAD_PROBE_OK
+    }
+
+    /// decodebin's typefinder names what the stream is; icydemux's own typefind is inside it too,
+    /// and the last word wins, which is the content's type.
+    private static let haveType: @convention(c) (UnsafeMutablePointer<GstElement>?, guint, UnsafeMutablePointer<GstCaps>?, gpointer?) -> Void = { _, _, caps, data in
+        guard let caps, let text = gst_caps_to_string(caps) else { return }
+        defer { g_free(text) }
+        let string = String(cString: text)
+        if !string.hasPrefix("application/x-icy") { PipelineContext.from(data).taps.setStreamCaps(string) }
+    }
+
+    // MARK: PCM tap (appsink streaming thread)
+
+    static func connectPCM(_ sink: UnsafeMutablePointer<GstAppSink>, taps: MediaTapSource) {
+        var callbacks = GstAppSinkCallbacks()
+        callbacks.new_sample = newSample
+        let holder = Unmanaged.passRetained(TapHolder(taps)).toOpaque()
+        gst_app_sink_set_callbacks(sink, &callbacks, holder) { data in
+            guard let data else { return }
+            Unmanaged<TapHolder>.fromOpaque(data).release()
+        }
+    }
+
+    private final class TapHolder {
+        let taps: MediaTapSource
+        init(_ taps: MediaTapSource) { self.taps = taps }
+    }
+
+    private static let newSample: @convention(c) (UnsafeMutablePointer<GstAppSink>?, gpointer?) -> GstFlowReturn = { sink, data in
+        guard let sink, let data, let sample = gst_app_sink_pull_sample(sink) else { return GST_FLOW_OK }
+        defer { oton_sample_unref(sample) }
+        if let buffer = gst_sample_get_buffer(sample) {
+            Unmanaged<TapHolder>.fromOpaque(data).takeUnretainedValue().taps.pcm(buffer, caps: gst_sample_get_caps(sample))
+        }
+        return GST_FLOW_OK
+    }
+}

@@ -1,0 +1,63 @@
+import PluginAPI
+
+/// What to build: the source, whether sound goes to a device, which taps plugins asked for.
+public struct PipelineDescription: Equatable, Sendable {
+    public enum Source: Equatable, Sendable {
+        case http(String)
+        case file(String)
+    }
+
+    public var source: Source
+    /// No sound device: a fakesink that still runs in real time.
+    public var headless: Bool
+    /// OTON_TAP_* bits; a branch is added only for the taps asked for.
+    public var taps: UInt32
+    public var volume: Double
+    public var userAgent: String
+    /// Audio held ahead of the decoder against network hiccups. Titles are reported
+    /// when their audio plays, so this is also how late a title change shows.
+    public var networkBufferMilliseconds: Int = 500
+
+    public init(url: String, headless: Bool, taps: UInt32 = 0, volume: Double = 1.0, userAgent: String = "oton/\(OtonVersion.current)") {
+        if url.hasPrefix("http://") || url.hasPrefix("https://") {
+            source = .http(url)
+        } else if url.hasPrefix("file://") {
+            source = .file(String(url.dropFirst(7)).removingPercentEncodingIfPossible)
+        } else {
+            source = .file(url)
+        }
+        self.headless = headless
+        self.taps = taps
+        self.volume = volume
+        self.userAgent = userAgent
+    }
+
+    public var isLive: Bool {
+        if case .http = source { return true }
+        return false
+    }
+
+    public var url: String {
+        switch source {
+        case let .http(url): url
+        case let .file(path): "file://" + path
+        }
+    }
+}
+
+extension String {
+    var removingPercentEncodingIfPossible: String {
+        // Foundation-free percent decoding for file:// paths.
+        var bytes: [UInt8] = []
+        var iterator = utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == 0x25, let high = iterator.next(), let low = iterator.next(),
+               let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

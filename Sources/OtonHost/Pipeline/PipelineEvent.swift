@@ -1,0 +1,16 @@
+/// What a running pipeline reports, translated from GStreamer bus messages
+/// on the GLib thread. The player consumes these on its own queue.
+public enum PipelineEvent: Sendable {
+    /// The pipeline reached PLAYING: audio flows.
+    case started
+    /// A TAG message's listener-relevant content.
+    case tags(TagSet)
+    /// A BUFFERING message.
+    case buffering(percent: Int)
+    /// An ERROR message.
+    case error(GStreamerErrorReport)
+    /// A WARNING message, for the log.
+    case warning(String)
+    /// End of stream: a file ended, or a server closed a live stream.
+    case endOfStream
+}

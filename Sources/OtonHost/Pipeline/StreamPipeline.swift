@@ -1,0 +1,158 @@
+import CGStreamer
+import Foundation
+import PluginAPI
+
+/// One GStreamer pipeline for one connection:
+///
+///     souphttpsrc | filesrc → decodebin → [queue2] → audioconvert → audioresample → [tee → pcm tap] → volume → autoaudiosink | fakesink
+///
+/// with the encoded-stream tap as a buffer probe (after icydemux when the
+/// stream carries ICY metadata) and the PCM tap as a tee branch ending in an
+/// appsink, each only when a plugin asked for it. Bus messages become
+/// PipelineEvents on the GLib main-loop thread. Tags are read from the tag
+/// events leaving the source and the decoder, so a new title is reported as
+/// soon as it is decoded rather than after the buffer. A reconnect builds a new one.
+public final class StreamPipeline: @unchecked Sendable {
+    public let description: PipelineDescription
+    public let connection: UInt64
+    private let context: PipelineContext
+    private let pipeline: UnsafeMutablePointer<GstElement>
+    private let volume: UnsafeMutablePointer<GstElement>
+    private var watch: OpaquePointer?
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// Builds the pipeline (state NULL). `onEvent` is called on the GLib thread.
+    public init(_ description: PipelineDescription, connection: UInt64, bus: PluginBus,
+                onEvent: @escaping @Sendable (PipelineEvent) -> Void) throws(PipelineBuildError) {
+        _ = GLibMainLoop.shared
+        self.description = description
+        self.connection = connection
+        let taps = MediaTapSource(bus: bus, connection: connection)
+        guard let pipeline = gst_pipeline_new("oton") else { throw .missing("pipeline", package: "libgstreamer1.0-0") }
+        self.pipeline = pipeline
+        let builder = ElementBuilder(bin: pipeline)
+
+        let source: UnsafeMutablePointer<GstElement>
+        switch description.source {
+        case let .http(url):
+            source = try builder.make("souphttpsrc", "source", package: "gstreamer1.0-plugins-good")
+            oton_set_string(source, "location", url)
+            oton_set_bool(source, "iradio-mode", 1)
+            oton_set_string(source, "user-agent", description.userAgent)
+            oton_set_uint(source, "timeout", 15)
+        case let .file(path):
+            source = try builder.make("filesrc", "source", package: "libgstreamer1.0-0")
+            oton_set_string(source, "location", path)
+        }
+        let decode = try builder.make("decodebin", "decode", package: "gstreamer1.0-plugins-base")
+        let convert = try builder.make("audioconvert", "convert", package: "gstreamer1.0-plugins-base")
+        let resample = try builder.make("audioresample", "resample", package: "gstreamer1.0-plugins-base")
+        let volume = try builder.make("volume", "volume", package: "gstreamer1.0-plugins-base")
+        oton_set_double(volume, "volume", description.volume)
+        self.volume = volume
+        let sink: UnsafeMutablePointer<GstElement>
+        if description.headless {
+            sink = try builder.make("fakesink", "sink", package: "libgstreamer1.0-0")
+            oton_set_bool(sink, "sync", 1) // real time without a sound device
+        } else {
+            sink = try builder.make("autoaudiosink", "sink", package: "gstreamer1.0-plugins-good")
+        }
+
+        try builder.link(source, decode)
+        // decodebin's pads link to `decoded`: a buffer of decoded audio for live streams
+        // (BUFFERING messages come from it), else straight to the converter.
+        var decoded = convert
+        if description.isLive {
+            let buffer = try builder.make("queue2", "network-buffer", package: "libgstreamer1.0-0")
+            oton_set_bool(buffer, "use-buffering", 1)
+            oton_set_uint(buffer, "max-size-buffers", 0)
+            oton_set_uint(buffer, "max-size-bytes", 0)
+            oton_set_uint64(buffer, "max-size-time", guint64(description.networkBufferMilliseconds) * 1_000_000)
+            try builder.link(buffer, convert)
+            decoded = buffer
+        }
+        try builder.link(convert, resample)
+        if description.taps & OTON_TAP_PCM != 0 {
+            let tee = try builder.make("tee", "pcm-tee", package: "libgstreamer1.0-0")
+            let audioQueue = try builder.make("queue", "audio-queue", package: "libgstreamer1.0-0")
+            let tapQueue = try builder.make("queue", "pcm-queue", package: "libgstreamer1.0-0")
+            let tapConvert = try builder.make("audioconvert", "pcm-convert", package: "gstreamer1.0-plugins-base")
+            let tapFilter = try builder.make("capsfilter", "pcm-format", package: "libgstreamer1.0-0")
+            let tapSink = try builder.make("appsink", "pcm-sink", package: "gstreamer1.0-plugins-base")
+            let caps = gst_caps_from_string("audio/x-raw,format=S16LE,layout=interleaved")
+            oton_set_caps(tapFilter, "caps", caps)
+            oton_caps_unref(caps)
+            oton_set_bool(tapSink, "sync", 0)
+            for (from, to) in [(resample, tee), (tee, audioQueue), (audioQueue, volume), (tee, tapQueue),
+                               (tapQueue, tapConvert), (tapConvert, tapFilter), (tapFilter, tapSink)] {
+                try builder.link(from, to)
+            }
+            PipelineCallbacks.connectPCM(oton_app_sink(tapSink), taps: taps)
+        } else {
+            try builder.link(resample, volume)
+        }
+        try builder.link(volume, sink)
+
+        context = PipelineContext(onEvent: onEvent, decoded: decoded, taps: taps, pipeline: pipeline)
+        PipelineCallbacks.connectDecoder(decode, context: context)
+        PipelineCallbacks.watchTags(on: source, context: context)
+        if description.taps & OTON_TAP_STREAM != 0 {
+            PipelineCallbacks.connectStreamTap(source: source, decoder: decode, context: context)
+        }
+        let bus = gst_pipeline_get_bus(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstPipeline.self))!
+        watch = GLibMainLoop.shared.watch(bus, handler: PipelineCallbacks.busHandler, data: Unmanaged.passRetained(context).toOpaque())
+        gst_object_unref(bus)
+    }
+
+    deinit {
+        stop()
+        gst_object_unref(pipeline)
+    }
+
+    /// Starts the connection (asynchronously: `.started` or `.error` follow).
+    public func start() {
+        _ = gst_element_set_state(pipeline, GST_STATE_PLAYING)
+    }
+
+    /// PAUSED while a buffer refills, PLAYING again after.
+    public func setPlaying(_ playing: Bool) {
+        lock.lock(); defer { lock.unlock() }
+        guard !stopped else { return }
+        _ = gst_element_set_state(pipeline, playing ? GST_STATE_PLAYING : GST_STATE_PAUSED)
+    }
+
+    public func setVolume(_ value: Double) {
+        oton_set_double(volume, "volume", value)
+    }
+
+    /// Drops the connection. Afterwards no event is reported. Safe to call twice.
+    public func stop() {
+        lock.lock()
+        let alreadyStopped = stopped
+        stopped = true
+        lock.unlock()
+        guard !alreadyStopped else { return }
+        context.silence()
+        _ = gst_element_set_state(pipeline, GST_STATE_NULL)
+        if let watch { GLibMainLoop.shared.remove(watch) }
+        watch = nil
+    }
+}
+
+/// Creates elements inside a bin and links them, with errors that say what to install.
+private struct ElementBuilder {
+    let bin: UnsafeMutablePointer<GstElement>
+
+    func make(_ factory: String, _ name: String, package: String) throws(PipelineBuildError) -> UnsafeMutablePointer<GstElement> {
+        guard let element = gst_element_factory_make(factory, name) else { throw .missing(factory, package: package) }
+        _ = gst_bin_add(oton_bin(bin), element)
+        return element
+    }
+
+    func link(_ from: UnsafeMutablePointer<GstElement>, _ to: UnsafeMutablePointer<GstElement>) throws(PipelineBuildError) {
+        guard gst_element_link(from, to) != 0 else {
+            throw .link(String(cString: oton_object_name(oton_object(from))), String(cString: oton_object_name(oton_object(to))))
+        }
+    }
+}

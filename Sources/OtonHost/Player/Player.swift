@@ -1,0 +1,320 @@
+import Dispatch
+import Foundation
+import Logging
+import PluginAPI
+
+/// The only owner of playback state. Requests (plugins, the control socket,
+/// the terminal), pipeline reports and timers all arrive on one serial queue;
+/// the state machine decides, the player carries out its effects and
+/// publishes state, track and volume events on the bus.
+public final class Player: PlayerRequestSink, @unchecked Sendable {
+    public struct Options: Sendable {
+        public var headless: Bool
+        public var reconnect: ReconnectPolicy
+        /// How long the pipeline may stay paused for buffering before it counts as a failure.
+        public var bufferingTimeout: Duration
+        public var volume: Double
+
+        public init(headless: Bool, reconnect: ReconnectPolicy? = nil, bufferingTimeout: Duration = .seconds(20), volume: Double = 1.0) {
+            self.headless = headless
+            self.reconnect = reconnect ?? (headless ? .headless : .listening)
+            self.bufferingTimeout = bufferingTimeout
+            self.volume = volume
+        }
+    }
+
+    /// How playback ended, for the command's exit code.
+    public enum Outcome: Equatable, Sendable {
+        /// Quit was requested (Ctrl-C, q, MPRIS Quit).
+        case quit
+        /// A local file played to its end.
+        case ended
+        /// The stream could not be played after the retries.
+        case gaveUp(PlaybackErrorKind)
+    }
+
+    public let station: Station
+    private let bus: PluginBus
+    private let options: Options
+    private let logger: Logger
+    private let queue = DispatchQueue(label: "oton.player")
+    private var machine: PlaybackStateMachine
+    private var pipeline: StreamPipeline?
+    private var connection: UInt64 = 0
+    private var accumulator: TrackAccumulator
+    private var sequence: UInt64 = 0
+    private var lastTrackIdentity: [String?] = []
+    private var lastStreamTitle: String?
+    private var poller: StationStatusPoller?
+    private var volume: Double
+    private var fade: DispatchSourceTimer?
+    private var retryTimer: DispatchSourceTimer?
+    private var bufferingTimer: DispatchSourceTimer?
+    private var finished = false
+    private let onFinish: @Sendable (Outcome) -> Void
+
+    public init(station: Station, bus: PluginBus, options: Options, logger: Logger = Logger(label: "oton.player"),
+                onFinish: @escaping @Sendable (Outcome) -> Void) {
+        self.station = station
+        self.bus = bus
+        self.options = options
+        self.logger = logger
+        self.onFinish = onFinish
+        machine = PlaybackStateMachine(policy: options.reconnect)
+        volume = options.volume
+        accumulator = TrackAccumulator(streamURL: URL(string: station.url))
+        if let status = station.statusURL.flatMap(URL.init(string:)) {
+            poller = StationStatusPoller(statusURL: status, streamURL: URL(string: station.url))
+        }
+    }
+
+    /// Starts playing and announces the first state.
+    public func start() {
+        queue.async { [self] in
+            publishState()
+            bus.publish(.volume(volume))
+            handle(.play)
+        }
+    }
+
+    public func submit(_ request: PlayerRequest, from source: String) {
+        queue.async { [self] in
+            logger.debug("request \(request) from \(source)")
+            switch request {
+            case .play: handle(.play)
+            case .pause: handle(.pause)
+            case .playPause: handle(machine.state.isActive ? .pause : .play)
+            case .stop: handle(.stop)
+            case let .setVolume(value):
+                cancelFade()
+                setVolume(value)
+            case let .fadeVolume(target, milliseconds):
+                startFade(to: target, over: milliseconds)
+            case .quit:
+                finish(.quit)
+            }
+        }
+    }
+
+    /// Stops the pipeline and waits until it is down (Ctrl-C, SIGTERM, tests).
+    public func shutdown() {
+        queue.sync {
+            finished = true
+            cancelFade()
+            retryTimer?.cancel()
+            bufferingTimer?.cancel()
+            pipeline?.stop()
+            pipeline = nil
+        }
+    }
+
+    /// The state right now (read on the player's queue).
+    public var state: PlaybackState {
+        queue.sync { machine.state }
+    }
+
+    // MARK: the state machine
+
+    private func handle(_ event: PlaybackEvent) {
+        guard !finished else { return }
+        let before = machine.state
+        guard let transition = machine.handle(event) else {
+            logger.debug("ignored \(event) in \(before)")
+            return
+        }
+        for effect in transition.effects { perform(effect) }
+        if event == .stop && machine.state == .idle && before != .idle {
+            bus.publish(.state(StateInfo(.stopped))) // stopped on request; idle follows
+        }
+        if machine.state != before && !Self.isMinorBufferingStep(from: before, to: machine.state) { publishState() }
+    }
+
+    private func perform(_ effect: PlaybackEffect) {
+        switch effect {
+        case .startPipeline:
+            startPipeline()
+        case .stopPipeline:
+            bufferingTimer?.cancel()
+            pipeline?.stop()
+            pipeline = nil
+        case .pausePipeline:
+            pipeline?.setPlaying(false)
+            bufferingTimer?.cancel()
+            bufferingTimer = schedule(after: options.bufferingTimeout) { [weak self] in self?.handle(.failed(.bufferingTimeout)) }
+        case .resumePipeline:
+            bufferingTimer?.cancel()
+            bufferingTimer = nil
+            pipeline?.setPlaying(true)
+        case let .scheduleRetry(delay):
+            retryTimer?.cancel()
+            logger.info("reconnecting to \(station.url) in \(delay)")
+            retryTimer = schedule(after: delay) { [weak self] in self?.handle(.retryTimerFired) }
+        case .cancelRetry:
+            retryTimer?.cancel()
+            retryTimer = nil
+        case .giveUp:
+            if case let .error(kind) = machine.state { finish(.gaveUp(kind)) }
+        }
+    }
+
+    private func startPipeline() {
+        pipeline?.stop()
+        connection += 1
+        accumulator.reset(keepStation: connection > 1)
+        lastStreamTitle = nil
+        let description = PipelineDescription(url: station.url, headless: options.headless, taps: bus.requestedTaps, volume: volume)
+        do {
+            let connection = self.connection
+            let built = try StreamPipeline(description, connection: connection, bus: bus) { [weak self] event in
+                guard let self else { return }
+                queue.async { self.pipelineReported(event, connection: connection) }
+            }
+            pipeline = built
+            built.start()
+            pollStatus()
+        } catch {
+            logger.error("cannot build the pipeline: \(error)")
+            pipeline = nil
+            queue.async { [self] in handle(.failed(.decodeError)) }
+        }
+    }
+
+    // MARK: pipeline reports
+
+    private func pipelineReported(_ event: PipelineEvent, connection: UInt64) {
+        guard connection == self.connection, pipeline != nil else { return } // a report from a pipeline already gone
+        switch event {
+        case .started:
+            handle(.streamStarted)
+        case let .tags(tags):
+            apply(tags)
+        case let .buffering(percent):
+            if percent >= 100 {
+                handle(.bufferingFinished)
+            } else if case .buffering = machine.state {
+                handle(.bufferingProgress(percent: percent))
+            } else {
+                handle(.bufferingStarted(percent: percent))
+            }
+        case let .error(report):
+            let kind = PlaybackErrorClassifier.classify(report)
+            logger.warning("\(station.url): \(report.message) [\(report.domain) \(report.code)\(report.httpStatus.map { " HTTP \($0)" } ?? "")] → \(kind.code)")
+            handle(.failed(kind))
+        case let .warning(text):
+            logger.debug("GStreamer warning: \(text)")
+        case .endOfStream:
+            if pipeline?.description.isLive == true {
+                logger.warning("\(station.url): the server ended the stream")
+                handle(.failed(.networkUnavailable))
+            } else {
+                handle(.stop)
+                finish(.ended)
+            }
+        }
+    }
+
+    private func apply(_ tags: TagSet) {
+        if tags.origin == .stream, let title = tags.title, title != lastStreamTitle {
+            lastStreamTitle = title
+            pollStatus() // the status API may know the artwork for the new title
+        }
+        guard let track = accumulator.apply(tags) else { return }
+        // A new sequence number for each new title; the station name or artwork arriving alone keeps it.
+        let identity = [track.title, track.artist]
+        if track.title != nil, identity != lastTrackIdentity {
+            sequence += 1
+            lastTrackIdentity = identity
+        }
+        var published = track
+        if published.station == nil { published.station = station.name }
+        bus.publish(.track(published, sequence: sequence))
+    }
+
+    private func pollStatus() {
+        guard let poller else { return }
+        let connection = self.connection
+        poller.poll { [weak self] result in
+            guard let self else { return }
+            queue.async { [self] in
+                guard connection == self.connection else { return }
+                switch result {
+                case let .success(status): apply(TagSet(status: status))
+                case let .failure(error): logger.info("status API \(poller.statusURL.absoluteString): \(error)")
+                }
+            }
+        }
+    }
+
+    // MARK: state and volume
+
+    private func publishState() {
+        bus.publish(.state(Self.stateInfo(machine.state, failures: machine.consecutiveFailures)))
+    }
+
+    /// Buffering progress is announced in steps of 10 %, not for every percent.
+    static func isMinorBufferingStep(from old: PlaybackState, to new: PlaybackState) -> Bool {
+        guard case let .buffering(before) = old, case let .buffering(after) = new else { return false }
+        return before / 10 == after / 10
+    }
+
+    static func stateInfo(_ state: PlaybackState, failures: Int) -> StateInfo {
+        func detail(_ kind: PlaybackErrorKind) -> StateInfo.ErrorDetail {
+            .init(kind: kind.code, message: kind.message, suggestion: kind.recoverySuggestion)
+        }
+        switch state {
+        case .idle: return StateInfo(.idle)
+        case .connecting: return StateInfo(.connecting, retryAttempt: failures)
+        case .playing: return StateInfo(.playing)
+        case let .buffering(percent): return StateInfo(.buffering, bufferingPercent: percent)
+        case .paused: return StateInfo(.paused)
+        case let .reconnecting(attempt, lastError): return StateInfo(.error, retryAttempt: attempt, error: detail(lastError))
+        case let .error(kind): return StateInfo(.error, error: detail(kind))
+        }
+    }
+
+    private func setVolume(_ value: Double) {
+        let clamped = min(max(value, 0), 1.5)
+        guard clamped != volume else { return }
+        volume = clamped
+        pipeline?.setVolume(clamped)
+        bus.publish(.volume(clamped))
+    }
+
+    /// Steps the volume linearly to `target`, 20 steps a second, each one a volume event.
+    private func startFade(to target: Double, over milliseconds: Int) {
+        cancelFade()
+        let steps = max(1, milliseconds / 50)
+        let start = volume
+        var step = 0
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            step += 1
+            setVolume(start + (target - start) * Double(step) / Double(steps))
+            if step >= steps { cancelFade() }
+        }
+        fade = timer
+        timer.resume()
+    }
+
+    private func cancelFade() {
+        fade?.cancel()
+        fade = nil
+    }
+
+    private func schedule(after delay: Duration, _ work: @escaping () -> Void) -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let (seconds, attoseconds) = delay.components
+        timer.schedule(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        timer.setEventHandler(handler: work)
+        timer.resume()
+        return timer
+    }
+
+    private func finish(_ outcome: Outcome) {
+        guard !finished else { return }
+        finished = true
+        onFinish(outcome)
+    }
+}

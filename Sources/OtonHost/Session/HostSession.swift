@@ -1,0 +1,82 @@
+import Dispatch
+import Foundation
+import Logging
+
+/// One run of the host: the bus, the plugins plugins.json enables, the
+/// player for one station, `--events`, and Ctrl-C / SIGTERM handling.
+/// `run()` blocks until playback is over and tears everything down in order.
+public final class HostSession: @unchecked Sendable {
+    public let bus: PluginBus
+    public let plugins: PluginManager
+    public let player: Player
+    private let config: OtonConfig
+    private let logger: Logger
+    private let eventsWriter: EventLineWriter?
+    private let outcome: OutcomeBox
+    private var signalSources: [DispatchSourceSignal] = []
+
+    public init(config: OtonConfig, station: Station, options: Player.Options, eventsPath: String?,
+                logger: Logger = Logger(label: "oton")) throws {
+        self.config = config
+        self.logger = logger
+        bus = PluginBus(logger: Logger(label: "oton.bus"))
+        let bus = self.bus
+        eventsWriter = try eventsPath.map { try EventLineWriter(destination: $0, bus: bus) }
+        let outcome = OutcomeBox()
+        self.outcome = outcome
+        player = Player(station: station, bus: bus, options: options) { outcome.set($0) }
+        plugins = PluginManager(bus: bus, requests: player)
+    }
+
+    /// Loads the plugins, plays, waits for the end, then stops the player, destroys the
+    /// plugins in order and flushes `--events`. Returns how playback ended.
+    public func run(onStarted: (HostSession) -> Void = { _ in }) -> Player.Outcome {
+        let configDirectory = config.file.map { ($0 as NSString).deletingLastPathComponent }
+        plugins.start(config.plugins, configDirectory: configDirectory)
+        installSignalHandlers()
+        player.start()
+        onStarted(self)
+        let result = outcome.wait()
+        player.shutdown()
+        plugins.shutdown()
+        eventsWriter?.finish()
+        return result
+    }
+
+    /// Ends the session as Ctrl-C would.
+    public func requestQuit() {
+        player.submit(.quit, from: "host")
+    }
+
+    private func installSignalHandlers() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in
+                self?.logger.info("signal \(number): stopping")
+                self?.requestQuit()
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+}
+
+/// The first outcome reported, and a way to wait for it.
+private final class OutcomeBox: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var outcome: Player.Outcome?
+
+    func set(_ value: Player.Outcome) {
+        condition.lock()
+        if outcome == nil { outcome = value }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait() -> Player.Outcome {
+        condition.lock(); defer { condition.unlock() }
+        while outcome == nil { condition.wait() }
+        return outcome!
+    }
+}

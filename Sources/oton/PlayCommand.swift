@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import OtonHost
+
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a station (by name from plugins.json), a URL or a file. No argument plays the default station."
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "Station name, http(s):// URL, or file")
+    var station: String?
+
+    @Flag(name: .long, help: "No sound device (real time into a fake sink) and no status line: for servers and recording")
+    var headless = false
+
+    @Flag(name: .long, help: "Log lines instead of the one-line terminal status")
+    var noTui = false
+
+    @Option(name: .long, help: "Write every bus event as one JSON line to FILE, or - for standard output")
+    var events: String?
+
+    @Option(name: .long, help: "Reconnect attempts after a failure (default 3; unlimited with --headless)")
+    var retries: Int?
+
+    @Option(name: .long, help: "Start volume from 0 to 100")
+    var volume: Int = 100
+
+    func run() throws {
+        options.bootstrapLogging()
+        let config = try options.loadConfig()
+        let chosen: Station
+        do {
+            chosen = try StationResolver.resolve(station, in: config)
+        } catch {
+            Terminal.error(error.description)
+            throw ExitStatus.configuration
+        }
+        var playerOptions = Player.Options(headless: headless, volume: Double(min(max(volume, 0), 150)) / 100)
+        if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
+
+        let session: HostSession
+        do {
+            session = try HostSession(config: config, station: chosen, options: playerOptions, eventsPath: events)
+        } catch {
+            Terminal.error("cannot write events to \(events ?? "?"): \(error.localizedDescription)")
+            throw ExitStatus.configuration
+        }
+        let interactive = !headless && !noTui && isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 && events != "-"
+        var statusLine: StatusLine?
+        var logLines: PlaybackLogLines?
+        let outcome = session.run { session in
+            if interactive {
+                statusLine = StatusLine(session: session)
+            } else if events != "-" {
+                logLines = PlaybackLogLines(bus: session.bus)
+            }
+        }
+        statusLine?.close()
+        logLines?.close()
+        if case let .gaveUp(kind) = outcome {
+            Terminal.error("cannot play \(chosen.url): \(kind.message)\n  \(kind.recoverySuggestion)")
+            throw ExitStatus.notPlayable
+        }
+    }
+}

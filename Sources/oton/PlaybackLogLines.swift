@@ -1,0 +1,54 @@
+import Foundation
+import OtonHost
+import PluginAPI
+
+/// Without a terminal (or with --no-tui): one line per state or track change.
+final class PlaybackLogLines: MailboxConsumer, @unchecked Sendable {
+    private static let id = "oton.cli.log-lines"
+    private let bus: PluginBus
+    private let mailbox: Mailbox
+
+    init(bus: PluginBus) {
+        self.bus = bus
+        mailbox = bus.makeMailbox(for: Self.id)
+        mailbox.start(consumer: self)
+        bus.subscribe(id: Self.id, kinds: .only([OTON_EVENT_STATE, OTON_EVENT_TRACK]), mailbox: mailbox)
+    }
+
+    func deliver(event: FrozenEvent) {
+        let line: String
+        switch event.event.payload {
+        case let .state(state):
+            var text = "state: \(state.state.name)"
+            if let percent = state.bufferingPercent { text += " \(percent)%" }
+            if let error = state.error {
+                text += " (\(error.kind): \(error.message)\(state.retryAttempt > 0 ? "; reconnect attempt \(state.retryAttempt)" : ""))"
+            }
+            line = text
+        case let .track(track, _):
+            line = "now playing: " + TrackText.line(track)
+        default:
+            return
+        }
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    func deliver(media: MediaPacket, extraFlags: UInt32) {}
+    func deliverDropNotice(_ counts: Mailbox.DropCounts) {}
+
+    func close() {
+        bus.unsubscribe(id: Self.id)
+        mailbox.close()
+    }
+}
+
+enum TrackText {
+    /// "Artist – Title · Station"
+    static func line(_ track: TrackInfo) -> String {
+        var parts: [String] = []
+        let song = [track.artist, track.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ")
+        if !song.isEmpty { parts.append(song) }
+        if let station = track.station { parts.append(station) }
+        return parts.isEmpty ? "(no title)" : parts.joined(separator: " · ")
+    }
+}
