@@ -1,4 +1,5 @@
 import Foundation
+import OtonTestSupport
 import XCTest
 
 /// The `oton` executable as a user runs it.

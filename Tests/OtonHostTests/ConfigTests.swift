@@ -1,5 +1,6 @@
 import Foundation
 import OtonHost
+import OtonTestSupport
 import XCTest
 
 final class ConfigTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import OtonHost
 import PluginAPI
+import OtonTestSupport
 import XCTest
 
 /// The ABI is real: a C plugin built by cc against the header alone, and a

@@ -1,6 +1,7 @@
 import Foundation
 import OtonHost
 import PluginAPI
+import OtonTestSupport
 import XCTest
 
 /// Delivery through real plugins: order, isolation of a blocked plugin, loss accounting, media.

@@ -1,6 +1,7 @@
 import Foundation
 import OtonHost
 import PluginAPI
+import OtonTestSupport
 import XCTest
 
 /// The loader's checks, on real shared libraries compiled from Tests/Fixtures/probe_plugin.c.

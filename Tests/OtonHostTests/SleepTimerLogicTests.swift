@@ -1,4 +1,5 @@
 import SleepTimerLogic
+import OtonTestSupport
 import XCTest
 
 final class SleepDurationTests: XCTestCase {

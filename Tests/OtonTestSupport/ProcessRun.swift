@@ -1,14 +1,14 @@
 import Foundation
 
 /// Runs a program to completion and returns its exit code and output.
-struct ProcessResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+public struct ProcessResult {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
 }
 
 @discardableResult
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+public func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
          currentDirectory: String? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)

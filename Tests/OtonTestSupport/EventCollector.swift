@@ -2,40 +2,40 @@ import Foundation
 import OtonHost
 
 /// A bus subscriber that keeps every event it is given, for assertions.
-final class EventCollector: MailboxConsumer, @unchecked Sendable {
+public final class EventCollector: MailboxConsumer, @unchecked Sendable {
     private let condition = NSCondition()
     private var received: [BusEvent] = []
-    private(set) var dropNotices: [Mailbox.DropCounts] = []
-    let mailbox: Mailbox
+    public private(set) var dropNotices: [Mailbox.DropCounts] = []
+    public let mailbox: Mailbox
 
-    init(bus: PluginBus, id: String = "test.collector", kinds: PluginBus.KindFilter = .all) {
+    public init(bus: PluginBus, id: String = "test.collector", kinds: PluginBus.KindFilter = .all) {
         mailbox = bus.makeMailbox(for: id)
         mailbox.start(consumer: self)
         bus.subscribe(id: id, kinds: kinds, mailbox: mailbox)
     }
 
-    func deliver(event: FrozenEvent) {
+    public func deliver(event: FrozenEvent) {
         condition.lock()
         received.append(event.event)
         condition.broadcast()
         condition.unlock()
     }
 
-    func deliver(media: MediaPacket, extraFlags: UInt32) {}
+    public func deliver(media: MediaPacket, extraFlags: UInt32) {}
 
-    func deliverDropNotice(_ counts: Mailbox.DropCounts) {
+    public func deliverDropNotice(_ counts: Mailbox.DropCounts) {
         condition.lock()
         dropNotices.append(counts)
         condition.unlock()
     }
 
-    var events: [BusEvent] {
+    public var events: [BusEvent] {
         condition.lock(); defer { condition.unlock() }
         return received
     }
 
     /// Waits until an event named `name` arrives; returns it, or nil after the timeout.
-    func wait(for name: String, timeout: TimeInterval = 10, where predicate: (BusEvent) -> Bool = { _ in true }) -> BusEvent? {
+    public func wait(for name: String, timeout: TimeInterval = 10, where predicate: (BusEvent) -> Bool = { _ in true }) -> BusEvent? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock(); defer { condition.unlock() }
         while true {
@@ -45,6 +45,6 @@ final class EventCollector: MailboxConsumer, @unchecked Sendable {
     }
 }
 
-extension BusEvent {
+public extension BusEvent {
     func field(_ key: String) -> String? { fields.first { $0.key == key }?.value }
 }

@@ -2,29 +2,31 @@ import Foundation
 import OtonHost
 
 /// A PlayerRequestSink that records what it was asked, for assertions.
-final class RecordingRequests: PlayerRequestSink, @unchecked Sendable {
+public final class RecordingRequests: PlayerRequestSink, @unchecked Sendable {
     private let condition = NSCondition()
     private var received: [(PlayerRequest, String)] = []
 
-    func submit(_ request: PlayerRequest, from source: String) {
+    public init() {}
+
+    public func submit(_ request: PlayerRequest, from source: String) {
         condition.lock()
         received.append((request, source))
         condition.broadcast()
         condition.unlock()
     }
 
-    var requests: [PlayerRequest] {
+    public var requests: [PlayerRequest] {
         condition.lock(); defer { condition.unlock() }
         return received.map(\.0)
     }
 
-    var sources: [String] {
+    public var sources: [String] {
         condition.lock(); defer { condition.unlock() }
         return received.map(\.1)
     }
 
     /// Waits until at least `count` requests arrived (or the timeout passed) and returns them.
-    func wait(forCount count: Int, timeout: TimeInterval = 10) -> [PlayerRequest] {
+    public func wait(forCount count: Int, timeout: TimeInterval = 10) -> [PlayerRequest] {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock(); defer { condition.unlock() }
         while received.count < count && condition.wait(until: deadline) {}

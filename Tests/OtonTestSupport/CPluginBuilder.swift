@@ -3,8 +3,8 @@ import XCTest
 
 /// Compiles a C plugin the way a third party would: cc -std=c99 -shared -fPIC
 /// against Sources/PluginAPI/include and nothing else from this repository.
-enum CPluginBuilder {
-    static func build(_ source: String, into directory: TemporaryDirectory, name: String,
+public enum CPluginBuilder {
+    public static func build(_ source: String, into directory: TemporaryDirectory, name: String,
                       defines: [String] = []) throws -> String {
         let output = directory.file("lib\(name).so")
         let result = try runProcess("/usr/bin/env", ["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic",
@@ -17,6 +17,6 @@ enum CPluginBuilder {
         return output
     }
 
-    static var probeSource: String { TestPaths.root + "/Tests/Fixtures/probe_plugin.c" }
-    static var exampleSource: String { TestPaths.root + "/examples/c-logger/oton_event_logger.c" }
+    public static var probeSource: String { TestPaths.root + "/Tests/Fixtures/probe_plugin.c" }
+    public static var exampleSource: String { TestPaths.root + "/examples/c-logger/oton_event_logger.c" }
 }

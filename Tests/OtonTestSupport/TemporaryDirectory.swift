@@ -2,31 +2,32 @@ import Foundation
 import XCTest
 
 /// A private (0700) directory removed when the test ends.
-final class TemporaryDirectory {
-    let path: String
+public final class TemporaryDirectory {
+    public let path: String
 
-    init(_ testCase: XCTestCase) throws {
-        var template = Array((NSTemporaryDirectory() + "/oton-test-XXXXXX").utf8CString)
+    public init(_ testCase: XCTestCase) throws {
+        let base = URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
+        var template = Array((base + "/oton-test-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
         path = String(cString: made)
         let path = self.path
         testCase.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
     }
 
-    func file(_ name: String) -> String { path + "/" + name }
+    public func file(_ name: String) -> String { path + "/" + name }
 
     @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
+    public func write(_ name: String, _ text: String) throws -> String {
         let target = file(name)
         try text.write(toFile: target, atomically: true, encoding: .utf8)
         return target
     }
 
-    func read(_ name: String) -> String {
+    public func read(_ name: String) -> String {
         (try? String(contentsOfFile: file(name), encoding: .utf8)) ?? ""
     }
 
-    func lines(_ name: String) -> [String] {
+    public func lines(_ name: String) -> [String] {
         read(name).split(separator: "\n").map(String.init)
     }
 }

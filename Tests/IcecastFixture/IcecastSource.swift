@@ -1,0 +1,133 @@
+import Foundation
+
+/// Encoding of a test source.
+public enum StreamFormat: String, Sendable {
+    /// MPEG-1 Layer 3, 128 kbit/s CBR, titles as ICY metadata.
+    case mp3
+    /// Ogg Vorbis (~100 kbit/s), titles as Vorbis comments (chained streams).
+    case ogg
+}
+
+/// A `gst-launch-1.0` process feeding one Icecast mount. Created by
+/// `IcecastServer.startSource(...)`.
+public final class IcecastSource: @unchecked Sendable {
+    public let mount: String
+    public let format: StreamFormat
+    public let stationName: String
+    public let genre: String
+    public let description: String
+    /// Title the pipeline announces when it (re)starts.
+    public var initialTitle: String { state.get().title }
+
+    /// Weak: the server owns its sources; a handle outliving its server throws.
+    private weak var weakServer: IcecastServer?
+    private var server: IcecastServer {
+        get throws {
+            guard let server = weakServer else { throw FixtureError("the IcecastServer of \(mount) is gone") }
+            return server
+        }
+    }
+    private let state: LockedValue<(title: String, process: ManagedProcess?, launches: Int)>
+
+    init(server: IcecastServer, mount: String, format: StreamFormat, initialTitle: String,
+         stationName: String, genre: String, description: String) {
+        self.weakServer = server
+        self.mount = mount
+        self.format = format
+        self.stationName = stationName
+        self.genre = genre
+        self.description = description
+        self.state = LockedValue((initialTitle, nil, 0))
+    }
+
+    public var isRunning: Bool { state.get().process?.isRunning ?? false }
+    public var pid: Int32? { state.get().process?.pid }
+
+    /// SIGKILL the source (simulates a source crash). Icecast notices the closed
+    /// connection and removes the mount; listeners get EOF.
+    public func kill() { state.get().process?.kill() }
+
+    /// Graceful stop (SIGTERM, then SIGKILL).
+    public func stop() { state.get().process?.stop(grace: 1) }
+
+    /// Kills the current process if still running, waits until icecast has dropped
+    /// the mount, starts a new pipeline on the same mount and waits until it is live.
+    public func restart(initialTitle: String? = nil, timeout: TimeInterval = 10) async throws {
+        if let process = state.get().process, process.isRunning { process.kill() }
+        try await server.waitForMountGone(mount, timeout: timeout)
+        if let initialTitle { state.mutate { $0.title = initialTitle } }
+        try await launchAndWait(timeout: timeout)
+    }
+
+    func launchAndWait(timeout: TimeInterval) async throws {
+        let server = try self.server
+        let (title, launches) = state.mutate { s -> (String, Int) in s.launches += 1; return (s.title, s.launches) }
+        let safeMount = mount.replacingOccurrences(of: "/", with: "_")
+        let logURL = server.directory.appendingPathComponent("source\(safeMount)-\(launches).log")
+        let log = try logFileHandle(logURL)
+        let process = ManagedProcess(
+            name: "gst-launch \(mount)", executable: "/usr/bin/gst-launch-1.0",
+            arguments: pipeline(title: title, server: server), stdout: log, stderr: log)
+        state.mutate { $0.process = process }
+        try process.start()
+
+        let expected = expectedStatusTitle(title)
+        let describe = { () -> String in
+            let out = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+            return "source \(self.mount): \(out.suffix(600))\n\(server.diagnostics())"
+        }
+        try await pollUntilTrue(timeout: timeout, "mount \(mount) live with title \(expected). \(describe())") {
+            guard process.isRunning else {
+                throw FixtureError("gst-launch for \(self.mount) exited (\(process.terminationStatus ?? -1)). \(describe())")
+            }
+            guard let status = try? await server.status(), let m = status.mount(mount) else { return false }
+            if m.title == expected { return true }
+            // shout2send announces "Unknown - <title>" when the title has no
+            // artist part; correct that through the admin interface.
+            if format == .mp3, m.title != nil, m.title != expected {
+                try? await server.setTitle(mount: mount, title: title)
+            }
+            return false
+        }
+    }
+
+    /// What /status-json.xsl shows as `title` once the source is up.
+    private func expectedStatusTitle(_ title: String) -> String {
+        if format == .ogg, let pair = IcecastServer.splitArtistTitle(title) { return pair.1 }
+        return title
+    }
+
+    /// gst-launch-1.0 joins its argv with spaces and re-parses it, so every
+    /// value containing spaces or quotes is quoted/escaped here.
+    func pipeline(title: String, server: IcecastServer) -> [String] {
+        let c = server.configuration
+        var tags = "title=\(Self.quote(title))"
+        if let pair = IcecastServer.splitArtistTitle(title) {
+            tags = "artist=\(Self.quote(pair.0)),title=\(Self.quote(pair.1))"
+        }
+        var args = ["-q", "audiotestsrc", "is-live=true"]
+        switch format {
+        case .mp3:
+            args += ["wave=sine", "volume=0.1", "!", "audio/x-raw,rate=44100,channels=2",
+                     "!", "audioconvert", "!", "taginject", "tags=\(Self.quote(tags))",
+                     "!", "lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"]
+        case .ogg:
+            // Pink noise keeps Vorbis VBR at ~100 kbit/s; a pure sine compresses to
+            // ~25 kbit/s and then Ogg pages (and title changes) take seconds to arrive.
+            args += ["wave=pink-noise", "volume=0.05", "!", "audio/x-raw,rate=44100,channels=2",
+                     "!", "audioconvert", "!", "taginject", "tags=\(Self.quote(tags))",
+                     "!", "vorbisenc", "quality=0.3",
+                     "!", "oggmux", "max-delay=100000000", "max-page-delay=100000000"]
+        }
+        args += ["!", "shout2send", "ip=127.0.0.1", "port=\(server.port)",
+                 "password=\(Self.quote(c.sourcePassword))", "mount=\(Self.quote(mount))",
+                 "streamname=\(Self.quote(stationName))", "genre=\(Self.quote(genre))",
+                 "description=\(Self.quote(description))", "public=false"]
+        return args
+    }
+
+    /// Double-quotes a value for gst-launch / GstStructure syntax.
+    static func quote(_ s: String) -> String {
+        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

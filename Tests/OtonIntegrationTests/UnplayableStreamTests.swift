@@ -1,0 +1,40 @@
+import Foundation
+import IcecastFixture
+import OtonHost
+import OtonTestSupport
+import XCTest
+
+/// Streams that cannot be played: the user learns why and what to do.
+final class UnplayableStreamTests: XCTestCase {
+    func testMissingMountExitsWithCode3AfterTheRetries() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory(self)
+        let config = try directory.write("plugins.json", #"{"stations": [], "plugins": []}"#)
+        let url = server.url(mount: "/missing.mp3").absoluteString
+        let started = Date()
+        let result = try runProcess(TestPaths.oton, ["play", url, "--headless", "--retries", "1", "--config", config,
+                                                     "--events", directory.file("events.jsonl")])
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertTrue(result.stderr.contains("cannot play \(url)"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("HTTP 404"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("Try again later or update the station's stream URL"), result.stderr)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 2, "one retry after 2 s")
+        let states = directory.lines("events.jsonl").filter { $0.contains(#""kind":"state""#) }
+        XCTAssertTrue(states.contains { $0.contains(#""retry_attempt":"1""#) }, states.joined(separator: "\n"))
+        XCTAssertTrue(states.last?.contains(#""error_kind":"stream-unavailable""#) == true, states.last ?? "")
+    }
+
+    func testURLServingHTMLIsStreamUnavailableAndNotRetried() throws {
+        let http = try LocalHTTPServer.start(routes: ["/page": .html("<html><body><h1>Welcome to our radio</h1>" + String(repeating: "<p>text</p>", count: 500) + "</body></html>")])
+        defer { http.stop() }
+        let harness = PlayerHarness(url: http.url("/page").absoluteString)
+        harness.start()
+        defer { harness.stop() }
+        let failure = try XCTUnwrap(harness.waitForState("error") { $0.field("retry_attempt") == nil })
+        XCTAssertEqual(failure.field("error_kind"), "stream-unavailable")
+        XCTAssertEqual(failure.field("error_message"), "This address doesn't lead to an audio stream.")
+        XCTAssertTrue(failure.field("error_suggestion")?.contains("web page") == true)
+        XCTAssertEqual(harness.outcome, .gaveUp(.streamUnavailable(reason: .notAudio)))
+    }
+}
