@@ -94,7 +94,7 @@ static oton_instance *probe_create(const oton_host *host, const char *config_jso
     self->block_until = json_string(config_json, "block_until");
     self->probe_kind = host->event_kind(host, "org.oton.test.probe");
     if (self->log) {
-        fprintf(self->log, "create abi=%u.%u host_size=%u data_dir=%s\n", host->abi_major, host->abi_minor,
+        fprintf(self->log, "create %s abi=%u.%u host_size=%u data_dir=%s\n", PROBE_ID, host->abi_major, host->abi_minor,
                 host->struct_size, host->data_dir ? host->data_dir : "(null)");
         fflush(self->log);
     }
@@ -104,7 +104,7 @@ static oton_instance *probe_create(const oton_host *host, const char *config_jso
 static void probe_destroy(oton_instance *instance) {
     probe *self = instance;
     if (self->log) {
-        fprintf(self->log, "destroy\n");
+        fprintf(self->log, "destroy %s\n", PROBE_ID);
         fclose(self->log);
     }
     free(self->block_until);

@@ -85,7 +85,7 @@ public struct TagNormalizer: Sendable {
     public func clean(_ text: String) -> String {
         var output = String.UnicodeScalarView()
         var pendingSpace = false
-        for scalar in text.unicodeScalars {
+        for scalar in CharacterReferences.decode(text).unicodeScalars {
             if scalar.properties.isWhitespace {
                 pendingSpace = true
             } else if Self.isRemoved(scalar) {

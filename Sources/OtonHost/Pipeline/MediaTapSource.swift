@@ -11,11 +11,17 @@ final class MediaTapSource: @unchecked Sendable {
     private let lock = NSLock()
     private var offsets: [UInt32: UInt64] = [:]
     private var formats: [UInt32: MediaFormat] = [:]
-    private var streamCaps = "application/octet-stream"
+    private var streamCaps = MediaTapSource.unknownCaps
+    private static let unknownCaps = "application/octet-stream"
 
     init(bus: PluginBus, connection: UInt64) {
         self.bus = bus
         self.connection = connection
+    }
+
+    var hasStreamCaps: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return streamCaps != Self.unknownCaps
     }
 
     /// The typefinder found what the stream is (e.g. "audio/mpeg, mpegversion=(int)1, …").

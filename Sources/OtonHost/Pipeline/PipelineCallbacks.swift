@@ -161,6 +161,11 @@ enum PipelineCallbacks {
             gst_object_unref(pad)
         }
         g_signal_connect_data(decoder, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+        // decodebin's own typefinder exists from the start, before any deep-element-added.
+        if let typefind = gst_bin_get_by_name(oton_bin(decoder), "typefind") {
+            g_signal_connect_data(typefind, "have-type", unsafeBitCast(haveType, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+            gst_object_unref(typefind)
+        }
     }
 
     private static let sourceProbe: GstPadProbeCallback = { pad, info, data in
@@ -182,8 +187,6 @@ enum PipelineCallbacks {
         let context = PipelineContext.from(data)
         if name == "icydemux" {
             g_signal_connect_data(element, "pad-added", unsafeBitCast(icyPadAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
-        } else if name == "typefind" {
-            g_signal_connect_data(element, "have-type", unsafeBitCast(haveType, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
         }
     }
 
@@ -192,14 +195,22 @@ enum PipelineCallbacks {
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, icyProbe, PipelineContext.from(data).retained(), release)
     }
 
-    private static let icyProbe: GstPadProbeCallback = { _, info, data in
-        guard let info, let buffer = oton_probe_buffer(info) else { return GST_PAD_PROBE_OK }
-        PipelineContext.from(data).taps.stream(buffer)
+    private static let icyProbe: GstPadProbeCallback = { pad, info, data in
+        guard let pad, let info, let buffer = oton_probe_buffer(info) else { return GST_PAD_PROBE_OK }
+        let taps = PipelineContext.from(data).taps
+        // icydemux typefinds what it carries and puts that on its pad.
+        if !taps.hasStreamCaps, let caps = gst_pad_get_current_caps(pad) {
+            if let text = gst_caps_to_string(caps) {
+                taps.setStreamCaps(String(cString: text))
+                g_free(text)
+            }
+            oton_caps_unref(caps)
+        }
+        taps.stream(buffer)
         return GST_PAD_PROBE_OK
     }
 
-    /// decodebin's typefinder names what the stream is; icydemux's own typefind is inside it too,
-    /// and the last word wins, which is the content's type.
+    /// decodebin's typefinder names what the stream is (for ICY streams, icydemux's pad does).
     private static let haveType: @convention(c) (UnsafeMutablePointer<GstElement>?, guint, UnsafeMutablePointer<GstCaps>?, gpointer?) -> Void = { _, _, caps, data in
         guard let caps, let text = gst_caps_to_string(caps) else { return }
         defer { g_free(text) }

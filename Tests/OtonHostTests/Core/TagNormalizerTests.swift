@@ -223,3 +223,22 @@ final class TagNormalizerTests: XCTestCase {
         XCTAssertEqual(normalizer.normalize(title: "  A -  B "), NormalizedTitle(title: "B", artist: "A", raw: "A - B"))
     }
 }
+
+final class CharacterReferenceTests: XCTestCase {
+    func testIcecastEntitiesAndNamedReferencesAreDecoded() {
+        let normalizer = TagNormalizer()
+        XCTAssertEqual(normalizer.normalize(title: "&#1050;&#1102;&#1085;&#1085;&#1101;&#1081; - Song &amp; Dance", artist: nil).artist, "Кюннэй")
+        XCTAssertEqual(normalizer.normalize(title: "&#1050;&#1102;&#1085;&#1085;&#1101;&#1081; - Song &amp; Dance", artist: nil).title, "Song & Dance")
+        XCTAssertEqual(normalizer.clean("Rock &#x26; Roll &quot;Live&quot;"), "Rock & Roll \"Live\"")
+    }
+
+    func testMalformedOrDangerousReferencesStayText() {
+        let normalizer = TagNormalizer()
+        XCTAssertEqual(normalizer.clean("AT&T"), "AT&T")
+        XCTAssertEqual(normalizer.clean("a &unknown; b"), "a &unknown; b")
+        XCTAssertEqual(normalizer.clean("bell&#7;"), "bell&#7;", "a control character is not produced")
+        XCTAssertEqual(normalizer.clean("&#99999999999;"), "&#99999999999;")
+        XCTAssertEqual(normalizer.clean("&#xD800;"), "&#xD800;", "no surrogates")
+        XCTAssertEqual(normalizer.clean("&&#38;&"), "&&&")
+    }
+}
