@@ -28,6 +28,12 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .long, help: "Start volume from 0 to 100")
     var volume: Int = 100
 
+    @Option(name: .long, help: "Control socket name for `oton ctl --instance` (default: \"default\", or play-PID when taken)")
+    var instance: String?
+
+    @Flag(name: .long, help: "Open no control socket")
+    var noControl = false
+
     func run() throws {
         options.bootstrapLogging()
         let config = try options.loadConfig()
@@ -43,7 +49,8 @@ struct PlayCommand: ParsableCommand {
 
         let session: HostSession
         do {
-            session = try HostSession(config: config, station: chosen, options: playerOptions, eventsPath: events)
+            let control: HostSession.ControlInstance = noControl ? .disabled : instance.map { .named($0) } ?? .automatic(prefix: "play")
+            session = try HostSession(config: config, station: chosen, options: playerOptions, eventsPath: events, control: control)
         } catch {
             Terminal.error("cannot write events to \(events ?? "?"): \(error.localizedDescription)")
             throw ExitStatus.configuration

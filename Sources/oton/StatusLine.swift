@@ -3,7 +3,9 @@ import OtonHost
 import PluginAPI
 
 /// The one-line terminal status (state, station, artist – title, time on this
-/// track, volume) and its keys: space pause/resume, + and - volume, q quit.
+/// track, volume, sleep timer) and its keys: space pause/resume, + and - volume,
+/// s sleep presets, c cancel the sleep timer, h share, q quit. Plugin keys call
+/// the same commands as `oton ctl`.
 /// It is a bus subscriber like any plugin, and sends requests like one.
 final class StatusLine: MailboxConsumer, @unchecked Sendable {
     private static let id = "oton.cli.status-line"
@@ -15,6 +17,8 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
     private var trackStarted = Date()
     private var volume = 1.0
     private var extra: String?
+    private var notice: String?
+    private var noticeUntil = Date.distantPast
     private var saved = termios()
     private var timer: DispatchSourceTimer?
     private var keyThread: Thread?
@@ -71,6 +75,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         parts.append(String(format: "%d:%02d", elapsed / 60, elapsed % 60))
         parts.append("vol \(Int((volume * 100).rounded()))%")
         if let extra { parts.append(extra) }
+        if let notice, Date() < noticeUntil { parts.append(notice) }
         let done = closed
         lock.unlock()
         guard !done else { return }
@@ -95,9 +100,24 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             case UInt8(ascii: " "): session.player.submit(.playPause, from: "terminal")
             case UInt8(ascii: "+"), UInt8(ascii: "="): session.player.submit(.setVolume(min(current + 0.05, 1.5)), from: "terminal")
             case UInt8(ascii: "-"), UInt8(ascii: "_"): session.player.submit(.setVolume(max(current - 0.05, 0)), from: "terminal")
+            case UInt8(ascii: "s"): runPluginCommand("sleep", ["next"])
+            case UInt8(ascii: "c"): runPluginCommand("sleep", ["cancel"])
+            case UInt8(ascii: "h"): runPluginCommand("share", [])
             case UInt8(ascii: "q"), 3: session.requestQuit() // 3: Ctrl-C in raw mode
             default: break
             }
+        }
+    }
+
+    /// Runs a plugin's command off the key thread and shows the first line of its reply.
+    private func runPluginCommand(_ name: String, _ arguments: [String]) {
+        let plugins = session.plugins
+        DispatchQueue.global().async { [weak self] in
+            let reply = plugins.run(command: name, arguments: arguments)
+            let line = reply.map { $0.text.split(separator: "\n").first.map(String.init) ?? "" } ?? "no plugin provides \"\(name)\""
+            guard let self else { return }
+            lock.lock(); notice = line; noticeUntil = Date().addingTimeInterval(4); lock.unlock()
+            draw()
         }
     }
 

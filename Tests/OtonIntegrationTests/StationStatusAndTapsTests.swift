@@ -36,7 +36,7 @@ final class StationStatusAndTapsTests: XCTestCase {
         XCTAssertEqual(request.method, "GET")
     }
 
-    func testBrokenStatusBodyIsIgnoredAndPlaybackGoesOn() throws {
+    func testBrokenStatusBodyIsIgnoredAndPlaybackGoesOn() async throws {
         let directory = try TemporaryDirectory(self)
         let file = try untaggedMP3(directory)
         let http = try LocalHTTPServer.start(routes: ["/status": .html("<html>not json</html>")])
@@ -45,8 +45,10 @@ final class StationStatusAndTapsTests: XCTestCase {
         harness.start()
         defer { harness.stop() }
         XCTAssertNotNil(harness.waitForState("playing"))
-        _ = try XCTUnwrap(http.requests(path: "/status").first)
+        _ = try await http.waitForRequest(path: "/status", timeout: 10)
         XCTAssertTrue(harness.trackEvents.allSatisfy { $0.field("title") == nil })
+        XCTAssertFalse(harness.events.events.contains { $0.field("state") == "error" })
+        XCTAssertEqual(harness.player.state, .playing)
     }
 
     func testHostileTitlesAreCleanedAndPlaybackContinues() async throws {

@@ -48,6 +48,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var poller: StationStatusPoller?
     private var volume: Double
     private var fade: DispatchSourceTimer?
+    private var fadeTarget: Double?
     private var retryTimer: DispatchSourceTimer?
     private var bufferingTimer: DispatchSourceTimer?
     private var finished = false
@@ -82,9 +83,13 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             logger.debug("request \(request) from \(source)")
             switch request {
             case .play: handle(.play)
-            case .pause: handle(.pause)
+            case .pause:
+                finishFade()
+                handle(.pause)
             case .playPause: handle(machine.state.isActive ? .pause : .play)
-            case .stop: handle(.stop)
+            case .stop:
+                finishFade()
+                handle(.stop)
             case let .setVolume(value):
                 cancelFade()
                 setVolume(value)
@@ -227,7 +232,11 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
         var published = track
         if published.station == nil { published.station = station.name }
-        bus.publish(.track(published, sequence: sequence))
+        var event = BusEvent.track(published, sequence: sequence)
+        // What plugins.json knows about the station rides along as open-ended fields.
+        event.extraFields = [("station_homepage", station.homepage), ("station_logo_url", station.logoURL),
+                             ("station_status_url", station.statusURL)].compactMap { key, value in value.map { (key, $0) } }
+        bus.publish(event)
     }
 
     private func pollStatus() {
@@ -295,7 +304,15 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             if step >= steps { cancelFade() }
         }
         fade = timer
+        fadeTarget = target
         timer.resume()
+    }
+
+    /// A fade still running when playback stops ends at its target at once.
+    private func finishFade() {
+        guard fade != nil, let target = fadeTarget else { return }
+        cancelFade()
+        setVolume(target)
     }
 
     private func cancelFade() {

@@ -12,12 +12,24 @@ public final class HostSession: @unchecked Sendable {
     private let config: OtonConfig
     private let logger: Logger
     private let eventsWriter: EventLineWriter?
+    private let controlInstance: ControlInstance
+    public private(set) var control: ControlServer?
     private let outcome: OutcomeBox
     private var signalSources: [DispatchSourceSignal] = []
 
+    /// Which control socket to open.
+    public enum ControlInstance: Sendable {
+        case disabled
+        /// This name or fail (`--instance NAME`).
+        case named(String)
+        /// "default", or "<prefix>-<pid>" when another oton already is "default".
+        case automatic(prefix: String)
+    }
+
     public init(config: OtonConfig, station: Station, options: Player.Options, eventsPath: String?,
-                logger: Logger = Logger(label: "oton")) throws {
+                control: ControlInstance = .disabled, logger: Logger = Logger(label: "oton")) throws {
         self.config = config
+        controlInstance = control
         self.logger = logger
         bus = PluginBus(logger: Logger(label: "oton.bus"))
         let bus = self.bus
@@ -33,10 +45,12 @@ public final class HostSession: @unchecked Sendable {
     public func run(onStarted: (HostSession) -> Void = { _ in }) -> Player.Outcome {
         let configDirectory = config.file.map { ($0 as NSString).deletingLastPathComponent }
         plugins.start(config.plugins, configDirectory: configDirectory)
+        openControlSocket()
         installSignalHandlers()
         player.start()
         onStarted(self)
         let result = outcome.wait()
+        control?.close()
         player.shutdown()
         plugins.shutdown()
         eventsWriter?.finish()
@@ -46,6 +60,24 @@ public final class HostSession: @unchecked Sendable {
     /// Ends the session as Ctrl-C would.
     public func requestQuit() {
         player.submit(.quit, from: "host")
+    }
+
+    private func openControlSocket() {
+        let names: [String]
+        switch controlInstance {
+        case .disabled: return
+        case let .named(name): names = [name]
+        case let .automatic(prefix): names = ["default", "\(prefix)-\(getpid())"]
+        }
+        for name in names {
+            do {
+                control = try ControlServer(instance: name, bus: bus, player: player, plugins: plugins)
+                return
+            } catch {
+                logger.warning("control socket \(name): \(error)")
+            }
+        }
+        logger.warning("no control socket: `oton ctl` cannot reach this oton")
     }
 
     private func installSignalHandlers() {

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The client side of the control socket, for `oton ctl`.
+public final class ControlClient {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    private let fd: Int32
+    private var reader: LineReader
+
+    /// Connects to `instance`, or to the only running instance when nil.
+    public init(instance: String?) throws(Failure) {
+        let path: String
+        if let instance {
+            path = ControlSocketPath.socket(instance: instance)
+        } else {
+            let live = ControlSocketPath.instances().filter { UnixSocket.isLive(ControlSocketPath.socket(instance: $0)) }
+            switch live.count {
+            case 0: throw Failure(description: "no running oton found in \(ControlSocketPath.directory()); start one with `oton play`")
+            case 1: path = ControlSocketPath.socket(instance: live[0])
+            default: throw Failure(description: "several oton instances run (\(live.joined(separator: ", "))); pass --instance NAME")
+            }
+        }
+        do {
+            fd = try UnixSocket.connect(to: path)
+        } catch {
+            throw Failure(description: "cannot reach oton at \(path): \(error)")
+        }
+        reader = LineReader(fd: fd, limit: 16 << 20)
+    }
+
+    deinit { close(fd) }
+
+    /// Makes reads give up after `seconds` (then nextObject throws, nextLine returns nil).
+    public func setTimeout(seconds: Int) {
+        UnixSocket.setReceiveTimeout(fd, seconds: seconds)
+    }
+
+    /// Sends one request and returns the reply object.
+    public func send(_ words: [String], id: Int = 1) throws(Failure) -> [String: Any] {
+        try write(words, id: id)
+        return try nextObject()
+    }
+
+    /// Sends one request without waiting for the reply.
+    public func write(_ words: [String], id: Int = 1) throws(Failure) {
+        let request: [String: Any] = ["id": id, "command": words]
+        guard var data = try? JSONSerialization.data(withJSONObject: request) else { throw Failure(description: "cannot encode the request") }
+        data.append(0x0A)
+        guard UnixSocket.writeAll(fd, data) else { throw Failure(description: "oton closed the connection") }
+    }
+
+    /// The next line from oton as a JSON object (replies, or events after `subscribe`).
+    public func nextObject() throws(Failure) -> [String: Any] {
+        switch reader.next() {
+        case let .line(line):
+            guard let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] else {
+                throw Failure(description: "unreadable reply: \(String(decoding: line.prefix(200), as: UTF8.self))")
+            }
+            return object
+        case .tooLong: throw Failure(description: "reply too long")
+        case .closed: throw Failure(description: "oton closed the connection")
+        }
+    }
+
+    /// The raw next line (for `--json` and subscriptions), nil at the end.
+    public func nextLine() -> String? {
+        if case let .line(line) = reader.next() { return String(decoding: line, as: UTF8.self) }
+        return nil
+    }
+}

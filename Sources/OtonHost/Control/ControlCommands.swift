@@ -1,0 +1,114 @@
+import Foundation
+import PluginAPI
+
+/// The built-in control commands, and the plugins' commands after them.
+/// A request never touches playback except through the player's requests.
+struct ControlCommands {
+    let bus: PluginBus
+    let player: Player
+    let plugins: PluginManager
+
+    static let builtIn: [(name: String, usage: String, help: String)] = [
+        ("status", "status", "what is playing: state, station, track, volume"),
+        ("play", "play", "play (a live stream reconnects)"),
+        ("pause", "pause", "pause"),
+        ("toggle", "toggle", "pause or resume"),
+        ("stop", "stop", "stop playing"),
+        ("volume", "volume [N|+N|-N]", "show or set the volume, 0–150 (%)"),
+        ("plugins", "plugins", "the plugins and their state"),
+        ("commands", "commands", "every command, the plugins' included"),
+        ("subscribe", "subscribe", "stream every bus event as JSON lines until you disconnect"),
+        ("quit", "quit", "end oton"),
+    ]
+
+    func run(_ request: ControlRequest) -> ControlReply {
+        switch request.name {
+        case "status": return status()
+        case "play": return submit(.play, "playing")
+        case "pause": return submit(.pause, "paused")
+        case "toggle", "play-pause": return submit(.playPause, "toggled")
+        case "stop": return submit(.stop, "stopped")
+        case "quit": return submit(.quit, "quitting")
+        case "volume": return volume(request.arguments)
+        case "plugins": return pluginList()
+        case "commands", "help": return commandList()
+        default:
+            guard let reply = plugins.run(command: request.name, arguments: request.arguments) else {
+                return .failure("unknown command \"\(request.name)\"; `oton ctl commands` lists them")
+            }
+            return ControlReply(ok: reply.ok, text: reply.text, data: nil)
+        }
+    }
+
+    private func submit(_ request: PlayerRequest, _ text: String) -> ControlReply {
+        player.submit(request, from: "control")
+        return .success(text)
+    }
+
+    private func fields(_ kind: UInt32) -> [String: String] {
+        guard let event = bus.current(kind)?.event else { return [:] }
+        return Dictionary(event.fields.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    private var volumePercent: Int {
+        Int(((fields(OTON_EVENT_VOLUME)["volume"].flatMap(Double.init) ?? 1.0) * 100).rounded())
+    }
+
+    private func status() -> ControlReply {
+        let state = fields(OTON_EVENT_STATE)
+        let track = fields(OTON_EVENT_TRACK)
+        var data: [String: Any] = [
+            "state": state["state"] ?? "idle",
+            "station": player.station.name,
+            "url": player.station.url,
+            "volume": volumePercent,
+        ]
+        for key in ["title", "artist", "raw_title", "genre", "codec", "bitrate", "artwork_url"] { data[key] = track[key] }
+        if let kind = state["error_kind"] {
+            data["error"] = ["kind": kind, "message": state["error_message"] ?? "", "suggestion": state["error_suggestion"] ?? ""]
+        }
+        let song = [track["artist"], track["title"]].compactMap { $0 }.joined(separator: " – ")
+        var text = "\(state["state"] ?? "idle") · \(player.station.name)"
+        if !song.isEmpty { text += " · " + song }
+        text += " · volume \(volumePercent)%"
+        if let message = state["error_message"] { text += "\n\(message)\n\(state["error_suggestion"] ?? "")" }
+        return .success(text, data: data)
+    }
+
+    private func volume(_ arguments: [String]) -> ControlReply {
+        guard let argument = arguments.first else { return .success("volume \(volumePercent)%", data: ["volume": volumePercent]) }
+        let relative = argument.hasPrefix("+") || argument.hasPrefix("-")
+        guard let number = Int(argument.trimmingCharacters(in: CharacterSet(charactersIn: "+%"))) else {
+            return .failure("volume takes a number from 0 to 150, or +N / -N")
+        }
+        let target = min(max(relative ? volumePercent + number : number, 0), 150)
+        player.submit(.setVolume(Double(target) / 100), from: "control")
+        return .success("volume \(target)%", data: ["volume": target])
+    }
+
+    private func pluginList() -> ControlReply {
+        var lines: [String] = []
+        var list: [[String: Any]] = []
+        for report in plugins.reports {
+            let status: String
+            switch report.status {
+            case let .running(manifest): status = "running \(manifest.version)"
+            case .disabled: status = "disabled"
+            case let .failed(error): status = "failed: \(error.reason)"
+            }
+            lines.append("\(report.id)  \(status)")
+            list.append(["id": report.id, "status": status, "path": report.path])
+        }
+        return .success(lines.isEmpty ? "no plugins configured" : lines.joined(separator: "\n"), data: ["plugins": list])
+    }
+
+    private func commandList() -> ControlReply {
+        var lines = Self.builtIn.map { "\($0.usage)\n    \($0.help)" }
+        var list: [[String: Any]] = Self.builtIn.map { ["name": $0.name, "usage": $0.usage, "help": $0.help, "plugin": "host"] }
+        for entry in plugins.commands.all {
+            lines.append("\(entry.command.usage)\n    \(entry.command.help) [\(entry.pluginID)]")
+            list.append(["name": entry.command.name, "usage": entry.command.usage, "help": entry.command.help, "plugin": entry.pluginID])
+        }
+        return .success(lines.joined(separator: "\n"), data: ["commands": list])
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Logging
+
+/// The control socket of a running oton: one JSON request per line, one JSON
+/// reply per line (docs/control.md). Each client has its own thread, so a
+/// client that says nothing, sends garbage or an oversized line harms only
+/// itself; playback is only ever touched through the player's requests.
+public final class ControlServer: @unchecked Sendable {
+    public static let maximumLineBytes = 64 * 1024
+    public static let idleSeconds = 15
+    public static let maximumClients = 32
+
+    public let path: String
+    private let commands: ControlCommands
+    private let bus: PluginBus
+    private let logger: Logger
+    private let listener: Int32
+    private let lock = NSLock()
+    private var clients: Set<Int32> = []
+    private var closed = false
+
+    /// Listens at the instance's socket. A live socket of the same name means another oton
+    /// runs as that instance; a stale one (nobody listening) is replaced.
+    public init(instance: String, bus: PluginBus, player: Player, plugins: PluginManager,
+                logger: Logger = Logger(label: "oton.control")) throws {
+        guard ControlSocketPath.isValidInstance(instance) else {
+            throw ControlSocketPath.Refused(description: "instance name \"\(instance)\" may use only letters, digits, '.', '_' and '-'")
+        }
+        let directory = ControlSocketPath.directory()
+        try ControlSocketPath.prepare(directory)
+        path = directory + "/" + instance + ".sock"
+        if FileManager.default.fileExists(atPath: path) {
+            guard !UnixSocket.isLive(path) else {
+                throw ControlSocketPath.Refused(description: "another oton is running as instance \"\(instance)\" (\(path)); pass --instance NAME")
+            }
+            unlink(path)
+        }
+        listener = try UnixSocket.listen(at: path)
+        self.bus = bus
+        self.logger = logger
+        commands = ControlCommands(bus: bus, player: player, plugins: plugins)
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "oton.control.accept"
+        thread.start()
+        logger.info("control socket: \(path)")
+    }
+
+    /// Stops accepting, disconnects every client and removes the socket file.
+    public func close() {
+        lock.lock()
+        guard !closed else { lock.unlock(); return }
+        closed = true
+        let open = clients
+        lock.unlock()
+        shutdown(listener, Int32(SHUT_RDWR))
+        Glibc.close(listener)
+        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
+        unlink(path)
+    }
+
+    private func acceptLoop() {
+        while true {
+            let fd = accept(listener, nil, nil)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                return // closed
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC) // children (clipboard tools, …) must not inherit clients
+            lock.lock()
+            let full = clients.count >= Self.maximumClients || closed
+            if !full { clients.insert(fd) }
+            lock.unlock()
+            if full {
+                _ = UnixSocket.writeAll(fd, ControlReply.failure("too many control clients").line(id: nil))
+                Glibc.close(fd)
+                continue
+            }
+            let thread = Thread { [self] in serve(fd) }
+            thread.name = "oton.control.client"
+            thread.start()
+        }
+    }
+
+    private func serve(_ fd: Int32) {
+        defer {
+            lock.lock(); clients.remove(fd); lock.unlock()
+            Glibc.close(fd)
+        }
+        UnixSocket.setReceiveTimeout(fd, seconds: Self.idleSeconds)
+        UnixSocket.setSendTimeout(fd, seconds: 5)
+        var reader = LineReader(fd: fd, limit: Self.maximumLineBytes)
+        while true {
+            switch reader.next() {
+            case .closed:
+                return
+            case .tooLong:
+                _ = UnixSocket.writeAll(fd, ControlReply.failure("request line over \(Self.maximumLineBytes / 1024) KiB; closing").line(id: nil))
+                return
+            case let .line(line):
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+                let request: ControlRequest
+                do {
+                    request = try ControlRequest.parse(line)
+                } catch {
+                    guard UnixSocket.writeAll(fd, ControlReply.failure(error.message).line(id: error.id)) else { return }
+                    continue
+                }
+                if request.name == "subscribe" {
+                    stream(to: fd, id: request.id)
+                    return
+                }
+                guard UnixSocket.writeAll(fd, commands.run(request).line(id: request.id)) else { return }
+            }
+        }
+    }
+
+    /// Sends every bus event as `{"event": {…}}` lines until the client goes away.
+    private func stream(to fd: Int32, id: Any?) {
+        guard UnixSocket.writeAll(fd, ControlReply.success("subscribed").line(id: id)) else { return }
+        let subscriber = SocketEventStream(fd: fd)
+        let subscriberID = "oton.control.subscriber.\(fd).\(Clock.monotonicNanoseconds())"
+        let mailbox = bus.makeMailbox(for: subscriberID, limits: Mailbox.Limits(events: 4096, mediaBytes: 0))
+        mailbox.start(consumer: subscriber)
+        bus.subscribe(id: subscriberID, kinds: .all, mailbox: mailbox)
+        UnixSocket.setReceiveTimeout(fd, seconds: 0) // a subscriber may stay silent
+        var byte: UInt8 = 0
+        while recv(fd, &byte, 1, 0) > 0 && !subscriber.isGone {}
+        bus.unsubscribe(id: subscriberID)
+        mailbox.close()
+    }
+}
+
+/// Writes bus events to a subscribed client; a client that stops reading is dropped.
+private final class SocketEventStream: MailboxConsumer, @unchecked Sendable {
+    private let fd: Int32
+    private let lock = NSLock()
+    private var gone = false
+
+    init(fd: Int32) { self.fd = fd }
+
+    var isGone: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return gone
+    }
+
+    func deliver(event: FrozenEvent) {
+        guard !isGone else { return }
+        var line = EventLineWriter.line(for: event.event)
+        line.removeLast() // the newline
+        if !UnixSocket.writeAll(fd, Data(("{\"event\":" + line + "}\n").utf8)) {
+            lock.lock(); gone = true; lock.unlock()
+            shutdown(fd, Int32(SHUT_RDWR))
+        }
+    }
+
+    func deliver(media: MediaPacket, extraFlags: UInt32) {}
+
+    func deliverDropNotice(_ counts: Mailbox.DropCounts) {
+        _ = UnixSocket.writeAll(fd, Data("{\"event\":{\"kind\":\"dropped\",\"source\":\"oton.control\",\"fields\":{\"dropped_events\":\"\(counts.events)\"}}}\n".utf8))
+    }
+}

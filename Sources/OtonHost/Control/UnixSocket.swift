@@ -1,0 +1,112 @@
+import Foundation
+
+/// Thin helpers over POSIX Unix-domain stream sockets.
+enum UnixSocket {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        static func errno(_ what: String) -> Failure { Failure(description: "\(what): \(String(cString: strerror(Glibc.errno)))") }
+    }
+
+    static func address(_ path: String) throws(Failure) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { throw Failure(description: "socket path too long: \(path)") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+
+    /// Binds and listens at `path`, with mode 0600.
+    static func listen(at path: String) throws(Failure) -> Int32 {
+        var address = try address(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .errno("socket") }
+        let oldMask = umask(0o177)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(oldMask)
+        guard bound == 0 else { close(fd); throw .errno("bind \(path)") }
+        chmod(path, 0o600)
+        guard Glibc.listen(fd, 16) == 0 else { close(fd); throw .errno("listen") }
+        return fd
+    }
+
+    static func connect(to path: String) throws(Failure) -> Int32 {
+        var address = try address(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .errno("socket") }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { close(fd); throw .errno("connect \(path)") }
+        return fd
+    }
+
+    /// True when something accepts connections at `path`.
+    static func isLive(_ path: String) -> Bool {
+        guard let fd = try? connect(to: path) else { return false }
+        close(fd)
+        return true
+    }
+
+    static func setReceiveTimeout(_ fd: Int32, seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    static func setSendTimeout(_ fd: Int32, seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Writes all of `data`; false when the peer is gone.
+    static func writeAll(_ fd: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if written <= 0 { return false }
+                offset += written
+            }
+            return true
+        }
+    }
+}
+
+/// Reads newline-terminated lines from a socket, refusing lines longer than a limit.
+struct LineReader {
+    enum Line {
+        case line(Data)
+        case tooLong
+        case closed
+    }
+
+    let fd: Int32
+    let limit: Int
+    private var buffer = Data()
+
+    init(fd: Int32, limit: Int) {
+        self.fd = fd
+        self.limit = limit
+    }
+
+    mutating func next() -> Line {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = buffer[buffer.startIndex ..< newline]
+                buffer.removeSubrange(buffer.startIndex ... newline)
+                return line.count > limit ? .tooLong : .line(Data(line))
+            }
+            if buffer.count > limit { return .tooLong }
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count <= 0 { return .closed } // closed, error, or the idle timeout
+            buffer.append(contentsOf: chunk[0 ..< count])
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import OtonHost
+
+struct CtlCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ctl",
+        abstract: "Control a running oton: status, play, pause, toggle, stop, volume N, plugins, commands, subscribe, and every plugin command (sleep 30m, share, …).",
+        discussion: "Options go before the command. `oton ctl commands` lists what the running oton understands."
+    )
+
+    @Option(name: .long, help: "Which oton to talk to, when several run")
+    var instance: String?
+
+    @Flag(name: .long, help: "Print the reply as JSON")
+    var json = false
+
+    @Argument(parsing: .captureForPassthrough, help: "The command and its arguments")
+    var words: [String] = ["status"]
+
+    func run() throws {
+        let words = self.words.isEmpty ? ["status"] : self.words
+        let client: ControlClient
+        do {
+            client = try ControlClient(instance: instance)
+        } catch {
+            Terminal.error(error.description)
+            throw ExitStatus.configuration
+        }
+        do {
+            try client.write(words)
+            guard let line = client.nextLine(),
+                  let reply = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+                Terminal.error("oton closed the connection without a reply")
+                throw ExitCode.failure
+            }
+            if json { print(line) }
+            guard reply["ok"] as? Bool == true else {
+                if !json { Terminal.error(reply["error"] as? String ?? "failed") }
+                throw ExitCode.failure
+            }
+            if !json, let text = reply["text"] as? String { print(text) }
+            if words.first == "subscribe" {
+                while let event = client.nextLine() {
+                    print(event)
+                    fflush(nil)
+                }
+            }
+        } catch let error as ControlClient.Failure {
+            Terminal.error(error.description)
+            throw ExitCode.failure
+        }
+    }
+}

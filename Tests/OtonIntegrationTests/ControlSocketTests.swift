@@ -1,0 +1,212 @@
+import Foundation
+import IcecastFixture
+import OtonHost
+import OtonTestSupport
+import XCTest
+
+/// `oton ctl` against a real `oton play` of a real Icecast mount: the sleep timer,
+/// sharing, and a socket that bad clients cannot disturb.
+final class ControlSocketTests: XCTestCase {
+    private var server: IcecastServer!
+
+    override func setUp() async throws {
+        server = try await IcecastServer.start()
+    }
+
+    override func tearDown() async throws {
+        server?.stop()
+    }
+
+    private func pluginsJSON(fadeSeconds: Double = 1) -> String {
+        """
+        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))", "homepage": "https://example.org/test-fm"}],
+         "plugins": [
+           {"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so", "config": {"fade_seconds": \(fadeSeconds)}},
+           {"id": "org.oton.share", "path": "libOtonShare.so"}
+         ]}
+        """
+    }
+
+    /// Starts the source and `oton play`, subscribes, and waits for "playing".
+    private func startPlaying(title: String = "Artist A - Song One") async throws -> (OtonProcess, ControlClient) {
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: title, stationName: "Test FM")
+        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: pluginsJSON())
+        let events = try oton.connect()
+        try events.write(["subscribe"])
+        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "playing" }, "playing")
+        return (oton, events)
+    }
+
+    func testSleepWithFadeRampsTheVolumeDownThenStopsAndRestoresIt() async throws {
+        let (oton, events) = try await startPlaying()
+        let reply = try oton.ctl(["sleep", "3s"])
+        XCTAssertEqual(reply.status, 0, reply.stderr)
+        XCTAssertTrue(reply.stdout.contains("stop in 0:03"), reply.stdout)
+        let set = Date()
+        XCTAssertNotNil(events.waitForEvent("org.oton.sleep.set") { $0["seconds"] == "3" })
+        XCTAssertNotNil(events.waitForEvent("org.oton.sleep.fired"))
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(set), 2.5, "not early")
+        var volumes: [Double] = []
+        let stopped = events.waitForEvent("state", where: { $0["state"] == "stopped" }) { event in
+            if event["kind"] as? String == "volume", let value = (event["fields"] as? [String: String])?["volume"].flatMap(Double.init) {
+                volumes.append(value)
+            }
+        }
+        XCTAssertNotNil(stopped, "playback stops after the fade")
+        XCTAssertGreaterThanOrEqual(volumes.count, 10, "a 1 s fade in steps: \(volumes)")
+        XCTAssertEqual(volumes, volumes.sorted(by: >), "the volume only goes down: \(volumes)")
+        XCTAssertEqual(volumes.last ?? 1, 0, accuracy: 0.001)
+        XCTAssertNotNil(events.waitForEvent("volume") { $0["volume"] == "1.000" }, "the volume is back for the next play")
+        let status = try oton.ctl(["status"])
+        XCTAssertTrue(status.stdout.hasPrefix("idle"), status.stdout)
+    }
+
+    func testCancelBeforeExpiryKeepsPlaying() async throws {
+        let (oton, events) = try await startPlaying()
+        XCTAssertEqual(try oton.ctl(["sleep", "2s"]).status, 0)
+        let cancel = try oton.ctl(["sleep", "cancel"])
+        XCTAssertEqual(cancel.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "Sleep timer cancelled")
+        XCTAssertNotNil(events.waitForEvent("org.oton.sleep.cancelled"))
+        // Watch past the moment it would have fired.
+        let end = Date().addingTimeInterval(3)
+        var kinds: [String] = []
+        events.setTimeout(seconds: 1)
+        while Date() < end {
+            if let object = try? events.nextObject(), let event = object["event"] as? [String: Any] {
+                kinds.append("\(event["kind"] ?? "")/\((event["fields"] as? [String: String])?["state"] ?? "")")
+            }
+        }
+        XCTAssertFalse(kinds.contains { $0.hasPrefix("org.oton.sleep.fired") || $0 == "state/stopped" }, "\(kinds)")
+        XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"))
+    }
+
+    func testAfterThisTrackStopsAtTheNextTitleChange() async throws {
+        let (oton, events) = try await startPlaying()
+        XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song One" })
+        XCTAssertEqual(try oton.ctl(["sleep", "after-track"]).status, 0)
+        XCTAssertNotNil(events.waitForEvent("org.oton.sleep.set") { $0["mode"] == "after-track" })
+        try await server.setTitle(mount: "/live.mp3", title: "Artist B - Song Two")
+        XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song Two" })
+        XCTAssertNotNil(events.waitForEvent("org.oton.sleep.fired"))
+        XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "stopped" })
+    }
+
+    func testShareGivesTextAndLinksForACyrillicTitle() async throws {
+        let (oton, events) = try await startPlaying()
+        try await server.setTitle(mount: "/live.mp3", title: "Кюннэй - Сахам сирэ & «Дьол»")
+        XCTAssertNotNil(events.waitForEvent("track") { $0["artist"] == "Кюннэй" })
+        let result = try oton.ctl(["share", "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let reply = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        XCTAssertEqual(reply["text"] as? String, "Кюннэй – Сахам сирэ & «Дьол» · Test FM https://example.org/test-fm")
+        let links = try XCTUnwrap(reply["links"] as? [[String: String]])
+        XCTAssertEqual(links.first?["url"], "https://example.org/test-fm")
+        let youtube = try XCTUnwrap(links.first { $0["name"] == "YouTube Music" }?["url"])
+        XCTAssertEqual(URLComponents(string: youtube)?.queryItems?.first { $0.name == "q" }?.value, "Кюннэй Сахам сирэ & «Дьол»")
+        XCTAssertFalse(youtube.contains("&") && youtube.components(separatedBy: "&").count > 1, "the ampersand is encoded: \(youtube)")
+        XCTAssertTrue(reply["copied_to"] is NSNull, "no clipboard tool without a display")
+        XCTAssertNotNil(events.waitForEvent("org.oton.share") { $0["text"] == reply["text"] as? String })
+    }
+
+    func testShareWithNothingPlayingSaysSo() async throws {
+        let oton = try OtonProcess(self, arguments: ["play", "\(server.url(mount: "/nothing.mp3"))", "--headless", "--retries", "100"],
+                                   plugins: pluginsJSON())
+        _ = try oton.connect()
+        let result = try oton.ctl(["share"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("Nothing is playing right now"), result.stderr)
+    }
+
+    func testGarbageOversizedLinesAndIdleClientsDoNotDisturbPlayback() async throws {
+        let (oton, events) = try await startPlaying()
+        XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song One" })
+        let idle = try oton.connect() // connects and says nothing
+        let garbage = try RawSocket(path: oton.socketPath)
+        garbage.send(Data("this is not json\n".utf8))
+        XCTAssertTrue(garbage.readLine()?.contains("not valid JSON") == true)
+        garbage.send(Data("[1,2,3]\n{\"command\": 42}\n{\"command\": [\"no-such-thing\"], \"id\": \"x\"}\n".utf8))
+        XCTAssertTrue(garbage.readLine()?.contains("must be a JSON object") == true)
+        let wrongType = try XCTUnwrap(garbage.readLine().flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        XCTAssertEqual(wrongType["error"] as? String, "\"command\" must be a string or a non-empty array of strings")
+        XCTAssertEqual(wrongType["ok"] as? Bool, false)
+        let unknown = try XCTUnwrap(garbage.readLine())
+        XCTAssertTrue(unknown.contains("unknown command") && unknown.contains(#""id":"x""#), unknown)
+        let huge = try RawSocket(path: oton.socketPath)
+        huge.send(Data(repeating: 0x41, count: 70 * 1024) + Data("\n".utf8))
+        XCTAssertTrue(huge.readLine()?.contains("over 64 KiB") == true)
+        XCTAssertNil(huge.readLine(), "the connection is closed after an oversized line")
+
+        let status = try oton.ctl(["status"])
+        XCTAssertTrue(status.stdout.hasPrefix("playing · Test FM · Artist A – Song One"), status.stdout)
+        XCTAssertEqual(try oton.ctl(["volume", "30"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines), "volume 30%")
+        XCTAssertNotNil(events.waitForEvent("volume") { $0["volume"] == "0.300" })
+        _ = idle
+        // Nothing but the volume changed playback.
+        events.setTimeout(seconds: 1)
+        var states: [String] = []
+        while let object = try? events.nextObject(), let event = object["event"] as? [String: Any] {
+            if event["kind"] as? String == "state" { states.append((event["fields"] as? [String: String])?["state"] ?? "") }
+        }
+        XCTAssertEqual(states, [], "no state change from bad clients")
+    }
+
+    func testAnotherUsersDirectoryIsRefused() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to give a directory to another user") }
+        let directory = try TemporaryDirectory(self)
+        let foreign = directory.file("oton")
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: false)
+        chown(foreign, 65534, 65534)
+        XCTAssertThrowsError(try ControlSocketPath.prepare(foreign)) { error in
+            XCTAssertTrue("\(error)".contains("belongs to another user"), "\(error)")
+        }
+        let link = directory.file("link")
+        symlink(directory.path, link)
+        XCTAssertThrowsError(try ControlSocketPath.prepare(link)) { error in
+            XCTAssertTrue("\(error)".contains("is not a directory"), "\(error)")
+        }
+    }
+}
+
+/// A bare Unix-socket client for sending what `oton ctl` never would.
+final class RawSocket {
+    private let fd: Int32
+    private var buffer = Data()
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else { throw NSError(domain: "socket", code: Int(errno)) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func send(_ data: Data) {
+        data.withUnsafeBytes { _ = Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    func readLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = buffer[buffer.startIndex ..< newline]
+                buffer.removeSubrange(buffer.startIndex ... newline)
+                return String(decoding: line, as: UTF8.self)
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count <= 0 { return nil }
+            buffer.append(contentsOf: chunk[0 ..< count])
+        }
+    }
+}

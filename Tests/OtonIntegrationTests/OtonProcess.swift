@@ -1,0 +1,74 @@
+import Foundation
+import OtonHost
+import OtonTestSupport
+import XCTest
+
+/// A real `oton` process with its own runtime, data and cache directories,
+/// stopped when the test ends whatever happened.
+final class OtonProcess {
+    let process = Process()
+    let environment: [String: String]
+    let directory: TemporaryDirectory
+    let instance: String
+
+    init(_ testCase: XCTestCase, arguments: [String], plugins: String = #"{"stations": [], "plugins": []}"#, instance: String = "test") throws {
+        directory = try TemporaryDirectory(testCase)
+        self.instance = instance
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = directory.file("run")
+        environment["XDG_DATA_HOME"] = directory.file("data")
+        environment["XDG_CACHE_HOME"] = directory.file("cache")
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        self.environment = environment
+        try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let config = try directory.write("plugins.json", plugins)
+        process.executableURL = URL(fileURLWithPath: TestPaths.oton)
+        process.arguments = arguments + ["--config", config, "--instance", instance]
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle(forWritingAtPath: directory.file("stderr.log")) ?? FileHandle.nullDevice
+        FileManager.default.createFile(atPath: directory.file("stderr.log"), contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: directory.file("stderr.log"))!
+        try process.run()
+        let running = process
+        testCase.addTeardownBlock { if running.isRunning { running.terminate(); running.waitUntilExit() } }
+    }
+
+    var socketPath: String { directory.file("run") + "/oton/\(instance).sock" }
+
+    /// Waits until the control socket accepts connections (nothing can be awaited across processes).
+    func connect(timeout: TimeInterval = 15) throws -> ControlClient {
+        let deadline = Date().addingTimeInterval(timeout)
+        setenv("XDG_RUNTIME_DIR", directory.file("run"), 1)
+        while Date() < deadline {
+            if FileManager.default.fileExists(atPath: socketPath), let client = try? ControlClient(instance: instance) {
+                client.setTimeout(seconds: 20)
+                return client
+            }
+            guard process.isRunning else { break }
+            usleep(20_000)
+        }
+        throw NSError(domain: "oton", code: 1, userInfo: [NSLocalizedDescriptionKey: "no control socket; stderr: \(directory.read("stderr.log"))"])
+    }
+
+    /// `oton ctl --instance … WORDS`, as a user types it.
+    func ctl(_ words: [String]) throws -> ProcessResult {
+        try runProcess(TestPaths.oton, ["ctl", "--instance", instance] + words, environment: environment)
+    }
+}
+
+/// Reads a subscription's events until one matches.
+extension ControlClient {
+    func waitForEvent(_ kind: String, timeout: TimeInterval = 15, where predicate: ([String: String]) -> Bool = { _ in true },
+                      seen: (([String: Any]) -> Void)? = nil) -> [String: String]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            guard let object = try? nextObject(), let event = object["event"] as? [String: Any] else { return nil }
+            seen?(event)
+            let fields = event["fields"] as? [String: String] ?? [:]
+            if event["kind"] as? String == kind && predicate(fields) { return fields }
+        }
+        return nil
+    }
+}
