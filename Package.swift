@@ -67,6 +67,9 @@ let package = Package(
             ]
         ),
 
+        // Benchmarks (Benchmarks/run): bus throughput through real C plugins.
+        .executableTarget(name: "oton-bench-bus", dependencies: ["OtonHost", "PluginAPI"], path: "Benchmarks/BusThroughput"),
+
         // Optional helper for Swift plugin authors; statically compiled into each Swift plugin.
         .target(name: "OtonPluginKit", dependencies: ["PluginAPI"]),
 

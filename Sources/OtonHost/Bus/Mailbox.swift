@@ -52,6 +52,8 @@ public final class Mailbox: @unchecked Sendable {
     private var noticePending = false
     private var discontinuousTaps: UInt32 = 0
     private var closed = false
+    /// The consumer sleeps in wait() and no wake-up is on its way: only then does an offer signal.
+    private var sleeping = false
     private var thread: Thread?
 
     public init(name: String, limits: Limits = Limits(), onDrop: @escaping @Sendable (DropCounts, UInt32) -> Void = { _, _ in }) {
@@ -90,7 +92,7 @@ public final class Mailbox: @unchecked Sendable {
         }
         queuedEvents += 1
         items.append(.event(event))
-        condition.signal()
+        wake()
         condition.unlock()
         return true
     }
@@ -120,7 +122,7 @@ public final class Mailbox: @unchecked Sendable {
         }
         queuedMediaBytes += packet.size
         items.append(.media(packet, extraFlags: extra))
-        condition.signal()
+        wake()
         condition.unlock()
         return true
     }
@@ -160,10 +162,22 @@ public final class Mailbox: @unchecked Sendable {
         done.wait()
     }
 
+    /// Called with the lock held. One signal per sleep: later offers find the consumer already woken.
+    private func wake() {
+        if sleeping {
+            sleeping = false
+            condition.signal()
+        }
+    }
+
     private func run() {
         while true {
             condition.lock()
-            while items.isEmpty && !noticePending && !closed { condition.wait() }
+            while items.isEmpty && !noticePending && !closed {
+                sleeping = true
+                condition.wait()
+                sleeping = false
+            }
             if items.isEmpty && !noticePending && closed {
                 condition.unlock()
                 return

@@ -147,7 +147,9 @@ enum PipelineCallbacks {
         guard let info, let event = oton_probe_event(info), oton_event_type(event) == GST_EVENT_TAG else { return GST_PAD_PROBE_OK }
         var tags: UnsafeMutablePointer<GstTagList>?
         gst_event_parse_tag(event, &tags)
-        if let tags { PipelineContext.from(data).report(.tags(TagReader.read(tags))) } // tags belong to the event
+        if let tags { // the tag list belongs to the event
+            PipelineContext.from(data).report(.tags(TagReader.read(tags), monotonicNanoseconds: Clock.monotonicNanoseconds()))
+        }
         return GST_PAD_PROBE_OK
     }
 

@@ -3,8 +3,8 @@
 public enum PipelineEvent: Sendable {
     /// The pipeline reached PLAYING: audio flows.
     case started
-    /// A TAG message's listener-relevant content.
-    case tags(TagSet)
+    /// Tags from a tag event, and when the host read them (CLOCK_MONOTONIC).
+    case tags(TagSet, monotonicNanoseconds: Int64)
     /// A BUFFERING message.
     case buffering(percent: Int)
     /// An ERROR message.

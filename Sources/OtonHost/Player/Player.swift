@@ -191,8 +191,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         switch event {
         case .started:
             handle(.streamStarted)
-        case let .tags(tags):
-            apply(tags)
+        case let .tags(tags, readAt):
+            apply(tags, readAt: readAt)
         case let .buffering(percent):
             if percent >= 100 {
                 handle(.bufferingFinished)
@@ -218,7 +218,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
     }
 
-    private func apply(_ tags: TagSet) {
+    private func apply(_ tags: TagSet, readAt: Int64? = nil) {
         if tags.origin == .stream, let title = tags.title, title != lastStreamTitle {
             lastStreamTitle = title
             pollStatus() // the status API may know the artwork for the new title
@@ -234,8 +234,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         if published.station == nil { published.station = station.name }
         var event = BusEvent.track(published, sequence: sequence)
         // What plugins.json knows about the station rides along as open-ended fields.
+        // When the tags were read from the stream lets plugins measure their latency.
         event.extraFields = [("station_homepage", station.homepage), ("station_logo_url", station.logoURL),
-                             ("station_status_url", station.statusURL)].compactMap { key, value in value.map { (key, $0) } }
+                             ("station_status_url", station.statusURL), ("tag_mono_ns", readAt.map { String($0) })]
+            .compactMap { key, value in value.map { (key, $0) } }
         bus.publish(event)
     }
 
