@@ -173,6 +173,13 @@ public final class Mailbox: @unchecked Sendable {
     private func run() {
         while true {
             condition.lock()
+            if items.isEmpty && !noticePending && !closed {
+                // Before parking, give the publisher a moment: a burst then arrives as one batch
+                // instead of one wake-up per item.
+                condition.unlock()
+                sched_yield()
+                condition.lock()
+            }
             while items.isEmpty && !noticePending && !closed {
                 sleeping = true
                 condition.wait()
