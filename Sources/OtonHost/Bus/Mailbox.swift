@@ -191,9 +191,11 @@ public final class Mailbox: @unchecked Sendable {
             }
             var batch = items
             if noticePending {
-                // Tell the consumer what it lost as soon as it is free again.
+                // Tell the consumer what it lost as soon as it is free again: after the events and
+                // media queued before the loss, before any control task (a drain sees it delivered).
                 noticePending = false
-                batch.append(.dropNotice)
+                let firstTask = batch.firstIndex { if case .task = $0 { true } else { false } } ?? batch.endIndex
+                batch.insert(.dropNotice, at: firstTask)
             }
             items.removeAll(keepingCapacity: true)
             queuedEvents = 0
