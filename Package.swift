@@ -30,6 +30,7 @@ let package = Package(
     products: [
         .executable(name: "oton", targets: ["oton"]),
         .library(name: "OtonSleepTimer", type: .dynamic, targets: ["SleepTimer"]),
+        .library(name: "OtonFileSink", type: .dynamic, targets: ["FileSink"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -71,6 +72,8 @@ let package = Package(
 
         pluginLogic("SleepTimer"),
         plugin("SleepTimer", dependencies: ["SleepTimerLogic"]),
+        pluginLogic("FileSink"),
+        plugin("FileSink", dependencies: ["FileSinkLogic"]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),
@@ -79,7 +82,7 @@ let package = Package(
 
         .testTarget(
             name: "OtonHostTests",
-            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "OtonTestSupport"]
+            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "FileSinkLogic", "OtonTestSupport"]
         ),
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
         .testTarget(
