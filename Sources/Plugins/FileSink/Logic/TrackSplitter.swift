@@ -81,6 +81,12 @@ public struct TrackSplitter {
     private var pendingCut: (metadata: TrackMetadata, deadline: Int64)?
     private var codecHeaders: [StreamUnit] = []
     private var lastMonotonic: Int64 = 0
+    /// Bytes received before the stream's type was known.
+    private var held: [UInt8] = []
+    private var heldOffset: UInt64 = 0
+    /// What the host's stream tap says until its typefinder has decided.
+    public static let unknownCaps = "application/octet-stream"
+    static let maxHeldBytes = 1 << 20
 
     public init(split: Bool = true, oggCutWait: Int64 = 3_000_000_000) {
         self.split = split
@@ -93,28 +99,50 @@ public struct TrackSplitter {
     public mutating func receive(_ buffer: Buffer) -> [Action] {
         var actions: [Action] = []
         lastMonotonic = buffer.monotonicNanoseconds
-        let gap = buffer.newConnection || buffer.connection != connection || buffer.discontinuity || buffer.formatChanged
-            || buffer.caps != caps
+        let sameConnection = !buffer.newConnection && buffer.connection == connection && !buffer.discontinuity
+        if sameConnection && caps == Self.unknownCaps && buffer.caps != caps && !held.isEmpty {
+            // The type was found after the first bytes: frame them with what they turned out to be.
+            container = StreamContainer(caps: buffer.caps)
+            caps = buffer.caps
+            framer = container.makeFramer()
+            var position = heldOffset
+            framedOffset = buffer.offset + UInt64(buffer.bytes.count)
+            let bytes = held + buffer.bytes
+            held = []
+            for unit in framer.push(bytes) { actions += place(unit, offset: &position) }
+            return actions
+        }
+        let gap = !sameConnection || buffer.formatChanged || buffer.caps != caps
         if gap {
             actions += endCurrent(complete: false)
-            if buffer.caps != caps || buffer.newConnection || buffer.connection != connection {
+            if buffer.caps != caps || !sameConnection {
                 container = StreamContainer(caps: buffer.caps)
                 caps = buffer.caps
             }
-            if buffer.newConnection || buffer.connection != connection || buffer.formatChanged {
+            if buffer.newConnection || buffer.connection != connection || buffer.formatChanged || buffer.caps != caps {
                 framer = container.makeFramer()
                 codecHeaders = []
                 chainHasAudio = false
             } else {
                 _ = framer.flush() // lost data: never glue the bytes before the gap to those after it
             }
+            held = []
             connection = buffer.connection
             framedOffset = buffer.offset
             pendingCut = nil
         }
-        var position = framedOffset
+        if caps == Self.unknownCaps && held.count + buffer.bytes.count <= Self.maxHeldBytes {
+            // Not typed yet (the host's typefinder is still looking): wait for the caps.
+            if held.isEmpty { heldOffset = buffer.offset }
+            held += buffer.bytes
+            framedOffset = buffer.offset + UInt64(buffer.bytes.count)
+            return actions
+        }
+        var position = held.isEmpty ? framedOffset : heldOffset
         framedOffset = buffer.offset + UInt64(buffer.bytes.count)
-        for unit in framer.push(buffer.bytes) {
+        let bytes = held + buffer.bytes
+        held = []
+        for unit in framer.push(bytes) {
             actions += place(unit, offset: &position)
         }
         return actions
@@ -138,7 +166,8 @@ public struct TrackSplitter {
 
     /// The recording ends (quit, disk full, destroy): the current segment is incomplete.
     public mutating func finish() -> [Action] {
-        endCurrent(complete: false)
+        held = []
+        return endCurrent(complete: false)
     }
 
     // MARK: -

@@ -265,6 +265,8 @@ final class Recorder {
                 notify(.log(level: 3, message: "cannot finish \(file.path): \(error); the data stays in the .part file"))
             }
         }
+        let partDirectory = (file.path as NSString).deletingLastPathComponent
+        if partDirectory != settings.directory { rmdir(partDirectory) } // only when left empty
         index.upsert(open.entry)
         saveIndex()
         notify(.finished(path: finalPath, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason))
