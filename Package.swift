@@ -31,6 +31,7 @@ let package = Package(
         .executable(name: "oton", targets: ["oton"]),
         .library(name: "OtonSleepTimer", type: .dynamic, targets: ["SleepTimer"]),
         .library(name: "OtonShare", type: .dynamic, targets: ["Share"]),
+        .library(name: "OtonFileSink", type: .dynamic, targets: ["FileSink"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -77,6 +78,8 @@ let package = Package(
         plugin("SleepTimer", dependencies: ["SleepTimerLogic"]),
         pluginLogic("Share"),
         plugin("Share", dependencies: ["ShareLogic"]),
+        pluginLogic("FileSink"),
+        plugin("FileSink", dependencies: ["FileSinkLogic"]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),
@@ -85,7 +88,7 @@ let package = Package(
 
         .testTarget(
             name: "OtonHostTests",
-            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "ShareLogic", "OtonTestSupport"]
+            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "ShareLogic", "FileSinkLogic", "OtonTestSupport"]
         ),
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
         .testTarget(

@@ -1,0 +1,114 @@
+/// Turns a name template such as `{station}/{artist} - {title}.{ext}` into a
+/// relative path that is safe to create inside the output folder: values
+/// never contain `/`, no component is `.` or `..` or empty, control
+/// characters are removed, each component is capped in bytes (at a
+/// character boundary, keeping the extension) and non-Latin text is kept.
+public struct FileNameTemplate: Equatable, Sendable {
+    public static let standard = "{station}/{artist} - {title}.{ext}"
+    /// Linux allows 255 bytes per name; leave room for " (99)" and ".part".
+    public static let maxComponentBytes = 200
+
+    public let text: String
+
+    public struct Invalid: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static let placeholders: Set<String> = ["station", "artist", "title", "ext", "date", "time", "sequence"]
+
+    public init(_ text: String) throws {
+        guard !text.isEmpty else { throw Invalid(description: "the name template is empty") }
+        guard !text.hasPrefix("/") else { throw Invalid(description: "the name template must be relative to the output folder: \(text)") }
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                throw Invalid(description: "unclosed { in the name template: \(text)")
+            }
+            let name = String(rest[rest.index(after: open) ..< close])
+            guard Self.placeholders.contains(name) else {
+                throw Invalid(description: "unknown placeholder {\(name)} in the name template; known: " + Self.placeholders.sorted().map { "{\($0)}" }.joined(separator: " "))
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        guard text.contains("{ext}") || text.hasSuffix(".mp3") || text.hasSuffix(".ogg") else {
+            throw Invalid(description: "the name template should end with .{ext}: \(text)")
+        }
+        self.text = text
+    }
+
+    /// The relative path for these values; unknown values get a readable stand-in.
+    public func render(_ values: [String: String]) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            out += rest[..<open]
+            let name = String(rest[rest.index(after: open) ..< close])
+            out += Self.value(values[name], for: name)
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
+        return Self.safePath(out)
+    }
+
+    private static func value(_ raw: String?, for name: String) -> String {
+        let cleaned = (raw ?? "").unicodeScalars
+            .filter { !isControl($0) }
+            .map { $0 == "/" || $0 == "\\" ? "-" : String($0) }
+            .joined()
+            .trimmingSpaces
+        if !cleaned.isEmpty { return cleaned }
+        switch name {
+        case "artist": return "Unknown artist"
+        case "title": return "Unknown title"
+        case "station": return "Unknown station"
+        case "ext": return "bin"
+        default: return "_"
+        }
+    }
+
+    /// Splits on `/` and makes every component safe; never returns an absolute path or `..`.
+    public static func safePath(_ path: String) -> String {
+        let components = path.split(separator: "/", omittingEmptySubsequences: true).map { safeComponent(String($0)) }
+        return components.isEmpty ? "_" : components.joined(separator: "/")
+    }
+
+    public static func safeComponent(_ component: String) -> String {
+        var text = String(String.UnicodeScalarView(component.unicodeScalars.filter { !isControl($0) && $0 != "/" }))
+        text = text.trimmingSpaces
+        // A leading dot hides the file and "." / ".." walk the tree.
+        while text.hasPrefix(".") { text.removeFirst() }
+        text = text.trimmingSpaces
+        if text.isEmpty { return "_" }
+        return capped(text, bytes: maxComponentBytes)
+    }
+
+    /// Cuts `text` to at most `bytes` UTF-8 bytes at a character boundary, keeping a short extension.
+    public static func capped(_ text: String, bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var stem = text
+        var ext = ""
+        if let dot = text.lastIndex(of: "."), text.distance(from: dot, to: text.endIndex) <= 8 {
+            stem = String(text[..<dot])
+            ext = String(text[dot...])
+        }
+        var result = ""
+        for character in stem {
+            if result.utf8.count + String(character).utf8.count + ext.utf8.count > bytes { break }
+            result.append(character)
+        }
+        return result.trimmingSpaces + ext
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F ... 0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+}

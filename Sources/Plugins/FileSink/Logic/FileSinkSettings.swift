@@ -1,0 +1,133 @@
+import Foundation
+
+/// The plugin's "config" object from plugins.json (or from `oton record`'s flags).
+public struct FileSinkSettings: Equatable, Sendable {
+    public enum Mode: String, Sendable {
+        /// Every track is written (`oton record`).
+        case always
+        /// Nothing is written until `record-current`; the current track is kept in memory meanwhile.
+        case onDemand = "on-demand"
+    }
+
+    public var directory: String
+    public var template: FileNameTemplate
+    public var split = true
+    public var partial = PartialPolicy.incomplete
+    public var minimumSeconds = 5.0
+    public var mode = Mode.always
+    /// Memory for the current track in on-demand mode; a longer track loses its beginning.
+    public var bufferBytes = 64 << 20
+    /// Recording stops when the output folder's filesystem has less free space than this.
+    public var diskFloorBytes: UInt64 = 64 << 20
+    /// Relative to the output folder.
+    public var indexName = "index.json"
+    /// Used when the stream names no station.
+    public var station: String?
+    /// Written to the ID3 comment when the track event has none.
+    public var streamURL: String?
+    /// Ask the host to quit when recording has to stop (disk full, write error): for `oton record`.
+    public var quitOnError = false
+    /// Stop recording after this many bytes in all (`--max-size`); 0 means no limit.
+    public var maxBytes: UInt64 = 0
+    /// ID3v2.4 tags on MP3 files.
+    public var writeTags = true
+
+    public struct Invalid: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(directory: String, template: FileNameTemplate) {
+        self.directory = directory
+        self.template = template
+    }
+
+    public static func parse(_ json: String) throws -> FileSinkSettings {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+            throw Invalid(description: "config must be a JSON object")
+        }
+        let known: Set<String> = ["directory", "template", "split", "partial", "min_seconds", "mode", "buffer_mb", "disk_floor_mb",
+                                  "index", "station", "stream_url", "quit_on_error", "max_mb", "tags", "format"]
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            throw Invalid(description: "config.\(unknown) is not a file-sink setting; known: \(known.sorted().joined(separator: ", "))")
+        }
+        guard let directory = object["directory"] as? String, !directory.isEmpty else {
+            throw Invalid(description: "config.directory is required: the folder recordings go to")
+        }
+        let template: FileNameTemplate
+        do {
+            template = try FileNameTemplate(object["template"].map { $0 as? String ?? "" } ?? FileNameTemplate.standard)
+        } catch {
+            throw Invalid(description: "config.template: \(error)")
+        }
+        var settings = FileSinkSettings(directory: Self.expandHome(directory), template: template)
+        if let value = object["format"] {
+            guard value as? String == "stream" else {
+                throw Invalid(description: "config.format: only \"stream\" (the encoded stream as received) is supported; WAV/FLAC from PCM is not implemented")
+            }
+        }
+        if let value = object["split"] {
+            guard let flag = value as? Bool else { throw Invalid(description: "config.split must be true or false") }
+            settings.split = flag
+        }
+        if let value = object["partial"] {
+            guard let text = value as? String, let policy = PartialPolicy(rawValue: text) else {
+                throw Invalid(description: "config.partial must be \"incomplete\", \"drop\" or \"keep\"")
+            }
+            settings.partial = policy
+        }
+        if let value = object["min_seconds"] {
+            guard let seconds = value as? Double, seconds >= 0, seconds <= 3600 else {
+                throw Invalid(description: "config.min_seconds must be a number from 0 to 3600")
+            }
+            settings.minimumSeconds = seconds
+        }
+        if let value = object["mode"] {
+            guard let text = value as? String, let mode = Mode(rawValue: text) else {
+                throw Invalid(description: "config.mode must be \"always\" or \"on-demand\"")
+            }
+            settings.mode = mode
+        }
+        if let value = object["buffer_mb"] {
+            guard let megabytes = value as? Double, megabytes >= 1, megabytes <= 4096 else {
+                throw Invalid(description: "config.buffer_mb must be a number from 1 to 4096")
+            }
+            settings.bufferBytes = Int(megabytes * 1_048_576)
+        }
+        if let value = object["disk_floor_mb"] {
+            guard let megabytes = value as? Double, megabytes >= 0, megabytes <= 1_000_000_000 else {
+                throw Invalid(description: "config.disk_floor_mb must be a number of megabytes, 0 or more")
+            }
+            settings.diskFloorBytes = UInt64(megabytes * 1_048_576)
+        }
+        if let value = object["max_mb"] {
+            guard let megabytes = value as? Double, megabytes >= 0 else {
+                throw Invalid(description: "config.max_mb must be a number of megabytes, 0 (no limit) or more")
+            }
+            settings.maxBytes = UInt64(megabytes * 1_048_576)
+        }
+        if let value = object["index"] {
+            guard let text = value as? String, !text.isEmpty, !text.hasPrefix("/") else {
+                throw Invalid(description: "config.index must be a file name relative to config.directory")
+            }
+            settings.indexName = FileNameTemplate.safePath(text)
+        }
+        for (key, path) in [("station", \FileSinkSettings.station), ("stream_url", \FileSinkSettings.streamURL)] {
+            if let value = object[key] {
+                guard let text = value as? String else { throw Invalid(description: "config.\(key) must be a string") }
+                settings[keyPath: path] = text
+            }
+        }
+        for (key, path) in [("quit_on_error", \FileSinkSettings.quitOnError), ("tags", \FileSinkSettings.writeTags)] {
+            if let value = object[key] {
+                guard let flag = value as? Bool else { throw Invalid(description: "config.\(key) must be true or false") }
+                settings[keyPath: path] = flag
+            }
+        }
+        return settings
+    }
+
+    static func expandHome(_ path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        return (ProcessInfo.processInfo.environment["HOME"] ?? "") + path.dropFirst()
+    }
+}

@@ -1,0 +1,136 @@
+/// Splits an Ogg stream into pages. Marks the page that begins a logical
+/// stream (BOS) and the codec header pages that follow it, and computes each
+/// audio page's duration from its granule position and the codec's sample
+/// rate (Vorbis, Opus and FLAC identification headers are read).
+public struct OggPageFramer: StreamFramer {
+    private var pending: [UInt8] = []
+    private var start = 0
+    private var streams: [UInt32: LogicalStream] = [:]
+    public private(set) var skippedBytes = 0
+
+    private struct LogicalStream {
+        var sampleRate: Int64 = 0
+        var lastGranule: Int64 = -1
+        var inHeaders = true
+    }
+
+    public init() {}
+
+    public mutating func push(_ bytes: [UInt8]) -> [StreamUnit] {
+        pending.append(contentsOf: bytes)
+        var units: [StreamUnit] = []
+        while pending.count - start >= 27 {
+            if OggPage.startsWithCapture(pending, at: start) && pending.count - start < 27 + Int(pending[start + 26]) {
+                break // the segment table is still on its way
+            }
+            guard let page = OggPage(pending, at: start) else {
+                start += 1
+                skippedBytes += 1
+                continue
+            }
+            guard pending.count - start >= page.length else { break }
+            let bytes = Array(pending[start ..< start + page.length])
+            start += page.length
+            units.append(unit(for: page, bytes: bytes))
+        }
+        if start > 0 && (start >= 65536 || start == pending.count) {
+            pending.removeFirst(start)
+            start = 0
+        }
+        return units
+    }
+
+    public mutating func flush() -> [UInt8] {
+        defer { pending = []; start = 0 }
+        return Array(pending[start...])
+    }
+
+    private mutating func unit(for page: OggPage, bytes: [UInt8]) -> StreamUnit {
+        if page.isBOS {
+            var stream = LogicalStream()
+            let body = Array(bytes[page.headerLength...])
+            stream.sampleRate = Self.sampleRate(body)
+            streams[page.serial] = stream
+        }
+        guard var stream = streams[page.serial] else {
+            // Joined in the middle of a logical stream: count no duration until a granule is seen.
+            var unknown = LogicalStream()
+            unknown.inHeaders = false
+            unknown.lastGranule = page.granule
+            streams[page.serial] = unknown
+            return StreamUnit(bytes: bytes)
+        }
+        defer { streams[page.serial] = stream }
+        if stream.inHeaders && page.granule == 0 {
+            stream.lastGranule = 0
+            return StreamUnit(bytes: bytes, beginsLogicalStream: page.isBOS, isCodecHeader: true)
+        }
+        stream.inHeaders = false
+        var duration: Int64 = 0
+        if page.granule >= 0 {
+            if stream.lastGranule >= 0 && stream.sampleRate > 0 && page.granule > stream.lastGranule {
+                duration = (page.granule - stream.lastGranule) * 1_000_000_000 / stream.sampleRate
+            }
+            stream.lastGranule = page.granule
+        }
+        return StreamUnit(bytes: bytes, durationNanoseconds: duration)
+    }
+
+    /// The granule rate (units per second) from a BOS page body, 0 when the codec is unknown.
+    static func sampleRate(_ body: [UInt8]) -> Int64 {
+        func le32(_ at: Int) -> Int64 {
+            guard at + 4 <= body.count else { return 0 }
+            return Int64(body[at]) | Int64(body[at + 1]) << 8 | Int64(body[at + 2]) << 16 | Int64(body[at + 3]) << 24
+        }
+        if body.count >= 16, body[0] == 1, Array(body[1 ..< 7]) == Array("vorbis".utf8) {
+            return le32(12)
+        }
+        if body.count >= 8, Array(body[0 ..< 8]) == Array("OpusHead".utf8) {
+            return 48000 // granules count 48 kHz samples whatever the input rate
+        }
+        if body.count >= 13, body[0] == 0x7F, Array(body[1 ..< 5]) == Array("FLAC".utf8) {
+            return body.count >= 30 ? (Int64(body[27]) << 12 | Int64(body[28]) << 4 | Int64(body[29]) >> 4) : 0
+        }
+        return 0
+    }
+}
+
+/// A parsed Ogg page header (RFC 3533).
+public struct OggPage: Equatable, Sendable {
+    public var headerType: UInt8
+    public var granule: Int64
+    public var serial: UInt32
+    public var sequence: UInt32
+    public var headerLength: Int
+    public var length: Int
+
+    public var isBOS: Bool { headerType & 0x02 != 0 }
+    public var isEOS: Bool { headerType & 0x04 != 0 }
+    public var isContinuation: Bool { headerType & 0x01 != 0 }
+
+    static func startsWithCapture(_ bytes: [UInt8], at index: Int) -> Bool {
+        index + 27 <= bytes.count && bytes[index] == 0x4F && bytes[index + 1] == 0x67 && bytes[index + 2] == 0x67
+            && bytes[index + 3] == 0x53 && bytes[index + 4] == 0
+    }
+
+    /// Parses the page header at `index` (the segment table must be present), or nil.
+    public init?(_ bytes: [UInt8], at index: Int) {
+        guard index + 27 <= bytes.count, bytes[index] == 0x4F, bytes[index + 1] == 0x67, bytes[index + 2] == 0x67,
+              bytes[index + 3] == 0x53, bytes[index + 4] == 0 else { return nil }
+        func le(_ at: Int, _ count: Int) -> UInt64 {
+            var value: UInt64 = 0
+            for byte in 0 ..< count { value |= UInt64(bytes[index + at + byte]) << (8 * UInt64(byte)) }
+            return value
+        }
+        let segments = Int(bytes[index + 26])
+        guard index + 27 + segments <= bytes.count else { return nil }
+        headerType = bytes[index + 5]
+        granule = Int64(bitPattern: le(6, 8))
+        serial = UInt32(le(14, 4))
+        sequence = UInt32(le(18, 4))
+        headerLength = 27 + segments
+        var bodyLength = 0
+        for segment in 0 ..< segments { bodyLength += Int(bytes[index + 27 + segment]) }
+        length = headerLength + bodyLength
+    }
+}

@@ -1,0 +1,79 @@
+/// One self-contained piece of an encoded stream: an MPEG audio frame, an
+/// ADTS frame, an Ogg page, or (for containers we cannot parse) a raw chunk.
+/// A file may only be cut between units, so every file starts on a unit.
+public struct StreamUnit: Equatable, Sendable {
+    public var bytes: [UInt8]
+    /// How much audio the unit holds, in nanoseconds (0 when unknown or a header).
+    public var durationNanoseconds: Int64
+    /// An Ogg page that begins a logical stream (BOS): in a chained Ogg stream, a new track.
+    public var beginsLogicalStream: Bool
+    /// An Ogg codec header page (identification, comments, setup): repeated at the
+    /// start of a file cut in the middle of a logical stream, so the file plays on its own.
+    public var isCodecHeader: Bool
+
+    public init(bytes: [UInt8], durationNanoseconds: Int64 = 0, beginsLogicalStream: Bool = false, isCodecHeader: Bool = false) {
+        self.bytes = bytes
+        self.durationNanoseconds = durationNanoseconds
+        self.beginsLogicalStream = beginsLogicalStream
+        self.isCodecHeader = isCodecHeader
+    }
+}
+
+/// Splits a byte stream into units. Fed in arbitrary pieces; keeps what does not yet form a whole unit.
+public protocol StreamFramer {
+    /// Adds bytes and returns the units now complete, in order.
+    mutating func push(_ bytes: [UInt8]) -> [StreamUnit]
+    /// What is left over at the end of a connection (an incomplete unit), as raw bytes.
+    mutating func flush() -> [UInt8]
+}
+
+/// The encoded formats a recording knows how to cut, from the stream tap's caps.
+public enum StreamContainer: String, Equatable, Sendable {
+    case mpegAudio
+    case adts
+    case ogg
+    case unknown
+
+    /// "audio/mpeg, mpegversion=(int)1, …" → .mpegAudio; "application/ogg" → .ogg.
+    public init(caps: String) {
+        let lower = caps.lowercased()
+        if lower.hasPrefix("application/ogg") || lower.hasPrefix("audio/ogg") || lower.hasPrefix("application/x-ogg") {
+            self = .ogg
+        } else if lower.hasPrefix("audio/mpeg") {
+            if lower.contains("mpegversion=(int)4") || lower.contains("mpegversion=(int)2") {
+                self = .adts
+            } else {
+                self = .mpegAudio
+            }
+        } else if lower.hasPrefix("audio/aac") || lower.hasPrefix("audio/x-aac") {
+            self = .adts
+        } else {
+            self = .unknown
+        }
+    }
+
+    /// File name extension for a recording in this container.
+    public func fileExtension(caps: String) -> String {
+        switch self {
+        case .mpegAudio: return "mp3"
+        case .adts: return "aac"
+        case .ogg: return caps.lowercased().contains("opus") ? "opus" : "ogg"
+        case .unknown: return "bin"
+        }
+    }
+
+    public func makeFramer() -> any StreamFramer {
+        switch self {
+        case .mpegAudio, .adts: return MPEGAudioFramer()
+        case .ogg: return OggPageFramer()
+        case .unknown: return RawFramer()
+        }
+    }
+}
+
+/// For streams we cannot parse: every pushed piece is one unit.
+public struct RawFramer: StreamFramer {
+    public init() {}
+    public mutating func push(_ bytes: [UInt8]) -> [StreamUnit] { bytes.isEmpty ? [] : [StreamUnit(bytes: bytes)] }
+    public mutating func flush() -> [UInt8] { [] }
+}

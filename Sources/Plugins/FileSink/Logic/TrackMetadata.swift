@@ -1,0 +1,27 @@
+/// What the recording knows about a track, from the host's track events.
+public struct TrackMetadata: Equatable, Sendable {
+    public var sequence: UInt64
+    public var title: String?
+    public var artist: String?
+    public var station: String?
+    public var streamURL: String?
+
+    public init(sequence: UInt64, title: String? = nil, artist: String? = nil, station: String? = nil, streamURL: String? = nil) {
+        self.sequence = sequence
+        self.title = title
+        self.artist = artist
+        self.station = station
+        self.streamURL = streamURL
+    }
+
+    /// From a track event's text fields; `raw_title` stands in for a missing title.
+    public init?(fields: [String: String]) {
+        guard let sequence = fields["sequence"].flatMap(UInt64.init) else { return nil }
+        func value(_ key: String) -> String? {
+            guard let text = fields[key], !text.isEmpty else { return nil }
+            return text
+        }
+        self.init(sequence: sequence, title: value("title") ?? value("raw_title"), artist: value("artist"),
+                  station: value("station"), streamURL: value("stream_url"))
+    }
+}

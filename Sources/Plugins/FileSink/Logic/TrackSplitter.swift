@@ -1,0 +1,234 @@
+/// Decides where one file ends and the next begins. Fed the stream tap's
+/// buffers and the host's track events in the order they arrive; answers
+/// with what to do to files. Pure logic: no files, no clocks.
+///
+/// - A title change cuts at the next unit boundary (MPEG frame, Ogg page)
+///   after the bytes received so far. In a chained Ogg stream a new logical
+///   stream (BOS page) is the cut; a title that arrives without one cuts at
+///   the next page after `oggCutWait` and repeats the codec headers.
+/// - A new connection, lost data or a format change ends the file as
+///   incomplete: data from before and after a gap never share a file.
+/// - The first file of a connection starts mid-track (incomplete); a file is
+///   complete only when it both started and ended at a title change.
+public struct TrackSplitter {
+    public struct Segment: Equatable, Sendable {
+        public var id: Int
+        public var metadata: TrackMetadata?
+        /// Started at a title change (its beginning is the track's beginning).
+        public var startedAtBoundary: Bool
+        public var container: StreamContainer
+        public var caps: String
+        public var connection: UInt64
+        /// Bytes of this connection's stream before the segment's first byte.
+        public var streamOffset: UInt64
+        public var bytes: UInt64 = 0
+        public var durationNanoseconds: Int64 = 0
+        /// Where the stream was (monotonic ns) when the segment began.
+        public var startedMonotonic: Int64
+    }
+
+    public enum Action: Equatable, Sendable {
+        case begin(Segment)
+        case write(segment: Int, bytes: [UInt8], nanoseconds: Int64)
+        /// The track is now known (a title event claimed a segment begun without one).
+        case rename(segment: Int, metadata: TrackMetadata)
+        /// The segment is over; `complete` when it began and ended at title changes.
+        case end(Segment, complete: Bool)
+    }
+
+    /// One buffer from the stream tap.
+    public struct Buffer: Sendable {
+        public var bytes: [UInt8]
+        public var caps: String
+        public var newConnection: Bool
+        public var discontinuity: Bool
+        public var formatChanged: Bool
+        public var offset: UInt64
+        public var connection: UInt64
+        public var monotonicNanoseconds: Int64
+
+        public init(bytes: [UInt8], caps: String, newConnection: Bool = false, discontinuity: Bool = false, formatChanged: Bool = false,
+                    offset: UInt64 = 0, connection: UInt64 = 1, monotonicNanoseconds: Int64 = 0) {
+            self.bytes = bytes
+            self.caps = caps
+            self.newConnection = newConnection
+            self.discontinuity = discontinuity
+            self.formatChanged = formatChanged
+            self.offset = offset
+            self.connection = connection
+            self.monotonicNanoseconds = monotonicNanoseconds
+        }
+    }
+
+    /// false: one file per connection (`--no-split`).
+    public var split: Bool
+    /// How long a title change on an Ogg stream waits for a new logical stream before cutting without one.
+    public var oggCutWait: Int64
+
+    private var framer: any StreamFramer = RawFramer()
+    private var container: StreamContainer = .unknown
+    private var caps = ""
+    private var connection: UInt64 = 0
+    /// Bytes of the current connection handed to the framer before the pending ones.
+    private var framedOffset: UInt64 = 0
+    private var current: Segment?
+    /// The current segment's title came from before a gap: the next title event replaces it rather than cutting.
+    private var currentTitleIsCarried = false
+    /// Audio pages were seen since the last codec headers (a BOS page after them starts a new chain).
+    private var chainHasAudio = false
+    private var nextID = 1
+    private var latest: TrackMetadata?
+    private var pendingCut: (metadata: TrackMetadata, deadline: Int64)?
+    private var codecHeaders: [StreamUnit] = []
+    private var lastMonotonic: Int64 = 0
+    /// Bytes received before the stream's type was known.
+    private var held: [UInt8] = []
+    private var heldOffset: UInt64 = 0
+    /// What the host's stream tap says until its typefinder has decided.
+    public static let unknownCaps = "application/octet-stream"
+    static let maxHeldBytes = 1 << 20
+
+    public init(split: Bool = true, oggCutWait: Int64 = 3_000_000_000) {
+        self.split = split
+        self.oggCutWait = oggCutWait
+    }
+
+    public var currentSegment: Segment? { current }
+
+    /// A buffer from the stream tap.
+    public mutating func receive(_ buffer: Buffer) -> [Action] {
+        var actions: [Action] = []
+        lastMonotonic = buffer.monotonicNanoseconds
+        let sameConnection = !buffer.newConnection && buffer.connection == connection && !buffer.discontinuity
+        if sameConnection && caps == Self.unknownCaps && buffer.caps != caps && !held.isEmpty {
+            // The type was found after the first bytes: frame them with what they turned out to be.
+            container = StreamContainer(caps: buffer.caps)
+            caps = buffer.caps
+            framer = container.makeFramer()
+            var position = heldOffset
+            framedOffset = buffer.offset + UInt64(buffer.bytes.count)
+            let bytes = held + buffer.bytes
+            held = []
+            for unit in framer.push(bytes) { actions += place(unit, offset: &position) }
+            return actions
+        }
+        let gap = !sameConnection || buffer.formatChanged || buffer.caps != caps
+        if gap {
+            actions += endCurrent(complete: false)
+            if buffer.caps != caps || !sameConnection {
+                container = StreamContainer(caps: buffer.caps)
+                caps = buffer.caps
+            }
+            if buffer.newConnection || buffer.connection != connection || buffer.formatChanged || buffer.caps != caps {
+                framer = container.makeFramer()
+                codecHeaders = []
+                chainHasAudio = false
+            } else {
+                _ = framer.flush() // lost data: never glue the bytes before the gap to those after it
+            }
+            held = []
+            connection = buffer.connection
+            framedOffset = buffer.offset
+            pendingCut = nil
+        }
+        if caps == Self.unknownCaps && held.count + buffer.bytes.count <= Self.maxHeldBytes {
+            // Not typed yet (the host's typefinder is still looking): wait for the caps.
+            if held.isEmpty { heldOffset = buffer.offset }
+            held += buffer.bytes
+            framedOffset = buffer.offset + UInt64(buffer.bytes.count)
+            return actions
+        }
+        var position = held.isEmpty ? framedOffset : heldOffset
+        framedOffset = buffer.offset + UInt64(buffer.bytes.count)
+        let bytes = held + buffer.bytes
+        held = []
+        for unit in framer.push(bytes) {
+            actions += place(unit, offset: &position)
+        }
+        return actions
+    }
+
+    /// A track event from the host.
+    public mutating func track(_ metadata: TrackMetadata) -> [Action] {
+        guard metadata.sequence != latest?.sequence else { return [] } // replayed or repeated
+        latest = metadata
+        guard var segment = current else { return [] } // the next segment takes `latest`
+        if segment.metadata == nil || currentTitleIsCarried {
+            segment.metadata = metadata
+            current = segment
+            currentTitleIsCarried = false
+            return [.rename(segment: segment.id, metadata: metadata)]
+        }
+        guard split else { return [] }
+        pendingCut = (metadata, container == .ogg ? lastMonotonic + oggCutWait : lastMonotonic)
+        return []
+    }
+
+    /// The recording ends (quit, disk full, destroy): the current segment is incomplete.
+    public mutating func finish() -> [Action] {
+        held = []
+        return endCurrent(complete: false)
+    }
+
+    // MARK: -
+
+    private mutating func place(_ unit: StreamUnit, offset: inout UInt64) -> [Action] {
+        var actions: [Action] = []
+        let unitOffset = offset
+        offset += UInt64(unit.bytes.count)
+        if unit.beginsLogicalStream && chainHasAudio {
+            // A new chain of a chained Ogg stream: the track boundary itself.
+            codecHeaders = []
+            chainHasAudio = false
+            if current != nil && split {
+                actions += endCurrent(complete: true)
+                actions += begin(at: unitOffset, boundary: true, metadata: pendingCut?.metadata, carried: false)
+                pendingCut = nil
+            }
+        }
+        if unit.isCodecHeader {
+            codecHeaders.append(unit)
+        } else {
+            chainHasAudio = true
+            if let cut = pendingCut, lastMonotonic >= cut.deadline, current != nil {
+                // No new logical stream came (or the format has none): cut here, repeating the codec headers.
+                actions += endCurrent(complete: true)
+                actions += begin(at: unitOffset, boundary: true, metadata: cut.metadata, carried: false)
+                pendingCut = nil
+                for header in codecHeaders { actions += write(header.bytes, duration: 0) }
+            }
+        }
+        if current == nil {
+            // The first segment of a connection, or after a gap, starts mid-track.
+            actions += begin(at: unitOffset, boundary: false, metadata: latest, carried: latest != nil)
+            if !unit.isCodecHeader {
+                for header in codecHeaders { actions += write(header.bytes, duration: 0) }
+            }
+        }
+        actions += write(unit.bytes, duration: unit.durationNanoseconds)
+        return actions
+    }
+
+    private mutating func begin(at offset: UInt64, boundary: Bool, metadata: TrackMetadata?, carried: Bool) -> [Action] {
+        let segment = Segment(id: nextID, metadata: metadata, startedAtBoundary: boundary, container: container, caps: caps,
+                              connection: connection, streamOffset: offset, startedMonotonic: lastMonotonic)
+        nextID += 1
+        current = segment
+        currentTitleIsCarried = carried
+        return [.begin(segment)]
+    }
+
+    private mutating func write(_ bytes: [UInt8], duration: Int64) -> [Action] {
+        guard var segment = current else { return [] }
+        segment.bytes += UInt64(bytes.count)
+        segment.durationNanoseconds += duration
+        current = segment
+        return [.write(segment: segment.id, bytes: bytes, nanoseconds: duration)]
+    }
+
+    private mutating func endCurrent(complete: Bool) -> [Action] {
+        guard let segment = current else { return [] }
+        current = nil
+        return [.end(segment, complete: complete && segment.startedAtBoundary)]
+    }
+}

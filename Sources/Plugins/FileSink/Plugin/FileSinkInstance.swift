@@ -1,0 +1,100 @@
+import Dispatch
+import FileSinkLogic
+import Foundation
+import OtonPluginKit
+import PluginAPI
+
+/// One recording. The host's mailbox only copies buffers and events onto the
+/// writer queue and returns; the Recorder does all file work on that queue.
+/// If the disk is slower than the stream for long, buffers beyond
+/// `maxQueuedBytes` are dropped and the recording starts a new file after
+/// the gap (never glued).
+final class FileSinkInstance: @unchecked Sendable {
+    static let stoppedEvent = "org.oton.file-sink.stopped"
+
+    private let host: HostHandle
+    private let queue = DispatchQueue(label: "org.oton.file-sink.writer")
+    private let recorder: Recorder
+    private let lock = NSLock()
+    private var queuedBytes = 0
+    private var lostSinceLastBuffer = false
+    private let maxQueuedBytes = 64 << 20
+
+    init(host: HostHandle, settings: FileSinkSettings) throws {
+        self.host = host
+        var notifyTarget: ((Recorder.Notice) -> Void)?
+        recorder = try Recorder(settings: settings) { notice in notifyTarget?(notice) }
+        notifyTarget = { [host, settings] notice in Self.announce(notice, host: host, settings: settings) }
+    }
+
+    func media(_ buffer: UnsafePointer<oton_media_buffer>) {
+        let raw = buffer.pointee
+        guard hasField(buffer, \oton_media_buffer.connection), let format = raw.format, format.pointee.tap == OTON_TAP_STREAM else { return }
+        let size = raw.size
+        lock.lock()
+        if queuedBytes + size > maxQueuedBytes {
+            lostSinceLastBuffer = true
+            lock.unlock()
+            return
+        }
+        queuedBytes += size
+        let lost = lostSinceLastBuffer
+        lostSinceLastBuffer = false
+        lock.unlock()
+        let bytes = raw.data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+        let caps = format.pointee.caps.map { String(cString: $0) } ?? "application/octet-stream"
+        let flags = raw.flags
+        let item = TrackSplitter.Buffer(
+            bytes: bytes, caps: caps,
+            newConnection: flags & OTON_MEDIA_FLAG_NEW_CONNECTION != 0,
+            discontinuity: flags & OTON_MEDIA_FLAG_DISCONT != 0 || lost,
+            formatChanged: flags & OTON_MEDIA_FLAG_FORMAT_CHANGED != 0,
+            offset: raw.offset, connection: raw.connection, monotonicNanoseconds: raw.mono_ns)
+        queue.async { [self] in
+            recorder.receive(item)
+            lock.lock(); queuedBytes -= size; lock.unlock()
+        }
+    }
+
+    func event(_ event: EventView.Snapshot) {
+        if event.kind == OTON_EVENT_TRACK {
+            guard let metadata = TrackMetadata(fields: event.fields) else { return }
+            queue.async { [self] in recorder.track(metadata) }
+        } else if event.name == OTON_EVENT_NAME_ARTWORK_READY {
+            guard let path = event["path"], event["type"] == nil || event["type"] == "cover" else { return }
+            let title = event["title"]
+            queue.async { [self] in recorder.artwork(path: path, title: title) }
+        }
+    }
+
+    func command(_ name: String, _ arguments: [String]) -> (Bool, String) {
+        guard name == "record-current" else { return (false, "unknown command \(name)") }
+        guard arguments.isEmpty else { return (false, "usage: record-current") }
+        return queue.sync { recorder.recordCurrent() }
+    }
+
+    /// Ends the current file (incomplete) and waits for every write.
+    func shutdown() {
+        queue.sync { recorder.finish() }
+    }
+
+    private static func announce(_ notice: Recorder.Notice, host: HostHandle, settings: FileSinkSettings) {
+        switch notice {
+        case let .started(path, metadata):
+            host.publish(OTON_EVENT_NAME_RECORDING_STARTED, [("path", path), ("title", metadata?.title ?? ""), ("artist", metadata?.artist ?? "")])
+        case let .finished(path, seconds, bytes, complete, status, reason):
+            host.publish(OTON_EVENT_NAME_RECORDING_DONE, [
+                ("path", path ?? ""), ("seconds", String(format: "%.3f", seconds)), ("bytes", String(bytes)),
+                ("complete", complete ? "true" : "false"), ("status", status.rawValue), ("reason", reason ?? ""),
+            ])
+            let what = path ?? "(deleted)"
+            host.log(OTON_LOG_INFO, "\(status.rawValue): \(what) (\(formatSeconds(seconds)), \(bytes) bytes)\(reason.map { ": \($0)" } ?? "")")
+        case let .stopped(reason, message, isError):
+            host.log(isError ? OTON_LOG_ERROR : OTON_LOG_INFO, message)
+            host.publish(stoppedEvent, [("reason", reason), ("message", message), ("error", isError ? "true" : "false")])
+            if settings.quitOnError { host.request(OTON_REQUEST_QUIT) }
+        case let .log(level, message):
+            host.log(level, message)
+        }
+    }
+}

@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A file being written: created exclusively (never overwriting), written in
+/// whole units, truncated back to the last whole unit if a write fails, and
+/// fsynced before it is renamed.
+final class PartFile {
+    let path: String
+    private var descriptor: Int32
+    private(set) var size: UInt64 = 0
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        var code: Int32 = 0
+    }
+
+    /// Creates `path` (which must not exist yet) with mode 0644.
+    init(creating path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let code = errno
+            throw Failure(description: "cannot create \(path): \(String(cString: strerror(code)))", code: code)
+        }
+        self.path = path
+        descriptor = fd
+    }
+
+    /// Writes all of `bytes`, or none of them (the file is cut back on failure).
+    func write(_ bytes: [UInt8]) throws {
+        guard descriptor >= 0 else { throw Failure(description: "\(path) is closed") }
+        var written = 0
+        let error: Int32? = bytes.withUnsafeBytes { raw -> Int32? in
+            while written < raw.count {
+                let result = Glibc.write(descriptor, raw.baseAddress! + written, raw.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += result
+            }
+            return nil
+        }
+        if let error {
+            _ = ftruncate(descriptor, off_t(size)) // never leave half a frame behind
+            throw Failure(description: "cannot write \(path): \(String(cString: strerror(error)))")
+        }
+        size += UInt64(bytes.count)
+    }
+
+    /// Flushes to the disk and closes. Safe to call twice.
+    func close() {
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        _ = Glibc.close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { close() }
+}
+
+/// File operations with the guarantees recording needs.
+enum FileOps {
+    /// mkdir -p with 0755.
+    static func makeDirectories(_ path: String) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+    }
+
+    /// True when `path` (existing) really lies inside `root` once symbolic links are resolved.
+    static func isInside(_ path: String, root: String) -> Bool {
+        guard let real = realPath(path), let realRoot = realPath(root) else { return false }
+        return real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Gives `source` the name `target`, or `target (2)` … when taken, never replacing a file.
+    /// Returns the name used. `source` is gone afterwards.
+    static func linkWithoutReplacing(_ source: String, to target: String) throws -> String {
+        for counter in 1 ... 10_000 {
+            let candidate = numberedPath(target, counter)
+            if link(source, candidate) == 0 {
+                unlink(source)
+                return candidate
+            }
+            guard errno == EEXIST else {
+                throw PartFile.Failure(description: "cannot name \(candidate): \(String(cString: strerror(errno)))")
+            }
+        }
+        throw PartFile.Failure(description: "too many files named like \(target)")
+    }
+
+    /// Creates a new exclusive file `base`, `base (2)` … ending in `suffix`.
+    static func createUnique(_ base: String, suffix: String) throws -> PartFile {
+        var lastError: Error = PartFile.Failure(description: "cannot create \(base)\(suffix)")
+        for counter in 1 ... 10_000 {
+            do {
+                return try PartFile(creating: numberedPath(base, counter) + suffix)
+            } catch let failure as PartFile.Failure where failure.code == EEXIST {
+                lastError = failure
+            }
+        }
+        throw lastError
+    }
+
+    static func numberedPath(_ path: String, _ counter: Int) -> String {
+        guard counter > 1 else { return path }
+        let name = (path as NSString).lastPathComponent
+        let directory = (path as NSString).deletingLastPathComponent
+        let ext = (name as NSString).pathExtension
+        let stem = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
+        return directory + "/" + stem + " (\(counter))" + (ext.isEmpty ? "" : "." + ext)
+    }
+
+    /// Writes `data` to a temporary file beside `path`, fsyncs it and renames it over `path`.
+    static func replaceAtomically(_ path: String, with data: Data) throws {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw PartFile.Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { raw in
+            var written = 0
+            while written < raw.count {
+                let result = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
+                if result < 0 { if errno == EINTR { continue }; failure = errno; return }
+                written += result
+            }
+        }
+        if failure == 0 && fsync(fd) != 0 { failure = errno }
+        Glibc.close(fd)
+        guard failure == 0, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(failure != 0 ? failure : errno))
+            unlink(temporary)
+            throw PartFile.Failure(description: "cannot write \(path): \(reason)")
+        }
+        let directory = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 { _ = fsync(directory); Glibc.close(directory) }
+    }
+
+    /// Copies the whole of `source` to the end of the open file `target` (in the kernel where possible).
+    static func append(contentsOf source: String, to target: PartFile) throws {
+        let fd = open(source, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw PartFile.Failure(description: "cannot read \(source): \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(fd) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if count < 0 { if errno == EINTR { continue }; throw PartFile.Failure(description: "cannot read \(source): \(String(cString: strerror(errno)))") }
+            if count == 0 { return }
+            try target.write(Array(chunk[0 ..< count]))
+        }
+    }
+}

@@ -1,0 +1,374 @@
+import FileSinkLogic
+import Foundation
+
+/// Carries out the splitter's decisions on disk: .part files named from the
+/// template, renamed into place (or into incomplete/, or deleted) when they
+/// end, ID3v2.4 tags on MP3, the JSON index, the free-space floor. Not thread
+/// safe: FileSinkInstance calls it from its one writer queue only.
+final class Recorder {
+    /// Something to tell the host about.
+    enum Notice {
+        case started(path: String, metadata: TrackMetadata?)
+        case finished(path: String?, seconds: Double, bytes: UInt64, complete: Bool, status: RecordingIndex.Track.Status, reason: String?)
+        case stopped(reason: String, message: String, isError: Bool)
+        case log(level: UInt32, message: String)
+    }
+
+    private final class Open {
+        var segment: TrackSplitter.Segment
+        var file: PartFile?
+        /// On-demand mode: the track so far, in memory, until record-current.
+        var buffered: [(bytes: [UInt8], nanoseconds: Int64)] = []
+        var bufferedBytes = 0
+        var lostStart = false
+        var persist: Bool
+        var artworkPath: String?
+        var entry: RecordingIndex.Track
+
+        init(segment: TrackSplitter.Segment, persist: Bool, entry: RecordingIndex.Track) {
+            self.segment = segment
+            self.persist = persist
+            self.entry = entry
+        }
+    }
+
+    let settings: FileSinkSettings
+    private var splitter: TrackSplitter
+    private var open: Open?
+    private var index: RecordingIndex
+    private let indexPath: String
+    private let session: String
+    private let sessionStart = Date()
+    private var stopped = false
+    /// Tagging copies the file; not when space ran out.
+    private var tagging = true
+    private var bytesSinceSpaceCheck: UInt64 = .max
+    private var totalBytes: UInt64 = 0
+    private let notify: (Notice) -> Void
+
+    var isStopped: Bool { stopped }
+
+    init(settings: FileSinkSettings, notify: @escaping (Notice) -> Void) throws {
+        self.settings = settings
+        self.notify = notify
+        splitter = TrackSplitter(split: settings.split)
+        session = ISO8601DateFormatter().string(from: Date()) + "-\(getpid())"
+        do {
+            try FileOps.makeDirectories(settings.directory)
+        } catch {
+            throw PartFile.Failure(description: "cannot create the output folder \(settings.directory): \(error.localizedDescription)")
+        }
+        guard access(settings.directory, W_OK) == 0 else {
+            throw PartFile.Failure(description: "the output folder \(settings.directory) is not writable")
+        }
+        indexPath = settings.directory + "/" + settings.indexName
+        if let data = FileManager.default.contents(atPath: indexPath) {
+            guard let existing = try? RecordingIndex.decode(data) else {
+                throw PartFile.Failure(description: "\(indexPath) exists but is not a recording index; move it away or set config.index")
+            }
+            index = existing
+        } else {
+            index = RecordingIndex(streamURL: settings.streamURL)
+        }
+    }
+
+    // MARK: input
+
+    func receive(_ buffer: TrackSplitter.Buffer) {
+        guard !stopped else { return }
+        apply(splitter.receive(buffer))
+    }
+
+    func track(_ metadata: TrackMetadata) {
+        guard !stopped else { return }
+        apply(splitter.track(metadata))
+    }
+
+    /// The artwork plugin published a cover; it belongs to the current track when the titles agree.
+    func artwork(path: String, title: String?) {
+        guard let open else { return }
+        if let title, let current = open.segment.metadata?.title, title != current { return }
+        open.artworkPath = path
+    }
+
+    /// Ends the recording (the current file is incomplete).
+    func finish() {
+        guard !stopped else { return }
+        apply(splitter.finish())
+        stopped = true
+    }
+
+    /// record-current: write the current track from its start and keep writing it to its end.
+    func recordCurrent() -> (Bool, String) {
+        guard !stopped else { return (false, "recording has stopped; see the log") }
+        guard let open else { return (false, "nothing is playing yet") }
+        let name = describe(open.segment.metadata)
+        if open.persist {
+            return (true, "already recording \(name) to \(open.file?.path ?? "?")")
+        }
+        open.persist = true
+        guard startFile(open) else { return (false, "cannot record \(name); see the log") }
+        let seconds = Double(open.segment.durationNanoseconds) / 1e9
+        let from = open.lostStart ? "from \(formatSeconds(seconds)) ago (the start did not fit in config.buffer_mb)" : "from its start (\(formatSeconds(seconds)) ago)"
+        return (true, "recording \(name) \(from) to \(open.file?.path ?? "?")")
+    }
+
+    // MARK: actions
+
+    private func apply(_ actions: [TrackSplitter.Action]) {
+        for action in actions {
+            guard !stopped else { return }
+            switch action {
+            case let .begin(segment):
+                begin(segment)
+            case let .write(_, bytes, nanoseconds):
+                write(bytes, nanoseconds: nanoseconds)
+            case let .rename(_, metadata):
+                if let open {
+                    open.segment.metadata = metadata
+                    fill(&open.entry, metadata)
+                    if open.persist { saveIndex() }
+                }
+            case let .end(segment, complete):
+                end(segment, complete: complete)
+            }
+        }
+    }
+
+    private func begin(_ segment: TrackSplitter.Segment) {
+        let offset = Date().timeIntervalSince(sessionStart)
+        var entry = RecordingIndex.Track(
+            id: segment.id, session: session, status: .recording, file: nil, title: nil, artist: nil, station: nil,
+            sequence: nil, connection: segment.connection, started: ISO8601DateFormatter().string(from: Date()),
+            sessionSeconds: (offset * 1000).rounded() / 1000, streamOffset: segment.streamOffset)
+        fill(&entry, segment.metadata)
+        let open = Open(segment: segment, persist: settings.mode == .always, entry: entry)
+        self.open = open
+        if open.persist { _ = startFile(open) }
+    }
+
+    private func fill(_ entry: inout RecordingIndex.Track, _ metadata: TrackMetadata?) {
+        entry.title = metadata?.title
+        entry.artist = metadata?.artist
+        entry.station = metadata?.station ?? settings.station
+        entry.sequence = metadata?.sequence
+    }
+
+    /// Opens the .part file and writes what was buffered. False when recording had to stop.
+    private func startFile(_ open: Open) -> Bool {
+        let relative = relativeName(open.segment)
+        let base = settings.directory + "/" + relative
+        let directory = (base as NSString).deletingLastPathComponent
+        do {
+            try FileOps.makeDirectories(directory)
+            guard FileOps.isInside(directory, root: settings.directory) else {
+                throw PartFile.Failure(description: "\(directory) leads outside the output folder (a symbolic link?)")
+            }
+            open.file = try FileOps.createUnique(base, suffix: ".part")
+        } catch {
+            stop(reason: "write-failed", message: "recording stopped: \(error)")
+            return false
+        }
+        open.entry.file = relativePath(open.file!.path)
+        notify(.started(path: open.file!.path, metadata: open.segment.metadata))
+        saveIndex()
+        let buffered = open.buffered
+        open.buffered = []
+        open.bufferedBytes = 0
+        for chunk in buffered where !stopped { writeToFile(open, chunk.bytes) }
+        return !stopped
+    }
+
+    private func write(_ bytes: [UInt8], nanoseconds: Int64) {
+        guard let open else { return }
+        open.segment.bytes += UInt64(bytes.count)
+        open.segment.durationNanoseconds += nanoseconds
+        if open.persist {
+            writeToFile(open, bytes)
+            return
+        }
+        open.buffered.append((bytes, nanoseconds))
+        open.bufferedBytes += bytes.count
+        trimBuffer(open)
+    }
+
+    /// Keeps the on-demand buffer bounded: the oldest audio goes (Ogg codec headers stay).
+    private func trimBuffer(_ open: Open) {
+        guard open.bufferedBytes > settings.bufferBytes else { return }
+        var protected = 0
+        if open.segment.container == .ogg {
+            while protected < open.buffered.count && open.buffered[protected].nanoseconds == 0 { protected += 1 }
+        }
+        while open.bufferedBytes > settings.bufferBytes && open.buffered.count > protected + 1 {
+            let dropped = open.buffered.remove(at: protected)
+            open.bufferedBytes -= dropped.bytes.count
+            open.segment.durationNanoseconds -= dropped.nanoseconds
+            open.lostStart = true
+        }
+    }
+
+    private func writeToFile(_ open: Open, _ bytes: [UInt8]) {
+        guard let file = open.file else { return }
+        if !checkSpace(adding: bytes.count) { return }
+        do {
+            try file.write(bytes)
+            totalBytes += UInt64(bytes.count)
+        } catch {
+            stop(reason: "write-failed", message: "recording stopped: \(error)")
+            return
+        }
+        if settings.maxBytes > 0 && totalBytes >= settings.maxBytes {
+            stop(reason: "max-size", message: "recording stopped: reached the size limit of \(settings.maxBytes / 1_048_576) MiB", isError: false)
+        }
+    }
+
+    /// statvfs at most every 256 KiB written. False (and recording stopped) below the floor.
+    private func checkSpace(adding count: Int) -> Bool {
+        bytesSinceSpaceCheck = bytesSinceSpaceCheck == .max ? .max : bytesSinceSpaceCheck + UInt64(count)
+        guard bytesSinceSpaceCheck >= 256 << 10 else { return true }
+        bytesSinceSpaceCheck = 0
+        guard let free = DiskSpace.available(at: settings.directory) else { return true }
+        if free < settings.diskFloorBytes + UInt64(count) {
+            stop(reason: "disk-full", message: "recording stopped: only \(free / 1_048_576) MiB free in \(settings.directory), below the floor of \(settings.diskFloorBytes / 1_048_576) MiB (config.disk_floor_mb / --disk-floor)")
+            return false
+        }
+        return true
+    }
+
+    private func end(_ segment: TrackSplitter.Segment, complete: Bool) {
+        guard let open, open.segment.id == segment.id else { return }
+        self.open = nil
+        guard open.persist, let file = open.file else { return } // never asked for: forget it
+        file.close()
+        let seconds = Double(open.segment.durationNanoseconds) / 1e9
+        let isComplete = complete && !open.lostStart
+        let decision = placement(relativeName: relativeName(open.segment), complete: isComplete, seconds: seconds,
+                                 minimumSeconds: settings.minimumSeconds, policy: settings.partial)
+        open.entry.bytes = file.size
+        open.entry.seconds = (seconds * 1000).rounded() / 1000
+        var finalPath: String?
+        var reason: String?
+        switch decision {
+        case let .drop(why):
+            unlink(file.path)
+            open.entry.status = .dropped
+            open.entry.file = nil
+            reason = why
+        case let .keep(relative):
+            do {
+                finalPath = try finalize(open, file: file, relative: relative)
+                open.entry.status = isComplete ? .complete : .incomplete
+                open.entry.file = relativePath(finalPath!)
+            } catch {
+                open.entry.status = .failed
+                reason = "\(error)"
+                notify(.log(level: 3, message: "cannot finish \(file.path): \(error); the data stays in the .part file"))
+            }
+        }
+        let partDirectory = (file.path as NSString).deletingLastPathComponent
+        if partDirectory != settings.directory { rmdir(partDirectory) } // only when left empty
+        index.upsert(open.entry)
+        saveIndex()
+        notify(.finished(path: finalPath, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason))
+    }
+
+    /// Tags (MP3) and names the finished file. Returns its path.
+    private func finalize(_ open: Open, file: PartFile, relative: String) throws -> String {
+        let target = settings.directory + "/" + relative
+        let directory = (target as NSString).deletingLastPathComponent
+        try FileOps.makeDirectories(directory)
+        guard FileOps.isInside(directory, root: settings.directory) else {
+            throw PartFile.Failure(description: "\(directory) leads outside the output folder")
+        }
+        if settings.writeTags && tagging && open.segment.container == .mpegAudio {
+            let tag = id3(for: open)
+            do {
+                let tagged = try FileOps.createUnique(file.path + ".tagging", suffix: "")
+                do {
+                    try tagged.write(tag.bytes())
+                    try FileOps.append(contentsOf: file.path, to: tagged)
+                    tagged.close()
+                    let name = try FileOps.linkWithoutReplacing(tagged.path, to: target)
+                    unlink(file.path)
+                    return name
+                } catch {
+                    tagged.close()
+                    unlink(tagged.path)
+                    notify(.log(level: 2, message: "cannot tag \(relative) (\(error)); keeping it untagged"))
+                }
+            } catch {
+                notify(.log(level: 2, message: "cannot tag \(relative) (\(error)); keeping it untagged"))
+            }
+        }
+        return try FileOps.linkWithoutReplacing(file.path, to: target)
+    }
+
+    private func id3(for open: Open) -> ID3v2Tag {
+        let metadata = open.segment.metadata
+        var tag = ID3v2Tag(title: metadata?.title, artist: metadata?.artist, album: metadata?.station ?? settings.station,
+                           comment: metadata?.streamURL ?? settings.streamURL)
+        if let path = open.artworkPath, let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+           let size = attributes[.size] as? NSNumber, size.intValue <= 4 << 20,
+           let data = FileManager.default.contents(atPath: path) {
+            let bytes = [UInt8](data)
+            if let type = ID3v2Tag.imageType(bytes) { tag.picture = .init(mimeType: type, data: bytes) }
+        }
+        return tag
+    }
+
+    private func relativeName(_ segment: TrackSplitter.Segment) -> String {
+        let metadata = segment.metadata
+        let date = Date()
+        let day = DateFormatter.cached("yyyy-MM-dd").string(from: date)
+        let time = DateFormatter.cached("HHmmss").string(from: date)
+        return settings.template.render([
+            "station": metadata?.station ?? settings.station ?? "",
+            "artist": metadata?.artist ?? "",
+            "title": metadata?.title ?? "",
+            "ext": segment.container.fileExtension(caps: segment.caps),
+            "date": day, "time": time,
+            "sequence": metadata.map { String($0.sequence) } ?? "",
+        ])
+    }
+
+    private func relativePath(_ path: String) -> String {
+        path.hasPrefix(settings.directory + "/") ? String(path.dropFirst(settings.directory.count + 1)) : path
+    }
+
+    private func describe(_ metadata: TrackMetadata?) -> String {
+        let text = [metadata?.artist, metadata?.title].compactMap { $0 }.joined(separator: " - ")
+        return text.isEmpty ? "the current track" : "\"\(text)\""
+    }
+
+    private func saveIndex() {
+        if let open, open.persist { index.upsert(open.entry) }
+        do {
+            try FileOps.replaceAtomically(indexPath, with: index.encoded())
+        } catch {
+            notify(.log(level: 2, message: "cannot update the index: \(error)"))
+        }
+    }
+
+    /// Stops cleanly: the current file ends as incomplete and nothing more is written.
+    private func stop(reason: String, message: String, isError: Bool = true) {
+        guard !stopped else { return }
+        if reason != "max-size" { tagging = false }
+        // What was written is intact (a failed write is cut back); file it as incomplete.
+        if let open { end(open.segment, complete: false) }
+        stopped = true
+        notify(.stopped(reason: reason, message: message, isError: isError))
+    }
+}
+
+extension DateFormatter {
+    nonisolated(unsafe) private static var formatters: [String: DateFormatter] = [:]
+
+    static func cached(_ format: String) -> DateFormatter {
+        if let formatter = formatters[format] { return formatter }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = format
+        formatters[format] = formatter
+        return formatter
+    }
+}

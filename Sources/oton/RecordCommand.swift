@@ -1,0 +1,187 @@
+import ArgumentParser
+import Foundation
+import OtonHost
+
+/// `oton record`: headless recording of one station with the file-sink plugin.
+/// The plugins plugins.json enables run too; the file sink is added (or its
+/// plugins.json entry enabled) with the settings given here.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record a station headless into a folder, one file per track (no sound device, no status line).",
+        discussion: "Reconnects forever with growing delay unless --retries is given. One line per finished track on standard output. Exit codes: 0 done, 2 usage or configuration, 3 stream not playable, 4 recording failed (disk full, write error)."
+    )
+
+    static let pluginID = "org.oton.file-sink"
+    static let pluginLibrary = "libOtonFileSink.so"
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "Station name, http(s):// URL, or file. No argument records the default station.")
+    var station: String?
+
+    @Option(name: .long, help: "Folder to record into")
+    var out: String
+
+    @Flag(name: .long, inversion: .prefixedNo, help: "One file per track (default), or one file per connection")
+    var split = true
+
+    @Option(name: .long, help: "stream: the encoded stream as received (wav is not implemented yet)")
+    var format: String = "stream"
+
+    @Option(name: .long, help: "Stop after this long: 90s, 30m, 2h, 1h30m or seconds")
+    var duration: String?
+
+    @Option(name: .long, help: "Stop after this much is written: 500M, 2G, or bytes")
+    var maxSize: String?
+
+    @Option(name: .long, help: "File name template (default {station}/{artist} - {title}.{ext})")
+    var template: String?
+
+    @Option(name: .long, help: "Incomplete first and last tracks: incomplete (into incomplete/), drop or keep")
+    var partial: String?
+
+    @Option(name: .long, help: "Drop tracks shorter than this many seconds (default 5)")
+    var minSeconds: Double?
+
+    @Option(name: .long, help: "Stop recording when less than this many MB are free (default 64)")
+    var diskFloor: Double?
+
+    @Option(name: .long, help: "Write every bus event as one JSON line to FILE, or - for standard output")
+    var events: String?
+
+    @Option(name: .long, help: "Reconnect attempts after a failure (default: unlimited)")
+    var retries: Int?
+
+    func run() throws {
+        options.bootstrapLogging()
+        let config = try options.loadConfig()
+        let chosen: Station
+        do {
+            chosen = try StationResolver.resolve(station, in: config)
+        } catch {
+            Terminal.error(error.description)
+            throw ExitStatus.configuration
+        }
+        guard format == "stream" else {
+            Terminal.error("--format \(format): only \"stream\" (the encoded stream as received) is implemented")
+            throw ExitStatus.configuration
+        }
+        let stopAfter: Double?
+        let maxBytes: Double?
+        do {
+            stopAfter = try duration.map(RecordArguments.seconds)
+            maxBytes = try maxSize.map(RecordArguments.bytes)
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitStatus.configuration
+        }
+        let outDirectory = out.hasPrefix("/") ? out : FileManager.default.currentDirectoryPath + "/" + out
+
+        var sinkConfig: [String: JSONValue] = [:]
+        if let existing = config.plugins.first(where: { $0.id == Self.pluginID }), case let .object(values) = existing.config {
+            sinkConfig = values
+        }
+        sinkConfig["directory"] = .string(outDirectory)
+        sinkConfig["split"] = .bool(split)
+        sinkConfig["mode"] = .string("always")
+        sinkConfig["quit_on_error"] = .bool(true)
+        sinkConfig["station"] = .string(chosen.name)
+        sinkConfig["stream_url"] = .string(chosen.url)
+        if let template { sinkConfig["template"] = .string(template) }
+        if let partial { sinkConfig["partial"] = .string(partial) }
+        if let minSeconds { sinkConfig["min_seconds"] = .number(minSeconds) }
+        if let diskFloor { sinkConfig["disk_floor_mb"] = .number(diskFloor) }
+        if let maxBytes { sinkConfig["max_mb"] = .number(maxBytes / 1_048_576) }
+        var recordConfig = config
+        let path = config.plugins.first(where: { $0.id == Self.pluginID })?.path ?? Self.pluginLibrary
+        recordConfig.plugins.removeAll { $0.id == Self.pluginID }
+        recordConfig.plugins.append(PluginEntry(id: Self.pluginID, path: path, enabled: true, config: .object(sinkConfig), location: "oton record"))
+
+        var playerOptions = Player.Options(headless: true)
+        if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
+        let session: HostSession
+        do {
+            session = try HostSession(config: recordConfig, station: chosen, options: playerOptions, eventsPath: events)
+        } catch {
+            Terminal.error("cannot write events to \(events ?? "?"): \(error.localizedDescription)")
+            throw ExitStatus.configuration
+        }
+        var lines: RecordLogLines?
+        var sinkFailure: String?
+        let outcome = session.run { session in
+            lines = RecordLogLines(bus: session.bus)
+            if let report = session.plugins.reports.first(where: { $0.id == Self.pluginID }), case let .failed(error) = report.status {
+                sinkFailure = error.description
+                session.requestQuit()
+                return
+            }
+            if let stopAfter {
+                DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter) { [session] in session.requestQuit() }
+            }
+        }
+        lines?.close()
+        if let sinkFailure {
+            Terminal.error("cannot record: \(sinkFailure)")
+            throw ExitStatus.configuration
+        }
+        if let failure = lines?.recordingFailure {
+            Terminal.error("recording failed: \(failure)")
+            throw ExitStatus.recordingFailed
+        }
+        if case let .gaveUp(kind) = outcome {
+            Terminal.error("cannot record \(chosen.url): \(kind.message)\n  \(kind.recoverySuggestion)")
+            throw ExitStatus.notPlayable
+        }
+    }
+}
+
+/// Parses --duration and --max-size.
+enum RecordArguments {
+    struct Invalid: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// "90", "90s", "30m", "2h", "1h30m".
+    static func seconds(_ text: String) throws -> Double {
+        var total = 0.0
+        var number = ""
+        var sawUnit = false
+        for character in text.lowercased() {
+            if character.isNumber || character == "." {
+                number.append(character)
+                continue
+            }
+            guard let value = Double(number), let unit = ["s": 1.0, "m": 60, "h": 3600][String(character)] else {
+                throw Invalid(description: "--duration \(text): use 90s, 30m, 2h, 1h30m or seconds")
+            }
+            total += value * unit
+            number = ""
+            sawUnit = true
+        }
+        if !number.isEmpty {
+            guard let value = Double(number) else { throw Invalid(description: "--duration \(text): use 90s, 30m, 2h, 1h30m or seconds") }
+            total += value
+        } else if !sawUnit {
+            throw Invalid(description: "--duration is empty")
+        }
+        guard total > 0 else { throw Invalid(description: "--duration \(text) must be more than 0") }
+        return total
+    }
+
+    /// "500M", "2G", "800K", or bytes.
+    static func bytes(_ text: String) throws -> Double {
+        let units: [Character: Double] = ["k": 1024, "m": 1_048_576, "g": 1_073_741_824]
+        var digits = text.lowercased()
+        var multiplier = 1.0
+        if digits.hasSuffix("b") { digits.removeLast() }
+        if let last = digits.last, let unit = units[last] {
+            multiplier = unit
+            digits.removeLast()
+        }
+        guard let value = Double(digits), value > 0 else {
+            throw Invalid(description: "--max-size \(text): use 500M, 2G, 800K or a number of bytes")
+        }
+        return value * multiplier
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import OtonHost
+import PluginAPI
+
+/// `oton record`'s output: one line per finished track on standard output,
+/// connection trouble and a stopped recording on standard error.
+final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
+    private static let id = "oton.cli.record-lines"
+    static let stoppedEventName = "org.oton.file-sink.stopped"
+    private let bus: PluginBus
+    private let mailbox: Mailbox
+    private let lock = NSLock()
+    private var failure: String?
+
+    init(bus: PluginBus) {
+        self.bus = bus
+        mailbox = bus.makeMailbox(for: Self.id)
+        mailbox.start(consumer: self)
+        let kinds = [OTON_EVENT_NAME_RECORDING_DONE, Self.stoppedEventName].compactMap { bus.registry.kind(for: $0) }
+        bus.subscribe(id: Self.id, kinds: .only(Set(kinds + [OTON_EVENT_STATE])), mailbox: mailbox)
+    }
+
+    /// The error that stopped the recording, if one did.
+    var recordingFailure: String? {
+        lock.lock(); defer { lock.unlock() }
+        return failure
+    }
+
+    func deliver(event: FrozenEvent) {
+        let fields = Dictionary(event.event.fields, uniquingKeysWith: { _, last in last })
+        switch event.event.name {
+        case OTON_EVENT_NAME_RECORDING_DONE:
+            let seconds = Double(fields["seconds"] ?? "") ?? 0
+            let megabytes = String(format: "%.1f MB", (Double(fields["bytes"] ?? "") ?? 0) / 1_000_000)
+            let status = fields["status"] ?? "finished"
+            let path = fields["path"].flatMap { $0.isEmpty ? nil : $0 } ?? "(deleted)"
+            var line = "\(status): \(path) (\(Self.duration(seconds)), \(megabytes))"
+            if let reason = fields["reason"], !reason.isEmpty { line += ": \(reason)" }
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        case Self.stoppedEventName:
+            let message = fields["message"] ?? "recording stopped"
+            if fields["error"] == "true" {
+                lock.lock(); failure = message; lock.unlock()
+            }
+            Terminal.error(message)
+        default:
+            if case let .state(state) = event.event.payload, let error = state.error {
+                Terminal.error("\(error.kind): \(error.message)\(state.retryAttempt > 0 ? " (reconnect attempt \(state.retryAttempt))" : "")")
+            }
+        }
+    }
+
+    func deliver(media: MediaPacket, extraFlags: UInt32) {}
+    func deliverDropNotice(_ counts: Mailbox.DropCounts) {}
+
+    /// Waits for the lines already queued, then stops listening.
+    func close() {
+        mailbox.drain()
+        bus.unsubscribe(id: Self.id)
+        mailbox.close()
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+            : String(format: "%d:%02d", whole / 60, whole % 60)
+    }
+}

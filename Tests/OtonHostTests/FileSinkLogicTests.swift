@@ -1,0 +1,191 @@
+import FileSinkLogic
+import Foundation
+import XCTest
+
+/// The file sink's pure logic: framing, cutting, names, tags, settings.
+final class FileSinkLogicTests: XCTestCase {
+    /// A valid MPEG-1 layer III frame at 128 kbit/s, 44.1 kHz (417 bytes, or 418 padded).
+    private func mp3Frame(fill: UInt8, padded: Bool = false) -> [UInt8] {
+        let header: [UInt8] = [0xFF, 0xFB, padded ? 0x92 : 0x90, 0x64]
+        return header + [UInt8](repeating: fill, count: (padded ? 418 : 417) - 4)
+    }
+
+    private func oggPage(serial: UInt32, sequence: UInt32, granule: Int64, bos: Bool = false, body: [UInt8]) -> [UInt8] {
+        func le(_ value: UInt64, _ count: Int) -> [UInt8] { (0 ..< count).map { UInt8((value >> (8 * UInt64($0))) & 0xFF) } }
+        var lacing: [UInt8] = Array(repeating: 255, count: body.count / 255) + [UInt8(body.count % 255)]
+        if body.isEmpty { lacing = [0] }
+        return Array("OggS".utf8) + [0, bos ? 2 : 0] + le(UInt64(bitPattern: granule), 8) + le(UInt64(serial), 4) + le(UInt64(sequence), 4)
+            + [0, 0, 0, 0] + [UInt8(lacing.count)] + lacing + body
+    }
+
+    private func vorbisID(rate: UInt32) -> [UInt8] {
+        [1] + Array("vorbis".utf8) + [0, 0, 0, 0, 2] + (0 ..< 4).map { UInt8((rate >> (8 * UInt32($0))) & 0xFF) } + [UInt8](repeating: 0, count: 14)
+    }
+
+    func testMPEGFramerFindsFramesAcrossPiecesAndSkipsGarbage() {
+        var framer = MPEGAudioFramer()
+        let stream = [0x00, 0xFF, 0x12] + mp3Frame(fill: 1) + mp3Frame(fill: 2, padded: true) + mp3Frame(fill: 3) + mp3Frame(fill: 4)
+        var units: [StreamUnit] = []
+        var index = 0
+        while index < stream.count { // pieces of 100 bytes, as a network would deliver them
+            units += framer.push(Array(stream[index ..< min(index + 100, stream.count)]))
+            index += 100
+        }
+        XCTAssertEqual(units.map(\.bytes.count), [417, 418, 417, 417], "the first frame is confirmed by the next header")
+        XCTAssertEqual(units.map { $0.bytes[4] }, [1, 2, 3, 4])
+        XCTAssertEqual(units[0].durationNanoseconds, 1152 * 1_000_000_000 / 44100)
+        XCTAssertEqual(framer.skippedBytes, 3)
+        XCTAssertEqual(framer.push(Array(mp3Frame(fill: 6).prefix(200))).count, 0, "half a frame waits")
+        XCTAssertEqual(framer.flush().count, 200)
+    }
+
+    func testMPEGHeaderRejectsReservedValues() {
+        XCTAssertNil(MPEGFrameHeader([0xFF, 0xFB, 0xF0, 0x64, 0, 0, 0], at: 0), "bitrate index 15")
+        XCTAssertNil(MPEGFrameHeader([0xFF, 0xFB, 0x9C, 0x64, 0, 0, 0], at: 0), "sample rate index 3")
+        XCTAssertNil(MPEGFrameHeader([0xFF, 0xEB, 0x90, 0x64, 0, 0, 0], at: 0), "reserved version")
+        XCTAssertEqual(MPEGFrameHeader(mp3Frame(fill: 0), at: 0)?.length, 417)
+    }
+
+    func testOggFramerMarksTheNewLogicalStreamAndHeaders() {
+        var framer = OggPageFramer()
+        let stream = oggPage(serial: 7, sequence: 0, granule: 0, bos: true, body: vorbisID(rate: 44100))
+            + oggPage(serial: 7, sequence: 1, granule: 0, body: [3] + Array("vorbis".utf8))
+            + oggPage(serial: 7, sequence: 2, granule: 44100, body: [UInt8](repeating: 9, count: 600))
+            + oggPage(serial: 8, sequence: 0, granule: 0, bos: true, body: vorbisID(rate: 44100))
+        let units = framer.push(stream)
+        XCTAssertEqual(units.count, 4)
+        XCTAssertEqual(units.map(\.beginsLogicalStream), [true, false, false, true])
+        XCTAssertEqual(units.map(\.isCodecHeader), [true, true, false, true])
+        XCTAssertEqual(units[2].durationNanoseconds, 1_000_000_000)
+    }
+
+    private func mp3Buffer(_ frames: [[UInt8]], offset: UInt64, flags: (new: Bool, discont: Bool) = (false, false), connection: UInt64 = 1) -> TrackSplitter.Buffer {
+        TrackSplitter.Buffer(bytes: frames.flatMap { $0 }, caps: "audio/mpeg, mpegversion=(int)1, layer=(int)3",
+                             newConnection: flags.new, discontinuity: flags.discont, offset: offset, connection: connection)
+    }
+
+    private func ends(_ actions: [TrackSplitter.Action]) -> [(String?, Bool)] {
+        actions.compactMap { if case let .end(segment, complete) = $0 { return (segment.metadata?.title, complete) }; return nil }
+    }
+
+    func testSplitterCutsAtTheNextFrameAfterATitleAndKeepsGapsApart() {
+        var splitter = TrackSplitter()
+        let frame = mp3Frame(fill: 5)
+        var actions = splitter.receive(mp3Buffer([frame, frame, frame], offset: 0, flags: (true, false)))
+        actions += splitter.track(TrackMetadata(sequence: 1, title: "One"))
+        actions += splitter.receive(mp3Buffer([frame, frame], offset: 3 * 417))
+        actions += splitter.track(TrackMetadata(sequence: 2, title: "Two"))
+        actions += splitter.track(TrackMetadata(sequence: 2, title: "Two")) // a replay changes nothing
+        actions += splitter.receive(mp3Buffer([frame, frame, frame], offset: 5 * 417))
+        actions += splitter.track(TrackMetadata(sequence: 3, title: "Three"))
+        actions += splitter.receive(mp3Buffer([frame, frame], offset: 8 * 417))
+        // Lost data: the file of "Three" ends incomplete; a new one starts after the gap.
+        actions += splitter.receive(mp3Buffer([frame, frame, frame], offset: 20 * 417, flags: (false, true)))
+        actions += splitter.finish()
+        let ended = ends(actions)
+        XCTAssertEqual(ended.map(\.0), ["One", "Two", "Three", "Three"])
+        XCTAssertEqual(ended.map(\.1), [false, true, false, false], "only Two began and ended at title changes")
+        let begins = actions.compactMap { if case let .begin(segment) = $0 { return segment }; return nil }
+        XCTAssertEqual(begins.map(\.streamOffset), [0, 5 * 417, 8 * 417, 20 * 417], "cuts at the first frame after the title")
+        let written = actions.reduce(0) { if case let .write(_, bytes, _) = $1 { return $0 + bytes.count }; return $0 }
+        XCTAssertEqual(written, 13 * 417, "every complete frame lands in exactly one file")
+        XCTAssertTrue(actions.contains(.rename(segment: 1, metadata: TrackMetadata(sequence: 1, title: "One"))))
+    }
+
+    func testSplitterNeverGluesAcrossAReconnect() {
+        var splitter = TrackSplitter()
+        let frame = mp3Frame(fill: 5)
+        var actions = splitter.receive(mp3Buffer([frame, frame, frame], offset: 0, flags: (true, false)))
+        actions += splitter.track(TrackMetadata(sequence: 1, title: "One"))
+        actions += splitter.receive(mp3Buffer([frame, Array(frame.prefix(100))], offset: 3 * 417))
+        actions += splitter.receive(mp3Buffer([frame, frame, frame], offset: 0, flags: (true, false), connection: 2))
+        let begins = actions.compactMap { if case let .begin(segment) = $0 { return segment }; return nil }
+        XCTAssertEqual(begins.map(\.connection), [1, 2])
+        XCTAssertEqual(begins.last?.metadata?.title, "One", "the title carries over until the stream says otherwise")
+        XCTAssertEqual(ends(actions).map(\.1), [false])
+    }
+
+    func testSplitterCutsChainedOggAtTheNewLogicalStreamAndLetsTheTitleClaimIt() {
+        var splitter = TrackSplitter()
+        let caps = "application/ogg"
+        func buffer(_ bytes: [UInt8], _ offset: UInt64, new: Bool = false) -> TrackSplitter.Buffer {
+            TrackSplitter.Buffer(bytes: bytes, caps: caps, newConnection: new, offset: offset)
+        }
+        let chainA = oggPage(serial: 1, sequence: 0, granule: 0, bos: true, body: vorbisID(rate: 8000))
+            + oggPage(serial: 1, sequence: 1, granule: 8000, body: [UInt8](repeating: 1, count: 300))
+        let chainB = oggPage(serial: 2, sequence: 0, granule: 0, bos: true, body: vorbisID(rate: 8000))
+            + oggPage(serial: 2, sequence: 1, granule: 16000, body: [UInt8](repeating: 2, count: 300))
+        var actions = splitter.receive(buffer(chainA, 0, new: true))
+        actions += splitter.track(TrackMetadata(sequence: 1, title: "A"))
+        actions += splitter.receive(buffer(chainB, UInt64(chainA.count)))
+        actions += splitter.track(TrackMetadata(sequence: 2, title: "B")) // arrives after the BOS page
+        actions += splitter.finish()
+        XCTAssertEqual(ends(actions).map(\.0), ["A", "B"])
+        let begins = actions.compactMap { if case let .begin(segment) = $0 { return segment }; return nil }
+        XCTAssertEqual(begins.map(\.streamOffset), [0, UInt64(chainA.count)])
+        XCTAssertEqual(begins.map(\.startedAtBoundary), [false, true])
+        XCTAssertEqual(splitter.currentSegment, nil)
+    }
+
+    func testTemplateKeepsNamesInsideTheFolder() throws {
+        let template = try FileNameTemplate(FileNameTemplate.standard)
+        XCTAssertEqual(template.render(["station": "Oton FM", "artist": "Кино", "title": "Группа крови", "ext": "mp3"]),
+                       "Oton FM/Кино - Группа крови.mp3")
+        XCTAssertEqual(template.render(["station": "..", "artist": "", "title": "../../etc/passwd", "ext": "mp3"]),
+                       "_/Unknown artist - ..-..-etc-passwd.mp3")
+        XCTAssertEqual(template.render(["station": "A\u{0}B\u{1B}", "artist": "x\ny", "title": "t\u{7F}", "ext": "mp3"]), "AB/xy - t.mp3")
+        let long = template.render(["station": "S", "artist": "Ы", "title": String(repeating: "Ж", count: 400), "ext": "ogg"])
+        let name = try XCTUnwrap(long.split(separator: "/").last)
+        XCTAssertLessThanOrEqual(name.utf8.count, FileNameTemplate.maxComponentBytes)
+        XCTAssertTrue(name.hasSuffix(".ogg"))
+        XCTAssertThrowsError(try FileNameTemplate("/abs/{title}.{ext}"))
+        XCTAssertThrowsError(try FileNameTemplate("{nope}.{ext}"))
+        XCTAssertEqual(FileNameTemplate.safePath("../.././x/./y"), "_/_/_/x/_/y")
+    }
+
+    func testID3v24LayoutWithSyncsafeSizes() {
+        XCTAssertEqual(ID3v2Tag.syncsafe(0x0FFF_FFFF), [0x7F, 0x7F, 0x7F, 0x7F])
+        XCTAssertEqual(ID3v2Tag.syncsafe(200), [0, 0, 1, 0x48])
+        let bytes = ID3v2Tag(title: "Песня", artist: "A", album: "S", comment: "http://x/",
+                             picture: .init(mimeType: "image/png", data: [UInt8](repeating: 7, count: 300))).bytes()
+        XCTAssertEqual(Array(bytes.prefix(6)), [0x49, 0x44, 0x33, 4, 0, 0])
+        let size = bytes[6 ..< 10].reduce(0) { $0 << 7 | Int($1) }
+        XCTAssertEqual(size, bytes.count - 10)
+        // First frame: TIT2, syncsafe size, flags, UTF-8 encoding byte, text.
+        XCTAssertEqual(String(decoding: bytes[10 ..< 14], as: UTF8.self), "TIT2")
+        XCTAssertEqual(bytes[14 ..< 18].reduce(0) { $0 << 7 | Int($1) }, 1 + "Песня".utf8.count)
+        XCTAssertEqual(bytes[20], 3)
+        XCTAssertEqual(String(decoding: bytes[21 ..< 21 + "Песня".utf8.count], as: UTF8.self), "Песня")
+        let text = String(decoding: bytes, as: UTF8.self)
+        for id in ["TPE1", "TALB", "COMM", "APIC"] { XCTAssertTrue(text.contains(id), id) }
+        XCTAssertEqual(ID3v2Tag.imageType([0xFF, 0xD8, 0xFF, 0xE0]), "image/jpeg")
+        XCTAssertNil(ID3v2Tag.imageType(Array("<html>".utf8)))
+    }
+
+    func testSettingsAreValidatedWithClearMessages() throws {
+        let settings = try FileSinkSettings.parse(#"{"directory": "/tmp/rec", "split": false, "partial": "drop", "min_seconds": 30, "disk_floor_mb": 10}"#)
+        XCTAssertEqual(settings.directory, "/tmp/rec")
+        XCTAssertFalse(settings.split)
+        XCTAssertEqual(settings.partial, .drop)
+        XCTAssertEqual(settings.diskFloorBytes, 10 << 20)
+        for (json, message) in [
+            (#"{}"#, "config.directory is required"),
+            (#"{"directory": "/x", "partial": "maybe"}"#, "config.partial"),
+            (#"{"directory": "/x", "format": "wav"}"#, "not implemented"),
+            (#"{"directory": "/x", "colour": 1}"#, "config.colour is not a file-sink setting"),
+            (#"{"directory": "/x", "template": "{title}"}"#, ".{ext}"),
+        ] {
+            XCTAssertThrowsError(try FileSinkSettings.parse(json)) { XCTAssertTrue("\($0)".contains(message), "\($0)") }
+        }
+    }
+
+    func testPlacementOfPartialAndShortTracks() {
+        XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: true, seconds: 200, minimumSeconds: 5, policy: .incomplete), .keep("S/a.mp3"))
+        XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 200, minimumSeconds: 5, policy: .incomplete),
+                       .keep("incomplete/S/a.mp3"))
+        XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 200, minimumSeconds: 5, policy: .keep), .keep("S/a.mp3"))
+        guard case .drop = placement(relativeName: "S/a.mp3", complete: true, seconds: 2, minimumSeconds: 5, policy: .keep) else {
+            return XCTFail("a short track is dropped")
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import OtonTestSupport
+import XCTest
+
+/// An `oton record` process with its events file, output folder and helpers to look at what it wrote.
+final class RecordHarness: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let out: String
+    let eventsPath: String
+    let process = Process()
+    private let stdoutPipe = Pipe()
+    private let stderrPipe = Pipe()
+    private let output = OutputBuffer()
+
+    init(_ testCase: XCTestCase, url: String, extra: [String] = [], out: String? = nil) throws {
+        directory = try TemporaryDirectory(testCase)
+        self.out = out ?? directory.file("out")
+        eventsPath = directory.file("events.jsonl")
+        let config = try directory.write("plugins.json", #"{"stations": [], "plugins": []}"#)
+        process.executableURL = URL(fileURLWithPath: TestPaths.oton)
+        process.arguments = ["record", url, "--out", self.out, "--config", config, "--events", eventsPath, "--min-seconds", "1"] + extra
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_DATA_HOME": directory.file("data"), "XDG_CACHE_HOME": directory.file("cache")]) { $1 }
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        process.standardInput = FileHandle.nullDevice
+        let output = self.output
+        stdoutPipe.fileHandleForReading.readabilityHandler = { output.append(stdout: $0.availableData) }
+        stderrPipe.fileHandleForReading.readabilityHandler = { output.append(stderr: $0.availableData) }
+        let process = self.process
+        testCase.addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+    }
+
+    func start() throws { try process.run() }
+
+    var stdout: String { output.stdout }
+    var stderr: String { output.stderr }
+
+    /// Every event line written so far, parsed.
+    var events: [[String: Any]] {
+        ((try? String(contentsOfFile: eventsPath, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    func fields(_ event: [String: Any]) -> [String: String] { event["fields"] as? [String: String] ?? [:] }
+
+    /// Waits (polling the events file oton writes, with a deadline) for an event matching the predicate.
+    @discardableResult
+    func waitForEvent(_ kind: String, timeout: TimeInterval = 20, where predicate: ([String: String]) -> Bool = { _ in true }) -> [String: String]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let match = events.first(where: { $0["kind"] as? String == kind && predicate(fields($0)) }) { return fields(match) }
+            guard process.isRunning else { break }
+            usleep(50_000)
+        }
+        return events.first(where: { $0["kind"] as? String == kind && predicate(fields($0)) }).map(fields)
+    }
+
+    func finishedEvents() -> [[String: String]] {
+        events.filter { $0["kind"] as? String == "org.oton.recording.finished" }.map(fields)
+    }
+
+    /// SIGTERM and wait; returns the exit code.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    func waitForExit(timeout: TimeInterval) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Every regular file under the output folder, relative to it.
+    func files() -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: out) else { return [] }
+        var result: [String] = []
+        while let name = enumerator.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: out + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue { result.append(name) }
+        }
+        return result.sorted()
+    }
+
+    func index() throws -> [String: Any] {
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: out + "/index.json"))
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+}
+
+/// What gst-discoverer-1.0 says about a file.
+struct Discovered {
+    var ok: Bool
+    var seconds: Double
+    var text: String
+
+    static func run(_ path: String) throws -> Discovered {
+        let result = try runProcess("/usr/bin/env", ["gst-discoverer-1.0", "-v", path])
+        let text = result.stdout + result.stderr
+        var seconds = -1.0
+        if let line = text.split(separator: "\n").first(where: { $0.contains("Duration:") }) {
+            // "Duration: 0:00:04.023000000"
+            let value = line.split(separator: " ").last.map(String.init) ?? ""
+            let parts = value.split(separator: ":").compactMap { Double($0) }
+            if parts.count == 3 { seconds = parts[0] * 3600 + parts[1] * 60 + parts[2] }
+        }
+        let ok = result.status == 0 && text.contains("Done discovering") && !text.contains("Analyzing URI timed out") && seconds > 0
+        return Discovered(ok: ok, seconds: seconds, text: text)
+    }
+}
+
+private final class OutputBuffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var out = Data()
+    private var err = Data()
+    func append(stdout data: Data) { lock.lock(); out.append(data); lock.unlock() }
+    func append(stderr data: Data) { lock.lock(); err.append(data); lock.unlock() }
+    var stdout: String { lock.lock(); defer { lock.unlock() }; return String(decoding: out, as: UTF8.self) }
+    var stderr: String { lock.lock(); defer { lock.unlock() }; return String(decoding: err, as: UTF8.self) }
+}

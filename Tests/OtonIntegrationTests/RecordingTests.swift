@@ -1,0 +1,86 @@
+import Foundation
+import IcecastFixture
+import OtonTestSupport
+import XCTest
+
+/// `oton record` with the file-sink plugin against a real Icecast2 server.
+final class RecordingTests: XCTestCase {
+    /// Changes the title `titles` times, `spacing` seconds apart, and returns when the recorder saw each (host track events).
+    private func changeTitles(_ server: IcecastServer, mount: String, _ titles: [String], spacing: Double, harness: RecordHarness) async throws {
+        for title in titles {
+            try await Task.sleep(nanoseconds: UInt64(spacing * 1e9)) // the track's length: what the test records
+            try await server.setTitle(mount: mount, title: title)
+            let song = String(title.split(separator: "-").last ?? "").trimmingCharacters(in: .whitespaces)
+            XCTAssertNotNil(harness.waitForEvent("track", timeout: 10) { $0["title"] == song }, "track \(song) seen")
+        }
+    }
+
+    /// Seconds between the host's track events for these titles (what the recorder should cut at).
+    private func trackSpans(_ harness: RecordHarness, titles: [String]) -> [String: Double] {
+        var times: [(String, Double)] = []
+        for event in harness.events where event["kind"] as? String == "track" {
+            if let title = harness.fields(event)["title"], let mono = event["mono_ns"] as? Double, !times.contains(where: { $0.0 == title }) {
+                times.append((title, mono / 1e9))
+            }
+        }
+        var spans: [String: Double] = [:]
+        for (index, entry) in times.enumerated() where index + 1 < times.count {
+            spans[entry.0] = times[index + 1].1 - entry.1
+        }
+        return spans
+    }
+
+    private func checkRecording(format: StreamFormat, mount: String, ext: String) async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: mount, format: format, initialTitle: "Artist A - Song One", stationName: "Oton Test FM")
+        let harness = try RecordHarness(self, url: server.url(mount: mount).absoluteString)
+        try harness.start()
+        XCTAssertNotNil(harness.waitForEvent("org.oton.recording.started"), harness.stderr)
+        try await changeTitles(server, mount: mount, ["Artist B - Song Two", "Artist C - Song Three", "Artist D - Song Four"],
+                               spacing: 4, harness: harness)
+        try await Task.sleep(nanoseconds: 2_000_000_000)
+        XCTAssertEqual(harness.stop(), 0, harness.stderr)
+
+        let files = harness.files()
+        XCTAssertEqual(files, [
+            "Oton Test FM/Artist B - Song Two.\(ext)", "Oton Test FM/Artist C - Song Three.\(ext)",
+            "incomplete/Oton Test FM/Artist A - Song One.\(ext)", "incomplete/Oton Test FM/Artist D - Song Four.\(ext)",
+            "index.json",
+        ], harness.stderr)
+        let spans = trackSpans(harness, titles: [])
+        for (title, artist) in [("Song Two", "Artist B"), ("Song Three", "Artist C")] {
+            let path = harness.out + "/Oton Test FM/\(artist) - \(title).\(ext)"
+            let found = try Discovered.run(path)
+            XCTAssertTrue(found.ok, found.text)
+            let expected = try XCTUnwrap(spans[title], "\(spans)")
+            XCTAssertEqual(found.seconds, expected, accuracy: 1.0, "\(title): \(found.text)")
+            print("measured: \(format) \(title) file \(found.seconds) s, title events \(expected) s apart")
+            XCTAssertTrue(found.text.contains("title: \(title)"), found.text)
+            XCTAssertTrue(found.text.contains("artist: \(artist)"), found.text)
+            if format == .mp3 {
+                let head = try XCTUnwrap(FileHandle(forReadingAtPath: path)).readData(ofLength: 4)
+                XCTAssertEqual([UInt8](head), [0x49, 0x44, 0x33, 4], "ID3v2.4")
+                XCTAssertTrue(found.text.contains("album: Oton Test FM"), found.text)
+                XCTAssertTrue(found.text.contains(server.url(mount: mount).absoluteString), "comment: stream URL\n\(found.text)")
+            }
+        }
+        for partial in files where partial.hasPrefix("incomplete/") {
+            XCTAssertTrue(try Discovered.run(harness.out + "/" + partial).ok, partial)
+        }
+        let index = try harness.index()
+        let tracks = try XCTUnwrap(index["tracks"] as? [[String: Any]])
+        XCTAssertEqual(tracks.map { $0["status"] as? String }, ["incomplete", "complete", "complete", "incomplete"])
+        XCTAssertEqual(tracks.compactMap { $0["stream_offset"] as? Int }.count, 4)
+        XCTAssertEqual(tracks.compactMap { $0["stream_offset"] as? Int }, tracks.compactMap { $0["stream_offset"] as? Int }.sorted())
+        XCTAssertEqual(harness.stdout.split(separator: "\n").filter { $0.hasPrefix("complete: ") }.count, 2, harness.stdout)
+    }
+
+    func testMP3TitleChangesGiveOneTaggedFilePerTrackAndPartialOnesInIncomplete() async throws {
+        try await checkRecording(format: .mp3, mount: "/rec.mp3", ext: "mp3")
+    }
+
+    func testChainedOggIsCutAtEachNewLogicalStream() async throws {
+        try await checkRecording(format: .ogg, mount: "/rec.ogg", ext: "ogg")
+    }
+}
