@@ -30,6 +30,7 @@ let package = Package(
     products: [
         .executable(name: "oton", targets: ["oton"]),
         .library(name: "OtonSleepTimer", type: .dynamic, targets: ["SleepTimer"]),
+        .library(name: "OtonNowPlaying", type: .dynamic, targets: ["NowPlaying"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,6 +46,14 @@ let package = Package(
             path: "Sources/CGStreamer",
             pkgConfig: "gstreamer-app-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+
+        // GIO/GDBus for the plugins that speak D-Bus, with inline shims for macros and varargs.
+        .systemLibrary(
+            name: "CGio",
+            path: "Sources/CGio",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
         ),
 
         // The host: config, loader, bus, player. Linked into the oton executable and the tests.
@@ -71,6 +80,8 @@ let package = Package(
 
         pluginLogic("SleepTimer"),
         plugin("SleepTimer", dependencies: ["SleepTimerLogic"]),
+        pluginLogic("NowPlaying"),
+        plugin("NowPlaying", dependencies: ["NowPlayingLogic", "CGio"]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),

@@ -227,7 +227,11 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
         var published = track
         if published.station == nil { published.station = station.name }
-        bus.publish(.track(published, sequence: sequence))
+        var event = BusEvent.track(published, sequence: sequence)
+        // Open-ended extras for plugins that query the station themselves (artwork).
+        if let statusURL = station.statusURL { event.extraFields.append(("station_status_url", statusURL)) }
+        if let logoURL = station.logoURL { event.extraFields.append(("station_logo_url", logoURL)) }
+        bus.publish(event)
     }
 
     private func pollStatus() {
