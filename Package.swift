@@ -90,7 +90,7 @@ let package = Package(
 
         .testTarget(
             name: "OtonHostTests",
-            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "OtonTestSupport"]
+            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "NowPlayingLogic", "OtonTestSupport"]
         ),
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
         .testTarget(

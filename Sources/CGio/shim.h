@@ -5,8 +5,9 @@
 
 #include <gio/gio.h>
 
-/* G_VARIANT_TYPE is a macro cast. */
-static inline const GVariantType *oton_variant_type(const char *type) { return (const GVariantType *)type; }
+/* G_VARIANT_TYPE is a macro cast of a string literal: one function per type used. */
+static inline const GVariantType *oton_type_vardict(void) { return G_VARIANT_TYPE_VARDICT; }
+static inline const GVariantType *oton_type_uint32_reply(void) { return G_VARIANT_TYPE("(u)"); }
 
 /* g_variant_new("(u)", …) and friends, one shape each. */
 static inline GVariant *oton_variant_tuple2(GVariant *a, GVariant *b) {

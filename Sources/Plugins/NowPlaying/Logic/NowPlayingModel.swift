@@ -6,6 +6,12 @@ public struct NowPlayingModel: Sendable {
         public var summary: String
         public var body: String
         public var imagePath: String?
+
+        public init(summary: String, body: String, imagePath: String?) {
+            self.summary = summary
+            self.body = body
+            self.imagePath = imagePath
+        }
     }
 
     public struct Changes: Equatable, Sendable {

@@ -29,7 +29,7 @@ final class DesktopNotifier {
         var error: UnsafeMutablePointer<GError>?
         guard let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
                                                       "org.freedesktop.Notifications", "Notify", parameters,
-                                                      oton_variant_type("(u)"), G_DBUS_CALL_FLAGS_NONE, 2000, nil, &error) else {
+                                                      oton_type_uint32_reply(), G_DBUS_CALL_FLAGS_NONE, 2000, nil, &error) else {
             return takeError(error)
         }
         defer { g_variant_unref(reply) }

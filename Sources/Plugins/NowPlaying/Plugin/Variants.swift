@@ -23,7 +23,7 @@ enum Variants {
 
     /// An a{sv} dictionary.
     static func dictionary(_ entries: [(String, OpaquePointer)]) -> OpaquePointer {
-        let builder = g_variant_builder_new(oton_variant_type("a{sv}"))
+        let builder = g_variant_builder_new(oton_type_vardict())
         defer { g_variant_builder_unref(builder) }
         for (key, value) in entries {
             g_variant_builder_add_value(builder, g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value)))
