@@ -31,6 +31,7 @@ let package = Package(
         .executable(name: "oton", targets: ["oton"]),
         .library(name: "OtonSleepTimer", type: .dynamic, targets: ["SleepTimer"]),
         .library(name: "OtonNowPlaying", type: .dynamic, targets: ["NowPlaying"]),
+        .library(name: "OtonArtwork", type: .dynamic, targets: ["Artwork"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -54,6 +55,15 @@ let package = Package(
             path: "Sources/CGio",
             pkgConfig: "gio-2.0",
             providers: [.apt(["libglib2.0-dev"])]
+        ),
+
+        // libcurl and gdk-pixbuf for the artwork plugin, with typed wrappers for varargs.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CGdkPixbuf",
+            path: "Sources/CGdkPixbuf",
+            pkgConfig: "gdk-pixbuf-2.0",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev"])]
         ),
 
         // The host: config, loader, bus, player. Linked into the oton executable and the tests.
@@ -82,6 +92,8 @@ let package = Package(
         plugin("SleepTimer", dependencies: ["SleepTimerLogic"]),
         pluginLogic("NowPlaying"),
         plugin("NowPlaying", dependencies: ["NowPlayingLogic", "CGio"]),
+        pluginLogic("Artwork"),
+        plugin("Artwork", dependencies: ["ArtworkLogic", "CCurl", "CGdkPixbuf"]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),
@@ -90,7 +102,7 @@ let package = Package(
 
         .testTarget(
             name: "OtonHostTests",
-            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "NowPlayingLogic", "OtonTestSupport"]
+            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "NowPlayingLogic", "ArtworkLogic", "OtonTestSupport"]
         ),
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
         .testTarget(
