@@ -32,6 +32,9 @@ enum ImageValidator {
         guard width <= maxDimension, height <= maxDimension else {
             throw Failure(description: "\(width)×\(height) is larger than \(maxDimension)×\(maxDimension)")
         }
+        guard ImageCompleteness.isComplete(bytes, format: format) else {
+            throw Failure(description: "truncated \(format): it does not reach its end marker")
+        }
         var error: UnsafeMutablePointer<GError>?
         guard let loader = gdk_pixbuf_loader_new_with_type(format, &error) else { throw Failure(description: message(error)) }
         defer { oton_object_unref(UnsafeMutableRawPointer(loader)) }
