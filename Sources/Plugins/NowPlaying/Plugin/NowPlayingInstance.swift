@@ -13,6 +13,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
     private let host: HostHandle
     private let config: NowPlayingConfig
     private let glib = GLibThread()
+    private let cancellable = g_cancellable_new()
     private(set) var model: NowPlayingModel
     private var connection: OpaquePointer?
     private var mpris: MprisObject?
@@ -34,7 +35,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
     /// On the GLib thread. False leaves the plugin idle (no session bus).
     private func connect() -> Bool {
         do {
-            let connection = try SessionBus.connect()
+            let connection = try SessionBus.connect(cancellable: cancellable)
             self.connection = connection
             if let volume = host.current(OTON_EVENT_VOLUME)?["volume"].flatMap(Double.init) { _ = model.applyVolume(volume) }
             if config.notifications {
@@ -107,12 +108,14 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
 
     /// Unregisters, releases the name and closes the connection on the GLib thread, then joins it.
     func shutdown() {
+        g_cancellable_cancel(cancellable)
         glib.stop { [self] in
             mpris?.unregister()
             mpris = nil
             if let connection, let ownedName { SessionBus.release(ownedName, on: connection) }
             closeConnection()
         }
+        g_object_unref(UnsafeMutableRawPointer(cancellable))
     }
 
     private func closeConnection() {

@@ -5,15 +5,16 @@ import Foundation
 /// each instance owns, and closes, its own), and bus-name ownership.
 enum SessionBus {
     /// Connects to $DBUS_SESSION_BUS_ADDRESS; throws the reason when there is no usable bus.
-    static func connect() throws(MprisError) -> OpaquePointer {
+    /// `cancellable` lets destroy end a connection attempt that hangs (a TCP address that never answers).
+    static func connect(cancellable: UnsafeMutablePointer<GCancellable>?) throws(MprisError) -> OpaquePointer {
         var error: UnsafeMutablePointer<GError>?
-        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, cancellable, &error) else {
             throw MprisError(takeError(error))
         }
         defer { g_free(address) }
         let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
             | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
+        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, cancellable, &error) else {
             throw MprisError(takeError(error))
         }
         g_dbus_connection_set_exit_on_close(connection, 0) // a bus going away must not end oton
