@@ -32,6 +32,8 @@ let package = Package(
         .library(name: "OtonSleepTimer", type: .dynamic, targets: ["SleepTimer"]),
         .library(name: "OtonShare", type: .dynamic, targets: ["Share"]),
         .library(name: "OtonFileSink", type: .dynamic, targets: ["FileSink"]),
+        .library(name: "OtonNowPlaying", type: .dynamic, targets: ["NowPlaying"]),
+        .library(name: "OtonArtwork", type: .dynamic, targets: ["Artwork"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -47,6 +49,23 @@ let package = Package(
             path: "Sources/CGStreamer",
             pkgConfig: "gstreamer-app-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+
+        // GIO/GDBus for the plugins that speak D-Bus, with inline shims for macros and varargs.
+        .systemLibrary(
+            name: "CGio",
+            path: "Sources/CGio",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+
+        // libcurl and gdk-pixbuf for the artwork plugin, with typed wrappers for varargs.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CGdkPixbuf",
+            path: "Sources/CGdkPixbuf",
+            pkgConfig: "gdk-pixbuf-2.0",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev"])]
         ),
 
         // The host: config, loader, bus, player. Linked into the oton executable and the tests.
@@ -80,6 +99,10 @@ let package = Package(
         plugin("Share", dependencies: ["ShareLogic"]),
         pluginLogic("FileSink"),
         plugin("FileSink", dependencies: ["FileSinkLogic"]),
+        pluginLogic("NowPlaying"),
+        plugin("NowPlaying", dependencies: ["NowPlayingLogic", "CGio"]),
+        pluginLogic("Artwork"),
+        plugin("Artwork", dependencies: ["ArtworkLogic", "CCurl", "CGdkPixbuf"]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),
@@ -88,7 +111,7 @@ let package = Package(
 
         .testTarget(
             name: "OtonHostTests",
-            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "ShareLogic", "FileSinkLogic", "OtonTestSupport"]
+            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "OtonTestSupport"]
         ),
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
         .testTarget(

@@ -46,7 +46,12 @@ final class PluginABIProofTests: XCTestCase {
     }
 
     func testSwiftPluginIsItsOwnLibraryThatDoesNotLinkTheHost() throws {
-        let path = TestPaths.pluginLibrary("OtonSleepTimer")
+        for product in ["OtonSleepTimer", "OtonNowPlaying", "OtonArtwork"] {
+            try checkSwiftPluginLibrary(TestPaths.pluginLibrary(product))
+        }
+    }
+
+    private func checkSwiftPluginLibrary(_ path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             return XCTFail("\(path) is missing: build it first with `swift build --product OtonSleepTimer` (scripts/test does)")
         }

@@ -1,0 +1,180 @@
+import ArtworkLogic
+import Dispatch
+import Foundation
+import OtonPluginKit
+import PluginAPI
+
+/// One artwork instance. Track events are turned into jobs on a private serial
+/// queue; a newer track (or destroy) cancels the job under way, including its
+/// waits between status retries and its transfers.
+final class ArtworkInstance: @unchecked Sendable {
+    struct Track: Sendable, Equatable {
+        var sequence: UInt64
+        var title: String?
+        var artist: String?
+        var rawTitle: String?
+        var station: String?
+        var artworkURL: String?
+        var statusURL: String?
+        var logoURL: String?
+
+        init?(fields: [String: String]) {
+            guard let sequence = fields["sequence"].flatMap(UInt64.init) else { return nil }
+            self.sequence = sequence
+            title = fields["title"]
+            artist = fields["artist"]
+            rawTitle = fields["raw_title"]
+            station = fields["station"]
+            artworkURL = fields["artwork_url"]
+            statusURL = fields["station_status_url"]
+            logoURL = fields["station_logo_url"]
+        }
+    }
+
+    private let host: HostHandle
+    private let config: ArtworkConfig
+    private let cache: ArtworkCache
+    private let defaultPath: String?
+    private let http: HTTPFetcher
+    private let queue = DispatchQueue(label: "org.oton.artwork")
+    private let condition = NSCondition()
+    private var generation: UInt64 = 0
+    private var stopped = false
+    /// What the last job was for: a new sequence, or the host's artwork URL changing without a status URL.
+    private var lastKey: String?
+
+    init(host: HostHandle, config: ArtworkConfig) throws {
+        self.host = host
+        self.config = config
+        cache = try ArtworkCache(directory: config.resolvedCacheDirectory(hostCacheDirectory: host.cacheDirectory),
+                                 maxBytes: config.cacheMaxBytes)
+        defaultPath = DefaultArtwork.write(into: cache.directory)
+        http = HTTPFetcher(timeoutMilliseconds: config.timeoutMilliseconds)
+    }
+
+    /// On the host's mailbox: starts a job for a new track.
+    func handle(_ event: EventView.Snapshot) {
+        guard event.kind == OTON_EVENT_TRACK, let track = Track(fields: event.fields) else { return }
+        let key = "\(track.sequence) \(track.statusURL == nil ? track.artworkURL ?? "" : "")"
+        guard key != lastKey else { return }
+        lastKey = key
+        condition.lock()
+        generation += 1
+        let job = generation
+        condition.broadcast()
+        condition.unlock()
+        queue.async { [self] in run(track, job: job) }
+    }
+
+    func shutdown() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+        queue.sync {}
+    }
+
+    // MARK: the job (worker queue)
+
+    private func isCurrent(_ job: UInt64) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        return !stopped && generation == job
+    }
+
+    /// Waits `seconds` unless the job is superseded; true when it is still current.
+    private func wait(_ seconds: Double, job: UInt64) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock(); defer { condition.unlock() }
+        while !stopped && generation == job {
+            if !condition.wait(until: deadline) { break }
+        }
+        return !stopped && generation == job
+    }
+
+    private func run(_ track: Track, job: UInt64) {
+        guard isCurrent(job) else { return }
+        var logo = track.logoURL
+        var cover: String?
+        var coverIsLogo = false
+        if let statusURL = track.statusURL, track.title != nil {
+            guard let status = matchingStatus(statusURL, for: track, job: job) else { return }
+            if let found = status.result {
+                logo = logo ?? found.logoURL
+                cover = found.artworkURL
+                coverIsLogo = cover.map { TrackMatcher.isStationLogo(url: $0, statusTitle: found.title, station: track.station, logoURL: logo) } ?? false
+            } else {
+                logo = logo ?? status.lastLogo
+            }
+        } else if let artwork = track.artworkURL {
+            cover = artwork
+            coverIsLogo = TrackMatcher.isStationLogo(url: artwork, statusTitle: nil, station: track.station, logoURL: logo)
+        }
+        var candidates: [(url: String, type: String)] = []
+        if let cover { candidates.append((cover, coverIsLogo ? "station-logo" : "cover")) }
+        if let logo, logo != cover { candidates.append((logo, "station-logo")) }
+        for candidate in candidates {
+            guard isCurrent(job) else { return }
+            do {
+                let entry = try image(at: candidate.url, job: job)
+                guard isCurrent(job) else { return }
+                publish(track, path: entry.path, url: candidate.url, type: candidate.type, color: entry.color)
+                return
+            } catch {
+                host.log(OTON_LOG_WARNING, "artwork \(candidate.url) not used: \(error); falling back")
+            }
+        }
+        guard isCurrent(job), let defaultPath else { return }
+        publish(track, path: defaultPath, url: "", type: "default", color: DefaultArtwork.color)
+    }
+
+    /// The status once its title matches the track (the API lags the stream), retried on the schedule.
+    /// nil when the job was superseded; `result` nil when it never matched.
+    private func matchingStatus(_ statusURL: String, for track: Track, job: UInt64) -> (result: StationStatus?, lastLogo: String?)? {
+        var lastLogo: String?
+        var attempt = 0
+        while let delay = config.retries.delay(before: attempt) {
+            attempt += 1
+            guard wait(delay, job: job) else { return nil }
+            let url = StationStatus.cacheBusted(statusURL, now: Int64(Date().timeIntervalSince1970 * 1000))
+            do {
+                let response = try http.get(url, maxBytes: ArtworkConfig.maxStatusBytes) { [weak self] in self?.isCurrent(job) != true }
+                let status = try StationStatus.parse(response.body)
+                lastLogo = status.logoURL ?? lastLogo
+                if let title = status.title,
+                   TrackMatcher.matches(statusTitle: title, title: track.title, artist: track.artist, rawTitle: track.rawTitle)
+                    || TrackMatcher.isStationLogo(url: "", statusTitle: title, station: track.station, logoURL: nil) {
+                    return (status, lastLogo)
+                }
+                host.log(OTON_LOG_DEBUG, "status title \"\(status.title ?? "")\" is not the playing track yet (attempt \(attempt))")
+            } catch {
+                guard isCurrent(job) else { return nil }
+                host.log(OTON_LOG_INFO, "station status \(statusURL): \(error) (attempt \(attempt))")
+            }
+        }
+        host.log(OTON_LOG_INFO, "the station status never named \"\(track.title ?? "")\"; using the station logo")
+        return (nil, lastLogo)
+    }
+
+    /// The image for `url`: memory, disk, then the network (validated before it is cached).
+    private func image(at url: String, job: UInt64) throws -> ArtworkCache.Entry {
+        if let cached = cache.lookup(url) { return cached }
+        let response = try http.get(url, maxBytes: ArtworkConfig.maxImageBytes) { [weak self] in self?.isCurrent(job) != true }
+        let bytes = [UInt8](response.body)
+        let download = cache.downloadPath()
+        guard FileManager.default.createFile(atPath: download, contents: response.body, attributes: [.posixPermissions: 0o600]) else {
+            throw ImageValidator.Failure(description: "cannot write \(download)")
+        }
+        do {
+            let image = try ImageValidator.validate(file: download, bytes: bytes, maxDimension: ArtworkConfig.maxDimension)
+            return try cache.store(url: url, download: download, bytes: bytes, format: image.format, color: image.color)
+        } catch {
+            try? FileManager.default.removeItem(atPath: download)
+            throw error
+        }
+    }
+
+    private func publish(_ track: Track, path: String, url: String, type: String, color: String) {
+        host.publish(OTON_EVENT_NAME_ARTWORK_READY, [("path", path), ("url", url), ("type", type), ("color", color),
+                                                     ("title", track.title ?? ""), ("sequence", String(track.sequence))])
+    }
+}

@@ -1,0 +1,23 @@
+/// What the now-playing plugin knows about the track on air, from `track` events.
+public struct NowPlayingTrack: Equatable, Sendable {
+    public var sequence: UInt64
+    public var title: String?
+    public var artist: String?
+    public var station: String?
+    public var url: String?
+
+    public init(sequence: UInt64, title: String? = nil, artist: String? = nil, station: String? = nil, url: String? = nil) {
+        self.sequence = sequence
+        self.title = title
+        self.artist = artist
+        self.station = station
+        self.url = url
+    }
+
+    /// Reads a `track` event's text fields (see the plugin guide: sequence, title, artist, station, stream_url).
+    public init?(fields: [String: String]) {
+        guard let sequence = fields["sequence"].flatMap(UInt64.init) else { return nil }
+        self.init(sequence: sequence, title: fields["title"], artist: fields["artist"],
+                  station: fields["station"], url: fields["stream_url"])
+    }
+}

@@ -1,0 +1,149 @@
+import CGio
+import NowPlayingLogic
+import PluginAPI
+
+/// What the MPRIS object asks of its owner. Called on the plugin's GLib thread.
+protocol MprisController: AnyObject {
+    var model: NowPlayingModel { get }
+    /// Play, Pause, PlayPause, Stop, Quit become host requests.
+    func request(_ kind: oton_request_kind)
+    /// A client wrote the Volume property.
+    func requestVolume(_ volume: Double)
+}
+
+/// /org/mpris/MediaPlayer2 with its two interfaces, registered on a connection.
+/// Lives on the plugin's GLib thread: GDBus dispatches its callbacks there.
+final class MprisObject {
+    private let connection: OpaquePointer
+    private weak var controller: MprisController?
+    private var registrations: [UInt32] = []
+
+    init(connection: OpaquePointer, controller: MprisController) {
+        self.connection = connection
+        self.controller = controller
+    }
+
+    /// Registers both interfaces; throws a message on failure.
+    func register() throws(MprisError) {
+        var error: UnsafeMutablePointer<GError>?
+        guard let node = g_dbus_node_info_new_for_xml(MprisIntrospection.xml, &error) else {
+            throw MprisError("introspection data: \(takeError(error))")
+        }
+        defer { g_dbus_node_info_unref(node) }
+        let user = Unmanaged.passUnretained(self).toOpaque()
+        for name in [MprisIntrospection.rootInterface, MprisIntrospection.playerInterface] {
+            guard let info = g_dbus_node_info_lookup_interface(node, name) else { throw MprisError("no interface \(name)") }
+            let id = g_dbus_connection_register_object(connection, MprisIntrospection.objectPath, info,
+                                                       &mprisVTable, user, nil, &error)
+            guard id != 0 else { throw MprisError("cannot register \(name): \(takeError(error))") }
+            registrations.append(id)
+        }
+    }
+
+    func unregister() {
+        for id in registrations { g_dbus_connection_unregister_object(connection, id) }
+        registrations.removeAll()
+    }
+
+    /// Emits org.freedesktop.DBus.Properties.PropertiesChanged for Player properties.
+    func propertiesChanged(_ names: [String]) {
+        guard let controller, !names.isEmpty else { return }
+        let entries = names.compactMap { name in
+            MprisProperties.value(interface: MprisIntrospection.playerInterface, name: name, model: controller.model).map { (name, $0) }
+        }
+        let parameters = oton_variant_tuple3(Variants.string(MprisIntrospection.playerInterface),
+                                             Variants.dictionary(entries), oton_variant_empty_strv())
+        var error: UnsafeMutablePointer<GError>?
+        if g_dbus_connection_emit_signal(connection, nil, MprisIntrospection.objectPath, "org.freedesktop.DBus.Properties",
+                                         "PropertiesChanged", parameters, &error) == 0 {
+            g_error_free(error)
+        }
+    }
+
+    // MARK: dispatch from the vtable
+
+    fileprivate func methodCall(interface: String, method: String, parameters: OpaquePointer?, invocation: OpaquePointer?) {
+        let kind: oton_request_kind?
+        switch (interface, method) {
+        case (MprisIntrospection.rootInterface, "Quit"): kind = OTON_REQUEST_QUIT
+        case (MprisIntrospection.rootInterface, "Raise"): kind = nil // nothing to raise: CanRaise is false
+        case (MprisIntrospection.playerInterface, "Play"): kind = OTON_REQUEST_PLAY
+        case (MprisIntrospection.playerInterface, "Pause"): kind = OTON_REQUEST_PAUSE
+        case (MprisIntrospection.playerInterface, "PlayPause"): kind = OTON_REQUEST_PLAY_PAUSE
+        case (MprisIntrospection.playerInterface, "Stop"): kind = OTON_REQUEST_STOP
+        case (MprisIntrospection.playerInterface, "Next"), (MprisIntrospection.playerInterface, "Previous"),
+             (MprisIntrospection.playerInterface, "Seek"), (MprisIntrospection.playerInterface, "SetPosition"):
+            kind = nil // a live stream: CanGoNext/CanGoPrevious/CanSeek are false, so these do nothing (as the spec says)
+        case (MprisIntrospection.playerInterface, "OpenUri"):
+            g_dbus_method_invocation_return_dbus_error(invocation, "org.mpris.MediaPlayer2.oton.NotSupported",
+                                                       "oton plays the station it was started with")
+            return
+        default:
+            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod",
+                                                       "no method \(method) in \(interface)")
+            return
+        }
+        if let kind { controller?.request(kind) }
+        g_dbus_method_invocation_return_value(invocation, nil)
+    }
+
+    fileprivate func getProperty(interface: String, name: String) -> OpaquePointer? {
+        guard let controller else { return nil }
+        return MprisProperties.value(interface: interface, name: name, model: controller.model)
+    }
+
+    fileprivate func setProperty(interface: String, name: String, value: OpaquePointer?) -> Bool {
+        guard interface == MprisIntrospection.playerInterface, let value,
+              String(cString: g_variant_get_type_string(value)) == "d" else { return false }
+        let number = g_variant_get_double(value)
+        switch name {
+        case "Volume":
+            guard number.isFinite else { return false }
+            controller?.requestVolume(min(max(number, 0), 1))
+            return true
+        case "Rate":
+            return number == 1.0 // the only rate a live stream has
+        default:
+            return false
+        }
+    }
+}
+
+struct MprisError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+private func string(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+
+private func object(_ user: UnsafeMutableRawPointer?) -> MprisObject? {
+    user.map { Unmanaged<MprisObject>.fromOpaque($0).takeUnretainedValue() }
+}
+
+/// Lives for the process: GDBus keeps a pointer to (or a copy of) the vtable while objects are registered.
+nonisolated(unsafe) private var mprisVTable: GDBusInterfaceVTable = {
+    var table = GDBusInterfaceVTable()
+    table.method_call = { _, _, _, interface, method, parameters, invocation, user in
+        guard let object = object(user) else {
+            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.Failed", "player is gone")
+            return
+        }
+        object.methodCall(interface: string(interface), method: string(method), parameters: parameters, invocation: invocation)
+    }
+    table.get_property = { _, _, _, interface, name, error, user in
+        guard let value = object(user)?.getProperty(interface: string(interface), name: string(name)) else {
+            g_set_error_literal(error, g_dbus_error_quark(), Int32(G_DBUS_ERROR_UNKNOWN_PROPERTY.rawValue), "no such property")
+            return nil
+        }
+        return value
+    }
+    table.set_property = { _, _, _, interface, name, value, error, user in
+        guard object(user)?.setProperty(interface: string(interface), name: string(name), value: value) == true else {
+            g_set_error_literal(error, g_dbus_error_quark(), Int32(G_DBUS_ERROR_PROPERTY_READ_ONLY.rawValue),
+                                "\(string(name)) cannot be set to that value")
+            return 0
+        }
+        return 1
+    }
+    return table
+}()

@@ -1,0 +1,128 @@
+import CGio
+import NowPlayingLogic
+import OtonPluginKit
+import PluginAPI
+
+/// One now-playing instance: the MPRIS object and the notifier on a private
+/// session-bus connection, served by the plugin's own GLib thread. Host
+/// events are handed to that thread; the model is touched only there.
+final class NowPlayingInstance: MprisController, @unchecked Sendable {
+    static let busName = "org.mpris.MediaPlayer2.oton"
+    static let readyEvent = "org.oton.now-playing.ready"
+
+    private let host: HostHandle
+    private let config: NowPlayingConfig
+    private let glib = GLibThread()
+    private let cancellable = g_cancellable_new()
+    private(set) var model: NowPlayingModel
+    private var connection: OpaquePointer?
+    private var mpris: MprisObject?
+    private var notifier: DesktopNotifier?
+    private var ownedName: String?
+    private var notifyFailing = false
+
+    init(host: HostHandle, config: NowPlayingConfig) {
+        self.host = host
+        self.config = config
+        model = NowPlayingModel(announcer: TrackAnnouncer(skipPatterns: config.skipPatterns), notifications: config.notifications)
+        guard config.mpris || config.notifications else {
+            host.log(OTON_LOG_INFO, "MPRIS and notifications are both off in the config: nothing to do")
+            return
+        }
+        glib.start(name: "org.oton.now-playing") { [self] in connect() }
+    }
+
+    /// On the GLib thread. False leaves the plugin idle (no session bus).
+    private func connect() -> Bool {
+        do {
+            let connection = try SessionBus.connect(cancellable: cancellable)
+            self.connection = connection
+            if let volume = host.current(OTON_EVENT_VOLUME)?["volume"].flatMap(Double.init) { _ = model.applyVolume(volume) }
+            if config.notifications {
+                notifier = DesktopNotifier(connection: connection, timeoutMilliseconds: config.notificationTimeoutMilliseconds)
+            }
+            var announced: [(String, String)] = []
+            if config.mpris {
+                let object = MprisObject(connection: connection, controller: self)
+                try object.register()
+                mpris = object
+                let name = try SessionBus.own(Self.busName, on: connection)
+                ownedName = name
+                announced.append(("bus_name", name))
+                host.log(OTON_LOG_INFO, "MPRIS on the session bus as \(name)")
+            }
+            host.publish(Self.readyEvent, announced)
+            return true
+        } catch {
+            host.log(OTON_LOG_INFO, "no session bus (\(error)): MPRIS and notifications stay idle")
+            closeConnection()
+            return false
+        }
+    }
+
+    func handle(_ event: EventView.Snapshot) {
+        glib.invoke { [self] in apply(event) }
+    }
+
+    private func apply(_ event: EventView.Snapshot) {
+        let changes: NowPlayingModel.Changes
+        switch event.kind {
+        case OTON_EVENT_TRACK:
+            guard let track = NowPlayingTrack(fields: event.fields) else { return }
+            changes = model.applyTrack(track)
+        case OTON_EVENT_STATE:
+            guard let state = event["state"] else { return }
+            changes = model.applyState(PlaybackStatus(state: state, retryAttempt: event["retry_attempt"].flatMap(Int.init) ?? 0))
+        case OTON_EVENT_VOLUME:
+            guard let volume = event["volume"].flatMap(Double.init) else { return }
+            changes = model.applyVolume(volume)
+        default:
+            guard event.name == OTON_EVENT_NAME_ARTWORK_READY else { return }
+            changes = model.applyArtwork(fields: event.fields)
+        }
+        mpris?.propertiesChanged(changes.properties)
+        if let notification = changes.notification, let notifier { show(notification, with: notifier) }
+    }
+
+    private func show(_ notification: NowPlayingModel.Notification, with notifier: DesktopNotifier) {
+        if let failure = notifier.show(notification) {
+            // Once per failing streak: a desktop without a notification server is not an error worth a line per track.
+            if !notifyFailing { host.log(OTON_LOG_WARNING, "notification not shown: \(failure)") }
+            notifyFailing = true
+        } else {
+            notifyFailing = false
+        }
+    }
+
+    // MARK: MprisController (GLib thread)
+
+    func request(_ kind: oton_request_kind) {
+        host.request(kind)
+    }
+
+    func requestVolume(_ volume: Double) {
+        host.request(OTON_REQUEST_SET_VOLUME, volume: volume)
+    }
+
+    // MARK: teardown
+
+    /// Unregisters, releases the name and closes the connection on the GLib thread, then joins it.
+    func shutdown() {
+        g_cancellable_cancel(cancellable)
+        glib.stop { [self] in
+            mpris?.unregister()
+            mpris = nil
+            if let connection, let ownedName { SessionBus.release(ownedName, on: connection) }
+            closeConnection()
+        }
+        g_object_unref(UnsafeMutableRawPointer(cancellable))
+    }
+
+    private func closeConnection() {
+        guard let connection else { return }
+        g_dbus_connection_close_sync(connection, nil, nil)
+        g_object_unref(UnsafeMutableRawPointer(connection))
+        self.connection = nil
+        notifier = nil
+    }
+}

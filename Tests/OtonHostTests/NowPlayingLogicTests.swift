@@ -1,0 +1,67 @@
+import NowPlayingLogic
+import XCTest
+
+final class NowPlayingLogicTests: XCTestCase {
+    private func track(_ sequence: UInt64, _ title: String?, artist: String? = "Artist", station: String? = "Oton FM") -> NowPlayingTrack {
+        NowPlayingTrack(sequence: sequence, title: title, artist: artist, station: station, url: "http://127.0.0.1/live")
+    }
+
+    func testStatesMapToMprisPlaybackStatus() {
+        XCTAssertEqual(PlaybackStatus(state: "playing", retryAttempt: 0), .playing)
+        XCTAssertEqual(PlaybackStatus(state: "buffering", retryAttempt: 0), .playing)
+        XCTAssertEqual(PlaybackStatus(state: "connecting", retryAttempt: 0), .playing)
+        XCTAssertEqual(PlaybackStatus(state: "paused", retryAttempt: 0), .paused)
+        XCTAssertEqual(PlaybackStatus(state: "error", retryAttempt: 2), .playing, "reconnecting")
+        XCTAssertEqual(PlaybackStatus(state: "error", retryAttempt: 0), .stopped, "gave up")
+        XCTAssertEqual(PlaybackStatus(state: "idle", retryAttempt: 0), .stopped)
+        XCTAssertEqual(PlaybackStatus(state: "something-new", retryAttempt: 0), .stopped)
+    }
+
+    func testMetadataHasANewTrackIDPerTrackAndTheArtworkOnlyForItsTrack() {
+        var model = NowPlayingModel()
+        XCTAssertEqual(model.metadata.first?.value, .objectPath(NowPlayingModel.noTrack))
+        XCTAssertEqual(model.applyTrack(track(1, "One")).properties, ["Metadata"])
+        XCTAssertEqual(model.trackID, "/org/oton/track/1")
+        XCTAssertEqual(model.applyTrack(track(1, "One")).properties, [], "an identical event changes nothing")
+        XCTAssertEqual(model.applyArtwork(fields: ["path": "/c/a.jpg", "sequence": "2"]).properties, [], "for another track")
+        XCTAssertEqual(model.applyArtwork(fields: ["path": "/c/a b.jpg", "sequence": "1"]).properties, ["Metadata"])
+        let metadata = Dictionary(uniqueKeysWithValues: model.metadata.map { ($0.key, $0.value) })
+        XCTAssertEqual(metadata["mpris:artUrl"], .string("file:///c/a%20b.jpg"))
+        XCTAssertEqual(metadata["xesam:artist"], .strings(["Artist"]))
+        XCTAssertEqual(metadata["xesam:album"], .string("Oton FM"))
+        XCTAssertEqual(metadata["xesam:url"], .string("http://127.0.0.1/live"))
+        _ = model.applyTrack(track(2, "Two"))
+        XCTAssertEqual(model.trackID, "/org/oton/track/2")
+        XCTAssertNil(model.artworkPath, "the previous cover is not shown for the next track")
+    }
+
+    func testOneNotificationPerTrackThenOneWithTheCover() {
+        var model = NowPlayingModel()
+        let first = model.applyTrack(track(1, "One"))
+        XCTAssertEqual(first.notification, .init(summary: "One", body: "Artist — Oton FM", imagePath: nil))
+        XCTAssertNil(model.applyTrack(track(1, "One", station: "Renamed FM")).notification, "same track, no second notification")
+        XCTAssertEqual(model.applyArtwork(fields: ["path": "/c/1.png", "title": "One"]).notification?.imagePath, "/c/1.png")
+        XCTAssertNil(model.applyArtwork(fields: ["path": "/c/1.png", "title": "One"]).notification)
+    }
+
+    func testJinglesStationIdentsAndDisabledNotificationsAreNotAnnounced() {
+        let announcer = TrackAnnouncer(skipPatterns: ["Jingle", "advert"])
+        XCTAssertFalse(announcer.shouldAnnounce(track(1, "Station JINGLE")))
+        XCTAssertFalse(announcer.shouldAnnounce(track(1, "Break", artist: "Advert")))
+        XCTAssertFalse(announcer.shouldAnnounce(track(1, " oton fm ", artist: nil)))
+        XCTAssertFalse(announcer.shouldAnnounce(track(1, "FM", artist: "Oton", station: "Oton - FM")), "artist - title spelling the station")
+        XCTAssertFalse(announcer.shouldAnnounce(track(1, "")))
+        XCTAssertTrue(announcer.shouldAnnounce(track(1, "Song")))
+        var quiet = NowPlayingModel(notifications: false)
+        XCTAssertNil(quiet.applyTrack(track(1, "Song")).notification)
+    }
+
+    func testVolumeAndStateChangesAreReportedOnce() {
+        var model = NowPlayingModel()
+        XCTAssertEqual(model.applyVolume(0.3).properties, ["Volume"])
+        XCTAssertEqual(model.applyVolume(0.3).properties, [])
+        XCTAssertEqual(model.applyVolume(.nan).properties, [])
+        XCTAssertEqual(model.applyState(.playing).properties, ["PlaybackStatus"])
+        XCTAssertEqual(model.applyState(.playing).properties, [])
+    }
+}
