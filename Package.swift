@@ -30,10 +30,14 @@ let package = Package(
     products: [
         .executable(name: "oton", targets: ["oton"]),
         .library(name: "OtonSleepTimer", type: .dynamic, targets: ["SleepTimer"]),
+        .library(name: "OtonHistory", type: .dynamic, targets: ["History"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Only the History plugin links these (statically, into libOtonHistory.so); the host never does.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
         // The contract: one C header. A third party compiles against include/ alone.
@@ -71,6 +75,12 @@ let package = Package(
 
         pluginLogic("SleepTimer"),
         plugin("SleepTimer", dependencies: ["SleepTimerLogic"]),
+        pluginLogic("History"),
+        plugin("History", dependencies: [
+            "HistoryLogic",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),
@@ -79,7 +89,7 @@ let package = Package(
 
         .testTarget(
             name: "OtonHostTests",
-            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "OtonTestSupport"]
+            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "HistoryLogic", "OtonTestSupport"]
         ),
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
         .testTarget(
