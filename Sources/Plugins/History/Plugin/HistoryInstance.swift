@@ -14,8 +14,10 @@ final class HistoryInstance: @unchecked Sendable {
     let database: HistoryDatabase
     private var tracker: ListeningTracker
     private var currentPlayID: Int64?
-    private let services: [any ScrobbleService]
+    /// Read when the worker starts (a player runs), so `oton history` never touches secrets.
+    private var services: [any ScrobbleService] = []
     private var worker: SubmissionWorker?
+    private var workerStarted = false
     private let artworkKind: oton_event_kind
 
     init(host: HostHandle, config: HistoryConfig) throws {
@@ -25,7 +27,6 @@ final class HistoryInstance: @unchecked Sendable {
         database = try HistoryDatabase(path: path)
         tracker = ListeningTracker(jingles: JingleDetector(patterns: config.jinglePatterns))
         artworkKind = host.table.pointee.event_kind?(host.table, OTON_EVENT_NAME_ARTWORK_READY) ?? 0
-        services = Self.makeServices(config: config, host: host)
     }
 
     /// $XDG_DATA_HOME/oton/history.sqlite: two levels above the plugin's own data directory.
@@ -114,7 +115,10 @@ final class HistoryInstance: @unchecked Sendable {
     }
 
     private func startWorkerIfNeeded() {
-        guard worker == nil, !services.isEmpty else { return }
+        guard worker == nil, !workerStarted else { return }
+        workerStarted = true
+        services = Self.makeServices(config: config, host: host)
+        guard !services.isEmpty else { return }
         let host = self.host
         let worker = SubmissionWorker(database: database, services: services, config: config) { isError, message in
             host.log(isError ? OTON_LOG_ERROR : OTON_LOG_WARNING, message)
