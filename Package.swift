@@ -94,7 +94,10 @@ let package = Package(
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
         .testTarget(
             name: "OtonIntegrationTests",
-            dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "IcecastFixture"]
+            dependencies: [
+                "OtonHost", "PluginAPI", "OtonTestSupport", "IcecastFixture", "HistoryLogic",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ]
 )

@@ -117,7 +117,8 @@ private struct ObjectReader {
 
     func number(_ key: String, in range: ClosedRange<Double>) throws -> Double? {
         guard let value = object[key] else { return nil }
-        guard let number = value as? NSNumber, !(value is Bool), range.contains(number.doubleValue) else {
+        // JSON true/false also arrive as NSNumber; their objCType is "c" (char).
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c", range.contains(number.doubleValue) else {
             throw HistoryConfig.Invalid("\(location).\(key) must be a number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number.doubleValue
