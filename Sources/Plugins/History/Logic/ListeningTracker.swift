@@ -81,6 +81,14 @@ public struct ListeningTracker: Sendable {
             current = existing
             return [.updated(existing)]
         }
+        // Nothing to show (e.g. only the station name arrived): no track is heard, and the one before ended.
+        if start.title == nil && start.rawTitle == nil {
+            if current != nil, current?.sequence != sequence,
+               let ended = end(monoNanoseconds: monoNanoseconds, wallMicroseconds: wallMicroseconds, byTitleChange: true) {
+                return [.ended(ended)]
+            }
+            return []
+        }
         // A replayed or repeated old sequence after the track ended is not a new track.
         if current == nil, let lastSequence, sequence == lastSequence { return [] }
         var effects: [Effect] = []
