@@ -15,6 +15,8 @@ final class FakeScrobbleService: @unchecked Sendable {
         case ok
         case status(Int, resetIn: Int?)
         case lastFMError(Int)
+        /// Answers 200 only after this many seconds (a service that hangs).
+        case slow(Double)
     }
 
     struct LBListen: Equatable {
@@ -126,8 +128,13 @@ final class FakeScrobbleService: @unchecked Sendable {
             }
             parsed.append(LBListen(type: type, artist: artist, title: title, listenedAt: listenedAt, additionalInfo: info))
         }
-        switch currentMode() {
-        case .ok, .lastFMError:
+        var mode = currentMode()
+        if case let .slow(seconds) = mode {
+            Thread.sleep(forTimeInterval: seconds)
+            mode = .ok
+        }
+        switch mode {
+        case .ok, .lastFMError, .slow:
             lock.withLock { accepted += parsed }
             return CannedResponse.json(#"{"status": "ok"}"#).with(["X-RateLimit-Remaining": "10", "X-RateLimit-Reset-In": "5"])
         case let .status(code, resetIn):
@@ -182,7 +189,7 @@ final class FakeScrobbleService: @unchecked Sendable {
                 return .json(#"{"error": \#(code), "message": "error \#(code)"}"#)
             case let .status(code, _):
                 return .text("unavailable", status: code)
-            case .ok:
+            case .ok, .slow:
                 lock.withLock { lastFMCalls.append(LastFMCall(method: method, fields: fields)) }
                 if method == "track.updateNowPlaying" {
                     return .json(##"{"nowplaying": {"ignoredMessage": {"code": "0", "#text": ""}}}"##)

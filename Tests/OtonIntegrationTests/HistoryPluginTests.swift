@@ -122,6 +122,20 @@ final class HistoryPluginTests: XCTestCase {
         print("[measure] retry after 429 with X-RateLimit-Reset-In 2: \(String(format: "%.2f", gap)) s")
     }
 
+    func testShutdownDoesNotWaitForAHangingService() throws {
+        let harness = try listenBrainzHarness(extra: #", "min_live_seconds": 5"#)
+        service.setMode(.slow(8))
+        harness.state(.playing)
+        harness.track(1, artist: "Artist 1", title: "Song 1")
+        harness.drain()
+        XCTAssertTrue(service.wait { !self.service.server.requests(path: "/1/submit-listens").isEmpty })
+        let start = Date()
+        harness.shutdown()
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertLessThan(elapsed, 1.5, "destroy cancels the request under way")
+        print("[measure] History plugin destroy with a request hanging: \(String(format: "%.3f", elapsed)) s")
+    }
+
     func testInvalidTokenKeepsListensAndTellsTheUser() throws {
         let directory = try TemporaryDirectory(self)
         let token = try secretFile(directory, "lb.token", "wrong-token")

@@ -35,6 +35,13 @@ public struct PlayEnd: Equatable, Sendable {
     public var secondsListened: Double
     /// True when a new title replaced it; false when playback stopped or failed.
     public var endedByTitleChange: Bool
+
+    public init(start: PlayStart, endedAtMicroseconds: Int64, secondsListened: Double, endedByTitleChange: Bool) {
+        self.start = start
+        self.endedAtMicroseconds = endedAtMicroseconds
+        self.secondsListened = secondsListened
+        self.endedByTitleChange = endedByTitleChange
+    }
 }
 
 /// Follows track and state events and says when a track starts and ends.

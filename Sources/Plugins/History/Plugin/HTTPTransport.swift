@@ -40,6 +40,9 @@ final class HTTPTransport: @unchecked Sendable {
 
         let box = AnswerBox()
         let done = DispatchSemaphore(value: 0)
+        // Checked and created under the lock, so cancel() cannot slip in between.
+        lock.lock()
+        if cancelled { lock.unlock(); return .failure(Failure(description: "cancelled")) }
         let task = session.dataTask(with: request) { data, response, error in
             if let http = response as? HTTPURLResponse, error == nil {
                 var headers: [String: String] = [:]
@@ -53,8 +56,6 @@ final class HTTPTransport: @unchecked Sendable {
             }
             done.signal()
         }
-        lock.lock()
-        if cancelled { lock.unlock(); return .failure(Failure(description: "cancelled")) }
         self.task = task
         lock.unlock()
         task.resume()
@@ -67,6 +68,8 @@ final class HTTPTransport: @unchecked Sendable {
         return box.get() ?? .failure(Failure(description: "timed out after \(Int(timeout)) s"))
     }
 
+    deinit { session.finishTasksAndInvalidate() }
+
     /// Cancels the request under way and every later one.
     func cancel() {
         lock.lock()
@@ -74,7 +77,6 @@ final class HTTPTransport: @unchecked Sendable {
         let task = self.task
         lock.unlock()
         task?.cancel()
-        session.invalidateAndCancel()
     }
 }
 
