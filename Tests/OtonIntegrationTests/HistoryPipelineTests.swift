@@ -85,6 +85,13 @@ final class HistoryPipelineTests: XCTestCase {
         let started = Date()
         let oton = try startOton(setup, url: server.url(mount: "/history.mp3").absoluteString, name: "oton")
         try await playThreeTitles(mount: "/history.mp3", seconds: 2.5)
+        // oton history reads while oton play writes (WAL).
+        let reading = try runProcess(TestPaths.oton, ["history", "--format", "json", "--config", setup.config], environment: setup.environment)
+        XCTAssertEqual(reading.status, 0, reading.stderr)
+        let live = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(reading.stdout.utf8)) as? [[String: Any]], reading.stdout)
+        XCTAssertEqual(live.map { $0["title"] as? String }, ["Song Three", "Song Two", "Song One"])
+        XCTAssertTrue(live.first?["ended_at"] is NSNull, "the track playing has no end yet")
+        XCTAssertTrue(oton.isRunning)
         kill(oton.processIdentifier, SIGTERM)
         oton.waitUntilExit()
         XCTAssertEqual(oton.terminationStatus, 0, setup.directory.read("oton.err"))
