@@ -61,7 +61,7 @@ final class HistoryPipelineTests: XCTestCase {
     }
 
     private func sql(_ database: String, _ query: String) -> [String] {
-        guard let result = try? runProcess("/usr/bin/sqlite3", [database, query]), result.status == 0 else { return [] }
+        guard let result = try? runProcess("/usr/bin/sqlite3", ["-cmd", ".timeout 5000", database, query]), result.status == 0 else { return [] }
         return result.stdout.split(separator: "\n").map(String.init)
     }
 

@@ -70,7 +70,7 @@ final class HistoryPluginHarness {
 
     /// Rows of a query on the real database, through the sqlite3 program.
     func sql(_ query: String) throws -> [String] {
-        let result = try runProcess("/usr/bin/sqlite3", [databasePath, query])
+        let result = try runProcess("/usr/bin/sqlite3", ["-cmd", ".timeout 5000", databasePath, query])
         guard result.status == 0 else { throw NSError(domain: "sqlite3", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
         return result.stdout.split(separator: "\n").map(String.init)
     }
