@@ -34,10 +34,14 @@ let package = Package(
         .library(name: "OtonFileSink", type: .dynamic, targets: ["FileSink"]),
         .library(name: "OtonNowPlaying", type: .dynamic, targets: ["NowPlaying"]),
         .library(name: "OtonArtwork", type: .dynamic, targets: ["Artwork"]),
+        .library(name: "OtonHistory", type: .dynamic, targets: ["History"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Only the History plugin links these (statically, into libOtonHistory.so); the host never does.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
         // The contract: one C header. A third party compiles against include/ alone.
@@ -103,6 +107,12 @@ let package = Package(
         plugin("NowPlaying", dependencies: ["NowPlayingLogic", "CGio"]),
         pluginLogic("Artwork"),
         plugin("Artwork", dependencies: ["ArtworkLogic", "CCurl", "CGdkPixbuf"]),
+        pluginLogic("History"),
+        plugin("History", dependencies: [
+            "HistoryLogic",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),
@@ -111,12 +121,15 @@ let package = Package(
 
         .testTarget(
             name: "OtonHostTests",
-            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "OtonTestSupport"]
+            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "OtonTestSupport"]
         ),
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
         .testTarget(
             name: "OtonIntegrationTests",
-            dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "IcecastFixture"]
+            dependencies: [
+                "OtonHost", "PluginAPI", "OtonTestSupport", "IcecastFixture", "HistoryLogic",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ]
 )

@@ -1,0 +1,124 @@
+import Foundation
+
+/// One row of history.
+public struct PlayRow: Equatable, Sendable {
+    public var id: Int64
+    public var station: String?
+    public var artist: String?
+    public var title: String?
+    public var rawTitle: String?
+    /// Unix microseconds.
+    public var startedAt: Int64
+    public var endedAt: Int64?
+    public var secondsListened: Double?
+    public var artworkPath: String?
+    public var isJingle: Bool
+
+    public init(id: Int64, station: String?, artist: String?, title: String?, rawTitle: String?, startedAt: Int64,
+                endedAt: Int64?, secondsListened: Double?, artworkPath: String?, isJingle: Bool) {
+        self.id = id
+        self.station = station
+        self.artist = artist
+        self.title = title
+        self.rawTitle = rawTitle
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.secondsListened = secondsListened
+        self.artworkPath = artworkPath
+        self.isJingle = isJingle
+    }
+}
+
+/// `history [stats] [--limit N] [--since DATE] [--station NAME] [--search TEXT] [--format table|json|csv]`
+public struct HistoryQuery: Equatable, Sendable {
+    public enum Format: String, Sendable { case table, json, csv }
+
+    public var stats = false
+    public var limit = 20
+    /// Unix microseconds.
+    public var since: Int64?
+    public var station: String?
+    public var search: String?
+    public var format = Format.table
+
+    public struct Invalid: Error, CustomStringConvertible, Equatable {
+        public let description: String
+    }
+
+    public static let usage = "history [stats] [--limit N] [--since DATE] [--station NAME] [--search TEXT] [--format table|json|csv]"
+
+    public static func parse(_ arguments: [String], now: Date = Date(), timeZone: TimeZone = .current) throws -> HistoryQuery {
+        var query = HistoryQuery()
+        var limitGiven = false
+        var index = 0
+        func value(_ name: String) throws -> String {
+            index += 1
+            guard index < arguments.count else { throw Invalid(description: "\(name) needs a value; usage: \(usage)") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            var name = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            func take() throws -> String { try inline ?? value(name) }
+            switch name {
+            case "stats" where index == 0:
+                query.stats = true
+                if !limitGiven { query.limit = 10 }
+            case "--limit", "-n":
+                let text = try take()
+                guard let limit = Int(text), limit > 0, limit <= 100_000 else {
+                    throw Invalid(description: "--limit must be a whole number from 1 to 100000, not \"\(text)\"")
+                }
+                query.limit = limit
+                limitGiven = true
+            case "--since":
+                query.since = try parseDate(try take(), now: now, timeZone: timeZone)
+            case "--station":
+                query.station = try take()
+            case "--search":
+                query.search = try take()
+            case "--format":
+                let text = try take()
+                guard let format = Format(rawValue: text.lowercased()) else {
+                    throw Invalid(description: "--format must be table, json or csv, not \"\(text)\"")
+                }
+                query.format = format
+            default:
+                throw Invalid(description: "unknown argument \"\(argument)\"; usage: \(usage)")
+            }
+            index += 1
+        }
+        return query
+    }
+
+    /// "2024-05-01", "2024-05-01 18:30", "2024-05-01T18:30:00Z" (local time unless a zone is given),
+    /// "today", "yesterday", or a span back from now: "90m", "12h", "7d", "2w".
+    public static func parseDate(_ text: String, now: Date, timeZone: TimeZone) throws -> Int64 {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        if trimmed == "today" { return micros(calendar.startOfDay(for: now)) }
+        if trimmed == "yesterday" { return micros(calendar.startOfDay(for: now).addingTimeInterval(-86400)) }
+        if let unit = trimmed.last, let amount = Double(trimmed.dropLast()), amount >= 0 {
+            let seconds: Double? = ["m": 60, "h": 3600, "d": 86400, "w": 604_800][unit]
+            if let seconds { return micros(now.addingTimeInterval(-amount * seconds)) }
+        }
+        let iso = ISO8601DateFormatter()
+        if let date = iso.date(from: text.trimmingCharacters(in: .whitespaces)) { return micros(date) }
+        for pattern in ["yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = timeZone
+            formatter.dateFormat = pattern
+            if let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) { return micros(date) }
+        }
+        throw Invalid(description: "--since: \"\(text)\" is not a date (try 2024-05-01, \"2024-05-01 18:30\", today, 12h or 7d)")
+    }
+
+    private static func micros(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
+}

@@ -1,0 +1,45 @@
+/// A listen as the scrobbling services receive it.
+public struct Listen: Equatable, Sendable, Codable {
+    public var artist: String
+    public var title: String
+    /// Unix seconds when the track started.
+    public var listenedAt: Int64
+    public var secondsListened: Double
+    public var durationSeconds: Double?
+    public var originURL: String?
+    public var station: String?
+
+    public init(artist: String, title: String, listenedAt: Int64, secondsListened: Double,
+                durationSeconds: Double? = nil, originURL: String? = nil, station: String? = nil) {
+        self.artist = artist
+        self.title = title
+        self.listenedAt = listenedAt
+        self.secondsListened = secondsListened
+        self.durationSeconds = durationSeconds
+        self.originURL = originURL
+        self.station = station
+    }
+}
+
+/// When a play counts as a listen: not a jingle, artist and title known, and
+/// heard long enough. A track of known duration needs half of it or four
+/// minutes, whichever is lower; a live track (duration unknown) needs the
+/// configured minimum and must have ended by a title change.
+public enum ScrobbleRule {
+    public static func nowPlaying(_ start: PlayStart) -> Listen? {
+        guard !start.isJingle, let artist = start.artist, let title = start.title else { return nil }
+        return Listen(artist: artist, title: title, listenedAt: start.startedAtMicroseconds / 1_000_000, secondsListened: 0,
+                      durationSeconds: start.durationSeconds, originURL: start.streamURL, station: start.station)
+    }
+
+    public static func listen(for end: PlayEnd, minimumLiveSeconds: Double) -> Listen? {
+        guard var listen = nowPlaying(end.start) else { return nil }
+        listen.secondsListened = end.secondsListened
+        if let duration = end.start.durationSeconds {
+            guard end.secondsListened >= min(duration / 2, 240) else { return nil }
+        } else {
+            guard end.endedByTitleChange, end.secondsListened >= minimumLiveSeconds else { return nil }
+        }
+        return listen
+    }
+}

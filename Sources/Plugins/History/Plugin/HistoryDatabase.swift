@@ -1,0 +1,198 @@
+import Foundation
+import GRDB
+import HistoryLogic
+
+/// history.sqlite through GRDB: the plays table (one row per track heard) and
+/// the scrobble journal (one row per listen and service, written before any
+/// network call). WAL mode, so `oton history` reads while `oton play` writes.
+final class HistoryDatabase: Sendable {
+    let path: String
+    let pool: DatabasePool
+
+    init(path: String) throws {
+        self.path = path
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.label = "org.oton.history"
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: plays and scrobble journal") { db in
+            try db.create(table: "plays") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("station", .text)
+                table.column("artist", .text)
+                table.column("title", .text)
+                table.column("raw_title", .text)
+                table.column("stream_url", .text)
+                table.column("started_at", .integer).notNull() // Unix microseconds (wall clock)
+                table.column("ended_at", .integer)             // Unix microseconds, NULL while playing (or after a crash)
+                table.column("seconds_listened", .double)      // monotonic time heard, pauses excluded
+                table.column("artwork_path", .text)
+                table.column("is_jingle", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(index: "plays_started_at", on: "plays", columns: ["started_at"])
+            try db.create(table: "scrobble_journal") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("service", .text).notNull()   // "listenbrainz" | "lastfm"
+                table.column("play_id", .integer).references("plays", onDelete: .setNull)
+                table.column("listen", .text).notNull()    // the Listen as JSON
+                table.column("created_at", .integer).notNull()
+                table.column("status", .text).notNull().defaults(to: "pending") // pending | sent | dropped
+                table.column("attempts", .integer).notNull().defaults(to: 0)
+                table.column("last_error", .text)
+                table.column("sent_at", .integer)
+                table.uniqueKey(["service", "play_id"])
+            }
+            try db.create(index: "journal_pending", on: "scrobble_journal", columns: ["service", "status", "id"])
+        }
+        return migrator
+    }
+
+    // MARK: Plays
+
+    func insertPlay(_ start: PlayStart) throws -> Int64 {
+        try pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL,
+                                 start.startedAtMicroseconds, start.isJingle])
+            return db.lastInsertedRowID
+        }
+    }
+
+    func updatePlay(_ id: Int64, _ start: PlayStart) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ? WHERE id = ?",
+                           arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL, start.isJingle, id])
+        }
+    }
+
+    func setArtwork(_ id: Int64, path: String) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE plays SET artwork_path = ? WHERE id = ?", arguments: [path, id])
+        }
+    }
+
+    /// Completes a play and, in the same transaction, journals its listen for each service.
+    func finishPlay(_ id: Int64, _ end: PlayEnd, listen: Listen?, services: [String]) throws {
+        let encoded = try listen.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        try pool.write { db in
+            try db.execute(sql: "UPDATE plays SET ended_at = ?, seconds_listened = ? WHERE id = ?",
+                           arguments: [end.endedAtMicroseconds, end.secondsListened, id])
+            guard let encoded else { return }
+            for service in services {
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO scrobble_journal (service, play_id, listen, created_at) VALUES (?, ?, ?, ?)
+                    """, arguments: [service, id, encoded, Int64(Date().timeIntervalSince1970 * 1_000_000)])
+            }
+        }
+    }
+
+    // MARK: Journal
+
+    struct JournalEntry: Sendable {
+        var id: Int64
+        var listen: Listen
+    }
+
+    func pending(service: String, limit: Int) throws -> [JournalEntry] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, listen FROM scrobble_journal WHERE service = ? AND status = 'pending' ORDER BY id LIMIT ?",
+                             arguments: [service, limit]).compactMap { row -> JournalEntry? in
+                let text: String = row["listen"]
+                guard let listen = try? JSONDecoder().decode(Listen.self, from: Data(text.utf8)) else { return nil }
+                return JournalEntry(id: row["id"], listen: listen)
+            }
+        }
+    }
+
+    func markSent(_ ids: [Int64]) throws {
+        try update(ids, sql: "UPDATE scrobble_journal SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE id = ? AND status = 'pending'",
+                   argument: Int64(Date().timeIntervalSince1970 * 1_000_000))
+    }
+
+    func markDropped(_ ids: [Int64], reason: String) throws {
+        try update(ids, sql: "UPDATE scrobble_journal SET status = 'dropped', attempts = attempts + 1, last_error = ? WHERE id = ?", argument: reason)
+    }
+
+    func recordFailure(_ ids: [Int64], reason: String) throws {
+        try update(ids, sql: "UPDATE scrobble_journal SET attempts = attempts + 1, last_error = ? WHERE id = ?", argument: reason)
+    }
+
+    private func update(_ ids: [Int64], sql: String, argument: some DatabaseValueConvertible) throws {
+        try pool.write { db in
+            for id in ids { try db.execute(sql: sql, arguments: [argument, id]) }
+        }
+    }
+
+    func journalCounts() throws -> [String: Int] {
+        try pool.read { db in
+            var out: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT service || ' ' || status AS key, COUNT(*) AS n FROM scrobble_journal GROUP BY service, status") {
+                out[row["key"]] = row["n"]
+            }
+            return out
+        }
+    }
+
+    // MARK: Queries
+
+    private func filters(_ query: HistoryQuery) -> (String, StatementArguments) {
+        var clauses: [String] = []
+        var arguments: StatementArguments = []
+        if let since = query.since {
+            clauses.append("started_at >= ?")
+            arguments += [since]
+        }
+        if let station = query.station {
+            clauses.append("station = ? COLLATE NOCASE")
+            arguments += [station]
+        }
+        if let search = query.search {
+            let pattern = "%" + search.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            clauses.append("(artist LIKE ? ESCAPE '\\' OR title LIKE ? ESCAPE '\\' OR raw_title LIKE ? ESCAPE '\\')")
+            arguments += [pattern, pattern, pattern]
+        }
+        return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), arguments)
+    }
+
+    func plays(_ query: HistoryQuery) throws -> [PlayRow] {
+        let (whereClause, arguments) = filters(query)
+        return try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM plays \(whereClause) ORDER BY started_at DESC, id DESC LIMIT \(query.limit)",
+                             arguments: arguments).map { row in
+                PlayRow(id: row["id"], station: row["station"], artist: row["artist"], title: row["title"], rawTitle: row["raw_title"],
+                        startedAt: row["started_at"], endedAt: row["ended_at"], secondsListened: row["seconds_listened"],
+                        artworkPath: row["artwork_path"], isJingle: row["is_jingle"])
+            }
+        }
+    }
+
+    func stats(_ query: HistoryQuery) throws -> HistoryStats {
+        let (whereClause, arguments) = filters(query)
+        let songs = whereClause.isEmpty ? "WHERE is_jingle = 0 AND artist IS NOT NULL" : whereClause + " AND is_jingle = 0 AND artist IS NOT NULL"
+        return try pool.read { db in
+            let artists = try Row.fetchAll(db, sql: """
+                SELECT artist, COUNT(*) AS plays FROM plays \(songs) GROUP BY artist COLLATE NOCASE
+                ORDER BY plays DESC, artist LIMIT \(query.limit)
+                """, arguments: arguments).map { HistoryStats.Count(artist: $0["artist"], plays: $0["plays"]) }
+            let tracks = try Row.fetchAll(db, sql: """
+                SELECT artist, title, COUNT(*) AS plays FROM plays \(songs) AND title IS NOT NULL
+                GROUP BY artist COLLATE NOCASE, title COLLATE NOCASE ORDER BY plays DESC, artist, title LIMIT \(query.limit)
+                """, arguments: arguments).map { HistoryStats.Count(artist: $0["artist"], title: $0["title"], plays: $0["plays"]) }
+            let stations = try Row.fetchAll(db, sql: """
+                SELECT COALESCE(station, '(unknown)') AS name, SUM(COALESCE(seconds_listened, 0)) AS seconds, COUNT(*) AS plays
+                FROM plays \(whereClause) GROUP BY name ORDER BY seconds DESC, name
+                """, arguments: arguments).map { HistoryStats.StationTime(station: $0["name"], seconds: $0["seconds"], plays: $0["plays"]) }
+            return HistoryStats(topArtists: artists, topTracks: tracks, stations: stations)
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import HistoryLogic
+import OtonPluginKit
+import PluginAPI
+
+/// One History plugin instance. Runs on the host's mailbox: events update the
+/// tracker and the database (local I/O only) and hand listens to the worker,
+/// which does the network I/O on its own thread. The worker starts with the
+/// first state event, so an instance created without a player (`oton history`)
+/// only reads.
+final class HistoryInstance: @unchecked Sendable {
+    let host: HostHandle
+    let config: HistoryConfig
+    let database: HistoryDatabase
+    private var tracker: ListeningTracker
+    private var currentPlayID: Int64?
+    /// Read when the worker starts (a player runs), so `oton history` never touches secrets.
+    private var services: [any ScrobbleService] = []
+    private var worker: SubmissionWorker?
+    private var workerStarted = false
+    private let artworkKind: oton_event_kind
+
+    init(host: HostHandle, config: HistoryConfig) throws {
+        self.host = host
+        self.config = config
+        let path = config.database ?? Self.defaultDatabasePath(dataDirectory: host.dataDirectory)
+        database = try HistoryDatabase(path: path)
+        tracker = ListeningTracker(jingles: JingleDetector(patterns: config.jinglePatterns))
+        artworkKind = host.table.pointee.event_kind?(host.table, OTON_EVENT_NAME_ARTWORK_READY) ?? 0
+    }
+
+    /// $XDG_DATA_HOME/oton/history.sqlite: two levels above the plugin's own data directory.
+    static func defaultDatabasePath(dataDirectory: String) -> String {
+        let otonDirectory = ((dataDirectory as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        return otonDirectory + "/history.sqlite"
+    }
+
+    static func sessionKeyFile(_ lastFM: HistoryConfig.LastFM, host: HostHandle) -> String {
+        lastFM.sessionKeyFile ?? host.dataDirectory + "/lastfm.session-key"
+    }
+
+    /// The services whose credentials are present; the others are reported once and left out.
+    private static func makeServices(config: HistoryConfig, host: HostHandle) -> [any ScrobbleService] {
+        var out: [any ScrobbleService] = []
+        func secret(_ reference: SecretReference, _ what: String) -> String? {
+            do {
+                guard let value = try SecretReader.read(reference, what: what) else {
+                    host.log(OTON_LOG_WARNING, "\(what) not found (set \(reference.environmentVariable ?? "the _env variable") or create \(reference.file ?? "the _file")); not scrobbling there")
+                    return nil
+                }
+                return value
+            } catch {
+                host.log(OTON_LOG_ERROR, "\(error); not scrobbling there")
+                return nil
+            }
+        }
+        if let listenBrainz = config.listenBrainz, let token = secret(listenBrainz.token, "ListenBrainz token") {
+            out.append(ListenBrainzService(url: listenBrainz.url, token: token))
+        }
+        if let lastFM = config.lastFM, let key = secret(lastFM.apiKey, "Last.fm API key"),
+           let secretValue = secret(lastFM.apiSecret, "Last.fm API secret") {
+            let file = sessionKeyFile(lastFM, host: host)
+            do {
+                if let session = try SecretReader.readFile(file, what: "Last.fm session key") {
+                    out.append(LastFMService(url: lastFM.url, apiKey: key, apiSecret: secretValue, sessionKey: session))
+                } else {
+                    host.log(OTON_LOG_WARNING, "Last.fm: no session key in \(file); run `oton lastfm login` to authorize Oton")
+                }
+            } catch {
+                host.log(OTON_LOG_ERROR, "\(error); not scrobbling to Last.fm")
+            }
+        }
+        return out
+    }
+
+    // MARK: Events (mailbox)
+
+    func handle(_ event: EventView.Snapshot, wallMicroseconds: Int64) {
+        let effects: [ListeningTracker.Effect]
+        switch event.kind {
+        case OTON_EVENT_TRACK:
+            effects = tracker.track(fields: event.fields, monoNanoseconds: event.monotonicNanoseconds, wallMicroseconds: wallMicroseconds)
+        case OTON_EVENT_STATE:
+            startWorkerIfNeeded()
+            effects = tracker.state(event["state"] ?? "", monoNanoseconds: event.monotonicNanoseconds, wallMicroseconds: wallMicroseconds)
+        case artworkKind where artworkKind != 0:
+            if let id = currentPlayID, let path = event["path"], !path.isEmpty {
+                attempt("store the artwork path") { try database.setArtwork(id, path: path) }
+            }
+            return
+        default:
+            return
+        }
+        apply(effects)
+    }
+
+    private func apply(_ effects: [ListeningTracker.Effect]) {
+        for effect in effects {
+            switch effect {
+            case let .started(start):
+                currentPlayID = attempt("record the track") { try database.insertPlay(start) }
+                if let listen = ScrobbleRule.nowPlaying(start) { worker?.nowPlaying(listen) }
+            case let .updated(start):
+                if let id = currentPlayID { attempt("update the track") { try database.updatePlay(id, start) } }
+            case let .ended(end):
+                guard let id = currentPlayID else { continue }
+                currentPlayID = nil
+                let listen = ScrobbleRule.listen(for: end, minimumLiveSeconds: config.minimumLiveSeconds)
+                attempt("complete the track") {
+                    try database.finishPlay(id, end, listen: listen, services: services.map(\.name))
+                }
+                if listen != nil { worker?.wake() }
+            }
+        }
+    }
+
+    private func startWorkerIfNeeded() {
+        guard worker == nil, !workerStarted else { return }
+        workerStarted = true
+        services = Self.makeServices(config: config, host: host)
+        guard !services.isEmpty else { return }
+        let host = self.host
+        let worker = SubmissionWorker(database: database, services: services, config: config) { isError, message in
+            host.log(isError ? OTON_LOG_ERROR : OTON_LOG_WARNING, message)
+        }
+        self.worker = worker
+        worker.start()
+        host.log(OTON_LOG_INFO, "scrobbling to \(services.map(\.name).joined(separator: ", "))")
+    }
+
+    @discardableResult
+    private func attempt<T>(_ what: String, _ body: () throws -> T) -> T? {
+        do {
+            return try body()
+        } catch {
+            host.log(OTON_LOG_ERROR, "cannot \(what) in \(database.path): \(error)")
+            return nil
+        }
+    }
+
+    // MARK: Commands (mailbox)
+
+    func command(_ name: String, _ arguments: [String]) -> (Bool, String) {
+        switch name {
+        case "history":
+            do {
+                let query = try HistoryQuery.parse(arguments)
+                if query.stats { return (true, HistoryFormatter.format(try database.stats(query), as: query.format)) }
+                return (true, HistoryFormatter.format(try database.plays(query), as: query.format))
+            } catch {
+                return (false, "\(error)")
+            }
+        case "lastfm-login":
+            return lastFMLogin(arguments)
+        default:
+            return (false, "unknown command \(name)")
+        }
+    }
+
+    private func lastFMLogin(_ arguments: [String]) -> (Bool, String) {
+        guard let lastFM = config.lastFM else {
+            return (false, "Last.fm is not configured: add \"lastfm\" with api_key_env/api_key_file and api_secret_env/api_secret_file to the config of org.oton.history in plugins.json")
+        }
+        let apiKey: String, apiSecret: String
+        do {
+            guard let key = try SecretReader.read(lastFM.apiKey, what: "Last.fm API key"),
+                  let secret = try SecretReader.read(lastFM.apiSecret, what: "Last.fm API secret") else {
+                return (false, "the Last.fm API key and secret were not found (set api_key_env/api_secret_env variables or _file entries)")
+            }
+            (apiKey, apiSecret) = (key, secret)
+        } catch {
+            return (false, "\(error)")
+        }
+        let login = LastFMLogin(config: lastFM, apiKey: apiKey, apiSecret: apiSecret, sessionKeyFile: Self.sessionKeyFile(lastFM, host: host))
+        let reply: LastFMLogin.Reply
+        switch arguments.first {
+        case "start": reply = login.start()
+        case "finish" where arguments.count == 2: reply = login.finish(token: arguments[1])
+        default: return (false, "usage: lastfm-login start | lastfm-login finish TOKEN")
+        }
+        switch reply {
+        case let .ok(text): return (true, text)
+        case let .pending(text), let .failed(text): return (false, text)
+        }
+    }
+
+    /// Ends the current track (not scrobbled: it did not end by a title change) and stops the worker.
+    func shutdown() {
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        apply(tracker.state("stopped", monoNanoseconds: Int64(DispatchTime.now().uptimeNanoseconds), wallMicroseconds: now))
+        worker?.stop()
+        worker = nil
+    }
+}
