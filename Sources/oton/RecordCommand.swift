@@ -99,6 +99,7 @@ struct RecordCommand: ParsableCommand {
         recordConfig.plugins.append(PluginEntry(id: Self.pluginID, path: path, enabled: true, config: .object(sinkConfig), location: "oton record"))
 
         var playerOptions = Player.Options(headless: true)
+        playerOptions.decodes = false // nobody listens: parse and tag the stream, do not decode it
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         let session: HostSession
         do {

@@ -10,15 +10,28 @@ final class PipelineContext: @unchecked Sendable {
     let decoded: UnsafeMutablePointer<GstElement>
     let taps: MediaTapSource
     let pipeline: UnsafeMutablePointer<GstElement>
+    /// Parse-only pipelines have no sink at start, so PLAYING says nothing: the first buffer does.
+    let startsOnFirstBuffer: Bool
     private let lock = NSLock()
     private var silenced = false
+    private var started = false
 
     init(onEvent: @escaping @Sendable (PipelineEvent) -> Void, decoded: UnsafeMutablePointer<GstElement>,
-         taps: MediaTapSource, pipeline: UnsafeMutablePointer<GstElement>) {
+         taps: MediaTapSource, pipeline: UnsafeMutablePointer<GstElement>, startsOnFirstBuffer: Bool = false) {
         self.onEvent = onEvent
         self.decoded = decoded
         self.taps = taps
         self.pipeline = pipeline
+        self.startsOnFirstBuffer = startsOnFirstBuffer
+    }
+
+    /// Reports `.started` once.
+    func reportStarted() {
+        lock.lock()
+        let first = !started
+        started = true
+        lock.unlock()
+        if first { report(.started) }
     }
 
     /// After stop(): late messages are not reported.
@@ -74,7 +87,7 @@ enum PipelineCallbacks {
             gst_message_parse_buffering(message, &percent)
             context.report(.buffering(percent: Int(percent)))
         case GST_MESSAGE_STATE_CHANGED:
-            guard oton_message_source(message) == oton_object(context.pipeline) else { break }
+            guard !context.startsOnFirstBuffer, oton_message_source(message) == oton_object(context.pipeline) else { break }
             var old = GST_STATE_NULL
             var new = GST_STATE_NULL
             gst_message_parse_state_changed(message, &old, &new, nil)
@@ -131,6 +144,32 @@ enum PipelineCallbacks {
             gst_object_unref(peer)
         }
         _ = gst_pad_link(pad, sinkPad)
+    }
+
+    // MARK: parse-only: parsebin → a fakesink per stream (streaming thread: links pads only)
+
+    static func connectParser(_ parser: UnsafeMutablePointer<GstElement>, context: PipelineContext) {
+        g_signal_connect_data(parser, "pad-added", unsafeBitCast(parsedPadAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+    }
+
+    private static let parsedPadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, data in
+        guard let pad, let sink = gst_element_factory_make("fakesink", nil) else { return }
+        let context = PipelineContext.from(data)
+        oton_set_bool(sink, "sync", 0)
+        oton_set_bool(sink, "async", 0)
+        _ = gst_bin_add(oton_bin(context.pipeline), sink)
+        _ = gst_element_sync_state_with_parent(sink)
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, tagProbe, context.retained(), release)
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, firstBufferProbe, context.retained(), release)
+        if let sinkPad = gst_element_get_static_pad(sink, "sink") {
+            _ = gst_pad_link(pad, sinkPad)
+            gst_object_unref(sinkPad)
+        }
+    }
+
+    private static let firstBufferProbe: GstPadProbeCallback = { _, _, data in
+        PipelineContext.from(data).reportStarted()
+        return GST_PAD_PROBE_REMOVE
     }
 
     // MARK: tags (streaming threads: read and hand over only)

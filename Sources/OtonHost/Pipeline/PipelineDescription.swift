@@ -14,6 +14,10 @@ public struct PipelineDescription: Equatable, Sendable {
     public var taps: UInt32
     public var volume: Double
     public var userAgent: String
+    /// Decode and play the audio. Without it (recording: nobody listens) the stream is only
+    /// parsed — demuxed, framed and tagged — into fake sinks, which costs a fraction of decoding.
+    /// A PCM tap always decodes.
+    public var decodes: Bool = true
     /// Audio held ahead of the decoder against network hiccups. Titles are reported
     /// when their audio plays, so this is also how late a title change shows.
     public var networkBufferMilliseconds: Int = 500

@@ -17,7 +17,8 @@ public final class StreamPipeline: @unchecked Sendable {
     public let connection: UInt64
     private let context: PipelineContext
     private let pipeline: UnsafeMutablePointer<GstElement>
-    private let volume: UnsafeMutablePointer<GstElement>
+    /// nil when the stream is only parsed (nothing is heard, so there is nothing to turn down).
+    private let volume: UnsafeMutablePointer<GstElement>?
     private var watch: OpaquePointer?
     private let lock = NSLock()
     private var stopped = false
@@ -44,6 +45,20 @@ public final class StreamPipeline: @unchecked Sendable {
         case let .file(path):
             source = try builder.make("filesrc", "source", package: "libgstreamer1.0-0")
             oton_set_string(source, "location", path)
+        }
+        if !description.decodes && description.taps & OTON_TAP_PCM == 0 {
+            // Parse only: source → parsebin → a fakesink per elementary stream, no audio path.
+            let parse = try builder.make("parsebin", "parse", package: "gstreamer1.0-plugins-base")
+            try builder.link(source, parse)
+            volume = nil
+            context = PipelineContext(onEvent: onEvent, decoded: parse, taps: taps, pipeline: pipeline, startsOnFirstBuffer: true)
+            PipelineCallbacks.connectParser(parse, context: context)
+            PipelineCallbacks.watchTags(on: source, context: context)
+            if description.taps & OTON_TAP_STREAM != 0 {
+                PipelineCallbacks.connectStreamTap(source: source, decoder: parse, context: context)
+            }
+            watch = Self.watchBus(of: pipeline, context: context)
+            return
         }
         let decode = try builder.make("decodebin", "decode", package: "gstreamer1.0-plugins-base")
         let convert = try builder.make("audioconvert", "convert", package: "gstreamer1.0-plugins-base")
@@ -100,9 +115,13 @@ public final class StreamPipeline: @unchecked Sendable {
         if description.taps & OTON_TAP_STREAM != 0 {
             PipelineCallbacks.connectStreamTap(source: source, decoder: decode, context: context)
         }
+        watch = Self.watchBus(of: pipeline, context: context)
+    }
+
+    private static func watchBus(of pipeline: UnsafeMutablePointer<GstElement>, context: PipelineContext) -> OpaquePointer {
         let bus = gst_pipeline_get_bus(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstPipeline.self))!
-        watch = GLibMainLoop.shared.watch(bus, handler: PipelineCallbacks.busHandler, data: Unmanaged.passRetained(context).toOpaque())
-        gst_object_unref(bus)
+        defer { gst_object_unref(bus) }
+        return GLibMainLoop.shared.watch(bus, handler: PipelineCallbacks.busHandler, data: Unmanaged.passRetained(context).toOpaque())
     }
 
     deinit {
@@ -123,7 +142,7 @@ public final class StreamPipeline: @unchecked Sendable {
     }
 
     public func setVolume(_ value: Double) {
-        oton_set_double(volume, "volume", value)
+        if let volume { oton_set_double(volume, "volume", value) }
     }
 
     /// Drops the connection. Afterwards no event is reported. Safe to call twice.

@@ -14,6 +14,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         /// How long the pipeline may stay paused for buffering before it counts as a failure.
         public var bufferingTimeout: Duration
         public var volume: Double
+        /// false: nobody listens (recording), so the stream is parsed and tagged but not decoded.
+        public var decodes = true
 
         public init(headless: Bool, reconnect: ReconnectPolicy? = nil, bufferingTimeout: Duration = .seconds(20), volume: Double = 1.0) {
             self.headless = headless
@@ -167,7 +169,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         connection += 1
         accumulator.reset(keepStation: connection > 1)
         lastStreamTitle = nil
-        let description = PipelineDescription(url: station.url, headless: options.headless, taps: bus.requestedTaps, volume: volume)
+        var description = PipelineDescription(url: station.url, headless: options.headless, taps: bus.requestedTaps, volume: volume)
+        description.decodes = options.decodes
         do {
             let connection = self.connection
             let built = try StreamPipeline(description, connection: connection, bus: bus) { [weak self] event in
