@@ -16,6 +16,7 @@ public struct EventView {
         public var source: String
         public var flags: UInt32
         public var monotonicNanoseconds: Int64
+        public var wallMicroseconds: Int64
         public var fields: [String: String]
 
         public subscript(key: String) -> String? { fields[key] }
@@ -40,7 +41,7 @@ public struct EventView {
     public var snapshot: Snapshot {
         let event = pointer.pointee
         return Snapshot(kind: event.kind, name: name, source: event.source.map { String(cString: $0) } ?? "",
-                        flags: event.flags, monotonicNanoseconds: event.mono_ns, fields: fields)
+                        flags: event.flags, monotonicNanoseconds: event.mono_ns, wallMicroseconds: event.wall_us, fields: fields)
     }
 }
 

@@ -43,7 +43,4 @@ enum ShareConfig {
         return settings
     }
 
-    static func arguments(_ json: String) -> [String] {
-        (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]) ?? []
-    }
 }

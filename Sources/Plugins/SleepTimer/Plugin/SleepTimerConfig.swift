@@ -33,8 +33,4 @@ enum SleepTimerConfig {
         return settings
     }
 
-    /// The command's arguments: a JSON array of strings.
-    static func arguments(_ json: String) -> [String] {
-        (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]) ?? []
-    }
 }

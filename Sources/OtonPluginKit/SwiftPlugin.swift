@@ -1,0 +1,96 @@
+import Foundation
+import PluginAPI
+
+/// What a Swift plugin instance implements. The kit supplies the C entry
+/// points around it (create, destroy, on_event, on_media, on_command), so a
+/// plugin is its descriptor, a factory and this protocol. Every method is
+/// called on the host's mailbox for this instance, one call at a time.
+public protocol SwiftPluginInstance: AnyObject {
+    /// An event of a kind the descriptor consumes.
+    func receive(_ event: EventView.Snapshot)
+    /// A media buffer (borrowed: copy what you keep).
+    func receive(media: UnsafePointer<oton_media_buffer>)
+    /// A control command the descriptor declared (or registered); the reply text and success.
+    func command(_ name: String, _ arguments: [String]) -> (Bool, String)
+    /// The last call: stop own threads, release everything.
+    func shutdown()
+}
+
+public extension SwiftPluginInstance {
+    func receive(_ event: EventView.Snapshot) {}
+    func receive(media: UnsafePointer<oton_media_buffer>) {}
+    func command(_ name: String, _ arguments: [String]) -> (Bool, String) { (false, "\(name) is not supported") }
+    func shutdown() {}
+}
+
+/// Makes the instance from the host table and the plugin's config JSON; a thrown error's
+/// description becomes create()'s reason.
+public typealias SwiftPluginFactory = (_ host: HostHandle, _ configJSON: String) throws -> any SwiftPluginInstance
+
+public extension PluginDescriptorBuilder {
+    /// The descriptor with the kit's C glue around `factory`. A library holds one plugin,
+    /// so one factory; keep the result in a global `let` that `oton_plugin_entry` returns.
+    func build(factory: @escaping SwiftPluginFactory) -> UnsafePointer<oton_plugin_descriptor> {
+        SwiftPluginGlue.factory = factory
+        return build(
+            create: SwiftPluginGlue.create,
+            destroy: SwiftPluginGlue.destroy,
+            onEvent: consumes.isEmpty ? nil : SwiftPluginGlue.onEvent,
+            onMedia: mediaTaps == OTON_TAP_NONE ? nil : SwiftPluginGlue.onMedia,
+            onCommand: commands.isEmpty ? nil : SwiftPluginGlue.onCommand
+        )
+    }
+}
+
+/// The C entry points. Nothing unwinds across them: errors become statuses and messages.
+enum SwiftPluginGlue {
+    nonisolated(unsafe) static var factory: SwiftPluginFactory?
+
+    /// Holds the instance behind the opaque pointer the host keeps.
+    final class Box {
+        let instance: any SwiftPluginInstance
+        init(_ instance: any SwiftPluginInstance) { self.instance = instance }
+    }
+
+    static func instance(_ pointer: UnsafeMutableRawPointer) -> any SwiftPluginInstance {
+        Unmanaged<Box>.fromOpaque(pointer).takeUnretainedValue().instance
+    }
+
+    static let create: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int) -> UnsafeMutableRawPointer? = { host, config, errorBuffer, errorSize in
+        guard let host, let factory = SwiftPluginGlue.factory else {
+            writeCreateError("no host table", into: errorBuffer, size: errorSize)
+            return nil
+        }
+        do {
+            let instance = try factory(HostHandle(host), config.map { String(cString: $0) } ?? "{}")
+            return Unmanaged.passRetained(Box(instance)).toOpaque()
+        } catch {
+            writeCreateError("\(error)", into: errorBuffer, size: errorSize)
+            return nil
+        }
+    }
+
+    static let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
+        guard let pointer else { return }
+        Unmanaged<Box>.fromOpaque(pointer).takeRetainedValue().instance.shutdown()
+    }
+
+    static let onEvent: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<oton_event>?) -> Void = { pointer, event in
+        guard let pointer, let event else { return }
+        instance(pointer).receive(EventView(event).snapshot)
+    }
+
+    static let onMedia: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<oton_media_buffer>?) -> Void = { pointer, buffer in
+        guard let pointer, let buffer else { return }
+        instance(pointer).receive(media: buffer)
+    }
+
+    static let onCommand: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, oton_reply_fn?, UnsafeMutableRawPointer?) -> oton_status = { pointer, name, arguments, reply, context in
+        guard let pointer, let name else { return OTON_ERR_INVALID }
+        let json = arguments.map { String(cString: $0) } ?? "[]"
+        let list = (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]) ?? []
+        let (ok, text) = instance(pointer).command(String(cString: name), list)
+        reply?(context, text)
+        return ok ? OTON_OK : OTON_ERR_FAILED
+    }
+}
