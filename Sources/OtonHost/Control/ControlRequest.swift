@@ -7,7 +7,7 @@ struct ControlRequest {
     var name: String
     var arguments: [String]
 
-    struct Invalid: Error {
+    struct Invalid: Error, @unchecked Sendable { // `id` is the request's own JSON value, read-only
         let id: Any?
         let message: String
     }

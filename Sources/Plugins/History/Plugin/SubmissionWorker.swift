@@ -18,6 +18,8 @@ final class SubmissionWorker: @unchecked Sendable {
         var suspended = false
         var nowPlaying: Listen?
         var mayHavePending = true
+        /// Bumped by every wake(): a journal read that started before a wake must not clear the flag.
+        var wakes: UInt64 = 0
         var failing = false
 
         init(_ service: any ScrobbleService, schedule: RetrySchedule) {
@@ -61,7 +63,10 @@ final class SubmissionWorker: @unchecked Sendable {
     /// New listens are in the journal.
     func wake() {
         condition.lock()
-        for state in states { state.mayHavePending = true }
+        for state in states {
+            state.mayHavePending = true
+            state.wakes &+= 1
+        }
         condition.signal()
         condition.unlock()
     }
@@ -141,6 +146,9 @@ final class SubmissionWorker: @unchecked Sendable {
             // A notice is worth sending only now; on failure it is not retried (the next track brings a new one).
             if handle(state.service.nowPlaying(notice, over: transport), state: state, ids: [], what: "now playing") == false { return }
         }
+        condition.lock()
+        let wakesBeforeRead = state.wakes
+        condition.unlock()
         let batch: [HistoryDatabase.JournalEntry]
         do {
             batch = try database.pending(service: name, limit: state.service.batchLimit)
@@ -150,7 +158,10 @@ final class SubmissionWorker: @unchecked Sendable {
             return
         }
         guard !batch.isEmpty else {
-            condition.lock(); state.mayHavePending = false; condition.unlock()
+            // Nothing pending, unless a listen was journaled (and wake() called) while we read.
+            condition.lock()
+            if state.wakes == wakesBeforeRead { state.mayHavePending = false }
+            condition.unlock()
             return
         }
         let (outcome, pause) = state.service.submit(batch.map(\.listen), over: transport)
