@@ -21,6 +21,16 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
+    /// The STATION|URL|FILE argument as a station, or exit with code 2 and the known names.
+    func resolveStation(_ argument: String?, in config: OtonConfig) throws -> Station {
+        do {
+            return try StationResolver.resolve(argument, in: config)
+        } catch {
+            Terminal.error(error.description)
+            throw ExitStatus.configuration
+        }
+    }
+
     func bootstrapLogging() {
         let level = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
         LoggingSystem.bootstrap { label in

@@ -37,13 +37,7 @@ struct PlayCommand: ParsableCommand {
     func run() throws {
         options.bootstrapLogging()
         let config = try options.loadConfig()
-        let chosen: Station
-        do {
-            chosen = try StationResolver.resolve(station, in: config)
-        } catch {
-            Terminal.error(error.description)
-            throw ExitStatus.configuration
-        }
+        let chosen = try options.resolveStation(station, in: config)
         var playerOptions = Player.Options(headless: headless, volume: Double(min(max(volume, 0), 150)) / 100)
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
 

@@ -56,13 +56,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         options.bootstrapLogging()
         let config = try options.loadConfig()
-        let chosen: Station
-        do {
-            chosen = try StationResolver.resolve(station, in: config)
-        } catch {
-            Terminal.error(error.description)
-            throw ExitStatus.configuration
-        }
+        let chosen = try options.resolveStation(station, in: config)
         guard format == "stream" else {
             Terminal.error("--format \(format): only \"stream\" (the encoded stream as received) is implemented")
             throw ExitStatus.configuration
