@@ -1,3 +1,5 @@
+import Foundation
+
 /// Search links for a track on music services, and the URL encoding they need.
 public struct ShareService: Sendable, Equatable {
     public var name: String
@@ -17,7 +19,7 @@ public struct ShareService: Sendable, Equatable {
     ]
 
     public func link(for query: String) -> String {
-        urlTemplate.replacingAll("{query}", with: ShareLinks.percentEncoded(query))
+        urlTemplate.replacingOccurrences(of: "{query}", with: ShareLinks.percentEncoded(query))
     }
 }
 

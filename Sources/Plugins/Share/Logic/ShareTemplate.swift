@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders a share text from a template with {artist}, {title}, {raw_title},
 /// {station} and {station_url}. A placeholder with no value disappears
 /// together with the separator next to it, so "{artist} – {title}" without
@@ -19,7 +21,7 @@ public struct ShareTemplate: Sendable, Equatable {
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             if open > rest.startIndex { tokens.append(.literal(String(rest[..<open]))) }
-            let value = values[String(rest[rest.index(after: open) ..< close])]?.trimmingCharacters(in: " ")
+            let value = values[String(rest[rest.index(after: open) ..< close])]?.trimmingCharacters(in: .whitespaces)
             tokens.append(.value(value?.isEmpty == false ? value : nil))
             rest = rest[rest.index(after: close)...]
         }
@@ -44,7 +46,7 @@ public struct ShareTemplate: Sendable, Equatable {
 
     private static func strippingSeparators(_ text: String) -> String {
         var result = text
-        for separator in separators { result = result.replacingAll(separator, with: " ") }
+        for separator in separators { result = result.replacingOccurrences(of: separator, with: " ") }
         return result
     }
 
@@ -60,40 +62,6 @@ public struct ShareTemplate: Sendable, Equatable {
                 previousSpace = false
             }
         }
-        return output.trimmingCharacters(in: " ")
-    }
-}
-
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var view = Substring(self)
-        while let first = view.first, set.contains(first) { view.removeFirst() }
-        while let last = view.last, set.contains(last) { view.removeLast() }
-        return String(view)
-    }
-
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var output = ""
-        var rest = Substring(self)
-        while let range = rest.range(of: target) {
-            output += rest[..<range.lowerBound] + replacement
-            rest = rest[range.upperBound...]
-        }
-        return output + rest
-    }
-}
-
-extension Substring {
-    func range(of target: String) -> Range<Index>? {
-        guard let first = target.first else { return nil }
-        var index = startIndex
-        while let candidate = self[index...].firstIndex(of: first) {
-            if self[candidate...].starts(with: target) {
-                return candidate ..< self.index(candidate, offsetBy: target.count)
-            }
-            index = self.index(after: candidate)
-        }
-        return nil
+        return output.trimmingCharacters(in: .whitespaces)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parses the durations a listener types: "90s", "30m", "1h15m", "1h 15m 30s",
 /// a bare number of minutes ("30", the original app's presets), or "mm:ss" / "h:mm:ss".
 public enum SleepDuration {
@@ -14,7 +16,7 @@ public enum SleepDuration {
 
     /// Seconds, at least 1 and at most one day.
     public static func parse(_ text: String) throws(ParseError) -> Int {
-        let input = text.trimmingCharacters(in: " \t")
+        let input = text.trimmingCharacters(in: .whitespaces)
         func fail(_ reason: String) -> ParseError { ParseError(input: text, reason: reason) }
         guard !input.isEmpty else { throw fail("empty") }
         let seconds: Int
@@ -75,13 +77,4 @@ public enum SleepDuration {
 
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
-}
-
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var view = Substring(self)
-        while let first = view.first, set.contains(first) { view.removeFirst() }
-        while let last = view.last, set.contains(last) { view.removeLast() }
-        return String(view)
-    }
 }
