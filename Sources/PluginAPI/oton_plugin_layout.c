@@ -15,6 +15,7 @@ _Static_assert(offsetof(oton_media_buffer, mono_ns) == 56, "oton_media_buffer la
 _Static_assert(offsetof(oton_request, duration_ms) == 16, "oton_request layout changed");
 _Static_assert(offsetof(oton_host, log) == 32, "oton_host layout changed");
 _Static_assert(offsetof(oton_host, cache_dir) == 88, "oton_host layout changed");
+_Static_assert(offsetof(oton_host, select_media_taps) == 96, "oton_host layout changed (1.1)");
 _Static_assert(offsetof(oton_plugin_descriptor, id) == 16, "descriptor layout changed");
 _Static_assert(offsetof(oton_plugin_descriptor, create) == 72, "descriptor layout changed");
 _Static_assert(offsetof(oton_plugin_descriptor, on_command) == 104, "descriptor layout changed");

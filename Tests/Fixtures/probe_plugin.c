@@ -10,7 +10,9 @@
  * Config (JSON, flat): "log": file to append one line per call to,
  *   "block_until": a path; on_event waits until it exists (max 20 s),
  *   "fail": make create() fail with this message,
- *   "created_marker": a file create() writes (to prove inspect never calls create).
+ *   "created_marker": a file create() writes (to prove inspect never calls create),
+ *   "select_taps": "0".."3", narrows the media taps with select_media_taps (ABI 1.1);
+ *     the status it returned is logged, and a second call after create is logged too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +100,19 @@ static oton_instance *probe_create(const oton_host *host, const char *config_jso
                 host->struct_size, host->data_dir ? host->data_dir : "(null)");
         fflush(self->log);
     }
+    {
+        char *select = json_string(config_json, "select_taps");
+        if (select != NULL) {
+            oton_status status = OTON_ERR_UNSUPPORTED;
+            if (OTON_HAS_FIELD(host, oton_host, select_media_taps) && host->select_media_taps != NULL)
+                status = host->select_media_taps(host, (oton_media_tap)strtoul(select, NULL, 10));
+            if (self->log) {
+                fprintf(self->log, "select_taps %s status=%d\n", select, (int)status);
+                fflush(self->log);
+            }
+            free(select);
+        }
+    }
     return self;
 }
 
@@ -149,6 +164,12 @@ static void probe_on_media(oton_instance *instance, const oton_media_buffer *buf
 static oton_status probe_on_command(oton_instance *instance, const char *name, const char *args_json,
                                     oton_reply_fn reply, void *reply_context) {
     probe *self = instance;
+    if (strcmp(name, "probe-select-late") == 0) {
+        char text[32];
+        snprintf(text, sizeof text, "status=%d", (int)self->host->select_media_taps(self->host, OTON_TAP_NONE));
+        reply(reply_context, text);
+        return OTON_OK;
+    }
     if (strcmp(name, "probe-echo") == 0) {
         reply(reply_context, "echo:");
         reply(reply_context, args_json);
@@ -182,6 +203,7 @@ static const char *const probe_consumes[] = {"track", "state", "org.oton.test.pr
 static const oton_command_decl probe_commands[] = {
     {sizeof(oton_command_decl), 0, "probe-echo", "probe-echo ARGS…", "replies with its arguments"},
     {sizeof(oton_command_decl), 0, "probe-publish", "probe-publish", "publishes org.oton.test.probe and asks for a fade"},
+    {sizeof(oton_command_decl), 0, "probe-select-late", "probe-select-late", "calls select_media_taps after create"},
 };
 
 static const oton_plugin_descriptor probe_descriptor = {
@@ -203,7 +225,7 @@ static const oton_plugin_descriptor probe_descriptor = {
     "test plugin",
     probe_consumes,
     probe_commands,
-    2,
+    sizeof probe_commands / sizeof probe_commands[0],
     0,
     probe_create,
     probe_destroy,

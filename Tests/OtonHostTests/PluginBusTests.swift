@@ -172,6 +172,29 @@ final class PluginBusTests: XCTestCase {
         XCTAssertEqual(directory.lines("k.log").filter { $0.hasPrefix("media tap=2") }.count, 200)
     }
 
+    func testAnInstanceNarrowsItsTapsDuringCreateOnly() throws {
+        let manager = manager()
+        manager.start([
+            try probe("both", id: "org.test.both", defines: ["PROBE_TAPS=(OTON_TAP_STREAM|OTON_TAP_PCM)"],
+                      config: ["log": .string(directory.file("both.log")), "select_taps": .string("2")]),
+            try probe("wrong", id: "org.test.wrong", defines: ["PROBE_TAPS=OTON_TAP_PCM"],
+                      config: ["log": .string(directory.file("wrong.log")), "select_taps": .string("1")]),
+        ])
+        defer { manager.shutdown() }
+        XCTAssertTrue(directory.read("both.log").contains("select_taps 2 status=\(OTON_OK)"), directory.read("both.log"))
+        XCTAssertTrue(directory.read("wrong.log").contains("select_taps 1 status=\(OTON_ERR_INVALID)"),
+                      "a tap the descriptor does not declare is refused")
+        XCTAssertEqual(bus.requestedTaps, OTON_TAP_PCM, "the stream tap declared by org.test.both was narrowed away")
+        let stream = MediaFormat(tap: OTON_TAP_STREAM, caps: "audio/mpeg")
+        let pcm = MediaFormat(tap: OTON_TAP_PCM, caps: "audio/x-raw", sampleFormat: OTON_SAMPLE_S16LE, rate: 44100, channels: 2)
+        bus.publish(media: MediaPacket(format: stream, bytes: [1, 2, 3], offset: 0))
+        bus.publish(media: MediaPacket(format: pcm, bytes: [0, 0, 0, 0], offset: 0))
+        manager.drain()
+        XCTAssertEqual(directory.lines("both.log").filter { $0.hasPrefix("media") }.map { String($0.prefix(11)) }, ["media tap=2"])
+        XCTAssertEqual(manager.run(command: "probe-select-late", arguments: [])?.text, "status=\(OTON_ERR_BUSY)",
+                       "after create the choice is fixed")
+    }
+
     /// Polls a log file that a plugin writes from its own thread (there is no event to await for a file).
     private func waitForLines(in name: String, prefix: String, count: Int) -> [String]? {
         let deadline = Date().addingTimeInterval(10)

@@ -17,15 +17,15 @@ final class PluginLoaderTests: XCTestCase {
         XCTAssertEqual(manifest.name, "Probe")
         XCTAssertEqual(manifest.abiVersion, "\(OTON_ABI_MAJOR).\(OTON_ABI_MINOR)")
         XCTAssertEqual(manifest.consumes, ["track", "state", "org.oton.test.probe"])
-        XCTAssertEqual(manifest.commands.map(\.name), ["probe-echo", "probe-publish"])
+        XCTAssertEqual(manifest.commands.map(\.name), ["probe-echo", "probe-publish", "probe-select-late"])
     }
 
     func testOtherMajorIsRefusedNamingBothVersions() throws {
         let directory = try TemporaryDirectory(self)
         let path = try probe(directory, "major", ["PROBE_ABI_MAJOR=2u"])
         XCTAssertThrowsError(try PluginLibrary(path: path)) { error in
-            XCTAssertEqual(error as? PluginLoadError, .majorMismatch(path: path, plugin: "2.0", host: "1.0"))
-            XCTAssertTrue("\(error)".contains("2.0") && "\(error)".contains("1.0"))
+            XCTAssertEqual(error as? PluginLoadError, .majorMismatch(path: path, plugin: "2.1", host: "1.1"))
+            XCTAssertTrue("\(error)".contains("2.1") && "\(error)".contains("1.1"))
         }
     }
 
@@ -33,7 +33,7 @@ final class PluginLoaderTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let path = try probe(directory, "minor", ["PROBE_ABI_MINOR=7u"])
         XCTAssertThrowsError(try PluginLibrary(path: path)) { error in
-            XCTAssertEqual(error as? PluginLoadError, .newerMinor(path: path, plugin: "1.7", host: "1.0"))
+            XCTAssertEqual(error as? PluginLoadError, .newerMinor(path: path, plugin: "1.7", host: "1.1"))
         }
     }
 

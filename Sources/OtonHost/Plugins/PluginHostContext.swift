@@ -18,10 +18,16 @@ final class PluginHostContext: @unchecked Sendable {
     private let strings: CStringArena
     private let lock = NSLock()
     private var active = true
+    /// The taps the descriptor declares, and those the instance narrowed them to during create().
+    let declaredTaps: UInt32
+    private var chosenTaps: UInt32
+    private var creating = true
 
     init(pluginID: String, bus: PluginBus, requests: any PlayerRequestSink, commands: CommandRegistry,
-         logger: Logger, dataDirectory: String, cacheDirectory: String) {
+         logger: Logger, dataDirectory: String, cacheDirectory: String, declaredTaps: UInt32 = 0) {
         self.pluginID = pluginID
+        self.declaredTaps = declaredTaps
+        chosenTaps = declaredTaps
         self.bus = bus
         self.requests = requests
         self.commands = commands
@@ -41,7 +47,8 @@ final class PluginHostContext: @unchecked Sendable {
             host_version: strings.pointer(at: version), host_data: nil,
             log: hostLog, event_kind: hostEventKind, publish: hostPublish, request: hostRequest,
             current: hostCurrent, register_command: hostRegisterCommand,
-            data_dir: strings.pointer(at: data), cache_dir: strings.pointer(at: cache)
+            data_dir: strings.pointer(at: data), cache_dir: strings.pointer(at: cache),
+            select_media_taps: hostSelectMediaTaps
         ))
         table.pointee.host_data = Unmanaged.passRetained(self).toOpaque() // never released: see above
     }
@@ -49,6 +56,25 @@ final class PluginHostContext: @unchecked Sendable {
     /// After this, every host function answers OTON_ERR_FAILED and does nothing.
     func deactivate() {
         lock.lock(); active = false; lock.unlock()
+    }
+
+    /// create() returned: select_media_taps answers OTON_ERR_BUSY from now on.
+    func endCreate() {
+        lock.lock(); creating = false; lock.unlock()
+    }
+
+    /// The media taps this instance receives.
+    var selectedTaps: UInt32 {
+        lock.lock(); defer { lock.unlock() }
+        return chosenTaps
+    }
+
+    func selectMediaTaps(_ taps: UInt32) -> oton_status {
+        lock.lock(); defer { lock.unlock() }
+        guard creating else { return OTON_ERR_BUSY }
+        guard taps & ~declaredTaps == 0 else { return OTON_ERR_INVALID }
+        chosenTaps = taps
+        return OTON_OK
     }
 
     var isActive: Bool {
@@ -155,4 +181,9 @@ private let hostRegisterCommand: @convention(c) (UnsafePointer<oton_host>?, Unsa
     guard let decl, decl.pointee.struct_size >= UInt32(MemoryLayout<oton_command_decl>.size) else { return OTON_ERR_INVALID }
     guard let command = try? CommandName.validated(decl.pointee, path: context.pluginID) else { return OTON_ERR_INVALID }
     return context.commands.register(command, for: context.pluginID) ? OTON_OK : OTON_ERR_BUSY
+}
+
+private let hostSelectMediaTaps: @convention(c) (UnsafePointer<oton_host>?, oton_media_tap) -> oton_status = { host, taps in
+    guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
+    return context.selectMediaTaps(taps)
 }

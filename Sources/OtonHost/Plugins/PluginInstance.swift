@@ -32,8 +32,9 @@ final class PluginInstance: MailboxConsumer, @unchecked Sendable {
         let error = UnsafeMutablePointer<CChar>.allocate(capacity: errorSize)
         defer { error.deallocate() }
         error.initialize(repeating: 0, count: errorSize)
-        guard let create = library.descriptor.create,
-              let created = create(UnsafePointer(context.table), configJSON, error, errorSize) else {
+        let created = library.descriptor.create?(UnsafePointer(context.table), configJSON, error, errorSize)
+        context.endCreate()
+        guard let created else {
             error[errorSize - 1] = 0
             let reason = String(cString: error)
             throw .createFailed(path: library.path, id: library.manifest.id,

@@ -118,7 +118,8 @@ public final class PluginManager: @unchecked Sendable {
         let context = PluginHostContext(
             pluginID: manifest.id, bus: bus, requests: requests, commands: commands,
             logger: logger, dataDirectory: try makeDirectory(directories.dataHome, manifest.id, path: path),
-            cacheDirectory: try makeDirectory(directories.cacheHome, manifest.id, path: path)
+            cacheDirectory: try makeDirectory(directories.cacheHome, manifest.id, path: path),
+            declaredTaps: manifest.mediaTaps
         )
         for command in manifest.commands where !commands.register(command, for: manifest.id) {
             let owner = commands.entry(named: command.name)?.pluginID ?? "another plugin"
@@ -133,7 +134,7 @@ public final class PluginManager: @unchecked Sendable {
             commands.removeAll(of: manifest.id)
             throw error
         }
-        bus.subscribe(id: manifest.id, kinds: kindFilter(for: manifest), taps: manifest.mediaTaps, mailbox: mailbox)
+        bus.subscribe(id: manifest.id, kinds: kindFilter(for: manifest), taps: context.selectedTaps, mailbox: mailbox)
         return instance
     }
 

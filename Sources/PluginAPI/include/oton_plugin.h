@@ -50,7 +50,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define OTON_ABI_MAJOR 1u
-#define OTON_ABI_MINOR 0u
+#define OTON_ABI_MINOR 1u /* 1.1: oton_host.select_media_taps */
 
 /* The one symbol the host looks up with dlsym(). */
 #define OTON_PLUGIN_ENTRY_SYMBOL "oton_plugin_entry"
@@ -336,6 +336,21 @@ struct oton_host {
      * The strings live as long as the host table. */
     const char *data_dir;
     const char *cache_dir;
+
+    /* ---- added in ABI 1.1 (check OTON_HAS_FIELD(host, select_media_taps)) ---- */
+
+    /* MAIN THREAD, only from inside create(). Narrows the media taps this
+     * instance receives to `taps`, a subset of the descriptor's media_taps
+     * (the descriptor says what the plugin may ever ask for, which is what
+     * `oton plugins inspect` shows; the config decides what it needs now).
+     * Not calling it means every declared tap; OTON_TAP_NONE means none.
+     * A tap nobody selects is not built, so a plugin that does not need the
+     * decoded PCM should say so: the host may then skip decoding entirely.
+     * Returns OTON_ERR_INVALID for bits outside media_taps and OTON_ERR_BUSY
+     * when called after create() returned. On a 1.0 host the field is
+     * absent: the instance then receives every declared tap and must ignore
+     * the buffers it does not want (check oton_media_format.tap). */
+    oton_status (*select_media_taps)(const oton_host *host, oton_media_tap taps);
 };
 
 /* ------------------------------------------------------------------------ */
@@ -349,7 +364,7 @@ typedef struct oton_plugin_descriptor {
     uint32_t    struct_size;    /* sizeof(oton_plugin_descriptor) */
     uint32_t    abi_major;      /* OTON_ABI_MAJOR the plugin was built with */
     uint32_t    abi_minor;      /* OTON_ABI_MINOR the plugin was built with */
-    uint32_t    media_taps;     /* OTON_TAP_* bits the plugin wants */
+    uint32_t    media_taps;     /* OTON_TAP_* bits the plugin may want; an instance narrows them with oton_host.select_media_taps (1.1) */
 
     const char *id;             /* REQUIRED, reverse-DNS, e.g. "org.example.logger" */
     const char *name;           /* REQUIRED, human name */
