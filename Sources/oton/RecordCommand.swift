@@ -26,8 +26,17 @@ struct RecordCommand: ParsableCommand {
     @Flag(name: .long, inversion: .prefixedNo, help: "One file per track (default), or one file per connection")
     var split = true
 
-    @Option(name: .long, help: "stream: the encoded stream as received (wav is not implemented yet)")
-    var format: String = "stream"
+    @Option(name: .long, help: "stream: the encoded stream as received (default); wav: decoded PCM")
+    var format: String?
+
+    @Option(name: .long, help: "wav only: move each cut to the quietest moment within ± this many seconds of the title change")
+    var silenceWindow: Double?
+
+    @Option(name: .long, help: "Start each track this many seconds early (files overlap)")
+    var padBefore: Double?
+
+    @Option(name: .long, help: "End each track this many seconds late (files overlap)")
+    var padAfter: Double?
 
     @Option(name: .long, help: "Stop after this long: 90s, 30m, 2h, 1h30m or seconds")
     var duration: String?
@@ -57,8 +66,8 @@ struct RecordCommand: ParsableCommand {
         options.bootstrapLogging()
         let config = try options.loadConfig()
         let chosen = try options.resolveStation(station, in: config)
-        guard format == "stream" else {
-            Terminal.error("--format \(format): only \"stream\" (the encoded stream as received) is implemented")
+        if let format, format != "stream" && format != "wav" {
+            Terminal.error("--format \(format): use stream (the encoded stream as received) or wav (decoded PCM)")
             throw ExitStatus.configuration
         }
         let stopAfter: Double?
@@ -82,6 +91,10 @@ struct RecordCommand: ParsableCommand {
         sinkConfig["quit_on_error"] = .bool(true)
         sinkConfig["station"] = .string(chosen.name)
         sinkConfig["stream_url"] = .string(chosen.url)
+        if let format { sinkConfig["format"] = .string(format) }
+        if let silenceWindow { sinkConfig["silence_window"] = .number(silenceWindow) }
+        if let padBefore { sinkConfig["pad_before"] = .number(padBefore) }
+        if let padAfter { sinkConfig["pad_after"] = .number(padAfter) }
         if let template { sinkConfig["template"] = .string(template) }
         if let partial { sinkConfig["partial"] = .string(partial) }
         if let minSeconds { sinkConfig["min_seconds"] = .number(minSeconds) }
@@ -93,7 +106,7 @@ struct RecordCommand: ParsableCommand {
         recordConfig.plugins.append(PluginEntry(id: Self.pluginID, path: path, enabled: true, config: .object(sinkConfig), location: "oton record"))
 
         var playerOptions = Player.Options(headless: true)
-        playerOptions.decodes = false // nobody listens: parse and tag the stream, do not decode it
+        playerOptions.decodes = false // nobody listens: parse and tag the stream; decoded only when a plugin selects the PCM tap
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         let session: HostSession
         do {

@@ -171,7 +171,9 @@ final class FileSinkLogicTests: XCTestCase {
         for (json, message) in [
             (#"{}"#, "config.directory is required"),
             (#"{"directory": "/x", "partial": "maybe"}"#, "config.partial"),
-            (#"{"directory": "/x", "format": "wav"}"#, "not implemented"),
+            (#"{"directory": "/x", "format": "flac"}"#, "config.format must be"),
+            (#"{"directory": "/x", "silence_window": 2}"#, "needs config.format \"wav\""),
+            (#"{"directory": "/x", "format": "wav", "pad_before": 31}"#, "config.pad_before must be"),
             (#"{"directory": "/x", "colour": 1}"#, "config.colour is not a file-sink setting"),
             (#"{"directory": "/x", "template": "{title}"}"#, ".{ext}"),
         ] {

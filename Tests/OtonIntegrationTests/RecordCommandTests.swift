@@ -18,11 +18,16 @@ final class RecordCommandTests: XCTestCase {
         XCTAssertTrue(harness.stdout.contains("incomplete: \(harness.out)/incomplete/Oton Test FM/Artist A - Song One.mp3"), harness.stdout)
     }
 
-    func testUnsupportedFormatAndUnwritableFolderAreUsageErrors() throws {
-        let wav = try RecordHarness(self, url: "http://127.0.0.1:9/none.mp3", extra: ["--format", "wav"])
-        try wav.start()
-        XCTAssertEqual(wav.waitForExit(timeout: 20), 2)
-        XCTAssertTrue(wav.stderr.contains("only \"stream\""), wav.stderr)
+    func testUnknownFormatSilenceWithoutWAVAndUnwritableFolderAreUsageErrors() throws {
+        let flac = try RecordHarness(self, url: "http://127.0.0.1:9/none.mp3", extra: ["--format", "flac"])
+        try flac.start()
+        XCTAssertEqual(flac.waitForExit(timeout: 20), 2)
+        XCTAssertTrue(flac.stderr.contains("--format flac: use stream"), flac.stderr)
+
+        let window = try RecordHarness(self, url: "http://127.0.0.1:9/none.mp3", extra: ["--silence-window", "2"])
+        try window.start()
+        XCTAssertEqual(window.waitForExit(timeout: 20), 2)
+        XCTAssertTrue(window.stderr.contains("silence_window needs config.format \"wav\""), window.stderr)
 
         let directory = try TemporaryDirectory(self)
         let blocker = try directory.write("file", "not a folder")

@@ -30,11 +30,11 @@ final class RecordingTests: XCTestCase {
         return spans
     }
 
-    private func checkRecording(format: StreamFormat, mount: String, ext: String) async throws {
+    private func checkRecording(format: StreamFormat, mount: String, ext: String, extra: [String] = []) async throws {
         let server = try await IcecastServer.start()
         defer { server.stop() }
         _ = try await server.startSource(mount: mount, format: format, initialTitle: "Artist A - Song One", stationName: "Oton Test FM")
-        let harness = try RecordHarness(self, url: server.url(mount: mount).absoluteString)
+        let harness = try RecordHarness(self, url: server.url(mount: mount).absoluteString, extra: extra)
         try harness.start()
         XCTAssertNotNil(harness.waitForEvent("org.oton.recording.started"), harness.stderr)
         try await changeTitles(server, mount: mount, ["Artist B - Song Two", "Artist C - Song Three", "Artist D - Song Four"],
@@ -55,10 +55,15 @@ final class RecordingTests: XCTestCase {
             XCTAssertTrue(found.ok, found.text)
             let expected = try XCTUnwrap(spans[title], "\(spans)")
             XCTAssertEqual(found.seconds, expected, accuracy: 1.0, "\(title): \(found.text)")
-            print("measured: \(format) \(title) file \(found.seconds) s, title events \(expected) s apart")
+            print("measured: \(format) \(ext) \(title) file \(found.seconds) s, title events \(expected) s apart")
             XCTAssertTrue(found.text.contains("title: \(title)"), found.text)
             XCTAssertTrue(found.text.contains("artist: \(artist)"), found.text)
-            if format == .mp3 {
+            if ext == "wav" {
+                let head = [UInt8](try XCTUnwrap(FileHandle(forReadingAtPath: path)).readData(ofLength: 12))
+                XCTAssertEqual(Array(head[0 ..< 4]) + Array(head[8 ..< 12]), Array("RIFFWAVE".utf8))
+                XCTAssertTrue(found.text.contains("album: Oton Test FM"), found.text)
+                XCTAssertTrue(found.text.contains("Sample rate: 44100") && found.text.contains("Channels: 2"), found.text)
+            } else if format == .mp3 {
                 let head = try XCTUnwrap(FileHandle(forReadingAtPath: path)).readData(ofLength: 4)
                 XCTAssertEqual([UInt8](head), [0x49, 0x44, 0x33, 4], "ID3v2.4")
                 XCTAssertTrue(found.text.contains("album: Oton Test FM"), found.text)
@@ -78,6 +83,10 @@ final class RecordingTests: XCTestCase {
 
     func testMP3TitleChangesGiveOneTaggedFilePerTrackAndPartialOnesInIncomplete() async throws {
         try await checkRecording(format: .mp3, mount: "/rec.mp3", ext: "mp3")
+    }
+
+    func testWAVFromThePCMTapIsCutAtEachTitleAndTagged() async throws {
+        try await checkRecording(format: .mp3, mount: "/rec-wav.mp3", ext: "wav", extra: ["--format", "wav"])
     }
 
     func testChainedOggIsCutAtEachNewLogicalStream() async throws {

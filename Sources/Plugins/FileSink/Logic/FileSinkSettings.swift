@@ -9,7 +9,20 @@ public struct FileSinkSettings: Equatable, Sendable {
         case onDemand = "on-demand"
     }
 
+    public enum Format: String, Sendable {
+        /// The encoded stream as received (the stream tap).
+        case stream
+        /// WAV from the decoded PCM tap.
+        case wav
+    }
+
     public var directory: String
+    public var format = Format.stream
+    /// Move each cut to the quietest 100 ms within ± this many seconds of the title change (wav only; 0: off).
+    public var silenceWindow = 0.0
+    /// Start each track this many seconds early and end it this many seconds late (the files overlap).
+    public var padBefore = 0.0
+    public var padAfter = 0.0
     public var template: FileNameTemplate
     public var split = true
     public var partial = PartialPolicy.incomplete
@@ -46,7 +59,8 @@ public struct FileSinkSettings: Equatable, Sendable {
             throw Invalid(description: "config must be a JSON object")
         }
         let known: Set<String> = ["directory", "template", "split", "partial", "min_seconds", "mode", "buffer_mb", "disk_floor_mb",
-                                  "index", "station", "stream_url", "quit_on_error", "max_mb", "tags", "format"]
+                                  "index", "station", "stream_url", "quit_on_error", "max_mb", "tags", "format",
+                                  "silence_window", "pad_before", "pad_after"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw Invalid(description: "config.\(unknown) is not a file-sink setting; known: \(known.sorted().joined(separator: ", "))")
         }
@@ -61,9 +75,22 @@ public struct FileSinkSettings: Equatable, Sendable {
         }
         var settings = FileSinkSettings(directory: Self.expandHome(directory), template: template)
         if let value = object["format"] {
-            guard value as? String == "stream" else {
-                throw Invalid(description: "config.format: only \"stream\" (the encoded stream as received) is supported; WAV/FLAC from PCM is not implemented")
+            guard let text = value as? String, let format = Format(rawValue: text) else {
+                throw Invalid(description: "config.format must be \"stream\" (the encoded stream as received) or \"wav\" (decoded PCM)")
             }
+            settings.format = format
+        }
+        for (key, path) in [("silence_window", \FileSinkSettings.silenceWindow), ("pad_before", \FileSinkSettings.padBefore),
+                            ("pad_after", \FileSinkSettings.padAfter)] {
+            if let value = object[key] {
+                guard let seconds = value as? Double, seconds >= 0, seconds <= 30 else {
+                    throw Invalid(description: "config.\(key) must be a number of seconds from 0 to 30")
+                }
+                settings[keyPath: path] = seconds
+            }
+        }
+        if settings.silenceWindow > 0 && settings.format != .wav {
+            throw Invalid(description: "config.silence_window needs config.format \"wav\" (--format wav): the quietest moment is found in the decoded audio")
         }
         if let value = object["split"] {
             guard let flag = value as? Bool else { throw Invalid(description: "config.split must be true or false") }
@@ -124,6 +151,14 @@ public struct FileSinkSettings: Equatable, Sendable {
             }
         }
         return settings
+    }
+
+    /// The splitter these settings ask for.
+    public func makeSplitter() -> TrackSplitter {
+        var splitter = TrackSplitter(split: split, aligner: CutAligner(
+            window: Int64(silenceWindow * 1e9), pre: Int64(padBefore * 1e9), post: Int64(padAfter * 1e9)))
+        if format == .wav { splitter.maxSegmentBytes = WAVLayout.maxDataBytes }
+        return splitter
     }
 
     static func expandHome(_ path: String) -> String {

@@ -10,9 +10,13 @@ public struct StreamUnit: Equatable, Sendable {
     /// An Ogg codec header page (identification, comments, setup): repeated at the
     /// start of a file cut in the middle of a logical stream, so the file plays on its own.
     public var isCodecHeader: Bool
+    /// Loudness of decoded audio (mean square, 0 … 1); nil for encoded units.
+    public var level: Double?
 
-    public init(bytes: [UInt8], durationNanoseconds: Int64 = 0, beginsLogicalStream: Bool = false, isCodecHeader: Bool = false) {
+    public init(bytes: [UInt8], durationNanoseconds: Int64 = 0, beginsLogicalStream: Bool = false, isCodecHeader: Bool = false,
+                level: Double? = nil) {
         self.bytes = bytes
+        self.level = level
         self.durationNanoseconds = durationNanoseconds
         self.beginsLogicalStream = beginsLogicalStream
         self.isCodecHeader = isCodecHeader
@@ -32,6 +36,8 @@ public enum StreamContainer: String, Equatable, Sendable {
     case mpegAudio
     case adts
     case ogg
+    /// Raw S16LE PCM from the PCM tap, written as WAV.
+    case pcm
     case unknown
 
     /// "audio/mpeg, mpegversion=(int)1, …" → .mpegAudio; "application/ogg" → .ogg.
@@ -47,6 +53,8 @@ public enum StreamContainer: String, Equatable, Sendable {
             }
         } else if lower.hasPrefix("audio/aac") || lower.hasPrefix("audio/x-aac") {
             self = .adts
+        } else if PCMFormat(caps: caps) != nil {
+            self = .pcm
         } else {
             self = .unknown
         }
@@ -58,17 +66,23 @@ public enum StreamContainer: String, Equatable, Sendable {
         case .mpegAudio: return "mp3"
         case .adts: return "aac"
         case .ogg: return caps.lowercased().contains("opus") ? "opus" : "ogg"
+        case .pcm: return "wav"
         case .unknown: return "bin"
         }
     }
 
-    public func makeFramer() -> any StreamFramer {
+    public func makeFramer(caps: String = "") -> any StreamFramer {
         switch self {
+        case .pcm: return PCMFramer(format: PCMFormat(caps: caps) ?? PCMFormat(rate: 44100, channels: 2))
         case .mpegAudio, .adts: return MPEGAudioFramer()
         case .ogg: return OggPageFramer()
         case .unknown: return RawFramer()
         }
     }
+
+    /// Units carry an exact duration, so a cut can be moved and padded in time (not Ogg: pages of
+    /// one logical stream cannot be moved into another file without rewriting them).
+    public var supportsAlignedCuts: Bool { self == .mpegAudio || self == .adts || self == .pcm }
 }
 
 /// For streams we cannot parse: every pushed piece is one unit.

@@ -64,6 +64,10 @@ public struct TrackSplitter {
     public var split: Bool
     /// How long a title change on an Ogg stream waits for a new logical stream before cutting without one.
     public var oggCutWait: Int64
+    /// A file longer than this ends (incomplete) and the track goes on in a new one: WAV cannot hold 4 GiB.
+    public var maxSegmentBytes: UInt64 = .max
+    /// Silence search and padding (MPEG audio, ADTS, PCM); inactive when all are 0.
+    public var aligner: CutAligner
 
     private var framer: any StreamFramer = RawFramer()
     private var container: StreamContainer = .unknown
@@ -78,6 +82,9 @@ public struct TrackSplitter {
     private var chainHasAudio = false
     private var nextID = 1
     private var latest: TrackMetadata?
+    /// `latest` arrived after the last buffer: at the start of a connection it is the new connection's own title
+    /// (the PCM tap starts after the decoder, so its first title comes before its first audio), not one carried over.
+    private var latestIsFresh = false
     private var pendingCut: (metadata: TrackMetadata, deadline: Int64)?
     private var codecHeaders: [StreamUnit] = []
     private var lastMonotonic: Int64 = 0
@@ -87,16 +94,23 @@ public struct TrackSplitter {
     /// What the host's stream tap says until its typefinder has decided.
     public static let unknownCaps = "application/octet-stream"
     static let maxHeldBytes = 1 << 20
+    /// How long the start of a connection may stay untitled and still take the first title as its own.
+    static let untitledGrace: Int64 = 5_000_000_000
 
-    public init(split: Bool = true, oggCutWait: Int64 = 3_000_000_000) {
+    public init(split: Bool = true, oggCutWait: Int64 = 3_000_000_000, aligner: CutAligner = CutAligner(window: 0, pre: 0, post: 0)) {
         self.split = split
         self.oggCutWait = oggCutWait
+        self.aligner = aligner
     }
+
+    /// Title changes go through the aligner (the stream's units have exact durations and cuts may move).
+    private var aligning: Bool { split && aligner.isActive && container.supportsAlignedCuts }
 
     public var currentSegment: Segment? { current }
 
     /// A buffer from the stream tap.
     public mutating func receive(_ buffer: Buffer) -> [Action] {
+        defer { latestIsFresh = false }
         var actions: [Action] = []
         lastMonotonic = buffer.monotonicNanoseconds
         let sameConnection = !buffer.newConnection && buffer.connection == connection && !buffer.discontinuity
@@ -104,7 +118,7 @@ public struct TrackSplitter {
             // The type was found after the first bytes: frame them with what they turned out to be.
             container = StreamContainer(caps: buffer.caps)
             caps = buffer.caps
-            framer = container.makeFramer()
+            framer = container.makeFramer(caps: caps)
             var position = heldOffset
             framedOffset = buffer.offset + UInt64(buffer.bytes.count)
             let bytes = held + buffer.bytes
@@ -114,13 +128,14 @@ public struct TrackSplitter {
         }
         let gap = !sameConnection || buffer.formatChanged || buffer.caps != caps
         if gap {
+            actions += flushAligner()
             actions += endCurrent(complete: false)
             if buffer.caps != caps || !sameConnection {
                 container = StreamContainer(caps: buffer.caps)
                 caps = buffer.caps
             }
             if buffer.newConnection || buffer.connection != connection || buffer.formatChanged || buffer.caps != caps {
-                framer = container.makeFramer()
+                framer = container.makeFramer(caps: caps)
                 codecHeaders = []
                 chainHasAudio = false
             } else {
@@ -152,14 +167,23 @@ public struct TrackSplitter {
     public mutating func track(_ metadata: TrackMetadata) -> [Action] {
         guard metadata.sequence != latest?.sequence else { return [] } // replayed or repeated
         latest = metadata
+        latestIsFresh = true
         guard var segment = current else { return [] } // the next segment takes `latest`
-        if segment.metadata == nil || currentTitleIsCarried {
+        // The connection's first title (the host announces the station on connect, the title once ICY data or
+        // tags arrive) names the segment it started in rather than cutting a second-long untitled file off it.
+        let untitledStart = segment.metadata?.title == nil && segment.metadata?.artist == nil && !segment.startedAtBoundary
+            && segment.durationNanoseconds < Self.untitledGrace
+        if segment.metadata == nil || currentTitleIsCarried || untitledStart {
             segment.metadata = metadata
             current = segment
             currentTitleIsCarried = false
             return [.rename(segment: segment.id, metadata: metadata)]
         }
         guard split else { return [] }
+        if aligning {
+            aligner.mark(metadata)
+            return []
+        }
         pendingCut = (metadata, container == .ogg ? lastMonotonic + oggCutWait : lastMonotonic)
         return []
     }
@@ -167,7 +191,7 @@ public struct TrackSplitter {
     /// The recording ends (quit, disk full, destroy): the current segment is incomplete.
     public mutating func finish() -> [Action] {
         held = []
-        return endCurrent(complete: false)
+        return flushAligner() + endCurrent(complete: false)
     }
 
     // MARK: -
@@ -176,6 +200,13 @@ public struct TrackSplitter {
         var actions: [Action] = []
         let unitOffset = offset
         offset += UInt64(unit.bytes.count)
+        if aligning {
+            if current == nil {
+                actions += begin(at: unitOffset, boundary: false, metadata: latest, carried: latest != nil && !latestIsFresh)
+            }
+            for step in aligner.push(unit, offset: unitOffset) { actions += perform(step) }
+            return actions
+        }
         if unit.beginsLogicalStream && chainHasAudio {
             // A new chain of a chained Ogg stream: the track boundary itself.
             codecHeaders = []
@@ -200,12 +231,42 @@ public struct TrackSplitter {
         }
         if current == nil {
             // The first segment of a connection, or after a gap, starts mid-track.
-            actions += begin(at: unitOffset, boundary: false, metadata: latest, carried: latest != nil)
+            actions += begin(at: unitOffset, boundary: false, metadata: latest, carried: latest != nil && !latestIsFresh)
             if !unit.isCodecHeader {
                 for header in codecHeaders { actions += write(header.bytes, duration: 0) }
             }
         }
+        if let current, current.bytes + UInt64(unit.bytes.count) > maxSegmentBytes, !unit.isCodecHeader {
+            // Too big for one file (WAV's 4 GiB): go on in a new one; neither part is a whole track.
+            actions += endCurrent(complete: false)
+            actions += begin(at: unitOffset, boundary: false, metadata: current.metadata, carried: current.metadata == nil)
+            for header in codecHeaders { actions += write(header.bytes, duration: 0) }
+        }
         actions += write(unit.bytes, duration: unit.durationNanoseconds)
+        return actions
+    }
+
+    private mutating func perform(_ step: CutAligner.Step) -> [Action] {
+        switch step {
+        case let .write(entry):
+            var actions: [Action] = []
+            if let current, current.bytes + UInt64(entry.unit.bytes.count) > maxSegmentBytes {
+                let metadata = current.metadata
+                actions += endCurrent(complete: false)
+                actions += begin(at: entry.offset, boundary: false, metadata: metadata, carried: false)
+            }
+            return actions + write(entry.unit.bytes, duration: entry.unit.durationNanoseconds)
+        case let .cut(metadata, offset):
+            guard current != nil else { return begin(at: offset, boundary: false, metadata: metadata, carried: false) }
+            return endCurrent(complete: true) + begin(at: offset, boundary: true, metadata: metadata, carried: false)
+        }
+    }
+
+    /// Writes what the aligner holds (a gap or the end): pending cuts land at their title change.
+    private mutating func flushAligner() -> [Action] {
+        guard aligner.heldCount > 0 || aligning else { return [] }
+        var actions: [Action] = []
+        for step in aligner.flush() { actions += perform(step) }
         return actions
     }
 

@@ -20,8 +20,13 @@ final class FileSinkInstance: @unchecked Sendable {
     private var lostSinceLastBuffer = false
     private let maxQueuedBytes = 64 << 20
 
+    /// The tap this instance records from.
+    private let tap: oton_media_tap
+
     init(host: HostHandle, settings: FileSinkSettings) throws {
         self.host = host
+        tap = settings.format == .wav ? OTON_TAP_PCM : OTON_TAP_STREAM
+        host.selectMediaTaps(tap)
         var notifyTarget: ((Recorder.Notice) -> Void)?
         recorder = try Recorder(settings: settings) { notice in notifyTarget?(notice) }
         notifyTarget = { [host, settings] notice in Self.announce(notice, host: host, settings: settings) }
@@ -29,7 +34,8 @@ final class FileSinkInstance: @unchecked Sendable {
 
     func media(_ buffer: UnsafePointer<oton_media_buffer>) {
         let raw = buffer.pointee
-        guard hasField(buffer, \oton_media_buffer.connection), let format = raw.format, format.pointee.tap == OTON_TAP_STREAM else { return }
+        guard hasField(buffer, \oton_media_buffer.connection), let format = raw.format, format.pointee.tap == tap else { return }
+        if tap == OTON_TAP_PCM && format.pointee.sample_format != OTON_SAMPLE_S16LE { return }
         let size = raw.size
         lock.lock()
         if queuedBytes + size > maxQueuedBytes {

@@ -3,16 +3,16 @@ import Foundation
 import OtonPluginKit
 import PluginAPI
 
-/// The file sink's descriptor; OtonPluginKit supplies the C entry points. It takes the encoded
-/// stream tap only (recording as received); WAV/FLAC from the PCM tap is not
-/// implemented, so the host never adds a PCM branch for it.
+/// The file sink's descriptor; OtonPluginKit supplies the C entry points. It may take either
+/// tap; each instance selects one in create(): the stream tap for config.format "stream" (the
+/// host then need not decode), the PCM tap for "wav".
 nonisolated(unsafe) let fileSinkDescriptor = PluginDescriptorBuilder(
     id: "org.oton.file-sink",
     name: "File sink",
     version: "0.1.0",
-    description: "Records the stream as received, one file per track, with an index; record-current saves the track playing now",
+    description: "Records the stream as received (or WAV from PCM), one file per track, with an index; record-current saves the track playing now",
     consumes: ["track", OTON_EVENT_NAME_ARTWORK_READY],
-    mediaTaps: OTON_TAP_STREAM,
+    mediaTaps: OTON_TAP_STREAM | OTON_TAP_PCM,
     commands: [(
         name: "record-current",
         usage: "record-current",

@@ -49,6 +49,17 @@ final class PartFile {
         size += UInt64(bytes.count)
     }
 
+    /// Replaces bytes already written (a header's sizes, a reserved tag region) in place;
+    /// the file does not grow, so this works on a full disk too.
+    func overwrite(_ bytes: [UInt8], at offset: Int) throws {
+        guard descriptor >= 0 else { throw Failure(description: "\(path) is closed") }
+        guard UInt64(offset + bytes.count) <= size else { throw Failure(description: "\(path): overwrite past the end") }
+        let result = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress!, $0.count, off_t(offset)) }
+        guard result == bytes.count else {
+            throw Failure(description: "cannot write \(path): \(String(cString: strerror(result < 0 ? errno : EIO)))")
+        }
+    }
+
     /// Flushes to the disk and closes. Safe to call twice.
     func close() {
         guard descriptor >= 0 else { return }

@@ -2,9 +2,10 @@ import FileSinkLogic
 import Foundation
 
 /// Carries out the splitter's decisions on disk: .part files named from the
-/// template, renamed into place (or into incomplete/, or deleted) when they
-/// end, ID3v2.4 tags on MP3, the JSON index, the free-space floor. Not thread
-/// safe: FileSinkInstance calls it from its one writer queue only.
+/// template (TrackFileNamer), sealed and renamed into place (or into
+/// incomplete/, or deleted) when they end (TrackFinisher), the JSON index,
+/// the free-space floor and the size limit. Not thread safe: FileSinkInstance
+/// calls it from its one writer queue only.
 final class Recorder {
     /// Something to tell the host about.
     enum Notice {
@@ -45,13 +46,19 @@ final class Recorder {
     private var bytesSinceSpaceCheck: UInt64 = .max
     private var totalBytes: UInt64 = 0
     private let notify: (Notice) -> Void
+    private let namer: TrackFileNamer
+    private let finisher: TrackFinisher
+    /// WAV sizes are refreshed in the header every this many bytes.
+    private var bytesSinceHeaderRefresh = 0
 
     var isStopped: Bool { stopped }
 
     init(settings: FileSinkSettings, notify: @escaping (Notice) -> Void) throws {
         self.settings = settings
         self.notify = notify
-        splitter = TrackSplitter(split: settings.split)
+        namer = TrackFileNamer(settings: settings)
+        finisher = TrackFinisher(settings: settings) { level, message in notify(.log(level: level, message: message)) }
+        splitter = settings.makeSplitter()
         session = ISO8601DateFormatter().string(from: Date()) + "-\(getpid())"
         do {
             try FileOps.makeDirectories(settings.directory)
@@ -102,7 +109,7 @@ final class Recorder {
     func recordCurrent() -> (Bool, String) {
         guard !stopped else { return (false, "recording has stopped; see the log") }
         guard let open else { return (false, "nothing is playing yet") }
-        let name = describe(open.segment.metadata)
+        let name = TrackFileNamer.describe(open.segment.metadata)
         if open.persist {
             return (true, "already recording \(name) to \(open.file?.path ?? "?")")
         }
@@ -156,7 +163,7 @@ final class Recorder {
 
     /// Opens the .part file and writes what was buffered. False when recording had to stop.
     private func startFile(_ open: Open) -> Bool {
-        let relative = relativeName(open.segment)
+        let relative = namer.relativeName(open.segment)
         let base = settings.directory + "/" + relative
         let directory = (base as NSString).deletingLastPathComponent
         do {
@@ -165,11 +172,14 @@ final class Recorder {
                 throw PartFile.Failure(description: "\(directory) leads outside the output folder (a symbolic link?)")
             }
             open.file = try FileOps.createUnique(base, suffix: ".part")
+            if open.segment.container == .pcm {
+                try open.file!.writeWAVHeader(PCMFormat(caps: open.segment.caps) ?? PCMFormat(rate: 44100, channels: 2))
+            }
         } catch {
             stop(reason: "write-failed", message: "recording stopped: \(error)")
             return false
         }
-        open.entry.file = relativePath(open.file!.path)
+        open.entry.file = namer.relativePath(open.file!.path)
         notify(.started(path: open.file!.path, metadata: open.segment.metadata))
         saveIndex()
         let buffered = open.buffered
@@ -213,6 +223,13 @@ final class Recorder {
         do {
             try file.write(bytes)
             totalBytes += UInt64(bytes.count)
+            if open.segment.container == .pcm {
+                bytesSinceHeaderRefresh += bytes.count
+                if bytesSinceHeaderRefresh >= 1 << 20 {
+                    bytesSinceHeaderRefresh = 0
+                    try file.refreshWAVSizes()
+                }
+            }
         } catch {
             stop(reason: "write-failed", message: "recording stopped: \(error)")
             return
@@ -239,10 +256,12 @@ final class Recorder {
         guard let open, open.segment.id == segment.id else { return }
         self.open = nil
         guard open.persist, let file = open.file else { return } // never asked for: forget it
+        let track = TrackFinisher.Track(segment: open.segment, artworkPath: open.artworkPath)
+        finisher.seal(file, track, tagging: tagging)
         file.close()
         let seconds = Double(open.segment.durationNanoseconds) / 1e9
         let isComplete = complete && !open.lostStart
-        let decision = placement(relativeName: relativeName(open.segment), complete: isComplete, seconds: seconds,
+        let decision = placement(relativeName: namer.relativeName(open.segment), complete: isComplete, seconds: seconds,
                                  minimumSeconds: settings.minimumSeconds, policy: settings.partial)
         open.entry.bytes = file.size
         open.entry.seconds = (seconds * 1000).rounded() / 1000
@@ -256,9 +275,9 @@ final class Recorder {
             reason = why
         case let .keep(relative):
             do {
-                finalPath = try finalize(open, file: file, relative: relative)
+                finalPath = try finisher.finalize(file, track, relative: relative, tagging: tagging)
                 open.entry.status = isComplete ? .complete : .incomplete
-                open.entry.file = relativePath(finalPath!)
+                open.entry.file = namer.relativePath(finalPath!)
             } catch {
                 open.entry.status = .failed
                 reason = "\(error)"
@@ -270,74 +289,6 @@ final class Recorder {
         index.upsert(open.entry)
         saveIndex()
         notify(.finished(path: finalPath, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason))
-    }
-
-    /// Tags (MP3) and names the finished file. Returns its path.
-    private func finalize(_ open: Open, file: PartFile, relative: String) throws -> String {
-        let target = settings.directory + "/" + relative
-        let directory = (target as NSString).deletingLastPathComponent
-        try FileOps.makeDirectories(directory)
-        guard FileOps.isInside(directory, root: settings.directory) else {
-            throw PartFile.Failure(description: "\(directory) leads outside the output folder")
-        }
-        if settings.writeTags && tagging && open.segment.container == .mpegAudio {
-            let tag = id3(for: open)
-            do {
-                let tagged = try FileOps.createUnique(file.path + ".tagging", suffix: "")
-                do {
-                    try tagged.write(tag.bytes())
-                    try FileOps.append(contentsOf: file.path, to: tagged)
-                    tagged.close()
-                    let name = try FileOps.linkWithoutReplacing(tagged.path, to: target)
-                    unlink(file.path)
-                    return name
-                } catch {
-                    tagged.close()
-                    unlink(tagged.path)
-                    notify(.log(level: 2, message: "cannot tag \(relative) (\(error)); keeping it untagged"))
-                }
-            } catch {
-                notify(.log(level: 2, message: "cannot tag \(relative) (\(error)); keeping it untagged"))
-            }
-        }
-        return try FileOps.linkWithoutReplacing(file.path, to: target)
-    }
-
-    private func id3(for open: Open) -> ID3v2Tag {
-        let metadata = open.segment.metadata
-        var tag = ID3v2Tag(title: metadata?.title, artist: metadata?.artist, album: metadata?.station ?? settings.station,
-                           comment: metadata?.streamURL ?? settings.streamURL)
-        if let path = open.artworkPath, let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-           let size = attributes[.size] as? NSNumber, size.intValue <= 4 << 20,
-           let data = FileManager.default.contents(atPath: path) {
-            let bytes = [UInt8](data)
-            if let type = ID3v2Tag.imageType(bytes) { tag.picture = .init(mimeType: type, data: bytes) }
-        }
-        return tag
-    }
-
-    private func relativeName(_ segment: TrackSplitter.Segment) -> String {
-        let metadata = segment.metadata
-        let date = Date()
-        let day = DateFormatter.cached("yyyy-MM-dd").string(from: date)
-        let time = DateFormatter.cached("HHmmss").string(from: date)
-        return settings.template.render([
-            "station": metadata?.station ?? settings.station ?? "",
-            "artist": metadata?.artist ?? "",
-            "title": metadata?.title ?? "",
-            "ext": segment.container.fileExtension(caps: segment.caps),
-            "date": day, "time": time,
-            "sequence": metadata.map { String($0.sequence) } ?? "",
-        ])
-    }
-
-    private func relativePath(_ path: String) -> String {
-        path.hasPrefix(settings.directory + "/") ? String(path.dropFirst(settings.directory.count + 1)) : path
-    }
-
-    private func describe(_ metadata: TrackMetadata?) -> String {
-        let text = [metadata?.artist, metadata?.title].compactMap { $0 }.joined(separator: " - ")
-        return text.isEmpty ? "the current track" : "\"\(text)\""
     }
 
     private func saveIndex() {
@@ -357,18 +308,5 @@ final class Recorder {
         if let open { end(open.segment, complete: false) }
         stopped = true
         notify(.stopped(reason: reason, message: message, isError: isError))
-    }
-}
-
-extension DateFormatter {
-    nonisolated(unsafe) private static var formatters: [String: DateFormatter] = [:]
-
-    static func cached(_ format: String) -> DateFormatter {
-        if let formatter = formatters[format] { return formatter }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = format
-        formatters[format] = formatter
-        return formatter
     }
 }
