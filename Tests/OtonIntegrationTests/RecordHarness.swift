@@ -12,7 +12,7 @@ final class RecordHarness: @unchecked Sendable {
     private let stderrPipe = Pipe()
     private let output = OutputBuffer()
 
-    init(_ testCase: XCTestCase, url: String, extra: [String] = [], out: String? = nil) throws {
+    init(_ testCase: XCTestCase, url: String, extra: [String] = [], out: String? = nil, environment: [String: String] = [:]) throws {
         directory = try TemporaryDirectory(testCase)
         self.out = out ?? directory.file("out")
         eventsPath = directory.file("events.jsonl")
@@ -20,7 +20,7 @@ final class RecordHarness: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: TestPaths.oton)
         process.arguments = ["record", url, "--out", self.out, "--config", config, "--events", eventsPath, "--min-seconds", "1"] + extra
         process.environment = ProcessInfo.processInfo.environment.merging(
-            ["XDG_DATA_HOME": directory.file("data"), "XDG_CACHE_HOME": directory.file("cache")]) { $1 }
+            ["XDG_DATA_HOME": directory.file("data"), "XDG_CACHE_HOME": directory.file("cache")].merging(environment) { $1 }) { $1 }
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = FileHandle.nullDevice

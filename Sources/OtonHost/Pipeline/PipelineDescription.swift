@@ -1,3 +1,4 @@
+import Foundation
 import PluginAPI
 
 /// What to build: the source, whether sound goes to a device, which taps plugins asked for.
@@ -21,6 +22,10 @@ public struct PipelineDescription: Equatable, Sendable {
     /// Audio held ahead of the decoder against network hiccups. Titles are reported
     /// when their audio plays, so this is also how late a title change shows.
     public var networkBufferMilliseconds: Int = 500
+    /// PEM file of the certificate authorities HTTPS servers are checked against instead of the
+    /// system's (for a station with a private CA). From the SSL_CERT_FILE environment variable, as
+    /// OpenSSL, curl and Python read it. Verification is never switched off.
+    public var caFile: String? = ProcessInfo.processInfo.environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
 
     public init(url: String, headless: Bool, taps: UInt32 = 0, volume: Double = 1.0, userAgent: String = "oton/\(OtonVersion.current)") {
         if url.hasPrefix("http://") || url.hasPrefix("https://") {

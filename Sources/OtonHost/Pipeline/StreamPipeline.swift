@@ -42,6 +42,7 @@ public final class StreamPipeline: @unchecked Sendable {
             oton_set_bool(source, "iradio-mode", 1)
             oton_set_string(source, "user-agent", description.userAgent)
             oton_set_uint(source, "timeout", 15)
+            if let caFile = description.caFile, url.hasPrefix("https://") { oton_set_string(source, "ssl-ca-file", caFile) }
         case let .file(path):
             source = try builder.make("filesrc", "source", package: "libgstreamer1.0-0")
             oton_set_string(source, "location", path)

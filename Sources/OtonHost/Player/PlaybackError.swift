@@ -13,6 +13,8 @@ public enum StreamUnavailableReason: Hashable, Sendable {
     case notAudio
     /// Audio in a format no installed GStreamer plugin can decode.
     case unsupportedFormat
+    /// HTTPS: the TLS handshake failed, almost always because the server's certificate is not trusted.
+    case secureConnectionFailed
     /// The stream failed for a reason the classifier could not pin down.
     case unknown
 
@@ -25,6 +27,7 @@ public enum StreamUnavailableReason: Hashable, Sendable {
         case .httpStatus: "http-error"
         case .notAudio: "not-audio"
         case .unsupportedFormat: "unsupported-format"
+        case .secureConnectionFailed: "secure-connection-failed"
         case .unknown: "unknown"
         }
     }
@@ -62,6 +65,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             case .httpStatus(let status): "The station's server answered with an error (HTTP \(status))."
             case .notAudio: "This address doesn't lead to an audio stream."
             case .unsupportedFormat: "This station uses an audio format that can't be played here."
+            case .secureConnectionFailed: "The station's secure connection (HTTPS) could not be verified."
             case .unknown: "The station's stream isn't available right now."
             }
         case .bufferingTimeout:
@@ -92,6 +96,8 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
                 "The URL may point to a web page or playlist instead of the stream. Check the station's stream URL."
             case .unsupportedFormat:
                 "Install the GStreamer codec plugins (gstreamer1.0-plugins-good, -bad, -ugly and gstreamer1.0-libav), then try again."
+            case .secureConnectionFailed:
+                "Its certificate is not trusted here (self-signed, expired, or for another name). If the station uses its own certificate authority, set SSL_CERT_FILE to that PEM file; otherwise try its http:// address."
             case .unknown:
                 "Try again in a moment. If it keeps failing, the station may be off air."
             }
@@ -116,6 +122,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
         case .streamUnavailable(let reason):
             switch reason {
             case .notFound, .serverError, .unknown: true
+            case .secureConnectionFailed: true // a handshake can also fail on a flaky network; recording keeps trying
             case .httpStatus(let status): status == 408 || status == 429
             case .notAuthorized, .notAudio, .unsupportedFormat: false
             }

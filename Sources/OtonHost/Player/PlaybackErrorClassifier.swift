@@ -56,6 +56,8 @@ public enum GStreamerErrorCode {
 ///    an HTTP status (explicit, or "(NNN)" in message/debug) decides:
 ///    404/410 → notFound, 401/402/403/407 → notAuthorized, 5xx →
 ///    serverError, other → httpStatus. Then NOT_AUTHORIZED → notAuthorized.
+///    Then TLS wording ("secure connection", "certificate", "tls") →
+///    secureConnectionFailed (souphttpsrc: "Secure connection setup failed.").
 ///    Then network wording ("resolve", "connect", "timed out", …) →
 ///    networkUnavailable — souphttpsrc reports "Could not resolve server
 ///    name." as NOT_FOUND, so wording is checked before the code.
@@ -127,6 +129,7 @@ public enum PlaybackErrorClassifier {
             }
         }
         if report.code == Resource.notAuthorized { return .streamUnavailable(reason: .notAuthorized) }
+        if mentionsTLSFailure(text) { return .streamUnavailable(reason: .secureConnectionFailed) }
         if mentionsNetworkTrouble(text) { return .networkUnavailable }
         switch report.code {
         case Resource.notFound: return .streamUnavailable(reason: .notFound)
@@ -148,11 +151,15 @@ public enum PlaybackErrorClassifier {
         return report.debug?.contains("Sink:") ?? false
     }
 
+    private static func mentionsTLSFailure(_ lowercasedText: String) -> Bool {
+        ["secure connection", "certificate", "tls handshake", "tls connection", "ssl"].contains(where: lowercasedText.contains)
+    }
+
     private static func mentionsNetworkTrouble(_ lowercasedText: String) -> Bool {
         let hints = [
             "resolve", "could not connect", "connection refused", "establish connection",
             "network", "timed out", "timeout", "unreachable", "no route to host",
-            "connection reset", "closed the connection", "secure connection", "socket",
+            "connection reset", "closed the connection", "socket",
         ]
         return hints.contains(where: lowercasedText.contains)
     }

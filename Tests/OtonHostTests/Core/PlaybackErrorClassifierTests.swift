@@ -102,8 +102,11 @@ final class PlaybackErrorClassifierTests: XCTestCase {
                        .networkUnavailable)
     }
 
-    func testSecureConnectionFailureIsNetwork() {
-        XCTAssertEqual(classify(resource, 5, "Secure connection setup failed."), .networkUnavailable)
+    func testSecureConnectionFailureIsATLSErrorWithItsOwnAdvice() {
+        let kind = classify(resource, 5, "Secure connection setup failed.")
+        XCTAssertEqual(kind, .streamUnavailable(reason: .secureConnectionFailed))
+        XCTAssertTrue(kind.recoverySuggestion.contains("SSL_CERT_FILE"))
+        XCTAssertTrue(kind.isRetryable, "a handshake can fail on a flaky network too")
     }
 
     func testUnknownResourceErrorIsStreamUnknown() {

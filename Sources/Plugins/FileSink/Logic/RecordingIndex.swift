@@ -24,6 +24,8 @@ public struct RecordingIndex: Codable, Equatable, Sendable {
         public var title: String?
         public var artist: String?
         public var station: String?
+        /// The stream recorded (several stations may share one folder and index).
+        public var streamURL: String?
         public var sequence: UInt64?
         public var connection: UInt64
         /// Wall-clock time when the track's first byte was received (ISO 8601, UTC).
@@ -36,12 +38,12 @@ public struct RecordingIndex: Codable, Equatable, Sendable {
         public var seconds: Double
 
         enum CodingKeys: String, CodingKey {
-            case id, session, status, file, title, artist, station, sequence, connection, started
+            case id, session, status, file, title, artist, station, streamURL = "stream_url", sequence, connection, started
             case sessionSeconds = "session_seconds", streamOffset = "stream_offset", bytes, seconds
         }
 
         public init(id: Int, session: String, status: Status, file: String?, title: String?, artist: String?, station: String?,
-                    sequence: UInt64?, connection: UInt64, started: String, sessionSeconds: Double, streamOffset: UInt64,
+                    streamURL: String? = nil, sequence: UInt64?, connection: UInt64, started: String, sessionSeconds: Double, streamOffset: UInt64,
                     bytes: UInt64 = 0, seconds: Double = 0) {
             self.id = id
             self.session = session
@@ -50,6 +52,7 @@ public struct RecordingIndex: Codable, Equatable, Sendable {
             self.title = title
             self.artist = artist
             self.station = station
+            self.streamURL = streamURL
             self.sequence = sequence
             self.connection = connection
             self.started = started

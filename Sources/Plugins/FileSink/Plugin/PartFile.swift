@@ -128,6 +128,18 @@ enum FileOps {
         return directory + "/" + stem + " (\(counter))" + (ext.isEmpty ? "" : "." + ext)
     }
 
+    /// Runs `body` holding an exclusive flock on the folder itself (no lock file to leave behind).
+    static func withDirectoryLock<T>(_ directory: String, _ body: () throws -> T) throws -> T {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw PartFile.Failure(description: "cannot open \(directory): \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw PartFile.Failure(description: "cannot lock \(directory): \(String(cString: strerror(errno)))") }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
     /// Writes `data` to a temporary file beside `path`, fsyncs it and renames it over `path`.
     static func replaceAtomically(_ path: String, with data: Data) throws {
         let temporary = path + ".tmp-\(getpid())"

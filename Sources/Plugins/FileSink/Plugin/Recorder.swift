@@ -69,14 +69,11 @@ final class Recorder {
             throw PartFile.Failure(description: "the output folder \(settings.directory) is not writable")
         }
         indexPath = settings.directory + "/" + settings.indexName
-        if let data = FileManager.default.contents(atPath: indexPath) {
-            guard let existing = try? RecordingIndex.decode(data) else {
-                throw PartFile.Failure(description: "\(indexPath) exists but is not a recording index; move it away or set config.index")
-            }
-            index = existing
-        } else {
-            index = RecordingIndex(streamURL: settings.streamURL)
+        if let data = FileManager.default.contents(atPath: indexPath), (try? RecordingIndex.decode(data)) == nil {
+            throw PartFile.Failure(description: "\(indexPath) exists but is not a recording index; move it away or set config.index")
         }
+        // Only this session's tracks; the file may hold other sessions' and other processes' too (see saveIndex).
+        index = RecordingIndex(streamURL: settings.streamURL)
     }
 
     // MARK: input
@@ -158,6 +155,7 @@ final class Recorder {
         entry.title = metadata?.title
         entry.artist = metadata?.artist
         entry.station = metadata?.station ?? settings.station
+        entry.streamURL = metadata?.streamURL ?? settings.streamURL
         entry.sequence = metadata?.sequence
     }
 
@@ -294,7 +292,21 @@ final class Recorder {
     private func saveIndex() {
         if let open, open.persist { index.upsert(open.entry) }
         do {
-            try FileOps.replaceAtomically(indexPath, with: index.encoded())
+            // Several processes may record into one folder: merge under a lock on the folder, never overwrite theirs.
+            try FileOps.withDirectoryLock(settings.directory) {
+                var merged = RecordingIndex(streamURL: settings.streamURL)
+                if let data = FileManager.default.contents(atPath: indexPath) {
+                    if let existing = try? RecordingIndex.decode(data) {
+                        merged = existing
+                    } else {
+                        let aside = indexPath + ".unreadable-\(Int(Date().timeIntervalSince1970))"
+                        rename(indexPath, aside)
+                        notify(.log(level: 2, message: "\(indexPath) was not a recording index any more; kept it as \(aside) and started a new one"))
+                    }
+                }
+                for track in index.tracks { merged.upsert(track) }
+                try FileOps.replaceAtomically(indexPath, with: merged.encoded())
+            }
         } catch {
             notify(.log(level: 2, message: "cannot update the index: \(error)"))
         }
