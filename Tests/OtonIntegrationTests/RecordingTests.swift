@@ -63,6 +63,10 @@ final class RecordingTests: XCTestCase {
                 XCTAssertEqual(Array(head[0 ..< 4]) + Array(head[8 ..< 12]), Array("RIFFWAVE".utf8))
                 XCTAssertTrue(found.text.contains("album: Oton Test FM"), found.text)
                 XCTAssertTrue(found.text.contains("Sample rate: 44100") && found.text.contains("Channels: 2"), found.text)
+            } else if format == .ogg {
+                // The file sink rewrites the comment header: Icecast's own chain has no album or comment.
+                XCTAssertTrue(found.text.contains("album: Oton Test FM"), found.text)
+                XCTAssertTrue(found.text.contains(server.url(mount: mount).absoluteString), "comment: stream URL\n\(found.text)")
             } else if format == .mp3 {
                 let head = try XCTUnwrap(FileHandle(forReadingAtPath: path)).readData(ofLength: 4)
                 XCTAssertEqual([UInt8](head), [0x49, 0x44, 0x33, 4], "ID3v2.4")
@@ -87,6 +91,42 @@ final class RecordingTests: XCTestCase {
 
     func testWAVFromThePCMTapIsCutAtEachTitleAndTagged() async throws {
         try await checkRecording(format: .mp3, mount: "/rec-wav.mp3", ext: "wav", extra: ["--format", "wav"])
+    }
+
+    func testOggJoinedMidStreamIsTaggedAndLastsWhatWasRecorded() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/late.ogg", format: .ogg, initialTitle: "Artist A - Song One")
+        try await Task.sleep(nanoseconds: 8_000_000_000) // the logical stream is 8 s old when recording joins it
+        let harness = try RecordHarness(self, url: server.url(mount: "/late.ogg").absoluteString, extra: ["--duration", "4s"])
+        try harness.start()
+        XCTAssertEqual(harness.waitForExit(timeout: 30), 0, harness.stderr)
+        let path = harness.out + "/incomplete/Oton Test FM/Artist A - Song One.ogg"
+        let found = try Discovered.run(path)
+        XCTAssertTrue(found.ok, found.text)
+        // What was recorded (Icecast's burst on connect included), from the pages' own granule steps.
+        let tracks = try XCTUnwrap(try harness.index()["tracks"] as? [[String: Any]])
+        let recorded = try XCTUnwrap(tracks.first?["seconds"] as? Double)
+        print("measured: ogg joined 8 s into its stream, file \(found.seconds) s, recorded \(recorded) s")
+        XCTAssertEqual(found.seconds, recorded, accuracy: 1, found.text)
+        // GStreamer measures from the first granule, other players from 0: the granules must start near 0.
+        let bytes = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: path)))
+        var at = 0
+        var lastGranule: Int64 = 0
+        var rate = 0
+        while at + 27 <= bytes.count {
+            let segments = Int(bytes[at + 26])
+            let body = (0 ..< segments).reduce(0) { $0 + Int(bytes[at + 27 + $1]) }
+            let granule = (0 ..< 8).reduce(Int64(0)) { $0 | Int64(bytes[at + 6 + $1]) << (8 * Int64($1)) }
+            if rate == 0 { rate = (0 ..< 4).reduce(0) { $0 | Int(bytes[at + 27 + segments + 12 + $1]) << (8 * $1) } } // Vorbis id header
+            if granule > 0 { lastGranule = granule }
+            at += 27 + segments + body
+        }
+        XCTAssertEqual(at, bytes.count, "whole pages")
+        XCTAssertGreaterThan(rate, 0)
+        XCTAssertEqual(Double(lastGranule) / Double(max(rate, 1)), recorded, accuracy: 1,
+                       "the last granule is the length of the recording, not the stream's running time")
+        XCTAssertTrue(found.text.contains("title: Song One") && found.text.contains("album: Oton Test FM"), found.text)
     }
 
     func testChainedOggIsCutAtEachNewLogicalStream() async throws {

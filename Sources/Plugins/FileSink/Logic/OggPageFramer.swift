@@ -14,6 +14,9 @@ public struct OggPageFramer: StreamFramer {
         var inHeaders = true
     }
 
+    /// A first audio page later than this (seconds) after the headers means the stream was joined in the middle.
+    static let joinedThreshold: Int64 = 5
+
     public init() {}
 
     public mutating func push(_ bytes: [UInt8]) -> [StreamUnit] {
@@ -65,10 +68,14 @@ public struct OggPageFramer: StreamFramer {
             stream.lastGranule = 0
             return StreamUnit(bytes: bytes, beginsLogicalStream: page.isBOS, isCodecHeader: true)
         }
+        let firstAudioPage = stream.inHeaders
         stream.inHeaders = false
         var duration: Int64 = 0
         if page.granule >= 0 {
-            if stream.lastGranule >= 0 && stream.sampleRate > 0 && page.granule > stream.lastGranule {
+            if firstAudioPage && stream.sampleRate > 0 && page.granule > Self.joinedThreshold * stream.sampleRate {
+                // Headers first, then audio from far into the stream: Icecast sends a logical stream's
+                // headers to a listener who joins late. The first page's length is not known.
+            } else if stream.lastGranule >= 0 && stream.sampleRate > 0 && page.granule > stream.lastGranule {
                 duration = (page.granule - stream.lastGranule) * 1_000_000_000 / stream.sampleRate
             }
             stream.lastGranule = page.granule

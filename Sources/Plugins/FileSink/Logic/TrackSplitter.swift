@@ -25,6 +25,9 @@ public struct TrackSplitter {
         public var durationNanoseconds: Int64 = 0
         /// Where the stream was (monotonic ns) when the segment began.
         public var startedMonotonic: Int64
+        /// Ogg: the granule position at the cut (0 at the start of a chain); nil when the
+        /// recording joined a logical stream in the middle and the position is not known yet.
+        public var granuleBase: Int64?
     }
 
     public enum Action: Equatable, Sendable {
@@ -87,6 +90,8 @@ public struct TrackSplitter {
     private var latestIsFresh = false
     private var pendingCut: (metadata: TrackMetadata, deadline: Int64)?
     private var codecHeaders: [StreamUnit] = []
+    /// Ogg: granule position after the last audio page placed (see Segment.granuleBase).
+    private var oggGranule: Int64?
     private var lastMonotonic: Int64 = 0
     /// Bytes received before the stream's type was known.
     private var held: [UInt8] = []
@@ -138,6 +143,7 @@ public struct TrackSplitter {
                 framer = container.makeFramer(caps: caps)
                 codecHeaders = []
                 chainHasAudio = false
+                oggGranule = nil
             } else {
                 _ = framer.flush() // lost data: never glue the bytes before the gap to those after it
             }
@@ -211,6 +217,7 @@ public struct TrackSplitter {
             // A new chain of a chained Ogg stream: the track boundary itself.
             codecHeaders = []
             chainHasAudio = false
+            oggGranule = 0 // a new chain after audio of the previous one: it starts from its beginning
             if current != nil && split {
                 actions += endCurrent(complete: true)
                 actions += begin(at: unitOffset, boundary: true, metadata: pendingCut?.metadata, carried: false)
@@ -243,6 +250,9 @@ public struct TrackSplitter {
             for header in codecHeaders { actions += write(header.bytes, duration: 0) }
         }
         actions += write(unit.bytes, duration: unit.durationNanoseconds)
+        if container == .ogg && !unit.isCodecHeader, let page = OggPage(unit.bytes, at: 0), page.granule >= 0 {
+            oggGranule = page.granule
+        }
         return actions
     }
 
@@ -272,7 +282,8 @@ public struct TrackSplitter {
 
     private mutating func begin(at offset: UInt64, boundary: Bool, metadata: TrackMetadata?, carried: Bool) -> [Action] {
         let segment = Segment(id: nextID, metadata: metadata, startedAtBoundary: boundary, container: container, caps: caps,
-                              connection: connection, streamOffset: offset, startedMonotonic: lastMonotonic)
+                              connection: connection, streamOffset: offset, startedMonotonic: lastMonotonic,
+                              granuleBase: container == .ogg ? oggGranule : nil)
         nextID += 1
         current = segment
         currentTitleIsCarried = carried

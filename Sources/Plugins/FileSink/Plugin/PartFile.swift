@@ -165,8 +165,13 @@ enum FileOps {
         if directory >= 0 { _ = fsync(directory); Glibc.close(directory) }
     }
 
-    /// Copies the whole of `source` to the end of the open file `target` (in the kernel where possible).
+    /// Copies the whole of `source` to the end of the open file `target`.
     static func append(contentsOf source: String, to target: PartFile) throws {
+        try forEachChunk(of: source) { try target.write($0) }
+    }
+
+    /// Reads `source` from start to end in pieces of up to 1 MiB.
+    static func forEachChunk(of source: String, _ body: ([UInt8]) throws -> Void) throws {
         let fd = open(source, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw PartFile.Failure(description: "cannot read \(source): \(String(cString: strerror(errno)))") }
         defer { Glibc.close(fd) }
@@ -175,7 +180,7 @@ enum FileOps {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if count < 0 { if errno == EINTR { continue }; throw PartFile.Failure(description: "cannot read \(source): \(String(cString: strerror(errno)))") }
             if count == 0 { return }
-            try target.write(Array(chunk[0 ..< count]))
+            try body(Array(chunk[0 ..< count]))
         }
     }
 }

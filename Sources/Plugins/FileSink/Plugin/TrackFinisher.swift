@@ -35,6 +35,9 @@ struct TrackFinisher {
         if settings.writeTags && tagging && track.segment.container == .mpegAudio {
             if let tagged = prependID3(file, track, relative: relative, target: target) { return tagged }
         }
+        if settings.writeTags && tagging && track.segment.container == .ogg {
+            if let tagged = rewriteOgg(file, track, relative: relative, target: target) { return tagged }
+        }
         return try FileOps.linkWithoutReplacing(file.path, to: target)
     }
 
@@ -56,6 +59,37 @@ struct TrackFinisher {
             }
         } catch {
             log(2, "cannot tag \(relative) (\(error)); keeping it untagged")
+            return nil
+        }
+    }
+
+    /// Copies an Ogg file through OggTagRewriter (comments, page numbers, granules). Nil (logged) on failure.
+    private func rewriteOgg(_ file: PartFile, _ track: Track, relative: String, target: String) -> String? {
+        let metadata = track.segment.metadata
+        var rewriter = OggTagRewriter(tags: .init(title: metadata?.title, artist: metadata?.artist,
+                                                  album: metadata?.station ?? settings.station,
+                                                  comment: metadata?.streamURL ?? settings.streamURL),
+                                      granuleBase: track.segment.granuleBase)
+        do {
+            let tagged = try FileOps.createUnique(file.path + ".tagging", suffix: "")
+            do {
+                try FileOps.forEachChunk(of: file.path) { chunk in
+                    let out = rewriter.push(chunk)
+                    if !out.isEmpty { try tagged.write(out) }
+                }
+                let rest = rewriter.finish()
+                if !rest.isEmpty { try tagged.write(rest) }
+                tagged.close()
+                let name = try FileOps.linkWithoutReplacing(tagged.path, to: target)
+                unlink(file.path)
+                return name
+            } catch {
+                tagged.close()
+                unlink(tagged.path)
+                throw error
+            }
+        } catch {
+            log(2, "cannot tag \(relative) (\(error)); keeping it as recorded")
             return nil
         }
     }
