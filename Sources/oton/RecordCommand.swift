@@ -38,6 +38,9 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: "End each track this many seconds late (files overlap)")
     var padAfter: Double?
 
+    @Flag(name: .long, help: "Write a CUE sheet beside each file (with --no-split: where each track begins)")
+    var cue = false
+
     @Option(name: .long, help: "Stop after this long: 90s, 30m, 2h, 1h30m or seconds")
     var duration: String?
 
@@ -92,6 +95,7 @@ struct RecordCommand: ParsableCommand {
         sinkConfig["station"] = .string(chosen.name)
         sinkConfig["stream_url"] = .string(chosen.url)
         if let format { sinkConfig["format"] = .string(format) }
+        if cue { sinkConfig["cue"] = .bool(true) }
         if let silenceWindow { sinkConfig["silence_window"] = .number(silenceWindow) }
         if let padBefore { sinkConfig["pad_before"] = .number(padBefore) }
         if let padAfter { sinkConfig["pad_after"] = .number(padAfter) }

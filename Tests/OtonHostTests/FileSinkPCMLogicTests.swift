@@ -160,6 +160,38 @@ final class FileSinkPCMLogicTests: XCTestCase {
         XCTAssertEqual(ends(actions).map(\.1), [false, false], "the first and last tracks are partial")
     }
 
+    func testCueSheetListsWhereEachTrackBeginsInFramesOfA75th() {
+        let sheet = CueSheet(fileName: "Oton FM/session.mp3", station: "Oton \"FM\"", tracks: [
+            .init(title: "One", performer: "A", nanoseconds: 0),
+            .init(title: "Two\nlines", performer: nil, nanoseconds: 61_500_000_000),
+            .init(title: "Same frame", performer: nil, nanoseconds: 61_501_000_000),
+        ])
+        XCTAssertEqual(sheet.text, """
+        TITLE "Oton ’FM’"
+        FILE "Oton FM/session.mp3" MP3
+          TRACK 01 AUDIO
+            TITLE "One"
+            PERFORMER "A"
+            INDEX 01 00:00:00
+          TRACK 02 AUDIO
+            TITLE "Two lines"
+            INDEX 01 01:01:37
+
+        """)
+    }
+
+    func testNoSplitMarksTitlesForTheCueSheetInsteadOfCutting() {
+        var splitter = TrackSplitter(split: false)
+        var actions = splitter.receive(buffer(pcm(seconds: 1, amplitude: 0.3), offset: 0, first: true))
+        actions += splitter.track(TrackMetadata(sequence: 1, title: "One"))
+        actions += splitter.track(TrackMetadata(sequence: 2, title: "Two"))
+        actions += splitter.receive(buffer(pcm(seconds: 1, amplitude: 0.3), offset: 176_400))
+        actions += splitter.finish()
+        XCTAssertEqual(ends(actions).count, 1)
+        XCTAssertEqual(actions.compactMap { if case let .mark(_, metadata, ns) = $0 { return "\(metadata.title ?? "") \(ns)" }; return nil },
+                       ["Two 1000000000"])
+    }
+
     private func ends(_ actions: [TrackSplitter.Action]) -> [(String?, Bool)] {
         actions.compactMap { if case let .end(segment, complete) = $0 { return (segment.metadata?.title, complete) }; return nil }
     }

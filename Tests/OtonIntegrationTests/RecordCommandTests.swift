@@ -18,6 +18,45 @@ final class RecordCommandTests: XCTestCase {
         XCTAssertTrue(harness.stdout.contains("incomplete: \(harness.out)/incomplete/Oton Test FM/Artist A - Song One.mp3"), harness.stdout)
     }
 
+    func testNoSplitWithCueKeepsOneFileAndListsEachTitleWhereItBegan() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/cue.mp3", format: .mp3, initialTitle: "Artist A - Song One")
+        let harness = try RecordHarness(self, url: server.url(mount: "/cue.mp3").absoluteString, extra: ["--no-split", "--cue"])
+        try harness.start()
+        XCTAssertNotNil(harness.waitForEvent("org.oton.recording.started"), harness.stderr)
+        for (title, song) in [("Artist B - Song Two", "Song Two"), ("Artist C - Song Three", "Song Three")] {
+            try await Task.sleep(nanoseconds: 3_000_000_000)
+            try await server.setTitle(mount: "/cue.mp3", title: title)
+            XCTAssertNotNil(harness.waitForEvent("track", timeout: 10) { $0["title"] == song }, harness.stderr)
+        }
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        XCTAssertEqual(harness.stop(), 0, harness.stderr)
+        let files = harness.files()
+        XCTAssertEqual(files.filter { $0.hasSuffix(".mp3") }.count, 1, "\(files)")
+        let cueName = try XCTUnwrap(files.first { $0.hasSuffix(".cue") }, "\(files)")
+        let cue = try String(contentsOfFile: harness.out + "/" + cueName, encoding: .utf8)
+        XCTAssertTrue(cue.contains("FILE \"Artist A - Song One.mp3\" MP3"), cue)
+        let titles = cue.split(separator: "\n").filter { $0.hasPrefix("    TITLE") }
+        XCTAssertEqual(titles, ["    TITLE \"Song One\"", "    TITLE \"Song Two\"", "    TITLE \"Song Three\""], cue)
+        // The gap between INDEX lines is the gap between the host's title events.
+        let indexes = cue.split(separator: "\n").filter { $0.hasPrefix("    INDEX 01") }.map { line -> Double in
+            let parts = line.split(separator: " ").last!.split(separator: ":").map { Double($0)! }
+            return parts[0] * 60 + parts[1] + parts[2] / 75
+        }
+        var eventTimes: [Double] = []
+        for event in harness.events where event["kind"] as? String == "track" {
+            if let title = harness.fields(event)["title"], ["Song Two", "Song Three"].contains(title), let mono = event["mono_ns"] as? Double {
+                eventTimes.append(mono / 1e9)
+            }
+        }
+        XCTAssertEqual(indexes.count, 3)
+        XCTAssertEqual(eventTimes.count, 2)
+        if indexes.count == 3 && eventTimes.count == 2 {
+            XCTAssertEqual(indexes[2] - indexes[1], eventTimes[1] - eventTimes[0], accuracy: 0.5, cue)
+        }
+    }
+
     func testUnknownFormatSilenceWithoutWAVAndUnwritableFolderAreUsageErrors() throws {
         let flac = try RecordHarness(self, url: "http://127.0.0.1:9/none.mp3", extra: ["--format", "flac"])
         try flac.start()

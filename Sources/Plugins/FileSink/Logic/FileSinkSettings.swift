@@ -44,6 +44,8 @@ public struct FileSinkSettings: Equatable, Sendable {
     public var maxBytes: UInt64 = 0
     /// ID3v2.4 tags on MP3 files.
     public var writeTags = true
+    /// A CUE sheet (NAME.cue) beside every finished file, listing where its tracks begin.
+    public var writeCue = false
 
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
@@ -60,7 +62,7 @@ public struct FileSinkSettings: Equatable, Sendable {
         }
         let known: Set<String> = ["directory", "template", "split", "partial", "min_seconds", "mode", "buffer_mb", "disk_floor_mb",
                                   "index", "station", "stream_url", "quit_on_error", "max_mb", "tags", "format",
-                                  "silence_window", "pad_before", "pad_after"]
+                                  "silence_window", "pad_before", "pad_after", "cue"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw Invalid(description: "config.\(unknown) is not a file-sink setting; known: \(known.sorted().joined(separator: ", "))")
         }
@@ -144,7 +146,8 @@ public struct FileSinkSettings: Equatable, Sendable {
                 settings[keyPath: path] = text
             }
         }
-        for (key, path) in [("quit_on_error", \FileSinkSettings.quitOnError), ("tags", \FileSinkSettings.writeTags)] {
+        for (key, path) in [("quit_on_error", \FileSinkSettings.quitOnError), ("tags", \FileSinkSettings.writeTags),
+                            ("cue", \FileSinkSettings.writeCue)] {
             if let value = object[key] {
                 guard let flag = value as? Bool else { throw Invalid(description: "config.\(key) must be true or false") }
                 settings[keyPath: path] = flag

@@ -37,6 +37,8 @@ public struct TrackSplitter {
         case rename(segment: Int, metadata: TrackMetadata)
         /// The segment is over; `complete` when it began and ended at title changes.
         case end(Segment, complete: Bool)
+        /// `--no-split`: a new track begins `nanoseconds` into the segment (for the CUE sheet).
+        case mark(segment: Int, metadata: TrackMetadata, nanoseconds: Int64)
     }
 
     /// One buffer from the stream tap.
@@ -185,7 +187,7 @@ public struct TrackSplitter {
             currentTitleIsCarried = false
             return [.rename(segment: segment.id, metadata: metadata)]
         }
-        guard split else { return [] }
+        guard split else { return [.mark(segment: segment.id, metadata: metadata, nanoseconds: segment.durationNanoseconds)] }
         if aligning {
             aligner.mark(metadata)
             return []

@@ -25,6 +25,8 @@ final class Recorder {
         var persist: Bool
         var artworkPath: String?
         var entry: RecordingIndex.Track
+        /// --no-split: the titles that began inside this file after its first.
+        var marks: [CueSheet.Track] = []
 
         init(segment: TrackSplitter.Segment, persist: Bool, entry: RecordingIndex.Track) {
             self.segment = segment
@@ -135,6 +137,8 @@ final class Recorder {
                 }
             case let .end(segment, complete):
                 end(segment, complete: complete)
+            case let .mark(_, metadata, nanoseconds):
+                open?.marks.append(CueSheet.Track(title: metadata.title, performer: metadata.artist, nanoseconds: nanoseconds))
             }
         }
     }
@@ -274,6 +278,7 @@ final class Recorder {
         case let .keep(relative):
             do {
                 finalPath = try finisher.finalize(file, track, relative: relative, tagging: tagging)
+                if settings.writeCue { writeCue(open, beside: finalPath!) }
                 open.entry.status = isComplete ? .complete : .incomplete
                 open.entry.file = namer.relativePath(finalPath!)
             } catch {
@@ -287,6 +292,19 @@ final class Recorder {
         index.upsert(open.entry)
         saveIndex()
         notify(.finished(path: finalPath, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason))
+    }
+
+    /// NAME.cue beside the finished file: its first track at 0, then every title that began inside it.
+    private func writeCue(_ open: Open, beside path: String) {
+        let first = CueSheet.Track(title: open.segment.metadata?.title, performer: open.segment.metadata?.artist, nanoseconds: 0)
+        let sheet = CueSheet(fileName: (path as NSString).lastPathComponent,
+                             station: open.segment.metadata?.station ?? settings.station, tracks: [first] + open.marks)
+        let cuePath = (path as NSString).deletingPathExtension + ".cue"
+        do {
+            try FileOps.replaceAtomically(cuePath, with: Data(sheet.text.utf8))
+        } catch {
+            notify(.log(level: 2, message: "cannot write the CUE sheet \(cuePath): \(error)"))
+        }
     }
 
     private func saveIndex() {
