@@ -35,6 +35,35 @@ final class RecordingFailureTests: XCTestCase {
         XCTAssertEqual(tracks.last?["file"] as? String, "Oton Test FM/Artist C - Song Three.mp3.part")
     }
 
+    func testAWAVPartLeftByKill9PlaysUpToItsLastHeaderRefresh() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/kw.mp3", format: .mp3, initialTitle: "Artist A - Song One")
+        let harness = try RecordHarness(self, url: server.url(mount: "/kw.mp3").absoluteString, extra: ["--format", "wav"])
+        try harness.start()
+        XCTAssertNotNil(harness.waitForEvent("org.oton.recording.started"), harness.stderr)
+        let part = harness.out + "/Oton Test FM/Artist A - Song One.wav.part"
+        // 44.1 kHz stereo is 176 kB/s: wait until more than 2 MiB are on disk (two header refreshes).
+        let deadline = Date().addingTimeInterval(30)
+        while ((try? FileManager.default.attributesOfItem(atPath: part)[.size] as? Int) ?? 0) ?? 0 < 2_200_000 && Date() < deadline {
+            usleep(100_000)
+        }
+        kill(harness.process.processIdentifier, SIGKILL)
+        harness.process.waitUntilExit()
+        let bytes = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: part), "\(harness.files())"))
+        func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+        let dataSize = u32(2084 + 4)
+        XCTAssertEqual(String(decoding: bytes[2084 ..< 2088], as: UTF8.self), "data")
+        XCTAssertGreaterThanOrEqual(dataSize, 1 << 20, "the header was refreshed while recording")
+        XCTAssertLessThanOrEqual(dataSize, bytes.count - 2092, "it never claims more than is there")
+        XCTAssertEqual(u32(4), 2084 + dataSize, "RIFF size agrees")
+        let copy = harness.directory.file("salvaged.wav")
+        try FileManager.default.copyItem(atPath: part, toPath: copy)
+        let found = try Discovered.run(copy)
+        XCTAssertTrue(found.ok, found.text)
+        XCTAssertGreaterThan(found.seconds, 5.9, "at least the first MiB: \(found.text)")
+    }
+
     func testSourceRestartStartsANewFileAndNothingIsCorrupt() async throws {
         let server = try await IcecastServer.start()
         defer { server.stop() }
