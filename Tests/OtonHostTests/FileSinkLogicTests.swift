@@ -51,12 +51,24 @@ final class FileSinkLogicTests: XCTestCase {
         let stream = oggPage(serial: 7, sequence: 0, granule: 0, bos: true, body: vorbisID(rate: 44100))
             + oggPage(serial: 7, sequence: 1, granule: 0, body: [3] + Array("vorbis".utf8))
             + oggPage(serial: 7, sequence: 2, granule: 44100, body: [UInt8](repeating: 9, count: 600))
+            + oggPage(serial: 7, sequence: 3, granule: 88200, body: [UInt8](repeating: 9, count: 600))
             + oggPage(serial: 8, sequence: 0, granule: 0, bos: true, body: vorbisID(rate: 44100))
         let units = framer.push(stream)
-        XCTAssertEqual(units.count, 4)
-        XCTAssertEqual(units.map(\.beginsLogicalStream), [true, false, false, true])
-        XCTAssertEqual(units.map(\.isCodecHeader), [true, true, false, true])
-        XCTAssertEqual(units[2].durationNanoseconds, 1_000_000_000)
+        XCTAssertEqual(units.count, 5)
+        XCTAssertEqual(units.map(\.beginsLogicalStream), [true, false, false, false, true])
+        XCTAssertEqual(units.map(\.isCodecHeader), [true, true, false, false, true])
+        XCTAssertEqual(units[2].durationNanoseconds + units[3].durationNanoseconds, 2_000_000_000,
+                       "the first page's length is settled with the second")
+    }
+
+    func testOggFramerDoesNotCountTheJumpIntoAStreamJoinedLate() {
+        // Icecast sends the headers, then audio from 10 s into the logical stream.
+        var framer = OggPageFramer()
+        let units = framer.push(oggPage(serial: 7, sequence: 0, granule: 0, bos: true, body: vorbisID(rate: 44100))
+            + oggPage(serial: 7, sequence: 1, granule: 0, body: [3] + Array("vorbis".utf8))
+            + oggPage(serial: 7, sequence: 90, granule: 441_000, body: [UInt8](repeating: 9, count: 600))
+            + oggPage(serial: 7, sequence: 91, granule: 485_100, body: [UInt8](repeating: 9, count: 600)))
+        XCTAssertEqual(units.map(\.durationNanoseconds).reduce(0, +), 2_000_000_000, "two pages of a second, not 11 s")
     }
 
     private func mp3Buffer(_ frames: [[UInt8]], offset: UInt64, flags: (new: Bool, discont: Bool) = (false, false), connection: UInt64 = 1) -> TrackSplitter.Buffer {

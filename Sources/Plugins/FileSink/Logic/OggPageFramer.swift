@@ -12,10 +12,9 @@ public struct OggPageFramer: StreamFramer {
         var sampleRate: Int64 = 0
         var lastGranule: Int64 = -1
         var inHeaders = true
+        /// Granule of the first audio page after the headers, until the second page tells how long a page is.
+        var firstAudioGranule: Int64?
     }
-
-    /// A first audio page later than this (seconds) after the headers means the stream was joined in the middle.
-    static let joinedThreshold: Int64 = 5
 
     public init() {}
 
@@ -72,11 +71,16 @@ public struct OggPageFramer: StreamFramer {
         stream.inHeaders = false
         var duration: Int64 = 0
         if page.granule >= 0 {
-            if firstAudioPage && stream.sampleRate > 0 && page.granule > Self.joinedThreshold * stream.sampleRate {
-                // Headers first, then audio from far into the stream: Icecast sends a logical stream's
-                // headers to a listener who joins late. The first page's length is not known.
+            if firstAudioPage {
+                // Its granule is its length only if the stream starts here; Icecast also sends a logical
+                // stream's headers to a listener who joins late, followed by audio from far into it.
+                // Decided with the next page: the first one is taken to be at most as long as the second.
+                stream.firstAudioGranule = page.granule
             } else if stream.lastGranule >= 0 && stream.sampleRate > 0 && page.granule > stream.lastGranule {
-                duration = (page.granule - stream.lastGranule) * 1_000_000_000 / stream.sampleRate
+                let step = page.granule - stream.lastGranule
+                let first = stream.firstAudioGranule.map { min($0, step) } ?? 0
+                stream.firstAudioGranule = nil
+                duration = (step + first) * 1_000_000_000 / stream.sampleRate
             }
             stream.lastGranule = page.granule
         }
