@@ -7,27 +7,13 @@
 /// as the file's length). Vorbis and Opus; anything else passes unchanged, as
 /// does every logical stream after the first (a `--no-split` file).
 public struct OggTagRewriter {
-    public struct Tags: Equatable, Sendable {
-        public var title: String?
-        public var artist: String?
-        public var album: String?
-        public var comment: String?
-
-        public init(title: String? = nil, artist: String? = nil, album: String? = nil, comment: String? = nil) {
-            self.title = title
-            self.artist = artist
-            self.album = album
-            self.comment = comment
-        }
-    }
-
     private enum Phase {
         case headers
         case audio
         case passThrough
     }
 
-    private let tags: Tags
+    private let tags: TrackTags
     /// Granule position at the cut (the end of the page before the file's first audio page);
     /// nil: estimated from the first two audio pages.
     private var granuleBase: Int64?
@@ -43,7 +29,7 @@ public struct OggTagRewriter {
     /// The first audio page waits for the second when the base must be estimated.
     private var heldAudioPage: (bytes: [UInt8], page: OggPage)?
 
-    public init(tags: Tags, granuleBase: Int64?) {
+    public init(tags: TrackTags, granuleBase: Int64?) {
         self.tags = tags
         self.granuleBase = granuleBase
     }

@@ -31,23 +31,9 @@ public enum WAVLayout {
         return [(4, le32(riffSize(dataBytes: data))), (dataHeaderOffset + 4, le32(data))]
     }
 
-    public struct Tags: Equatable, Sendable {
-        public var title: String?
-        public var artist: String?
-        public var album: String?
-        public var comment: String?
-
-        public init(title: String? = nil, artist: String? = nil, album: String? = nil, comment: String? = nil) {
-            self.title = title
-            self.artist = artist
-            self.album = album
-            self.comment = comment
-        }
-    }
-
     /// The tag region: LIST INFO (INAM title, IART artist, IPRD album, ICMT comment; UTF-8,
     /// each cut to fit) and a JUNK chunk filling the rest. Exactly `tagRegionSize` bytes.
-    public static func tagRegion(_ tags: Tags?) -> [UInt8] {
+    public static func tagRegion(_ tags: TrackTags?) -> [UInt8] {
         var info: [UInt8] = []
         if let tags {
             let items = [("INAM", tags.title), ("IART", tags.artist), ("IPRD", tags.album), ("ICMT", tags.comment)]

@@ -1,25 +1,19 @@
-import Dispatch
 import FileSinkLogic
 import Foundation
 import OtonPluginKit
 import PluginAPI
 
-/// One recording. The host's mailbox only copies buffers and events onto the
-/// writer queue and returns; the Recorder does all file work on that queue.
-/// If the disk is slower than the stream for long, buffers beyond
-/// `maxQueuedBytes` are dropped and the recording starts a new file after
-/// the gap (never glued).
+/// One recording. Every call comes on the plugin's mailbox thread (the
+/// contract: one thread, one call at a time), so the Recorder does its file
+/// work right there: the mailbox is the queue. If the disk is slower than the
+/// stream for long, the host's bounded mailbox drops buffers and flags the
+/// next one DISCONT, and the recording starts a new file after the gap
+/// (never glued).
 final class FileSinkInstance: @unchecked Sendable {
     static let stoppedEvent = "org.oton.file-sink.stopped"
 
     private let host: HostHandle
-    private let queue = DispatchQueue(label: "org.oton.file-sink.writer")
     private let recorder: Recorder
-    private let lock = NSLock()
-    private var queuedBytes = 0
-    private var lostSinceLastBuffer = false
-    private let maxQueuedBytes = 64 << 20
-
     /// The tap this instance records from.
     private let tap: oton_media_tap
 
@@ -36,52 +30,36 @@ final class FileSinkInstance: @unchecked Sendable {
         let raw = buffer.pointee
         guard hasField(buffer, \oton_media_buffer.connection), let format = raw.format, format.pointee.tap == tap else { return }
         if tap == OTON_TAP_PCM && format.pointee.sample_format != OTON_SAMPLE_S16LE { return }
-        let size = raw.size
-        lock.lock()
-        if queuedBytes + size > maxQueuedBytes {
-            lostSinceLastBuffer = true
-            lock.unlock()
-            return
-        }
-        queuedBytes += size
-        let lost = lostSinceLastBuffer
-        lostSinceLastBuffer = false
-        lock.unlock()
-        let bytes = raw.data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+        let bytes = raw.data.map { Array(UnsafeBufferPointer(start: $0, count: raw.size)) } ?? []
         let caps = format.pointee.caps.map { String(cString: $0) } ?? "application/octet-stream"
         let flags = raw.flags
-        let item = TrackSplitter.Buffer(
+        recorder.receive(TrackSplitter.Buffer(
             bytes: bytes, caps: caps,
             newConnection: flags & OTON_MEDIA_FLAG_NEW_CONNECTION != 0,
-            discontinuity: flags & OTON_MEDIA_FLAG_DISCONT != 0 || lost,
+            discontinuity: flags & OTON_MEDIA_FLAG_DISCONT != 0,
             formatChanged: flags & OTON_MEDIA_FLAG_FORMAT_CHANGED != 0,
-            offset: raw.offset, connection: raw.connection, monotonicNanoseconds: raw.mono_ns)
-        queue.async { [self] in
-            recorder.receive(item)
-            lock.lock(); queuedBytes -= size; lock.unlock()
-        }
+            offset: raw.offset, connection: raw.connection, monotonicNanoseconds: raw.mono_ns))
     }
 
     func event(_ event: EventView.Snapshot) {
         if event.kind == OTON_EVENT_TRACK {
             guard let metadata = TrackMetadata(fields: event.fields) else { return }
-            queue.async { [self] in recorder.track(metadata) }
+            recorder.track(metadata)
         } else if event.name == OTON_EVENT_NAME_ARTWORK_READY {
             guard let path = event["path"], event["type"] == nil || event["type"] == "cover" else { return }
-            let title = event["title"]
-            queue.async { [self] in recorder.artwork(path: path, title: title) }
+            recorder.artwork(path: path, title: event["title"])
         }
     }
 
     func command(_ name: String, _ arguments: [String]) -> (Bool, String) {
         guard name == "record-current" else { return (false, "unknown command \(name)") }
         guard arguments.isEmpty else { return (false, "usage: record-current") }
-        return queue.sync { recorder.recordCurrent() }
+        return recorder.recordCurrent()
     }
 
-    /// Ends the current file (incomplete) and waits for every write.
+    /// Ends the current file (incomplete).
     func shutdown() {
-        queue.sync { recorder.finish() }
+        recorder.finish()
     }
 
     private static func announce(_ notice: Recorder.Notice, host: HostHandle, settings: FileSinkSettings) {

@@ -13,7 +13,7 @@ extension PartFile {
     }
 
     /// Fills the reserved tag region (in place: the file does not grow).
-    func writeWAVTags(_ tags: WAVLayout.Tags) throws {
+    func writeWAVTags(_ tags: TrackTags) throws {
         try overwrite(WAVLayout.tagRegion(tags), at: WAVLayout.tagRegionOffset)
     }
 }

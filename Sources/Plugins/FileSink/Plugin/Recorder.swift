@@ -5,7 +5,7 @@ import Foundation
 /// template (TrackFileNamer), sealed and renamed into place (or into
 /// incomplete/, or deleted) when they end (TrackFinisher), the JSON index,
 /// the free-space floor and the size limit. Not thread safe: FileSinkInstance
-/// calls it from its one writer queue only.
+/// calls it from the plugin's mailbox thread only.
 final class Recorder {
     /// Something to tell the host about.
     enum Notice {
@@ -38,8 +38,9 @@ final class Recorder {
     let settings: FileSinkSettings
     private var splitter: TrackSplitter
     private var open: Open?
+    /// This session's tracks; SharedIndexFile merges them into the folder's index.
     private var index: RecordingIndex
-    private let indexPath: String
+    private let indexFile: SharedIndexFile
     private let session: String
     private let sessionStart = Date()
     private var stopped = false
@@ -70,11 +71,7 @@ final class Recorder {
         guard access(settings.directory, W_OK) == 0 else {
             throw PartFile.Failure(description: "the output folder \(settings.directory) is not writable")
         }
-        indexPath = settings.directory + "/" + settings.indexName
-        if let data = FileManager.default.contents(atPath: indexPath), (try? RecordingIndex.decode(data)) == nil {
-            throw PartFile.Failure(description: "\(indexPath) exists but is not a recording index; move it away or set config.index")
-        }
-        // Only this session's tracks; the file may hold other sessions' and other processes' too (see saveIndex).
+        indexFile = try SharedIndexFile(directory: settings.directory, name: settings.indexName, streamURL: settings.streamURL)
         index = RecordingIndex(streamURL: settings.streamURL)
     }
 
@@ -122,7 +119,23 @@ final class Recorder {
     // MARK: actions
 
     private func apply(_ actions: [TrackSplitter.Action]) {
+        // Consecutive audio units of one buffer go to the disk in one write (a 4 KiB buffer holds ~10 MP3 frames).
+        var run: [UInt8] = []
+        var runNanoseconds: Int64 = 0
+        func flushRun() {
+            guard !run.isEmpty else { return }
+            write(run, nanoseconds: runNanoseconds)
+            run = []
+            runNanoseconds = 0
+        }
         for action in actions {
+            guard !stopped else { return }
+            if case let .write(_, bytes, nanoseconds) = action, nanoseconds > 0 {
+                run += bytes
+                runNanoseconds += nanoseconds
+                continue
+            }
+            flushRun()
             guard !stopped else { return }
             switch action {
             case let .begin(segment):
@@ -141,6 +154,7 @@ final class Recorder {
                 open?.marks.append(CueSheet.Track(title: metadata.title, performer: metadata.artist, nanoseconds: nanoseconds))
             }
         }
+        if !stopped { flushRun() }
     }
 
     private func begin(_ segment: TrackSplitter.Segment) {
@@ -278,7 +292,7 @@ final class Recorder {
         case let .keep(relative):
             do {
                 finalPath = try finisher.finalize(file, track, relative: relative, tagging: tagging)
-                if settings.writeCue { writeCue(open, beside: finalPath!) }
+                if settings.writeCue { finisher.writeCue(track, marks: open.marks, beside: finalPath!) }
                 open.entry.status = isComplete ? .complete : .incomplete
                 open.entry.file = namer.relativePath(finalPath!)
             } catch {
@@ -294,37 +308,10 @@ final class Recorder {
         notify(.finished(path: finalPath, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason))
     }
 
-    /// NAME.cue beside the finished file: its first track at 0, then every title that began inside it.
-    private func writeCue(_ open: Open, beside path: String) {
-        let first = CueSheet.Track(title: open.segment.metadata?.title, performer: open.segment.metadata?.artist, nanoseconds: 0)
-        let sheet = CueSheet(fileName: (path as NSString).lastPathComponent,
-                             station: open.segment.metadata?.station ?? settings.station, tracks: [first] + open.marks)
-        let cuePath = (path as NSString).deletingPathExtension + ".cue"
-        do {
-            try FileOps.replaceAtomically(cuePath, with: Data(sheet.text.utf8))
-        } catch {
-            notify(.log(level: 2, message: "cannot write the CUE sheet \(cuePath): \(error)"))
-        }
-    }
-
     private func saveIndex() {
         if let open, open.persist { index.upsert(open.entry) }
         do {
-            // Several processes may record into one folder: merge under a lock on the folder, never overwrite theirs.
-            try FileOps.withDirectoryLock(settings.directory) {
-                var merged = RecordingIndex(streamURL: settings.streamURL)
-                if let data = FileManager.default.contents(atPath: indexPath) {
-                    if let existing = try? RecordingIndex.decode(data) {
-                        merged = existing
-                    } else {
-                        let aside = indexPath + ".unreadable-\(Int(Date().timeIntervalSince1970))"
-                        rename(indexPath, aside)
-                        notify(.log(level: 2, message: "\(indexPath) was not a recording index any more; kept it as \(aside) and started a new one"))
-                    }
-                }
-                for track in index.tracks { merged.upsert(track) }
-                try FileOps.replaceAtomically(indexPath, with: merged.encoded())
-            }
+            if let warning = try indexFile.save(index.tracks) { notify(.log(level: 2, message: warning)) }
         } catch {
             notify(.log(level: 2, message: "cannot update the index: \(error)"))
         }

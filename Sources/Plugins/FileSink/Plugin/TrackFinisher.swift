@@ -2,8 +2,9 @@ import FileSinkLogic
 import Foundation
 
 /// Turns a finished .part file into the track's file: tags it (ID3v2.4 in
-/// front of MP3, which needs a copy; the reserved INFO region of WAV, in
-/// place) and names it without replacing anything.
+/// front of MP3 and the rewritten comment header of Ogg, both by copying;
+/// the reserved INFO region of WAV, in place) and names it without
+/// replacing anything. A file that cannot be tagged keeps its name untagged.
 struct TrackFinisher {
     let settings: FileSinkSettings
     let log: (UInt32, String) -> Void
@@ -18,13 +19,13 @@ struct TrackFinisher {
         guard track.segment.container == .pcm else { return }
         do {
             try file.refreshWAVSizes()
-            if settings.writeTags && tagging { try file.writeWAVTags(wavTags(track)) }
+            if settings.writeTags && tagging { try file.writeWAVTags(tags(track)) }
         } catch {
             log(2, "cannot finish the WAV header of \(file.path): \(error)")
         }
     }
 
-    /// Names the closed file `relative` (inside the output folder), tagging MP3 first. Returns its path.
+    /// Names the closed file `relative` (inside the output folder), tagging MP3 and Ogg first. Returns its path.
     func finalize(_ file: PartFile, _ track: Track, relative: String, tagging: Bool) throws -> String {
         let target = settings.directory + "/" + relative
         let directory = (target as NSString).deletingLastPathComponent
@@ -32,60 +33,59 @@ struct TrackFinisher {
         guard FileOps.isInside(directory, root: settings.directory) else {
             throw PartFile.Failure(description: "\(directory) leads outside the output folder")
         }
-        if settings.writeTags && tagging && track.segment.container == .mpegAudio {
-            if let tagged = prependID3(file, track, relative: relative, target: target) { return tagged }
-        }
-        if settings.writeTags && tagging && track.segment.container == .ogg {
-            if let tagged = rewriteOgg(file, track, relative: relative, target: target) { return tagged }
+        if settings.writeTags && tagging {
+            switch track.segment.container {
+            case .mpegAudio:
+                let tag = id3(track).bytes()
+                if let tagged = copy(file, relative: relative, to: target, { output in
+                    try output.write(tag)
+                    try FileOps.append(contentsOf: file.path, to: output)
+                }) { return tagged }
+            case .ogg:
+                var rewriter = OggTagRewriter(tags: tags(track), granuleBase: track.segment.granuleBase)
+                if let tagged = copy(file, relative: relative, to: target, { output in
+                    try FileOps.forEachChunk(of: file.path) { chunk in
+                        let bytes = rewriter.push(chunk)
+                        if !bytes.isEmpty { try output.write(bytes) }
+                    }
+                    let rest = rewriter.finish()
+                    if !rest.isEmpty { try output.write(rest) }
+                }) { return tagged }
+            case .adts, .pcm, .unknown:
+                break
+            }
         }
         return try FileOps.linkWithoutReplacing(file.path, to: target)
     }
 
-    /// The tagged copy's final path, or nil (logged) when tagging failed and the file stays untagged.
-    private func prependID3(_ file: PartFile, _ track: Track, relative: String, target: String) -> String? {
+    /// NAME.cue beside the finished file: its first track at 0, then every title that began inside it (--no-split).
+    func writeCue(_ track: Track, marks: [CueSheet.Track], beside path: String) {
+        let metadata = track.segment.metadata
+        let first = CueSheet.Track(title: metadata?.title, performer: metadata?.artist, nanoseconds: 0)
+        let sheet = CueSheet(fileName: (path as NSString).lastPathComponent, station: metadata?.station ?? settings.station,
+                             tracks: [first] + marks)
+        let cuePath = (path as NSString).deletingPathExtension + ".cue"
         do {
-            let tagged = try FileOps.createUnique(file.path + ".tagging", suffix: "")
-            do {
-                try tagged.write(id3(track).bytes())
-                try FileOps.append(contentsOf: file.path, to: tagged)
-                tagged.close()
-                let name = try FileOps.linkWithoutReplacing(tagged.path, to: target)
-                unlink(file.path)
-                return name
-            } catch {
-                tagged.close()
-                unlink(tagged.path)
-                throw error
-            }
+            try FileOps.replaceAtomically(cuePath, with: Data(sheet.text.utf8))
         } catch {
-            log(2, "cannot tag \(relative) (\(error)); keeping it untagged")
-            return nil
+            log(2, "cannot write the CUE sheet \(cuePath): \(error)")
         }
     }
 
-    /// Copies an Ogg file through OggTagRewriter (comments, page numbers, granules). Nil (logged) on failure.
-    private func rewriteOgg(_ file: PartFile, _ track: Track, relative: String, target: String) -> String? {
-        let metadata = track.segment.metadata
-        var rewriter = OggTagRewriter(tags: .init(title: metadata?.title, artist: metadata?.artist,
-                                                  album: metadata?.station ?? settings.station,
-                                                  comment: metadata?.streamURL ?? settings.streamURL),
-                                      granuleBase: track.segment.granuleBase)
+    /// Writes a new file beside `file` with `fill`, names it `target` and removes `file`.
+    /// Nil (logged) when that fails: the caller keeps the file as recorded.
+    private func copy(_ file: PartFile, relative: String, to target: String, _ fill: (PartFile) throws -> Void) -> String? {
         do {
-            let tagged = try FileOps.createUnique(file.path + ".tagging", suffix: "")
+            let output = try FileOps.createUnique(file.path + ".tagging", suffix: "")
             do {
-                try FileOps.forEachChunk(of: file.path) { chunk in
-                    let out = rewriter.push(chunk)
-                    if !out.isEmpty { try tagged.write(out) }
-                }
-                let rest = rewriter.finish()
-                if !rest.isEmpty { try tagged.write(rest) }
-                tagged.close()
-                let name = try FileOps.linkWithoutReplacing(tagged.path, to: target)
+                try fill(output)
+                output.close()
+                let name = try FileOps.linkWithoutReplacing(output.path, to: target)
                 unlink(file.path)
                 return name
             } catch {
-                tagged.close()
-                unlink(tagged.path)
+                output.close()
+                unlink(output.path)
                 throw error
             }
         } catch {
@@ -94,10 +94,15 @@ struct TrackFinisher {
         }
     }
 
-    private func id3(_ track: Track) -> ID3v2Tag {
+    private func tags(_ track: Track) -> TrackTags {
         let metadata = track.segment.metadata
-        var tag = ID3v2Tag(title: metadata?.title, artist: metadata?.artist, album: metadata?.station ?? settings.station,
-                           comment: metadata?.streamURL ?? settings.streamURL)
+        return TrackTags(title: metadata?.title, artist: metadata?.artist, album: metadata?.station ?? settings.station,
+                         comment: metadata?.streamURL ?? settings.streamURL)
+    }
+
+    private func id3(_ track: Track) -> ID3v2Tag {
+        let tags = tags(track)
+        var tag = ID3v2Tag(title: tags.title, artist: tags.artist, album: tags.album, comment: tags.comment)
         if let path = track.artworkPath, let attributes = try? FileManager.default.attributesOfItem(atPath: path),
            let size = attributes[.size] as? NSNumber, size.intValue <= 4 << 20,
            let data = FileManager.default.contents(atPath: path) {
@@ -105,11 +110,5 @@ struct TrackFinisher {
             if let type = ID3v2Tag.imageType(bytes) { tag.picture = .init(mimeType: type, data: bytes) }
         }
         return tag
-    }
-
-    private func wavTags(_ track: Track) -> WAVLayout.Tags {
-        let metadata = track.segment.metadata
-        return WAVLayout.Tags(title: metadata?.title, artist: metadata?.artist, album: metadata?.station ?? settings.station,
-                              comment: metadata?.streamURL ?? settings.streamURL)
     }
 }
