@@ -29,7 +29,7 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: "stream: the encoded stream as received (default); wav: decoded PCM")
     var format: String?
 
-    @Option(name: .long, help: "wav only: move each cut to the quietest moment within ± this many seconds of the title change")
+    @Option(name: .long, help: "Move each cut to the quietest moment within ± this many seconds of the title change (MP3, AAC, WAV)")
     var silenceWindow: Double?
 
     @Option(name: .long, help: "Start each track this many seconds early (files overlap)")

@@ -6,6 +6,10 @@ public enum StreamFormat: String, Sendable {
     case mp3
     /// Ogg Vorbis (~100 kbit/s), titles as Vorbis comments (chained streams).
     case ogg
+    /// Like `mp3`, but the tone pauses: 4.4 s of 440 Hz, 0.6 s of silence, every 5 s from the start.
+    case mp3WithPauses
+
+    var isMP3: Bool { self != .ogg }
 }
 
 /// A `gst-launch-1.0` process feeding one Icecast mount. Created by
@@ -84,7 +88,7 @@ public final class IcecastSource: @unchecked Sendable {
             if m.title == expected { return true }
             // shout2send announces "Unknown - <title>" when the title has no
             // artist part; correct that through the admin interface.
-            if format == .mp3, m.title != nil, m.title != expected {
+            if format.isMP3, m.title != nil, m.title != expected {
                 try? await server.setTitle(mount: mount, title: title)
             }
             return false
@@ -109,6 +113,12 @@ public final class IcecastSource: @unchecked Sendable {
         switch format {
         case .mp3:
             args += ["wave=sine", "volume=0.1", "!", "audio/x-raw,rate=44100,channels=2",
+                     "!", "audioconvert", "!", "taginject", "tags=\(Self.quote(tags))",
+                     "!", "lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"]
+        case .mp3WithPauses:
+            // wave=ticks: a tick of 1936 sine periods at 440 Hz (4.4 s) every 5 s, silence between.
+            args += ["wave=ticks", "freq=440", "sine-periods-per-tick=1936", "tick-interval=5000000000", "volume=0.3",
+                     "!", "audio/x-raw,rate=44100,channels=2",
                      "!", "audioconvert", "!", "taginject", "tags=\(Self.quote(tags))",
                      "!", "lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"]
         case .ogg:

@@ -184,7 +184,7 @@ final class FileSinkLogicTests: XCTestCase {
             (#"{}"#, "config.directory is required"),
             (#"{"directory": "/x", "partial": "maybe"}"#, "config.partial"),
             (#"{"directory": "/x", "format": "flac"}"#, "config.format must be"),
-            (#"{"directory": "/x", "silence_window": 2}"#, "needs config.format \"wav\""),
+            (#"{"directory": "/x", "silence_window": -1}"#, "config.silence_window must be"),
             (#"{"directory": "/x", "format": "wav", "pad_before": 31}"#, "config.pad_before must be"),
             (#"{"directory": "/x", "colour": 1}"#, "config.colour is not a file-sink setting"),
             (#"{"directory": "/x", "template": "{title}"}"#, ".{ext}"),

@@ -137,6 +137,47 @@ final class FileSinkPCMLogicTests: XCTestCase {
         XCTAssertEqual(written, audio.count / 1764 * 1764, "no audio is lost or doubled without padding")
     }
 
+    /// MP3 frames carry no loudness: it comes from the decoded audio beside the stream, which arrives later.
+    func testSilenceSearchOnMP3UsesTheDecodedAudioAndWaitsForIt() {
+        let loudness = LoudnessTimeline()
+        var splitter = TrackSplitter(aligner: CutAligner(window: 2_000_000_000, pre: 0, post: 0))
+        splitter.loudness = loudness
+        let frame: [UInt8] = [0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 7, count: 413) // 1152 samples, 26.12 ms
+        let mp3 = "audio/mpeg, mpegversion=(int)1, layer=(int)3"
+        func frames(_ count: Int, _ first: Int) -> TrackSplitter.Buffer {
+            TrackSplitter.Buffer(bytes: Array([[UInt8]](repeating: frame, count: count).joined()), caps: mp3,
+                                 newConnection: first == 0, offset: UInt64(first * 417), connection: 1)
+        }
+        // The decoded audio: tone, a pause from 3.0 to 3.3 s, tone.
+        let format = PCMFormat(rate: 44100, channels: 2)
+        let decoded = pcm(seconds: 3, amplitude: 0.5) + pcm(seconds: 0.3, amplitude: 0) + pcm(seconds: 4, amplitude: 0.5)
+        var actions = splitter.receive(frames(96, 0)) // 2.5 s of stream
+        actions += splitter.track(TrackMetadata(sequence: 1, title: "One"))
+        actions += splitter.track(TrackMetadata(sequence: 2, title: "Two")) // the title changes at 2.5 s
+        actions += splitter.receive(frames(96, 96)) // 5.0 s: window passed, but nothing decoded yet
+        XCTAssertEqual(actions.filter { if case .begin = $0 { return true }; return false }.count, 1, "waits for the decoded audio")
+        loudness.add(decoded, format: format, pts: 0, connection: 1)
+        actions += splitter.receive(frames(10, 192))
+        actions += splitter.finish()
+        let begins = actions.compactMap { if case let .begin(segment) = $0 { return segment }; return nil }
+        XCTAssertEqual(begins.count, 2)
+        let cut = Double(begins[1].streamOffset / 417) * 1152 / 44100
+        XCTAssertGreaterThanOrEqual(cut, 3.0, "in the pause, not at the title (2.5 s)")
+        XCTAssertLessThanOrEqual(cut, 3.3)
+        let written = actions.reduce(0) { if case let .write(_, bytes, _) = $1 { return $0 + bytes.count }; return $0 }
+        XCTAssertEqual(written, 202 * 417)
+    }
+
+    func testLoudnessTimelineAnswersOnlyForWhatItKnows() {
+        let loudness = LoudnessTimeline()
+        loudness.add(pcm(seconds: 1, amplitude: 0) + pcm(seconds: 1, amplitude: 1), format: PCMFormat(rate: 44100, channels: 2), pts: 0, connection: 3)
+        XCTAssertEqual(loudness.covered(connection: 3), 2_000_000_000)
+        XCTAssertEqual(loudness.level(connection: 3, from: 0, to: 900_000_000), 0)
+        XCTAssertGreaterThan(loudness.level(connection: 3, from: 1_100_000_000, to: 1_900_000_000) ?? 0, 0.4)
+        XCTAssertNil(loudness.level(connection: 3, from: 1_500_000_000, to: 2_500_000_000), "not decoded yet")
+        XCTAssertNil(loudness.level(connection: 2, from: 0, to: 100), "another connection's time axis")
+    }
+
     func testPaddingOverlapsNeighbouringFilesOnMP3Frames() {
         var splitter = TrackSplitter(aligner: CutAligner(window: 0, pre: 1_000_000_000, post: 500_000_000))
         let frame: [UInt8] = [0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 7, count: 413) // 26.12 ms

@@ -57,16 +57,16 @@ final class RecordCommandTests: XCTestCase {
         }
     }
 
-    func testUnknownFormatSilenceWithoutWAVAndUnwritableFolderAreUsageErrors() throws {
+    func testUnknownFormatOutOfRangeWindowAndUnwritableFolderAreUsageErrors() throws {
         let flac = try RecordHarness(self, url: "http://127.0.0.1:9/none.mp3", extra: ["--format", "flac"])
         try flac.start()
         XCTAssertEqual(flac.waitForExit(timeout: 20), 2)
         XCTAssertTrue(flac.stderr.contains("--format flac: use stream"), flac.stderr)
 
-        let window = try RecordHarness(self, url: "http://127.0.0.1:9/none.mp3", extra: ["--silence-window", "2"])
+        let window = try RecordHarness(self, url: "http://127.0.0.1:9/none.mp3", extra: ["--silence-window", "45"])
         try window.start()
         XCTAssertEqual(window.waitForExit(timeout: 20), 2)
-        XCTAssertTrue(window.stderr.contains("silence_window needs config.format \"wav\""), window.stderr)
+        XCTAssertTrue(window.stderr.contains("config.silence_window must be a number of seconds from 0 to 30"), window.stderr)
 
         let directory = try TemporaryDirectory(self)
         let blocker = try directory.write("file", "not a folder")

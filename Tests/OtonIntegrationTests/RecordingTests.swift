@@ -129,6 +129,44 @@ final class RecordingTests: XCTestCase {
         XCTAssertTrue(found.text.contains("title: Song One") && found.text.contains("album: Oton Test FM"), found.text)
     }
 
+    /// streamripper's silence search on the encoded stream: the tone pauses for 0.6 s every 5 s, the titles change 7 s
+    /// apart at arbitrary moments, and with --silence-window 3 every cut must land in a pause.
+    func testMP3CutsMoveIntoTheNearestPauseWithASilenceWindow() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/pause.mp3", format: .mp3WithPauses, initialTitle: "Artist A - Song One")
+        let harness = try RecordHarness(self, url: server.url(mount: "/pause.mp3").absoluteString, extra: ["--silence-window", "3"])
+        try harness.start()
+        XCTAssertNotNil(harness.waitForEvent("org.oton.recording.started"), harness.stderr)
+        try await changeTitles(server, mount: "/pause.mp3", ["Artist B - Song Two", "Artist C - Song Three"], spacing: 7, harness: harness)
+        XCTAssertNotNil(harness.waitForEvent("org.oton.recording.finished", timeout: 20) { $0["path"]?.hasSuffix("Song Two.mp3") == true },
+                        harness.stderr)
+        XCTAssertEqual(harness.stop(), 0, harness.stderr)
+        let path = harness.out + "/Oton Test FM/Artist B - Song Two.mp3"
+        let found = try Discovered.run(path)
+        XCTAssertTrue(found.ok, found.text)
+        let periods = (found.seconds / 5).rounded()
+        print("measured: mp3 with pauses every 5 s, titles 7 s apart, --silence-window 3: file \(found.seconds) s")
+        XCTAssertEqual(found.seconds, periods * 5, accuracy: 0.7, "both cuts in a pause, so the file spans whole 5 s periods")
+        // Decode it: the first and last 40 ms are the pause, the middle is the tone.
+        let raw = harness.directory.file("two.raw")
+        let decoded = try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "filesrc", "location=\(path)", "!", "decodebin", "!",
+                                                     "audioconvert", "!", "audio/x-raw,format=S16LE,channels=1,rate=44100", "!",
+                                                     "filesink", "location=\(raw)"])
+        XCTAssertEqual(decoded.status, 0, decoded.stderr)
+        let samples = try XCTUnwrap(FileManager.default.contents(atPath: raw)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        func meanSquare(_ range: Range<Int>) -> Double {
+            range.reduce(0.0) { let value = Double(samples[$1]) / 32768; return $0 + value * value } / Double(max(range.count, 1))
+        }
+        let edge = 44100 * 40 / 1000
+        XCTAssertGreaterThan(samples.count, 4 * edge)
+        guard samples.count > 4 * edge else { return }
+        let middle = meanSquare(samples.count / 2 - edge ..< samples.count / 2 + edge)
+        XCTAssertGreaterThan(middle, 0.01, "the tone")
+        XCTAssertLessThan(meanSquare(0 ..< edge), middle / 100, "the file starts in a pause")
+        XCTAssertLessThan(meanSquare(samples.count - edge ..< samples.count), middle / 100, "the file ends in a pause")
+    }
+
     func testChainedOggIsCutAtEachNewLogicalStream() async throws {
         try await checkRecording(format: .ogg, mount: "/rec.ogg", ext: "ogg")
     }

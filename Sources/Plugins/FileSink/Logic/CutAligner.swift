@@ -6,8 +6,10 @@
 /// file earlier. Pure logic: fed units and title marks, answers with steps.
 ///
 /// Only for units with exact durations (MPEG audio, ADTS, PCM). The silence
-/// search needs loudness (`StreamUnit.level`, PCM only); without it the cut
-/// stays at the title change and only the padding applies.
+/// search needs loudness: PCM units carry theirs (`StreamUnit.level`); for
+/// encoded units it comes from the decoded audio beside the stream
+/// (`externalLevel`). Without it the cut stays at the title change and only
+/// the padding applies.
 public struct CutAligner {
     public struct Entry: Equatable, Sendable {
         public var unit: StreamUnit
@@ -32,6 +34,13 @@ public struct CutAligner {
     public var post: Int64
     /// The stretch whose loudness is compared (streamripper compares short blocks too).
     public var stretch: Int64 = 100_000_000
+    /// Loudness of [from, to) in stream time, for units that carry none (encoded audio): from the
+    /// decoded audio beside the stream (LoudnessTimeline). Nil while unknown.
+    public var externalLevel: ((Int64, Int64) -> Double?)?
+    /// Up to where (stream time) externalLevel knows the audio. The decoded audio trails the
+    /// stream by the decoder's buffer, so a cut waits for it, at most `maxLevelWait` longer.
+    public var externalCoverage: (() -> Int64)?
+    public var maxLevelWait: Int64 = 3_000_000_000
 
     private var entries: [Entry] = []
     /// entries[..<emitted] have been written.
@@ -60,7 +69,7 @@ public struct CutAligner {
         entries.append(Entry(unit: unit, offset: offset, start: clock))
         clock += unit.durationNanoseconds
         var steps: [Step] = []
-        while let mark = marks.first, clock >= mark.time + window + post {
+        while let mark = marks.first, clock >= mark.time + window + post, levelsReady(for: mark.time) {
             marks.removeFirst()
             steps += cut(near: mark.time, metadata: mark.metadata)
         }
@@ -88,7 +97,17 @@ public struct CutAligner {
         entries = []
         emitted = 0
         marks = []
+        clock = 0 // what comes next (a new connection) starts its own time axis
         return steps
+    }
+
+    private func levelsReady(for time: Int64) -> Bool {
+        guard window > 0, let coverage = externalCoverage else { return true }
+        return coverage() >= time + window || clock >= time + window + post + maxLevelWait
+    }
+
+    private func level(_ entry: Entry) -> Double? {
+        entry.unit.level ?? externalLevel?(entry.start, entry.end)
     }
 
     // MARK: -
@@ -111,10 +130,12 @@ public struct CutAligner {
     /// or the first unit at or after `time` when loudness is unknown.
     private func quietestIndex(near time: Int64) -> Int {
         let atMark = entries.firstIndex { $0.start >= time } ?? entries.count
-        guard window > 0, entries.allSatisfy({ $0.unit.level != nil }) else { return atMark }
+        guard window > 0 else { return atMark }
         let low = entries.firstIndex { $0.start >= time - window } ?? atMark
         let high = entries.lastIndex { $0.start <= time + window } ?? atMark
         guard low < high else { return atMark }
+        let levels = entries[low ... high].map(level)
+        guard levels.allSatisfy({ $0 != nil }) else { return atMark } // loudness unknown: cut at the title
         var best = atMark
         var bestLevel = Double.infinity
         var bestDistance = Int64.max
@@ -123,10 +144,10 @@ public struct CutAligner {
         var first = low
         // A sliding stretch [first, last]; its middle is the candidate cut.
         for last in low ... high {
-            sum += entries[last].unit.level! * Double(entries[last].unit.durationNanoseconds)
+            sum += levels[last - low]! * Double(entries[last].unit.durationNanoseconds)
             duration += entries[last].unit.durationNanoseconds
             while duration - entries[first].unit.durationNanoseconds >= stretch {
-                sum -= entries[first].unit.level! * Double(entries[first].unit.durationNanoseconds)
+                sum -= levels[first - low]! * Double(entries[first].unit.durationNanoseconds)
                 duration -= entries[first].unit.durationNanoseconds
                 first += 1
             }

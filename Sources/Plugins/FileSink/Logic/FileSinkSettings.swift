@@ -18,7 +18,8 @@ public struct FileSinkSettings: Equatable, Sendable {
 
     public var directory: String
     public var format = Format.stream
-    /// Move each cut to the quietest 100 ms within ± this many seconds of the title change (wav only; 0: off).
+    /// Move each cut to the quietest 100 ms within ± this many seconds of the title change (0: off). In
+    /// stream mode the loudness comes from the host's PCM tap, which the plugin then selects as well.
     public var silenceWindow = 0.0
     /// Start each track this many seconds early and end it this many seconds late (the files overlap).
     public var padBefore = 0.0
@@ -91,9 +92,7 @@ public struct FileSinkSettings: Equatable, Sendable {
                 settings[keyPath: path] = seconds
             }
         }
-        if settings.silenceWindow > 0 && settings.format != .wav {
-            throw Invalid(description: "config.silence_window needs config.format \"wav\" (--format wav): the quietest moment is found in the decoded audio")
-        }
+
         if let value = object["split"] {
             guard let flag = value as? Bool else { throw Invalid(description: "config.split must be true or false") }
             settings.split = flag
@@ -155,6 +154,9 @@ public struct FileSinkSettings: Equatable, Sendable {
         }
         return settings
     }
+
+    /// Stream mode with a silence search: the decoded audio is listened to beside the stream.
+    public var listensToDecodedAudio: Bool { format == .stream && silenceWindow > 0 }
 
     /// The splitter these settings ask for.
     public func makeSplitter() -> TrackSplitter {

@@ -73,6 +73,12 @@ public struct TrackSplitter {
     public var maxSegmentBytes: UInt64 = .max
     /// Silence search and padding (MPEG audio, ADTS, PCM); inactive when all are 0.
     public var aligner: CutAligner
+    /// Loudness of the decoded audio beside an encoded stream, for the silence search.
+    public var loudness: LoudnessTimeline? {
+        didSet { bindLoudness() }
+    }
+    /// The aligner's time axis matches the decoded audio's: false after lost data within a connection.
+    private var timebaseValid = true
 
     private var framer: any StreamFramer = RawFramer()
     private var container: StreamContainer = .unknown
@@ -150,9 +156,11 @@ public struct TrackSplitter {
                 _ = framer.flush() // lost data: never glue the bytes before the gap to those after it
             }
             held = []
+            timebaseValid = buffer.newConnection || buffer.connection != connection
             connection = buffer.connection
             framedOffset = buffer.offset
             pendingCut = nil
+            bindLoudness()
         }
         if caps == Self.unknownCaps && held.count + buffer.bytes.count <= Self.maxHeldBytes {
             // Not typed yet (the host's typefinder is still looking): wait for the caps.
@@ -272,6 +280,19 @@ public struct TrackSplitter {
             guard current != nil else { return begin(at: offset, boundary: false, metadata: metadata, carried: false) }
             return endCurrent(complete: true) + begin(at: offset, boundary: true, metadata: metadata, carried: false)
         }
+    }
+
+    /// Points the aligner at the decoded audio of the current connection (or at nothing after lost data,
+    /// when the stream's time axis no longer matches the decoder's).
+    private mutating func bindLoudness() {
+        guard let loudness, timebaseValid else {
+            aligner.externalLevel = nil
+            aligner.externalCoverage = nil
+            return
+        }
+        let connection = self.connection
+        aligner.externalLevel = { loudness.level(connection: connection, from: $0, to: $1) }
+        aligner.externalCoverage = { loudness.covered(connection: connection) }
     }
 
     /// Writes what the aligner holds (a gap or the end): pending cuts land at their title change.

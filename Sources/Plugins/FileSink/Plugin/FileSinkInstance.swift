@@ -16,11 +16,14 @@ final class FileSinkInstance: @unchecked Sendable {
     private let recorder: Recorder
     /// The tap this instance records from.
     private let tap: oton_media_tap
+    /// Stream mode with a silence search also takes the PCM tap, for its loudness only.
+    private let listens: Bool
 
     init(host: HostHandle, settings: FileSinkSettings) throws {
         self.host = host
         tap = settings.format == .wav ? OTON_TAP_PCM : OTON_TAP_STREAM
-        host.selectMediaTaps(tap)
+        listens = settings.listensToDecodedAudio
+        host.selectMediaTaps(tap | (listens ? OTON_TAP_PCM : 0))
         var notifyTarget: ((Recorder.Notice) -> Void)?
         recorder = try Recorder(settings: settings) { notice in notifyTarget?(notice) }
         notifyTarget = { [host, settings] notice in Self.announce(notice, host: host, settings: settings) }
@@ -28,8 +31,14 @@ final class FileSinkInstance: @unchecked Sendable {
 
     func media(_ buffer: UnsafePointer<oton_media_buffer>) {
         let raw = buffer.pointee
-        guard hasField(buffer, \oton_media_buffer.connection), let format = raw.format, format.pointee.tap == tap else { return }
-        if tap == OTON_TAP_PCM && format.pointee.sample_format != OTON_SAMPLE_S16LE { return }
+        guard hasField(buffer, \oton_media_buffer.connection), let format = raw.format else { return }
+        if format.pointee.tap == OTON_TAP_PCM && format.pointee.sample_format != OTON_SAMPLE_S16LE { return }
+        if listens && format.pointee.tap == OTON_TAP_PCM, let data = raw.data {
+            let pcm = PCMFormat(rate: Int(format.pointee.rate), channels: Int(format.pointee.channels))
+            recorder.hear(Array(UnsafeBufferPointer(start: data, count: raw.size)), format: pcm, pts: raw.pts_ns, connection: raw.connection)
+            return
+        }
+        guard format.pointee.tap == tap else { return }
         let bytes = raw.data.map { Array(UnsafeBufferPointer(start: $0, count: raw.size)) } ?? []
         let caps = format.pointee.caps.map { String(cString: $0) } ?? "application/octet-stream"
         let flags = raw.flags

@@ -37,6 +37,8 @@ final class Recorder {
 
     let settings: FileSinkSettings
     private var splitter: TrackSplitter
+    /// Stream mode with a silence search: how loud the decoded audio beside the stream was.
+    private let loudness = LoudnessTimeline()
     private var open: Open?
     /// This session's tracks; SharedIndexFile merges them into the folder's index.
     private var index: RecordingIndex
@@ -62,6 +64,7 @@ final class Recorder {
         namer = TrackFileNamer(settings: settings)
         finisher = TrackFinisher(settings: settings) { level, message in notify(.log(level: level, message: message)) }
         splitter = settings.makeSplitter()
+        if settings.listensToDecodedAudio { splitter.loudness = loudness }
         session = ISO8601DateFormatter().string(from: Date()) + "-\(getpid())"
         do {
             try FileOps.makeDirectories(settings.directory)
@@ -80,6 +83,11 @@ final class Recorder {
     func receive(_ buffer: TrackSplitter.Buffer) {
         guard !stopped else { return }
         apply(splitter.receive(buffer))
+    }
+
+    /// Decoded audio beside the stream (stream mode with a silence search): only its loudness is kept.
+    func hear(_ bytes: [UInt8], format: PCMFormat, pts: Int64, connection: UInt64) {
+        loudness.add(bytes, format: format, pts: pts, connection: connection)
     }
 
     func track(_ metadata: TrackMetadata) {
