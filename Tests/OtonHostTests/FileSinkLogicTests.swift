@@ -193,6 +193,22 @@ final class FileSinkLogicTests: XCTestCase {
         }
     }
 
+    func testEntriesLeftRecordingByAGoneProcessBecomeInterrupted() {
+        func track(_ id: Int, _ session: String, _ status: RecordingIndex.Track.Status) -> RecordingIndex.Track {
+            RecordingIndex.Track(id: id, session: session, status: status, file: "a.mp3.part", title: nil, artist: nil, station: nil,
+                                 sequence: nil, connection: 1, started: "", sessionSeconds: 0, streamOffset: 0)
+        }
+        var index = RecordingIndex(tracks: [
+            track(1, "2026-11-21T07:00:00Z-100", .complete), track(2, "2026-11-21T07:00:00Z-100", .recording),
+            track(1, "2026-11-21T07:05:00Z-200", .recording), track(1, "2026-11-21T08:00:00Z-300", .recording),
+        ])
+        XCTAssertEqual(RecordingIndex.processID(ofSession: "2026-11-21T07:00:00Z-100"), 100)
+        XCTAssertTrue(index.markInterrupted(except: "2026-11-21T08:00:00Z-300") { $0 == 200 })
+        XCTAssertEqual(index.tracks.map(\.status), [.complete, .interrupted, .recording, .recording],
+                       "a finished track, a living process's and our own stay as they are")
+        XCTAssertFalse(index.markInterrupted(except: "2026-11-21T08:00:00Z-300") { $0 == 200 }, "nothing more to mark")
+    }
+
     func testPlacementOfPartialAndShortTracks() {
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: true, seconds: 200, minimumSeconds: 5, policy: .incomplete), .keep("S/a.mp3"))
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 200, minimumSeconds: 5, policy: .incomplete),

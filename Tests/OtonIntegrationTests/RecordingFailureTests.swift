@@ -33,6 +33,17 @@ final class RecordingFailureTests: XCTestCase {
         let tracks = try XCTUnwrap(harness.index()["tracks"] as? [[String: Any]])
         XCTAssertEqual(tracks.last?["status"] as? String, "recording")
         XCTAssertEqual(tracks.last?["file"] as? String, "Oton Test FM/Artist C - Song Three.mp3.part")
+
+        // The next recording into the folder tells the unfinished track from one being recorded.
+        let next = try RecordHarness(self, url: server.url(mount: "/k.mp3").absoluteString, extra: ["--duration", "2s"], out: harness.out)
+        try next.start()
+        XCTAssertEqual(next.waitForExit(timeout: 20), 0, next.stderr)
+        XCTAssertTrue(next.stderr.contains("1 track(s)") && next.stderr.contains("marked interrupted"), next.stderr)
+        let after = try XCTUnwrap(next.index()["tracks"] as? [[String: Any]])
+        let old = after.filter { $0["session"] as? String == tracks.last?["session"] as? String }
+        XCTAssertEqual(old.last?["status"] as? String, "interrupted")
+        XCTAssertEqual(old.last?["file"] as? String, "Oton Test FM/Artist C - Song Three.mp3.part", "the .part is kept and named")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: harness.out + "/Oton Test FM/Artist C - Song Three.mp3.part"))
     }
 
     func testAWAVPartLeftByKill9PlaysUpToItsLastHeaderRefresh() async throws {
@@ -41,7 +52,8 @@ final class RecordingFailureTests: XCTestCase {
         _ = try await server.startSource(mount: "/kw.mp3", format: .mp3, initialTitle: "Artist A - Song One")
         let harness = try RecordHarness(self, url: server.url(mount: "/kw.mp3").absoluteString, extra: ["--format", "wav"])
         try harness.start()
-        XCTAssertNotNil(harness.waitForEvent("org.oton.recording.started"), harness.stderr)
+        let eventsSoFar = { harness.events.compactMap { $0["kind"] as? String }.joined(separator: " ") }
+        XCTAssertNotNil(harness.waitForEvent("org.oton.recording.started", timeout: 30), harness.stderr + "\nevents: " + eventsSoFar())
         let part = harness.out + "/Oton Test FM/Artist A - Song One.wav.part"
         // 44.1 kHz stereo is 176 kB/s: wait until more than 2 MiB are on disk (two header refreshes).
         let deadline = Date().addingTimeInterval(30)

@@ -14,6 +14,9 @@ public struct RecordingIndex: Codable, Equatable, Sendable {
             case dropped
             /// Writing failed; `file` is what is left.
             case failed
+            /// The process recording it ended without finishing it (kill -9, a crash, power loss);
+            /// `file` is the .part it left. Set by the next recording into the same folder.
+            case interrupted
         }
 
         public var id: Int
@@ -84,6 +87,22 @@ public struct RecordingIndex: Codable, Equatable, Sendable {
 
     public static func decode(_ data: Data) throws -> RecordingIndex {
         try JSONDecoder().decode(RecordingIndex.self, from: data)
+    }
+
+    /// The process id in a session name ("2026-11-21T07:00:00Z-4711"), if any.
+    public static func processID(ofSession session: String) -> Int32? {
+        session.split(separator: "-").last.flatMap { Int32($0) }
+    }
+
+    /// Marks `recording` entries of other sessions whose process is gone as interrupted. True when any changed.
+    public mutating func markInterrupted(except session: String, isAlive: (Int32) -> Bool) -> Bool {
+        var changed = false
+        for index in tracks.indices where tracks[index].status == .recording && tracks[index].session != session {
+            guard let pid = Self.processID(ofSession: tracks[index].session), !isAlive(pid) else { continue }
+            tracks[index].status = .interrupted
+            changed = true
+        }
+        return changed
     }
 
     public mutating func upsert(_ track: Track) {

@@ -24,9 +24,7 @@ final class FileSinkInstance: @unchecked Sendable {
         tap = settings.format == .wav ? OTON_TAP_PCM : OTON_TAP_STREAM
         listens = settings.listensToDecodedAudio
         host.selectMediaTaps(tap | (listens ? OTON_TAP_PCM : 0))
-        var notifyTarget: ((Recorder.Notice) -> Void)?
-        recorder = try Recorder(settings: settings) { notice in notifyTarget?(notice) }
-        notifyTarget = { [host, settings] notice in Self.announce(notice, host: host, settings: settings) }
+        recorder = try Recorder(settings: settings) { [host, settings] notice in Self.announce(notice, host: host, settings: settings) }
     }
 
     func media(_ buffer: UnsafePointer<oton_media_buffer>) {

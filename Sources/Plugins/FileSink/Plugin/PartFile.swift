@@ -7,7 +7,8 @@ import Foundation
 /// whole units, truncated back to the last whole unit if a write fails, and
 /// fsynced before it is renamed.
 final class PartFile {
-    let path: String
+    /// Where the file is now (it may be renamed while open, when its track's title arrives).
+    private(set) var path: String
     private var descriptor: Int32
     private(set) var size: UInt64 = 0
 
@@ -58,6 +59,22 @@ final class PartFile {
         guard result == bytes.count else {
             throw Failure(description: "cannot write \(path): \(String(cString: strerror(result < 0 ? errno : EIO)))")
         }
+    }
+
+    /// Gives the open file a new name: `base` + `suffix`, or `base (2)` … + `suffix` when taken. Never replaces a file.
+    func rename(toBase base: String, suffix: String) throws {
+        for counter in 1 ... 10_000 {
+            let candidate = FileOps.numberedPath(base, counter) + suffix
+            if link(path, candidate) == 0 {
+                unlink(path)
+                path = candidate
+                return
+            }
+            guard errno == EEXIST else {
+                throw Failure(description: "cannot name \(candidate): \(String(cString: strerror(errno)))")
+            }
+        }
+        throw Failure(description: "too many files named like \(base)")
     }
 
     /// Flushes to the disk and closes. Safe to call twice.

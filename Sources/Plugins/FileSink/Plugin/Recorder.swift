@@ -75,6 +75,9 @@ final class Recorder {
             throw PartFile.Failure(description: "the output folder \(settings.directory) is not writable")
         }
         indexFile = try SharedIndexFile(directory: settings.directory, name: settings.indexName, streamURL: settings.streamURL)
+        if let count = try? indexFile.markInterrupted(except: session), count > 0 {
+            notify(.log(level: 2, message: "\(count) track(s) in \(indexFile.path) were left unfinished by a recording that ended abruptly; marked interrupted (their .part files are kept)"))
+        }
         index = RecordingIndex(streamURL: settings.streamURL)
     }
 
@@ -154,6 +157,7 @@ final class Recorder {
                 if let open {
                     open.segment.metadata = metadata
                     fill(&open.entry, metadata)
+                    renamePart(open)
                     if open.persist { saveIndex() }
                 }
             case let .end(segment, complete):
@@ -211,6 +215,27 @@ final class Recorder {
         open.bufferedBytes = 0
         for chunk in buffered where !stopped { writeToFile(open, chunk.bytes) }
         return !stopped
+    }
+
+    /// The track's title arrived after its .part was opened: the .part takes the name it will have,
+    /// so that what a crash leaves behind is named after its track too.
+    private func renamePart(_ open: Open) {
+        guard let file = open.file else { return }
+        let base = settings.directory + "/" + namer.relativeName(open.segment)
+        guard file.path != base + ".part" else { return }
+        let directory = (base as NSString).deletingLastPathComponent
+        let oldDirectory = (file.path as NSString).deletingLastPathComponent
+        do {
+            try FileOps.makeDirectories(directory)
+            guard FileOps.isInside(directory, root: settings.directory) else {
+                throw PartFile.Failure(description: "\(directory) leads outside the output folder")
+            }
+            try file.rename(toBase: base, suffix: ".part")
+            open.entry.file = namer.relativePath(file.path)
+            if oldDirectory != settings.directory && oldDirectory != directory { rmdir(oldDirectory) } // only when left empty
+        } catch {
+            notify(.log(level: 2, message: "cannot rename \(file.path) after its track: \(error); it keeps its name until it ends"))
+        }
     }
 
     private func write(_ bytes: [UInt8], nanoseconds: Int64) {

@@ -20,6 +20,25 @@ struct SharedIndexFile {
         }
     }
 
+    /// Entries left `recording` by a process that is gone become `interrupted` (their .part stays).
+    /// Returns how many, for the log.
+    func markInterrupted(except session: String) throws -> Int {
+        try FileOps.withDirectoryLock(directory) {
+            guard let data = FileManager.default.contents(atPath: path), var index = try? RecordingIndex.decode(data) else { return 0 }
+            let before = index.tracks.filter { $0.status == .interrupted }.count
+            guard index.markInterrupted(except: session, isAlive: Self.isRecorderAlive) else { return 0 }
+            try FileOps.replaceAtomically(path, with: index.encoded())
+            return index.tracks.filter { $0.status == .interrupted }.count - before
+        }
+    }
+
+    /// The process exists and is an oton (a pid can be reused).
+    static func isRecorderAlive(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+        return name.hasPrefix("oton")
+    }
+
     /// Merges `tracks` (this session's, newest state) into the file. Returns a warning to log, if any.
     func save(_ tracks: [RecordingIndex.Track]) throws -> String? {
         try FileOps.withDirectoryLock(directory) {
