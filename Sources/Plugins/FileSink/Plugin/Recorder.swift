@@ -169,7 +169,14 @@ final class Recorder {
         if !stopped { flushRun() }
     }
 
+    private var toldAlignmentUnsupported = false
+
     private func begin(_ segment: TrackSplitter.Segment) {
+        let wantsAlignment = settings.silenceWindow > 0 || settings.padBefore > 0 || settings.padAfter > 0
+        if wantsAlignment && settings.split && !segment.container.supportsAlignedCuts && !toldAlignmentUnsupported {
+            toldAlignmentUnsupported = true
+            notify(.log(level: 2, message: "--silence-window and --pad-* do not apply to this stream (\(segment.container.rawValue)): Ogg pages cannot move between logical streams, so cuts stay where the titles change"))
+        }
         let offset = Date().timeIntervalSince(sessionStart)
         var entry = RecordingIndex.Track(
             id: segment.id, session: session, status: .recording, file: nil, title: nil, artist: nil, station: nil,
