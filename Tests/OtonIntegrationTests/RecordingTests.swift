@@ -11,7 +11,7 @@ final class RecordingTests: XCTestCase {
             try await Task.sleep(nanoseconds: UInt64(spacing * 1e9)) // the track's length: what the test records
             try await server.setTitle(mount: mount, title: title)
             let song = String(title.split(separator: "-").last ?? "").trimmingCharacters(in: .whitespaces)
-            XCTAssertNotNil(harness.waitForEvent("track", timeout: 10) { $0["title"] == song }, "track \(song) seen")
+            XCTAssertNotNil(harness.waitForEvent("track", timeout: 20) { $0["title"] == song }, "track \(song) seen")
         }
     }
 
@@ -138,7 +138,13 @@ final class RecordingTests: XCTestCase {
         let harness = try RecordHarness(self, url: server.url(mount: "/pause.mp3").absoluteString, extra: ["--silence-window", "3"])
         try harness.start()
         XCTAssertNotNil(harness.waitForEvent("org.oton.recording.started"), harness.stderr)
+        // The decoded audio (the PCM tap) must be flowing before the titles change: it is what the search reads.
+        let history = { harness.events.map { "\($0["kind"] ?? "") \(($0["fields"] as? [String: String]).map { $0["title"] ?? $0["state"] ?? "" } ?? "")" }
+            .filter { $0 != "state buffering" }.joined(separator: " | ") }
+        XCTAssertNotNil(harness.waitForEvent("state", timeout: 30) { $0["state"] == "playing" }, harness.stderr + "\n" + history())
+        XCTAssertNotNil(harness.waitForEvent("track", timeout: 20) { $0["title"] == "Song One" }, harness.stderr + "\n" + history())
         try await changeTitles(server, mount: "/pause.mp3", ["Artist B - Song Two", "Artist C - Song Three"], spacing: 7, harness: harness)
+        print("events: " + history())
         XCTAssertNotNil(harness.waitForEvent("org.oton.recording.finished", timeout: 20) { $0["path"]?.hasSuffix("Song Two.mp3") == true },
                         harness.stderr)
         XCTAssertEqual(harness.stop(), 0, harness.stderr)
