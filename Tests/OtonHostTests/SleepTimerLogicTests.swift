@@ -55,17 +55,19 @@ final class SleepTimerModelTests: XCTestCase {
 
     func testAfterTrackStopsAtTheNextTitleChange() {
         var model = SleepTimerModel()
-        _ = model.trackChanged(sequence: 4)
+        _ = model.trackChanged(title: "One", artist: "A")
         XCTAssertEqual(model.setAfterTrack(), [.arm(nanoseconds: nil), .announceSet(seconds: nil, mode: "after-track")])
-        XCTAssertEqual(model.trackChanged(sequence: 4), [], "the same track again is no change")
-        XCTAssertEqual(model.trackChanged(sequence: 5), [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: 10_000)])
+        XCTAssertEqual(model.trackChanged(title: "One", artist: "A"), [], "the same track again (station name or artwork added) is no change")
+        XCTAssertEqual(model.trackChanged(title: nil, artist: nil), [], "a station-only event is no change")
+        XCTAssertEqual(model.trackChanged(title: "Two", artist: "B"), [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: 10_000)])
     }
 
-    func testAfterTrackSetBeforeAnyTrackWaitsForTheFirstToEnd() {
+    func testAfterTrackSetBeforeAnyTitleWaitsForTheFirstToEnd() {
         var model = SleepTimerModel()
+        _ = model.trackChanged(title: nil, artist: nil) // the host announces the station before any title
         _ = model.setAfterTrack()
-        XCTAssertEqual(model.trackChanged(sequence: 1), [])
-        XCTAssertEqual(model.trackChanged(sequence: 2).contains(.announceFired), true)
+        XCTAssertEqual(model.trackChanged(title: "One", artist: nil), [])
+        XCTAssertEqual(model.trackChanged(title: "Two", artist: nil).contains(.announceFired), true)
     }
 
     func testPresetsCycleAndWrapToOff() {

@@ -20,8 +20,8 @@ public struct SleepTimerModel: Sendable {
         case off
         /// Fires when the monotonic clock reaches `deadline` (nanoseconds).
         case duration(deadline: Int64, seconds: Int)
-        /// Fires at the next title change after track `sequence`.
-        case afterTrack(sequence: UInt64?)
+        /// Fires when the track `track` ("artist\u{1F}title") gives way to another; nil until a titled track is known.
+        case afterTrack(track: String?)
         /// Fired: fading out, then the action.
         case fading
     }
@@ -45,7 +45,8 @@ public struct SleepTimerModel: Sendable {
     public private(set) var mode: Mode = .off
     /// The volume before the fade started, restored for the next play.
     public private(set) var volume: Double = 1.0
-    private var trackSequence: UInt64?
+    /// The track playing now ("artist\u{1F}title"); nil while none has a title or artist.
+    private var currentTrack: String?
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -59,7 +60,7 @@ public struct SleepTimerModel: Sendable {
     }
 
     public mutating func setAfterTrack() -> [Effect] {
-        mode = .afterTrack(sequence: trackSequence)
+        mode = .afterTrack(track: currentTrack)
         return [.arm(nanoseconds: nil), .announceSet(seconds: nil, mode: "after-track")]
     }
 
@@ -86,16 +87,18 @@ public struct SleepTimerModel: Sendable {
         return fire()
     }
 
-    public mutating func trackChanged(sequence: UInt64) -> [Effect] {
-        defer { trackSequence = sequence }
-        guard case let .afterTrack(startedOn) = mode else { return [] }
-        // The track playing when it was set is the one to finish; the same sequence again is no change.
-        // Set before any track was known, the first track seen is the one to finish.
+    /// A track event. Only a change of title or artist ends a track: the same track announced again
+    /// with a station name, artwork or bitrate added (a new sequence number) is not a title change.
+    public mutating func trackChanged(title: String?, artist: String?) -> [Effect] {
+        let track: String? = (title ?? "").isEmpty && (artist ?? "").isEmpty ? nil : "\(artist ?? "")\u{1F}\(title ?? "")"
+        defer { if track != nil { currentTrack = track } }
+        guard case let .afterTrack(startedOn) = mode, let track else { return [] }
+        // Set before any titled track was known: the first one seen is the one to finish.
         guard let startedOn else {
-            mode = .afterTrack(sequence: sequence)
+            mode = .afterTrack(track: track)
             return []
         }
-        return sequence == startedOn ? [] : fire()
+        return track == startedOn ? [] : fire()
     }
 
     public mutating func volumeChanged(_ value: Double) {

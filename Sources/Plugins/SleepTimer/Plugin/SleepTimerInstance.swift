@@ -32,7 +32,7 @@ final class SleepTimerInstance: @unchecked Sendable {
         queue.sync {
             switch event.kind {
             case OTON_EVENT_TRACK:
-                if let sequence = event["sequence"].flatMap(UInt64.init) { apply(model.trackChanged(sequence: sequence)) }
+                apply(model.trackChanged(title: event["title"] ?? event["raw_title"], artist: event["artist"]))
             case OTON_EVENT_VOLUME:
                 if let volume = event["volume"].flatMap(Double.init) { model.volumeChanged(volume) }
             default:
