@@ -167,6 +167,13 @@ enum PipelineCallbacks {
         }
     }
 
+    /// Reports `.started` when the first buffer reaches `element` (a pipeline that never buffers).
+    static func reportStartOnFirstBuffer(into element: UnsafeMutablePointer<GstElement>, context: PipelineContext) {
+        guard let pad = gst_element_get_static_pad(element, "sink") else { return }
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, firstBufferProbe, context.retained(), release)
+        gst_object_unref(pad)
+    }
+
     private static let firstBufferProbe: GstPadProbeCallback = { _, _, data in
         PipelineContext.from(data).reportStarted()
         return GST_PAD_PROBE_REMOVE

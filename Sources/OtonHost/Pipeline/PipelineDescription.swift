@@ -17,7 +17,8 @@ public struct PipelineDescription: Equatable, Sendable {
     public var userAgent: String
     /// Decode and play the audio. Without it (recording: nobody listens) the stream is only
     /// parsed — demuxed, framed and tagged — into fake sinks, which costs a fraction of decoding.
-    /// A PCM tap always decodes.
+    /// A PCM tap always decodes; without `decodes` it then decodes for the tap only (no clock, no
+    /// network buffer, started at the first decoded buffer).
     public var decodes: Bool = true
     /// Audio held ahead of the decoder against network hiccups. Titles are reported
     /// when their audio plays, so this is also how late a title change shows.

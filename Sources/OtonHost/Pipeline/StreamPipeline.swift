@@ -67,8 +67,15 @@ public final class StreamPipeline: @unchecked Sendable {
         let volume = try builder.make("volume", "volume", package: "gstreamer1.0-plugins-base")
         oton_set_double(volume, "volume", description.volume)
         self.volume = volume
+        // Decoding although nobody listens (a recording that asked for the PCM tap): no sound, no
+        // clock, and no network buffer to wait for: buffering pauses would only hold the recording up.
+        let listened = description.decodes
         let sink: UnsafeMutablePointer<GstElement>
-        if description.headless {
+        if !listened {
+            sink = try builder.make("fakesink", "sink", package: "libgstreamer1.0-0")
+            oton_set_bool(sink, "sync", 0)
+            oton_set_bool(sink, "async", 0)
+        } else if description.headless {
             sink = try builder.make("fakesink", "sink", package: "libgstreamer1.0-0")
             oton_set_bool(sink, "sync", 1) // real time without a sound device
         } else {
@@ -79,7 +86,7 @@ public final class StreamPipeline: @unchecked Sendable {
         // decodebin's pads link to `decoded`: a buffer of decoded audio for live streams
         // (BUFFERING messages come from it), else straight to the converter.
         var decoded = convert
-        if description.isLive {
+        if description.isLive && listened {
             let buffer = try builder.make("queue2", "network-buffer", package: "libgstreamer1.0-0")
             oton_set_bool(buffer, "use-buffering", 1)
             oton_set_uint(buffer, "max-size-buffers", 0)
@@ -110,7 +117,8 @@ public final class StreamPipeline: @unchecked Sendable {
         }
         try builder.link(volume, sink)
 
-        context = PipelineContext(onEvent: onEvent, decoded: decoded, taps: taps, pipeline: pipeline)
+        context = PipelineContext(onEvent: onEvent, decoded: decoded, taps: taps, pipeline: pipeline, startsOnFirstBuffer: !listened)
+        if !listened { PipelineCallbacks.reportStartOnFirstBuffer(into: convert, context: context) }
         PipelineCallbacks.connectDecoder(decode, context: context)
         PipelineCallbacks.watchTags(on: source, context: context)
         if description.taps & OTON_TAP_STREAM != 0 {
