@@ -15,8 +15,8 @@ public struct HostHandle: @unchecked Sendable {
     public var dataDirectory: String { table.pointee.data_dir.map { String(cString: $0) } ?? "" }
     public var cacheDirectory: String { table.pointee.cache_dir.map { String(cString: $0) } ?? "" }
 
-    /// From inside create() only: the media taps this instance receives (ABI 1.1). False on a 1.0
-    /// host, which sends every declared tap: check each buffer's tap then.
+    /// From inside create() only: the media taps this instance receives (ABI 1.1). False when the
+    /// host table has no such field (every declared tap then arrives: check each buffer's tap).
     @discardableResult
     public func selectMediaTaps(_ taps: oton_media_tap) -> Bool {
         guard hasField(table, \oton_host.select_media_taps), let select = table.pointee.select_media_taps else { return false }

@@ -347,9 +347,10 @@ struct oton_host {
      * A tap nobody selects is not built, so a plugin that does not need the
      * decoded PCM should say so: the host may then skip decoding entirely.
      * Returns OTON_ERR_INVALID for bits outside media_taps and OTON_ERR_BUSY
-     * when called after create() returned. On a 1.0 host the field is
-     * absent: the instance then receives every declared tap and must ignore
-     * the buffers it does not want (check oton_media_format.tap). */
+     * when called after create() returned. A plugin that declares ABI 1.0
+     * (to load into 1.0 hosts too) finds the field absent there: it then
+     * receives every declared tap and must ignore the buffers it does not
+     * want (check oton_media_format.tap). */
     oton_status (*select_media_taps)(const oton_host *host, oton_media_tap taps);
 };
 
