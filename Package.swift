@@ -39,9 +39,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        // Only the History plugin links these (statically, into libOtonHistory.so); the host never does.
+        // Only the History plugin links this (statically, into libOtonHistory.so); the host never does.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
         // The contract: one C header. A third party compiles against include/ alone.
@@ -111,7 +110,7 @@ let package = Package(
         plugin("History", dependencies: [
             "HistoryLogic",
             .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Crypto", package: "swift-crypto"),
+            "CGio",
         ]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.

@@ -1,4 +1,4 @@
-import Crypto
+import CGio
 import Foundation
 import HistoryLogic
 
@@ -50,8 +50,11 @@ struct LastFMService: ScrobbleService {
     var name: String { "lastfm" }
     var batchLimit: Int { LastFMProtocol.batchLimit }
 
+    /// Last.fm's signature is an MD5 hex digest; GLib (already linked for D-Bus) has one.
     static let md5: LastFMProtocol.MD5 = { text in
-        Insecure.MD5.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        guard let digest = g_compute_checksum_for_string(G_CHECKSUM_MD5, text, -1) else { return "" }
+        defer { g_free(digest) }
+        return String(cString: digest)
     }
 
     private func post(_ parameters: [(String, String)], over transport: HTTPTransport) -> Result<HTTPAnswer, HTTPTransport.Failure> {
