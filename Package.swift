@@ -62,8 +62,12 @@ let package = Package(
             providers: [.apt(["libglib2.0-dev"])]
         ),
 
-        // libcurl and gdk-pixbuf for the artwork plugin, with typed wrappers for varargs.
+        // libcurl (host and artwork plugin) and gdk-pixbuf (artwork plugin), with typed wrappers for varargs.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // A capped libcurl GET for untrusted servers. Compiled into the host and, as a hidden copy
+        // (the plugin version script exports one symbol), into the artwork plugin; it keeps no state
+        // of its own beyond libcurl's refcounted global init.
+        .target(name: "OtonHTTP", dependencies: ["CCurl"]),
         .systemLibrary(
             name: "CGdkPixbuf",
             path: "Sources/CGdkPixbuf",
@@ -77,6 +81,7 @@ let package = Package(
             dependencies: [
                 "PluginAPI",
                 "CGStreamer",
+                "OtonHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: [.linkedLibrary("dl")]
@@ -105,7 +110,7 @@ let package = Package(
         pluginLogic("NowPlaying"),
         plugin("NowPlaying", dependencies: ["NowPlayingLogic", "CGio"]),
         pluginLogic("Artwork"),
-        plugin("Artwork", dependencies: ["ArtworkLogic", "CCurl", "CGdkPixbuf"]),
+        plugin("Artwork", dependencies: ["ArtworkLogic", "OtonHTTP", "CGdkPixbuf"]),
         pluginLogic("History"),
         plugin("History", dependencies: [
             "HistoryLogic",

@@ -1,4 +1,4 @@
-/* libcurl for plugins, with typed wrappers for curl_easy_setopt and
+/* libcurl for the host and plugins, with typed wrappers for curl_easy_setopt and
  * curl_easy_getinfo (varargs, which Swift cannot call). */
 #ifndef OTON_CCURL_SHIM_H
 #define OTON_CCURL_SHIM_H
@@ -13,5 +13,6 @@ static inline CURLcode oton_curl_set_write_function(CURL *curl, curl_write_callb
 static inline CURLcode oton_curl_set_progress_function(CURL *curl, curl_xferinfo_callback function) { return curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, function); }
 static inline long oton_curl_response_code(CURL *curl) { long code = 0; curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code); return code; }
 static inline const char *oton_curl_content_type(CURL *curl) { char *type = NULL; curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &type); return type; }
+static inline const char *oton_curl_effective_url(CURL *curl) { char *url = NULL; curl_easy_getinfo(curl, CURLINFO_EFFECTIVE_URL, &url); return url; }
 
 #endif

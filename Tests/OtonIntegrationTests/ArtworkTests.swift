@@ -5,8 +5,8 @@ import OtonTestSupport
 import PluginAPI
 import XCTest
 
-/// The artwork plugin through the ABI against a local HTTP server that serves a
-/// radio.co-shaped status document and images, good and hostile.
+/// The artwork plugin through the ABI against a local HTTP server that serves
+/// images, good and hostile. (The status API is the host's: see StationStatusAndTapsTests.)
 final class ArtworkTests: XCTestCase {
     /// Images made by GStreamer's encoders: a solid #204080 PNG, a solid JPEG, a 5000×5000 PNG.
     struct Images {
@@ -41,8 +41,7 @@ final class ArtworkTests: XCTestCase {
                                     directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
         let reports = manager.start([PluginEntry(
             id: "org.oton.artwork", path: TestPaths.pluginLibrary("OtonArtwork"), enabled: true,
-            config: .object(["cache_dir": .string(cache), "timeout_seconds": .number(timeout),
-                             "status_retry_seconds": .array([.number(0.2), .number(0.4), .number(0.6)])]),
+            config: .object(["cache_dir": .string(cache), "timeout_seconds": .number(timeout)]),
             location: "plugins[0]")])
         guard case .running = reports.first?.status else {
             manager.shutdown()
@@ -63,31 +62,22 @@ final class ArtworkTests: XCTestCase {
         collector.wait(for: OTON_EVENT_NAME_ARTWORK_READY, timeout: timeout) { $0.field("sequence") == String(sequence) }
     }
 
-    func testCoverIsTakenOnceTheStatusTitleMatchesAndThenServedFromMemoryAndDisk() throws {
+    func testTheHostsCoverIsFetchedOnceThenServedFromMemoryAndDisk() throws {
         let directory = try TemporaryDirectory(self)
         let images = try Self.makeImages(directory)
-        let statusCalls = LockedValue(0)
         let http = try LocalHTTPServer.start(routes: ["/covers/a.png": Self.image(images.png, "image/png"),
                                                       "/station_logos/logo.jpg": Self.image(images.jpeg, "image/jpeg")])
         defer { http.stop() }
         let cover = http.url("/covers/a.png").absoluteString
         let logo = http.url("/station_logos/logo.jpg").absoluteString
-        http.setHandler { request in
-            guard request.path == "/stations/x/status" else { return nil }
-            // The API lags the stream: the previous title twice, then the one playing.
-            let call = statusCalls.mutate { value -> Int in value += 1; return value }
-            return call <= 2 ? Self.status(title: "Someone - Old Song", artwork: http.url("/covers/old.png").absoluteString, logo: logo)
-                             : Self.status(title: "Artist A - Song One", artwork: cover, logo: logo)
-        }
         let cache = directory.file("artwork")
         let bus = PluginBus()
         let collector = EventCollector(bus: bus, id: "test.collector")
         let manager = try startArtwork(bus, directory, cache: cache)
-        let statusURL = http.url("/stations/x/status").absoluteString
-        let started = Date()
-        publishTrack(bus, sequence: 1, title: "Song One", extra: [("station_status_url", statusURL)])
+        // A status URL on the event is the host's business now: the plugin never asks it.
+        publishTrack(bus, sequence: 1, title: "Song One", artworkURL: cover,
+                     extra: [("station_logo_url", logo), ("station_status_url", http.url("/stations/x/status").absoluteString)])
         let ready = try XCTUnwrap(artwork(collector, sequence: 1))
-        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.6, "waited 0.2 s then 0.4 s between status attempts")
         XCTAssertEqual(ready.field("type"), "cover")
         XCTAssertEqual(ready.field("url"), cover)
         XCTAssertEqual(ready.field("color"), "#204080")
@@ -96,14 +86,20 @@ final class ArtworkTests: XCTestCase {
         let path = try XCTUnwrap(ready.field("path"))
         XCTAssertTrue(path.hasPrefix(cache + "/") && path.hasSuffix(".png"), path)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), images.png, "the cached file is the image as served")
-        let statusRequests = http.requests(path: "/stations/x/status")
-        XCTAssertEqual(statusRequests.count, 3)
-        XCTAssertEqual(Set(statusRequests.compactMap { $0.query["_"] }).count, 3, "a fresh cache-busting parameter each time")
-        XCTAssertEqual(http.requests(path: "/covers/old.png").count, 0, "the lagging status's artwork is never fetched")
+        XCTAssertEqual(http.requests(path: "/stations/x/status").count, 0, "the plugin does not poll the status API")
+
+        // The host learns the logo later: the same track without a cover gets the logo.
+        publishTrack(bus, sequence: 2, title: "Song Two", extra: [])
+        XCTAssertEqual(artwork(collector, sequence: 2)?.field("type"), "default")
+        publishTrack(bus, sequence: 2, title: "Song Two", extra: [("station_logo_url", logo)])
+        let logoReady = try XCTUnwrap(collector.wait(for: OTON_EVENT_NAME_ARTWORK_READY, timeout: 10) {
+            $0.field("sequence") == "2" && $0.field("type") == "station-logo"
+        })
+        XCTAssertEqual(logoReady.field("url"), logo)
 
         // The next track has the same cover: served from memory, no request.
-        publishTrack(bus, sequence: 2, title: "Song One (Reprise)", artworkURL: cover, extra: [])
-        XCTAssertEqual(artwork(collector, sequence: 2)?.field("path"), path)
+        publishTrack(bus, sequence: 3, title: "Song One (Reprise)", artworkURL: cover, extra: [])
+        XCTAssertEqual(artwork(collector, sequence: 3)?.field("path"), path)
         manager.shutdown()
 
         // A new instance (a new oton) finds it on disk.

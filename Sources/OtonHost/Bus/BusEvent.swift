@@ -74,6 +74,7 @@ public struct BusEvent: Sendable {
             add("codec", track.codec)
             add("artwork_url", track.artworkURL?.absoluteString)
             add("stream_url", track.streamURL?.absoluteString)
+            add("station_logo_url", track.stationLogoURL?.absoluteString)
         case let .state(state):
             add("state", state.state.name)
             add("buffering_percent", state.bufferingPercent.map(String.init))

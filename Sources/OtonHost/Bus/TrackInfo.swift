@@ -13,10 +13,12 @@ public struct TrackInfo: Hashable, Sendable {
     public var codec: String?
     public var artworkURL: URL?
     public var streamURL: URL?
+    /// The station's logo: plugins.json's `logo_url`, else the status API's (a text field only).
+    public var stationLogoURL: URL?
 
     public init(title: String? = nil, artist: String? = nil, rawTitle: String? = nil, station: String? = nil,
                 genre: String? = nil, bitrate: Int? = nil, codec: String? = nil, artworkURL: URL? = nil,
-                streamURL: URL? = nil) {
+                streamURL: URL? = nil, stationLogoURL: URL? = nil) {
         self.title = title
         self.artist = artist
         self.rawTitle = rawTitle
@@ -26,13 +28,16 @@ public struct TrackInfo: Hashable, Sendable {
         self.codec = codec
         self.artworkURL = artworkURL
         self.streamURL = streamURL
+        self.stationLogoURL = stationLogoURL
     }
 
     /// The fields a listener sees; only changes to these produce events.
     struct Visible: Hashable {
-        var title: String?, artist: String?, station: String?, artworkURL: URL?
+        var title: String?, artist: String?, station: String?, artworkURL: URL?, stationLogoURL: URL?
     }
 
-    var visible: Visible { Visible(title: title, artist: artist, station: station, artworkURL: artworkURL) }
+    var visible: Visible {
+        Visible(title: title, artist: artist, station: station, artworkURL: artworkURL, stationLogoURL: stationLogoURL)
+    }
 }
 

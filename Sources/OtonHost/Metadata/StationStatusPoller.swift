@@ -1,61 +1,64 @@
+import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OtonHTTP
 
-/// Fetches a station's status API (radio.co or Icecast status-json.xsl) with
-/// a cache-busting parameter and a 10 s timeout, and hands back what it found.
-/// The body is untrusted: anything unparseable is logged and ignored.
+/// Fetches a station's status API (radio.co or Icecast status-json.xsl) with a
+/// cache-busting parameter, over libcurl with the limits every untrusted body
+/// gets: 5 s to connect, 10 s in all, at most 5 redirects, http(s) only, TLS
+/// verified, and a 1 MiB cap counted while reading (after decompression, so a
+/// gzip bomb stops at the cap). Polls run one at a time on a private queue: a
+/// stalling server delays the next answer, it never piles up transfers.
 public final class StationStatusPoller: Sendable {
     public let statusURL: URL
     public let streamURL: URL?
     public let format: StationStatusFormat
-    private let session: URLSession
+    public let maxBytes: Int
+    private let client: CappedHTTPClient
+    private let queue = DispatchQueue(label: "oton.station-status")
 
-    public init(statusURL: URL, streamURL: URL?, timeout: TimeInterval = 10) {
+    public init(statusURL: URL, streamURL: URL?, limits: CappedHTTPClient.Limits = .init(),
+                maxBytes: Int = StationStatusParser.defaultMaxBytes) {
         self.statusURL = statusURL
         self.streamURL = streamURL
+        self.maxBytes = maxBytes
         format = statusURL.path.hasSuffix("status-json.xsl") ? .icecast : .radioCo
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpAdditionalHeaders = ["User-Agent": "oton/\(OtonVersion.current)"]
-        session = URLSession(configuration: configuration)
+        client = CappedHTTPClient(limits: limits, userAgent: "oton/\(OtonVersion.current)")
     }
 
-    /// Polls once; `completion` gets the status or the reason it failed (on a URLSession thread).
-    public func poll(completion: @escaping @Sendable (Result<StationStatus, StationStatusPollError>) -> Void) {
+    /// Polls once; `completion` runs on the poller's queue with the status or
+    /// why there is none. `isCancelled` is polled during the transfer and ends it.
+    public func poll(isCancelled: @escaping @Sendable () -> Bool = { false },
+                     completion: @escaping @Sendable (Result<StationStatus, StationStatusPollError>) -> Void) {
+        queue.async { [self] in
+            guard !isCancelled() else { return }
+            completion(fetch(isCancelled: isCancelled))
+        }
+    }
+
+    /// One synchronous poll (on the calling thread).
+    public func fetch(isCancelled: @escaping @Sendable () -> Bool = { false }) -> Result<StationStatus, StationStatusPollError> {
         let url = StationStatusRequest.url(base: statusURL, now: Date())
-        let format = format
-        let streamURL = streamURL
-        session.dataTask(with: url) { data, response, error in
-            if let error {
-                completion(.failure(.transport(error.localizedDescription)))
-                return
-            }
-            if let http = response as? HTTPURLResponse, !(200 ..< 300).contains(http.statusCode) {
-                completion(.failure(.http(http.statusCode)))
-                return
-            }
-            do {
-                completion(.success(try StationStatusParser.parse(data ?? Data(), format: format, streamURL: streamURL)))
-            } catch {
-                completion(.failure(.unparseable("\(error)")))
-            }
-        }.resume()
+        let response: CappedHTTPClient.Response
+        do {
+            response = try client.get(url.absoluteString, maxBytes: maxBytes, isCancelled: isCancelled)
+        } catch {
+            return .failure(.transfer(error))
+        }
+        do {
+            return .success(try StationStatusParser.parse(response.body, format: format, streamURL: streamURL, maxBytes: maxBytes))
+        } catch {
+            return .failure(.unparseable("\(error)"))
+        }
     }
 }
 
 public enum StationStatusPollError: Error, Sendable, CustomStringConvertible {
-    case transport(String)
-    case http(Int)
+    case transfer(CappedHTTPClient.Failure)
     case unparseable(String)
 
     public var description: String {
         switch self {
-        case let .transport(reason): "no answer: \(reason)"
-        case let .http(status): "HTTP \(status)"
+        case let .transfer(failure): "\(failure)"
         case let .unparseable(reason): "unexpected body: \(reason)"
         }
     }

@@ -25,10 +25,12 @@ public struct TagSet: Hashable, Sendable {
     /// GST_TAG_AUDIO_CODEC, e.g. "MPEG-1 Layer 3 (MP3)".
     public var codec: String?
     public var artworkURL: URL?
+    /// The station's logo (status API), sent to plugins as `station_logo_url`.
+    public var logoURL: URL?
 
     public init(origin: TagOrigin = .stream, title: String? = nil, artist: String? = nil,
                 station: String? = nil, genre: String? = nil, bitrate: Int? = nil,
-                nominalBitrate: Int? = nil, codec: String? = nil, artworkURL: URL? = nil) {
+                nominalBitrate: Int? = nil, codec: String? = nil, artworkURL: URL? = nil, logoURL: URL? = nil) {
         self.origin = origin
         self.title = title
         self.artist = artist
@@ -38,12 +40,13 @@ public struct TagSet: Hashable, Sendable {
         self.nominalBitrate = nominalBitrate
         self.codec = codec
         self.artworkURL = artworkURL
+        self.logoURL = logoURL
     }
 
-    /// A status-API snapshot; the track artwork falls back to the station logo.
+    /// A status-API snapshot: the track's cover, and the station's logo apart from it.
     public init(status: StationStatus) {
         self.init(origin: .statusAPI, title: status.title, station: status.stationName,
-                  artworkURL: status.artworkURL ?? status.logoURL)
+                  artworkURL: status.artworkURL, logoURL: status.logoURL)
     }
 
     /// Whether this set carries anything a listener sees.
@@ -69,8 +72,11 @@ public struct TagSet: Hashable, Sendable {
 ///   title clears the stream track.
 /// - **Status title.** Used only while the stream provides no title. A
 ///   status-API set is a snapshot: its title and artwork replace the
-///   previous status values, even when `nil`. A stream set changes artwork
-///   only when it carries one.
+///   previous status values, even when `nil`; its logo only when it carries
+///   one. A stream set changes artwork only when it carries one. A new
+///   stream title drops the status artwork: it described the previous track
+///   (the host passes a status set only once its title matches the heard one,
+///   see ``StationStatusLookup``).
 /// - **Sticky fields.** Station, genre, codec and bitrate keep their last
 ///   non-empty value until ``reset(keepStation:)``. The stream's station
 ///   name wins over the status API's. The nominal bitrate wins over the
@@ -94,7 +100,9 @@ public struct TrackAccumulator: Sendable {
     private var codec: String?
     private var measuredBitrate: Int?
     private var nominalBitrate: Int?
-    private var artworkURL: URL?
+    private var streamArtworkURL: URL?
+    private var statusArtworkURL: URL?
+    private var logoURL: URL?
     private var lastReported: TrackInfo.Visible?
 
     public init(streamURL: URL? = nil, normalizer: TagNormalizer = TagNormalizer()) {
@@ -111,7 +119,7 @@ public struct TrackAccumulator: Sendable {
             title: shown?.title, artist: shown?.artist, rawTitle: shown?.raw,
             station: streamStation ?? statusStation, genre: genre,
             bitrate: nominalBitrate ?? measuredBitrate, codec: codec,
-            artworkURL: artworkURL, streamURL: streamURL
+            artworkURL: statusArtworkURL ?? streamArtworkURL, streamURL: streamURL, stationLogoURL: logoURL
         )
     }
 
@@ -120,18 +128,20 @@ public struct TrackAccumulator: Sendable {
         switch tags.origin {
         case .stream:
             if let title = tags.title {
+                if title != streamTitleRaw { statusArtworkURL = nil }
                 streamTitleRaw = title
                 streamArtistRaw = tags.artist
             } else if let artist = tags.artist {
                 streamArtistRaw = artist
             }
             if let station = cleaned(tags.station) { streamStation = station }
-            if let url = tags.artworkURL { artworkURL = url }
+            if let url = tags.artworkURL { streamArtworkURL = url }
         case .statusAPI:
             let title = tags.title.map { normalizer.normalize(title: $0, artist: tags.artist) }
             statusTitle = (title?.isEmpty ?? true) ? nil : title
             if let station = cleaned(tags.station) { statusStation = station }
-            artworkURL = tags.artworkURL
+            statusArtworkURL = tags.artworkURL
+            if let logo = tags.logoURL { logoURL = logo }
         }
         if let value = cleaned(tags.genre) { genre = value }
         if let value = cleaned(tags.codec) { codec = value }
@@ -147,11 +157,11 @@ public struct TrackAccumulator: Sendable {
 
     /// Forgets the track for a new connection; see the type documentation.
     public mutating func reset(keepStation: Bool) {
-        let station = (streamStation, statusStation)
+        let station = (streamStation, statusStation, logoURL)
         let reported = lastReported
         self = TrackAccumulator(streamURL: streamURL, normalizer: normalizer)
         if keepStation {
-            (streamStation, statusStation) = station
+            (streamStation, statusStation, logoURL) = station
             lastReported = reported
         }
     }

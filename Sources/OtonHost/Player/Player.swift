@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import PluginAPI
+import Synchronization
 
 /// The only owner of playback state. Requests (plugins, the control socket,
 /// the terminal), pipeline reports and timers all arrive on one serial queue;
@@ -48,6 +49,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var lastTrackIdentity: [String?] = []
     private var lastStreamTitle: String?
     private var poller: StationStatusPoller?
+    private var statusLookup = StationStatusLookup()
+    private var statusTimer: DispatchSourceTimer?
+    /// The status round whose transfer may run; read by the transfer's cancel check on the poller's thread.
+    private let liveStatusRound = Mutex<UInt64?>(nil)
     private var volume: Double
     private var fade: DispatchSourceTimer?
     private var fadeTarget: Double?
@@ -110,6 +115,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             cancelFade()
             retryTimer?.cancel()
             bufferingTimer?.cancel()
+            statusTimer?.cancel()
+            liveStatusRound.withLock { $0 = nil }
             pipeline?.stop()
             pipeline = nil
         }
@@ -179,7 +186,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             }
             pipeline = built
             built.start()
-            pollStatus()
+            if poller != nil { runStatusStep(statusLookup.connected()) }
         } catch {
             logger.error("cannot build the pipeline: \(error)")
             pipeline = nil
@@ -222,11 +229,15 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     }
 
     private func apply(_ tags: TagSet, readAt: Int64? = nil) {
-        if tags.origin == .stream, let title = tags.title, title != lastStreamTitle {
-            lastStreamTitle = title
-            pollStatus() // the status API may know the artwork for the new title
+        let heardChanged = tags.origin == .stream && tags.title != nil && tags.title != lastStreamTitle
+        if heardChanged { lastStreamTitle = tags.title }
+        let report = accumulator.apply(tags)
+        if heardChanged, poller != nil {
+            // The status API may know the artwork for the new title (see StationStatusLookup for the rule).
+            let now = accumulator.current
+            runStatusStep(statusLookup.heardTrackChanged(.init(title: now.title, artist: now.artist, rawTitle: now.rawTitle)))
         }
-        guard let track = accumulator.apply(tags) else { return }
+        guard let track = report else { return }
         // A new sequence number for each new title; the station name or artwork arriving alone keeps it.
         let identity = [track.title, track.artist]
         if track.title != nil, identity != lastTrackIdentity {
@@ -235,25 +246,50 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
         var published = track
         if published.station == nil { published.station = station.name }
+        if let logo = station.logoURL.flatMap(URL.init(string:)) { published.stationLogoURL = logo }
         var event = BusEvent.track(published, sequence: sequence)
         // What plugins.json knows about the station rides along as open-ended fields.
         // When the tags were read from the stream lets plugins measure their latency.
-        event.extraFields = [("station_homepage", station.homepage), ("station_logo_url", station.logoURL),
+        event.extraFields = [("station_homepage", station.homepage),
                              ("station_status_url", station.statusURL), ("tag_mono_ns", readAt.map { String($0) })]
             .compactMap { key, value in value.map { (key, $0) } }
         bus.publish(event)
     }
 
-    private func pollStatus() {
-        guard let poller else { return }
-        let connection = self.connection
-        poller.poll { [weak self] result in
+    // MARK: the station's status API
+
+    private func runStatusStep(_ step: StationStatusLookup.Step) {
+        switch step {
+        case let .ask(afterSeconds, round):
+            statusTimer?.cancel()
+            statusTimer = nil
+            liveStatusRound.withLock { $0 = round }
+            if afterSeconds <= 0 {
+                askStatus(round: round)
+            } else {
+                statusTimer = schedule(after: .milliseconds(Int(afterSeconds * 1000))) { [weak self] in self?.askStatus(round: round) }
+            }
+        case let .use(status):
+            apply(TagSet(status: status))
+        case let .gaveUp(_, lastTitle):
+            logger.debug("the station status never named \"\(lastStreamTitle ?? "")\" (it said \"\(lastTitle ?? "")\"); no cover from it for this track")
+        case .stale:
+            break
+        }
+    }
+
+    private func askStatus(round: UInt64) {
+        guard let poller, !finished else { return }
+        poller.poll(isCancelled: { [weak self] in self?.liveStatusRound.withLock { $0 } != round }) { [weak self] result in
             guard let self else { return }
             queue.async { [self] in
-                guard connection == self.connection else { return }
+                guard !finished, liveStatusRound.withLock({ $0 }) == round else { return }
                 switch result {
-                case let .success(status): apply(TagSet(status: status))
-                case let .failure(error): logger.info("status API \(poller.statusURL.absoluteString): \(error)")
+                case let .success(status):
+                    for step in statusLookup.answered(status, round: round) { runStatusStep(step) }
+                case let .failure(error):
+                    logger.info("status API \(poller.statusURL.absoluteString): \(error)")
+                    runStatusStep(statusLookup.failed(round: round))
                 }
             }
         }

@@ -155,9 +155,22 @@ final class TrackAccumulatorTests: XCTestCase {
         XCTAssertNil(event?.artworkURL)
     }
 
-    func testStatusLogoIsArtworkFallback() {
+    func testStatusLogoIsTheStationsNotTheTracksArtwork() {
         let logo = URL(string: "https://img.example.com/logo.png")!
-        XCTAssertEqual(TagSet(status: StationStatus(logoURL: logo)).artworkURL, logo)
+        var accumulator = makeAccumulator()
+        _ = accumulator.apply(TagSet(title: "A - B"))
+        let event = accumulator.apply(TagSet(status: StationStatus(title: "A - B", logoURL: logo)))
+        XCTAssertNil(event?.artworkURL)
+        XCTAssertEqual(event?.stationLogoURL, logo)
+    }
+
+    func testNewStreamTitleDropsThePreviousTracksStatusArtwork() {
+        var accumulator = makeAccumulator()
+        _ = accumulator.apply(TagSet(title: "A - B"))
+        XCTAssertEqual(accumulator.apply(TagSet(status: StationStatus(title: "A - B", artworkURL: artwork)))?.artworkURL, artwork)
+        let next = accumulator.apply(TagSet(title: "C - D"))
+        XCTAssertEqual(next?.title, "D")
+        XCTAssertNil(next?.artworkURL, "the cover was A - B's")
     }
 
     func testUnchangedStatusSnapshotDoesNotEmit() {

@@ -1,19 +1,8 @@
 import Foundation
 
-/// Whether the status API's title is the track playing now (the API lags the
-/// stream), and whether an image is the station's logo rather than cover art.
+/// Whether an image is the station's logo rather than cover art. (Whether a
+/// status answer names the heard track is the host's decision.)
 public enum TrackMatcher {
-    /// radio.co titles are "Artist - Title"; the stream may say the same, or the host may have split it.
-    public static func matches(statusTitle: String, title: String?, artist: String?, rawTitle: String?) -> Bool {
-        let status = normalize(statusTitle)
-        guard !status.isEmpty else { return false }
-        var candidates = [rawTitle, title].compactMap { $0 }.map(normalize)
-        if let artist, let title { candidates.append(normalize("\(artist) - \(title)")) }
-        if candidates.contains(status) { return true }
-        if let title, !normalize(title).isEmpty { return status.hasSuffix(" - " + normalize(title)) }
-        return false
-    }
-
     /// A URL under the station-logo path, or a status whose title is the station's name.
     public static func isStationLogo(url: String, statusTitle: String?, station: String?, logoURL: String?) -> Bool {
         if let logoURL, url == logoURL { return true }

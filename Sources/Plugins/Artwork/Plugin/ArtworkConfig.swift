@@ -1,7 +1,9 @@
 import ArtworkLogic
 import Foundation
 
-/// The plugin's "config" object: cache_dir, cache_max_mb, timeout_seconds, status_retry_seconds.
+/// The plugin's "config" object: cache_dir, cache_max_mb, timeout_seconds.
+/// `status_retry_seconds` belonged to the status polling the host now does; it is
+/// accepted and ignored so that existing configurations keep loading.
 struct ArtworkConfig {
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -11,9 +13,7 @@ struct ArtworkConfig {
     var cacheDirectory = ""
     var cacheMaxBytes = 64 << 20
     var timeoutMilliseconds = 10_000
-    var retries = RetrySchedule()
     static let maxImageBytes = 10 << 20
-    static let maxStatusBytes = 1 << 20
     static let maxDimension = 4096
 
     static func parse(_ json: String) throws -> ArtworkConfig {
@@ -41,7 +41,7 @@ struct ArtworkConfig {
             guard let list = value as? [Double], list.count <= 10, list.allSatisfy({ $0 >= 0 && $0 <= 60 }) else {
                 throw Invalid(description: "config.status_retry_seconds must be a list of up to 10 delays from 0 to 60")
             }
-            config.retries = RetrySchedule(delays: list)
+            _ = list
         }
         return config
     }

@@ -1,12 +1,16 @@
 import ArtworkLogic
 import Dispatch
 import Foundation
+import OtonHTTP
 import OtonPluginKit
 import PluginAPI
 
 /// One artwork instance. Track events are turned into jobs on a private serial
-/// queue; a newer track (or destroy) cancels the job under way, including its
-/// waits between status retries and its transfers.
+/// queue; a newer track (or destroy) cancels the job under way and its
+/// transfers. The host alone asks the station's status API: a track event
+/// carries the cover it learned (`artwork_url`, only once the status named the
+/// heard track) and the station's logo (`station_logo_url`); this plugin only
+/// fetches, checks and caches images.
 final class ArtworkInstance: @unchecked Sendable {
     struct Track: Sendable, Equatable {
         var sequence: UInt64
@@ -15,7 +19,6 @@ final class ArtworkInstance: @unchecked Sendable {
         var rawTitle: String?
         var station: String?
         var artworkURL: String?
-        var statusURL: String?
         var logoURL: String?
 
         init?(fields: [String: String]) {
@@ -26,7 +29,6 @@ final class ArtworkInstance: @unchecked Sendable {
             rawTitle = fields["raw_title"]
             station = fields["station"]
             artworkURL = fields["artwork_url"]
-            statusURL = fields["station_status_url"]
             logoURL = fields["station_logo_url"]
         }
     }
@@ -35,12 +37,12 @@ final class ArtworkInstance: @unchecked Sendable {
     private let config: ArtworkConfig
     private let cache: ArtworkCache
     private let defaultPath: String?
-    private let http: HTTPFetcher
+    private let http: CappedHTTPClient
     private let queue = DispatchQueue(label: "org.oton.artwork")
     private let condition = NSCondition()
     private var generation: UInt64 = 0
     private var stopped = false
-    /// What the last job was for: a new sequence, or the host's artwork URL changing without a status URL.
+    /// What the last job was for: a track, with the cover and logo the host knew for it.
     private var lastKey: String?
 
     init(host: HostHandle, config: ArtworkConfig) throws {
@@ -49,13 +51,15 @@ final class ArtworkInstance: @unchecked Sendable {
         cache = try ArtworkCache(directory: config.resolvedCacheDirectory(hostCacheDirectory: host.cacheDirectory),
                                  maxBytes: config.cacheMaxBytes)
         defaultPath = DefaultArtwork.write(into: cache.directory)
-        http = HTTPFetcher(timeoutMilliseconds: config.timeoutMilliseconds)
+        http = CappedHTTPClient(limits: .init(totalMilliseconds: config.timeoutMilliseconds,
+                                              connectMilliseconds: min(config.timeoutMilliseconds, 5000)),
+                                userAgent: "oton-artwork/0.1")
     }
 
     /// On the host's mailbox: starts a job for a new track.
     func handle(_ event: EventView.Snapshot) {
         guard event.kind == OTON_EVENT_TRACK, let track = Track(fields: event.fields) else { return }
-        let key = "\(track.sequence) \(track.statusURL == nil ? track.artworkURL ?? "" : "")"
+        let key = "\(track.sequence) \(track.artworkURL ?? "") \(track.logoURL ?? "")"
         guard key != lastKey else { return }
         lastKey = key
         condition.lock()
@@ -81,34 +85,13 @@ final class ArtworkInstance: @unchecked Sendable {
         return !stopped && generation == job
     }
 
-    /// Waits `seconds` unless the job is superseded; true when it is still current.
-    private func wait(_ seconds: Double, job: UInt64) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        condition.lock(); defer { condition.unlock() }
-        while !stopped && generation == job {
-            if !condition.wait(until: deadline) { break }
-        }
-        return !stopped && generation == job
-    }
-
     private func run(_ track: Track, job: UInt64) {
         guard isCurrent(job) else { return }
-        var logo = track.logoURL
-        var cover: String?
-        var coverIsLogo = false
-        if let statusURL = track.statusURL, track.title != nil {
-            guard let status = matchingStatus(statusURL, for: track, job: job) else { return }
-            if let found = status.result {
-                logo = logo ?? found.logoURL
-                cover = found.artworkURL
-                coverIsLogo = cover.map { TrackMatcher.isStationLogo(url: $0, statusTitle: found.title, station: track.station, logoURL: logo) } ?? false
-            } else {
-                logo = logo ?? status.lastLogo
-            }
-        } else if let artwork = track.artworkURL {
-            cover = artwork
-            coverIsLogo = TrackMatcher.isStationLogo(url: artwork, statusTitle: nil, station: track.station, logoURL: logo)
-        }
+        let logo = track.logoURL
+        let cover = track.artworkURL
+        let coverIsLogo = cover.map {
+            TrackMatcher.isStationLogo(url: $0, statusTitle: track.rawTitle ?? track.title, station: track.station, logoURL: logo)
+        } ?? false
         var candidates: [(url: String, type: String)] = []
         if let cover { candidates.append((cover, coverIsLogo ? "station-logo" : "cover")) }
         if let logo, logo != cover { candidates.append((logo, "station-logo")) }
@@ -125,34 +108,6 @@ final class ArtworkInstance: @unchecked Sendable {
         }
         guard isCurrent(job), let defaultPath else { return }
         publish(track, path: defaultPath, url: "", type: "default", color: DefaultArtwork.color)
-    }
-
-    /// The status once its title matches the track (the API lags the stream), retried on the schedule.
-    /// nil when the job was superseded; `result` nil when it never matched.
-    private func matchingStatus(_ statusURL: String, for track: Track, job: UInt64) -> (result: StationStatus?, lastLogo: String?)? {
-        var lastLogo: String?
-        var attempt = 0
-        while let delay = config.retries.delay(before: attempt) {
-            attempt += 1
-            guard wait(delay, job: job) else { return nil }
-            let url = StationStatus.cacheBusted(statusURL, now: Int64(Date().timeIntervalSince1970 * 1000))
-            do {
-                let response = try http.get(url, maxBytes: ArtworkConfig.maxStatusBytes) { [weak self] in self?.isCurrent(job) != true }
-                let status = try StationStatus.parse(response.body)
-                lastLogo = status.logoURL ?? lastLogo
-                if let title = status.title,
-                   TrackMatcher.matches(statusTitle: title, title: track.title, artist: track.artist, rawTitle: track.rawTitle)
-                    || TrackMatcher.isStationLogo(url: "", statusTitle: title, station: track.station, logoURL: nil) {
-                    return (status, lastLogo)
-                }
-                host.log(OTON_LOG_DEBUG, "status title \"\(status.title ?? "")\" is not the playing track yet (attempt \(attempt))")
-            } catch {
-                guard isCurrent(job) else { return nil }
-                host.log(OTON_LOG_INFO, "station status \(statusURL): \(error) (attempt \(attempt))")
-            }
-        }
-        host.log(OTON_LOG_INFO, "the station status never named \"\(track.title ?? "")\"; using the station logo")
-        return (nil, lastLogo)
     }
 
     /// The image for `url`: memory, disk, then the network (validated before it is cached).
