@@ -151,6 +151,29 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertEqual(states, [], "no state change from bad clients")
     }
 
+    func testTricklingClientsGiveTheirSlotsBackAtTheRequestDeadline() async throws {
+        let (oton, events) = try await startPlaying()
+        _ = events
+        // Every slot (the subscriber holds one) taken by a client that sends one byte every 2 s:
+        // an idle timeout would never fire.
+        let tricklers = try (1 ..< ControlServer.maximumClients).map { _ in try RawSocket(path: oton.socketPath) }
+        let started = Date()
+        let refused = try oton.ctl(["status"])
+        XCTAssertNotEqual(refused.status, 0, "all slots are taken")
+        while Date().timeIntervalSince(started) < Double(ControlServer.requestSeconds) + 2 {
+            for client in tricklers { client.send(Data("{".utf8)) }
+            try await Task.sleep(for: .seconds(2))
+        }
+        for client in tricklers {
+            let reply = try XCTUnwrap(client.readLine(), "the trickler was told why it is closed")
+            XCTAssertTrue(reply.contains("no complete request line within 15 s"), reply)
+            XCTAssertNil(client.readLine(), "and then disconnected")
+        }
+        let status = try oton.ctl(["status"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertTrue(status.stdout.hasPrefix("playing"), status.stdout)
+    }
+
     func testAnotherUsersDirectoryIsRefused() throws {
         guard geteuid() == 0 else { throw XCTSkip("needs root to give a directory to another user") }
         let directory = try TemporaryDirectory(self)

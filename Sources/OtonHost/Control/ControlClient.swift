@@ -60,7 +60,7 @@ public final class ControlClient {
             }
             return object
         case .tooLong: throw Failure(description: "reply too long")
-        case .closed: throw Failure(description: "oton closed the connection")
+        case .closed, .timedOut: throw Failure(description: "oton closed the connection")
         }
     }
 

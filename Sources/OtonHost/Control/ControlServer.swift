@@ -5,9 +5,12 @@ import Logging
 /// reply per line (docs/control.md). Each client has its own thread, so a
 /// client that says nothing, sends garbage or an oversized line harms only
 /// itself; playback is only ever touched through the player's requests.
+/// Each request line must be complete within `requestSeconds` of the server
+/// starting to wait for it, however slowly its bytes trickle in, so idle or
+/// trickling clients give their slot back.
 public final class ControlServer: @unchecked Sendable {
     public static let maximumLineBytes = 64 * 1024
-    public static let idleSeconds = 15
+    public static let requestSeconds = 15
     public static let maximumClients = 32
 
     public let path: String
@@ -86,12 +89,14 @@ public final class ControlServer: @unchecked Sendable {
             lock.lock(); clients.remove(fd); lock.unlock()
             Glibc.close(fd)
         }
-        UnixSocket.setReceiveTimeout(fd, seconds: Self.idleSeconds)
         UnixSocket.setSendTimeout(fd, seconds: 5)
         var reader = LineReader(fd: fd, limit: Self.maximumLineBytes)
         while true {
-            switch reader.next() {
+            switch reader.next(deadline: .now + .seconds(Self.requestSeconds)) {
             case .closed:
+                return
+            case .timedOut:
+                _ = UnixSocket.writeAll(fd, ControlReply.failure("no complete request line within \(Self.requestSeconds) s; closing").line(id: nil))
                 return
             case .tooLong:
                 _ = UnixSocket.writeAll(fd, ControlReply.failure("request line over \(Self.maximumLineBytes / 1024) KiB; closing").line(id: nil))

@@ -84,6 +84,8 @@ struct LineReader {
         case line(Data)
         case tooLong
         case closed
+        /// The line did not complete before its deadline.
+        case timedOut
     }
 
     let fd: Int32
@@ -95,7 +97,9 @@ struct LineReader {
         self.limit = limit
     }
 
-    mutating func next() -> Line {
+    /// The next line, which must be complete by `deadline` (when given) however the bytes
+    /// trickle in; without one, a read ends only as the socket's receive timeout says.
+    mutating func next(deadline: ContinuousClock.Instant? = nil) -> Line {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = buffer[buffer.startIndex ..< newline]
@@ -103,6 +107,16 @@ struct LineReader {
                 return line.count > limit ? .tooLong : .line(Data(line))
             }
             if buffer.count > limit { return .tooLong }
+            if let deadline {
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                guard remaining > .zero else { return .timedOut }
+                let (seconds, attoseconds) = remaining.components
+                let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, milliseconds)
+                if ready < 0 && errno == EINTR { continue }
+                guard ready > 0 else { return ready == 0 ? .timedOut : .closed }
+            }
             var chunk = [UInt8](repeating: 0, count: 16 * 1024)
             let count = recv(fd, &chunk, chunk.count, 0)
             if count <= 0 { return .closed } // closed, error, or the idle timeout
