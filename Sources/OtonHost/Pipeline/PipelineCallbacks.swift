@@ -12,6 +12,7 @@ final class PipelineContext: @unchecked Sendable {
     let pipeline: UnsafeMutablePointer<GstElement>
     /// Parse-only pipelines have no sink at start, so PLAYING says nothing: the first buffer does.
     let startsOnFirstBuffer: Bool
+    let flow = PipelineFlow()
     private let lock = NSLock()
     private var silenced = false
     private var started = false
@@ -161,6 +162,7 @@ enum PipelineCallbacks {
         _ = gst_element_sync_state_with_parent(sink)
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, tagProbe, context.retained(), release)
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, firstBufferProbe, context.retained(), release)
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, outputBufferProbe, context.retained(), release)
         if let sinkPad = gst_element_get_static_pad(sink, "sink") {
             _ = gst_pad_link(pad, sinkPad)
             gst_object_unref(sinkPad)
@@ -177,6 +179,33 @@ enum PipelineCallbacks {
     private static let firstBufferProbe: GstPadProbeCallback = { _, _, data in
         PipelineContext.from(data).reportStarted()
         return GST_PAD_PROBE_REMOVE
+    }
+
+    // MARK: flow counters (streaming threads: one atomic add each)
+
+    /// Counts the bytes leaving `source` and the buffers reaching `output`'s sink pad (nil: a
+    /// parse-only pipeline, whose parsed buffers are counted as they leave the parser instead).
+    static func countFlow(source: UnsafeMutablePointer<GstElement>, output: UnsafeMutablePointer<GstElement>?, context: PipelineContext) {
+        if let pad = gst_element_get_static_pad(source, "src") {
+            gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, sourceBytesProbe, context.retained(), release)
+            gst_object_unref(pad)
+        }
+        if let output, let pad = gst_element_get_static_pad(output, "sink") {
+            gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, outputBufferProbe, context.retained(), release)
+            gst_object_unref(pad)
+        }
+    }
+
+    private static let sourceBytesProbe: GstPadProbeCallback = { _, info, data in
+        if let info, let buffer = oton_probe_buffer(info) {
+            PipelineContext.from(data).flow.addSourceBytes(Int(gst_buffer_get_size(buffer)))
+        }
+        return GST_PAD_PROBE_OK
+    }
+
+    private static let outputBufferProbe: GstPadProbeCallback = { _, _, data in
+        PipelineContext.from(data).flow.addOutputBuffer()
+        return GST_PAD_PROBE_OK
     }
 
     // MARK: tags (streaming threads: read and hand over only)

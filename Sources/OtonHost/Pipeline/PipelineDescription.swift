@@ -42,6 +42,15 @@ public struct PipelineDescription: Equatable, Sendable {
         self.userAgent = userAgent
     }
 
+    /// The local path when the source is a file.
+    public var filePath: String? {
+        if case let .file(path) = source { return path }
+        return nil
+    }
+
+    /// souphttpsrc's read timeout: a server silent this long ends the connection.
+    public static let sourceTimeoutSeconds = 15
+
     public var isLive: Bool {
         if case .http = source { return true }
         return false

@@ -41,7 +41,7 @@ public final class StreamPipeline: @unchecked Sendable {
             oton_set_string(source, "location", url)
             oton_set_bool(source, "iradio-mode", 1)
             oton_set_string(source, "user-agent", description.userAgent)
-            oton_set_uint(source, "timeout", 15)
+            oton_set_uint(source, "timeout", guint(PipelineDescription.sourceTimeoutSeconds))
             if let caFile = description.caFile, url.hasPrefix("https://") { oton_set_string(source, "ssl-ca-file", caFile) }
         case let .file(path):
             source = try builder.make("filesrc", "source", package: "libgstreamer1.0-0")
@@ -54,6 +54,7 @@ public final class StreamPipeline: @unchecked Sendable {
             volume = nil
             context = PipelineContext(onEvent: onEvent, decoded: parse, taps: taps, pipeline: pipeline, startsOnFirstBuffer: true)
             PipelineCallbacks.connectParser(parse, context: context)
+            PipelineCallbacks.countFlow(source: source, output: nil, context: context)
             PipelineCallbacks.watchTags(on: source, context: context)
             if description.taps & OTON_TAP_STREAM != 0 {
                 PipelineCallbacks.connectStreamTap(source: source, decoder: parse, context: context)
@@ -120,6 +121,7 @@ public final class StreamPipeline: @unchecked Sendable {
         context = PipelineContext(onEvent: onEvent, decoded: decoded, taps: taps, pipeline: pipeline, startsOnFirstBuffer: !listened)
         if !listened { PipelineCallbacks.reportStartOnFirstBuffer(into: convert, context: context) }
         PipelineCallbacks.connectDecoder(decode, context: context)
+        PipelineCallbacks.countFlow(source: source, output: sink, context: context)
         PipelineCallbacks.watchTags(on: source, context: context)
         if description.taps & OTON_TAP_STREAM != 0 {
             PipelineCallbacks.connectStreamTap(source: source, decoder: decode, context: context)
@@ -137,6 +139,9 @@ public final class StreamPipeline: @unchecked Sendable {
         stop()
         gst_object_unref(pipeline)
     }
+
+    /// What has flowed so far (read from any thread).
+    public var flow: PipelineFlow { context.flow }
 
     /// Starts the connection (asynchronously: `.started` or `.error` follow).
     public func start() {

@@ -15,6 +15,12 @@ public enum StreamUnavailableReason: Hashable, Sendable {
     case unsupportedFormat
     /// HTTPS: the TLS handshake failed, almost always because the server's certificate is not trusted.
     case secureConnectionFailed
+    /// The server accepted the connection and then sent nothing (not even headers) for this long.
+    case sentNothing(seconds: Int)
+    /// The address redirects in a loop, or more often than `limit`.
+    case tooManyRedirects(limit: Int)
+    /// A redirect to a scheme oton never follows (ftp:, file:, …).
+    case redirectToUnsupportedScheme(String)
     /// The stream failed for a reason the classifier could not pin down.
     case unknown
 
@@ -28,6 +34,9 @@ public enum StreamUnavailableReason: Hashable, Sendable {
         case .notAudio: "not-audio"
         case .unsupportedFormat: "unsupported-format"
         case .secureConnectionFailed: "secure-connection-failed"
+        case .sentNothing: "sent-nothing"
+        case .tooManyRedirects: "too-many-redirects"
+        case .redirectToUnsupportedScheme: "unsupported-redirect"
         case .unknown: "unknown"
         }
     }
@@ -40,6 +49,8 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
     case bufferingTimeout
     case decodeError
     case audioDeviceUnavailable
+    /// The player said "playing" but no audio reached the output for this many seconds.
+    case stalled(seconds: Int)
 
     /// Stable machine-readable code; never localized, never changes.
     public var code: String {
@@ -49,6 +60,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
         case .bufferingTimeout: "buffering-timeout"
         case .decodeError: "decode-error"
         case .audioDeviceUnavailable: "audio-device-unavailable"
+        case .stalled: "stalled"
         }
     }
 
@@ -66,6 +78,9 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             case .notAudio: "This address doesn't lead to an audio stream."
             case .unsupportedFormat: "This station uses an audio format that can't be played here."
             case .secureConnectionFailed: "The station's secure connection (HTTPS) could not be verified."
+            case .sentNothing(let seconds): "The station's server accepted the connection but sent nothing for \(seconds) s."
+            case .tooManyRedirects(let limit): "The address redirects in a loop (too many redirects, more than \(limit))."
+            case .redirectToUnsupportedScheme(let target): "The server redirected to an address oton does not follow (\(target))."
             case .unknown: "The station's stream isn't available right now."
             }
         case .bufferingTimeout:
@@ -74,6 +89,8 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             "The stream sent audio that couldn't be decoded."
         case .audioDeviceUnavailable:
             "No audio output is available."
+        case .stalled(let seconds):
+            "No audio arrived for \(seconds) s although the stream was playing."
         }
     }
 
@@ -81,7 +98,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
     public var recoverySuggestion: String {
         switch self {
         case .networkUnavailable:
-            "Check your internet connection, then press Play to try again."
+            "Check your internet connection. oton tries again on its own; to try at once, press space (or run `oton ctl play`)."
         case .streamUnavailable(let reason):
             switch reason {
             case .notFound:
@@ -98,6 +115,10 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
                 "Install the GStreamer codec plugins (gstreamer1.0-plugins-good, -bad, -ugly and gstreamer1.0-libav), then try again."
             case .secureConnectionFailed:
                 "Its certificate is not trusted here (self-signed, expired, or for another name). If the station uses its own certificate authority, set SSL_CERT_FILE to that PEM file; otherwise try its http:// address."
+            case .sentNothing:
+                "The server may be overloaded or the station's source offline. oton tries again on its own; if it keeps happening, check the stream URL."
+            case .tooManyRedirects, .redirectToUnsupportedScheme:
+                "The station's server is misconfigured. Check the stream URL (the station's website usually lists the current one)."
             case .unknown:
                 "Try again in a moment. If it keeps failing, the station may be off air."
             }
@@ -106,7 +127,9 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
         case .decodeError:
             "This is usually a glitch at the station. Try again; if it keeps happening, the stream may be broken."
         case .audioDeviceUnavailable:
-            "Check that speakers or headphones are connected and that PipeWire or PulseAudio is running, then press Play."
+            "Check that speakers or headphones are connected and that PipeWire or PulseAudio is running, then start oton again (or use --headless on a server)."
+        case .stalled:
+            "oton reconnects on its own. If it keeps happening, the station or your connection is overloaded: try a lower-quality stream."
         }
     }
 
@@ -115,7 +138,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
     /// device, access refused) are not retried.
     public var isRetryable: Bool {
         switch self {
-        case .networkUnavailable, .bufferingTimeout, .decodeError:
+        case .networkUnavailable, .bufferingTimeout, .decodeError, .stalled:
             true
         case .audioDeviceUnavailable:
             false
@@ -124,7 +147,8 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             case .notFound, .serverError, .unknown: true
             case .secureConnectionFailed: true // a handshake can also fail on a flaky network; recording keeps trying
             case .httpStatus(let status): status == 408 || status == 429
-            case .notAuthorized, .notAudio, .unsupportedFormat: false
+            case .sentNothing: true
+            case .notAuthorized, .notAudio, .unsupportedFormat, .tooManyRedirects, .redirectToUnsupportedScheme: false
             }
         }
     }

@@ -119,15 +119,8 @@ public enum PlaybackErrorClassifier {
     private static func classifyResource(_ report: GStreamerErrorReport, text: String) -> PlaybackErrorKind {
         typealias Resource = GStreamerErrorCode.Resource
         let status = report.httpStatus.flatMap { (100...599).contains($0) ? $0 : nil }
-            ?? httpStatus(in: report.message) ?? report.debug.flatMap(httpStatus(in:))
-        if let status, status >= 300 {
-            switch status {
-            case 404, 410: return .streamUnavailable(reason: .notFound)
-            case 401, 402, 403, 407: return .streamUnavailable(reason: .notAuthorized)
-            case 500...599: return .streamUnavailable(reason: .serverError(status: status))
-            default: return .streamUnavailable(reason: .httpStatus(status))
-            }
-        }
+            ?? (isFromHTTPSource(report) ? httpStatus(in: report.message) ?? report.debug.flatMap(httpStatus(in:)) : nil)
+        if let status, let kind = classify(httpStatus: status) { return kind }
         if report.code == Resource.notAuthorized { return .streamUnavailable(reason: .notAuthorized) }
         if mentionsTLSFailure(text) { return .streamUnavailable(reason: .secureConnectionFailed) }
         if mentionsNetworkTrouble(text) { return .networkUnavailable }
@@ -139,11 +132,30 @@ public enum PlaybackErrorClassifier {
         }
     }
 
+    /// The kind an HTTP error status means; nil for 1xx/2xx (no error).
+    public static func classify(httpStatus status: Int) -> PlaybackErrorKind? {
+        switch status {
+        case ..<300: nil
+        case 404, 410: .streamUnavailable(reason: .notFound)
+        case 401, 402, 403, 407: .streamUnavailable(reason: .notAuthorized)
+        case 500...599: .streamUnavailable(reason: .serverError(status: status))
+        default: .streamUnavailable(reason: .httpStatus(status))
+        }
+    }
+
     private static func missingDecoder(_ text: String) -> PlaybackErrorKind {
         let nonAudio = ["text/", "html", "xml", "application/json"]
         return nonAudio.contains(where: text.contains)
             ? .streamUnavailable(reason: .notAudio)
             : .streamUnavailable(reason: .unsupportedFormat)
+    }
+
+    /// souphttpsrc's reports name the URL in their debug text; filesrc's carry source line
+    /// numbers such as "gstfilesrc.c(553)" that must not be read as HTTP statuses.
+    private static func isFromHTTPSource(_ report: GStreamerErrorReport) -> Bool {
+        if let element = report.sourceElement?.lowercased(), element.contains("filesrc") || element.hasPrefix("file") { return false }
+        if let debug = report.debug, debug.contains("GstFileSrc") { return false }
+        return true
     }
 
     private static func isFromSink(_ report: GStreamerErrorReport) -> Bool {

@@ -17,6 +17,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         public var volume: Double
         /// false: nobody listens (recording), so the stream is parsed and tagged but not decoded.
         public var decodes = true
+        /// In `playing`, this long without a buffer reaching the output is a `stalled` failure
+        /// (then a reconnect like any other): "playing" means audio flows.
+        public var stallTimeout: Duration = .seconds(10)
 
         public init(headless: Bool, reconnect: ReconnectPolicy? = nil, bufferingTimeout: Duration = .seconds(20), volume: Double = 1.0) {
             self.headless = headless
@@ -58,6 +61,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var fadeTarget: Double?
     private var retryTimer: DispatchSourceTimer?
     private var bufferingTimer: DispatchSourceTimer?
+    private var watchdog: DispatchSourceTimer?
+    private var lastOutputBuffers: UInt64 = 0
+    private var lastFlowAt = ContinuousClock.now
+    private var pipelineStartedAt = ContinuousClock.now
     private var finished = false
     private let onFinish: @Sendable (Outcome) -> Void
 
@@ -115,6 +122,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             cancelFade()
             retryTimer?.cancel()
             bufferingTimer?.cancel()
+            watchdog?.cancel()
             statusTimer?.cancel()
             liveStatusRound.withLock { $0 = nil }
             pipeline?.stop()
@@ -149,6 +157,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             startPipeline()
         case .stopPipeline:
             bufferingTimer?.cancel()
+            watchdog?.cancel()
+            watchdog = nil
             pipeline?.stop()
             pipeline = nil
         case .pausePipeline:
@@ -185,6 +195,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                 queue.async { self.pipelineReported(event, connection: connection) }
             }
             pipeline = built
+            pipelineStartedAt = .now
+            startWatchdog()
             built.start()
             if poller != nil { runStatusStep(statusLookup.connected()) }
         } catch {
@@ -214,18 +226,74 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case let .error(report):
             let kind = PlaybackErrorClassifier.classify(report)
             logger.warning("\(station.url): \(report.message) [\(report.domain) \(report.code)\(report.httpStatus.map { " HTTP \($0)" } ?? "")] → \(kind.code)")
-            handle(.failed(kind))
+            fail(kind)
         case let .warning(text):
             logger.debug("GStreamer warning: \(text)")
         case .endOfStream:
             if pipeline?.description.isLive == true {
                 logger.warning("\(station.url): the server ended the stream")
-                handle(.failed(.networkUnavailable))
+                fail(.networkUnavailable)
             } else {
                 handle(.stop)
                 finish(.ended)
             }
         }
+    }
+
+    /// A failure of the current connection, with the cause found when GStreamer could not name it
+    /// (see EmptyConnectionDiagnosis: a server that sent nothing, a redirect loop …).
+    private func fail(_ kind: PlaybackErrorKind) {
+        guard let pipeline else { return handle(.failed(kind)) }
+        switch EmptyConnectionDiagnosis.first(kind, isHTTP: pipeline.description.isLive, sourceBytes: pipeline.flow.sourceBytes) {
+        case .keep:
+            handle(.failed(kind))
+        case .probe:
+            // The pipeline is done with; the state machine hears of the failure once the cause is known (≤ 3 s).
+            let elapsed = pipelineStartedAt.duration(to: .now)
+            pipeline.stop()
+            self.pipeline = nil
+            watchdog?.cancel()
+            let connection = connection
+            EmptyConnectionDiagnosis.probe(pipeline.description.url) { [weak self] failure in
+                guard let self else { return }
+                queue.async { [self] in
+                    guard connection == self.connection, self.pipeline == nil else { return }
+                    let better = EmptyConnectionDiagnosis.refine(kind, with: failure, elapsed: elapsed,
+                                                                 sourceTimeoutSeconds: PipelineDescription.sourceTimeoutSeconds)
+                    if better != kind { logger.info("\(station.url): \(better.message)") }
+                    handle(.failed(better))
+                }
+            }
+        }
+    }
+
+    // MARK: the watchdog
+
+    /// Once a second: in `playing`, the output must have received a buffer within `stallTimeout`.
+    private func startWatchdog() {
+        watchdog?.cancel()
+        lastOutputBuffers = 0
+        lastFlowAt = .now
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
+        timer.setEventHandler { [weak self] in self?.checkFlow() }
+        watchdog = timer
+        timer.resume()
+    }
+
+    private func checkFlow() {
+        guard let pipeline, !finished else { return }
+        let output = pipeline.flow.outputBuffers
+        guard output == lastOutputBuffers, case .playing = machine.state else {
+            lastOutputBuffers = output
+            lastFlowAt = .now
+            return
+        }
+        guard lastFlowAt.duration(to: .now) >= options.stallTimeout else { return }
+        let seconds = Int(options.stallTimeout.components.seconds)
+        logger.warning("\(station.url): playing, but no audio reached the output for \(seconds) s (\(pipeline.flow.sourceBytes) bytes received in all); reconnecting")
+        lastFlowAt = .now
+        handle(.failed(.stalled(seconds: seconds)))
     }
 
     private func apply(_ tags: TagSet, readAt: Int64? = nil) {

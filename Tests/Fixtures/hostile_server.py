@@ -1,0 +1,176 @@
+#!/usr/bin/python3
+"""A hostile HTTP server on loopback, one path per way a station or a status
+API can misbehave. For the hardening tests; every loop is bounded in time.
+
+    hostile_server.py [MAX_SECONDS]
+
+Listens on 127.0.0.1 (a free port), prints "PORT <n>" on standard output and
+serves until MAX_SECONDS (default 300) have passed or standard input closes
+(the test process died). Each request line is printed as "REQUEST <path>".
+
+Paths:
+  /silent             accepts, reads the request, sends nothing (slowloris)
+  /headers-only       sends 200 audio/mpeg headers, then nothing
+  /redirect-loop      302 to itself, forever
+  /redirect-ftp       302 to ftp://127.0.0.1/x.mp3
+  /redirect-file      302 to file:///etc/passwd
+  /endless-json       200 application/json, an endless chunked body
+  /gzip-bomb          200 application/json, Content-Encoding: gzip, 1 GiB of spaces inflated
+  /big-json           200 application/json, Content-Length 50 MB, a valid document
+  /deep-json          200 application/json, 1 MiB of 500-deep nested arrays
+  /status/NNN         that HTTP status with a short body
+"""
+import os
+import socket
+import sys
+import threading
+import time
+import zlib
+
+DEADLINE = time.monotonic() + (float(sys.argv[1]) if len(sys.argv) > 1 else 300.0)
+CONNECTION_SECONDS = 60.0
+_bomb = None
+_bomb_lock = threading.Lock()
+
+
+def gzip_bomb():
+    """1 GiB of spaces, gzip-compressed once (about 1 MiB)."""
+    global _bomb
+    with _bomb_lock:
+        if _bomb is None:
+            compressor = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip container
+            chunk = b" " * (1 << 20)
+            parts = [compressor.compress(b"{\"a\":\"")]
+            for _ in range(1024):
+                parts.append(compressor.compress(chunk))
+            parts.append(compressor.compress(b"\"}"))
+            parts.append(compressor.flush())
+            _bomb = b"".join(parts)
+        return _bomb
+
+
+def deep_json():
+    unit = b"[" * 500 + b"]" * 500
+    count = (1 << 20) // (len(unit) + 1)
+    return b"[" + b",".join([unit] * count) + b"]"
+
+
+def send(conn, data):
+    conn.sendall(data)
+
+
+def hold(conn):
+    """Keeps the connection open, sending nothing, until the client leaves or time is up."""
+    conn.settimeout(1.0)
+    end = min(time.monotonic() + CONNECTION_SECONDS, DEADLINE)
+    while time.monotonic() < end:
+        try:
+            if conn.recv(4096) == b"":
+                return
+        except socket.timeout:
+            continue
+        except OSError:
+            return
+
+
+def head(status, reason, headers, length=None):
+    lines = [f"HTTP/1.1 {status} {reason}"] + [f"{k}: {v}" for k, v in headers.items()]
+    if length is not None:
+        lines.append(f"Content-Length: {length}")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def serve(conn):
+    try:
+        conn.settimeout(10.0)
+        request = b""
+        while b"\r\n\r\n" not in request and len(request) < 65536:
+            data = conn.recv(4096)
+            if not data:
+                return
+            request += data
+        line = request.split(b"\r\n", 1)[0].decode("latin-1")
+        parts = line.split(" ")
+        path = parts[1] if len(parts) > 1 else "/"
+        print("REQUEST " + path, flush=True)
+        path = path.split("?", 1)[0]
+        if path == "/silent":
+            hold(conn)
+        elif path == "/headers-only":
+            send(conn, head(200, "OK", {"Content-Type": "audio/mpeg", "icy-name": "Hostile"}))
+            hold(conn)
+        elif path == "/redirect-loop":
+            send(conn, head(302, "Found", {"Location": "/redirect-loop"}, 0))
+        elif path == "/redirect-ftp":
+            send(conn, head(302, "Found", {"Location": "ftp://127.0.0.1/x.mp3"}, 0))
+        elif path == "/redirect-file":
+            send(conn, head(302, "Found", {"Location": "file:///etc/passwd"}, 0))
+        elif path == "/endless-json":
+            send(conn, head(200, "OK", {"Content-Type": "application/json", "Transfer-Encoding": "chunked"}))
+            piece = b"[" * 4096
+            chunk = b"%x\r\n%s\r\n" % (len(piece), piece)
+            end = min(time.monotonic() + CONNECTION_SECONDS, DEADLINE)
+            while time.monotonic() < end:
+                send(conn, chunk)
+        elif path == "/gzip-bomb":
+            body = gzip_bomb()
+            send(conn, head(200, "OK", {"Content-Type": "application/json", "Content-Encoding": "gzip"}, len(body)) + body)
+        elif path == "/big-json":
+            size = 50 * 1000 * 1000
+            send(conn, head(200, "OK", {"Content-Type": "application/json"}, size))
+            send(conn, b"{\"pad\":\"")
+            sent = 8
+            block = b"x" * 65536
+            end = min(time.monotonic() + CONNECTION_SECONDS, DEADLINE)
+            while sent < size - 2 and time.monotonic() < end:
+                piece = block[: min(len(block), size - 2 - sent)]
+                send(conn, piece)
+                sent += len(piece)
+            send(conn, b"\"}")
+        elif path == "/deep-json":
+            body = deep_json()
+            send(conn, head(200, "OK", {"Content-Type": "application/json"}, len(body)) + body)
+        elif path.startswith("/status/"):
+            code = int(path[len("/status/"):] or "500")
+            body = b"no\n"
+            send(conn, head(code, "Hostile", {"Content-Type": "text/plain"}, len(body)) + body)
+        else:
+            body = b"not found\n"
+            send(conn, head(404, "Not Found", {"Content-Type": "text/plain"}, len(body)) + body)
+    except OSError:
+        pass
+    finally:
+        try:
+            conn.close()
+        except OSError:
+            pass
+
+
+def watch_stdin():
+    try:
+        while sys.stdin.buffer.read(1):
+            pass
+    except OSError:
+        pass
+    os._exit(0)
+
+
+def main():
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    listener.settimeout(1.0)
+    print("PORT %d" % listener.getsockname()[1], flush=True)
+    threading.Thread(target=watch_stdin, daemon=True).start()
+    while time.monotonic() < DEADLINE:
+        try:
+            conn, _ = listener.accept()
+        except socket.timeout:
+            continue
+        threading.Thread(target=serve, args=(conn,), daemon=True).start()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
