@@ -32,7 +32,7 @@ public enum RecordArguments {
             guard let value = decimal(number) else { throw usage }
             total += value
         } else if !sawUnit {
-            throw Invalid(description: "--duration is empty; use 90s, 30m, 2h, 1h30m or seconds")
+            throw Invalid(description: "--duration is empty; use 90s, 30m, 2h, 1h30m or seconds (more than 0, at most 365 days)")
         }
         guard total > 0, total <= maximumSeconds else {
             throw Invalid(description: "--duration \(text): must be more than 0 s and at most 365 days")

@@ -133,7 +133,7 @@ public struct HistoryQuery: Equatable, Sendable {
         guard isDecimal, amount.count <= 32, let value = Double(amount), value.isFinite,
               value * unitSeconds <= maximumSpanSeconds else {
             throw Invalid(description: "--since \(text): a span back from now must be a plain number from 0 to 100 years "
-                + "(at most 52179w, 365250d, 876600h or 52596000m), such as 12h or 7d")
+                + "(at most 5217w, 36525d, 876600h or 52596000m), such as 12h or 7d")
         }
         return value * unitSeconds
     }
