@@ -76,11 +76,19 @@ struct RecordCommand: ParsableCommand {
         let stopAfter: Double?
         let maxBytes: Double?
         do {
-            stopAfter = try duration.map(RecordArguments.seconds)
-            maxBytes = try maxSize.map(RecordArguments.bytes)
+            stopAfter = try duration.map { text throws(RecordArguments.Invalid) in try RecordArguments.seconds(text) }
+            maxBytes = try maxSize.map { text throws(RecordArguments.Invalid) in try RecordArguments.bytes(text) }
         } catch {
             Terminal.error("\(error)")
             throw ExitStatus.configuration
+        }
+        // inf and nan parse as Doubles; the file sink checks each range, these it could not even receive as JSON.
+        for (flag, value) in [("--silence-window", silenceWindow), ("--pad-before", padBefore), ("--pad-after", padAfter),
+                              ("--min-seconds", minSeconds), ("--disk-floor", diskFloor)] {
+            if let value, !value.isFinite {
+                Terminal.error("\(flag) \(value): must be a finite number (see oton record --help for its range)")
+                throw ExitStatus.configuration
+            }
         }
         let outDirectory = out.hasPrefix("/") ? out : FileManager.default.currentDirectoryPath + "/" + out
 
@@ -145,55 +153,5 @@ struct RecordCommand: ParsableCommand {
             Terminal.error("cannot record \(chosen.url): \(kind.message)\n  \(kind.recoverySuggestion)")
             throw ExitStatus.notPlayable
         }
-    }
-}
-
-/// Parses --duration and --max-size.
-enum RecordArguments {
-    struct Invalid: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// "90", "90s", "30m", "2h", "1h30m".
-    static func seconds(_ text: String) throws -> Double {
-        var total = 0.0
-        var number = ""
-        var sawUnit = false
-        for character in text.lowercased() {
-            if character.isNumber || character == "." {
-                number.append(character)
-                continue
-            }
-            guard let value = Double(number), let unit = ["s": 1.0, "m": 60, "h": 3600][String(character)] else {
-                throw Invalid(description: "--duration \(text): use 90s, 30m, 2h, 1h30m or seconds")
-            }
-            total += value * unit
-            number = ""
-            sawUnit = true
-        }
-        if !number.isEmpty {
-            guard let value = Double(number) else { throw Invalid(description: "--duration \(text): use 90s, 30m, 2h, 1h30m or seconds") }
-            total += value
-        } else if !sawUnit {
-            throw Invalid(description: "--duration is empty")
-        }
-        guard total > 0 else { throw Invalid(description: "--duration \(text) must be more than 0") }
-        return total
-    }
-
-    /// "500M", "2G", "800K", or bytes.
-    static func bytes(_ text: String) throws -> Double {
-        let units: [Character: Double] = ["k": 1024, "m": 1_048_576, "g": 1_073_741_824]
-        var digits = text.lowercased()
-        var multiplier = 1.0
-        if digits.hasSuffix("b") { digits.removeLast() }
-        if let last = digits.last, let unit = units[last] {
-            multiplier = unit
-            digits.removeLast()
-        }
-        guard let value = Double(digits), value > 0 else {
-            throw Invalid(description: "--max-size \(text): use 500M, 2G, 800K or a number of bytes")
-        }
-        return value * multiplier
     }
 }

@@ -15,7 +15,7 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .unreadable(file, reason):
             "\(file): cannot read: \(reason)"
         case let .syntax(file, line, column, reason):
-            "\(file):\(line):\(column): not valid JSON: \(reason)"
+            "\(file):\(line):\(column): \(reason)"
         case let .invalid(file, location, problem):
             "\(file): \(location): \(problem)"
         }

@@ -6,6 +6,9 @@ import Foundation
 /// (default `~/.config`), `./plugins.json`. Relative plugin paths are resolved
 /// against the directory of the file.
 public enum ConfigLoader {
+    /// plugins.json may be at most this large (1 MiB); a longer file is refused before parsing.
+    public static let maxBytes = 1 << 20
+
     /// The files tried, in order, for the given flag and environment.
     public static func candidates(explicit: String?, environment: [String: String], currentDirectory: String) -> [String] {
         if let explicit { return [explicit] }
@@ -35,9 +38,15 @@ public enum ConfigLoader {
         let file = URL(fileURLWithPath: file).standardizedFileURL.path
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            // Read one byte past the limit, never the whole of a huge file (or of /dev/zero).
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
+            defer { try? handle.close() }
+            data = try handle.read(upToCount: maxBytes + 1) ?? Data()
         } catch {
             throw .unreadable(file: file, reason: (error as NSError).localizedDescription)
+        }
+        guard data.count <= maxBytes else {
+            throw .unreadable(file: file, reason: "larger than \(maxBytes) bytes, the limit for plugins.json")
         }
         return try parse(data, file: file)
     }
@@ -46,9 +55,10 @@ public enum ConfigLoader {
     public static func parse(_ data: Data, file: String) throws(ConfigError) -> OtonConfig {
         let root: JSONValue
         do {
-            root = try JSONValue.parse(data)
+            root = try JSONValue.parse(data, maxBytes: maxBytes)
         } catch {
-            throw .syntax(file: file, line: error.line, column: error.column, reason: error.reason)
+            let reason = error.kind == .syntax ? "not valid JSON: " + error.reason : error.reason
+            throw .syntax(file: file, line: error.line, column: error.column, reason: reason)
         }
         return try ConfigReader(file: file).read(root)
     }

@@ -1,46 +1,62 @@
 import Foundation
 
 /// One request line: `{"command": ["volume", "30"], "id": 7}` (or `"command": "status"`
-/// with `"args": [...]`). `id` is any JSON value and is echoed in the reply.
-struct ControlRequest {
-    var id: Any?
+/// with `"args": [...]`). `id` is any JSON value and is echoed in the reply. Numbers among the
+/// words are taken as written (`["volume", 30]` is "volume 30").
+struct ControlRequest: Sendable {
+    var id: JSONValue?
     var name: String
     var arguments: [String]
 
-    struct Invalid: Error, @unchecked Sendable { // `id` is the request's own JSON value, read-only
-        let id: Any?
+    struct Invalid: Error, Sendable {
+        let id: JSONValue?
         let message: String
     }
 
     static func parse(_ line: Data) throws(Invalid) -> ControlRequest {
-        guard let object = try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed]) else {
-            throw Invalid(id: nil, message: "not valid JSON; send one JSON object per line, e.g. {\"command\": [\"status\"]}")
+        let request: JSONValue
+        do {
+            request = try JSONParser(maxBytes: ControlServer.maximumLineBytes).parse(line)
+        } catch {
+            throw Invalid(id: nil, message: "not valid JSON at column \(error.column): \(error.reason); send one JSON object per line, e.g. {\"command\": [\"status\"]}")
         }
-        guard let request = object as? [String: Any] else {
+        guard case let .object(members) = request else {
             throw Invalid(id: nil, message: "a request must be a JSON object with \"command\"")
         }
-        let id = request["id"]
+        let id = members["id"]
         var words: [String]
-        switch request["command"] {
-        case let name as String:
+        switch members["command"] {
+        case let .string(name)?:
             words = [name]
-        case let list as [Any]:
-            guard !list.isEmpty, list.allSatisfy({ $0 is String || $0 is NSNumber }) else {
+        case let .array(list)?:
+            guard !list.isEmpty, let texts = Self.textWords(list) else {
                 throw Invalid(id: id, message: "\"command\" must be a non-empty array of strings")
             }
-            words = list.map { "\($0)" }
+            words = texts
         case nil:
             throw Invalid(id: id, message: "\"command\" is missing; e.g. {\"command\": [\"status\"]}")
         default:
             throw Invalid(id: id, message: "\"command\" must be a string or a non-empty array of strings")
         }
-        if let extra = request["args"] {
-            guard let list = extra as? [Any], list.allSatisfy({ $0 is String || $0 is NSNumber }) else {
+        if let extra = members["args"] {
+            guard case let .array(list) = extra, let texts = Self.textWords(list) else {
                 throw Invalid(id: id, message: "\"args\" must be an array of strings")
             }
-            words += list.map { "\($0)" }
+            words += texts
         }
         return ControlRequest(id: id, name: words[0], arguments: Array(words.dropFirst()))
+    }
+
+    /// Strings as they are, numbers as written; nil if anything else is in the list.
+    private static func textWords(_ list: [JSONValue]) -> [String]? {
+        var out: [String] = []
+        for item in list {
+            switch item {
+            case .string, .number: out.append(item.text!)
+            default: return nil
+            }
+        }
+        return out
     }
 }
 
@@ -53,16 +69,21 @@ struct ControlReply {
     static func success(_ text: String, data: [String: Any]? = nil) -> ControlReply { ControlReply(ok: true, text: text, data: data) }
     static func failure(_ message: String) -> ControlReply { ControlReply(ok: false, text: message) }
 
+    /// `id` is the request's JSON value (a `JSONValue`), echoed as it came; anything else is null.
     func line(id: Any?) -> Data {
-        var object: [String: Any] = ["id": id ?? NSNull(), "ok": ok]
+        let idText = (id as? JSONValue)?.jsonText ?? "null"
+        var object: [String: Any] = ["ok": ok]
         if ok {
             object["text"] = text
             if let data { object["data"] = data }
         } else {
             object["error"] = text
         }
-        var bytes = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data(#"{"ok":false,"error":"reply could not be encoded"}"#.utf8)
+        // The id first, as its own JSON text: a number such as 12345678901234567890 comes back unchanged.
+        var bytes = Data(("{\"id\":" + idText + ",").utf8)
+        bytes.append(body.dropFirst())
         bytes.append(0x0A)
         return bytes
     }

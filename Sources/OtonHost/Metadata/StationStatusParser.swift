@@ -26,7 +26,7 @@ public enum StationStatusFormat: String, Sendable, CaseIterable {
 public enum StationStatusParseError: Error, Hashable, Sendable {
     /// The body is larger than the limit; it was not parsed.
     case tooLarge(byteCount: Int, limit: Int)
-    /// The body is not JSON (HTML error page, garbage, nesting too deep…).
+    /// The body is not JSON (HTML error page, garbage, nesting deeper than 64, a key twice…).
     case notJSON
     /// Valid JSON, but not shaped like this API (the path that was missing).
     case unexpectedStructure(String)
@@ -110,7 +110,7 @@ public enum StationStatusParser {
     private static func decode(_ data: Data, maxBytes: Int) throws(StationStatusParseError) -> JSONValue {
         guard data.count <= maxBytes else { throw .tooLarge(byteCount: data.count, limit: maxBytes) }
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
+            return try JSONParser(maxBytes: maxBytes).parse(data)
         } catch {
             throw .notJSON
         }

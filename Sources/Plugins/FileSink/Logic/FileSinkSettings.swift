@@ -57,8 +57,17 @@ public struct FileSinkSettings: Equatable, Sendable {
         self.template = template
     }
 
+    /// The largest max_mb: 1 TiB (the same bound as `oton record --max-size`).
+    public static let maximumMaxMegabytes = 1_048_576.0
+
     public static func parse(_ json: String) throws -> FileSinkSettings {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(json.utf8))
+        } catch {
+            throw Invalid(description: "config is not valid JSON: \((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? error)")
+        }
+        guard let object = parsed as? [String: Any] else {
             throw Invalid(description: "config must be a JSON object")
         }
         let known: Set<String> = ["directory", "template", "split", "partial", "min_seconds", "mode", "buffer_mb", "disk_floor_mb",
@@ -87,7 +96,7 @@ public struct FileSinkSettings: Equatable, Sendable {
                             ("pad_after", \FileSinkSettings.padAfter)] {
             if let value = object[key] {
                 guard let seconds = value as? Double, seconds >= 0, seconds <= 30 else {
-                    throw Invalid(description: "config.\(key) must be a number of seconds from 0 to 30")
+                    throw Invalid(description: "config.\(key) must be a number of seconds from 0 to 30, not \(value)")
                 }
                 settings[keyPath: path] = seconds
             }
@@ -105,7 +114,7 @@ public struct FileSinkSettings: Equatable, Sendable {
         }
         if let value = object["min_seconds"] {
             guard let seconds = value as? Double, seconds >= 0, seconds <= 3600 else {
-                throw Invalid(description: "config.min_seconds must be a number from 0 to 3600")
+                throw Invalid(description: "config.min_seconds must be a number from 0 to 3600, not \(value)")
             }
             settings.minimumSeconds = seconds
         }
@@ -117,19 +126,20 @@ public struct FileSinkSettings: Equatable, Sendable {
         }
         if let value = object["buffer_mb"] {
             guard let megabytes = value as? Double, megabytes >= 1, megabytes <= 4096 else {
-                throw Invalid(description: "config.buffer_mb must be a number from 1 to 4096")
+                throw Invalid(description: "config.buffer_mb must be a number from 1 to 4096, not \(value)")
             }
             settings.bufferBytes = Int(megabytes * 1_048_576)
         }
         if let value = object["disk_floor_mb"] {
             guard let megabytes = value as? Double, megabytes >= 0, megabytes <= 1_000_000_000 else {
-                throw Invalid(description: "config.disk_floor_mb must be a number of megabytes, 0 or more")
+                throw Invalid(description: "config.disk_floor_mb must be a number of megabytes from 0 to 1000000000, not \(value)")
             }
             settings.diskFloorBytes = UInt64(megabytes * 1_048_576)
         }
         if let value = object["max_mb"] {
-            guard let megabytes = value as? Double, megabytes >= 0 else {
-                throw Invalid(description: "config.max_mb must be a number of megabytes, 0 (no limit) or more")
+            // The upper bound keeps megabytes * 1_048_576 far inside UInt64 (1e300 used to trap here).
+            guard let megabytes = value as? Double, megabytes >= 0, megabytes <= Self.maximumMaxMegabytes else {
+                throw Invalid(description: "config.max_mb must be a number of megabytes from 0 (no limit) to 1048576 (1 TiB), not \(value)")
             }
             settings.maxBytes = UInt64(megabytes * 1_048_576)
         }

@@ -102,23 +102,48 @@ public struct HistoryQuery: Equatable, Sendable {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        if trimmed == "today" { return micros(calendar.startOfDay(for: now)) }
-        if trimmed == "yesterday" { return micros(calendar.startOfDay(for: now).addingTimeInterval(-86400)) }
-        if let unit = trimmed.last, let amount = Double(trimmed.dropLast()), amount >= 0 {
-            let seconds: Double? = ["m": 60, "h": 3600, "d": 86400, "w": 604_800][unit]
-            if let seconds { return micros(now.addingTimeInterval(-amount * seconds)) }
+        if trimmed == "today" { return try micros(calendar.startOfDay(for: now), text: text) }
+        if trimmed == "yesterday" { return try micros(calendar.startOfDay(for: now).addingTimeInterval(-86400), text: text) }
+        // No date form ends in m, h, d or w: the text is a span (or a mistyped one, which gets the range).
+        if let unit = trimmed.last, let unitSeconds = spanUnits[unit] {
+            let seconds = try spanSeconds(amount: trimmed.dropLast(), unitSeconds: unitSeconds, text: text)
+            return try micros(now.addingTimeInterval(-seconds), text: text)
         }
         let iso = ISO8601DateFormatter()
-        if let date = iso.date(from: text.trimmingCharacters(in: .whitespaces)) { return micros(date) }
+        if let date = iso.date(from: text.trimmingCharacters(in: .whitespaces)) { return try micros(date, text: text) }
         for pattern in ["yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd"] {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = timeZone
             formatter.dateFormat = pattern
-            if let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) { return micros(date) }
+            if let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) { return try micros(date, text: text) }
         }
         throw Invalid(description: "--since: \"\(text)\" is not a date (try 2024-05-01, \"2024-05-01 18:30\", today, 12h or 7d)")
     }
 
-    private static func micros(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
+    /// The longest span back from now: 100 years.
+    public static let maximumSpanSeconds = 100 * 365.25 * 86400
+    private static let spanUnits: [Character: Double] = ["m": 60, "h": 3600, "d": 86400, "w": 604_800]
+
+    /// "90" in "90m": a plain decimal number (digits, at most one point) whose span is at most 100 years.
+    /// Exponents, hex, inf, nan and signs are refused with the accepted range.
+    private static func spanSeconds(amount: Substring, unitSeconds: Double, text: String) throws -> Double {
+        let isDecimal = amount.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
+            && amount.utf8.filter { $0 == UInt8(ascii: ".") }.count <= 1 && amount.contains(where: \.isNumber)
+        guard isDecimal, amount.count <= 32, let value = Double(amount), value.isFinite,
+              value * unitSeconds <= maximumSpanSeconds else {
+            throw Invalid(description: "--since \(text): a span back from now must be a plain number from 0 to 100 years "
+                + "(at most 5217w, 36525d, 876600h or 52596000m), such as 12h or 7d")
+        }
+        return value * unitSeconds
+    }
+
+    /// Unix microseconds of `date`; dates Int64 microseconds cannot hold (beyond ±292,000 years) are refused.
+    private static func micros(_ date: Date, text: String) throws -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        guard value.isFinite, value > -9.2e18, value < 9.2e18 else {
+            throw Invalid(description: "--since \(text): the date is out of range; use a date between the years 1 and 9999")
+        }
+        return Int64(value)
+    }
 }

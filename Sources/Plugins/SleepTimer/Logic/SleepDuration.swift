@@ -21,15 +21,15 @@ public enum SleepDuration {
         guard !input.isEmpty else { throw fail("empty") }
         let seconds: Int
         if input.allSatisfy(\.isASCIIDigit) {
-            guard let minutes = Int(input) else { throw fail("too large") }
+            guard let minutes = Int(input) else { throw fail("longer than 24 hours; must be from 1 second to 24 hours") }
             seconds = minutes.multipliedReportingOverflow(by: 60).overflow ? Int.max : minutes * 60
         } else if input.contains(":") {
             seconds = try clock(input, fail: fail)
         } else {
             seconds = try units(input.lowercased(), fail: fail)
         }
-        guard seconds >= 1 else { throw fail("must be at least one second") }
-        guard seconds <= maximumSeconds else { throw fail("longer than 24 hours") }
+        guard seconds >= 1 else { throw fail("must be from 1 second to 24 hours") }
+        guard seconds <= maximumSeconds else { throw fail("longer than 24 hours; must be from 1 second to 24 hours") }
         return seconds
     }
 
@@ -43,7 +43,9 @@ public enum SleepDuration {
             } else if character == " " {
                 continue
             } else if "hms".contains(character) {
-                guard !digits.isEmpty, digits.count <= 6, let value = Int(digits) else { throw fail("a number must come before \(character)") }
+                guard !digits.isEmpty else { throw fail("a number must come before \(character)") }
+                // Six digits of hours are far beyond the 24-hour limit and cannot overflow the sum.
+                guard digits.count <= 6, let value = Int(digits) else { throw fail("longer than 24 hours; must be from 1 second to 24 hours") }
                 guard seen.insert(character).inserted else { throw fail("\(character) given twice") }
                 total += value * (character == "h" ? 3600 : character == "m" ? 60 : 1)
                 digits = ""
