@@ -11,10 +11,12 @@ final class PlayerHarness: @unchecked Sendable {
     let player: Player
     private let recorder = OutcomeRecorder()
 
-    init(url: String, name: String = "Test station", statusURL: String? = nil, headless: Bool = true, retries: Int? = nil) {
+    init(url: String, name: String = "Test station", statusURL: String? = nil, headless: Bool = true, retries: Int? = nil,
+         stallTimeout: Duration? = nil) {
         events = EventCollector(bus: bus, id: "test.collector")
         var options = Player.Options(headless: headless)
         if let retries { options.reconnect.maxAttempts = retries }
+        if let stallTimeout { options.stallTimeout = stallTimeout }
         let recorder = self.recorder
         player = Player(station: Station(name: name, url: url, statusURL: statusURL), bus: bus, options: options) { outcome in
             recorder.record(outcome)
