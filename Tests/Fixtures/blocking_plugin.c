@@ -54,11 +54,13 @@ static void note(blocking *self, const char *text) {
     fflush(self->log);
 }
 
+#if defined(BLOCK_IN_EVENT) || defined(BLOCK_IN_DESTROY)
 static void block(void) {
     struct timespec pause = {BLOCK_SECONDS, 0};
     while (nanosleep(&pause, &pause) != 0) {
     }
 }
+#endif
 
 static oton_instance *blocking_create(const oton_host *host, const char *config_json, char *error, size_t error_size) {
     blocking *self = calloc(1, sizeof *self);
