@@ -2,14 +2,17 @@
  * A test plugin in C99 that holds the host up, for the shutdown deadline.
  * Compile-time knobs (-D):
  *   BLOCK_ID "…"            declared id (default org.oton.test.blocking)
- *   BLOCK_IN_EVENT          on_event sleeps BLOCK_SECONDS for every event
- *   BLOCK_IN_DESTROY        destroy sleeps BLOCK_SECONDS before it returns
- *   BLOCK_SECONDS           how long a blocking call sleeps (default 5)
+ *   BLOCK_IN_EVENT          on_event sleeps BLOCK_MS for every event
+ *   BLOCK_IN_DESTROY        destroy sleeps BLOCK_MS before it returns
+ *   BLOCK_MS                how long a blocking call sleeps, in ms (default 5000)
  * Without BLOCK_IN_* it blocks nowhere and only logs.
  * Config (JSON, flat): "log": a file to append one line per call to, written
  * (and flushed) when the call begins: "create", "event state=N", "event KIND",
  * "destroy begins", and "destroy ends" when destroy is about to return.
  */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +23,8 @@
 #ifndef BLOCK_ID
 #define BLOCK_ID "org.oton.test.blocking"
 #endif
-#ifndef BLOCK_SECONDS
-#define BLOCK_SECONDS 5
+#ifndef BLOCK_MS
+#define BLOCK_MS 5000
 #endif
 
 typedef struct blocking {
@@ -56,7 +59,7 @@ static void note(blocking *self, const char *text) {
 
 #if defined(BLOCK_IN_EVENT) || defined(BLOCK_IN_DESTROY)
 static void block(void) {
-    struct timespec pause = {BLOCK_SECONDS, 0};
+    struct timespec pause = {BLOCK_MS / 1000, (BLOCK_MS % 1000) * 1000000L};
     while (nanosleep(&pause, &pause) != 0) {
     }
 }

@@ -53,7 +53,7 @@ final class ShutdownTests: XCTestCase {
     /// whose on_event sleeps 5 s per event; returns once the events file says "playing".
     private func playWithBlockingPlugin(_ directory: TemporaryDirectory, topLevel: String = "") throws -> Process {
         let plugin = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/blocking_plugin.c", into: directory, name: "blocking",
-                                              defines: ["BLOCK_IN_EVENT", "BLOCK_SECONDS=5"])
+                                              defines: ["BLOCK_IN_EVENT", "BLOCK_MS=5000"])
         let audio = directory.file("tone.ogg")
         XCTAssertEqual(try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=2000", "!", "audioconvert", "!",
                                                        "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(audio)"]).status, 0)

@@ -214,9 +214,25 @@ public final class Mailbox: @unchecked Sendable {
 
     /// Blocks until everything queued so far has been delivered (tests, orderly shutdown).
     public func drain() {
+        _ = drain(timeout: nil)
+    }
+
+    /// As `drain()`, but waits at most `timeout` seconds (nil: for ever); false when time ran out.
+    public func drain(timeout: Double?) -> Bool {
         let done = DispatchSemaphore(value: 0)
-        perform { done.signal() }
-        done.wait()
+        condition.lock()
+        if closed || thread == nil {
+            condition.unlock()
+            return true
+        }
+        items.append(.task { done.signal() })
+        condition.signal()
+        condition.unlock()
+        guard let timeout else {
+            done.wait()
+            return true
+        }
+        return done.wait(timeout: .now() + timeout) == .success
     }
 
     /// Called with the lock held. One signal per sleep: later offers find the consumer already woken.

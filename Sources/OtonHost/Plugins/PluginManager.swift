@@ -53,7 +53,7 @@ public final class PluginManager: @unchecked Sendable {
     private let logger: Logger
     private let mailboxLimits: Mailbox.Limits
     private let searchDirectories: [String]
-    /// How long each plugin gets at shutdown to finish its current call, the final state event and destroy().
+    /// The shutdown deadline T in seconds: T/2 for the queues, then T/2 per plugin for the final event and destroy().
     public let shutdownTimeout: Double
     private let holding = Mutex<String?>(nil)
     private var instances: [PluginInstance] = []
@@ -183,15 +183,22 @@ public final class PluginManager: @unchecked Sendable {
         instances.first { $0.id == id }?.mailbox.dropCounts
     }
 
-    /// Shuts every instance down, with a deadline:
-    /// 1. each plugin's pending events and media are dropped (counted and logged);
-    /// 2. `finalState`, if given, is published, so plugins that consume `state` see it before destroy;
-    /// 3. in the order they were created, each plugin gets `shutdownTimeout` seconds to finish its
-    ///    current call, that event and destroy(). One that overruns is logged by id and abandoned.
+    /// Shuts every instance down within `shutdownTimeout` (T) per plugin:
+    /// 1. all plugins together get up to T/2 to handle what was queued when shutdown began (a plugin
+    ///    that keeps up loses nothing: a recorder writes its last buffers);
+    /// 2. what is still queued then is dropped, counted and logged;
+    /// 3. `finalState`, if given, is published, so plugins that consume `state` see it before destroy;
+    /// 4. in the order they were created, each plugin gets T/2 to finish its current call, that event
+    ///    and destroy(). One that overruns is logged by id and abandoned.
     /// Returns the ids of the abandoned plugins.
     @discardableResult
     public func shutdown(finalState: StateInfo? = nil) -> [String] {
         holding.withLock { $0 = instances.first?.id }
+        let half = shutdownTimeout / 2
+        let drainDeadline = Date().addingTimeInterval(half)
+        for instance in instances {
+            _ = instance.mailbox.drain(timeout: max(0, drainDeadline.timeIntervalSinceNow))
+        }
         for instance in instances {
             let dropped = instance.mailbox.discardPending()
             if dropped > 0 {
@@ -203,7 +210,7 @@ public final class PluginManager: @unchecked Sendable {
         for instance in instances {
             bus.unsubscribe(id: instance.id)
             holding.withLock { $0 = instance.id }
-            if instance.destroy(timeout: shutdownTimeout) {
+            if instance.destroy(timeout: half) {
                 logger.debug("plugin \(instance.id) destroyed")
             } else {
                 let call = instance.currentCall?.name ?? "its queue"
