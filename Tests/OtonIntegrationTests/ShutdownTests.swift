@@ -134,18 +134,26 @@ final class ShutdownTests: XCTestCase {
     }
 
     func testSecondSIGTERMExitsAtOnceNamingThePlugin() throws {
+        try assertSecondSignalExitsAtOnce(SIGTERM)
+    }
+
+    func testCtrlCDuringShutdownExitsAtOnceNamingThePlugin() throws {
+        try assertSecondSignalExitsAtOnce(SIGINT)
+    }
+
+    private func assertSecondSignalExitsAtOnce(_ second: Int32, file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try TemporaryDirectory(self)
         let process = try playWithBlockingPlugin(directory)
         process.terminate()
-        // The final state is published just before the plugins are waited for.
-        XCTAssertTrue(waitFor(#""state":"stopped""#, in: directory, "events.jsonl", timeout: 5))
-        kill(process.processIdentifier, SIGTERM)
-        let took = try XCTUnwrap(secondsUntilExit(process, limit: 5))
-        XCTAssertLessThan(took, 1)
-        XCTAssertEqual(process.terminationReason, .exit)
-        XCTAssertEqual(process.terminationStatus, 128 + SIGTERM)
+        // The final state is published just before the plugins are waited for one by one.
+        XCTAssertTrue(waitFor(#""state":"stopped""#, in: directory, "events.jsonl", timeout: 5), file: file, line: line)
+        kill(process.processIdentifier, second)
+        let took = try XCTUnwrap(secondsUntilExit(process, limit: 5), file: file, line: line)
+        XCTAssertLessThan(took, 1, file: file, line: line)
+        XCTAssertEqual(process.terminationReason, .exit, file: file, line: line)
+        XCTAssertEqual(process.terminationStatus, 128 + second, file: file, line: line)
         let lines = directory.lines("stderr.log").filter { $0.hasPrefix("oton: second signal") }
-        XCTAssertEqual(lines, ["oton: second signal 15, exiting at once; plugin org.oton.test.blocking was still shutting down"])
-        assertEventsAreJSONLines(directory)
+        XCTAssertEqual(lines, ["oton: second signal \(second), exiting at once; plugin org.oton.test.blocking was still shutting down"], file: file, line: line)
+        assertEventsAreJSONLines(directory, file: file, line: line)
     }
 }

@@ -88,9 +88,12 @@ public final class HostSession: @unchecked Sendable {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in
+            // The handler holds its source: signal handling lasts as long as the process.
+            source.setEventHandler { [weak self, source] in
                 guard let self else { return }
-                if signalsReceived.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
+                // Two signals in quick succession may arrive as one call: `data` counts them.
+                let count = max(Int(source.data), 1)
+                if signalsReceived.add(count, ordering: .sequentiallyConsistent).newValue > 1 {
                     exitNow(signal: number)
                 }
                 logger.info("signal \(number): stopping (send it again to exit at once)")
