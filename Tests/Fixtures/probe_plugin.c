@@ -7,6 +7,9 @@
  *   PROBE_ENTRY_NAME                   export the entry under another name
  *   PROBE_TAPS                         media taps to ask for
  *   PROBE_OLD_DESCRIPTOR               declare the smallest (ABI 1.0) struct_size
+ *   PROBE_CRASH_IN_CREATE              create() writes through a NULL pointer (SIGSEGV)
+ *   PROBE_CONSTRUCTOR_MARKER "…"       a file the library's ELF constructor creates when dlopen
+ *                                      runs it (to prove a refused library never ran code)
  * Config (JSON, flat): "log": file to append one line per call to,
  *   "block_until": a path; on_event waits until it exists (max 20 s),
  *   "fail": make create() fail with this message,
@@ -73,11 +76,24 @@ static void wait_for(const char *path) {
     for (i = 0; i < 20000 && stat(path, &info) != 0; i++) nanosleep(&pause, NULL);
 }
 
+#ifdef PROBE_CONSTRUCTOR_MARKER
+__attribute__((constructor)) static void probe_constructor(void) {
+    FILE *f = fopen(PROBE_CONSTRUCTOR_MARKER, "w");
+    if (f) fclose(f);
+}
+#endif
+
 static oton_instance *probe_create(const oton_host *host, const char *config_json, char *error, size_t error_size) {
     probe *self;
     char *fail = json_string(config_json, "fail");
     char *log = json_string(config_json, "log");
     char *marker = json_string(config_json, "created_marker");
+#ifdef PROBE_CRASH_IN_CREATE
+    {
+        volatile int *nowhere = NULL;
+        *nowhere = 1;
+    }
+#endif
     if (marker != NULL) {
         FILE *f = fopen(marker, "w");
         if (f) fclose(f);

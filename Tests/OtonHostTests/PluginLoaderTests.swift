@@ -84,7 +84,7 @@ final class PluginLoaderTests: XCTestCase {
         defer { chmod(directory.path, 0o700) }
         XCTAssertThrowsError(try PluginLibrary(path: path)) { error in
             guard case let .unsafeFile(_, reason) = error as? PluginLoadError else { return XCTFail("\(error)") }
-            XCTAssertTrue(reason.contains("its directory"), reason)
+            XCTAssertTrue(reason.contains("the directory \(directory.path) is writable by every user (mode 777) and not sticky"), reason)
         }
     }
 

@@ -3,7 +3,8 @@ import OtonHost
 import OtonTestSupport
 import XCTest
 
-/// SIGTERM and Ctrl-C: plugins destroyed in order, files closed, exit 0.
+/// SIGTERM and Ctrl-C: plugins destroyed in order, files closed, exit 0; a plugin
+/// that blocks holds the exit for at most the shutdown deadline; a second signal ends it at once.
 final class ShutdownTests: XCTestCase {
     func testSIGTERMDestroysPluginsInOrderAndExitsZero() throws {
         let directory = try TemporaryDirectory(self)
@@ -44,5 +45,115 @@ final class ShutdownTests: XCTestCase {
         for line in directory.lines("events.jsonl") {
             XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8)), line)
         }
+    }
+
+    // MARK: a plugin that blocks
+
+    /// `oton play` of a local Ogg file with the C plugin of Tests/Fixtures/blocking_plugin.c,
+    /// whose on_event sleeps 5 s per event; returns once the events file says "playing".
+    private func playWithBlockingPlugin(_ directory: TemporaryDirectory, topLevel: String = "") throws -> Process {
+        let plugin = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/blocking_plugin.c", into: directory, name: "blocking",
+                                              defines: ["BLOCK_IN_EVENT", "BLOCK_MS=5000"])
+        let audio = directory.file("tone.ogg")
+        XCTAssertEqual(try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=2000", "!", "audioconvert", "!",
+                                                       "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(audio)"]).status, 0)
+        let config = try directory.write("plugins.json", """
+        {\(topLevel)"stations": [{"name": "Tone", "url": "file://\(audio)"}],
+         "plugins": [{"id": "org.oton.test.blocking", "path": "\(plugin)", "config": {"log": "\(directory.file("plugin.log"))"}}]}
+        """)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.oton)
+        process.arguments = ["play", "Tone", "--headless", "--no-control", "--config", config, "--events", directory.file("events.jsonl")]
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": directory.file("data"), "XDG_CACHE_HOME": directory.file("cache")]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        FileManager.default.createFile(atPath: directory.file("stderr.log"), contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: directory.file("stderr.log"))
+        try process.run()
+        addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        XCTAssertTrue(waitFor(#""state":"playing""#, in: directory, "events.jsonl", timeout: 15), directory.read("stderr.log"))
+        return process
+    }
+
+    /// Polls a file another process writes (nothing can be awaited across processes).
+    private func waitFor(_ text: String, in directory: TemporaryDirectory, _ name: String, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !directory.read(name).contains(text) {
+            guard Date() < deadline else { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
+    /// Waits for the exit; returns the seconds it took, or nil (and kills it) after `limit`.
+    private func secondsUntilExit(_ process: Process, limit: TimeInterval) -> TimeInterval? {
+        let started = Date()
+        while process.isRunning {
+            guard Date().timeIntervalSince(started) < limit else {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return nil
+            }
+            usleep(10_000)
+        }
+        return Date().timeIntervalSince(started)
+    }
+
+    private func assertEventsAreJSONLines(_ directory: TemporaryDirectory, file: StaticString = #filePath, line: UInt = #line) {
+        let lines = directory.lines("events.jsonl")
+        XCTAssertFalse(lines.isEmpty, file: file, line: line)
+        for text in lines {
+            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(text.utf8)), text, file: file, line: line)
+        }
+    }
+
+    func testSIGTERMWithPluginStuckInOnEventEndsAtTheDefaultDeadline() throws {
+        let directory = try TemporaryDirectory(self)
+        let process = try playWithBlockingPlugin(directory)
+        process.terminate()
+        let took = try XCTUnwrap(secondsUntilExit(process, limit: 6), "oton still ran 6 s after SIGTERM")
+        XCTAssertGreaterThan(took, 2.5, "the plugin gets the default 3 s")
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0)
+        let stderr = directory.read("stderr.log")
+        XCTAssertTrue(stderr.contains("plugin org.oton.test.blocking did not finish within 3 s at shutdown (still in on_event); abandoned"), stderr)
+        XCTAssertNotNil(stderr.range(of: #"plugin org.oton.test.blocking: [1-9][0-9]* queued events and media buffers dropped at shutdown"#, options: .regularExpression), stderr)
+        XCTAssertFalse(directory.read("plugin.log").contains("destroy"), "an abandoned plugin is not called again")
+        assertEventsAreJSONLines(directory)
+        XCTAssertTrue(directory.read("events.jsonl").contains(#""state":"stopped""#))
+    }
+
+    func testConfiguredDeadlineEndsOtonWithinTwoSeconds() throws {
+        let directory = try TemporaryDirectory(self)
+        let process = try playWithBlockingPlugin(directory, topLevel: #""shutdown_timeout_ms": 500, "#)
+        process.terminate()
+        let took = try XCTUnwrap(secondsUntilExit(process, limit: 10), "oton still ran 10 s after SIGTERM")
+        XCTAssertLessThan(took, 2)
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertTrue(directory.read("stderr.log").contains("did not finish within 0.5 s"), directory.read("stderr.log"))
+        assertEventsAreJSONLines(directory)
+    }
+
+    func testSecondSIGTERMExitsAtOnceNamingThePlugin() throws {
+        try assertSecondSignalExitsAtOnce(SIGTERM)
+    }
+
+    func testCtrlCDuringShutdownExitsAtOnceNamingThePlugin() throws {
+        try assertSecondSignalExitsAtOnce(SIGINT)
+    }
+
+    private func assertSecondSignalExitsAtOnce(_ second: Int32, file: StaticString = #filePath, line: UInt = #line) throws {
+        let directory = try TemporaryDirectory(self)
+        let process = try playWithBlockingPlugin(directory)
+        process.terminate()
+        // The final state is published just before the plugins are waited for one by one.
+        XCTAssertTrue(waitFor(#""state":"stopped""#, in: directory, "events.jsonl", timeout: 5), file: file, line: line)
+        kill(process.processIdentifier, second)
+        let took = try XCTUnwrap(secondsUntilExit(process, limit: 5), file: file, line: line)
+        XCTAssertLessThan(took, 1, file: file, line: line)
+        XCTAssertEqual(process.terminationReason, .exit, file: file, line: line)
+        XCTAssertEqual(process.terminationStatus, 128 + second, file: file, line: line)
+        let lines = directory.lines("stderr.log").filter { $0.hasPrefix("oton: second signal") }
+        XCTAssertEqual(lines, ["oton: second signal \(second), exiting at once; plugin org.oton.test.blocking was still shutting down"], file: file, line: line)
+        assertEventsAreJSONLines(directory, file: file, line: line)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a mailbox delivers to. Called on the mailbox's own thread only,
 /// one call at a time, in the order items were accepted.
@@ -14,6 +15,11 @@ public protocol MailboxConsumer: AnyObject, Sendable {
 /// queue is full the item is dropped, counted and reported through
 /// `onDrop`, and the consumer gets a drop notice as soon as it is free again.
 /// Control tasks (create, commands, destroy) are never dropped.
+///
+/// At shutdown the owner calls `discardPending()` (the queued events and media
+/// are dropped and counted) and then `close(after:timeout:)`; when the consumer
+/// does not finish in time the mailbox is abandoned: its thread is left in the
+/// call it is stuck in and never calls the consumer again.
 public final class Mailbox: @unchecked Sendable {
     public struct DropCounts: Equatable, Sendable {
         public var events: UInt64 = 0
@@ -31,7 +37,7 @@ public final class Mailbox: @unchecked Sendable {
         }
     }
 
-    private enum Item {
+    fileprivate enum Item {
         case event(FrozenEvent)
         case media(MediaPacket, extraFlags: UInt32)
         case task(() -> Void)
@@ -55,6 +61,13 @@ public final class Mailbox: @unchecked Sendable {
     /// The consumer sleeps in wait() and no wake-up is on its way: only then does an offer signal.
     private var sleeping = false
     private var thread: Thread?
+    /// Events and media of the batch the thread has taken but not yet started to deliver.
+    /// The thread claims each one by decrementing; `discardPending()` takes the rest by
+    /// setting it to 0, so every item is either delivered or counted as discarded, never both.
+    private let unclaimedInBatch = Atomic<Int>(0)
+    /// Set when `close(after:timeout:)` gave up: nothing more is delivered.
+    private let abandoned = Atomic<Bool>(false)
+    private var discarded = 0
 
     public init(name: String, limits: Limits = Limits(), onDrop: @escaping @Sendable (DropCounts, UInt32) -> Void = { _, _ in }) {
         self.name = name
@@ -142,24 +155,84 @@ public final class Mailbox: @unchecked Sendable {
     /// Runs `last` after everything queued, then ends the thread; later offers are refused.
     /// Blocks until `last` has run.
     public func close(after last: @escaping () -> Void = {}) {
+        _ = close(after: last, timeout: nil)
+    }
+
+    /// As `close(after:)`, but waits at most `timeout` seconds (nil: for ever). Returns false when
+    /// the time ran out: the mailbox is then abandoned and `last` will not run if it has not started.
+    public func close(after last: @escaping () -> Void, timeout: Double?) -> Bool {
         let done = DispatchSemaphore(value: 0)
         condition.lock()
         if closed || thread == nil {
             condition.unlock()
-            return
+            return true
         }
-        items.append(.task { last(); done.signal() })
+        items.append(.task { [self] in
+            if !abandoned.load(ordering: .sequentiallyConsistent) { last() }
+            done.signal()
+        })
         closed = true
         condition.signal()
         condition.unlock()
-        done.wait()
+        guard let timeout else {
+            done.wait()
+            return true
+        }
+        guard done.wait(timeout: .now() + timeout) == .success else {
+            abandoned.store(true, ordering: .sequentiallyConsistent)
+            return false
+        }
+        return true
+    }
+
+    /// Drops every event and media packet queued and not yet delivered (control tasks stay),
+    /// adds them to `discardedCount` and returns how many this call dropped. Items offered
+    /// afterwards are delivered as usual.
+    @discardableResult
+    public func discardPending() -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        var count = unclaimedInBatch.exchange(0, ordering: .sequentiallyConsistent)
+        items.removeAll { item in
+            switch item {
+            case .event, .media: count += 1; return true
+            case .task, .dropNotice: return false
+            }
+        }
+        queuedEvents = 0
+        queuedMediaBytes = 0
+        noticePending = false
+        discarded += count
+        return count
+    }
+
+    /// Events and media dropped by `discardPending()` so far.
+    public var discardedCount: Int {
+        condition.lock(); defer { condition.unlock() }
+        return discarded
     }
 
     /// Blocks until everything queued so far has been delivered (tests, orderly shutdown).
     public func drain() {
+        _ = drain(timeout: nil)
+    }
+
+    /// As `drain()`, but waits at most `timeout` seconds (nil: for ever); false when time ran out.
+    public func drain(timeout: Double?) -> Bool {
         let done = DispatchSemaphore(value: 0)
-        perform { done.signal() }
-        done.wait()
+        condition.lock()
+        if closed || thread == nil {
+            condition.unlock()
+            return true
+        }
+        items.append(.task { done.signal() })
+        condition.signal()
+        condition.unlock()
+        guard let timeout else {
+            done.wait()
+            return true
+        }
+        return done.wait(timeout: .now() + timeout) == .success
     }
 
     /// Called with the lock held. One signal per sleep: later offers find the consumer already woken.
@@ -201,16 +274,41 @@ public final class Mailbox: @unchecked Sendable {
             queuedEvents = 0
             queuedMediaBytes = 0
             let counts = drops
+            unclaimedInBatch.store(batch.count { $0.isDiscardable }, ordering: .sequentiallyConsistent)
             condition.unlock()
 
             for item in batch {
+                if abandoned.load(ordering: .relaxed) { return }
                 switch item {
-                case let .event(event): consumer?.deliver(event: event)
-                case let .media(packet, extra): consumer?.deliver(media: packet, extraFlags: extra)
+                case let .event(event): if claim() { consumer?.deliver(event: event) }
+                case let .media(packet, extra): if claim() { consumer?.deliver(media: packet, extraFlags: extra) }
                 case let .task(work): work()
                 case .dropNotice: consumer?.deliverDropNotice(counts)
                 }
             }
+        }
+    }
+
+    /// Takes the next event or media item of the batch for delivery; false when
+    /// `discardPending()` took it (and counted it) first.
+    private func claim() -> Bool {
+        var current = unclaimedInBatch.load(ordering: .sequentiallyConsistent)
+        while current > 0 {
+            let (exchanged, original) = unclaimedInBatch.compareExchange(
+                expected: current, desired: current - 1, ordering: .sequentiallyConsistent)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+}
+
+extension Mailbox.Item {
+    /// Events and media: what `discardPending()` drops.
+    var isDiscardable: Bool {
+        switch self {
+        case .event, .media: true
+        case .task, .dropNotice: false
         }
     }
 }

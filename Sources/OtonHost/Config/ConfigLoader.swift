@@ -80,6 +80,12 @@ private struct ConfigReader {
         config.plugins = try array(top["plugins"], at: "plugins").enumerated().map { index, value throws(ConfigError) in
             try plugin(value, at: "plugins[\(index)]")
         }
+        if let value = top["shutdown_timeout_ms"] {
+            guard let milliseconds = value.numberValue, milliseconds >= 0, milliseconds <= 600_000 else {
+                throw invalid("shutdown_timeout_ms", "must be a number of milliseconds from 0 to 600000")
+            }
+            config.shutdownTimeout = milliseconds / 1000
+        }
         var seen = Set<String>()
         for entry in config.plugins {
             guard seen.insert(entry.id).inserted else { throw invalid(entry.location + ".id", "\"\(entry.id)\" appears twice; each plugin id may be listed once") }

@@ -44,6 +44,8 @@ public struct OtonConfig: Equatable, Sendable {
     public var defaultStationName: String?
     public var stations: [Station]
     public var plugins: [PluginEntry]
+    /// `shutdown_timeout_ms` in seconds: the plugins' shutdown deadline (see PluginManager.shutdown).
+    public var shutdownTimeout: Double = PluginManager.defaultShutdownTimeout
 
     public init(file: String? = nil, defaultStationName: String? = nil, stations: [Station] = [], plugins: [PluginEntry] = []) {
         self.file = file

@@ -1,5 +1,6 @@
 import Foundation
 import PluginAPI
+import Synchronization
 
 /// The reply of a control command answered by a plugin.
 public struct CommandReply: Equatable, Sendable {
@@ -20,6 +21,8 @@ final class PluginInstance: MailboxConsumer, @unchecked Sendable {
     let mailbox: Mailbox
     private let instance: UnsafeMutableRawPointer
     private var dropKind: UInt32 { OTON_EVENT_DROPPED }
+    /// Which callback the mailbox thread is in (a `PluginCall` raw value), for the shutdown log.
+    private let activeCall = Atomic<UInt8>(PluginCall.none.rawValue)
 
     var id: String { library.manifest.id }
 
@@ -45,12 +48,25 @@ final class PluginInstance: MailboxConsumer, @unchecked Sendable {
     }
 
     func deliver(event: FrozenEvent) {
-        library.descriptor.on_event?(instance, event.pointer)
+        guard let onEvent = library.descriptor.on_event else { return }
+        inside(.onEvent) { onEvent(instance, event.pointer) }
     }
 
     func deliver(media: MediaPacket, extraFlags: UInt32) {
         guard let onMedia = library.descriptor.on_media else { return }
-        media.withCBuffer(extraFlags: extraFlags) { onMedia(instance, $0) }
+        inside(.onMedia) { media.withCBuffer(extraFlags: extraFlags) { onMedia(instance, $0) } }
+    }
+
+    /// The callback the plugin is in right now, or nil between calls.
+    var currentCall: PluginCall? {
+        let call = PluginCall(rawValue: activeCall.load(ordering: .relaxed)) ?? PluginCall.none
+        return call == .none ? nil : call
+    }
+
+    private func inside(_ call: PluginCall, _ body: () -> Void) {
+        activeCall.store(call.rawValue, ordering: .relaxed)
+        body()
+        activeCall.store(PluginCall.none.rawValue, ordering: .relaxed)
     }
 
     func deliverDropNotice(_ counts: Mailbox.DropCounts) {
@@ -68,9 +84,11 @@ final class PluginInstance: MailboxConsumer, @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         let argumentsJSON = JSONValue.array(arguments.map(JSONValue.string)).jsonText
         let instance = self.instance
-        mailbox.perform {
-            let status = onCommand(instance, name, argumentsJSON, replyWriter, Unmanaged.passUnretained(box).toOpaque())
-            box.finish(ok: status == OTON_OK)
+        mailbox.perform { [self] in
+            inside(.onCommand) {
+                let status = onCommand(instance, name, argumentsJSON, replyWriter, Unmanaged.passUnretained(box).toOpaque())
+                box.finish(ok: status == OTON_OK)
+            }
             done.signal()
         }
         guard done.wait(timeout: .now() + timeout) == .success else {
@@ -80,13 +98,34 @@ final class PluginInstance: MailboxConsumer, @unchecked Sendable {
     }
 
     /// Destroys the instance after everything queued; the host table goes dead afterwards.
-    func destroy() {
+    /// With a timeout: returns false when the call in progress, what is still queued and
+    /// destroy() did not finish within `timeout` seconds. The instance is then abandoned:
+    /// its thread stays where it is stuck, nothing is called on it any more, and its host
+    /// table is dead all the same.
+    @discardableResult
+    func destroy(timeout: Double? = nil) -> Bool {
         let instance = self.instance
         let destroy = library.descriptor.destroy
-        mailbox.close {
-            destroy?(instance)
-        }
+        let finished = mailbox.close(after: { [self] in
+            inside(.destroy) { destroy?(instance) }
+        }, timeout: timeout)
         context.deactivate()
+        return finished
+    }
+}
+
+/// The plugin callbacks the host makes on a mailbox thread.
+enum PluginCall: UInt8, Sendable {
+    case none, onEvent, onMedia, onCommand, destroy
+
+    var name: String {
+        switch self {
+        case .none: "no call"
+        case .onEvent: "on_event"
+        case .onMedia: "on_media"
+        case .onCommand: "on_command"
+        case .destroy: "destroy"
+        }
     }
 }
 

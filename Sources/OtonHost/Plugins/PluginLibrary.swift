@@ -25,9 +25,9 @@ public final class PluginLibrary: @unchecked Sendable {
     public init(path: String, hostABI: (major: UInt32, minor: UInt32) = PluginLibrary.hostABI) throws(PluginLoadError) {
         // dlopen() searches the system's library path for a name without a slash: never let it.
         let path = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path, searched: [path]) }
-        if let problem = PluginFileSecurity.problem(with: path) { throw .unsafeFile(path: path, reason: problem) }
-        let handle = try Self.open(path)
+        // Nothing opens the file before the walk has checked every step to it (a FIFO would hang).
+        let checked = try PluginFileSecurity.check(path)
+        let handle = try Self.open(checked, path: path)
         guard let symbol = dlsym(handle, OTON_PLUGIN_ENTRY_SYMBOL) else { throw .missingEntry(path: path) }
         let entry = unsafeBitCast(symbol, to: oton_plugin_entry_fn.self)
         guard let declared = entry() else { throw .nullDescriptor(path: path) }
@@ -45,10 +45,16 @@ public final class PluginLibrary: @unchecked Sendable {
         self.manifest = try Self.validate(descriptor, path: path, hostABI: hostABI)
     }
 
-    private static func open(_ path: String) throws(PluginLoadError) -> UnsafeMutableRawPointer {
-        let key = realPath(path) ?? path
+    /// dlopen()s the real path the walk checked, not `/proc/self/fd/N`: a library's `$ORIGIN`
+    /// (the RUNPATH SwiftPM gives plugins) must name its real directory. The descriptor opened
+    /// with O_NOFOLLOW | O_NONBLOCK proves the inode is still that regular file; the walk proved
+    /// that nobody but the user and root can replace it before dlopen opens it again.
+    private static func open(_ file: PluginFileSecurity.CheckedFile, path: String) throws(PluginLoadError) -> UnsafeMutableRawPointer {
+        let key = file.realPath
         if let handle = opened.withLock({ $0[key] }) { return handle.raw }
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+        let fd = try PluginFileSecurity.openChecked(file, path: path)
+        defer { close(fd) }
+        guard let handle = dlopen(file.realPath, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
             throw .openFailed(path: path, reason: reason)
         }

@@ -1,6 +1,7 @@
 /// Why a plugin was not loaded or created. Each says which file, why, and what to do.
 public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsafeFile(path: String, reason: String)
+    case notRegularFile(path: String, type: String)
     case notFound(path: String, searched: [String])
     case openFailed(path: String, reason: String)
     case missingEntry(path: String)
@@ -16,7 +17,7 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
 
     public var path: String {
         switch self {
-        case let .unsafeFile(path, _), let .notFound(path, _), let .openFailed(path, _), let .missingEntry(path),
+        case let .unsafeFile(path, _), let .notRegularFile(path, _), let .notFound(path, _), let .openFailed(path, _), let .missingEntry(path),
              let .nullDescriptor(path), let .descriptorTooSmall(path, _, _), let .majorMismatch(path, _, _),
              let .newerMinor(path, _, _), let .missingField(path, _), let .invalidField(path, _, _),
              let .duplicateID(path, _, _), let .idMismatch(path, _, _), let .createFailed(path, _, _):
@@ -29,6 +30,7 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
     public var reason: String {
         switch self {
         case let .unsafeFile(_, reason): "refused: \(reason)"
+        case let .notRegularFile(_, type): "refused: it is \(type), not a regular file"
         case let .notFound(_, searched): "no such file (looked in \(searched.joined(separator: ", ")))"
         case let .openFailed(_, reason): "cannot be loaded: \(reason)"
         case .missingEntry: "is not an Oton plugin: it exports no function named oton_plugin_entry"
@@ -46,7 +48,9 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
 
     public var hint: String {
         switch self {
-        case .unsafeFile: "make the file and its directory writable by you only (chmod go-w FILE DIR)"
+        case .unsafeFile:
+            "make the file and every directory above it yours (or root's) and writable by you only (chmod go-w FILE DIR); in a shared directory such as /tmp, use a subdirectory you own"
+        case .notRegularFile: "point \"path\" at the plugin's shared library file itself"
         case .notFound: "build it (swift build -c release) or fix \"path\" in plugins.json"
         case .openFailed: "check that it is a shared library for this machine and that its own libraries are installed (ldd FILE)"
         case .missingEntry, .nullDescriptor, .descriptorTooSmall, .missingField, .invalidField:

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PluginAPI
+import Synchronization
 
 /// Loads the plugins plugins.json names, creates them, subscribes them to
 /// the bus, routes their commands, and destroys them in order at the end.
@@ -52,12 +53,20 @@ public final class PluginManager: @unchecked Sendable {
     private let logger: Logger
     private let mailboxLimits: Mailbox.Limits
     private let searchDirectories: [String]
+    /// The shutdown deadline T in seconds: T/2 for the queues, then T/2 per plugin for the final event and destroy().
+    public let shutdownTimeout: Double
+    private let holding = Mutex<String?>(nil)
     private var instances: [PluginInstance] = []
     public private(set) var reports: [Report] = []
 
+    /// The default of `shutdown_timeout_ms` in plugins.json.
+    public static let defaultShutdownTimeout = 3.0
+
     public init(bus: PluginBus, requests: any PlayerRequestSink, directories: Directories = .fromEnvironment(),
                 logger: Logger = Logger(label: "oton.plugins"), mailboxLimits: Mailbox.Limits = Mailbox.Limits(),
-                searchDirectories: [String] = [PluginManager.executableDirectory].compactMap { $0 }) {
+                searchDirectories: [String] = [PluginManager.executableDirectory].compactMap { $0 },
+                shutdownTimeout: Double = PluginManager.defaultShutdownTimeout) {
+        self.shutdownTimeout = shutdownTimeout
         self.bus = bus
         self.requests = requests
         self.directories = directories
@@ -174,14 +183,53 @@ public final class PluginManager: @unchecked Sendable {
         instances.first { $0.id == id }?.mailbox.dropCounts
     }
 
-    /// Destroys every instance in the order they were created.
-    public func shutdown() {
+    /// Shuts every instance down within `shutdownTimeout` (T) per plugin:
+    /// 1. all plugins together get up to T/2 to handle what was queued when shutdown began (a plugin
+    ///    that keeps up loses nothing: a recorder writes its last buffers);
+    /// 2. what is still queued then is dropped, counted and logged;
+    /// 3. `finalState`, if given, is published, so plugins that consume `state` see it before destroy;
+    /// 4. in the order they were created, each plugin gets T/2 to finish its current call, that event
+    ///    and destroy(). One that overruns is logged by id and abandoned.
+    /// Returns the ids of the abandoned plugins.
+    @discardableResult
+    public func shutdown(finalState: StateInfo? = nil) -> [String] {
+        holding.withLock { $0 = instances.first?.id }
+        let half = shutdownTimeout / 2
+        let drainDeadline = Date().addingTimeInterval(half)
+        for instance in instances {
+            _ = instance.mailbox.drain(timeout: max(0, drainDeadline.timeIntervalSinceNow))
+        }
+        for instance in instances {
+            let dropped = instance.mailbox.discardPending()
+            if dropped > 0 {
+                logger.info("plugin \(instance.id): \(dropped) queued events and media buffers dropped at shutdown")
+            }
+        }
+        if let finalState { bus.publish(.state(finalState)) }
+        var abandoned: [String] = []
         for instance in instances {
             bus.unsubscribe(id: instance.id)
-            instance.destroy()
+            holding.withLock { $0 = instance.id }
+            if instance.destroy(timeout: half) {
+                logger.debug("plugin \(instance.id) destroyed")
+            } else {
+                let call = instance.currentCall?.name ?? "its queue"
+                logger.error("plugin \(instance.id) did not finish within \(Self.seconds(shutdownTimeout)) s at shutdown (still in \(call)); abandoned: its thread is left behind and oton exits without it")
+                abandoned.append(instance.id)
+            }
             commands.removeAll(of: instance.id)
-            logger.debug("plugin \(instance.id) destroyed")
         }
+        holding.withLock { $0 = nil }
         instances.removeAll()
+        return abandoned
+    }
+
+    /// The plugin shutdown is waiting for right now, if any (for the message of a second Ctrl-C).
+    public var pluginHoldingShutdown: String? {
+        holding.withLock { $0 }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
     }
 }

@@ -1,10 +1,13 @@
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 
 /// One run of the host: the bus, the plugins plugins.json enables, the
 /// player for one station, `--events`, and Ctrl-C / SIGTERM handling.
 /// `run()` blocks until playback is over and tears everything down in order.
+/// The first SIGINT/SIGTERM asks for that orderly end; a second one exits at once
+/// (status 128 + signal) with one line saying what the shutdown was waiting for.
 public final class HostSession: @unchecked Sendable {
     public let bus: PluginBus
     public let plugins: PluginManager
@@ -16,6 +19,7 @@ public final class HostSession: @unchecked Sendable {
     public private(set) var control: ControlServer?
     private let outcome: OutcomeBox
     private var signalSources: [DispatchSourceSignal] = []
+    private let signalsReceived = Atomic<Int>(0)
 
     /// Which control socket to open.
     public enum ControlInstance: Sendable {
@@ -37,7 +41,7 @@ public final class HostSession: @unchecked Sendable {
         let outcome = OutcomeBox()
         self.outcome = outcome
         player = Player(station: station, bus: bus, options: options) { outcome.set($0) }
-        plugins = PluginManager(bus: bus, requests: player)
+        plugins = PluginManager(bus: bus, requests: player, shutdownTimeout: config.shutdownTimeout)
     }
 
     /// Loads the plugins, plays, waits for the end, then stops the player, destroys the
@@ -52,7 +56,7 @@ public final class HostSession: @unchecked Sendable {
         let result = outcome.wait()
         control?.close()
         player.shutdown()
-        plugins.shutdown()
+        plugins.shutdown(finalState: StateInfo(.stopped))
         eventsWriter?.finish()
         return result
     }
@@ -84,13 +88,30 @@ public final class HostSession: @unchecked Sendable {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in
-                self?.logger.info("signal \(number): stopping")
-                self?.requestQuit()
+            // The handler holds its source: signal handling lasts as long as the process.
+            source.setEventHandler { [weak self, source] in
+                guard let self else { return }
+                // Two signals in quick succession may arrive as one call: `data` counts them.
+                let count = max(Int(source.data), 1)
+                if signalsReceived.add(count, ordering: .sequentiallyConsistent).newValue > 1 {
+                    exitNow(signal: number)
+                }
+                logger.info("signal \(number): stopping (send it again to exit at once)")
+                requestQuit()
             }
             source.resume()
             signalSources.append(source)
         }
+    }
+}
+
+extension HostSession {
+    /// The second signal: no more waiting. One line says what held the shutdown.
+    private func exitNow(signal number: Int32) -> Never {
+        let holder = plugins.pluginHoldingShutdown.map { "plugin \($0) was still shutting down" } ?? "playback was still stopping"
+        let line = "oton: second signal \(number), exiting at once; \(holder)\n"
+        line.withCString { _ = write(STDERR_FILENO, $0, strlen($0)) }
+        _exit(128 + number)
     }
 }
 
