@@ -17,6 +17,8 @@ public enum StreamUnavailableReason: Hashable, Sendable {
     case secureConnectionFailed
     /// The stream failed for a reason the classifier could not pin down.
     case unknown
+    /// The URL is a playlist that gave no stream (see ``PlaylistProblem``).
+    case playlist(PlaylistProblem)
 
     /// Stable machine-readable sub-code, e.g. for logs and telemetry.
     public var code: String {
@@ -29,6 +31,7 @@ public enum StreamUnavailableReason: Hashable, Sendable {
         case .unsupportedFormat: "unsupported-format"
         case .secureConnectionFailed: "secure-connection-failed"
         case .unknown: "unknown"
+        case let .playlist(problem): problem.code
         }
     }
 }
@@ -67,6 +70,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             case .unsupportedFormat: "This station uses an audio format that can't be played here."
             case .secureConnectionFailed: "The station's secure connection (HTTPS) could not be verified."
             case .unknown: "The station's stream isn't available right now."
+            case let .playlist(problem): problem.message
             }
         case .bufferingTimeout:
             "The stream stopped delivering audio."
@@ -100,6 +104,8 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
                 "Its certificate is not trusted here (self-signed, expired, or for another name). If the station uses its own certificate authority, set SSL_CERT_FILE to that PEM file; otherwise try its http:// address."
             case .unknown:
                 "Try again in a moment. If it keeps failing, the station may be off air."
+            case let .playlist(problem):
+                problem.recoverySuggestion
             }
         case .bufferingTimeout:
             "Your connection may be slow or the station overloaded. Try again, or choose a lower-quality stream."
@@ -125,6 +131,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             case .secureConnectionFailed: true // a handshake can also fail on a flaky network; recording keeps trying
             case .httpStatus(let status): status == 408 || status == 429
             case .notAuthorized, .notAudio, .unsupportedFormat: false
+            case let .playlist(problem): problem.isRetryable
             }
         }
     }
