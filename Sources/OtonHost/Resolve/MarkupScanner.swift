@@ -35,7 +35,8 @@ struct MarkupScanner {
                     while end < body.count, body[end] != quote { end += 1 }
                 } else {
                     end = index
-                    while end < body.count, !MarkupScanner.isSpace(body[end]), body[end] != UInt8(ascii: "/") { end += 1 }
+                    while end < body.count, !MarkupScanner.isSpace(body[end]) { end += 1 }
+                    if end == body.count, end > index, body[end - 1] == UInt8(ascii: "/") { end -= 1 } // <ref href=x/>
                 }
                 return CharacterReferences.decode(String(decoding: body[index ..< end], as: UTF8.self))
             }
