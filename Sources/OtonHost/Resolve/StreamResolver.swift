@@ -131,7 +131,7 @@ public final class StreamResolver: Sendable {
             default:
                 // A top-level URL goes to GStreamer as it is, so its failure is classified as before.
                 if !isEntry && !namedPlaylist { return ResolvedStream(url: url) }
-                throw Self.failed(Self.kind(of: error), "\(url): \(error)")
+                throw Self.failed(Self.kind(of: error), "\(error)")
             }
         }
         let base = URL(string: response.effectiveURL) ?? parsed
