@@ -107,8 +107,17 @@ private struct ConfigReader {
             name: name, url: url,
             statusURL: try optionalString(value["status_url"], at: location + ".status_url"),
             logoURL: try optionalString(value["logo_url"], at: location + ".logo_url"),
-            homepage: try optionalString(value["homepage"], at: location + ".homepage")
+            homepage: try optionalString(value["homepage"], at: location + ".homepage"),
+            titleEncoding: try titleEncoding(value["title_encoding"], at: location + ".title_encoding")
         )
+    }
+
+    private func titleEncoding(_ value: JSONValue?, at location: String) throws(ConfigError) -> TitleEncodingSetting {
+        guard let name = try optionalString(value, at: location) else { return .auto }
+        guard let setting = TitleEncodingSetting(configValue: name) else {
+            throw invalid(location, "\"\(name)\" is not a title encoding oton knows; use one of \(TitleEncodingSetting.acceptedValues)")
+        }
+        return setting
     }
 
     private func plugin(_ value: JSONValue, at location: String) throws(ConfigError) -> PluginEntry {

@@ -8,8 +8,12 @@ public struct Station: Equatable, Sendable {
     public var statusURL: String?
     public var logoURL: String?
     public var homepage: String?
+    /// How the station's titles are encoded ("title_encoding"); `.auto` guesses.
+    public var titleEncoding: TitleEncodingSetting = .auto
 
-    public init(name: String, url: String, statusURL: String? = nil, logoURL: String? = nil, homepage: String? = nil) {
+    public init(name: String, url: String, statusURL: String? = nil, logoURL: String? = nil, homepage: String? = nil,
+                titleEncoding: TitleEncodingSetting = .auto) {
+        self.titleEncoding = titleEncoding
         self.name = name
         self.url = url
         self.statusURL = statusURL

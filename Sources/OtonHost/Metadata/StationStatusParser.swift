@@ -97,7 +97,9 @@ public enum StationStatusParser {
             throw .noMatchingSource(streamPath: wantedPath)
         }
         let name = field(source["server_name"]).flatMap { $0.lowercased() == "unspecified name" ? nil : $0 }
-        return StationStatus(title: icecastTitle(source), artworkURL: nil, logoURL: nil, stationName: name)
+        // Icecast reads non-UTF-8 metadata as Latin-1 too: recover the bytes as for ICY titles.
+        let title = icecastTitle(source).map { TitleByteDecoder.decode(convertedText: $0).text }
+        return StationStatus(title: title, artworkURL: nil, logoURL: nil, stationName: name)
     }
 
     private static func icecastTitle(_ source: JSONValue) -> String? {

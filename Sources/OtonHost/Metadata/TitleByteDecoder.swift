@@ -9,6 +9,8 @@ public enum TitleEncoding: String, Sendable, Equatable {
     case windows1251
     /// Not UTF-8; decoded as Latin-1 / Windows-1252.
     case latin1
+    /// Decoded as KOI8-R because the station says so (never guessed).
+    case koi8r
 }
 
 /// A decoded title together with the interpretation that was chosen.
@@ -50,7 +52,43 @@ public enum TitleByteDecoder {
             return DecodedTitle(text: lenient.text, encoding: .utf8Repaired)
         }
         let page = guessLegacyCodePage(input)
-        return DecodedTitle(text: page.decode(input), encoding: page == .windows1251 ? .windows1251 : .latin1)
+        return DecodedTitle(text: page.decode(input), encoding: page.titleEncoding)
+    }
+
+    /// Decodes text that GStreamer already converted to UTF-8, recovering what
+    /// the server really sent.
+    ///
+    /// GStreamer's icydemux (and Icecast's status-json) turn title bytes that
+    /// are not UTF-8 into text as if they were Latin-1, so Windows-1251
+    /// "Кино" arrives as "Êèíî". When every character is at most U+00FF the
+    /// text *is* the original bytes read as Latin-1: those bytes go through
+    /// ``decode(_:)`` (or the station's code page). Text with any character
+    /// above U+00FF was valid UTF-8 on the wire and is kept as it is, unless
+    /// the station names a code page (then its UTF-8 bytes are what was sent).
+    /// Pure ASCII never changes.
+    public static func decode(convertedText text: String, setting: TitleEncodingSetting = .auto) -> DecodedTitle {
+        if setting == .utf8 || text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return DecodedTitle(text: text, encoding: .utf8)
+        }
+        let latin1Bytes = originalLatin1Bytes(text)
+        guard let page = setting.codePage else {
+            guard let latin1Bytes else { return DecodedTitle(text: text, encoding: .utf8) }
+            return decode(latin1Bytes)
+        }
+        let bytes = capped(latin1Bytes ?? Array(text.utf8))
+        return DecodedTitle(text: page.decode(bytes), encoding: page.titleEncoding)
+    }
+
+    /// The bytes a Latin-1 reading turned into `text`, or nil when a character is above U+00FF.
+    static func originalLatin1Bytes(_ text: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(text.utf8.count, maxInputBytes))
+        for scalar in text.unicodeScalars {
+            guard scalar.value <= 0xFF else { return nil }
+            bytes.append(UInt8(scalar.value))
+            if bytes.count > maxInputBytes { break }
+        }
+        return bytes
     }
 
     /// Chooses between Windows-1251 and Latin-1 for non-UTF-8 bytes.
@@ -121,5 +159,15 @@ public enum TitleByteDecoder {
             }
         }
         return (String(scalars), multiByte, errorRuns)
+    }
+}
+
+extension LegacyCodePage {
+    var titleEncoding: TitleEncoding {
+        switch self {
+        case .windows1251: .windows1251
+        case .latin1: .latin1
+        case .koi8r: .koi8r
+        }
     }
 }

@@ -13,6 +13,8 @@ final class PipelineContext: @unchecked Sendable {
     /// Parse-only pipelines have no sink at start, so PLAYING says nothing: the first buffer does.
     let startsOnFirstBuffer: Bool
     let flow = PipelineFlow()
+    /// The station's `title_encoding`; set before any callback is registered, read-only after.
+    var titleEncoding: TitleEncodingSetting = .auto
     private let lock = NSLock()
     private var silenced = false
     private var started = false
@@ -223,7 +225,7 @@ enum PipelineCallbacks {
         var tags: UnsafeMutablePointer<GstTagList>?
         gst_event_parse_tag(event, &tags)
         if let tags { // the tag list belongs to the event
-            PipelineContext.from(data).report(.tags(TagReader.read(tags), monotonicNanoseconds: Clock.monotonicNanoseconds()))
+            PipelineContext.from(data).report(.tags(TagReader.read(tags, encoding: PipelineContext.from(data).titleEncoding), monotonicNanoseconds: Clock.monotonicNanoseconds()))
         }
         return GST_PAD_PROBE_OK
     }

@@ -26,6 +26,8 @@ public struct PipelineDescription: Equatable, Sendable {
     /// PEM file of the certificate authorities HTTPS servers are checked against instead of the
     /// system's (for a station with a private CA). From the SSL_CERT_FILE environment variable, as
     /// OpenSSL, curl and Python read it. Verification is never switched off.
+    /// How titles are read (the station's `title_encoding`; see ``TitleByteDecoder/decode(convertedText:setting:)``).
+    public var titleEncoding: TitleEncodingSetting = .auto
     public var caFile: String? = ProcessInfo.processInfo.environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
 
     public init(url: String, headless: Bool, taps: UInt32 = 0, volume: Double = 1.0, userAgent: String = "oton/\(OtonVersion.current)") {

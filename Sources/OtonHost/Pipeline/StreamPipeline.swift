@@ -53,6 +53,7 @@ public final class StreamPipeline: @unchecked Sendable {
             try builder.link(source, parse)
             volume = nil
             context = PipelineContext(onEvent: onEvent, decoded: parse, taps: taps, pipeline: pipeline, startsOnFirstBuffer: true)
+            context.titleEncoding = description.titleEncoding
             PipelineCallbacks.connectParser(parse, context: context)
             PipelineCallbacks.countFlow(source: source, output: nil, context: context)
             PipelineCallbacks.watchTags(on: source, context: context)
@@ -119,6 +120,7 @@ public final class StreamPipeline: @unchecked Sendable {
         try builder.link(volume, sink)
 
         context = PipelineContext(onEvent: onEvent, decoded: decoded, taps: taps, pipeline: pipeline, startsOnFirstBuffer: !listened)
+        context.titleEncoding = description.titleEncoding
         if !listened { PipelineCallbacks.reportStartOnFirstBuffer(into: convert, context: context) }
         PipelineCallbacks.connectDecoder(decode, context: context)
         PipelineCallbacks.countFlow(source: source, output: sink, context: context)

@@ -2,25 +2,28 @@ import CGStreamer
 
 /// Reads the tags a listener cares about from a GStreamer tag list.
 /// Strings are taken as bytes and decoded by TitleByteDecoder: the bytes are untrusted.
+/// GStreamer has already read non-UTF-8 ICY titles as Latin-1; `encoding` (the
+/// station's `title_encoding`) decides how the original bytes are recovered.
 enum TagReader {
-    static func read(_ tags: UnsafeMutablePointer<GstTagList>) -> TagSet {
+    static func read(_ tags: UnsafeMutablePointer<GstTagList>, encoding: TitleEncodingSetting = .auto) -> TagSet {
         var set = TagSet(origin: .stream)
-        set.title = string(tags, "title")
-        set.artist = string(tags, "artist")
-        set.station = string(tags, "organization")
-        set.genre = string(tags, "genre")
-        set.codec = string(tags, "audio-codec")
+        set.title = string(tags, "title", encoding)
+        set.artist = string(tags, "artist", encoding)
+        set.station = string(tags, "organization", encoding)
+        set.genre = string(tags, "genre", encoding)
+        set.codec = string(tags, "audio-codec", .utf8)
         set.bitrate = unsigned(tags, "bitrate")
         set.nominalBitrate = unsigned(tags, "nominal-bitrate")
         return set
     }
 
-    private static func string(_ tags: UnsafeMutablePointer<GstTagList>, _ name: String) -> String? {
+    private static func string(_ tags: UnsafeMutablePointer<GstTagList>, _ name: String, _ encoding: TitleEncodingSetting) -> String? {
         var value: UnsafePointer<gchar>?
         guard gst_tag_list_peek_string_index(tags, name, 0, &value) != 0, let value else { return nil }
         let length = min(strlen(value), TitleByteDecoder.maxInputBytes)
         let bytes = UnsafeRawBufferPointer(start: value, count: length)
-        return TitleByteDecoder.decode(Array(bytes)).text
+        guard let text = String(validating: bytes, as: UTF8.self) else { return TitleByteDecoder.decode(Array(bytes)).text }
+        return TitleByteDecoder.decode(convertedText: text, setting: encoding).text
     }
 
     private static func unsigned(_ tags: UnsafeMutablePointer<GstTagList>, _ name: String) -> Int? {

@@ -23,6 +23,8 @@ public enum StreamUnavailableReason: Hashable, Sendable {
     case redirectToUnsupportedScheme(String)
     /// The stream failed for a reason the classifier could not pin down.
     case unknown
+    /// The URL is a playlist that gave no stream (see ``PlaylistProblem``).
+    case playlist(PlaylistProblem)
 
     /// Stable machine-readable sub-code, e.g. for logs and telemetry.
     public var code: String {
@@ -38,6 +40,7 @@ public enum StreamUnavailableReason: Hashable, Sendable {
         case .tooManyRedirects: "too-many-redirects"
         case .redirectToUnsupportedScheme: "unsupported-redirect"
         case .unknown: "unknown"
+        case let .playlist(problem): problem.code
         }
     }
 }
@@ -82,6 +85,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             case .tooManyRedirects(let limit): "The address redirects in a loop (too many redirects, more than \(limit))."
             case .redirectToUnsupportedScheme(let target): "The server redirected to an address oton does not follow (\(target))."
             case .unknown: "The station's stream isn't available right now."
+            case let .playlist(problem): problem.message
             }
         case .bufferingTimeout:
             "The stream stopped delivering audio."
@@ -121,6 +125,8 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
                 "The station's server is misconfigured. Check the stream URL (the station's website usually lists the current one)."
             case .unknown:
                 "Try again in a moment. If it keeps failing, the station may be off air."
+            case let .playlist(problem):
+                problem.recoverySuggestion
             }
         case .bufferingTimeout:
             "Your connection may be slow or the station overloaded. Try again, or choose a lower-quality stream."
@@ -149,6 +155,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             case .httpStatus(let status): status == 408 || status == 429
             case .sentNothing: true
             case .notAuthorized, .notAudio, .unsupportedFormat, .tooManyRedirects, .redirectToUnsupportedScheme: false
+            case let .playlist(problem): problem.isRetryable
             }
         }
     }

@@ -66,6 +66,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var lastFlowAt = ContinuousClock.now
     private var pipelineStartedAt = ContinuousClock.now
     private var finished = false
+    /// Playlist → stream URL before every connect; `liveResolution` is the one whose answer counts.
+    private lazy var resolver = StreamResolver(logger: logger)
+    private let liveResolution = Mutex<UInt64>(0)
+    private var resolvedStationTitle: String?
     private let onFinish: @Sendable (Outcome) -> Void
 
     public init(station: Station, bus: PluginBus, options: Options, logger: Logger = Logger(label: "oton.player"),
@@ -125,6 +129,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             watchdog?.cancel()
             statusTimer?.cancel()
             liveStatusRound.withLock { $0 = nil }
+            liveResolution.withLock { $0 += 1 }
             pipeline?.stop()
             pipeline = nil
         }
@@ -154,7 +159,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private func perform(_ effect: PlaybackEffect) {
         switch effect {
         case .startPipeline:
-            startPipeline()
+            resolveThenStartPipeline()
         case .stopPipeline:
             bufferingTimer?.cancel()
             watchdog?.cancel()
@@ -181,13 +186,38 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
     }
 
-    private func startPipeline() {
+    /// Resolves the station's URL (a playlist becomes its first live entry) off this queue, then starts the pipeline.
+    private func resolveThenStartPipeline() {
+        let round = liveResolution.withLock { $0 += 1; return $0 }
+        if let direct = resolver.resolveWithoutFetching(station.url) { return startPipeline(direct) }
+        pipeline?.stop()
+        pipeline = nil
+        resolver.resolve(station.url, isCancelled: { [weak self] in self?.liveResolution.withLock { $0 } != round }) { [weak self] result in
+            guard let self else { return }
+            queue.async { [self] in
+                guard !finished, liveResolution.withLock({ $0 }) == round, case .connecting = machine.state else { return }
+                switch result {
+                case let .success(stream):
+                    startPipeline(stream)
+                case let .failure(error):
+                    logger.warning("\(station.url): \(error.detail) → \(error.kind.code)")
+                    handle(.failed(error.kind))
+                }
+            }
+        }
+    }
+
+    private func startPipeline(_ stream: ResolvedStream) {
         pipeline?.stop()
         connection += 1
         accumulator.reset(keepStation: connection > 1)
+        accumulator.streamURL = URL(string: stream.url)
+        resolvedStationTitle = stream.stationTitle
+        if let playlist = stream.playlists.first { logger.info("\(playlist): playing the playlist's entry \(stream.url)") }
         lastStreamTitle = nil
-        var description = PipelineDescription(url: station.url, headless: options.headless, taps: bus.requestedTaps, volume: volume)
+        var description = PipelineDescription(url: stream.url, headless: options.headless, taps: bus.requestedTaps, volume: volume)
         description.decodes = options.decodes
+        description.titleEncoding = station.titleEncoding
         do {
             let connection = self.connection
             let built = try StreamPipeline(description, connection: connection, bus: bus) { [weak self] event in
@@ -313,7 +343,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             lastTrackIdentity = identity
         }
         var published = track
-        if published.station == nil { published.station = station.name }
+        if published.station == nil { published.station = resolvedStationTitle ?? station.name }
         if let logo = station.logoURL.flatMap(URL.init(string:)) { published.stationLogoURL = logo }
         var event = BusEvent.track(published, sequence: sequence)
         // What plugins.json knows about the station rides along as open-ended fields.

@@ -1,0 +1,49 @@
+/// Why a playlist gave no stream to play. Carried by
+/// ``StreamUnavailableReason/playlist(_:)`` so it reaches the listener as a
+/// typed playback error with a message and a suggestion.
+public enum PlaylistProblem: Hashable, Sendable {
+    /// An HLS media or master playlist (`#EXT-X-…`), which oton cannot play yet.
+    case hls
+    /// No entry with a URL oton may open.
+    case empty
+    /// The playlist is larger than the cap.
+    case tooLarge(limit: Int)
+    /// Playlists inside playlists more than this many levels deep (or a playlist that includes itself).
+    case tooDeep(limit: Int)
+    /// Every entry was tried and none answered with a stream.
+    case noEntryReachable(tried: Int)
+
+    public var code: String {
+        switch self {
+        case .hls: "playlist-hls"
+        case .empty: "playlist-empty"
+        case .tooLarge: "playlist-too-large"
+        case .tooDeep: "playlist-too-deep"
+        case .noEntryReachable: "playlist-unreachable"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .hls: "This station streams over HLS, which oton cannot play yet."
+        case .empty: "The station's playlist lists no stream oton can open."
+        case let .tooLarge(limit): "The station's playlist is larger than \(limit / 1024) KiB, so it was not read."
+        case let .tooDeep(limit): "The station's playlist nests playlists more than \(limit) levels deep (or includes itself)."
+        case let .noEntryReachable(tried): "None of the \(tried) streams in the station's playlist answered."
+        }
+    }
+
+    public var recoverySuggestion: String {
+        switch self {
+        case .hls: "Look for an MP3, AAC or Ogg stream URL on the station's website and use that instead."
+        case .empty, .tooLarge, .tooDeep: "Check the station's URL, or use one of the stream URLs inside the playlist directly."
+        case .noEntryReachable: "The station may be off air. Try again later, or check the station's URL."
+        }
+    }
+
+    /// Only unreachable entries can come back by themselves.
+    public var isRetryable: Bool {
+        if case .noEntryReachable = self { return true }
+        return false
+    }
+}
