@@ -12,11 +12,17 @@ final class MediaTapSource: @unchecked Sendable {
     private var offsets: [UInt32: UInt64] = [:]
     private var formats: [UInt32: MediaFormat] = [:]
     private var streamCaps = MediaTapSource.unknownCaps
+    /// After the pipeline was told to stop: a buffer still in flight is not published.
+    private var silenced = false
     private static let unknownCaps = "application/octet-stream"
 
     init(bus: PluginBus, connection: UInt64) {
         self.bus = bus
         self.connection = connection
+    }
+
+    func silence() {
+        lock.lock(); silenced = true; lock.unlock()
     }
 
     var hasStreamCaps: Bool {
@@ -62,6 +68,7 @@ final class MediaTapSource: @unchecked Sendable {
         guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return }
         defer { gst_buffer_unmap(buffer, &map) }
         lock.lock()
+        guard !silenced else { return lock.unlock() }
         let offset = offsets[format.tap] ?? 0
         offsets[format.tap] = offset + UInt64(map.size)
         lock.unlock()

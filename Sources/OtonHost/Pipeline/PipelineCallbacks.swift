@@ -40,6 +40,7 @@ final class PipelineContext: @unchecked Sendable {
     /// After stop(): late messages are not reported.
     func silence() {
         lock.lock(); silenced = true; lock.unlock()
+        taps.silence()
     }
 
     func report(_ event: PipelineEvent) {

@@ -161,17 +161,35 @@ public final class StreamPipeline: @unchecked Sendable {
         if let volume { oton_set_double(volume, "volume", value) }
     }
 
-    /// Drops the connection. Afterwards no event is reported. Safe to call twice.
-    public func stop() {
+    /// How long stop() waits for the streaming threads to end.
+    public static let stopTimeout: DispatchTimeInterval = .seconds(2)
+
+    /// Drops the connection. Afterwards no event and no media is reported. Safe to call twice.
+    /// Returns false when a streaming thread did not end within ``stopTimeout`` (a source blocked
+    /// in a read that cannot be interrupted, such as a FIFO whose writer went quiet): the pipeline
+    /// is then left to finish stopping on its own thread, and the caller goes on.
+    @discardableResult
+    public func stop() -> Bool {
         lock.lock()
         let alreadyStopped = stopped
         stopped = true
         lock.unlock()
-        guard !alreadyStopped else { return }
+        guard !alreadyStopped else { return true }
         context.silence()
-        _ = gst_element_set_state(pipeline, GST_STATE_NULL)
         if let watch { GLibMainLoop.shared.remove(watch) }
         watch = nil
+        let done = DispatchSemaphore(value: 0)
+        // The stopping thread's own reference, in case it outlives this object (an address: Sendable).
+        let held = UInt(bitPattern: gst_object_ref(UnsafeMutableRawPointer(pipeline)))
+        let stopper = Thread {
+            guard let raw = UnsafeMutableRawPointer(bitPattern: held) else { done.signal(); return }
+            _ = gst_element_set_state(raw.assumingMemoryBound(to: GstElement.self), GST_STATE_NULL)
+            gst_object_unref(raw)
+            done.signal()
+        }
+        stopper.name = "oton.pipeline.stop"
+        stopper.start()
+        return done.wait(timeout: .now() + Self.stopTimeout) == .success
     }
 }
 

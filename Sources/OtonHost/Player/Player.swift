@@ -164,7 +164,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             bufferingTimer?.cancel()
             watchdog?.cancel()
             watchdog = nil
-            pipeline?.stop()
+            if pipeline?.stop() == false {
+                logger.warning("\(station.url): the old connection did not stop within 2 s (a source blocked in a read); left behind")
+            }
             pipeline = nil
         case .pausePipeline:
             pipeline?.setPlaying(false)
