@@ -44,6 +44,8 @@ final class Recorder {
     private let indexFile: SharedIndexFile
     private let session: String
     private let sessionStart = Date()
+    /// Made once: a formatter per track was a measurable part of a track's cost in a flood.
+    private let timestamps = ISO8601DateFormatter()
     private var stopped = false
     /// Tagging copies the file; not when space ran out.
     private var tagging = true
@@ -190,7 +192,7 @@ final class Recorder {
         let offset = Date().timeIntervalSince(sessionStart)
         var entry = RecordingIndex.Track(
             id: segment.id, session: session, status: .recording, file: nil, title: nil, artist: nil, station: nil,
-            sequence: nil, connection: segment.connection, started: ISO8601DateFormatter().string(from: Date()),
+            sequence: nil, connection: segment.connection, started: timestamps.string(from: Date()),
             sessionSeconds: (offset * 1000).rounded() / 1000, streamOffset: segment.streamOffset)
         fill(&entry, segment.metadata)
         let open = Open(segment: segment, persist: settings.mode == .always, entry: entry)
@@ -324,7 +326,9 @@ final class Recorder {
         guard open.persist, let file = open.file else { return } // never asked for: forget it
         let track = TrackFinisher.Track(segment: open.segment, artworkPath: open.artworkPath)
         finisher.seal(file, track, tagging: tagging)
-        file.close()
+        // Not flushed here: TrackFinisher flushes whichever file ends up with the track's name
+        // (one fsync per track, not one for the .part and another for its tagged copy).
+        file.close(sync: false)
         let seconds = Double(open.segment.durationNanoseconds) / 1e9
         let isComplete = complete && !open.lostStart
         let decision = placement(relativeName: namer.relativeName(open.segment), complete: isComplete, seconds: seconds,
@@ -348,6 +352,7 @@ final class Recorder {
             } catch {
                 open.entry.status = .failed
                 reason = "\(error)"
+                try? FileOps.sync(file.path)
                 notify(.log(level: 3, message: "cannot finish \(file.path): \(error); the data stays in the .part file"))
             }
         }
