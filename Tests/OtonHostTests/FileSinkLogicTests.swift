@@ -209,6 +209,28 @@ final class FileSinkLogicTests: XCTestCase {
         XCTAssertFalse(index.markInterrupted(except: "2026-11-21T08:00:00Z-300") { $0 == 200 }, "nothing more to mark")
     }
 
+    func testJournalLinesReplaceTracksBySessionAndIdAndSkipALineCutShort() throws {
+        func track(_ id: Int, _ session: String, _ status: RecordingIndex.Track.Status, file: String) -> RecordingIndex.Track {
+            RecordingIndex.Track(id: id, session: session, status: status, file: file, title: "Song \(id)", artist: nil, station: nil,
+                                 sequence: nil, connection: 1, started: "2026-11-21T07:00:00Z", sessionSeconds: 0, streamOffset: 0)
+        }
+        var index = RecordingIndex(tracks: [track(1, "s-100", .complete, file: "one.mp3"), track(1, "s-200", .recording, file: "x.mp3.part")])
+        let line = try RecordingIndex.journalLine(track(2, "s-200", .recording, file: "two.mp3.part"))
+        XCTAssertEqual(line.last, 0x0A, "one line, newline-terminated")
+        XCTAssertFalse(line.dropLast().contains(0x0A), "a title with no newline of its own stays on one line")
+        var journal = line
+        journal += try RecordingIndex.journalLine(track(1, "s-200", .complete, file: "x.mp3"))
+        journal += try RecordingIndex.journalLine(track(2, "s-200", .complete, file: "two.mp3"))
+        journal += Data(#"{"id": 3, "session": "s-200", "sta"#.utf8) // a recorder killed mid-write
+        XCTAssertEqual(index.apply(journal: journal), 1, "the broken line is skipped and counted")
+        XCTAssertEqual(index.tracks.map { "\($0.session) \($0.id) \($0.status.rawValue) \($0.file ?? "")" },
+                       ["s-100 1 complete one.mp3", "s-200 1 complete x.mp3", "s-200 2 complete two.mp3"],
+                       "later lines win; other sessions' entries stay; new tracks are appended in order")
+        let once = index
+        XCTAssertEqual(index.apply(journal: journal), 1)
+        XCTAssertEqual(index, once, "merging the same journal twice (a merge interrupted before the journal was removed) changes nothing")
+    }
+
     func testPlacementOfPartialAndShortTracks() {
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: true, seconds: 200, minimumSeconds: 5, policy: .incomplete), .keep("S/a.mp3"))
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 200, minimumSeconds: 5, policy: .incomplete),

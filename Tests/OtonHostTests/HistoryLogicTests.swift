@@ -168,3 +168,35 @@ final class HistoryLogicTests: XCTestCase {
         XCTAssertTrue(table.contains("1:05"))
     }
 }
+
+final class RedirectPolicyTests: XCTestCase {
+    private let base = URL(string: "https://api.listenbrainz.org/1/submit-listens")!
+
+    func testSameOriginIsFollowedAndRelativeLocationsResolve() {
+        XCTAssertEqual(RedirectPolicy.decide(status: 307, location: "/2/submit-listens", from: base, redirectsSoFar: 0),
+                       .follow(URL(string: "https://api.listenbrainz.org/2/submit-listens")!))
+        XCTAssertEqual(RedirectPolicy.decide(status: 308, location: "https://API.listenbrainz.org:443/x", from: base, redirectsSoFar: 4),
+                       .follow(URL(string: "https://API.listenbrainz.org:443/x")!), "the default port and the host's case are the same origin")
+        XCTAssertNil(RedirectPolicy.decide(status: 200, location: "https://evil.example/", from: base, redirectsSoFar: 0), "not a redirect")
+    }
+
+    func testAnotherOriginIsRefusedNamingOnlyItsOrigin() {
+        for location in ["https://evil.example/steal?token=abc", "http://api.listenbrainz.org/1/submit-listens",
+                         "https://api.listenbrainz.org:8443/1/submit-listens", "//evil.example/x", "https://user:pw@evil.example/"] {
+            guard case let .refuse(reason)? = RedirectPolicy.decide(status: 302, location: location, from: base, redirectsSoFar: 0) else {
+                return XCTFail("followed \(location)")
+            }
+            XCTAssertTrue(reason.contains("redirected to another host ("), reason)
+            XCTAssertFalse(reason.contains("token=abc") || reason.contains("pw@") || reason.contains("/steal"), reason)
+        }
+    }
+
+    func testLoopsMissingLocationsAndOtherSchemesAreRefused() {
+        XCTAssertEqual(RedirectPolicy.decide(status: 307, location: "/again", from: base, redirectsSoFar: 5),
+                       .refuse("the service redirected more than 5 times (a loop?); giving up on this request"))
+        guard case .refuse? = RedirectPolicy.decide(status: 301, location: nil, from: base, redirectsSoFar: 0),
+              case .refuse? = RedirectPolicy.decide(status: 303, location: "file:///etc/passwd", from: base, redirectsSoFar: 0) else {
+            return XCTFail("a redirect without a usable http(s) Location is refused")
+        }
+    }
+}

@@ -46,6 +46,7 @@ final class FakeScrobbleService: @unchecked Sendable {
     private var problems: [String] = []
     private var sessionTokenAuthorizedAfter = 0
     private var getSessionCalls = 0
+    private var redirects: [String: String] = [:]
 
     var baseURL: String { server.baseURL.absoluteString }
     var lastFMURL: String { server.url("/2.0/").absoluteString }
@@ -58,6 +59,8 @@ final class FakeScrobbleService: @unchecked Sendable {
     func stop() { server.stop() }
 
     func setMode(_ newMode: Mode) { lock.withLock { mode = newMode } }
+    /// Answers requests to `path` with 307 and this Location (relative or absolute).
+    func redirect(_ path: String, to location: String) { lock.withLock { redirects[path] = location } }
     /// Answers the next requests with these modes, then goes back to the mode set.
     func queue(_ modes: [Mode]) { lock.withLock { oneShot += modes } }
     /// auth.getSession answers error 14 (not authorized yet) this many times first.
@@ -89,6 +92,9 @@ final class FakeScrobbleService: @unchecked Sendable {
     }
 
     private func answer(_ request: RecordedRequest) -> CannedResponse? {
+        if let location = lock.withLock({ redirects[request.path] }) {
+            return CannedResponse(status: 307, headers: ["Location": location], body: Data("moved".utf8))
+        }
         switch request.path {
         case "/1/submit-listens": return listenBrainz(request)
         case "/2.0/", "/2.0": return lastFMAnswer(request)

@@ -86,9 +86,28 @@ final class RecordHarness: @unchecked Sendable {
         return result.sorted()
     }
 
+    /// The folder's index as docs/recording.md tells a reader to take it: index.json (if there is one yet),
+    /// then each line of index.jsonl (if a recorder is running or was killed) replacing the track with its
+    /// session and id. One of the two must exist.
     func index() throws -> [String: Any] {
-        let data = try XCTUnwrap(FileManager.default.contents(atPath: out + "/index.json"))
-        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let journal = FileManager.default.contents(atPath: out + "/index.jsonl")
+        var index: [String: Any] = ["version": 1, "tracks": [[String: Any]]()]
+        if let data = FileManager.default.contents(atPath: out + "/index.json") {
+            index = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        } else {
+            XCTAssertNotNil(journal, "neither index.json nor index.jsonl in \(out)")
+        }
+        guard let journal else { return index }
+        var tracks = index["tracks"] as? [[String: Any]] ?? []
+        for line in journal.split(separator: UInt8(ascii: "\n")) {
+            guard let track = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { continue }
+            let same = { (other: [String: Any]) in
+                other["session"] as? String == track["session"] as? String && other["id"] as? Int == track["id"] as? Int
+            }
+            if let at = tracks.lastIndex(where: same) { tracks[at] = track } else { tracks.append(track) }
+        }
+        index["tracks"] = tracks
+        return index
     }
 }
 

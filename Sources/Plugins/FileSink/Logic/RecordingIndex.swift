@@ -1,7 +1,10 @@
 import Foundation
 
-/// The JSON index of a recording folder: one entry per track file, kept up
-/// to date while recording (the file is replaced atomically on every change).
+/// The JSON index of a recording folder: one entry per track file. While
+/// recording, each change to a track is one line appended to a journal beside
+/// it (JSON lines, later lines replace earlier ones with the same session and
+/// id); the journal is merged into the index (replaced atomically) when a
+/// recording starts and stops, and whenever it has grown past the index.
 public struct RecordingIndex: Codable, Equatable, Sendable {
     public struct Track: Codable, Equatable, Sendable {
         public enum Status: String, Codable, Sendable {
@@ -104,6 +107,40 @@ public struct RecordingIndex: Codable, Equatable, Sendable {
         }
         return changed
     }
+
+    /// One journal line: the track's newest state as compact JSON, ending in a newline.
+    public static func journalLine(_ track: Track) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var line = try encoder.encode(track)
+        line.append(0x0A)
+        return line
+    }
+
+    /// Applies a journal's lines in order, each replacing the entry with its session and id (or
+    /// appended). Lines that are not a track (cut short when a recorder was killed mid-write) are
+    /// skipped; returns how many. Linear in the index plus the journal.
+    public mutating func apply(journal: Data) -> Int {
+        var position: [String: Int] = [:]
+        for (offset, track) in tracks.enumerated() { position[Self.key(track)] = offset }
+        var skipped = 0
+        let decoder = JSONDecoder()
+        for line in journal.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            guard let track = try? decoder.decode(Track.self, from: Data(line)) else {
+                skipped += 1
+                continue
+            }
+            if let offset = position[Self.key(track)] {
+                tracks[offset] = track
+            } else {
+                position[Self.key(track)] = tracks.count
+                tracks.append(track)
+            }
+        }
+        return skipped
+    }
+
+    private static func key(_ track: Track) -> String { "\(track.session)\u{0}\(track.id)" }
 
     public mutating func upsert(_ track: Track) {
         if let index = tracks.lastIndex(where: { $0.id == track.id && $0.session == track.session }) {

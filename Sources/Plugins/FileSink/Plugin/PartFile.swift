@@ -77,10 +77,11 @@ final class PartFile {
         throw Failure(description: "too many files named like \(base)")
     }
 
-    /// Flushes to the disk and closes. Safe to call twice.
-    func close() {
+    /// Flushes to the disk (unless `sync` is false: the caller makes it durable another way,
+    /// e.g. a tagged copy that is fsynced, or `FileOps.sync` before naming it) and closes. Safe to call twice.
+    func close(sync: Bool = true) {
         guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
+        if sync { _ = fsync(descriptor) }
         _ = Glibc.close(descriptor)
         descriptor = -1
     }
@@ -105,6 +106,14 @@ enum FileOps {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+
+    /// Flushes a closed file's data to the disk.
+    static func sync(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw PartFile.Failure(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(fd) }
+        guard fsync(fd) == 0 else { throw PartFile.Failure(description: "cannot flush \(path) to the disk: \(String(cString: strerror(errno)))") }
     }
 
     /// Gives `source` the name `target`, or `target (2)` … when taken, never replacing a file.

@@ -40,11 +40,12 @@ final class Recorder {
     /// Stream mode with a silence search: how loud the decoded audio beside the stream was.
     private let loudness = LoudnessTimeline()
     private var open: Open?
-    /// This session's tracks; SharedIndexFile merges them into the folder's index.
-    private var index: RecordingIndex
+    /// The folder's index: each change to a track is one journal line.
     private let indexFile: SharedIndexFile
     private let session: String
     private let sessionStart = Date()
+    /// Made once: a formatter per track was a measurable part of a track's cost in a flood.
+    private let timestamps = ISO8601DateFormatter()
     private var stopped = false
     /// Tagging copies the file; not when space ran out.
     private var tagging = true
@@ -75,10 +76,15 @@ final class Recorder {
             throw PartFile.Failure(description: "the output folder \(settings.directory) is not writable")
         }
         indexFile = try SharedIndexFile(directory: settings.directory, name: settings.indexName, streamURL: settings.streamURL)
-        if let count = try? indexFile.markInterrupted(except: session), count > 0 {
-            notify(.log(level: 2, message: "\(count) track(s) in \(indexFile.path) were left unfinished by a recording that ended abruptly; marked interrupted (their .part files are kept)"))
+        do {
+            let (count, warning) = try indexFile.open(session: session)
+            if let warning { notify(.log(level: 2, message: warning)) }
+            if count > 0 {
+                notify(.log(level: 2, message: "\(count) track(s) in \(indexFile.path) were left unfinished by a recording that ended abruptly; marked interrupted (their .part files are kept)"))
+            }
+        } catch {
+            notify(.log(level: 2, message: "cannot update the index: \(error)"))
         }
-        index = RecordingIndex(streamURL: settings.streamURL)
     }
 
     // MARK: input
@@ -105,11 +111,17 @@ final class Recorder {
         open.artworkPath = path
     }
 
-    /// Ends the recording (the current file is incomplete).
+    /// Ends the recording (the current file is incomplete) and merges the index journal.
     func finish() {
-        guard !stopped else { return }
-        apply(splitter.finish())
-        stopped = true
+        if !stopped {
+            apply(splitter.finish())
+            stopped = true
+        }
+        do {
+            if let warning = try indexFile.close() { notify(.log(level: 2, message: warning)) }
+        } catch {
+            notify(.log(level: 2, message: "cannot update the index: \(error); its changes stay in \(indexFile.journalPath)"))
+        }
     }
 
     /// record-current: write the current track from its start and keep writing it to its end.
@@ -158,7 +170,7 @@ final class Recorder {
                     open.segment.metadata = metadata
                     fill(&open.entry, metadata)
                     renamePart(open)
-                    if open.persist { saveIndex() }
+                    if open.persist { saveIndex(open.entry) }
                 }
             case let .end(segment, complete):
                 end(segment, complete: complete)
@@ -180,7 +192,7 @@ final class Recorder {
         let offset = Date().timeIntervalSince(sessionStart)
         var entry = RecordingIndex.Track(
             id: segment.id, session: session, status: .recording, file: nil, title: nil, artist: nil, station: nil,
-            sequence: nil, connection: segment.connection, started: ISO8601DateFormatter().string(from: Date()),
+            sequence: nil, connection: segment.connection, started: timestamps.string(from: Date()),
             sessionSeconds: (offset * 1000).rounded() / 1000, streamOffset: segment.streamOffset)
         fill(&entry, segment.metadata)
         let open = Open(segment: segment, persist: settings.mode == .always, entry: entry)
@@ -216,7 +228,7 @@ final class Recorder {
         }
         open.entry.file = namer.relativePath(open.file!.path)
         notify(.started(path: open.file!.path, metadata: open.segment.metadata))
-        saveIndex()
+        saveIndex(open.entry)
         let buffered = open.buffered
         open.buffered = []
         open.bufferedBytes = 0
@@ -314,7 +326,9 @@ final class Recorder {
         guard open.persist, let file = open.file else { return } // never asked for: forget it
         let track = TrackFinisher.Track(segment: open.segment, artworkPath: open.artworkPath)
         finisher.seal(file, track, tagging: tagging)
-        file.close()
+        // Not flushed here: TrackFinisher flushes whichever file ends up with the track's name
+        // (one fsync per track, not one for the .part and another for its tagged copy).
+        file.close(sync: false)
         let seconds = Double(open.segment.durationNanoseconds) / 1e9
         let isComplete = complete && !open.lostStart
         let decision = placement(relativeName: namer.relativeName(open.segment), complete: isComplete, seconds: seconds,
@@ -338,20 +352,19 @@ final class Recorder {
             } catch {
                 open.entry.status = .failed
                 reason = "\(error)"
+                try? FileOps.sync(file.path)
                 notify(.log(level: 3, message: "cannot finish \(file.path): \(error); the data stays in the .part file"))
             }
         }
         let partDirectory = (file.path as NSString).deletingLastPathComponent
         if partDirectory != settings.directory { rmdir(partDirectory) } // only when left empty
-        index.upsert(open.entry)
-        saveIndex()
+        saveIndex(open.entry)
         notify(.finished(path: finalPath, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason))
     }
 
-    private func saveIndex() {
-        if let open, open.persist { index.upsert(open.entry) }
+    private func saveIndex(_ entry: RecordingIndex.Track) {
         do {
-            if let warning = try indexFile.save(index.tracks) { notify(.log(level: 2, message: warning)) }
+            if let warning = try indexFile.record(entry) { notify(.log(level: 2, message: warning)) }
         } catch {
             notify(.log(level: 2, message: "cannot update the index: \(error)"))
         }

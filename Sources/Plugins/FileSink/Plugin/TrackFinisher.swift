@@ -25,7 +25,8 @@ struct TrackFinisher {
         }
     }
 
-    /// Names the closed file `relative` (inside the output folder), tagging MP3 and Ogg first. Returns its path.
+    /// Names the closed file `relative` (inside the output folder), tagging MP3 and Ogg first, and
+    /// flushes what gets the name to the disk before naming it. Returns its path.
     func finalize(_ file: PartFile, _ track: Track, relative: String, tagging: Bool) throws -> String {
         let target = settings.directory + "/" + relative
         let directory = (target as NSString).deletingLastPathComponent
@@ -55,6 +56,7 @@ struct TrackFinisher {
                 break
             }
         }
+        try FileOps.sync(file.path)
         return try FileOps.linkWithoutReplacing(file.path, to: target)
     }
 

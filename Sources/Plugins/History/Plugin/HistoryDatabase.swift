@@ -16,13 +16,61 @@ final class HistoryDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "org.oton.history"
+        // Looked at read-only first: a file Oton cannot use is left exactly as it was.
+        if FileManager.default.fileExists(atPath: path) { try Self.inspect(path) }
         pool = try DatabasePool(path: path, configuration: configuration)
-        try Self.migrator.migrate(pool)
+        do {
+            try Self.migrator.migrate(pool)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            throw Damage(reason: Damage.foreignTables)
+        }
+    }
+
+    /// A history.sqlite that cannot be used as it is; `reason` says why in words.
+    struct Damage: Error, CustomStringConvertible {
+        static let unreadable = "parts of it are unreadable or inconsistent (cut short or overwritten)"
+        static let foreignTables = "its tables are not the ones Oton keeps (made by another program, or by a different Oton)"
+        let reason: String
+        var description: String { reason }
+    }
+
+    private static let firstMigration = "v1: plays and scrobble journal"
+
+    /// The columns every query uses, per table the first migration creates.
+    private static let requiredColumns: [String: Set<String>] = [
+        "plays": ["id", "station", "artist", "title", "raw_title", "stream_url", "started_at", "ended_at", "seconds_listened",
+                  "artwork_path", "is_jingle"],
+        "scrobble_journal": ["id", "service", "play_id", "listen", "created_at", "status", "attempts", "last_error", "sent_at"],
+    ]
+
+    /// Opens an existing file read-only and checks it without changing a byte: SQLite's own
+    /// consistency check (every page readable, every index agreeing with its table), and tables
+    /// that are either Oton's with the columns it needs or not there yet. Throws Damage, or
+    /// SQLite's error when the file is not a database at all.
+    private static func inspect(_ path: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.read { db in
+            guard try String.fetchAll(db, sql: "PRAGMA quick_check") == ["ok"] else { throw Damage(reason: Damage.unreadable) }
+            let migrated = try db.tableExists("grdb_migrations")
+                && (try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM grdb_migrations WHERE identifier = ?", arguments: [firstMigration]) ?? false)
+            for (table, columns) in requiredColumns {
+                let exists = try db.tableExists(table)
+                guard exists == migrated else { throw Damage(reason: Damage.foreignTables) }
+                guard exists else { continue }
+                let present = Set(try db.columns(in: table).map(\.name))
+                guard columns.isSubset(of: present) else {
+                    throw Damage(reason: "its \(table) table lacks columns Oton needs (\(columns.subtracting(present).sorted().joined(separator: ", ")))")
+                }
+            }
+        }
     }
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: plays and scrobble journal") { db in
+        migrator.registerMigration(firstMigration) { db in
             try db.create(table: "plays") { table in
                 table.autoIncrementedPrimaryKey("id")
                 table.column("station", .text)

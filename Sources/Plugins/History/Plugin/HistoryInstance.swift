@@ -24,7 +24,9 @@ final class HistoryInstance: @unchecked Sendable {
         self.host = host
         self.config = config
         let path = config.database ?? Self.defaultDatabasePath(dataDirectory: host.dataDirectory)
-        database = try HistoryDatabase(path: path)
+        let opened = try HistoryDatabaseOpener.open(path: path)
+        database = opened.database
+        if let notice = opened.notice { host.log(OTON_LOG_WARNING, notice) }
         tracker = ListeningTracker(jingles: JingleDetector(patterns: config.jinglePatterns))
         artworkKind = host.table.pointee.event_kind?(host.table, OTON_EVENT_NAME_ARTWORK_READY) ?? 0
     }

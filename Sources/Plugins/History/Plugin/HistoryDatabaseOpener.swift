@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+
+/// Opens history.sqlite; a damaged one (not a database, unreadable pages,
+/// tables Oton does not know) is moved aside, never deleted or overwritten,
+/// and a new one started. The notice says in words what was wrong and where
+/// the old file went, for the log of `oton play` and of `oton history` alike.
+/// Anything else (permissions, a full disk, a lock held too long) is an error
+/// and the file stays where it is.
+enum HistoryDatabaseOpener {
+    struct Opened {
+        let database: HistoryDatabase
+        /// Set when a damaged file was moved aside.
+        let notice: String?
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func open(path: String, now: Date = Date()) throws -> Opened {
+        let damage: String
+        do {
+            return Opened(database: try HistoryDatabase(path: path), notice: nil)
+        } catch {
+            guard let reason = Self.damage(in: error) else {
+                throw Failure(description: "cannot open the listening history at \(path): \(Self.words(for: error)); "
+                    + "check that its folder is writable and the disk not full")
+            }
+            damage = reason
+        }
+        let aside: String
+        do {
+            aside = try moveAside(path, now: now)
+        } catch {
+            throw Failure(description: "the listening history at \(path) is damaged (\(damage)) and could not be moved aside: \(error); "
+                + "move it away yourself and start Oton again")
+        }
+        let database: HistoryDatabase
+        do {
+            database = try HistoryDatabase(path: path)
+        } catch {
+            throw Failure(description: "the listening history at \(path) was damaged (\(damage)) and moved to \(aside), "
+                + "but a new one cannot be started: \(Self.words(for: error))")
+        }
+        return Opened(database: database,
+                      notice: "the listening history at \(path) was damaged (\(damage)); it was moved to \(aside) and a new one started")
+    }
+
+    /// Why `error` means the file itself is unusable, in words; nil for every other failure.
+    static func damage(in error: Error) -> String? {
+        if let damage = error as? HistoryDatabase.Damage { return damage.reason }
+        guard let error = error as? DatabaseError else { return nil }
+        switch error.resultCode {
+        case .SQLITE_NOTADB: return "it is not an SQLite database"
+        case .SQLITE_CORRUPT: return HistoryDatabase.Damage.unreadable
+        default: return nil
+        }
+    }
+
+    private static func words(for error: Error) -> String {
+        guard let error = error as? DatabaseError else { return "\(error)" }
+        return error.message ?? "SQLite error \(error.resultCode.rawValue)"
+    }
+
+    /// Renames `path` (and its -wal and -shm, which belong to it) to `path.damaged-YYYYMMDD-HHMMSS`
+    /// (`-2`, `-3` … when taken). Returns the new path. Never replaces a file.
+    static func moveAside(_ path: String, now: Date) throws -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone.current
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let stem = path + ".damaged-" + formatter.string(from: now)
+        for counter in 1 ... 1000 {
+            let candidate = counter == 1 ? stem : stem + "-\(counter)"
+            // link + unlink: fails instead of replacing a file of that name.
+            if link(path, candidate) == 0 {
+                // The new database must not pick up the old one's write-ahead log: it goes along.
+                for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+                    guard rename(path + suffix, candidate + suffix) == 0 else {
+                        let reason = String(cString: strerror(errno))
+                        unlink(candidate)
+                        throw Failure(description: "cannot rename \(path + suffix) to \(candidate + suffix): \(reason)")
+                    }
+                }
+                unlink(path)
+                return candidate
+            }
+            guard errno == EEXIST else { throw Failure(description: "cannot rename it to \(candidate): \(String(cString: strerror(errno)))") }
+        }
+        throw Failure(description: "too many damaged copies named \(stem)…")
+    }
+}
