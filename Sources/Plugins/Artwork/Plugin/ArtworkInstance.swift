@@ -20,6 +20,8 @@ final class ArtworkInstance: @unchecked Sendable {
         var station: String?
         var artworkURL: String?
         var logoURL: String?
+        /// The station has a status API, so the host may still name a cover for this track.
+        var hasStatusAPI: Bool
 
         init?(fields: [String: String]) {
             guard let sequence = fields["sequence"].flatMap(UInt64.init) else { return nil }
@@ -30,6 +32,7 @@ final class ArtworkInstance: @unchecked Sendable {
             station = fields["station"]
             artworkURL = fields["artwork_url"]
             logoURL = fields["station_logo_url"]
+            hasStatusAPI = fields["station_status_url"] != nil
         }
     }
 
@@ -85,8 +88,25 @@ final class ArtworkInstance: @unchecked Sendable {
         return !stopped && generation == job
     }
 
+    /// How long a track without a cover waits for the host to find one in the status API before the
+    /// logo or the default is shown (a later track event with the cover supersedes the wait).
+    static let coverGraceSeconds = 6.0
+
+    /// Waits `seconds` unless the job is superseded; true when it is still current.
+    private func wait(_ seconds: Double, job: UInt64) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock(); defer { condition.unlock() }
+        while !stopped && generation == job {
+            if !condition.wait(until: deadline) { break }
+        }
+        return !stopped && generation == job
+    }
+
     private func run(_ track: Track, job: UInt64) {
         guard isCurrent(job) else { return }
+        if track.artworkURL == nil, track.hasStatusAPI, track.title != nil {
+            guard wait(Self.coverGraceSeconds, job: job) else { return }
+        }
         let logo = track.logoURL
         let cover = track.artworkURL
         let coverIsLogo = cover.map {
