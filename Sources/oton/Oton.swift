@@ -6,6 +6,6 @@ struct Oton: ParsableCommand {
         commandName: "oton",
         abstract: "Internet radio player and recorder with plugins.",
         version: OtonVersionText.text,
-        subcommands: [PlayCommand.self, RecordCommand.self, CtlCommand.self, HistoryCommand.self, LastFMCommand.self, PluginsCommand.self]
+        subcommands: [PlayCommand.self, RecordCommand.self, CtlCommand.self, HistoryCommand.self, LastFMCommand.self, PluginsCommand.self, ConfigCommand.self]
     )
 }

@@ -3,7 +3,8 @@ import Foundation
 /// Finds and reads plugins.json.
 ///
 /// Lookup order: `--config FILE`, `$OTON_CONFIG`, `$XDG_CONFIG_HOME/oton/plugins.json`
-/// (default `~/.config`), `./plugins.json`. Relative plugin paths are resolved
+/// (default `~/.config`), `./plugins.json`, and when none of these exists the
+/// built-in default (``BuiltInConfig``). Relative plugin paths are resolved
 /// against the directory of the file.
 public enum ConfigLoader {
     /// plugins.json may be at most this large (1 MiB); a longer file is refused before parsing.
@@ -21,16 +22,47 @@ public enum ConfigLoader {
         return out
     }
 
-    /// Loads the first candidate that exists. An explicit or `$OTON_CONFIG` file that is missing is an error.
-    public static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                            currentDirectory: String = FileManager.default.currentDirectoryPath) throws(ConfigError) -> OtonConfig {
+    /// Which configuration is in use, and why.
+    public enum Location: Equatable, Sendable {
+        /// A file: `reason` says which rule chose it ("--config", "$OTON_CONFIG", …).
+        case file(String, reason: String)
+        /// No file exists in any of `tried`.
+        case builtIn(tried: [String])
+    }
+
+    /// The configuration the lookup order chooses. An explicit or `$OTON_CONFIG` file that is missing is an error.
+    public static func locate(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                              currentDirectory: String = FileManager.default.currentDirectoryPath) throws(ConfigError) -> Location {
         let tried = candidates(explicit: explicit, environment: environment, currentDirectory: currentDirectory)
-        let mustExist = explicit != nil || !(environment["OTON_CONFIG"] ?? "").isEmpty
+        let fromEnvironment = !(environment["OTON_CONFIG"] ?? "").isEmpty
+        let mustExist = explicit != nil || fromEnvironment
         for (index, file) in tried.enumerated() {
-            if FileManager.default.fileExists(atPath: file) { return try load(file: file) }
+            if FileManager.default.fileExists(atPath: file) {
+                let reason = if explicit != nil { "given with --config" }
+                    else if fromEnvironment && index == 0 { "named by $OTON_CONFIG" }
+                    else if index == tried.count - 1 { "plugins.json in the current folder" }
+                    else { "the user's configuration ($XDG_CONFIG_HOME/oton, default ~/.config/oton)" }
+                return .file(file, reason: reason)
+            }
             if mustExist && index == 0 { throw .unreadable(file: file, reason: "no such file") }
         }
-        throw .notFound(tried: tried)
+        return .builtIn(tried: tried)
+    }
+
+    /// Loads the configuration ``locate`` chooses.
+    public static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                            currentDirectory: String = FileManager.default.currentDirectoryPath) throws(ConfigError) -> OtonConfig {
+        switch try locate(explicit: explicit, environment: environment, currentDirectory: currentDirectory) {
+        case let .file(file, _): try load(file: file)
+        case .builtIn: try loadBuiltIn()
+        }
+    }
+
+    /// The built-in default; bare plugin file names resolve beside the oton executable.
+    public static func loadBuiltIn() throws(ConfigError) -> OtonConfig {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let directory = (executable as NSString).deletingLastPathComponent
+        return try parse(Data(BuiltInConfig.text.utf8), file: directory + "/" + BuiltInConfig.name)
     }
 
     public static func load(file: String) throws(ConfigError) -> OtonConfig {

@@ -1,0 +1,77 @@
+/// The configuration oton uses when no plugins.json exists anywhere it looks:
+/// Oton FM as the default station and every bundled plugin, with the shipped
+/// defaults. It is the single source of the repository's plugins.json (a test
+/// checks they are the same bytes) and of `oton config init`. Bare plugin file
+/// names are found beside the oton executable.
+public enum BuiltInConfig {
+    /// Names the built-in configuration in messages, where a file path would be.
+    public static let name = "(built-in default)"
+
+    public static let text = #"""
+{
+  "default_station": "Oton FM",
+  "stations": [
+    {
+      "name": "Oton FM",
+      "url": "https://s4.radio.co/s696f24a77/listen",
+      "status_url": "https://public.radio.co/stations/s696f24a77/status"
+    }
+  ],
+  "plugins": [
+    {
+      "id": "org.oton.sleep-timer",
+      "path": "libOtonSleepTimer.so",
+      "enabled": true,
+      "config": {
+        "fade_seconds": 10,
+        "action": "stop"
+      }
+    },
+    {
+      "id": "org.oton.share",
+      "path": "libOtonShare.so",
+      "enabled": true,
+      "config": {}
+    },
+    {
+      "id": "org.oton.artwork",
+      "path": "libOtonArtwork.so",
+      "enabled": true,
+      "config": {
+        "cache_max_mb": 64,
+        "timeout_seconds": 10
+      }
+    },
+    {
+      "id": "org.oton.now-playing",
+      "path": "libOtonNowPlaying.so",
+      "enabled": true,
+      "config": {
+        "notifications": true,
+        "notification_timeout_ms": 5000
+      }
+    },
+    {
+      "id": "org.oton.history",
+      "path": "libOtonHistory.so",
+      "enabled": true,
+      "config": {
+        "min_live_seconds": 30,
+        "jingle_patterns": []
+      }
+    },
+    {
+      "id": "org.oton.file-sink",
+      "path": "libOtonFileSink.so",
+      "enabled": false,
+      "config": {
+        "directory": "~/Music/oton",
+        "mode": "on-demand",
+        "buffer_mb": 64
+      }
+    }
+  ]
+}
+
+"""#
+}
