@@ -79,6 +79,6 @@ enum PluginCommandLine {
             Terminal.error(reply.text)
             throw ExitStatus.configuration
         }
-        FileHandle.standardOutput.write(Data(reply.text.utf8))
+        StandardOutput.write(reply.text)
     }
 }

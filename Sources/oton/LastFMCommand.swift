@@ -35,12 +35,12 @@ struct LastFMCommand: ParsableCommand {
                         Terminal.error(started.text)
                         throw ExitStatus.configuration
                     }
-                    FileHandle.standardOutput.write(Data("Open this URL in a browser and allow Oton to use your Last.fm account:\n\n  \(url)\n\nWaiting for the authorization…\n".utf8))
+                    StandardOutput.write("Open this URL in a browser and allow Oton to use your Last.fm account:\n\n  \(url)\n\nWaiting for the authorization…\n")
                     let deadline = Date().addingTimeInterval(wait)
                     while true {
                         let finished = plugin.run("lastfm-login", ["finish", token])
                         if finished.ok {
-                            FileHandle.standardOutput.write(Data((finished.text + "\n").utf8))
+                            StandardOutput.write(finished.text + "\n")
                             return
                         }
                         guard finished.text.hasPrefix("pending:"), Date() < deadline else {

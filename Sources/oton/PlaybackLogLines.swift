@@ -30,7 +30,7 @@ final class PlaybackLogLines: MailboxConsumer, @unchecked Sendable {
         default:
             return
         }
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardOutput.write(line + "\n")
     }
 
     func deliver(media: MediaPacket, extraFlags: UInt32) {}

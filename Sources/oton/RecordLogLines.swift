@@ -36,7 +36,7 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
             let path = fields["path"].flatMap { $0.isEmpty ? nil : $0 } ?? "(deleted)"
             var line = "\(status): \(path) (\(Self.duration(seconds)), \(megabytes))"
             if let reason = fields["reason"], !reason.isEmpty { line += ": \(reason)" }
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            StandardOutput.write(line + "\n")
         case Self.stoppedEventName:
             let message = fields["message"] ?? "recording stopped"
             if fields["error"] == "true" {

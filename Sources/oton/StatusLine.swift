@@ -82,7 +82,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         var line = parts.filter { !$0.isEmpty }.joined(separator: " · ")
         let width = Self.terminalWidth()
         if line.count > width - 1 { line = String(line.prefix(max(width - 2, 10))) + "…" }
-        FileHandle.standardOutput.write(Data(("\r\u{1B}[2K" + line).utf8))
+        StandardOutput.write("\r\u{1B}[2K" + line)
     }
 
     private var stateSymbol: String {
@@ -136,7 +136,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         session.bus.unsubscribe(id: Self.id)
         mailbox.close()
         tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        StandardOutput.write("\n")
     }
 
     private static func terminalWidth() -> Int {

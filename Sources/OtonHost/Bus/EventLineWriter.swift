@@ -5,7 +5,8 @@ import Foundation
 public final class EventLineWriter: MailboxConsumer, @unchecked Sendable {
     public static let subscriberID = "oton.events-writer"
 
-    private let handle: FileHandle
+    /// nil: standard output (through ``StandardOutput``, so a closed pipe ends the session quietly).
+    private let handle: FileHandle?
     private let closeOnFinish: Bool
     private let mailbox: Mailbox
     private let bus: PluginBus
@@ -13,7 +14,7 @@ public final class EventLineWriter: MailboxConsumer, @unchecked Sendable {
     /// `destination` is a path, or "-" for standard output. The file is created or truncated.
     public init(destination: String, bus: PluginBus) throws {
         if destination == "-" {
-            handle = FileHandle.standardOutput
+            handle = nil
             closeOnFinish = false
         } else {
             guard FileManager.default.createFile(atPath: destination, contents: nil) else {
@@ -39,21 +40,25 @@ public final class EventLineWriter: MailboxConsumer, @unchecked Sendable {
     }
 
     public func deliver(event: FrozenEvent) {
-        try? handle.write(contentsOf: Data(Self.line(for: event.event).utf8))
+        write(Self.line(for: event.event))
+    }
+
+    private func write(_ line: String) {
+        if let handle { try? handle.write(contentsOf: Data(line.utf8)) } else { StandardOutput.write(line) }
     }
 
     public func deliver(media: MediaPacket, extraFlags: UInt32) {}
 
     public func deliverDropNotice(_ counts: Mailbox.DropCounts) {
         let line = "{\"kind\":\"dropped\",\"source\":\"oton.events-writer\",\"fields\":{\"dropped_events\":\"\(counts.events)\"}}\n"
-        try? handle.write(contentsOf: Data(line.utf8))
+        write(line)
     }
 
     /// Writes everything queued, then stops.
     public func finish() {
         bus.unsubscribe(id: Self.subscriberID)
         mailbox.close { [handle, closeOnFinish] in
-            if closeOnFinish { try? handle.close() }
+            if closeOnFinish { try? handle?.close() }
         }
     }
 }

@@ -51,6 +51,8 @@ public final class HostSession: @unchecked Sendable {
         plugins.start(config.plugins, configDirectory: configDirectory)
         openControlSocket()
         installSignalHandlers()
+        // `oton play | head -2`: the reader went away; end as on Ctrl-C, quietly, exit 0.
+        StandardOutput.onClosed { [weak self] in self?.requestQuit() }
         player.start()
         onStarted(self)
         let result = outcome.wait()
