@@ -20,6 +20,16 @@ struct CtlCommand: ParsableCommand {
 
     func run() throws {
         let words = self.words.isEmpty ? ["status"] : self.words
+        // The words pass through unparsed (plugin commands take their own options), so help and
+        // stray options are recognized here, before any connection: help first, always.
+        if let first = words.first, ["--help", "-h", "help"].contains(first) {
+            print(Self.helpMessage())
+            return
+        }
+        if let first = words.first, first.hasPrefix("-"), Double(first) == nil {
+            Terminal.error("unknown option \(first) for oton ctl; options go before the command (see oton ctl --help)")
+            throw ExitStatus.configuration
+        }
         let client: ControlClient
         do {
             client = try ControlClient(instance: instance)

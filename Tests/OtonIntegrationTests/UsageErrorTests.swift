@@ -1,0 +1,33 @@
+import Foundation
+import OtonTestSupport
+import XCTest
+
+/// Usage errors exit 2 with the usage line and a hint; help never needs a running oton.
+final class UsageErrorTests: XCTestCase {
+    private func oton(_ arguments: [String]) throws -> ProcessResult {
+        let directory = try TemporaryDirectory(self)
+        // No running oton anywhere: help must not try to reach one.
+        return try runProcess(TestPaths.oton, arguments,
+                              environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": directory.path]) { $1 })
+    }
+
+    func testUsageErrorsExitTwoWithAHint() throws {
+        for arguments in [["play", "--bogus"], ["nosuch"], ["record"], ["ctl", "--bogus"], ["play", "--retries", "many"]] {
+            let result = try oton(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("--help"), "\(arguments): a hint where to read more\n\(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("no running oton"), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    func testCtlHelpIsShownWithoutARunningOton() throws {
+        for arguments in [["ctl", "--help"], ["ctl", "-h"], ["help", "ctl"]] {
+            let result = try oton(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stdout.contains("Control a running oton"), "\(arguments): \(result.stdout)")
+            XCTAssertFalse(result.stderr.contains("no running oton"), "\(arguments): \(result.stderr)")
+        }
+        let negative = try oton(["ctl", "volume", "-5"])
+        XCTAssertTrue(negative.stderr.contains("no running oton"), "a negative number is a command argument, not an option: \(negative.stderr)")
+    }
+}
