@@ -17,7 +17,7 @@ final class PluginManagerConcurrencyTests: XCTestCase {
 
         let callers = 4
         let started = DispatchSemaphore(value: 0)
-        let outcomes = Mutex<(answered: Int, gone: Int, wrong: [String])>((0, 0, []))
+        let outcomes = Outcomes()
         let group = DispatchGroup()
         for caller in 0 ..< callers {
             group.enter()
@@ -29,23 +29,49 @@ final class PluginManagerConcurrencyTests: XCTestCase {
                     _ = manager.reports.count
                     _ = manager.dropCounts(of: "org.oton.test.probe")
                     guard let reply = manager.run(command: "probe-echo", arguments: ["\(caller)"], timeout: 5) else {
-                        outcomes.withLock { $0.gone += 1 }
+                        outcomes.update { $0.gone += 1 }
                         return
                     }
-                    outcomes.withLock {
+                    outcomes.update {
                         if reply.ok && reply.text.contains("\"\(caller)\"") { $0.answered += 1 } else { $0.wrong.append(reply.text) }
                     }
                 }
             }.start()
         }
+        // The status line reads the manager whenever it redraws, before, during and after shutdown.
+        let shutDown = Atomic<Bool>(false)
+        let watcherDone = DispatchSemaphore(value: 0)
+        Thread {
+            while !shutDown.load(ordering: .relaxed) {
+                _ = manager.dropCounts(of: "org.oton.test.probe")
+                _ = manager.reports.count
+            }
+            watcherDone.signal()
+        }.start()
         for _ in 0 ..< callers { started.wait() }
         XCTAssertEqual(manager.shutdown(), [], "nothing abandoned")
+        shutDown.store(true, ordering: .relaxed)
+        XCTAssertEqual(watcherDone.wait(timeout: .now() + 10), .success)
+        XCTAssertNil(manager.dropCounts(of: "org.oton.test.probe"), "no instance is left after shutdown")
         XCTAssertEqual(group.wait(timeout: .now() + 10), .success, "every caller saw the plugin go")
-        let result = outcomes.withLock { $0 }
+        let result = outcomes.update { $0 }
         XCTAssertEqual(result.gone, callers)
         XCTAssertGreaterThan(result.answered, 0)
         XCTAssertTrue(result.wrong.allSatisfy { $0.hasSuffix("is shutting down; \"probe-echo\" was not run") }, "\(result.wrong)")
         XCTAssertNil(manager.run(command: "probe-echo", arguments: []))
         XCTAssertEqual(manager.reports.count, 1, "reports stay readable after shutdown")
+    }
+}
+
+/// What the calling threads saw. An NSLock, not a Mutex: ThreadSanitizer does not see the futex
+/// under Synchronization.Mutex and would report the test's own bookkeeping.
+private final class Outcomes: @unchecked Sendable {
+    struct Counts { var answered = 0, gone = 0, wrong: [String] = [] }
+    private let lock = NSLock()
+    private var counts = Counts()
+
+    func update<T>(_ body: (inout Counts) -> T) -> T {
+        lock.lock(); defer { lock.unlock() }
+        return body(&counts)
     }
 }
