@@ -26,8 +26,10 @@ public final class ControlServer: @unchecked Sendable {
     /// The accept loop ended; whoever sees the other side's flag second closes the listener.
     private var acceptEnded = false
     private var closed = false
-    /// How long close() waits for client threads (one may be in a plugin command with its own timeout).
-    public static let closeWaitSeconds = 12.0
+    /// How long close() waits for client threads. Short on purpose: a thread inside a stuck plugin's
+    /// command would otherwise hold the exit for the command timeout (10 s), past the shutdown deadline;
+    /// such a thread only waits for its reply, so leaving it behind is harmless.
+    public static let closeWaitSeconds = 2.0
 
     /// Listens at the instance's socket. A live socket of the same name means another oton
     /// runs as that instance; a stale one (nobody listening) is replaced.
