@@ -26,7 +26,6 @@ func pluginLogic(_ name: String, dependencies: [Target.Dependency] = []) -> Targ
 
 let package = Package(
     name: "Oton",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "oton", targets: ["oton"]),
         .library(name: "OtonSleepTimer", type: .dynamic, targets: ["SleepTimer"]),

@@ -1,45 +1,33 @@
 /* The GStreamer and GLib API the host uses, plus thin inline shims for the
- * parts that are macros (which Swift cannot import). Nothing else. */
+ * parts that are macros (which Swift cannot import). Nothing else. The shims
+ * are prefixed otgst_ so they never read as names of the plugin ABI (oton_). */
 #ifndef OTON_CGSTREAMER_SHIM_H
 #define OTON_CGSTREAMER_SHIM_H
 
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 
-static inline GstMessageType oton_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
-static inline GstObject *oton_message_source(GstMessage *message) { return GST_MESSAGE_SRC(message); }
-static inline const char *oton_object_name(GstObject *object) { return object ? GST_OBJECT_NAME(object) : NULL; }
-static inline GstClockTime oton_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }
-static inline gboolean oton_clock_time_is_valid(GstClockTime time) { return GST_CLOCK_TIME_IS_VALID(time); }
-static inline gboolean oton_buffer_is_discont(GstBuffer *buffer) { return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DISCONT); }
-static inline GstBuffer *oton_probe_buffer(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_BUFFER(info); }
-static inline GstEvent *oton_probe_event(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_EVENT(info); }
-static inline GstEventType oton_event_type(GstEvent *event) { return GST_EVENT_TYPE(event); }
-static inline GstElement *oton_element(gpointer object) { return GST_ELEMENT(object); }
-static inline GstBin *oton_bin(GstElement *element) { return GST_BIN(element); }
-static inline GstAppSink *oton_app_sink(GstElement *element) { return GST_APP_SINK(element); }
-static inline GstObject *oton_object(gpointer object) { return GST_OBJECT(object); }
-static inline void oton_message_unref(GstMessage *message) { gst_message_unref(message); }
-static inline void oton_caps_unref(GstCaps *caps) { gst_caps_unref(caps); }
-static inline void oton_sample_unref(GstSample *sample) { gst_sample_unref(sample); }
-static inline void oton_tag_list_unref(GstTagList *tags) { gst_tag_list_unref(tags); }
-static inline GstClockTime oton_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
-static inline guint64 oton_second(void) { return GST_SECOND; }
-
-/* g_signal_connect is a macro. */
-static inline gulong oton_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
-    return g_signal_connect(instance, signal, handler, data);
-}
+static inline GstMessageType otgst_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
+static inline GstObject *otgst_message_source(GstMessage *message) { return GST_MESSAGE_SRC(message); }
+static inline const char *otgst_object_name(GstObject *object) { return object ? GST_OBJECT_NAME(object) : NULL; }
+static inline GstClockTime otgst_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }
+static inline gboolean otgst_clock_time_is_valid(GstClockTime time) { return GST_CLOCK_TIME_IS_VALID(time); }
+static inline gboolean otgst_buffer_is_discont(GstBuffer *buffer) { return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DISCONT); }
+static inline GstBuffer *otgst_probe_buffer(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_BUFFER(info); }
+static inline GstEvent *otgst_probe_event(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_EVENT(info); }
+static inline GstEventType otgst_event_type(GstEvent *event) { return GST_EVENT_TYPE(event); }
+static inline GstBin *otgst_bin(GstElement *element) { return GST_BIN(element); }
+static inline GstAppSink *otgst_app_sink(GstElement *element) { return GST_APP_SINK(element); }
+static inline GstObject *otgst_object(gpointer object) { return GST_OBJECT(object); }
+static inline void otgst_caps_unref(GstCaps *caps) { gst_caps_unref(caps); }
+static inline void otgst_sample_unref(GstSample *sample) { gst_sample_unref(sample); }
 
 /* g_object_set with one property of each type (varargs are not callable from Swift). */
-static inline void oton_set_bool(gpointer object, const char *name, gboolean value) { g_object_set(object, name, value, NULL); }
-static inline void oton_set_int(gpointer object, const char *name, gint value) { g_object_set(object, name, value, NULL); }
-static inline void oton_set_uint(gpointer object, const char *name, guint value) { g_object_set(object, name, value, NULL); }
-static inline void oton_set_uint64(gpointer object, const char *name, guint64 value) { g_object_set(object, name, value, NULL); }
-static inline void oton_set_int64(gpointer object, const char *name, gint64 value) { g_object_set(object, name, value, NULL); }
-static inline void oton_set_double(gpointer object, const char *name, gdouble value) { g_object_set(object, name, value, NULL); }
-static inline void oton_set_string(gpointer object, const char *name, const char *value) { g_object_set(object, name, value, NULL); }
-static inline void oton_set_caps(gpointer object, const char *name, GstCaps *value) { g_object_set(object, name, value, NULL); }
-static inline void oton_set_enum_by_nick(gpointer object, const char *name, const char *nick) { gst_util_set_object_arg(G_OBJECT(object), name, nick); }
+static inline void otgst_set_bool(gpointer object, const char *name, gboolean value) { g_object_set(object, name, value, NULL); }
+static inline void otgst_set_uint(gpointer object, const char *name, guint value) { g_object_set(object, name, value, NULL); }
+static inline void otgst_set_uint64(gpointer object, const char *name, guint64 value) { g_object_set(object, name, value, NULL); }
+static inline void otgst_set_double(gpointer object, const char *name, gdouble value) { g_object_set(object, name, value, NULL); }
+static inline void otgst_set_string(gpointer object, const char *name, const char *value) { g_object_set(object, name, value, NULL); }
+static inline void otgst_set_caps(gpointer object, const char *name, GstCaps *value) { g_object_set(object, name, value, NULL); }
 
 #endif

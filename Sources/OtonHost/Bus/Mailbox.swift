@@ -140,16 +140,19 @@ public final class Mailbox: @unchecked Sendable {
         return true
     }
 
-    /// Runs `work` on the mailbox thread after everything queued before it. Never dropped.
-    public func perform(_ work: @escaping () -> Void) {
+    /// Runs `work` on the mailbox thread after everything queued before it. Never dropped while open;
+    /// returns false, and `work` never runs, when the mailbox is already closed.
+    @discardableResult
+    public func perform(_ work: @escaping () -> Void) -> Bool {
         condition.lock()
         if closed {
             condition.unlock()
-            return
+            return false
         }
         items.append(.task(work))
         condition.signal()
         condition.unlock()
+        return true
     }
 
     /// Runs `last` after everything queued, then ends the thread; later offers are refused.

@@ -18,9 +18,18 @@ public final class ControlServer: @unchecked Sendable {
     private let bus: PluginBus
     private let logger: Logger
     private let listener: Int32
-    private let lock = NSLock()
+    /// Guards `clients`, `threads` and `closed`; signalled when a thread ends.
+    private let lock = NSCondition()
     private var clients: Set<Int32> = []
+    /// The accept thread and client threads still running; close() waits for them.
+    private var threads = 0
+    /// The accept loop ended; whoever sees the other side's flag second closes the listener.
+    private var acceptEnded = false
     private var closed = false
+    /// How long close() waits for client threads. Short on purpose: a thread inside a stuck plugin's
+    /// command would otherwise hold the exit for the command timeout (10 s), past the shutdown deadline;
+    /// such a thread only waits for its reply, so leaving it behind is harmless.
+    public static let closeWaitSeconds = 2.0
 
     /// Listens at the instance's socket. A live socket of the same name means another oton
     /// runs as that instance; a stale one (nobody listening) is replaced.
@@ -42,23 +51,48 @@ public final class ControlServer: @unchecked Sendable {
         self.bus = bus
         self.logger = logger
         commands = ControlCommands(bus: bus, player: player, plugins: plugins)
-        let thread = Thread { [self] in acceptLoop() }
+        threads = 1
+        let thread = Thread { [self] in acceptLoop(); threadEnded() }
         thread.name = "oton.control.accept"
         thread.start()
         logger.info("control socket: \(path)")
     }
 
-    /// Stops accepting, disconnects every client and removes the socket file.
-    public func close() {
+    /// Stops accepting, disconnects every client, removes the socket file and waits until the
+    /// accept thread and every client thread have ended (at most `closeWaitSeconds`; returns
+    /// false, and logs, when one is still busy then). A second call only waits.
+    @discardableResult
+    public func close() -> Bool {
         lock.lock()
-        guard !closed else { lock.unlock(); return }
+        let first = !closed
         closed = true
-        let open = clients
+        if first {
+            // Under the lock: a client thread closes its descriptor only after leaving the set,
+            // and the accept thread closes the listener only under it, so no number here can
+            // have been reused by another open in the meantime.
+            for fd in clients { shutdown(fd, Int32(SHUT_RDWR)) }
+            // Wakes accept(); the accept thread closes the listener once it let go of it.
+            if acceptEnded { Glibc.close(listener) } else { shutdown(listener, Int32(SHUT_RDWR)) }
+        }
         lock.unlock()
-        shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
-        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
-        unlink(path)
+        if first { unlink(path) }
+        let deadline = Date().addingTimeInterval(Self.closeWaitSeconds)
+        lock.lock()
+        while threads > 0 && lock.wait(until: deadline) {}
+        let left = threads
+        lock.unlock()
+        if left > 0 {
+            logger.warning("control socket: \(left) client threads still busy after \(Int(Self.closeWaitSeconds)) s; not waiting longer")
+            return false
+        }
+        return true
+    }
+
+    private func threadEnded() {
+        lock.lock()
+        threads -= 1
+        lock.broadcast()
+        lock.unlock()
     }
 
     private func acceptLoop() {
@@ -66,19 +100,28 @@ public final class ControlServer: @unchecked Sendable {
             let fd = accept(listener, nil, nil)
             if fd < 0 {
                 if errno == EINTR { continue }
-                return // closed
+                let reason = errno
+                lock.lock()
+                acceptEnded = true
+                let closing = closed
+                if closing { Glibc.close(listener) }
+                lock.unlock()
+                if !closing {
+                    logger.error("control socket: accept failed (\(String(cString: strerror(reason)))); no new clients until restart")
+                }
+                return
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC) // children (clipboard tools, …) must not inherit clients
             lock.lock()
             let full = clients.count >= Self.maximumClients || closed
-            if !full { clients.insert(fd) }
+            if !full { clients.insert(fd); threads += 1 }
             lock.unlock()
             if full {
                 _ = UnixSocket.writeAll(fd, ControlReply.failure("too many control clients").line(id: nil))
                 Glibc.close(fd)
                 continue
             }
-            let thread = Thread { [self] in serve(fd) }
+            let thread = Thread { [self] in serve(fd); threadEnded() }
             thread.name = "oton.control.client"
             thread.start()
         }

@@ -73,10 +73,10 @@ final class MediaTapSource: @unchecked Sendable {
         offsets[format.tap] = offset + UInt64(map.size)
         lock.unlock()
         var flags: UInt32 = (offset == 0 ? OTON_MEDIA_FLAG_NEW_CONNECTION : 0) | extraFlags
-        if oton_buffer_is_discont(buffer) != 0 && offset != 0 { flags |= OTON_MEDIA_FLAG_DISCONT }
-        let pts = oton_buffer_pts(buffer)
+        if otgst_buffer_is_discont(buffer) != 0 && offset != 0 { flags |= OTON_MEDIA_FLAG_DISCONT }
+        let pts = otgst_buffer_pts(buffer)
         let packet = MediaPacket(format: format, copying: map.data, count: Int(map.size), flags: flags,
-                                 presentationNanoseconds: oton_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1,
+                                 presentationNanoseconds: otgst_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1,
                                  offset: offset, connection: connection)
         bus.publish(media: packet)
     }

@@ -74,7 +74,7 @@ enum PipelineCallbacks {
     static let busHandler: GstBusFunc = { _, message, data in
         guard let message else { return 1 }
         let context = PipelineContext.from(data)
-        switch oton_message_type(message) {
+        switch otgst_message_type(message) {
         case GST_MESSAGE_ERROR:
             context.report(.error(errorReport(message)))
         case GST_MESSAGE_WARNING:
@@ -91,7 +91,7 @@ enum PipelineCallbacks {
             gst_message_parse_buffering(message, &percent)
             context.report(.buffering(percent: Int(percent)))
         case GST_MESSAGE_STATE_CHANGED:
-            guard !context.startsOnFirstBuffer, oton_message_source(message) == oton_object(context.pipeline) else { break }
+            guard !context.startsOnFirstBuffer, otgst_message_source(message) == otgst_object(context.pipeline) else { break }
             var old = GST_STATE_NULL
             var new = GST_STATE_NULL
             gst_message_parse_state_changed(message, &old, &new, nil)
@@ -114,7 +114,7 @@ enum PipelineCallbacks {
         gst_message_parse_error_details(message, &details)
         var status: guint = 0
         let httpStatus: Int? = if let details, gst_structure_get_uint(details, "http-status-code", &status) != 0 { Int(status) } else { nil }
-        let sourceName = oton_object_name(oton_message_source(message)).map { String(cString: $0) }
+        let sourceName = otgst_object_name(otgst_message_source(message)).map { String(cString: $0) }
         return GStreamerErrorReport(
             domain: error.map { String(cString: g_quark_to_string($0.pointee.domain)) } ?? "",
             code: Int(error?.pointee.code ?? 0),
@@ -135,7 +135,7 @@ enum PipelineCallbacks {
         guard let pad else { return }
         let context = PipelineContext.from(data)
         guard let caps = gst_pad_get_current_caps(pad) ?? gst_pad_query_caps(pad, nil) else { return }
-        defer { oton_caps_unref(caps) }
+        defer { otgst_caps_unref(caps) }
         guard let structure = gst_caps_get_structure(caps, 0),
               String(cString: gst_structure_get_name(structure)).hasPrefix("audio/x-raw") else { return }
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, tagProbe, context.retained(), release)
@@ -159,9 +159,9 @@ enum PipelineCallbacks {
     private static let parsedPadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, data in
         guard let pad, let sink = gst_element_factory_make("fakesink", nil) else { return }
         let context = PipelineContext.from(data)
-        oton_set_bool(sink, "sync", 0)
-        oton_set_bool(sink, "async", 0)
-        _ = gst_bin_add(oton_bin(context.pipeline), sink)
+        otgst_set_bool(sink, "sync", 0)
+        otgst_set_bool(sink, "async", 0)
+        _ = gst_bin_add(otgst_bin(context.pipeline), sink)
         _ = gst_element_sync_state_with_parent(sink)
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, tagProbe, context.retained(), release)
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, firstBufferProbe, context.retained(), release)
@@ -200,7 +200,7 @@ enum PipelineCallbacks {
     }
 
     private static let sourceBytesProbe: GstPadProbeCallback = { _, info, data in
-        if let info, let buffer = oton_probe_buffer(info) {
+        if let info, let buffer = otgst_probe_buffer(info) {
             PipelineContext.from(data).flow.addSourceBytes(Int(gst_buffer_get_size(buffer)))
         }
         return GST_PAD_PROBE_OK
@@ -222,7 +222,7 @@ enum PipelineCallbacks {
     }
 
     private static let tagProbe: GstPadProbeCallback = { _, info, data in
-        guard let info, let event = oton_probe_event(info), oton_event_type(event) == GST_EVENT_TAG else { return GST_PAD_PROBE_OK }
+        guard let info, let event = otgst_probe_event(info), otgst_event_type(event) == GST_EVENT_TAG else { return GST_PAD_PROBE_OK }
         var tags: UnsafeMutablePointer<GstTagList>?
         gst_event_parse_tag(event, &tags)
         if let tags { // the tag list belongs to the event
@@ -242,16 +242,16 @@ enum PipelineCallbacks {
         }
         g_signal_connect_data(decoder, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
         // decodebin's own typefinder exists from the start, before any deep-element-added.
-        if let typefind = gst_bin_get_by_name(oton_bin(decoder), "typefind") {
+        if let typefind = gst_bin_get_by_name(otgst_bin(decoder), "typefind") {
             g_signal_connect_data(typefind, "have-type", unsafeBitCast(haveType, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
             gst_object_unref(typefind)
         }
     }
 
     private static let sourceProbe: GstPadProbeCallback = { pad, info, data in
-        guard let pad, let info, let buffer = oton_probe_buffer(info) else { return GST_PAD_PROBE_OK }
+        guard let pad, let info, let buffer = otgst_probe_buffer(info) else { return GST_PAD_PROBE_OK }
         if let caps = gst_pad_get_current_caps(pad) {
-            defer { oton_caps_unref(caps) }
+            defer { otgst_caps_unref(caps) }
             if let structure = gst_caps_get_structure(caps, 0),
                String(cString: gst_structure_get_name(structure)) == "application/x-icy" {
                 return GST_PAD_PROBE_REMOVE // icydemux's output is tapped instead
@@ -263,7 +263,7 @@ enum PipelineCallbacks {
 
     private static let elementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, data in
         guard let element, let factory = gst_element_get_factory(element) else { return }
-        let name = String(cString: oton_object_name(oton_object(UnsafeMutableRawPointer(factory))))
+        let name = String(cString: otgst_object_name(otgst_object(UnsafeMutableRawPointer(factory))))
         let context = PipelineContext.from(data)
         if name == "icydemux" {
             g_signal_connect_data(element, "pad-added", unsafeBitCast(icyPadAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
@@ -276,7 +276,7 @@ enum PipelineCallbacks {
     }
 
     private static let icyProbe: GstPadProbeCallback = { pad, info, data in
-        guard let pad, let info, let buffer = oton_probe_buffer(info) else { return GST_PAD_PROBE_OK }
+        guard let pad, let info, let buffer = otgst_probe_buffer(info) else { return GST_PAD_PROBE_OK }
         let taps = PipelineContext.from(data).taps
         // icydemux typefinds what it carries and puts that on its pad.
         if !taps.hasStreamCaps, let caps = gst_pad_get_current_caps(pad) {
@@ -284,7 +284,7 @@ enum PipelineCallbacks {
                 taps.setStreamCaps(String(cString: text))
                 g_free(text)
             }
-            oton_caps_unref(caps)
+            otgst_caps_unref(caps)
         }
         taps.stream(buffer)
         return GST_PAD_PROBE_OK
@@ -317,7 +317,7 @@ enum PipelineCallbacks {
 
     private static let newSample: @convention(c) (UnsafeMutablePointer<GstAppSink>?, gpointer?) -> GstFlowReturn = { sink, data in
         guard let sink, let data, let sample = gst_app_sink_pull_sample(sink) else { return GST_FLOW_OK }
-        defer { oton_sample_unref(sample) }
+        defer { otgst_sample_unref(sample) }
         if let buffer = gst_sample_get_buffer(sample) {
             Unmanaged<TapHolder>.fromOpaque(data).takeUnretainedValue().taps.pcm(buffer, caps: gst_sample_get_caps(sample))
         }

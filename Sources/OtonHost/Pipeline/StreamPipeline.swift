@@ -38,14 +38,14 @@ public final class StreamPipeline: @unchecked Sendable {
         switch description.source {
         case let .http(url):
             source = try builder.make("souphttpsrc", "source", package: "gstreamer1.0-plugins-good")
-            oton_set_string(source, "location", url)
-            oton_set_bool(source, "iradio-mode", 1)
-            oton_set_string(source, "user-agent", description.userAgent)
-            oton_set_uint(source, "timeout", guint(PipelineDescription.sourceTimeoutSeconds))
-            if let caFile = description.caFile, url.hasPrefix("https://") { oton_set_string(source, "ssl-ca-file", caFile) }
+            otgst_set_string(source, "location", url)
+            otgst_set_bool(source, "iradio-mode", 1)
+            otgst_set_string(source, "user-agent", description.userAgent)
+            otgst_set_uint(source, "timeout", guint(PipelineDescription.sourceTimeoutSeconds))
+            if let caFile = description.caFile, url.hasPrefix("https://") { otgst_set_string(source, "ssl-ca-file", caFile) }
         case let .file(path):
             source = try builder.make("filesrc", "source", package: "libgstreamer1.0-0")
-            oton_set_string(source, "location", path)
+            otgst_set_string(source, "location", path)
         }
         if !description.decodes && description.taps & OTON_TAP_PCM == 0 {
             // Parse only: source → parsebin → a fakesink per elementary stream, no audio path.
@@ -67,7 +67,7 @@ public final class StreamPipeline: @unchecked Sendable {
         let convert = try builder.make("audioconvert", "convert", package: "gstreamer1.0-plugins-base")
         let resample = try builder.make("audioresample", "resample", package: "gstreamer1.0-plugins-base")
         let volume = try builder.make("volume", "volume", package: "gstreamer1.0-plugins-base")
-        oton_set_double(volume, "volume", description.volume)
+        otgst_set_double(volume, "volume", description.volume)
         self.volume = volume
         // Decoding although nobody listens (a recording that asked for the PCM tap): no sound, no
         // clock, and no network buffer to wait for: buffering pauses would only hold the recording up.
@@ -75,11 +75,11 @@ public final class StreamPipeline: @unchecked Sendable {
         let sink: UnsafeMutablePointer<GstElement>
         if !listened {
             sink = try builder.make("fakesink", "sink", package: "libgstreamer1.0-0")
-            oton_set_bool(sink, "sync", 0)
-            oton_set_bool(sink, "async", 0)
+            otgst_set_bool(sink, "sync", 0)
+            otgst_set_bool(sink, "async", 0)
         } else if description.headless {
             sink = try builder.make("fakesink", "sink", package: "libgstreamer1.0-0")
-            oton_set_bool(sink, "sync", 1) // real time without a sound device
+            otgst_set_bool(sink, "sync", 1) // real time without a sound device
         } else {
             sink = try builder.make("autoaudiosink", "sink", package: "gstreamer1.0-plugins-good")
         }
@@ -90,10 +90,10 @@ public final class StreamPipeline: @unchecked Sendable {
         var decoded = convert
         if description.isLive && listened {
             let buffer = try builder.make("queue2", "network-buffer", package: "libgstreamer1.0-0")
-            oton_set_bool(buffer, "use-buffering", 1)
-            oton_set_uint(buffer, "max-size-buffers", 0)
-            oton_set_uint(buffer, "max-size-bytes", 0)
-            oton_set_uint64(buffer, "max-size-time", guint64(description.networkBufferMilliseconds) * 1_000_000)
+            otgst_set_bool(buffer, "use-buffering", 1)
+            otgst_set_uint(buffer, "max-size-buffers", 0)
+            otgst_set_uint(buffer, "max-size-bytes", 0)
+            otgst_set_uint64(buffer, "max-size-time", guint64(description.networkBufferMilliseconds) * 1_000_000)
             try builder.link(buffer, convert)
             decoded = buffer
         }
@@ -106,14 +106,14 @@ public final class StreamPipeline: @unchecked Sendable {
             let tapFilter = try builder.make("capsfilter", "pcm-format", package: "libgstreamer1.0-0")
             let tapSink = try builder.make("appsink", "pcm-sink", package: "gstreamer1.0-plugins-base")
             let caps = gst_caps_from_string("audio/x-raw,format=S16LE,layout=interleaved")
-            oton_set_caps(tapFilter, "caps", caps)
-            oton_caps_unref(caps)
-            oton_set_bool(tapSink, "sync", 0)
+            otgst_set_caps(tapFilter, "caps", caps)
+            otgst_caps_unref(caps)
+            otgst_set_bool(tapSink, "sync", 0)
             for (from, to) in [(resample, tee), (tee, audioQueue), (audioQueue, volume), (tee, tapQueue),
                                (tapQueue, tapConvert), (tapConvert, tapFilter), (tapFilter, tapSink)] {
                 try builder.link(from, to)
             }
-            PipelineCallbacks.connectPCM(oton_app_sink(tapSink), taps: taps)
+            PipelineCallbacks.connectPCM(otgst_app_sink(tapSink), taps: taps)
         } else {
             try builder.link(resample, volume)
         }
@@ -158,7 +158,7 @@ public final class StreamPipeline: @unchecked Sendable {
     }
 
     public func setVolume(_ value: Double) {
-        if let volume { oton_set_double(volume, "volume", value) }
+        if let volume { otgst_set_double(volume, "volume", value) }
     }
 
     /// How long stop() waits for the streaming threads to end.
@@ -199,13 +199,13 @@ private struct ElementBuilder {
 
     func make(_ factory: String, _ name: String, package: String) throws(PipelineBuildError) -> UnsafeMutablePointer<GstElement> {
         guard let element = gst_element_factory_make(factory, name) else { throw .missing(factory, package: package) }
-        _ = gst_bin_add(oton_bin(bin), element)
+        _ = gst_bin_add(otgst_bin(bin), element)
         return element
     }
 
     func link(_ from: UnsafeMutablePointer<GstElement>, _ to: UnsafeMutablePointer<GstElement>) throws(PipelineBuildError) {
         guard gst_element_link(from, to) != 0 else {
-            throw .link(String(cString: oton_object_name(oton_object(from))), String(cString: oton_object_name(oton_object(to))))
+            throw .link(String(cString: otgst_object_name(otgst_object(from))), String(cString: otgst_object_name(otgst_object(to))))
         }
     }
 }

@@ -100,10 +100,7 @@ final class PluginHostContext: @unchecked Sendable {
 
     /// Copies a plugin's event onto the bus. Only namespaced kinds obtained from event_kind().
     func publish(_ event: UnsafePointer<oton_event>) -> oton_status {
-        let header = event.pointee
-        guard Int(header.struct_size) >= MemoryLayout<oton_event>.offset(of: \oton_event.fields)! + MemoryLayout<UnsafeRawPointer?>.size else {
-            return OTON_ERR_INVALID
-        }
+        guard let header = ABIStructReader.read(event, minimum: OTON_EVENT_SIZE_1_0) else { return OTON_ERR_INVALID }
         guard header.kind >= OTON_EVENT_FIRST_DYNAMIC, let name = bus.registry.name(for: header.kind) else {
             return OTON_ERR_INVALID
         }
@@ -120,8 +117,7 @@ final class PluginHostContext: @unchecked Sendable {
     }
 
     func request(_ request: UnsafePointer<oton_request>) -> oton_status {
-        let r = request.pointee
-        guard Int(r.struct_size) >= MemoryLayout<oton_request>.offset(of: \oton_request.duration_ms)! + 4 else { return OTON_ERR_INVALID }
+        guard let r = ABIStructReader.read(request, minimum: OTON_REQUEST_SIZE_1_0) else { return OTON_ERR_INVALID }
         func volume() -> Double? { r.volume.isFinite ? min(max(r.volume, 0), 1.5) : nil }
         let converted: PlayerRequest
         switch r.kind {
@@ -178,8 +174,8 @@ private let hostCurrent: @convention(c) (UnsafePointer<oton_host>?, oton_event_k
 
 private let hostRegisterCommand: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<oton_command_decl>?) -> oton_status = { host, decl in
     guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
-    guard let decl, decl.pointee.struct_size >= UInt32(MemoryLayout<oton_command_decl>.size) else { return OTON_ERR_INVALID }
-    guard let command = try? CommandName.validated(decl.pointee, path: context.pluginID) else { return OTON_ERR_INVALID }
+    guard let decl, let declared = ABIStructReader.read(decl, minimum: OTON_COMMAND_DECL_SIZE_1_0) else { return OTON_ERR_INVALID }
+    guard let command = try? CommandName.validated(declared, path: context.pluginID) else { return OTON_ERR_INVALID }
     return context.commands.register(command, for: context.pluginID) ? OTON_OK : OTON_ERR_BUSY
 }
 

@@ -84,13 +84,14 @@ final class PluginInstance: MailboxConsumer, @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         let argumentsJSON = JSONValue.array(arguments.map(JSONValue.string)).jsonText
         let instance = self.instance
-        mailbox.perform { [self] in
+        let queued = mailbox.perform { [self] in
             inside(.onCommand) {
                 let status = onCommand(instance, name, argumentsJSON, replyWriter, Unmanaged.passUnretained(box).toOpaque())
                 box.finish(ok: status == OTON_OK)
             }
             done.signal()
         }
+        guard queued else { return CommandReply(ok: false, text: "\(id) is shutting down; \"\(name)\" was not run") }
         guard done.wait(timeout: .now() + timeout) == .success else {
             return CommandReply(ok: false, text: "\(id) did not answer \"\(name)\" within \(Int(timeout)) s")
         }

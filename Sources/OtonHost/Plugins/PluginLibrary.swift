@@ -17,8 +17,7 @@ public final class PluginLibrary: @unchecked Sendable {
     private static let opened = Mutex<[String: Handle]>([:])
 
     /// The size of the ABI 1.0 descriptor: a plugin's descriptor must be at least this.
-    public static let minimumDescriptorSize = MemoryLayout<oton_plugin_descriptor>.offset(of: \oton_plugin_descriptor.on_command)!
-        + MemoryLayout<UnsafeRawPointer?>.size
+    public static let minimumDescriptorSize = Int(OTON_DESCRIPTOR_SIZE_1_0)
 
     /// Opens and validates. Does not call create(). `hostABI` is this host's version
     /// (tests pass another to check the rules for older and newer plugins).
@@ -31,15 +30,12 @@ public final class PluginLibrary: @unchecked Sendable {
         guard let symbol = dlsym(handle, OTON_PLUGIN_ENTRY_SYMBOL) else { throw .missingEntry(path: path) }
         let entry = unsafeBitCast(symbol, to: oton_plugin_entry_fn.self)
         guard let declared = entry() else { throw .nullDescriptor(path: path) }
-        let size = Int(declared.pointee.struct_size)
+        let size = ABIStructReader.declaredSize(declared)
         guard size >= Self.minimumDescriptorSize else {
             throw .descriptorTooSmall(path: path, size: size, required: Self.minimumDescriptorSize)
         }
         // Copy what the plugin declared; fields beyond its struct_size stay zero.
-        var descriptor = oton_plugin_descriptor()
-        withUnsafeMutableBytes(of: &descriptor) { target in
-            target.copyMemory(from: UnsafeRawBufferPointer(start: declared, count: min(size, target.count)))
-        }
+        let descriptor = ABIStructReader.zeroExtended(declared, size: size, as: oton_plugin_descriptor.self)
         self.path = path
         self.descriptor = descriptor
         self.manifest = try Self.validate(descriptor, path: path, hostABI: hostABI)
@@ -123,13 +119,15 @@ public final class PluginLibrary: @unchecked Sendable {
     private static func readCommands(_ d: oton_plugin_descriptor, path: String) throws(PluginLoadError) -> [PluginManifest.Command] {
         guard d.command_count > 0 else { return [] }
         guard let base = d.commands else { throw .missingField(path: path, field: "commands (command_count is \(d.command_count))") }
-        let stride = Int(base.pointee.struct_size)
-        guard stride >= MemoryLayout<oton_command_decl>.size, d.command_count <= 256 else {
-            throw .invalidField(path: path, field: "commands", reason: "struct_size \(stride) or count \(d.command_count) is out of range")
+        // Entries are commands[0].struct_size bytes apart: shorter than today's struct when the
+        // plugin was built for an older minor, longer when for a newer one.
+        let stride = ABIStructReader.declaredSize(base)
+        guard stride >= Int(OTON_COMMAND_DECL_SIZE_1_0), stride <= 4096, d.command_count <= 256 else {
+            throw .invalidField(path: path, field: "commands", reason: "struct_size \(stride) (at least \(OTON_COMMAND_DECL_SIZE_1_0)) or count \(d.command_count) (at most 256) is out of range")
         }
         var out: [PluginManifest.Command] = []
         for index in 0 ..< Int(d.command_count) {
-            let decl = UnsafeRawPointer(base).advanced(by: index * stride).assumingMemoryBound(to: oton_command_decl.self).pointee
+            let decl = ABIStructReader.zeroExtended(UnsafeRawPointer(base).advanced(by: index * stride), size: stride, as: oton_command_decl.self)
             let command = try CommandName.validated(decl, path: path)
             out.append(command)
         }

@@ -6,6 +6,8 @@ import Synchronization
 /// Loads the plugins plugins.json names, creates them, subscribes them to
 /// the bus, routes their commands, and destroys them in order at the end.
 /// A plugin that fails is reported and skipped; the others go on.
+/// Thread-safe: control clients and the status line's keys run commands while
+/// the main thread starts or shuts down; the list of instances is behind a Mutex.
 public final class PluginManager: @unchecked Sendable {
     public enum Status: Equatable, Sendable {
         case running(PluginManifest)
@@ -56,8 +58,19 @@ public final class PluginManager: @unchecked Sendable {
     /// The shutdown deadline T in seconds: T/2 for the queues, then T/2 per plugin for the final event and destroy().
     public let shutdownTimeout: Double
     private let holding = Mutex<String?>(nil)
-    private var instances: [PluginInstance] = []
-    public private(set) var reports: [Report] = []
+
+    /// What start() built and shutdown() takes down; read by any thread.
+    private struct Loaded {
+        var instances: [PluginInstance] = []
+        var reports: [Report] = []
+    }
+    private let loaded = Mutex(Loaded())
+
+    /// The running instances, a snapshot: it may change once the lock is released.
+    private var instances: [PluginInstance] { loaded.withLock { $0.instances } }
+
+    /// What start() did with each entry, in order.
+    public var reports: [Report] { loaded.withLock { $0.reports } }
 
     /// The default of `shutdown_timeout_ms` in plugins.json.
     public static let defaultShutdownTimeout = 3.0
@@ -86,17 +99,19 @@ public final class PluginManager: @unchecked Sendable {
     public func start(_ entries: [PluginEntry], configDirectory: String? = nil) -> [Report] {
         for entry in entries {
             guard entry.enabled else {
-                reports.append(Report(id: entry.id, path: entry.path, status: .disabled))
+                loaded.withLock { $0.reports.append(Report(id: entry.id, path: entry.path, status: .disabled)) }
                 continue
             }
             do throws(PluginLoadError) {
                 let path = try resolve(entry.path, configDirectory: configDirectory)
                 let instance = try load(entry: entry, path: path)
-                instances.append(instance)
-                reports.append(Report(id: entry.id, path: path, status: .running(instance.library.manifest)))
+                loaded.withLock {
+                    $0.instances.append(instance)
+                    $0.reports.append(Report(id: entry.id, path: path, status: .running(instance.library.manifest)))
+                }
                 logger.info("plugin \(entry.id) \(instance.library.manifest.version) started")
             } catch {
-                reports.append(Report(id: entry.id, path: error.path, status: .failed(error)))
+                loaded.withLock { $0.reports.append(Report(id: entry.id, path: error.path, status: .failed(error))) }
                 logger.error("plugin \(entry.id) skipped: \(error.description)")
             }
         }
@@ -193,6 +208,7 @@ public final class PluginManager: @unchecked Sendable {
     /// Returns the ids of the abandoned plugins.
     @discardableResult
     public func shutdown(finalState: StateInfo? = nil) -> [String] {
+        let instances = self.instances
         holding.withLock { $0 = instances.first?.id }
         let half = shutdownTimeout / 2
         let drainDeadline = Date().addingTimeInterval(half)
@@ -220,7 +236,9 @@ public final class PluginManager: @unchecked Sendable {
             commands.removeAll(of: instance.id)
         }
         holding.withLock { $0 = nil }
-        instances.removeAll()
+        loaded.withLock { state in
+            state.instances.removeAll { instance in instances.contains { $0 === instance } }
+        }
         return abandoned
     }
 

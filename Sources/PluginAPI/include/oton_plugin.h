@@ -17,7 +17,10 @@
  *             sizeof() of the struct as that side was compiled. A reader
  *             uses a field only if offsetof(field) + sizeof(field) <=
  *             struct_size (see OTON_HAS_FIELD). Fields are only ever appended:
- *             never reordered, never removed, never retyped.
+ *             never reordered, never removed, never retyped. A reader refuses
+ *             a struct smaller than its ABI 1.0 size (OTON_*_SIZE_1_0 below),
+ *             never one smaller than its own sizeof(): a struct from an older
+ *             minor is shorter, and its missing fields read as absent.
  *  STRINGS    All strings are NUL-terminated UTF-8. A NULL string pointer
  *             means "unknown / not given" and is always allowed where a
  *             string is optional.
@@ -411,6 +414,45 @@ typedef struct oton_plugin_descriptor {
                               const char *args_json, oton_reply_fn reply,
                               void *reply_context);
 } oton_plugin_descriptor;
+
+/* ------------------------------------------------------------------------ */
+/* Minimum sizes                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* The size of each struct in ABI 1.0 (LP64: x86_64, aarch64), the smallest
+ * struct_size a reader accepts for it. A struct_size below this is malformed
+ * (OTON_ERR_INVALID, or a refused plugin); anything from this size up is
+ * valid, and a field appended after 1.0 is read only when OTON_HAS_FIELD says
+ * the struct_size covers it. These numbers never change: each is the end of
+ * the struct's last 1.0 field (oton_request: its last used one), pinned below. */
+#define OTON_EVENT_SIZE_1_0        64u  /* oton_event, through fields */
+#define OTON_TRACK_SIZE_1_0        80u  /* oton_track, through stream_url */
+#define OTON_STATE_INFO_SIZE_1_0   40u  /* oton_state_info, through error_suggestion */
+#define OTON_VOLUME_INFO_SIZE_1_0  16u  /* oton_volume_info, through volume */
+#define OTON_DROP_INFO_SIZE_1_0    32u  /* oton_drop_info, through dropped_bytes */
+#define OTON_MEDIA_FORMAT_SIZE_1_0 32u  /* oton_media_format, through reserved */
+#define OTON_MEDIA_BUFFER_SIZE_1_0 64u  /* oton_media_buffer, through mono_ns */
+#define OTON_REQUEST_SIZE_1_0      20u  /* oton_request, through duration_ms (reserved may be left out) */
+#define OTON_COMMAND_DECL_SIZE_1_0 32u  /* oton_command_decl, through help */
+#define OTON_HOST_SIZE_1_0         96u  /* oton_host, through cache_dir */
+#define OTON_DESCRIPTOR_SIZE_1_0   112u /* oton_plugin_descriptor, through on_command */
+
+/* The end of `field` in `type`: offsetof + sizeof. */
+#define OTON_FIELD_END(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+
+#if defined(__LP64__) && !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(OTON_FIELD_END(oton_event, fields) == OTON_EVENT_SIZE_1_0, "oton_event: 1.0 layout changed");
+_Static_assert(OTON_FIELD_END(oton_track, stream_url) == OTON_TRACK_SIZE_1_0, "oton_track: 1.0 layout changed");
+_Static_assert(OTON_FIELD_END(oton_state_info, error_suggestion) == OTON_STATE_INFO_SIZE_1_0, "oton_state_info: 1.0 layout changed");
+_Static_assert(OTON_FIELD_END(oton_volume_info, volume) == OTON_VOLUME_INFO_SIZE_1_0, "oton_volume_info: 1.0 layout changed");
+_Static_assert(OTON_FIELD_END(oton_drop_info, dropped_bytes) == OTON_DROP_INFO_SIZE_1_0, "oton_drop_info: 1.0 layout changed");
+_Static_assert(OTON_FIELD_END(oton_media_format, reserved) == OTON_MEDIA_FORMAT_SIZE_1_0, "oton_media_format: 1.0 layout changed");
+_Static_assert(OTON_FIELD_END(oton_media_buffer, mono_ns) == OTON_MEDIA_BUFFER_SIZE_1_0, "oton_media_buffer: 1.0 layout changed");
+_Static_assert(OTON_FIELD_END(oton_request, duration_ms) == OTON_REQUEST_SIZE_1_0, "oton_request: 1.0 layout changed");
+_Static_assert(OTON_FIELD_END(oton_command_decl, help) == OTON_COMMAND_DECL_SIZE_1_0, "oton_command_decl: 1.0 layout changed");
+_Static_assert(OTON_FIELD_END(oton_host, cache_dir) == OTON_HOST_SIZE_1_0, "oton_host: 1.0 layout changed");
+_Static_assert(OTON_FIELD_END(oton_plugin_descriptor, on_command) == OTON_DESCRIPTOR_SIZE_1_0, "oton_plugin_descriptor: 1.0 layout changed");
+#endif
 
 /* The entry point's type. The plugin defines exactly one function named
  * oton_plugin_entry with this signature, exported with OTON_EXPORT. It must

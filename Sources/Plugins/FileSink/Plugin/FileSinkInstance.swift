@@ -82,10 +82,10 @@ final class FileSinkInstance: @unchecked Sendable {
             host.log(OTON_LOG_INFO, "\(status.rawValue): \(what) (\(formatSeconds(seconds)), \(bytes) bytes)\(reason.map { ": \($0)" } ?? "")")
         case let .stopped(reason, message, isError):
             host.log(isError ? OTON_LOG_ERROR : OTON_LOG_INFO, message)
-            host.publish(stoppedEvent, [("reason", reason), ("message", message), ("error", isError ? "true" : "false")])
+            host.publish(stoppedEvent, [("reason", reason.rawValue), ("message", message), ("error", isError ? "true" : "false")])
             if settings.quitOnError { host.request(OTON_REQUEST_QUIT) }
         case let .log(level, message):
-            host.log(level, message)
+            host.log(level.abiLevel, message)
         }
     }
 }

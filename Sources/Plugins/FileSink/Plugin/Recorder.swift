@@ -7,14 +7,6 @@ import Foundation
 /// the free-space floor and the size limit. Not thread safe: FileSinkInstance
 /// calls it from the plugin's mailbox thread only.
 final class Recorder {
-    /// Something to tell the host about.
-    enum Notice {
-        case started(path: String, metadata: TrackMetadata?)
-        case finished(path: String?, seconds: Double, bytes: UInt64, complete: Bool, status: RecordingIndex.Track.Status, reason: String?)
-        case stopped(reason: String, message: String, isError: Bool)
-        case log(level: UInt32, message: String)
-    }
-
     private final class Open {
         var segment: TrackSplitter.Segment
         var file: PartFile?
@@ -78,12 +70,12 @@ final class Recorder {
         indexFile = try SharedIndexFile(directory: settings.directory, name: settings.indexName, streamURL: settings.streamURL)
         do {
             let (count, warning) = try indexFile.open(session: session)
-            if let warning { notify(.log(level: 2, message: warning)) }
+            if let warning { notify(.log(level: .warning, message: warning)) }
             if count > 0 {
-                notify(.log(level: 2, message: "\(count) track(s) in \(indexFile.path) were left unfinished by a recording that ended abruptly; marked interrupted (their .part files are kept)"))
+                notify(.log(level: .warning, message: "\(count) track(s) in \(indexFile.path) were left unfinished by a recording that ended abruptly; marked interrupted (their .part files are kept)"))
             }
         } catch {
-            notify(.log(level: 2, message: "cannot update the index: \(error)"))
+            notify(.log(level: .warning, message: "cannot update the index: \(error)"))
         }
     }
 
@@ -118,9 +110,9 @@ final class Recorder {
             stopped = true
         }
         do {
-            if let warning = try indexFile.close() { notify(.log(level: 2, message: warning)) }
+            if let warning = try indexFile.close() { notify(.log(level: .warning, message: warning)) }
         } catch {
-            notify(.log(level: 2, message: "cannot update the index: \(error); its changes stay in \(indexFile.journalPath)"))
+            notify(.log(level: .warning, message: "cannot update the index: \(error); its changes stay in \(indexFile.journalPath)"))
         }
     }
 
@@ -187,7 +179,7 @@ final class Recorder {
         let wantsAlignment = settings.silenceWindow > 0 || settings.padBefore > 0 || settings.padAfter > 0
         if wantsAlignment && settings.split && !segment.container.supportsAlignedCuts && !toldAlignmentUnsupported {
             toldAlignmentUnsupported = true
-            notify(.log(level: 2, message: "--silence-window and --pad-* do not apply to this stream (\(segment.container.rawValue)): Ogg pages cannot move between logical streams, so cuts stay where the titles change"))
+            notify(.log(level: .warning, message: "--silence-window and --pad-* do not apply to this stream (\(segment.container.rawValue)): Ogg pages cannot move between logical streams, so cuts stay where the titles change"))
         }
         let offset = Date().timeIntervalSince(sessionStart)
         var entry = RecordingIndex.Track(
@@ -223,7 +215,7 @@ final class Recorder {
                 try open.file!.writeWAVHeader(PCMFormat(caps: open.segment.caps) ?? PCMFormat(rate: 44100, channels: 2))
             }
         } catch {
-            stop(reason: "write-failed", message: "recording stopped: \(error)")
+            stop(reason: .writeFailed, message: "recording stopped: \(error)")
             return false
         }
         open.entry.file = namer.relativePath(open.file!.path)
@@ -253,7 +245,7 @@ final class Recorder {
             open.entry.file = namer.relativePath(file.path)
             if oldDirectory != settings.directory && oldDirectory != directory { rmdir(oldDirectory) } // only when left empty
         } catch {
-            notify(.log(level: 2, message: "cannot rename \(file.path) after its track: \(error); it keeps its name until it ends"))
+            notify(.log(level: .warning, message: "cannot rename \(file.path) after its track: \(error); it keeps its name until it ends"))
         }
     }
 
@@ -299,11 +291,11 @@ final class Recorder {
                 }
             }
         } catch {
-            stop(reason: "write-failed", message: "recording stopped: \(error)")
+            stop(reason: .writeFailed, message: "recording stopped: \(error)")
             return
         }
         if settings.maxBytes > 0 && totalBytes >= settings.maxBytes {
-            stop(reason: "max-size", message: "recording stopped: reached the size limit of \(settings.maxBytes / 1_048_576) MiB", isError: false)
+            stop(reason: .maxSize, message: "recording stopped: reached the size limit of \(settings.maxBytes / 1_048_576) MiB", isError: false)
         }
     }
 
@@ -314,7 +306,7 @@ final class Recorder {
         bytesSinceSpaceCheck = 0
         guard let free = DiskSpace.available(at: settings.directory) else { return true }
         if free < settings.diskFloorBytes + UInt64(count) {
-            stop(reason: "disk-full", message: "recording stopped: only \(free / 1_048_576) MiB free in \(settings.directory), below the floor of \(settings.diskFloorBytes / 1_048_576) MiB (config.disk_floor_mb / --disk-floor)")
+            stop(reason: .diskFull, message: "recording stopped: only \(free / 1_048_576) MiB free in \(settings.directory), below the floor of \(settings.diskFloorBytes / 1_048_576) MiB (config.disk_floor_mb / --disk-floor)")
             return false
         }
         return true
@@ -353,7 +345,7 @@ final class Recorder {
                 open.entry.status = .failed
                 reason = "\(error)"
                 try? FileOps.sync(file.path)
-                notify(.log(level: 3, message: "cannot finish \(file.path): \(error); the data stays in the .part file"))
+                notify(.log(level: .error, message: "cannot finish \(file.path): \(error); the data stays in the .part file"))
             }
         }
         let partDirectory = (file.path as NSString).deletingLastPathComponent
@@ -364,16 +356,16 @@ final class Recorder {
 
     private func saveIndex(_ entry: RecordingIndex.Track) {
         do {
-            if let warning = try indexFile.record(entry) { notify(.log(level: 2, message: warning)) }
+            if let warning = try indexFile.record(entry) { notify(.log(level: .warning, message: warning)) }
         } catch {
-            notify(.log(level: 2, message: "cannot update the index: \(error)"))
+            notify(.log(level: .warning, message: "cannot update the index: \(error)"))
         }
     }
 
     /// Stops cleanly: the current file ends as incomplete and nothing more is written.
-    private func stop(reason: String, message: String, isError: Bool = true) {
+    private func stop(reason: StopReason, message: String, isError: Bool = true) {
         guard !stopped else { return }
-        if reason != "max-size" { tagging = false }
+        if !reason.diskHasRoom { tagging = false }
         // What was written is intact (a failed write is cut back); file it as incomplete.
         if let open { end(open.segment, complete: false) }
         stopped = true

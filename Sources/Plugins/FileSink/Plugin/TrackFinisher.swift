@@ -7,7 +7,7 @@ import Foundation
 /// replacing anything. A file that cannot be tagged keeps its name untagged.
 struct TrackFinisher {
     let settings: FileSinkSettings
-    let log: (UInt32, String) -> Void
+    let log: (Recorder.LogLevel, String) -> Void
 
     struct Track {
         var segment: TrackSplitter.Segment
@@ -21,7 +21,7 @@ struct TrackFinisher {
             try file.refreshWAVSizes()
             if settings.writeTags && tagging { try file.writeWAVTags(tags(track)) }
         } catch {
-            log(2, "cannot finish the WAV header of \(file.path): \(error)")
+            log(.warning, "cannot finish the WAV header of \(file.path): \(error)")
         }
     }
 
@@ -70,7 +70,7 @@ struct TrackFinisher {
         do {
             try FileOps.replaceAtomically(cuePath, with: Data(sheet.text.utf8))
         } catch {
-            log(2, "cannot write the CUE sheet \(cuePath): \(error)")
+            log(.warning, "cannot write the CUE sheet \(cuePath): \(error)")
         }
     }
 
@@ -91,7 +91,7 @@ struct TrackFinisher {
                 throw error
             }
         } catch {
-            log(2, "cannot tag \(relative) (\(error)); keeping it as recorded")
+            log(.warning, "cannot tag \(relative) (\(error)); keeping it as recorded")
             return nil
         }
     }

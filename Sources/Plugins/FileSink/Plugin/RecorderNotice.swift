@@ -1,0 +1,35 @@
+import FileSinkLogic
+import PluginAPI
+
+extension Recorder {
+    /// Something to tell the host about.
+    enum Notice {
+        case started(path: String, metadata: TrackMetadata?)
+        case finished(path: String?, seconds: Double, bytes: UInt64, complete: Bool, status: RecordingIndex.Track.Status, reason: String?)
+        case stopped(reason: StopReason, message: String, isError: Bool)
+        case log(level: LogLevel, message: String)
+    }
+
+    /// Why recording stopped. The raw value is the `reason` field of org.oton.file-sink.stopped.
+    enum StopReason: String {
+        case writeFailed = "write-failed"
+        case maxSize = "max-size"
+        case diskFull = "disk-full"
+
+        /// False when the disk failed or filled: tagging copies a file, so it is skipped then.
+        /// The size limit is the user's, not the disk's: files are still tagged.
+        var diskHasRoom: Bool { self == .maxSize }
+    }
+
+    /// How a log notice is written to the host's log.
+    enum LogLevel {
+        case warning, error
+
+        var abiLevel: oton_log_level {
+            switch self {
+            case .warning: OTON_LOG_WARNING
+            case .error: OTON_LOG_ERROR
+            }
+        }
+    }
+}
