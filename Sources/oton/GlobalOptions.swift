@@ -8,8 +8,8 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "plugins.json to use (default: $OTON_CONFIG, $XDG_CONFIG_HOME/oton/plugins.json, ./plugins.json)")
     var config: String?
 
-    @Option(name: .long, help: "Log level: debug, info, warning, error")
-    var logLevel: String = "info"
+    @Option(name: .long, help: "Log level: debug, info, warning, error (default: info; warning under the status line)")
+    var logLevel: String?
 
     /// Loads plugins.json or exits with code 2 and a message naming the file, line and column.
     func loadConfig() throws -> OtonConfig {
@@ -31,9 +31,12 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
-    func bootstrapLogging() {
-        let level = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
+    /// `terminal`: the status line shows, so log lines go above it through TerminalRow and,
+    /// unless --log-level says otherwise, only warnings and errors are shown.
+    func bootstrapLogging(terminal: Bool = false) {
+        let level = logLevel.flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? (terminal ? .warning : .info)
         LoggingSystem.bootstrap { label in
+            if terminal { return TerminalLogHandler(label: label, logLevel: level) }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler

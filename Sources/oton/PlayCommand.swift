@@ -35,7 +35,8 @@ struct PlayCommand: ParsableCommand {
     var noControl = false
 
     func run() throws {
-        options.bootstrapLogging()
+        let interactive = !headless && !noTui && isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 && events != "-"
+        options.bootstrapLogging(terminal: interactive)
         let config = try options.loadConfig()
         let chosen = try options.resolveStation(station, in: config)
         var playerOptions = Player.Options(headless: headless, volume: Double(min(max(volume, 0), 150)) / 100)
@@ -49,7 +50,6 @@ struct PlayCommand: ParsableCommand {
             Terminal.error("cannot write events to \(events ?? "?"): \(error.localizedDescription)")
             throw ExitStatus.configuration
         }
-        let interactive = !headless && !noTui && isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 && events != "-"
         var statusLine: StatusLine?
         var logLines: PlaybackLogLines?
         let outcome = session.run { session in

@@ -3,10 +3,14 @@ import OtonHost
 import PluginAPI
 
 /// Without a terminal (or with --no-tui): one line per state or track change.
+/// Buffering is one line when it starts and the next state when it ends, not a
+/// line per 10 % step.
 final class PlaybackLogLines: MailboxConsumer, @unchecked Sendable {
     private static let id = "oton.cli.log-lines"
     private let bus: PluginBus
     private let mailbox: Mailbox
+    /// The last state printed (the mailbox delivers on one thread).
+    private var lastState: String?
 
     init(bus: PluginBus) {
         self.bus = bus
@@ -19,8 +23,11 @@ final class PlaybackLogLines: MailboxConsumer, @unchecked Sendable {
         let line: String
         switch event.event.payload {
         case let .state(state):
-            var text = "state: \(state.state.name)"
-            if let percent = state.bufferingPercent { text += " \(percent)%" }
+            let name = state.state.name
+            if name == "buffering" && lastState == "buffering" { return }
+            lastState = name
+            var text = "state: \(name)"
+            if let percent = state.bufferingPercent, percent > 0 { text += " (\(percent)% buffered)" }
             if let error = state.error {
                 text += " (\(error.kind): \(error.message)\(state.retryAttempt > 0 ? "; reconnect attempt \(state.retryAttempt)" : ""))"
             }

@@ -13,10 +13,18 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
     private let mailbox: Mailbox
     private let lock = NSLock()
     private var state = "connecting"
+    private var isPlaying = false
     private var track: TrackInfo?
-    private var trackStarted = Date()
+    /// Listening time on this track: what was heard before `playingSince`, plus since then while playing.
+    private var listened: TimeInterval = 0
+    private var playingSince: Date?
     private var volume = 1.0
-    private var extra: String?
+    /// The sleep timer: its deadline (duration mode) or "after track".
+    private var sleepDeadline: Date?
+    private var sleepAfterTrack = false
+    /// While waiting to reconnect: when, and what the attempt is.
+    private var reconnect: (at: Date, attempt: Int, max: Int?, reason: String)?
+    private var keysHinted = false
     private var notice: String?
     private var noticeUntil = Date.distantPast
     private var saved = termios()
@@ -47,17 +55,36 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         case let .state(info):
             state = info.state.name
             if let percent = info.bufferingPercent { state += " \(percent)%" }
-            if let error = info.error { state = info.retryAttempt > 0 ? "reconnecting (\(error.kind))" : "error: \(error.message)" }
+            reconnect = nil
+            if let error = info.error {
+                if info.retryAttempt > 0 {
+                    let delay = event.event.field("retry_in_ms").flatMap(Double.init).map { $0 / 1000 } ?? 0
+                    reconnect = (Date().addingTimeInterval(delay), Int(info.retryAttempt), event.event.field("retry_max").flatMap(Int.init),
+                                 error.message)
+                } else {
+                    state = "error: \(error.message)"
+                }
+            }
+            setPlaying(info.state.name == "playing")
         case let .track(info, _):
-            if info.title != track?.title || info.artist != track?.artist { trackStarted = Date() }
+            if info.title != track?.title || info.artist != track?.artist {
+                listened = 0
+                if playingSince != nil { playingSince = Date() }
+            }
             track = info
         case let .volume(value):
             volume = value
         default:
             if event.event.name == OTON_EVENT_NAME_SLEEP_SET {
-                extra = "sleep \(event.event.field("mode") == "after-track" ? "after track" : (event.event.field("seconds") ?? "") + " s")"
+                sleepAfterTrack = event.event.field("mode") == "after-track"
+                sleepDeadline = sleepAfterTrack ? nil : event.event.field("seconds").flatMap(Double.init).map { Date().addingTimeInterval($0) }
             } else if event.event.name == OTON_EVENT_NAME_SLEEP_CANCELLED || event.event.name == OTON_EVENT_NAME_SLEEP_FIRED {
-                extra = nil
+                sleepDeadline = nil
+                sleepAfterTrack = false
+                if event.event.name == OTON_EVENT_NAME_SLEEP_FIRED {
+                    notice = "sleep timer: \(event.event.field("action") ?? "stop")ped playback"
+                    noticeUntil = Date().addingTimeInterval(10)
+                }
             }
         }
         lock.unlock()
@@ -67,22 +94,52 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
     func deliver(media: MediaPacket, extraFlags: UInt32) {}
     func deliverDropNotice(_ counts: Mailbox.DropCounts) {}
 
+    /// The track clock counts listening time: it runs only while playing.
+    private func setPlaying(_ playing: Bool) {
+        if playing, playingSince == nil { playingSince = Date() }
+        if !playing, let since = playingSince {
+            listened += Date().timeIntervalSince(since)
+            playingSince = nil
+        }
+        isPlaying = playing
+    }
+
+    /// One row: the title gives way (cut by display width, with …) so that state, time, volume and
+    /// the sleep timer always fit.
     private func draw() {
         lock.lock()
-        let elapsed = Int(Date().timeIntervalSince(trackStarted))
-        var parts = [stateSymbol + " " + state, session.player.station.name]
-        if let track { parts.append([track.artist, track.title].compactMap { $0 }.joined(separator: " – ")) }
-        parts.append(String(format: "%d:%02d", elapsed / 60, elapsed % 60))
-        parts.append("vol \(Int((volume * 100).rounded()))%")
-        if let extra { parts.append(extra) }
-        if let notice, Date() < noticeUntil { parts.append(notice) }
+        let now = Date()
+        let elapsed = Int(listened + (playingSince.map { now.timeIntervalSince($0) } ?? 0))
+        var head = [stateSymbol + " " + state]
+        if let reconnect {
+            let seconds = max(0, Int(reconnect.at.timeIntervalSince(now).rounded(.up)))
+            head = ["… reconnecting in \(seconds) s (attempt \(reconnect.attempt)\(reconnect.max.map { "/\($0)" } ?? "")): \(reconnect.reason)"]
+        }
+        let song = track.map { [$0.artist, $0.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ") } ?? ""
+        var tail = [String(format: "%d:%02d", elapsed / 60, elapsed % 60), "vol \(Int((volume * 100).rounded()))%"]
+        if let sleepDeadline {
+            let left = max(0, Int(sleepDeadline.timeIntervalSince(now).rounded(.up)))
+            tail.append(String(format: "sleep %d:%02d", left / 60, left % 60))
+        } else if sleepAfterTrack {
+            tail.append("sleep after track")
+        }
+        if let notice, now < noticeUntil { tail.append(notice) } else if !keysHinted { tail.append("? keys") }
+        let station = session.player.station.name
         let done = closed
         lock.unlock()
         guard !done else { return }
-        var line = parts.filter { !$0.isEmpty }.joined(separator: " · ")
-        let width = Self.terminalWidth()
-        if line.count > width - 1 { line = String(line.prefix(max(width - 2, 10))) + "…" }
-        StandardOutput.write("\r\u{1B}[2K" + line)
+        let width = Self.terminalWidth() - 1
+        let separator = " · "
+        let fixed = (head + tail).map(TerminalText.width).reduce(0, +) + separator.count * (head.count + tail.count - 1)
+        var middle: [String] = []
+        var room = width - fixed
+        for part in [station, song] where !part.isEmpty && room > separator.count + 4 {
+            let piece = TerminalText.truncated(part, toColumns: room - separator.count)
+            middle.append(piece)
+            room -= TerminalText.width(piece) + separator.count
+        }
+        let line = TerminalText.truncated((head + middle + tail).joined(separator: separator), toColumns: width)
+        TerminalRow.shared.draw(line)
     }
 
     private var stateSymbol: String {
@@ -94,9 +151,16 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         while read(STDIN_FILENO, &byte, 1) == 1 {
             lock.lock()
             let (done, current) = (closed, volume)
+            keysHinted = true
             lock.unlock()
             if done { return }
             switch byte {
+            case UInt8(ascii: "?"):
+                lock.lock()
+                notice = "keys: space pause · +/- volume · s sleep · c cancel sleep · h share · q quit"
+                noticeUntil = Date().addingTimeInterval(8)
+                lock.unlock()
+                draw()
             case UInt8(ascii: " "): session.player.submit(.playPause, from: "terminal")
             case UInt8(ascii: "+"), UInt8(ascii: "="): session.player.submit(.setVolume(min(current + 0.05, 1.5)), from: "terminal")
             case UInt8(ascii: "-"), UInt8(ascii: "_"): session.player.submit(.setVolume(max(current - 0.05, 0)), from: "terminal")
@@ -136,7 +200,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         session.bus.unsubscribe(id: Self.id)
         mailbox.close()
         tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-        StandardOutput.write("\n")
+        TerminalRow.shared.finish()
     }
 
     private static func terminalWidth() -> Int {

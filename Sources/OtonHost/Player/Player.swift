@@ -60,6 +60,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var fade: DispatchSourceTimer?
     private var fadeTarget: Double?
     private var retryTimer: DispatchSourceTimer?
+    private var retryDelay: Duration?
     private var bufferingTimer: DispatchSourceTimer?
     private var watchdog: DispatchSourceTimer?
     private var lastOutputBuffers: UInt64 = 0
@@ -178,6 +179,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             pipeline?.setPlaying(true)
         case let .scheduleRetry(delay):
             retryTimer?.cancel()
+            retryDelay = delay
             logger.info("reconnecting to \(station.url) in \(delay)")
             retryTimer = schedule(after: delay) { [weak self] in self?.handle(.retryTimerFired) }
         case .cancelRetry:
@@ -397,8 +399,16 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
 
     // MARK: state and volume
 
+    /// While waiting to reconnect, the state event also says when (`retry_in_ms`) and how many
+    /// attempts there are in all (`retry_max`, absent when unlimited), for a countdown.
     private func publishState() {
-        bus.publish(.state(Self.stateInfo(machine.state, failures: machine.consecutiveFailures)))
+        var event = BusEvent.state(Self.stateInfo(machine.state, failures: machine.consecutiveFailures))
+        if case .reconnecting = machine.state, let retryDelay {
+            let (seconds, attoseconds) = retryDelay.components
+            event.extraFields = [("retry_in_ms", String(seconds * 1000 + attoseconds / 1_000_000_000_000_000))]
+            if let max = machine.policy.maxAttempts { event.extraFields.append(("retry_max", String(max))) }
+        }
+        bus.publish(event)
     }
 
     /// Buffering progress is announced in steps of 10 %, not for every percent.
