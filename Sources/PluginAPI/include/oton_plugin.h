@@ -142,14 +142,20 @@ typedef struct oton_event {
 typedef struct oton_track {
     uint32_t    struct_size;
     uint32_t    bitrate;        /* bits per second, 0 when unknown */
-    uint64_t    sequence;       /* 1, 2, 3 … a new number for each new track */
+    uint64_t    sequence;       /* 1, 2, 3 … a new number if and only if the heard track changed
+                                 * (its title or artist). The stream's own title names the heard
+                                 * track; a station status API fills in only what the stream lacks
+                                 * (cover, logo, the title when the stream sends none), and only once
+                                 * its title matches the heard one. An event with the same sequence
+                                 * adds what was learned later (artwork_url, station, bitrate).
+                                 * Compare sequences, not strings. */
     const char *title;
     const char *artist;
     const char *raw_title;      /* the cleaned stream title before splitting */
     const char *station;        /* icy-name / organization, or configured name */
     const char *genre;
     const char *codec;
-    const char *artwork_url;    /* from the station's status API */
+    const char *artwork_url;    /* the cover the station's status API names for this track */
     const char *stream_url;
 } oton_track;
 
