@@ -82,7 +82,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
                 sleepDeadline = nil
                 sleepAfterTrack = false
                 if event.event.name == OTON_EVENT_NAME_SLEEP_FIRED {
-                    notice = "sleep timer: \(event.event.field("action") ?? "stop")ped playback"
+                    notice = event.event.field("action") == "pause" ? "sleep timer: paused playback" : "sleep timer: stopped playback"
                     noticeUntil = Date().addingTimeInterval(10)
                 }
             }
