@@ -87,9 +87,18 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertEqual(try oton.ctl(["sleep", "after-track"]).status, 0)
         XCTAssertNotNil(events.waitForEvent("org.oton.sleep.set") { $0["mode"] == "after-track" })
         try await server.setTitle(mount: "/live.mp3", title: "Artist B - Song Two")
-        XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song Two" })
-        XCTAssertNotNil(events.waitForEvent("org.oton.sleep.fired"))
-        XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "stopped" })
+        // Read on until playback stopped, keeping the order: the timer must fire after Song Two began.
+        var seen: [String] = []
+        let stopped = events.waitForEvent("state", timeout: 30, where: { $0["state"] == "stopped" }) { event in
+            let fields = event["fields"] as? [String: String] ?? [:]
+            seen.append("\(event["kind"] as? String ?? "?") \(fields["title"] ?? fields["state"] ?? "")")
+        }
+        XCTAssertNotNil(stopped, "playback stopped; seen: \(seen)")
+        let songTwo = seen.firstIndex { $0 == "track Song Two" }
+        let fired = seen.firstIndex { $0.hasPrefix("org.oton.sleep.fired") }
+        XCTAssertNotNil(songTwo, "\(seen)")
+        XCTAssertNotNil(fired, "\(seen)")
+        if let songTwo, let fired { XCTAssertLessThan(songTwo, fired, "fired after the next title, not before: \(seen)") }
     }
 
     func testShareGivesTextAndLinksForACyrillicTitle() async throws {

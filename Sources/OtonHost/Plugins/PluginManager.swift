@@ -79,6 +79,10 @@ public final class PluginManager: @unchecked Sendable {
                 logger: Logger = Logger(label: "oton.plugins"), mailboxLimits: Mailbox.Limits = Mailbox.Limits(),
                 searchDirectories: [String] = [PluginManager.executableDirectory].compactMap { $0 },
                 shutdownTimeout: Double = PluginManager.defaultShutdownTimeout) {
+        // A plugin that writes to a socket or pipe whose reader left (an HTTP server that hung up,
+        // a closed D-Bus connection, TLS over a reset socket) gets EPIPE, an error it can handle;
+        // SIGPIPE's default would end the whole process, and the player with it.
+        signal(SIGPIPE, SIG_IGN)
         self.shutdownTimeout = shutdownTimeout
         self.bus = bus
         self.requests = requests
