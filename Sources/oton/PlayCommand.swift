@@ -28,6 +28,9 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .long, help: "Start volume from 0 to 100")
     var volume: Int = 100
 
+    @Option(name: .long, help: "GStreamer audio output instead of the automatic choice: pulsesink, pipewiresink, alsasink, …")
+    var audioSink: String?
+
     @Option(name: .long, help: "Control socket name for `oton ctl --instance` (default: \"default\", or play-PID when taken)")
     var instance: String?
 
@@ -41,6 +44,13 @@ struct PlayCommand: ParsableCommand {
         let chosen = try options.resolveStation(station, in: config)
         var playerOptions = Player.Options(headless: headless, volume: Double(min(max(volume, 0), 150)) / 100)
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
+        if let audioSink {
+            guard StreamPipeline.hasElement(audioSink) else {
+                Terminal.error("--audio-sink \(audioSink): no such GStreamer element here; try pulsesink, pipewiresink or alsasink (gst-inspect-1.0 lists them)")
+                throw ExitStatus.configuration
+            }
+            playerOptions.audioSink = audioSink
+        }
 
         let session: HostSession
         do {

@@ -11,6 +11,8 @@ public struct PipelineDescription: Equatable, Sendable {
     public var source: Source
     /// No sound device: a fakesink that still runs in real time.
     public var headless: Bool
+    /// The GStreamer audio sink to use instead of autoaudiosink (`--audio-sink`), e.g. pulsesink.
+    public var audioSink: String?
     /// OTON_TAP_* bits; a branch is added only for the taps asked for.
     public var taps: UInt32
     public var volume: Double

@@ -19,6 +19,8 @@ public final class StreamPipeline: @unchecked Sendable {
     private let pipeline: UnsafeMutablePointer<GstElement>
     /// nil when the stream is only parsed (nothing is heard, so there is nothing to turn down).
     private let volume: UnsafeMutablePointer<GstElement>?
+    /// autoaudiosink, when it chose the output (nil: headless, recording, or --audio-sink).
+    private var autoSink: UnsafeMutablePointer<GstElement>?
     private var watch: OpaquePointer?
     private let lock = NSLock()
     private var stopped = false
@@ -80,8 +82,11 @@ public final class StreamPipeline: @unchecked Sendable {
         } else if description.headless {
             sink = try builder.make("fakesink", "sink", package: "libgstreamer1.0-0")
             otgst_set_bool(sink, "sync", 1) // real time without a sound device
+        } else if let chosen = description.audioSink {
+            sink = try builder.make(chosen, "sink", package: "the GStreamer plugin that provides \(chosen)")
         } else {
             sink = try builder.make("autoaudiosink", "sink", package: "gstreamer1.0-plugins-good")
+            autoSink = sink
         }
 
         try builder.link(source, decode)
@@ -140,6 +145,22 @@ public final class StreamPipeline: @unchecked Sendable {
     deinit {
         stop()
         gst_object_unref(pipeline)
+    }
+
+    /// Whether autoaudiosink found no device it could open and fell back to its silent fake sink
+    /// (meaningful once the pipeline started).
+    public var playsSilently: Bool {
+        guard let autoSink, let fake = gst_bin_get_by_name(otgst_bin(autoSink), "fake-audio-sink") else { return false }
+        gst_object_unref(UnsafeMutableRawPointer(fake))
+        return true
+    }
+
+    /// Whether this GStreamer has an element factory of that name (for `--audio-sink`).
+    public static func hasElement(_ name: String) -> Bool {
+        _ = GLibMainLoop.shared
+        guard let factory = gst_element_factory_find(name) else { return false }
+        gst_object_unref(UnsafeMutableRawPointer(factory))
+        return true
     }
 
     /// What has flowed so far (read from any thread).

@@ -20,6 +20,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         /// In `playing`, this long without a buffer reaching the output is a `stalled` failure
         /// (then a reconnect like any other): "playing" means audio flows.
         public var stallTimeout: Duration = .seconds(10)
+        /// `--audio-sink`: a GStreamer sink element instead of autoaudiosink.
+        public var audioSink: String?
 
         public init(headless: Bool, reconnect: ReconnectPolicy? = nil, bufferingTimeout: Duration = .seconds(20), volume: Double = 1.0) {
             self.headless = headless
@@ -61,6 +63,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var fadeTarget: Double?
     private var retryTimer: DispatchSourceTimer?
     private var retryDelay: Duration?
+    /// Said once per process: autoaudiosink fell back to a silent fake sink.
+    private var warnedSilentOutput = false
+    private var lastSinkWarning: String?
     private var bufferingTimer: DispatchSourceTimer?
     private var watchdog: DispatchSourceTimer?
     private var lastOutputBuffers: UInt64 = 0
@@ -221,6 +226,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         lastStreamTitle = nil
         var description = PipelineDescription(url: stream.url, headless: options.headless, taps: bus.requestedTaps, volume: volume)
         description.decodes = options.decodes
+        description.audioSink = options.audioSink
         description.titleEncoding = station.titleEncoding
         do {
             let connection = self.connection
@@ -247,6 +253,14 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         switch event {
         case .started:
             handle(.streamStarted)
+            if !warnedSilentOutput, pipeline?.playsSilently == true {
+                warnedSilentOutput = true
+                logger.warning("""
+                no sound device could be opened\(lastSinkWarning.map { " (\($0))" } ?? ""): oton plays, but you will hear nothing. \
+                On a server use --headless; on a desktop start PipeWire or PulseAudio, or choose an output with --audio-sink \
+                (pulsesink, pipewiresink, alsasink)
+                """)
+            }
         case let .tags(tags, readAt):
             apply(tags, readAt: readAt)
         case let .buffering(percent):
@@ -263,6 +277,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             fail(kind)
         case let .warning(text):
             logger.debug("GStreamer warning: \(text)")
+            lastSinkWarning = text
         case .endOfStream:
             if pipeline?.description.isLive == true {
                 logger.warning("\(station.url): the server ended the stream")
