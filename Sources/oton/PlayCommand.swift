@@ -25,7 +25,8 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .long, help: "Reconnect attempts after a failure (default 3; unlimited with --headless)")
     var retries: Int?
 
-    @Option(name: .long, help: "Start volume from 0 to 100")
+    @Option(name: .long, help: ArgumentHelp("Start volume in percent: 0–100, up to 150 amplified (50 or 50%)", valueName: "percent"),
+            transform: StartVolume.percent)
     var volume: Int = 100
 
     @Option(name: .long, help: "GStreamer audio output instead of the automatic choice: pulsesink, pipewiresink, alsasink, …")
@@ -42,7 +43,7 @@ struct PlayCommand: ParsableCommand {
         options.bootstrapLogging(terminal: interactive)
         let config = try options.loadConfig()
         let chosen = try options.resolveStation(station, in: config)
-        var playerOptions = Player.Options(headless: headless, volume: Double(min(max(volume, 0), 150)) / 100)
+        var playerOptions = Player.Options(headless: headless, volume: Double(volume) / 100)
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         if let audioSink {
             guard StreamPipeline.hasElement(audioSink) else {

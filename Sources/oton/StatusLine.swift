@@ -3,8 +3,7 @@ import OtonHost
 import PluginAPI
 
 /// The one-line terminal status (state, station, artist – title, time on this
-/// track, volume, sleep timer) and its keys: space pause/resume, + and - volume,
-/// s sleep presets, c cancel the sleep timer, h share, q quit. Plugin keys call
+/// track, volume, sleep timer) and its keys (``keyList``; `?` shows it). Plugin keys call
 /// the same commands as `oton ctl`.
 /// It is a bus subscriber like any plugin, and sends requests like one.
 final class StatusLine: MailboxConsumer, @unchecked Sendable {
@@ -116,7 +115,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             head = ["… reconnecting in \(seconds) s (attempt \(reconnect.attempt)\(reconnect.max.map { "/\($0)" } ?? "")): \(reconnect.reason)"]
         }
         let song = track.map { [$0.artist, $0.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ") } ?? ""
-        var tail = [String(format: "%d:%02d", elapsed / 60, elapsed % 60), "vol \(Int((volume * 100).rounded()))%"]
+        var tail = [String(format: "%d:%02d", elapsed / 60, elapsed % 60), "vol " + VolumeArgument.text(percent: VolumeArgument.percent(of: volume))]
         if let sleepDeadline {
             let left = max(0, Int(sleepDeadline.timeIntervalSince(now).rounded(.up)))
             tail.append(String(format: "sleep %d:%02d", left / 60, left % 60))
@@ -155,32 +154,46 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             lock.unlock()
             if done { return }
             switch byte {
-            case UInt8(ascii: "?"):
-                lock.lock()
-                notice = "keys: space pause · +/- volume · s sleep · c cancel sleep · h share · q quit"
-                noticeUntil = Date().addingTimeInterval(8)
-                lock.unlock()
-                draw()
+            case UInt8(ascii: "?"): TerminalRow.shared.show(Self.keyList)
             case UInt8(ascii: " "): session.player.submit(.playPause, from: "terminal")
-            case UInt8(ascii: "+"), UInt8(ascii: "="): session.player.submit(.setVolume(min(current + 0.05, 1.5)), from: "terminal")
-            case UInt8(ascii: "-"), UInt8(ascii: "_"): session.player.submit(.setVolume(max(current - 0.05, 0)), from: "terminal")
+            case UInt8(ascii: "+"), UInt8(ascii: "="): changeVolume(by: 5, from: current)
+            case UInt8(ascii: "-"), UInt8(ascii: "_"): changeVolume(by: -5, from: current)
             case UInt8(ascii: "s"): runPluginCommand("sleep", ["next"])
             case UInt8(ascii: "c"): runPluginCommand("sleep", ["cancel"])
-            case UInt8(ascii: "h"): runPluginCommand("share", [])
+            case UInt8(ascii: "h"): runPluginCommand("share", [], showWholeReply: true)
             case UInt8(ascii: "q"), 3: session.requestQuit() // 3: Ctrl-C in raw mode
             default: break
             }
         }
     }
 
-    /// Runs a plugin's command off the key thread and shows the first line of its reply.
-    private func runPluginCommand(_ name: String, _ arguments: [String]) {
+    /// + and - change the volume as `oton ctl volume +5` does: in whole percent, within 0–150.
+    private func changeVolume(by change: Int, from current: Double) {
+        let percent = VolumeArgument.relative(change).applied(to: VolumeArgument.percent(of: current))
+        session.player.submit(.setVolume(Double(percent) / 100), from: "terminal")
+    }
+
+    /// The keys, as `?` shows them above the status line.
+    static let keyList = """
+    keys:  space  pause / resume      + -  volume ±5 %
+           s      sleep timer presets  c    cancel the sleep timer
+           h      share the track (text, links, clipboard)
+           ?      this list            q    quit (Ctrl-C too)
+    """
+
+    /// Runs a plugin's command off the key thread. Its reply shows on the status line for a few
+    /// seconds, or (`showWholeReply`, for share's text and links) above it, where it stays.
+    private func runPluginCommand(_ name: String, _ arguments: [String], showWholeReply: Bool = false) {
         let plugins = session.plugins
         DispatchQueue.global().async { [weak self] in
             let reply = plugins.run(command: name, arguments: arguments)
-            let line = reply.map { $0.text.split(separator: "\n").first.map(String.init) ?? "" } ?? "no plugin provides \"\(name)\""
+            let text = reply?.text ?? "no plugin provides \"\(name)\"; see `oton plugins list`"
             guard let self else { return }
-            lock.lock(); notice = line; noticeUntil = Date().addingTimeInterval(4); lock.unlock()
+            if showWholeReply {
+                TerminalRow.shared.show(text)
+                return
+            }
+            lock.lock(); notice = text.split(separator: "\n").first.map(String.init) ?? ""; noticeUntil = Date().addingTimeInterval(4); lock.unlock()
             draw()
         }
     }

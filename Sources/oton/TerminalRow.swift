@@ -30,6 +30,17 @@ final class TerminalRow: @unchecked Sendable {
         StandardOutput.write(statusLine)
     }
 
+    /// Prints `text` (one or more lines) on standard output above the status line, where it stays
+    /// in the scrollback for reading, then redraws the status line: the key list, a share text.
+    func show(_ text: String) {
+        lock.lock(); defer { lock.unlock() }
+        guard let statusLine else {
+            StandardOutput.write(text + "\n")
+            return
+        }
+        StandardOutput.write("\r\u{1B}[2K" + text.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n" + statusLine)
+    }
+
     /// The status line is gone: end its row, and logs go straight to standard error again.
     func finish() {
         lock.lock(); defer { lock.unlock() }

@@ -84,6 +84,7 @@ public struct BusEvent: Sendable {
             add("error_suggestion", state.error?.suggestion)
         case let .volume(volume):
             add("volume", String(format3(volume)))
+            add("volume_percent", String(VolumeArgument.percent(of: volume)))
         case let .dropped(drop):
             add("plugin_id", drop.pluginID)
             add("media_tap", String(drop.mediaTap))

@@ -14,7 +14,7 @@ struct ControlCommands {
         ("pause", "pause", "pause"),
         ("toggle", "toggle", "pause or resume"),
         ("stop", "stop", "stop playing"),
-        ("volume", "volume [N|+N|-N]", "show or set the volume, 0–150 (%); +N/-N change it by up to 150"),
+        ("volume", "volume [N|+N|-N]", "show or set the volume in percent: 50 or 50%, +5, -5 (0–100, up to 150 amplified)"),
         ("plugins", "plugins", "the plugins and their state"),
         ("commands", "commands", "every command, the plugins' included"),
         ("subscribe", "subscribe", "stream every bus event as JSON lines until you disconnect"),
@@ -52,9 +52,7 @@ struct ControlCommands {
 
     /// The volume the last volume event reported, 0–150 %; a value out of that range (or not a number) is clamped.
     private var volumePercent: Int {
-        let fraction = fields(OTON_EVENT_VOLUME)["volume"].flatMap(Double.init) ?? 1.0
-        guard fraction.isFinite else { return 100 }
-        return Int((min(max(fraction, 0), 1.5) * 100).rounded())
+        VolumeArgument.percent(of: fields(OTON_EVENT_VOLUME)["volume"].flatMap(Double.init) ?? 1.0)
     }
 
     private func status() -> ControlReply {
@@ -73,7 +71,7 @@ struct ControlCommands {
         let song = [track["artist"], track["title"]].compactMap { $0 }.joined(separator: " – ")
         var text = "\(state["state"] ?? "idle") · \(player.station.name)"
         if !song.isEmpty { text += " · " + song }
-        text += " · volume \(volumePercent)%"
+        text += " · volume \(VolumeArgument.text(percent: volumePercent))"
         if let sleep = sleepTimer() {
             data["sleep"] = sleep.data
             text += " · " + sleep.text
@@ -98,47 +96,23 @@ struct ControlCommands {
     }
 
     private func volume(_ arguments: [String]) -> ControlReply {
-        guard let argument = arguments.first else { return .success("volume \(volumePercent)%", data: ["volume": volumePercent]) }
+        guard let argument = arguments.first else {
+            return .success("volume \(VolumeArgument.text(percent: volumePercent))", data: ["volume": volumePercent])
+        }
         let target: Int
         switch Self.volumeArgument(argument) {
-        case let .success(.absolute(percent)): target = percent
-        case let .success(.relative(change)): target = min(max(volumePercent + change, 0), 150)
+        case let .success(change): target = change.applied(to: volumePercent)
         case let .failure(error): return .failure(error.description)
         }
         player.submit(.setVolume(Double(target) / 100), from: "control")
-        return .success("volume \(target)%", data: ["volume": target])
+        return .success("volume \(VolumeArgument.text(percent: target))", data: ["volume": target])
     }
 
-    enum VolumeArgument: Equatable {
-        case absolute(Int)
-        case relative(Int)
-    }
+    typealias VolumeArgument = OtonHost.VolumeArgument
 
-    struct VolumeArgumentError: Error, Equatable, CustomStringConvertible {
-        let description: String
-    }
-
-    /// "30", "30%", "+5", "-5": an absolute volume from 0 to 150, or a change from -150 to +150.
-    /// Anything else (too many digits, 1e3, 0x10, 5.5) is an error that names the value and the range.
-    static func volumeArgument(_ text: String) -> Result<VolumeArgument, VolumeArgumentError> {
-        var digits = Substring(text)
-        if digits.hasSuffix("%") { digits = digits.dropLast() }
-        let sign = digits.first.flatMap { $0 == "+" || $0 == "-" ? $0 : nil }
-        if sign != nil { digits = digits.dropFirst() }
-        let range = sign == nil ? "from 0 to 150" : "a change from -150 to +150"
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-            return .failure(VolumeArgumentError(description: "volume \"\(text)\": takes a whole number \(range) (or +N / -N)"))
-        }
-        // At most three significant digits are in range; longer numbers are refused without converting them.
-        let significant = digits.drop { $0 == "0" }
-        guard significant.count <= 3, let magnitude = Int(significant.isEmpty ? "0" : significant), magnitude <= 150 else {
-            return .failure(VolumeArgumentError(description: "volume \"\(text)\" is out of range: \(range)"))
-        }
-        switch sign {
-        case "+": return .success(.relative(magnitude))
-        case "-": return .success(.relative(-magnitude))
-        default: return .success(.absolute(magnitude))
-        }
+    /// The volume grammar (``VolumeArgument``), as the control socket reads it.
+    static func volumeArgument(_ text: String) -> Result<VolumeArgument, VolumeArgument.Invalid> {
+        VolumeArgument.parse(text)
     }
 
     private func pluginList() -> ControlReply {
