@@ -22,7 +22,7 @@ final class TerminalStatusLineTests: XCTestCase {
         let command = """
         env -u DISPLAY -u WAYLAND_DISPLAY XDG_RUNTIME_DIR='\(directory.file("run"))' XDG_DATA_HOME='\(directory.file("data"))' \
         XDG_CACHE_HOME='\(directory.file("cache"))' PULSE_SERVER=unix:/nonexistent \
-        '\(TestPaths.oton)' play 'Test FM' --config '\(config)' --instance terminal --log-level info 2>&1; echo $? > '\(exitFile)'; sleep 30
+        '\(TestPaths.oton)' play 'Test FM' --config '\(config)' --instance terminal --log-level info 2>&1; echo $? > '\(exitFile)'
         """
         let terminal = try TmuxTerminal(self, command: command)
 

@@ -16,7 +16,12 @@ final class TmuxTerminal {
         socketName = "oton-test-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         self.columns = columns
         let name = socketName
-        testCase.addTeardownBlock { _ = try? runProcess("/usr/bin/env", ["tmux", "-L", name, "kill-server"]) }
+        testCase.addTeardownBlock { [weak self] in
+            // The pane's command leads its own process group; kill it whole, since a SIGHUP from
+            // kill-server is lost on a process that inherited SIGHUP ignored.
+            if let group = self?.paneProcessGroup { kill(-group, SIGKILL) }
+            _ = try? runProcess("/usr/bin/env", ["tmux", "-L", name, "kill-server"])
+        }
         // posix_spawn and waitpid rather than Foundation's Process, whose wait never returned for a
         // tmux client that daemonizes its server (the client stayed a zombie). The server gets
         // /dev/null for its output, so that no reader waits for a pipe it holds open.
@@ -43,7 +48,12 @@ final class TmuxTerminal {
             usleep(20_000)
         }
         guard status == 0 else { throw Failure(description: "tmux new-session ended with wait status \(status)") }
+        paneProcessGroup = pid_t(try tmux(["display-message", "-p", "-t", "oton", "#{pane_pid}"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines))
     }
+
+    /// The process group of the command in the pane (its leader is the pane's first process).
+    private var paneProcessGroup: pid_t?
 
     private static var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
