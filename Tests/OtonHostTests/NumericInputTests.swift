@@ -70,7 +70,7 @@ final class NumericInputTests: XCTestCase {
     // MARK: oton record --duration / --max-size
 
     func testRecordDurationsAtTheirLimits() throws {
-        XCTAssertEqual(try RecordArguments.seconds("90"), 90)
+        XCTAssertEqual(try RecordArguments.seconds("90s"), 90)
         XCTAssertEqual(try RecordArguments.seconds("1h30m"), 5400)
         XCTAssertEqual(try RecordArguments.seconds("0.5s"), 0.5)
         XCTAssertEqual(try RecordArguments.seconds("8760h"), 365 * 86400)
@@ -79,6 +79,12 @@ final class NumericInputTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains("--duration"), "\(error)")
                 XCTAssertTrue("\(error)".contains("365 days"), "names the range: \(error)")
             }
+        }
+    }
+
+    func testABareRecordDurationIsRefusedWithTheUnitsToChooseFrom() {
+        XCTAssertThrowsError(try RecordArguments.seconds("45")) { error in
+            XCTAssertTrue("\(error)".contains("45s for seconds, 45m for minutes"), "\(error)")
         }
     }
 
@@ -128,15 +134,15 @@ final class NumericInputTests: XCTestCase {
     func testSleepDurationsAtTheirLimits() throws {
         XCTAssertEqual(try SleepDuration.parse("1s"), 1)
         XCTAssertEqual(try SleepDuration.parse("24h"), 86400)
-        XCTAssertEqual(try SleepDuration.parse("1440"), 86400)
+        XCTAssertEqual(try SleepDuration.parse("1440m"), 86400)
         XCTAssertEqual(try SleepDuration.parse("23:59:59"), 86399)
-        for text in ["0", "0s", "1441", "24h1s", "9223372036854775807", "9223372036854775808", "99999999999999999999999",
+        for text in ["0", "0s", "1441", "1441m", "24h1s", "9223372036854775807", "9223372036854775808", "99999999999999999999999",
                      "999999h", "9999999h", "999999:59:59", "1e3", "inf", "nan", "-5", "0x10", "", "5x", "1h1h"] {
             XCTAssertThrowsError(try SleepDuration.parse(text), text) { error in
                 XCTAssertTrue("\(error)".contains("is not a duration"), "\(text): \(error)")
             }
         }
-        XCTAssertThrowsError(try SleepDuration.parse("9223372036854775808")) { error in
+        XCTAssertThrowsError(try SleepDuration.parse("9223372036854775808m")) { error in
             XCTAssertTrue("\(error)".contains("from 1 second to 24 hours"), "\(error)")
         }
     }

@@ -12,9 +12,10 @@ public enum RecordArguments {
     public static let minimumBytes = 1024.0
     public static let maximumBytes = 1_099_511_627_776.0
 
-    /// "90", "90s", "30m", "2h", "1h30m", "1.5h": seconds, more than 0 and at most 365 days.
+    /// "90s", "30m", "2h", "1h30m", "1.5h": seconds, more than 0 and at most 365 days. A bare number
+    /// is refused with a hint, as the sleep timer refuses it: every duration says its unit.
     public static func seconds(_ text: String) throws(Invalid) -> Double {
-        let usage = Invalid(description: "--duration \(text): use 90s, 30m, 2h, 1h30m or seconds (more than 0, at most 365 days)")
+        let usage = Invalid(description: "--duration \(text): use 90s, 30m, 2h or 1h30m (more than 0, at most 365 days)")
         var total = 0.0
         var number = ""
         var sawUnit = false
@@ -29,10 +30,10 @@ public enum RecordArguments {
             sawUnit = true
         }
         if !number.isEmpty {
-            guard let value = decimal(number) else { throw usage }
-            total += value
+            let shown = number.count > 12 ? String(number.prefix(12)) + "…" : number
+            throw Invalid(description: "--duration \(text): a number needs its unit: \(shown)s for seconds, \(shown)m for minutes, \(shown)h for hours (more than 0, at most 365 days)")
         } else if !sawUnit {
-            throw Invalid(description: "--duration is empty; use 90s, 30m, 2h, 1h30m or seconds (more than 0, at most 365 days)")
+            throw Invalid(description: "--duration is empty; use 90s, 30m, 2h or 1h30m (more than 0, at most 365 days)")
         }
         guard total > 0, total <= maximumSeconds else {
             throw Invalid(description: "--duration \(text): must be more than 0 s and at most 365 days")

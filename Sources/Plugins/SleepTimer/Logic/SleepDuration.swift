@@ -1,13 +1,14 @@
 import Foundation
 
-/// Parses the durations a listener types: "90s", "30m", "1h15m", "1h 15m 30s",
-/// a bare number of minutes ("30", the original app's presets), or "mm:ss" / "h:mm:ss".
+/// Parses the durations a listener types: "90s", "30m", "1h15m", "1h 15m 30s", or "mm:ss" / "h:mm:ss".
+/// A bare number is refused with a hint: it meant minutes here and seconds in `oton record --duration`,
+/// so every duration oton reads now says its unit (docs/configuration.md, "Durations").
 public enum SleepDuration {
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let input: String
         public let reason: String
         public var description: String {
-            "\"\(input)\" is not a duration (\(reason)); try 90s, 30m, 1h15m or 45"
+            "\"\(input)\" is not a duration (\(reason)); try 90s, 30m, 1h15m or 45:00"
         }
     }
 
@@ -21,8 +22,8 @@ public enum SleepDuration {
         guard !input.isEmpty else { throw fail("empty") }
         let seconds: Int
         if input.allSatisfy(\.isASCIIDigit) {
-            guard let minutes = Int(input) else { throw fail("longer than 24 hours; must be from 1 second to 24 hours") }
-            seconds = minutes.multipliedReportingOverflow(by: 60).overflow ? Int.max : minutes * 60
+            let shown = input.count > 6 ? String(input.prefix(6)) + "…" : input
+            throw fail("a number needs its unit: \(shown)m for minutes, \(shown)s for seconds")
         } else if input.contains(":") {
             seconds = try clock(input, fail: fail)
         } else {
