@@ -38,10 +38,24 @@ struct PluginsCommand: ParsableCommand {
     }
 
     struct Inspect: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print everything a plugin library declares, without creating it.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print everything a plugin library declares, without creating it.",
+            discussion: """
+            PLUGIN is a path (./libx.so), a bare file name (libOtonSleepTimer.so, searched where plugins.json \
+            paths are searched: beside plugins.json, then beside oton), or a plugin id from plugins.json \
+            (org.oton.sleep-timer).
 
-        @Argument(help: "Path of the plugin's shared library")
-        var path: String
+            Examples:
+              oton plugins inspect libOtonSleepTimer.so
+              oton plugins inspect org.oton.share --json
+              oton plugins inspect ./build/libmyplugin.so
+            """
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: ArgumentHelp("A path, a bare file name or a plugin id", valueName: "plugin"))
+        var plugin: String
 
         @Flag(name: .long, help: "Print JSON")
         var json = false
@@ -49,12 +63,24 @@ struct PluginsCommand: ParsableCommand {
         func run() throws {
             let manifest: PluginManifest
             do {
-                manifest = try PluginLibrary(path: path).manifest
+                manifest = try PluginLibrary(path: try libraryPath()).manifest
             } catch {
                 Terminal.error(error.description)
                 throw ExitStatus.configuration
             }
             print(json ? ManifestPrinter.json(manifest) : ManifestPrinter.text(manifest))
+        }
+
+        /// The library the argument names: a path as it is; a plugin id through its plugins.json
+        /// entry; a bare file name where plugins.json paths are searched.
+        private func libraryPath() throws(PluginLoadError) -> String {
+            let config = try? ConfigLoader.load(explicit: options.config)
+            let configDirectory = config?.file.map { ($0 as NSString).deletingLastPathComponent }
+            let probe = PluginManager(bus: PluginBus(), requests: NoPlayer())
+            if !plugin.contains("/"), let entry = config?.plugins.first(where: { $0.id == plugin }) {
+                return try probe.resolve(entry.path, configDirectory: configDirectory)
+            }
+            return try probe.resolve(plugin, configDirectory: configDirectory)
         }
     }
 }
