@@ -6,7 +6,16 @@ struct CtlCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ctl",
         abstract: "Control a running oton: status, play, pause, toggle, stop, volume N, plugins, commands, subscribe, and every plugin command (sleep 30m, share, …).",
-        discussion: "Options go before the command. `oton ctl commands` lists what the running oton understands."
+        discussion: """
+        Options go before the command. `oton ctl commands` lists what the running oton understands.
+        Volume is in percent (50, 50%, +5, -5); durations say their unit (90s, 30m, 1h30m).
+
+        Examples:
+          oton ctl status
+          oton ctl volume +5
+          oton ctl sleep 30m
+          oton ctl --instance kitchen subscribe
+        """
     )
 
     @Option(name: .long, help: "Which oton to talk to, when several run")

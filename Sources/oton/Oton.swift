@@ -6,6 +6,16 @@ struct Oton: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "oton",
         abstract: "Internet radio player and recorder with plugins.",
+        discussion: """
+        Exit codes: 0 normal, 2 usage or configuration error, 3 stream not playable, 4 recording failed.
+        Shell completion: oton --generate-completion-script bash|zsh|fish.
+
+        Examples:
+          oton play "Oton FM"
+          oton ctl sleep 30m
+          oton record "Oton FM" --out ~/rec --duration 2h
+          oton plugins inspect libOtonSleepTimer.so
+        """,
         version: OtonVersionText.text,
         subcommands: [PlayCommand.self, RecordCommand.self, CtlCommand.self, HistoryCommand.self, LastFMCommand.self, PluginsCommand.self, ConfigCommand.self]
     )

@@ -5,7 +5,21 @@ import OtonHost
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a station (by name from plugins.json), a URL or a file. No argument plays the default station."
+        abstract: "Play a station (by name from plugins.json), a URL or a file. No argument plays the default station.",
+        discussion: """
+        Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · s sleep timer presets · \
+        c cancel the sleep timer · h share the track · q quit.
+
+        Volume is in percent: 50 or 50%, 0–100, up to 150 amplified.
+
+        Exit codes: 0 normal, 2 usage or configuration error, 3 stream not playable after the retries.
+
+        Examples:
+          oton play                              # the default station
+          oton play "Oton FM" --volume 60%
+          oton play https://host/stream.mp3 --no-tui
+          oton play --headless --events events.jsonl
+        """
     )
 
     @OptionGroup var options: GlobalOptions
