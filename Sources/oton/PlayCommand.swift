@@ -87,7 +87,12 @@ struct PlayCommand: ParsableCommand {
         statusLine?.close()
         logLines?.close()
         if case let .gaveUp(kind) = outcome {
-            Terminal.error("cannot play \(chosen.url): \(kind.message)\n  \(kind.recoverySuggestion)")
+            let attempts = playerOptions.reconnect.maxAttempts.map { "after \($0) reconnect attempt\($0 == 1 ? "" : "s")" } ?? "after its reconnect attempts"
+            Terminal.error("""
+            cannot play \(chosen.url): \(kind.message)
+              \(kind.recoverySuggestion)
+              oton stopped \(attempts); run the same command to try again (--retries N for more attempts).
+            """)
             throw ExitStatus.notPlayable
         }
     }

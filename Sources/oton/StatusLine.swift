@@ -149,13 +149,13 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         var byte: UInt8 = 0
         while read(STDIN_FILENO, &byte, 1) == 1 {
             lock.lock()
-            let (done, current) = (closed, volume)
+            let (done, current, retrying) = (closed, volume, reconnect != nil || state.hasPrefix("error"))
             keysHinted = true
             lock.unlock()
             if done { return }
             switch byte {
             case UInt8(ascii: "?"): TerminalRow.shared.show(Self.keyList)
-            case UInt8(ascii: " "): session.player.submit(.playPause, from: "terminal")
+            case UInt8(ascii: " "): session.player.submit(retrying ? .play : .playPause, from: "terminal")
             case UInt8(ascii: "+"), UInt8(ascii: "="): changeVolume(by: 5, from: current)
             case UInt8(ascii: "-"), UInt8(ascii: "_"): changeVolume(by: -5, from: current)
             case UInt8(ascii: "s"): runPluginCommand("sleep", ["next"])
@@ -173,7 +173,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         session.player.submit(.setVolume(Double(percent) / 100), from: "terminal")
     }
 
-    /// The keys, as `?` shows them above the status line.
+    /// The keys, as `?` shows them (space while reconnecting tries at once, as the network error suggests) above the status line.
     static let keyList = """
     keys:  space  pause / resume      + -  volume ±5 %
            s      sleep timer presets  c    cancel the sleep timer

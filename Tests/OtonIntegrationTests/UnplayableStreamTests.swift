@@ -19,6 +19,7 @@ final class UnplayableStreamTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("cannot play \(url)"), result.stderr)
         XCTAssertTrue(result.stderr.contains("HTTP 404"), result.stderr)
         XCTAssertTrue(result.stderr.contains("Try again later or update the station's stream URL"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("oton stopped after 1 reconnect attempt; run the same command"), "says that oton ended: \(result.stderr)")
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 2, "one retry after 2 s")
         let states = directory.lines("events.jsonl").filter { $0.contains(#""kind":"state""#) }
         XCTAssertTrue(states.contains { $0.contains(#""retry_attempt":"1""#) }, states.joined(separator: "\n"))
