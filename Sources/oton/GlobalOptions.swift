@@ -8,8 +8,17 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "plugins.json to use (default: $OTON_CONFIG, $XDG_CONFIG_HOME/oton/plugins.json, ./plugins.json)")
     var config: String?
 
-    @Option(name: .long, help: "Log level: debug, info, warning, error (default: info; warning under the status line)")
-    var logLevel: String?
+    @Option(name: .long, help: "Log level: debug, info, warning, error (default: info; warning under the status line)",
+            transform: GlobalOptions.level)
+    var logLevel: Logger.Level?
+
+    /// A --log-level value; anything else is a usage error naming the accepted ones.
+    private static func level(_ text: String) throws -> Logger.Level {
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            throw ValidationError("use debug, info, warning or error (also trace, notice, critical)")
+        }
+        return level
+    }
 
     /// Loads plugins.json or exits with code 2 and a message naming the file, line and column.
     func loadConfig() throws -> OtonConfig {
@@ -34,7 +43,7 @@ struct GlobalOptions: ParsableArguments {
     /// `terminal`: the status line shows, so log lines go above it through TerminalRow and,
     /// unless --log-level says otherwise, only warnings and errors are shown.
     func bootstrapLogging(terminal: Bool = false) {
-        let level = logLevel.flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? (terminal ? .warning : .info)
+        let level = logLevel ?? (terminal ? .warning : .info)
         LoggingSystem.bootstrap { label in
             if terminal { return TerminalLogHandler(label: label, logLevel: level) }
             var handler = StreamLogHandler.standardError(label: label)

@@ -81,7 +81,11 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
                 sleepDeadline = nil
                 sleepAfterTrack = false
                 if event.event.name == OTON_EVENT_NAME_SLEEP_FIRED {
-                    notice = event.event.field("action") == "pause" ? "sleep timer: paused playback" : "sleep timer: stopped playback"
+                    notice = switch event.event.field("action") {
+                    case "pause": "sleep timer: paused playback (space resumes)"
+                    case "quit": "sleep timer: quitting"
+                    default: "sleep timer: stopped playback (space plays again)"
+                    }
                     noticeUntil = Date().addingTimeInterval(10)
                 }
             }
