@@ -154,7 +154,7 @@ final class ControlSocketTests: XCTestCase {
         let status = try oton.ctl(["status"])
         XCTAssertTrue(status.stdout.hasPrefix("playing · Test FM · Artist A – Song One"), status.stdout)
         XCTAssertEqual(try oton.ctl(["volume", "30"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines), "volume 30%")
-        XCTAssertNotNil(events.waitForEvent("volume") { $0["volume"] == "0.300" })
+        XCTAssertNotNil(events.waitForEvent("volume") { $0["volume"] == "0.300" && $0["volume_percent"] == "30" })
         _ = idle
         // Nothing but the volume changed playback.
         events.setTimeout(seconds: 1)

@@ -23,7 +23,7 @@ public enum SleepDuration {
         let seconds: Int
         if input.allSatisfy(\.isASCIIDigit) {
             let shown = input.count > 6 ? String(input.prefix(6)) + "…" : input
-            throw fail("a number needs its unit: \(shown)m for minutes, \(shown)s for seconds")
+            throw fail("a number needs its unit: \(shown)m for minutes, \(shown)s for seconds; from 1 second to 24 hours")
         } else if input.contains(":") {
             seconds = try clock(input, fail: fail)
         } else {
