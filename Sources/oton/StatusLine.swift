@@ -23,6 +23,8 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
     private var sleepAfterTrack = false
     /// While waiting to reconnect: when, and what the attempt is.
     private var reconnect: (at: Date, attempt: Int, max: Int?, reason: String)?
+    /// What went wrong, in the error state (while reconnecting it is the reconnect's reason).
+    private var problem: String?
     private var keysHinted = false
     private var notice: String?
     private var noticeUntil = Date.distantPast
@@ -55,13 +57,15 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             state = info.state.name
             if let percent = info.bufferingPercent { state += " \(percent)%" }
             reconnect = nil
+            problem = nil
             if let error = info.error {
                 if info.retryAttempt > 0 {
                     let delay = event.event.field("retry_in_ms").flatMap(Double.init).map { $0 / 1000 } ?? 0
                     reconnect = (Date().addingTimeInterval(delay), Int(info.retryAttempt), event.event.field("retry_max").flatMap(Int.init),
                                  error.message)
                 } else {
-                    state = "error: \(error.message)"
+                    state = "error"
+                    problem = error.message
                 }
             }
             setPlaying(info.state.name == "playing")
@@ -107,8 +111,8 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         isPlaying = playing
     }
 
-    /// One row: the title gives way (cut by display width, with …) so that state, time, volume and
-    /// the sleep timer always fit.
+    /// One row: what went wrong, the station and the title give way (cut by display width, with …)
+    /// so that state, time, volume and the sleep timer always fit.
     private func draw() {
         lock.lock()
         let now = Date()
@@ -116,8 +120,9 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         var head = [stateSymbol + " " + state]
         if let reconnect {
             let seconds = max(0, Int(reconnect.at.timeIntervalSince(now).rounded(.up)))
-            head = ["… reconnecting in \(seconds) s (attempt \(reconnect.attempt)\(reconnect.max.map { "/\($0)" } ?? "")): \(reconnect.reason)"]
+            head = ["… reconnecting in \(seconds) s (attempt \(reconnect.attempt)\(reconnect.max.map { "/\($0)" } ?? ""))"]
         }
+        let reason = reconnect?.reason ?? problem ?? ""
         let song = track.map { [$0.artist, $0.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ") } ?? ""
         var tail = [String(format: "%d:%02d", elapsed / 60, elapsed % 60), "vol " + VolumeArgument.text(percent: VolumeArgument.percent(of: volume))]
         if let sleepDeadline {
@@ -136,7 +141,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         let fixed = (head + tail).map(TerminalText.width).reduce(0, +) + separator.count * (head.count + tail.count - 1)
         var middle: [String] = []
         var room = width - fixed
-        for part in [station, song] where !part.isEmpty && room > separator.count + 4 {
+        for part in [reason, station, song] where !part.isEmpty && room > separator.count + 4 {
             let piece = TerminalText.truncated(part, toColumns: room - separator.count)
             middle.append(piece)
             room -= TerminalText.width(piece) + separator.count

@@ -66,9 +66,16 @@ final class TerminalStatusLineTests: XCTestCase {
         // The source goes away: the line counts down to the next attempt, and the log lines go above it.
         source.stop()
         rows = try terminal.waitForScreen("the reconnect countdown") { status($0).contains("reconnecting in") && status($0).contains("(attempt 1/3)") }
-        rows = try terminal.waitForScreen("a log line") { $0.contains { $0.contains("info oton.") || $0.contains("warning oton.") } }
+        XCTAssertTrue(status(rows).contains("vol 105% amplified"), "the reason gives way to the volume: \(status(rows))")
+        // A log line starts a row of its own (its level in the first column) and never shares the status row.
+        rows = try terminal.waitForScreen("a log line") { $0.joined().contains("oton.player:") }
+        let logRows = rows.filter { $0.contains("oton.player:") }
+        XCTAssertFalse(logRows.isEmpty, "a log line on a row of its own:\n" + rows.joined(separator: "\n"))
+        for row in logRows {
+            XCTAssertTrue(row.hasPrefix("warning oton.") || row.hasPrefix("info oton."), "a log line starts mid-row: \(row)")
+        }
         for row in rows where row.contains("vol ") {
-            XCTAssertFalse(row.contains("info oton.") || row.contains("warning oton."), "a log line shares the status row: \(row)")
+            XCTAssertFalse(row.contains("oton."), "a log line shares the status row: \(row)")
         }
 
         try terminal.type("q")
