@@ -53,6 +53,7 @@ final class BreakInPluginsTests: XCTestCase {
         actions += splitter.receive(buffer(2, offset: 3))
         let breakMetadata = TrackMetadata(fields: fields(2, nil, isBreak: true))!
         XCTAssertEqual(breakMetadata.title, "Break")
+        XCTAssertEqual(breakMetadata.artist, "Radio X", "the station, not \"Unknown artist\"")
         actions += splitter.track(breakMetadata)
         actions += splitter.receive(buffer(4, offset: 5))
         actions += splitter.track(TrackMetadata(fields: fields(3, "Two"))!)
