@@ -65,6 +65,9 @@ final class ControlSocketTests: XCTestCase {
     func testCancelBeforeExpiryKeepsPlaying() async throws {
         let (oton, events) = try await startPlaying()
         XCTAssertEqual(try oton.ctl(["sleep", "2s"]).status, 0)
+        XCTAssertNotNil(events.waitForEvent("org.oton.sleep.set"))
+        let counting = try oton.ctl(["status"]).stdout
+        XCTAssertTrue(counting.contains(" · sleep 0:02") || counting.contains(" · sleep 0:01"), "ctl status shows the countdown: \(counting)")
         let cancel = try oton.ctl(["sleep", "cancel"])
         XCTAssertEqual(cancel.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "Sleep timer cancelled")
         XCTAssertNotNil(events.waitForEvent("org.oton.sleep.cancelled"))
@@ -78,7 +81,9 @@ final class ControlSocketTests: XCTestCase {
             }
         }
         XCTAssertFalse(kinds.contains { $0.hasPrefix("org.oton.sleep.fired") || $0 == "state/stopped" }, "\(kinds)")
-        XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"))
+        let after = try oton.ctl(["status"]).stdout
+        XCTAssertTrue(after.hasPrefix("playing"), after)
+        XCTAssertFalse(after.contains("sleep"), "a cancelled timer is not shown: \(after)")
     }
 
     func testAfterThisTrackStopsAtTheNextTitleChange() async throws {

@@ -74,8 +74,27 @@ struct ControlCommands {
         var text = "\(state["state"] ?? "idle") · \(player.station.name)"
         if !song.isEmpty { text += " · " + song }
         text += " · volume \(volumePercent)%"
+        if let sleep = sleepTimer() {
+            data["sleep"] = sleep.data
+            text += " · " + sleep.text
+        }
         if let message = state["error_message"] { text += "\n\(message)\n\(state["error_suggestion"] ?? "")" }
         return .success(text, data: data)
+    }
+
+    /// The sleep timer as its plugin last announced it: "sleep 4:52" (counting down from the set
+    /// event's time) or "sleep after track"; nil when none is set.
+    private func sleepTimer() -> (text: String, data: [String: Any])? {
+        let latest = [OTON_EVENT_NAME_SLEEP_SET, OTON_EVENT_NAME_SLEEP_CANCELLED, OTON_EVENT_NAME_SLEEP_FIRED]
+            .compactMap { bus.registry.kind(for: $0).flatMap(bus.current) }
+            .max { $0.event.monotonicNanoseconds < $1.event.monotonicNanoseconds }
+        guard let event = latest?.event, event.name == OTON_EVENT_NAME_SLEEP_SET else { return nil }
+        let field = { (key: String) in event.fields.last { $0.key == key }?.value }
+        if field("mode") == "after-track" { return ("sleep after track", ["mode": "after-track"]) }
+        guard let seconds = field("seconds").flatMap(Double.init), seconds.isFinite else { return nil }
+        let elapsed = Double(Clock.monotonicNanoseconds() - event.monotonicNanoseconds) / 1e9
+        let left = Int(max(0, min(seconds - elapsed, 86_400 * 7)).rounded(.up))
+        return (String(format: "sleep %d:%02d", left / 60, left % 60), ["mode": "duration", "seconds_left": left])
     }
 
     private func volume(_ arguments: [String]) -> ControlReply {

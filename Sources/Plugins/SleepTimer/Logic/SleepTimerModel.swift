@@ -2,7 +2,8 @@
 /// rule can be tested: the plugin feeds it monotonic time and events and
 /// carries out the effects it returns.
 public struct SleepTimerModel: Sendable {
-    public enum Action: String, Sendable { case stop, pause }
+    /// What happens when the fade is over: stop or pause playback, or end oton (exit 0).
+    public enum Action: String, Sendable { case stop, pause, quit }
 
     public struct Settings: Sendable, Equatable {
         public var fadeMilliseconds: Int

@@ -1,7 +1,7 @@
 import Foundation
 import SleepTimerLogic
 
-/// Reads the plugin's "config" object: fade_seconds, action ("stop" | "pause"), presets_minutes.
+/// Reads the plugin's "config" object: fade_seconds, action ("stop" | "pause" | "quit"), presets_minutes.
 enum SleepTimerConfig {
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -20,7 +20,7 @@ enum SleepTimerConfig {
         }
         if let value = object["action"] {
             guard let text = value as? String, let action = SleepTimerModel.Action(rawValue: text) else {
-                throw Invalid(description: "config.action must be \"stop\" or \"pause\"")
+                throw Invalid(description: "config.action must be \"stop\", \"pause\" or \"quit\"")
             }
             settings.action = action
         }

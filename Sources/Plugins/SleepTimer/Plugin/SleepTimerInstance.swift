@@ -109,8 +109,17 @@ final class SleepTimerInstance: @unchecked Sendable {
                     apply(model.fadeFinished())
                 }
             case let .finish(action, restoreVolume):
-                host.request(action == .stop ? OTON_REQUEST_STOP : OTON_REQUEST_PAUSE)
-                host.request(OTON_REQUEST_SET_VOLUME, volume: restoreVolume)
+                switch action {
+                case .stop:
+                    host.request(OTON_REQUEST_STOP)
+                    host.request(OTON_REQUEST_SET_VOLUME, volume: restoreVolume)
+                case .pause:
+                    host.request(OTON_REQUEST_PAUSE)
+                    host.request(OTON_REQUEST_SET_VOLUME, volume: restoreVolume)
+                case .quit:
+                    host.request(OTON_REQUEST_SET_VOLUME, volume: restoreVolume)
+                    host.request(OTON_REQUEST_QUIT) // oton ends as on Ctrl-C, exit 0
+                }
             case let .restoreVolume(volume):
                 fadeTimer?.cancel()
                 fadeTimer = nil
