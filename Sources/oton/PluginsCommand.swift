@@ -40,21 +40,42 @@ struct PluginsCommand: ParsableCommand {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print everything a plugin library declares, without creating it.")
 
-        @Argument(help: "Path of the plugin's shared library")
+        @Argument(help: "The plugin: a path, a bare file name (found where plugins.json paths are found, e.g. libOtonSleepTimer.so), or a plugin id from plugins.json (org.oton.share)")
         var path: String
 
         @Flag(name: .long, help: "Print JSON")
         var json = false
 
+        @Option(name: .long, help: "plugins.json whose ids and folders to use (default: the usual lookup)")
+        var config: String?
+
         func run() throws {
             let manifest: PluginManifest
             do {
-                manifest = try PluginLibrary(path: path).manifest
+                manifest = try PluginLibrary(path: try locate()).manifest
             } catch {
-                Terminal.error(error.description)
+                Terminal.error("\(error)")
                 throw ExitStatus.configuration
             }
             print(json ? ManifestPrinter.json(manifest) : ManifestPrinter.text(manifest))
+        }
+
+        /// A path as given; else a file of that name here; else a plugin id in the configuration;
+        /// else a bare file name searched beside plugins.json and beside the oton executable.
+        private func locate() throws -> String {
+            if path.contains("/") || FileManager.default.fileExists(atPath: path) { return path }
+            let configuration = try? ConfigLoader.load(explicit: config)
+            let configDirectory = configuration?.file.map { ($0 as NSString).deletingLastPathComponent }
+            let probe = PluginManager(bus: PluginBus(), requests: NoPlayer())
+            if let entry = configuration?.plugins.first(where: { $0.id == path }) {
+                return try probe.resolve(entry.path, configDirectory: configDirectory)
+            }
+            do {
+                return try probe.resolve(path, configDirectory: configDirectory)
+            } catch {
+                let ids = configuration?.plugins.map(\.id).joined(separator: ", ") ?? "none"
+                throw InspectFailure(description: "no plugin file or id \"\(path)\": \(error.reason) (plugin ids in the configuration: \(ids))")
+            }
         }
     }
 }
@@ -62,4 +83,8 @@ struct PluginsCommand: ParsableCommand {
 /// Requests go nowhere when no player runs (plugins list / inspect).
 struct NoPlayer: PlayerRequestSink {
     func submit(_ request: PlayerRequest, from source: String) {}
+}
+
+struct InspectFailure: Error, CustomStringConvertible {
+    let description: String
 }
