@@ -41,10 +41,6 @@ struct PluginsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print everything a plugin library declares, without creating it.",
             discussion: """
-            PLUGIN is a path (./libx.so), a bare file name (libOtonSleepTimer.so, searched where plugins.json \
-            paths are searched: beside plugins.json, then beside oton), or a plugin id from plugins.json \
-            (org.oton.sleep-timer).
-
             Examples:
               oton plugins inspect libOtonSleepTimer.so
               oton plugins inspect org.oton.share --json
@@ -52,35 +48,42 @@ struct PluginsCommand: ParsableCommand {
             """
         )
 
-        @OptionGroup var options: GlobalOptions
-
-        @Argument(help: ArgumentHelp("A path, a bare file name or a plugin id", valueName: "plugin"))
-        var plugin: String
+        @Argument(help: "The plugin: a path, a bare file name (found where plugins.json paths are found, e.g. libOtonSleepTimer.so), or a plugin id from plugins.json (org.oton.share)")
+        var path: String
 
         @Flag(name: .long, help: "Print JSON")
         var json = false
 
+        @Option(name: .long, help: "plugins.json whose ids and folders to use (default: the usual lookup)")
+        var config: String?
+
         func run() throws {
             let manifest: PluginManifest
             do {
-                manifest = try PluginLibrary(path: try libraryPath()).manifest
+                manifest = try PluginLibrary(path: try locate()).manifest
             } catch {
-                Terminal.error(error.description)
+                Terminal.error("\(error)")
                 throw ExitStatus.configuration
             }
             print(json ? ManifestPrinter.json(manifest) : ManifestPrinter.text(manifest))
         }
 
-        /// The library the argument names: a path as it is; a plugin id through its plugins.json
-        /// entry; a bare file name where plugins.json paths are searched.
-        private func libraryPath() throws(PluginLoadError) -> String {
-            let config = try? ConfigLoader.load(explicit: options.config)
-            let configDirectory = config?.file.map { ($0 as NSString).deletingLastPathComponent }
+        /// A path as given; else a file of that name here; else a plugin id in the configuration;
+        /// else a bare file name searched beside plugins.json and beside the oton executable.
+        private func locate() throws -> String {
+            if path.contains("/") || FileManager.default.fileExists(atPath: path) { return path }
+            let configuration = try? ConfigLoader.load(explicit: config)
+            let configDirectory = configuration?.file.map { ($0 as NSString).deletingLastPathComponent }
             let probe = PluginManager(bus: PluginBus(), requests: NoPlayer())
-            if !plugin.contains("/"), let entry = config?.plugins.first(where: { $0.id == plugin }) {
+            if let entry = configuration?.plugins.first(where: { $0.id == path }) {
                 return try probe.resolve(entry.path, configDirectory: configDirectory)
             }
-            return try probe.resolve(plugin, configDirectory: configDirectory)
+            do {
+                return try probe.resolve(path, configDirectory: configDirectory)
+            } catch {
+                let ids = configuration?.plugins.map(\.id).joined(separator: ", ") ?? "none"
+                throw InspectFailure(description: "no plugin file or id \"\(path)\": \(error.reason) (plugin ids in the configuration: \(ids))")
+            }
         }
     }
 }
@@ -88,4 +91,8 @@ struct PluginsCommand: ParsableCommand {
 /// Requests go nowhere when no player runs (plugins list / inspect).
 struct NoPlayer: PlayerRequestSink {
     func submit(_ request: PlayerRequest, from source: String) {}
+}
+
+struct InspectFailure: Error, CustomStringConvertible {
+    let description: String
 }

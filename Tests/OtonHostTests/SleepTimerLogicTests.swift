@@ -59,21 +59,21 @@ final class SleepTimerModelTests: XCTestCase {
         XCTAssertEqual(model.fadeFinished(), [])
     }
 
-    func testAfterTrackStopsAtTheNextTitleChange() {
+    func testAfterTrackStopsAtTheNextSequence() {
         var model = SleepTimerModel()
-        _ = model.trackChanged(title: "One", artist: "A")
+        _ = model.trackChanged(sequence: 1, heard: true)
         XCTAssertEqual(model.setAfterTrack(), [.arm(nanoseconds: nil), .announceSet(seconds: nil, mode: "after-track")])
-        XCTAssertEqual(model.trackChanged(title: "One", artist: "A"), [], "the same track again (station name or artwork added) is no change")
-        XCTAssertEqual(model.trackChanged(title: nil, artist: nil), [], "a station-only event is no change")
-        XCTAssertEqual(model.trackChanged(title: "Two", artist: "B"), [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: 10_000)])
+        XCTAssertEqual(model.trackChanged(sequence: 1, heard: true), [], "the same track again (station name or artwork added) is no change")
+        XCTAssertEqual(model.trackChanged(sequence: 1, heard: false), [], "an untitled event of the same track is no change")
+        XCTAssertEqual(model.trackChanged(sequence: 2, heard: true), [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: 10_000)])
     }
 
     func testAfterTrackSetBeforeAnyTitleWaitsForTheFirstToEnd() {
         var model = SleepTimerModel()
-        _ = model.trackChanged(title: nil, artist: nil) // the host announces the station before any title
+        _ = model.trackChanged(sequence: 0, heard: false) // the host announces the station before any title
         _ = model.setAfterTrack()
-        XCTAssertEqual(model.trackChanged(title: "One", artist: nil), [])
-        XCTAssertEqual(model.trackChanged(title: "Two", artist: nil).contains(.announceFired), true)
+        XCTAssertEqual(model.trackChanged(sequence: 1, heard: true), [])
+        XCTAssertEqual(model.trackChanged(sequence: 2, heard: true).contains(.announceFired), true)
     }
 
     func testPresetsCycleAndWrapToOff() {

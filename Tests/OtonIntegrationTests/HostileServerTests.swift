@@ -179,21 +179,17 @@ final class HostileServerTests: XCTestCase {
         let fifo = directory.file("stream.fifo")
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: audio))
-        // A writer that feeds 2 s of audio, then keeps the pipe open and silent: the reader blocks.
-        let release = DispatchSemaphore(value: 0)
-        let writer = Thread {
-            let fd = open(fifo, O_WRONLY)
-            guard fd >= 0 else { return }
-            bytes.withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
-            _ = release.wait(timeout: .now() + 60)
-            close(fd)
-        }
-        writer.start()
-        defer { release.signal() }
+        XCTAssertLessThan(bytes.count, 60_000, "fits in the pipe's buffer")
+        // The writer end, opened read-write so that neither end blocks in open(): 2 s of audio
+        // waits in the pipe, then nothing more comes, and the pipe stays open (the reader blocks).
+        let writer = open(fifo, O_RDWR)
+        XCTAssertGreaterThanOrEqual(writer, 0)
+        defer { close(writer) }
+        XCTAssertEqual(bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }, bytes.count)
         let harness = PlayerHarness(url: fifo, stallTimeout: .seconds(3))
         harness.start()
         defer { harness.stop() }
-        let playing = try XCTUnwrap(harness.waitForState("playing"))
+        let playing = try XCTUnwrap(harness.waitForState("playing", timeout: 30))
         let stalled = try XCTUnwrap(harness.waitForState("error", timeout: 20) { $0.field("error_kind") == "stalled" },
                                     "no audio for 3 s in playing is a failure")
         let seconds = Double(stalled.monotonicNanoseconds - playing.monotonicNanoseconds) / 1e9

@@ -65,6 +65,7 @@ public struct BusEvent: Sendable {
             break
         case let .track(track, sequence):
             add("sequence", String(sequence))
+            add("break", track.isBreak ? "1" : nil)
             add("title", track.title)
             add("artist", track.artist)
             add("raw_title", track.rawTitle)

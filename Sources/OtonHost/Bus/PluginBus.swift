@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PluginAPI
 import Synchronization
@@ -31,6 +32,11 @@ public final class PluginBus: Sendable {
     private let subscriptions = Mutex<[Subscription]>([])
     private let latest = Mutex<[UInt32: FrozenEvent]>([:])
     private let lastDropReport = Mutex<[String: Int64]>([:])
+    /// Held while one event is offered to every subscriber, so that an event a subscriber
+    /// publishes in reaction (a plugin's reply to a track change) can never reach another
+    /// subscriber before the event it reacts to. Recursive: a drop reported from inside an
+    /// offer publishes a `dropped` event on the same thread. Offers never block, so it is short.
+    private let publishing = NSRecursiveLock()
 
     public init(registry: EventKindRegistry = EventKindRegistry(), logger: Logger = Logger(label: "oton.bus")) {
         self.registry = registry
@@ -72,6 +78,8 @@ public final class PluginBus: Sendable {
     @discardableResult
     public func publish(_ event: BusEvent) -> FrozenEvent {
         let frozen = FrozenEvent(event)
+        publishing.lock()
+        defer { publishing.unlock() }
         latest.withLock { $0[event.kind] = frozen }
         let targets = subscriptions.withLock { $0 }
         for subscription in targets where subscription.id != event.source && subscription.kinds.accepts(event.kind) {

@@ -15,10 +15,14 @@ public struct TrackInfo: Hashable, Sendable {
     public var streamURL: URL?
     /// The station's logo: plugins.json's `logo_url`, else the status API's (a text field only).
     public var stationLogoURL: URL?
+    /// A break (an ad, a jingle, a gap): the stream said nothing is playing (an empty or placeholder
+    /// title) after it had named a track. Title, artist, raw title and artwork are then absent.
+    /// Sent to plugins as the field `break` = "1".
+    public var isBreak: Bool
 
     public init(title: String? = nil, artist: String? = nil, rawTitle: String? = nil, station: String? = nil,
                 genre: String? = nil, bitrate: Int? = nil, codec: String? = nil, artworkURL: URL? = nil,
-                streamURL: URL? = nil, stationLogoURL: URL? = nil) {
+                streamURL: URL? = nil, stationLogoURL: URL? = nil, isBreak: Bool = false) {
         self.title = title
         self.artist = artist
         self.rawTitle = rawTitle
@@ -29,15 +33,17 @@ public struct TrackInfo: Hashable, Sendable {
         self.artworkURL = artworkURL
         self.streamURL = streamURL
         self.stationLogoURL = stationLogoURL
+        self.isBreak = isBreak
     }
 
     /// The fields a listener sees; only changes to these produce events.
     struct Visible: Hashable {
         var title: String?, artist: String?, station: String?, artworkURL: URL?, stationLogoURL: URL?
+        var isBreak: Bool
     }
 
     var visible: Visible {
-        Visible(title: title, artist: artist, station: station, artworkURL: artworkURL, stationLogoURL: stationLogoURL)
+        Visible(title: title, artist: artist, station: station, artworkURL: artworkURL, stationLogoURL: stationLogoURL, isBreak: isBreak)
     }
 }
 

@@ -101,6 +101,27 @@ public struct TagNormalizer: Sendable {
         return String(cleaned.prefix(maxCharacters - 1)).trimmingSpaces() + "…"
     }
 
+    /// Titles stations send when nothing is playing that a listener would call a track
+    /// (compared after ``placeholderKey(_:)``).
+    public static let placeholderTitles: Set<String> = ["unknown", "unknown - unknown", "unknown artist - unknown title"]
+
+    /// Whether `title` names no track: empty, only dashes, a known placeholder such as
+    /// "Unknown - Unknown", or one of `stationNames` (the station's own name as its title).
+    /// Compared case-insensitively with whitespace collapsed.
+    public func isPlaceholder(_ title: NormalizedTitle, stationNames: [String]) -> Bool {
+        guard !title.isEmpty else { return true }
+        // The whole text as sent, and as split (an explicit ARTIST tag joined with the title).
+        let whole = placeholderKey(title.raw)
+        let joined = placeholderKey(title.artist.map { "\($0) - \(title.title)" } ?? title.title)
+        if Self.placeholderTitles.contains(whole) || Self.placeholderTitles.contains(joined) { return true }
+        return stationNames.map(placeholderKey).contains { !$0.isEmpty && ($0 == whole || $0 == joined) }
+    }
+
+    /// The form placeholders are compared in: cleaned, lowercased, one space between words.
+    public func placeholderKey(_ text: String) -> String {
+        clean(text).lowercased().split(separator: " ").joined(separator: " ")
+    }
+
     /// The separators accepted between artist and title, in no priority
     /// order: the earliest occurrence of any of them wins.
     public static let separators = [" - ", " – ", " — "]

@@ -68,8 +68,21 @@ public struct TagSet: Hashable, Sendable {
 /// - **Stream title.** A stream set with `title` starts a new track: it is
 ///   normalized together with the same set's `artist` (explicit ARTIST wins
 ///   over "Artist - Title" splitting). A set with `artist` but no `title`
-///   re-normalizes the last stream title with that artist. An empty or "-"
-///   title clears the stream track.
+///   re-normalizes the last stream title with that artist.
+/// - **Breaks.** A stream title that names no track — empty, "-",
+///   "Unknown - Unknown", the station's own name (see
+///   ``TagNormalizer/isPlaceholder(_:stationNames:)``) — is never shown. Once
+///   the stream has named a real track for this station, such a title is a
+///   *break* (an ad, a jingle): `isBreak` is set and title, artist, raw title
+///   and artwork are absent, also what the status API says, until the stream
+///   names a track again. Before the stream named any track it is just "no
+///   title" (the status API may fill it in).
+/// - **Sequence.** This type alone numbers the heard tracks: `apply` returns
+///   the sequence with the track, a new number if and only if the heard track
+///   changed — its title, its artist, or a break began. Station, artwork,
+///   bitrate arriving later keep the number; an event without a title and
+///   without a break keeps it too. Numbers start at 1, never go back, and
+///   survive ``reset(keepStation:)`` (0 until the first heard track).
 /// - **Status title.** Used only while the stream provides no title. A
 ///   status-API set is a snapshot: its title and artwork replace the
 ///   previous status values, even when `nil`; its logo only when it carries
@@ -84,12 +97,29 @@ public struct TagSet: Hashable, Sendable {
 /// - **Reset.** On a new connection call `reset(keepStation:)`. With
 ///   `keepStation: false` (another station) everything is forgotten,
 ///   including what was last reported, so the next visible tag emits.
-///   With `keepStation: true` (reconnect to the same station) the station
-///   and the last reported projection are kept, so the same song arriving
-///   again after the reconnect is not reported twice.
+///   With `keepStation: true` (reconnect to the same station) the station,
+///   the last reported projection and heard track, and whether the stream
+///   has titles are kept, so the same song (or break) arriving again after
+///   the reconnect is not reported twice.
 public struct TrackAccumulator: Sendable {
+    /// A track event's payload and the number of the heard track it belongs to.
+    public struct Report: Equatable, Sendable {
+        public var track: TrackInfo
+        /// See **Sequence** above.
+        public var sequence: UInt64
+    }
+
+    /// What is heard, for the sequence rule.
+    private enum Heard: Equatable, Sendable {
+        case track(title: String, artist: String?)
+        case `break`
+    }
+
     public var normalizer: TagNormalizer
     public var streamURL: URL?
+    /// Names the station goes by besides the stream's icy-name (the configured name, a playlist's
+    /// title): a stream title equal to one of them is a placeholder. Kept across resets.
+    public var stationNames: [String] = []
 
     private var streamTitleRaw: String?
     private var streamArtistRaw: String?
@@ -104,6 +134,10 @@ public struct TrackAccumulator: Sendable {
     private var statusArtworkURL: URL?
     private var logoURL: URL?
     private var lastReported: TrackInfo.Visible?
+    /// The stream named a real track on this station (so a placeholder title now is a break).
+    private var streamHadTitle = false
+    private var lastHeard: Heard?
+    private var sequence: UInt64 = 0
 
     public init(streamURL: URL? = nil, normalizer: TagNormalizer = TagNormalizer()) {
         self.streamURL = streamURL
@@ -114,19 +148,23 @@ public struct TrackAccumulator: Sendable {
     public var current: TrackInfo {
         let streamTitle = streamTitleRaw.map { normalizer.normalize(title: $0, artist: streamArtistRaw) }
             ?? streamArtistRaw.map { normalizer.normalize(title: "", artist: $0) }
-        let shown = [streamTitle, statusTitle].compactMap { $0 }.first { !$0.isEmpty }
+        let heardStream = streamTitle.flatMap { isPlaceholder($0) ? nil : $0 }
+        let isBreak = streamTitle != nil && heardStream == nil && streamHadTitle
+        let shown = isBreak ? nil : heardStream ?? statusTitle.flatMap { isPlaceholder($0) ? nil : $0 }
         return TrackInfo(
             title: shown?.title, artist: shown?.artist, rawTitle: shown?.raw,
             station: streamStation ?? statusStation, genre: genre,
             bitrate: nominalBitrate ?? measuredBitrate, codec: codec,
-            artworkURL: statusArtworkURL ?? streamArtworkURL, streamURL: streamURL, stationLogoURL: logoURL
+            artworkURL: isBreak ? nil : statusArtworkURL ?? streamArtworkURL, streamURL: streamURL, stationLogoURL: logoURL,
+            isBreak: isBreak
         )
     }
 
-    /// Merges `tags`; returns the new `TrackInfo` if the listener would see a change.
-    public mutating func apply(_ tags: TagSet) -> TrackInfo? {
+    /// Merges `tags`; returns the new `TrackInfo` and its sequence if the listener would see a change.
+    public mutating func apply(_ tags: TagSet) -> Report? {
         switch tags.origin {
         case .stream:
+            if let station = cleaned(tags.station) { streamStation = station }
             if let title = tags.title {
                 if title != streamTitleRaw { statusArtworkURL = nil }
                 streamTitleRaw = title
@@ -134,7 +172,9 @@ public struct TrackAccumulator: Sendable {
             } else if let artist = tags.artist {
                 streamArtistRaw = artist
             }
-            if let station = cleaned(tags.station) { streamStation = station }
+            if let title = streamTitleRaw, !isPlaceholder(normalizer.normalize(title: title, artist: streamArtistRaw)) {
+                streamHadTitle = true
+            }
             if let url = tags.artworkURL { streamArtworkURL = url }
         case .statusAPI:
             let title = tags.title.map { normalizer.normalize(title: $0, artist: tags.artist) }
@@ -152,18 +192,30 @@ public struct TrackAccumulator: Sendable {
         let info = current
         guard info.visible != lastReported else { return nil }
         lastReported = info.visible
-        return info
+        let heard: Heard? = info.isBreak ? .break : info.title.map { .track(title: $0, artist: info.artist) }
+        if let heard, heard != lastHeard {
+            sequence += 1
+            lastHeard = heard
+        }
+        return Report(track: info, sequence: sequence)
     }
 
     /// Forgets the track for a new connection; see the type documentation.
     public mutating func reset(keepStation: Bool) {
         let station = (streamStation, statusStation, logoURL)
-        let reported = lastReported
+        let heard = (lastReported, lastHeard, streamHadTitle)
+        let (names, sequence) = (stationNames, sequence)
         self = TrackAccumulator(streamURL: streamURL, normalizer: normalizer)
+        (stationNames, self.sequence) = (names, sequence)
         if keepStation {
             (streamStation, statusStation, logoURL) = station
-            lastReported = reported
+            (lastReported, lastHeard, streamHadTitle) = heard
         }
+    }
+
+    /// Whether `title` names no track (see the **Breaks** rule).
+    private func isPlaceholder(_ title: NormalizedTitle) -> Bool {
+        normalizer.isPlaceholder(title, stationNames: [streamStation, statusStation].compactMap { $0 } + stationNames)
     }
 
     private func cleaned(_ text: String?) -> String? {

@@ -59,6 +59,7 @@ public final class StreamPipeline: @unchecked Sendable {
             PipelineCallbacks.connectParser(parse, context: context)
             PipelineCallbacks.countFlow(source: source, output: nil, context: context)
             PipelineCallbacks.watchTags(on: source, context: context)
+            PipelineCallbacks.watchEmptyIcyTitles(in: parse, context: context)
             if description.taps & OTON_TAP_STREAM != 0 {
                 PipelineCallbacks.connectStreamTap(source: source, decoder: parse, context: context)
             }
@@ -130,6 +131,7 @@ public final class StreamPipeline: @unchecked Sendable {
         PipelineCallbacks.connectDecoder(decode, context: context)
         PipelineCallbacks.countFlow(source: source, output: sink, context: context)
         PipelineCallbacks.watchTags(on: source, context: context)
+        PipelineCallbacks.watchEmptyIcyTitles(in: decode, context: context)
         if description.taps & OTON_TAP_STREAM != 0 {
             PipelineCallbacks.connectStreamTap(source: source, decoder: decode, context: context)
         }

@@ -49,9 +49,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var machine: PlaybackStateMachine
     private var pipeline: StreamPipeline?
     private var connection: UInt64 = 0
+    /// Owns what is heard and its sequence number (see TrackAccumulator's rules).
     private var accumulator: TrackAccumulator
-    private var sequence: UInt64 = 0
-    private var lastTrackIdentity: [String?] = []
     private var lastStreamTitle: String?
     private var poller: StationStatusPoller?
     private var statusLookup = StationStatusLookup()
@@ -88,6 +87,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         machine = PlaybackStateMachine(policy: options.reconnect)
         volume = options.volume
         accumulator = TrackAccumulator(streamURL: URL(string: station.url))
+        accumulator.stationNames = [station.name]
         if let status = station.statusURL.flatMap(URL.init(string:)) {
             poller = StationStatusPoller(statusURL: status, streamURL: URL(string: station.url))
         }
@@ -222,6 +222,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         accumulator.reset(keepStation: connection > 1)
         accumulator.streamURL = URL(string: stream.url)
         resolvedStationTitle = stream.stationTitle
+        accumulator.stationNames = [station.name] + [stream.stationTitle].compactMap { $0 }
         if let playlist = stream.playlists.first { logger.info("\(playlist): playing the playlist's entry \(stream.url)") }
         lastStreamTitle = nil
         var description = PipelineDescription(url: stream.url, headless: options.headless, taps: bus.requestedTaps, volume: volume)
@@ -354,17 +355,11 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             let now = accumulator.current
             runStatusStep(statusLookup.heardTrackChanged(.init(title: now.title, artist: now.artist, rawTitle: now.rawTitle)))
         }
-        guard let track = report else { return }
-        // A new sequence number for each new title; the station name or artwork arriving alone keeps it.
-        let identity = [track.title, track.artist]
-        if track.title != nil, identity != lastTrackIdentity {
-            sequence += 1
-            lastTrackIdentity = identity
-        }
-        var published = track
+        guard let report else { return }
+        var published = report.track
         if published.station == nil { published.station = resolvedStationTitle ?? station.name }
         if let logo = station.logoURL.flatMap(URL.init(string:)) { published.stationLogoURL = logo }
-        var event = BusEvent.track(published, sequence: sequence)
+        var event = BusEvent.track(published, sequence: report.sequence)
         // What plugins.json knows about the station rides along as open-ended fields.
         // When the tags were read from the stream lets plugins measure their latency.
         event.extraFields = [("station_homepage", station.homepage),

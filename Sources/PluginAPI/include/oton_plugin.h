@@ -143,12 +143,19 @@ typedef struct oton_track {
     uint32_t    struct_size;
     uint32_t    bitrate;        /* bits per second, 0 when unknown */
     uint64_t    sequence;       /* 1, 2, 3 … a new number if and only if the heard track changed
-                                 * (its title or artist). The stream's own title names the heard
-                                 * track; a station status API fills in only what the stream lacks
-                                 * (cover, logo, the title when the stream sends none), and only once
-                                 * its title matches the heard one. An event with the same sequence
-                                 * adds what was learned later (artwork_url, station, bitrate).
-                                 * Compare sequences, not strings. */
+                                 * (its title, its artist, or a break began). The stream's own title
+                                 * names the heard track; a station status API fills in only what the
+                                 * stream lacks (cover, logo, the title when the stream sends none),
+                                 * and only once its title matches the heard one. An event with the
+                                 * same sequence adds what was learned later (artwork_url, station,
+                                 * bitrate). 0 until the first track. Compare sequences, not strings.
+                                 * A BREAK (ads, a jingle, a gap) is a sequence of its own: the field
+                                 * "break" = "1" (in `fields` only, no struct member) when the stream
+                                 * sent an empty or placeholder title ("", "-", "Unknown - Unknown",
+                                 * the station's own name) after it had named a track. title, artist,
+                                 * raw_title and artwork_url are then NULL / absent; station stays.
+                                 * A break is not a song: do not scrobble it, do not count it as a
+                                 * play. The field is absent on every other track event. */
     const char *title;
     const char *artist;
     const char *raw_title;      /* the cleaned stream title before splitting */

@@ -14,14 +14,16 @@ public struct TrackMetadata: Equatable, Sendable {
         self.streamURL = streamURL
     }
 
-    /// From a track event's text fields; `raw_title` stands in for a missing title.
+    /// From a track event's text fields; `raw_title` stands in for a missing title, and a break
+    /// (`break` = "1", which has no title) is recorded as its own file: "Break" by the station.
     public init?(fields: [String: String]) {
         guard let sequence = fields["sequence"].flatMap(UInt64.init) else { return nil }
         func value(_ key: String) -> String? {
             guard let text = fields[key], !text.isEmpty else { return nil }
             return text
         }
-        self.init(sequence: sequence, title: value("title") ?? value("raw_title"), artist: value("artist"),
-                  station: value("station"), streamURL: value("stream_url"))
+        let isBreak = fields["break"] == "1"
+        self.init(sequence: sequence, title: isBreak ? "Break" : value("title") ?? value("raw_title"),
+                  artist: isBreak ? value("station") : value("artist"), station: value("station"), streamURL: value("stream_url"))
     }
 }

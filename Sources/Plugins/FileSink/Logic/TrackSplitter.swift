@@ -2,8 +2,10 @@
 /// buffers and the host's track events in the order they arrive; answers
 /// with what to do to files. Pure logic: no files, no clocks.
 ///
-/// - A title change cuts at the next unit boundary (MPEG frame, Ogg page)
-///   after the bytes received so far. In a chained Ogg stream a new logical
+/// - A title change (a new `sequence`) cuts at the next unit boundary (MPEG
+///   frame, Ogg page) after the bytes received so far. A break (an ad, an
+///   empty title) is a new sequence too: it ends the song's file and is
+///   recorded as its own file ("Break", by the station) until the next title. In a chained Ogg stream a new logical
 ///   stream (BOS page) is the cut; a title that arrives without one cuts at
 ///   the next page after `oggCutWait` and repeats the codec headers.
 /// - A new connection, lost data or a format change ends the file as

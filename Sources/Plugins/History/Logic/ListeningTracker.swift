@@ -46,7 +46,9 @@ public struct PlayEnd: Equatable, Sendable {
 
 /// Follows track and state events and says when a track starts and ends.
 /// A new `sequence` is a new track; stopped, idle and error end the current
-/// one. Seconds listened count monotonic time spent outside pause.
+/// one. A break (the field `break` = "1": an ad, a jingle, an empty title) ends
+/// the current track and is not a play itself, so it is never recorded or
+/// scrobbled. Seconds listened count monotonic time spent outside pause.
 public struct ListeningTracker: Sendable {
     public enum Effect: Equatable, Sendable {
         case started(PlayStart)
@@ -70,6 +72,12 @@ public struct ListeningTracker: Sendable {
     /// A track event: its fields, monotonic and wall timestamps.
     public mutating func track(fields: [String: String], monoNanoseconds: Int64, wallMicroseconds: Int64) -> [Effect] {
         guard let sequence = fields["sequence"].flatMap(UInt64.init) else { return [] }
+        if fields["break"] == "1" {
+            lastSequence = sequence
+            guard current != nil, current?.sequence != sequence,
+                  let ended = end(monoNanoseconds: monoNanoseconds, wallMicroseconds: wallMicroseconds, byTitleChange: true) else { return [] }
+            return [.ended(ended)]
+        }
         var start = PlayStart(
             sequence: sequence, station: fields["station"].nonEmpty, artist: fields["artist"].nonEmpty,
             title: fields["title"].nonEmpty, rawTitle: fields["raw_title"].nonEmpty, streamURL: fields["stream_url"].nonEmpty,

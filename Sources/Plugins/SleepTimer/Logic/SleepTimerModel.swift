@@ -21,8 +21,9 @@ public struct SleepTimerModel: Sendable {
         case off
         /// Fires when the monotonic clock reaches `deadline` (nanoseconds).
         case duration(deadline: Int64, seconds: Int)
-        /// Fires when the track `track` ("artist\u{1F}title") gives way to another; nil until a titled track is known.
-        case afterTrack(track: String?)
+        /// Fires when the track with sequence `track` gives way to the next sequence (a track or a break);
+        /// nil until a track is heard (set before the first title or during a break).
+        case afterTrack(track: UInt64?)
         /// Fired: fading out, then the action.
         case fading
     }
@@ -46,8 +47,8 @@ public struct SleepTimerModel: Sendable {
     public private(set) var mode: Mode = .off
     /// The volume before the fade started, restored for the next play.
     public private(set) var volume: Double = 1.0
-    /// The track playing now ("artist\u{1F}title"); nil while none has a title or artist.
-    private var currentTrack: String?
+    /// The sequence of the track heard now; nil before the first one and during a break.
+    private var currentTrack: UInt64?
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -88,18 +89,27 @@ public struct SleepTimerModel: Sendable {
         return fire()
     }
 
-    /// A track event. Only a change of title or artist ends a track: the same track announced again
-    /// with a station name, artwork or bitrate added (a new sequence number) is not a title change.
-    public mutating func trackChanged(title: String?, artist: String?) -> [Effect] {
-        let track: String? = (title ?? "").isEmpty && (artist ?? "").isEmpty ? nil : "\(artist ?? "")\u{1F}\(title ?? "")"
-        defer { if track != nil { currentTrack = track } }
-        guard case let .afterTrack(startedOn) = mode, let track else { return [] }
-        // Set before any titled track was known: the first one seen is the one to finish.
+    /// A track event. The host numbers heard tracks: a new `sequence` if and only if the heard track
+    /// changed (title, artist, or a break began), so the same track announced again with a station name,
+    /// artwork or bitrate added keeps its number and is no change. `heard`: the event names a track (a
+    /// title, artist or raw title, and no `break` field); a break or an untitled event does not.
+    public mutating func trackChanged(sequence: UInt64, heard: Bool) -> [Effect] {
+        let previous = currentTrack
+        if heard { currentTrack = sequence } else if sequence != previous { currentTrack = nil }
+        guard case let .afterTrack(startedOn) = mode else { return [] }
+        // Set before any track was heard (or during a break): the first one heard is the one to finish.
         guard let startedOn else {
-            mode = .afterTrack(track: track)
+            if heard { mode = .afterTrack(track: sequence) }
             return []
         }
-        return track == startedOn ? [] : fire()
+        return sequence == startedOn ? [] : fire()
+    }
+
+    /// `trackChanged(sequence:heard:)` from a track event's text fields.
+    public mutating func trackChanged(fields: [String: String]) -> [Effect] {
+        guard let sequence = fields["sequence"].flatMap(UInt64.init) else { return [] }
+        let named = ["title", "artist", "raw_title"].contains { !(fields[$0] ?? "").isEmpty }
+        return trackChanged(sequence: sequence, heard: named && fields["break"] != "1")
     }
 
     public mutating func volumeChanged(_ value: Double) {

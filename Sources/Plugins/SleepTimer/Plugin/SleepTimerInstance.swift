@@ -32,7 +32,7 @@ final class SleepTimerInstance: @unchecked Sendable {
         queue.sync {
             switch event.kind {
             case OTON_EVENT_TRACK:
-                apply(model.trackChanged(title: event["title"] ?? event["raw_title"], artist: event["artist"]))
+                apply(model.trackChanged(fields: event.fields))
             case OTON_EVENT_VOLUME:
                 if let volume = event["volume"].flatMap(Double.init) { model.volumeChanged(volume) }
             default:
