@@ -10,7 +10,11 @@ struct ControlCommands {
 
     static let builtIn: [(name: String, usage: String, help: String)] = [
         ("status", "status", "what is playing: state, station, track, volume"),
-        ("play", "play", "play (a live stream reconnects)"),
+        ("play", "play [STATION]", "play (a live stream reconnects); with a station, switch to it as `station` does"),
+        ("station", "station NAME|NUMBER|URL", "switch to another station: a name from plugins.json, its number in `stations`, or an http(s) URL (a playlist URL too)"),
+        ("next", "next", "switch to the next station of the list (after the last comes the first)"),
+        ("prev", "prev", "switch to the previous station of the list (before the first comes the last)"),
+        ("stations", "stations", "the stations next and prev go through, numbered; * marks the current one"),
         ("pause", "pause", "pause"),
         ("toggle", "toggle", "pause or resume"),
         ("stop", "stop", "stop playing"),
@@ -24,7 +28,11 @@ struct ControlCommands {
     func run(_ request: ControlRequest) -> ControlReply {
         switch request.name {
         case "status": return status()
-        case "play": return submit(.play, "playing")
+        case "play" where request.arguments.isEmpty: return submit(.play, "playing")
+        case "play", "station": return switchStation(request.name, request.arguments)
+        case "next": return switchStation(.next)
+        case "prev", "previous": return switchStation(.previous)
+        case "stations": return stationList()
         case "pause": return submit(.pause, "paused")
         case "toggle", "play-pause": return submit(.playPause, "toggled")
         case "stop": return submit(.stop, "stopped")
@@ -45,6 +53,38 @@ struct ControlCommands {
         return .success(text)
     }
 
+    /// `station NAME|NUMBER|URL` (or `play NAME`): the words are one argument, so a name with spaces needs no quotes.
+    private func switchStation(_ command: String, _ arguments: [String]) -> ControlReply {
+        let argument = arguments.joined(separator: " ")
+        guard !argument.isEmpty else {
+            return .failure("\(command) needs a station: a name from plugins.json, its number (`oton ctl stations`) or an http(s) URL")
+        }
+        return switchStation(.argument(argument))
+    }
+
+    private func switchStation(_ choice: StationChoice) -> ControlReply {
+        do {
+            let station = try player.switchStation(choice, from: "control")
+            var data: [String: Any] = ["station": station.name, "url": station.url]
+            if let index = player.stations.index(of: station) { data["station_index"] = index + 1 }
+            return .success("switching to \(station.name)", data: data)
+        } catch {
+            return .failure(error.description)
+        }
+    }
+
+    private func stationList() -> ControlReply {
+        let (current, stations) = (player.station, player.stations)
+        var lines: [String] = []
+        var list: [[String: Any]] = []
+        for (index, station) in stations.stations.enumerated() {
+            let playing = station.url == current.url
+            lines.append("\(playing ? "*" : " ") \(index + 1)  \(station.name)  \(station.url)")
+            list.append(["number": index + 1, "name": station.name, "url": station.url, "current": playing])
+        }
+        return .success(lines.isEmpty ? "no stations" : lines.joined(separator: "\n"), data: ["stations": list])
+    }
+
     private func fields(_ kind: UInt32) -> [String: String] {
         guard let event = bus.current(kind)?.event else { return [:] }
         return Dictionary(event.fields.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
@@ -58,18 +98,21 @@ struct ControlCommands {
     private func status() -> ControlReply {
         let state = fields(OTON_EVENT_STATE)
         let track = fields(OTON_EVENT_TRACK)
+        let (station, stations) = (player.station, player.stations)
         var data: [String: Any] = [
             "state": state["state"] ?? "idle",
-            "station": player.station.name,
-            "url": player.station.url,
+            "station": station.name,
+            "url": station.url,
+            "station_count": stations.count,
             "volume": volumePercent,
         ]
+        if let index = stations.index(of: station) { data["station_index"] = index + 1 }
         for key in ["title", "artist", "raw_title", "genre", "codec", "bitrate", "artwork_url"] { data[key] = track[key] }
         if let kind = state["error_kind"] {
             data["error"] = ["kind": kind, "message": state["error_message"] ?? "", "suggestion": state["error_suggestion"] ?? ""]
         }
         let song = [track["artist"], track["title"]].compactMap { $0 }.joined(separator: " – ")
-        var text = "\(state["state"] ?? "idle") · \(player.station.name)"
+        var text = "\(state["state"] ?? "idle") · \(station.name)"
         if !song.isEmpty { text += " · " + song }
         text += " · volume \(VolumeArgument.text(percent: volumePercent))"
         if let sleep = sleepTimer() {

@@ -41,7 +41,16 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case gaveUp(PlaybackErrorKind)
     }
 
-    public let station: Station
+    /// The station being played (or about to be, or failing): any thread. Changed only by a switch.
+    public var station: Station { current.withLock { $0 } }
+    /// The stations next and previous go through (see ``StationList``): any thread.
+    public var stations: StationList { list.withLock { $0 } }
+    private let current: Mutex<Station>
+    private let list: Mutex<StationList>
+    /// The station changed since the last connection: the next one forgets the old station's track.
+    private var stationChanged = false
+    /// Counts switches: a failure diagnosed for an older station's connection is dropped.
+    private var switches: UInt64 = 0
     private let bus: PluginBus
     private let options: Options
     private let logger: Logger
@@ -77,9 +86,13 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var resolvedStationTitle: String?
     private let onFinish: @Sendable (Outcome) -> Void
 
-    public init(station: Station, bus: PluginBus, options: Options, logger: Logger = Logger(label: "oton.player"),
-                onFinish: @escaping @Sendable (Outcome) -> Void) {
-        self.station = station
+    /// `stations` defaults to the one station; a station not in it is added (see ``StationList``).
+    public init(station: Station, stations: StationList? = nil, bus: PluginBus, options: Options,
+                logger: Logger = Logger(label: "oton.player"), onFinish: @escaping @Sendable (Outcome) -> Void) {
+        current = Mutex(station)
+        var stations = stations ?? StationList([station])
+        stations.insert(station, after: nil)
+        list = Mutex(stations)
         self.bus = bus
         self.options = options
         self.logger = logger
@@ -121,6 +134,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                 startFade(to: target, over: milliseconds)
             case .quit:
                 finish(.quit)
+            case let .switchStation(choice):
+                do { try switchStation(to: choice, from: source) } catch {
+                    logger.warning("\(source) asked to switch stations: \(error)")
+                }
             }
         }
     }
@@ -146,6 +163,59 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         queue.sync { machine.state }
     }
 
+    /// The station an argument names (a name, a 1-based number or a URL; see ``StationList``): any thread.
+    public func lookupStation(_ argument: String) throws(StationList.Failure) -> Station {
+        try stations.lookup(argument)
+    }
+
+    /// Switches now and says where to, for a caller that answers someone (the control socket, the
+    /// terminal). Any thread but the player's own. Throws when `choice` names no station.
+    @discardableResult
+    public func switchStation(_ choice: StationChoice, from source: String) throws(StationList.Failure) -> Station {
+        let result: Result<Station, StationList.Failure> = queue.sync {
+            logger.debug("request switch \(choice) from \(source)")
+            return Result { () throws(StationList.Failure) in try switchStation(to: choice, from: source) }
+        }
+        return try result.get()
+    }
+
+    // MARK: switching stations
+
+    /// Makes `choice` the current station and connects to it: the old station's track ends
+    /// (`stopped`), then `connecting` names the new one. A station that fails is retried like
+    /// any connection and then stays in `error`; next, previous or another switch leave it.
+    /// Returns the new station (the old one when playback is over or the list is empty).
+    @discardableResult
+    private func switchStation(to choice: StationChoice, from source: String) throws(StationList.Failure) -> Station {
+        let old = station
+        guard !finished else { return old }
+        let target: Station
+        switch choice {
+        case let .station(chosen): target = chosen
+        case let .argument(text): target = try stations.lookup(text)
+        case .next, .previous:
+            guard let neighbour = stations.station(from: old, offset: choice == .next ? 1 : -1) else { return old }
+            target = neighbour
+        }
+        logger.info("switching from \(old.name) to \(target.name) (\(target.url)), asked by \(source)")
+        if machine.state != .idle { publishStopped() }
+        list.withLock { _ = $0.insert(target, after: old) }
+        current.withLock { $0 = target }
+        switches += 1
+        stationChanged = true
+        // What belonged to the old station: its titles, its status API and a pending status round.
+        accumulator.stationNames = [target.name]
+        resolvedStationTitle = nil
+        lastStreamTitle = nil
+        statusTimer?.cancel()
+        statusTimer = nil
+        liveStatusRound.withLock { $0 = nil }
+        statusLookup = StationStatusLookup()
+        poller = target.statusURL.flatMap(URL.init(string:)).map { StationStatusPoller(statusURL: $0, streamURL: URL(string: target.url)) }
+        handle(.switchStation)
+        return target
+    }
+
     // MARK: the state machine
 
     private func handle(_ event: PlaybackEvent) {
@@ -157,9 +227,12 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
         for effect in transition.effects { perform(effect) }
         if event == .stop && machine.state == .idle && before != .idle {
-            bus.publish(.state(StateInfo(.stopped))) // stopped on request; idle follows
+            publishStopped() // stopped on request; idle follows
         }
-        if machine.state != before && !Self.isMinorBufferingStep(from: before, to: machine.state) { publishState() }
+        // A switch announces its connecting state even from connecting: it names another station.
+        if event == .switchStation || machine.state != before && !Self.isMinorBufferingStep(from: before, to: machine.state) {
+            publishState()
+        }
     }
 
     private func perform(_ effect: PlaybackEffect) {
@@ -219,7 +292,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private func startPipeline(_ stream: ResolvedStream) {
         pipeline?.stop()
         connection += 1
-        accumulator.reset(keepStation: connection > 1)
+        accumulator.reset(keepStation: connection > 1 && !stationChanged)
+        stationChanged = false
         accumulator.streamURL = URL(string: stream.url)
         resolvedStationTitle = stream.stationTitle
         accumulator.stationNames = [station.name] + [stream.stationTitle].compactMap { $0 }
@@ -303,11 +377,11 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             pipeline.stop()
             self.pipeline = nil
             watchdog?.cancel()
-            let connection = connection
+            let (connection, switches) = (connection, switches)
             EmptyConnectionDiagnosis.probe(pipeline.description.url) { [weak self] failure in
                 guard let self else { return }
                 queue.async { [self] in
-                    guard connection == self.connection, self.pipeline == nil else { return }
+                    guard connection == self.connection, switches == self.switches, self.pipeline == nil else { return }
                     let better = EmptyConnectionDiagnosis.refine(kind, with: failure, elapsed: elapsed,
                                                                  sourceTimeoutSeconds: PipelineDescription.sourceTimeoutSeconds)
                     if better != kind { logger.info("\(station.url): \(better.message)") }
@@ -418,7 +492,24 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             event.extraFields = [("retry_in_ms", String(seconds * 1000 + attoseconds / 1_000_000_000_000_000))]
             if let max = machine.policy.maxAttempts { event.extraFields.append(("retry_max", String(max))) }
         }
+        event.extraFields += stationFields()
         bus.publish(event)
+    }
+
+    /// Playback of the current station ended on request (a stop, or a switch away from it).
+    private func publishStopped() {
+        var event = BusEvent.state(StateInfo(.stopped))
+        event.extraFields = stationFields()
+        bus.publish(event)
+    }
+
+    /// Which station a state event is about, and how many next/previous go through.
+    private func stationFields() -> [(key: String, value: String)] {
+        let (station, stations) = (self.station, self.stations)
+        var fields = [(key: "station", value: station.name), (key: "station_url", value: station.url)]
+        if let index = stations.index(of: station) { fields.append(("station_index", String(index + 1))) }
+        fields.append(("station_count", String(stations.count)))
+        return fields
     }
 
     /// Buffering progress is announced in steps of 10 %, not for every percent.

@@ -8,6 +8,21 @@ public enum PlayerRequest: Equatable, Sendable {
     case setVolume(Double)
     case fadeVolume(to: Double, milliseconds: Int)
     case quit
+    /// Play another station: a new connection (see ``StationChoice``).
+    case switchStation(StationChoice)
+}
+
+/// Which station a switch goes to.
+public enum StationChoice: Equatable, Sendable {
+    /// One already looked up (``Player/lookupStation(_:)``); added to the list when it is not in it.
+    case station(Station)
+    /// A name, 1-based number or URL the player looks up in its ``StationList`` (a plugin's request);
+    /// one that names nothing is logged and changes nothing.
+    case argument(String)
+    /// The next station of the list, wrapping.
+    case next
+    /// The previous station of the list, wrapping.
+    case previous
 }
 
 /// Receives requests; implemented by the player. Must not block.

@@ -132,6 +132,14 @@ final class PluginHostContext: @unchecked Sendable {
         case OTON_REQUEST_FADE_VOLUME:
             guard let volume = volume() else { return OTON_ERR_INVALID }
             converted = .fadeVolume(to: volume, milliseconds: Int(r.duration_ms))
+        case OTON_REQUEST_NEXT_STATION: converted = .switchStation(.next)
+        case OTON_REQUEST_PREVIOUS_STATION: converted = .switchStation(.previous)
+        case OTON_REQUEST_SWITCH_STATION:
+            // `station` (1.2) reads as NULL when the plugin's struct_size does not cover it. Copied here: borrowed.
+            guard let pointer = r.station else { return OTON_ERR_INVALID }
+            let text = String(cString: pointer)
+            guard !text.isEmpty, text.utf8.count <= 8192 else { return OTON_ERR_INVALID }
+            converted = .switchStation(.argument(text))
         default:
             return OTON_ERR_UNSUPPORTED
         }

@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 
 /// One run of the host: the bus, the plugins plugins.json enables, the
-/// player for one station, `--events`, and Ctrl-C / SIGTERM handling.
+/// player (starting on one station, switching through plugins.json's stations), `--events`, and Ctrl-C / SIGTERM handling.
 /// `run()` blocks until playback is over and tears everything down in order.
 /// The first SIGINT/SIGTERM asks for that orderly end; a second one exits at once
 /// (status 128 + signal) with one line saying what the shutdown was waiting for.
@@ -40,7 +40,9 @@ public final class HostSession: @unchecked Sendable {
         eventsWriter = try eventsPath.map { try EventLineWriter(destination: $0, bus: bus) }
         let outcome = OutcomeBox()
         self.outcome = outcome
-        player = Player(station: station, bus: bus, options: options) { outcome.set($0) }
+        player = Player(station: station, stations: StationList(config: config, playing: station), bus: bus, options: options) {
+            outcome.set($0)
+        }
         plugins = PluginManager(bus: bus, requests: player, shutdownTimeout: config.shutdownTimeout)
     }
 

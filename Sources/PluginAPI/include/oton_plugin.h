@@ -53,7 +53,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define OTON_ABI_MAJOR 1u
-#define OTON_ABI_MINOR 1u /* 1.1: oton_host.select_media_taps */
+#define OTON_ABI_MINOR 2u /* 1.1: oton_host.select_media_taps; 1.2: station requests, oton_request.station */
 
 /* The one symbol the host looks up with dlsym(). */
 #define OTON_PLUGIN_ENTRY_SYMBOL "oton_plugin_entry"
@@ -172,10 +172,13 @@ typedef uint32_t oton_playback_state;
 #define OTON_STATE_PLAYING    2u
 #define OTON_STATE_BUFFERING  3u
 #define OTON_STATE_PAUSED     4u
-#define OTON_STATE_STOPPED    5u /* playback was stopped on request; idle follows at once */
+#define OTON_STATE_STOPPED    5u /* playback was stopped on request; idle follows at once (connecting after a station switch) */
 #define OTON_STATE_ERROR      6u
 
-/* OTON_EVENT_STATE. error_* are set only when state == OTON_STATE_ERROR. */
+/* OTON_EVENT_STATE. error_* are set only when state == OTON_STATE_ERROR.
+ * Since 1.2 the event's fields also name the station being played:
+ * "station" (its name), "station_url", "station_index" (1-based place in the
+ * station list) and "station_count" (how many stations next/previous go through). */
 typedef struct oton_state_info {
     uint32_t            struct_size;
     oton_playback_state state;
@@ -263,13 +266,26 @@ typedef uint32_t oton_request_kind;
 #define OTON_REQUEST_FADE_VOLUME 5u /* volume over duration_ms */
 #define OTON_REQUEST_QUIT        6u /* end the oton process as Ctrl-C would */
 #define OTON_REQUEST_PLAY_PAUSE  7u
+/* Added in ABI 1.2. A switch is a new connection: the current track ends
+ * (state STOPPED, then CONNECTING with the new station's `station` field),
+ * the media taps start a new `connection`, the next track event names the
+ * new station. A switch always plays, also from paused, idle or error. */
+#define OTON_REQUEST_SWITCH_STATION   8u  /* station (1.2) */
+#define OTON_REQUEST_NEXT_STATION     9u  /* the next station of the list, wrapping (1.2) */
+#define OTON_REQUEST_PREVIOUS_STATION 10u /* the previous one, wrapping (1.2) */
 
+/* Filled by the plugin, BORROWED by the host for the request() call only
+ * (the host copies what it keeps before returning). */
 typedef struct oton_request {
     uint32_t          struct_size;
     oton_request_kind kind;
     double            volume;      /* 0.0 … 1.0 for SET_VOLUME / FADE_VOLUME */
     uint32_t          duration_ms; /* for FADE_VOLUME */
     uint32_t          reserved;
+    /* ---- added in ABI 1.2 (the host reads it only when struct_size covers it) ---- */
+    const char       *station;     /* for SWITCH_STATION: a station name from plugins.json, its
+                                      1-based number in the station list, or an http(s) URL
+                                      (a playlist URL too). UTF-8, BORROWED for the call. */
 } oton_request;
 
 /* ------------------------------------------------------------------------ */
