@@ -7,8 +7,9 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: "Play a station (by name from plugins.json), a URL or a file. No argument plays the default station.",
         discussion: """
-        Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · s sleep timer presets · \
-        c cancel the sleep timer · h share the track · q quit.
+        Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · n p next/previous station · \
+        1–9 station by number · s sleep timer presets · c cancel the sleep timer · h share the track · q quit.
+        A running oton switches stations without restarting: oton ctl station NAME|NUMBER|URL, oton ctl next, oton ctl prev.
 
         Volume is in percent: 50 or 50%, 0–100, up to 150 amplified.
 
@@ -89,7 +90,7 @@ struct PlayCommand: ParsableCommand {
         if case let .gaveUp(kind) = outcome {
             let attempts = playerOptions.reconnect.maxAttempts.map { "after \($0) reconnect attempt\($0 == 1 ? "" : "s")" } ?? "after its reconnect attempts"
             Terminal.error("""
-            cannot play \(chosen.url): \(kind.message)
+            cannot play \(session.player.station.url): \(kind.message)
               \(kind.recoverySuggestion)
               oton stopped \(attempts); run the same command to try again (--retries N for more attempts).
             """)

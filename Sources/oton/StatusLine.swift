@@ -26,6 +26,8 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
     /// What went wrong, in the error state (while reconnecting it is the reconnect's reason).
     private var problem: String?
     private var keysHinted = false
+    /// The station the state events last named (a new one is a switch).
+    private var stationURL: String?
     private var notice: String?
     private var noticeUntil = Date.distantPast
     private var saved = termios()
@@ -69,6 +71,11 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
                 }
             }
             setPlaying(info.state.name == "playing")
+            // A switch: the old station's title and time go with it.
+            if let url = event.event.field("station_url"), url != stationURL {
+                if stationURL != nil { (track, listened) = (nil, 0) }
+                stationURL = url
+            }
         case let .track(info, _):
             if info.title != track?.title || info.artist != track?.artist {
                 listened = 0
@@ -170,9 +177,22 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             case UInt8(ascii: "s"): runPluginCommand("sleep", ["next"])
             case UInt8(ascii: "c"): runPluginCommand("sleep", ["cancel"])
             case UInt8(ascii: "h"): runPluginCommand("share", [], showWholeReply: true)
+            case UInt8(ascii: "n"): switchStation(.next)
+            case UInt8(ascii: "p"): switchStation(.previous)
+            case UInt8(ascii: "1") ... UInt8(ascii: "9"): switchStation(.argument(String(byte - UInt8(ascii: "0"))))
             case UInt8(ascii: "q"), 3: session.requestQuit() // 3: Ctrl-C in raw mode
             default: break
             }
+        }
+    }
+
+    /// n, p and 1–9 switch as `oton ctl next`, `prev` and `station N` do; a number no station has says so.
+    private func switchStation(_ choice: StationChoice) {
+        do {
+            try session.player.switchStation(choice, from: "terminal")
+        } catch {
+            lock.lock(); notice = error.description; noticeUntil = Date().addingTimeInterval(4); lock.unlock()
+            draw()
         }
     }
 
@@ -186,6 +206,8 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
     static let keyList = """
     keys:  space  pause / resume      + -  volume ±5 %
            s      sleep timer presets  c    cancel the sleep timer
+           n      next station         p    previous station
+           1–9    station by number (oton ctl stations lists them)
            h      share the track (text, links, clipboard)
            ?      this list            q    quit (Ctrl-C too)
     """

@@ -29,6 +29,10 @@ public struct NowPlayingModel: Sendable {
     /// The artwork file for the current track, once the artwork plugin announced it.
     public private(set) var artworkPath: String?
     public private(set) var volume: Double = 1.0
+    /// How many stations next and previous go through (the state event's `station_count`).
+    public private(set) var stationCount = 1
+    /// Next and Previous switch stations; they can when there is another one.
+    public var canSwitchStations: Bool { stationCount > 1 }
     private let announcer: TrackAnnouncer
     private let notificationsEnabled: Bool
     /// The track sequence last announced, and whether that announcement already had its image.
@@ -78,6 +82,14 @@ public struct NowPlayingModel: Sendable {
         guard status != self.status else { return Changes() }
         self.status = status
         return Changes(properties: ["PlaybackStatus"])
+    }
+
+    /// A state event's `station_count` (absent from hosts before ABI 1.2: nil changes nothing).
+    public mutating func applyStationCount(_ count: Int?) -> Changes {
+        guard let count, count >= 0, count != stationCount else { return Changes() }
+        let could = canSwitchStations
+        stationCount = count
+        return could == canSwitchStations ? Changes() : Changes(properties: ["CanGoNext", "CanGoPrevious"])
     }
 
     public mutating func applyVolume(_ volume: Double) -> Changes {

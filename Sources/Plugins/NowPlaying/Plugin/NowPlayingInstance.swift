@@ -73,6 +73,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
         case OTON_EVENT_STATE:
             guard let state = event["state"] else { return }
             changes = model.applyState(PlaybackStatus(state: state, retryAttempt: event["retry_attempt"].flatMap(Int.init) ?? 0))
+            mpris?.propertiesChanged(model.applyStationCount(event["station_count"].flatMap(Int.init)).properties)
         case OTON_EVENT_VOLUME:
             guard let volume = event["volume"].flatMap(Double.init) else { return }
             changes = model.applyVolume(volume)
@@ -102,6 +103,10 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
 
     func requestVolume(_ volume: Double) {
         host.request(OTON_REQUEST_SET_VOLUME, volume: volume)
+    }
+
+    func requestStation(_ uri: String) -> oton_status {
+        host.request(OTON_REQUEST_SWITCH_STATION, station: uri)
     }
 
     // MARK: teardown
