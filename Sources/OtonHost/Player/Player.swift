@@ -229,6 +229,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         description.decodes = options.decodes
         description.audioSink = options.audioSink
         description.titleEncoding = station.titleEncoding
+        description.isHLS = stream.isHLS
         do {
             let connection = self.connection
             let built = try StreamPipeline(description, connection: connection, bus: bus) { [weak self] event in
@@ -243,7 +244,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         } catch {
             logger.error("cannot build the pipeline: \(error)")
             pipeline = nil
-            queue.async { [self] in handle(.failed(.decodeError)) }
+            let kind: PlaybackErrorKind = error.missingElement == HLSDemuxerChoice.required ? .streamUnavailable(reason: .playlist(.hls)) : .decodeError
+            queue.async { [self] in handle(.failed(kind)) }
         }
     }
 

@@ -2,7 +2,7 @@
 /// ``StreamUnavailableReason/playlist(_:)`` so it reaches the listener as a
 /// typed playback error with a message and a suggestion.
 public enum PlaylistProblem: Hashable, Sendable {
-    /// An HLS media or master playlist (`#EXT-X-…`), which oton cannot play yet.
+    /// An HLS media or master playlist (`#EXT-X-…`), and GStreamer's HLS demuxer is not installed.
     case hls
     /// No entry with a URL oton may open.
     case empty
@@ -25,7 +25,7 @@ public enum PlaylistProblem: Hashable, Sendable {
 
     public var message: String {
         switch self {
-        case .hls: "This station streams over HLS, which oton cannot play yet."
+        case .hls: "This station streams over HLS, and this GStreamer has no HLS demuxer (hlsdemux)."
         case .empty: "The station's playlist lists no stream oton can open."
         case let .tooLarge(limit): "The station's playlist is larger than \(limit / 1024) KiB, so it was not read."
         case let .tooDeep(limit): "The station's playlist nests playlists more than \(limit) levels deep (or includes itself)."
@@ -35,7 +35,7 @@ public enum PlaylistProblem: Hashable, Sendable {
 
     public var recoverySuggestion: String {
         switch self {
-        case .hls: "Look for an MP3, AAC or Ogg stream URL on the station's website and use that instead."
+        case .hls: "Install gstreamer1.0-plugins-bad (scripts/bootstrap does), or use an MP3, AAC or Ogg stream URL from the station's website."
         case .empty, .tooLarge, .tooDeep: "Check the station's URL, or use one of the stream URLs inside the playlist directly."
         case .noEntryReachable: "The station may be off air. Try again later, or check the station's URL."
         }
