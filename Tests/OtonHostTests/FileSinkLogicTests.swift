@@ -104,6 +104,24 @@ final class FileSinkLogicTests: XCTestCase {
         XCTAssertTrue(actions.contains(.rename(segment: 1, metadata: TrackMetadata(sequence: 1, title: "One"))))
     }
 
+    /// HLS hands over one parsed frame per buffer, and the framer completes a frame only when it sees the
+    /// next one's sync: the connection's title, which came before the first buffer, is still its own title
+    /// (not one carried over a gap), so the next title cuts a complete file instead of renaming this one.
+    func testATitleBeforeTheFirstBufferIsTheConnectionsOwnEvenWhenTheFirstBufferCompletesNoFrame() {
+        var splitter = TrackSplitter()
+        let frame = mp3Frame(fill: 5)
+        var actions = splitter.track(TrackMetadata(sequence: 1, title: "One"))
+        actions += splitter.receive(mp3Buffer([Array(frame.prefix(200))], offset: 0, flags: (true, false)))
+        actions += splitter.receive(mp3Buffer([Array(frame.suffix(from: 200)), frame], offset: 200))
+        actions += splitter.track(TrackMetadata(sequence: 2, title: "Two"))
+        actions += splitter.receive(mp3Buffer([frame, frame], offset: 2 * 417))
+        actions += splitter.track(TrackMetadata(sequence: 3, title: "Three"))
+        actions += splitter.receive(mp3Buffer([frame, frame], offset: 4 * 417))
+        XCTAssertFalse(actions.contains { if case .rename = $0 { return true }; return false }, "no title replaced another: \(actions)")
+        XCTAssertEqual(ends(actions).map(\.0), ["One", "Two"])
+        XCTAssertEqual(ends(actions).map(\.1), [false, true], "Two began and ended at title changes")
+    }
+
     func testSplitterNeverGluesAcrossAReconnect() {
         var splitter = TrackSplitter()
         let frame = mp3Frame(fill: 5)
