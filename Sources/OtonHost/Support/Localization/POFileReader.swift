@@ -19,7 +19,7 @@ public enum POFileReader {
     public static func translations(in text: String) throws(SyntaxError) -> [String: String] {
         var reader = EntryAssembler()
         var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
             var line = Substring(rawLine)
             if number == 1, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
