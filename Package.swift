@@ -83,6 +83,8 @@ let package = Package(
                 "OtonHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The message catalogues (locale/*.po), copied beside the executable; see docs/translating.md.
+            resources: [.copy("Resources/locale")],
             linkerSettings: [.linkedLibrary("dl")]
         ),
         .executableTarget(

@@ -7,7 +7,7 @@ import OtonHost
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Show the tracks heard (from the History plugin's history.sqlite).",
+        abstract: tr("Show the tracks heard (from the History plugin's history.sqlite)."),
         subcommands: [Latest.self, Stats.self],
         defaultSubcommand: Latest.self
     )
@@ -39,7 +39,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     struct Latest: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "The latest tracks, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: tr("The latest tracks, newest first."))
         @OptionGroup var options: GlobalOptions
         @OptionGroup var filters: Filters
 
@@ -50,7 +50,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Top artists and tracks, and hours listened per station.")
+        static let configuration = CommandConfiguration(abstract: tr("Top artists and tracks, and hours listened per station."))
         @OptionGroup var options: GlobalOptions
         @OptionGroup var filters: Filters
 

@@ -8,7 +8,7 @@ import OtonHost
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record a station headless into a folder, one file per track (no sound device, no status line).",
+        abstract: tr("Record a station headless into a folder, one file per track (no sound device, no status line)."),
         discussion: "Reconnects forever with growing delay unless --retries is given. One line per finished track on standard output. Exit codes: 0 done, 2 usage or configuration, 3 stream not playable, 4 recording failed (disk full, write error)."
     )
 
@@ -150,7 +150,7 @@ struct RecordCommand: ParsableCommand {
             throw ExitStatus.recordingFailed
         }
         if case let .gaveUp(kind) = outcome {
-            Terminal.error("cannot record \(chosen.url): \(kind.message)\n  \(kind.recoverySuggestion)")
+            Terminal.error(tr("cannot record {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]) + "\n  " + kind.localizedRecoverySuggestion)
             throw ExitStatus.notPlayable
         }
     }

@@ -45,7 +45,7 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
             Terminal.error(message)
         default:
             if case let .state(state) = event.event.payload, let error = state.error {
-                Terminal.error("\(error.kind): \(error.message)\(state.retryAttempt > 0 ? " (reconnect attempt \(state.retryAttempt))" : "")")
+                Terminal.error("\(error.kind): \(error.playbackError?.localizedMessage ?? error.message)\(state.retryAttempt > 0 ? tr(" (reconnect attempt {attempt})", ["attempt": "\(state.retryAttempt)"]) : "")")
             }
         }
     }

@@ -431,7 +431,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
 
     static func stateInfo(_ state: PlaybackState, failures: Int) -> StateInfo {
         func detail(_ kind: PlaybackErrorKind) -> StateInfo.ErrorDetail {
-            .init(kind: kind.code, message: kind.message, suggestion: kind.recoverySuggestion)
+            .init(kind: kind.code, message: kind.message, suggestion: kind.recoverySuggestion, playbackError: kind)
         }
         switch state {
         case .idle: return StateInfo(.idle)
