@@ -43,6 +43,9 @@ public struct FileSinkSettings: Equatable, Sendable {
     public var quitOnError = false
     /// Stop recording after this many bytes in all (`--max-size`); 0 means no limit.
     public var maxBytes: UInt64 = 0
+    /// Stop recording after this much audio in all files (`--duration`: audio time, the server's
+    /// burst of audio from before the start included); 0 means no limit.
+    public var maxNanoseconds: Int64 = 0
     /// ID3v2.4 tags on MP3 files.
     public var writeTags = true
     /// A CUE sheet (NAME.cue) beside every finished file, listing where its tracks begin.
@@ -56,6 +59,9 @@ public struct FileSinkSettings: Equatable, Sendable {
         self.directory = directory
         self.template = template
     }
+
+    /// The largest max_seconds: a year (the same bound as `oton record --duration`).
+    public static let maximumMaxSeconds = 31_536_000.0
 
     /// The largest max_mb: 1 TiB (the same bound as `oton record --max-size`).
     public static let maximumMaxMegabytes = 1_048_576.0
@@ -71,7 +77,7 @@ public struct FileSinkSettings: Equatable, Sendable {
             throw Invalid(description: "config must be a JSON object")
         }
         let known: Set<String> = ["directory", "template", "split", "partial", "min_seconds", "mode", "buffer_mb", "disk_floor_mb",
-                                  "index", "station", "stream_url", "quit_on_error", "max_mb", "tags", "format",
+                                  "index", "station", "stream_url", "quit_on_error", "max_mb", "max_seconds", "tags", "format",
                                   "silence_window", "pad_before", "pad_after", "cue"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw Invalid(description: "config.\(unknown) is not a file-sink setting; known: \(known.sorted().joined(separator: ", "))")
@@ -142,6 +148,12 @@ public struct FileSinkSettings: Equatable, Sendable {
                 throw Invalid(description: "config.max_mb must be a number of megabytes from 0 (no limit) to 1048576 (1 TiB), not \(value)")
             }
             settings.maxBytes = UInt64(megabytes * 1_048_576)
+        }
+        if let value = object["max_seconds"] {
+            guard let seconds = value as? Double, seconds >= 0, seconds <= Self.maximumMaxSeconds else {
+                throw Invalid(description: "config.max_seconds must be a number of seconds of audio from 0 (no limit) to 31536000 (a year), not \(value)")
+            }
+            settings.maxNanoseconds = Int64(seconds * 1e9)
         }
         if let value = object["index"] {
             guard let text = value as? String, !text.isEmpty, !text.hasPrefix("/") else {

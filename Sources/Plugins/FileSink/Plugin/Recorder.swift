@@ -43,6 +43,8 @@ final class Recorder {
     private var tagging = true
     private var bytesSinceSpaceCheck: UInt64 = .max
     private var totalBytes: UInt64 = 0
+    /// Audio written to files so far (the `max_seconds` limit).
+    private var totalNanoseconds: Int64 = 0
     private let notify: (Notice) -> Void
     private let namer: TrackFileNamer
     private let finisher: TrackFinisher
@@ -255,6 +257,10 @@ final class Recorder {
         open.segment.durationNanoseconds += nanoseconds
         if open.persist {
             writeToFile(open, bytes)
+            totalNanoseconds += nanoseconds
+            if settings.maxNanoseconds > 0 && totalNanoseconds >= settings.maxNanoseconds && !stopped {
+                stop(reason: .maxDuration, message: "recording stopped: \(formatSeconds(Double(totalNanoseconds) / 1e9)) of audio recorded (the duration asked for)", isError: false)
+            }
             return
         }
         open.buffered.append((bytes, nanoseconds))
