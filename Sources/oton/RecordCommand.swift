@@ -67,6 +67,9 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: "File name template (default {station}/{artist} - {title}.{ext})")
     var template: String?
 
+    @Option(name: .long, help: "File names: portable (default; FAT, exFAT, SMB and Windows accept them: : ? * \" < > | \\ replaced, no trailing dots or spaces) or posix (every character Linux allows)")
+    var names: String?
+
     @Option(name: .long, help: "Incomplete first and last tracks: incomplete (into incomplete/), drop or keep")
     var partial: String?
 
@@ -131,6 +134,7 @@ struct RecordCommand: ParsableCommand {
         if let padBefore { sinkConfig["pad_before"] = .number(padBefore) }
         if let padAfter { sinkConfig["pad_after"] = .number(padAfter) }
         if let template { sinkConfig["template"] = .string(template) }
+        if let names { sinkConfig["names"] = .string(names) }
         if let partial { sinkConfig["partial"] = .string(partial) }
         if let minSeconds { sinkConfig["min_seconds"] = .number(minSeconds) }
         if let diskFloor { sinkConfig["disk_floor_mb"] = .number(diskFloor) }

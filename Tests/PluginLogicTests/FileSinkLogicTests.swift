@@ -157,6 +157,35 @@ final class FileSinkLogicTests: XCTestCase {
         XCTAssertEqual(splitter.currentSegment, nil)
     }
 
+    /// Issue 15.17: names that fail on FAT/exFAT sticks and SMB shares are made portable by default;
+    /// `names: posix` keeps every character Linux allows.
+    func testPortableNamesByDefaultAndPosixOnRequest() throws {
+        var template = try FileNameTemplate(FileNameTemplate.standard)
+        let values = ["station": "Radio: 24/7", "artist": "AC/DC", "title": "Who <Made> \"Who\"? *Live* | Part 1...", "ext": "mp3"]
+        XCTAssertEqual(template.render(values), "Radio - 24-7/AC-DC - Who (Made) 'Who' -Live- - Part 1.mp3")
+        XCTAssertEqual(template.render(["station": "Кино", "artist": "Кино", "title": "Группа крови. ", "ext": "mp3"]),
+                       "Кино/Кино - Группа крови.mp3", "non-Latin text stays; no dot or space before the extension")
+        XCTAssertEqual(template.render(["station": "con", "artist": "A", "title": "B", "ext": "mp3"]), "_con/A - B.mp3",
+                       "a DOS device name is not a folder Windows can open")
+        XCTAssertEqual(FileNameTemplate.safeComponent("Trailing dots..."), "Trailing dots")
+        XCTAssertEqual(FileNameTemplate.safeComponent("nul.txt"), "_nul.txt")
+        XCTAssertEqual(FileNameTemplate.safeComponent("Tab\there: yes"), "Tabhere - yes")
+        for name in ["a:b", "q?", "x*y", "\"", "<>", "|", "back\\slash", "end.", "end "] {
+            let portable = FileNameTemplate.safeComponent(name)
+            XCTAssertFalse(portable.contains { ":?*\"<>|\\".contains($0) }, "\(name) → \(portable)")
+            XCTAssertFalse(portable.hasSuffix(".") || portable.hasSuffix(" "), "\(name) → \(portable)")
+        }
+        template.portable = false
+        XCTAssertEqual(template.render(values), "Radio: 24-7/AC-DC - Who <Made> \"Who\"? *Live* | Part 1....mp3",
+                       "posix keeps everything but / and control characters")
+        let posix = try FileSinkSettings.parse(#"{"directory": "/tmp/x", "names": "posix"}"#)
+        XCTAssertFalse(posix.template.portable)
+        XCTAssertTrue(try FileSinkSettings.parse(#"{"directory": "/tmp/x"}"#).template.portable)
+        XCTAssertThrowsError(try FileSinkSettings.parse(#"{"directory": "/tmp/x", "names": "dos"}"#)) { error in
+            XCTAssertTrue("\(error)".contains("config.names must be \"portable\""), "\(error)")
+        }
+    }
+
     func testTemplateKeepsNamesInsideTheFolder() throws {
         let template = try FileNameTemplate(FileNameTemplate.standard)
         XCTAssertEqual(template.render(["station": "Oton FM", "artist": "Кино", "title": "Группа крови", "ext": "mp3"]),

@@ -78,7 +78,7 @@ public struct FileSinkSettings: Equatable, Sendable {
         }
         let known: Set<String> = ["directory", "template", "split", "partial", "min_seconds", "mode", "buffer_mb", "disk_floor_mb",
                                   "index", "station", "stream_url", "quit_on_error", "max_mb", "max_seconds", "tags", "format",
-                                  "silence_window", "pad_before", "pad_after", "cue"]
+                                  "silence_window", "pad_before", "pad_after", "cue", "names"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw Invalid(description: "config.\(unknown) is not a file-sink setting; known: \(known.sorted().joined(separator: ", "))")
         }
@@ -92,6 +92,12 @@ public struct FileSinkSettings: Equatable, Sendable {
             throw Invalid(description: "config.template: \(error)")
         }
         var settings = FileSinkSettings(directory: Self.expandHome(directory), template: template)
+        if let value = object["names"] {
+            guard let names = value as? String, names == "portable" || names == "posix" else {
+                throw Invalid(description: "config.names must be \"portable\" (names FAT, exFAT and SMB accept; the default) or \"posix\" (every character Linux allows), not \(value)")
+            }
+            settings.template.portable = names == "portable"
+        }
         if let value = object["format"] {
             guard let text = value as? String, let format = Format(rawValue: text) else {
                 throw Invalid(description: "config.format must be \"stream\" (the encoded stream as received) or \"wav\" (decoded PCM)")
