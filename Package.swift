@@ -91,6 +91,8 @@ let package = Package(
             name: "oton",
             dependencies: [
                 "OtonHost",
+                // The file sink's own wording of durations and sizes, for `oton record`'s lines.
+                "FileSinkLogic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

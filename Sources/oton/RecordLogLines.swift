@@ -1,3 +1,4 @@
+import FileSinkLogic
 import Foundation
 import OtonHost
 import PluginAPI
@@ -30,13 +31,7 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
         let fields = Dictionary(event.event.fields, uniquingKeysWith: { _, last in last })
         switch event.event.name {
         case OTON_EVENT_NAME_RECORDING_DONE:
-            let seconds = Double(fields["seconds"] ?? "") ?? 0
-            let megabytes = String(format: "%.1f MB", (Double(fields["bytes"] ?? "") ?? 0) / 1_000_000)
-            let status = fields["status"] ?? "finished"
-            let path = fields["path"].flatMap { $0.isEmpty ? nil : $0 } ?? "(deleted)"
-            var line = "\(status): \(path) (\(Self.duration(seconds)), \(megabytes))"
-            if let reason = fields["reason"], !reason.isEmpty { line += ": \(reason)" }
-            StandardOutput.write(line + "\n")
+            StandardOutput.write(Self.finishedLine(fields) + "\n")
         case Self.stoppedEventName:
             let message = fields["message"] ?? "recording stopped"
             if fields["error"] == "true" {
@@ -60,9 +55,14 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
         mailbox.close()
     }
 
-    static func duration(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded())
-        return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
-            : String(format: "%d:%02d", whole / 60, whole % 60)
+    /// "complete: /srv/rec/Station/A - B.mp3 (3:07, 4.2 MB)", "dropped: Station/A - B.mp3 (4.1 s, 48 KB): too short (4.1 s < 5.0 s), not kept".
+    static func finishedLine(_ fields: [String: String]) -> String {
+        let seconds = Double(fields["seconds"] ?? "") ?? 0
+        let size = formatBytes(UInt64(fields["bytes"] ?? "") ?? 0)
+        let status = fields["status"] ?? "finished"
+        let path = fields["path"].flatMap { $0.isEmpty ? nil : $0 } ?? fields["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "a track"
+        var line = "\(status): \(path) (\(formatSeconds(seconds)), \(size))"
+        if let reason = fields["reason"], !reason.isEmpty { line += ": \(reason)" }
+        return line
     }
 }

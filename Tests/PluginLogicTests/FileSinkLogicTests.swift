@@ -186,6 +186,20 @@ final class FileSinkLogicTests: XCTestCase {
         }
     }
 
+    /// Issue 15.18: sizes and reasons a user reads in `oton record`'s lines.
+    func testSizesAndReasonsAreWordsAUserReads() {
+        XCTAssertEqual(formatBytes(0), "0 B")
+        XCTAssertEqual(formatBytes(812), "812 B")
+        XCTAssertEqual(formatBytes(48_213), "48 KB")
+        XCTAssertEqual(formatBytes(4_213_000), "4.2 MB")
+        XCTAssertEqual(formatBytes(1_300_000_000), "1.3 GB")
+        XCTAssertEqual(formatBytes(.max), "18446744073.7 GB", "the largest size still prints")
+        XCTAssertEqual(placement(relativeName: "S/A - B.mp3", complete: true, seconds: 4.1, minimumSeconds: 5, policy: .incomplete),
+                       .drop("too short (4.1 s < 5.0 s), not kept"))
+        XCTAssertEqual(placement(relativeName: "S/A - B.mp3", complete: false, seconds: 60, minimumSeconds: 5, policy: .drop),
+                       .drop("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept"))
+    }
+
     func testTemplateKeepsNamesInsideTheFolder() throws {
         let template = try FileNameTemplate(FileNameTemplate.standard)
         XCTAssertEqual(template.render(["station": "Oton FM", "artist": "Кино", "title": "Группа крови", "ext": "mp3"]),

@@ -73,13 +73,13 @@ final class FileSinkInstance: @unchecked Sendable {
         switch notice {
         case let .started(path, metadata):
             host.publish(OTON_EVENT_NAME_RECORDING_STARTED, [("path", path), ("title", metadata?.title ?? ""), ("artist", metadata?.artist ?? "")])
-        case let .finished(path, seconds, bytes, complete, status, reason):
+        case let .finished(path, name, seconds, bytes, complete, status, reason):
             host.publish(OTON_EVENT_NAME_RECORDING_DONE, [
                 ("path", path ?? ""), ("seconds", String(format: "%.3f", seconds)), ("bytes", String(bytes)),
-                ("complete", complete ? "true" : "false"), ("status", status.rawValue), ("reason", reason ?? ""),
+                ("complete", complete ? "true" : "false"), ("status", status.rawValue), ("reason", reason ?? ""), ("name", name),
             ])
-            let what = path ?? "(deleted)"
-            host.log(OTON_LOG_INFO, "\(status.rawValue): \(what) (\(formatSeconds(seconds)), \(bytes) bytes)\(reason.map { ": \($0)" } ?? "")")
+            let what = path ?? name
+            host.log(OTON_LOG_INFO, "\(status.rawValue): \(what) (\(formatSeconds(seconds)), \(formatBytes(bytes)))\(reason.map { ": \($0)" } ?? "")")
         case let .stopped(reason, message, isError):
             host.log(isError ? OTON_LOG_ERROR : OTON_LOG_INFO, message)
             host.publish(stoppedEvent, [("reason", reason.rawValue), ("message", message), ("error", isError ? "true" : "false")])

@@ -329,7 +329,8 @@ final class Recorder {
         file.close(sync: false)
         let seconds = Double(open.segment.durationNanoseconds) / 1e9
         let isComplete = complete && !open.lostStart
-        let decision = placement(relativeName: namer.relativeName(open.segment), complete: isComplete, seconds: seconds,
+        let name = namer.relativeName(open.segment)
+        let decision = placement(relativeName: name, complete: isComplete, seconds: seconds,
                                  minimumSeconds: settings.minimumSeconds, policy: settings.partial)
         open.entry.bytes = file.size
         open.entry.seconds = (seconds * 1000).rounded() / 1000
@@ -357,7 +358,7 @@ final class Recorder {
         let partDirectory = (file.path as NSString).deletingLastPathComponent
         if partDirectory != settings.directory { rmdir(partDirectory) } // only when left empty
         saveIndex(open.entry)
-        notify(.finished(path: finalPath, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason))
+        notify(.finished(path: finalPath, name: name, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason))
     }
 
     private func saveIndex(_ entry: RecordingIndex.Track) {
