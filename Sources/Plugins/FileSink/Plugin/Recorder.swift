@@ -45,6 +45,9 @@ final class Recorder {
     private var totalBytes: UInt64 = 0
     /// Audio written to files so far (the `max_seconds` limit).
     private var totalNanoseconds: Int64 = 0
+    /// The duration was reached before the first title named the file (a server's burst arrives at once):
+    /// the stop waits for that title, or for this much more audio.
+    private static let titleGraceNanoseconds: Int64 = 5_000_000_000
     private let notify: (Notice) -> Void
     private let namer: TrackFileNamer
     private let finisher: TrackFinisher
@@ -94,6 +97,7 @@ final class Recorder {
     }
 
     func track(_ metadata: TrackMetadata) {
+        defer { stopAtDurationIfReached() } // a stop that waited for the first title
         guard !stopped else { return }
         apply(splitter.track(metadata))
     }
@@ -258,9 +262,7 @@ final class Recorder {
         if open.persist {
             writeToFile(open, bytes)
             totalNanoseconds += nanoseconds
-            if settings.maxNanoseconds > 0 && totalNanoseconds >= settings.maxNanoseconds && !stopped {
-                stop(reason: .maxDuration, message: "recording stopped: \(formatSeconds(Double(totalNanoseconds) / 1e9)) of audio recorded (the duration asked for)", isError: false)
-            }
+            stopAtDurationIfReached()
             return
         }
         open.buffered.append((bytes, nanoseconds))
@@ -269,6 +271,14 @@ final class Recorder {
     }
 
     /// Keeps the on-demand buffer bounded: the oldest audio goes (Ogg codec headers stay).
+    /// Stops at `max_seconds` of audio, but not before the first title has named the file (within a grace).
+    private func stopAtDurationIfReached() {
+        guard settings.maxNanoseconds > 0, totalNanoseconds >= settings.maxNanoseconds, !stopped else { return }
+        let untitled = open?.segment.metadata?.title == nil && open?.segment.metadata?.artist == nil
+        if untitled && totalNanoseconds < settings.maxNanoseconds + Self.titleGraceNanoseconds { return }
+        stop(reason: .maxDuration, message: "recording stopped: \(formatSeconds(Double(totalNanoseconds) / 1e9)) of audio recorded (the duration asked for)", isError: false)
+    }
+
     private func trimBuffer(_ open: Open) {
         guard open.bufferedBytes > settings.bufferBytes else { return }
         var protected = 0
