@@ -22,8 +22,11 @@ struct HistoryCommand: ParsableCommand {
         @Option(name: .long, help: "Only this station (case-insensitive)")
         var station: String?
 
-        @Option(name: .long, help: "Only tracks whose artist or title contains TEXT")
+        @Option(name: .long, help: "Only tracks whose artist or title contains TEXT (case and accents ignored, every script)")
         var search: String?
+
+        @Flag(name: .long, help: "Also show skipped plays (heard for less than the scrobble threshold, 30 s by default); stats never count them")
+        var all = false
 
         @Option(name: .long, help: "table, json or csv")
         var format: String = "table"
@@ -34,6 +37,7 @@ struct HistoryCommand: ParsableCommand {
             if let since { out += ["--since", since] }
             if let station { out += ["--station", station] }
             if let search { out += ["--search", search] }
+            if all { out.append("--all") }
             return out + ["--format", format]
         }
     }

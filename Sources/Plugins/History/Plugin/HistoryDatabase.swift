@@ -99,6 +99,16 @@ final class HistoryDatabase: Sendable {
             }
             try db.create(index: "journal_pending", on: "scrobble_journal", columns: ["service", "status", "id"])
         }
+        // Search without case and accents in every script (SQLite's LIKE folds ASCII only): a folded copy
+        // of artist and titles per play, filled in here for the rows an older oton wrote.
+        migrator.registerMigration("v2-search-folded") { db in
+            try db.alter(table: "plays") { table in table.add(column: "search_folded", .text) }
+            let rows = try Row.fetchAll(db, sql: "SELECT id, artist, title, raw_title FROM plays")
+            for row in rows {
+                let folded = SearchFolding.searchText(artist: row["artist"], title: row["title"], rawTitle: row["raw_title"])
+                try db.execute(sql: "UPDATE plays SET search_folded = ? WHERE id = ?", arguments: [folded, row["id"] as Int64])
+            }
+        }
         return migrator
     }
 
@@ -107,18 +117,21 @@ final class HistoryDatabase: Sendable {
     func insertPlay(_ start: PlayStart) throws -> Int64 {
         try pool.write { db in
             try db.execute(sql: """
-                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle, search_folded)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL,
-                                 start.startedAtMicroseconds, start.isJingle])
+                                 start.startedAtMicroseconds, start.isJingle,
+                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle)])
             return db.lastInsertedRowID
         }
     }
 
     func updatePlay(_ id: Int64, _ start: PlayStart) throws {
         try pool.write { db in
-            try db.execute(sql: "UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ? WHERE id = ?",
-                           arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL, start.isJingle, id])
+            try db.execute(sql: """
+                UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ?, search_folded = ? WHERE id = ?
+                """, arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL, start.isJingle,
+                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle), id])
         }
     }
 
@@ -192,9 +205,16 @@ final class HistoryDatabase: Sendable {
 
     // MARK: Queries
 
-    private func filters(_ query: HistoryQuery) -> (String, StatementArguments) {
+    /// SQL for "a finished play heard for less than the threshold" (see ``HistoryQuery/skipBelowSeconds``).
+    private static let skipped = "(ended_at IS NOT NULL AND COALESCE(seconds_listened, 0) < ?)"
+
+    private func filters(_ query: HistoryQuery, includeSkipped: Bool? = nil) -> (String, StatementArguments) {
         var clauses: [String] = []
         var arguments: StatementArguments = []
+        if !(includeSkipped ?? query.includeSkipped) {
+            clauses.append("NOT " + Self.skipped)
+            arguments += [query.skipBelowSeconds]
+        }
         if let since = query.since {
             clauses.append("started_at >= ?")
             arguments += [since]
@@ -204,10 +224,11 @@ final class HistoryDatabase: Sendable {
             arguments += [station]
         }
         if let search = query.search {
-            let pattern = "%" + search.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            let folded = SearchFolding.fold(search)
+            let pattern = "%" + folded.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_") + "%"
-            clauses.append("(artist LIKE ? ESCAPE '\\' OR title LIKE ? ESCAPE '\\' OR raw_title LIKE ? ESCAPE '\\')")
-            arguments += [pattern, pattern, pattern]
+            clauses.append("search_folded LIKE ? ESCAPE '\\'")
+            arguments += [pattern]
         }
         return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), arguments)
     }
@@ -215,17 +236,18 @@ final class HistoryDatabase: Sendable {
     func plays(_ query: HistoryQuery) throws -> [PlayRow] {
         let (whereClause, arguments) = filters(query)
         return try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM plays \(whereClause) ORDER BY started_at DESC, id DESC LIMIT \(query.limit)",
-                             arguments: arguments).map { row in
+            try Row.fetchAll(db, sql: "SELECT *, \(Self.skipped) AS is_skipped FROM plays \(whereClause) ORDER BY started_at DESC, id DESC LIMIT \(query.limit)",
+                             arguments: StatementArguments([query.skipBelowSeconds]) + arguments).map { row in
                 PlayRow(id: row["id"], station: row["station"], artist: row["artist"], title: row["title"], rawTitle: row["raw_title"],
                         startedAt: row["started_at"], endedAt: row["ended_at"], secondsListened: row["seconds_listened"],
-                        artworkPath: row["artwork_path"], isJingle: row["is_jingle"])
+                        artworkPath: row["artwork_path"], isJingle: row["is_jingle"], isSkipped: row["is_skipped"])
             }
         }
     }
 
+    /// Counts real plays only: skipped ones are left out whatever `--all` says.
     func stats(_ query: HistoryQuery) throws -> HistoryStats {
-        let (whereClause, arguments) = filters(query)
+        let (whereClause, arguments) = filters(query, includeSkipped: false)
         let songs = whereClause.isEmpty ? "WHERE is_jingle = 0 AND artist IS NOT NULL" : whereClause + " AND is_jingle = 0 AND artist IS NOT NULL"
         return try pool.read { db in
             let artists = try Row.fetchAll(db, sql: """

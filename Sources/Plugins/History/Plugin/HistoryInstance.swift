@@ -146,7 +146,8 @@ final class HistoryInstance: @unchecked Sendable {
         switch name {
         case "history":
             do {
-                let query = try HistoryQuery.parse(arguments)
+                var query = try HistoryQuery.parse(arguments)
+                query.skipBelowSeconds = config.minimumLiveSeconds
                 if query.stats { return (true, HistoryFormatter.format(try database.stats(query), as: query.format)) }
                 return (true, HistoryFormatter.format(try database.plays(query), as: query.format))
             } catch {
