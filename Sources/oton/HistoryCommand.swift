@@ -31,6 +31,15 @@ struct HistoryCommand: ParsableCommand {
         @Option(name: .long, help: "table, json or csv")
         var format: String = "table"
 
+        /// The History plugin's table words (HistoryLabels.english) in the reader's language.
+        static var tableWords: [(String, String)] {
+            [("STARTED", tr("STARTED")), ("HEARD", tr("HEARD")), ("STATION", tr("STATION")), ("ARTIST", tr("ARTIST")),
+             ("TITLE", tr("TITLE")), ("PLAYS", tr("PLAYS")), ("HOURS", tr("HOURS")), ("TRACKS", tr("TRACKS")),
+             ("No tracks in the history match.", tr("No tracks in the history match.")), ("[jingle]", tr("[jingle]")),
+             ("[skipped]", tr("[skipped]")), ("Top artists", tr("Top artists")), ("Top tracks", tr("Top tracks")),
+             ("Hours listened per station", tr("Hours listened per station")), ("(none)", tr("(none)"))]
+        }
+
         var arguments: [String] {
             var out: [String] = []
             if let limit { out += ["--limit", String(limit)] }
@@ -38,6 +47,7 @@ struct HistoryCommand: ParsableCommand {
             if let station { out += ["--station", station] }
             if let search { out += ["--search", search] }
             if all { out.append("--all") }
+            for (english, text) in Self.tableWords where text != english { out += ["--label", "\(english)=\(text)"] }
             return out + ["--format", format]
         }
     }

@@ -55,14 +55,30 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
         mailbox.close()
     }
 
-    /// "complete: /srv/rec/Station/A - B.mp3 (3:07, 4.2 MB)", "dropped: Station/A - B.mp3 (4.1 s, 48 KB): too short (4.1 s < 5.0 s), not kept".
+    /// "complete: /srv/rec/Station/A - B.mp3 (3:07, 4.2 MB)", "dropped: Station/A - B.mp3 (4.1 s, 48 KB): too short (4.1 s < 5.0 s), not kept",
+    /// in the user's language (the file sink's English reason is used only for reasons this does not know).
     static func finishedLine(_ fields: [String: String]) -> String {
         let seconds = Double(fields["seconds"] ?? "") ?? 0
         let size = formatBytes(UInt64(fields["bytes"] ?? "") ?? 0)
-        let status = fields["status"] ?? "finished"
-        let path = fields["path"].flatMap { $0.isEmpty ? nil : $0 } ?? fields["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "a track"
+        let status: String = switch fields["status"] {
+        case "complete": tr("complete")
+        case "incomplete": tr("incomplete")
+        case "dropped": tr("dropped")
+        case "failed": tr("failed")
+        default: fields["status"] ?? "finished"
+        }
+        let path = fields["path"].flatMap { $0.isEmpty ? nil : $0 } ?? fields["name"].flatMap { $0.isEmpty ? nil : $0 } ?? tr("a track")
         var line = "\(status): \(path) (\(formatSeconds(seconds)), \(size))"
-        if let reason = fields["reason"], !reason.isEmpty { line += ": \(reason)" }
+        let reason: String? = switch fields["reason_code"] {
+        case "too-short":
+            tr("too short ({seconds} < {minimum}), not kept",
+               ["seconds": formatSeconds(seconds), "minimum": formatSeconds(Double(fields["min_seconds"] ?? "") ?? 0)])
+        case "partial-dropped":
+            tr("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept")
+        default:
+            fields["reason"].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if let reason { line += ": \(reason)" }
         return line
     }
 }

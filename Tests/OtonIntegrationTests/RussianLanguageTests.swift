@@ -94,4 +94,38 @@ final class RussianLanguageTests: XCTestCase {
         let screen = try terminal.screen().joined(separator: "\n")
         XCTAssertEqual(directory.read("exit-status").trimmingCharacters(in: .whitespacesAndNewlines), "0", screen)
     }
+
+    /// `oton history`'s table (drawn by the History plugin, its words passed by the CLI) and `oton record`'s lines.
+    func testHistoryTablesAndRecordLinesAreInRussian() async throws {
+        let directory = try TemporaryDirectory(self)
+        var environment = Self.environment(lang: "ru_RU.UTF-8")
+        environment["XDG_DATA_HOME"] = directory.file("data")
+        let config = try directory.write("plugins.json", #"{"plugins": []}"#)
+        let empty = try runProcess(TestPaths.oton, ["history", "--config", config], environment: environment)
+        XCTAssertEqual(empty.status, 0, empty.stderr)
+        XCTAssertEqual(empty.stdout, "В истории нет подходящих треков.\n")
+        let database = directory.file("data") + "/oton/history.sqlite"
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let insert = try runProcess("/usr/bin/sqlite3", [database, """
+            INSERT INTO plays (station, artist, title, started_at, ended_at, seconds_listened, is_jingle, search_folded)
+            VALUES ('Радио', 'Кино', 'Кукушка', \(now - 10_000_000), \(now - 5_000_000), 5, 0, 'кино\nкукушка');
+            """])
+        XCTAssertEqual(insert.status, 0, insert.stderr)
+        let table = try runProcess(TestPaths.oton, ["history", "--all", "--config", config], environment: environment)
+        XCTAssertEqual(table.status, 0, table.stderr)
+        for word in ["НАЧАЛО", "СЛУШАЛИ", "СТАНЦИЯ", "ИСПОЛНИТЕЛЬ", "НАЗВАНИЕ", "Кукушка [пропущен]"] {
+            XCTAssertTrue(table.stdout.contains(word), "\(word) in\n\(table.stdout)")
+        }
+        let stats = try runProcess(TestPaths.oton, ["history", "stats", "--config", config], environment: environment)
+        XCTAssertTrue(stats.stdout.contains("Часы прослушивания по станциям"), stats.stdout)
+        XCTAssertTrue(stats.stdout.contains("(нет)"), "a skipped play is not counted: \(stats.stdout)")
+
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/ru.mp3", format: .mp3, initialTitle: "Artist A - Song One")
+        let record = try runProcess(TestPaths.oton, ["record", server.url(mount: "/ru.mp3").absoluteString, "--out", directory.file("out"),
+                                                     "--config", config, "--duration", "3s", "--min-seconds", "1"], environment: environment)
+        XCTAssertEqual(record.status, 0, record.stderr)
+        XCTAssertTrue(record.stdout.hasPrefix("неполный: \(directory.file("out"))/incomplete/"), record.stdout)
+    }
 }

@@ -109,8 +109,10 @@ typedef uint32_t oton_event_kind;
 #define OTON_EVENT_NAME_SLEEP_FIRED       "org.oton.sleep.fired"       /* action */
 #define OTON_EVENT_NAME_RECORDING_STARTED "org.oton.recording.started" /* path, title, artist */
 #define OTON_EVENT_NAME_RECORDING_DONE    "org.oton.recording.finished"/* path ("" when not kept), seconds, bytes, complete (true|false),
-                                                                        status (complete|incomplete|dropped|failed), reason, name (the
-                                                                        file's name relative to the output folder, kept or not) */
+                                                                        status (complete|incomplete|dropped|failed), reason (English),
+                                                                        reason_code (too-short|partial-dropped|write-failed|""),
+                                                                        min_seconds, name (the file's name relative to the output
+                                                                        folder, kept or not) */
 #define OTON_EVENT_NAME_SHARE             "org.oton.share"             /* text, links (newline separated) */
 
 /* Event flags. */

@@ -73,10 +73,11 @@ final class FileSinkInstance: @unchecked Sendable {
         switch notice {
         case let .started(path, metadata):
             host.publish(OTON_EVENT_NAME_RECORDING_STARTED, [("path", path), ("title", metadata?.title ?? ""), ("artist", metadata?.artist ?? "")])
-        case let .finished(path, name, seconds, bytes, complete, status, reason):
+        case let .finished(path, name, seconds, bytes, complete, status, reason, reasonCode):
             host.publish(OTON_EVENT_NAME_RECORDING_DONE, [
                 ("path", path ?? ""), ("seconds", String(format: "%.3f", seconds)), ("bytes", String(bytes)),
                 ("complete", complete ? "true" : "false"), ("status", status.rawValue), ("reason", reason ?? ""), ("name", name),
+                ("reason_code", reasonCode ?? ""), ("min_seconds", String(format: "%.1f", settings.minimumSeconds)),
             ])
             let what = path ?? name
             host.log(OTON_LOG_INFO, "\(status.rawValue): \(what) (\(formatSeconds(seconds)), \(formatBytes(bytes)))\(reason.map { ": \($0)" } ?? "")")

@@ -346,12 +346,14 @@ final class Recorder {
         open.entry.seconds = (seconds * 1000).rounded() / 1000
         var finalPath: String?
         var reason: String?
+        var reasonCode: String?
         switch decision {
         case let .drop(why):
             unlink(file.path)
             open.entry.status = .dropped
             open.entry.file = nil
             reason = why
+            reasonCode = seconds < settings.minimumSeconds ? "too-short" : "partial-dropped"
         case let .keep(relative):
             do {
                 finalPath = try finisher.finalize(file, track, relative: relative, tagging: tagging)
@@ -361,6 +363,7 @@ final class Recorder {
             } catch {
                 open.entry.status = .failed
                 reason = "\(error)"
+                reasonCode = "write-failed"
                 try? FileOps.sync(file.path)
                 notify(.log(level: .error, message: "cannot finish \(file.path): \(error); the data stays in the .part file"))
             }
@@ -368,7 +371,8 @@ final class Recorder {
         let partDirectory = (file.path as NSString).deletingLastPathComponent
         if partDirectory != settings.directory { rmdir(partDirectory) } // only when left empty
         saveIndex(open.entry)
-        notify(.finished(path: finalPath, name: name, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason))
+        notify(.finished(path: finalPath, name: name, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason,
+                         reasonCode: reasonCode))
     }
 
     private func saveIndex(_ entry: RecordingIndex.Track) {

@@ -48,6 +48,8 @@ public struct HistoryQuery: Equatable, Sendable {
     /// a live track needs to be scrobbled (30 s by default), so history and scrobbles agree on what a play is.
     public var skipBelowSeconds = 30.0
     public var format = Format.table
+    /// Table words in the reader's language (`--label ENGLISH=TEXT`, passed by the CLI).
+    public var labels = HistoryLabels()
 
     public struct Invalid: Error, CustomStringConvertible, Equatable {
         public let description: String
@@ -92,6 +94,12 @@ public struct HistoryQuery: Equatable, Sendable {
                 query.search = try take()
             case "--all" where inline == nil:
                 query.includeSkipped = true
+            case "--label":
+                let text = try take()
+                guard let equals = text.firstIndex(of: "="), HistoryLabels.english.contains(String(text[..<equals])) else {
+                    throw Invalid(description: "--label \(text): use ENGLISH=TEXT with one of the table's words")
+                }
+                query.labels.translations[String(text[..<equals])] = String(text[text.index(after: equals)...])
             case "--format":
                 let text = try take()
                 guard let format = Format(rawValue: text.lowercased()) else {

@@ -148,8 +148,8 @@ final class HistoryInstance: @unchecked Sendable {
             do {
                 var query = try HistoryQuery.parse(arguments)
                 query.skipBelowSeconds = config.minimumLiveSeconds
-                if query.stats { return (true, HistoryFormatter.format(try database.stats(query), as: query.format)) }
-                return (true, HistoryFormatter.format(try database.plays(query), as: query.format))
+                if query.stats { return (true, HistoryFormatter.format(try database.stats(query), as: query.format, labels: query.labels)) }
+                return (true, HistoryFormatter.format(try database.plays(query), as: query.format, labels: query.labels))
             } catch {
                 return (false, "\(error)")
             }
