@@ -128,4 +128,14 @@ final class RussianLanguageTests: XCTestCase {
         XCTAssertEqual(record.status, 0, record.stderr)
         XCTAssertTrue(record.stdout.hasPrefix("неполный: \(directory.file("out"))/incomplete/"), record.stdout)
     }
+
+    /// Usage errors oton words itself (not ArgumentParser's frame) are Russian too, and still exit 2.
+    func testAnUnknownStationIsRefusedInRussian() throws {
+        let directory = try TemporaryDirectory(self)
+        let config = try directory.write("plugins.json", #"{"stations": [{"name": "Радио Один", "url": "http://127.0.0.1:9/one.mp3"}], "plugins": []}"#)
+        let result = try runProcess(TestPaths.oton, ["play", "Нет такой", "--config", config, "--headless"],
+                                    environment: Self.environment(lang: "ru_RU.UTF-8"))
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("нет станции с именем \"Нет такой\" (известные: Радио Один)"), result.stderr)
+    }
 }

@@ -91,7 +91,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             case .tooManyRedirects(let limit): catalogue.tr("The address redirects in a loop (too many redirects, more than {limit}).", ["limit": "\(limit)"])
             case .redirectToUnsupportedScheme(let target): catalogue.tr("The server redirected to an address oton does not follow ({target}).", ["target": "\(target)"])
             case .unknown: catalogue.tr("The station's stream isn't available right now.")
-            case let .playlist(problem): problem.message
+            case let .playlist(problem): problem.message(in: catalogue)
             }
         case .bufferingTimeout:
             catalogue.tr("The stream stopped delivering audio.")
@@ -138,7 +138,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             case .unknown:
                 catalogue.tr("Try again in a moment. If it keeps failing, the station may be off air.")
             case let .playlist(problem):
-                problem.recoverySuggestion
+                problem.recoverySuggestion(in: catalogue)
             }
         case .bufferingTimeout:
             catalogue.tr("Your connection may be slow or the station overloaded. Try again, or choose a lower-quality stream.")
