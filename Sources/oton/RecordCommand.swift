@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileSinkLogic
 import Foundation
 import OtonHost
 
@@ -122,24 +123,24 @@ struct RecordCommand: ParsableCommand {
         if let existing = config.plugins.first(where: { $0.id == Self.pluginID }), case let .object(values) = existing.config {
             sinkConfig = values
         }
-        sinkConfig["directory"] = .string(outDirectory)
-        sinkConfig["split"] = .bool(split)
-        sinkConfig["mode"] = .string("always")
-        sinkConfig["quit_on_error"] = .bool(true)
-        sinkConfig["station"] = .string(chosen.name)
-        sinkConfig["stream_url"] = .string(chosen.url)
-        if let format { sinkConfig["format"] = .string(format) }
-        if cue { sinkConfig["cue"] = .bool(true) }
-        if let silenceWindow { sinkConfig["silence_window"] = .number(silenceWindow) }
-        if let padBefore { sinkConfig["pad_before"] = .number(padBefore) }
-        if let padAfter { sinkConfig["pad_after"] = .number(padAfter) }
-        if let template { sinkConfig["template"] = .string(template) }
-        if let names { sinkConfig["names"] = .string(names) }
-        if let partial { sinkConfig["partial"] = .string(partial) }
-        if let minSeconds { sinkConfig["min_seconds"] = .number(minSeconds) }
-        if let diskFloor { sinkConfig["disk_floor_mb"] = .number(diskFloor) }
-        if let maxBytes { sinkConfig["max_mb"] = .number(maxBytes / 1_048_576) }
-        if let stopAfter { sinkConfig["max_seconds"] = .number(stopAfter) }
+        sinkConfig[FileSinkKey.directory.rawValue] = .string(outDirectory)
+        sinkConfig[FileSinkKey.split.rawValue] = .bool(split)
+        sinkConfig[FileSinkKey.mode.rawValue] = .string("always")
+        sinkConfig[FileSinkKey.quitOnError.rawValue] = .bool(true)
+        sinkConfig[FileSinkKey.station.rawValue] = .string(chosen.name)
+        sinkConfig[FileSinkKey.streamUrl.rawValue] = .string(chosen.url)
+        if let format { sinkConfig[FileSinkKey.format.rawValue] = .string(format) }
+        if cue { sinkConfig[FileSinkKey.cue.rawValue] = .bool(true) }
+        if let silenceWindow { sinkConfig[FileSinkKey.silenceWindow.rawValue] = .number(silenceWindow) }
+        if let padBefore { sinkConfig[FileSinkKey.padBefore.rawValue] = .number(padBefore) }
+        if let padAfter { sinkConfig[FileSinkKey.padAfter.rawValue] = .number(padAfter) }
+        if let template { sinkConfig[FileSinkKey.template.rawValue] = .string(template) }
+        if let names { sinkConfig[FileSinkKey.names.rawValue] = .string(names) }
+        if let partial { sinkConfig[FileSinkKey.partial.rawValue] = .string(partial) }
+        if let minSeconds { sinkConfig[FileSinkKey.minSeconds.rawValue] = .number(minSeconds) }
+        if let diskFloor { sinkConfig[FileSinkKey.diskFloorMb.rawValue] = .number(diskFloor) }
+        if let maxBytes { sinkConfig[FileSinkKey.maxMb.rawValue] = .number(maxBytes / 1_048_576) }
+        if let stopAfter { sinkConfig[FileSinkKey.maxSeconds.rawValue] = .number(stopAfter) }
         var recordConfig = config
         let wanted = Self.recordingPlugins.union(withPlugin)
         recordConfig.plugins.removeAll { !wanted.contains($0.id) }

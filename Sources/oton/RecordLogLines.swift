@@ -7,7 +7,6 @@ import PluginAPI
 /// connection trouble and a stopped recording on standard error.
 final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
     private static let id = "oton.cli.record-lines"
-    static let stoppedEventName = "org.oton.file-sink.stopped"
     private let bus: PluginBus
     private let mailbox: Mailbox
     private let lock = NSLock()
@@ -17,7 +16,7 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
         self.bus = bus
         mailbox = bus.makeMailbox(for: Self.id)
         mailbox.start(consumer: self)
-        let kinds = [OTON_EVENT_NAME_RECORDING_DONE, Self.stoppedEventName].compactMap { bus.registry.kind(for: $0) }
+        let kinds = [OTON_EVENT_NAME_RECORDING_DONE, OTON_EVENT_NAME_RECORDING_STOPPED].compactMap { bus.registry.kind(for: $0) }
         bus.subscribe(id: Self.id, kinds: .only(Set(kinds + [OTON_EVENT_STATE])), mailbox: mailbox)
     }
 
@@ -32,7 +31,7 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
         switch event.event.name {
         case OTON_EVENT_NAME_RECORDING_DONE:
             StandardOutput.write(Self.finishedLine(fields) + "\n")
-        case Self.stoppedEventName:
+        case OTON_EVENT_NAME_RECORDING_STOPPED:
             let message = fields["message"] ?? "recording stopped"
             if fields["error"] == "true" {
                 lock.lock(); failure = message; lock.unlock()

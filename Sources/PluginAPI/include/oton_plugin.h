@@ -114,6 +114,9 @@ typedef uint32_t oton_event_kind;
                                                                         min_seconds, name (the file's name relative to the output
                                                                         folder, kept or not) */
 #define OTON_EVENT_NAME_SHARE             "org.oton.share"             /* text, links (newline separated) */
+#define OTON_EVENT_NAME_RECORDING_STOPPED "org.oton.file-sink.stopped" /* reason (write-failed|max-size|max-duration|disk-full), message,
+                                                                        error (true|false): the recording stopped for good */
+#define OTON_EVENT_NAME_NOW_PLAYING_READY "org.oton.now-playing.ready" /* bus_name (the MPRIS name owned; absent without MPRIS) */
 
 /* Event flags. */
 #define OTON_EVENT_FLAG_NONE        0u

@@ -10,7 +10,6 @@ import PluginAPI
 /// next one DISCONT, and the recording starts a new file after the gap
 /// (never glued).
 final class FileSinkInstance: @unchecked Sendable {
-    static let stoppedEvent = "org.oton.file-sink.stopped"
 
     private let host: HostHandle
     private let recorder: Recorder
@@ -83,7 +82,7 @@ final class FileSinkInstance: @unchecked Sendable {
             host.log(OTON_LOG_INFO, "\(status.rawValue): \(what) (\(formatSeconds(seconds)), \(formatBytes(bytes)))\(reason.map { ": \($0)" } ?? "")")
         case let .stopped(reason, message, isError):
             host.log(isError ? OTON_LOG_ERROR : OTON_LOG_INFO, message)
-            host.publish(stoppedEvent, [("reason", reason.rawValue), ("message", message), ("error", isError ? "true" : "false")])
+            host.publish(OTON_EVENT_NAME_RECORDING_STOPPED, [("reason", reason.rawValue), ("message", message), ("error", isError ? "true" : "false")])
             if settings.quitOnError { host.request(OTON_REQUEST_QUIT) }
         case let .log(level, message):
             host.log(level.abiLevel, message)

@@ -11,7 +11,7 @@ extension Recorder {
         case log(level: LogLevel, message: String)
     }
 
-    /// Why recording stopped. The raw value is the `reason` field of org.oton.file-sink.stopped.
+    /// Why recording stopped. The raw value is the `reason` field of OTON_EVENT_NAME_RECORDING_STOPPED.
     enum StopReason: String {
         case writeFailed = "write-failed"
         case maxSize = "max-size"
