@@ -7,17 +7,13 @@ import PluginAPI
 /// connection trouble and a stopped recording on standard error.
 final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
     private static let id = "oton.cli.record-lines"
-    private let bus: PluginBus
-    private let mailbox: Mailbox
+    private var subscription: BusSubscription?
     private let lock = NSLock()
     private var failure: String?
 
     init(bus: PluginBus) {
-        self.bus = bus
-        mailbox = bus.makeMailbox(for: Self.id)
-        mailbox.start(consumer: self)
         let kinds = [OTON_EVENT_NAME_RECORDING_DONE, OTON_EVENT_NAME_RECORDING_STOPPED].compactMap { bus.registry.kind(for: $0) }
-        bus.subscribe(id: Self.id, kinds: .only(Set(kinds + [OTON_EVENT_STATE])), mailbox: mailbox)
+        subscription = BusSubscription(bus: bus, id: Self.id, kinds: .only(Set(kinds + [OTON_EVENT_STATE])), consumer: self)
     }
 
     /// The error that stopped the recording, if one did.
@@ -49,9 +45,7 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
 
     /// Waits for the lines already queued, then stops listening.
     func close() {
-        mailbox.drain()
-        bus.unsubscribe(id: Self.id)
-        mailbox.close()
+        subscription?.close()
     }
 
     /// "complete: /srv/rec/Station/A - B.mp3 (3:07, 4.2 MB)", "dropped: Station/A - B.mp3 (4.1 s, 48 KB): too short (4.1 s < 5.0 s), not kept",

@@ -9,7 +9,7 @@ import PluginAPI
 final class StatusLine: MailboxConsumer, @unchecked Sendable {
     private static let id = "oton.cli.status-line"
     private let session: HostSession
-    private let mailbox: Mailbox
+    private var subscription: BusSubscription?
     private let lock = NSLock()
     private var state = "connecting"
     private var isPlaying = false
@@ -35,9 +35,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
 
     init(session: HostSession) {
         self.session = session
-        mailbox = session.bus.makeMailbox(for: Self.id)
-        mailbox.start(consumer: self)
-        session.bus.subscribe(id: Self.id, kinds: .all, mailbox: mailbox)
+        subscription = BusSubscription(bus: session.bus, id: Self.id, kinds: .all, consumer: self)
         enterRawMode()
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + 1, repeating: 1)
@@ -240,8 +238,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         closed = true
         lock.unlock()
         timer?.cancel()
-        session.bus.unsubscribe(id: Self.id)
-        mailbox.close()
+        subscription?.close(drain: false)
         tcsetattr(STDIN_FILENO, TCSANOW, &saved)
         TerminalRow.shared.finish()
     }

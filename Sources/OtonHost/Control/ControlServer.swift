@@ -167,14 +167,12 @@ public final class ControlServer: @unchecked Sendable {
         guard UnixSocket.writeAll(fd, ControlReply.success("subscribed").line(id: id)) else { return }
         let subscriber = SocketEventStream(fd: fd)
         let subscriberID = "oton.control.subscriber.\(fd).\(Clock.monotonicNanoseconds())"
-        let mailbox = bus.makeMailbox(for: subscriberID, limits: Mailbox.Limits(events: 4096, mediaBytes: 0))
-        mailbox.start(consumer: subscriber)
-        bus.subscribe(id: subscriberID, kinds: .all, mailbox: mailbox)
+        let subscription = BusSubscription(bus: bus, id: subscriberID, kinds: .all, limits: Mailbox.Limits(events: 4096, mediaBytes: 0),
+                                           consumer: subscriber)
         UnixSocket.setReceiveTimeout(fd, seconds: 0) // a subscriber may stay silent
         var byte: UInt8 = 0
         while recv(fd, &byte, 1, 0) > 0 && !subscriber.isGone {}
-        bus.unsubscribe(id: subscriberID)
-        mailbox.close()
+        subscription.close(drain: false)
     }
 }
 
@@ -204,6 +202,6 @@ private final class SocketEventStream: MailboxConsumer, @unchecked Sendable {
     func deliver(media: MediaPacket, extraFlags: UInt32) {}
 
     func deliverDropNotice(_ counts: Mailbox.DropCounts) {
-        _ = UnixSocket.writeAll(fd, Data("{\"event\":{\"kind\":\"dropped\",\"source\":\"oton.control\",\"fields\":{\"dropped_events\":\"\(counts.events)\"}}}\n".utf8))
+        _ = UnixSocket.writeAll(fd, Data(("{\"event\":" + BusSubscription.droppedLine(source: "oton.control", counts) + "}\n").utf8))
     }
 }
