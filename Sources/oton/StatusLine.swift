@@ -174,15 +174,15 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         var byte: UInt8 = 0
         while read(STDIN_FILENO, &byte, 1) == 1 {
             lock.lock()
-            let (done, current, retrying) = (closed, volume, reconnect != nil || state.hasPrefix("error"))
+            let (done, retrying) = (closed, reconnect != nil || state.hasPrefix("error"))
             keysHinted = true
             lock.unlock()
             if done { return }
             switch byte {
             case UInt8(ascii: "?"): TerminalRow.shared.show(Self.keyList)
             case UInt8(ascii: " "): session.player.submit(retrying ? .play : .playPause, from: "terminal")
-            case UInt8(ascii: "+"), UInt8(ascii: "="): changeVolume(by: 5, from: current)
-            case UInt8(ascii: "-"), UInt8(ascii: "_"): changeVolume(by: -5, from: current)
+            case UInt8(ascii: "+"), UInt8(ascii: "="): changeVolume(by: 5)
+            case UInt8(ascii: "-"), UInt8(ascii: "_"): changeVolume(by: -5)
             case UInt8(ascii: "s"): runPluginCommand("sleep", ["next"])
             case UInt8(ascii: "c"): runPluginCommand("sleep", ["cancel"])
             case UInt8(ascii: "h"): runPluginCommand("share", [], showWholeReply: true)
@@ -193,9 +193,8 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
     }
 
     /// + and - change the volume as `oton ctl volume +5` does: in whole percent, within 0–150.
-    private func changeVolume(by change: Int, from current: Double) {
-        let percent = VolumeArgument.relative(change).applied(to: VolumeArgument.percent(of: current))
-        session.player.submit(.setVolume(Double(percent) / 100), from: "terminal")
+    private func changeVolume(by change: Int) {
+        session.player.submit(.changeVolume(byPercent: change), from: "terminal")
     }
 
     /// The keys, as `?` shows them (space while reconnecting tries at once, as the network error suggests) above the status line.

@@ -50,10 +50,8 @@ struct ControlCommands {
         return Dictionary(event.fields.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
-    /// The volume the last volume event reported, 0–150 %; a value out of that range (or not a number) is clamped.
-    private var volumePercent: Int {
-        VolumeArgument.percent(of: fields(OTON_EVENT_VOLUME)["volume"].flatMap(Double.init) ?? 1.0)
-    }
+    /// The player's own volume, 0–150 %.
+    private var volumePercent: Int { player.snapshot.volumePercent }
 
     private func status() -> ControlReply {
         let state = fields(OTON_EVENT_STATE)
@@ -101,10 +99,14 @@ struct ControlCommands {
         }
         let target: Int
         switch Self.volumeArgument(argument) {
-        case let .success(change): target = change.applied(to: volumePercent)
+        case let .success(.absolute(percent)):
+            target = percent
+            player.submit(.setVolume(Double(percent) / 100), from: "control")
+        case let .success(.relative(change)):
+            target = VolumeArgument.relative(change).applied(to: volumePercent) // what the player will make of it, for the reply
+            player.submit(.changeVolume(byPercent: change), from: "control")
         case let .failure(error): return .failure(error.description)
         }
-        player.submit(.setVolume(Double(target) / 100), from: "control")
         return .success("volume \(VolumeArgument.text(percent: target))", data: ["volume": target])
     }
 

@@ -117,6 +117,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             case let .setVolume(value):
                 cancelFade()
                 setVolume(value)
+            case let .changeVolume(change):
+                cancelFade()
+                setVolume(Double(VolumeArgument.relative(change).applied(to: VolumeArgument.percent(of: volume))) / 100)
             case let .fadeVolume(target, milliseconds):
                 startFade(to: target, over: milliseconds)
             case .quit:
@@ -144,6 +147,20 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     /// The state right now (read on the player's queue).
     public var state: PlaybackState {
         queue.sync { machine.state }
+    }
+
+    /// What the player itself holds, typed (read on the player's queue): for the control socket and the
+    /// terminal, which used to read the volume back out of the last event's text.
+    public struct Snapshot: Sendable {
+        public var state: PlaybackState
+        public var station: Station
+        /// 0 … 1.5.
+        public var volume: Double
+        public var volumePercent: Int { VolumeArgument.percent(of: volume) }
+    }
+
+    public var snapshot: Snapshot {
+        queue.sync { Snapshot(state: machine.state, station: station, volume: volume) }
     }
 
     // MARK: the state machine
