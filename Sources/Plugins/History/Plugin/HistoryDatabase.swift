@@ -224,11 +224,19 @@ final class HistoryDatabase: Sendable {
             arguments += [station]
         }
         if let search = query.search {
-            let folded = SearchFolding.fold(search)
-            let pattern = "%" + folded.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_") + "%"
-            clauses.append("search_folded LIKE ? ESCAPE '\\'")
-            arguments += [pattern]
+            /// LIKE's wildcards and escape character taken literally.
+            func contains(_ text: String) -> String {
+                "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                    .replacingOccurrences(of: "_", with: "\\_") + "%"
+            }
+            let pattern = contains(SearchFolding.fold(search))
+            // A row without its folded copy (written by another program) is still found the old way: ASCII-only folding.
+            let plain = contains(search)
+            clauses.append("""
+                (search_folded LIKE ? ESCAPE '\\' OR (search_folded IS NULL AND \
+                (artist LIKE ? ESCAPE '\\' OR title LIKE ? ESCAPE '\\' OR raw_title LIKE ? ESCAPE '\\')))
+                """)
+            arguments += [pattern, plain, plain, plain]
         }
         return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), arguments)
     }
