@@ -186,10 +186,30 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             case UInt8(ascii: "s"): runPluginCommand("sleep", ["next"])
             case UInt8(ascii: "c"): runPluginCommand("sleep", ["cancel"])
             case UInt8(ascii: "h"): runPluginCommand("share", [], showWholeReply: true)
+            case UInt8(ascii: "n"): switchStation(step: 1)
+            case UInt8(ascii: "p"): switchStation(step: -1)
+            case UInt8(ascii: "1") ... UInt8(ascii: "9"): switchStation(number: Int(byte - UInt8(ascii: "0")))
             case UInt8(ascii: "q"), 3: session.requestQuit() // 3: Ctrl-C in raw mode
             default: break
             }
         }
+    }
+
+    /// n and p step through plugins.json's stations (wrapping), 1–9 pick one, as `oton ctl next|prev|station N` do.
+    private func switchStation(step: Int? = nil, number: Int? = nil) {
+        let list = session.stations
+        let target: Station?
+        if let number {
+            target = list.stations.indices.contains(number - 1) ? list.stations[number - 1] : nil
+        } else {
+            target = list.station(after: session.player.station, step: step ?? 1)
+        }
+        guard let target else {
+            lock.lock(); notice = tr("no station {number} (plugins.json lists {count})", ["number": "\(number ?? 0)", "count": "\(list.stations.count)"])
+            noticeUntil = Date().addingTimeInterval(4); lock.unlock()
+            return draw()
+        }
+        session.player.submit(.switchStation(target), from: "terminal")
     }
 
     /// + and - change the volume as `oton ctl volume +5` does: in whole percent, within 0–150.
@@ -204,6 +224,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             tr("keys:  space  pause / resume      + -  volume ±5 %"),
             tr("       s      sleep timer presets  c    cancel the sleep timer"),
             tr("       h      share the track (text, links, clipboard)"),
+            tr("       n p    next / previous station  1–9  station by number"),
             tr("       ?      this list            q    quit (Ctrl-C too)"),
         ].joined(separator: "\n")
     }

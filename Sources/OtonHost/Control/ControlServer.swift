@@ -33,7 +33,7 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Listens at the instance's socket. A live socket of the same name means another oton
     /// runs as that instance; a stale one (nobody listening) is replaced.
-    public init(instance: String, bus: PluginBus, player: Player, plugins: PluginManager,
+    public init(instance: String, bus: PluginBus, player: Player, plugins: PluginManager, stations: StationList? = nil,
                 logger: Logger = Logger(label: "oton.control")) throws {
         guard ControlSocketPath.isValidInstance(instance) else {
             throw ControlSocketPath.Refused(description: "instance name \"\(instance)\" may use only letters, digits, '.', '_' and '-'")
@@ -50,7 +50,8 @@ public final class ControlServer: @unchecked Sendable {
         listener = try UnixSocket.listen(at: path)
         self.bus = bus
         self.logger = logger
-        commands = ControlCommands(bus: bus, player: player, plugins: plugins)
+        commands = ControlCommands(bus: bus, player: player, plugins: plugins,
+                                   stations: stations ?? StationList(configured: [], started: player.station))
         threads = 1
         let thread = Thread { [self] in acceptLoop(); threadEnded() }
         thread.name = "oton.control.accept"
@@ -157,7 +158,9 @@ public final class ControlServer: @unchecked Sendable {
                     stream(to: fd, id: request.id)
                     return
                 }
-                guard UnixSocket.writeAll(fd, commands.run(request).line(id: request.id)) else { return }
+                let written = UnixSocket.writeAll(fd, commands.run(request).line(id: request.id))
+                commands.afterReply(request)
+                guard written else { return }
             }
         }
     }

@@ -10,6 +10,8 @@ public enum PlayerRequest: Equatable, Sendable {
     /// applied on the player's queue, so two changes never read the same old value.
     case changeVolume(byPercent: Int)
     case fadeVolume(to: Double, milliseconds: Int)
+    /// Play another station: a new connection (the current track ends), even from an error.
+    case switchStation(Station)
     case quit
 }
 
