@@ -69,6 +69,16 @@ final class FileSinkLogicTests: XCTestCase {
             + oggPage(serial: 7, sequence: 90, granule: 441_000, body: [UInt8](repeating: 9, count: 600))
             + oggPage(serial: 7, sequence: 91, granule: 485_100, body: [UInt8](repeating: 9, count: 600)))
         XCTAssertEqual(units.map(\.durationNanoseconds).reduce(0, +), 2_000_000_000, "two pages of a second, not 11 s")
+
+        // The same when the first audio page ends no packet (granule -1, a long Vorbis packet spanning pages):
+        // the jump is still not counted (it was, as 10 s, and `--duration` then stopped a recording early).
+        var spanning = OggPageFramer()
+        let spanned = spanning.push(oggPage(serial: 8, sequence: 0, granule: 0, bos: true, body: vorbisID(rate: 44100))
+            + oggPage(serial: 8, sequence: 1, granule: 0, body: [3] + Array("vorbis".utf8))
+            + oggPage(serial: 8, sequence: 90, granule: -1, body: [UInt8](repeating: 9, count: 600))
+            + oggPage(serial: 8, sequence: 91, granule: 441_000, body: [UInt8](repeating: 9, count: 600))
+            + oggPage(serial: 8, sequence: 92, granule: 485_100, body: [UInt8](repeating: 9, count: 600)))
+        XCTAssertEqual(spanned.map(\.durationNanoseconds).reduce(0, +), 2_000_000_000, "not 11 s")
     }
 
     private func mp3Buffer(_ frames: [[UInt8]], offset: UInt64, flags: (new: Bool, discont: Bool) = (false, false), connection: UInt64 = 1) -> TrackSplitter.Buffer {
