@@ -13,7 +13,7 @@ enum StationsTable {
                 TerminalText.truncated(station.codec ?? "-", toColumns: 8),
                 station.bitrate.map(String.init) ?? "-",
                 station.lastCheckOK.map { $0 ? "yes" : "no" } ?? "?",
-                TerminalText.truncated(station.tags.map(clean).joined(separator: ","), toColumns: 40),
+                station.tags.isEmpty ? "-" : TerminalText.truncated(station.tags.map(clean).joined(separator: ","), toColumns: 40),
             ]
         }
         let all = [header] + rows
