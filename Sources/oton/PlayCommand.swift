@@ -67,9 +67,7 @@ struct PlayCommand: ParsableCommand {
 
     /// The first result of the directory search; its play is counted in the background.
     private func searchedStation(_ query: String) throws -> Station {
-        var server = DirectoryServerOptions()
-        server.server = directoryServer
-        let client = try server.client(config: options.config)
+        let client = try DirectoryServerOptions.client(server: directoryServer, config: options.config)
         let found = try DirectorySearchRunner.search(DirectorySearchQuery(name: query, limit: 1), with: client)[0]
         DirectorySearchRunner.countPlay(of: found, with: client)
         return found.station

@@ -14,6 +14,10 @@ struct DirectoryServerOptions: ParsableArguments {
 
     /// A client for the chosen server, or exit 2 with what is wrong.
     func client(config: String?) throws -> StationDirectoryClient {
+        try Self.client(server: server, timeout: timeout, config: config)
+    }
+
+    static func client(server: String?, timeout: Double = 10, config: String?) throws -> StationDirectoryClient {
         let configFile: String? = if case let .file(file, _)? = try? ConfigLoader.locate(explicit: config) { file } else { nil }
         do {
             let chosen = try DirectoryServerSetting.choose(flag: server, configFile: configFile)

@@ -124,7 +124,7 @@ struct ControlCommands {
             return .success("\(stations.count) station\(stations.count == 1 ? "" : "s") reloaded from \(LiveStationList.shared.file ?? "?")",
                             data: ["stations": stations.map(\.name)])
         } catch {
-            return .failure("stations not reloaded: \(error.message) (\(error.hint))")
+            return .failure("stations not reloaded: \(error.message); the old list stays. Hint: \(error.hint)")
         }
     }
 
