@@ -15,9 +15,12 @@ enum StationsFileEdit {
                     Terminal.note("note: it now takes precedence over \(previous), which oton used until now")
                 }
             }
-            var file = try StationsFile.load(location.path)
-            let summary = try change(&file)
-            try file.save()
+            let summary = try ConfigFolderLock.holding(location.path) { () throws(StationsEditError) -> String in
+                var file = try StationsFile.load(location.path)
+                let summary = try change(&file)
+                try file.save()
+                return summary
+            }
             print(summary)
         } catch {
             Terminal.error(error.description)

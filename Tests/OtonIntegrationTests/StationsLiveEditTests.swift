@@ -119,4 +119,27 @@ final class StationsLiveEditTests: XCTestCase {
         XCTAssertNotNil(try ConfigLoader.load(file: config).station(named: "Last"))
         XCTAssertNil(try ConfigLoader.load(file: config).station(named: "Held"))
     }
+
+    func testConcurrentEditsAllLand() throws {
+        let home = try TemporaryDirectory(self)
+        let config = try home.write("plugins.json", BuiltInConfig.text)
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = home.file("run")
+        try FileManager.default.createDirectory(atPath: home.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let names = (1 ... 6).map { "Parallel \($0)" }
+        let processes = try names.map { name in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: TestPaths.oton)
+            process.arguments = ["stations", "add", name, "http://127.0.0.1:9/\(name.count)", "--config", config]
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        processes.forEach { $0.waitUntilExit() }
+        XCTAssertEqual(processes.map(\.terminationStatus), Array(repeating: 0, count: names.count))
+        let stations = try ConfigLoader.load(file: config).stations.map(\.name)
+        XCTAssertEqual(Set(stations), Set(["Oton FM"] + names), "no edit overwrote another: \(stations)")
+    }
 }
