@@ -4,7 +4,7 @@ import IcecastFixture
 /// A local Radio Browser server: `/json/stations/search` and `/json/url/<uuid>` answering
 /// with JSON shaped like the real API's. It refuses what the documentation does not allow
 /// (no descriptive User-Agent, a search without a name) and has odd answers on purpose:
-///   name=nothing → [], name=broken → HTTP 500, name=garbage → HTML, name=slow → waits until
+///   name=nothing → [], name=broken → HTTP 500, name=garbage → HTML, name=bomb → 5 MiB, name=slow → waits until
 ///   `release()` (or 20 s), name=huge → 20 000 entries; anything else → `stations`.
 final class FakeStationDirectory: @unchecked Sendable {
     let http: LocalHTTPServer
@@ -30,6 +30,7 @@ final class FakeStationDirectory: @unchecked Sendable {
                 case "nothing": return .json("[]")
                 case "broken": return .text("internal error", status: 500)
                 case "garbage": return .html("<html>maintenance</html>")
+                case "bomb": return .json("[" + String(repeating: " ", count: 5 << 20) + "]")
                 case "slow":
                     _ = slowGate.wait(timeout: .now() + 20)
                     return .json("[]")

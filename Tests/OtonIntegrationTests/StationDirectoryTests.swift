@@ -95,6 +95,7 @@ final class StationDirectoryTests: XCTestCase {
             ("nothing", "has no station matching \"nothing\""),
             ("broken", "answered HTTP 500"),
             ("garbage", "sent an answer oton cannot read: not JSON"),
+            ("bomb", "sent too much: the body is larger than 4194304 bytes"),
         ]
         for (query, message) in cases {
             let result = try oton(["stations", "search", query, "--server", directory.url])

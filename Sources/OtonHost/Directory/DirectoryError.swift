@@ -17,6 +17,7 @@ public enum DirectoryError: Error, Equatable, Sendable, CustomStringConvertible 
             let what = switch reason {
             case .timedOut: "did not answer in time (\(reason))"
             case .http: "answered \(reason)"
+            case .tooLarge: "sent too much: \(reason), far more than any search answer"
             default: "could not be reached: \(reason)"
             }
             return "the station directory at \(server) \(what)\n  hint: try again later, or another server with --server URL (for example https://de1.api.radio-browser.info)"
