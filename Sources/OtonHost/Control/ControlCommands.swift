@@ -21,6 +21,7 @@ struct ControlCommands {
         ("stations", "stations", "the stations to switch between, the current one marked"),
         ("volume", "volume [N|+N|-N]", "show or set the volume in percent: 50 or 50%, +5, -5 (0–100, up to 150 amplified)"),
         ("plugins", "plugins", "the plugins and their state"),
+        ("reload-stations", "reload-stations", "re-read the stations from plugins.json (oton stations add/remove/move send it)"),
         ("commands", "commands", "every command, the plugins' included"),
         ("subscribe", "subscribe", "stream every bus event as JSON lines until you disconnect"),
         ("quit", "quit", "end oton"),
@@ -47,6 +48,7 @@ struct ControlCommands {
         case "quit": return .success("quitting") // the quit itself follows the reply: see afterReply
         case "volume": return volume(request.arguments)
         case "plugins": return pluginList()
+        case "reload-stations": return reloadStations()
         case "commands", "help": return commandList()
         default:
             guard let reply = plugins.run(command: request.name, arguments: request.arguments) else {
@@ -157,6 +159,17 @@ struct ControlCommands {
     /// The volume grammar (``VolumeArgument``), as the control socket reads it.
     static func volumeArgument(_ text: String) -> Result<VolumeArgument, VolumeArgument.Invalid> {
         VolumeArgument.parse(text)
+    }
+
+    /// Re-reads plugins.json's stations into ``LiveStationList``; playback goes on untouched.
+    private func reloadStations() -> ControlReply {
+        do {
+            let stations = try LiveStationList.shared.reload()
+            return .success("\(stations.count) station\(stations.count == 1 ? "" : "s") reloaded from \(LiveStationList.shared.file ?? "?")",
+                            data: ["stations": stations.map(\.name)])
+        } catch {
+            return .failure("stations not reloaded: \(error.message); the old list stays. Hint: \(error.hint)")
+        }
     }
 
     private func pluginList() -> ControlReply {

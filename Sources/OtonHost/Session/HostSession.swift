@@ -35,6 +35,7 @@ public final class HostSession: @unchecked Sendable {
     public init(config: OtonConfig, station: Station, options: Player.Options, eventsPath: String?,
                 control: ControlInstance = .disabled, logger: Logger = Logger(label: "oton")) throws {
         self.config = config
+        LiveStationList.shared.adopt(config)
         controlInstance = control
         self.logger = logger
         bus = PluginBus(logger: Logger(label: "oton.bus"))
