@@ -7,7 +7,8 @@ struct ControlCommands {
     let bus: PluginBus
     let player: Player
     let plugins: PluginManager
-    let stations: StationList
+    /// The list as it is now (`reload-stations` may have changed it).
+    let stations: @Sendable () -> StationList
 
     static let builtIn: [(name: String, usage: String, help: String)] = [
         ("status", "status", "what is playing: state, station, track, volume"),
@@ -39,9 +40,9 @@ struct ControlCommands {
         case "prev", "previous": return step(-1)
         case "stations":
             let current = player.station
-            let list = stations.stations.enumerated().map { ["number": $0.offset + 1, "name": $0.element.name, "url": $0.element.url,
+            let list = stations().stations.enumerated().map { ["number": $0.offset + 1, "name": $0.element.name, "url": $0.element.url,
                                                               "current": $0.element.url == current.url] as [String: Any] }
-            return .success(stations.listing(current: current), data: ["stations": list])
+            return .success(stations().listing(current: current), data: ["stations": list])
         case "pause": return submit(.pause, "paused")
         case "toggle", "play-pause": return submit(.playPause, "toggled")
         case "stop": return submit(.stop, "stopped")
@@ -66,14 +67,14 @@ struct ControlCommands {
 
     private func switchStation(_ argument: String) -> ControlReply {
         do {
-            return switchTo(try stations.find(argument))
+            return switchTo(try stations().find(argument))
         } catch {
             return .failure(error.description)
         }
     }
 
     private func step(_ step: Int) -> ControlReply {
-        guard let next = stations.station(after: player.station, step: step) else {
+        guard let next = stations().station(after: player.station, step: step) else {
             return .failure("plugins.json lists no stations to switch between")
         }
         return switchTo(next)

@@ -33,8 +33,8 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Listens at the instance's socket. A live socket of the same name means another oton
     /// runs as that instance; a stale one (nobody listening) is replaced.
-    public init(instance: String, bus: PluginBus, player: Player, plugins: PluginManager, stations: StationList? = nil,
-                logger: Logger = Logger(label: "oton.control")) throws {
+    public init(instance: String, bus: PluginBus, player: Player, plugins: PluginManager,
+                logger: Logger = Logger(label: "oton.control"), stations: (@Sendable () -> StationList)? = nil) throws {
         guard ControlSocketPath.isValidInstance(instance) else {
             throw ControlSocketPath.Refused(description: "instance name \"\(instance)\" may use only letters, digits, '.', '_' and '-'")
         }
@@ -51,7 +51,7 @@ public final class ControlServer: @unchecked Sendable {
         self.bus = bus
         self.logger = logger
         commands = ControlCommands(bus: bus, player: player, plugins: plugins,
-                                   stations: stations ?? StationList(configured: [], started: player.station))
+                                   stations: stations ?? { [player] in StationList(configured: [], started: player.station) })
         threads = 1
         let thread = Thread { [self] in acceptLoop(); threadEnded() }
         thread.name = "oton.control.accept"

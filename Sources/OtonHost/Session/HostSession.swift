@@ -12,8 +12,10 @@ public final class HostSession: @unchecked Sendable {
     public let bus: PluginBus
     public let plugins: PluginManager
     public let player: Player
-    /// What `oton ctl station/next/prev` and the keys n, p, 1–9 switch between.
-    public let stations: StationList
+    /// What `oton ctl station/next/prev` and the keys n, p, 1–9 switch between: plugins.json's stations as
+    /// last (re)loaded (``LiveStationList``), and the one oton started with.
+    public var stations: StationList { StationList(configured: LiveStationList.shared.stations, started: startedStation) }
+    private let startedStation: Station
     private let config: OtonConfig
     private let logger: Logger
     private let eventsWriter: EventLineWriter?
@@ -44,7 +46,7 @@ public final class HostSession: @unchecked Sendable {
         let outcome = OutcomeBox()
         self.outcome = outcome
         player = Player(station: station, bus: bus, options: options) { outcome.set($0) }
-        stations = StationList(configured: config.stations, started: station)
+        startedStation = station
         plugins = PluginManager(bus: bus, requests: player, shutdownTimeout: config.shutdownTimeout)
     }
 
@@ -81,7 +83,9 @@ public final class HostSession: @unchecked Sendable {
         }
         for name in names {
             do {
-                control = try ControlServer(instance: name, bus: bus, player: player, plugins: plugins, stations: stations)
+                control = try ControlServer(instance: name, bus: bus, player: player, plugins: plugins) { [weak self] in
+                    self?.stations ?? StationList(configured: [], started: Station(name: "", url: ""))
+                }
                 return
             } catch {
                 logger.warning("control socket \(name): \(error)")
