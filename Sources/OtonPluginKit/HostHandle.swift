@@ -45,10 +45,14 @@ public struct HostHandle: @unchecked Sendable {
     }
 
     @discardableResult
-    public func request(_ kind: oton_request_kind, volume: Double = 0, durationMilliseconds: UInt32 = 0) -> oton_status {
-        var request = oton_request(struct_size: UInt32(MemoryLayout<oton_request>.size), kind: kind,
-                                   volume: volume, duration_ms: durationMilliseconds, reserved: 0)
-        return table.pointee.request?(table, &request) ?? OTON_ERR_UNSUPPORTED
+    public func request(_ kind: oton_request_kind, volume: Double = 0, durationMilliseconds: UInt32 = 0, station: String? = nil) -> oton_status {
+        func send(_ pointer: UnsafePointer<CChar>?) -> oton_status {
+            var request = oton_request(struct_size: UInt32(MemoryLayout<oton_request>.size), kind: kind,
+                                       volume: volume, duration_ms: durationMilliseconds, reserved: 0, station: pointer)
+            return table.pointee.request?(table, &request) ?? OTON_ERR_UNSUPPORTED
+        }
+        guard let station else { return send(nil) }
+        return station.withCString { send($0) } // borrowed for the call: the host copies it
     }
 
     /// The fields of the latest event of `kind` (e.g. OTON_EVENT_TRACK), or nil.

@@ -22,9 +22,11 @@ final class StationSwitchTests: XCTestCase {
         _ = try await server.startSource(mount: "/a.mp3", format: .mp3, initialTitle: "Artist A - Song A", stationName: "Alpha FM")
         _ = try await server.startSource(mount: "/b.mp3", format: .mp3, initialTitle: "Artist B - Song B", stationName: "Beta FM")
         let directory = try TemporaryDirectory(self)
+        let probe = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "probe")
         let plugins = """
         {"stations": [{"name": "Alpha", "url": "\(server.url(mount: "/a.mp3"))"}, {"name": "Beta", "url": "\(server.url(mount: "/b.mp3"))"}],
-         "plugins": [{"id": "org.oton.history", "path": "libOtonHistory.so", "config": {"database": "\(directory.file("history.sqlite"))"}}]}
+         "plugins": [{"id": "org.oton.history", "path": "libOtonHistory.so", "config": {"database": "\(directory.file("history.sqlite"))"}},
+                     {"id": "org.oton.test.probe", "path": "\(probe)"}]}
         """
         let oton = try OtonProcess(self, arguments: ["play", "Alpha", "--headless", "--retries", "1"], plugins: plugins)
         let events = try oton.connect()
@@ -49,6 +51,12 @@ final class StationSwitchTests: XCTestCase {
         XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song B" })
         XCTAssertEqual(try oton.ctl(["play", "1"]).status, 0, "play with a station switches instead of ignoring it")
         XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song A" })
+        // A plugin's request (ABI 1.2), by name and then the next station.
+        let byPlugin = try oton.ctl(["probe-switch", "Beta"])
+        XCTAssertTrue(byPlugin.stdout.contains("status=0"), byPlugin.stdout + byPlugin.stderr)
+        XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song B" }, "OTON_REQUEST_SWITCH_STATION")
+        XCTAssertTrue(try oton.ctl(["probe-switch"]).stdout.contains("status=0"))
+        XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song A" }, "OTON_REQUEST_NEXT_STATION wraps")
 
         let list = try oton.ctl(["stations"])
         XCTAssertTrue(list.stdout.contains("▶ 1  Alpha"), list.stdout)
@@ -74,6 +82,6 @@ final class StationSwitchTests: XCTestCase {
                                                         "SELECT station, title, ended_at IS NOT NULL FROM plays ORDER BY id"])
         let closed = rows.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(closed.map { $0.split(separator: "|").dropFirst().joined(separator: "|") },
-                       ["Song A|1", "Song B|1", "Song A|1", "Song B|1", "Song A|1", "Song B|1"], "one closed row per station played: \(rows.stdout)")
+                       ["Song A|1", "Song B|1", "Song A|1", "Song B|1", "Song A|1", "Song B|1", "Song A|1", "Song B|1"], "one closed row per station played: \(rows.stdout)")
     }
 }

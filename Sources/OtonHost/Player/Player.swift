@@ -46,6 +46,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     /// After the listener switched stations, giving up on one leaves the player on its error (the previous
     /// station one switch away) instead of ending the process.
     private var hasSwitched = false
+    private let startedStation: Station
     /// The next connection is to a station just switched to.
     private var freshStation = false
     private let bus: PluginBus
@@ -86,6 +87,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     public init(station: Station, bus: PluginBus, options: Options, logger: Logger = Logger(label: "oton.player"),
                 onFinish: @escaping @Sendable (Outcome) -> Void) {
         current = station
+        startedStation = station
         self.bus = bus
         self.options = options
         self.logger = logger
@@ -130,6 +132,14 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                 startFade(to: target, over: milliseconds)
             case let .switchStation(next):
                 switchTo(next)
+            case let .switchStationNamed(argument):
+                do {
+                    switchTo(try stationList.find(argument))
+                } catch {
+                    logger.warning("\(source) asked to switch stations: \(error)")
+                }
+            case let .stepStation(step):
+                if let next = stationList.station(after: current, step: step) { switchTo(next) }
             case .quit:
                 finish(.quit)
             }
@@ -165,6 +175,12 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         /// 0 … 1.5.
         public var volume: Double
         public var volumePercent: Int { VolumeArgument.percent(of: volume) }
+    }
+
+    /// The stations to switch between: plugins.json's as last (re)loaded (``LiveStationList``), and the
+    /// one oton started with. Any thread.
+    public var stationList: StationList {
+        StationList(configured: LiveStationList.shared.stations, started: startedStation)
     }
 
     /// The station playing (or trying to), read on the player's queue.

@@ -12,6 +12,10 @@ public enum PlayerRequest: Equatable, Sendable {
     case fadeVolume(to: Double, milliseconds: Int)
     /// Play another station: a new connection (the current track ends), even from an error.
     case switchStation(Station)
+    /// A station of ``Player/stationList`` by name, number or URL (plugins' OTON_REQUEST_SWITCH_STATION).
+    case switchStationNamed(String)
+    /// The next (1) or previous (-1) station of the list, wrapping.
+    case stepStation(Int)
     case quit
 }
 

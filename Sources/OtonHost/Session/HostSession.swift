@@ -14,8 +14,7 @@ public final class HostSession: @unchecked Sendable {
     public let player: Player
     /// What `oton ctl station/next/prev` and the keys n, p, 1–9 switch between: plugins.json's stations as
     /// last (re)loaded (``LiveStationList``), and the one oton started with.
-    public var stations: StationList { StationList(configured: LiveStationList.shared.stations, started: startedStation) }
-    private let startedStation: Station
+    public var stations: StationList { player.stationList }
     private let config: OtonConfig
     private let logger: Logger
     private let eventsWriter: EventLineWriter?
@@ -46,7 +45,6 @@ public final class HostSession: @unchecked Sendable {
         let outcome = OutcomeBox()
         self.outcome = outcome
         player = Player(station: station, bus: bus, options: options) { outcome.set($0) }
-        startedStation = station
         plugins = PluginManager(bus: bus, requests: player, shutdownTimeout: config.shutdownTimeout)
     }
 

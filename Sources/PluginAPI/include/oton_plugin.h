@@ -53,7 +53,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define OTON_ABI_MAJOR 1u
-#define OTON_ABI_MINOR 1u /* 1.1: oton_host.select_media_taps */
+#define OTON_ABI_MINOR 2u /* 1.1: oton_host.select_media_taps; 1.2: station requests, oton_request.station */
 
 /* The one symbol the host looks up with dlsym(). */
 #define OTON_PLUGIN_ENTRY_SYMBOL "oton_plugin_entry"
@@ -270,6 +270,12 @@ typedef uint32_t oton_request_kind;
 #define OTON_REQUEST_FADE_VOLUME 5u /* volume over duration_ms */
 #define OTON_REQUEST_QUIT        6u /* end the oton process as Ctrl-C would */
 #define OTON_REQUEST_PLAY_PAUSE  7u
+/* 1.2: switch stations. A switch is a new connection for every plugin: the current track
+ * ends (state `stopped`, then `idle`), then the new station connects and its track event
+ * carries the new station. An unknown name or number is logged and nothing changes. */
+#define OTON_REQUEST_SWITCH_STATION 8u /* station: a name of plugins.json, its 1-based number, or an http(s) URL */
+#define OTON_REQUEST_NEXT_STATION   9u /* the next station of plugins.json, wrapping */
+#define OTON_REQUEST_PREV_STATION  10u /* the previous one, wrapping */
 
 typedef struct oton_request {
     uint32_t          struct_size;
@@ -277,6 +283,8 @@ typedef struct oton_request {
     double            volume;      /* 0.0 … 1.0 for SET_VOLUME / FADE_VOLUME */
     uint32_t          duration_ms; /* for FADE_VOLUME */
     uint32_t          reserved;
+    /* 1.2 (read only when struct_size covers it): */
+    const char       *station;     /* for SWITCH_STATION; UTF-8, borrowed: copied before request() returns */
 } oton_request;
 
 /* ------------------------------------------------------------------------ */
