@@ -3,13 +3,30 @@ import Foundation
 import OtonHost
 
 /// `oton record`: headless recording of one station with the file-sink plugin.
-/// The plugins plugins.json enables run too; the file sink is added (or its
-/// plugins.json entry enabled) with the settings given here.
+/// A recording is not listening: of the plugins plugins.json enables only the
+/// ones recording needs run (artwork, for covers), plus those --with-plugin
+/// names; the file sink is added (or its plugins.json entry enabled) with the
+/// settings given here.
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: "Record a station headless into a folder, one file per track (no sound device, no status line).",
-        discussion: "Reconnects forever with growing delay unless --retries is given. One line per finished track on standard output. Exit codes: 0 done, 2 usage or configuration, 3 stream not playable, 4 recording failed (disk full, write error)."
+        discussion: """
+            Only the plugins recording needs run: the file sink, and artwork (covers in MP3 tags) when plugins.json enables it. \
+            History, now playing, notifications and scrobbling do not: a recorded track was not heard. \
+            Add one with --with-plugin ID (repeatable; its entry in plugins.json is used, enabled or not).
+
+            --duration counts recorded audio, not time on the clock: --duration 4s writes 4 s of audio. \
+            The burst a server sends on connecting (audio from just before oton connected, often several seconds) is kept and counts; \
+            time spent reconnecting does not.
+
+            File names are portable by default (they work on FAT/exFAT sticks and SMB shares): \
+            : ? * " < > | \\ become look-alike characters, trailing dots and spaces go, CON, NUL, COM1… get a _. \
+            --names posix keeps every character Linux allows.
+
+            Reconnects forever with growing delay unless --retries is given. One line per finished track on standard output. \
+            Exit codes: 0 done, 2 usage or configuration, 3 stream not playable, 4 recording failed (disk full, write error).
+            """
     )
 
     static let pluginID = "org.oton.file-sink"
@@ -41,7 +58,7 @@ struct RecordCommand: ParsableCommand {
     @Flag(name: .long, help: "Write a CUE sheet beside each file (with --no-split: where each track begins)")
     var cue = false
 
-    @Option(name: .long, help: "Stop after this long: 90s, 30m, 2h, 1h30m or seconds")
+    @Option(name: .long, help: "Stop after this much recorded audio (the server's connect burst counts, reconnect gaps do not): 90s, 30m, 2h, 1h30m")
     var duration: String?
 
     @Option(name: .long, help: "Stop after this much is written: 500M, 2G, or bytes")
@@ -49,6 +66,12 @@ struct RecordCommand: ParsableCommand {
 
     @Option(name: .long, help: "File name template (default {station}/{artist} - {title}.{ext})")
     var template: String?
+
+    @Option(name: .long, help: "portable (default): names that work on FAT/exFAT and SMB; posix: keep every character Linux allows")
+    var names: String?
+
+    @Option(name: .customLong("with-plugin"), help: ArgumentHelp("Also run this plugin from plugins.json (repeatable); by default only the file sink and artwork run", valueName: "id"))
+    var withPlugins: [String] = []
 
     @Option(name: .long, help: "Incomplete first and last tracks: incomplete (into incomplete/), drop or keep")
     var partial: String?
@@ -73,11 +96,17 @@ struct RecordCommand: ParsableCommand {
             Terminal.error("--format \(format): use stream (the encoded stream as received) or wav (decoded PCM)")
             throw ExitStatus.configuration
         }
+        if let names, names != "portable" && names != "posix" {
+            Terminal.error("--names \(names): use portable (names that work on FAT/exFAT sticks and SMB shares) or posix (every character Linux allows)")
+            throw ExitStatus.configuration
+        }
         let stopAfter: Double?
         let maxBytes: Double?
+        let otherPlugins: [PluginEntry]
         do {
             stopAfter = try duration.map { text throws(RecordArguments.Invalid) in try RecordArguments.seconds(text) }
             maxBytes = try maxSize.map { text throws(RecordArguments.Invalid) in try RecordArguments.bytes(text) }
+            otherPlugins = try RecordArguments.plugins(config.plugins, withPlugins: withPlugins, fileSinkID: Self.pluginID)
         } catch {
             Terminal.error("\(error)")
             throw ExitStatus.configuration
@@ -112,9 +141,11 @@ struct RecordCommand: ParsableCommand {
         if let minSeconds { sinkConfig["min_seconds"] = .number(minSeconds) }
         if let diskFloor { sinkConfig["disk_floor_mb"] = .number(diskFloor) }
         if let maxBytes { sinkConfig["max_mb"] = .number(maxBytes / 1_048_576) }
+        if let stopAfter { sinkConfig["max_seconds"] = .number(stopAfter) }
+        if let names { sinkConfig["names"] = .string(names) }
         var recordConfig = config
         let path = config.plugins.first(where: { $0.id == Self.pluginID })?.path ?? Self.pluginLibrary
-        recordConfig.plugins.removeAll { $0.id == Self.pluginID }
+        recordConfig.plugins = otherPlugins
         recordConfig.plugins.append(PluginEntry(id: Self.pluginID, path: path, enabled: true, config: .object(sinkConfig), location: "oton record"))
 
         var playerOptions = Player.Options(headless: true)
@@ -134,11 +165,8 @@ struct RecordCommand: ParsableCommand {
             if let report = session.plugins.reports.first(where: { $0.id == Self.pluginID }), case let .failed(error) = report.status {
                 sinkFailure = error.description
                 session.requestQuit()
-                return
             }
-            if let stopAfter {
-                DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter) { [session] in session.requestQuit() }
-            }
+            // --duration is the file sink's: it stops after that much audio and asks the host to quit.
         }
         lines?.close()
         if let sinkFailure {

@@ -3,6 +3,7 @@
 /// never contain `/`, no component is `.` or `..` or empty, control
 /// characters are removed, each component is capped in bytes (at a
 /// character boundary, keeping the extension) and non-Latin text is kept.
+/// In the portable style (FileNameStyle) names also work on FAT/exFAT and SMB.
 public struct FileNameTemplate: Equatable, Sendable {
     public static let standard = "{station}/{artist} - {title}.{ext}"
     /// Linux allows 255 bytes per name; leave room for " (99)" and ".part".
@@ -37,7 +38,7 @@ public struct FileNameTemplate: Equatable, Sendable {
     }
 
     /// The relative path for these values; unknown values get a readable stand-in.
-    public func render(_ values: [String: String]) -> String {
+    public func render(_ values: [String: String], style: FileNameStyle = .portable) -> String {
         var out = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
@@ -47,7 +48,7 @@ public struct FileNameTemplate: Equatable, Sendable {
             rest = rest[rest.index(after: close)...]
         }
         out += rest
-        return Self.safePath(out)
+        return Self.safePath(out, style: style)
     }
 
     private static func value(_ raw: String?, for name: String) -> String {
@@ -67,19 +68,21 @@ public struct FileNameTemplate: Equatable, Sendable {
     }
 
     /// Splits on `/` and makes every component safe; never returns an absolute path or `..`.
-    public static func safePath(_ path: String) -> String {
-        let components = path.split(separator: "/", omittingEmptySubsequences: true).map { safeComponent(String($0)) }
+    public static func safePath(_ path: String, style: FileNameStyle = .posix) -> String {
+        let components = path.split(separator: "/", omittingEmptySubsequences: true).map { safeComponent(String($0), style: style) }
         return components.isEmpty ? "_" : components.joined(separator: "/")
     }
 
-    public static func safeComponent(_ component: String) -> String {
+    public static func safeComponent(_ component: String, style: FileNameStyle = .posix) -> String {
         var text = String(String.UnicodeScalarView(component.unicodeScalars.filter { !isControl($0) && $0 != "/" }))
         text = text.trimmingSpaces
         // A leading dot hides the file and "." / ".." walk the tree.
         while text.hasPrefix(".") { text.removeFirst() }
-        text = text.trimmingSpaces
+        text = style.apply(toComponent: text.trimmingSpaces)
         if text.isEmpty { return "_" }
-        return capped(text, bytes: maxComponentBytes)
+        // Cutting can leave a trailing space or dot again; the style removes it once more.
+        let cut = style.apply(toComponent: capped(text, bytes: maxComponentBytes))
+        return cut.isEmpty ? "_" : cut
     }
 
     /// Cuts `text` to at most `bytes` UTF-8 bytes at a character boundary, keeping a short extension.

@@ -43,6 +43,11 @@ public struct FileSinkSettings: Equatable, Sendable {
     public var quitOnError = false
     /// Stop recording after this many bytes in all (`--max-size`); 0 means no limit.
     public var maxBytes: UInt64 = 0
+    /// Stop recording after this much audio in all (`--duration`), in seconds; 0 means no limit.
+    /// Audio time, not clock time: the server's connect burst counts, a reconnect gap does not.
+    public var maxSeconds = 0.0
+    /// Which characters file names may keep (`--names`).
+    public var names = FileNameStyle.portable
     /// ID3v2.4 tags on MP3 files.
     public var writeTags = true
     /// A CUE sheet (NAME.cue) beside every finished file, listing where its tracks begin.
@@ -59,6 +64,8 @@ public struct FileSinkSettings: Equatable, Sendable {
 
     /// The largest max_mb: 1 TiB (the same bound as `oton record --max-size`).
     public static let maximumMaxMegabytes = 1_048_576.0
+    /// The largest max_seconds: 365 days (the same bound as `oton record --duration`).
+    public static let maximumMaxSeconds = 365.0 * 86400
 
     public static func parse(_ json: String) throws -> FileSinkSettings {
         let parsed: Any
@@ -72,7 +79,7 @@ public struct FileSinkSettings: Equatable, Sendable {
         }
         let known: Set<String> = ["directory", "template", "split", "partial", "min_seconds", "mode", "buffer_mb", "disk_floor_mb",
                                   "index", "station", "stream_url", "quit_on_error", "max_mb", "tags", "format",
-                                  "silence_window", "pad_before", "pad_after", "cue"]
+                                  "silence_window", "pad_before", "pad_after", "cue", "max_seconds", "names"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw Invalid(description: "config.\(unknown) is not a file-sink setting; known: \(known.sorted().joined(separator: ", "))")
         }
@@ -142,6 +149,18 @@ public struct FileSinkSettings: Equatable, Sendable {
                 throw Invalid(description: "config.max_mb must be a number of megabytes from 0 (no limit) to 1048576 (1 TiB), not \(value)")
             }
             settings.maxBytes = UInt64(megabytes * 1_048_576)
+        }
+        if let value = object["max_seconds"] {
+            guard let seconds = value as? Double, seconds >= 0, seconds <= Self.maximumMaxSeconds else {
+                throw Invalid(description: "config.max_seconds must be a number of seconds from 0 (no limit) to 31536000 (365 days), not \(value)")
+            }
+            settings.maxSeconds = seconds
+        }
+        if let value = object["names"] {
+            guard let text = value as? String, let style = FileNameStyle(rawValue: text) else {
+                throw Invalid(description: "config.names must be \"portable\" (names that work on FAT/exFAT and SMB) or \"posix\" (every character Linux allows)")
+            }
+            settings.names = style
         }
         if let value = object["index"] {
             guard let text = value as? String, !text.isEmpty, !text.hasPrefix("/") else {

@@ -43,6 +43,8 @@ final class Recorder {
     private var tagging = true
     private var bytesSinceSpaceCheck: UInt64 = .max
     private var totalBytes: UInt64 = 0
+    /// Audio handed to the file (or the on-demand buffer) in all, for config.max_seconds.
+    private var totalAudioNanoseconds: Int64 = 0
     private let notify: (Notice) -> Void
     private let namer: TrackFileNamer
     private let finisher: TrackFinisher
@@ -146,8 +148,14 @@ final class Recorder {
         for action in actions {
             guard !stopped else { return }
             if case let .write(_, bytes, nanoseconds) = action, nanoseconds > 0 {
+                totalAudioNanoseconds += nanoseconds
                 run += bytes
                 runNanoseconds += nanoseconds
+                if reachedDuration() {
+                    flushRun()
+                    stopAtDuration()
+                    return
+                }
                 continue
             }
             flushRun()
@@ -174,6 +182,16 @@ final class Recorder {
     }
 
     private var toldAlignmentUnsupported = false
+
+    /// config.max_seconds (`--duration`) of audio are in: the unit that reached it is the last one.
+    private func reachedDuration() -> Bool {
+        settings.maxSeconds > 0 && Double(totalAudioNanoseconds) >= settings.maxSeconds * 1e9
+    }
+
+    private func stopAtDuration() {
+        stop(reason: .duration, message: "recording stopped: \(formatSeconds(Double(totalAudioNanoseconds) / 1e9)) of audio recorded, as --duration asked (config.max_seconds)",
+             isError: false)
+    }
 
     private func begin(_ segment: TrackSplitter.Segment) {
         let wantsAlignment = settings.silenceWindow > 0 || settings.padBefore > 0 || settings.padAfter > 0

@@ -15,10 +15,11 @@ extension Recorder {
         case writeFailed = "write-failed"
         case maxSize = "max-size"
         case diskFull = "disk-full"
+        case duration
 
         /// False when the disk failed or filled: tagging copies a file, so it is skipped then.
-        /// The size limit is the user's, not the disk's: files are still tagged.
-        var diskHasRoom: Bool { self == .maxSize }
+        /// The size and duration limits are the user's, not the disk's: files are still tagged.
+        var diskHasRoom: Bool { self == .maxSize || self == .duration }
     }
 
     /// How a log notice is written to the host's log.
