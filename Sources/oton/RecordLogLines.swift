@@ -30,13 +30,7 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
         let fields = Dictionary(event.event.fields, uniquingKeysWith: { _, last in last })
         switch event.event.name {
         case OTON_EVENT_NAME_RECORDING_DONE:
-            let seconds = Double(fields["seconds"] ?? "") ?? 0
-            let megabytes = String(format: "%.1f MB", (Double(fields["bytes"] ?? "") ?? 0) / 1_000_000)
-            let status = fields["status"] ?? "finished"
-            let path = fields["path"].flatMap { $0.isEmpty ? nil : $0 } ?? "(deleted)"
-            var line = "\(status): \(path) (\(Self.duration(seconds)), \(megabytes))"
-            if let reason = fields["reason"], !reason.isEmpty { line += ": \(reason)" }
-            StandardOutput.write(line + "\n")
+            StandardOutput.write(Self.finishedLine(fields) + "\n")
         case Self.stoppedEventName:
             let message = fields["message"] ?? "recording stopped"
             if fields["error"] == "true" {
@@ -60,7 +54,31 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
         mailbox.close()
     }
 
+    /// "complete: /rec/Oton FM/A - B.mp3 (3:05, 4.2 MB)"; a track not kept names the file it would have
+    /// been, with the reason in words: "dropped: Oton FM/A - B.mp3 (4.1 s, 66 KB): too short (4.1 s < 5 s), not kept".
+    static func finishedLine(_ fields: [String: String]) -> String {
+        let seconds = Double(fields["seconds"] ?? "") ?? 0
+        let bytes = Double(fields["bytes"] ?? "") ?? 0
+        let status = fields["status"] ?? "finished"
+        let path = fields["path"].flatMap { $0.isEmpty ? nil : $0 } ?? fields["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "the track"
+        var line = "\(status): \(path) (\(duration(seconds)), \(size(bytes)))"
+        if let reason = fields["reason"], !reason.isEmpty { line += ": \(reason)" }
+        return line
+    }
+
+    /// Sizes as a person reads them (powers of 1000, as file managers show them): "512 bytes", "48 KB", "4.2 MB", "1.3 GB".
+    static func size(_ bytes: Double) -> String {
+        switch bytes {
+        case ..<1000: return "\(Int(bytes)) bytes"
+        case ..<999_500: return "\(Int((bytes / 1000).rounded())) KB"
+        case ..<999_950_000: return String(format: "%.1f MB", bytes / 1_000_000)
+        default: return String(format: "%.1f GB", bytes / 1_000_000_000)
+        }
+    }
+
+    /// "4.1 s" under ten seconds (where a tenth matters), "3:05" and "1:02:03" above.
     static func duration(_ seconds: Double) -> String {
+        if seconds < 10 { return String(format: "%.1f s", seconds) }
         let whole = Int(seconds.rounded())
         return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
             : String(format: "%d:%02d", whole / 60, whole % 60)

@@ -20,14 +20,19 @@ public enum Placement: Equatable, Sendable {
 /// Decides where a finished segment's file goes.
 public func placement(relativeName: String, complete: Bool, seconds: Double, minimumSeconds: Double, policy: PartialPolicy) -> Placement {
     if seconds < minimumSeconds {
-        return .drop("shorter than \(formatSeconds(minimumSeconds)) (\(formatSeconds(seconds)))")
+        return .drop("too short (\(formatSeconds(seconds)) < \(formatLimit(minimumSeconds))), not kept")
     }
     if complete { return .keep(relativeName) }
     switch policy {
     case .incomplete: return .keep("incomplete/" + relativeName)
     case .keep: return .keep(relativeName)
-    case .drop: return .drop("incomplete, and config.partial is \"drop\"")
+    case .drop: return .drop("incomplete, not kept (--partial drop)")
     }
+}
+
+/// A limit the user gave, as given: "5 s", "2.5 s", "1:30".
+public func formatLimit(_ seconds: Double) -> String {
+    seconds < 60 && seconds == seconds.rounded() ? "\(Int(seconds)) s" : formatSeconds(seconds)
 }
 
 /// "3:07", "0.4 s".

@@ -73,12 +73,12 @@ final class FileSinkInstance: @unchecked Sendable {
         switch notice {
         case let .started(path, metadata):
             host.publish(OTON_EVENT_NAME_RECORDING_STARTED, [("path", path), ("title", metadata?.title ?? ""), ("artist", metadata?.artist ?? "")])
-        case let .finished(path, seconds, bytes, complete, status, reason):
+        case let .finished(path, name, seconds, bytes, complete, status, reason):
             host.publish(OTON_EVENT_NAME_RECORDING_DONE, [
-                ("path", path ?? ""), ("seconds", String(format: "%.3f", seconds)), ("bytes", String(bytes)),
+                ("path", path ?? ""), ("name", name), ("seconds", String(format: "%.3f", seconds)), ("bytes", String(bytes)),
                 ("complete", complete ? "true" : "false"), ("status", status.rawValue), ("reason", reason ?? ""),
             ])
-            let what = path ?? "(deleted)"
+            let what = path ?? "\(name) (not kept)"
             host.log(OTON_LOG_INFO, "\(status.rawValue): \(what) (\(formatSeconds(seconds)), \(bytes) bytes)\(reason.map { ": \($0)" } ?? "")")
         case let .stopped(reason, message, isError):
             host.log(isError ? OTON_LOG_ERROR : OTON_LOG_INFO, message)

@@ -369,7 +369,7 @@ final class Recorder {
         let partDirectory = (file.path as NSString).deletingLastPathComponent
         if partDirectory != settings.directory { rmdir(partDirectory) } // only when left empty
         saveIndex(open.entry)
-        notify(.finished(path: finalPath, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason))
+        notify(.finished(path: finalPath, name: finalPath.map(namer.relativePath) ?? namer.relativeName(open.segment), seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason))
     }
 
     private func saveIndex(_ entry: RecordingIndex.Track) {

@@ -5,7 +5,8 @@ extension Recorder {
     /// Something to tell the host about.
     enum Notice {
         case started(path: String, metadata: TrackMetadata?)
-        case finished(path: String?, seconds: Double, bytes: UInt64, complete: Bool, status: RecordingIndex.Track.Status, reason: String?)
+        /// `name`: the file's name relative to the output folder, also when it was not kept (`path` nil).
+        case finished(path: String?, name: String, seconds: Double, bytes: UInt64, complete: Bool, status: RecordingIndex.Track.Status, reason: String?)
         case stopped(reason: StopReason, message: String, isError: Bool)
         case log(level: LogLevel, message: String)
     }
