@@ -8,6 +8,11 @@ struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Show the tracks heard (from the History plugin's history.sqlite).",
+        discussion: """
+            A track heard for less than the scrobbling threshold (min_live_seconds in the History plugin's config, 30 s by default), \
+            or the station's placeholder instead of a title ("Unknown - Unknown"), is kept but marked skipped: \
+            the list hides it unless --all, and stats never count it.
+            """,
         subcommands: [Latest.self, Stats.self],
         defaultSubcommand: Latest.self
     )
@@ -22,8 +27,11 @@ struct HistoryCommand: ParsableCommand {
         @Option(name: .long, help: "Only this station (case-insensitive)")
         var station: String?
 
-        @Option(name: .long, help: "Only tracks whose artist or title contains TEXT")
+        @Option(name: .long, help: "Only tracks whose artist or title contains TEXT (ignoring case and accents, in any script)")
         var search: String?
+
+        @Flag(name: .long, help: "Also the skipped tracks (heard less than the scrobbling threshold, or a placeholder title), marked [skipped]")
+        var all = false
 
         @Option(name: .long, help: "table, json or csv")
         var format: String = "table"
@@ -34,6 +42,7 @@ struct HistoryCommand: ParsableCommand {
             if let since { out += ["--since", since] }
             if let station { out += ["--station", station] }
             if let search { out += ["--search", search] }
+            if all { out.append("--all") }
             return out + ["--format", format]
         }
     }

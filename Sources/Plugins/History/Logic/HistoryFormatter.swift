@@ -41,7 +41,7 @@ public enum HistoryFormatter {
         switch format {
         case .json:
             let objects: [[String: Any]] = rows.map { row in
-                var object: [String: Any] = ["id": row.id, "started_at": iso(row.startedAt), "jingle": row.isJingle]
+                var object: [String: Any] = ["id": row.id, "started_at": iso(row.startedAt), "jingle": row.isJingle, "skipped": row.isSkipped]
                 object["station"] = row.station ?? NSNull()
                 object["artist"] = row.artist ?? NSNull()
                 object["title"] = row.title ?? NSNull()
@@ -53,19 +53,20 @@ public enum HistoryFormatter {
             }
             return json(objects)
         case .csv:
-            var lines = ["id,started_at,ended_at,seconds_listened,station,artist,title,raw_title,jingle,artwork_path"]
+            var lines = ["id,started_at,ended_at,seconds_listened,station,artist,title,raw_title,jingle,artwork_path,skipped"]
             for row in rows {
                 lines.append([String(row.id), iso(row.startedAt), row.endedAt.map(iso) ?? "",
                               row.secondsListened.map { String(format: "%.1f", $0) } ?? "", row.station ?? "",
                               row.artist ?? "", row.title ?? "", row.rawTitle ?? "", row.isJingle ? "1" : "0",
-                              row.artworkPath ?? ""].map(csvField).joined(separator: ","))
+                              row.artworkPath ?? "", row.isSkipped ? "1" : "0"].map(csvField).joined(separator: ","))
             }
             return lines.joined(separator: "\n") + "\n"
         case .table:
             guard !rows.isEmpty else { return "No tracks in the history match.\n" }
             let body = rows.map { row -> [String] in
                 [localTime(row.startedAt, timeZone), row.secondsListened.map(duration) ?? (row.endedAt == nil ? "…" : ""),
-                 row.station ?? "", row.artist ?? "", (row.title ?? row.rawTitle ?? "") + (row.isJingle ? " [jingle]" : "")]
+                 row.station ?? "", row.artist ?? "",
+                 (row.title ?? row.rawTitle ?? "") + (row.isJingle ? " [jingle]" : "") + (row.isSkipped ? " [skipped]" : "")]
             }
             return table(header: ["STARTED", "HEARD", "STATION", "ARTIST", "TITLE"], rows: body)
         }

@@ -13,9 +13,11 @@ public struct PlayRow: Equatable, Sendable {
     public var secondsListened: Double?
     public var artworkPath: String?
     public var isJingle: Bool
+    /// Heard too briefly, or a placeholder title (SkipRule): shown with `--all`, never counted.
+    public var isSkipped: Bool
 
     public init(id: Int64, station: String?, artist: String?, title: String?, rawTitle: String?, startedAt: Int64,
-                endedAt: Int64?, secondsListened: Double?, artworkPath: String?, isJingle: Bool) {
+                endedAt: Int64?, secondsListened: Double?, artworkPath: String?, isJingle: Bool, isSkipped: Bool = false) {
         self.id = id
         self.station = station
         self.artist = artist
@@ -26,10 +28,11 @@ public struct PlayRow: Equatable, Sendable {
         self.secondsListened = secondsListened
         self.artworkPath = artworkPath
         self.isJingle = isJingle
+        self.isSkipped = isSkipped
     }
 }
 
-/// `history [stats] [--limit N] [--since DATE] [--station NAME] [--search TEXT] [--format table|json|csv]`
+/// `history [stats] [--limit N] [--since DATE] [--station NAME] [--search TEXT] [--all] [--format table|json|csv]`
 public struct HistoryQuery: Equatable, Sendable {
     public enum Format: String, Sendable { case table, json, csv }
 
@@ -38,14 +41,17 @@ public struct HistoryQuery: Equatable, Sendable {
     /// Unix microseconds.
     public var since: Int64?
     public var station: String?
+    /// Case- and accent-insensitive in every script (SearchFolding).
     public var search: String?
+    /// Also the skipped rows (SkipRule), marked as such.
+    public var all = false
     public var format = Format.table
 
     public struct Invalid: Error, CustomStringConvertible, Equatable {
         public let description: String
     }
 
-    public static let usage = "history [stats] [--limit N] [--since DATE] [--station NAME] [--search TEXT] [--format table|json|csv]"
+    public static let usage = "history [stats] [--limit N] [--since DATE] [--station NAME] [--search TEXT] [--all] [--format table|json|csv]"
 
     public static func parse(_ arguments: [String], now: Date = Date(), timeZone: TimeZone = .current) throws -> HistoryQuery {
         var query = HistoryQuery()
@@ -82,6 +88,8 @@ public struct HistoryQuery: Equatable, Sendable {
                 query.station = try take()
             case "--search":
                 query.search = try take()
+            case "--all" where inline == nil:
+                query.all = true
             case "--format":
                 let text = try take()
                 guard let format = Format(rawValue: text.lowercased()) else {

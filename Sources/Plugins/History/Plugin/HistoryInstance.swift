@@ -24,7 +24,7 @@ final class HistoryInstance: @unchecked Sendable {
         self.host = host
         self.config = config
         let path = config.database ?? Self.defaultDatabasePath(dataDirectory: host.dataDirectory)
-        let opened = try HistoryDatabaseOpener.open(path: path)
+        let opened = try HistoryDatabaseOpener.open(path: path, skipBelowSeconds: config.minimumLiveSeconds)
         database = opened.database
         if let notice = opened.notice { host.log(OTON_LOG_WARNING, notice) }
         tracker = ListeningTracker(jingles: JingleDetector(patterns: config.jinglePatterns))
