@@ -12,11 +12,13 @@ final class RecordHarness: @unchecked Sendable {
     private let stderrPipe = Pipe()
     private let output = OutputBuffer()
 
-    init(_ testCase: XCTestCase, url: String, extra: [String] = [], out: String? = nil, environment: [String: String] = [:]) throws {
+    /// `plugins`: the "plugins" list of the plugins.json the recording gets (JSON text).
+    init(_ testCase: XCTestCase, url: String, extra: [String] = [], out: String? = nil, environment: [String: String] = [:],
+         plugins: String = "[]") throws {
         directory = try TemporaryDirectory(testCase)
         self.out = out ?? directory.file("out")
         eventsPath = directory.file("events.jsonl")
-        let config = try directory.write("plugins.json", #"{"stations": [], "plugins": []}"#)
+        let config = try directory.write("plugins.json", #"{"stations": [], "plugins": "# + plugins + "}")
         process.executableURL = URL(fileURLWithPath: TestPaths.oton)
         process.arguments = ["record", url, "--out", self.out, "--config", config, "--events", eventsPath, "--min-seconds", "1"] + extra
         process.environment = ProcessInfo.processInfo.environment.merging(

@@ -30,9 +30,9 @@ public func placement(relativeName: String, complete: Bool, seconds: Double, min
     }
 }
 
-/// A limit the user gave, as given: "5 s", "2.5 s", "1:30".
+/// A limit in seconds as the user typed it (--min-seconds): "5 s", "2.5 s", "60 s".
 public func formatLimit(_ seconds: Double) -> String {
-    seconds < 60 && seconds == seconds.rounded() ? "\(Int(seconds)) s" : formatSeconds(seconds)
+    String(format: "%g s", seconds)
 }
 
 /// "3:07", "0.4 s".
