@@ -5,7 +5,7 @@ import OtonHost
 struct CtlCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ctl",
-        abstract: "Control a running oton: status, play, pause, toggle, stop, volume N, plugins, commands, subscribe, and every plugin command (sleep 30m, share, …).",
+        abstract: tr("Control a running oton: status, play, pause, toggle, stop, volume N, plugins, commands, subscribe, and every plugin command (sleep 30m, share, …)."),
         discussion: """
         Options go before the command. `oton ctl commands` lists what the running oton understands.
         Volume is in percent (50, 50%, +5, -5); durations say their unit (90s, 30m, 1h30m).

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import OtonHost
 
 @main
 struct Oton: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "oton",
-        abstract: "Internet radio player and recorder with plugins.",
+        abstract: tr("Internet radio player and recorder with plugins."),
         discussion: """
         Exit codes: 0 normal, 2 usage or configuration error, 3 stream not playable, 4 recording failed.
         Shell completion: oton --generate-completion-script bash|zsh|fish.

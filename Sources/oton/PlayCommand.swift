@@ -5,7 +5,7 @@ import OtonHost
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a station (by name from plugins.json), a URL or a file. No argument plays the default station.",
+        abstract: tr("Play a station (by name from plugins.json), a URL or a file. No argument plays the default station."),
         discussion: """
         Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · s sleep timer presets · \
         c cancel the sleep timer · h share the track · q quit.
@@ -87,11 +87,14 @@ struct PlayCommand: ParsableCommand {
         statusLine?.close()
         logLines?.close()
         if case let .gaveUp(kind) = outcome {
-            let attempts = playerOptions.reconnect.maxAttempts.map { "after \($0) reconnect attempt\($0 == 1 ? "" : "s")" } ?? "after its reconnect attempts"
+            let stopped = playerOptions.reconnect.maxAttempts.map {
+                $0 == 1 ? tr("oton stopped after 1 reconnect attempt; run the same command to try again (--retries N for more attempts).")
+                    : tr("oton stopped after {count} reconnect attempts; run the same command to try again (--retries N for more attempts).", ["count": "\($0)"])
+            } ?? tr("oton stopped after its reconnect attempts; run the same command to try again (--retries N for more attempts).")
             Terminal.error("""
-            cannot play \(chosen.url): \(kind.message)
-              \(kind.recoverySuggestion)
-              oton stopped \(attempts); run the same command to try again (--retries N for more attempts).
+            \(tr("cannot play {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]))
+              \(kind.localizedRecoverySuggestion)
+              \(stopped)
             """)
             throw ExitStatus.notPlayable
         }

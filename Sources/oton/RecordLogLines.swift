@@ -1,3 +1,4 @@
+import FileSinkLogic
 import Foundation
 import OtonHost
 import PluginAPI
@@ -6,18 +7,13 @@ import PluginAPI
 /// connection trouble and a stopped recording on standard error.
 final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
     private static let id = "oton.cli.record-lines"
-    static let stoppedEventName = "org.oton.file-sink.stopped"
-    private let bus: PluginBus
-    private let mailbox: Mailbox
+    private var subscription: BusSubscription?
     private let lock = NSLock()
     private var failure: String?
 
     init(bus: PluginBus) {
-        self.bus = bus
-        mailbox = bus.makeMailbox(for: Self.id)
-        mailbox.start(consumer: self)
-        let kinds = [OTON_EVENT_NAME_RECORDING_DONE, Self.stoppedEventName].compactMap { bus.registry.kind(for: $0) }
-        bus.subscribe(id: Self.id, kinds: .only(Set(kinds + [OTON_EVENT_STATE])), mailbox: mailbox)
+        let kinds = [OTON_EVENT_NAME_RECORDING_DONE, OTON_EVENT_NAME_RECORDING_STOPPED].compactMap { bus.registry.kind(for: $0) }
+        subscription = BusSubscription(bus: bus, id: Self.id, kinds: .only(Set(kinds + [OTON_EVENT_STATE])), consumer: self)
     }
 
     /// The error that stopped the recording, if one did.
@@ -31,7 +27,7 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
         switch event.event.name {
         case OTON_EVENT_NAME_RECORDING_DONE:
             StandardOutput.write(Self.finishedLine(fields) + "\n")
-        case Self.stoppedEventName:
+        case OTON_EVENT_NAME_RECORDING_STOPPED:
             let message = fields["message"] ?? "recording stopped"
             if fields["error"] == "true" {
                 lock.lock(); failure = message; lock.unlock()
@@ -39,7 +35,7 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
             Terminal.error(message)
         default:
             if case let .state(state) = event.event.payload, let error = state.error {
-                Terminal.error("\(error.kind): \(error.message)\(state.retryAttempt > 0 ? " (reconnect attempt \(state.retryAttempt))" : "")")
+                Terminal.error("\(error.kind): \(error.playbackError?.localizedMessage ?? error.message)\(state.retryAttempt > 0 ? tr(" (reconnect attempt {attempt})", ["attempt": "\(state.retryAttempt)"]) : "")")
             }
         }
     }
@@ -49,38 +45,33 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
 
     /// Waits for the lines already queued, then stops listening.
     func close() {
-        mailbox.drain()
-        bus.unsubscribe(id: Self.id)
-        mailbox.close()
+        subscription?.close()
     }
 
-    /// "complete: /rec/Oton FM/A - B.mp3 (3:05, 4.2 MB)"; a track not kept names the file it would have
-    /// been, with the reason in words: "dropped: Oton FM/A - B.mp3 (4.1 s, 66 KB): too short (4.1 s < 5 s), not kept".
+    /// "complete: /srv/rec/Station/A - B.mp3 (3:07, 4.2 MB)", "dropped: Station/A - B.mp3 (4.1 s, 48 KB): too short (4.1 s < 5.0 s), not kept",
+    /// in the user's language (the file sink's English reason is used only for reasons this does not know).
     static func finishedLine(_ fields: [String: String]) -> String {
         let seconds = Double(fields["seconds"] ?? "") ?? 0
-        let bytes = Double(fields["bytes"] ?? "") ?? 0
-        let status = fields["status"] ?? "finished"
-        let path = fields["path"].flatMap { $0.isEmpty ? nil : $0 } ?? fields["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "the track"
-        var line = "\(status): \(path) (\(duration(seconds)), \(size(bytes)))"
-        if let reason = fields["reason"], !reason.isEmpty { line += ": \(reason)" }
-        return line
-    }
-
-    /// Sizes as a person reads them (powers of 1000, as file managers show them): "512 bytes", "48 KB", "4.2 MB", "1.3 GB".
-    static func size(_ bytes: Double) -> String {
-        switch bytes {
-        case ..<1000: return "\(Int(bytes)) bytes"
-        case ..<999_500: return "\(Int((bytes / 1000).rounded())) KB"
-        case ..<999_950_000: return String(format: "%.1f MB", bytes / 1_000_000)
-        default: return String(format: "%.1f GB", bytes / 1_000_000_000)
+        let size = formatBytes(UInt64(fields["bytes"] ?? "") ?? 0)
+        let status: String = switch fields["status"] {
+        case "complete": tr("complete")
+        case "incomplete": tr("incomplete")
+        case "dropped": tr("dropped")
+        case "failed": tr("failed")
+        default: fields["status"] ?? "finished"
         }
-    }
-
-    /// "4.1 s" under ten seconds (where a tenth matters), "3:05" and "1:02:03" above.
-    static func duration(_ seconds: Double) -> String {
-        if seconds < 10 { return String(format: "%.1f s", seconds) }
-        let whole = Int(seconds.rounded())
-        return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
-            : String(format: "%d:%02d", whole / 60, whole % 60)
+        let path = fields["path"].flatMap { $0.isEmpty ? nil : $0 } ?? fields["name"].flatMap { $0.isEmpty ? nil : $0 } ?? tr("a track")
+        var line = "\(status): \(path) (\(formatSeconds(seconds)), \(size))"
+        let reason: String? = switch fields["reason_code"] {
+        case "too-short":
+            tr("too short ({seconds} < {minimum}), not kept",
+               ["seconds": formatSeconds(seconds), "minimum": formatSeconds(Double(fields["min_seconds"] ?? "") ?? 0)])
+        case "partial-dropped":
+            tr("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept")
+        default:
+            fields["reason"].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if let reason { line += ": \(reason)" }
+        return line
     }
 }

@@ -26,8 +26,8 @@ final class HistoryPluginTests: XCTestCase {
         return path
     }
 
-    private func listenBrainzHarness(extra: String = "") throws -> HistoryPluginHarness {
-        let directory = try TemporaryDirectory(self)
+    private func listenBrainzHarness(extra: String = "", directory given: TemporaryDirectory? = nil) throws -> HistoryPluginHarness {
+        let directory = try given ?? TemporaryDirectory(self)
         let token = try secretFile(directory, "lb.token", FakeScrobbleService.token)
         let harness = try HistoryPluginHarness(self, config: """
             {"retry_initial_seconds": 0.2, "retry_max_seconds": 1, "jingle_patterns": ["^advert"] \(extra),
@@ -233,6 +233,69 @@ final class HistoryPluginTests: XCTestCase {
         let bad = try XCTUnwrap(harness.command("history", ["--limit", "x"]))
         XCTAssertFalse(bad.ok)
         XCTAssertTrue(bad.text.contains("--limit"), bad.text)
+    }
+
+    /// Issue 15.20 and 15.21 against the real SQLite file: search folds case and accents in every script, and
+    /// a play heard for less than the scrobble threshold is kept but skipped: hidden without --all, never counted.
+    func testSearchFoldsEveryScriptAndShortPlaysAreSkippedNotCounted() throws {
+        let harness = try listenBrainzHarness()
+        harness.state(.playing)
+        harness.track(1, artist: "Кино", title: "Группа крови")
+        harness.advance(seconds: 60)
+        harness.track(2, artist: "Beyoncé", title: "Halo")
+        harness.advance(seconds: 40)
+        harness.track(3, artist: "Pink Floyd", title: "Money")
+        harness.advance(seconds: 5) // a restart: not a play
+        harness.track(4, artist: "Pink Floyd", title: "Money")
+        harness.advance(seconds: 45)
+        harness.track(5, artist: "ДДТ", title: "Ёлка")
+        harness.advance(seconds: 31)
+        harness.state(.idle)
+        harness.drain()
+
+        func titles(_ arguments: [String]) throws -> [String] {
+            let reply = try XCTUnwrap(harness.command("history", arguments + ["--format", "json"]))
+            XCTAssertTrue(reply.ok, reply.text)
+            let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(reply.text.utf8)) as? [[String: Any]])
+            return rows.compactMap { $0["title"] as? String }
+        }
+        for search in ["кино", "КИНО", "Кино", "кин"] {
+            XCTAssertEqual(try titles(["--search", search]), ["Группа крови"], search)
+        }
+        XCTAssertEqual(try titles(["--search", "beyonce"]), ["Halo"])
+        XCTAssertEqual(try titles(["--search", "BEYONCÉ"]), ["Halo"])
+        XCTAssertEqual(try titles(["--search", "елка"]), ["Ёлка"], "ё folds to е")
+        XCTAssertEqual(try titles(["--search", "%"]), [], "LIKE's wildcards are literal")
+
+        XCTAssertEqual(try titles(["--search", "money"]), ["Money"], "the 5-second start is hidden")
+        XCTAssertEqual(try titles(["--search", "money", "--all"]), ["Money", "Money"])
+        let table = try XCTUnwrap(harness.command("history", ["--all", "--search", "money"]))
+        XCTAssertTrue(table.text.contains("Money [skipped]"), table.text)
+        let stats = try XCTUnwrap(harness.command("history", ["stats", "--format", "json", "--all"]))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(stats.text.utf8)) as? [String: Any])
+        let tracks = try XCTUnwrap(object["top_tracks"] as? [[String: Any]])
+        XCTAssertEqual(tracks.first { $0["title"] as? String == "Money" }?["plays"] as? Int, 1, "stats count real plays only: \(stats.text)")
+        XCTAssertEqual(try harness.sql("SELECT COUNT(*) FROM plays"), ["5"], "the short play's row is kept")
+    }
+
+    /// A history.sqlite written before the folded search column existed is upgraded in place, its rows searchable.
+    func testAnOlderDatabaseGetsTheFoldedSearchColumnForItsRows() throws {
+        let directory = try TemporaryDirectory(self)
+        let first = try listenBrainzHarness(directory: directory)
+        first.state(.playing)
+        first.track(1, artist: "Кино", title: "Звезда по имени Солнце")
+        first.advance(seconds: 60)
+        first.state(.idle)
+        first.drain()
+        let database = try XCTUnwrap(try first.sql("PRAGMA database_list").first?.split(separator: "|").last.map(String.init))
+        first.shutdown()
+        // Back to the first schema: no column, and the migration not yet recorded.
+        let downgrade = try runProcess("/usr/bin/env", ["sqlite3", database,
+            "ALTER TABLE plays DROP COLUMN search_folded; DELETE FROM grdb_migrations WHERE identifier = 'v2-search-folded';"])
+        XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
+        let second = try listenBrainzHarness(directory: directory)
+        let reply = try XCTUnwrap(second.command("history", ["--search", "кино", "--format", "csv"]))
+        XCTAssertTrue(reply.text.contains("Звезда по имени Солнце"), reply.text)
     }
 
     func testLastFMLoginCommandStoresTheSessionKeyWithMode0600() throws {

@@ -1,33 +1,7 @@
-/// Parses `oton record`'s --duration and --max-size and chooses its plugins. Only plain decimal
-/// numbers with a unit are taken (no exponents, hex, inf or nan), and each result is checked
-/// against its range before anything converts it, so no input can trap.
+/// Parses `oton record`'s --duration and --max-size. Only plain decimal numbers with a unit are
+/// taken (no exponents, hex, inf or nan), and each result is checked against its range before
+/// anything converts it, so no input can trap.
 public enum RecordArguments {
-    /// A recording is not listening: besides the file sink, only these plugins of plugins.json run
-    /// (when enabled there). Artwork gives MP3 files their cover.
-    public static let recordingPluginIDs: Set<String> = ["org.oton.artwork"]
-
-    /// The plugins `oton record` loads from `configured` (plugins.json): the enabled ones of
-    /// `recordingPluginIDs`, and each one named by `--with-plugin` (enabled or not). The file sink
-    /// itself (`fileSinkID`) is added by the caller. An id plugins.json does not list is refused,
-    /// naming the ones it does.
-    public static func plugins(_ configured: [PluginEntry], withPlugins: [String], fileSinkID: String) throws(Invalid) -> [PluginEntry] {
-        let known = Set(configured.map(\.id)).union([fileSinkID])
-        if let unknown = withPlugins.first(where: { !known.contains($0) }) {
-            throw Invalid(description: "--with-plugin \(unknown): plugins.json has no plugin with this id; known: "
-                + known.sorted().joined(separator: ", "))
-        }
-        let asked = Set(withPlugins)
-        return configured.compactMap { entry in
-            guard entry.id != fileSinkID else { return nil }
-            if asked.contains(entry.id) {
-                var chosen = entry
-                chosen.enabled = true
-                return chosen
-            }
-            return entry.enabled && recordingPluginIDs.contains(entry.id) ? entry : nil
-        }
-    }
-
     public struct Invalid: Error, Equatable, CustomStringConvertible {
         public let description: String
     }

@@ -7,13 +7,18 @@ struct ControlCommands {
     let bus: PluginBus
     let player: Player
     let plugins: PluginManager
+    let stations: StationList
 
     static let builtIn: [(name: String, usage: String, help: String)] = [
         ("status", "status", "what is playing: state, station, track, volume"),
-        ("play", "play", "play (a live stream reconnects)"),
+        ("play", "play [STATION]", "play (a live stream reconnects); with a station, switch to it first"),
         ("pause", "pause", "pause"),
         ("toggle", "toggle", "pause or resume"),
         ("stop", "stop", "stop playing"),
+        ("station", "station NAME|NUMBER|URL", "switch to a station of plugins.json (by name or number) or to a stream or playlist URL"),
+        ("next", "next", "switch to the next station of plugins.json (wraps around)"),
+        ("prev", "prev", "switch to the previous station (wraps around)"),
+        ("stations", "stations", "the stations to switch between, the current one marked"),
         ("volume", "volume [N|+N|-N]", "show or set the volume in percent: 50 or 50%, +5, -5 (0–100, up to 150 amplified)"),
         ("plugins", "plugins", "the plugins and their state"),
         ("commands", "commands", "every command, the plugins' included"),
@@ -24,11 +29,22 @@ struct ControlCommands {
     func run(_ request: ControlRequest) -> ControlReply {
         switch request.name {
         case "status": return status()
+        case "play" where !request.arguments.isEmpty: return switchStation(request.arguments.joined(separator: " "))
         case "play": return submit(.play, "playing")
+        case "station":
+            guard !request.arguments.isEmpty else { return .failure("usage: station NAME|NUMBER|URL (`oton ctl stations` lists them)") }
+            return switchStation(request.arguments.joined(separator: " "))
+        case "next": return step(1)
+        case "prev", "previous": return step(-1)
+        case "stations":
+            let current = player.station
+            let list = stations.stations.enumerated().map { ["number": $0.offset + 1, "name": $0.element.name, "url": $0.element.url,
+                                                              "current": $0.element.url == current.url] as [String: Any] }
+            return .success(stations.listing(current: current), data: ["stations": list])
         case "pause": return submit(.pause, "paused")
         case "toggle", "play-pause": return submit(.playPause, "toggled")
         case "stop": return submit(.stop, "stopped")
-        case "quit": return submit(.quit, "quitting")
+        case "quit": return .success("quitting") // the quit itself follows the reply: see afterReply
         case "volume": return volume(request.arguments)
         case "plugins": return pluginList()
         case "commands", "help": return commandList()
@@ -38,6 +54,32 @@ struct ControlCommands {
             }
             return ControlReply(ok: reply.ok, text: reply.text, data: nil)
         }
+    }
+
+    /// What a request does once its reply is on its way: quitting before that would close the
+    /// socket under the reply, and `oton ctl quit` would fail although oton quits.
+    func afterReply(_ request: ControlRequest) {
+        if request.name == "quit" { player.submit(.quit, from: "control") }
+    }
+
+    private func switchStation(_ argument: String) -> ControlReply {
+        do {
+            return switchTo(try stations.find(argument))
+        } catch {
+            return .failure(error.description)
+        }
+    }
+
+    private func step(_ step: Int) -> ControlReply {
+        guard let next = stations.station(after: player.station, step: step) else {
+            return .failure("plugins.json lists no stations to switch between")
+        }
+        return switchTo(next)
+    }
+
+    private func switchTo(_ station: Station) -> ControlReply {
+        player.submit(.switchStation(station), from: "control")
+        return .success("switching to \(station.name)", data: ["station": station.name, "url": station.url])
     }
 
     private func submit(_ request: PlayerRequest, _ text: String) -> ControlReply {
@@ -50,10 +92,8 @@ struct ControlCommands {
         return Dictionary(event.fields.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
-    /// The volume the last volume event reported, 0–150 %; a value out of that range (or not a number) is clamped.
-    private var volumePercent: Int {
-        VolumeArgument.percent(of: fields(OTON_EVENT_VOLUME)["volume"].flatMap(Double.init) ?? 1.0)
-    }
+    /// The player's own volume, 0–150 %.
+    private var volumePercent: Int { player.snapshot.volumePercent }
 
     private func status() -> ControlReply {
         let state = fields(OTON_EVENT_STATE)
@@ -101,10 +141,14 @@ struct ControlCommands {
         }
         let target: Int
         switch Self.volumeArgument(argument) {
-        case let .success(change): target = change.applied(to: volumePercent)
+        case let .success(.absolute(percent)):
+            target = percent
+            player.submit(.setVolume(Double(percent) / 100), from: "control")
+        case let .success(.relative(change)):
+            target = VolumeArgument.relative(change).applied(to: volumePercent) // what the player will make of it, for the reply
+            player.submit(.changeVolume(byPercent: change), from: "control")
         case let .failure(error): return .failure(error.description)
         }
-        player.submit(.setVolume(Double(target) / 100), from: "control")
         return .success("volume \(VolumeArgument.text(percent: target))", data: ["volume": target])
     }
 

@@ -41,7 +41,13 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case gaveUp(PlaybackErrorKind)
     }
 
-    public let station: Station
+    /// The station playing (or trying to); changed only on the queue, by a switch.
+    private var current: Station
+    /// After the listener switched stations, giving up on one leaves the player on its error (the previous
+    /// station one switch away) instead of ending the process.
+    private var hasSwitched = false
+    /// The next connection is to a station just switched to.
+    private var freshStation = false
     private let bus: PluginBus
     private let options: Options
     private let logger: Logger
@@ -79,17 +85,17 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
 
     public init(station: Station, bus: PluginBus, options: Options, logger: Logger = Logger(label: "oton.player"),
                 onFinish: @escaping @Sendable (Outcome) -> Void) {
-        self.station = station
+        current = station
         self.bus = bus
         self.options = options
         self.logger = logger
         self.onFinish = onFinish
         machine = PlaybackStateMachine(policy: options.reconnect)
         volume = options.volume
-        accumulator = TrackAccumulator(streamURL: URL(string: station.url))
-        accumulator.stationNames = [station.name]
+        accumulator = TrackAccumulator(streamURL: URL(string: current.url))
+        accumulator.stationNames = [current.name]
         if let status = station.statusURL.flatMap(URL.init(string:)) {
-            poller = StationStatusPoller(statusURL: status, streamURL: URL(string: station.url))
+            poller = StationStatusPoller(statusURL: status, streamURL: URL(string: current.url))
         }
     }
 
@@ -117,8 +123,13 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             case let .setVolume(value):
                 cancelFade()
                 setVolume(value)
+            case let .changeVolume(change):
+                cancelFade()
+                setVolume(Double(VolumeArgument.relative(change).applied(to: VolumeArgument.percent(of: volume))) / 100)
             case let .fadeVolume(target, milliseconds):
                 startFade(to: target, over: milliseconds)
+            case let .switchStation(next):
+                switchTo(next)
             case .quit:
                 finish(.quit)
             }
@@ -146,6 +157,46 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         queue.sync { machine.state }
     }
 
+    /// What the player itself holds, typed (read on the player's queue): for the control socket and the
+    /// terminal, which used to read the volume back out of the last event's text.
+    public struct Snapshot: Sendable {
+        public var state: PlaybackState
+        public var station: Station
+        /// 0 … 1.5.
+        public var volume: Double
+        public var volumePercent: Int { VolumeArgument.percent(of: volume) }
+    }
+
+    /// The station playing (or trying to), read on the player's queue.
+    public var station: Station { snapshot.station }
+
+    public var snapshot: Snapshot {
+        queue.sync { Snapshot(state: machine.state, station: current, volume: volume) }
+    }
+
+    // MARK: switching stations
+
+    /// A new connection for everyone: the state machine stops (the current track ends, plugins see
+    /// `stopped` and `idle` as on any stop) and plays again, now resolving and connecting to `next`.
+    private func switchTo(_ next: Station) {
+        guard !finished else { return }
+        logger.info("switching from \(current.name) to \(next.name) (\(next.url))")
+        hasSwitched = true
+        cancelFade()
+        retryTimer?.cancel()
+        retryTimer = nil
+        statusTimer?.cancel()
+        liveStatusRound.withLock { $0 = nil }
+        handle(.stop)
+        current = next
+        statusLookup = StationStatusLookup()
+        poller = next.statusURL.flatMap(URL.init(string:)).map { StationStatusPoller(statusURL: $0, streamURL: URL(string: next.url)) }
+        accumulator.streamURL = URL(string: next.url)
+        accumulator.stationNames = [next.name]
+        freshStation = true // the next connection keeps nothing of the old station's (its icy-name)
+        handle(.play)
+    }
+
     // MARK: the state machine
 
     private func handle(_ event: PlaybackEvent) {
@@ -171,7 +222,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             watchdog?.cancel()
             watchdog = nil
             if pipeline?.stop() == false {
-                logger.warning("\(station.url): the old connection did not stop within 2 s (a source blocked in a read); left behind")
+                logger.warning("\(current.url): the old connection did not stop within 2 s (a source blocked in a read); left behind")
             }
             pipeline = nil
         case .pausePipeline:
@@ -185,23 +236,29 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case let .scheduleRetry(delay):
             retryTimer?.cancel()
             retryDelay = delay
-            logger.info("reconnecting to \(station.url) in \(delay)")
+            logger.info("reconnecting to \(current.url) in \(delay)")
             retryTimer = schedule(after: delay) { [weak self] in self?.handle(.retryTimerFired) }
         case .cancelRetry:
             retryTimer?.cancel()
             retryTimer = nil
         case .giveUp:
-            if case let .error(kind) = machine.state { finish(.gaveUp(kind)) }
+            if case let .error(kind) = machine.state {
+                if hasSwitched {
+                    logger.warning("\(current.url): gave up (\(kind.code)); staying on the error: switch to another station or play to try again")
+                } else {
+                    finish(.gaveUp(kind))
+                }
+            }
         }
     }
 
     /// Resolves the station's URL (a playlist becomes its first live entry) off this queue, then starts the pipeline.
     private func resolveThenStartPipeline() {
         let round = liveResolution.withLock { $0 += 1; return $0 }
-        if let direct = resolver.resolveWithoutFetching(station.url) { return startPipeline(direct) }
+        if let direct = resolver.resolveWithoutFetching(current.url) { return startPipeline(direct) }
         pipeline?.stop()
         pipeline = nil
-        resolver.resolve(station.url, isCancelled: { [weak self] in self?.liveResolution.withLock { $0 } != round }) { [weak self] result in
+        resolver.resolve(current.url, isCancelled: { [weak self] in self?.liveResolution.withLock { $0 } != round }) { [weak self] result in
             guard let self else { return }
             queue.async { [self] in
                 guard !finished, liveResolution.withLock({ $0 }) == round, case .connecting = machine.state else { return }
@@ -209,7 +266,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                 case let .success(stream):
                     startPipeline(stream)
                 case let .failure(error):
-                    logger.warning("\(station.url): \(error.detail) → \(error.kind.code)")
+                    logger.warning("\(current.url): \(error.detail) → \(error.kind.code)")
                     handle(.failed(error.kind))
                 }
             }
@@ -219,16 +276,18 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private func startPipeline(_ stream: ResolvedStream) {
         pipeline?.stop()
         connection += 1
-        accumulator.reset(keepStation: connection > 1)
+        accumulator.reset(keepStation: connection > 1 && !freshStation)
+        freshStation = false
         accumulator.streamURL = URL(string: stream.url)
         resolvedStationTitle = stream.stationTitle
-        accumulator.stationNames = [station.name] + [stream.stationTitle].compactMap { $0 }
+        accumulator.stationNames = [current.name] + [stream.stationTitle].compactMap { $0 }
         if let playlist = stream.playlists.first { logger.info("\(playlist): playing the playlist's entry \(stream.url)") }
         lastStreamTitle = nil
         var description = PipelineDescription(url: stream.url, headless: options.headless, taps: bus.requestedTaps, volume: volume)
         description.decodes = options.decodes
         description.audioSink = options.audioSink
-        description.titleEncoding = station.titleEncoding
+        description.titleEncoding = current.titleEncoding
+        description.isHLS = stream.isHLS
         do {
             let connection = self.connection
             let built = try StreamPipeline(description, connection: connection, bus: bus) { [weak self] event in
@@ -243,7 +302,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         } catch {
             logger.error("cannot build the pipeline: \(error)")
             pipeline = nil
-            queue.async { [self] in handle(.failed(.decodeError)) }
+            let kind: PlaybackErrorKind = error.missingElement == HLSDemuxerChoice.required ? .streamUnavailable(reason: .playlist(.hls)) : .decodeError
+            queue.async { [self] in handle(.failed(kind)) }
         }
     }
 
@@ -274,14 +334,14 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             }
         case let .error(report):
             let kind = PlaybackErrorClassifier.classify(report)
-            logger.warning("\(station.url): \(report.message) [\(report.domain) \(report.code)\(report.httpStatus.map { " HTTP \($0)" } ?? "")] → \(kind.code)")
+            logger.warning("\(current.url): \(report.message) [\(report.domain) \(report.code)\(report.httpStatus.map { " HTTP \($0)" } ?? "")] → \(kind.code)")
             fail(kind)
         case let .warning(text):
             logger.debug("GStreamer warning: \(text)")
             lastSinkWarning = text
         case .endOfStream:
             if pipeline?.description.isLive == true {
-                logger.warning("\(station.url): the server ended the stream")
+                logger.warning("\(current.url): the server ended the stream")
                 fail(.networkUnavailable)
             } else {
                 handle(.stop)
@@ -310,7 +370,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                     guard connection == self.connection, self.pipeline == nil else { return }
                     let better = EmptyConnectionDiagnosis.refine(kind, with: failure, elapsed: elapsed,
                                                                  sourceTimeoutSeconds: PipelineDescription.sourceTimeoutSeconds)
-                    if better != kind { logger.info("\(station.url): \(better.message)") }
+                    if better != kind { logger.info("\(current.url): \(better.message)") }
                     handle(.failed(better))
                 }
             }
@@ -341,7 +401,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
         guard lastFlowAt.duration(to: .now) >= options.stallTimeout else { return }
         let seconds = Int(options.stallTimeout.components.seconds)
-        logger.warning("\(station.url): playing, but no audio reached the output for \(seconds) s (\(pipeline.flow.sourceBytes) bytes received in all); reconnecting")
+        logger.warning("\(current.url): playing, but no audio reached the output for \(seconds) s (\(pipeline.flow.sourceBytes) bytes received in all); reconnecting")
         lastFlowAt = .now
         handle(.failed(.stalled(seconds: seconds)))
     }
@@ -357,13 +417,13 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
         guard let report else { return }
         var published = report.track
-        if published.station == nil { published.station = resolvedStationTitle ?? station.name }
-        if let logo = station.logoURL.flatMap(URL.init(string:)) { published.stationLogoURL = logo }
+        if published.station == nil { published.station = resolvedStationTitle ?? current.name }
+        if let logo = current.logoURL.flatMap(URL.init(string:)) { published.stationLogoURL = logo }
         var event = BusEvent.track(published, sequence: report.sequence)
         // What plugins.json knows about the station rides along as open-ended fields.
         // When the tags were read from the stream lets plugins measure their latency.
-        event.extraFields = [("station_homepage", station.homepage),
-                             ("station_status_url", station.statusURL), ("tag_mono_ns", readAt.map { String($0) })]
+        event.extraFields = [("station_homepage", current.homepage),
+                             ("station_status_url", current.statusURL), ("tag_mono_ns", readAt.map { String($0) })]
             .compactMap { key, value in value.map { (key, $0) } }
         bus.publish(event)
     }
@@ -429,7 +489,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
 
     static func stateInfo(_ state: PlaybackState, failures: Int) -> StateInfo {
         func detail(_ kind: PlaybackErrorKind) -> StateInfo.ErrorDetail {
-            .init(kind: kind.code, message: kind.message, suggestion: kind.recoverySuggestion)
+            .init(kind: kind.code, message: kind.message, suggestion: kind.recoverySuggestion, playbackError: kind)
         }
         switch state {
         case .idle: return StateInfo(.idle)

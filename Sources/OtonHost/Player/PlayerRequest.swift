@@ -6,7 +6,12 @@ public enum PlayerRequest: Equatable, Sendable {
     case playPause
     case stop
     case setVolume(Double)
+    /// Up or down from the player's own volume, in whole percent, within 0–150 (`ctl volume +5`, the + and - keys):
+    /// applied on the player's queue, so two changes never read the same old value.
+    case changeVolume(byPercent: Int)
     case fadeVolume(to: Double, milliseconds: Int)
+    /// Play another station: a new connection (the current track ends), even from an error.
+    case switchStation(Station)
     case quit
 }
 

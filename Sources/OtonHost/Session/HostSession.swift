@@ -12,6 +12,8 @@ public final class HostSession: @unchecked Sendable {
     public let bus: PluginBus
     public let plugins: PluginManager
     public let player: Player
+    /// What `oton ctl station/next/prev` and the keys n, p, 1–9 switch between.
+    public let stations: StationList
     private let config: OtonConfig
     private let logger: Logger
     private let eventsWriter: EventLineWriter?
@@ -41,6 +43,7 @@ public final class HostSession: @unchecked Sendable {
         let outcome = OutcomeBox()
         self.outcome = outcome
         player = Player(station: station, bus: bus, options: options) { outcome.set($0) }
+        stations = StationList(configured: config.stations, started: station)
         plugins = PluginManager(bus: bus, requests: player, shutdownTimeout: config.shutdownTimeout)
     }
 
@@ -77,7 +80,7 @@ public final class HostSession: @unchecked Sendable {
         }
         for name in names {
             do {
-                control = try ControlServer(instance: name, bus: bus, player: player, plugins: plugins)
+                control = try ControlServer(instance: name, bus: bus, player: player, plugins: plugins, stations: stations)
                 return
             } catch {
                 logger.warning("control socket \(name): \(error)")

@@ -108,8 +108,15 @@ typedef uint32_t oton_event_kind;
 #define OTON_EVENT_NAME_SLEEP_CANCELLED   "org.oton.sleep.cancelled"   /* (none) */
 #define OTON_EVENT_NAME_SLEEP_FIRED       "org.oton.sleep.fired"       /* action */
 #define OTON_EVENT_NAME_RECORDING_STARTED "org.oton.recording.started" /* path, title, artist */
-#define OTON_EVENT_NAME_RECORDING_DONE    "org.oton.recording.finished"/* path, seconds, bytes, complete (true|false) */
+#define OTON_EVENT_NAME_RECORDING_DONE    "org.oton.recording.finished"/* path ("" when not kept), seconds, bytes, complete (true|false),
+                                                                        status (complete|incomplete|dropped|failed), reason (English),
+                                                                        reason_code (too-short|partial-dropped|write-failed|""),
+                                                                        min_seconds, name (the file's name relative to the output
+                                                                        folder, kept or not) */
 #define OTON_EVENT_NAME_SHARE             "org.oton.share"             /* text, links (newline separated) */
+#define OTON_EVENT_NAME_RECORDING_STOPPED "org.oton.file-sink.stopped" /* reason (write-failed|max-size|max-duration|disk-full), message,
+                                                                        error (true|false): the recording stopped for good */
+#define OTON_EVENT_NAME_NOW_PLAYING_READY "org.oton.now-playing.ready" /* bus_name (the MPRIS name owned; absent without MPRIS) */
 
 /* Event flags. */
 #define OTON_EVENT_FLAG_NONE        0u

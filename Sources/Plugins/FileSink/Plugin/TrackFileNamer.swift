@@ -15,7 +15,7 @@ struct TrackFileNamer {
             "date": DateFormatter.cached("yyyy-MM-dd").string(from: date),
             "time": DateFormatter.cached("HHmmss").string(from: date),
             "sequence": metadata.map { String($0.sequence) } ?? "",
-        ], style: settings.names)
+        ])
     }
 
     /// `path` relative to the output folder (for the index).

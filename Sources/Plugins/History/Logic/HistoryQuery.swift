@@ -13,8 +13,8 @@ public struct PlayRow: Equatable, Sendable {
     public var secondsListened: Double?
     public var artworkPath: String?
     public var isJingle: Bool
-    /// Heard too briefly, or a placeholder title (SkipRule): shown with `--all`, never counted.
-    public var isSkipped: Bool
+    /// Heard for less than the history's threshold (a restart, a quick switch): kept, but not a play.
+    public var isSkipped = false
 
     public init(id: Int64, station: String?, artist: String?, title: String?, rawTitle: String?, startedAt: Int64,
                 endedAt: Int64?, secondsListened: Double?, artworkPath: String?, isJingle: Bool, isSkipped: Bool = false) {
@@ -41,11 +41,15 @@ public struct HistoryQuery: Equatable, Sendable {
     /// Unix microseconds.
     public var since: Int64?
     public var station: String?
-    /// Case- and accent-insensitive in every script (SearchFolding).
     public var search: String?
-    /// Also the skipped rows (SkipRule), marked as such.
-    public var all = false
+    /// Show skipped plays too (`--all`); stats never count them.
+    public var includeSkipped = false
+    /// A finished play heard for less than this is skipped: the plugin's `min_live_seconds`, the threshold
+    /// a live track needs to be scrobbled (30 s by default), so history and scrobbles agree on what a play is.
+    public var skipBelowSeconds = 30.0
     public var format = Format.table
+    /// Table words in the reader's language (`--label ENGLISH=TEXT`, passed by the CLI).
+    public var labels = HistoryLabels()
 
     public struct Invalid: Error, CustomStringConvertible, Equatable {
         public let description: String
@@ -89,7 +93,13 @@ public struct HistoryQuery: Equatable, Sendable {
             case "--search":
                 query.search = try take()
             case "--all" where inline == nil:
-                query.all = true
+                query.includeSkipped = true
+            case "--label":
+                let text = try take()
+                guard let equals = text.firstIndex(of: "="), HistoryLabels.english.contains(String(text[..<equals])) else {
+                    throw Invalid(description: "--label \(text): use ENGLISH=TEXT with one of the table's words")
+                }
+                query.labels.translations[String(text[..<equals])] = String(text[text.index(after: equals)...])
             case "--format":
                 let text = try take()
                 guard let format = Format(rawValue: text.lowercased()) else {

@@ -1,29 +1,15 @@
 import Foundation
 
-/// Text as `history --search` compares it: case- and accent-insensitive in every script, without
-/// ICU. Compatibility decomposition (NFKD: "é" → "e" + accent, "ﬁ" → "fi", full-width → plain),
-/// combining marks removed (so "ё" matches "е" and "é" matches "e"), then lower case (Swift's own
-/// Unicode tables, not SQLite's ASCII-only LIKE), with the two letters whose lower case is not their
-/// fold made equal: "ß" = "ss", final "ς" = "σ". Кино, кино and КИНО fold to the same text, so do
-/// Beyoncé and beyonce.
+/// How `history --search` compares text: without case and without accents, in every script
+/// (Кино = кино = КИНО, Beyoncé = beyonce, Ёлка = елка). SQLite's LIKE folds ASCII only, so
+/// each play stores this folded form of its artist and titles, and a search is folded the same way.
 public enum SearchFolding {
     public static func fold(_ text: String) -> String {
-        let decomposed = text.decomposedStringWithCompatibilityMapping
-        var scalars = String.UnicodeScalarView()
-        for scalar in decomposed.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .nonspacingMark, .enclosingMark: continue
-            default: scalars.append(scalar)
-            }
-        }
-        var folded = String(scalars).lowercased()
-        if folded.contains("ß") { folded = folded.replacingOccurrences(of: "ß", with: "ss") }
-        if folded.contains("ς") { folded = folded.replacingOccurrences(of: "ς", with: "σ") }
-        return folded
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
-    /// Whether `text` contains `search`, both folded.
-    public static func matches(_ text: String, _ search: String) -> Bool {
-        fold(text).contains(fold(search))
+    /// The stored search text of a play: artist, title and the title as the station sent it, folded.
+    public static func searchText(artist: String?, title: String?, rawTitle: String?) -> String {
+        fold([artist, title, rawTitle].compactMap { $0 }.joined(separator: "\n"))
     }
 }

@@ -5,28 +5,17 @@ import HistoryLogic
 /// history.sqlite through GRDB: the plays table (one row per track heard) and
 /// the scrobble journal (one row per listen and service, written before any
 /// network call). WAL mode, so `oton history` reads while `oton play` writes.
-/// Search folding and the skip rule are Swift functions every connection gets
-/// (`oton_fold`, `oton_skipped`), applied when a query runs: the rules have one
-/// owner (HistoryLogic), the file needs no new column, and rows written by any
-/// earlier version are searched and counted the same way.
 final class HistoryDatabase: Sendable {
     let path: String
     let pool: DatabasePool
-    /// Plays heard for less than this are skipped (SkipRule): config.min_live_seconds, the scrobbling threshold.
-    let skipBelowSeconds: Double
 
-    init(path: String, skipBelowSeconds: Double) throws {
-        self.skipBelowSeconds = skipBelowSeconds
+    init(path: String) throws {
         self.path = path
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "org.oton.history"
-        configuration.prepareDatabase { db in
-            db.add(function: Self.foldFunction)
-            db.add(function: Self.skippedFunction)
-        }
         // Looked at read-only first: a file Oton cannot use is left exactly as it was.
         if FileManager.default.fileExists(atPath: path) { try Self.inspect(path) }
         pool = try DatabasePool(path: path, configuration: configuration)
@@ -110,6 +99,16 @@ final class HistoryDatabase: Sendable {
             }
             try db.create(index: "journal_pending", on: "scrobble_journal", columns: ["service", "status", "id"])
         }
+        // Search without case and accents in every script (SQLite's LIKE folds ASCII only): a folded copy
+        // of artist and titles per play, filled in here for the rows an older oton wrote.
+        migrator.registerMigration("v2-search-folded") { db in
+            try db.alter(table: "plays") { table in table.add(column: "search_folded", .text) }
+            let rows = try Row.fetchAll(db, sql: "SELECT id, artist, title, raw_title FROM plays")
+            for row in rows {
+                let folded = SearchFolding.searchText(artist: row["artist"], title: row["title"], rawTitle: row["raw_title"])
+                try db.execute(sql: "UPDATE plays SET search_folded = ? WHERE id = ?", arguments: [folded, row["id"] as Int64])
+            }
+        }
         return migrator
     }
 
@@ -118,18 +117,21 @@ final class HistoryDatabase: Sendable {
     func insertPlay(_ start: PlayStart) throws -> Int64 {
         try pool.write { db in
             try db.execute(sql: """
-                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle, search_folded)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL,
-                                 start.startedAtMicroseconds, start.isJingle])
+                                 start.startedAtMicroseconds, start.isJingle,
+                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle)])
             return db.lastInsertedRowID
         }
     }
 
     func updatePlay(_ id: Int64, _ start: PlayStart) throws {
         try pool.write { db in
-            try db.execute(sql: "UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ? WHERE id = ?",
-                           arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL, start.isJingle, id])
+            try db.execute(sql: """
+                UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ?, search_folded = ? WHERE id = ?
+                """, arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL, start.isJingle,
+                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle), id])
         }
     }
 
@@ -203,27 +205,16 @@ final class HistoryDatabase: Sendable {
 
     // MARK: Queries
 
-    /// oton_fold(text): SearchFolding.fold; NULL stays NULL.
-    private static let foldFunction = DatabaseFunction("oton_fold", argumentCount: 1, pure: true) { values in
-        String.fromDatabaseValue(values[0]).map(SearchFolding.fold)
-    }
+    /// SQL for "a finished play heard for less than the threshold" (see ``HistoryQuery/skipBelowSeconds``).
+    private static let skipped = "(ended_at IS NOT NULL AND COALESCE(seconds_listened, 0) < ?)"
 
-    /// oton_skipped(artist, title, seconds_listened, ended, minimum_seconds): SkipRule.isSkipped as 0 or 1.
-    private static let skippedFunction = DatabaseFunction("oton_skipped", argumentCount: 5, pure: true) { values in
-        SkipRule.isSkipped(artist: String.fromDatabaseValue(values[0]), title: String.fromDatabaseValue(values[1]),
-                           secondsListened: Double.fromDatabaseValue(values[2]), ended: Bool.fromDatabaseValue(values[3]) ?? false,
-                           minimumSeconds: Double.fromDatabaseValue(values[4]) ?? 0)
-    }
-
-    /// The SQL that says whether a row is skipped, for this database's threshold.
-    private var skippedSQL: String {
-        "oton_skipped(artist, title, seconds_listened, ended_at IS NOT NULL, \(skipBelowSeconds))"
-    }
-
-    private func filters(_ query: HistoryQuery) -> (String, StatementArguments) {
+    private func filters(_ query: HistoryQuery, includeSkipped: Bool? = nil) -> (String, StatementArguments) {
         var clauses: [String] = []
-        if !query.all { clauses.append("NOT \(skippedSQL)") }
         var arguments: StatementArguments = []
+        if !(includeSkipped ?? query.includeSkipped) {
+            clauses.append("NOT " + Self.skipped)
+            arguments += [query.skipBelowSeconds]
+        }
         if let since = query.since {
             clauses.append("started_at >= ?")
             arguments += [since]
@@ -233,9 +224,19 @@ final class HistoryDatabase: Sendable {
             arguments += [station]
         }
         if let search = query.search {
-            // SQLite's LIKE folds ASCII only ("кино" missed "Кино"): both sides are folded in Swift.
-            clauses.append("instr(oton_fold(COALESCE(artist, '') || char(10) || COALESCE(title, '') || char(10) || COALESCE(raw_title, '')), ?) > 0")
-            arguments += [SearchFolding.fold(search)]
+            /// LIKE's wildcards and escape character taken literally.
+            func contains(_ text: String) -> String {
+                "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                    .replacingOccurrences(of: "_", with: "\\_") + "%"
+            }
+            let pattern = contains(SearchFolding.fold(search))
+            // A row without its folded copy (written by another program) is still found the old way: ASCII-only folding.
+            let plain = contains(search)
+            clauses.append("""
+                (search_folded LIKE ? ESCAPE '\\' OR (search_folded IS NULL AND \
+                (artist LIKE ? ESCAPE '\\' OR title LIKE ? ESCAPE '\\' OR raw_title LIKE ? ESCAPE '\\')))
+                """)
+            arguments += [pattern, plain, plain, plain]
         }
         return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), arguments)
     }
@@ -243,22 +244,19 @@ final class HistoryDatabase: Sendable {
     func plays(_ query: HistoryQuery) throws -> [PlayRow] {
         let (whereClause, arguments) = filters(query)
         return try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT *, \(skippedSQL) AS skipped FROM plays \(whereClause) ORDER BY started_at DESC, id DESC LIMIT \(query.limit)",
-                             arguments: arguments).map { row in
+            try Row.fetchAll(db, sql: "SELECT *, \(Self.skipped) AS is_skipped FROM plays \(whereClause) ORDER BY started_at DESC, id DESC LIMIT \(query.limit)",
+                             arguments: StatementArguments([query.skipBelowSeconds]) + arguments).map { row in
                 PlayRow(id: row["id"], station: row["station"], artist: row["artist"], title: row["title"], rawTitle: row["raw_title"],
                         startedAt: row["started_at"], endedAt: row["ended_at"], secondsListened: row["seconds_listened"],
-                        artworkPath: row["artwork_path"], isJingle: row["is_jingle"], isSkipped: row["skipped"])
+                        artworkPath: row["artwork_path"], isJingle: row["is_jingle"], isSkipped: row["is_skipped"])
             }
         }
     }
 
-    /// Counts real plays only: ended, not skipped, not jingles. Hours per station are all the time heard.
+    /// Counts real plays only: skipped ones are left out whatever `--all` says.
     func stats(_ query: HistoryQuery) throws -> HistoryStats {
-        var everything = query
-        everything.all = true
-        let (whereClause, arguments) = filters(everything)
-        let realPlay = "ended_at IS NOT NULL AND NOT \(skippedSQL)"
-        let songs = (whereClause.isEmpty ? "WHERE " : whereClause + " AND ") + "is_jingle = 0 AND artist IS NOT NULL AND " + realPlay
+        let (whereClause, arguments) = filters(query, includeSkipped: false)
+        let songs = whereClause.isEmpty ? "WHERE is_jingle = 0 AND artist IS NOT NULL" : whereClause + " AND is_jingle = 0 AND artist IS NOT NULL"
         return try pool.read { db in
             let artists = try Row.fetchAll(db, sql: """
                 SELECT artist, COUNT(*) AS plays FROM plays \(songs) GROUP BY artist COLLATE NOCASE
@@ -269,8 +267,7 @@ final class HistoryDatabase: Sendable {
                 GROUP BY artist COLLATE NOCASE, title COLLATE NOCASE ORDER BY plays DESC, artist, title LIMIT \(query.limit)
                 """, arguments: arguments).map { HistoryStats.Count(artist: $0["artist"], title: $0["title"], plays: $0["plays"]) }
             let stations = try Row.fetchAll(db, sql: """
-                SELECT COALESCE(station, '(unknown)') AS name, SUM(COALESCE(seconds_listened, 0)) AS seconds,
-                       SUM(CASE WHEN is_jingle = 0 AND \(realPlay) THEN 1 ELSE 0 END) AS plays
+                SELECT COALESCE(station, '(unknown)') AS name, SUM(COALESCE(seconds_listened, 0)) AS seconds, COUNT(*) AS plays
                 FROM plays \(whereClause) GROUP BY name ORDER BY seconds DESC, name
                 """, arguments: arguments).map { HistoryStats.StationTime(station: $0["name"], seconds: $0["seconds"], plays: $0["plays"]) }
             return HistoryStats(topArtists: artists, topTracks: tracks, stations: stations)

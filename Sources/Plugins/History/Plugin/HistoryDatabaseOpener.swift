@@ -18,10 +18,10 @@ enum HistoryDatabaseOpener {
         let description: String
     }
 
-    static func open(path: String, skipBelowSeconds: Double, now: Date = Date()) throws -> Opened {
+    static func open(path: String, now: Date = Date()) throws -> Opened {
         let damage: String
         do {
-            return Opened(database: try HistoryDatabase(path: path, skipBelowSeconds: skipBelowSeconds), notice: nil)
+            return Opened(database: try HistoryDatabase(path: path), notice: nil)
         } catch {
             guard let reason = Self.damage(in: error) else {
                 throw Failure(description: "cannot open the listening history at \(path): \(Self.words(for: error)); "
@@ -38,7 +38,7 @@ enum HistoryDatabaseOpener {
         }
         let database: HistoryDatabase
         do {
-            database = try HistoryDatabase(path: path, skipBelowSeconds: skipBelowSeconds)
+            database = try HistoryDatabase(path: path)
         } catch {
             throw Failure(description: "the listening history at \(path) was damaged (\(damage)) and moved to \(aside), "
                 + "but a new one cannot be started: \(Self.words(for: error))")

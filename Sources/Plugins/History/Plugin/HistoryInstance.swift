@@ -24,7 +24,7 @@ final class HistoryInstance: @unchecked Sendable {
         self.host = host
         self.config = config
         let path = config.database ?? Self.defaultDatabasePath(dataDirectory: host.dataDirectory)
-        let opened = try HistoryDatabaseOpener.open(path: path, skipBelowSeconds: config.minimumLiveSeconds)
+        let opened = try HistoryDatabaseOpener.open(path: path)
         database = opened.database
         if let notice = opened.notice { host.log(OTON_LOG_WARNING, notice) }
         tracker = ListeningTracker(jingles: JingleDetector(patterns: config.jinglePatterns))
@@ -146,9 +146,10 @@ final class HistoryInstance: @unchecked Sendable {
         switch name {
         case "history":
             do {
-                let query = try HistoryQuery.parse(arguments)
-                if query.stats { return (true, HistoryFormatter.format(try database.stats(query), as: query.format)) }
-                return (true, HistoryFormatter.format(try database.plays(query), as: query.format))
+                var query = try HistoryQuery.parse(arguments)
+                query.skipBelowSeconds = config.minimumLiveSeconds
+                if query.stats { return (true, HistoryFormatter.format(try database.stats(query), as: query.format, labels: query.labels)) }
+                return (true, HistoryFormatter.format(try database.plays(query), as: query.format, labels: query.labels))
             } catch {
                 return (false, "\(error)")
             }

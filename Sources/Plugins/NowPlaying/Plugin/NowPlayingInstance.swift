@@ -8,7 +8,6 @@ import PluginAPI
 /// events are handed to that thread; the model is touched only there.
 final class NowPlayingInstance: MprisController, @unchecked Sendable {
     static let busName = "org.mpris.MediaPlayer2.oton"
-    static let readyEvent = "org.oton.now-playing.ready"
 
     private let host: HostHandle
     private let config: NowPlayingConfig
@@ -51,7 +50,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
                 announced.append(("bus_name", name))
                 host.log(OTON_LOG_INFO, "MPRIS on the session bus as \(name)")
             }
-            host.publish(Self.readyEvent, announced)
+            host.publish(OTON_EVENT_NAME_NOW_PLAYING_READY, announced)
             return true
         } catch {
             host.log(OTON_LOG_INFO, "no session bus (\(error)): MPRIS and notifications stay idle")
