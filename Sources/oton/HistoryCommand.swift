@@ -25,7 +25,7 @@ struct HistoryCommand: ParsableCommand {
         @Option(name: .long, help: "Only tracks whose artist or title contains TEXT (case and accents ignored, every script)")
         var search: String?
 
-        @Flag(name: .long, help: "Also show skipped plays (heard for less than the scrobble threshold, 30 s by default); stats never count them")
+        @Flag(name: .long, help: "Also show skipped plays (heard for less than the scrobble threshold, 30 s by default, or a placeholder such as Unknown - Unknown); stats never count them")
         var all = false
 
         @Option(name: .long, help: "table, json or csv")

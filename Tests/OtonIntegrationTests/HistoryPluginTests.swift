@@ -298,6 +298,51 @@ final class HistoryPluginTests: XCTestCase {
         XCTAssertTrue(reply.text.contains("Звезда по имени Солнце"), reply.text)
     }
 
+    /// Issue 15.21: the source's "Unknown - Unknown" keeps its row but is a skipped play, however long it was
+    /// heard: hidden without --all, not in stats, never scrobbled; and rows an older oton wrote are marked on upgrade.
+    func testPlaceholderTitlesAreSkippedNeverScrobbledAndMarkedInOlderFiles() throws {
+        let directory = try TemporaryDirectory(self)
+        let harness = try listenBrainzHarness(directory: directory)
+        harness.state(.playing)
+        harness.track(1, artist: "Unknown", title: "Unknown")
+        harness.advance(seconds: 120)
+        harness.track(2, artist: "Pink Floyd", title: "Money")
+        harness.advance(seconds: 60)
+        harness.track(3, artist: "UNKNOWN", title: "unknown")
+        harness.advance(seconds: 90)
+        harness.track(4, artist: "Unknown", title: "Time") // a real title with an unknown artist is a play
+        harness.advance(seconds: 40)
+        harness.track(5, artist: "Artist E", title: "Song Five")
+        harness.drain()
+
+        func titles(_ harness: HistoryPluginHarness, _ arguments: [String]) throws -> [String] {
+            let reply = try XCTUnwrap(harness.command("history", arguments + ["--format", "json"]))
+            XCTAssertTrue(reply.ok, reply.text)
+            let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(reply.text.utf8)) as? [[String: Any]])
+            return rows.map { "\($0["title"] as? String ?? "")\($0["skipped"] as? Bool == true ? " (skipped)" : "")" }
+        }
+        XCTAssertEqual(try titles(harness, []), ["Song Five", "Time", "Money"])
+        XCTAssertEqual(try titles(harness, ["--all"]), ["Song Five", "Time", "unknown (skipped)", "Money", "Unknown (skipped)"])
+        let stats = try XCTUnwrap(harness.command("history", ["stats", "--format", "json"]))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(stats.text.utf8)) as? [String: Any])
+        let tracks = try XCTUnwrap(object["top_tracks"] as? [[String: Any]])
+        XCTAssertEqual(Set(tracks.compactMap { $0["title"] as? String }), ["Money", "Time", "Song Five"], stats.text)
+        XCTAssertEqual((object["stations"] as? [[String: Any]])?.first?["plays"] as? Int, 3, stats.text)
+        XCTAssertTrue(service.wait { Set(self.service.singles.map(\.title)) == ["Money", "Time"] }, "\(service.listens)")
+        harness.shutdown()
+        XCTAssertFalse(service.listens.contains { $0.title.lowercased() == "unknown" }, "\(service.listens)")
+        XCTAssertFalse(service.playingNow.contains { $0.title.lowercased() == "unknown" }, "\(service.playingNow)")
+
+        // The same file as an oton before this change left it: no column, the migration not recorded.
+        let database = harness.databasePath
+        let downgrade = try runProcess("/usr/bin/env", ["sqlite3", database,
+            "ALTER TABLE plays DROP COLUMN is_placeholder; DELETE FROM grdb_migrations WHERE identifier = 'v3-placeholder';"])
+        XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
+        let upgraded = try listenBrainzHarness(directory: directory)
+        XCTAssertEqual(try upgraded.sql("SELECT COUNT(*) FROM plays"), ["5"], "no row lost in the upgrade")
+        XCTAssertEqual(try titles(upgraded, ["--all"]), ["Song Five", "Time", "unknown (skipped)", "Money", "Unknown (skipped)"])
+    }
+
     func testLastFMLoginCommandStoresTheSessionKeyWithMode0600() throws {
         let directory = try TemporaryDirectory(self)
         let sessionFile = directory.file("session/lastfm.session")

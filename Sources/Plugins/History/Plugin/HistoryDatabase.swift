@@ -109,6 +109,15 @@ final class HistoryDatabase: Sendable {
                 try db.execute(sql: "UPDATE plays SET search_folded = ? WHERE id = ?", arguments: [folded, row["id"] as Int64])
             }
         }
+        // "Unknown - Unknown" from a source that knows no track is not a play (PlaceholderTitle): marked
+        // per play, and here for the rows an older oton wrote. Rows another program adds get false.
+        migrator.registerMigration("v3-placeholder") { db in
+            try db.alter(table: "plays") { table in table.add(column: "is_placeholder", .boolean).notNull().defaults(to: false) }
+            for row in try Row.fetchAll(db, sql: "SELECT id, artist, title FROM plays") where
+                PlaceholderTitle.isPlaceholder(artist: row["artist"], title: row["title"]) {
+                try db.execute(sql: "UPDATE plays SET is_placeholder = 1 WHERE id = ?", arguments: [row["id"] as Int64])
+            }
+        }
         return migrator
     }
 
@@ -117,11 +126,12 @@ final class HistoryDatabase: Sendable {
     func insertPlay(_ start: PlayStart) throws -> Int64 {
         try pool.write { db in
             try db.execute(sql: """
-                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle, search_folded)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle, search_folded, is_placeholder)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL,
                                  start.startedAtMicroseconds, start.isJingle,
-                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle)])
+                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle),
+                                 PlaceholderTitle.isPlaceholder(artist: start.artist, title: start.title)])
             return db.lastInsertedRowID
         }
     }
@@ -129,9 +139,11 @@ final class HistoryDatabase: Sendable {
     func updatePlay(_ id: Int64, _ start: PlayStart) throws {
         try pool.write { db in
             try db.execute(sql: """
-                UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ?, search_folded = ? WHERE id = ?
+                UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ?, search_folded = ?,
+                    is_placeholder = ? WHERE id = ?
                 """, arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL, start.isJingle,
-                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle), id])
+                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle),
+                                 PlaceholderTitle.isPlaceholder(artist: start.artist, title: start.title), id])
         }
     }
 
@@ -205,8 +217,9 @@ final class HistoryDatabase: Sendable {
 
     // MARK: Queries
 
-    /// SQL for "a finished play heard for less than the threshold" (see ``HistoryQuery/skipBelowSeconds``).
-    private static let skipped = "(ended_at IS NOT NULL AND COALESCE(seconds_listened, 0) < ?)"
+    /// SQL for "a finished play heard for less than the threshold (see ``HistoryQuery/skipBelowSeconds``),
+    /// or a placeholder title (PlaceholderTitle)". One `?`: the threshold.
+    private static let skipped = "((ended_at IS NOT NULL AND COALESCE(seconds_listened, 0) < ?) OR is_placeholder = 1)"
 
     private func filters(_ query: HistoryQuery, includeSkipped: Bool? = nil) -> (String, StatementArguments) {
         var clauses: [String] = []
