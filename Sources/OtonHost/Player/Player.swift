@@ -439,7 +439,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         // What plugins.json knows about the station rides along as open-ended fields.
         // When the tags were read from the stream lets plugins measure their latency.
         event.extraFields = [("station_homepage", current.homepage),
-                             ("station_status_url", current.statusURL), ("tag_mono_ns", readAt.map { String($0) })]
+                             ("station_status_url", current.statusURL), ("tag_mono_ns", readAt.map { String($0) }),
+                             ("station_count", String(stationList.stations.count))]
             .compactMap { key, value in value.map { (key, $0) } }
         bus.publish(event)
     }

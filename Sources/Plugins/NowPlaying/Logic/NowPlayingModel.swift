@@ -29,6 +29,8 @@ public struct NowPlayingModel: Sendable {
     /// The artwork file for the current track, once the artwork plugin announced it.
     public private(set) var artworkPath: String?
     public private(set) var volume: Double = 1.0
+    /// Next/Previous switch stations: possible when the player has more than one.
+    public var canSwitchStations: Bool { (track?.stationCount ?? 1) > 1 }
     private let announcer: TrackAnnouncer
     private let notificationsEnabled: Bool
     /// The track sequence last announced, and whether that announcement already had its image.
@@ -63,8 +65,10 @@ public struct NowPlayingModel: Sendable {
         let isNewTrack = new.sequence != track?.sequence
         if isNewTrack { artworkPath = nil }
         if new != track {
+            let couldSwitch = canSwitchStations
             track = new
             changes.properties.append("Metadata")
+            if canSwitchStations != couldSwitch { changes.properties += ["CanGoNext", "CanGoPrevious"] }
         }
         if notificationsEnabled, announcedSequence != new.sequence, announcer.shouldAnnounce(new) {
             announcedSequence = new.sequence

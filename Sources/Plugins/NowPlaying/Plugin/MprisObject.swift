@@ -7,6 +7,8 @@ protocol MprisController: AnyObject {
     var model: NowPlayingModel { get }
     /// Play, Pause, PlayPause, Stop, Quit become host requests.
     func request(_ kind: oton_request_kind)
+    /// OpenUri: play this http(s) stream or playlist URL (OTON_REQUEST_SWITCH_STATION).
+    func switchStation(to url: String)
     /// A client wrote the Volume property.
     func requestVolume(_ volume: Double)
 }
@@ -71,12 +73,26 @@ final class MprisObject {
         case (MprisIntrospection.playerInterface, "Pause"): kind = OTON_REQUEST_PAUSE
         case (MprisIntrospection.playerInterface, "PlayPause"): kind = OTON_REQUEST_PLAY_PAUSE
         case (MprisIntrospection.playerInterface, "Stop"): kind = OTON_REQUEST_STOP
-        case (MprisIntrospection.playerInterface, "Next"), (MprisIntrospection.playerInterface, "Previous"),
-             (MprisIntrospection.playerInterface, "Seek"), (MprisIntrospection.playerInterface, "SetPosition"):
-            kind = nil // a live stream: CanGoNext/CanGoPrevious/CanSeek are false, so these do nothing (as the spec says)
+        case (MprisIntrospection.playerInterface, "Next"): kind = OTON_REQUEST_NEXT_STATION // stations, wrapping
+        case (MprisIntrospection.playerInterface, "Previous"): kind = OTON_REQUEST_PREV_STATION
+        case (MprisIntrospection.playerInterface, "Seek"), (MprisIntrospection.playerInterface, "SetPosition"):
+            kind = nil // a live stream: CanSeek is false, so these do nothing (as the spec says)
         case (MprisIntrospection.playerInterface, "OpenUri"):
-            g_dbus_method_invocation_return_dbus_error(invocation, "org.mpris.MediaPlayer2.oton.NotSupported",
-                                                       "oton plays the station it was started with")
+            var text = ""
+            if let parameters, g_variant_n_children(parameters) == 1, let child = g_variant_get_child_value(parameters, 0) {
+                if String(cString: g_variant_get_type_string(child)) == "s", let string = g_variant_get_string(child, nil) {
+                    text = String(cString: string)
+                }
+                g_variant_unref(child)
+            }
+            let lower = text.lowercased()
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+                g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.InvalidArgs",
+                                                           "oton opens http:// and https:// stream and playlist URLs, not \(text)")
+                return
+            }
+            controller?.switchStation(to: text)
+            g_dbus_method_invocation_return_value(invocation, nil)
             return
         default:
             g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod",

@@ -27,7 +27,8 @@ enum MprisProperties {
         case "Metadata": return Variants.dictionary(model.metadata.map { ($0.key, Variants.metadata($0.value)) })
         case "Volume": return Variants.double(model.volume)
         case "Position": return Variants.int64(0)
-        case "CanGoNext", "CanGoPrevious", "CanSeek": return Variants.bool(false)
+        case "CanGoNext", "CanGoPrevious": return Variants.bool(model.canSwitchStations)
+        case "CanSeek": return Variants.bool(false)
         case "CanPlay", "CanPause", "CanControl": return Variants.bool(true)
         default: return nil
         }

@@ -99,6 +99,10 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
         host.request(kind)
     }
 
+    func switchStation(to url: String) {
+        host.request(OTON_REQUEST_SWITCH_STATION, station: url)
+    }
+
     func requestVolume(_ volume: Double) {
         host.request(OTON_REQUEST_SET_VOLUME, volume: volume)
     }
