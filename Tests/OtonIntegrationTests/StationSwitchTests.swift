@@ -26,7 +26,8 @@ final class StationSwitchTests: XCTestCase {
         let plugins = """
         {"stations": [{"name": "Alpha", "url": "\(server.url(mount: "/a.mp3"))"}, {"name": "Beta", "url": "\(server.url(mount: "/b.mp3"))"}],
          "plugins": [{"id": "org.oton.history", "path": "libOtonHistory.so", "config": {"database": "\(directory.file("history.sqlite"))"}},
-                     {"id": "org.oton.test.probe", "path": "\(probe)"}]}
+                     {"id": "org.oton.test.probe", "path": "\(probe)"},
+                     {"id": "org.oton.file-sink", "path": "libOtonFileSink.so", "config": {"directory": "\(directory.file("rec"))", "min_seconds": 0}}]}
         """
         let oton = try OtonProcess(self, arguments: ["play", "Alpha", "--headless", "--retries", "1"], plugins: plugins)
         let events = try oton.connect()
@@ -81,6 +82,11 @@ final class StationSwitchTests: XCTestCase {
         let rows = try runProcess("/usr/bin/sqlite3", [directory.file("history.sqlite"),
                                                         "SELECT station, title, ended_at IS NOT NULL FROM plays ORDER BY id"])
         let closed = rows.stdout.split(separator: "\n").map(String.init)
+        // The recorder ended its file at every switch: one file per station played, never both in one.
+        let recorded = (FileManager.default.enumerator(atPath: directory.file("rec"))?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".mp3") }
+        XCTAssertGreaterThanOrEqual(recorded.filter { $0.hasPrefix("incomplete/Alpha FM/Artist A - Song A") }.count, 4, "\(recorded)")
+        XCTAssertGreaterThanOrEqual(recorded.filter { $0.hasPrefix("incomplete/Beta FM/Artist B - Song B") }.count, 4, "\(recorded)")
+        XCTAssertEqual(recorded.filter { !$0.contains("Song A") && !$0.contains("Song B") }, [], "no file outside a station's own")
         XCTAssertEqual(closed.map { $0.split(separator: "|").dropFirst().joined(separator: "|") },
                        ["Song A|1", "Song B|1", "Song A|1", "Song B|1", "Song A|1", "Song B|1", "Song A|1", "Song B|1"], "one closed row per station played: \(rows.stdout)")
     }
