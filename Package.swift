@@ -83,12 +83,16 @@ let package = Package(
                 "OtonHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The message catalogues (locale/*.po), copied beside the executable; see docs/translating.md.
+            resources: [.copy("Resources/locale")],
             linkerSettings: [.linkedLibrary("dl")]
         ),
         .executableTarget(
             name: "oton",
             dependencies: [
                 "OtonHost",
+                // The file sink's own wording of durations and sizes, for `oton record`'s lines.
+                "FileSinkLogic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -122,10 +126,15 @@ let package = Package(
         // A real Icecast2 server on loopback fed by gst-launch-1.0, and a local HTTP server.
         .target(name: "IcecastFixture", path: "Tests/IcecastFixture"),
 
+        // Tests by kind: host units (pure, in-process), plugin Logic units, and tests that run the
+        // oton binary or load compiled C plugins; OtonIntegrationTests meets real servers.
+        // (NumericInputTests drives numbers at their limits through the host and the plugins' parsers alike.)
+        .testTarget(name: "OtonHostTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "FileSinkLogic", "HistoryLogic", "SleepTimerLogic"]),
         .testTarget(
-            name: "OtonHostTests",
-            dependencies: ["OtonHost", "PluginAPI", "SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "OtonTestSupport"]
+            name: "PluginLogicTests",
+            dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "OtonTestSupport"]
         ),
+        .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
         .testTarget(
             name: "OtonIntegrationTests",

@@ -45,11 +45,10 @@ public struct HostHandle: @unchecked Sendable {
     }
 
     @discardableResult
-    public func request(_ kind: oton_request_kind, volume: Double = 0, durationMilliseconds: UInt32 = 0,
-                        station: String? = nil) -> oton_status {
-        func send(_ station: UnsafePointer<CChar>?) -> oton_status {
+    public func request(_ kind: oton_request_kind, volume: Double = 0, durationMilliseconds: UInt32 = 0, station: String? = nil) -> oton_status {
+        func send(_ pointer: UnsafePointer<CChar>?) -> oton_status {
             var request = oton_request(struct_size: UInt32(MemoryLayout<oton_request>.size), kind: kind,
-                                       volume: volume, duration_ms: durationMilliseconds, reserved: 0, station: station)
+                                       volume: volume, duration_ms: durationMilliseconds, reserved: 0, station: pointer)
             return table.pointee.request?(table, &request) ?? OTON_ERR_UNSUPPORTED
         }
         guard let station else { return send(nil) }

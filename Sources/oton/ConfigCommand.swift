@@ -6,12 +6,12 @@ import OtonHost
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "Show which plugins.json is in use, or write the built-in default to edit.",
+        abstract: tr("Show which plugins.json is in use, or write the built-in default to edit."),
         subcommands: [Path.self, Init.self]
     )
 
     struct Path: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the configuration file in use and why it was chosen.")
+        static let configuration = CommandConfiguration(abstract: tr("Print the configuration file in use and why it was chosen."))
 
         @Option(name: .long, help: "plugins.json to use instead of the lookup")
         var config: String?
@@ -35,7 +35,7 @@ struct ConfigCommand: ParsableCommand {
 
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write the built-in default to $XDG_CONFIG_HOME/oton/plugins.json (never over an existing file)."
+            abstract: tr("Write the built-in default to $XDG_CONFIG_HOME/oton/plugins.json (never over an existing file).")
         )
 
         @Argument(help: "Where to write it instead (a file path).")

@@ -5,7 +5,7 @@ import OtonHost
 struct CtlCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ctl",
-        abstract: "Control a running oton: status, play, pause, toggle, stop, volume N, station NAME, next, prev, stations, plugins, commands, subscribe, and every plugin command (sleep 30m, share, …).",
+        abstract: tr("Control a running oton: status, play, pause, toggle, stop, volume N, plugins, commands, subscribe, and every plugin command (sleep 30m, share, …)."),
         discussion: """
         Options go before the command. `oton ctl commands` lists what the running oton understands.
         Volume is in percent (50, 50%, +5, -5); durations say their unit (90s, 30m, 1h30m).
@@ -13,8 +13,6 @@ struct CtlCommand: ParsableCommand {
         Examples:
           oton ctl status
           oton ctl volume +5
-          oton ctl station "Oton FM"             # or its number (oton ctl stations), or a URL
-          oton ctl next
           oton ctl sleep 30m
           oton ctl --instance kitchen subscribe
         """

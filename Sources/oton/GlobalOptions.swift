@@ -50,6 +50,8 @@ struct GlobalOptions: ParsableArguments {
             handler.logLevel = level
             return handler
         }
+        let catalogueProblems = MessageCatalogue.current.problems
+        if !catalogueProblems.isEmpty { Logger(label: "oton.locale").debug("\(catalogueProblems.joined(separator: "; "))") }
     }
 }
 

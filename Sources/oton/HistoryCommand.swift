@@ -7,7 +7,7 @@ import OtonHost
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Show the tracks heard (from the History plugin's history.sqlite).",
+        abstract: tr("Show the tracks heard (from the History plugin's history.sqlite)."),
         subcommands: [Latest.self, Stats.self],
         defaultSubcommand: Latest.self
     )
@@ -22,11 +22,23 @@ struct HistoryCommand: ParsableCommand {
         @Option(name: .long, help: "Only this station (case-insensitive)")
         var station: String?
 
-        @Option(name: .long, help: "Only tracks whose artist or title contains TEXT")
+        @Option(name: .long, help: "Only tracks whose artist or title contains TEXT (case and accents ignored, every script)")
         var search: String?
+
+        @Flag(name: .long, help: "Also show skipped plays (heard for less than the scrobble threshold, 30 s by default, or a placeholder such as Unknown - Unknown); stats never count them")
+        var all = false
 
         @Option(name: .long, help: "table, json or csv")
         var format: String = "table"
+
+        /// The History plugin's table words (HistoryLabels.english) in the reader's language.
+        static var tableWords: [(String, String)] {
+            [("STARTED", tr("STARTED")), ("HEARD", tr("HEARD")), ("STATION", tr("STATION")), ("ARTIST", tr("ARTIST")),
+             ("TITLE", tr("TITLE")), ("PLAYS", tr("PLAYS")), ("HOURS", tr("HOURS")), ("TRACKS", tr("TRACKS")),
+             ("No tracks in the history match.", tr("No tracks in the history match.")), ("[jingle]", tr("[jingle]")),
+             ("[skipped]", tr("[skipped]")), ("Top artists", tr("Top artists")), ("Top tracks", tr("Top tracks")),
+             ("Hours listened per station", tr("Hours listened per station")), ("(none)", tr("(none)"))]
+        }
 
         var arguments: [String] {
             var out: [String] = []
@@ -34,12 +46,14 @@ struct HistoryCommand: ParsableCommand {
             if let since { out += ["--since", since] }
             if let station { out += ["--station", station] }
             if let search { out += ["--search", search] }
+            if all { out.append("--all") }
+            for (english, text) in Self.tableWords where text != english { out += ["--label", "\(english)=\(text)"] }
             return out + ["--format", format]
         }
     }
 
     struct Latest: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "The latest tracks, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: tr("The latest tracks, newest first."))
         @OptionGroup var options: GlobalOptions
         @OptionGroup var filters: Filters
 
@@ -50,7 +64,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Top artists and tracks, and hours listened per station.")
+        static let configuration = CommandConfiguration(abstract: tr("Top artists and tracks, and hours listened per station."))
         @OptionGroup var options: GlobalOptions
         @OptionGroup var filters: Filters
 

@@ -8,12 +8,12 @@ import OtonHost
 struct LastFMCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lastfm",
-        abstract: "Last.fm scrobbling (History plugin).",
+        abstract: tr("Last.fm scrobbling (History plugin)."),
         subcommands: [Login.self]
     )
 
     struct Login: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Authorize Oton to scrobble to your Last.fm account.")
+        static let configuration = CommandConfiguration(abstract: tr("Authorize Oton to scrobble to your Last.fm account."))
         @OptionGroup var options: GlobalOptions
 
         @Option(name: .long, help: "Seconds to wait for the authorization in the browser")

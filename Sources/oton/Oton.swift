@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import OtonHost
 
 @main
 struct Oton: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "oton",
-        abstract: "Internet radio player and recorder with plugins.",
+        abstract: tr("Internet radio player and recorder with plugins."),
         discussion: """
         Exit codes: 0 normal, 2 usage or configuration error, 3 stream not playable, 4 recording failed.
         Shell completion: oton --generate-completion-script bash|zsh|fish.
@@ -17,7 +18,7 @@ struct Oton: ParsableCommand {
           oton plugins inspect libOtonSleepTimer.so
         """,
         version: OtonVersionText.text,
-        subcommands: [PlayCommand.self, RecordCommand.self, CtlCommand.self, HistoryCommand.self, LastFMCommand.self, PluginsCommand.self, ConfigCommand.self]
+        subcommands: [PlayCommand.self, RecordCommand.self, CtlCommand.self, StationsCommand.self, HistoryCommand.self, LastFMCommand.self, PluginsCommand.self, ConfigCommand.self]
     )
 
     /// ArgumentParser's main, except that every usage error exits 2 (ArgumentParser's default is

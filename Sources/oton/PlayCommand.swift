@@ -5,11 +5,10 @@ import OtonHost
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a station (by name from plugins.json), a URL or a file. No argument plays the default station.",
+        abstract: tr("Play a station (by name from plugins.json), a URL or a file. No argument plays the default station."),
         discussion: """
-        Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · n p next/previous station · \
-        1–9 station by number · s sleep timer presets · c cancel the sleep timer · h share the track · q quit.
-        A running oton switches stations without restarting: oton ctl station NAME|NUMBER|URL, oton ctl next, oton ctl prev.
+        Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · s sleep timer presets · \
+        c cancel the sleep timer · h share the track · q quit.
 
         Volume is in percent: 50 or 50%, 0–100, up to 150 amplified.
 
@@ -20,6 +19,7 @@ struct PlayCommand: ParsableCommand {
           oton play "Oton FM" --volume 60%
           oton play https://host/stream.mp3 --no-tui
           oton play --headless --events events.jsonl
+          oton play --search "radio paradise"     # the first result of the station directory
         """
     )
 
@@ -27,6 +27,13 @@ struct PlayCommand: ParsableCommand {
 
     @Argument(help: "Station name, http(s):// URL, or file")
     var station: String?
+
+    @Option(name: .long, help: ArgumentHelp("Play the first station the Radio Browser directory finds for these words", valueName: "query"))
+    var search: String?
+
+    @Option(name: .long, help: ArgumentHelp("Radio Browser server for --search (default: \"directory_server\" in plugins.json, else DNS)",
+                                            valueName: "url"))
+    var directoryServer: String?
 
     @Flag(name: .long, help: "No sound device (real time into a fake sink) and no status line: for servers and recording")
     var headless = false
@@ -53,11 +60,24 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: "Open no control socket")
     var noControl = false
 
+    func validate() throws {
+        if search != nil, station != nil { throw ValidationError("give a station or --search QUERY, not both") }
+        if directoryServer != nil, search == nil { throw ValidationError("--directory-server is for --search") }
+    }
+
+    /// The first result of the directory search; its play is counted in the background.
+    private func searchedStation(_ query: String) throws -> Station {
+        let client = try DirectoryServerOptions.client(server: directoryServer, config: options.config)
+        let found = try DirectorySearchRunner.search(DirectorySearchQuery(name: query, limit: 1), with: client)[0]
+        DirectorySearchRunner.countPlay(of: found, with: client)
+        return found.station
+    }
+
     func run() throws {
         let interactive = !headless && !noTui && isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 && events != "-"
         options.bootstrapLogging(terminal: interactive)
         let config = try options.loadConfig()
-        let chosen = try options.resolveStation(station, in: config)
+        let chosen = try search.map { try searchedStation($0) } ?? options.resolveStation(station, in: config)
         var playerOptions = Player.Options(headless: headless, volume: Double(volume) / 100)
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         if let audioSink {
@@ -88,11 +108,14 @@ struct PlayCommand: ParsableCommand {
         statusLine?.close()
         logLines?.close()
         if case let .gaveUp(kind) = outcome {
-            let attempts = playerOptions.reconnect.maxAttempts.map { "after \($0) reconnect attempt\($0 == 1 ? "" : "s")" } ?? "after its reconnect attempts"
+            let stopped = playerOptions.reconnect.maxAttempts.map {
+                $0 == 1 ? tr("oton stopped after 1 reconnect attempt; run the same command to try again (--retries N for more attempts).")
+                    : tr("oton stopped after {count} reconnect attempts; run the same command to try again (--retries N for more attempts).", ["count": "\($0)"])
+            } ?? tr("oton stopped after its reconnect attempts; run the same command to try again (--retries N for more attempts).")
             Terminal.error("""
-            cannot play \(session.player.station.url): \(kind.message)
-              \(kind.recoverySuggestion)
-              oton stopped \(attempts); run the same command to try again (--retries N for more attempts).
+            \(tr("cannot play {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]))
+              \(kind.localizedRecoverySuggestion)
+              \(stopped)
             """)
             throw ExitStatus.notPlayable
         }

@@ -7,16 +7,12 @@ import PluginAPI
 /// line per 10 % step.
 final class PlaybackLogLines: MailboxConsumer, @unchecked Sendable {
     private static let id = "oton.cli.log-lines"
-    private let bus: PluginBus
-    private let mailbox: Mailbox
+    private var subscription: BusSubscription?
     /// The last state printed (the mailbox delivers on one thread).
     private var lastState: String?
 
     init(bus: PluginBus) {
-        self.bus = bus
-        mailbox = bus.makeMailbox(for: Self.id)
-        mailbox.start(consumer: self)
-        bus.subscribe(id: Self.id, kinds: .only([OTON_EVENT_STATE, OTON_EVENT_TRACK]), mailbox: mailbox)
+        subscription = BusSubscription(bus: bus, id: Self.id, kinds: .only([OTON_EVENT_STATE, OTON_EVENT_TRACK]), consumer: self)
     }
 
     func deliver(event: FrozenEvent) {
@@ -44,8 +40,7 @@ final class PlaybackLogLines: MailboxConsumer, @unchecked Sendable {
     func deliverDropNotice(_ counts: Mailbox.DropCounts) {}
 
     func close() {
-        bus.unsubscribe(id: Self.id)
-        mailbox.close()
+        subscription?.close(drain: false)
     }
 }
 

@@ -5,13 +5,13 @@ import OtonHost
 struct PluginsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
-        abstract: "List the configured plugins or inspect a plugin library.",
+        abstract: tr("List the configured plugins or inspect a plugin library."),
         subcommands: [List.self, Inspect.self],
         defaultSubcommand: List.self
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the plugins in plugins.json and whether each would load (create is not called).")
+        static let configuration = CommandConfiguration(abstract: tr("Show the plugins in plugins.json and whether each would load (create is not called)."))
 
         @OptionGroup var options: GlobalOptions
 
@@ -39,7 +39,7 @@ struct PluginsCommand: ParsableCommand {
 
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print everything a plugin library declares, without creating it.",
+            abstract: tr("Print everything a plugin library declares, without creating it."),
             discussion: """
             Examples:
               oton plugins inspect libOtonSleepTimer.so

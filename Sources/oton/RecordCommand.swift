@@ -1,19 +1,34 @@
 import ArgumentParser
+import FileSinkLogic
 import Foundation
 import OtonHost
 
 /// `oton record`: headless recording of one station with the file-sink plugin.
-/// The plugins plugins.json enables run too; the file sink is added (or its
-/// plugins.json entry enabled) with the settings given here.
+/// A recording is not listening: of the plugins plugins.json enables only those
+/// recording needs run (the file sink, added or enabled with the settings given
+/// here, and the artwork plugin for covers), plus any named with --with-plugin.
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record a station headless into a folder, one file per track (no sound device, no status line).",
-        discussion: "Reconnects forever with growing delay unless --retries is given. One line per finished track on standard output. Exit codes: 0 done, 2 usage or configuration, 3 stream not playable, 4 recording failed (disk full, write error)."
+        abstract: tr("Record a station headless into a folder, one file per track (no sound device, no status line)."),
+        discussion: """
+        Reconnects forever with growing delay unless --retries is given. One line per finished track on standard output.
+
+        A recording is not listening: only the file sink and the artwork plugin (for covers) run, so nothing \
+        is added to the listening history or scrobbled. --with-plugin ID runs another enabled plugin too.
+
+        --duration counts the audio recorded, not the clock. A server's burst (audio from before the start, \
+        which Icecast sends at once to a new listener) is kept and counted, as streamripper keeps it. If \
+        the station sends nothing, oton record still ends after twice the duration plus 30 s.
+
+        Exit codes: 0 done, 2 usage or configuration, 3 stream not playable, 4 recording failed (disk full, write error).
+        """
     )
 
     static let pluginID = "org.oton.file-sink"
     static let pluginLibrary = "libOtonFileSink.so"
+    /// Enabled plugins that run while recording without being asked for: covers for the files.
+    static let recordingPlugins: Set<String> = [pluginID, "org.oton.artwork"]
 
     @OptionGroup var options: GlobalOptions
 
@@ -41,14 +56,20 @@ struct RecordCommand: ParsableCommand {
     @Flag(name: .long, help: "Write a CUE sheet beside each file (with --no-split: where each track begins)")
     var cue = false
 
-    @Option(name: .long, help: "Stop after this long: 90s, 30m, 2h, 1h30m or seconds")
+    @Option(name: .long, help: "Stop after this much audio is recorded: 90s, 30m, 2h, 1h30m (the server's burst counts)")
     var duration: String?
+
+    @Option(name: .long, help: ArgumentHelp("Also run this plugin enabled in plugins.json (repeatable); by default only the file sink and artwork run", valueName: "id"))
+    var withPlugin: [String] = []
 
     @Option(name: .long, help: "Stop after this much is written: 500M, 2G, or bytes")
     var maxSize: String?
 
     @Option(name: .long, help: "File name template (default {station}/{artist} - {title}.{ext})")
     var template: String?
+
+    @Option(name: .long, help: "File names: portable (default; FAT, exFAT, SMB and Windows accept them: : ? * \" < > | \\ replaced, no trailing dots or spaces) or posix (every character Linux allows)")
+    var names: String?
 
     @Option(name: .long, help: "Incomplete first and last tracks: incomplete (into incomplete/), drop or keep")
     var partial: String?
@@ -90,29 +111,39 @@ struct RecordCommand: ParsableCommand {
                 throw ExitStatus.configuration
             }
         }
+        let enabledIDs = Set(config.plugins.filter(\.enabled).map(\.id))
+        if let unknown = withPlugin.first(where: { !enabledIDs.contains($0) }) {
+            let known = enabledIDs.subtracting(Self.recordingPlugins).sorted()
+            Terminal.error("--with-plugin \(unknown): no enabled plugin has that id; " + (known.isEmpty ? "plugins.json enables no other plugin" : "enabled: \(known.joined(separator: ", "))"))
+            throw ExitStatus.configuration
+        }
         let outDirectory = out.hasPrefix("/") ? out : FileManager.default.currentDirectoryPath + "/" + out
 
         var sinkConfig: [String: JSONValue] = [:]
         if let existing = config.plugins.first(where: { $0.id == Self.pluginID }), case let .object(values) = existing.config {
             sinkConfig = values
         }
-        sinkConfig["directory"] = .string(outDirectory)
-        sinkConfig["split"] = .bool(split)
-        sinkConfig["mode"] = .string("always")
-        sinkConfig["quit_on_error"] = .bool(true)
-        sinkConfig["station"] = .string(chosen.name)
-        sinkConfig["stream_url"] = .string(chosen.url)
-        if let format { sinkConfig["format"] = .string(format) }
-        if cue { sinkConfig["cue"] = .bool(true) }
-        if let silenceWindow { sinkConfig["silence_window"] = .number(silenceWindow) }
-        if let padBefore { sinkConfig["pad_before"] = .number(padBefore) }
-        if let padAfter { sinkConfig["pad_after"] = .number(padAfter) }
-        if let template { sinkConfig["template"] = .string(template) }
-        if let partial { sinkConfig["partial"] = .string(partial) }
-        if let minSeconds { sinkConfig["min_seconds"] = .number(minSeconds) }
-        if let diskFloor { sinkConfig["disk_floor_mb"] = .number(diskFloor) }
-        if let maxBytes { sinkConfig["max_mb"] = .number(maxBytes / 1_048_576) }
+        sinkConfig[FileSinkKey.directory.rawValue] = .string(outDirectory)
+        sinkConfig[FileSinkKey.split.rawValue] = .bool(split)
+        sinkConfig[FileSinkKey.mode.rawValue] = .string("always")
+        sinkConfig[FileSinkKey.quitOnError.rawValue] = .bool(true)
+        sinkConfig[FileSinkKey.station.rawValue] = .string(chosen.name)
+        sinkConfig[FileSinkKey.streamUrl.rawValue] = .string(chosen.url)
+        if let format { sinkConfig[FileSinkKey.format.rawValue] = .string(format) }
+        if cue { sinkConfig[FileSinkKey.cue.rawValue] = .bool(true) }
+        if let silenceWindow { sinkConfig[FileSinkKey.silenceWindow.rawValue] = .number(silenceWindow) }
+        if let padBefore { sinkConfig[FileSinkKey.padBefore.rawValue] = .number(padBefore) }
+        if let padAfter { sinkConfig[FileSinkKey.padAfter.rawValue] = .number(padAfter) }
+        if let template { sinkConfig[FileSinkKey.template.rawValue] = .string(template) }
+        if let names { sinkConfig[FileSinkKey.names.rawValue] = .string(names) }
+        if let partial { sinkConfig[FileSinkKey.partial.rawValue] = .string(partial) }
+        if let minSeconds { sinkConfig[FileSinkKey.minSeconds.rawValue] = .number(minSeconds) }
+        if let diskFloor { sinkConfig[FileSinkKey.diskFloorMb.rawValue] = .number(diskFloor) }
+        if let maxBytes { sinkConfig[FileSinkKey.maxMb.rawValue] = .number(maxBytes / 1_048_576) }
+        if let stopAfter { sinkConfig[FileSinkKey.maxSeconds.rawValue] = .number(stopAfter) }
         var recordConfig = config
+        let wanted = Self.recordingPlugins.union(withPlugin)
+        recordConfig.plugins.removeAll { !wanted.contains($0.id) }
         let path = config.plugins.first(where: { $0.id == Self.pluginID })?.path ?? Self.pluginLibrary
         recordConfig.plugins.removeAll { $0.id == Self.pluginID }
         recordConfig.plugins.append(PluginEntry(id: Self.pluginID, path: path, enabled: true, config: .object(sinkConfig), location: "oton record"))
@@ -137,7 +168,8 @@ struct RecordCommand: ParsableCommand {
                 return
             }
             if let stopAfter {
-                DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter) { [session] in session.requestQuit() }
+                // The file sink stops at the audio time; this only ends a recording of a station that sends nothing.
+                DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter * 2 + 30) { [session] in session.requestQuit() }
             }
         }
         lines?.close()
@@ -150,7 +182,7 @@ struct RecordCommand: ParsableCommand {
             throw ExitStatus.recordingFailed
         }
         if case let .gaveUp(kind) = outcome {
-            Terminal.error("cannot record \(chosen.url): \(kind.message)\n  \(kind.recoverySuggestion)")
+            Terminal.error(tr("cannot record {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]) + "\n  " + kind.localizedRecoverySuggestion)
             throw ExitStatus.notPlayable
         }
     }

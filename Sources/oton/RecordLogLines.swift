@@ -1,3 +1,4 @@
+import FileSinkLogic
 import Foundation
 import OtonHost
 import PluginAPI
@@ -6,18 +7,13 @@ import PluginAPI
 /// connection trouble and a stopped recording on standard error.
 final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
     private static let id = "oton.cli.record-lines"
-    static let stoppedEventName = "org.oton.file-sink.stopped"
-    private let bus: PluginBus
-    private let mailbox: Mailbox
+    private var subscription: BusSubscription?
     private let lock = NSLock()
     private var failure: String?
 
     init(bus: PluginBus) {
-        self.bus = bus
-        mailbox = bus.makeMailbox(for: Self.id)
-        mailbox.start(consumer: self)
-        let kinds = [OTON_EVENT_NAME_RECORDING_DONE, Self.stoppedEventName].compactMap { bus.registry.kind(for: $0) }
-        bus.subscribe(id: Self.id, kinds: .only(Set(kinds + [OTON_EVENT_STATE])), mailbox: mailbox)
+        let kinds = [OTON_EVENT_NAME_RECORDING_DONE, OTON_EVENT_NAME_RECORDING_STOPPED].compactMap { bus.registry.kind(for: $0) }
+        subscription = BusSubscription(bus: bus, id: Self.id, kinds: .only(Set(kinds + [OTON_EVENT_STATE])), consumer: self)
     }
 
     /// The error that stopped the recording, if one did.
@@ -30,14 +26,8 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
         let fields = Dictionary(event.event.fields, uniquingKeysWith: { _, last in last })
         switch event.event.name {
         case OTON_EVENT_NAME_RECORDING_DONE:
-            let seconds = Double(fields["seconds"] ?? "") ?? 0
-            let megabytes = String(format: "%.1f MB", (Double(fields["bytes"] ?? "") ?? 0) / 1_000_000)
-            let status = fields["status"] ?? "finished"
-            let path = fields["path"].flatMap { $0.isEmpty ? nil : $0 } ?? "(deleted)"
-            var line = "\(status): \(path) (\(Self.duration(seconds)), \(megabytes))"
-            if let reason = fields["reason"], !reason.isEmpty { line += ": \(reason)" }
-            StandardOutput.write(line + "\n")
-        case Self.stoppedEventName:
+            StandardOutput.write(Self.finishedLine(fields) + "\n")
+        case OTON_EVENT_NAME_RECORDING_STOPPED:
             let message = fields["message"] ?? "recording stopped"
             if fields["error"] == "true" {
                 lock.lock(); failure = message; lock.unlock()
@@ -45,7 +35,7 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
             Terminal.error(message)
         default:
             if case let .state(state) = event.event.payload, let error = state.error {
-                Terminal.error("\(error.kind): \(error.message)\(state.retryAttempt > 0 ? " (reconnect attempt \(state.retryAttempt))" : "")")
+                Terminal.error("\(error.kind): \(error.playbackError?.localizedMessage ?? error.message)\(state.retryAttempt > 0 ? tr(" (reconnect attempt {attempt})", ["attempt": "\(state.retryAttempt)"]) : "")")
             }
         }
     }
@@ -55,14 +45,33 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
 
     /// Waits for the lines already queued, then stops listening.
     func close() {
-        mailbox.drain()
-        bus.unsubscribe(id: Self.id)
-        mailbox.close()
+        subscription?.close()
     }
 
-    static func duration(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded())
-        return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
-            : String(format: "%d:%02d", whole / 60, whole % 60)
+    /// "complete: /srv/rec/Station/A - B.mp3 (3:07, 4.2 MB)", "dropped: Station/A - B.mp3 (4.1 s, 48 KB): too short (4.1 s < 5.0 s), not kept",
+    /// in the user's language (the file sink's English reason is used only for reasons this does not know).
+    static func finishedLine(_ fields: [String: String]) -> String {
+        let seconds = Double(fields["seconds"] ?? "") ?? 0
+        let size = formatBytes(UInt64(fields["bytes"] ?? "") ?? 0)
+        let status: String = switch fields["status"] {
+        case "complete": tr("complete")
+        case "incomplete": tr("incomplete")
+        case "dropped": tr("dropped")
+        case "failed": tr("failed")
+        default: fields["status"] ?? "finished"
+        }
+        let path = fields["path"].flatMap { $0.isEmpty ? nil : $0 } ?? fields["name"].flatMap { $0.isEmpty ? nil : $0 } ?? tr("a track")
+        var line = "\(status): \(path) (\(formatSeconds(seconds)), \(size))"
+        let reason: String? = switch fields["reason_code"] {
+        case "too-short":
+            tr("too short ({seconds} < {minimum}), not kept",
+               ["seconds": formatSeconds(seconds), "minimum": formatSeconds(Double(fields["min_seconds"] ?? "") ?? 0)])
+        case "partial-dropped":
+            tr("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept")
+        default:
+            fields["reason"].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if let reason { line += ": \(reason)" }
+        return line
     }
 }

@@ -9,7 +9,7 @@ import PluginAPI
 final class StatusLine: MailboxConsumer, @unchecked Sendable {
     private static let id = "oton.cli.status-line"
     private let session: HostSession
-    private let mailbox: Mailbox
+    private var subscription: BusSubscription?
     private let lock = NSLock()
     private var state = "connecting"
     private var isPlaying = false
@@ -26,8 +26,6 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
     /// What went wrong, in the error state (while reconnecting it is the reconnect's reason).
     private var problem: String?
     private var keysHinted = false
-    /// The station the state events last named (a new one is a switch).
-    private var stationURL: String?
     private var notice: String?
     private var noticeUntil = Date.distantPast
     private var saved = termios()
@@ -37,9 +35,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
 
     init(session: HostSession) {
         self.session = session
-        mailbox = session.bus.makeMailbox(for: Self.id)
-        mailbox.start(consumer: self)
-        session.bus.subscribe(id: Self.id, kinds: .all, mailbox: mailbox)
+        subscription = BusSubscription(bus: session.bus, id: Self.id, kinds: .all, consumer: self)
         enterRawMode()
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + 1, repeating: 1)
@@ -64,18 +60,13 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
                 if info.retryAttempt > 0 {
                     let delay = event.event.field("retry_in_ms").flatMap(Double.init).map { $0 / 1000 } ?? 0
                     reconnect = (Date().addingTimeInterval(delay), Int(info.retryAttempt), event.event.field("retry_max").flatMap(Int.init),
-                                 error.message)
+                                 error.playbackError?.localizedMessage ?? error.message)
                 } else {
                     state = "error"
-                    problem = error.message
+                    problem = error.playbackError?.localizedMessage ?? error.message
                 }
             }
             setPlaying(info.state.name == "playing")
-            // A switch: the old station's title and time go with it.
-            if let url = event.event.field("station_url"), url != stationURL {
-                if stationURL != nil { (track, listened) = (nil, 0) }
-                stationURL = url
-            }
         case let .track(info, _):
             if info.title != track?.title || info.artist != track?.artist {
                 listened = 0
@@ -93,9 +84,9 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
                 sleepAfterTrack = false
                 if event.event.name == OTON_EVENT_NAME_SLEEP_FIRED {
                     notice = switch event.event.field("action") {
-                    case "pause": "sleep timer: paused playback (space resumes)"
-                    case "quit": "sleep timer: quitting"
-                    default: "sleep timer: stopped playback (space plays again)"
+                    case "pause": tr("sleep timer: paused playback (space resumes)")
+                    case "quit": tr("sleep timer: quitting")
+                    default: tr("sleep timer: stopped playback (space plays again)")
                     }
                     noticeUntil = Date().addingTimeInterval(10)
                 }
@@ -124,21 +115,23 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         lock.lock()
         let now = Date()
         let elapsed = Int(listened + (playingSince.map { now.timeIntervalSince($0) } ?? 0))
-        var head = [stateSymbol + " " + state]
+        var head = [stateSymbol + " " + Self.stateText(state)]
         if let reconnect {
             let seconds = max(0, Int(reconnect.at.timeIntervalSince(now).rounded(.up)))
-            head = ["… reconnecting in \(seconds) s (attempt \(reconnect.attempt)\(reconnect.max.map { "/\($0)" } ?? ""))"]
+            let values = ["seconds": "\(seconds)", "attempt": "\(reconnect.attempt)", "max": reconnect.max.map { "\($0)" } ?? ""]
+            head = ["… " + (reconnect.max == nil ? tr("reconnecting in {seconds} s (attempt {attempt})", values)
+                                                 : tr("reconnecting in {seconds} s (attempt {attempt}/{max})", values))]
         }
         let reason = reconnect?.reason ?? problem ?? ""
         let song = track.map { [$0.artist, $0.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ") } ?? ""
-        var tail = [String(format: "%d:%02d", elapsed / 60, elapsed % 60), "vol " + VolumeArgument.text(percent: VolumeArgument.percent(of: volume))]
+        var tail = [String(format: "%d:%02d", elapsed / 60, elapsed % 60), tr("vol {volume}", ["volume": VolumeArgument.text(percent: VolumeArgument.percent(of: volume), in: .current)])]
         if let sleepDeadline {
             let left = max(0, Int(sleepDeadline.timeIntervalSince(now).rounded(.up)))
-            tail.append(String(format: "sleep %d:%02d", left / 60, left % 60))
+            tail.append(tr("sleep {time}", ["time": String(format: "%d:%02d", left / 60, left % 60)]))
         } else if sleepAfterTrack {
-            tail.append("sleep after track")
+            tail.append(tr("sleep after track"))
         }
-        if let notice, now < noticeUntil { tail.append(notice) } else if !keysHinted { tail.append("? keys") }
+        if let notice, now < noticeUntil { tail.append(notice) } else if !keysHinted { tail.append(tr("? keys")) }
         let station = session.player.station.name
         let done = closed
         lock.unlock()
@@ -157,6 +150,22 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         TerminalRow.shared.draw(line)
     }
 
+    /// A state as the listener reads it: "playing", "buffering 40%" (the name from the state event, then any percent).
+    private static func stateText(_ state: String) -> String {
+        let name = state.prefix { $0 != " " }
+        let word = switch name {
+        case "idle": tr("idle")
+        case "connecting": tr("connecting")
+        case "playing": tr("playing")
+        case "buffering": tr("buffering")
+        case "paused": tr("paused")
+        case "stopped": tr("stopped")
+        case "error": tr("error")
+        default: String(name)
+        }
+        return word + state.dropFirst(name.count)
+    }
+
     private var stateSymbol: String {
         state.hasPrefix("playing") ? "▶" : state.hasPrefix("paused") ? "⏸" : state.hasPrefix("idle") ? "■" : "…"
     }
@@ -165,52 +174,60 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         var byte: UInt8 = 0
         while read(STDIN_FILENO, &byte, 1) == 1 {
             lock.lock()
-            let (done, current, retrying) = (closed, volume, reconnect != nil || state.hasPrefix("error"))
+            let (done, retrying) = (closed, reconnect != nil || state.hasPrefix("error"))
             keysHinted = true
             lock.unlock()
             if done { return }
             switch byte {
             case UInt8(ascii: "?"): TerminalRow.shared.show(Self.keyList)
             case UInt8(ascii: " "): session.player.submit(retrying ? .play : .playPause, from: "terminal")
-            case UInt8(ascii: "+"), UInt8(ascii: "="): changeVolume(by: 5, from: current)
-            case UInt8(ascii: "-"), UInt8(ascii: "_"): changeVolume(by: -5, from: current)
+            case UInt8(ascii: "+"), UInt8(ascii: "="): changeVolume(by: 5)
+            case UInt8(ascii: "-"), UInt8(ascii: "_"): changeVolume(by: -5)
             case UInt8(ascii: "s"): runPluginCommand("sleep", ["next"])
             case UInt8(ascii: "c"): runPluginCommand("sleep", ["cancel"])
             case UInt8(ascii: "h"): runPluginCommand("share", [], showWholeReply: true)
-            case UInt8(ascii: "n"): switchStation(.next)
-            case UInt8(ascii: "p"): switchStation(.previous)
-            case UInt8(ascii: "1") ... UInt8(ascii: "9"): switchStation(.argument(String(byte - UInt8(ascii: "0"))))
+            case UInt8(ascii: "n"): switchStation(step: 1)
+            case UInt8(ascii: "p"): switchStation(step: -1)
+            case UInt8(ascii: "1") ... UInt8(ascii: "9"): switchStation(number: Int(byte - UInt8(ascii: "0")))
             case UInt8(ascii: "q"), 3: session.requestQuit() // 3: Ctrl-C in raw mode
             default: break
             }
         }
     }
 
-    /// n, p and 1–9 switch as `oton ctl next`, `prev` and `station N` do; a number no station has says so.
-    private func switchStation(_ choice: StationChoice) {
-        do {
-            try session.player.switchStation(choice, from: "terminal")
-        } catch {
-            lock.lock(); notice = error.description; noticeUntil = Date().addingTimeInterval(4); lock.unlock()
-            draw()
+    /// n and p step through plugins.json's stations (wrapping), 1–9 pick one, as `oton ctl next|prev|station N` do.
+    private func switchStation(step: Int? = nil, number: Int? = nil) {
+        let list = session.stations
+        let target: Station?
+        if let number {
+            target = list.stations.indices.contains(number - 1) ? list.stations[number - 1] : nil
+        } else {
+            target = list.station(after: session.player.station, step: step ?? 1)
         }
+        guard let target else {
+            lock.lock(); notice = tr("no station {number} (plugins.json lists {count})", ["number": "\(number ?? 0)", "count": "\(list.stations.count)"])
+            noticeUntil = Date().addingTimeInterval(4); lock.unlock()
+            return draw()
+        }
+        session.player.submit(.switchStation(target), from: "terminal")
     }
 
     /// + and - change the volume as `oton ctl volume +5` does: in whole percent, within 0–150.
-    private func changeVolume(by change: Int, from current: Double) {
-        let percent = VolumeArgument.relative(change).applied(to: VolumeArgument.percent(of: current))
-        session.player.submit(.setVolume(Double(percent) / 100), from: "terminal")
+    private func changeVolume(by change: Int) {
+        session.player.submit(.changeVolume(byPercent: change), from: "terminal")
     }
 
     /// The keys, as `?` shows them (space while reconnecting tries at once, as the network error suggests) above the status line.
-    static let keyList = """
-    keys:  space  pause / resume      + -  volume ±5 %
-           s      sleep timer presets  c    cancel the sleep timer
-           n      next station         p    previous station
-           1–9    station by number (oton ctl stations lists them)
-           h      share the track (text, links, clipboard)
-           ?      this list            q    quit (Ctrl-C too)
-    """
+    /// One message per row, so that a translator can align the columns in their language.
+    static var keyList: String {
+        [
+            tr("keys:  space  pause / resume      + -  volume ±5 %"),
+            tr("       s      sleep timer presets  c    cancel the sleep timer"),
+            tr("       h      share the track (text, links, clipboard)"),
+            tr("       n p    next / previous station  1–9  station by number"),
+            tr("       ?      this list            q    quit (Ctrl-C too)"),
+        ].joined(separator: "\n")
+    }
 
     /// Runs a plugin's command off the key thread. Its reply shows on the status line for a few
     /// seconds, or (`showWholeReply`, for share's text and links) above it, where it stays.
@@ -218,7 +235,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         let plugins = session.plugins
         DispatchQueue.global().async { [weak self] in
             let reply = plugins.run(command: name, arguments: arguments)
-            let text = reply?.text ?? "no plugin provides \"\(name)\"; see `oton plugins list`"
+            let text = reply?.text ?? tr("no plugin provides \"{command}\"; see `oton plugins list`", ["command": name])
             guard let self else { return }
             if showWholeReply {
                 TerminalRow.shared.show(text)
@@ -241,8 +258,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         closed = true
         lock.unlock()
         timer?.cancel()
-        session.bus.unsubscribe(id: Self.id)
-        mailbox.close()
+        subscription?.close(drain: false)
         tcsetattr(STDIN_FILENO, TCSANOW, &saved)
         TerminalRow.shared.finish()
     }

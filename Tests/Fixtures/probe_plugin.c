@@ -186,6 +186,26 @@ static oton_status probe_on_command(oton_instance *instance, const char *name, c
         reply(reply_context, text);
         return OTON_OK;
     }
+    if (strcmp(name, "probe-switch") == 0) {
+        /* ABI 1.2: ["NAME"] switches to that station, [] to the next one. The argument is the
+         * first JSON string of args_json, taken as is (the test sends no escapes). */
+        char station[256] = "";
+        const char *open = strchr(args_json, '"');
+        const char *close = open ? strchr(open + 1, '"') : NULL;
+        if (open && close && (size_t)(close - open - 1) < sizeof station) {
+            memcpy(station, open + 1, (size_t)(close - open - 1));
+            station[close - open - 1] = 0;
+        }
+        oton_request request;
+        memset(&request, 0, sizeof request);
+        request.struct_size = sizeof request;
+        request.kind = station[0] ? OTON_REQUEST_SWITCH_STATION : OTON_REQUEST_NEXT_STATION;
+        request.station = station[0] ? station : NULL;
+        char text[32];
+        snprintf(text, sizeof text, "status=%d", (int)self->host->request(self->host, &request));
+        reply(reply_context, text);
+        return OTON_OK;
+    }
     if (strcmp(name, "probe-echo") == 0) {
         reply(reply_context, "echo:");
         reply(reply_context, args_json);
@@ -220,6 +240,7 @@ static const oton_command_decl probe_commands[] = {
     {sizeof(oton_command_decl), 0, "probe-echo", "probe-echo ARGS…", "replies with its arguments"},
     {sizeof(oton_command_decl), 0, "probe-publish", "probe-publish", "publishes org.oton.test.probe and asks for a fade"},
     {sizeof(oton_command_decl), 0, "probe-select-late", "probe-select-late", "calls select_media_taps after create"},
+    {sizeof(oton_command_decl), 0, "probe-switch", "probe-switch [STATION]", "asks the player to switch stations (ABI 1.2)"},
 };
 
 static const oton_plugin_descriptor probe_descriptor = {

@@ -38,15 +38,30 @@ final class PlaylistParserTests: XCTestCase {
         XCTAssertEqual(playlist.entries.map(\.url), ["http://h.example/a/live.mp3", "http://h.example/a/sub/backup.ogg"])
     }
 
-    func testHLSIsRecognizedAndRefused() {
-        for text in ["#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nseg1.aac\n",
-                     "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=128000\nchunklist.m3u8\n",
-                     "#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:7\nseg7.ts\n"] {
+    /// An HLS playlist is not a list of stations: the parser refuses it, and the resolver hands it to
+    /// GStreamer's HLS demuxer as a stream of its own, from a file (here) or over HTTP (HLSPlaybackTests).
+    func testHLSIsNotParsedAsAStationListButResolvedAsAStream() throws {
+        let texts = ["#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nseg1.aac\n",
+                     "\u{FEFF}#EXTM3U\r\n#EXT-X-STREAM-INF:BANDWIDTH=128000\r\nchunklist.m3u8\r\n",
+                     "#EXTM3U\n#ext-x-media-sequence:7\nseg7.ts\n"]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("oton-hls-\(getpid())-\(UInt32.random(in: 0 ... .max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (index, text) in texts.enumerated() {
             XCTAssertThrowsError(try parse(text, .m3u), text) { error in
                 XCTAssertEqual(error as? PlaylistParser.Failure, .hls)
             }
+            XCTAssertTrue(HLSDetector.isHLS(Data(text.utf8)), text)
+            let path = directory.appendingPathComponent("live\(index).m3u8").path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            let resolved = try StreamResolver().resolveNow(path).get()
+            XCTAssertEqual(resolved, ResolvedStream(url: path, isHLS: true), text)
         }
-        XCTAssertTrue(PlaybackErrorKind.streamUnavailable(reason: .playlist(.hls)).message.contains("HLS"))
+        XCTAssertFalse(HLSDetector.isHLS(Data("#EXTM3U\n#EXTINF:-1,Radio\nhttp://a.example/live\n".utf8)), "a station list is not HLS")
+        XCTAssertFalse(HLSDetector.isHLS(Data("#EXTM3U\n#EXTINF:-1,#EXT-X-TARGETDURATION in a title\nhttp://a.example/live\n".utf8)))
+        let missing = PlaybackErrorKind.streamUnavailable(reason: .playlist(.hls))
+        XCTAssertTrue(missing.message.contains("HLS"))
+        XCTAssertTrue(missing.recoverySuggestion.contains("gstreamer1.0-plugins-bad"), missing.recoverySuggestion)
     }
 
     // MARK: XSPF

@@ -17,15 +17,15 @@ final class PluginLoaderTests: XCTestCase {
         XCTAssertEqual(manifest.name, "Probe")
         XCTAssertEqual(manifest.abiVersion, "\(OTON_ABI_MAJOR).\(OTON_ABI_MINOR)")
         XCTAssertEqual(manifest.consumes, ["track", "state", "org.oton.test.probe"])
-        XCTAssertEqual(manifest.commands.map(\.name), ["probe-echo", "probe-publish", "probe-select-late"])
+        XCTAssertEqual(manifest.commands.map(\.name), ["probe-echo", "probe-publish", "probe-select-late", "probe-switch"])
     }
 
     func testOtherMajorIsRefusedNamingBothVersions() throws {
         let directory = try TemporaryDirectory(self)
         let path = try probe(directory, "major", ["PROBE_ABI_MAJOR=2u"])
         XCTAssertThrowsError(try PluginLibrary(path: path)) { error in
-            XCTAssertEqual(error as? PluginLoadError, .majorMismatch(path: path, plugin: "2.1", host: "1.1"))
-            XCTAssertTrue("\(error)".contains("2.1") && "\(error)".contains("1.1"))
+            XCTAssertEqual(error as? PluginLoadError, .majorMismatch(path: path, plugin: "2.2", host: "1.2"))
+            XCTAssertTrue("\(error)".contains("2.2") && "\(error)".contains("1.2"))
         }
     }
 
@@ -33,7 +33,7 @@ final class PluginLoaderTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let path = try probe(directory, "minor", ["PROBE_ABI_MINOR=7u"])
         XCTAssertThrowsError(try PluginLibrary(path: path)) { error in
-            XCTAssertEqual(error as? PluginLoadError, .newerMinor(path: path, plugin: "1.7", host: "1.1"))
+            XCTAssertEqual(error as? PluginLoadError, .newerMinor(path: path, plugin: "1.7", host: "1.2"))
         }
     }
 

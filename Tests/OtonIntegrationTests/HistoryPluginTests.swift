@@ -26,8 +26,8 @@ final class HistoryPluginTests: XCTestCase {
         return path
     }
 
-    private func listenBrainzHarness(extra: String = "") throws -> HistoryPluginHarness {
-        let directory = try TemporaryDirectory(self)
+    private func listenBrainzHarness(extra: String = "", directory given: TemporaryDirectory? = nil) throws -> HistoryPluginHarness {
+        let directory = try given ?? TemporaryDirectory(self)
         let token = try secretFile(directory, "lb.token", FakeScrobbleService.token)
         let harness = try HistoryPluginHarness(self, config: """
             {"retry_initial_seconds": 0.2, "retry_max_seconds": 1, "jingle_patterns": ["^advert"] \(extra),
@@ -233,6 +233,114 @@ final class HistoryPluginTests: XCTestCase {
         let bad = try XCTUnwrap(harness.command("history", ["--limit", "x"]))
         XCTAssertFalse(bad.ok)
         XCTAssertTrue(bad.text.contains("--limit"), bad.text)
+    }
+
+    /// Issue 15.20 and 15.21 against the real SQLite file: search folds case and accents in every script, and
+    /// a play heard for less than the scrobble threshold is kept but skipped: hidden without --all, never counted.
+    func testSearchFoldsEveryScriptAndShortPlaysAreSkippedNotCounted() throws {
+        let harness = try listenBrainzHarness()
+        harness.state(.playing)
+        harness.track(1, artist: "Кино", title: "Группа крови")
+        harness.advance(seconds: 60)
+        harness.track(2, artist: "Beyoncé", title: "Halo")
+        harness.advance(seconds: 40)
+        harness.track(3, artist: "Pink Floyd", title: "Money")
+        harness.advance(seconds: 5) // a restart: not a play
+        harness.track(4, artist: "Pink Floyd", title: "Money")
+        harness.advance(seconds: 45)
+        harness.track(5, artist: "ДДТ", title: "Ёлка")
+        harness.advance(seconds: 31)
+        harness.state(.idle)
+        harness.drain()
+
+        func titles(_ arguments: [String]) throws -> [String] {
+            let reply = try XCTUnwrap(harness.command("history", arguments + ["--format", "json"]))
+            XCTAssertTrue(reply.ok, reply.text)
+            let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(reply.text.utf8)) as? [[String: Any]])
+            return rows.compactMap { $0["title"] as? String }
+        }
+        for search in ["кино", "КИНО", "Кино", "кин"] {
+            XCTAssertEqual(try titles(["--search", search]), ["Группа крови"], search)
+        }
+        XCTAssertEqual(try titles(["--search", "beyonce"]), ["Halo"])
+        XCTAssertEqual(try titles(["--search", "BEYONCÉ"]), ["Halo"])
+        XCTAssertEqual(try titles(["--search", "елка"]), ["Ёлка"], "ё folds to е")
+        XCTAssertEqual(try titles(["--search", "%"]), [], "LIKE's wildcards are literal")
+
+        XCTAssertEqual(try titles(["--search", "money"]), ["Money"], "the 5-second start is hidden")
+        XCTAssertEqual(try titles(["--search", "money", "--all"]), ["Money", "Money"])
+        let table = try XCTUnwrap(harness.command("history", ["--all", "--search", "money"]))
+        XCTAssertTrue(table.text.contains("Money [skipped]"), table.text)
+        let stats = try XCTUnwrap(harness.command("history", ["stats", "--format", "json", "--all"]))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(stats.text.utf8)) as? [String: Any])
+        let tracks = try XCTUnwrap(object["top_tracks"] as? [[String: Any]])
+        XCTAssertEqual(tracks.first { $0["title"] as? String == "Money" }?["plays"] as? Int, 1, "stats count real plays only: \(stats.text)")
+        XCTAssertEqual(try harness.sql("SELECT COUNT(*) FROM plays"), ["5"], "the short play's row is kept")
+    }
+
+    /// A history.sqlite written before the folded search column existed is upgraded in place, its rows searchable.
+    func testAnOlderDatabaseGetsTheFoldedSearchColumnForItsRows() throws {
+        let directory = try TemporaryDirectory(self)
+        let first = try listenBrainzHarness(directory: directory)
+        first.state(.playing)
+        first.track(1, artist: "Кино", title: "Звезда по имени Солнце")
+        first.advance(seconds: 60)
+        first.state(.idle)
+        first.drain()
+        let database = try XCTUnwrap(try first.sql("PRAGMA database_list").first?.split(separator: "|").last.map(String.init))
+        first.shutdown()
+        // Back to the first schema: no column, and the migration not yet recorded.
+        let downgrade = try runProcess("/usr/bin/env", ["sqlite3", database,
+            "ALTER TABLE plays DROP COLUMN search_folded; DELETE FROM grdb_migrations WHERE identifier = 'v2-search-folded';"])
+        XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
+        let second = try listenBrainzHarness(directory: directory)
+        let reply = try XCTUnwrap(second.command("history", ["--search", "кино", "--format", "csv"]))
+        XCTAssertTrue(reply.text.contains("Звезда по имени Солнце"), reply.text)
+    }
+
+    /// Issue 15.21: the source's "Unknown - Unknown" keeps its row but is a skipped play, however long it was
+    /// heard: hidden without --all, not in stats, never scrobbled; and rows an older oton wrote are marked on upgrade.
+    func testPlaceholderTitlesAreSkippedNeverScrobbledAndMarkedInOlderFiles() throws {
+        let directory = try TemporaryDirectory(self)
+        let harness = try listenBrainzHarness(directory: directory)
+        harness.state(.playing)
+        harness.track(1, artist: "Unknown", title: "Unknown")
+        harness.advance(seconds: 120)
+        harness.track(2, artist: "Pink Floyd", title: "Money")
+        harness.advance(seconds: 60)
+        harness.track(3, artist: "UNKNOWN", title: "unknown")
+        harness.advance(seconds: 90)
+        harness.track(4, artist: "Unknown", title: "Time") // a real title with an unknown artist is a play
+        harness.advance(seconds: 40)
+        harness.track(5, artist: "Artist E", title: "Song Five")
+        harness.drain()
+
+        func titles(_ harness: HistoryPluginHarness, _ arguments: [String]) throws -> [String] {
+            let reply = try XCTUnwrap(harness.command("history", arguments + ["--format", "json"]))
+            XCTAssertTrue(reply.ok, reply.text)
+            let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(reply.text.utf8)) as? [[String: Any]])
+            return rows.map { "\($0["title"] as? String ?? "")\($0["skipped"] as? Bool == true ? " (skipped)" : "")" }
+        }
+        XCTAssertEqual(try titles(harness, []), ["Song Five", "Time", "Money"])
+        XCTAssertEqual(try titles(harness, ["--all"]), ["Song Five", "Time", "unknown (skipped)", "Money", "Unknown (skipped)"])
+        let stats = try XCTUnwrap(harness.command("history", ["stats", "--format", "json"]))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(stats.text.utf8)) as? [String: Any])
+        let tracks = try XCTUnwrap(object["top_tracks"] as? [[String: Any]])
+        XCTAssertEqual(Set(tracks.compactMap { $0["title"] as? String }), ["Money", "Time", "Song Five"], stats.text)
+        XCTAssertEqual((object["stations"] as? [[String: Any]])?.first?["plays"] as? Int, 3, stats.text)
+        XCTAssertTrue(service.wait { Set(self.service.singles.map(\.title)) == ["Money", "Time"] }, "\(service.listens)")
+        harness.shutdown()
+        XCTAssertFalse(service.listens.contains { $0.title.lowercased() == "unknown" }, "\(service.listens)")
+        XCTAssertFalse(service.playingNow.contains { $0.title.lowercased() == "unknown" }, "\(service.playingNow)")
+
+        // The same file as an oton before this change left it: no column, the migration not recorded.
+        let database = harness.databasePath
+        let downgrade = try runProcess("/usr/bin/env", ["sqlite3", database,
+            "ALTER TABLE plays DROP COLUMN is_placeholder; DELETE FROM grdb_migrations WHERE identifier = 'v3-placeholder';"])
+        XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
+        let upgraded = try listenBrainzHarness(directory: directory)
+        XCTAssertEqual(try upgraded.sql("SELECT COUNT(*) FROM plays"), ["5"], "no row lost in the upgrade")
+        XCTAssertEqual(try titles(upgraded, ["--all"]), ["Song Five", "Time", "unknown (skipped)", "Money", "Unknown (skipped)"])
     }
 
     func testLastFMLoginCommandStoresTheSessionKeyWithMode0600() throws {

@@ -92,16 +92,6 @@ final class PlaylistPlaybackTests: XCTestCase {
         try await checkPlays(path: "/lists/outer.m3u", contentType: "audio/x-mpegurl", body: "inner.pls\n")
     }
 
-    func testHLSIsReportedClearlyAndNotRetried() async throws {
-        http.setRoute("/live.m3u8", CannedResponse(headers: ["Content-Type": "application/vnd.apple.mpegurl"],
-                                                   body: Data("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg1.aac\n".utf8)))
-        let harness = play(http.url("/live.m3u8").absoluteString)
-        let error = try XCTUnwrap(harness.waitForState("error"))
-        XCTAssertEqual(error.field("error_kind"), "stream-unavailable")
-        XCTAssertTrue(error.field("error_message")?.contains("HLS") == true, "\(error.fields)")
-        XCTAssertNil(error.field("retry_attempt"), "HLS does not come back by retrying")
-    }
-
     func testEveryEntryDeadEndsInAPlaylistError() async throws {
         http.setRoute("/dead.pls", CannedResponse(headers: ["Content-Type": "audio/x-scpls"],
                                                   body: Data("[playlist]\nFile1=\(try deadURL())\nFile2=\(try deadURL())\n".utf8)))

@@ -5,17 +5,51 @@ import XCTest
 
 /// `oton record`'s own options: --duration, --format, a bad folder.
 final class RecordCommandTests: XCTestCase {
-    func testDurationStopsTheRecordingAndTheLastTrackIsIncomplete() async throws {
+    /// --duration is audio time: Icecast's burst (here 64 KiB, 4 s of 128 kbit/s, sent at once) counts, so the files
+    /// hold the duration asked for, not the burst plus the duration (issue 15.19: 12s used to give 27 s).
+    func testDurationCountsTheAudioRecordedAndTheLastTrackIsIncomplete() async throws {
         let server = try await IcecastServer.start()
         defer { server.stop() }
         _ = try await server.startSource(mount: "/dur.mp3", format: .mp3, initialTitle: "Artist A - Song One")
-        let harness = try RecordHarness(self, url: server.url(mount: "/dur.mp3").absoluteString, extra: ["--duration", "3s"])
-        let started = Date()
+        let harness = try RecordHarness(self, url: server.url(mount: "/dur.mp3").absoluteString, extra: ["--duration", "6s"])
         try harness.start()
-        XCTAssertEqual(harness.waitForExit(timeout: 20), 0, harness.stderr)
-        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 3)
+        XCTAssertEqual(harness.waitForExit(timeout: 30), 0, harness.stderr)
         XCTAssertEqual(harness.files(), ["incomplete/Oton Test FM/Artist A - Song One.mp3", "index.json"], harness.stderr)
         XCTAssertTrue(harness.stdout.contains("incomplete: \(harness.out)/incomplete/Oton Test FM/Artist A - Song One.mp3"), harness.stdout)
+        let recorded = try Discovered.run(harness.out + "/incomplete/Oton Test FM/Artist A - Song One.mp3")
+        XCTAssertTrue(recorded.ok, recorded.text)
+        XCTAssertEqual(recorded.seconds, 6, accuracy: 0.5, "the audio recorded is the duration asked for")
+        let stopped = try XCTUnwrap(harness.events.first { $0["kind"] as? String == "org.oton.file-sink.stopped" }.map(harness.fields))
+        XCTAssertEqual(stopped["reason"], "max-duration")
+        XCTAssertEqual(stopped["error"], "false")
+    }
+
+    /// A recording is not listening: an enabled history plugin does not run (nothing is "heard" or scrobbled)
+    /// unless --with-plugin asks for it; an id that is not enabled is a usage error.
+    func testRecordRunsOnlyTheRecordingPluginsUnlessAskedForMore() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/only.mp3", format: .mp3, initialTitle: "Artist A - Song One")
+        let config = """
+        {"stations": [], "plugins": [{"id": "org.oton.history", "path": "\(TestPaths.pluginLibrary("OtonHistory"))", "enabled": true}]}
+        """
+        let plain = try RecordHarness(self, url: server.url(mount: "/only.mp3").absoluteString, extra: ["--duration", "2s"], config: config)
+        try plain.start()
+        XCTAssertEqual(plain.waitForExit(timeout: 30), 0, plain.stderr)
+        XCTAssertFalse(plain.stderr.contains("org.oton.history"), plain.stderr)
+        XCTAssertTrue(plain.stderr.contains("org.oton.file-sink"), plain.stderr)
+
+        let asked = try RecordHarness(self, url: server.url(mount: "/only.mp3").absoluteString,
+                                      extra: ["--duration", "2s", "--with-plugin", "org.oton.history"], config: config)
+        try asked.start()
+        XCTAssertEqual(asked.waitForExit(timeout: 30), 0, asked.stderr)
+        XCTAssertTrue(asked.stderr.contains("plugin org.oton.history"), asked.stderr)
+
+        let unknown = try RecordHarness(self, url: server.url(mount: "/only.mp3").absoluteString,
+                                        extra: ["--with-plugin", "org.example.none"], config: config)
+        try unknown.start()
+        XCTAssertEqual(unknown.waitForExit(timeout: 20), 2, unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("--with-plugin org.example.none: no enabled plugin has that id; enabled: org.oton.history"), unknown.stderr)
     }
 
     func testNoSplitWithCueKeepsOneFileAndListsEachTitleWhereItBegan() async throws {

@@ -12,11 +12,12 @@ final class RecordHarness: @unchecked Sendable {
     private let stderrPipe = Pipe()
     private let output = OutputBuffer()
 
-    init(_ testCase: XCTestCase, url: String, extra: [String] = [], out: String? = nil, environment: [String: String] = [:]) throws {
+    init(_ testCase: XCTestCase, url: String, extra: [String] = [], out: String? = nil, environment: [String: String] = [:],
+         config configText: String = #"{"stations": [], "plugins": []}"#) throws {
         directory = try TemporaryDirectory(testCase)
         self.out = out ?? directory.file("out")
         eventsPath = directory.file("events.jsonl")
-        let config = try directory.write("plugins.json", #"{"stations": [], "plugins": []}"#)
+        let config = try directory.write("plugins.json", configText)
         process.executableURL = URL(fileURLWithPath: TestPaths.oton)
         process.arguments = ["record", url, "--out", self.out, "--config", config, "--events", eventsPath, "--min-seconds", "1"] + extra
         process.environment = ProcessInfo.processInfo.environment.merging(

@@ -98,7 +98,9 @@ final class RecordingTests: XCTestCase {
         defer { server.stop() }
         _ = try await server.startSource(mount: "/late.ogg", format: .ogg, initialTitle: "Artist A - Song One")
         try await Task.sleep(nanoseconds: 8_000_000_000) // the logical stream is 8 s old when recording joins it
-        let harness = try RecordHarness(self, url: server.url(mount: "/late.ogg").absoluteString, extra: ["--duration", "4s"])
+        // Longer than Icecast's burst, which arrives at once: --duration counts audio, and a stop inside the burst
+        // can come before the first title event names the file.
+        let harness = try RecordHarness(self, url: server.url(mount: "/late.ogg").absoluteString, extra: ["--duration", "10s"])
         try harness.start()
         XCTAssertEqual(harness.waitForExit(timeout: 30), 0, harness.stderr)
         let path = harness.out + "/incomplete/Oton Test FM/Artist A - Song One.ogg"

@@ -6,12 +6,11 @@ public final class EventCollector: MailboxConsumer, @unchecked Sendable {
     private let condition = NSCondition()
     private var received: [BusEvent] = []
     public private(set) var dropNotices: [Mailbox.DropCounts] = []
-    public let mailbox: Mailbox
+    public private(set) var subscription: BusSubscription?
+    public var mailbox: Mailbox { subscription!.mailbox }
 
     public init(bus: PluginBus, id: String = "test.collector", kinds: PluginBus.KindFilter = .all) {
-        mailbox = bus.makeMailbox(for: id)
-        mailbox.start(consumer: self)
-        bus.subscribe(id: id, kinds: kinds, mailbox: mailbox)
+        subscription = BusSubscription(bus: bus, id: id, kinds: kinds, consumer: self)
     }
 
     public func deliver(event: FrozenEvent) {

@@ -8,8 +8,7 @@ public final class EventLineWriter: MailboxConsumer, @unchecked Sendable {
     /// nil: standard output (through ``StandardOutput``, so a closed pipe ends the session quietly).
     private let handle: FileHandle?
     private let closeOnFinish: Bool
-    private let mailbox: Mailbox
-    private let bus: PluginBus
+    private var subscription: BusSubscription?
 
     /// `destination` is a path, or "-" for standard output. The file is created or truncated.
     public init(destination: String, bus: PluginBus) throws {
@@ -23,10 +22,8 @@ public final class EventLineWriter: MailboxConsumer, @unchecked Sendable {
             handle = try FileHandle(forWritingTo: URL(fileURLWithPath: destination))
             closeOnFinish = true
         }
-        self.bus = bus
-        mailbox = bus.makeMailbox(for: Self.subscriberID, limits: Mailbox.Limits(events: 65_536, mediaBytes: 0))
-        mailbox.start(consumer: self)
-        bus.subscribe(id: Self.subscriberID, kinds: .all, mailbox: mailbox)
+        subscription = BusSubscription(bus: bus, id: Self.subscriberID, kinds: .all, limits: Mailbox.Limits(events: 65_536, mediaBytes: 0),
+                                       consumer: self)
     }
 
     public static func line(for event: BusEvent) -> String {
@@ -50,14 +47,12 @@ public final class EventLineWriter: MailboxConsumer, @unchecked Sendable {
     public func deliver(media: MediaPacket, extraFlags: UInt32) {}
 
     public func deliverDropNotice(_ counts: Mailbox.DropCounts) {
-        let line = "{\"kind\":\"dropped\",\"source\":\"oton.events-writer\",\"fields\":{\"dropped_events\":\"\(counts.events)\"}}\n"
-        write(line)
+        write(BusSubscription.droppedLine(source: Self.subscriberID, counts) + "\n")
     }
 
     /// Writes everything queued, then stops.
     public func finish() {
-        bus.unsubscribe(id: Self.subscriberID)
-        mailbox.close { [handle, closeOnFinish] in
+        subscription?.close { [handle, closeOnFinish] in
             if closeOnFinish { try? handle?.close() }
         }
     }

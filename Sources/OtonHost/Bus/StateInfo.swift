@@ -23,10 +23,14 @@ public struct StateInfo: Equatable, Sendable {
         public var kind: String
         public var message: String
         public var suggestion: String
-        public init(kind: String, message: String, suggestion: String) {
+        /// The typed error when this process's Player published it, so the terminal can say it in the
+        /// listener's language; the strings above stay English (events and the control socket carry them).
+        public var playbackError: PlaybackErrorKind?
+        public init(kind: String, message: String, suggestion: String, playbackError: PlaybackErrorKind? = nil) {
             self.kind = kind
             self.message = message
             self.suggestion = suggestion
+            self.playbackError = playbackError
         }
     }
 

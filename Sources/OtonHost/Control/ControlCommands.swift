@@ -7,19 +7,22 @@ struct ControlCommands {
     let bus: PluginBus
     let player: Player
     let plugins: PluginManager
+    /// The list as it is now (`reload-stations` may have changed it).
+    let stations: @Sendable () -> StationList
 
     static let builtIn: [(name: String, usage: String, help: String)] = [
         ("status", "status", "what is playing: state, station, track, volume"),
-        ("play", "play [STATION]", "play (a live stream reconnects); with a station, switch to it as `station` does"),
-        ("station", "station NAME|NUMBER|URL", "switch to another station: a name from plugins.json, its number in `stations`, or an http(s) URL (a playlist URL too)"),
-        ("next", "next", "switch to the next station of the list (after the last comes the first)"),
-        ("prev", "prev", "switch to the previous station of the list (before the first comes the last)"),
-        ("stations", "stations", "the stations next and prev go through, numbered; * marks the current one"),
+        ("play", "play [STATION]", "play (a live stream reconnects); with a station, switch to it first"),
         ("pause", "pause", "pause"),
         ("toggle", "toggle", "pause or resume"),
         ("stop", "stop", "stop playing"),
+        ("station", "station NAME|NUMBER|URL", "switch to a station of plugins.json (by name or number) or to a stream or playlist URL"),
+        ("next", "next", "switch to the next station of plugins.json (wraps around)"),
+        ("prev", "prev", "switch to the previous station (wraps around)"),
+        ("stations", "stations", "the stations to switch between, the current one marked"),
         ("volume", "volume [N|+N|-N]", "show or set the volume in percent: 50 or 50%, +5, -5 (0–100, up to 150 amplified)"),
         ("plugins", "plugins", "the plugins and their state"),
+        ("reload-stations", "reload-stations", "re-read the stations from plugins.json (oton stations add/remove/move send it)"),
         ("commands", "commands", "every command, the plugins' included"),
         ("subscribe", "subscribe", "stream every bus event as JSON lines until you disconnect"),
         ("quit", "quit", "end oton"),
@@ -28,17 +31,25 @@ struct ControlCommands {
     func run(_ request: ControlRequest) -> ControlReply {
         switch request.name {
         case "status": return status()
-        case "play" where request.arguments.isEmpty: return submit(.play, "playing")
-        case "play", "station": return switchStation(request.name, request.arguments)
-        case "next": return switchStation(.next)
-        case "prev", "previous": return switchStation(.previous)
-        case "stations": return stationList()
+        case "play" where !request.arguments.isEmpty: return switchStation(request.arguments.joined(separator: " "))
+        case "play": return submit(.play, "playing")
+        case "station":
+            guard !request.arguments.isEmpty else { return .failure("usage: station NAME|NUMBER|URL (`oton ctl stations` lists them)") }
+            return switchStation(request.arguments.joined(separator: " "))
+        case "next": return step(1)
+        case "prev", "previous": return step(-1)
+        case "stations":
+            let current = player.station
+            let list = stations().stations.enumerated().map { ["number": $0.offset + 1, "name": $0.element.name, "url": $0.element.url,
+                                                              "current": $0.element.url == current.url] as [String: Any] }
+            return .success(stations().listing(current: current), data: ["stations": list])
         case "pause": return submit(.pause, "paused")
         case "toggle", "play-pause": return submit(.playPause, "toggled")
         case "stop": return submit(.stop, "stopped")
-        case "quit": return submit(.quit, "quitting")
+        case "quit": return .success("quitting") // the quit itself follows the reply: see afterReply
         case "volume": return volume(request.arguments)
         case "plugins": return pluginList()
+        case "reload-stations": return reloadStations()
         case "commands", "help": return commandList()
         default:
             guard let reply = plugins.run(command: request.name, arguments: request.arguments) else {
@@ -48,41 +59,35 @@ struct ControlCommands {
         }
     }
 
-    private func submit(_ request: PlayerRequest, _ text: String) -> ControlReply {
-        player.submit(request, from: "control")
-        return .success(text)
+    /// What a request does once its reply is on its way: quitting before that would close the
+    /// socket under the reply, and `oton ctl quit` would fail although oton quits.
+    func afterReply(_ request: ControlRequest) {
+        if request.name == "quit" { player.submit(.quit, from: "control") }
     }
 
-    /// `station NAME|NUMBER|URL` (or `play NAME`): the words are one argument, so a name with spaces needs no quotes.
-    private func switchStation(_ command: String, _ arguments: [String]) -> ControlReply {
-        let argument = arguments.joined(separator: " ")
-        guard !argument.isEmpty else {
-            return .failure("\(command) needs a station: a name from plugins.json, its number (`oton ctl stations`) or an http(s) URL")
-        }
-        return switchStation(.argument(argument))
-    }
-
-    private func switchStation(_ choice: StationChoice) -> ControlReply {
+    private func switchStation(_ argument: String) -> ControlReply {
         do {
-            let station = try player.switchStation(choice, from: "control")
-            var data: [String: Any] = ["station": station.name, "url": station.url]
-            if let index = player.stations.index(of: station) { data["station_index"] = index + 1 }
-            return .success("switching to \(station.name)", data: data)
+            return switchTo(try stations().find(argument))
         } catch {
             return .failure(error.description)
         }
     }
 
-    private func stationList() -> ControlReply {
-        let (current, stations) = (player.station, player.stations)
-        var lines: [String] = []
-        var list: [[String: Any]] = []
-        for (index, station) in stations.stations.enumerated() {
-            let playing = station.url == current.url
-            lines.append("\(playing ? "*" : " ") \(index + 1)  \(station.name)  \(station.url)")
-            list.append(["number": index + 1, "name": station.name, "url": station.url, "current": playing])
+    private func step(_ step: Int) -> ControlReply {
+        guard let next = stations().station(after: player.station, step: step) else {
+            return .failure("plugins.json lists no stations to switch between")
         }
-        return .success(lines.isEmpty ? "no stations" : lines.joined(separator: "\n"), data: ["stations": list])
+        return switchTo(next)
+    }
+
+    private func switchTo(_ station: Station) -> ControlReply {
+        player.submit(.switchStation(station), from: "control")
+        return .success("switching to \(station.name)", data: ["station": station.name, "url": station.url])
+    }
+
+    private func submit(_ request: PlayerRequest, _ text: String) -> ControlReply {
+        player.submit(request, from: "control")
+        return .success(text)
     }
 
     private func fields(_ kind: UInt32) -> [String: String] {
@@ -90,29 +95,24 @@ struct ControlCommands {
         return Dictionary(event.fields.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
-    /// The volume the last volume event reported, 0–150 %; a value out of that range (or not a number) is clamped.
-    private var volumePercent: Int {
-        VolumeArgument.percent(of: fields(OTON_EVENT_VOLUME)["volume"].flatMap(Double.init) ?? 1.0)
-    }
+    /// The player's own volume, 0–150 %.
+    private var volumePercent: Int { player.snapshot.volumePercent }
 
     private func status() -> ControlReply {
         let state = fields(OTON_EVENT_STATE)
         let track = fields(OTON_EVENT_TRACK)
-        let (station, stations) = (player.station, player.stations)
         var data: [String: Any] = [
             "state": state["state"] ?? "idle",
-            "station": station.name,
-            "url": station.url,
-            "station_count": stations.count,
+            "station": player.station.name,
+            "url": player.station.url,
             "volume": volumePercent,
         ]
-        if let index = stations.index(of: station) { data["station_index"] = index + 1 }
         for key in ["title", "artist", "raw_title", "genre", "codec", "bitrate", "artwork_url"] { data[key] = track[key] }
         if let kind = state["error_kind"] {
             data["error"] = ["kind": kind, "message": state["error_message"] ?? "", "suggestion": state["error_suggestion"] ?? ""]
         }
         let song = [track["artist"], track["title"]].compactMap { $0 }.joined(separator: " – ")
-        var text = "\(state["state"] ?? "idle") · \(station.name)"
+        var text = "\(state["state"] ?? "idle") · \(player.station.name)"
         if !song.isEmpty { text += " · " + song }
         text += " · volume \(VolumeArgument.text(percent: volumePercent))"
         if let sleep = sleepTimer() {
@@ -144,10 +144,14 @@ struct ControlCommands {
         }
         let target: Int
         switch Self.volumeArgument(argument) {
-        case let .success(change): target = change.applied(to: volumePercent)
+        case let .success(.absolute(percent)):
+            target = percent
+            player.submit(.setVolume(Double(percent) / 100), from: "control")
+        case let .success(.relative(change)):
+            target = VolumeArgument.relative(change).applied(to: volumePercent) // what the player will make of it, for the reply
+            player.submit(.changeVolume(byPercent: change), from: "control")
         case let .failure(error): return .failure(error.description)
         }
-        player.submit(.setVolume(Double(target) / 100), from: "control")
         return .success("volume \(VolumeArgument.text(percent: target))", data: ["volume": target])
     }
 
@@ -156,6 +160,17 @@ struct ControlCommands {
     /// The volume grammar (``VolumeArgument``), as the control socket reads it.
     static func volumeArgument(_ text: String) -> Result<VolumeArgument, VolumeArgument.Invalid> {
         VolumeArgument.parse(text)
+    }
+
+    /// Re-reads plugins.json's stations into ``LiveStationList``; playback goes on untouched.
+    private func reloadStations() -> ControlReply {
+        do {
+            let stations = try LiveStationList.shared.reload()
+            return .success("\(stations.count) station\(stations.count == 1 ? "" : "s") reloaded from \(LiveStationList.shared.file ?? "?")",
+                            data: ["stations": stations.map(\.name)])
+        } catch {
+            return .failure("stations not reloaded: \(error.message); the old list stays. Hint: \(error.hint)")
+        }
     }
 
     private func pluginList() -> ControlReply {

@@ -34,7 +34,7 @@ public final class ControlServer: @unchecked Sendable {
     /// Listens at the instance's socket. A live socket of the same name means another oton
     /// runs as that instance; a stale one (nobody listening) is replaced.
     public init(instance: String, bus: PluginBus, player: Player, plugins: PluginManager,
-                logger: Logger = Logger(label: "oton.control")) throws {
+                logger: Logger = Logger(label: "oton.control"), stations: (@Sendable () -> StationList)? = nil) throws {
         guard ControlSocketPath.isValidInstance(instance) else {
             throw ControlSocketPath.Refused(description: "instance name \"\(instance)\" may use only letters, digits, '.', '_' and '-'")
         }
@@ -50,7 +50,8 @@ public final class ControlServer: @unchecked Sendable {
         listener = try UnixSocket.listen(at: path)
         self.bus = bus
         self.logger = logger
-        commands = ControlCommands(bus: bus, player: player, plugins: plugins)
+        commands = ControlCommands(bus: bus, player: player, plugins: plugins,
+                                   stations: stations ?? { [player] in StationList(configured: [], started: player.station) })
         threads = 1
         let thread = Thread { [self] in acceptLoop(); threadEnded() }
         thread.name = "oton.control.accept"
@@ -157,7 +158,9 @@ public final class ControlServer: @unchecked Sendable {
                     stream(to: fd, id: request.id)
                     return
                 }
-                guard UnixSocket.writeAll(fd, commands.run(request).line(id: request.id)) else { return }
+                let written = UnixSocket.writeAll(fd, commands.run(request).line(id: request.id))
+                commands.afterReply(request)
+                guard written else { return }
             }
         }
     }
@@ -167,14 +170,12 @@ public final class ControlServer: @unchecked Sendable {
         guard UnixSocket.writeAll(fd, ControlReply.success("subscribed").line(id: id)) else { return }
         let subscriber = SocketEventStream(fd: fd)
         let subscriberID = "oton.control.subscriber.\(fd).\(Clock.monotonicNanoseconds())"
-        let mailbox = bus.makeMailbox(for: subscriberID, limits: Mailbox.Limits(events: 4096, mediaBytes: 0))
-        mailbox.start(consumer: subscriber)
-        bus.subscribe(id: subscriberID, kinds: .all, mailbox: mailbox)
+        let subscription = BusSubscription(bus: bus, id: subscriberID, kinds: .all, limits: Mailbox.Limits(events: 4096, mediaBytes: 0),
+                                           consumer: subscriber)
         UnixSocket.setReceiveTimeout(fd, seconds: 0) // a subscriber may stay silent
         var byte: UInt8 = 0
         while recv(fd, &byte, 1, 0) > 0 && !subscriber.isGone {}
-        bus.unsubscribe(id: subscriberID)
-        mailbox.close()
+        subscription.close(drain: false)
     }
 }
 
@@ -204,6 +205,6 @@ private final class SocketEventStream: MailboxConsumer, @unchecked Sendable {
     func deliver(media: MediaPacket, extraFlags: UInt32) {}
 
     func deliverDropNotice(_ counts: Mailbox.DropCounts) {
-        _ = UnixSocket.writeAll(fd, Data("{\"event\":{\"kind\":\"dropped\",\"source\":\"oton.control\",\"fields\":{\"dropped_events\":\"\(counts.events)\"}}}\n".utf8))
+        _ = UnixSocket.writeAll(fd, Data(("{\"event\":" + BusSubscription.droppedLine(source: "oton.control", counts) + "}\n").utf8))
     }
 }

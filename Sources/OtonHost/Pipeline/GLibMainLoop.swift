@@ -12,7 +12,9 @@ public final class GLibMainLoop: @unchecked Sendable {
     private let thread: Thread
 
     private init() {
+        SoupLibraryChoice.loadPreferred()
         gst_init(nil, nil)
+        HLSDemuxerChoice.preferClassicDemuxer()
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
         nonisolated(unsafe) let loop = self.loop

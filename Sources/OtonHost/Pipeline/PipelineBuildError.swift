@@ -2,12 +2,14 @@
 public struct PipelineBuildError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
     public let suggestion: String
+    /// The element that is not installed, when that is the reason.
+    public var missingElement: String?
 
     public var description: String { "\(message) (\(suggestion))" }
 
     static func missing(_ factory: String, package: String) -> PipelineBuildError {
         PipelineBuildError(message: "the GStreamer element \"\(factory)\" is not installed",
-                           suggestion: "install \(package) (scripts/bootstrap does)")
+                           suggestion: "install \(package) (scripts/bootstrap does)", missingElement: factory)
     }
 
     static func link(_ from: String, _ to: String) -> PipelineBuildError {

@@ -234,8 +234,15 @@ enum PipelineCallbacks {
     // MARK: encoded-stream tap (streaming threads: copy and enqueue only)
 
     /// The bytes as received: on the source's pad when the stream has no ICY
-    /// metadata, else on icydemux's output (metadata removed).
-    static func connectStreamTap(source: UnsafeMutablePointer<GstElement>, decoder: UnsafeMutablePointer<GstElement>, context: PipelineContext) {
+    /// metadata, else on icydemux's output (metadata removed). `afterParser` (HLS):
+    /// the source delivers only the playlist, so the tap is the output of the audio
+    /// parser (ADTS AAC or MPEG audio frames, ID3 and MPEG-TS already removed).
+    static func connectStreamTap(source: UnsafeMutablePointer<GstElement>, decoder: UnsafeMutablePointer<GstElement>, context: PipelineContext,
+                                 afterParser: Bool = false) {
+        if afterParser {
+            g_signal_connect_data(decoder, "deep-element-added", unsafeBitCast(parserAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+            return
+        }
         if let pad = gst_element_get_static_pad(source, "src") {
             gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, sourceProbe, context.retained(), release)
             gst_object_unref(pad)
@@ -272,13 +279,13 @@ enum PipelineCallbacks {
 
     private static let icyPadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, data in
         guard let pad else { return }
-        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, icyProbe, PipelineContext.from(data).retained(), release)
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, demuxedStreamProbe, PipelineContext.from(data).retained(), release)
     }
 
-    private static let icyProbe: GstPadProbeCallback = { pad, info, data in
+    private static let demuxedStreamProbe: GstPadProbeCallback = { pad, info, data in
         guard let pad, let info, let buffer = otgst_probe_buffer(info) else { return GST_PAD_PROBE_OK }
         let taps = PipelineContext.from(data).taps
-        // icydemux typefinds what it carries and puts that on its pad.
+        // icydemux typefinds what it carries and puts that on its pad (a parser, its output format).
         if !taps.hasStreamCaps, let caps = gst_pad_get_current_caps(pad) {
             if let text = gst_caps_to_string(caps) {
                 taps.setStreamCaps(String(cString: text))
@@ -288,6 +295,17 @@ enum PipelineCallbacks {
         }
         taps.stream(buffer)
         return GST_PAD_PROBE_OK
+    }
+
+    /// The audio parsers whose output is a stream a recording can cut (HLS).
+    private static let tappedParsers: Set<String> = ["aacparse", "mpegaudioparse"]
+
+    private static let parserAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, data in
+        guard let element, let factory = gst_element_get_factory(element),
+              tappedParsers.contains(String(cString: otgst_object_name(otgst_object(UnsafeMutableRawPointer(factory))))),
+              let pad = gst_element_get_static_pad(element, "src") else { return }
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, demuxedStreamProbe, PipelineContext.from(data).retained(), release)
+        gst_object_unref(pad)
     }
 
     /// decodebin's typefinder names what the stream is (for ICY streams, icydemux's pad does).

@@ -25,11 +25,14 @@ public struct PipelineDescription: Equatable, Sendable {
     /// Audio held ahead of the decoder against network hiccups. Titles are reported
     /// when their audio plays, so this is also how late a title change shows.
     public var networkBufferMilliseconds: Int = 500
+    /// How titles are read (the station's `title_encoding`; see ``TitleByteDecoder/decode(convertedText:setting:)``).
+    public var titleEncoding: TitleEncodingSetting = .auto
+    /// The http(s) source is an HLS playlist (``ResolvedStream/isHLS``): GStreamer's HLS demuxer
+    /// fetches the segments, and the encoded-stream tap sits after the audio parser, not on the source.
+    public var isHLS = false
     /// PEM file of the certificate authorities HTTPS servers are checked against instead of the
     /// system's (for a station with a private CA). From the SSL_CERT_FILE environment variable, as
     /// OpenSSL, curl and Python read it. Verification is never switched off.
-    /// How titles are read (the station's `title_encoding`; see ``TitleByteDecoder/decode(convertedText:setting:)``).
-    public var titleEncoding: TitleEncodingSetting = .auto
     public var caFile: String? = ProcessInfo.processInfo.environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
 
     public init(url: String, headless: Bool, taps: UInt32 = 0, volume: Double = 1.0, userAgent: String = "oton/\(OtonVersion.current)") {

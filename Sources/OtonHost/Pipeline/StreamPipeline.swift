@@ -7,7 +7,8 @@ import PluginAPI
 ///     souphttpsrc | filesrc → decodebin → [queue2] → audioconvert → audioresample → [tee → pcm tap] → volume → autoaudiosink | fakesink
 ///
 /// with the encoded-stream tap as a buffer probe (after icydemux when the
-/// stream carries ICY metadata) and the PCM tap as a tee branch ending in an
+/// stream carries ICY metadata; for HLS, whose source delivers the playlist,
+/// after the audio parser that follows the HLS and TS demuxers) and the PCM tap as a tee branch ending in an
 /// appsink, each only when a plugin asked for it. Bus messages become
 /// PipelineEvents on the GLib main-loop thread. Tags are read from the tag
 /// events leaving the source and the decoder, so a new title is reported as
@@ -36,12 +37,16 @@ public final class StreamPipeline: @unchecked Sendable {
         self.pipeline = pipeline
         let builder = ElementBuilder(bin: pipeline)
 
+        if description.isHLS, !Self.hasElement(HLSDemuxerChoice.required) {
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+            throw .missing(HLSDemuxerChoice.required, package: HLSDemuxerChoice.package)
+        }
         let source: UnsafeMutablePointer<GstElement>
         switch description.source {
         case let .http(url):
             source = try builder.make("souphttpsrc", "source", package: "gstreamer1.0-plugins-good")
             otgst_set_string(source, "location", url)
-            otgst_set_bool(source, "iradio-mode", 1)
+            otgst_set_bool(source, "iradio-mode", description.isHLS ? 0 : 1)
             otgst_set_string(source, "user-agent", description.userAgent)
             otgst_set_uint(source, "timeout", guint(PipelineDescription.sourceTimeoutSeconds))
             if let caFile = description.caFile, url.hasPrefix("https://") { otgst_set_string(source, "ssl-ca-file", caFile) }
@@ -61,7 +66,7 @@ public final class StreamPipeline: @unchecked Sendable {
             PipelineCallbacks.watchTags(on: source, context: context)
             PipelineCallbacks.watchEmptyIcyTitles(in: parse, context: context)
             if description.taps & OTON_TAP_STREAM != 0 {
-                PipelineCallbacks.connectStreamTap(source: source, decoder: parse, context: context)
+                PipelineCallbacks.connectStreamTap(source: source, decoder: parse, context: context, afterParser: description.isHLS)
             }
             watch = Self.watchBus(of: pipeline, context: context)
             return
@@ -133,7 +138,7 @@ public final class StreamPipeline: @unchecked Sendable {
         PipelineCallbacks.watchTags(on: source, context: context)
         PipelineCallbacks.watchEmptyIcyTitles(in: decode, context: context)
         if description.taps & OTON_TAP_STREAM != 0 {
-            PipelineCallbacks.connectStreamTap(source: source, decoder: decode, context: context)
+            PipelineCallbacks.connectStreamTap(source: source, decoder: decode, context: context, afterParser: description.isHLS)
         }
         watch = Self.watchBus(of: pipeline, context: context)
     }

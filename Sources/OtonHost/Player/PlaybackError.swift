@@ -67,75 +67,87 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
         }
     }
 
-    /// One line saying what went wrong, for the listener.
-    public var message: String {
+    /// One line saying what went wrong, in English: events and the control socket carry this.
+    public var message: String { message(in: .english) }
+
+    /// What went wrong in the listener's language (``MessageCatalogue/current``): for the status line and errors.
+    public var localizedMessage: String { message(in: .current) }
+
+    /// One line saying what went wrong, for the listener, from `catalogue`.
+    public func message(in catalogue: MessageCatalogue) -> String {
         switch self {
         case .networkUnavailable:
-            "Can't reach the station. The network seems to be unavailable."
+            catalogue.tr("Can't reach the station. The network seems to be unavailable.")
         case .streamUnavailable(let reason):
             switch reason {
-            case .notFound: "The station's stream isn't on air at this address (HTTP 404)."
-            case .notAuthorized: "The station refused access to its stream."
-            case .serverError(let status): "The station's server is having problems (HTTP \(status))."
-            case .httpStatus(let status): "The station's server answered with an error (HTTP \(status))."
-            case .notAudio: "This address doesn't lead to an audio stream."
-            case .unsupportedFormat: "This station uses an audio format that can't be played here."
-            case .secureConnectionFailed: "The station's secure connection (HTTPS) could not be verified."
-            case .sentNothing(let seconds): "The station's server accepted the connection but sent nothing for \(seconds) s."
-            case .tooManyRedirects(let limit): "The address redirects in a loop (too many redirects, more than \(limit))."
-            case .redirectToUnsupportedScheme(let target): "The server redirected to an address oton does not follow (\(target))."
-            case .unknown: "The station's stream isn't available right now."
-            case let .playlist(problem): problem.message
+            case .notFound: catalogue.tr("The station's stream isn't on air at this address (HTTP 404).")
+            case .notAuthorized: catalogue.tr("The station refused access to its stream.")
+            case .serverError(let status): catalogue.tr("The station's server is having problems (HTTP {status}).", ["status": "\(status)"])
+            case .httpStatus(let status): catalogue.tr("The station's server answered with an error (HTTP {status}).", ["status": "\(status)"])
+            case .notAudio: catalogue.tr("This address doesn't lead to an audio stream.")
+            case .unsupportedFormat: catalogue.tr("This station uses an audio format that can't be played here.")
+            case .secureConnectionFailed: catalogue.tr("The station's secure connection (HTTPS) could not be verified.")
+            case .sentNothing(let seconds): catalogue.tr("The station's server accepted the connection but sent nothing for {seconds} s.", ["seconds": "\(seconds)"])
+            case .tooManyRedirects(let limit): catalogue.tr("The address redirects in a loop (too many redirects, more than {limit}).", ["limit": "\(limit)"])
+            case .redirectToUnsupportedScheme(let target): catalogue.tr("The server redirected to an address oton does not follow ({target}).", ["target": "\(target)"])
+            case .unknown: catalogue.tr("The station's stream isn't available right now.")
+            case let .playlist(problem): problem.message(in: catalogue)
             }
         case .bufferingTimeout:
-            "The stream stopped delivering audio."
+            catalogue.tr("The stream stopped delivering audio.")
         case .decodeError:
-            "The stream sent audio that couldn't be decoded."
+            catalogue.tr("The stream sent audio that couldn't be decoded.")
         case .audioDeviceUnavailable:
-            "No audio output is available."
+            catalogue.tr("No audio output is available.")
         case .stalled(let seconds):
-            "No audio arrived for \(seconds) s although the stream was playing."
+            catalogue.tr("No audio arrived for {seconds} s although the stream was playing.", ["seconds": "\(seconds)"])
         }
     }
 
-    /// What the listener can do about it.
-    public var recoverySuggestion: String {
+    /// What the listener can do about it, in English: events and the control socket carry this.
+    public var recoverySuggestion: String { recoverySuggestion(in: .english) }
+
+    /// What the listener can do about it, in their language (``MessageCatalogue/current``).
+    public var localizedRecoverySuggestion: String { recoverySuggestion(in: .current) }
+
+    /// What the listener can do about it, from `catalogue`.
+    public func recoverySuggestion(in catalogue: MessageCatalogue) -> String {
         switch self {
         case .networkUnavailable:
-            "Check your internet connection. oton tries again on its own; to try at once, press space (or run `oton ctl play`)."
+            catalogue.tr("Check your internet connection. oton tries again on its own; to try at once, press space (or run `oton ctl play`).")
         case .streamUnavailable(let reason):
             switch reason {
             case .notFound:
-                "The station may be off air or may have moved. Try again later or update the station's stream URL."
+                catalogue.tr("The station may be off air or may have moved. Try again later or update the station's stream URL.")
             case .notAuthorized:
-                "The stream may be limited to certain countries or subscribers. Try another stream URL for this station."
+                catalogue.tr("The stream may be limited to certain countries or subscribers. Try another stream URL for this station.")
             case .serverError:
-                "This is usually temporary. Try again in a few minutes."
+                catalogue.tr("This is usually temporary. Try again in a few minutes.")
             case .httpStatus:
-                "Try again later, or check the station's stream URL."
+                catalogue.tr("Try again later, or check the station's stream URL.")
             case .notAudio:
-                "The URL may point to a web page or playlist instead of the stream. Check the station's stream URL."
+                catalogue.tr("The URL may point to a web page or playlist instead of the stream. Check the station's stream URL.")
             case .unsupportedFormat:
-                "Install the GStreamer codec plugins (gstreamer1.0-plugins-good, -bad, -ugly and gstreamer1.0-libav), then try again."
+                catalogue.tr("Install the GStreamer codec plugins (gstreamer1.0-plugins-good, -bad, -ugly and gstreamer1.0-libav), then try again.")
             case .secureConnectionFailed:
-                "Its certificate is not trusted here (self-signed, expired, or for another name). If the station uses its own certificate authority, set SSL_CERT_FILE to that PEM file; otherwise try its http:// address."
+                catalogue.tr("Its certificate is not trusted here (self-signed, expired, or for another name). If the station uses its own certificate authority, set SSL_CERT_FILE to that PEM file; otherwise try its http:// address.")
             case .sentNothing:
-                "The server may be overloaded or the station's source offline. oton tries again on its own; if it keeps happening, check the stream URL."
+                catalogue.tr("The server may be overloaded or the station's source offline. oton tries again on its own; if it keeps happening, check the stream URL.")
             case .tooManyRedirects, .redirectToUnsupportedScheme:
-                "The station's server is misconfigured. Check the stream URL (the station's website usually lists the current one)."
+                catalogue.tr("The station's server is misconfigured. Check the stream URL (the station's website usually lists the current one).")
             case .unknown:
-                "Try again in a moment. If it keeps failing, the station may be off air."
+                catalogue.tr("Try again in a moment. If it keeps failing, the station may be off air.")
             case let .playlist(problem):
-                problem.recoverySuggestion
+                problem.recoverySuggestion(in: catalogue)
             }
         case .bufferingTimeout:
-            "Your connection may be slow or the station overloaded. Try again, or choose a lower-quality stream."
+            catalogue.tr("Your connection may be slow or the station overloaded. Try again, or choose a lower-quality stream.")
         case .decodeError:
-            "This is usually a glitch at the station. Try again; if it keeps happening, the stream may be broken."
+            catalogue.tr("This is usually a glitch at the station. Try again; if it keeps happening, the stream may be broken.")
         case .audioDeviceUnavailable:
-            "Check that speakers or headphones are connected and that PipeWire or PulseAudio is running, then start oton again (or use --headless on a server)."
+            catalogue.tr("Check that speakers or headphones are connected and that PipeWire or PulseAudio is running, then start oton again (or use --headless on a server).")
         case .stalled:
-            "oton reconnects on its own. If it keeps happening, the station or your connection is overloaded: try a lower-quality stream."
+            catalogue.tr("oton reconnects on its own. If it keeps happening, the station or your connection is overloaded: try a lower-quality stream.")
         }
     }
 

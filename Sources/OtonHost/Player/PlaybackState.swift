@@ -35,9 +35,6 @@ public enum PlaybackEvent: Hashable, Sendable {
     case play
     case pause
     case stop
-    /// Play another station: the player has already made it the current one. Accepted in every
-    /// state (a switch always plays, also from paused, idle or error) and resets the failure count.
-    case switchStation
     // Pipeline reports.
     /// The pipeline reached PLAYING: audio is flowing ("connected").
     case streamStarted

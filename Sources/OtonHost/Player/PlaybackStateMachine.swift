@@ -45,17 +45,6 @@ public struct PlaybackTransition: Hashable, Sendable {
 /// | reconnecting(a,k)| retriesExhausted         | error(k)              | cancelRetry, giveUp                  | n       |
 /// | error(k)         | play                     | connecting            | startPipeline                        | 0       |
 /// | error(k)         | stop                     | idle                  | –                                    | 0       |
-/// | idle             | switchStation            | connecting            | startPipeline                        | 0       |
-/// | connecting       | switchStation            | connecting            | stopPipeline, startPipeline          | 0       |
-/// | playing          | switchStation            | connecting            | stopPipeline, startPipeline          | 0       |
-/// | buffering        | switchStation            | connecting            | stopPipeline, startPipeline          | 0       |
-/// | paused           | switchStation            | connecting            | startPipeline                        | 0       |
-/// | reconnecting(a,k)| switchStation            | connecting            | cancelRetry, startPipeline           | 0       |
-/// | error(k)         | switchStation            | connecting            | startPipeline                        | 0       |
-///
-/// A switch is accepted everywhere: the player has already made the new station the current
-/// one, so every row is "connect to it now" (connecting → connecting too: the old connection,
-/// even one still being set up, is dropped).
 ///
 /// Failure rule (connecting, playing, buffering × failed(k)), with a = n + 1:
 /// if `k.isRetryable` and `policy.shouldRetry(attempt: a)` →
@@ -116,7 +105,7 @@ public struct PlaybackStateMachine: Sendable {
         switch state {
         case .idle:
             switch event {
-            case .play, .switchStation: return go(.connecting, [.startPipeline])
+            case .play: return go(.connecting, [.startPipeline])
             case .pause, .stop, .streamStarted, .bufferingStarted, .bufferingProgress,
                  .bufferingFinished, .failed, .retryTimerFired, .retriesExhausted:
                 return nil
@@ -125,7 +114,6 @@ public struct PlaybackStateMachine: Sendable {
         case .connecting:
             switch event {
             case .streamStarted: return go(.playing)
-            case .switchStation: return go(.connecting, [.stopPipeline, .startPipeline])
             case .bufferingStarted(let p), .bufferingProgress(let p):
                 return bufferingLevel(p) < 100 ? go(.buffering(percent: bufferingLevel(p)), [.pausePipeline], failures: n) : nil
             case .pause: return go(.paused, [.stopPipeline])
@@ -137,7 +125,6 @@ public struct PlaybackStateMachine: Sendable {
 
         case .playing:
             switch event {
-            case .switchStation: return go(.connecting, [.stopPipeline, .startPipeline])
             case .bufferingStarted(let p), .bufferingProgress(let p):
                 return bufferingLevel(p) < 100 ? go(.buffering(percent: bufferingLevel(p)), [.pausePipeline], failures: n) : nil
             case .pause: return go(.paused, [.stopPipeline])
@@ -154,7 +141,6 @@ public struct PlaybackStateMachine: Sendable {
                     ? go(.buffering(percent: bufferingLevel(p)), failures: n)
                     : go(.playing, [.resumePipeline])
             case .bufferingFinished: return go(.playing, [.resumePipeline])
-            case .switchStation: return go(.connecting, [.stopPipeline, .startPipeline])
             case .pause: return go(.paused, [.stopPipeline])
             case .stop: return go(.idle, [.stopPipeline])
             case .failed(let kind): return fail(kind)
@@ -164,7 +150,7 @@ public struct PlaybackStateMachine: Sendable {
 
         case .paused:
             switch event {
-            case .play, .switchStation: return go(.connecting, [.startPipeline])
+            case .play: return go(.connecting, [.startPipeline])
             case .stop: return go(.idle)
             case .pause, .streamStarted, .bufferingStarted, .bufferingProgress, .bufferingFinished,
                  .failed, .retryTimerFired, .retriesExhausted:
@@ -174,7 +160,7 @@ public struct PlaybackStateMachine: Sendable {
         case .reconnecting(_, let lastError):
             switch event {
             case .retryTimerFired: return go(.connecting, [.startPipeline], failures: n)
-            case .play, .switchStation: return go(.connecting, [.cancelRetry, .startPipeline])
+            case .play: return go(.connecting, [.cancelRetry, .startPipeline])
             case .pause: return go(.paused, [.cancelRetry])
             case .stop: return go(.idle, [.cancelRetry])
             case .retriesExhausted: return go(.error(lastError), [.cancelRetry, .giveUp], failures: n)
@@ -184,7 +170,7 @@ public struct PlaybackStateMachine: Sendable {
 
         case .error:
             switch event {
-            case .play, .switchStation: return go(.connecting, [.startPipeline])
+            case .play: return go(.connecting, [.startPipeline])
             case .stop: return go(.idle)
             case .pause, .streamStarted, .bufferingStarted, .bufferingProgress, .bufferingFinished,
                  .failed, .retryTimerFired, .retriesExhausted:

@@ -41,16 +41,14 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case gaveUp(PlaybackErrorKind)
     }
 
-    /// The station being played (or about to be, or failing): any thread. Changed only by a switch.
-    public var station: Station { current.withLock { $0 } }
-    /// The stations next and previous go through (see ``StationList``): any thread.
-    public var stations: StationList { list.withLock { $0 } }
-    private let current: Mutex<Station>
-    private let list: Mutex<StationList>
-    /// The station changed since the last connection: the next one forgets the old station's track.
-    private var stationChanged = false
-    /// Counts switches: a failure diagnosed for an older station's connection is dropped.
-    private var switches: UInt64 = 0
+    /// The station playing (or trying to); changed only on the queue, by a switch.
+    private var current: Station
+    /// After the listener switched stations, giving up on one leaves the player on its error (the previous
+    /// station one switch away) instead of ending the process.
+    private var hasSwitched = false
+    private let startedStation: Station
+    /// The next connection is to a station just switched to.
+    private var freshStation = false
     private let bus: PluginBus
     private let options: Options
     private let logger: Logger
@@ -86,23 +84,20 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var resolvedStationTitle: String?
     private let onFinish: @Sendable (Outcome) -> Void
 
-    /// `stations` defaults to the one station; a station not in it is added (see ``StationList``).
-    public init(station: Station, stations: StationList? = nil, bus: PluginBus, options: Options,
-                logger: Logger = Logger(label: "oton.player"), onFinish: @escaping @Sendable (Outcome) -> Void) {
-        current = Mutex(station)
-        var stations = stations ?? StationList([station])
-        stations.insert(station, after: nil)
-        list = Mutex(stations)
+    public init(station: Station, bus: PluginBus, options: Options, logger: Logger = Logger(label: "oton.player"),
+                onFinish: @escaping @Sendable (Outcome) -> Void) {
+        current = station
+        startedStation = station
         self.bus = bus
         self.options = options
         self.logger = logger
         self.onFinish = onFinish
         machine = PlaybackStateMachine(policy: options.reconnect)
         volume = options.volume
-        accumulator = TrackAccumulator(streamURL: URL(string: station.url))
-        accumulator.stationNames = [station.name]
+        accumulator = TrackAccumulator(streamURL: URL(string: current.url))
+        accumulator.stationNames = [current.name]
         if let status = station.statusURL.flatMap(URL.init(string:)) {
-            poller = StationStatusPoller(statusURL: status, streamURL: URL(string: station.url))
+            poller = StationStatusPoller(statusURL: status, streamURL: URL(string: current.url))
         }
     }
 
@@ -130,14 +125,23 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             case let .setVolume(value):
                 cancelFade()
                 setVolume(value)
+            case let .changeVolume(change):
+                cancelFade()
+                setVolume(Double(VolumeArgument.relative(change).applied(to: VolumeArgument.percent(of: volume))) / 100)
             case let .fadeVolume(target, milliseconds):
                 startFade(to: target, over: milliseconds)
-            case .quit:
-                finish(.quit)
-            case let .switchStation(choice):
-                do { try switchStation(to: choice, from: source) } catch {
+            case let .switchStation(next):
+                switchTo(next)
+            case let .switchStationNamed(argument):
+                do {
+                    switchTo(try stationList.find(argument))
+                } catch {
                     logger.warning("\(source) asked to switch stations: \(error)")
                 }
+            case let .stepStation(step):
+                if let next = stationList.station(after: current, step: step) { switchTo(next) }
+            case .quit:
+                finish(.quit)
             }
         }
     }
@@ -163,57 +167,50 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         queue.sync { machine.state }
     }
 
-    /// The station an argument names (a name, a 1-based number or a URL; see ``StationList``): any thread.
-    public func lookupStation(_ argument: String) throws(StationList.Failure) -> Station {
-        try stations.lookup(argument)
+    /// What the player itself holds, typed (read on the player's queue): for the control socket and the
+    /// terminal, which used to read the volume back out of the last event's text.
+    public struct Snapshot: Sendable {
+        public var state: PlaybackState
+        public var station: Station
+        /// 0 … 1.5.
+        public var volume: Double
+        public var volumePercent: Int { VolumeArgument.percent(of: volume) }
     }
 
-    /// Switches now and says where to, for a caller that answers someone (the control socket, the
-    /// terminal). Any thread but the player's own. Throws when `choice` names no station.
-    @discardableResult
-    public func switchStation(_ choice: StationChoice, from source: String) throws(StationList.Failure) -> Station {
-        let result: Result<Station, StationList.Failure> = queue.sync {
-            logger.debug("request switch \(choice) from \(source)")
-            return Result { () throws(StationList.Failure) in try switchStation(to: choice, from: source) }
-        }
-        return try result.get()
+    /// The stations to switch between: plugins.json's as last (re)loaded (``LiveStationList``), and the
+    /// one oton started with. Any thread.
+    public var stationList: StationList {
+        StationList(configured: LiveStationList.shared.stations, started: startedStation)
+    }
+
+    /// The station playing (or trying to), read on the player's queue.
+    public var station: Station { snapshot.station }
+
+    public var snapshot: Snapshot {
+        queue.sync { Snapshot(state: machine.state, station: current, volume: volume) }
     }
 
     // MARK: switching stations
 
-    /// Makes `choice` the current station and connects to it: the old station's track ends
-    /// (`stopped`), then `connecting` names the new one. A station that fails is retried like
-    /// any connection and then stays in `error`; next, previous or another switch leave it.
-    /// Returns the new station (the old one when playback is over or the list is empty).
-    @discardableResult
-    private func switchStation(to choice: StationChoice, from source: String) throws(StationList.Failure) -> Station {
-        let old = station
-        guard !finished else { return old }
-        let target: Station
-        switch choice {
-        case let .station(chosen): target = chosen
-        case let .argument(text): target = try stations.lookup(text)
-        case .next, .previous:
-            guard let neighbour = stations.station(from: old, offset: choice == .next ? 1 : -1) else { return old }
-            target = neighbour
-        }
-        logger.info("switching from \(old.name) to \(target.name) (\(target.url)), asked by \(source)")
-        if machine.state != .idle { publishStopped() }
-        list.withLock { _ = $0.insert(target, after: old) }
-        current.withLock { $0 = target }
-        switches += 1
-        stationChanged = true
-        // What belonged to the old station: its titles, its status API and a pending status round.
-        accumulator.stationNames = [target.name]
-        resolvedStationTitle = nil
-        lastStreamTitle = nil
+    /// A new connection for everyone: the state machine stops (the current track ends, plugins see
+    /// `stopped` and `idle` as on any stop) and plays again, now resolving and connecting to `next`.
+    private func switchTo(_ next: Station) {
+        guard !finished else { return }
+        logger.info("switching from \(current.name) to \(next.name) (\(next.url))")
+        hasSwitched = true
+        cancelFade()
+        retryTimer?.cancel()
+        retryTimer = nil
         statusTimer?.cancel()
-        statusTimer = nil
         liveStatusRound.withLock { $0 = nil }
+        handle(.stop)
+        current = next
         statusLookup = StationStatusLookup()
-        poller = target.statusURL.flatMap(URL.init(string:)).map { StationStatusPoller(statusURL: $0, streamURL: URL(string: target.url)) }
-        handle(.switchStation)
-        return target
+        poller = next.statusURL.flatMap(URL.init(string:)).map { StationStatusPoller(statusURL: $0, streamURL: URL(string: next.url)) }
+        accumulator.streamURL = URL(string: next.url)
+        accumulator.stationNames = [next.name]
+        freshStation = true // the next connection keeps nothing of the old station's (its icy-name)
+        handle(.play)
     }
 
     // MARK: the state machine
@@ -227,12 +224,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
         for effect in transition.effects { perform(effect) }
         if event == .stop && machine.state == .idle && before != .idle {
-            publishStopped() // stopped on request; idle follows
+            bus.publish(.state(StateInfo(.stopped))) // stopped on request; idle follows
         }
-        // A switch announces its connecting state even from connecting: it names another station.
-        if event == .switchStation || machine.state != before && !Self.isMinorBufferingStep(from: before, to: machine.state) {
-            publishState()
-        }
+        if machine.state != before && !Self.isMinorBufferingStep(from: before, to: machine.state) { publishState() }
     }
 
     private func perform(_ effect: PlaybackEffect) {
@@ -244,7 +238,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             watchdog?.cancel()
             watchdog = nil
             if pipeline?.stop() == false {
-                logger.warning("\(station.url): the old connection did not stop within 2 s (a source blocked in a read); left behind")
+                logger.warning("\(current.url): the old connection did not stop within 2 s (a source blocked in a read); left behind")
             }
             pipeline = nil
         case .pausePipeline:
@@ -258,23 +252,29 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case let .scheduleRetry(delay):
             retryTimer?.cancel()
             retryDelay = delay
-            logger.info("reconnecting to \(station.url) in \(delay)")
+            logger.info("reconnecting to \(current.url) in \(delay)")
             retryTimer = schedule(after: delay) { [weak self] in self?.handle(.retryTimerFired) }
         case .cancelRetry:
             retryTimer?.cancel()
             retryTimer = nil
         case .giveUp:
-            if case let .error(kind) = machine.state { finish(.gaveUp(kind)) }
+            if case let .error(kind) = machine.state {
+                if hasSwitched {
+                    logger.warning("\(current.url): gave up (\(kind.code)); staying on the error: switch to another station or play to try again")
+                } else {
+                    finish(.gaveUp(kind))
+                }
+            }
         }
     }
 
     /// Resolves the station's URL (a playlist becomes its first live entry) off this queue, then starts the pipeline.
     private func resolveThenStartPipeline() {
         let round = liveResolution.withLock { $0 += 1; return $0 }
-        if let direct = resolver.resolveWithoutFetching(station.url) { return startPipeline(direct) }
+        if let direct = resolver.resolveWithoutFetching(current.url) { return startPipeline(direct) }
         pipeline?.stop()
         pipeline = nil
-        resolver.resolve(station.url, isCancelled: { [weak self] in self?.liveResolution.withLock { $0 } != round }) { [weak self] result in
+        resolver.resolve(current.url, isCancelled: { [weak self] in self?.liveResolution.withLock { $0 } != round }) { [weak self] result in
             guard let self else { return }
             queue.async { [self] in
                 guard !finished, liveResolution.withLock({ $0 }) == round, case .connecting = machine.state else { return }
@@ -282,7 +282,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                 case let .success(stream):
                     startPipeline(stream)
                 case let .failure(error):
-                    logger.warning("\(station.url): \(error.detail) → \(error.kind.code)")
+                    logger.warning("\(current.url): \(error.detail) → \(error.kind.code)")
                     handle(.failed(error.kind))
                 }
             }
@@ -292,17 +292,18 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private func startPipeline(_ stream: ResolvedStream) {
         pipeline?.stop()
         connection += 1
-        accumulator.reset(keepStation: connection > 1 && !stationChanged)
-        stationChanged = false
+        accumulator.reset(keepStation: connection > 1 && !freshStation)
+        freshStation = false
         accumulator.streamURL = URL(string: stream.url)
         resolvedStationTitle = stream.stationTitle
-        accumulator.stationNames = [station.name] + [stream.stationTitle].compactMap { $0 }
+        accumulator.stationNames = [current.name] + [stream.stationTitle].compactMap { $0 }
         if let playlist = stream.playlists.first { logger.info("\(playlist): playing the playlist's entry \(stream.url)") }
         lastStreamTitle = nil
         var description = PipelineDescription(url: stream.url, headless: options.headless, taps: bus.requestedTaps, volume: volume)
         description.decodes = options.decodes
         description.audioSink = options.audioSink
-        description.titleEncoding = station.titleEncoding
+        description.titleEncoding = current.titleEncoding
+        description.isHLS = stream.isHLS
         do {
             let connection = self.connection
             let built = try StreamPipeline(description, connection: connection, bus: bus) { [weak self] event in
@@ -317,7 +318,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         } catch {
             logger.error("cannot build the pipeline: \(error)")
             pipeline = nil
-            queue.async { [self] in handle(.failed(.decodeError)) }
+            let kind: PlaybackErrorKind = error.missingElement == HLSDemuxerChoice.required ? .streamUnavailable(reason: .playlist(.hls)) : .decodeError
+            queue.async { [self] in handle(.failed(kind)) }
         }
     }
 
@@ -348,14 +350,14 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             }
         case let .error(report):
             let kind = PlaybackErrorClassifier.classify(report)
-            logger.warning("\(station.url): \(report.message) [\(report.domain) \(report.code)\(report.httpStatus.map { " HTTP \($0)" } ?? "")] → \(kind.code)")
+            logger.warning("\(current.url): \(report.message) [\(report.domain) \(report.code)\(report.httpStatus.map { " HTTP \($0)" } ?? "")] → \(kind.code)")
             fail(kind)
         case let .warning(text):
             logger.debug("GStreamer warning: \(text)")
             lastSinkWarning = text
         case .endOfStream:
             if pipeline?.description.isLive == true {
-                logger.warning("\(station.url): the server ended the stream")
+                logger.warning("\(current.url): the server ended the stream")
                 fail(.networkUnavailable)
             } else {
                 handle(.stop)
@@ -377,14 +379,14 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             pipeline.stop()
             self.pipeline = nil
             watchdog?.cancel()
-            let (connection, switches) = (connection, switches)
+            let connection = connection
             EmptyConnectionDiagnosis.probe(pipeline.description.url) { [weak self] failure in
                 guard let self else { return }
                 queue.async { [self] in
-                    guard connection == self.connection, switches == self.switches, self.pipeline == nil else { return }
+                    guard connection == self.connection, self.pipeline == nil else { return }
                     let better = EmptyConnectionDiagnosis.refine(kind, with: failure, elapsed: elapsed,
                                                                  sourceTimeoutSeconds: PipelineDescription.sourceTimeoutSeconds)
-                    if better != kind { logger.info("\(station.url): \(better.message)") }
+                    if better != kind { logger.info("\(current.url): \(better.message)") }
                     handle(.failed(better))
                 }
             }
@@ -415,7 +417,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
         guard lastFlowAt.duration(to: .now) >= options.stallTimeout else { return }
         let seconds = Int(options.stallTimeout.components.seconds)
-        logger.warning("\(station.url): playing, but no audio reached the output for \(seconds) s (\(pipeline.flow.sourceBytes) bytes received in all); reconnecting")
+        logger.warning("\(current.url): playing, but no audio reached the output for \(seconds) s (\(pipeline.flow.sourceBytes) bytes received in all); reconnecting")
         lastFlowAt = .now
         handle(.failed(.stalled(seconds: seconds)))
     }
@@ -431,13 +433,14 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
         guard let report else { return }
         var published = report.track
-        if published.station == nil { published.station = resolvedStationTitle ?? station.name }
-        if let logo = station.logoURL.flatMap(URL.init(string:)) { published.stationLogoURL = logo }
+        if published.station == nil { published.station = resolvedStationTitle ?? current.name }
+        if let logo = current.logoURL.flatMap(URL.init(string:)) { published.stationLogoURL = logo }
         var event = BusEvent.track(published, sequence: report.sequence)
         // What plugins.json knows about the station rides along as open-ended fields.
         // When the tags were read from the stream lets plugins measure their latency.
-        event.extraFields = [("station_homepage", station.homepage),
-                             ("station_status_url", station.statusURL), ("tag_mono_ns", readAt.map { String($0) })]
+        event.extraFields = [("station_homepage", current.homepage),
+                             ("station_status_url", current.statusURL), ("tag_mono_ns", readAt.map { String($0) }),
+                             ("station_count", String(stationList.stations.count))]
             .compactMap { key, value in value.map { (key, $0) } }
         bus.publish(event)
     }
@@ -492,24 +495,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             event.extraFields = [("retry_in_ms", String(seconds * 1000 + attoseconds / 1_000_000_000_000_000))]
             if let max = machine.policy.maxAttempts { event.extraFields.append(("retry_max", String(max))) }
         }
-        event.extraFields += stationFields()
         bus.publish(event)
-    }
-
-    /// Playback of the current station ended on request (a stop, or a switch away from it).
-    private func publishStopped() {
-        var event = BusEvent.state(StateInfo(.stopped))
-        event.extraFields = stationFields()
-        bus.publish(event)
-    }
-
-    /// Which station a state event is about, and how many next/previous go through.
-    private func stationFields() -> [(key: String, value: String)] {
-        let (station, stations) = (self.station, self.stations)
-        var fields = [(key: "station", value: station.name), (key: "station_url", value: station.url)]
-        if let index = stations.index(of: station) { fields.append(("station_index", String(index + 1))) }
-        fields.append(("station_count", String(stations.count)))
-        return fields
     }
 
     /// Buffering progress is announced in steps of 10 %, not for every percent.
@@ -520,7 +506,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
 
     static func stateInfo(_ state: PlaybackState, failures: Int) -> StateInfo {
         func detail(_ kind: PlaybackErrorKind) -> StateInfo.ErrorDetail {
-            .init(kind: kind.code, message: kind.message, suggestion: kind.recoverySuggestion)
+            .init(kind: kind.code, message: kind.message, suggestion: kind.recoverySuggestion, playbackError: kind)
         }
         switch state {
         case .idle: return StateInfo(.idle)

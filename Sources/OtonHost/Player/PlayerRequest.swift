@@ -6,23 +6,17 @@ public enum PlayerRequest: Equatable, Sendable {
     case playPause
     case stop
     case setVolume(Double)
+    /// Up or down from the player's own volume, in whole percent, within 0–150 (`ctl volume +5`, the + and - keys):
+    /// applied on the player's queue, so two changes never read the same old value.
+    case changeVolume(byPercent: Int)
     case fadeVolume(to: Double, milliseconds: Int)
+    /// Play another station: a new connection (the current track ends), even from an error.
+    case switchStation(Station)
+    /// A station of ``Player/stationList`` by name, number or URL (plugins' OTON_REQUEST_SWITCH_STATION).
+    case switchStationNamed(String)
+    /// The next (1) or previous (-1) station of the list, wrapping.
+    case stepStation(Int)
     case quit
-    /// Play another station: a new connection (see ``StationChoice``).
-    case switchStation(StationChoice)
-}
-
-/// Which station a switch goes to.
-public enum StationChoice: Equatable, Sendable {
-    /// One already looked up (``Player/lookupStation(_:)``); added to the list when it is not in it.
-    case station(Station)
-    /// A name, 1-based number or URL the player looks up in its ``StationList`` (a plugin's request);
-    /// one that names nothing is logged and changes nothing.
-    case argument(String)
-    /// The next station of the list, wrapping.
-    case next
-    /// The previous station of the list, wrapping.
-    case previous
 }
 
 /// Receives requests; implemented by the player. Must not block.

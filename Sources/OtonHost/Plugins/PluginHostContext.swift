@@ -132,14 +132,14 @@ final class PluginHostContext: @unchecked Sendable {
         case OTON_REQUEST_FADE_VOLUME:
             guard let volume = volume() else { return OTON_ERR_INVALID }
             converted = .fadeVolume(to: volume, milliseconds: Int(r.duration_ms))
-        case OTON_REQUEST_NEXT_STATION: converted = .switchStation(.next)
-        case OTON_REQUEST_PREVIOUS_STATION: converted = .switchStation(.previous)
         case OTON_REQUEST_SWITCH_STATION:
-            // `station` (1.2) reads as NULL when the plugin's struct_size does not cover it. Copied here: borrowed.
+            // A 1.0/1.1 struct has no `station`: the reader zero-fills it, so it reads as NULL.
             guard let pointer = r.station else { return OTON_ERR_INVALID }
-            let text = String(cString: pointer)
-            guard !text.isEmpty, text.utf8.count <= 8192 else { return OTON_ERR_INVALID }
-            converted = .switchStation(.argument(text))
+            let argument = String(cString: pointer)
+            guard !argument.isEmpty, argument.utf8.count <= 8192 else { return OTON_ERR_INVALID }
+            converted = .switchStationNamed(argument)
+        case OTON_REQUEST_NEXT_STATION: converted = .stepStation(1)
+        case OTON_REQUEST_PREV_STATION: converted = .stepStation(-1)
         default:
             return OTON_ERR_UNSUPPORTED
         }

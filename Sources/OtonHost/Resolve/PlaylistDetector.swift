@@ -65,7 +65,12 @@ public enum PlaylistDetector {
 }
 
 /// HLS playlists look like M3U but describe segments or variants, not a stream URL.
-enum HLSDetector {
+public enum HLSDetector {
+    /// Whether an M3U body (its first 64 KiB) carries an HLS tag on a line of its own.
+    public static func isHLS(_ body: Data) -> Bool {
+        PlaylistText.lines(PlaylistText.decode(body.prefix(64 * 1024))).contains { isHLSTag($0.uppercased()) }
+    }
+
     /// `line` upper-cased.
     static func isHLSTag(_ line: String) -> Bool {
         line.hasPrefix("#EXT-X-TARGETDURATION") || line.hasPrefix("#EXT-X-STREAM-INF") || line.hasPrefix("#EXT-X-MEDIA-SEQUENCE")

@@ -2,7 +2,7 @@
 /// ``StreamUnavailableReason/playlist(_:)`` so it reaches the listener as a
 /// typed playback error with a message and a suggestion.
 public enum PlaylistProblem: Hashable, Sendable {
-    /// An HLS media or master playlist (`#EXT-X-…`), which oton cannot play yet.
+    /// An HLS media or master playlist (`#EXT-X-…`), and GStreamer's HLS demuxer is not installed.
     case hls
     /// No entry with a URL oton may open.
     case empty
@@ -23,21 +23,25 @@ public enum PlaylistProblem: Hashable, Sendable {
         }
     }
 
-    public var message: String {
+    /// In English (events, the control socket).
+    public var message: String { message(in: .english) }
+    public var recoverySuggestion: String { recoverySuggestion(in: .english) }
+
+    public func message(in catalogue: MessageCatalogue) -> String {
         switch self {
-        case .hls: "This station streams over HLS, which oton cannot play yet."
-        case .empty: "The station's playlist lists no stream oton can open."
-        case let .tooLarge(limit): "The station's playlist is larger than \(limit / 1024) KiB, so it was not read."
-        case let .tooDeep(limit): "The station's playlist nests playlists more than \(limit) levels deep (or includes itself)."
-        case let .noEntryReachable(tried): "None of the \(tried) streams in the station's playlist answered."
+        case .hls: catalogue.tr("This station streams over HLS, and this GStreamer has no HLS demuxer (hlsdemux).")
+        case .empty: catalogue.tr("The station's playlist lists no stream oton can open.")
+        case let .tooLarge(limit): catalogue.tr("The station's playlist is larger than {limit} KiB, so it was not read.", ["limit": "\(limit / 1024)"])
+        case let .tooDeep(limit): catalogue.tr("The station's playlist nests playlists more than {limit} levels deep (or includes itself).", ["limit": "\(limit)"])
+        case let .noEntryReachable(tried): catalogue.tr("None of the {count} streams in the station's playlist answered.", ["count": "\(tried)"])
         }
     }
 
-    public var recoverySuggestion: String {
+    public func recoverySuggestion(in catalogue: MessageCatalogue) -> String {
         switch self {
-        case .hls: "Look for an MP3, AAC or Ogg stream URL on the station's website and use that instead."
-        case .empty, .tooLarge, .tooDeep: "Check the station's URL, or use one of the stream URLs inside the playlist directly."
-        case .noEntryReachable: "The station may be off air. Try again later, or check the station's URL."
+        case .hls: catalogue.tr("Install gstreamer1.0-plugins-bad (scripts/bootstrap does), or use an MP3, AAC or Ogg stream URL from the station's website.")
+        case .empty, .tooLarge, .tooDeep: catalogue.tr("Check the station's URL, or use one of the stream URLs inside the playlist directly.")
+        case .noEntryReachable: catalogue.tr("The station may be off air. Try again later, or check the station's URL.")
         }
     }
 

@@ -11,11 +11,14 @@ public struct ResolvedStream: Sendable, Equatable {
     public var stationTitle: String?
     /// The playlists followed to get here, outermost first (empty for a direct stream).
     public var playlists: [String] = []
+    /// `url` is an HLS playlist (media or master): GStreamer's HLS demuxer fetches its segments.
+    public var isHLS = false
 
-    public init(url: String, stationTitle: String? = nil, playlists: [String] = []) {
+    public init(url: String, stationTitle: String? = nil, playlists: [String] = [], isHLS: Bool = false) {
         self.url = url
         self.stationTitle = stationTitle
         self.playlists = playlists
+        self.isHLS = isHLS
     }
 }
 
@@ -28,7 +31,9 @@ public struct StreamResolutionError: Error, Sendable, CustomStringConvertible {
 
 /// Turns a station URL into the URL of a stream, following playlists
 /// (PLS, M3U, XSPF, ASX; see ``PlaylistParser``) before the pipeline is
-/// built. The player calls it on every (re)connect, so play, record,
+/// built. An HLS playlist (``HLSDetector``) is a stream of its own: it is
+/// returned as it is, marked ``ResolvedStream/isHLS``, wherever it is met
+/// (the station's URL or an entry of another playlist). The player calls it on every (re)connect, so play, record,
 /// switching and reconnects resolve alike.
 ///
 /// How a direct stream avoids a second fetch: a URL whose extension names
@@ -138,6 +143,7 @@ public final class StreamResolver: Sendable {
         guard let format = PlaylistDetector.format(body: response.body, contentType: response.contentType, url: base) else {
             return ResolvedStream(url: url) // small, and not a playlist: GStreamer decides what it is
         }
+        if format == .m3u, HLSDetector.isHLS(response.body) { return ResolvedStream(url: url, isHLS: true) }
         return try follow(body: response.body, format: format, base: base, from: url, depth: depth, chain: chain, isCancelled: isCancelled)
     }
 
@@ -156,6 +162,7 @@ public final class StreamResolver: Sendable {
         let body = (try? handle.read(upToCount: PlaylistParser.maxBytes + 1)) ?? Data()
         let base = URL(fileURLWithPath: path)
         let sniffed = PlaylistDetector.format(body: body, contentType: nil, url: base) ?? format
+        if sniffed == .m3u, HLSDetector.isHLS(body) { return ResolvedStream(url: url, isHLS: true) }
         return try follow(body: body, format: sniffed, base: base, from: url, depth: depth, chain: chain, isCancelled: isCancelled)
     }
 

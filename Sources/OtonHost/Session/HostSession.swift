@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 
 /// One run of the host: the bus, the plugins plugins.json enables, the
-/// player (starting on one station, switching through plugins.json's stations), `--events`, and Ctrl-C / SIGTERM handling.
+/// player for one station, `--events`, and Ctrl-C / SIGTERM handling.
 /// `run()` blocks until playback is over and tears everything down in order.
 /// The first SIGINT/SIGTERM asks for that orderly end; a second one exits at once
 /// (status 128 + signal) with one line saying what the shutdown was waiting for.
@@ -12,6 +12,9 @@ public final class HostSession: @unchecked Sendable {
     public let bus: PluginBus
     public let plugins: PluginManager
     public let player: Player
+    /// What `oton ctl station/next/prev` and the keys n, p, 1–9 switch between: plugins.json's stations as
+    /// last (re)loaded (``LiveStationList``), and the one oton started with.
+    public var stations: StationList { player.stationList }
     private let config: OtonConfig
     private let logger: Logger
     private let eventsWriter: EventLineWriter?
@@ -33,6 +36,7 @@ public final class HostSession: @unchecked Sendable {
     public init(config: OtonConfig, station: Station, options: Player.Options, eventsPath: String?,
                 control: ControlInstance = .disabled, logger: Logger = Logger(label: "oton")) throws {
         self.config = config
+        LiveStationList.shared.adopt(config)
         controlInstance = control
         self.logger = logger
         bus = PluginBus(logger: Logger(label: "oton.bus"))
@@ -40,9 +44,7 @@ public final class HostSession: @unchecked Sendable {
         eventsWriter = try eventsPath.map { try EventLineWriter(destination: $0, bus: bus) }
         let outcome = OutcomeBox()
         self.outcome = outcome
-        player = Player(station: station, stations: StationList(config: config, playing: station), bus: bus, options: options) {
-            outcome.set($0)
-        }
+        player = Player(station: station, bus: bus, options: options) { outcome.set($0) }
         plugins = PluginManager(bus: bus, requests: player, shutdownTimeout: config.shutdownTimeout)
     }
 
@@ -79,7 +81,9 @@ public final class HostSession: @unchecked Sendable {
         }
         for name in names {
             do {
-                control = try ControlServer(instance: name, bus: bus, player: player, plugins: plugins)
+                control = try ControlServer(instance: name, bus: bus, player: player, plugins: plugins) { [weak self] in
+                    self?.stations ?? StationList(configured: [], started: Station(name: "", url: ""))
+                }
                 return
             } catch {
                 logger.warning("control socket \(name): \(error)")

@@ -1,90 +1,57 @@
 import Foundation
 
-/// The stations that `next` and `prev` go through, in order, and the one lookup of
-/// "NAME|NUMBER|URL" at run time (`oton ctl station`, the status line's digits, MPRIS OpenUri,
-/// a plugin's switch request).
-///
-/// Order: the stations of plugins.json as written. A station played that is not among them
-/// (a URL on the command line, `oton ctl station URL`, MPRIS OpenUri) is an extra entry,
-/// inserted once right after the station that was playing when it came: `prev` from it goes
-/// back to where the listener was, `next` goes on through the list. Extras last as long as the
-/// process. Numbers are 1-based places in this order. A value type; the player owns the live one.
+/// The stations a listener switches between: plugins.json's, in order, and first the one oton was
+/// started with when it is not among them (a URL or file from the command line). `next` and `prev`
+/// wrap around; numbers count from 1, as `oton ctl stations` and the keys 1–9 show them.
 public struct StationList: Equatable, Sendable {
-    public private(set) var stations: [Station]
+    public let stations: [Station]
 
-    public enum Failure: Error, Equatable, CustomStringConvertible {
-        /// The argument is a number, but no station has it.
-        case noNumber(Int, count: Int)
-        /// Not a name, number or playable address (see ``StationResolver``).
-        case unresolved(StationResolver.Failure)
-
-        public var description: String {
-            switch self {
-            case let .noNumber(number, count):
-                "no station number \(number): the list has \(count == 1 ? "1 station" : "\(count) stations") (1–\(count)); `oton ctl stations` lists them"
-            case let .unresolved(failure):
-                failure.description
-            }
-        }
+    public init(configured: [Station], started: Station) {
+        stations = configured.contains { $0.url == started.url } ? configured : [started] + configured
     }
 
-    public init(_ stations: [Station]) {
-        self.stations = []
-        for station in stations where index(of: station) == nil { self.stations.append(station) }
+    /// Why an argument names no station.
+    public struct NotFound: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    /// The configured stations, with `playing` added as an extra when it is not one of them.
-    public init(config: OtonConfig, playing: Station) {
-        self.init(config.stations)
-        insert(playing, after: nil)
-    }
-
-    public var count: Int { stations.count }
-
-    /// Where `station` stands (matched by URL: a station is where it streams from), or nil.
-    public func index(of station: Station) -> Int? {
-        stations.firstIndex { $0.url == station.url }
-    }
-
-    /// Adds `station` as an extra right after `current` (at the end when `current` is not listed),
-    /// unless it is listed already. Returns its index.
-    @discardableResult
-    public mutating func insert(_ station: Station, after current: Station?) -> Int {
-        if let index = index(of: station) { return index }
-        let place = current.flatMap(index(of:)).map { $0 + 1 } ?? stations.endIndex
-        stations.insert(station, at: place)
-        return place
-    }
-
-    /// The station `offset` places from `current` (1 = next, -1 = previous), wrapping around.
-    /// From a station not in the list, next is the first and previous the last. Nil for an empty list.
-    public func station(from current: Station, offset: Int) -> Station? {
-        guard !stations.isEmpty else { return nil }
-        guard let here = index(of: current) else { return offset >= 0 ? stations.first : stations.last }
-        let count = stations.count
-        return stations[((here + offset) % count + count) % count]
-    }
-
-    /// The station an argument names: a name in the list (any case), its 1-based number, or an
-    /// http(s) URL (a playlist URL too), a `file://` URL or a file, as `oton play` takes them.
-    /// A URL of a listed station is that station, with its name and status API.
-    public func lookup(_ argument: String) throws(Failure) -> Station {
-        let trimmed = argument.trimmingCharacters(in: .whitespaces)
-        if let named = stations.first(where: { $0.name.caseInsensitiveCompare(trimmed) == .orderedSame }) { return named }
-        if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCIIDigit) {
-            guard let number = Int(trimmed), number >= 1, number <= stations.count else {
-                throw .noNumber(Int(trimmed.prefix(9)) ?? Int.max, count: stations.count)
+    /// A number (1-based), a name (case-insensitive), or an http(s) URL (a stream or a playlist,
+    /// played as a station named by its host).
+    public func find(_ argument: String) throws(NotFound) -> Station {
+        let text = argument.trimmingCharacters(in: .whitespaces)
+        if let number = Int(text) {
+            guard stations.indices.contains(number - 1) else {
+                throw NotFound(description: "no station number \(number); there are \(stations.count) (`oton ctl stations` lists them)")
             }
             return stations[number - 1]
         }
-        do {
-            return try StationResolver.resolve(trimmed, in: OtonConfig(stations: stations))
-        } catch {
-            throw .unresolved(error)
+        if let station = stations.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame }) { return station }
+        let lower = text.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            guard let url = URL(string: text), let host = url.host, !host.isEmpty else {
+                throw NotFound(description: "\(text) is not a URL oton can open")
+            }
+            return stations.first { $0.url == text } ?? Station(name: host, url: text)
         }
+        throw NotFound(description: "no station named \"\(text)\" (known: \(stations.map(\.name).joined(separator: ", "))); give a name, a number or an http(s) URL")
     }
-}
 
-private extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+    /// The station `step` places after `current` (negative: before), wrapping; a station not in the list
+    /// (a URL switched to) counts as standing before the first.
+    public func station(after current: Station, step: Int) -> Station? {
+        guard !stations.isEmpty else { return nil }
+        let index = stations.firstIndex { $0.url == current.url } ?? (step > 0 ? -1 : 0)
+        let count = stations.count
+        return stations[((index + step) % count + count) % count]
+    }
+
+    /// More than one station to switch between (MPRIS CanGoNext / CanGoPrevious).
+    public var canSwitch: Bool { stations.count > 1 }
+
+    /// "1  Oton FM  http://…" per line, the current one marked with ▶.
+    public func listing(current: Station) -> String {
+        stations.enumerated().map { index, station in
+            "\(station.url == current.url ? "▶" : " ") \(index + 1)  \(station.name)  \(station.url)"
+        }.joined(separator: "\n")
+    }
 }

@@ -13,15 +13,18 @@ public enum StationResolver {
         case unsupportedScheme(argument: String, scheme: String)
         case noSuchFile(path: String)
 
+        /// In the user's language (these are printed on the terminal, never sent as events).
         public var description: String {
             switch self {
             case let .unknown(argument, known):
-                guard let argument else { return "plugins.json names no stations; pass a URL or add one under \"stations\"" }
-                return "no station named \"\(argument)\" (known: \(known.isEmpty ? "none" : known.joined(separator: ", "))); pass a name, an http(s):// URL or a file"
+                guard let argument else { return tr("plugins.json names no stations; pass a URL or add one under \"stations\"") }
+                return tr("no station named \"{name}\" (known: {known}); pass a name, an http(s):// URL or a file",
+                          ["name": argument, "known": known.isEmpty ? tr("none") : known.joined(separator: ", ")])
             case let .unsupportedScheme(argument, scheme):
-                return "unsupported address scheme \"\(scheme):\" in \(argument); oton plays http:// and https:// streams and local files"
+                return tr("unsupported address scheme \"{scheme}:\" in {address}; oton plays http:// and https:// streams and local files",
+                          ["scheme": scheme, "address": argument])
             case let .noSuchFile(path):
-                return "no such file: \(path)"
+                return tr("no such file: {path}", ["path": path])
             }
         }
     }

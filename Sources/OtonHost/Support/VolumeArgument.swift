@@ -52,9 +52,9 @@ public enum VolumeArgument: Equatable, Sendable {
         }
     }
 
-    /// How a volume is shown to people: "70%", and "120% amplified" above 100.
-    public static func text(percent: Int) -> String {
-        percent > 100 ? "\(percent)% amplified" : "\(percent)%"
+    /// How a volume is shown to people: "70%", and "120% amplified" above 100 (from `catalogue`: English unless the terminal asks).
+    public static func text(percent: Int, in catalogue: MessageCatalogue = .english) -> String {
+        percent > 100 ? catalogue.tr("{percent}% amplified", ["percent": "\(percent)"]) : "\(percent)%"
     }
 
     /// A player volume (1.0 is full) as a whole percentage; anything not finite is 100.

@@ -108,8 +108,15 @@ typedef uint32_t oton_event_kind;
 #define OTON_EVENT_NAME_SLEEP_CANCELLED   "org.oton.sleep.cancelled"   /* (none) */
 #define OTON_EVENT_NAME_SLEEP_FIRED       "org.oton.sleep.fired"       /* action */
 #define OTON_EVENT_NAME_RECORDING_STARTED "org.oton.recording.started" /* path, title, artist */
-#define OTON_EVENT_NAME_RECORDING_DONE    "org.oton.recording.finished"/* path, seconds, bytes, complete (true|false) */
+#define OTON_EVENT_NAME_RECORDING_DONE    "org.oton.recording.finished"/* path ("" when not kept), seconds, bytes, complete (true|false),
+                                                                        status (complete|incomplete|dropped|failed), reason (English),
+                                                                        reason_code (too-short|partial-dropped|write-failed|""),
+                                                                        min_seconds, name (the file's name relative to the output
+                                                                        folder, kept or not) */
 #define OTON_EVENT_NAME_SHARE             "org.oton.share"             /* text, links (newline separated) */
+#define OTON_EVENT_NAME_RECORDING_STOPPED "org.oton.file-sink.stopped" /* reason (write-failed|max-size|max-duration|disk-full), message,
+                                                                        error (true|false): the recording stopped for good */
+#define OTON_EVENT_NAME_NOW_PLAYING_READY "org.oton.now-playing.ready" /* bus_name (the MPRIS name owned; absent without MPRIS) */
 
 /* Event flags. */
 #define OTON_EVENT_FLAG_NONE        0u
@@ -172,13 +179,10 @@ typedef uint32_t oton_playback_state;
 #define OTON_STATE_PLAYING    2u
 #define OTON_STATE_BUFFERING  3u
 #define OTON_STATE_PAUSED     4u
-#define OTON_STATE_STOPPED    5u /* playback was stopped on request; idle follows at once (connecting after a station switch) */
+#define OTON_STATE_STOPPED    5u /* playback was stopped on request; idle follows at once */
 #define OTON_STATE_ERROR      6u
 
-/* OTON_EVENT_STATE. error_* are set only when state == OTON_STATE_ERROR.
- * Since 1.2 the event's fields also name the station being played:
- * "station" (its name), "station_url", "station_index" (1-based place in the
- * station list) and "station_count" (how many stations next/previous go through). */
+/* OTON_EVENT_STATE. error_* are set only when state == OTON_STATE_ERROR. */
 typedef struct oton_state_info {
     uint32_t            struct_size;
     oton_playback_state state;
@@ -266,26 +270,21 @@ typedef uint32_t oton_request_kind;
 #define OTON_REQUEST_FADE_VOLUME 5u /* volume over duration_ms */
 #define OTON_REQUEST_QUIT        6u /* end the oton process as Ctrl-C would */
 #define OTON_REQUEST_PLAY_PAUSE  7u
-/* Added in ABI 1.2. A switch is a new connection: the current track ends
- * (state STOPPED, then CONNECTING with the new station's `station` field),
- * the media taps start a new `connection`, the next track event names the
- * new station. A switch always plays, also from paused, idle or error. */
-#define OTON_REQUEST_SWITCH_STATION   8u  /* station (1.2) */
-#define OTON_REQUEST_NEXT_STATION     9u  /* the next station of the list, wrapping (1.2) */
-#define OTON_REQUEST_PREVIOUS_STATION 10u /* the previous one, wrapping (1.2) */
+/* 1.2: switch stations. A switch is a new connection for every plugin: the current track
+ * ends (state `stopped`, then `idle`), then the new station connects and its track event
+ * carries the new station. An unknown name or number is logged and nothing changes. */
+#define OTON_REQUEST_SWITCH_STATION 8u /* station: a name of plugins.json, its 1-based number, or an http(s) URL */
+#define OTON_REQUEST_NEXT_STATION   9u /* the next station of plugins.json, wrapping */
+#define OTON_REQUEST_PREV_STATION  10u /* the previous one, wrapping */
 
-/* Filled by the plugin, BORROWED by the host for the request() call only
- * (the host copies what it keeps before returning). */
 typedef struct oton_request {
     uint32_t          struct_size;
     oton_request_kind kind;
     double            volume;      /* 0.0 … 1.0 for SET_VOLUME / FADE_VOLUME */
     uint32_t          duration_ms; /* for FADE_VOLUME */
     uint32_t          reserved;
-    /* ---- added in ABI 1.2 (the host reads it only when struct_size covers it) ---- */
-    const char       *station;     /* for SWITCH_STATION: a station name from plugins.json, its
-                                      1-based number in the station list, or an http(s) URL
-                                      (a playlist URL too). UTF-8, BORROWED for the call. */
+    /* 1.2 (read only when struct_size covers it): */
+    const char       *station;     /* for SWITCH_STATION; UTF-8, borrowed: copied before request() returns */
 } oton_request;
 
 /* ------------------------------------------------------------------------ */

@@ -155,19 +155,6 @@ final class PlaybackStateMachineTests: XCTestCase {
         expect(.error(network), .play, .connecting, [.startPipeline], failuresAfter: 0)
     }
 
-    func testSwitchWhilePlayingDropsTheConnectionAndConnectsAgain() {
-        expect(.playing, .switchStation, .connecting, [.stopPipeline, .startPipeline], failuresAfter: 0)
-    }
-
-    func testSwitchWhileReconnectingCancelsTheRetry() {
-        expect(.reconnecting(attempt: 2, lastError: network), .switchStation, .connecting, [.cancelRetry, .startPipeline], failuresAfter: 0)
-    }
-
-    func testSwitchFromErrorOrPausedPlaysTheNewStation() {
-        expect(.error(notAudio), .switchStation, .connecting, [.startPipeline], failuresAfter: 0)
-        expect(.paused, .switchStation, .connecting, [.startPipeline], failuresAfter: 0)
-    }
-
     func testErrorStopGoesIdle() {
         expect(.error(network), .stop, .idle, [], failuresAfter: 0)
     }
@@ -184,7 +171,7 @@ final class PlaybackStateMachineTests: XCTestCase {
         .bufferingStarted(percent: 30), .bufferingStarted(percent: 100),
         .bufferingProgress(percent: 60), .bufferingProgress(percent: 100), .bufferingFinished,
         .failed(.networkUnavailable), .failed(.streamUnavailable(reason: .notAudio)),
-        .retryTimerFired, .retriesExhausted, .switchStation,
+        .retryTimerFired, .retriesExhausted,
     ]
 
     private struct Key: Hashable {
@@ -245,14 +232,6 @@ final class PlaybackStateMachineTests: XCTestCase {
 
             Key(.error(.decodeError), .play): t(.connecting, [.startPipeline], 0),
             Key(.error(.decodeError), .stop): t(.idle, [], 0),
-
-            Key(.idle, .switchStation): t(.connecting, [.startPipeline], 0),
-            Key(.connecting, .switchStation): t(.connecting, [.stopPipeline, .startPipeline], 0),
-            Key(.playing, .switchStation): t(.connecting, [.stopPipeline, .startPipeline], 0),
-            Key(buffering, .switchStation): t(.connecting, [.stopPipeline, .startPipeline], 0),
-            Key(.paused, .switchStation): t(.connecting, [.startPipeline], 0),
-            Key(reconnecting, .switchStation): t(.connecting, [.cancelRetry, .startPipeline], 0),
-            Key(.error(.decodeError), .switchStation): t(.connecting, [.startPipeline], 0),
         ]
     }
 
@@ -268,7 +247,7 @@ final class PlaybackStateMachineTests: XCTestCase {
         }
         XCTAssertEqual(accepted, specification.count)
         XCTAssertEqual(accepted + ignored, Self.states.count * Self.events.count)
-        XCTAssertEqual(Self.states.count * Self.events.count, 98)
+        XCTAssertEqual(Self.states.count * Self.events.count, 91)
     }
 
     func testIgnoredPairsLeaveTheMachineUntouched() {

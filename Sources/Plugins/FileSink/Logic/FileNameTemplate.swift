@@ -3,12 +3,16 @@
 /// never contain `/`, no component is `.` or `..` or empty, control
 /// characters are removed, each component is capped in bytes (at a
 /// character boundary, keeping the extension) and non-Latin text is kept.
+/// Portable names (the default) also work on FAT/exFAT sticks, SMB shares and
+/// Windows: see ``portableComponent(_:)``.
 public struct FileNameTemplate: Equatable, Sendable {
     public static let standard = "{station}/{artist} - {title}.{ext}"
     /// Linux allows 255 bytes per name; leave room for " (99)" and ".part".
     public static let maxComponentBytes = 200
 
     public let text: String
+    /// Names every filesystem accepts (true, the default), or every character Linux allows (`--names posix`).
+    public var portable = true
 
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
@@ -47,7 +51,7 @@ public struct FileNameTemplate: Equatable, Sendable {
             rest = rest[rest.index(after: close)...]
         }
         out += rest
-        return Self.safePath(out)
+        return Self.safePath(out, portable: portable)
     }
 
     private static func value(_ raw: String?, for name: String) -> String {
@@ -67,20 +71,58 @@ public struct FileNameTemplate: Equatable, Sendable {
     }
 
     /// Splits on `/` and makes every component safe; never returns an absolute path or `..`.
-    public static func safePath(_ path: String) -> String {
-        let components = path.split(separator: "/", omittingEmptySubsequences: true).map { safeComponent(String($0)) }
+    public static func safePath(_ path: String, portable: Bool = true) -> String {
+        let components = path.split(separator: "/", omittingEmptySubsequences: true).map { safeComponent(String($0), portable: portable) }
         return components.isEmpty ? "_" : components.joined(separator: "/")
     }
 
-    public static func safeComponent(_ component: String) -> String {
+    public static func safeComponent(_ component: String, portable: Bool = true) -> String {
         var text = String(String.UnicodeScalarView(component.unicodeScalars.filter { !isControl($0) && $0 != "/" }))
+        if portable { text = portableCharacters(text) }
         text = text.trimmingSpaces
         // A leading dot hides the file and "." / ".." walk the tree.
         while text.hasPrefix(".") { text.removeFirst() }
         text = text.trimmingSpaces
         if text.isEmpty { return "_" }
-        return capped(text, bytes: maxComponentBytes)
+        text = capped(text, bytes: maxComponentBytes)
+        return portable ? portableEnding(text) : text
     }
+
+    /// What FAT, exFAT, NTFS and SMB refuse in a name, each replaced by the ASCII character that reads
+    /// most like it: `AC/DC: Live?` becomes `AC-DC - Live`. A title stays recognisable and easy to type.
+    static let portableReplacements: [Character: String] = [
+        ":": " -", "?": "", "*": "-", "\"": "'", "<": "(", ">": ")", "|": "-", "\\": "-",
+    ]
+
+    static func portableCharacters(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            for replaced in portableReplacements[character] ?? String(character) {
+                // " -" after a word that already ended in a space ("a : b") must not double the space.
+                if replaced == " " && out.last == " " { continue }
+                out.append(replaced)
+            }
+        }
+        return out
+    }
+
+    /// Windows drops trailing dots and spaces (so "Song." and "Song" collide) and reserves device names.
+    static func portableEnding(_ text: String) -> String {
+        var result = text
+        if let dot = result.lastIndex(of: "."), result.distance(from: dot, to: result.endIndex) <= 8, dot != result.startIndex {
+            // Keep the extension; the stem must not end in a dot or space either ("Song. .mp3").
+            var stem = String(result[..<dot])
+            while let last = stem.last, last == "." || last == " " { stem.removeLast() }
+            result = (stem.isEmpty ? "_" : stem) + result[dot...]
+        }
+        while let last = result.last, last == "." || last == " " { result.removeLast() }
+        if result.isEmpty { return "_" }
+        let device = result.split(separator: ".", maxSplits: 1).first.map { String($0).trimmingSpaces.uppercased() } ?? ""
+        if reservedDeviceNames.contains(device) { result = "_" + result }
+        return result
+    }
+
+    static let reservedDeviceNames: Set<String> = Set(["CON", "PRN", "AUX", "NUL"] + (1 ... 9).flatMap { ["COM\($0)", "LPT\($0)"] })
 
     /// Cuts `text` to at most `bytes` UTF-8 bytes at a character boundary, keeping a short extension.
     public static func capped(_ text: String, bytes: Int) -> String {

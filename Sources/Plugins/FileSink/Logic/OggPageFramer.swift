@@ -14,6 +14,9 @@ public struct OggPageFramer: StreamFramer {
         var inHeaders = true
         /// Granule of the first audio page after the headers, until the second page tells how long a page is.
         var firstAudioGranule: Int64?
+        /// Past the headers, no audio page with a granule yet: a page that ends no packet carries granule -1,
+        /// and the first one that has a granule may still be far into a stream joined late.
+        var awaitingFirstGranule = false
     }
 
     public init() {}
@@ -67,11 +70,12 @@ public struct OggPageFramer: StreamFramer {
             stream.lastGranule = 0
             return StreamUnit(bytes: bytes, beginsLogicalStream: page.isBOS, isCodecHeader: true)
         }
-        let firstAudioPage = stream.inHeaders
+        if stream.inHeaders { stream.awaitingFirstGranule = true }
         stream.inHeaders = false
         var duration: Int64 = 0
         if page.granule >= 0 {
-            if firstAudioPage {
+            if stream.awaitingFirstGranule {
+                stream.awaitingFirstGranule = false
                 // Its granule is its length only if the stream starts here; Icecast also sends a logical
                 // stream's headers to a listener who joins late, followed by audio from far into it.
                 // Decided with the next page: the first one is taken to be at most as long as the second.

@@ -20,14 +20,23 @@ public enum Placement: Equatable, Sendable {
 /// Decides where a finished segment's file goes.
 public func placement(relativeName: String, complete: Bool, seconds: Double, minimumSeconds: Double, policy: PartialPolicy) -> Placement {
     if seconds < minimumSeconds {
-        return .drop("shorter than \(formatSeconds(minimumSeconds)) (\(formatSeconds(seconds)))")
+        return .drop("too short (\(formatSeconds(seconds)) < \(formatSeconds(minimumSeconds))), not kept")
     }
     if complete { return .keep(relativeName) }
     switch policy {
     case .incomplete: return .keep("incomplete/" + relativeName)
     case .keep: return .keep(relativeName)
-    case .drop: return .drop("incomplete, and config.partial is \"drop\"")
+    case .drop: return .drop("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept")
     }
+}
+
+/// "48 KB", "4.2 MB", "1.3 GB" (decimal units, as file managers show them).
+public func formatBytes(_ bytes: UInt64) -> String {
+    let value = Double(bytes)
+    if value < 1000 { return "\(bytes) B" }
+    if value < 1_000_000 { return String(format: "%.0f KB", value / 1000) }
+    if value < 1_000_000_000 { return String(format: "%.1f MB", value / 1_000_000) }
+    return String(format: "%.1f GB", value / 1_000_000_000)
 }
 
 /// "3:07", "0.4 s".

@@ -95,8 +95,10 @@ public struct TrackSplitter {
     private var chainHasAudio = false
     private var nextID = 1
     private var latest: TrackMetadata?
-    /// `latest` arrived after the last buffer: at the start of a connection it is the new connection's own title
-    /// (the PCM tap starts after the decoder, so its first title comes before its first audio), not one carried over.
+    /// `latest` arrived after the last unit was placed: at the start of a connection it is the new connection's own
+    /// title (the PCM tap starts after the decoder, so its first title comes before its first audio), not one carried
+    /// over. Buffers that complete no unit yet (held before the type is known, or a framer waiting for the next
+    /// frame's sync, as with one parsed ADTS frame per buffer from HLS) leave it as it is.
     private var latestIsFresh = false
     private var pendingCut: (metadata: TrackMetadata, deadline: Int64)?
     private var codecHeaders: [StreamUnit] = []
@@ -125,7 +127,6 @@ public struct TrackSplitter {
 
     /// A buffer from the stream tap.
     public mutating func receive(_ buffer: Buffer) -> [Action] {
-        defer { latestIsFresh = false }
         var actions: [Action] = []
         lastMonotonic = buffer.monotonicNanoseconds
         let sameConnection = !buffer.newConnection && buffer.connection == connection && !buffer.discontinuity
@@ -215,6 +216,7 @@ public struct TrackSplitter {
     // MARK: -
 
     private mutating func place(_ unit: StreamUnit, offset: inout UInt64) -> [Action] {
+        defer { latestIsFresh = false }
         var actions: [Action] = []
         let unitOffset = offset
         offset += UInt64(unit.bytes.count)

@@ -10,7 +10,6 @@ import PluginAPI
 /// next one DISCONT, and the recording starts a new file after the gap
 /// (never glued).
 final class FileSinkInstance: @unchecked Sendable {
-    static let stoppedEvent = "org.oton.file-sink.stopped"
 
     private let host: HostHandle
     private let recorder: Recorder
@@ -73,16 +72,17 @@ final class FileSinkInstance: @unchecked Sendable {
         switch notice {
         case let .started(path, metadata):
             host.publish(OTON_EVENT_NAME_RECORDING_STARTED, [("path", path), ("title", metadata?.title ?? ""), ("artist", metadata?.artist ?? "")])
-        case let .finished(path, seconds, bytes, complete, status, reason):
+        case let .finished(path, name, seconds, bytes, complete, status, reason, reasonCode):
             host.publish(OTON_EVENT_NAME_RECORDING_DONE, [
                 ("path", path ?? ""), ("seconds", String(format: "%.3f", seconds)), ("bytes", String(bytes)),
-                ("complete", complete ? "true" : "false"), ("status", status.rawValue), ("reason", reason ?? ""),
+                ("complete", complete ? "true" : "false"), ("status", status.rawValue), ("reason", reason ?? ""), ("name", name),
+                ("reason_code", reasonCode ?? ""), ("min_seconds", String(format: "%.1f", settings.minimumSeconds)),
             ])
-            let what = path ?? "(deleted)"
-            host.log(OTON_LOG_INFO, "\(status.rawValue): \(what) (\(formatSeconds(seconds)), \(bytes) bytes)\(reason.map { ": \($0)" } ?? "")")
+            let what = path ?? name
+            host.log(OTON_LOG_INFO, "\(status.rawValue): \(what) (\(formatSeconds(seconds)), \(formatBytes(bytes)))\(reason.map { ": \($0)" } ?? "")")
         case let .stopped(reason, message, isError):
             host.log(isError ? OTON_LOG_ERROR : OTON_LOG_INFO, message)
-            host.publish(stoppedEvent, [("reason", reason.rawValue), ("message", message), ("error", isError ? "true" : "false")])
+            host.publish(OTON_EVENT_NAME_RECORDING_STOPPED, [("reason", reason.rawValue), ("message", message), ("error", isError ? "true" : "false")])
             if settings.quitOnError { host.request(OTON_REQUEST_QUIT) }
         case let .log(level, message):
             host.log(level.abiLevel, message)

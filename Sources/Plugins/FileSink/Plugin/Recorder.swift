@@ -43,6 +43,11 @@ final class Recorder {
     private var tagging = true
     private var bytesSinceSpaceCheck: UInt64 = .max
     private var totalBytes: UInt64 = 0
+    /// Audio written to files so far (the `max_seconds` limit).
+    private var totalNanoseconds: Int64 = 0
+    /// The duration was reached before the first title named the file (a server's burst arrives at once):
+    /// the stop waits for that title, or for this much more audio.
+    private static let titleGraceNanoseconds: Int64 = 5_000_000_000
     private let notify: (Notice) -> Void
     private let namer: TrackFileNamer
     private let finisher: TrackFinisher
@@ -92,6 +97,7 @@ final class Recorder {
     }
 
     func track(_ metadata: TrackMetadata) {
+        defer { stopAtDurationIfReached() } // a stop that waited for the first title
         guard !stopped else { return }
         apply(splitter.track(metadata))
     }
@@ -255,6 +261,8 @@ final class Recorder {
         open.segment.durationNanoseconds += nanoseconds
         if open.persist {
             writeToFile(open, bytes)
+            totalNanoseconds += nanoseconds
+            stopAtDurationIfReached()
             return
         }
         open.buffered.append((bytes, nanoseconds))
@@ -263,6 +271,14 @@ final class Recorder {
     }
 
     /// Keeps the on-demand buffer bounded: the oldest audio goes (Ogg codec headers stay).
+    /// Stops at `max_seconds` of audio, but not before the first title has named the file (within a grace).
+    private func stopAtDurationIfReached() {
+        guard settings.maxNanoseconds > 0, totalNanoseconds >= settings.maxNanoseconds, !stopped else { return }
+        let untitled = open?.segment.metadata?.title == nil && open?.segment.metadata?.artist == nil
+        if untitled && totalNanoseconds < settings.maxNanoseconds + Self.titleGraceNanoseconds { return }
+        stop(reason: .maxDuration, message: "recording stopped: \(formatSeconds(Double(totalNanoseconds) / 1e9)) of audio recorded (the duration asked for)", isError: false)
+    }
+
     private func trimBuffer(_ open: Open) {
         guard open.bufferedBytes > settings.bufferBytes else { return }
         var protected = 0
@@ -323,18 +339,21 @@ final class Recorder {
         file.close(sync: false)
         let seconds = Double(open.segment.durationNanoseconds) / 1e9
         let isComplete = complete && !open.lostStart
-        let decision = placement(relativeName: namer.relativeName(open.segment), complete: isComplete, seconds: seconds,
+        let name = namer.relativeName(open.segment)
+        let decision = placement(relativeName: name, complete: isComplete, seconds: seconds,
                                  minimumSeconds: settings.minimumSeconds, policy: settings.partial)
         open.entry.bytes = file.size
         open.entry.seconds = (seconds * 1000).rounded() / 1000
         var finalPath: String?
         var reason: String?
+        var reasonCode: String?
         switch decision {
         case let .drop(why):
             unlink(file.path)
             open.entry.status = .dropped
             open.entry.file = nil
             reason = why
+            reasonCode = seconds < settings.minimumSeconds ? "too-short" : "partial-dropped"
         case let .keep(relative):
             do {
                 finalPath = try finisher.finalize(file, track, relative: relative, tagging: tagging)
@@ -344,6 +363,7 @@ final class Recorder {
             } catch {
                 open.entry.status = .failed
                 reason = "\(error)"
+                reasonCode = "write-failed"
                 try? FileOps.sync(file.path)
                 notify(.log(level: .error, message: "cannot finish \(file.path): \(error); the data stays in the .part file"))
             }
@@ -351,7 +371,8 @@ final class Recorder {
         let partDirectory = (file.path as NSString).deletingLastPathComponent
         if partDirectory != settings.directory { rmdir(partDirectory) } // only when left empty
         saveIndex(open.entry)
-        notify(.finished(path: finalPath, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason))
+        notify(.finished(path: finalPath, name: name, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason,
+                         reasonCode: reasonCode))
     }
 
     private func saveIndex(_ entry: RecordingIndex.Track) {

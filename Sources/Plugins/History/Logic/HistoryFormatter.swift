@@ -37,11 +37,12 @@ public struct HistoryStats: Equatable, Sendable {
 
 /// Prints history rows and stats as a table, JSON or CSV.
 public enum HistoryFormatter {
-    public static func format(_ rows: [PlayRow], as format: HistoryQuery.Format, timeZone: TimeZone = .current) -> String {
+    public static func format(_ rows: [PlayRow], as format: HistoryQuery.Format, timeZone: TimeZone = .current,
+                              labels: HistoryLabels = HistoryLabels()) -> String {
         switch format {
         case .json:
             let objects: [[String: Any]] = rows.map { row in
-                var object: [String: Any] = ["id": row.id, "started_at": iso(row.startedAt), "jingle": row.isJingle]
+                var object: [String: Any] = ["id": row.id, "started_at": iso(row.startedAt), "jingle": row.isJingle, "skipped": row.isSkipped]
                 object["station"] = row.station ?? NSNull()
                 object["artist"] = row.artist ?? NSNull()
                 object["title"] = row.title ?? NSNull()
@@ -53,25 +54,26 @@ public enum HistoryFormatter {
             }
             return json(objects)
         case .csv:
-            var lines = ["id,started_at,ended_at,seconds_listened,station,artist,title,raw_title,jingle,artwork_path"]
+            var lines = ["id,started_at,ended_at,seconds_listened,station,artist,title,raw_title,jingle,artwork_path,skipped"]
             for row in rows {
                 lines.append([String(row.id), iso(row.startedAt), row.endedAt.map(iso) ?? "",
                               row.secondsListened.map { String(format: "%.1f", $0) } ?? "", row.station ?? "",
                               row.artist ?? "", row.title ?? "", row.rawTitle ?? "", row.isJingle ? "1" : "0",
-                              row.artworkPath ?? ""].map(csvField).joined(separator: ","))
+                              row.artworkPath ?? "", row.isSkipped ? "1" : "0"].map(csvField).joined(separator: ","))
             }
             return lines.joined(separator: "\n") + "\n"
         case .table:
-            guard !rows.isEmpty else { return "No tracks in the history match.\n" }
+            guard !rows.isEmpty else { return labels("No tracks in the history match.") + "\n" }
             let body = rows.map { row -> [String] in
                 [localTime(row.startedAt, timeZone), row.secondsListened.map(duration) ?? (row.endedAt == nil ? "…" : ""),
-                 row.station ?? "", row.artist ?? "", (row.title ?? row.rawTitle ?? "") + (row.isJingle ? " [jingle]" : "")]
+                 row.station ?? "", row.artist ?? "",
+                 (row.title ?? row.rawTitle ?? "") + (row.isJingle ? " " + labels("[jingle]") : "") + (row.isSkipped ? " " + labels("[skipped]") : "")]
             }
-            return table(header: ["STARTED", "HEARD", "STATION", "ARTIST", "TITLE"], rows: body)
+            return table(header: ["STARTED", "HEARD", "STATION", "ARTIST", "TITLE"].map(labels.callAsFunction), rows: body)
         }
     }
 
-    public static func format(_ stats: HistoryStats, as format: HistoryQuery.Format) -> String {
+    public static func format(_ stats: HistoryStats, as format: HistoryQuery.Format, labels: HistoryLabels = HistoryLabels()) -> String {
         switch format {
         case .json:
             let object: [String: Any] = [
@@ -89,12 +91,12 @@ public enum HistoryFormatter {
             }
             return lines.joined(separator: "\n") + "\n"
         case .table:
-            var out = "Top artists\n"
-            out += stats.topArtists.isEmpty ? "  (none)\n" : table(header: ["PLAYS", "ARTIST"], rows: stats.topArtists.map { [String($0.plays), $0.artist] }, indent: "  ")
-            out += "\nTop tracks\n"
-            out += stats.topTracks.isEmpty ? "  (none)\n" : table(header: ["PLAYS", "ARTIST", "TITLE"], rows: stats.topTracks.map { [String($0.plays), $0.artist, $0.title ?? ""] }, indent: "  ")
-            out += "\nHours listened per station\n"
-            out += stats.stations.isEmpty ? "  (none)\n" : table(header: ["HOURS", "TRACKS", "STATION"], rows: stats.stations.map { [String(format: "%.2f", $0.seconds / 3600), String($0.plays), $0.station] }, indent: "  ")
+            var out = labels("Top artists") + "\n"
+            out += stats.topArtists.isEmpty ? "  " + labels("(none)") + "\n" : table(header: ["PLAYS", "ARTIST"].map(labels.callAsFunction), rows: stats.topArtists.map { [String($0.plays), $0.artist] }, indent: "  ")
+            out += "\n" + labels("Top tracks") + "\n"
+            out += stats.topTracks.isEmpty ? "  " + labels("(none)") + "\n" : table(header: ["PLAYS", "ARTIST", "TITLE"].map(labels.callAsFunction), rows: stats.topTracks.map { [String($0.plays), $0.artist, $0.title ?? ""] }, indent: "  ")
+            out += "\n" + labels("Hours listened per station") + "\n"
+            out += stats.stations.isEmpty ? "  " + labels("(none)") + "\n" : table(header: ["HOURS", "TRACKS", "STATION"].map(labels.callAsFunction), rows: stats.stations.map { [String(format: "%.2f", $0.seconds / 3600), String($0.plays), $0.station] }, indent: "  ")
             return out
         }
     }

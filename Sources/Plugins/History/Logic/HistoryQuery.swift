@@ -13,9 +13,11 @@ public struct PlayRow: Equatable, Sendable {
     public var secondsListened: Double?
     public var artworkPath: String?
     public var isJingle: Bool
+    /// Heard for less than the history's threshold (a restart, a quick switch): kept, but not a play.
+    public var isSkipped = false
 
     public init(id: Int64, station: String?, artist: String?, title: String?, rawTitle: String?, startedAt: Int64,
-                endedAt: Int64?, secondsListened: Double?, artworkPath: String?, isJingle: Bool) {
+                endedAt: Int64?, secondsListened: Double?, artworkPath: String?, isJingle: Bool, isSkipped: Bool = false) {
         self.id = id
         self.station = station
         self.artist = artist
@@ -26,10 +28,11 @@ public struct PlayRow: Equatable, Sendable {
         self.secondsListened = secondsListened
         self.artworkPath = artworkPath
         self.isJingle = isJingle
+        self.isSkipped = isSkipped
     }
 }
 
-/// `history [stats] [--limit N] [--since DATE] [--station NAME] [--search TEXT] [--format table|json|csv]`
+/// `history [stats] [--limit N] [--since DATE] [--station NAME] [--search TEXT] [--all] [--format table|json|csv]`
 public struct HistoryQuery: Equatable, Sendable {
     public enum Format: String, Sendable { case table, json, csv }
 
@@ -39,13 +42,20 @@ public struct HistoryQuery: Equatable, Sendable {
     public var since: Int64?
     public var station: String?
     public var search: String?
+    /// Show skipped plays too (`--all`); stats never count them.
+    public var includeSkipped = false
+    /// A finished play heard for less than this is skipped: the plugin's `min_live_seconds`, the threshold
+    /// a live track needs to be scrobbled (30 s by default), so history and scrobbles agree on what a play is.
+    public var skipBelowSeconds = 30.0
     public var format = Format.table
+    /// Table words in the reader's language (`--label ENGLISH=TEXT`, passed by the CLI).
+    public var labels = HistoryLabels()
 
     public struct Invalid: Error, CustomStringConvertible, Equatable {
         public let description: String
     }
 
-    public static let usage = "history [stats] [--limit N] [--since DATE] [--station NAME] [--search TEXT] [--format table|json|csv]"
+    public static let usage = "history [stats] [--limit N] [--since DATE] [--station NAME] [--search TEXT] [--all] [--format table|json|csv]"
 
     public static func parse(_ arguments: [String], now: Date = Date(), timeZone: TimeZone = .current) throws -> HistoryQuery {
         var query = HistoryQuery()
@@ -82,6 +92,14 @@ public struct HistoryQuery: Equatable, Sendable {
                 query.station = try take()
             case "--search":
                 query.search = try take()
+            case "--all" where inline == nil:
+                query.includeSkipped = true
+            case "--label":
+                let text = try take()
+                guard let equals = text.firstIndex(of: "="), HistoryLabels.english.contains(String(text[..<equals])) else {
+                    throw Invalid(description: "--label \(text): use ENGLISH=TEXT with one of the table's words")
+                }
+                query.labels.translations[String(text[..<equals])] = String(text[text.index(after: equals)...])
             case "--format":
                 let text = try take()
                 guard let format = Format(rawValue: text.lowercased()) else {

@@ -99,6 +99,25 @@ final class HistoryDatabase: Sendable {
             }
             try db.create(index: "journal_pending", on: "scrobble_journal", columns: ["service", "status", "id"])
         }
+        // Search without case and accents in every script (SQLite's LIKE folds ASCII only): a folded copy
+        // of artist and titles per play, filled in here for the rows an older oton wrote.
+        migrator.registerMigration("v2-search-folded") { db in
+            try db.alter(table: "plays") { table in table.add(column: "search_folded", .text) }
+            let rows = try Row.fetchAll(db, sql: "SELECT id, artist, title, raw_title FROM plays")
+            for row in rows {
+                let folded = SearchFolding.searchText(artist: row["artist"], title: row["title"], rawTitle: row["raw_title"])
+                try db.execute(sql: "UPDATE plays SET search_folded = ? WHERE id = ?", arguments: [folded, row["id"] as Int64])
+            }
+        }
+        // "Unknown - Unknown" from a source that knows no track is not a play (PlaceholderTitle): marked
+        // per play, and here for the rows an older oton wrote. Rows another program adds get false.
+        migrator.registerMigration("v3-placeholder") { db in
+            try db.alter(table: "plays") { table in table.add(column: "is_placeholder", .boolean).notNull().defaults(to: false) }
+            for row in try Row.fetchAll(db, sql: "SELECT id, artist, title FROM plays") where
+                PlaceholderTitle.isPlaceholder(artist: row["artist"], title: row["title"]) {
+                try db.execute(sql: "UPDATE plays SET is_placeholder = 1 WHERE id = ?", arguments: [row["id"] as Int64])
+            }
+        }
         return migrator
     }
 
@@ -107,18 +126,24 @@ final class HistoryDatabase: Sendable {
     func insertPlay(_ start: PlayStart) throws -> Int64 {
         try pool.write { db in
             try db.execute(sql: """
-                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle, search_folded, is_placeholder)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL,
-                                 start.startedAtMicroseconds, start.isJingle])
+                                 start.startedAtMicroseconds, start.isJingle,
+                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle),
+                                 PlaceholderTitle.isPlaceholder(artist: start.artist, title: start.title)])
             return db.lastInsertedRowID
         }
     }
 
     func updatePlay(_ id: Int64, _ start: PlayStart) throws {
         try pool.write { db in
-            try db.execute(sql: "UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ? WHERE id = ?",
-                           arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL, start.isJingle, id])
+            try db.execute(sql: """
+                UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ?, search_folded = ?,
+                    is_placeholder = ? WHERE id = ?
+                """, arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL, start.isJingle,
+                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle),
+                                 PlaceholderTitle.isPlaceholder(artist: start.artist, title: start.title), id])
         }
     }
 
@@ -192,9 +217,17 @@ final class HistoryDatabase: Sendable {
 
     // MARK: Queries
 
-    private func filters(_ query: HistoryQuery) -> (String, StatementArguments) {
+    /// SQL for "a finished play heard for less than the threshold (see ``HistoryQuery/skipBelowSeconds``),
+    /// or a placeholder title (PlaceholderTitle)". One `?`: the threshold.
+    private static let skipped = "((ended_at IS NOT NULL AND COALESCE(seconds_listened, 0) < ?) OR is_placeholder = 1)"
+
+    private func filters(_ query: HistoryQuery, includeSkipped: Bool? = nil) -> (String, StatementArguments) {
         var clauses: [String] = []
         var arguments: StatementArguments = []
+        if !(includeSkipped ?? query.includeSkipped) {
+            clauses.append("NOT " + Self.skipped)
+            arguments += [query.skipBelowSeconds]
+        }
         if let since = query.since {
             clauses.append("started_at >= ?")
             arguments += [since]
@@ -204,10 +237,19 @@ final class HistoryDatabase: Sendable {
             arguments += [station]
         }
         if let search = query.search {
-            let pattern = "%" + search.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_") + "%"
-            clauses.append("(artist LIKE ? ESCAPE '\\' OR title LIKE ? ESCAPE '\\' OR raw_title LIKE ? ESCAPE '\\')")
-            arguments += [pattern, pattern, pattern]
+            /// LIKE's wildcards and escape character taken literally.
+            func contains(_ text: String) -> String {
+                "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                    .replacingOccurrences(of: "_", with: "\\_") + "%"
+            }
+            let pattern = contains(SearchFolding.fold(search))
+            // A row without its folded copy (written by another program) is still found the old way: ASCII-only folding.
+            let plain = contains(search)
+            clauses.append("""
+                (search_folded LIKE ? ESCAPE '\\' OR (search_folded IS NULL AND \
+                (artist LIKE ? ESCAPE '\\' OR title LIKE ? ESCAPE '\\' OR raw_title LIKE ? ESCAPE '\\')))
+                """)
+            arguments += [pattern, plain, plain, plain]
         }
         return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), arguments)
     }
@@ -215,17 +257,18 @@ final class HistoryDatabase: Sendable {
     func plays(_ query: HistoryQuery) throws -> [PlayRow] {
         let (whereClause, arguments) = filters(query)
         return try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM plays \(whereClause) ORDER BY started_at DESC, id DESC LIMIT \(query.limit)",
-                             arguments: arguments).map { row in
+            try Row.fetchAll(db, sql: "SELECT *, \(Self.skipped) AS is_skipped FROM plays \(whereClause) ORDER BY started_at DESC, id DESC LIMIT \(query.limit)",
+                             arguments: StatementArguments([query.skipBelowSeconds]) + arguments).map { row in
                 PlayRow(id: row["id"], station: row["station"], artist: row["artist"], title: row["title"], rawTitle: row["raw_title"],
                         startedAt: row["started_at"], endedAt: row["ended_at"], secondsListened: row["seconds_listened"],
-                        artworkPath: row["artwork_path"], isJingle: row["is_jingle"])
+                        artworkPath: row["artwork_path"], isJingle: row["is_jingle"], isSkipped: row["is_skipped"])
             }
         }
     }
 
+    /// Counts real plays only: skipped ones are left out whatever `--all` says.
     func stats(_ query: HistoryQuery) throws -> HistoryStats {
-        let (whereClause, arguments) = filters(query)
+        let (whereClause, arguments) = filters(query, includeSkipped: false)
         let songs = whereClause.isEmpty ? "WHERE is_jingle = 0 AND artist IS NOT NULL" : whereClause + " AND is_jingle = 0 AND artist IS NOT NULL"
         return try pool.read { db in
             let artists = try Row.fetchAll(db, sql: """

@@ -146,9 +146,10 @@ final class HistoryInstance: @unchecked Sendable {
         switch name {
         case "history":
             do {
-                let query = try HistoryQuery.parse(arguments)
-                if query.stats { return (true, HistoryFormatter.format(try database.stats(query), as: query.format)) }
-                return (true, HistoryFormatter.format(try database.plays(query), as: query.format))
+                var query = try HistoryQuery.parse(arguments)
+                query.skipBelowSeconds = config.minimumLiveSeconds
+                if query.stats { return (true, HistoryFormatter.format(try database.stats(query), as: query.format, labels: query.labels)) }
+                return (true, HistoryFormatter.format(try database.plays(query), as: query.format, labels: query.labels))
             } catch {
                 return (false, "\(error)")
             }

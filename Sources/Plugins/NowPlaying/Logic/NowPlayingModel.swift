@@ -29,10 +29,8 @@ public struct NowPlayingModel: Sendable {
     /// The artwork file for the current track, once the artwork plugin announced it.
     public private(set) var artworkPath: String?
     public private(set) var volume: Double = 1.0
-    /// How many stations next and previous go through (the state event's `station_count`).
-    public private(set) var stationCount = 1
-    /// Next and Previous switch stations; they can when there is another one.
-    public var canSwitchStations: Bool { stationCount > 1 }
+    /// Next/Previous switch stations: possible when the player has more than one.
+    public var canSwitchStations: Bool { (track?.stationCount ?? 1) > 1 }
     private let announcer: TrackAnnouncer
     private let notificationsEnabled: Bool
     /// The track sequence last announced, and whether that announcement already had its image.
@@ -67,8 +65,10 @@ public struct NowPlayingModel: Sendable {
         let isNewTrack = new.sequence != track?.sequence
         if isNewTrack { artworkPath = nil }
         if new != track {
+            let couldSwitch = canSwitchStations
             track = new
             changes.properties.append("Metadata")
+            if canSwitchStations != couldSwitch { changes.properties += ["CanGoNext", "CanGoPrevious"] }
         }
         if notificationsEnabled, announcedSequence != new.sequence, announcer.shouldAnnounce(new) {
             announcedSequence = new.sequence
@@ -82,14 +82,6 @@ public struct NowPlayingModel: Sendable {
         guard status != self.status else { return Changes() }
         self.status = status
         return Changes(properties: ["PlaybackStatus"])
-    }
-
-    /// A state event's `station_count` (absent from hosts before ABI 1.2: nil changes nothing).
-    public mutating func applyStationCount(_ count: Int?) -> Changes {
-        guard let count, count >= 0, count != stationCount else { return Changes() }
-        let could = canSwitchStations
-        stationCount = count
-        return could == canSwitchStations ? Changes() : Changes(properties: ["CanGoNext", "CanGoPrevious"])
     }
 
     public mutating func applyVolume(_ volume: Double) -> Changes {

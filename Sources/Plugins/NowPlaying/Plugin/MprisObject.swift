@@ -7,10 +7,10 @@ protocol MprisController: AnyObject {
     var model: NowPlayingModel { get }
     /// Play, Pause, PlayPause, Stop, Quit become host requests.
     func request(_ kind: oton_request_kind)
+    /// OpenUri: play this http(s) stream or playlist URL (OTON_REQUEST_SWITCH_STATION).
+    func switchStation(to url: String)
     /// A client wrote the Volume property.
     func requestVolume(_ volume: Double)
-    /// OpenUri: switch to this http(s) (or playlist) URL; the host's status.
-    func requestStation(_ uri: String) -> oton_status
 }
 
 /// /org/mpris/MediaPlayer2 with its two interfaces, registered on a connection.
@@ -73,40 +73,33 @@ final class MprisObject {
         case (MprisIntrospection.playerInterface, "Pause"): kind = OTON_REQUEST_PAUSE
         case (MprisIntrospection.playerInterface, "PlayPause"): kind = OTON_REQUEST_PLAY_PAUSE
         case (MprisIntrospection.playerInterface, "Stop"): kind = OTON_REQUEST_STOP
-        case (MprisIntrospection.playerInterface, "Next"):
-            kind = controller?.model.canSwitchStations == true ? OTON_REQUEST_NEXT_STATION : nil // CanGoNext false: no-op, as the spec says
-        case (MprisIntrospection.playerInterface, "Previous"):
-            kind = controller?.model.canSwitchStations == true ? OTON_REQUEST_PREVIOUS_STATION : nil
+        case (MprisIntrospection.playerInterface, "Next"): kind = OTON_REQUEST_NEXT_STATION // stations, wrapping
+        case (MprisIntrospection.playerInterface, "Previous"): kind = OTON_REQUEST_PREV_STATION
         case (MprisIntrospection.playerInterface, "Seek"), (MprisIntrospection.playerInterface, "SetPosition"):
             kind = nil // a live stream: CanSeek is false, so these do nothing (as the spec says)
         case (MprisIntrospection.playerInterface, "OpenUri"):
-            return openUri(parameters: parameters, invocation: invocation)
+            var text = ""
+            if let parameters, g_variant_n_children(parameters) == 1, let child = g_variant_get_child_value(parameters, 0) {
+                if String(cString: g_variant_get_type_string(child)) == "s", let string = g_variant_get_string(child, nil) {
+                    text = String(cString: string)
+                }
+                g_variant_unref(child)
+            }
+            let lower = text.lowercased()
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+                g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.InvalidArgs",
+                                                           "oton opens http:// and https:// stream and playlist URLs, not \(text)")
+                return
+            }
+            controller?.switchStation(to: text)
+            g_dbus_method_invocation_return_value(invocation, nil)
+            return
         default:
             g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod",
                                                        "no method \(method) in \(interface)")
             return
         }
         if let kind { controller?.request(kind) }
-        g_dbus_method_invocation_return_value(invocation, nil)
-    }
-
-    /// OpenUri(s): an http(s) URL (a playlist URL too: the host resolves it) becomes a station switch.
-    private func openUri(parameters: OpaquePointer?, invocation: OpaquePointer?) {
-        let uri = parameters.flatMap { g_variant_get_child_value($0, 0) }.map { child in
-            defer { g_variant_unref(child) }
-            return String(cString: g_variant_get_string(child, nil))
-        } ?? ""
-        let scheme = uri.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
-        guard uri.contains(":"), MprisProperties.supportedUriSchemes.contains(scheme) else {
-            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.InvalidArgs",
-                                                       "oton opens http:// and https:// stream or playlist URLs, not \"\(uri)\"")
-            return
-        }
-        guard controller?.requestStation(uri) == OTON_OK else {
-            g_dbus_method_invocation_return_dbus_error(invocation, "org.mpris.MediaPlayer2.oton.NotSupported",
-                                                       "this oton cannot switch stations (it speaks plugin ABI 1.1 or older)")
-            return
-        }
         g_dbus_method_invocation_return_value(invocation, nil)
     }
 

@@ -8,7 +8,6 @@ import PluginAPI
 /// events are handed to that thread; the model is touched only there.
 final class NowPlayingInstance: MprisController, @unchecked Sendable {
     static let busName = "org.mpris.MediaPlayer2.oton"
-    static let readyEvent = "org.oton.now-playing.ready"
 
     private let host: HostHandle
     private let config: NowPlayingConfig
@@ -51,7 +50,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
                 announced.append(("bus_name", name))
                 host.log(OTON_LOG_INFO, "MPRIS on the session bus as \(name)")
             }
-            host.publish(Self.readyEvent, announced)
+            host.publish(OTON_EVENT_NAME_NOW_PLAYING_READY, announced)
             return true
         } catch {
             host.log(OTON_LOG_INFO, "no session bus (\(error)): MPRIS and notifications stay idle")
@@ -73,7 +72,6 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
         case OTON_EVENT_STATE:
             guard let state = event["state"] else { return }
             changes = model.applyState(PlaybackStatus(state: state, retryAttempt: event["retry_attempt"].flatMap(Int.init) ?? 0))
-            mpris?.propertiesChanged(model.applyStationCount(event["station_count"].flatMap(Int.init)).properties)
         case OTON_EVENT_VOLUME:
             guard let volume = event["volume"].flatMap(Double.init) else { return }
             changes = model.applyVolume(volume)
@@ -101,12 +99,12 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
         host.request(kind)
     }
 
-    func requestVolume(_ volume: Double) {
-        host.request(OTON_REQUEST_SET_VOLUME, volume: volume)
+    func switchStation(to url: String) {
+        host.request(OTON_REQUEST_SWITCH_STATION, station: url)
     }
 
-    func requestStation(_ uri: String) -> oton_status {
-        host.request(OTON_REQUEST_SWITCH_STATION, station: uri)
+    func requestVolume(_ volume: Double) {
+        host.request(OTON_REQUEST_SET_VOLUME, volume: volume)
     }
 
     // MARK: teardown

@@ -21,7 +21,7 @@ final class CommandLineTests: XCTestCase {
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(json["id"] as? String, "org.oton.test.probe")
         XCTAssertEqual(json["consumes"] as? [String], ["track", "state", "org.oton.test.probe"])
-        XCTAssertEqual((json["commands"] as? [[String: Any]])?.map { $0["name"] as? String }, ["probe-echo", "probe-publish", "probe-select-late"])
+        XCTAssertEqual((json["commands"] as? [[String: Any]])?.map { $0["name"] as? String }, ["probe-echo", "probe-publish", "probe-select-late", "probe-switch"])
 
         let text = try runProcess(TestPaths.oton, ["plugins", "inspect", library])
         XCTAssertTrue(text.stdout.contains("probe-echo ARGS…"), text.stdout)
@@ -47,7 +47,7 @@ final class CommandLineTests: XCTestCase {
         let result = try runProcess(TestPaths.oton, ["plugins", "list", "--config", file])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("✓ org.oton.sleep-timer  ok 0.1.0"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("✗ org.oton.test.probe  enabled  built for plugin ABI 9.1, but this oton speaks ABI 1.1"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("✗ org.oton.test.probe  enabled  built for plugin ABI 9.2, but this oton speaks ABI 1.2"), result.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file("created")))
     }
 }

@@ -64,4 +64,18 @@ final class NowPlayingLogicTests: XCTestCase {
         XCTAssertEqual(model.applyState(.playing).properties, ["PlaybackStatus"])
         XCTAssertEqual(model.applyState(.playing).properties, [])
     }
+
+    /// Next/Previous switch stations (issue 14.1): CanGoNext/CanGoPrevious follow the track event's station_count.
+    func testCanGoNextFollowsTheStationCount() {
+        var model = NowPlayingModel()
+        XCTAssertFalse(model.canSwitchStations)
+        var one = NowPlayingTrack(fields: ["sequence": "1", "title": "A", "station_count": "1"])!
+        XCTAssertEqual(model.applyTrack(one).properties, ["Metadata"])
+        let two = NowPlayingTrack(fields: ["sequence": "2", "title": "B", "station_count": "3"])!
+        XCTAssertEqual(model.applyTrack(two).properties, ["Metadata", "CanGoNext", "CanGoPrevious"])
+        XCTAssertTrue(model.canSwitchStations)
+        one.sequence = 3
+        XCTAssertEqual(model.applyTrack(one).properties, ["Metadata", "CanGoNext", "CanGoPrevious"])
+        XCTAssertFalse(model.canSwitchStations)
+    }
 }

@@ -200,3 +200,17 @@ final class RedirectPolicyTests: XCTestCase {
         }
     }
 }
+
+/// Issue 15.20: history's search text, folded without ICU-specific rules in every script.
+final class SearchFoldingTests: XCTestCase {
+    func testCaseAndAccentsFoldInEveryScript() {
+        for (a, b) in [("Кино", "кино"), ("КИНО", "кино"), ("Beyoncé", "beyonce"), ("Ёлка", "елка"), ("ΣΟΦΙΑ", "σοφια"),
+                       ("Motörhead", "MOTORHEAD"), ("ｆｕｌｌ", "full"), ("Сахам сирэ", "САХАМ СИРЭ")] {
+            XCTAssertEqual(SearchFolding.fold(a), SearchFolding.fold(b), "\(a) / \(b)")
+        }
+        XCTAssertNotEqual(SearchFolding.fold("Кино"), SearchFolding.fold("Кина"))
+        XCTAssertEqual(SearchFolding.searchText(artist: "A", title: nil, rawTitle: "A - B"), "a\na - b")
+        XCTAssertTrue(try HistoryQuery.parse(["--all"]).includeSkipped)
+        XCTAssertFalse(try HistoryQuery.parse([]).includeSkipped)
+    }
+}

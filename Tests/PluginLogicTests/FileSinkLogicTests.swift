@@ -69,6 +69,16 @@ final class FileSinkLogicTests: XCTestCase {
             + oggPage(serial: 7, sequence: 90, granule: 441_000, body: [UInt8](repeating: 9, count: 600))
             + oggPage(serial: 7, sequence: 91, granule: 485_100, body: [UInt8](repeating: 9, count: 600)))
         XCTAssertEqual(units.map(\.durationNanoseconds).reduce(0, +), 2_000_000_000, "two pages of a second, not 11 s")
+
+        // The same when the first audio page ends no packet (granule -1, a long Vorbis packet spanning pages):
+        // the jump is still not counted (it was, as 10 s, and `--duration` then stopped a recording early).
+        var spanning = OggPageFramer()
+        let spanned = spanning.push(oggPage(serial: 8, sequence: 0, granule: 0, bos: true, body: vorbisID(rate: 44100))
+            + oggPage(serial: 8, sequence: 1, granule: 0, body: [3] + Array("vorbis".utf8))
+            + oggPage(serial: 8, sequence: 90, granule: -1, body: [UInt8](repeating: 9, count: 600))
+            + oggPage(serial: 8, sequence: 91, granule: 441_000, body: [UInt8](repeating: 9, count: 600))
+            + oggPage(serial: 8, sequence: 92, granule: 485_100, body: [UInt8](repeating: 9, count: 600)))
+        XCTAssertEqual(spanned.map(\.durationNanoseconds).reduce(0, +), 2_000_000_000, "not 11 s")
     }
 
     private func mp3Buffer(_ frames: [[UInt8]], offset: UInt64, flags: (new: Bool, discont: Bool) = (false, false), connection: UInt64 = 1) -> TrackSplitter.Buffer {
@@ -104,6 +114,24 @@ final class FileSinkLogicTests: XCTestCase {
         XCTAssertTrue(actions.contains(.rename(segment: 1, metadata: TrackMetadata(sequence: 1, title: "One"))))
     }
 
+    /// HLS hands over one parsed frame per buffer, and the framer completes a frame only when it sees the
+    /// next one's sync: the connection's title, which came before the first buffer, is still its own title
+    /// (not one carried over a gap), so the next title cuts a complete file instead of renaming this one.
+    func testATitleBeforeTheFirstBufferIsTheConnectionsOwnEvenWhenTheFirstBufferCompletesNoFrame() {
+        var splitter = TrackSplitter()
+        let frame = mp3Frame(fill: 5)
+        var actions = splitter.track(TrackMetadata(sequence: 1, title: "One"))
+        actions += splitter.receive(mp3Buffer([Array(frame.prefix(200))], offset: 0, flags: (true, false)))
+        actions += splitter.receive(mp3Buffer([Array(frame.suffix(from: 200)), frame], offset: 200))
+        actions += splitter.track(TrackMetadata(sequence: 2, title: "Two"))
+        actions += splitter.receive(mp3Buffer([frame, frame], offset: 2 * 417))
+        actions += splitter.track(TrackMetadata(sequence: 3, title: "Three"))
+        actions += splitter.receive(mp3Buffer([frame, frame], offset: 4 * 417))
+        XCTAssertFalse(actions.contains { if case .rename = $0 { return true }; return false }, "no title replaced another: \(actions)")
+        XCTAssertEqual(ends(actions).map(\.0), ["One", "Two"])
+        XCTAssertEqual(ends(actions).map(\.1), [false, true], "Two began and ended at title changes")
+    }
+
     func testSplitterNeverGluesAcrossAReconnect() {
         var splitter = TrackSplitter()
         let frame = mp3Frame(fill: 5)
@@ -137,6 +165,49 @@ final class FileSinkLogicTests: XCTestCase {
         XCTAssertEqual(begins.map(\.streamOffset), [0, UInt64(chainA.count)])
         XCTAssertEqual(begins.map(\.startedAtBoundary), [false, true])
         XCTAssertEqual(splitter.currentSegment, nil)
+    }
+
+    /// Issue 15.17: names that fail on FAT/exFAT sticks and SMB shares are made portable by default;
+    /// `names: posix` keeps every character Linux allows.
+    func testPortableNamesByDefaultAndPosixOnRequest() throws {
+        var template = try FileNameTemplate(FileNameTemplate.standard)
+        let values = ["station": "Radio: 24/7", "artist": "AC/DC", "title": "Who <Made> \"Who\"? *Live* | Part 1...", "ext": "mp3"]
+        XCTAssertEqual(template.render(values), "Radio - 24-7/AC-DC - Who (Made) 'Who' -Live- - Part 1.mp3")
+        XCTAssertEqual(template.render(["station": "Кино", "artist": "Кино", "title": "Группа крови. ", "ext": "mp3"]),
+                       "Кино/Кино - Группа крови.mp3", "non-Latin text stays; no dot or space before the extension")
+        XCTAssertEqual(template.render(["station": "con", "artist": "A", "title": "B", "ext": "mp3"]), "_con/A - B.mp3",
+                       "a DOS device name is not a folder Windows can open")
+        XCTAssertEqual(FileNameTemplate.safeComponent("Trailing dots..."), "Trailing dots")
+        XCTAssertEqual(FileNameTemplate.safeComponent("nul.txt"), "_nul.txt")
+        XCTAssertEqual(FileNameTemplate.safeComponent("Tab\there: yes"), "Tabhere - yes")
+        for name in ["a:b", "q?", "x*y", "\"", "<>", "|", "back\\slash", "end.", "end "] {
+            let portable = FileNameTemplate.safeComponent(name)
+            XCTAssertFalse(portable.contains { ":?*\"<>|\\".contains($0) }, "\(name) → \(portable)")
+            XCTAssertFalse(portable.hasSuffix(".") || portable.hasSuffix(" "), "\(name) → \(portable)")
+        }
+        template.portable = false
+        XCTAssertEqual(template.render(values), "Radio: 24-7/AC-DC - Who <Made> \"Who\"? *Live* | Part 1....mp3",
+                       "posix keeps everything but / and control characters")
+        let posix = try FileSinkSettings.parse(#"{"directory": "/tmp/x", "names": "posix"}"#)
+        XCTAssertFalse(posix.template.portable)
+        XCTAssertTrue(try FileSinkSettings.parse(#"{"directory": "/tmp/x"}"#).template.portable)
+        XCTAssertThrowsError(try FileSinkSettings.parse(#"{"directory": "/tmp/x", "names": "dos"}"#)) { error in
+            XCTAssertTrue("\(error)".contains("config.names must be \"portable\""), "\(error)")
+        }
+    }
+
+    /// Issue 15.18: sizes and reasons a user reads in `oton record`'s lines.
+    func testSizesAndReasonsAreWordsAUserReads() {
+        XCTAssertEqual(formatBytes(0), "0 B")
+        XCTAssertEqual(formatBytes(812), "812 B")
+        XCTAssertEqual(formatBytes(48_213), "48 KB")
+        XCTAssertEqual(formatBytes(4_213_000), "4.2 MB")
+        XCTAssertEqual(formatBytes(1_300_000_000), "1.3 GB")
+        XCTAssertEqual(formatBytes(.max), "18446744073.7 GB", "the largest size still prints")
+        XCTAssertEqual(placement(relativeName: "S/A - B.mp3", complete: true, seconds: 4.1, minimumSeconds: 5, policy: .incomplete),
+                       .drop("too short (4.1 s < 5.0 s), not kept"))
+        XCTAssertEqual(placement(relativeName: "S/A - B.mp3", complete: false, seconds: 60, minimumSeconds: 5, policy: .drop),
+                       .drop("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept"))
     }
 
     func testTemplateKeepsNamesInsideTheFolder() throws {

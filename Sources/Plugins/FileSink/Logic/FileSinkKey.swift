@@ -1,0 +1,25 @@
+/// The file sink's config keys: one owner for their names, read by ``FileSinkSettings/parse(_:)``
+/// and written by `oton record` (which links this module) for the settings its options give.
+public enum FileSinkKey: String, CaseIterable, Sendable {
+    case directory
+    case template
+    case split
+    case partial
+    case minSeconds = "min_seconds"
+    case mode
+    case bufferMb = "buffer_mb"
+    case diskFloorMb = "disk_floor_mb"
+    case index
+    case station
+    case streamUrl = "stream_url"
+    case quitOnError = "quit_on_error"
+    case maxMb = "max_mb"
+    case maxSeconds = "max_seconds"
+    case tags
+    case format
+    case silenceWindow = "silence_window"
+    case padBefore = "pad_before"
+    case padAfter = "pad_after"
+    case cue
+    case names
+}

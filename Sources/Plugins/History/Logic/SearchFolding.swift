@@ -1,0 +1,15 @@
+import Foundation
+
+/// How `history --search` compares text: without case and without accents, in every script
+/// (Кино = кино = КИНО, Beyoncé = beyonce, Ёлка = елка). SQLite's LIKE folds ASCII only, so
+/// each play stores this folded form of its artist and titles, and a search is folded the same way.
+public enum SearchFolding {
+    public static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    /// The stored search text of a play: artist, title and the title as the station sent it, folded.
+    public static func searchText(artist: String?, title: String?, rawTitle: String?) -> String {
+        fold([artist, title, rawTitle].compactMap { $0 }.joined(separator: "\n"))
+    }
+}

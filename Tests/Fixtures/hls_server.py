@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""A live HLS radio station on loopback, for oton's tests.
+
+Encodes a tone with GStreamer once (AAC in ADTS, 44.1 kHz stereo), cuts it into
+segments of --segment-seconds and serves a live media playlist whose window
+slides with the wall clock, as a broadcaster's packager does:
+
+  --shape packed   packed audio: each segment is ADTS frames after an ID3v2 tag
+                   carrying the segment's PTS (PRIV com.apple.streaming.
+                   transportStreamTimestamp, RFC 8216 3.4) and the current title
+                   (TIT2/TPE1): the timed ID3 metadata of HLS radio.
+  --shape ts       MPEG-TS segments cut from one mpegtsmux stream (no titles).
+
+Paths:
+  /live.m3u8               the media playlist (window of 6 segments)
+  /listen                  the same playlist served as text/html (a server that lies)
+  /master.m3u8             a master playlist naming /low/live.m3u8 (64 kbit/s)
+                           and /high/live.m3u8 (256 kbit/s); both serve the
+                           same media, and each request is logged with its path
+  /seg/N.aac | /seg/N.ts   segment N (media sequence number)
+  /control/title?artist=A&title=T   segments that appear from now on carry this title
+  /control/stop            answers 404 to everything from now on (a dead station)
+  /control/start           serves again
+Prints "READY <port>" once listening; logs "GET <path>" lines to stdout.
+"""
+import argparse
+import http.server
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+
+def run_gst(pipeline):
+    """gst-launch-1.0 with a deadline: a pipeline that hangs fails the fixture instead of the test run."""
+    subprocess.run(["gst-launch-1.0", "-q"] + pipeline, check=True, timeout=60, stdout=subprocess.DEVNULL)
+
+
+def encode_adts(seconds, path):
+    buffers = int(seconds * 44100 / 1024) + 1
+    run_gst(["audiotestsrc", "wave=sine", "freq=440", f"num-buffers={buffers}", "samplesperbuffer=1024", "!",
+             "audio/x-raw,rate=44100,channels=2", "!", "audioconvert", "!", "avenc_aac", "bitrate=64000", "!",
+             "aacparse", "!", "audio/mpeg,stream-format=adts", "!", "filesink", f"location={path}"])
+
+
+def adts_frames(data):
+    frames, i = [], 0
+    while i + 7 <= len(data):
+        if data[i] != 0xFF or data[i + 1] & 0xF0 != 0xF0:
+            raise ValueError(f"no ADTS sync at {i}")
+        length = ((data[i + 3] & 3) << 11) | (data[i + 4] << 3) | (data[i + 5] >> 5)
+        frames.append(data[i:i + length])
+        i += length
+    return frames
+
+
+def syncsafe(n):
+    return bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
+
+
+def id3_frame(frame_id, payload):
+    return frame_id.encode() + syncsafe(len(payload)) + b"\0\0" + payload
+
+
+def id3_tag(pts_90khz, artist, title):
+    body = id3_frame("PRIV", b"com.apple.streaming.transportStreamTimestamp\0" + struct.pack(">Q", pts_90khz & ((1 << 33) - 1)))
+    if title:
+        body += id3_frame("TIT2", b"\x03" + title.encode() + b"\0")
+    if artist:
+        body += id3_frame("TPE1", b"\x03" + artist.encode() + b"\0")
+    return b"ID3\x04\x00\x00" + syncsafe(len(body)) + body
+
+
+class Station:
+    window = 6
+
+    def __init__(self, shape, segment_seconds, pool_seconds, workdir):
+        self.shape = shape
+        self.lock = threading.Lock()
+        self.titles = {}  # sequence number -> (artist, title), fixed when the segment appears
+        self.current = ("Artist A", "Song One")
+        self.serving = True
+        if shape == "packed":
+            path = os.path.join(workdir, "tone.aac")
+            encode_adts(pool_seconds, path)
+            frames = adts_frames(open(path, "rb").read())
+            per = max(1, round(segment_seconds * 44100 / 1024))
+            self.frames_per_segment = per
+            self.pool = [b"".join(frames[k:k + per]) for k in range(0, len(frames) - per + 1, per)]
+            self.durations = [per * 1024 / 44100] * len(self.pool)
+        else:
+            # One continuous MPEG-TS cut at packet boundaries: mpegtsmux repeats PAT and PMT every
+            # 100 ms, so every segment can start a listener, as a packager's segments do.
+            path = os.path.join(workdir, "tone.ts")
+            buffers = int(pool_seconds * 44100 / 1024) + 1
+            run_gst(["audiotestsrc", "wave=sine", "freq=440", f"num-buffers={buffers}", "samplesperbuffer=1024", "!",
+                     "audio/x-raw,rate=44100,channels=2", "!", "audioconvert", "!", "avenc_aac", "bitrate=64000", "!",
+                     "aacparse", "!", "mpegtsmux", "!", "filesink", f"location={path}"])
+            data = open(path, "rb").read()
+            packets = len(data) // 188
+            count = max(1, int(pool_seconds / segment_seconds))
+            per = packets // count
+            self.pool = [data[k * per * 188:(k + 1) * per * 188] for k in range(count)]
+            self.durations = [buffers * 1024 / 44100 / count] * count
+        # The window slides at the pace the audio plays, so a listener neither starves nor falls behind.
+        self.segment_seconds = sum(self.durations) / len(self.durations)
+        # Start with a full window already published, as a running station has.
+        self.started = time.monotonic() - self.window * segment_seconds
+
+    def newest(self):
+        return int((time.monotonic() - self.started) / self.segment_seconds)
+
+    def playlist(self):
+        newest = self.newest()
+        first = max(0, newest - self.window + 1)
+        with self.lock:
+            for number in range(first, newest + 1):
+                self.titles.setdefault(number, self.current)
+        ext = "aac" if self.shape == "packed" else "ts"
+        lines = ["#EXTM3U", "#EXT-X-VERSION:3", f"#EXT-X-TARGETDURATION:{int(self.segment_seconds + 0.999)}",
+                 f"#EXT-X-MEDIA-SEQUENCE:{first}"]
+        for number in range(first, newest + 1):
+            index = number % len(self.pool)
+            if index == 0 and number > 0:
+                lines.append("#EXT-X-DISCONTINUITY")  # the pool starts again: timestamps jump back
+            artist, title = self.titles[number]
+            lines.append(f"#EXTINF:{self.durations[index]:.3f},{artist} - {title}")
+            lines.append(f"seg/{number}.{ext}")
+        return ("\n".join(lines) + "\n").encode()
+
+    def segment(self, number):
+        if number > self.newest():
+            return None
+        body = self.pool[number % len(self.pool)]
+        if self.shape == "packed":
+            with self.lock:
+                artist, title = self.titles.get(number, self.current)
+            pts = int(number * self.frames_per_segment * 1024 * 90000 / 44100)
+            body = id3_tag(pts, artist, title) + body
+        return body
+
+
+def master_playlist():
+    return (b"#EXTM3U\n"
+            b"#EXT-X-STREAM-INF:BANDWIDTH=256000,CODECS=\"mp4a.40.2\"\nhigh/live.m3u8\n"
+            b"#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\"\nlow/live.m3u8\n")
+
+
+def make_handler(station, content_type_lies):
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def send(self, status, body=b"", content_type="text/plain"):
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            url = urllib.parse.urlsplit(self.path)
+            path = url.path
+            print(f"GET {path}", flush=True)
+            if path.startswith("/control/"):
+                query = urllib.parse.parse_qs(url.query)
+                if path == "/control/title":
+                    with station.lock:
+                        station.current = (query.get("artist", [""])[0], query.get("title", [""])[0])
+                elif path == "/control/stop":
+                    station.serving = False
+                elif path == "/control/start":
+                    station.serving = True
+                return self.send(200, b"ok\n")
+            if not station.serving:
+                return self.send(404, b"off air\n")
+            playlist_type = "text/plain" if content_type_lies else "application/vnd.apple.mpegurl"
+            if path == "/master.m3u8":
+                return self.send(200, master_playlist(), playlist_type)
+            if path == "/listen":
+                return self.send(200, station.playlist(), "text/html; charset=utf-8")
+            if path.endswith("/live.m3u8") or path == "/live.m3u8":
+                return self.send(200, station.playlist(), playlist_type)
+            if "/seg/" in path:
+                name = path.rsplit("/", 1)[1]
+                try:
+                    number = int(name.split(".")[0])
+                except ValueError:
+                    return self.send(404)
+                body = station.segment(number)
+                if body is None:
+                    return self.send(404)
+                return self.send(200, body, "audio/aac" if station.shape == "packed" else "video/mp2t")
+            self.send(404)
+
+    return Handler
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--shape", choices=["packed", "ts"], default="packed")
+    parser.add_argument("--segment-seconds", type=float, default=1.0)
+    parser.add_argument("--pool-seconds", type=float, default=60.0)
+    parser.add_argument("--content-type-lies", action="store_true", help="serve playlists as text/plain")
+    parser.add_argument("--max-seconds", type=float, default=300, help="exit after this long (a test that died)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="oton-hls-") as workdir:
+        station = Station(args.shape, args.segment_seconds, args.pool_seconds, workdir)
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(station, args.content_type_lies))
+        server.daemon_threads = True
+        threading.Timer(args.max_seconds, server.shutdown).start()
+        print(f"READY {server.server_address[1]}", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

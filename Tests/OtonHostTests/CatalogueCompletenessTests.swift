@@ -1,0 +1,89 @@
+import Foundation
+import OtonHost
+import OtonTestSupport
+import XCTest
+
+/// Every message the code hands to `tr("…")` has its Russian translation, and every catalogue lists it,
+/// so a new English message cannot silently miss its translation. (The convention: a message a person
+/// reads is a single-line string literal right after `tr(`; `scripts/update-catalogues` adds new ones
+/// to the catalogues.)
+final class CatalogueCompletenessTests: XCTestCase {
+    private static let locale = TestPaths.root + "/Sources/OtonHost/Resources/locale"
+
+    func testEveryMessageInTheCodeIsTranslatedIntoRussian() throws {
+        let used = try Self.msgidsInCode()
+        XCTAssertGreaterThan(used.count, 50, "the scan finds the messages (status line, errors, abstracts)")
+        for expected in ["playing", "reconnecting in {seconds} s (attempt {attempt}/{max})", "? keys",
+                         "Can't reach the station. The network seems to be unavailable.", "cannot play {url}: {message}"] {
+            XCTAssertNotNil(used[expected], "the scan misses \(expected)")
+        }
+        let russian = try POFileReader.translations(in: String(contentsOfFile: Self.locale + "/ru.po", encoding: .utf8))
+        for (msgid, file) in used.sorted(by: { $0.key < $1.key }) {
+            guard let translation = russian[msgid] else {
+                XCTFail("\(file): \"\(msgid)\" has no Russian translation in ru.po (run scripts/update-catalogues, then translate it)")
+                continue
+            }
+            XCTAssertEqual(MessageCatalogue.placeholders(in: translation), MessageCatalogue.placeholders(in: msgid),
+                           "ru.po: the translation of \"\(msgid)\" must use the same {placeholders}")
+        }
+        let catalogue = MessageCatalogue.load(languages: ["ru"], directories: [Self.locale])
+        XCTAssertEqual(catalogue.problems, [])
+    }
+
+    func testEveryCatalogueListsEveryMessageAndReadsCleanly() throws {
+        let used = try Self.msgidsInCode()
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.locale).filter { $0.hasSuffix(".po") }
+        XCTAssertEqual(Set(files), ["ru.po", "sah.po"])
+        for file in files {
+            let text = try String(contentsOfFile: Self.locale + "/" + file, encoding: .utf8)
+            XCTAssertNoThrow(try POFileReader.translations(in: text), file)
+            // Untranslated entries (empty msgstr) are listed too, so a volunteer sees every message.
+            let listed = Set(text.split(separator: "\n").filter { $0.hasPrefix("msgid \"") }.map { line in
+                Self.unescaped(String(line.dropFirst(7).dropLast()))
+            })
+            for msgid in used.keys.sorted() where !listed.contains(msgid) {
+                XCTFail("\(file) does not list \"\(msgid)\" (run scripts/update-catalogues)")
+            }
+        }
+    }
+
+    /// msgid → the first file using it: every `tr("…")` literal in Sources (comment lines skipped).
+    /// An interpolation in a msgid would make a key that no catalogue can hold, so it fails here.
+    static func msgidsInCode() throws -> [String: String] {
+        var found: [String: String] = [:]
+        let sources = TestPaths.root + "/Sources"
+        let call = try NSRegularExpression(pattern: #"\btr\("((?:[^"\\]|\\.)*)""#)
+        guard let walker = FileManager.default.enumerator(atPath: sources) else { return [:] }
+        for case let relative as String in walker where relative.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: sources + "/" + relative, encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.drop(while: { $0 == " " }).hasPrefix("//") {
+                let line = String(line)
+                for match in call.matches(in: line, range: NSRange(line.startIndex..., in: line)) {
+                    guard let range = Range(match.range(at: 1), in: line) else { continue }
+                    let literal = String(line[range])
+                    XCTAssertFalse(literal.contains("\\("), "Sources/\(relative): interpolation inside tr(\"…\"); use a {placeholder}: \(literal)")
+                    let msgid = unescaped(literal)
+                    if found[msgid] == nil { found[msgid] = "Sources/" + relative }
+                }
+            }
+        }
+        return found
+    }
+
+    /// The escapes a Swift literal and a .po string share (\n \t \" \\).
+    static func unescaped(_ literal: String) -> String {
+        var result = ""
+        var escaping = false
+        for character in literal {
+            if escaping {
+                result.append(["n": "\n", "t": "\t"][character] ?? character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import IcecastFixture
+import OtonHost
+import OtonTestSupport
+import XCTest
+
+/// Live HLS as broadcasters publish it, on loopback (Tests/Fixtures/hls_server.py):
+/// packed audio with timed ID3 titles, MPEG-TS segments, a master playlist, a server
+/// that sends the playlist as text/html, HLS behind a PLS, and a station that goes off the air.
+final class HLSPlaybackTests: XCTestCase {
+    private var harnesses: [PlayerHarness] = []
+
+    override func tearDown() async throws {
+        harnesses.forEach { $0.stop() }
+        harnesses = []
+    }
+
+    private func play(_ url: String, name: String = "HLS Test FM", retries: Int? = nil) -> PlayerHarness {
+        let harness = PlayerHarness(url: url, name: name, retries: retries)
+        harnesses.append(harness)
+        harness.start()
+        return harness
+    }
+
+    func testPackedAudioPlaysWithItsTimedID3TitlesAndFollowsAChange() throws {
+        let station = try HLSStation(self)
+        let harness = play(station.url("/live.m3u8"))
+        let first = try XCTUnwrap(harness.waitForTrack(title: "Song One", artist: "Artist A", timeout: 20),
+                                  "the title comes from the segments' ID3 tags: \(harness.events.events.map(\.fields))")
+        XCTAssertEqual(first.field("station"), "HLS Test FM", "the configured name names an HLS station (HLS has no icy-name)")
+        XCTAssertEqual(first.field("stream_url"), station.url("/live.m3u8"))
+        XCTAssertNotNil(harness.waitForState("playing"))
+        let sent = Clock.monotonicNanoseconds()
+        try station.setTitle(artist: "Artist B", title: "Песня Два")
+        let second = try XCTUnwrap(harness.waitForTrack(title: "Песня Два", artist: "Artist B", timeout: 15, after: sent),
+                                   "new segments bring the new title: \(harness.trackEvents.map(\.fields))")
+        XCTAssertNotEqual(second.field("sequence"), first.field("sequence"))
+        let fetched = station.segmentRequests
+        XCTAssertTrue(station.waitForSegments(moreThan: fetched + 2), "segments keep being fetched while playing")
+        XCTAssertNil(harness.events.events.first { $0.name == "state" && $0.field("state") == "error" }, "no error along the way")
+    }
+
+    func testMPEGTSSegmentsPlay() throws {
+        let station = try HLSStation(self, shape: .ts)
+        let harness = play(station.url("/live.m3u8"))
+        XCTAssertNotNil(harness.waitForState("playing", timeout: 20), "\(harness.events.events.map(\.fields))")
+        let fetched = station.segmentRequests
+        XCTAssertTrue(station.waitForSegments(moreThan: fetched + 2), "segments keep being fetched while playing")
+        XCTAssertTrue(station.requests.contains { $0.hasSuffix(".ts") })
+        XCTAssertNil(harness.events.events.first { $0.name == "state" && $0.field("state") == "error" })
+    }
+
+    /// The master playlist names two variants; GStreamer's demuxer starts on the first listed
+    /// (the HLS spec's starting variant) and switches as the measured bandwidth allows.
+    func testMasterPlaylistPlaysAVariant() throws {
+        let station = try HLSStation(self)
+        let harness = play(station.url("/master.m3u8"))
+        XCTAssertNotNil(harness.waitForTrack(title: "Song One", timeout: 20), "\(station.requests)")
+        XCTAssertNotNil(harness.waitForState("playing"))
+        let variants = Set(station.requests.filter { $0.hasSuffix("/live.m3u8") })
+        XCTAssertFalse(variants.isEmpty, "a variant playlist was fetched: \(station.requests)")
+        XCTAssertTrue(variants.isSubset(of: ["/high/live.m3u8", "/low/live.m3u8"]), "\(variants)")
+        XCTAssertTrue(station.requests.contains { $0.hasPrefix("/high/seg/") || $0.hasPrefix("/low/seg/") }, "\(station.requests)")
+    }
+
+    func testHLSPlaylistServedAsHTMLIsSniffed() throws {
+        let station = try HLSStation(self)
+        let harness = play(station.url("/listen"))
+        XCTAssertNotNil(harness.waitForTrack(title: "Song One", timeout: 20), "\(harness.events.events.map(\.fields))")
+        XCTAssertTrue(station.requests.contains { $0.hasPrefix("/seg/") })
+    }
+
+    func testHLSBehindAPLSWithADeadFirstEntry() throws {
+        let station = try HLSStation(self)
+        let http = try LocalHTTPServer.start()
+        defer { http.stop() }
+        let dead = "http://127.0.0.1:\(try FreePort.allocate())/stream"
+        let pls = "[playlist]\nFile1=\(dead)\nFile2=\(station.url("/live.m3u8"))\nTitle2=HLS via PLS\n"
+        http.setRoute("/station.pls", CannedResponse(headers: ["Content-Type": "audio/x-scpls"], body: Data(pls.utf8)))
+        let harness = play(http.url("/station.pls").absoluteString)
+        let track = try XCTUnwrap(harness.waitForTrack(title: "Song One", timeout: 25), "\(harness.events.events.map(\.fields))")
+        XCTAssertEqual(track.field("stream_url"), station.url("/live.m3u8"))
+    }
+
+    func testAStationOffTheAirIsRetriedAndPlaysAgainWhenBack() throws {
+        let station = try HLSStation(self)
+        let harness = play(station.url("/live.m3u8"), retries: 10)
+        XCTAssertNotNil(harness.waitForState("playing", timeout: 20))
+        let cut = Clock.monotonicNanoseconds()
+        try station.stopServing()
+        let lost = try XCTUnwrap(harness.events.wait(for: "state", timeout: 30) {
+            $0.monotonicNanoseconds >= cut && ["reconnecting", "error"].contains($0.field("state") ?? "")
+        }, "a station that answers 404 is noticed: \(harness.events.events.suffix(5).map(\.fields))")
+        XCTAssertNotNil(lost.field("error_kind") ?? lost.field("retry_attempt"), "\(lost.fields)")
+        let back = Clock.monotonicNanoseconds()
+        try station.startServing()
+        XCTAssertNotNil(harness.waitForState("playing", timeout: 40, after: back), "\(harness.events.events.suffix(6).map(\.fields))")
+    }
+}

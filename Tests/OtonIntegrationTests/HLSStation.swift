@@ -1,0 +1,91 @@
+import Foundation
+import OtonTestSupport
+import XCTest
+
+/// Tests/Fixtures/hls_server.py on loopback: a live HLS radio station whose playlist window
+/// slides with the clock (see the script's docstring). Killed when the test ends.
+final class HLSStation: @unchecked Sendable {
+    enum Shape: String {
+        /// ADTS segments, each with a timed ID3 tag carrying the title.
+        case packed
+        /// MPEG-TS segments made by hlssink2, without titles.
+        case ts
+    }
+
+    let port: UInt16
+    private let process = Process()
+    private let output = Pipe()
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    init(_ testCase: XCTestCase, shape: Shape = .packed) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [TestPaths.root + "/Tests/Fixtures/hls_server.py", "--shape", shape.rawValue, "--max-seconds", "240"]
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let process = self.process
+        testCase.addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        let reader = output.fileHandleForReading
+        var buffer = Data()
+        var port: UInt16?
+        while port == nil {
+            let chunk = reader.availableData
+            guard !chunk.isEmpty else { throw StartFailed() }
+            buffer.append(chunk)
+            if let text = String(data: buffer, encoding: .utf8), let line = text.split(separator: "\n").first(where: { $0.hasPrefix("READY ") }) {
+                port = UInt16(line.dropFirst(6))
+            }
+        }
+        self.port = port!
+        reader.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            guard let self else { return }
+            self.lock.lock(); self.lines += text.split(separator: "\n").map(String.init); self.lock.unlock()
+        }
+    }
+
+    /// The script ended before it listened: its error is on the test's stderr (scripts/bootstrap installs what it needs).
+    struct StartFailed: Error, CustomStringConvertible {
+        var description: String { "hls_server.py exited before listening; its error is above (is gstreamer1.0-plugins-bad installed?)" }
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// The paths requested so far, in order.
+    var requests: [String] {
+        lock.lock(); defer { lock.unlock() }
+        return lines.filter { $0.hasPrefix("GET ") }.map { String($0.dropFirst(4)) }
+    }
+
+    /// How many segments have been fetched so far (under any variant).
+    var segmentRequests: Int { requests.filter { $0.contains("/seg/") }.count }
+
+    /// Waits until `count` more segments than now have been fetched.
+    func waitForSegments(moreThan count: Int, timeout: TimeInterval = 15) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if segmentRequests > count { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    /// Segments that appear from now on carry this title (timed ID3 in packed audio, #EXTINF always).
+    func setTitle(artist: String, title: String) throws {
+        try control("/control/title?artist=\(Self.escape(artist))&title=\(Self.escape(title))")
+    }
+
+    /// Every request answers 404 (the station is off the air), until ``startServing()``.
+    func stopServing() throws { try control("/control/stop") }
+    func startServing() throws { try control("/control/start") }
+
+    private func control(_ path: String) throws {
+        let result = try runProcess("/usr/bin/env", ["curl", "-sf", "--max-time", "5", url(path)])
+        XCTAssertEqual(result.status, 0, "control request \(path) failed")
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+    }
+}

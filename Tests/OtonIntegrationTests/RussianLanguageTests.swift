@@ -1,0 +1,141 @@
+import Foundation
+import IcecastFixture
+import OtonTestSupport
+import XCTest
+
+/// oton speaks Russian with LANG=ru_RU.UTF-8 (and Sakha, until a volunteer fills sah.po, falls back to Russian):
+/// the real executable, its catalogues found beside it as `swift build` puts them.
+final class RussianLanguageTests: XCTestCase {
+    /// The environment with only `LANG` choosing the language (no LC_ALL, LC_MESSAGES or LANGUAGE from the test's own).
+    static func environment(lang: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["LC_ALL", "LC_MESSAGES", "LANGUAGE", "OTON_LOCALE_DIR", "DISPLAY", "WAYLAND_DISPLAY"] { environment[name] = nil }
+        environment["LANG"] = lang
+        return environment
+    }
+
+    func testAnUnplayableStreamIsExplainedInRussianWithItsSuggestion() throws {
+        let http = try LocalHTTPServer.start(routes: ["/page": .html("<html><body><h1>Наше радио</h1>" + String(repeating: "<p>text</p>", count: 500) + "</body></html>")])
+        defer { http.stop() }
+        let directory = try TemporaryDirectory(self)
+        let config = try directory.write("plugins.json", #"{"stations": [], "plugins": []}"#)
+        let url = http.url("/page").absoluteString
+        let arguments = ["play", url, "--headless", "--retries", "0", "--no-control", "--config", config]
+
+        let russian = try runProcess(TestPaths.oton, arguments, environment: Self.environment(lang: "ru_RU.UTF-8"))
+        XCTAssertEqual(russian.status, 3, russian.stderr)
+        XCTAssertTrue(russian.stderr.contains("oton: не удаётся воспроизвести \(url): По этому адресу нет аудиопотока."), russian.stderr)
+        XCTAssertTrue(russian.stderr.contains("Возможно, адрес ведёт на веб-страницу или плейлист, а не на поток."), russian.stderr)
+        XCTAssertFalse(russian.stderr.contains("doesn't lead to an audio stream"), "no English left: \(russian.stderr)")
+
+        // Sakha has no translations yet: Russian, which Sakha speakers read.
+        let sakha = try runProcess(TestPaths.oton, arguments, environment: Self.environment(lang: "sah_RU.UTF-8"))
+        XCTAssertEqual(sakha.status, 3, sakha.stderr)
+        XCTAssertTrue(sakha.stderr.contains("По этому адресу нет аудиопотока."), sakha.stderr)
+
+        // The same run in the C locale stays English.
+        let english = try runProcess(TestPaths.oton, arguments, environment: Self.environment(lang: "C.UTF-8"))
+        XCTAssertEqual(english.status, 3, english.stderr)
+        XCTAssertTrue(english.stderr.contains("oton: cannot play \(url): This address doesn't lead to an audio stream."), english.stderr)
+    }
+
+    func testHelpAbstractsAreInRussian() throws {
+        let help = try runProcess(TestPaths.oton, ["--help"], environment: Self.environment(lang: "ru_RU.UTF-8"))
+        XCTAssertEqual(help.status, 0, help.stderr)
+        XCTAssertTrue(help.stdout.contains("Проигрыватель и рекордер интернет-радио с плагинами."), help.stdout)
+        XCTAssertTrue(help.stdout.contains("Воспроизвести станцию"), help.stdout)
+    }
+
+    /// `oton play` in a real terminal (tmux, 160 columns so that the reason fits) against a real Icecast mount.
+    func testTheStatusLineIsInRussian() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        let source = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        let directory = try TemporaryDirectory(self)
+        let config = try directory.write("plugins.json", """
+        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}], "plugins": []}
+        """)
+        try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let exitFile = directory.file("exit-status")
+        let command = """
+        env -u DISPLAY -u WAYLAND_DISPLAY -u LC_ALL -u LC_MESSAGES -u LANGUAGE -u OTON_LOCALE_DIR LANG=ru_RU.UTF-8 \
+        XDG_RUNTIME_DIR='\(directory.file("run"))' XDG_DATA_HOME='\(directory.file("data"))' \
+        XDG_CACHE_HOME='\(directory.file("cache"))' PULSE_SERVER=unix:/nonexistent \
+        '\(TestPaths.oton)' play 'Test FM' --config '\(config)' --instance terminal-ru 2>&1; echo $? > '\(exitFile)'
+        """
+        let terminal = try TmuxTerminal(self, command: command, columns: 160)
+        let status = { (rows: [String]) in rows.last { !$0.isEmpty } ?? "" }
+
+        var rows = try terminal.waitForScreen("playing, in Russian") {
+            status($0).contains("▶ воспроизведение") && status($0).contains("Artist A – Song One")
+        }
+        XCTAssertTrue(status(rows).contains("громкость 100%"), status(rows))
+        XCTAssertTrue(status(rows).contains("? клавиши"), status(rows))
+
+        try terminal.type("?")
+        rows = try terminal.waitForScreen("the key list in Russian") {
+            $0.contains { $0.hasPrefix("клавиши: пробел  пауза / продолжить") } && $0.contains { $0.contains("q    выход (и Ctrl-C)") }
+        }
+        try terminal.type("+")
+        try terminal.waitForScreen("the amplified volume") { status($0).contains("громкость 105% с усилением") }
+
+        // The source goes away: the countdown, the attempt and the reason, all in Russian.
+        source.stop()
+        rows = try terminal.waitForScreen("the reconnect countdown") {
+            status($0).contains("… переподключение через") && status($0).contains("(попытка 1/3) · ")
+        }
+        let reason = try XCTUnwrap(status(rows).components(separatedBy: "(попытка 1/3) · ").last)
+        let firstLetter = reason.unicodeScalars.first?.value ?? 0
+        XCTAssertTrue((0x0400 ... 0x04FF).contains(firstLetter), "the reason is in Russian: \(status(rows))")
+
+        try terminal.type("q")
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: exitFile) && Date() < deadline { usleep(100_000) }
+        let screen = try terminal.screen().joined(separator: "\n")
+        XCTAssertEqual(directory.read("exit-status").trimmingCharacters(in: .whitespacesAndNewlines), "0", screen)
+    }
+
+    /// `oton history`'s table (drawn by the History plugin, its words passed by the CLI) and `oton record`'s lines.
+    func testHistoryTablesAndRecordLinesAreInRussian() async throws {
+        let directory = try TemporaryDirectory(self)
+        var environment = Self.environment(lang: "ru_RU.UTF-8")
+        environment["XDG_DATA_HOME"] = directory.file("data")
+        let config = try directory.write("plugins.json", #"{"plugins": []}"#)
+        let empty = try runProcess(TestPaths.oton, ["history", "--config", config], environment: environment)
+        XCTAssertEqual(empty.status, 0, empty.stderr)
+        XCTAssertEqual(empty.stdout, "В истории нет подходящих треков.\n")
+        let database = directory.file("data") + "/oton/history.sqlite"
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let insert = try runProcess("/usr/bin/sqlite3", [database, """
+            INSERT INTO plays (station, artist, title, started_at, ended_at, seconds_listened, is_jingle, search_folded)
+            VALUES ('Радио', 'Кино', 'Кукушка', \(now - 10_000_000), \(now - 5_000_000), 5, 0, 'кино\nкукушка');
+            """])
+        XCTAssertEqual(insert.status, 0, insert.stderr)
+        let table = try runProcess(TestPaths.oton, ["history", "--all", "--config", config], environment: environment)
+        XCTAssertEqual(table.status, 0, table.stderr)
+        for word in ["НАЧАЛО", "СЛУШАЛИ", "СТАНЦИЯ", "ИСПОЛНИТЕЛЬ", "НАЗВАНИЕ", "Кукушка [пропущен]"] {
+            XCTAssertTrue(table.stdout.contains(word), "\(word) in\n\(table.stdout)")
+        }
+        let stats = try runProcess(TestPaths.oton, ["history", "stats", "--config", config], environment: environment)
+        XCTAssertTrue(stats.stdout.contains("Часы прослушивания по станциям"), stats.stdout)
+        XCTAssertTrue(stats.stdout.contains("(нет)"), "a skipped play is not counted: \(stats.stdout)")
+
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/ru.mp3", format: .mp3, initialTitle: "Artist A - Song One")
+        let record = try runProcess(TestPaths.oton, ["record", server.url(mount: "/ru.mp3").absoluteString, "--out", directory.file("out"),
+                                                     "--config", config, "--duration", "3s", "--min-seconds", "1"], environment: environment)
+        XCTAssertEqual(record.status, 0, record.stderr)
+        XCTAssertTrue(record.stdout.hasPrefix("неполный: \(directory.file("out"))/incomplete/"), record.stdout)
+    }
+
+    /// Usage errors oton words itself (not ArgumentParser's frame) are Russian too, and still exit 2.
+    func testAnUnknownStationIsRefusedInRussian() throws {
+        let directory = try TemporaryDirectory(self)
+        let config = try directory.write("plugins.json", #"{"stations": [{"name": "Радио Один", "url": "http://127.0.0.1:9/one.mp3"}], "plugins": []}"#)
+        let result = try runProcess(TestPaths.oton, ["play", "Нет такой", "--config", config, "--headless"],
+                                    environment: Self.environment(lang: "ru_RU.UTF-8"))
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("нет станции с именем \"Нет такой\" (известные: Радио Один)"), result.stderr)
+    }
+}
