@@ -47,6 +47,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     /// station one switch away) instead of ending the process.
     private var hasSwitched = false
     private let startedStation: Station
+    /// The station played now when plugins.json does not list it, and the listed one it was left from
+    /// (see ``StationList/placing(_:)``). Written on the queue, read from any thread.
+    private let unlisted = Mutex<StationList.Unlisted?>(nil)
     /// The next connection is to a station just switched to.
     private var freshStation = false
     private let bus: PluginBus
@@ -177,10 +180,14 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         public var volumePercent: Int { VolumeArgument.percent(of: volume) }
     }
 
-    /// The stations to switch between: plugins.json's as last (re)loaded (``LiveStationList``), and the
-    /// one oton started with. Any thread.
+    /// The stations to switch between: plugins.json's as last (re)loaded (``LiveStationList``), the
+    /// one oton started with, and the unlisted one playing now after the station it was left from. Any thread.
     public var stationList: StationList {
-        StationList(configured: LiveStationList.shared.stations, started: startedStation)
+        stationList(placing: unlisted.withLock { $0 })
+    }
+
+    private func stationList(placing unlisted: StationList.Unlisted?) -> StationList {
+        StationList(configured: LiveStationList.shared.stations, started: startedStation).placing(unlisted)
     }
 
     /// The station playing (or trying to), read on the player's queue.
@@ -197,6 +204,16 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private func switchTo(_ next: Station) {
         guard !finished else { return }
         logger.info("switching from \(current.name) to \(next.name) (\(next.url))")
+        let listed = stationList(placing: nil).stations.contains { $0.url == next.url }
+        unlisted.withLock { placed in
+            if listed {
+                placed = nil // back into the list
+            } else {
+                // Left from a listed station, or from an unlisted one: then from where that one was left.
+                let leftFrom = placed.flatMap { $0.station.url == current.url ? $0.leftFrom : nil } ?? current
+                placed = StationList.Unlisted(station: next, leftFrom: leftFrom)
+            }
+        }
         hasSwitched = true
         cancelFade()
         retryTimer?.cancel()

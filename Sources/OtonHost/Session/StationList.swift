@@ -1,13 +1,40 @@
 import Foundation
 
 /// The stations a listener switches between: plugins.json's, in order, and first the one oton was
-/// started with when it is not among them (a URL or file from the command line). `next` and `prev`
-/// wrap around; numbers count from 1, as `oton ctl stations` and the keys 1–9 show them.
+/// started with when it is not among them (a URL or file from the command line). A station switched
+/// to that is not among them either (`oton ctl station URL`, MPRIS OpenUri) stands right after the
+/// listed station it was left from, so `prev` goes back there, also when it cannot be played.
+/// `next` and `prev` wrap around; numbers count from 1, as `oton ctl stations` and the keys 1–9 show them.
 public struct StationList: Equatable, Sendable {
     public let stations: [Station]
 
     public init(configured: [Station], started: Station) {
         stations = configured.contains { $0.url == started.url } ? configured : [started] + configured
+    }
+
+    /// The station played now when it is not listed, and the listed station it was switched to from.
+    public struct Unlisted: Equatable, Sendable {
+        public var station: Station
+        public var leftFrom: Station
+
+        public init(station: Station, leftFrom: Station) {
+            self.station = station
+            self.leftFrom = leftFrom
+        }
+    }
+
+    /// This list with `unlisted` placed right after the station it was left from (nothing changes
+    /// when it is listed after all, or when that station is no longer listed: a reload removed it).
+    public func placing(_ unlisted: Unlisted?) -> StationList {
+        guard let unlisted, !stations.contains(where: { $0.url == unlisted.station.url }),
+              let anchor = stations.firstIndex(where: { $0.url == unlisted.leftFrom.url }) else { return self }
+        var placed = stations
+        placed.insert(unlisted.station, at: anchor + 1)
+        return StationList(placed)
+    }
+
+    private init(_ stations: [Station]) {
+        self.stations = stations
     }
 
     /// Why an argument names no station.
@@ -37,7 +64,7 @@ public struct StationList: Equatable, Sendable {
     }
 
     /// The station `step` places after `current` (negative: before), wrapping; a station not in the list
-    /// (a URL switched to) counts as standing before the first.
+    /// counts as standing before the first (see ``placing(_:)`` for one that has its place).
     public func station(after current: Station, step: Int) -> Station? {
         guard !stations.isEmpty else { return nil }
         let index = stations.firstIndex { $0.url == current.url } ?? (step > 0 ? -1 : 0)
