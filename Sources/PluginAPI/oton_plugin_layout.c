@@ -13,6 +13,7 @@ _Static_assert(offsetof(oton_state_info, error_kind) == 16, "oton_state_info lay
 _Static_assert(offsetof(oton_media_buffer, data) == 16, "oton_media_buffer layout changed");
 _Static_assert(offsetof(oton_media_buffer, mono_ns) == 56, "oton_media_buffer layout changed");
 _Static_assert(offsetof(oton_request, duration_ms) == 16, "oton_request layout changed");
+_Static_assert(offsetof(oton_request, station) == 24, "oton_request layout changed (1.2)");
 _Static_assert(offsetof(oton_host, log) == 32, "oton_host layout changed");
 _Static_assert(offsetof(oton_host, cache_dir) == 88, "oton_host layout changed");
 _Static_assert(offsetof(oton_host, select_media_taps) == 96, "oton_host layout changed (1.1)");

@@ -51,6 +51,17 @@ static oton_status request_sized(uint32_t size) {
     return the_host->request(the_host, &request);
 }
 
+/* SWITCH_STATION (1.2) with `station` set, declaring `size`: a struct the size of 1.1's ends before
+ * `station`, so the host must not read the pointer that happens to follow in memory. */
+static oton_status switch_sized(uint32_t size) {
+    oton_request request;
+    memset(&request, 0, sizeof request);
+    request.struct_size = size;
+    request.kind = OTON_REQUEST_SWITCH_STATION;
+    request.station = "Two FM";
+    return the_host->request(the_host, &request);
+}
+
 static oton_status register_sized(uint32_t size, const char *name) {
     future_command_decl decl;
     memset(&decl, 0, sizeof decl);
@@ -63,12 +74,17 @@ static oton_status register_sized(uint32_t size, const char *name) {
 static oton_status sized_on_command(oton_instance *instance, const char *name, const char *args_json,
                                     oton_reply_fn reply, void *reply_context) {
     char text[512];
+    size_t used;
+    oton_status switch_1_1, switch_1_2;
     (void)instance; (void)args_json;
     if (strcmp(name, "sized-one") == 0 || strcmp(name, "sized-two") == 0 || strcmp(name, "sized-late") == 0) {
         reply(reply_context, name);
         return OTON_OK;
     }
-    snprintf(text, sizeof text,
+    /* First, in this order: the requests a test expects are queued in a known order. */
+    switch_1_1 = switch_sized(OTON_FIELD_END(oton_request, reserved));
+    switch_1_2 = switch_sized(sizeof(oton_request));
+    used = (size_t)snprintf(text, sizeof text,
              "register%u=%d register%u=%d publish%u=%d publish%u=%d request%u=%d request%u=%d",
              (unsigned)(OTON_COMMAND_DECL_SIZE_1_0 - 8), (int)register_sized(OTON_COMMAND_DECL_SIZE_1_0 - 8, "sized-short"),
              (unsigned)sizeof(future_command_decl), (int)register_sized(sizeof(future_command_decl), "sized-late"),
@@ -76,6 +92,10 @@ static oton_status sized_on_command(oton_instance *instance, const char *name, c
              (unsigned)OTON_EVENT_SIZE_1_0, (int)publish_sized(OTON_EVENT_SIZE_1_0),
              (unsigned)(OTON_REQUEST_SIZE_1_0 - 4), (int)request_sized(OTON_REQUEST_SIZE_1_0 - 4),
              (unsigned)OTON_REQUEST_SIZE_1_0, (int)request_sized(OTON_REQUEST_SIZE_1_0));
+    if (used < sizeof text) {
+        snprintf(text + used, sizeof text - used, " switch%u=%d switch%u=%d",
+                 (unsigned)OTON_FIELD_END(oton_request, reserved), (int)switch_1_1, (unsigned)sizeof(oton_request), (int)switch_1_2);
+    }
     reply(reply_context, text);
     return OTON_OK;
 }

@@ -31,13 +31,15 @@ final class ABISizeRuleTests: XCTestCase {
         let declShort = OTON_COMMAND_DECL_SIZE_1_0 - 8, eventShort = OTON_EVENT_SIZE_1_0 - 8, requestShort = OTON_REQUEST_SIZE_1_0 - 4
         XCTAssertEqual(reply.text, "register\(declShort)=\(OTON_ERR_INVALID) register48=\(OTON_OK) "
                        + "publish\(eventShort)=\(OTON_ERR_INVALID) publish\(OTON_EVENT_SIZE_1_0)=\(OTON_OK) "
-                       + "request\(requestShort)=\(OTON_ERR_INVALID) request\(OTON_REQUEST_SIZE_1_0)=\(OTON_OK)")
+                       + "request\(requestShort)=\(OTON_ERR_INVALID) request\(OTON_REQUEST_SIZE_1_0)=\(OTON_OK) "
+                       + "switch24=\(OTON_ERR_INVALID) switch\(MemoryLayout<oton_request>.size)=\(OTON_OK)",
+                       "a switch request the size of ABI 1.1's has no station: refused, its neighbour's bytes never read")
         XCTAssertNil(manager.run(command: "sized-short", arguments: []), "a declaration below 1.0 registered nothing")
         XCTAssertEqual(manager.run(command: "sized-late", arguments: [])?.text, "sized-late")
         XCTAssertEqual(observer.wait(for: "org.oton.test.sized")?.field("size"), "x")
-        XCTAssertEqual(requests.wait(forCount: 1), [.stop])
+        XCTAssertEqual(requests.wait(forCount: 2), [.switchStationNamed("Two FM"), .stop])
         manager.drain()
         XCTAssertEqual(observer.events.filter { $0.name == "org.oton.test.sized" }.count, 1, "the short event was not published")
-        XCTAssertEqual(requests.requests, [.stop], "the short request was not queued")
+        XCTAssertEqual(requests.requests, [.switchStationNamed("Two FM"), .stop], "the short requests were not queued")
     }
 }
