@@ -81,7 +81,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var lastFlowAt = ContinuousClock.now
     private var pipelineStartedAt = ContinuousClock.now
     private var finished = false
-    /// Playlist → stream URL before every connect; `liveResolution` is the one whose answer counts.
+    /// Playlist → stream URL before every connect; `liveResolution` counts the starts, and only the
+    /// latest one's resolution (and diagnosis of an empty connection) counts.
     private lazy var resolver = StreamResolver(logger: logger)
     private let liveResolution = Mutex<UInt64>(0)
     private var resolvedStationTitle: String?
@@ -396,11 +397,13 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             pipeline.stop()
             self.pipeline = nil
             watchdog?.cancel()
-            let connection = connection
+            // Any start since (a switch, a play) makes this diagnosis stale, also while that start
+            // is still resolving a playlist and has no pipeline or connection number yet.
+            let (connection, start) = (connection, liveResolution.withLock { $0 })
             EmptyConnectionDiagnosis.probe(pipeline.description.url) { [weak self] failure in
                 guard let self else { return }
                 queue.async { [self] in
-                    guard connection == self.connection, self.pipeline == nil else { return }
+                    guard connection == self.connection, start == liveResolution.withLock({ $0 }), self.pipeline == nil else { return }
                     let better = EmptyConnectionDiagnosis.refine(kind, with: failure, elapsed: elapsed,
                                                                  sourceTimeoutSeconds: PipelineDescription.sourceTimeoutSeconds)
                     if better != kind { logger.info("\(current.url): \(better.message)") }
