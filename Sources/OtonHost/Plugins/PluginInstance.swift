@@ -41,7 +41,7 @@ final class PluginInstance: MailboxConsumer, @unchecked Sendable {
             error[errorSize - 1] = 0
             let reason = String(cString: error)
             throw .createFailed(path: library.path, id: library.manifest.id,
-                                reason: reason.isEmpty ? "create() returned NULL without a reason" : reason)
+                                reason: reason.isEmpty ? PluginLoadError.noReasonGiven : reason)
         }
         instance = created
         mailbox.start(consumer: self)

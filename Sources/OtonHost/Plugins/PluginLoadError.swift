@@ -58,7 +58,16 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
         case .majorMismatch, .newerMinor: "rebuild the plugin against this oton's oton_plugin.h, or upgrade oton"
         case .duplicateID: "enable only one of the two in plugins.json"
         case .idMismatch: "correct \"id\" in plugins.json to the id the plugin declares (oton plugins inspect FILE)"
+        case let .createFailed(_, _, reason) where reason == PluginLoadError.noReasonGiven:
+            "the plugin refused to start without saying why: look for its own lines in the log (--log-level debug), ask its author, or disable it in plugins.json"
+        case let .createFailed(_, _, reason) where reason.hasPrefix(PluginLoadError.directoryReasonPrefix):
+            "make the directory's parent writable by you (or set XDG_DATA_HOME / XDG_CACHE_HOME to a directory you own), or disable the plugin"
         case .createFailed: "fix the plugin's \"config\" in plugins.json as the reason says, or disable it"
         }
     }
+
+    /// The reason given when create() returned NULL and left its error buffer empty.
+    static let noReasonGiven = "create() returned NULL without a reason"
+    /// How the reason starts when the host could not make a plugin's data or cache directory.
+    static let directoryReasonPrefix = "cannot create "
 }

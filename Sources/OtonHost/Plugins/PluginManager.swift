@@ -77,7 +77,7 @@ public final class PluginManager: @unchecked Sendable {
 
     public init(bus: PluginBus, requests: any PlayerRequestSink, directories: Directories = .fromEnvironment(),
                 logger: Logger = Logger(label: "oton.plugins"), mailboxLimits: Mailbox.Limits = Mailbox.Limits(),
-                searchDirectories: [String] = [PluginManager.executableDirectory].compactMap { $0 },
+                searchDirectories: [String] = PluginSearchPath.standard,
                 shutdownTimeout: Double = PluginManager.defaultShutdownTimeout) {
         // A plugin that writes to a socket or pipe whose reader left (an HTTP server that hung up,
         // a closed D-Bus connection, TLS over a reset socket) gets EPIPE, an error it can handle;
@@ -122,7 +122,7 @@ public final class PluginManager: @unchecked Sendable {
         return reports
     }
 
-    /// Finds a bare file name beside plugins.json, then beside the executable.
+    /// Finds a bare file name beside plugins.json, then in PluginSearchPath's directories.
     public func resolve(_ path: String, configDirectory: String?) throws(PluginLoadError) -> String {
         if path.contains("/") {
             guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path, searched: [path]) }
@@ -143,10 +143,14 @@ public final class PluginManager: @unchecked Sendable {
         if let other = instances.first(where: { $0.id == manifest.id }) {
             throw .duplicateID(path: path, id: manifest.id, loadedFrom: other.library.path)
         }
+        // Directories made here for a plugin that then fails to start are removed again (when still empty).
+        var madeDirectories: [String] = []
+        defer { for directory in madeDirectories.reversed() { rmdir(directory) } }
+        let dataDirectory = try makeDirectory(directories.dataHome, manifest.id, path: path, made: &madeDirectories)
+        let cacheDirectory = try makeDirectory(directories.cacheHome, manifest.id, path: path, made: &madeDirectories)
         let context = PluginHostContext(
             pluginID: manifest.id, bus: bus, requests: requests, commands: commands,
-            logger: logger, dataDirectory: try makeDirectory(directories.dataHome, manifest.id, path: path),
-            cacheDirectory: try makeDirectory(directories.cacheHome, manifest.id, path: path),
+            logger: logger, dataDirectory: dataDirectory, cacheDirectory: cacheDirectory,
             declaredTaps: manifest.mediaTaps
         )
         for command in manifest.commands where !commands.register(command, for: manifest.id) {
@@ -163,6 +167,7 @@ public final class PluginManager: @unchecked Sendable {
             throw error
         }
         bus.subscribe(id: manifest.id, kinds: kindFilter(for: manifest), taps: context.selectedTaps, mailbox: mailbox)
+        madeDirectories = []
         return instance
     }
 
@@ -174,13 +179,21 @@ public final class PluginManager: @unchecked Sendable {
         return .only(kinds)
     }
 
-    private func makeDirectory(_ base: String, _ id: String, path: String) throws(PluginLoadError) -> String {
+    /// Creates base/plugins/id (0700); appends to `made` each directory this call created.
+    private func makeDirectory(_ base: String, _ id: String, path: String, made: inout [String]) throws(PluginLoadError) -> String {
         let directory = base + "/plugins/" + id
+        var missing: [String] = []
+        var probe = directory
+        while !probe.isEmpty, probe != "/", !FileManager.default.fileExists(atPath: probe) {
+            missing.append(probe)
+            probe = (probe as NSString).deletingLastPathComponent
+        }
+        defer { made += missing.reversed() }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .createFailed(path: path, id: id, reason: "cannot create \(directory): \(error.localizedDescription)")
+            throw .createFailed(path: path, id: id, reason: PluginLoadError.directoryReasonPrefix + "\(directory): \(error.localizedDescription)")
         }
         return directory
     }
