@@ -6,7 +6,7 @@ struct PluginsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
         abstract: tr("List the configured plugins or inspect a plugin library."),
-        subcommands: [List.self, Inspect.self],
+        subcommands: [List.self, Inspect.self, Validate.self, ValidateOne.self],
         defaultSubcommand: List.self
     )
 
@@ -70,7 +70,7 @@ struct PluginsCommand: ParsableCommand {
 
         /// A path as given; else a file of that name here; else a plugin id in the configuration;
         /// else a bare file name searched beside plugins.json and beside the oton executable.
-        private func locate() throws -> String {
+        func locate() throws -> String {
             if path.contains("/") || FileManager.default.fileExists(atPath: path) { return path }
             let configuration = try? ConfigLoader.load(explicit: config)
             let configDirectory = configuration?.file.map { ($0 as NSString).deletingLastPathComponent }

@@ -82,10 +82,22 @@ final class PluginHostContext: @unchecked Sendable {
         return active
     }
 
+    /// How often the plugin called a function of the table after it went dead (`oton plugins validate`).
+    var lateCalls: Int {
+        lock.lock(); defer { lock.unlock() }
+        return lateCallCount
+    }
+    private var lateCallCount = 0
+
     static func from(_ host: UnsafePointer<oton_host>?) -> PluginHostContext? {
         guard let data = host?.pointee.host_data else { return nil }
         let context = Unmanaged<PluginHostContext>.fromOpaque(data).takeUnretainedValue()
-        return context.isActive ? context : nil
+        context.lock.lock(); defer { context.lock.unlock() }
+        guard context.active else {
+            context.lateCallCount += 1
+            return nil
+        }
+        return context
     }
 
     func log(_ level: oton_log_level, _ message: String) {

@@ -1,0 +1,75 @@
+import Foundation
+import OtonHost
+
+/// Starts `oton plugins validate-one` for one check and turns what happened to it into an outcome:
+/// its report, or the signal that ended it, or the time limit it ran past.
+enum ValidationChild {
+    static func run(_ check: ValidationCheck, library: String, config: String, limit: Double) -> ValidationOutcome {
+        let report = NSTemporaryDirectory() + "/oton-validate-\(getpid())-\(check.rawValue).report"
+        guard FileManager.default.createFile(atPath: report, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            return .fail("cannot create the report file \(report)")
+        }
+        defer { unlink(report) }
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return .fail("cannot find the oton executable") }
+        // The child works in an empty folder of its own: a config the plugin takes as a relative
+        // file name (the hostile ones) must not leave files where the user runs the validator.
+        let folder = NSTemporaryDirectory() + "/oton-validate-\(getpid())-\(check.rawValue)"
+        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false,
+                                                         attributes: [.posixPermissions: 0o700])) != nil else {
+            return .fail("cannot create the working folder \(folder)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let process = Process()
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["plugins", "validate-one", "--check", check.rawValue, "--report", report,
+                             "--limit", String(limit), "--plugin-config", config, library]
+        // What the plugin prints is not the validator's output.
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
+        do { try process.run() } catch { return .fail("cannot start \(executable): \(error.localizedDescription)") }
+        // Every call has `limit`; a check makes many, so the whole check gets a generous bound.
+        let budget = 30 + limit * 10
+        let finished = ended.wait(timeout: .now() + budget) == .success
+        if !finished {
+            kill(process.processIdentifier, SIGKILL)
+            ended.wait()
+        }
+        let lines = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        let phase = lines.last { $0.hasPrefix("phase\t") }.map { String($0.dropFirst(6)) } ?? "starting"
+        if !finished {
+            return .fail("did not finish within \(Int(budget)) s (stuck in: \(phase))")
+        }
+        if process.terminationReason == .uncaughtSignal {
+            let signal = process.terminationStatus
+            let name = signalName(signal)
+            return .fail("crashed with \(name) (signal \(signal)) in \(phase); in oton this ends the whole process")
+        }
+        for line in lines.reversed() {
+            let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let text = parts.count > 1 ? parts[1] : ""
+            switch parts[0] {
+            case "pass": return .pass(note: text.isEmpty ? nil : text)
+            case "skip": return .skip(text)
+            case "fail": return .fail(text)
+            default: continue
+            }
+        }
+        return .fail("exited with status \(process.terminationStatus) in \(phase) without a result (the plugin called exit?)")
+    }
+
+    private static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGSEGV: "SIGSEGV"
+        case SIGBUS: "SIGBUS"
+        case SIGABRT: "SIGABRT"
+        case SIGFPE: "SIGFPE"
+        case SIGILL: "SIGILL"
+        case SIGTRAP: "SIGTRAP"
+        case SIGKILL: "SIGKILL"
+        default: String(cString: strsignal(signal))
+        }
+    }
+}

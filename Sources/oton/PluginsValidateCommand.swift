@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import OtonHost
+
+extension PluginsCommand {
+    /// `oton plugins validate PATH|ID`: runs a plugin through the contract, one child process per check.
+    struct Validate: ParsableCommand {
+        // Not yet in the message catalogues (tr): added with the next catalogue update.
+        static let configuration = CommandConfiguration(
+            abstract: "Run a plugin through the plugin contract, each check in a child process, and report every check.",
+            discussion: """
+            Checks: the descriptor; create/destroy with empty, hostile and huge config; every declared
+            command with bad arguments; a storm of every event kind it consumes; media at its taps with
+            DISCONT and format changes; destroy while events are pending; no call into the host after
+            destroy. Every call into the plugin has a time limit (--timeout). A crash or a hang fails
+            that check only. Data and cache directories are temporary; requests reach no player.
+
+            Exit status: 0 when every check passes, 1 when one fails, 2 for a usage error.
+
+            Examples:
+              oton plugins validate ./liboton_event_logger.so
+              oton plugins validate org.oton.history --timeout 5
+              oton plugins validate ./libmine.so --plugin-config '{"file":"/tmp/x.log"}'
+            """
+        )
+
+        @Argument(help: "The plugin: a path, a bare file name, or a plugin id from plugins.json")
+        var path: String
+
+        @Option(name: .long, help: "Time limit for one call into the plugin, in seconds")
+        var timeout: Double = 2
+
+        @Option(name: .customLong("plugin-config"), help: "The plugin's config as a JSON object, for the checks that need a running instance (default {})")
+        var pluginConfig: String = "{}"
+
+        @Option(name: .long, help: "plugins.json whose ids and folders to use (default: the usual lookup)")
+        var config: String?
+
+        func run() throws {
+            guard timeout.isFinite, timeout > 0, timeout <= 600 else {
+                Terminal.error("--timeout \(timeout) is out of range: give seconds from 0.1 to 600, e.g. --timeout 2")
+                throw ExitStatus.configuration
+            }
+            let configText: String
+            do {
+                let parsed = try JSONParser(maxBytes: 16 << 20).parse(Data(pluginConfig.utf8))
+                guard case .object = parsed else { throw InspectFailure(description: "it is not a JSON object") }
+                configText = parsed.jsonText
+            } catch {
+                Terminal.error("--plugin-config is not a JSON object: \(error); give one like '{\"file\":\"/tmp/x.log\"}'")
+                throw ExitStatus.configuration
+            }
+            let library: String
+            do {
+                var inspect = Inspect()
+                inspect.path = path
+                inspect.config = config
+                library = URL(fileURLWithPath: try inspect.locate()).standardizedFileURL.resolvingSymlinksInPath().path
+            } catch {
+                Terminal.error("\(error)")
+                throw ExitStatus.configuration
+            }
+            guard FileManager.default.fileExists(atPath: library) else {
+                Terminal.error("\(library): no such file; give the path of a plugin library (.so)")
+                throw ExitStatus.configuration
+            }
+
+            print("validating \(library)")
+            var failures = 0
+            var loadable = true
+            for check in ValidationCheck.allCases {
+                guard loadable else {
+                    print("skip  \(check.title): the descriptor check failed")
+                    continue
+                }
+                let outcome = ValidationChild.run(check, library: library, config: configText, limit: timeout)
+                switch outcome {
+                case let .pass(note): print("pass  \(check.title)" + (note.map { " (\($0))" } ?? ""))
+                case let .skip(reason): print("skip  \(check.title): \(reason)")
+                case let .fail(reason):
+                    print("FAIL  \(check.title): \(reason)")
+                    failures += 1
+                    if check == .descriptor { loadable = false }
+                }
+            }
+            print(failures == 0 ? "all checks passed" : "\(failures) check\(failures == 1 ? "" : "s") failed")
+            if failures > 0 { throw ExitCode(1) }
+        }
+    }
+
+    /// One check, run by `validate` in a child process. Not for people: the report goes to a file.
+    struct ValidateOne: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "validate-one", shouldDisplay: false)
+
+        @Option(name: .long) var check: String
+        @Option(name: .long) var report: String
+        @Option(name: .long) var limit: Double = 2
+        @Option(name: .long) var pluginConfig: String = "{}"
+        @Argument var path: String
+
+        func run() throws {
+            guard let check = ValidationCheck(rawValue: check),
+                  let out = FileHandle(forWritingAtPath: report) else { throw ExitStatus.configuration }
+            func line(_ text: String) {
+                out.write(Data((text.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
+            }
+            let validator = PluginValidator(path: path, config: pluginConfig, limit: limit) { line("phase\t" + $0) }
+            switch validator.run(check) {
+            case let .pass(note): line("pass\t" + (note ?? ""))
+            case let .skip(reason): line("skip\t" + reason)
+            case let .fail(reason): line("fail\t" + reason)
+            }
+            // A plugin may have left a thread stuck in a callback: do not wait for it.
+            _exit(0)
+        }
+    }
+}
