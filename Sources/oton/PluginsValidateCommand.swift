@@ -104,7 +104,9 @@ extension PluginsCommand {
             func line(_ text: String) {
                 out.write(Data((text.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
             }
-            let validator = PluginValidator(path: path, config: pluginConfig, limit: limit) { line("phase\t" + $0) }
+            // The parent made the working folder and removes it, even when this process crashes.
+            let validator = PluginValidator(path: path, config: pluginConfig, limit: limit,
+                                            scratchParent: FileManager.default.currentDirectoryPath) { line("phase\t" + $0) }
             switch validator.run(check) {
             case let .pass(note): line("pass\t" + (note ?? ""))
             case let .skip(reason): line("skip\t" + reason)

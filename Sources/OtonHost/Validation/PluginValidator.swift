@@ -11,9 +11,13 @@ public struct PluginValidator {
     /// The time limit for one call into the plugin, in seconds.
     public let limit: Double
     public let phase: (String) -> Void
+    /// Where the temporary data and cache directories go.
+    public let scratchParent: String
 
-    public init(path: String, config: String = "{}", limit: Double = 2, phase: @escaping (String) -> Void = { _ in }) {
+    public init(path: String, config: String = "{}", limit: Double = 2, scratchParent: String = NSTemporaryDirectory(),
+                phase: @escaping (String) -> Void = { _ in }) {
         self.path = path
+        self.scratchParent = scratchParent
         self.config = config
         self.limit = limit
         self.phase = phase
@@ -22,7 +26,7 @@ public struct PluginValidator {
     public func run(_ check: ValidationCheck) -> ValidationOutcome {
         do throws(ValidationFailure) {
             phase("loading the library")
-            let host = try ValidationHost(path: path, limit: limit)
+            let host = try ValidationHost(path: path, limit: limit, scratchParent: scratchParent)
             switch check {
             case .descriptor: return try descriptor(host)
             case .createEmpty: return try cycles(host, [("{}", "{}"), ("{}", "{}"), ("{}", "{}")])

@@ -13,7 +13,8 @@ final class ValidationHost: @unchecked Sendable {
     private let scratch: String
     private let logger: Logger
 
-    init(path: String, limit: Double) throws(ValidationFailure) {
+    /// `scratchParent` holds the temporary data and cache directories.
+    init(path: String, limit: Double, scratchParent: String = NSTemporaryDirectory()) throws(ValidationFailure) {
         do throws(PluginLoadError) {
             library = try PluginLibrary(path: path)
         } catch {
@@ -24,7 +25,7 @@ final class ValidationHost: @unchecked Sendable {
         logger.logLevel = .critical // the plugin's own log lines are not the validator's output
         self.logger = logger
         bus = PluginBus(logger: logger)
-        var template = Array((NSTemporaryDirectory() + "/oton-validate-XXXXXX").utf8CString)
+        var template = Array((scratchParent + "/oton-validate-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw ValidationFailure(reason: "cannot create a temporary directory") }
         scratch = String(cString: made)
     }

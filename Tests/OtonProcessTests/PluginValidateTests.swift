@@ -1,0 +1,75 @@
+import Foundation
+import OtonTestSupport
+import XCTest
+
+/// `oton plugins validate`, run as a user runs it, on every bundled plugin and on C fixtures that
+/// break the contract in one way each (Tests/Fixtures/misbehaving_plugin.c).
+final class PluginValidateTests: XCTestCase {
+    private func validate(_ arguments: [String]) throws -> ProcessResult {
+        try runProcess(TestPaths.oton, ["plugins", "validate"] + arguments)
+    }
+
+    private func fixture(_ knob: String?, in directory: TemporaryDirectory) throws -> String {
+        try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/misbehaving_plugin.c", into: directory,
+                                 name: "misbehaving-\(knob ?? "none")", defines: knob.map { [$0] } ?? [], libraries: ["pthread"])
+    }
+
+    private func line(_ output: String, for title: String) -> String {
+        output.split(separator: "\n").map(String.init).first { $0.dropFirst(6).hasPrefix(title) } ?? "(no line for \(title))"
+    }
+
+    func testEveryBundledPluginPasses() throws {
+        let directory = try TemporaryDirectory(self)
+        for product in ["OtonSleepTimer", "OtonShare", "OtonArtwork", "OtonNowPlaying", "OtonHistory", "OtonFileSink"] {
+            var arguments = [TestPaths.pluginLibrary(product), "--timeout", "10"]
+            if product == "OtonFileSink" { // it needs a folder to record into
+                arguments += ["--plugin-config", #"{"directory":"\#(directory.path)"}"#]
+            }
+            let result = try validate(arguments)
+            XCTAssertEqual(result.status, 0, "\(product):\n\(result.stdout)\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("pass") || $0.hasPrefix("FAIL") || $0.hasPrefix("skip") }
+            XCTAssertEqual(lines.count, 9, "one line per check:\n\(result.stdout)")
+            XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("pass  ") }, "\(product):\n\(result.stdout)")
+        }
+    }
+
+    func testAWellBehavedFixturePassesEveryCheck() throws {
+        let directory = try TemporaryDirectory(self)
+        let result = try validate([try fixture(nil, in: directory)])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("pass  media at the declared taps, with DISCONT and format changes\n"), result.stdout)
+    }
+
+    func testFixturesThatBreakTheContractFailWithTheRightReason() throws {
+        let directory = try TemporaryDirectory(self)
+        let cases: [(knob: String, title: String, reason: String)] = [
+            ("MISBEHAVE_BLOCK_IN_EVENT", "on_event storm of every kind it consumes", "on_event blocked for more than 1 s"),
+            ("MISBEHAVE_CRASH_ON_DISCONT", "media at the declared taps", "crashed with SIGSEGV (signal 11) in on_media at the "),
+            ("MISBEHAVE_CRASH_ON_HUGE", "create/destroy with huge config", "crashed with SIGSEGV (signal 11) in create() with 4 MiB"),
+            ("MISBEHAVE_LATE_THREAD", "no thread of the plugin calls the host after destroy", "a thread of the plugin called the host after destroy() returned"),
+            ("MISBEHAVE_DUPLICATE_COMMAND", "descriptor and the loader's checks", "the command \"misbehave-stats\" is declared twice"),
+            ("MISBEHAVE_BAD_COMMAND_NAME", "descriptor and the loader's checks", "commands[].name is invalid: \"Bad Name\""),
+            ("MISBEHAVE_SILENT_FAILURE", "every declared command with bad arguments", "failed without a message"),
+        ]
+        for item in cases {
+            let result = try validate([try fixture(item.knob, in: directory), "--timeout", "1"])
+            XCTAssertEqual(result.status, 1, "\(item.knob):\n\(result.stdout)\(result.stderr)")
+            let line = line(result.stdout, for: item.title)
+            XCTAssertTrue(line.hasPrefix("FAIL  ") && line.contains(item.reason), "\(item.knob): \(line)\n\(result.stdout)")
+        }
+    }
+
+    func testUsageErrorsExitWithTwoAndSayWhatToDo() throws {
+        let directory = try TemporaryDirectory(self)
+        let library = try fixture(nil, in: directory)
+        let missing = try validate([directory.file("libnothing.so")])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("libnothing.so"), missing.stderr)
+        let badConfig = try validate([library, "--plugin-config", "[1,2]"])
+        XCTAssertEqual(badConfig.status, 2)
+        XCTAssertTrue(badConfig.stderr.contains("--plugin-config is not a JSON object"), badConfig.stderr)
+        let badTimeout = try validate([library, "--timeout", "0"])
+        XCTAssertEqual(badTimeout.status, 2)
+        XCTAssertTrue(badTimeout.stderr.contains("--timeout"), badTimeout.stderr)
+    }
+}
