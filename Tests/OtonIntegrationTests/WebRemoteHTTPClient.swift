@@ -16,8 +16,10 @@ final class WebRemoteHTTPClient {
     let fd: Int32
     private var pending: [UInt8] = []
 
-    init(port: UInt16, timeoutSeconds: Int = 5) throws {
+    /// `receiveBuffer` (bytes) keeps the kernel from buffering much for a client that never reads.
+    init(port: UInt16, timeoutSeconds: Int = 5, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

@@ -146,20 +146,25 @@ final class WebRemoteTests: XCTestCase {
         var clients: [WebRemoteHTTPClient] = []
         var refused = 0
         for _ in 0 ..< 200 {
-            guard let client = try? WebRemoteHTTPClient(port: remote.port, timeoutSeconds: 5) else { refused += 1; continue }
+            guard let client = try? WebRemoteHTTPClient(port: remote.port, timeoutSeconds: 5, receiveBuffer: 4096) else { refused += 1; continue }
             client.send("GET /events?token=\(remote.token) HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\n\r\n")
             clients.append(client) // none of them ever reads
         }
         // Flood the page state: every volume step is an update for 32 clients that never read.
         let started = Date()
-        for step in 0 ..< 400 {
+        for step in 0 ..< 600 {
             let value = String(format: "%.3f", Double(step % 100) / 100)
             _ = try? post(remote, "{\"action\":\"volume\",\"value\":\(value)}", headers: "X-Oton-Token: \(remote.token)\r\n")
         }
-        print("web remote: 400 actions with 200 event clients (\(refused) refused at connect) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        print("web remote: 600 actions with 200 event clients (\(refused) refused at connect) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
         try await server.setTitle(mount: "/live.mp3", title: "Artist C - Song Three")
         XCTAssertNotNil(remote.events.waitForEvent("track", timeout: 20) { $0["title"] == "Song Three" }, "the bus still delivers")
         XCTAssertTrue(try remote.oton.ctl(["status"]).stdout.hasPrefix("playing"), "playback goes on")
+        let status = try remote.oton.ctl(["web-remote", "status"]).stdout
+        print("web remote: \(status)")
+        XCTAssertTrue(status.contains("32 event clients (at most 32)"), status)
+        let dropped = status.components(separatedBy: ", ").last.flatMap { Int($0.split(separator: " ").first ?? "") } ?? 0
+        XCTAssertGreaterThan(dropped, 0, "the clients that never read lost updates, counted: \(status)")
         // A newcomer beyond the limit is told why; once the others leave, a reader gets the current state at once.
         let late = try get(remote, "/events?token=\(remote.token)")
         XCTAssertEqual(late.status, 503)

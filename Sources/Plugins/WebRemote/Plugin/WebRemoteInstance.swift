@@ -59,8 +59,10 @@ final class WebRemoteInstance: @unchecked Sendable {
                 reply += "\n\nAnyone on this network with this URL can control playback; `rm` the token file in \(host.dataDirectory) and re-enable the plugin for a new one."
             }
             return (true, reply)
+        case "status":
+            return (true, "listening on \(config.listen.host):\(server.port), \(server.eventClients) event clients (at most \(config.limits.maximumEventClients)), \(server.droppedUpdates) updates dropped for slow clients")
         case let other?:
-            return (false, "unknown web-remote command \"\(other)\"; usage: oton ctl web-remote url")
+            return (false, "unknown web-remote command \"\(other)\"; usage: oton ctl web-remote url|status")
         }
     }
 

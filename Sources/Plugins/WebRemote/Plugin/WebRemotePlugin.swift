@@ -12,8 +12,8 @@ nonisolated(unsafe) let webRemoteDescriptor = PluginDescriptorBuilder(
                OTON_EVENT_NAME_SLEEP_CANCELLED, OTON_EVENT_NAME_SLEEP_FIRED, OTON_EVENT_NAME_SHARE],
     commands: [(
         name: "web-remote",
-        usage: "web-remote url",
-        help: "print the web remote's URL with its token, and a QR code of it for a phone"
+        usage: "web-remote [url|status]",
+        help: "print the web remote's URL with its token and a QR code of it for a phone, or its clients and drops"
     )]
 ).build { host, config in
     try WebRemoteInstance(host: host, config: WebRemoteConfig.parse(config))

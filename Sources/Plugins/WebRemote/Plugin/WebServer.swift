@@ -50,8 +50,12 @@ final class WebServer: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let counters = NSLock()
     private var _droppedUpdates: UInt64 = 0
+    private var _eventClients = 0
 
+    /// Updates not sent to a slow event client (it got a later state instead). Any thread.
     var droppedUpdates: UInt64 { counters.withLock { _droppedUpdates } }
+    /// Event clients connected now. Any thread.
+    var eventClients: Int { counters.withLock { _eventClients } }
 
     init(address: ListenAddress, limits: ServerLimits, delegate: WebServerDelegate) throws {
         self.limits = limits
@@ -136,6 +140,8 @@ final class WebServer: @unchecked Sendable {
                 if connections[entry.fd] != nil, entry.revents & Int16(POLLOUT) != 0 { flush(connection) }
             }
             broadcast()
+            let streams = connections.values.filter(\.isEventStream).count
+            counters.withLock { _eventClients = streams }
             let now = Self.now()
             expire(now: now)
             if now - lastHeartbeat >= Int64(limits.heartbeatSeconds) {
@@ -192,6 +198,9 @@ final class WebServer: @unchecked Sendable {
                 respond(connection, reply)
             } else {
                 connection.isEventStream = true
+                // A small kernel buffer, so what a non-reading client holds is bounded by our queue.
+                var sendBuffer = Int32(16 * 1024)
+                setsockopt(connection.fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
                 let (version, json) = delegate.currentState()
                 connection.sentVersion = version
                 enqueue(HTTPResponse.eventStreamHead + HTTPResponse.event(json), to: connection)
