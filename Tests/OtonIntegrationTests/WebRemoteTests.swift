@@ -27,13 +27,13 @@ final class WebRemoteTests: XCTestCase {
         let reply: String
     }
 
-    private func start(maxEventClients: Int = 32) async throws -> Remote {
+    private func start(maxEventClients: Int = 32, extraPlugins: String = "") async throws -> Remote {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let port = try FreePort.allocate()
         let plugins = """
         {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
          "plugins": [
-           {"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so"},
+           {"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so"},\(extraPlugins)
            {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so",
             "config": {"listen": "127.0.0.1:\(port)", "max_event_clients": \(maxEventClients)}}
          ]}
@@ -99,6 +99,58 @@ final class WebRemoteTests: XCTestCase {
         let oversized = try WebRemoteHTTPClient.exchange(port: remote.port,
             "POST /action HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\nX-Oton-Token: \(remote.token)\r\nContent-Length: 1000000\r\n\r\n")
         XCTAssertEqual(oversized.status, 413)
+    }
+
+    func testArtworkSleepAndShareEventsReachThePageAndTheArtworkIsServedNotItsPath() async throws {
+        let remote = try await start(extraPlugins: """
+
+           {"id": "org.oton.share", "path": "libOtonShare.so"},
+           {"id": "org.oton.artwork", "path": "libOtonArtwork.so", "config": {"timeout_seconds": 2, "status_retry_seconds": []}},
+        """)
+        let artwork = try XCTUnwrap(remote.events.waitForEvent("org.oton.artwork.ready"), "the artwork plugin's built-in image")
+        let path = try XCTUnwrap(artwork["path"])
+        let image = try get(remote, "/artwork?token=\(remote.token)&v=1")
+        XCTAssertEqual(image.status, 200)
+        XCTAssertTrue(image.head.contains("Content-Type: image/"), image.head)
+        let onDisk = try Data(contentsOf: URL(fileURLWithPath: path))
+        let length = image.head.components(separatedBy: "Content-Length: ").last?.components(separatedBy: "\r\n").first
+        XCTAssertEqual(length.flatMap { Int($0) }, onDisk.count, "the file's bytes, whole")
+        XCTAssertEqual(try get(remote, "/artwork").status, 401)
+
+        XCTAssertEqual(try remote.oton.ctl(["sleep", "10m"]).status, 0)
+        XCTAssertEqual(try remote.oton.ctl(["share"]).status, 0)
+        XCTAssertNotNil(remote.events.waitForEvent("org.oton.share"))
+        let state = try get(remote, "/state?token=\(remote.token)").body
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(state.utf8)) as? [String: Any])
+        XCTAssertFalse(state.contains(path), "the file's path never reaches the page")
+        XCTAssertNotNil(object["artwork"], state)
+        if let colour = artwork["color"] { XCTAssertEqual(object["color"] as? String, colour) }
+        let sleep = try XCTUnwrap(object["sleep"] as? [String: Any], state)
+        XCTAssertEqual(sleep["action"] as? String, "stop")
+        XCTAssertTrue((590 ... 600).contains(sleep["remaining_seconds"] as? Int ?? 0), state)
+        let share = try XCTUnwrap(object["share"] as? [String: Any])
+        XCTAssertTrue((share["text"] as? String ?? "").contains("Song One"), state)
+        XCTAssertFalse((share["links"] as? [String] ?? []).isEmpty, state)
+        XCTAssertEqual(try remote.oton.ctl(["sleep", "cancel"]).status, 0)
+        XCTAssertNotNil(remote.events.waitForEvent("org.oton.sleep.cancelled"))
+        XCTAssertFalse(try get(remote, "/state?token=\(remote.token)").body.contains(#""sleep""#))
+    }
+
+    func testAPortInUseIsAClearErrorAndPlaybackGoesOn() async throws {
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        let taken = server.port // Icecast listens there
+        let plugins = """
+        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+         "plugins": [{"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(taken)"}}]}
+        """
+        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
+        let events = try oton.connect()
+        try events.write(["subscribe"])
+        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "playing" }, "playback is not affected")
+        let list = try oton.ctl(["plugins"]).stdout
+        XCTAssertTrue(list.contains("cannot listen on 127.0.0.1:\(taken)"), list)
+        XCTAssertTrue(list.contains("pick another \"listen\" port"), list)
     }
 
     func testATitleChangeReachesTheEventStreamWithinASecondAndPauseFromThePageIsWhatCtlSees() async throws {
