@@ -7,7 +7,8 @@ python3-selenium). Talks to the Swift test one line at a time:
   stdin   "expect TITLE"              the test changed the ICY title
   stdout  "title-updated MS"          the page shows it, MS after the line arrived
   stdout  "pause-clicked"             the Play/Pause button was pressed
-  stdin   "continue"
+  stdin   "continue"                  a sleep timer and the artwork are on the bus by now
+  stdout  "play-clicked"              the page shows the countdown and the cover; Play was pressed
   stdout  "screenshots N"             N screenshots written to ARTEFACT_DIR
   stdout  "fail REASON"               on any failure (then exit 1)
 """
@@ -75,6 +76,12 @@ def main():
         WebDriverWait(driver, 10).until(lambda d: driver.find_element(By.ID, "playpause").text == "Play")
         if sys.stdin.readline().strip() != "continue":
             raise AssertionError("expected 'continue'")
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "sleep").text.startswith("Will stop in "))
+        WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+            "const i = document.querySelector('#cover img'); return !!i && i.complete && i.naturalWidth > 0"))
+        driver.find_element(By.ID, "playpause").click()
+        say("play-clicked")
+        WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "status").text == "Playing")
 
         count = 0
         for width, height in [(360, 740), (1280, 800)]:

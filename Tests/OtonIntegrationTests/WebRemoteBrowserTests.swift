@@ -5,6 +5,7 @@ import XCTest
 
 /// The page in a real browser: Debian's headless chromium, driven through chromium-driver by
 /// Tests/Fixtures/web_remote_browser.py, against a real `oton play` of a real Icecast mount.
+/// (The sleep timer is set with `oton ctl`: plugins cannot run each other's commands.)
 /// Screenshots at 360×740 and 1280×800 are kept in .build/test-artefacts/ (not compared).
 final class WebRemoteBrowserTests: XCTestCase {
     private var server: IcecastServer!
@@ -25,7 +26,12 @@ final class WebRemoteBrowserTests: XCTestCase {
         let port = try FreePort.allocate()
         let plugins = """
         {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(port)"}}]}
+         "plugins": [
+           {"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so"},
+           {"id": "org.oton.share", "path": "libOtonShare.so"},
+           {"id": "org.oton.artwork", "path": "libOtonArtwork.so", "config": {"timeout_seconds": 2, "status_retry_seconds": []}},
+           {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(port)"}}
+         ]}
         """
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         let events = try oton.connect()
@@ -46,7 +52,12 @@ final class WebRemoteBrowserTests: XCTestCase {
         XCTAssertEqual(browser.nextLine(timeout: 15), "pause-clicked", browser.diagnostics)
         XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "paused" }, "the page's button paused the player")
         XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("paused"))
-        browser.write("continue")
+        XCTAssertEqual(try oton.ctl(["sleep", "30m"]).status, 0)
+        XCTAssertEqual(try oton.ctl(["share"]).status, 0)
+        XCTAssertNotNil(events.waitForEvent("org.oton.share"))
+        browser.write("continue") // the page then shows the countdown and the cover before its screenshots
+        XCTAssertEqual(browser.nextLine(timeout: 30), "play-clicked", browser.diagnostics)
+        XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "playing" }, "the page's button resumed playback")
         XCTAssertEqual(browser.nextLine(timeout: 30), "screenshots 2", browser.diagnostics)
         for name in ["web-remote-360x740.png", "web-remote-1280x800.png"] {
             let size = (try? FileManager.default.attributesOfItem(atPath: artefacts + "/" + name)[.size] as? Int) ?? 0
