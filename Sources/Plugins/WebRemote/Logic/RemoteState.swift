@@ -93,9 +93,6 @@ public struct RemoteState: Sendable {
                                             wallMilliseconds: wallMicroseconds / 1000), at: 0)
                 if history.count > Self.historyLimit { history.removeLast(history.count - Self.historyLimit) }
             }
-        } else if !isBreak, let first = history.first, first.title != title || first.artist != artist, !history.isEmpty {
-            history[0].title = title
-            history[0].artist = artist
         }
     }
 
