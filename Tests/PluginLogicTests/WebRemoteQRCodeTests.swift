@@ -69,5 +69,14 @@ final class WebRemoteQRCodeTests: XCTestCase {
         XCTAssertEqual(lines.count, (code.size + 4 + 1) / 2)
         XCTAssertTrue(lines.allSatisfy { $0.count == code.size + 4 })
         XCTAssertTrue(lines[0].allSatisfy { $0 == "█" }, "the quiet zone is light")
+        // Read the half blocks back: drawn means light, so every module comes back inverted.
+        for y in 0 ..< code.size {
+            let row = Array(lines[(y + 2) / 2])
+            for x in 0 ..< code.size {
+                let cell = row[x + 2]
+                let lightHalf = (y + 2) % 2 == 0 ? (cell == "█" || cell == "▀") : (cell == "█" || cell == "▄")
+                XCTAssertEqual(lightHalf, !code.modules[y][x], "module \(x),\(y)")
+            }
+        }
     }
 }
