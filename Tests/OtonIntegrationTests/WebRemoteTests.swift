@@ -195,9 +195,13 @@ final class WebRemoteTests: XCTestCase {
 
     func testTwoHundredEventClientsAndOneThatNeverReadsLeavePlaybackAndTheBusGoing() async throws {
         let remote = try await start(maxEventClients: 32)
+        // One page that reads, then 199 that never do.
+        let reader = try WebRemoteHTTPClient(port: remote.port, timeoutSeconds: 10)
+        reader.send("GET /events?token=\(remote.token) HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\n\r\n")
+        XCTAssertNotNil(reader.nextEvent())
         var clients: [WebRemoteHTTPClient] = []
         var refused = 0
-        for _ in 0 ..< 200 {
+        for _ in 0 ..< 199 {
             guard let client = try? WebRemoteHTTPClient(port: remote.port, timeoutSeconds: 5, receiveBuffer: 4096) else { refused += 1; continue }
             client.send("GET /events?token=\(remote.token) HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\n\r\n")
             clients.append(client) // none of them ever reads
@@ -212,6 +216,11 @@ final class WebRemoteTests: XCTestCase {
         try await server.setTitle(mount: "/live.mp3", title: "Artist C - Song Three")
         XCTAssertNotNil(remote.events.waitForEvent("track", timeout: 20) { $0["title"] == "Song Three" }, "the bus still delivers")
         XCTAssertTrue(try remote.oton.ctl(["status"]).stdout.hasPrefix("playing"), "playback goes on")
+        var readerSaw: String?
+        while let event = reader.nextEvent() {
+            if event.contains(#""title":"Song Three""#) { readerSaw = event; break }
+        }
+        XCTAssertTrue(readerSaw?.contains(#""volume":0.99"#) == true, "the reading page has the last volume and the new title: \(readerSaw ?? "nothing")")
         let status = try remote.oton.ctl(["web-remote", "status"]).stdout
         print("web remote: \(status)")
         XCTAssertTrue(status.contains("32 event clients (at most 32)"), status)
