@@ -27,11 +27,11 @@ final class WebRemoteTests: XCTestCase {
         let reply: String
     }
 
-    private func start(maxEventClients: Int = 32, extraPlugins: String = "") async throws -> Remote {
+    private func start(maxEventClients: Int = 32, extraPlugins: String = "", extraStations: String = "") async throws -> Remote {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let port = try FreePort.allocate()
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}\(extraStations)],
          "plugins": [
            {"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so"},\(extraPlugins)
            {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so",
@@ -134,6 +134,22 @@ final class WebRemoteTests: XCTestCase {
         XCTAssertEqual(try remote.oton.ctl(["sleep", "cancel"]).status, 0)
         XCTAssertNotNil(remote.events.waitForEvent("org.oton.sleep.cancelled"))
         XCTAssertFalse(try get(remote, "/state?token=\(remote.token)").body.contains(#""sleep""#))
+    }
+
+    func testStationsSwitchFromThePageByNameAndByNextAndPrevious() async throws {
+        _ = try await server.startSource(mount: "/b.mp3", format: .mp3, initialTitle: "Artist B - Song B", stationName: "Beta FM")
+        let remote = try await start(extraStations: #", {"name": "Beta", "url": "\#(server.url(mount: "/b.mp3"))"}"#)
+        let header = "X-Oton-Token: \(remote.token)\r\n"
+        XCTAssertEqual(try post(remote, #"{"action":"station","station":"Beta"}"#, headers: header).status, 202)
+        XCTAssertNotNil(remote.events.waitForEvent("track") { $0["title"] == "Song B" }, "switched by name")
+        XCTAssertEqual(try post(remote, #"{"action":"next"}"#, headers: header).status, 202)
+        XCTAssertNotNil(remote.events.waitForEvent("track") { $0["title"] == "Song One" }, "next wraps to the first")
+        XCTAssertEqual(try post(remote, #"{"action":"prev"}"#, headers: header).status, 202)
+        XCTAssertNotNil(remote.events.waitForEvent("track") { $0["title"] == "Song B" }, "previous wraps to the last")
+        let state = try get(remote, "/state?token=\(remote.token)").body
+        XCTAssertTrue(state.contains(#""station":"Beta FM""#), state)
+        XCTAssertTrue(state.contains(#""title":"Song B""#), state)
+        XCTAssertEqual(try post(remote, #"{"action":"station","station":""}"#, headers: header).status, 400, "an empty name is refused, with why")
     }
 
     func testAPortInUseIsAClearErrorAndPlaybackGoesOn() async throws {
