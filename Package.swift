@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "OtonNowPlaying", type: .dynamic, targets: ["NowPlaying"]),
         .library(name: "OtonArtwork", type: .dynamic, targets: ["Artwork"]),
         .library(name: "OtonHistory", type: .dynamic, targets: ["History"]),
+        .library(name: "OtonWebRemote", type: .dynamic, targets: ["WebRemote"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -120,6 +121,8 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             "CGio",
         ]),
+        pluginLogic("WebRemote"),
+        plugin("WebRemote", dependencies: ["WebRemoteLogic"]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),
@@ -132,7 +135,7 @@ let package = Package(
         .testTarget(name: "OtonHostTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "FileSinkLogic", "HistoryLogic", "SleepTimerLogic"]),
         .testTarget(
             name: "PluginLogicTests",
-            dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "OtonTestSupport"]
+            dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic", "OtonTestSupport"]
         ),
         .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),

@@ -14,7 +14,8 @@ final class BuiltInConfigTests: XCTestCase {
         let config = try ConfigLoader.loadBuiltIn()
         XCTAssertEqual(config.defaultStation?.name, "Oton FM")
         XCTAssertEqual(Set(config.plugins.map(\.id)), ["org.oton.sleep-timer", "org.oton.share", "org.oton.artwork",
-                                                       "org.oton.now-playing", "org.oton.history", "org.oton.file-sink"])
+                                                       "org.oton.now-playing", "org.oton.history", "org.oton.file-sink",
+                                                       "org.oton.web-remote"])
     }
 
     func testWithNoFileAnywhereTheBuiltInDefaultIsChosenAndSaysWhereItLooked() throws {

@@ -69,6 +69,14 @@ public enum BuiltInConfig {
         "mode": "on-demand",
         "buffer_mb": 64
       }
+    },
+    {
+      "id": "org.oton.web-remote",
+      "path": "libOtonWebRemote.so",
+      "enabled": false,
+      "config": {
+        "listen": "127.0.0.1:8765"
+      }
     }
   ]
 }

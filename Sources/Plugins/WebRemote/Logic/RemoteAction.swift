@@ -1,0 +1,45 @@
+import Foundation
+
+/// What the page may ask for: exactly the player requests the ABI offers a plugin (the same
+/// requests `oton ctl` turns into), parsed from a POST body such as {"action": "volume", "value": 0.5}.
+public enum RemoteAction: Sendable, Equatable {
+    case play
+    case pause
+    case playPause
+    case stop
+    case volume(Double)
+    case nextStation
+    case previousStation
+    case switchStation(String)
+
+    public struct Invalid: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func parse(_ body: [UInt8]) throws(Invalid) -> RemoteAction {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+              let name = object["action"] as? String else {
+            throw Invalid(description: "send a JSON object such as {\"action\": \"play-pause\"}")
+        }
+        switch name {
+        case "play": return .play
+        case "pause": return .pause
+        case "play-pause", "toggle": return .playPause
+        case "stop": return .stop
+        case "next": return .nextStation
+        case "prev", "previous": return .previousStation
+        case "volume":
+            guard let value = object["value"] as? Double, value.isFinite, value >= 0, value <= 1 else {
+                throw Invalid(description: "volume needs \"value\" from 0 to 1")
+            }
+            return .volume(value)
+        case "station":
+            guard let station = object["station"] as? String, !station.isEmpty, station.utf8.count <= 2048 else {
+                throw Invalid(description: "station needs \"station\": a name, a number or a URL")
+            }
+            return .switchStation(station)
+        default:
+            throw Invalid(description: "unknown action \"\(name)\"; use play, pause, play-pause, stop, volume, next, prev or station")
+        }
+    }
+}

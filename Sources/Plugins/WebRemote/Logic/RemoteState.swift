@@ -1,0 +1,138 @@
+import Foundation
+
+/// What the page shows, built only from bus events (the plugin's view of the player). Pure: it
+/// takes event names and fields, and renders JSON for a given monotonic time. `version` grows on
+/// every change, so the server knows which clients are behind.
+public struct RemoteState: Sendable {
+    public static let historyLimit = 20
+
+    public struct HistoryEntry: Sendable, Equatable {
+        public var title: String
+        public var artist: String
+        public var station: String
+        public var wallMilliseconds: Int64
+    }
+
+    public struct Sleep: Sendable, Equatable {
+        public var mode: String
+        public var action: String
+        /// Monotonic deadline for a duration timer; nil for after-track.
+        public var deadlineNanoseconds: Int64?
+    }
+
+    public private(set) var version: UInt64 = 0
+    public private(set) var state = "idle"
+    public private(set) var bufferingPercent: Int?
+    public private(set) var errorMessage: String?
+    public private(set) var errorSuggestion: String?
+    public private(set) var sequence: UInt64 = 0
+    public private(set) var isBreak = false
+    public private(set) var title = ""
+    public private(set) var artist = ""
+    public private(set) var station = ""
+    public private(set) var volume: Double = 1
+    /// The artwork file, served by the plugin; never sent to the page.
+    public private(set) var artworkPath: String?
+    public private(set) var artworkVersion: UInt64 = 0
+    public private(set) var artworkType = ""
+    public private(set) var color: String?
+    public private(set) var sleep: Sleep?
+    public private(set) var shareText: String?
+    public private(set) var shareLinks: [String] = []
+    public private(set) var history: [HistoryEntry] = []
+
+    public init() {}
+
+    /// Applies one event; returns whether anything the page shows changed.
+    @discardableResult
+    public mutating func apply(name: String, fields: [String: String], monotonicNanoseconds: Int64, wallMicroseconds: Int64) -> Bool {
+        let before = render(monotonicNow: monotonicNanoseconds)
+        switch name {
+        case "state":
+            state = fields["state"] ?? state
+            bufferingPercent = fields["buffering_percent"].flatMap(Int.init)
+            errorMessage = state == "error" ? fields["error_message"] : nil
+            errorSuggestion = state == "error" ? fields["error_suggestion"] : nil
+        case "track":
+            applyTrack(fields, wallMicroseconds: wallMicroseconds)
+        case "volume":
+            if let value = fields["volume"].flatMap(Double.init), value.isFinite { volume = min(max(value, 0), 1.5) }
+        case "org.oton.artwork.ready":
+            artworkPath = fields["path"].flatMap { $0.isEmpty ? nil : $0 }
+            artworkType = fields["type"] ?? ""
+            color = fields["color"].flatMap(Self.validColor)
+            artworkVersion += 1
+        case "org.oton.sleep.set":
+            let mode = fields["mode"] ?? "duration"
+            let seconds = fields["seconds"].flatMap(Int64.init)
+            sleep = Sleep(mode: mode, action: fields["action"] ?? "stop",
+                          deadlineNanoseconds: seconds.map { monotonicNanoseconds + $0 * 1_000_000_000 })
+        case "org.oton.sleep.cancelled", "org.oton.sleep.fired":
+            sleep = nil
+        case "org.oton.share":
+            shareText = fields["text"]
+            shareLinks = (fields["links"] ?? "").split(separator: "\n").map(String.init)
+        default:
+            return false
+        }
+        let changed = render(monotonicNow: monotonicNanoseconds) != before || name == "org.oton.artwork.ready"
+        if changed { version += 1 }
+        return changed
+    }
+
+    private mutating func applyTrack(_ fields: [String: String], wallMicroseconds: Int64) {
+        if let value = fields["station"], !value.isEmpty { station = value }
+        let newSequence = fields["sequence"].flatMap(UInt64.init) ?? sequence
+        isBreak = fields["break"] == "1"
+        title = fields["title"] ?? (isBreak ? "" : title)
+        artist = fields["artist"] ?? (isBreak ? "" : artist)
+        if newSequence != sequence {
+            sequence = newSequence
+            if !isBreak, !title.isEmpty || !artist.isEmpty {
+                history.insert(HistoryEntry(title: title, artist: artist, station: station,
+                                            wallMilliseconds: wallMicroseconds / 1000), at: 0)
+                if history.count > Self.historyLimit { history.removeLast(history.count - Self.historyLimit) }
+            }
+        }
+    }
+
+    /// "#RRGGBB" only: the value ends up in CSS.
+    static func validColor(_ text: String) -> String? {
+        let hex = text.dropFirst()
+        guard text.first == "#", hex.count == 6, hex.allSatisfy(\.isHexDigit) else { return nil }
+        return text
+    }
+
+    /// The state as the page's JSON (keys sorted, so equal states render equal text).
+    public func render(monotonicNow: Int64) -> String {
+        var object: [String: Any] = [
+            "version": version,
+            "state": state,
+            "title": title,
+            "artist": artist,
+            "station": station,
+            "break": isBreak,
+            "sequence": sequence,
+            "volume": (volume * 1000).rounded() / 1000,
+            "history": history.map { ["title": $0.title, "artist": $0.artist, "station": $0.station, "time": $0.wallMilliseconds] },
+            "share": ["text": shareText ?? "", "links": shareLinks],
+        ]
+        if let bufferingPercent { object["buffering_percent"] = bufferingPercent }
+        if state == "error" {
+            object["error"] = ["message": errorMessage ?? "playback failed", "suggestion": errorSuggestion ?? ""]
+        }
+        if artworkPath != nil {
+            object["artwork"] = ["version": artworkVersion, "type": artworkType]
+        }
+        if let color { object["color"] = color }
+        if let sleep {
+            var entry: [String: Any] = ["mode": sleep.mode, "action": sleep.action]
+            if let deadline = sleep.deadlineNanoseconds {
+                entry["remaining_seconds"] = max(0, Int((deadline - monotonicNow + 999_999_999) / 1_000_000_000))
+            }
+            object["sleep"] = entry
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

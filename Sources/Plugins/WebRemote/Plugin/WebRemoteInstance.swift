@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+import OtonPluginKit
+import PluginAPI
+import WebRemoteLogic
+
+/// One web remote: the page state built from bus events (under a lock: events arrive on the
+/// host's mailbox, requests on the server's thread), the server, and the actions it may take,
+/// which are exactly the player requests of the ABI.
+final class WebRemoteInstance: @unchecked Sendable {
+    private let host: HostHandle
+    private let config: WebRemoteConfig
+    private let gate: RequestGate
+    private let token: String
+    private let lock = NSLock()
+    private var state = RemoteState()
+    private var server: WebServer!
+
+    init(host: HostHandle, config: WebRemoteConfig) throws {
+        self.host = host
+        self.config = config
+        token = try TokenStore.loadOrCreate(directory: host.dataDirectory)
+        gate = RequestGate(token: token)
+        // What happened before we were enabled: the latest event of each core kind.
+        for kind in [OTON_EVENT_STATE, OTON_EVENT_TRACK, OTON_EVENT_VOLUME] {
+            if let event = host.current(kind) { apply(event) }
+        }
+        server = try WebServer(address: config.listen, limits: config.limits, delegate: self)
+        server.start()
+        host.log(OTON_LOG_INFO, "web remote on http://\(config.listen.host):\(server.port)/ (the token is in `oton ctl web-remote url`)")
+    }
+
+    func shutdown() {
+        server.stop()
+        let dropped = server.droppedUpdates
+        if dropped > 0 { host.log(OTON_LOG_INFO, "web remote: \(dropped) updates dropped for slow clients") }
+    }
+
+    func handle(_ event: EventView.Snapshot) {
+        apply(event)
+    }
+
+    private func apply(_ event: EventView.Snapshot) {
+        let changed = lock.withLock {
+            state.apply(name: event.name, fields: event.fields, monotonicNanoseconds: Self.monotonicNow(),
+                        wallMicroseconds: event.wallMicroseconds)
+        }
+        if changed { server?.stateChanged() }
+    }
+
+    /// `web-remote url`: the URL with the token and a QR code of it.
+    func command(_ arguments: [String]) -> (Bool, String) {
+        switch arguments.first {
+        case nil, "url":
+            let url = self.url()
+            var reply = url
+            if let code = try? QRCode(encoding: url) { reply += "\n\n" + QRTerminalRendering.render(code) }
+            if !config.listen.isLoopback {
+                reply += "\n\nAnyone on this network with this URL can control playback; `rm` the token file in \(host.dataDirectory) and re-enable the plugin for a new one."
+            }
+            return (true, reply)
+        case "status":
+            return (true, "listening on \(config.listen.host):\(server.port), \(server.eventClients) event clients (at most \(config.limits.maximumEventClients)), \(server.droppedUpdates) updates dropped for slow clients")
+        case let other?:
+            return (false, "unknown web-remote command \"\(other)\"; usage: oton ctl web-remote url|status")
+        }
+    }
+
+    func url() -> String {
+        var address = config.listen.host
+        if address == "0.0.0.0" { address = LocalAddress.firstLANAddress() ?? "127.0.0.1" }
+        return "http://\(address):\(server.port)/?token=\(token)"
+    }
+
+    static func monotonicNow() -> Int64 { Int64(DispatchTime.now().uptimeNanoseconds) }
+
+    private func carryOut(_ action: RemoteAction) -> oton_status {
+        switch action {
+        case .play: host.request(OTON_REQUEST_PLAY)
+        case .pause: host.request(OTON_REQUEST_PAUSE)
+        case .playPause: host.request(OTON_REQUEST_PLAY_PAUSE)
+        case .stop: host.request(OTON_REQUEST_STOP)
+        case let .volume(value): host.request(OTON_REQUEST_SET_VOLUME, volume: value)
+        case .nextStation: host.request(OTON_REQUEST_NEXT_STATION)
+        case .previousStation: host.request(OTON_REQUEST_PREV_STATION)
+        case let .switchStation(name): host.request(OTON_REQUEST_SWITCH_STATION, station: name)
+        }
+    }
+}
+
+extension WebRemoteInstance: WebServerDelegate {
+    func currentState() -> (version: UInt64, json: String) {
+        let now = Self.monotonicNow()
+        return lock.withLock { (state.version, state.render(monotonicNow: now)) }
+    }
+
+    func respond(to request: HTTPRequest, isEventStreamAllowed: Bool) -> [UInt8]? {
+        switch gate.decide(request) {
+        case let .reject(status, message):
+            return HTTPResponse.text(status: status, message)
+        case .serve(.page):
+            return HTTPResponse.bytes(status: 200, contentType: "text/html; charset=utf-8", body: Array(RemotePage.html.utf8))
+        case .serve(.state):
+            return HTTPResponse.json(status: 200, currentState().json)
+        case .serve(.events):
+            return isEventStreamAllowed ? nil : HTTPResponse.text(status: 503, "too many event clients (\(config.limits.maximumEventClients)); close another page")
+        case .serve(.artwork):
+            return artwork()
+        case .serve(.action):
+            do {
+                let action = try RemoteAction.parse(request.body)
+                let status = carryOut(action)
+                return status == OTON_OK
+                    ? HTTPResponse.json(status: 202, #"{"ok":true}"#)
+                    : HTTPResponse.text(status: 400, "the player refused the request (status \(status))")
+            } catch {
+                return HTTPResponse.text(status: 400, error.description)
+            }
+        }
+    }
+
+    /// The bytes of the artwork the artwork plugin announced: the page sees a URL of ours, never the path.
+    private func artwork() -> [UInt8] {
+        guard let path = lock.withLock({ state.artworkPath }) else { return HTTPResponse.text(status: 404, "no artwork yet") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return HTTPResponse.text(status: 404, "the artwork file is gone") }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: config.limits.maximumArtworkBytes + 1)) ?? Data()
+        guard !data.isEmpty, data.count <= config.limits.maximumArtworkBytes else { return HTTPResponse.text(status: 404, "the artwork is empty or too large") }
+        let bytes = [UInt8](data)
+        return HTTPResponse.bytes(status: 200, contentType: HTTPResponse.imageType(bytes), body: bytes)
+    }
+}
