@@ -3,6 +3,12 @@ import Glibc
 #endif
 import PluginAPI
 
+/// A reply callback of run_command, kept alive (retained) until the host calls it.
+private final class CommandDoneBox: @unchecked Sendable {
+    let done: @Sendable (Bool, String) -> Void
+    init(_ done: @escaping @Sendable (Bool, String) -> Void) { self.done = done }
+}
+
 /// A Swift view of the `oton_host` table a plugin received in create().
 /// Valid until the plugin's destroy() returns. Every method may be called from any thread.
 public struct HostHandle: @unchecked Sendable {
@@ -53,6 +59,44 @@ public struct HostHandle: @unchecked Sendable {
         }
         guard let station else { return send(nil) }
         return station.withCString { send($0) } // borrowed for the call: the host copies it
+    }
+
+    /// Runs a control command as `oton ctl NAME ARGS…` would (ABI 1.3). Returns at once; `done`
+    /// gets the reply object's JSON text later, on this instance's mailbox (never after destroy()).
+    /// OTON_ERR_UNSUPPORTED from a host older than 1.3, which has no run_command.
+    @discardableResult
+    public func runCommand(_ name: String, _ arguments: [String] = [],
+                           done: (@Sendable (_ ok: Bool, _ replyJSON: String) -> Void)? = nil) -> oton_status {
+        guard hasField(table, \oton_host.run_command), let run = table.pointee.run_command else { return OTON_ERR_UNSUPPORTED }
+        let argumentsJSON = "[" + arguments.map(Self.quoted).joined(separator: ",") + "]"
+        guard let done else { return run(table, name, argumentsJSON, nil, nil) }
+        let box = Unmanaged.passRetained(CommandDoneBox(done)).toOpaque()
+        let status = run(table, name, argumentsJSON, { user, status, reply in
+            guard let user else { return }
+            let box = Unmanaged<CommandDoneBox>.fromOpaque(user).takeRetainedValue()
+            box.done(status == OTON_OK, reply.map { String(cString: $0) } ?? "")
+        }, box)
+        if status != OTON_OK { Unmanaged<CommandDoneBox>.fromOpaque(box).release() }
+        return status
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     /// The fields of the latest event of `kind` (e.g. OTON_EVENT_TRACK), or nil.

@@ -11,6 +11,10 @@ final class PluginHostContext: @unchecked Sendable {
     let bus: PluginBus
     let requests: any PlayerRequestSink
     let commands: CommandRegistry
+    /// Where run_command (ABI 1.3) sends commands, and the mailbox their replies come back on.
+    let gateway: PluginCommandGateway
+    let replies: Mailbox?
+    private var waitingCommands = 0
     let logger: Logger
     let dataDirectory: String
     let cacheDirectory: String
@@ -24,7 +28,10 @@ final class PluginHostContext: @unchecked Sendable {
     private var creating = true
 
     init(pluginID: String, bus: PluginBus, requests: any PlayerRequestSink, commands: CommandRegistry,
-         logger: Logger, dataDirectory: String, cacheDirectory: String, declaredTaps: UInt32 = 0) {
+         logger: Logger, dataDirectory: String, cacheDirectory: String, declaredTaps: UInt32 = 0,
+         gateway: PluginCommandGateway = PluginCommandGateway(), replies: Mailbox? = nil) {
+        self.gateway = gateway
+        self.replies = replies
         self.pluginID = pluginID
         self.declaredTaps = declaredTaps
         chosenTaps = declaredTaps
@@ -48,7 +55,7 @@ final class PluginHostContext: @unchecked Sendable {
             log: hostLog, event_kind: hostEventKind, publish: hostPublish, request: hostRequest,
             current: hostCurrent, register_command: hostRegisterCommand,
             data_dir: strings.pointer(at: data), cache_dir: strings.pointer(at: cache),
-            select_media_taps: hostSelectMediaTaps
+            select_media_taps: hostSelectMediaTaps, run_command: hostRunCommand
         ))
         table.pointee.host_data = Unmanaged.passRetained(self).toOpaque() // never released: see above
     }
@@ -160,6 +167,45 @@ final class PluginHostContext: @unchecked Sendable {
     }
 }
 
+extension PluginHostContext {
+    /// run_command: at most ``PluginCommandGateway/maximumWaitingPerInstance`` waiting for `done` at
+    /// once; the reply is queued on this instance's mailbox (dropped, with `done` uncalled, once it is closed).
+    func runCommand(_ request: ControlRequest, done: oton_command_done_fn?, user: UnsafeMutableRawPointer?) -> oton_status {
+        lock.lock()
+        guard waitingCommands < PluginCommandGateway.maximumWaitingPerInstance else {
+            lock.unlock()
+            return OTON_ERR_BUSY
+        }
+        waitingCommands += 1
+        lock.unlock()
+        let callback = CommandCallback(done: done, user: user)
+        let replies = self.replies
+        gateway.run(request) { [self] ok, json in
+            let queued = replies?.perform { [self] in
+                endWaiting()
+                json.withCString { callback.done?(callback.user, ok ? OTON_OK : OTON_ERR_FAILED, $0) }
+            } ?? false
+            if !queued {
+                endWaiting()
+                logger.debug("[\(pluginID)] the reply to \"\(request.name)\" came after the plugin stopped")
+            }
+        }
+        return OTON_OK
+    }
+}
+
+extension PluginHostContext {
+    fileprivate func endWaiting() {
+        lock.lock(); waitingCommands -= 1; lock.unlock()
+    }
+}
+
+/// A plugin's `done` and `user`: handed back on its own mailbox thread, never dereferenced by the host.
+private struct CommandCallback: @unchecked Sendable {
+    let done: oton_command_done_fn?
+    let user: UnsafeMutableRawPointer?
+}
+
 // The C functions of the table. They capture nothing; the context comes from host_data.
 
 private let hostLog: @convention(c) (UnsafePointer<oton_host>?, oton_log_level, UnsafePointer<CChar>?) -> Void = { host, level, message in
@@ -202,4 +248,12 @@ private let hostRegisterCommand: @convention(c) (UnsafePointer<oton_host>?, Unsa
 private let hostSelectMediaTaps: @convention(c) (UnsafePointer<oton_host>?, oton_media_tap) -> oton_status = { host, taps in
     guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
     return context.selectMediaTaps(taps)
+}
+
+private let hostRunCommand: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, oton_command_done_fn?, UnsafeMutableRawPointer?) -> oton_status = { host, name, arguments, done, user in
+    guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
+    switch PluginCommandGateway.request(name: name, argumentsJSON: arguments) {
+    case let .success(request): return context.runCommand(request, done: done, user: user)
+    case let .failure(error): return error.status
+    }
 }

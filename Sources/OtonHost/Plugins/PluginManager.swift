@@ -50,6 +50,8 @@ public final class PluginManager: @unchecked Sendable {
 
     public let bus: PluginBus
     public let commands = CommandRegistry()
+    /// Where plugins' run_command (ABI 1.3) goes; the host session connects it to the control commands.
+    let gateway = PluginCommandGateway()
     private let requests: any PlayerRequestSink
     private let directories: Directories
     private let logger: Logger
@@ -148,16 +150,16 @@ public final class PluginManager: @unchecked Sendable {
         defer { for directory in madeDirectories.reversed() { rmdir(directory) } }
         let dataDirectory = try makeDirectory(directories.dataHome, manifest.id, path: path, made: &madeDirectories)
         let cacheDirectory = try makeDirectory(directories.cacheHome, manifest.id, path: path, made: &madeDirectories)
+        let mailbox = bus.makeMailbox(for: manifest.id, limits: mailboxLimits)
         let context = PluginHostContext(
             pluginID: manifest.id, bus: bus, requests: requests, commands: commands,
             logger: logger, dataDirectory: dataDirectory, cacheDirectory: cacheDirectory,
-            declaredTaps: manifest.mediaTaps
+            declaredTaps: manifest.mediaTaps, gateway: gateway, replies: mailbox
         )
         for command in manifest.commands where !commands.register(command, for: manifest.id) {
             let owner = commands.entry(named: command.name)?.pluginID ?? "another plugin"
             logger.warning("plugin \(manifest.id): command \"\(command.name)\" is already provided by \(owner); \(owner) keeps it")
         }
-        let mailbox = bus.makeMailbox(for: manifest.id, limits: mailboxLimits)
         let instance: PluginInstance
         do throws(PluginLoadError) {
             instance = try PluginInstance(library: library, context: context, configJSON: entry.config.jsonText, mailbox: mailbox)

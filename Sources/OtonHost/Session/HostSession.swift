@@ -46,6 +46,10 @@ public final class HostSession: @unchecked Sendable {
         self.outcome = outcome
         player = Player(station: station, bus: bus, options: options) { outcome.set($0) }
         plugins = PluginManager(bus: bus, requests: player, shutdownTimeout: config.shutdownTimeout)
+        // Plugins run control commands (ABI 1.3 run_command) through the commands `oton ctl` reaches.
+        let player = self.player
+        plugins.gateway.connect(ControlCommands(bus: bus, player: player, plugins: plugins,
+                                                stations: { player.stationList }))
     }
 
     /// Loads the plugins, plays, waits for the end, then stops the player, destroys the
@@ -63,6 +67,7 @@ public final class HostSession: @unchecked Sendable {
         control?.close()
         player.shutdown()
         plugins.shutdown(finalState: StateInfo(.stopped))
+        plugins.gateway.disconnect()
         eventsWriter?.finish()
         return result
     }

@@ -53,7 +53,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define OTON_ABI_MAJOR 1u
-#define OTON_ABI_MINOR 2u /* 1.1: oton_host.select_media_taps; 1.2: station requests, oton_request.station */
+#define OTON_ABI_MINOR 3u /* 1.1: oton_host.select_media_taps; 1.2: station requests, oton_request.station; 1.3: oton_host.run_command */
 
 /* The one symbol the host looks up with dlsym(). */
 #define OTON_PLUGIN_ENTRY_SYMBOL "oton_plugin_entry"
@@ -314,6 +314,16 @@ typedef struct oton_host oton_host;
 /* Receives a snapshot event from oton_host.current(); BORROWED for the call. */
 typedef void (*oton_event_visitor)(void *user, const oton_event *event);
 
+/* 1.3: receives the outcome of oton_host.run_command(). PLUGIN MAILBOX of the
+ * instance that ran the command (like on_event: never at the same time as
+ * another of its callbacks, never after its destroy() began). `status` is
+ * OTON_OK when the command succeeded, OTON_ERR_FAILED when it answered with
+ * an error, OTON_ERR_BUSY when it did not answer in time. `reply_json` is
+ * the reply object of the control protocol (docs/control.md), the line
+ * `oton ctl --json` prints: {"id":null,"ok":true,"text":"…","data":{…}} or
+ * {"id":null,"ok":false,"error":"…"}; BORROWED for the call. */
+typedef void (*oton_command_done_fn)(void *user, oton_status status, const char *reply_json);
+
 /* Functions the host offers. The table and everything it points to stay
  * valid from create() until destroy() returns. Each instance receives its
  * own table; pass it back as the first argument so the host knows who calls.
@@ -383,6 +393,25 @@ struct oton_host {
      * receives every declared tap and must ignore the buffers it does not
      * want (check oton_media_format.tap). */
     oton_status (*select_media_taps)(const oton_host *host, oton_media_tap taps);
+
+    /* ---- added in ABI 1.3 (check OTON_HAS_FIELD(host, run_command)) ---- */
+
+    /* ANY THREAD. Runs a control command exactly as `oton ctl NAME ARGS…`
+     * would: a host command (status, volume, station, stations, next, …) or
+     * another plugin's (sleep, share, history, …), with the same checks and
+     * the same reply, so a plugin can do nothing the control socket cannot.
+     * `name` is the command word, `args_json` its arguments as a JSON array
+     * of strings (NULL means none); both are copied before this returns.
+     * Never blocks: returns OTON_OK when the command was queued, then runs it
+     * on a host thread and calls `done(user, …)` exactly once on the caller's
+     * mailbox (`done` may be NULL when the reply does not matter). `done` is
+     * not called when the instance is destroyed first: `user` must stay valid
+     * until done() or destroy(). Returns OTON_ERR_INVALID for a NULL or empty
+     * name or args_json that is not an array of strings, OTON_ERR_UNSUPPORTED
+     * for "subscribe" (a stream, not a reply), and OTON_ERR_BUSY when this
+     * instance already has 16 commands waiting for their replies. */
+    oton_status (*run_command)(const oton_host *host, const char *name, const char *args_json,
+                               oton_command_done_fn done, void *user);
 };
 
 /* ------------------------------------------------------------------------ */
