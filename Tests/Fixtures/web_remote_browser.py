@@ -7,7 +7,8 @@ python3-selenium). Talks to the Swift test one line at a time:
   stdin   "expect TITLE"              the test changed the ICY title
   stdout  "title-updated MS"          the page shows it, MS after the line arrived
   stdout  "pause-clicked"             the Play/Pause button was pressed
-  stdin   "continue"                  a sleep timer and the artwork are on the bus by now
+  stdout  "sleep-clicked"             the page listed the station and its "30 min" sleep button was pressed
+  stdin   "continue"                  the sleep timer and the artwork are on the bus by now
   stdout  "play-clicked"              the page shows the countdown and the cover; Play was pressed
   stdout  "screenshots N"             N screenshots written to ARTEFACT_DIR
   stdout  "fail REASON"               on any failure (then exit 1)
@@ -74,6 +75,12 @@ def main():
         say("pause-clicked")
         WebDriverWait(driver, 10).until(lambda d: driver.find_element(By.ID, "status").text == "Paused")
         WebDriverWait(driver, 10).until(lambda d: driver.find_element(By.ID, "playpause").text == "Play")
+        # The station list comes from `oton ctl stations` (run by the plugin), the current one marked.
+        WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+            "return [...document.querySelectorAll('#stations button')].some("
+            "b => b.textContent === '1. Test FM' && b.getAttribute('aria-current') === 'true')"))
+        driver.find_element(By.CSS_SELECTOR, '#sleep-presets button[data-sleep="30m"]').click()
+        say("sleep-clicked")
         if sys.stdin.readline().strip() != "continue":
             raise AssertionError("expected 'continue'")
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "sleep").text.startswith("Will stop in "))
@@ -86,6 +93,7 @@ def main():
         count = 0
         for width, height in [(360, 740), (1280, 800)]:
             viewport(width, height)
+            driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
             WebDriverWait(driver, 5).until(lambda d: d.execute_script("return window.innerWidth") == width)
             driver.save_screenshot(os.path.join(artefacts, "web-remote-%dx%d.png" % (width, height)))
             count += 1

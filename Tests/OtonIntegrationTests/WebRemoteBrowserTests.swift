@@ -5,7 +5,7 @@ import XCTest
 
 /// The page in a real browser: Debian's headless chromium, driven through chromium-driver by
 /// Tests/Fixtures/web_remote_browser.py, against a real `oton play` of a real Icecast mount.
-/// (The sleep timer is set with `oton ctl`: plugins cannot run each other's commands.)
+/// The page sets the sleep timer through the sleep timer plugin's command (ABI 1.3 run_command).
 /// Screenshots at 360×740 and 1280×800 are kept in .build/test-artefacts/ (not compared).
 final class WebRemoteBrowserTests: XCTestCase {
     private var server: IcecastServer!
@@ -52,7 +52,11 @@ final class WebRemoteBrowserTests: XCTestCase {
         XCTAssertEqual(browser.nextLine(timeout: 15), "pause-clicked", browser.diagnostics)
         XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "paused" }, "the page's button paused the player")
         XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("paused"))
-        XCTAssertEqual(try oton.ctl(["sleep", "30m"]).status, 0)
+        XCTAssertEqual(browser.nextLine(timeout: 15), "sleep-clicked", browser.diagnostics)
+        let sleep = events.waitForEvent("org.oton.sleep.set")
+        XCTAssertEqual(sleep?["seconds"], "1800", "the page's 30 min button set the sleep timer: \(String(describing: sleep))")
+        let status = try oton.ctl(["status"]).stdout
+        XCTAssertTrue(status.contains("sleep 30:00") || status.contains("sleep 29:"), status)
         XCTAssertEqual(try oton.ctl(["share"]).status, 0)
         XCTAssertNotNil(events.waitForEvent("org.oton.share"))
         browser.write("continue") // the page then shows the countdown and the cover before its screenshots

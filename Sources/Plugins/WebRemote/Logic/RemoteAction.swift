@@ -1,7 +1,8 @@
 import Foundation
 
-/// What the page may ask for: exactly the player requests the ABI offers a plugin (the same
-/// requests `oton ctl` turns into), parsed from a POST body such as {"action": "volume", "value": 0.5}.
+/// What the page may ask for: the player requests the ABI offers a plugin (the same requests
+/// `oton ctl` turns into) and the sleep timer's `oton ctl sleep` command (run through the ABI 1.3
+/// run_command), parsed from a POST body such as {"action": "volume", "value": 0.5}.
 public enum RemoteAction: Sendable, Equatable {
     case play
     case pause
@@ -11,6 +12,8 @@ public enum RemoteAction: Sendable, Equatable {
     case nextStation
     case previousStation
     case switchStation(String)
+    /// The argument of `oton ctl sleep`: "30m" (1–1440 minutes), "after-track" or "cancel".
+    case sleep(String)
 
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
@@ -38,8 +41,21 @@ public enum RemoteAction: Sendable, Equatable {
                 throw Invalid(description: "station needs \"station\": a name, a number or a URL")
             }
             return .switchStation(station)
+        case "sleep":
+            guard let value = object["value"] as? String, let argument = sleepArgument(value) else {
+                throw Invalid(description: "sleep needs \"value\": minutes such as \"30m\" (1 to 1440), \"after-track\" or \"cancel\"")
+            }
+            return .sleep(argument)
         default:
-            throw Invalid(description: "unknown action \"\(name)\"; use play, pause, play-pause, stop, volume, next, prev or station")
+            throw Invalid(description: "unknown action \"\(name)\"; use play, pause, play-pause, stop, volume, next, prev, station or sleep")
         }
+    }
+
+    /// Only what the page offers reaches the sleep command: whole minutes, after-track, cancel.
+    static func sleepArgument(_ value: String) -> String? {
+        if value == "after-track" || value == "cancel" { return value }
+        guard value.hasSuffix("m"), let minutes = Int(value.dropLast()), (1 ... 1440).contains(minutes),
+              value.dropLast().allSatisfy(\.isASCII) else { return nil }
+        return "\(minutes)m"
     }
 }

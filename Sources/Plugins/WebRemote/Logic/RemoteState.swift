@@ -11,6 +11,26 @@ public struct RemoteState: Sendable {
         public var artist: String
         public var station: String
         public var wallMilliseconds: Int64
+
+        public init(title: String, artist: String, station: String, wallMilliseconds: Int64) {
+            self.title = title
+            self.artist = artist
+            self.station = station
+            self.wallMilliseconds = wallMilliseconds
+        }
+    }
+
+    /// A station of the list `oton ctl stations` gives.
+    public struct StationEntry: Sendable, Equatable {
+        public var number: Int
+        public var name: String
+        public var isCurrent: Bool
+
+        public init(number: Int, name: String, isCurrent: Bool) {
+            self.number = number
+            self.name = name
+            self.isCurrent = isCurrent
+        }
     }
 
     public struct Sleep: Sendable, Equatable {
@@ -40,8 +60,37 @@ public struct RemoteState: Sendable {
     public private(set) var shareText: String?
     public private(set) var shareLinks: [String] = []
     public private(set) var history: [HistoryEntry] = []
+    public private(set) var stations: [StationEntry] = []
+    /// The last command the page asked for that failed (e.g. no sleep timer plugin), for the page to say.
+    public private(set) var notice: String?
 
     public init() {}
+
+    /// The station list from `oton ctl stations` (its reply's data), current one marked.
+    public mutating func setStations(_ list: [StationEntry]) {
+        guard list != stations else { return }
+        stations = list
+        version += 1
+    }
+
+    /// Tracks heard before this page's plugin started (the history plugin's `history --format json`),
+    /// after those it saw itself; an entry both know (same title and artist within two minutes) is kept once.
+    public mutating func addEarlierHistory(_ earlier: [HistoryEntry]) {
+        let known = history
+        let older = earlier.filter { entry in
+            !known.contains { $0.title == entry.title && $0.artist == entry.artist && abs($0.wallMilliseconds - entry.wallMilliseconds) < 120_000 }
+        }
+        guard !older.isEmpty else { return }
+        history = Array((known + older).sorted { $0.wallMilliseconds > $1.wallMilliseconds }.prefix(Self.historyLimit))
+        version += 1
+    }
+
+    /// Says (or with nil, stops saying) why the last command failed.
+    public mutating func setNotice(_ text: String?) {
+        guard text != notice else { return }
+        notice = text
+        version += 1
+    }
 
     /// Applies one event; returns whether anything the page shows changed.
     @discardableResult
@@ -116,7 +165,9 @@ public struct RemoteState: Sendable {
             "volume": (volume * 1000).rounded() / 1000,
             "history": history.map { ["title": $0.title, "artist": $0.artist, "station": $0.station, "time": $0.wallMilliseconds] },
             "share": ["text": shareText ?? "", "links": shareLinks],
+            "stations": stations.map { ["number": $0.number, "name": $0.name, "current": $0.isCurrent] as [String: Any] },
         ]
+        if let notice { object["notice"] = notice }
         if let bufferingPercent { object["buffering_percent"] = bufferingPercent }
         if state == "error" {
             object["error"] = ["message": errorMessage ?? "playback failed", "suggestion": errorSuggestion ?? ""]

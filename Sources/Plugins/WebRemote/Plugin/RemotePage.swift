@@ -39,6 +39,9 @@ h2 { font-size: 1.05rem; margin: 0 0 8px; }
 ol { margin: 0; padding-left: 1.4em; } li { margin: 2px 0; overflow-wrap: anywhere; }
 .note { color: #d0d0d0; font-size: .9rem; margin: 6px 0 0; }
 #links a { color: #ffd54a; overflow-wrap: anywhere; }
+#notice { margin: 8px 0 0; padding: 6px 10px; border-radius: 6px; background: #7a1010; }
+.station-list { list-style: none; padding: 0; margin: 8px 0 0; display: flex; flex-wrap: wrap; gap: 8px; }
+.station-list button[aria-current="true"] { border-color: #ffd54a; border-width: 2px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 </style>
 </head>
@@ -50,6 +53,7 @@ ol { margin: 0; padding-left: 1.4em; } li { margin: 2px 0; overflow-wrap: anywhe
     <p class="artist" id="artist"></p>
     <p class="station" id="station"></p>
     <p id="status" role="status" aria-live="polite">Connecting to oton…</p>
+    <p id="notice" role="alert" hidden></p>
     <div class="controls" style="margin-top:12px">
       <button id="playpause" type="button">Play</button>
       <button id="stop" type="button">Stop</button>
@@ -67,6 +71,7 @@ ol { margin: 0; padding-left: 1.4em; } li { margin: 2px 0; overflow-wrap: anywhe
         <button id="prev" type="button" aria-label="Previous station">◀ Prev</button>
         <button id="next" type="button" aria-label="Next station">Next ▶</button>
       </div>
+      <ol id="stations" class="station-list" aria-label="Stations"></ol>
       <form id="switch" class="controls" style="margin-top:8px">
         <label for="station-input" class="visually-hidden">Station name, number or URL</label>
         <input id="station-input" type="text" placeholder="Station name, number or URL" autocomplete="off">
@@ -77,11 +82,12 @@ ol { margin: 0; padding-left: 1.4em; } li { margin: 2px 0; overflow-wrap: anywhe
       <h2 id="sleep-heading">Sleep timer</h2>
       <p id="sleep" aria-live="polite">No sleep timer set.</p>
       <div class="controls" id="sleep-presets">
-        <button type="button" disabled data-minutes="15">15 min</button>
-        <button type="button" disabled data-minutes="30">30 min</button>
-        <button type="button" disabled data-minutes="60">60 min</button>
+        <button type="button" data-sleep="15m" aria-label="Sleep in 15 minutes">15 min</button>
+        <button type="button" data-sleep="30m" aria-label="Sleep in 30 minutes">30 min</button>
+        <button type="button" data-sleep="60m" aria-label="Sleep in 60 minutes">60 min</button>
+        <button type="button" data-sleep="after-track" aria-label="Sleep after this track">After track</button>
+        <button type="button" data-sleep="cancel" id="sleep-cancel" aria-label="Cancel the sleep timer">Cancel</button>
       </div>
-      <p class="note">Set it with <code>oton ctl sleep 30m</code>: plugins cannot call each other's commands yet, so the page shows the timer but cannot set it.</p>
     </section>
     <section aria-labelledby="share-heading" style="margin-top:16px">
       <h2 id="share-heading">Share</h2>
@@ -148,6 +154,16 @@ function render(s) {
     const li = document.createElement("li"), a = document.createElement("a");
     a.href = href; a.textContent = href; a.rel = "noreferrer noopener"; a.target = "_blank"; li.append(a); return li;
   }));
+  $("notice").hidden = !s.notice;
+  $("notice").textContent = s.notice || "";
+  $("sleep-cancel").disabled = !s.sleep;
+  $("stations").replaceChildren(...(s.stations || []).map((st) => {
+    const li = document.createElement("li"), b = document.createElement("button");
+    b.type = "button"; b.textContent = st.number + ". " + st.name;
+    b.setAttribute("aria-current", st.current ? "true" : "false");
+    b.addEventListener("click", () => post({ action: "station", station: String(st.number) }));
+    li.append(b); return li;
+  }));
   $("history").replaceChildren(...s.history.map((h) => {
     const li = document.createElement("li");
     const when = new Date(h.time).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
@@ -167,6 +183,8 @@ function shareText() {
 
 $("playpause").addEventListener("click", () => post({ action: "play-pause" }));
 $("stop").addEventListener("click", () => post({ action: "stop" }));
+document.querySelectorAll("#sleep-presets button").forEach((b) =>
+  b.addEventListener("click", () => post({ action: "sleep", value: b.dataset.sleep })));
 $("prev").addEventListener("click", () => post({ action: "prev" }));
 $("next").addEventListener("click", () => post({ action: "next" }));
 $("volume").addEventListener("change", (e) => post({ action: "volume", value: e.target.value / 100 }));

@@ -6,7 +6,8 @@ import WebRemoteLogic
 
 /// One web remote: the page state built from bus events (under a lock: events arrive on the
 /// host's mailbox, requests on the server's thread), the server, and the actions it may take,
-/// which are exactly the player requests of the ABI.
+/// which are exactly the player requests of the ABI and the control commands `oton ctl` runs
+/// (ABI 1.3 run_command: `sleep`, and `stations` and `history` to fill the page).
 final class WebRemoteInstance: @unchecked Sendable {
     private let host: HostHandle
     private let config: WebRemoteConfig
@@ -27,6 +28,11 @@ final class WebRemoteInstance: @unchecked Sendable {
         }
         server = try WebServer(address: config.listen, limits: config.limits, delegate: self)
         server.start()
+        refreshStations()
+        runCommand("history", ["--limit", String(RemoteState.historyLimit), "--format", "json"], quietly: true) { [weak self] reply in
+            let earlier = CommandReplies.history(reply)
+            self?.update { $0.addEarlierHistory(earlier) }
+        }
         host.log(OTON_LOG_INFO, "web remote on http://\(config.listen.host):\(server.port)/ (the token is in `oton ctl web-remote url`)")
     }
 
@@ -41,11 +47,49 @@ final class WebRemoteInstance: @unchecked Sendable {
     }
 
     private func apply(_ event: EventView.Snapshot) {
-        let changed = lock.withLock {
-            state.apply(name: event.name, fields: event.fields, monotonicNanoseconds: Self.monotonicNow(),
-                        wallMicroseconds: event.wallMicroseconds)
+        let (changed, stationBefore, stationNow) = lock.withLock {
+            let before = state.station
+            let changed = state.apply(name: event.name, fields: event.fields, monotonicNanoseconds: Self.monotonicNow(),
+                                      wallMicroseconds: event.wallMicroseconds)
+            return (changed, before, state.station)
         }
         if changed { server?.stateChanged() }
+        if stationNow != stationBefore, server != nil { refreshStations() } // the list marks the current one
+    }
+
+    /// Changes the page state under the lock and tells the clients.
+    private func update(_ change: (inout RemoteState) -> Void) {
+        let changed = lock.withLock {
+            let before = state.version
+            change(&state)
+            return state.version != before
+        }
+        if changed { server?.stateChanged() }
+    }
+
+    private func refreshStations() {
+        runCommand("stations", quietly: true) { [weak self] reply in
+            let list = CommandReplies.stations(reply)
+            self?.update { $0.setStations(list) }
+        }
+    }
+
+    /// Runs a control command; `success` gets the reply JSON. A failure is shown on the page, or
+    /// only logged (debug) when `quietly` (e.g. `history` without the history plugin).
+    @discardableResult
+    private func runCommand(_ name: String, _ arguments: [String] = [], quietly: Bool = false,
+                            success: @escaping @Sendable (String) -> Void = { _ in }) -> oton_status {
+        let host = self.host
+        return host.runCommand(name, arguments) { [weak self] ok, reply in
+            if ok {
+                if !quietly { self?.update { $0.setNotice(nil) } }
+                success(reply)
+            } else if quietly {
+                host.log(OTON_LOG_DEBUG, "web remote: \"\(name)\" failed: \(CommandReplies.error(reply))")
+            } else {
+                self?.update { $0.setNotice("\(name): \(CommandReplies.error(reply))") }
+            }
+        }
     }
 
     /// `web-remote url`: the URL with the token and a QR code of it.
@@ -84,6 +128,7 @@ final class WebRemoteInstance: @unchecked Sendable {
         case .nextStation: host.request(OTON_REQUEST_NEXT_STATION)
         case .previousStation: host.request(OTON_REQUEST_PREV_STATION)
         case let .switchStation(name): host.request(OTON_REQUEST_SWITCH_STATION, station: name)
+        case let .sleep(argument): runCommand("sleep", [argument])
         }
     }
 }
