@@ -40,9 +40,8 @@ final class OtonProcess {
     /// Waits until the control socket accepts connections (nothing can be awaited across processes).
     func connect(timeout: TimeInterval = 15) throws -> ControlClient {
         let deadline = Date().addingTimeInterval(timeout)
-        setenv("XDG_RUNTIME_DIR", directory.file("run"), 1)
         while Date() < deadline {
-            if FileManager.default.fileExists(atPath: socketPath), let client = try? ControlClient(instance: instance) {
+            if FileManager.default.fileExists(atPath: socketPath), let client = try? withRuntimeDirectory({ try ControlClient(instance: instance) }) {
                 client.setTimeout(seconds: 20)
                 return client
             }
@@ -50,6 +49,15 @@ final class OtonProcess {
             usleep(20_000)
         }
         throw NSError(domain: "oton", code: 1, userInfo: [NSLocalizedDescriptionKey: "no control socket; stderr: \(directory.read("stderr.log"))"])
+    }
+
+    /// Runs `body` with XDG_RUNTIME_DIR pointing at this oton's, then puts the variable back: it is
+    /// the test process's, and a later test must not find it pointing into a deleted directory.
+    private func withRuntimeDirectory<T>(_ body: () throws -> T) rethrows -> T {
+        let before = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+        setenv("XDG_RUNTIME_DIR", directory.file("run"), 1)
+        defer { if let before { setenv("XDG_RUNTIME_DIR", before, 1) } else { unsetenv("XDG_RUNTIME_DIR") } }
+        return try body()
     }
 
     /// `oton ctl --instance … WORDS`, as a user types it.
