@@ -7,13 +7,17 @@ public final class MediaFormat: @unchecked Sendable {
     public let sampleFormat: UInt32
     public let rate: UInt32
     public let channels: UInt32
+    /// For the PCM tap: the instances' choice this branch was built for (they alone receive it).
+    public let pcmChoice: PCMFormatChoice?
     public let pointer: UnsafePointer<oton_media_format>
 
     private let capsStorage: UnsafeMutablePointer<CChar>
     private let storage: UnsafeMutablePointer<oton_media_format>
 
-    public init(tap: UInt32, caps: String, sampleFormat: UInt32 = OTON_SAMPLE_NONE, rate: UInt32 = 0, channels: UInt32 = 0) {
+    public init(tap: UInt32, caps: String, sampleFormat: UInt32 = OTON_SAMPLE_NONE, rate: UInt32 = 0, channels: UInt32 = 0,
+                pcmChoice: PCMFormatChoice? = nil) {
         self.tap = tap
+        self.pcmChoice = tap == OTON_TAP_PCM ? (pcmChoice ?? .standard) : nil
         self.caps = caps
         self.sampleFormat = sampleFormat
         self.rate = rate

@@ -24,6 +24,7 @@ public final class PluginBus: Sendable {
         let id: String
         let kinds: KindFilter
         let taps: UInt32
+        let pcm: PCMFormatChoice
         let mailbox: Mailbox
     }
 
@@ -52,7 +53,7 @@ public final class PluginBus: Sendable {
 
     /// Adds a subscriber. The current track and state are replayed to it first
     /// (flag OTON_EVENT_FLAG_REPLAY), so a late subscriber knows where things stand.
-    public func subscribe(id: String, kinds: KindFilter, taps: UInt32 = 0, mailbox: Mailbox) {
+    public func subscribe(id: String, kinds: KindFilter, taps: UInt32 = 0, pcm: PCMFormatChoice = .standard, mailbox: Mailbox) {
         let replay = latest.withLock { latest in
             [OTON_EVENT_TRACK, OTON_EVENT_STATE].compactMap { latest[$0] }
         }
@@ -61,7 +62,7 @@ public final class PluginBus: Sendable {
             event.flags |= OTON_EVENT_FLAG_REPLAY
             mailbox.offer(FrozenEvent(event))
         }
-        subscriptions.withLock { $0.append(Subscription(id: id, kinds: kinds, taps: taps, mailbox: mailbox)) }
+        subscriptions.withLock { $0.append(Subscription(id: id, kinds: kinds, taps: taps, pcm: pcm, mailbox: mailbox)) }
     }
 
     public func unsubscribe(id: String) {
@@ -71,6 +72,12 @@ public final class PluginBus: Sendable {
     /// The union of media taps that current subscribers asked for (OTON_TAP_* bits).
     public var requestedTaps: UInt32 {
         subscriptions.withLock { $0.reduce(0) { $0 | $1.taps } }
+    }
+
+    /// The distinct PCM formats the subscribers of the PCM tap chose, in a stable order: one
+    /// pipeline branch each. Empty when nobody wants PCM.
+    public var requestedPCMFormats: [PCMFormatChoice] {
+        subscriptions.withLock { Set($0.filter { $0.taps & OTON_TAP_PCM != 0 }.map(\.pcm)).sorted() }
     }
 
     /// Publishes to every subscriber of the event's kind except the one named in `event.source`.
@@ -88,10 +95,11 @@ public final class PluginBus: Sendable {
         return frozen
     }
 
-    /// Hands a media packet to every subscriber of its tap.
+    /// Hands a media packet to every subscriber of its tap (of the PCM tap: those that chose its format).
     public func publish(media packet: MediaPacket) {
         let targets = subscriptions.withLock { $0 }
-        for subscription in targets where subscription.taps & packet.tap != 0 {
+        for subscription in targets where subscription.taps & packet.tap != 0
+            && (packet.format.pcmChoice == nil || packet.format.pcmChoice == subscription.pcm) {
             subscription.mailbox.offer(packet)
         }
     }

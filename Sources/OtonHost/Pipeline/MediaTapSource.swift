@@ -9,8 +9,15 @@ final class MediaTapSource: @unchecked Sendable {
     private let bus: PluginBus
     private let connection: UInt64
     private let lock = NSLock()
-    private var offsets: [UInt32: UInt64] = [:]
-    private var formats: [UInt32: MediaFormat] = [:]
+    /// Per tap (and per PCM format: each branch counts its own bytes).
+    private var offsets: [Key: UInt64] = [:]
+    private var formats: [Key: MediaFormat] = [:]
+
+    private struct Key: Hashable {
+        let tap: UInt32
+        let pcm: PCMFormatChoice?
+    }
+    private static let streamKey = Key(tap: OTON_TAP_STREAM, pcm: nil)
     private var streamCaps = MediaTapSource.unknownCaps
     /// After the pipeline was told to stop: a buffer still in flight is not published.
     private var silenced = false
@@ -39,24 +46,25 @@ final class MediaTapSource: @unchecked Sendable {
     func stream(_ buffer: UnsafeMutablePointer<GstBuffer>) {
         lock.lock()
         let caps = streamCaps
-        var format = formats[OTON_TAP_STREAM]
+        var format = formats[Self.streamKey]
         var changed = false
         if format?.caps != caps {
             changed = format != nil
             format = MediaFormat(tap: OTON_TAP_STREAM, caps: caps)
-            formats[OTON_TAP_STREAM] = format
+            formats[Self.streamKey] = format
         }
         lock.unlock()
         publish(buffer, format: format!, extraFlags: changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0)
     }
 
-    /// A decoded PCM sample from the tap's appsink.
-    func pcm(_ buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>?) {
+    /// A decoded PCM sample from the appsink of the branch built for `choice`.
+    func pcm(_ buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>?, choice: PCMFormatChoice) {
+        let key = Key(tap: OTON_TAP_PCM, pcm: choice)
         lock.lock()
-        var format = formats[OTON_TAP_PCM]
-        if format == nil, let caps, let parsed = Self.pcmFormat(caps) {
+        var format = formats[key]
+        if format == nil, let caps, let parsed = Self.pcmFormat(caps, choice: choice) {
             format = parsed
-            formats[OTON_TAP_PCM] = parsed
+            formats[key] = parsed
         }
         lock.unlock()
         guard let format else { return }
@@ -69,8 +77,9 @@ final class MediaTapSource: @unchecked Sendable {
         defer { gst_buffer_unmap(buffer, &map) }
         lock.lock()
         guard !silenced else { return lock.unlock() }
-        let offset = offsets[format.tap] ?? 0
-        offsets[format.tap] = offset + UInt64(map.size)
+        let key = Key(tap: format.tap, pcm: format.pcmChoice)
+        let offset = offsets[key] ?? 0
+        offsets[key] = offset + UInt64(map.size)
         lock.unlock()
         var flags: UInt32 = (offset == 0 ? OTON_MEDIA_FLAG_NEW_CONNECTION : 0) | extraFlags
         if otgst_buffer_is_discont(buffer) != 0 && offset != 0 { flags |= OTON_MEDIA_FLAG_DISCONT }
@@ -81,7 +90,7 @@ final class MediaTapSource: @unchecked Sendable {
         bus.publish(media: packet)
     }
 
-    private static func pcmFormat(_ caps: UnsafeMutablePointer<GstCaps>) -> MediaFormat? {
+    private static func pcmFormat(_ caps: UnsafeMutablePointer<GstCaps>, choice: PCMFormatChoice) -> MediaFormat? {
         guard let structure = gst_caps_get_structure(caps, 0) else { return nil }
         var rate: gint = 0
         var channels: gint = 0
@@ -91,7 +100,8 @@ final class MediaTapSource: @unchecked Sendable {
             defer { g_free(pointer) }
             return String(cString: pointer)
         } ?? "audio/x-raw"
-        return MediaFormat(tap: OTON_TAP_PCM, caps: text, sampleFormat: OTON_SAMPLE_S16LE,
-                           rate: UInt32(max(rate, 0)), channels: UInt32(max(channels, 0)))
+        let sampleFormat = gst_structure_get_string(structure, "format").map { String(cString: $0) } == "F32LE" ? OTON_SAMPLE_F32LE : OTON_SAMPLE_S16LE
+        return MediaFormat(tap: OTON_TAP_PCM, caps: text, sampleFormat: sampleFormat,
+                           rate: UInt32(max(rate, 0)), channels: UInt32(max(channels, 0)), pcmChoice: choice)
     }
 }

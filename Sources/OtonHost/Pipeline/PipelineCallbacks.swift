@@ -318,10 +318,10 @@ enum PipelineCallbacks {
 
     // MARK: PCM tap (appsink streaming thread)
 
-    static func connectPCM(_ sink: UnsafeMutablePointer<GstAppSink>, taps: MediaTapSource) {
+    static func connectPCM(_ sink: UnsafeMutablePointer<GstAppSink>, taps: MediaTapSource, choice: PCMFormatChoice) {
         var callbacks = GstAppSinkCallbacks()
         callbacks.new_sample = newSample
-        let holder = Unmanaged.passRetained(TapHolder(taps)).toOpaque()
+        let holder = Unmanaged.passRetained(TapHolder(taps, choice)).toOpaque()
         gst_app_sink_set_callbacks(sink, &callbacks, holder) { data in
             guard let data else { return }
             Unmanaged<TapHolder>.fromOpaque(data).release()
@@ -330,14 +330,19 @@ enum PipelineCallbacks {
 
     private final class TapHolder {
         let taps: MediaTapSource
-        init(_ taps: MediaTapSource) { self.taps = taps }
+        let choice: PCMFormatChoice
+        init(_ taps: MediaTapSource, _ choice: PCMFormatChoice) {
+            self.taps = taps
+            self.choice = choice
+        }
     }
 
     private static let newSample: @convention(c) (UnsafeMutablePointer<GstAppSink>?, gpointer?) -> GstFlowReturn = { sink, data in
         guard let sink, let data, let sample = gst_app_sink_pull_sample(sink) else { return GST_FLOW_OK }
         defer { otgst_sample_unref(sample) }
         if let buffer = gst_sample_get_buffer(sample) {
-            Unmanaged<TapHolder>.fromOpaque(data).takeUnretainedValue().taps.pcm(buffer, caps: gst_sample_get_caps(sample))
+            let holder = Unmanaged<TapHolder>.fromOpaque(data).takeUnretainedValue()
+            holder.taps.pcm(buffer, caps: gst_sample_get_caps(sample), choice: holder.choice)
         }
         return GST_FLOW_OK
     }

@@ -15,6 +15,9 @@ public struct PipelineDescription: Equatable, Sendable {
     public var audioSink: String?
     /// OTON_TAP_* bits; a branch is added only for the taps asked for.
     public var taps: UInt32
+    /// With the PCM tap: one branch per distinct format the instances chose (``PCMFormatChoice``);
+    /// empty means the standard one.
+    public var pcmFormats: [PCMFormatChoice] = []
     public var volume: Double
     public var userAgent: String
     /// Decode and play the audio. Without it (recording: nobody listens) the stream is only

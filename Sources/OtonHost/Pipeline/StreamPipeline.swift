@@ -110,21 +110,30 @@ public final class StreamPipeline: @unchecked Sendable {
         }
         try builder.link(convert, resample)
         if description.taps & OTON_TAP_PCM != 0 {
+            // The tap sits before the volume element: plugins see the stream's level, not the listener's.
             let tee = try builder.make("tee", "pcm-tee", package: "libgstreamer1.0-0")
             let audioQueue = try builder.make("queue", "audio-queue", package: "libgstreamer1.0-0")
-            let tapQueue = try builder.make("queue", "pcm-queue", package: "libgstreamer1.0-0")
-            let tapConvert = try builder.make("audioconvert", "pcm-convert", package: "gstreamer1.0-plugins-base")
-            let tapFilter = try builder.make("capsfilter", "pcm-format", package: "libgstreamer1.0-0")
-            let tapSink = try builder.make("appsink", "pcm-sink", package: "gstreamer1.0-plugins-base")
-            let caps = gst_caps_from_string("audio/x-raw,format=S16LE,layout=interleaved")
-            otgst_set_caps(tapFilter, "caps", caps)
-            otgst_caps_unref(caps)
-            otgst_set_bool(tapSink, "sync", 0)
-            for (from, to) in [(resample, tee), (tee, audioQueue), (audioQueue, volume), (tee, tapQueue),
-                               (tapQueue, tapConvert), (tapConvert, tapFilter), (tapFilter, tapSink)] {
-                try builder.link(from, to)
+            try builder.link(resample, tee)
+            try builder.link(tee, audioQueue)
+            try builder.link(audioQueue, volume)
+            // One branch per distinct format the instances chose: converted once, however many share it.
+            let formats = description.pcmFormats.isEmpty ? [PCMFormatChoice.standard] : description.pcmFormats
+            for (index, choice) in formats.enumerated() {
+                let tapQueue = try builder.make("queue", "pcm-queue-\(index)", package: "libgstreamer1.0-0")
+                let tapConvert = try builder.make("audioconvert", "pcm-convert-\(index)", package: "gstreamer1.0-plugins-base")
+                let tapResample = try builder.make("audioresample", "pcm-resample-\(index)", package: "gstreamer1.0-plugins-base")
+                let tapFilter = try builder.make("capsfilter", "pcm-format-\(index)", package: "libgstreamer1.0-0")
+                let tapSink = try builder.make("appsink", "pcm-sink-\(index)", package: "gstreamer1.0-plugins-base")
+                let caps = gst_caps_from_string(choice.caps)
+                otgst_set_caps(tapFilter, "caps", caps)
+                otgst_caps_unref(caps)
+                otgst_set_bool(tapSink, "sync", 0)
+                for (from, to) in [(tee, tapQueue), (tapQueue, tapConvert), (tapConvert, tapResample),
+                                   (tapResample, tapFilter), (tapFilter, tapSink)] {
+                    try builder.link(from, to)
+                }
+                PipelineCallbacks.connectPCM(otgst_app_sink(tapSink), taps: taps, choice: choice)
             }
-            PipelineCallbacks.connectPCM(otgst_app_sink(tapSink), taps: taps)
         } else {
             try builder.link(resample, volume)
         }

@@ -318,6 +318,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         if let playlist = stream.playlists.first { logger.info("\(playlist): playing the playlist's entry \(stream.url)") }
         lastStreamTitle = nil
         var description = PipelineDescription(url: stream.url, headless: options.headless, taps: bus.requestedTaps, volume: volume)
+        description.pcmFormats = bus.requestedPCMFormats
         description.decodes = options.decodes
         description.audioSink = options.audioSink
         description.titleEncoding = current.titleEncoding

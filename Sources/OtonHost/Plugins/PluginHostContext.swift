@@ -25,6 +25,7 @@ final class PluginHostContext: @unchecked Sendable {
     /// The taps the descriptor declares, and those the instance narrowed them to during create().
     let declaredTaps: UInt32
     private var chosenTaps: UInt32
+    private var chosenPCM = PCMFormatChoice.standard
     private var creating = true
 
     init(pluginID: String, bus: PluginBus, requests: any PlayerRequestSink, commands: CommandRegistry,
@@ -55,7 +56,8 @@ final class PluginHostContext: @unchecked Sendable {
             log: hostLog, event_kind: hostEventKind, publish: hostPublish, request: hostRequest,
             current: hostCurrent, register_command: hostRegisterCommand,
             data_dir: strings.pointer(at: data), cache_dir: strings.pointer(at: cache),
-            select_media_taps: hostSelectMediaTaps, run_command: hostRunCommand
+            select_media_taps: hostSelectMediaTaps, run_command: hostRunCommand,
+            select_pcm_format: hostSelectPCMFormat
         ))
         table.pointee.host_data = Unmanaged.passRetained(self).toOpaque() // never released: see above
     }
@@ -74,6 +76,24 @@ final class PluginHostContext: @unchecked Sendable {
     var selectedTaps: UInt32 {
         lock.lock(); defer { lock.unlock() }
         return chosenTaps
+    }
+
+    /// The PCM format this instance receives on OTON_TAP_PCM.
+    var selectedPCMFormat: PCMFormatChoice {
+        lock.lock(); defer { lock.unlock() }
+        return chosenPCM
+    }
+
+    func selectPCMFormat(_ request: UnsafePointer<oton_pcm_format_request>?) -> oton_status {
+        guard let request, let wanted = ABIStructReader.read(request, minimum: UInt32(MemoryLayout<oton_pcm_format_request>.size)),
+              let choice = PCMFormatChoice.validated(sampleFormat: wanted.sample_format, rate: wanted.rate, channels: wanted.channels) else {
+            return OTON_ERR_INVALID
+        }
+        lock.lock(); defer { lock.unlock() }
+        guard creating else { return OTON_ERR_BUSY }
+        guard chosenTaps & OTON_TAP_PCM != 0 else { return OTON_ERR_UNSUPPORTED }
+        chosenPCM = choice
+        return OTON_OK
     }
 
     func selectMediaTaps(_ taps: UInt32) -> oton_status {
@@ -256,4 +276,9 @@ private let hostRunCommand: @convention(c) (UnsafePointer<oton_host>?, UnsafePoi
     case let .success(request): return context.runCommand(request, done: done, user: user)
     case let .failure(error): return error.status
     }
+}
+
+private let hostSelectPCMFormat: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<oton_pcm_format_request>?) -> oton_status = { host, format in
+    guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
+    return context.selectPCMFormat(format)
 }

@@ -168,7 +168,7 @@ public final class PluginManager: @unchecked Sendable {
             commands.removeAll(of: manifest.id)
             throw error
         }
-        bus.subscribe(id: manifest.id, kinds: kindFilter(for: manifest), taps: context.selectedTaps, mailbox: mailbox)
+        bus.subscribe(id: manifest.id, kinds: kindFilter(for: manifest), taps: context.selectedTaps, pcm: context.selectedPCMFormat, mailbox: mailbox)
         madeDirectories = []
         return instance
     }

@@ -157,7 +157,7 @@ public struct PluginValidator {
         let progress = ProgressCounter()
         for tap in [OTON_TAP_STREAM, OTON_TAP_PCM] where taps & tap != 0 {
             phase("on_media at the \(tap == OTON_TAP_PCM ? "PCM" : "stream") tap")
-            for packet in ValidationStorms.media(tap: tap) {
+            for packet in ValidationStorms.media(tap: tap, pcm: instance.context.selectedPCMFormat) {
                 host.enqueue(instance, progress) { host.bus.publish(media: packet) }
             }
             try host.awaitProgress(of: instance, progress, what: "on_media")
@@ -178,7 +178,7 @@ public struct PluginValidator {
             for event in ValidationStorms.events(for: host.manifest, bus: host.bus, round: round) { host.bus.publish(event) }
         }
         for tap in [OTON_TAP_STREAM, OTON_TAP_PCM] where instance.context.selectedTaps & tap != 0 {
-            for packet in ValidationStorms.media(tap: tap) { host.bus.publish(media: packet) }
+            for packet in ValidationStorms.media(tap: tap, pcm: instance.context.selectedPCMFormat) { host.bus.publish(media: packet) }
         }
         // As at shutdown: what is still queued is dropped, then the call in progress and destroy() get the limit.
         try host.destroy(instance, discardingPending: true)
@@ -199,7 +199,7 @@ public struct PluginValidator {
             }
         }
         for tap in [OTON_TAP_STREAM, OTON_TAP_PCM] where instance.context.selectedTaps & tap != 0 {
-            for packet in ValidationStorms.media(tap: tap) { host.enqueue(instance, progress) { host.bus.publish(media: packet) } }
+            for packet in ValidationStorms.media(tap: tap, pcm: instance.context.selectedPCMFormat) { host.enqueue(instance, progress) { host.bus.publish(media: packet) } }
         }
         try host.awaitProgress(of: instance, progress, what: "before destroy")
         phase("destroy()")

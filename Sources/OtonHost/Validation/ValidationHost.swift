@@ -71,7 +71,7 @@ final class ValidationHost: @unchecked Sendable {
         switch result.withLock({ $0 })! {
         case let .success(instance):
             let kinds: PluginBus.KindFilter = manifest.hasOnEvent ? .all : .only([])
-            bus.subscribe(id: id, kinds: kinds, taps: context.selectedTaps, mailbox: mailbox)
+            bus.subscribe(id: id, kinds: kinds, taps: context.selectedTaps, pcm: context.selectedPCMFormat, mailbox: mailbox)
             return .instance(instance)
         case let .failure(error):
             context.deactivate()

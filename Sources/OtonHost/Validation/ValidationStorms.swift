@@ -53,7 +53,9 @@ enum ValidationStorms {
 
     /// Buffers for one tap: a first buffer, DISCONT, a format change, an odd size, an empty
     /// buffer, a large one, and a new connection.
-    static func media(tap: UInt32) -> [MediaPacket] {
+    /// PCM comes in the instance's chosen format (``PCMFormatChoice``): only what it left to the
+    /// stream (rate, channels) changes from buffer to buffer.
+    static func media(tap: UInt32, pcm choice: PCMFormatChoice = .standard) -> [MediaPacket] {
         var packets: [MediaPacket] = []
         var offset: UInt64 = 0
         var connection: UInt64 = 1
@@ -63,12 +65,17 @@ enum ValidationStorms {
             offset += UInt64(count)
         }
         if tap == OTON_TAP_PCM {
-            let stereo = MediaFormat(tap: tap, caps: "audio/x-raw, format=(string)S16LE, rate=(int)44100, channels=(int)2",
-                                     sampleFormat: OTON_SAMPLE_S16LE, rate: 44100, channels: 2)
-            let float = MediaFormat(tap: tap, caps: "audio/x-raw, format=(string)F32LE, rate=(int)48000, channels=(int)1",
-                                    sampleFormat: OTON_SAMPLE_F32LE, rate: 48000, channels: 1)
-            let wide = MediaFormat(tap: tap, caps: "audio/x-raw, format=(string)S16LE, rate=(int)8000, channels=(int)8",
-                                   sampleFormat: OTON_SAMPLE_S16LE, rate: 8000, channels: 8)
+            func pcm(_ sampleFormat: UInt32, _ rate: UInt32, _ channels: UInt32) -> MediaFormat {
+                let format = choice == .standard ? sampleFormat : choice.sampleFormat
+                let rate = choice.rate == 0 ? rate : choice.rate
+                let channels = choice.channels == 0 ? channels : choice.channels
+                let name = format == OTON_SAMPLE_F32LE ? "F32LE" : "S16LE"
+                return MediaFormat(tap: tap, caps: "audio/x-raw, format=(string)\(name), rate=(int)\(rate), channels=(int)\(channels)",
+                                   sampleFormat: format, rate: rate, channels: channels, pcmChoice: choice)
+            }
+            let stereo = pcm(OTON_SAMPLE_S16LE, 44100, 2)
+            let float = pcm(OTON_SAMPLE_F32LE, 48000, 1)
+            let wide = pcm(OTON_SAMPLE_S16LE, 8000, 8)
             add(stereo, 4096, OTON_MEDIA_FLAG_NEW_CONNECTION)
             add(stereo, 4096)
             add(stereo, 3) // not a whole frame

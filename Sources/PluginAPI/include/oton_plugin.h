@@ -53,7 +53,8 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define OTON_ABI_MAJOR 1u
-#define OTON_ABI_MINOR 3u /* 1.1: oton_host.select_media_taps; 1.2: station requests, oton_request.station; 1.3: oton_host.run_command */
+#define OTON_ABI_MINOR 3u /* 1.1: oton_host.select_media_taps; 1.2: station requests, oton_request.station;
+                              1.3: oton_host.run_command, oton_host.select_pcm_format */
 
 /* The one symbol the host looks up with dlsym(). */
 #define OTON_PLUGIN_ENTRY_SYMBOL "oton_plugin_entry"
@@ -238,11 +239,25 @@ typedef struct oton_media_format {
     uint32_t           struct_size;
     oton_media_tap     tap;
     const char        *caps;          /* GStreamer caps as text, e.g. "audio/mpeg, mpegversion=(int)1, layer=(int)3" */
-    oton_sample_format sample_format; /* OTON_SAMPLE_NONE for the stream tap; the PCM tap is S16LE today */
+    oton_sample_format sample_format; /* OTON_SAMPLE_NONE for the stream tap; the PCM tap: S16LE unless the instance chose F32LE (1.3) */
     uint32_t           rate;          /* Hz; 0 when unknown (stream tap) */
     uint32_t           channels;      /* 0 when unknown (stream tap) */
     uint32_t           reserved;
 } oton_media_format;
+
+/* 1.3: the PCM an instance wants on OTON_TAP_PCM, chosen in create() with
+ * oton_host.select_pcm_format. Zero in a field means "as the stream has it". The
+ * host converts once per distinct format, however many instances share it.
+ * Where the tap sits: after decoding, BEFORE the volume element (a level meter
+ * reads the stream's level whatever the listener's volume is), on a branch of
+ * its own that never holds back the sound. pts_ns of PCM buffers is the
+ * pipeline's running time on this connection, the same clock for every format. */
+typedef struct oton_pcm_format_request {
+    uint32_t           struct_size;   /* sizeof(oton_pcm_format_request) */
+    oton_sample_format sample_format; /* OTON_SAMPLE_S16LE (0 means the same) or OTON_SAMPLE_F32LE */
+    uint32_t           rate;          /* Hz, 8000 to 192000; 0: the stream's rate */
+    uint32_t           channels;      /* 1 to 8 (1 mixes down to mono); 0: the stream's channels */
+} oton_pcm_format_request;
 
 /* One buffer of media. BORROWED for the on_media call only; copy to keep. */
 typedef struct oton_media_buffer {
@@ -412,6 +427,15 @@ struct oton_host {
      * instance already has 16 commands waiting for their replies. */
     oton_status (*run_command)(const oton_host *host, const char *name, const char *args_json,
                                oton_command_done_fn done, void *user);
+
+    /* MAIN THREAD, only from inside create(). Chooses the format of the PCM
+     * this instance receives (see oton_pcm_format_request; `format` is copied).
+     * Not calling it means S16LE at the stream's rate and channels, as before
+     * 1.3. Returns OTON_ERR_INVALID for a NULL or short struct or a value out
+     * of range, OTON_ERR_UNSUPPORTED when the instance receives no PCM (its
+     * taps, as narrowed by select_media_taps so far, lack OTON_TAP_PCM), and
+     * OTON_ERR_BUSY after create() returned. */
+    oton_status (*select_pcm_format)(const oton_host *host, const oton_pcm_format_request *format);
 };
 
 /* ------------------------------------------------------------------------ */
