@@ -75,6 +75,9 @@ let package = Package(
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]
         ),
 
+        // Names the plugin a fatal signal came from (a per-thread record and a write(2)-only handler).
+        .target(name: "OtonCrashGuard", path: "Sources/OtonCrashGuard"),
+
         // The host: config, loader, bus, player. Linked into the oton executable and the tests.
         .target(
             name: "OtonHost",
@@ -82,6 +85,7 @@ let package = Package(
                 "PluginAPI",
                 "CGStreamer",
                 "OtonHTTP",
+                "OtonCrashGuard",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The message catalogues (locale/*.po), copied beside the executable; see docs/translating.md.

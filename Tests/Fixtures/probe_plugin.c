@@ -8,6 +8,9 @@
  *   PROBE_TAPS                         media taps to ask for
  *   PROBE_OLD_DESCRIPTOR               declare the smallest (ABI 1.0) struct_size
  *   PROBE_CRASH_IN_CREATE              create() writes through a NULL pointer (SIGSEGV)
+ *   PROBE_CRASH_ON_EVENT N             on_event writes through a NULL pointer on its Nth call;
+ *                                      with config "crash_once": a path, only if that file does
+ *                                      not exist yet (it is created first), so a restart lives on
  *   PROBE_CONSTRUCTOR_MARKER "…"       a file the library's ELF constructor creates when dlopen
  *                                      runs it (to prove a refused library never ran code)
  * Config (JSON, flat): "log": file to append one line per call to,
@@ -46,6 +49,8 @@ typedef struct probe {
     const oton_host *host;
     FILE *log;
     char *block_until;
+    char *crash_once;
+    unsigned events_seen;
     oton_event_kind probe_kind;
 } probe;
 
@@ -110,6 +115,7 @@ static oton_instance *probe_create(const oton_host *host, const char *config_jso
     self->log = log ? fopen(log, "a") : NULL;
     free(log);
     self->block_until = json_string(config_json, "block_until");
+    self->crash_once = json_string(config_json, "crash_once");
     self->probe_kind = host->event_kind(host, "org.oton.test.probe");
     if (self->log) {
         fprintf(self->log, "create %s abi=%u.%u host_size=%u data_dir=%s\n", PROBE_ID, host->abi_major, host->abi_minor,
@@ -139,6 +145,7 @@ static void probe_destroy(oton_instance *instance) {
         fclose(self->log);
     }
     free(self->block_until);
+    free(self->crash_once);
     free(self);
 }
 
@@ -151,6 +158,24 @@ static const char *field(const oton_event *event, const char *key) {
 
 static void probe_on_event(oton_instance *instance, const oton_event *event) {
     probe *self = instance;
+    self->events_seen++;
+#ifdef PROBE_CRASH_ON_EVENT
+    if (self->events_seen == (PROBE_CRASH_ON_EVENT)) {
+        struct stat info;
+        if (self->crash_once == NULL || stat(self->crash_once, &info) != 0) {
+            volatile int *nowhere = NULL;
+            if (self->crash_once != NULL) {
+                FILE *f = fopen(self->crash_once, "w");
+                if (f) fclose(f);
+            }
+            if (self->log) {
+                fprintf(self->log, "crashing on event %u\n", self->events_seen);
+                fflush(self->log);
+            }
+            *nowhere = 1;
+        }
+    }
+#endif
     if (self->block_until) wait_for(self->block_until);
     if (!self->log) return;
     if (event->kind == OTON_EVENT_TRACK) {

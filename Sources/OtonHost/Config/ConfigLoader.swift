@@ -163,7 +163,14 @@ private struct ConfigReader {
         }
         let config = value["config"] ?? .object([:])
         guard case .object = config else { throw invalid(location + ".config", "must be an object") }
-        return PluginEntry(id: id, path: resolve(path), enabled: enabled, config: config, location: location)
+        var isolation = PluginIsolation.inProcess
+        if let name = try optionalString(value["isolation"], at: location + ".isolation") {
+            guard let chosen = PluginIsolation(rawValue: name) else {
+                throw invalid(location + ".isolation", "\"\(name)\" is not a plugin isolation oton knows; use \(PluginIsolation.acceptedValues)")
+            }
+            isolation = chosen
+        }
+        return PluginEntry(id: id, path: resolve(path), enabled: enabled, config: config, location: location, isolation: isolation)
     }
 
     /// A path with a slash is relative to plugins.json; a bare file name is kept as is

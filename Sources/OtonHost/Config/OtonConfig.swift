@@ -22,6 +22,19 @@ public struct Station: Equatable, Sendable {
     }
 }
 
+/// Where a plugin runs: `"isolation"` in its plugins.json entry.
+public enum PluginIsolation: String, Equatable, Sendable, CaseIterable {
+    /// Inside oton (the default): a crash in the plugin ends oton, which names it first.
+    case inProcess = "in-process"
+    /// In a child process of its own, so that its crash cannot end oton (issue 17; not built yet).
+    case process
+
+    /// The accepted spellings, for messages.
+    public static var acceptedValues: String {
+        allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+    }
+}
+
 /// A plugin the listener has chosen, as plugins.json declares it.
 public struct PluginEntry: Equatable, Sendable {
     public var id: String
@@ -32,13 +45,16 @@ public struct PluginEntry: Equatable, Sendable {
     public var config: JSONValue
     /// Where in plugins.json this entry stands, for messages ("plugins[2]").
     public var location: String
+    public var isolation: PluginIsolation
 
-    public init(id: String, path: String, enabled: Bool = true, config: JSONValue = .object([:]), location: String = "") {
+    public init(id: String, path: String, enabled: Bool = true, config: JSONValue = .object([:]), location: String = "",
+                isolation: PluginIsolation = .inProcess) {
         self.id = id
         self.path = path
         self.enabled = enabled
         self.config = config
         self.location = location
+        self.isolation = isolation
     }
 }
 

@@ -23,6 +23,8 @@ final class PluginInstance: MailboxConsumer, @unchecked Sendable {
     private var dropKind: UInt32 { OTON_EVENT_DROPPED }
     /// Which callback the mailbox thread is in (a `PluginCall` raw value), for the shutdown log.
     private let activeCall = Atomic<UInt8>(PluginCall.none.rawValue)
+    /// Names this plugin on stderr if a fatal signal arrives while one of its callbacks runs.
+    private let culprit: PluginCrashCulprit
 
     var id: String { library.manifest.id }
 
@@ -31,11 +33,15 @@ final class PluginInstance: MailboxConsumer, @unchecked Sendable {
         self.library = library
         self.context = context
         self.mailbox = mailbox
+        let culprit = PluginCrashCulprit(id: library.manifest.id, path: library.path)
+        self.culprit = culprit
         let errorSize = 1024
         let error = UnsafeMutablePointer<CChar>.allocate(capacity: errorSize)
         defer { error.deallocate() }
         error.initialize(repeating: 0, count: errorSize)
-        let created = library.descriptor.create?(UnsafePointer(context.table), configJSON, error, errorSize)
+        let created = culprit.inside(.create) {
+            library.descriptor.create?(UnsafePointer(context.table), configJSON, error, errorSize)
+        }
         context.endCreate()
         guard let created else {
             error[errorSize - 1] = 0
@@ -65,7 +71,7 @@ final class PluginInstance: MailboxConsumer, @unchecked Sendable {
 
     private func inside(_ call: PluginCall, _ body: () -> Void) {
         activeCall.store(call.rawValue, ordering: .relaxed)
-        body()
+        culprit.inside(call, body)
         activeCall.store(PluginCall.none.rawValue, ordering: .relaxed)
     }
 
@@ -117,7 +123,7 @@ final class PluginInstance: MailboxConsumer, @unchecked Sendable {
 
 /// The plugin callbacks the host makes on a mailbox thread.
 enum PluginCall: UInt8, Sendable {
-    case none, onEvent, onMedia, onCommand, destroy
+    case none, onEvent, onMedia, onCommand, destroy, create
 
     var name: String {
         switch self {
@@ -126,6 +132,7 @@ enum PluginCall: UInt8, Sendable {
         case .onMedia: "on_media"
         case .onCommand: "on_command"
         case .destroy: "destroy"
+        case .create: "create"
         }
     }
 }

@@ -29,7 +29,7 @@ public final class PluginLibrary: @unchecked Sendable {
         let handle = try Self.open(checked, path: path)
         guard let symbol = dlsym(handle, OTON_PLUGIN_ENTRY_SYMBOL) else { throw .missingEntry(path: path) }
         let entry = unsafeBitCast(symbol, to: oton_plugin_entry_fn.self)
-        guard let declared = entry() else { throw .nullDescriptor(path: path) }
+        guard let declared = PluginCrashCulprit.insideEntry(path: path, { entry() }) else { throw .nullDescriptor(path: path) }
         let size = ABIStructReader.declaredSize(declared)
         guard size >= Self.minimumDescriptorSize else {
             throw .descriptorTooSmall(path: path, size: size, required: Self.minimumDescriptorSize)

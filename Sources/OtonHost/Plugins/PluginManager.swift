@@ -110,6 +110,8 @@ public final class PluginManager: @unchecked Sendable {
             }
             do throws(PluginLoadError) {
                 let path = try resolve(entry.path, configDirectory: configDirectory)
+                // Never run a plugin inside oton when plugins.json asked to keep it out.
+                guard entry.isolation == .inProcess else { throw .isolationUnavailable(path: path, id: entry.id) }
                 let instance = try load(entry: entry, path: path)
                 loaded.withLock {
                     $0.instances.append(instance)

@@ -1,0 +1,28 @@
+/*
+ * Names the plugin that crashed the process. The host records, per thread,
+ * which plugin callback it is running (a preformatted line); a handler for the
+ * fatal signals writes that line with write(2) only (async-signal-safe), then
+ * hands the signal on to the handler that was there before (Swift's backtracer)
+ * or to the default action, so the process still dies by the same signal.
+ */
+#ifndef OTON_CRASH_GUARD_H
+#define OTON_CRASH_GUARD_H
+
+/* Installs the handlers once (later calls do nothing). Call after the Swift
+ * runtime has installed its own, so that they are chained, not replaced.
+ * Thread: any. */
+void oton_crash_guard_install(void);
+
+/* Marks the calling thread as running plugin code. `prefix` is the start of the
+ * line ("oton: plugin ID (FILE) crashed in on_event: "); the handler adds the
+ * signal's name and the hint. `prefix` must stay valid while it is set (the
+ * host never frees it). Also gives the thread an alternate signal stack, once,
+ * so that a plugin's stack overflow is reported too. Returns the prefix that was
+ * set before (for nesting); pass it to oton_crash_guard_leave.
+ * Thread: the calling thread only. */
+const char *oton_crash_guard_enter(const char *prefix);
+
+/* Restores what oton_crash_guard_enter returned. Thread: the calling thread only. */
+void oton_crash_guard_leave(const char *previous);
+
+#endif
