@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 static _Thread_local const char *current_prefix;
@@ -15,7 +16,9 @@ static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 static struct sigaction previous_actions[FATAL_COUNT];
 static int installed;
 
-static const char hint[] = "; run it with \"isolation\": \"process\" or report it to its author\n";
+static const char in_process_hint[] = "; run it with \"isolation\": \"process\" or report it to its author\n";
+static const char isolated_hint[] = " in its isolated process; oton goes on and restarts it\n";
+static const char *hint = in_process_hint;
 enum { ALTSTACK_SIZE = 256 * 1024 };
 
 static void write_all(const char *text, size_t length) {
@@ -46,7 +49,7 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
         current_prefix = NULL; /* said once, even if the next handler faults again */
         write_all(prefix, strlen(prefix));
         write_all(name, strlen(name));
-        write_all(hint, sizeof hint - 1);
+        write_all(hint, strlen(hint));
     }
     for (index = 0; index < FATAL_COUNT && fatal_signals[index] != signal; index++) {}
     if (index < FATAL_COUNT) {
@@ -114,4 +117,9 @@ void oton_crash_guard_leave(const char *previous) {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     current_prefix = previous;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+void oton_crash_guard_become_isolated_child(void) {
+    hint = isolated_hint;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
 }

@@ -17,6 +17,7 @@
  *   "block_until": a path; on_event waits until it exists (max 20 s),
  *   "fail": make create() fail with this message,
  *   "created_marker": a file create() writes (to prove inspect never calls create),
+ *   "pid_file": a file create() appends its process id to, one line per create (isolation),
  *   "select_taps": "0".."3", narrows the media taps with select_media_taps (ABI 1.1);
  *     the status it returned is logged, and a second call after create is logged too.
  */
@@ -116,6 +117,15 @@ static oton_instance *probe_create(const oton_host *host, const char *config_jso
     free(log);
     self->block_until = json_string(config_json, "block_until");
     self->crash_once = json_string(config_json, "crash_once");
+    {
+        char *pid_file = json_string(config_json, "pid_file");
+        FILE *f = pid_file ? fopen(pid_file, "a") : NULL;
+        if (f) {
+            fprintf(f, "%ld\n", (long)getpid());
+            fclose(f);
+        }
+        free(pid_file);
+    }
     self->probe_kind = host->event_kind(host, "org.oton.test.probe");
     if (self->log) {
         fprintf(self->log, "create %s abi=%u.%u host_size=%u data_dir=%s\n", PROBE_ID, host->abi_major, host->abi_minor,

@@ -26,18 +26,21 @@ final class PluginIsolationConfigTests: XCTestCase {
         }
     }
 
-    func testAProcessIsolatedPluginIsNotRunInsideOton() throws {
+    func testAProcessIsolatedPluginRunsInAnotherProcessAndAnswersItsCommands() throws {
         let directory = try TemporaryDirectory(self)
         let library = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "probe")
-        let log = directory.file("probe.log")
+        let pids = directory.file("pids")
         let manager = PluginManager(bus: PluginBus(), requests: RecordingRequests(),
                                     directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
         defer { manager.shutdown() }
-        let reports = manager.start([PluginEntry(id: "org.oton.test.probe", path: library, config: .object(["log": .string(log)]),
+        let reports = manager.start([PluginEntry(id: "org.oton.test.probe", path: library, config: .object(["pid_file": .string(pids)]),
                                                  location: "plugins[0]", isolation: .process)])
-        guard case let .failed(error) = reports.first?.status else { return XCTFail("\(reports)") }
-        XCTAssertEqual(error, .isolationUnavailable(path: library, id: "org.oton.test.probe"))
-        XCTAssertTrue(error.description.contains("hint: remove \"isolation\""), error.description)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: log), "its create() must not have run")
+        guard case let .running(manifest) = reports.first?.status else { return XCTFail("\(reports)") }
+        XCTAssertEqual(manifest.id, "org.oton.test.probe")
+        let childPID = try XCTUnwrap(Int32(directory.read("pids").trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertNotEqual(childPID, getpid(), "create() ran in another process")
+        let reply = try XCTUnwrap(manager.run(command: "probe-echo", arguments: ["a b", "Я"]))
+        XCTAssertTrue(reply.ok, reply.text)
+        XCTAssertTrue(reply.text.contains("Я"), reply.text)
     }
 }

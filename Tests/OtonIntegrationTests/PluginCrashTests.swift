@@ -60,4 +60,78 @@ final class PluginCrashTests: XCTestCase {
         let lines = stderr.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.filter { $0 == line }.count, 1, stderr)
     }
+
+    /// The file's lines once `done` holds (written by other processes: read again every 20 ms).
+    private func waitForLines(_ path: String, timeout: TimeInterval = 30, until done: ([String]) -> Bool) -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var lines: [String] = []
+        while Date() < deadline {
+            lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if done(lines) { return lines }
+            usleep(20_000)
+        }
+        return lines
+    }
+
+    /// The issue's test: isolated, the same plugin crashes on its third event; oton plays on, says
+    /// which plugin crashed with which signal and that it restarts it, and the restarted plugin gets
+    /// events again (its track payloads intact) and answers its commands.
+    func testAnIsolatedPluginThatCrashesIsRestartedWhileOtonPlaysOn() async throws {
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        let directory = try TemporaryDirectory(self)
+        let probe = try crashingProbe(in: directory)
+        let log = directory.file("probe.log")
+        let config = #"{"log": "\#(log)", "crash_once": "\#(directory.file("crashed"))", "pid_file": "\#(directory.file("pids"))"}"#
+        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
+                                   plugins: plugins(probe: probe, config: config, isolation: "process"))
+        let events = try oton.connect()
+        try events.write(["subscribe"])
+        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        let stderrPath = oton.directory.file("stderr.log")
+
+        let crashed = waitForLines(stderrPath) { $0.contains { $0.contains("restarted in a new process") } }
+        let crashLine = crashed.first { $0.contains("plugin org.oton.test.probe crashed: SIGSEGV; restarting in 1 s (crash 1 of 5") }
+        XCTAssertNotNil(crashLine, "the crash is named, with its signal and the restart:\n\(crashed.joined(separator: "\n"))")
+        XCTAssertTrue(crashed.contains { $0.contains("oton: plugin org.oton.test.probe (libcrashprobe.so) crashed in on_event: SIGSEGV in its isolated process") },
+                      crashed.joined(separator: "\n"))
+        XCTAssertTrue(oton.process.isRunning, "oton lives on")
+        XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"), "and keeps playing")
+
+        // After the restart: a title change reaches oton's bus and the new plugin process.
+        try await server.setTitle(mount: "/live.mp3", title: "Artist B - Song Two")
+        XCTAssertNotNil(events.waitForEvent("track", timeout: 20) { $0["title"] == "Song Two" }, "events go on")
+        let lines = waitForLines(log) { $0.contains { $0.hasPrefix("event track") && $0.contains("title=Song Two artist=Artist B") } }
+        let creates = lines.enumerated().filter { $0.element.hasPrefix("create ") }.map(\.offset)
+        guard creates.count == 2 else { return XCTFail("created again after the crash: \(lines)") }
+        let crashAt = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("crashing on event 3") }, "\(lines)")
+        XCTAssertTrue(creates[0] < crashAt && crashAt < creates[1], "\(lines)")
+        XCTAssertTrue(lines[creates[1]...].contains { $0.contains("title=Song Two artist=Artist B") }, "the restarted plugin hears the new title: \(lines)")
+        XCTAssertTrue(lines[creates[1]...].contains { $0.hasPrefix("event track") && $0.contains("title=Song One") || $0.contains("title=Song Two") },
+                      "it was told where things stand: \(lines)")
+        let pids = directory.read("pids").split(separator: "\n").compactMap { Int32($0) }
+        XCTAssertEqual(Set(pids).count, 2, "two processes: \(pids)")
+        XCTAssertFalse(pids.contains(oton.process.processIdentifier), "neither of them oton: \(pids)")
+        let echo = try oton.ctl(["probe-echo", "after", "restart"])
+        XCTAssertEqual(echo.status, 0, echo.stderr)
+        XCTAssertTrue(echo.stdout.contains("after"), "commands reach the restarted plugin: \(echo.stdout)")
+    }
+
+    /// A plugin that crashes every time is given up after five crashes, said once; oton plays on.
+    func testAnIsolatedPluginThatKeepsCrashingIsGivenUpOnce() async throws {
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        let directory = try TemporaryDirectory(self)
+        let probe = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "crashprobe", defines: ["PROBE_CRASH_ON_EVENT=1"])
+        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
+                                   plugins: plugins(probe: probe, config: #"{"log": "\#(directory.file("probe.log"))"}"#, isolation: "process"))
+        _ = try oton.connect()
+        let stderrPath = oton.directory.file("stderr.log")
+        // Restarts after 1 + 2 + 4 + 8 s: the fifth crash comes some 15 s in.
+        let lines = waitForLines(stderrPath, timeout: 60) { $0.contains { $0.contains("stays off until oton restarts") } }
+        XCTAssertEqual(lines.filter { $0.contains("stays off until oton restarts") }.count, 1, lines.joined(separator: "\n"))
+        XCTAssertEqual(lines.filter { $0.contains("plugin org.oton.test.probe crashed: SIGSEGV; restarting in") }.count, 4, lines.joined(separator: "\n"))
+        XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"), "playback goes on")
+        let echo = try oton.ctl(["probe-echo", "x"])
+        XCTAssertNotEqual(echo.status, 0)
+        XCTAssertTrue((echo.stdout + echo.stderr).contains("crashed too often"), echo.stdout + echo.stderr)
+    }
 }

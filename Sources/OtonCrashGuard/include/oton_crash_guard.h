@@ -25,4 +25,10 @@ const char *oton_crash_guard_enter(const char *prefix);
 /* Restores what oton_crash_guard_enter returned. Thread: the calling thread only. */
 void oton_crash_guard_leave(const char *previous);
 
+/* In an isolated plugin's child process (`oton plugin-host`): the line's hint
+ * then says that oton restarts the plugin, and the child gets SIGKILL when its
+ * parent dies (prctl PR_SET_PDEATHSIG), so it never outlives oton.
+ * Thread: the main thread, before any plugin code runs. */
+void oton_crash_guard_become_isolated_child(void);
+
 #endif

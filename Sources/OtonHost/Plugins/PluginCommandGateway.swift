@@ -31,6 +31,11 @@ final class PluginCommandGateway: Sendable {
         } }
     }
 
+    /// From now on commands run through `runner` (`oton plugin-host`: up to oton, whose commands they are).
+    func connect(_ runner: @escaping Runner) {
+        self.runner.withLock { $0 = runner }
+    }
+
     /// Commands are answered with an error again; breaks the cycle the commands' plugin manager makes.
     func disconnect() {
         runner.withLock { $0 = nil }

@@ -14,15 +14,13 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
     case duplicateID(path: String, id: String, loadedFrom: String)
     case idMismatch(path: String, configured: String, declared: String)
     case createFailed(path: String, id: String, reason: String)
-    case isolationUnavailable(path: String, id: String)
 
     public var path: String {
         switch self {
         case let .unsafeFile(path, _), let .notRegularFile(path, _), let .notFound(path, _), let .openFailed(path, _), let .missingEntry(path),
              let .nullDescriptor(path), let .descriptorTooSmall(path, _, _), let .majorMismatch(path, _, _),
              let .newerMinor(path, _, _), let .missingField(path, _), let .invalidField(path, _, _),
-             let .duplicateID(path, _, _), let .idMismatch(path, _, _), let .createFailed(path, _, _),
-             let .isolationUnavailable(path, _):
+             let .duplicateID(path, _, _), let .idMismatch(path, _, _), let .createFailed(path, _, _):
             path
         }
     }
@@ -45,7 +43,6 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
         case let .duplicateID(_, id, loadedFrom): "declares id \"\(id)\", already taken by \(loadedFrom)"
         case let .idMismatch(_, configured, declared): "plugins.json says id \"\(configured)\" but the library declares \"\(declared)\""
         case let .createFailed(_, id, reason): "\(id) failed to start: \(reason)"
-        case let .isolationUnavailable(_, id): "\(id) asks for \"isolation\": \"process\", which this oton cannot do yet; it was not loaded rather than run inside oton"
         }
     }
 
@@ -66,7 +63,6 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
         case let .createFailed(_, _, reason) where reason.hasPrefix(PluginLoadError.directoryReasonPrefix):
             "make the directory's parent writable by you (or set XDG_DATA_HOME / XDG_CACHE_HOME to a directory you own), or disable the plugin"
         case .createFailed: "fix the plugin's \"config\" in plugins.json as the reason says, or disable it"
-        case .isolationUnavailable: "remove \"isolation\" (or set it to \"in-process\") to run it inside oton, or disable it"
         }
     }
 

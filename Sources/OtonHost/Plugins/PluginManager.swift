@@ -64,12 +64,15 @@ public final class PluginManager: @unchecked Sendable {
     /// What start() built and shutdown() takes down; read by any thread.
     private struct Loaded {
         var instances: [PluginInstance] = []
+        /// Plugins with `"isolation": "process"`, each in a child process of its own.
+        var isolated: [IsolatedPlugin] = []
         var reports: [Report] = []
     }
     private let loaded = Mutex(Loaded())
 
     /// The running instances, a snapshot: it may change once the lock is released.
     private var instances: [PluginInstance] { loaded.withLock { $0.instances } }
+    private var isolated: [IsolatedPlugin] { loaded.withLock { $0.isolated } }
 
     /// What start() did with each entry, in order.
     public var reports: [Report] { loaded.withLock { $0.reports } }
@@ -110,8 +113,19 @@ public final class PluginManager: @unchecked Sendable {
             }
             do throws(PluginLoadError) {
                 let path = try resolve(entry.path, configDirectory: configDirectory)
-                // Never run a plugin inside oton when plugins.json asked to keep it out.
-                guard entry.isolation == .inProcess else { throw .isolationUnavailable(path: path, id: entry.id) }
+                if entry.isolation == .process {
+                    if let other = isolated.first(where: { $0.id == entry.id }) {
+                        throw .duplicateID(path: path, id: entry.id, loadedFrom: other.path)
+                    }
+                    let plugin = try IsolatedPlugin(entry: entry, path: path, bus: bus, requests: requests, commands: commands,
+                                                    gateway: gateway, logger: logger, directories: directories, mailboxLimits: mailboxLimits)
+                    loaded.withLock {
+                        $0.isolated.append(plugin)
+                        $0.reports.append(Report(id: entry.id, path: path, status: .running(plugin.manifest)))
+                    }
+                    logger.info("plugin \(entry.id) \(plugin.manifest.version) started in its own process")
+                    continue
+                }
                 let instance = try load(entry: entry, path: path)
                 loaded.withLock {
                     $0.instances.append(instance)
@@ -204,19 +218,33 @@ public final class PluginManager: @unchecked Sendable {
 
     /// Runs a control command a plugin registered.
     public func run(command name: String, arguments: [String], timeout: Double = 10) -> CommandReply? {
-        guard let entry = commands.entry(named: name),
-              let instance = instances.first(where: { $0.id == entry.pluginID }) else { return nil }
+        guard let entry = commands.entry(named: name) else { return nil }
+        if let plugin = isolated.first(where: { $0.id == entry.pluginID }) {
+            return plugin.run(command: name, arguments: arguments, timeout: timeout)
+        }
+        guard let instance = instances.first(where: { $0.id == entry.pluginID }) else { return nil }
         return instance.run(command: name, arguments: arguments, timeout: timeout)
+    }
+
+    /// The taps and PCM format an instance's create() chose (`oton plugin-host` reports them to oton).
+    func selection(of id: String) -> (taps: UInt32, pcm: PCMFormatChoice)? {
+        instances.first { $0.id == id }.map { ($0.context.selectedTaps, $0.context.selectedPCMFormat) }
+    }
+
+    /// Runs `work` on an instance's mailbox, after what is queued there (the isolated child's ping).
+    func enqueue(on id: String, _ work: @escaping () -> Void) -> Bool {
+        instances.first { $0.id == id }?.mailbox.perform(work) ?? false
     }
 
     /// Waits until every plugin has handled everything queued so far.
     public func drain() {
         for instance in instances { instance.mailbox.drain() }
+        for plugin in isolated { plugin.mailbox.drain() }
     }
 
     /// Dropped counts of one plugin's mailbox.
     public func dropCounts(of id: String) -> Mailbox.DropCounts? {
-        instances.first { $0.id == id }?.mailbox.dropCounts
+        instances.first { $0.id == id }?.mailbox.dropCounts ?? isolated.first { $0.id == id }?.mailbox.dropCounts
     }
 
     /// Shuts every instance down within `shutdownTimeout` (T) per plugin:
@@ -256,9 +284,20 @@ public final class PluginManager: @unchecked Sendable {
             }
             commands.removeAll(of: instance.id)
         }
+        for plugin in isolated {
+            bus.unsubscribe(id: plugin.id)
+            holding.withLock { $0 = plugin.id }
+            if !plugin.destroy(timeout: half) {
+                logger.error("plugin \(plugin.id) did not finish within \(Self.seconds(shutdownTimeout)) s at shutdown; its process was killed")
+                abandoned.append(plugin.id)
+            }
+            commands.removeAll(of: plugin.id)
+        }
         holding.withLock { $0 = nil }
+        let isolatedNow = isolated
         loaded.withLock { state in
             state.instances.removeAll { instance in instances.contains { $0 === instance } }
+            state.isolated.removeAll { plugin in isolatedNow.contains { $0 === plugin } }
         }
         return abandoned
     }

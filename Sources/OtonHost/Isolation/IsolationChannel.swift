@@ -1,0 +1,128 @@
+import Foundation
+
+/// One end of the socket pair between oton and an isolated plugin's `oton plugin-host` child.
+/// A frame is a 4-byte little-endian length, then a type byte, a 4-byte little-endian length of a
+/// JSON header, the header, and raw bytes (media only). Frames are at most 64 MiB.
+///
+/// Threading: `send` from any thread (a lock keeps frames whole); `receive` from one reader
+/// thread. `send` blocks while the socket is full: the sender is a plugin's own mailbox thread
+/// (whose queue then fills and drops, counted, as for any slow plugin) or a reply.
+final class IsolationChannel: @unchecked Sendable {
+    enum Kind: UInt8, Sendable {
+        // oton → child
+        case event = 1, media, command, destroy, ping, runReply
+        // child → oton
+        case ready = 20, failed, publish, request, reply, pong, run, registered
+    }
+
+    struct Frame {
+        var kind: Kind
+        var header: [String: Any]
+        var bytes: [UInt8] = []
+    }
+
+    static let maximumFrameBytes = 64 << 20
+
+    let fd: Int32
+    private let writeLock = NSLock()
+    private var closed = false
+
+    init(fd: Int32) {
+        self.fd = fd
+    }
+
+    /// A connected pair: [oton's end, the child's end], both close-on-exec until the child's is handed over.
+    static func pair() throws -> (Int32, Int32) {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw IsolationError.system("socketpair", errno)
+        }
+        return (fds[0], fds[1])
+    }
+
+    /// False when the other side is gone.
+    @discardableResult
+    func send(_ kind: Kind, _ header: [String: Any] = [:], bytes: UnsafeRawBufferPointer? = nil) -> Bool {
+        guard let json = try? JSONSerialization.data(withJSONObject: header, options: []) else { return false }
+        let payload = 1 + 4 + json.count + (bytes?.count ?? 0)
+        guard payload <= Self.maximumFrameBytes else { return false }
+        var head = [UInt8]()
+        head.reserveCapacity(9 + json.count)
+        Self.appendLE(UInt32(payload), to: &head)
+        head.append(kind.rawValue)
+        Self.appendLE(UInt32(json.count), to: &head)
+        head += json
+        writeLock.lock(); defer { writeLock.unlock() }
+        guard !closed else { return false }
+        guard head.withUnsafeBytes({ writeAll($0) }) else { return false }
+        if let bytes, bytes.count > 0 { return writeAll(bytes) }
+        return true
+    }
+
+    /// The next frame, or nil at the end of the stream (the other side closed or died) or on garbage.
+    func receive() -> Frame? {
+        guard let lengthBytes = readExactly(4) else { return nil }
+        let length = Int(Self.readLE(lengthBytes, at: 0))
+        guard length >= 5, length <= Self.maximumFrameBytes, let body = readExactly(length),
+              let kind = Kind(rawValue: body[0]) else { return nil }
+        let headerLength = Int(Self.readLE(body, at: 1))
+        guard 5 + headerLength <= body.count,
+              let header = (try? JSONSerialization.jsonObject(with: Data(body[5 ..< 5 + headerLength]))) as? [String: Any] else { return nil }
+        return Frame(kind: kind, header: header, bytes: Array(body[(5 + headerLength)...]))
+    }
+
+    /// Later sends fail at once; the reader sees the end of the stream.
+    func close() {
+        writeLock.lock()
+        if !closed {
+            closed = true
+            shutdown(fd, Int32(SHUT_RDWR))
+        }
+        writeLock.unlock()
+    }
+
+    private func writeAll(_ buffer: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    private func readExactly(_ count: Int) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: count)
+        var offset = 0
+        while offset < count {
+            let got = out.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + offset, count - offset, 0) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { return nil }
+            offset += got
+        }
+        return out
+    }
+
+    private static func appendLE(_ value: UInt32, to bytes: inout [UInt8]) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    private static func readLE(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        (0 ..< 4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << UInt32($1 * 8) }
+    }
+}
+
+enum IsolationError: Error, CustomStringConvertible {
+    case system(String, Int32)
+    case child(String)
+
+    var description: String {
+        switch self {
+        case let .system(call, code): "\(call) failed: \(String(cString: strerror(code)))"
+        case let .child(reason): reason
+        }
+    }
+}

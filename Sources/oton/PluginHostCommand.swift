@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import OtonHost
+
+/// `oton plugin-host`: the child process of a plugin with `"isolation": "process"`. oton starts it
+/// with one end of a socket pair as `--fd`; it is not for people to run (hidden from help).
+struct PluginHostCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plugin-host",
+        abstract: "Run one isolated plugin for a parent oton (started by oton itself).",
+        shouldDisplay: false
+    )
+
+    @Option(name: .long) var fd: Int32
+    @Option(name: .long) var id: String
+    @Option(name: .long) var path: String
+    @Option(name: .long) var config: String = "{}"
+    @Option(name: .customLong("data-home")) var dataHome: String
+    @Option(name: .customLong("cache-home")) var cacheHome: String
+
+    func run() throws {
+        let value = (try? JSONParser(maxBytes: 16 << 20).parse(Data(config.utf8))) ?? .object([:])
+        let entry = PluginEntry(id: id, path: path, config: value, location: "isolated")
+        let status = PluginHostChild.run(fd: fd, entry: entry, directories: .init(dataHome: dataHome, cacheHome: cacheHome))
+        throw ExitCode(status)
+    }
+}
