@@ -27,14 +27,14 @@ final class WebRemoteTests: XCTestCase {
         let reply: String
     }
 
-    private func start(maxEventClients: Int = 32, extraPlugins: String = "", extraStations: String = "") async throws -> Remote {
+    private func start(maxEventClients: Int = 32, extraPlugins: String = "", extraStations: String = "", isolation: String? = nil) async throws -> Remote {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let port = try FreePort.allocate()
         let plugins = """
         {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}\(extraStations)],
          "plugins": [
            {"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so"},\(extraPlugins)
-           {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so",
+           {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so",\(isolation.map { #" "isolation": "\#($0)","# } ?? "")
             "config": {"listen": "127.0.0.1:\(port)", "max_event_clients": \(maxEventClients)}}
          ]}
         """
@@ -44,7 +44,7 @@ final class WebRemoteTests: XCTestCase {
         XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
         XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song One" }, "the first track")
         let reply = try oton.ctl(["web-remote", "url"])
-        XCTAssertEqual(reply.status, 0, reply.stderr)
+        XCTAssertEqual(reply.status, 0, reply.stderr + oton.directory.read("stderr.log"))
         let url = try XCTUnwrap(reply.stdout.split(separator: "\n").first.map(String.init))
         let token = try XCTUnwrap(url.components(separatedBy: "token=").last)
         XCTAssertEqual(url, "http://127.0.0.1:\(port)/?token=\(token)")
@@ -61,6 +61,32 @@ final class WebRemoteTests: XCTestCase {
 
     private func post(_ remote: Remote, _ body: String, headers: String) throws -> WebRemoteHTTPClient.Response {
         try WebRemoteHTTPClient.exchange(port: remote.port, "POST /action HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\(headers)\r\n\(body)")
+    }
+
+    /// The issue asks that the remote run isolated too: the page, its actions, and the commands it
+    /// runs (sleep, stations) all work from a child process.
+    func testTheRemoteWorksIsolatedInAProcessOfItsOwn() async throws {
+        let remote = try await start(isolation: "process")
+        XCTAssertTrue(remote.oton.directory.read("stderr.log").contains("plugin org.oton.web-remote 0.1.0 started in its own process"),
+                      remote.oton.directory.read("stderr.log"))
+        let state = try get(remote, "/state?token=\(remote.token)")
+        XCTAssertEqual(state.status, 200)
+        XCTAssertTrue(state.body.contains(#""title":"Song One""#), state.body)
+        let sleep = try post(remote, #"{"action":"sleep","value":"30m"}"#, headers: "X-Oton-Token: \(remote.token)\r\n")
+        XCTAssertEqual(sleep.status, 202, sleep.body)
+        let set = remote.events.waitForEvent("org.oton.sleep.set")
+        XCTAssertEqual(set?["seconds"], "1800", "the sleep command ran from the child, through oton: \(String(describing: set))")
+        var stations = ""
+        for _ in 0 ..< 100 where !stations.contains(#""name":"Test FM""#) {
+            stations = try get(remote, "/state?token=\(remote.token)").body
+            usleep(50_000)
+        }
+        XCTAssertTrue(stations.contains(#""stations":[{"current":true,"name":"Test FM","number":1}]"#), stations)
+        let pause = try post(remote, #"{"action":"play-pause"}"#, headers: "X-Oton-Token: \(remote.token)\r\n")
+        XCTAssertEqual(pause.status, 202, pause.body)
+        XCTAssertNotNil(remote.events.waitForEvent("state") { $0["state"] == "paused" }, "its request reached the player")
+        let url = try remote.oton.ctl(["web-remote", "url"])
+        XCTAssertEqual(url.stdout.split(separator: "\n").first.map(String.init), remote.url, "its command answers from the child")
     }
 
     func testEveryRouteNeedsTheTokenAndAForeignPageCannotAct() async throws {

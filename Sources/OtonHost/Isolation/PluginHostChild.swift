@@ -16,13 +16,19 @@ public enum PluginHostChild {
     /// Returns the exit status of `oton plugin-host`.
     public static func run(fd: Int32, entry: PluginEntry, directories: PluginManager.Directories) -> Int32 {
         oton_crash_guard_become_isolated_child()
+        // Ctrl-C in a terminal signals the whole process group: oton decides when this child ends.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
         let channel = IsolationChannel(fd: fd)
         let logger = Logger(label: "oton.plugins")
         let bus = PluginBus(logger: Logger(label: "oton.bus"))
         let manager = PluginManager(bus: bus, requests: UplinkRequests(channel: channel), directories: directories,
                                     logger: logger, searchDirectories: [])
         let runs = PendingReplies()
+        // Commands the plugin runs from create() go up once oton has the ready message (its first).
+        let readySent = DispatchSemaphore(value: 0)
         manager.gateway.connect { request in
+            if readySent.wait(timeout: .now() + IsolatedPlugin.startSeconds) == .success { readySent.signal() }
             let (id, wait) = runs.open()
             guard channel.send(.run, ["id": id, "name": request.name, "args": request.arguments]) else {
                 runs.cancel(id)
@@ -49,6 +55,7 @@ public enum PluginHostChild {
         let commands = manager.commands.all.filter { $0.pluginID == manifest.id }.map { [$0.command.name, $0.command.usage, $0.command.help] }
         channel.send(.ready, IsolationManifest.header(of: manifest, taps: selection?.taps ?? 0,
                                                        pcm: selection?.pcm ?? .standard, commands: commands))
+        readySent.signal()
         var formats: [String: MediaFormat] = [:]
         while let frame = channel.receive() {
             switch frame.kind {
