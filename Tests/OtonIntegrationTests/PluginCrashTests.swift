@@ -134,4 +134,29 @@ final class PluginCrashTests: XCTestCase {
         XCTAssertNotEqual(echo.status, 0)
         XCTAssertTrue((echo.stdout + echo.stderr).contains("crashed too often"), echo.stdout + echo.stderr)
     }
+
+    /// A plugin stuck in on_event (it waits for a file that is not there) no longer answers the
+    /// pings that go through its mailbox: after 10 s it is killed and restarted like a crash.
+    func testAnIsolatedPluginStuckInACallbackIsKilledAndRestarted() async throws {
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        let directory = try TemporaryDirectory(self)
+        let probe = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "blockprobe")
+        let gate = directory.file("gate")
+        let config = #"{"log": "\#(directory.file("probe.log"))", "block_until": "\#(gate)", "pid_file": "\#(directory.file("pids"))"}"#
+        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
+                                   plugins: plugins(probe: probe, config: config, isolation: "process"))
+        _ = try oton.connect()
+        let stderrPath = oton.directory.file("stderr.log")
+        let hung = waitForLines(stderrPath, timeout: 40) { $0.contains { $0.contains("crashed: SIGKILL; restarting in 1 s") } }
+        XCTAssertTrue(hung.contains { $0.contains("plugin org.oton.test.probe has not answered for") && $0.contains("(stuck in a callback); killing its process") },
+                      hung.joined(separator: "\n"))
+        XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"), "playback never waited for it")
+        FileManager.default.createFile(atPath: gate, contents: nil) // the next process gets past its first event
+        let restarted = waitForLines(stderrPath, timeout: 20) { $0.contains { $0.contains("restarted in a new process") } }
+        XCTAssertTrue(restarted.contains { $0.contains("restarted in a new process") }, restarted.joined(separator: "\n"))
+        var echo = try oton.ctl(["probe-echo", "alive"])
+        for _ in 0 ..< 50 where echo.status != 0 { usleep(100_000); echo = try oton.ctl(["probe-echo", "alive"]) }
+        XCTAssertEqual(echo.status, 0, echo.stdout + echo.stderr)
+        XCTAssertGreaterThanOrEqual(Set(directory.read("pids").split(separator: "\n")).count, 2)
+    }
 }
