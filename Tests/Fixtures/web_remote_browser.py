@@ -11,6 +11,8 @@ python3-selenium). Talks to the Swift test one line at a time:
   stdin   "continue"                  the sleep timer and the artwork are on the bus by now
   stdout  "play-clicked"              the page shows the countdown and the cover; Play was pressed
   stdout  "screenshots N"             N screenshots written to ARTEFACT_DIR
+  stdout  "station-clicked"           the station list's second button was pressed
+  stdin   "expect TITLE"              the new station's title, which the page then shows
   stdout  "fail REASON"               on any failure (then exit 1)
 """
 import os
@@ -98,6 +100,19 @@ def main():
             driver.save_screenshot(os.path.join(artefacts, "web-remote-%dx%d.png" % (width, height)))
             count += 1
         say("screenshots %d" % count)
+
+        # Switch stations from the list: the second one, then its title on the page.
+        WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#stations button")) >= 2)
+        driver.find_elements(By.CSS_SELECTOR, "#stations button")[1].click()
+        say("station-clicked")
+        command = sys.stdin.readline().strip()
+        if not command.startswith("expect "):
+            raise AssertionError("expected 'expect TITLE', got %r" % command)
+        WebDriverWait(driver, 20).until(lambda d: title() == command[len("expect "):])
+        WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+            "return [...document.querySelectorAll('#stations button')].some("
+            "b => b.textContent.startsWith('2. ') && b.getAttribute('aria-current') === 'true')"))
+        say("station-shown")
     finally:
         driver.quit()
 

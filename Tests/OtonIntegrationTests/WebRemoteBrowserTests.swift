@@ -23,9 +23,11 @@ final class WebRemoteBrowserTests: XCTestCase {
             throw NSError(domain: "web-remote", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(tool) is missing: run scripts/bootstrap (chromium, chromium-driver, python3-selenium)"])
         }
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        _ = try await server.startSource(mount: "/second.mp3", format: .mp3, initialTitle: "Artist Z - Other Song", stationName: "Second FM")
         let port = try FreePort.allocate()
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"},
+                      {"name": "Second FM", "url": "\(server.url(mount: "/second.mp3"))"}],
          "plugins": [
            {"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so"},
            {"id": "org.oton.share", "path": "libOtonShare.so"},
@@ -67,6 +69,11 @@ final class WebRemoteBrowserTests: XCTestCase {
             let size = (try? FileManager.default.attributesOfItem(atPath: artefacts + "/" + name)[.size] as? Int) ?? 0
             XCTAssertGreaterThan(size ?? 0, 1000, name)
         }
+        XCTAssertEqual(browser.nextLine(timeout: 15), "station-clicked", browser.diagnostics)
+        XCTAssertNotNil(events.waitForEvent("track", timeout: 20) { $0["station"] == "Second FM" && $0["title"] == "Other Song" },
+                        "the page's station button switched the player")
+        browser.write("expect Other Song")
+        XCTAssertEqual(browser.nextLine(timeout: 30), "station-shown", browser.diagnostics)
     }
 }
 
