@@ -44,6 +44,8 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
     private var lostWhileDown = 0
     private var lastPong = Date()
     private var pingsUnanswered = 0
+    /// A ping is being written: the next waits (a full socket must not pile up threads).
+    private var pingInFlight = false
     private let replies = PendingReplies()
 
     /// Starts the child and waits for its create(); throws what in-process loading would throw.
@@ -258,8 +260,18 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
                     kill(target, SIGKILL)
                     continue
                 }
+                // Sent from another thread: with a child that stopped reading, the socket is full and a
+                // send blocks until the kill above ends it; this thread must stay free to do that.
+                guard lock.withLock({ () -> Bool in
+                    defer { pingInFlight = true }
+                    return !pingInFlight
+                }) else { continue }
                 sequence += 1
-                current.send(.ping, ["seq": sequence])
+                let number = sequence
+                DispatchQueue.global().async { [self] in
+                    current.send(.ping, ["seq": number])
+                    lock.withLock { pingInFlight = false }
+                }
             }
         }
         thread.name = "oton.isolation.watchdog.\(id)"
@@ -273,10 +285,12 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
             stopping = true
             return (channel, pid)
         }
-        mailbox.close(after: {}, timeout: timeout)
-        guard let current, target > 0 else { return true }
-        current.send(.destroy)
         let deadline = Date().addingTimeInterval(max(timeout, 0.5))
+        // What is queued goes down first (bounded: a child that stopped reading holds the mailbox
+        // thread in a send), then destroy, from another thread for the same reason.
+        _ = mailbox.close(after: {}, timeout: timeout / 2)
+        guard let current, target > 0 else { return true }
+        DispatchQueue.global().async { current.send(.destroy) }
         while Date() < deadline {
             if kill(target, 0) != 0 || Self.isZombie(target) { return true }
             usleep(10_000)
