@@ -85,7 +85,7 @@ final class PluginHostContext: @unchecked Sendable {
     }
 
     func selectPCMFormat(_ request: UnsafePointer<oton_pcm_format_request>?) -> oton_status {
-        guard let request, let wanted = ABIStructReader.read(request, minimum: UInt32(MemoryLayout<oton_pcm_format_request>.size)),
+        guard let request, let wanted = ABIStructReader.read(request, minimum: OTON_PCM_FORMAT_REQUEST_SIZE_1_3),
               let choice = PCMFormatChoice.validated(sampleFormat: wanted.sample_format, rate: wanted.rate, channels: wanted.channels) else {
             return OTON_ERR_INVALID
         }

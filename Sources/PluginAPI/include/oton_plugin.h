@@ -517,6 +517,8 @@ typedef struct oton_plugin_descriptor {
 #define OTON_COMMAND_DECL_SIZE_1_0 32u  /* oton_command_decl, through help */
 #define OTON_HOST_SIZE_1_0         96u  /* oton_host, through cache_dir */
 #define OTON_DESCRIPTOR_SIZE_1_0   112u /* oton_plugin_descriptor, through on_command */
+/* Structs that first appeared in a later minor: the smallest size, as there. */
+#define OTON_PCM_FORMAT_REQUEST_SIZE_1_3 16u /* oton_pcm_format_request, through channels */
 
 /* The end of `field` in `type`: offsetof + sizeof. */
 #define OTON_FIELD_END(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
@@ -533,6 +535,7 @@ _Static_assert(OTON_FIELD_END(oton_request, duration_ms) == OTON_REQUEST_SIZE_1_
 _Static_assert(OTON_FIELD_END(oton_command_decl, help) == OTON_COMMAND_DECL_SIZE_1_0, "oton_command_decl: 1.0 layout changed");
 _Static_assert(OTON_FIELD_END(oton_host, cache_dir) == OTON_HOST_SIZE_1_0, "oton_host: 1.0 layout changed");
 _Static_assert(OTON_FIELD_END(oton_plugin_descriptor, on_command) == OTON_DESCRIPTOR_SIZE_1_0, "oton_plugin_descriptor: 1.0 layout changed");
+_Static_assert(OTON_FIELD_END(oton_pcm_format_request, channels) == OTON_PCM_FORMAT_REQUEST_SIZE_1_3, "oton_pcm_format_request: 1.3 layout changed");
 #endif
 
 /* The entry point's type. The plugin defines exactly one function named
