@@ -34,18 +34,25 @@ _bomb_lock = threading.Lock()
 
 
 def gzip_bomb():
-    """1 GiB of spaces, gzip-compressed once (about 1 MiB)."""
+    """1 GiB of spaces as one gzip member (about 1 MiB). Built in well under a second: each 1 MiB
+    of spaces is compressed once after a full flush, so every copy is the same bytes (a block
+    that refers to nothing before it), and the CRC is run over the spaces 1024 times."""
     global _bomb
     with _bomb_lock:
         if _bomb is None:
             compressor = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip container
             chunk = b" " * (1 << 20)
-            parts = [compressor.compress(b"{\"a\":\"")]
+            head = compressor.compress(b"{\"a\":\"") + compressor.flush(zlib.Z_FULL_FLUSH)
+            block = compressor.compress(chunk) + compressor.flush(zlib.Z_FULL_FLUSH)
+            tail = compressor.compress(b"\"}") + compressor.flush()
+            # The trailer of the member as zlib wrote it covers one chunk: rewrite CRC32 and size.
+            crc = zlib.crc32(b"{\"a\":\"")
             for _ in range(1024):
-                parts.append(compressor.compress(chunk))
-            parts.append(compressor.compress(b"\"}"))
-            parts.append(compressor.flush())
-            _bomb = b"".join(parts)
+                crc = zlib.crc32(chunk, crc)
+            crc = zlib.crc32(b"\"}", crc)
+            size = (len(b"{\"a\":\"") + 1024 * len(chunk) + len(b"\"}")) & 0xFFFFFFFF
+            body = head + block * 1024 + tail[:-8]
+            _bomb = body + crc.to_bytes(4, "little") + size.to_bytes(4, "little")
         return _bomb
 
 
