@@ -159,4 +159,25 @@ final class PluginCrashTests: XCTestCase {
         XCTAssertEqual(echo.status, 0, echo.stdout + echo.stderr)
         XCTAssertGreaterThanOrEqual(Set(directory.read("pids").split(separator: "\n")).count, 2)
     }
+
+    /// A hostile plugin writes junk into the socket its process shares with oton: oton reads no
+    /// frame, kills that process, says so, and plays on.
+    func testAnIsolatedPluginThatWritesJunkIntoTheSocketIsKilledNotBelieved() async throws {
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        let directory = try TemporaryDirectory(self)
+        let vandal = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/socket_vandal_plugin.c", into: directory, name: "vandal")
+        let config = """
+        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+         "plugins": [{"id": "org.oton.test.vandal", "path": "\(vandal)", "isolation": "process"}]}
+        """
+        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: config)
+        let events = try oton.connect()
+        try events.write(["subscribe"])
+        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        let lines = waitForLines(oton.directory.file("stderr.log")) { $0.contains { $0.contains("restarting in") } }
+        XCTAssertTrue(lines.contains { $0.contains("plugin org.oton.test.vandal sent oton something that is not a frame (killed); restarting in 1 s") },
+                      lines.joined(separator: "\n"))
+        XCTAssertTrue(oton.process.isRunning)
+        XCTAssertNotNil(events.waitForEvent("state", timeout: 20) { $0["state"] == "playing" }, "playback goes on")
+    }
 }

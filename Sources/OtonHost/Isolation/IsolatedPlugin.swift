@@ -131,7 +131,7 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         guard let current = lock.withLock({ channel }) else { return }
         let thread = Thread { [self] in
             while let frame = current.receive() { handle(frame, from: current) }
-            childEnded()
+            childEnded(brokeProtocol: current.sawGarbage)
         }
         thread.name = "oton.isolation.\(id)"
         thread.start()
@@ -173,17 +173,29 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
 
     // MARK: Crashes, hangs and restarts
 
-    private func childEnded() {
+    private func childEnded(brokeProtocol: Bool) {
         let (ended, wasStopping) = lock.withLock { () -> (pid_t, Bool) in
+            // A child that sends what is not a frame is not believed any further: killed first.
+            if brokeProtocol, !stopping { kill(pid, SIGKILL) }
             channel?.close()
             channel = nil
             return (pid, stopping)
         }
         replies.failAll()
         var status: Int32 = 0
-        while waitpid(ended, &status, 0) < 0 && errno == EINTR {}
+        // A dying process closes its sockets a moment before it can be reaped: give it a second,
+        // then end one that still runs without its socket.
+        var reaped = waitpid(ended, &status, WNOHANG)
+        for _ in 0 ..< 100 where reaped == 0 {
+            usleep(10_000)
+            reaped = waitpid(ended, &status, WNOHANG)
+        }
+        if reaped == 0 {
+            kill(ended, SIGKILL)
+            while waitpid(ended, &status, 0) < 0 && errno == EINTR {}
+        }
         guard !wasStopping else { return }
-        let how = Self.describe(status)
+        let how = brokeProtocol ? "sent oton something that is not a frame (killed)" : Self.describe(status)
         let now = Date()
         let (count, delay, giveUp) = lock.withLock { () -> (Int, Double, Bool) in
             crashTimes = crashTimes.filter { now.timeIntervalSince($0) < Self.crashWindowSeconds } + [now]

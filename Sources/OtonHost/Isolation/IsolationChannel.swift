@@ -26,6 +26,8 @@ final class IsolationChannel: @unchecked Sendable {
     let fd: Int32
     private let writeLock = NSLock()
     private var closed = false
+    /// The last `receive` returned nil because the bytes were not a frame (not because the stream ended).
+    private(set) var sawGarbage = false
 
     init(fd: Int32) {
         self.fd = fd
@@ -63,12 +65,18 @@ final class IsolationChannel: @unchecked Sendable {
     func receive() -> Frame? {
         guard let lengthBytes = readExactly(4) else { return nil }
         let length = Int(Self.readLE(lengthBytes, at: 0))
-        guard length >= 5, length <= Self.maximumFrameBytes, let body = readExactly(length),
-              let kind = Kind(rawValue: body[0]) else { return nil }
+        guard length >= 5, length <= Self.maximumFrameBytes else { return garbage() }
+        guard let body = readExactly(length) else { return nil }
+        guard let kind = Kind(rawValue: body[0]) else { return garbage() }
         let headerLength = Int(Self.readLE(body, at: 1))
         guard 5 + headerLength <= body.count,
-              let header = (try? JSONSerialization.jsonObject(with: Data(body[5 ..< 5 + headerLength]))) as? [String: Any] else { return nil }
+              let header = (try? JSONSerialization.jsonObject(with: Data(body[5 ..< 5 + headerLength]))) as? [String: Any] else { return garbage() }
         return Frame(kind: kind, header: header, bytes: Array(body[(5 + headerLength)...]))
+    }
+
+    private func garbage() -> Frame? {
+        sawGarbage = true
+        return nil
     }
 
     /// Later sends fail at once; the reader sees the end of the stream.
