@@ -4,9 +4,9 @@ import OtonTestSupport
 import XCTest
 
 /// ABI 1.3's select_pcm_format against a real `oton play` of a real Icecast mount: three C plugins
-/// (Tests/Fixtures/pcm_format_plugin.c) get F32LE mono at 16 kHz, F32LE as the stream is, and the
-/// default S16LE, each exactly as chosen and with the same audio in it; hostile choices and a choice
-/// after create() get their status.
+/// (Tests/Fixtures/pcm_format_plugin.c) get F32LE mono at 16 kHz (this one isolated in a process of
+/// its own), F32LE as the stream is, and the default S16LE, each exactly as chosen and with the same
+/// audio in it; hostile choices and a choice after create() get their status.
 final class PCMFormatChoiceTests: XCTestCase {
     private var server: IcecastServer!
 
@@ -49,7 +49,9 @@ final class PCMFormatChoiceTests: XCTestCase {
             let library = try CPluginBuilder.build(source, into: directory, name: "pcm-\(plugin.name)",
                                                    defines: [#"PCM_ID="\#(id)""#], libraries: ["m"])
             let config = [#""log": "\#(directory.file(plugin.name + ".log"))""#, plugin.config].filter { !$0.isEmpty }.joined(separator: ", ")
-            entries.append(#"{"id": "\#(id)", "path": "\#(library)", "config": {\#(config)}}"#)
+            // The first runs isolated: its choice and its PCM cross the socket to its own process.
+            let isolation = plugin.name == "mono16k" ? #", "isolation": "process""# : ""
+            entries.append(#"{"id": "\#(id)", "path": "\#(library)"\#(isolation), "config": {\#(config)}}"#)
         }
         let config = """
         {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],

@@ -81,12 +81,12 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
     // MARK: Down the socket (the proxy's mailbox thread)
 
     func deliver(event: FrozenEvent) {
-        send(.event, IsolationCodec.header(of: event.event))
+        send(.event, body: IsolationCodec.body(of: event.event))
     }
 
     func deliver(media: MediaPacket, extraFlags: UInt32) {
-        let header = IsolationCodec.header(of: media, extraFlags: extraFlags)
-        send(.media, header, bytes: UnsafeRawBufferPointer(start: media.bytes.baseAddress, count: media.size))
+        send(.media, body: IsolationCodec.body(of: media, extraFlags: extraFlags),
+             bytes: UnsafeRawBufferPointer(start: media.bytes.baseAddress, count: media.size))
     }
 
     func deliverDropNotice(_ counts: Mailbox.DropCounts) {
@@ -95,9 +95,9 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         deliver(event: FrozenEvent(BusEvent(kind: OTON_EVENT_DROPPED, name: "dropped", payload: .dropped(drop))))
     }
 
-    private func send(_ kind: IsolationChannel.Kind, _ header: [String: Any], bytes: UnsafeRawBufferPointer? = nil) {
+    private func send(_ kind: IsolationChannel.Kind, body: [UInt8], bytes: UnsafeRawBufferPointer? = nil) {
         let current = lock.withLock { channel }
-        if current?.send(kind, header, bytes: bytes) != true {
+        if current?.send(kind, body: body, bytes: bytes) != true {
             lock.withLock { lostWhileDown += 1 }
         }
     }
@@ -140,7 +140,7 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
     private func handle(_ frame: IsolationChannel.Frame, from current: IsolationChannel) {
         switch frame.kind {
         case .publish:
-            guard var event = IsolationCodec.event(from: frame.header, registry: bus.registry),
+            guard var event = IsolationCodec.event(fromBody: frame.bytes, registry: bus.registry),
                   event.kind >= OTON_EVENT_FIRST_DYNAMIC else { return } // core kinds are the host's
             event.source = id
             event.monotonicNanoseconds = Clock.monotonicNanoseconds()
@@ -233,7 +233,7 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
                 guard let frozen = bus.current(kind), Self.kindFilter(manifest, bus: bus).accepts(kind) else { continue }
                 var event = frozen.event
                 event.flags |= OTON_EVENT_FLAG_REPLAY
-                newChannel?.send(.event, IsolationCodec.header(of: event))
+                newChannel?.send(.event, body: IsolationCodec.body(of: event))
             }
             logger.info("plugin \(id) restarted in a new process (pid \(newPID)); \(lost) events and buffers were lost while it was down")
         } catch {

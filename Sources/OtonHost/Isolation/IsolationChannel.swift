@@ -61,6 +61,24 @@ final class IsolationChannel: @unchecked Sendable {
         return true
     }
 
+    /// A frame with no JSON header: its body alone (events and media, ``IsolationBinaryWriter``).
+    @discardableResult
+    func send(_ kind: Kind, body: [UInt8], bytes: UnsafeRawBufferPointer? = nil) -> Bool {
+        let payload = 1 + 4 + body.count + (bytes?.count ?? 0)
+        guard payload <= Self.maximumFrameBytes else { return false }
+        var head = [UInt8]()
+        head.reserveCapacity(9 + body.count)
+        Self.appendLE(UInt32(payload), to: &head)
+        head.append(kind.rawValue)
+        Self.appendLE(0, to: &head)
+        head += body
+        writeLock.lock(); defer { writeLock.unlock() }
+        guard !closed else { return false }
+        guard head.withUnsafeBytes({ writeAll($0) }) else { return false }
+        if let bytes, bytes.count > 0 { return writeAll(bytes) }
+        return true
+    }
+
     /// The next frame, or nil at the end of the stream (the other side closed or died) or on garbage.
     func receive() -> Frame? {
         guard let lengthBytes = readExactly(4) else { return nil }
@@ -69,8 +87,9 @@ final class IsolationChannel: @unchecked Sendable {
         guard let body = readExactly(length) else { return nil }
         guard let kind = Kind(rawValue: body[0]) else { return garbage() }
         let headerLength = Int(Self.readLE(body, at: 1))
-        guard 5 + headerLength <= body.count,
-              let header = (try? JSONSerialization.jsonObject(with: Data(body[5 ..< 5 + headerLength]))) as? [String: Any] else { return garbage() }
+        guard 5 + headerLength <= body.count else { return garbage() }
+        if headerLength == 0 { return Frame(kind: kind, header: [:], bytes: Array(body[5...])) }
+        guard let header = (try? JSONSerialization.jsonObject(with: Data(body[5 ..< 5 + headerLength]))) as? [String: Any] else { return garbage() }
         return Frame(kind: kind, header: header, bytes: Array(body[(5 + headerLength)...]))
     }
 

@@ -7,16 +7,39 @@ import PluginAPI
 enum IsolationCodec {
     // MARK: Events
 
-    static func header(of event: BusEvent) -> [String: Any] {
-        ["name": event.name, "source": event.source, "flags": event.flags,
-         "mono": event.monotonicNanoseconds, "wall": event.wallMicroseconds,
-         "fields": event.fields.map { [$0.key, $0.value] }]
+    static func body(of event: BusEvent) -> [UInt8] {
+        var writer = IsolationBinaryWriter()
+        writer.string(event.name)
+        writer.string(event.source)
+        writer.u32(event.flags)
+        writer.i64(event.monotonicNanoseconds)
+        writer.i64(event.wallMicroseconds)
+        let fields = event.fields
+        writer.u32(UInt32(fields.count))
+        for field in fields {
+            writer.string(field.key)
+            writer.string(field.value)
+        }
+        return writer.bytes
     }
 
-    /// The event again, on the child's side; nil for a name its registry refuses.
-    static func event(from header: [String: Any], registry: EventKindRegistry) -> BusEvent? {
-        guard let name = header["name"] as? String, let kind = registry.kind(for: name) else { return nil }
-        let fields = (header["fields"] as? [[String]] ?? []).compactMap { $0.count == 2 ? (key: $0[0], value: $0[1]) : nil }
+    /// The event again, on the other side; nil for a malformed body or a name the registry refuses.
+    static func event(fromBody body: [UInt8], registry: EventKindRegistry) -> BusEvent? {
+        var reader = IsolationBinaryReader(body)
+        guard let name = reader.string(), let source = reader.string(), let flags = reader.u32(),
+              let mono = reader.i64(), let wall = reader.i64(), let count = reader.u32(), count <= 4096,
+              let kind = registry.kind(for: name) else { return nil }
+        var fields: [(key: String, value: String)] = []
+        for _ in 0 ..< count {
+            guard let key = reader.string(), let value = reader.string() else { return nil }
+            fields.append((key, value))
+        }
+        return event(kind: kind, name: name, source: source, flags: flags, mono: mono, wall: wall, fields: fields)
+    }
+
+    /// Rebuilds the core kinds' payloads from their fields, so the plugin reads the same structs.
+    private static func event(kind: UInt32, name: String, source: String, flags: UInt32, mono: Int64, wall: Int64,
+                              fields: [(key: String, value: String)]) -> BusEvent {
         let value = { (key: String) in fields.last { $0.key == key }?.value }
         var payloadKeys: Set<String> = []
         let payload: BusEvent.Payload
@@ -50,38 +73,53 @@ enum IsolationCodec {
         default:
             payload = .none
         }
-        return BusEvent(kind: kind, name: name, source: header["source"] as? String ?? "host",
-                        flags: (header["flags"] as? NSNumber)?.uint32Value ?? 0, payload: payload,
+        return BusEvent(kind: kind, name: name, source: source, flags: flags, payload: payload,
                         extraFields: fields.filter { !payloadKeys.contains($0.key) },
-                        monotonicNanoseconds: (header["mono"] as? NSNumber)?.int64Value ?? Clock.monotonicNanoseconds(),
-                        wallMicroseconds: (header["wall"] as? NSNumber)?.int64Value ?? Clock.wallMicroseconds())
+                        monotonicNanoseconds: mono, wallMicroseconds: wall)
     }
 
     // MARK: Media
 
-    static func header(of packet: MediaPacket, extraFlags: UInt32) -> [String: Any] {
-        var header: [String: Any] = ["tap": packet.tap, "caps": packet.format.caps, "sample": packet.format.sampleFormat,
-                                     "rate": packet.format.rate, "channels": packet.format.channels,
-                                     "flags": packet.flags | extraFlags, "pts": packet.presentationNanoseconds,
-                                     "offset": packet.offset, "connection": packet.connection]
+    /// The media frame's body: the format and the buffer's numbers; the bytes follow it in the frame.
+    static func body(of packet: MediaPacket, extraFlags: UInt32) -> [UInt8] {
+        var writer = IsolationBinaryWriter()
+        writer.u32(packet.tap)
+        writer.string(packet.format.caps)
+        writer.u32(packet.format.sampleFormat)
+        writer.u32(packet.format.rate)
+        writer.u32(packet.format.channels)
+        writer.u32(packet.flags | extraFlags)
+        writer.i64(packet.presentationNanoseconds)
+        writer.u64(packet.offset)
+        writer.u64(packet.connection)
         if let choice = packet.format.pcmChoice {
-            header["pcm"] = [choice.sampleFormat, choice.rate, choice.channels]
+            writer.u8(1)
+            writer.u32(choice.sampleFormat)
+            writer.u32(choice.rate)
+            writer.u32(choice.channels)
+        } else {
+            writer.u8(0)
         }
-        return header
+        return writer.bytes
     }
 
-    static func packet(from header: [String: Any], bytes: [UInt8], formats: inout [String: MediaFormat]) -> MediaPacket? {
-        func number(_ key: String) -> NSNumber? { header[key] as? NSNumber }
-        guard let tap = number("tap")?.uint32Value, let caps = header["caps"] as? String else { return nil }
-        let pcm = (header["pcm"] as? [NSNumber]).flatMap { $0.count == 3 ? PCMFormatChoice(sampleFormat: $0[0].uint32Value, rate: $0[1].uint32Value, channels: $0[2].uint32Value) : nil }
+    /// Formats are kept by caps and choice, so the child's packets share them as the host's do.
+    static func packet(fromBody body: [UInt8], formats: inout [String: MediaFormat]) -> MediaPacket? {
+        var reader = IsolationBinaryReader(body)
+        guard let tap = reader.u32(), let caps = reader.string(), let sample = reader.u32(), let rate = reader.u32(),
+              let channels = reader.u32(), let flags = reader.u32(), let pts = reader.i64(), let offset = reader.u64(),
+              let connection = reader.u64(), let hasPCM = reader.u8() else { return nil }
+        var pcm: PCMFormatChoice?
+        if hasPCM == 1 {
+            guard let format = reader.u32(), let pcmRate = reader.u32(), let pcmChannels = reader.u32() else { return nil }
+            pcm = PCMFormatChoice(sampleFormat: format, rate: pcmRate, channels: pcmChannels)
+        }
         let key = "\(tap)|\(caps)|\(pcm.map(\.description) ?? "")"
-        let format = formats[key] ?? MediaFormat(tap: tap, caps: caps, sampleFormat: number("sample")?.uint32Value ?? 0,
-                                                  rate: number("rate")?.uint32Value ?? 0, channels: number("channels")?.uint32Value ?? 0,
-                                                  pcmChoice: pcm)
-        formats[key] = format
-        return MediaPacket(format: format, copying: bytes, count: bytes.count, flags: number("flags")?.uint32Value ?? 0,
-                           presentationNanoseconds: number("pts")?.int64Value ?? -1,
-                           offset: number("offset")?.uint64Value ?? 0, connection: number("connection")?.uint64Value ?? 1)
+        let mediaFormat = formats[key] ?? MediaFormat(tap: tap, caps: caps, sampleFormat: sample, rate: rate, channels: channels, pcmChoice: pcm)
+        formats[key] = mediaFormat
+        let bytes = Array(reader.remaining)
+        return MediaPacket(format: mediaFormat, copying: bytes, count: bytes.count, flags: flags,
+                           presentationNanoseconds: pts, offset: offset, connection: connection)
     }
 
     // MARK: Requests (the ones a plugin can make)

@@ -60,9 +60,9 @@ public enum PluginHostChild {
         while let frame = channel.receive() {
             switch frame.kind {
             case .event:
-                if let event = IsolationCodec.event(from: frame.header, registry: bus.registry) { bus.publish(event) }
+                if let event = IsolationCodec.event(fromBody: frame.bytes, registry: bus.registry) { bus.publish(event) }
             case .media:
-                if let packet = IsolationCodec.packet(from: frame.header, bytes: frame.bytes, formats: &formats) { bus.publish(media: packet) }
+                if let packet = IsolationCodec.packet(fromBody: frame.bytes, formats: &formats) { bus.publish(media: packet) }
             case .command:
                 let id = (frame.header["id"] as? NSNumber)?.intValue ?? 0
                 let name = frame.header["name"] as? String ?? ""
@@ -114,7 +114,7 @@ private final class PublishForwarder: MailboxConsumer, @unchecked Sendable {
 
     func deliver(event: FrozenEvent) {
         guard event.event.source == pluginID else { return }
-        channel.send(.publish, IsolationCodec.header(of: event.event))
+        channel.send(.publish, body: IsolationCodec.body(of: event.event))
     }
 
     func deliver(media: MediaPacket, extraFlags: UInt32) {}
