@@ -42,17 +42,18 @@ public struct StationList: Equatable, Sendable {
         public let description: String
     }
 
-    /// A number (1-based), a name (case-insensitive), or an http(s) URL (a stream or a playlist,
-    /// played as a station named by its host).
+    /// A name (case-insensitive), a number (1-based), or an http(s) URL (a stream or a playlist,
+    /// played as a station named by its host). A name comes first: a station called "1984" is
+    /// found by its name, and its number still finds it too.
     public func find(_ argument: String) throws(NotFound) -> Station {
         let text = argument.trimmingCharacters(in: .whitespaces)
+        if let station = stations.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame }) { return station }
         if let number = Int(text) {
             guard stations.indices.contains(number - 1) else {
                 throw NotFound(description: "no station number \(number); there are \(stations.count) (`oton ctl stations` lists them)")
             }
             return stations[number - 1]
         }
-        if let station = stations.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame }) { return station }
         let lower = text.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             guard let url = URL(string: text), let host = url.host, !host.isEmpty else {

@@ -47,4 +47,15 @@ final class StationListTests: XCTestCase {
             XCTAssertTrue("\($0)".contains("no station named \"Nowhere\" (known: One FM, Two FM, Three FM)"), "\($0)")
         }
     }
+
+    /// Real stations have names that are numbers ("1984", "538"): the name wins, the number still works.
+    func testANameThatIsANumberFindsThatStationBeforeAnyNumber() throws {
+        let numbered = Station(name: "1", url: "http://127.0.0.1:8000/named-one.mp3")
+        let year = Station(name: "1984", url: "http://127.0.0.1:8000/1984.mp3")
+        let list = StationList(configured: [one, numbered, year], started: one)
+        XCTAssertEqual(try list.find("1"), numbered, "the station called \"1\", not the first one")
+        XCTAssertEqual(try list.find("1984"), year)
+        XCTAssertEqual(try list.find("3"), year, "numbers still find stations")
+        XCTAssertEqual(try list.find(" 2 "), numbered)
+    }
 }

@@ -161,7 +161,7 @@ function render(s) {
     const li = document.createElement("li"), b = document.createElement("button");
     b.type = "button"; b.textContent = st.number + ". " + st.name;
     b.setAttribute("aria-current", st.current ? "true" : "false");
-    b.addEventListener("click", () => post({ action: "station", station: String(st.number) }));
+    b.addEventListener("click", () => post({ action: "station", station: st.name }));
     li.append(b); return li;
   }));
   $("history").replaceChildren(...s.history.map((h) => {
