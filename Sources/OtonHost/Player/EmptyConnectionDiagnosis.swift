@@ -10,7 +10,7 @@ import OtonHTTP
 /// Rules, for an http(s) connection whose source delivered 0 bytes and failed
 /// with a vague kind (decode error, network, unknown, a 3xx that was not followed):
 /// 1. The address is asked once more with a capped libcurl GET (at most 20
-///    redirects, 16 KiB, 5 s); when curl names the cause — too many redirects,
+///    redirects, 16 KiB, 3 s); when curl names the cause — too many redirects,
 ///    a redirect to another scheme, an HTTP error status — that is the failure.
 /// 2. Otherwise, when the connection failed after the source's own read
 ///    timeout, the server sent nothing for that long.
@@ -59,7 +59,7 @@ public enum EmptyConnectionDiagnosis {
     /// Asks `url` once (on a private queue) and calls back with curl's failure, nil when it got a body.
     public static func probe(_ url: String, completion: @escaping @Sendable (CappedHTTPClient.Failure?) -> Void) {
         DispatchQueue.global(qos: .utility).async {
-            let client = CappedHTTPClient(limits: .init(totalMilliseconds: 5000, connectMilliseconds: 3000, maxRedirects: redirectLimit),
+            let client = CappedHTTPClient(limits: .init(totalMilliseconds: 3000, connectMilliseconds: 3000, maxRedirects: redirectLimit),
                                           userAgent: "oton/\(OtonVersion.current)")
             do throws(CappedHTTPClient.Failure) {
                 _ = try client.get(url, maxBytes: 16 * 1024)

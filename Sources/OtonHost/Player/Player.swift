@@ -393,7 +393,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case .keep:
             handle(.failed(kind))
         case .probe:
-            // The pipeline is done with; the state machine hears of the failure once the cause is known (≤ 5 s: 21 requests of a redirect loop on a busy machine took more than 3).
+            // The pipeline is done with; the state machine hears of the failure once the cause is known (≤ 3 s).
             let elapsed = pipelineStartedAt.duration(to: .now)
             pipeline.stop()
             self.pipeline = nil
