@@ -290,7 +290,8 @@ final class HistoryPluginTests: XCTestCase {
         let database = try XCTUnwrap(try first.sql("PRAGMA database_list").first?.split(separator: "|").last.map(String.init))
         first.shutdown()
         // Back to the first schema: no column, and the migration not yet recorded.
-        let downgrade = try runProcess("/usr/bin/env", ["sqlite3", database,
+        // `.timeout`: the first plugin's connection may still be closing; wait for its lock, do not fail on it.
+        let downgrade = try runProcess("/usr/bin/env", ["sqlite3", "-cmd", ".timeout 10000", database,
             "ALTER TABLE plays DROP COLUMN search_folded; DELETE FROM grdb_migrations WHERE identifier = 'v2-search-folded';"])
         XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
         let second = try listenBrainzHarness(directory: directory)
@@ -335,7 +336,8 @@ final class HistoryPluginTests: XCTestCase {
 
         // The same file as an oton before this change left it: no column, the migration not recorded.
         let database = harness.databasePath
-        let downgrade = try runProcess("/usr/bin/env", ["sqlite3", database,
+        // `.timeout`: the first plugin's connection may still be closing; wait for its lock, do not fail on it.
+        let downgrade = try runProcess("/usr/bin/env", ["sqlite3", "-cmd", ".timeout 10000", database,
             "ALTER TABLE plays DROP COLUMN is_placeholder; DELETE FROM grdb_migrations WHERE identifier = 'v3-placeholder';"])
         XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
         let upgraded = try listenBrainzHarness(directory: directory)
