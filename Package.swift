@@ -21,7 +21,7 @@ func plugin(_ name: String, dependencies: [Target.Dependency] = []) -> Target {
 
 /// A plugin's logic (Sources/Plugins/NAME/Logic): plain Swift, unit-tested on its own.
 func pluginLogic(_ name: String, dependencies: [Target.Dependency] = []) -> Target {
-    .target(name: "\(name)Logic", dependencies: dependencies, path: "Sources/Plugins/\(name)/Logic")
+    .target(name: "\(name)Logic", dependencies: ["OtonJSON"] + dependencies, path: "Sources/Plugins/\(name)/Logic")
 }
 
 let package = Package(
@@ -75,6 +75,10 @@ let package = Package(
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]
         ),
 
+        // The one JSON reader and writer (numbers kept as written, errors at line:column) and the
+        // typed reader of a plugin's config. Shared by the host and the plugins (compiled into each).
+        .target(name: "OtonJSON"),
+
         // Names the plugin a fatal signal came from (a per-thread record and a write(2)-only handler).
         .target(name: "OtonCrashGuard", path: "Sources/OtonCrashGuard"),
 
@@ -83,6 +87,7 @@ let package = Package(
             name: "OtonHost",
             dependencies: [
                 "PluginAPI",
+                "OtonJSON",
                 "CGStreamer",
                 "OtonHTTP",
                 "OtonCrashGuard",
@@ -107,7 +112,7 @@ let package = Package(
         .executableTarget(name: "oton-bench-bus", dependencies: ["OtonHost", "PluginAPI"], path: "Benchmarks/BusThroughput"),
 
         // Optional helper for Swift plugin authors; statically compiled into each Swift plugin.
-        .target(name: "OtonPluginKit", dependencies: ["PluginAPI"]),
+        .target(name: "OtonPluginKit", dependencies: ["PluginAPI", "OtonJSON"]),
 
         pluginLogic("SleepTimer"),
         plugin("SleepTimer", dependencies: ["SleepTimerLogic"]),
@@ -142,6 +147,7 @@ let package = Package(
             dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic", "OtonTestSupport"]
         ),
         .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),
+        .testTarget(name: "OtonJSONTests", dependencies: ["OtonJSON"]),
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
         .testTarget(
             name: "OtonIntegrationTests",

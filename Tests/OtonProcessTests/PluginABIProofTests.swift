@@ -98,6 +98,6 @@ final class PluginABIProofTests: XCTestCase {
         let path = TestPaths.pluginLibrary("OtonSleepTimer")
         let reports = manager.start([PluginEntry(id: "org.oton.sleep-timer", path: path, enabled: true,
                                                  config: .object(["action": .string("explode")]), location: "plugins[0]")])
-        XCTAssertEqual(reports.first?.status, .failed(.createFailed(path: path, id: "org.oton.sleep-timer", reason: "config.action must be \"stop\", \"pause\" or \"quit\"")))
+        XCTAssertEqual(reports.first?.status, .failed(.createFailed(path: path, id: "org.oton.sleep-timer", reason: "config.action must be \"stop\", \"pause\" or \"quit\", not \"explode\"")))
     }
 }

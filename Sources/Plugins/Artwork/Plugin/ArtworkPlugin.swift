@@ -1,3 +1,4 @@
+import ArtworkLogic
 import OtonPluginKit
 import PluginAPI
 

@@ -1,15 +1,16 @@
 import Foundation
+import OtonJSON
 
 /// The plugin's "config" object from plugins.json (or from `oton record`'s flags).
 public struct FileSinkSettings: Equatable, Sendable {
-    public enum Mode: String, Sendable {
+    public enum Mode: String, Sendable, CaseIterable {
         /// Every track is written (`oton record`).
         case always
         /// Nothing is written until `record-current`; the current track is kept in memory meanwhile.
         case onDemand = "on-demand"
     }
 
-    public enum Format: String, Sendable {
+    public enum Format: String, Sendable, CaseIterable {
         /// The encoded stream as received (the stream tap).
         case stream
         /// WAV from the decoded PCM tap.
@@ -51,10 +52,6 @@ public struct FileSinkSettings: Equatable, Sendable {
     /// A CUE sheet (NAME.cue) beside every finished file, listing where its tracks begin.
     public var writeCue = false
 
-    public struct Invalid: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     public init(directory: String, template: FileNameTemplate) {
         self.directory = directory
         self.template = template
@@ -66,117 +63,70 @@ public struct FileSinkSettings: Equatable, Sendable {
     /// The largest max_mb: 1 TiB (the same bound as `oton record --max-size`).
     public static let maximumMaxMegabytes = 1_048_576.0
 
-    public static func parse(_ json: String) throws -> FileSinkSettings {
-        let parsed: Any
-        do {
-            parsed = try JSONSerialization.jsonObject(with: Data(json.utf8))
-        } catch {
-            throw Invalid(description: "config is not valid JSON: \((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? error)")
-        }
-        guard let object = parsed as? [String: Any] else {
-            throw Invalid(description: "config must be a JSON object")
-        }
-        let known = Set(FileSinkKey.allCases.map(\.rawValue))
-        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw Invalid(description: "config.\(unknown) is not a file-sink setting; known: \(known.sorted().joined(separator: ", "))")
-        }
-        guard let directory = object[FileSinkKey.directory.rawValue] as? String, !directory.isEmpty else {
-            throw Invalid(description: "config.directory is required: the folder recordings go to")
+    public static func parse(_ json: String) throws(PluginConfigError) -> FileSinkSettings {
+        let config = try PluginConfigReader(json: json)
+        try config.refuseUnknownKeys(known: Set(FileSinkKey.allCases.map(\.rawValue)), owner: "a file-sink")
+        func key(_ key: FileSinkKey) -> String { key.rawValue }
+
+        guard let directory = try config.string(key(.directory), nonEmpty: true, expected: "the folder recordings go to") else {
+            throw config.error(key(.directory), "is required: the folder recordings go to")
         }
         let template: FileNameTemplate
         do {
-            template = try FileNameTemplate(object[FileSinkKey.template.rawValue].map { $0 as? String ?? "" } ?? FileNameTemplate.standard)
+            template = try FileNameTemplate(config.string(key(.template)) ?? FileNameTemplate.standard)
+        } catch let error as PluginConfigError {
+            throw error
         } catch {
-            throw Invalid(description: "config.template: \(error)")
+            throw config.error(key(.template), "cannot be used: \(error)")
         }
         var settings = FileSinkSettings(directory: Self.expandHome(directory), template: template)
-        if let value = object[FileSinkKey.names.rawValue] {
-            guard let names = value as? String, names == "portable" || names == "posix" else {
-                throw Invalid(description: "config.names must be \"portable\" (names FAT, exFAT and SMB accept; the default) or \"posix\" (every character Linux allows), not \(value)")
+        if let names = try config.string(key(.names)) {
+            guard names == "portable" || names == "posix" else {
+                throw config.error(key(.names), "must be \"portable\" (names FAT, exFAT and SMB accept; the default) or \"posix\" (every character Linux allows), not \"\(names)\"")
             }
             settings.template.portable = names == "portable"
         }
-        if let value = object[FileSinkKey.format.rawValue] {
-            guard let text = value as? String, let format = Format(rawValue: text) else {
-                throw Invalid(description: "config.format must be \"stream\" (the encoded stream as received) or \"wav\" (decoded PCM)")
-            }
+        if let format = try config.choice(key(.format), Format.self,
+                                          expected: "\"stream\" (the encoded stream as received) or \"wav\" (decoded PCM)") {
             settings.format = format
         }
-        for (key, path) in [(FileSinkKey.silenceWindow.rawValue, \FileSinkSettings.silenceWindow), (FileSinkKey.padBefore.rawValue, \FileSinkSettings.padBefore),
-                            (FileSinkKey.padAfter.rawValue, \FileSinkSettings.padAfter)] {
-            if let value = object[key] {
-                guard let seconds = value as? Double, seconds >= 0, seconds <= 30 else {
-                    throw Invalid(description: "config.\(key) must be a number of seconds from 0 to 30, not \(value)")
-                }
-                settings[keyPath: path] = seconds
+        let seconds: [(FileSinkKey, WritableKeyPath<FileSinkSettings, Double>)] = [(.silenceWindow, \.silenceWindow), (.padBefore, \.padBefore), (.padAfter, \.padAfter)]
+        for (name, path) in seconds {
+            if let value = try config.number(key(name), in: 0 ... 30, expected: "a number of seconds from 0 to 30") {
+                settings[keyPath: path] = value
             }
         }
-
-        if let value = object[FileSinkKey.split.rawValue] {
-            guard let flag = value as? Bool else { throw Invalid(description: "config.split must be true or false") }
-            settings.split = flag
-        }
-        if let value = object[FileSinkKey.partial.rawValue] {
-            guard let text = value as? String, let policy = PartialPolicy(rawValue: text) else {
-                throw Invalid(description: "config.partial must be \"incomplete\", \"drop\" or \"keep\"")
-            }
-            settings.partial = policy
-        }
-        if let value = object[FileSinkKey.minSeconds.rawValue] {
-            guard let seconds = value as? Double, seconds >= 0, seconds <= 3600 else {
-                throw Invalid(description: "config.min_seconds must be a number from 0 to 3600, not \(value)")
-            }
-            settings.minimumSeconds = seconds
-        }
-        if let value = object[FileSinkKey.mode.rawValue] {
-            guard let text = value as? String, let mode = Mode(rawValue: text) else {
-                throw Invalid(description: "config.mode must be \"always\" or \"on-demand\"")
-            }
-            settings.mode = mode
-        }
-        if let value = object[FileSinkKey.bufferMb.rawValue] {
-            guard let megabytes = value as? Double, megabytes >= 1, megabytes <= 4096 else {
-                throw Invalid(description: "config.buffer_mb must be a number from 1 to 4096, not \(value)")
-            }
+        if let flag = try config.bool(key(.split)) { settings.split = flag }
+        if let policy = try config.choice(key(.partial), PartialPolicy.self) { settings.partial = policy }
+        if let value = try config.number(key(.minSeconds), in: 0 ... 3600) { settings.minimumSeconds = value }
+        if let mode = try config.choice(key(.mode), Mode.self) { settings.mode = mode }
+        if let megabytes = try config.number(key(.bufferMb), in: 1 ... 4096) {
             settings.bufferBytes = Int(megabytes * 1_048_576)
         }
-        if let value = object[FileSinkKey.diskFloorMb.rawValue] {
-            guard let megabytes = value as? Double, megabytes >= 0, megabytes <= 1_000_000_000 else {
-                throw Invalid(description: "config.disk_floor_mb must be a number of megabytes from 0 to 1000000000, not \(value)")
-            }
+        if let megabytes = try config.number(key(.diskFloorMb), in: 0 ... 1_000_000_000,
+                                             expected: "a number of megabytes from 0 to 1000000000") {
             settings.diskFloorBytes = UInt64(megabytes * 1_048_576)
         }
-        if let value = object[FileSinkKey.maxMb.rawValue] {
-            // The upper bound keeps megabytes * 1_048_576 far inside UInt64 (1e300 used to trap here).
-            guard let megabytes = value as? Double, megabytes >= 0, megabytes <= Self.maximumMaxMegabytes else {
-                throw Invalid(description: "config.max_mb must be a number of megabytes from 0 (no limit) to 1048576 (1 TiB), not \(value)")
-            }
+        // The upper bound keeps megabytes * 1_048_576 far inside UInt64 (1e300 used to trap here).
+        if let megabytes = try config.number(key(.maxMb), in: 0 ... Self.maximumMaxMegabytes,
+                                             expected: "a number of megabytes from 0 (no limit) to 1048576 (1 TiB)") {
             settings.maxBytes = UInt64(megabytes * 1_048_576)
         }
-        if let value = object[FileSinkKey.maxSeconds.rawValue] {
-            guard let seconds = value as? Double, seconds >= 0, seconds <= Self.maximumMaxSeconds else {
-                throw Invalid(description: "config.max_seconds must be a number of seconds of audio from 0 (no limit) to 31536000 (a year), not \(value)")
-            }
-            settings.maxNanoseconds = Int64(seconds * 1e9)
+        if let value = try config.number(key(.maxSeconds), in: 0 ... Self.maximumMaxSeconds,
+                                         expected: "a number of seconds of audio from 0 (no limit) to 31536000 (a year)") {
+            settings.maxNanoseconds = Int64(value * 1e9)
         }
-        if let value = object[FileSinkKey.index.rawValue] {
-            guard let text = value as? String, !text.isEmpty, !text.hasPrefix("/") else {
-                throw Invalid(description: "config.index must be a file name relative to config.directory")
+        if let index = try config.string(key(.index), nonEmpty: true, expected: "a file name relative to config.directory") {
+            guard !index.hasPrefix("/") else {
+                throw config.error(key(.index), "must be a file name relative to config.directory, not \"\(index)\"")
             }
-            settings.indexName = FileNameTemplate.safePath(text)
+            settings.indexName = FileNameTemplate.safePath(index)
         }
-        for (key, path) in [(FileSinkKey.station.rawValue, \FileSinkSettings.station), (FileSinkKey.streamUrl.rawValue, \FileSinkSettings.streamURL)] {
-            if let value = object[key] {
-                guard let text = value as? String else { throw Invalid(description: "config.\(key) must be a string") }
-                settings[keyPath: path] = text
-            }
-        }
-        for (key, path) in [(FileSinkKey.quitOnError.rawValue, \FileSinkSettings.quitOnError), (FileSinkKey.tags.rawValue, \FileSinkSettings.writeTags),
-                            (FileSinkKey.cue.rawValue, \FileSinkSettings.writeCue)] {
-            if let value = object[key] {
-                guard let flag = value as? Bool else { throw Invalid(description: "config.\(key) must be true or false") }
-                settings[keyPath: path] = flag
-            }
+        if let station = try config.string(key(.station)) { settings.station = station }
+        if let url = try config.string(key(.streamUrl)) { settings.streamURL = url }
+        let flags: [(FileSinkKey, WritableKeyPath<FileSinkSettings, Bool>)] = [(.quitOnError, \.quitOnError), (.tags, \.writeTags), (.cue, \.writeCue)]
+        for (name, path) in flags {
+            if let flag = try config.bool(key(name)) { settings[keyPath: path] = flag }
         }
         return settings
     }

@@ -1,4 +1,5 @@
 import Foundation
+import OtonJSON
 
 /// Where a secret comes from: an environment variable or a file (mode 0600).
 /// Secrets themselves never appear in plugins.json.
@@ -46,26 +47,19 @@ public struct HistoryConfig: Equatable, Sendable {
 
     public init() {}
 
-    public struct Invalid: Error, CustomStringConvertible, Equatable {
-        public let description: String
-        public init(_ description: String) { self.description = description }
-    }
-
     /// Keys that would put a secret in plain text into plugins.json.
     static let plainSecretKeys: Set<String> = ["token", "api_key", "api_secret", "session_key", "secret", "password"]
 
-    public static func parse(_ json: String, home: String = NSHomeDirectory()) throws -> HistoryConfig {
-        guard let data = json.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw Invalid("config must be a JSON object")
-        }
+    public static func parse(_ json: String, home: String = NSHomeDirectory()) throws(PluginConfigError) -> HistoryConfig {
+        let reader = try PluginConfigReader(json: json)
+        try reader.refuseUnknownKeys(known: ["database", "jingle_patterns", "min_live_seconds", "retry_initial_seconds",
+                                             "retry_max_seconds", "request_timeout_seconds", "listenbrainz", "lastfm"], owner: "a history")
         var config = HistoryConfig()
-        let reader = ObjectReader(object: object, location: "config", home: home)
-        config.database = try reader.path("database")
-        config.jinglePatterns = try reader.strings("jingle_patterns") ?? []
+        config.database = try reader.path("database", home: home)
+        config.jinglePatterns = try reader.strings("jingle_patterns", maxCount: 1000) ?? []
         for pattern in config.jinglePatterns {
             guard (try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])) != nil else {
-                throw Invalid("config.jingle_patterns: \"\(pattern)\" is not a valid regular expression")
+                throw reader.error("jingle_patterns", ": \"\(pattern)\" is not a valid regular expression")
             }
         }
         config.minimumLiveSeconds = try reader.number("min_live_seconds", in: 0 ... 3600) ?? 30
@@ -74,68 +68,45 @@ public struct HistoryConfig: Equatable, Sendable {
         config.requestTimeoutSeconds = try reader.number("request_timeout_seconds", in: 0.1 ... 300) ?? 15
         if config.retryMaximumSeconds < config.retryInitialSeconds { config.retryMaximumSeconds = config.retryInitialSeconds }
 
-        if let section = try reader.section("listenbrainz") {
+        if let section = try reader.service("listenbrainz", known: ["url", "token_env", "token_file"]) {
             var service = ListenBrainz()
-            service.url = try section.string("url") ?? service.url
-            service.token = try section.secret("token")
+            service.url = try section.string("url", nonEmpty: true) ?? service.url
+            service.token = try section.secret("token", home: home)
             config.listenBrainz = service
         }
-        if let section = try reader.section("lastfm") {
+        if let section = try reader.service("lastfm", known: ["url", "auth_url", "api_key_env", "api_key_file", "api_secret_env",
+                                                              "api_secret_file", "session_key_file"]) {
             var service = LastFM()
-            service.url = try section.string("url") ?? service.url
-            service.authURL = try section.string("auth_url") ?? service.authURL
-            service.apiKey = try section.secret("api_key")
-            service.apiSecret = try section.secret("api_secret")
-            service.sessionKeyFile = try section.path("session_key_file")
+            service.url = try section.string("url", nonEmpty: true) ?? service.url
+            service.authURL = try section.string("auth_url", nonEmpty: true) ?? service.authURL
+            service.apiKey = try section.secret("api_key", home: home)
+            service.apiSecret = try section.secret("api_secret", home: home)
+            service.sessionKeyFile = try section.path("session_key_file", home: home)
             config.lastFM = service
         }
         return config
     }
 }
 
-/// Reads typed values out of a JSON object, naming the exact key in errors.
-private struct ObjectReader {
-    let object: [String: Any]
-    let location: String
-    let home: String
-
-    func string(_ key: String) throws -> String? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let text = value as? String, !text.isEmpty else { throw HistoryConfig.Invalid("\(location).\(key) must be a non-empty string") }
-        return text
+/// The history plugin's own kinds of setting: paths with ~, secret references, service sections.
+private extension PluginConfigReader {
+    func path(_ key: String, home: String) throws(PluginConfigError) -> String? {
+        try string(key, nonEmpty: true).map { $0 == "~" ? home : $0.hasPrefix("~/") ? home + String($0.dropFirst()) : $0 }
     }
 
-    func path(_ key: String) throws -> String? {
-        try string(key).map { $0 == "~" ? home : $0.hasPrefix("~/") ? home + String($0.dropFirst()) : $0 }
+    func secret(_ name: String, home: String) throws(PluginConfigError) -> SecretReference {
+        SecretReference(environmentVariable: try string(name + "_env", nonEmpty: true), file: try path(name + "_file", home: home))
     }
 
-    func strings(_ key: String) throws -> [String]? {
-        guard let value = object[key] else { return nil }
-        guard let list = value as? [String] else { throw HistoryConfig.Invalid("\(location).\(key) must be a list of strings") }
-        return list
-    }
-
-    func number(_ key: String, in range: ClosedRange<Double>) throws -> Double? {
-        guard let value = object[key] else { return nil }
-        // JSON true/false also arrive as NSNumber; their objCType is "c" (char).
-        guard let number = value as? NSNumber, String(cString: number.objCType) != "c", range.contains(number.doubleValue) else {
-            throw HistoryConfig.Invalid("\(location).\(key) must be a number from \(range.lowerBound) to \(range.upperBound)")
+    /// A service's sub-object; nil when absent, null or `"enabled": false`. A secret written in
+    /// plain text is refused before anything else, with where to put it instead.
+    func service(_ key: String, known: Set<String>) throws(PluginConfigError) -> PluginConfigReader? {
+        guard let section = try section(key) else { return nil }
+        for secretKey in HistoryConfig.plainSecretKeys.sorted() where section.members[secretKey] != nil {
+            throw section.error(secretKey, ": secrets are never read from plugins.json; use \"\(secretKey)_env\" (an environment variable) or \"\(secretKey)_file\" (a file with mode 0600)")
         }
-        return number.doubleValue
-    }
-
-    /// A sub-object; nil when absent or `"enabled": false`.
-    func section(_ key: String) throws -> ObjectReader? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let nested = value as? [String: Any] else { throw HistoryConfig.Invalid("\(location).\(key) must be an object") }
-        for secretKey in HistoryConfig.plainSecretKeys where nested[secretKey] != nil {
-            throw HistoryConfig.Invalid("\(location).\(key).\(secretKey): secrets are never read from plugins.json; use \"\(secretKey)_env\" (an environment variable) or \"\(secretKey)_file\" (a file with mode 0600)")
-        }
-        if let enabled = nested["enabled"] as? Bool, !enabled { return nil }
-        return ObjectReader(object: nested, location: "\(location).\(key)", home: home)
-    }
-
-    func secret(_ name: String) throws -> SecretReference {
-        SecretReference(environmentVariable: try string(name + "_env"), file: try path(name + "_file"))
+        try section.refuseUnknownKeys(known: known.union(["enabled"]), owner: "a \(key)")
+        if let enabled = try section.bool("enabled"), !enabled { return nil }
+        return section
     }
 }

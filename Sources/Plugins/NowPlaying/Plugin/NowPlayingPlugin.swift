@@ -1,3 +1,4 @@
+import NowPlayingLogic
 import OtonPluginKit
 import PluginAPI
 

@@ -1,3 +1,4 @@
+import ShareLogic
 import OtonPluginKit
 import PluginAPI
 

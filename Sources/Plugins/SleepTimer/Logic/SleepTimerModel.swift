@@ -3,7 +3,7 @@
 /// carries out the effects it returns.
 public struct SleepTimerModel: Sendable {
     /// What happens when the fade is over: stop or pause playback, or end oton (exit 0).
-    public enum Action: String, Sendable { case stop, pause, quit }
+    public enum Action: String, Sendable, CaseIterable { case stop, pause, quit }
 
     public struct Settings: Sendable, Equatable {
         public var fadeMilliseconds: Int

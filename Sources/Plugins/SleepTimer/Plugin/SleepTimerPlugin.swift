@@ -1,3 +1,4 @@
+import SleepTimerLogic
 import OtonPluginKit
 import PluginAPI
 

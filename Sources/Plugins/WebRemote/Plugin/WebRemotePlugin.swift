@@ -1,3 +1,4 @@
+import WebRemoteLogic
 import OtonPluginKit
 import PluginAPI
 

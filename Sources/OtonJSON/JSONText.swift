@@ -1,7 +1,7 @@
 /// Minimal, fast JSON text building for the hot paths (event lines, socket replies).
-enum JSONText {
+public enum JSONText {
     /// A JSON string literal for `string`, escaping quotes, backslashes and control characters.
-    static func quoted(_ string: String) -> String {
+    public static func quoted(_ string: String) -> String {
         var out = "\""
         out.reserveCapacity(string.utf8.count + 2)
         for scalar in string.unicodeScalars {
@@ -21,7 +21,7 @@ enum JSONText {
     }
 
     /// {"key":"value",…} in the given order.
-    static func object(_ pairs: [(key: String, value: String)]) -> String {
+    public static func object(_ pairs: [(key: String, value: String)]) -> String {
         "{" + pairs.map { quoted($0.key) + ":" + quoted($0.value) }.joined(separator: ",") + "}"
     }
 }

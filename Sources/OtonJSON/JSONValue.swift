@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A parsed JSON value, used where the shape is open (a plugin's config object, status APIs,
 /// control requests). Read with `JSONParser`; numbers keep their literal text.

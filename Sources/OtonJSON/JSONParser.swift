@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one JSON reader of the host (plugins.json, the status API, the control socket):
 /// recursive descent over UTF-8 bytes, linear in the input, with a size and a nesting limit.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import OtonHost
+@testable import OtonJSON
 import XCTest
 
 /// The host's one JSON reader: linear time, depth 64, duplicate keys refused, numbers as written.

@@ -1,0 +1,30 @@
+import OtonJSON
+
+/// Reads the plugin's "config" object: listen ("127.0.0.1:8765" unless given), max_event_clients,
+/// max_connections.
+public struct WebRemoteConfig: Sendable {
+    public var listen = ListenAddress.default
+    public var limits = ServerLimits()
+
+    public init() {}
+
+    public static func parse(_ json: String) throws(PluginConfigError) -> WebRemoteConfig {
+        let reader = try PluginConfigReader(json: json, example: #"{"listen": "127.0.0.1:8765"}"#)
+        try reader.refuseUnknownKeys(known: ["listen", "max_connections", "max_event_clients"], owner: "a web-remote")
+        var config = WebRemoteConfig()
+        if let text = try reader.string("listen", expected: "a string such as \"127.0.0.1:8765\"") {
+            do {
+                config.listen = try ListenAddress.parse(text)
+            } catch {
+                throw PluginConfigError(error.description)
+            }
+        }
+        if let number = try reader.integer("max_connections", in: 2 ... 1024) {
+            config.limits.maximumConnections = number
+        }
+        if let number = try reader.integer("max_event_clients", in: 1 ... 1024) {
+            config.limits.maximumEventClients = number
+        }
+        return config
+    }
+}
