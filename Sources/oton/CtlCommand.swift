@@ -49,16 +49,16 @@ struct CtlCommand: ParsableCommand {
         do {
             try client.write(words)
             guard let line = client.nextLine(),
-                  let reply = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+                  let reply = (try? JSONValue.parse(Data(line.utf8), maxBytes: ControlClient.maximumLineBytes))?.objectValue else {
                 Terminal.error("oton closed the connection without a reply")
                 throw ExitCode.failure
             }
             if json { print(line) }
-            guard reply["ok"] as? Bool == true else {
-                if !json { Terminal.error(reply["error"] as? String ?? "failed") }
+            guard reply["ok"]?.boolValue == true else {
+                if !json { Terminal.error(reply["error"]?.stringValue ?? "failed") }
                 throw ExitCode.failure
             }
-            if !json, let text = reply["text"] as? String { print(text) }
+            if !json, let text = reply["text"]?.stringValue { print(text) }
             if words.first == "subscribe" {
                 while let event = client.nextLine() {
                     print(event)

@@ -30,8 +30,8 @@ struct LastFMCommand: ParsableCommand {
                 try OfflineCommand.with(pluginID: "org.oton.history", defaultLibrary: "libOtonHistory.so", config: config) { plugin in
                     let started = plugin.run("lastfm-login", ["start"])
                     guard started.ok,
-                          let object = try? JSONSerialization.jsonObject(with: Data(started.text.utf8)) as? [String: String],
-                          let token = object["token"], let url = object["url"] else {
+                          let object = try? JSONValue.parse(Data(started.text.utf8)),
+                          let token = object["token"]?.stringValue, let url = object["url"]?.stringValue else {
                         Terminal.error(started.text)
                         throw ExitStatus.configuration
                     }

@@ -46,10 +46,10 @@ enum RunningOtonNotifier {
             do {
                 client.setTimeout(seconds: 2)
                 let reply = try client.send(["reload-stations"])
-                if reply["ok"] as? Bool == true {
-                    Terminal.note("running oton \"\(instance)\": \(reply["text"] as? String ?? "stations reloaded")")
+                if reply["ok"]?.boolValue == true {
+                    Terminal.note("running oton \"\(instance)\": \(reply["text"]?.stringValue ?? "stations reloaded")")
                 } else {
-                    Terminal.note("running oton \"\(instance)\" did not reload: \(reply["error"] as? String ?? "no reason given")")
+                    Terminal.note("running oton \"\(instance)\" did not reload: \(reply["error"]?.stringValue ?? "no reason given")")
                 }
             } catch {
                 Terminal.note("running oton \"\(instance)\" not reached (\(error)); it keeps its old stations until restarted")

@@ -52,4 +52,30 @@ final class IsolationCodecTests: XCTestCase {
         var formats: [String: MediaFormat] = [:]
         XCTAssertNil(IsolationCodec.packet(fromBody: [1, 0, 0], formats: &formats))
     }
+
+    /// The child's ready message and requests are JSON headers: they come back as sent, and a
+    /// child that lies about a number (beyond UInt32, a fraction, a string) is not believed.
+    func testTheReadyManifestComesBackAndLyingNumbersAreRefused() throws {
+        let manifest = PluginManifest(path: "/p/libX.so", id: "org.x", name: "X «ü»", version: "1.0", description: "d\n\u{1}",
+                                      abiMajor: 1, abiMinor: 3, descriptorSize: 200, consumes: ["track"], mediaTaps: 3,
+                                      commands: [.init(name: "x", usage: "x [y]", help: "h")], hasOnEvent: true, hasOnMedia: false, hasOnCommand: true)
+        let pcm = PCMFormatChoice(sampleFormat: 2, rate: 192_000, channels: 8)
+        let header = IsolationManifest.header(of: manifest, taps: 1, pcm: pcm, commands: [["y", "y", "help"]])
+        let sent = try XCTUnwrap(JSONValue.parse(Data(JSONValue.object(header).jsonText.utf8)).objectValue)
+        let ready = try XCTUnwrap(IsolationManifest.ready(from: sent))
+        XCTAssertEqual(ready.manifest, manifest)
+        XCTAssertEqual(ready.pcm, pcm)
+        XCTAssertEqual(ready.taps, 1)
+        XCTAssertEqual(ready.commands, [.init(name: "y", usage: "y", help: "help")])
+        for lie: JSONValue in [[1, .number(JSONNumber(UInt64(4_294_967_296)))], [1, .number(3.5)], [1, "3"], [1], [-1, 3]] {
+            var lying = sent
+            lying["abi"] = lie
+            XCTAssertNil(IsolationManifest.ready(from: lying), lie.jsonText)
+        }
+        XCTAssertEqual(IsolationCodec.request(from: try XCTUnwrap(IsolationCodec.header(of: .fadeVolume(to: 0.25, milliseconds: 300)))),
+                       .fadeVolume(to: 0.25, milliseconds: 300))
+        XCTAssertEqual(IsolationCodec.request(from: ["r": "volume", "v": .number(1e300)]), .setVolume(1.5), "clamped")
+        XCTAssertNil(IsolationCodec.request(from: ["r": "volume", "v": "loud"]))
+        XCTAssertNil(IsolationCodec.request(from: ["r": "explode"]))
+    }
 }

@@ -33,7 +33,7 @@ final class ControlSocketTests: XCTestCase {
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: pluginsJSON())
         let events = try oton.connect()
         try events.write(["subscribe"])
-        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "playing" }, "playing")
         return (oton, events)
     }
@@ -49,7 +49,7 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(set), 2.5, "not early")
         var volumes: [Double] = []
         let stopped = events.waitForEvent("state", where: { $0["state"] == "stopped" }) { event in
-            if event["kind"] as? String == "volume", let value = (event["fields"] as? [String: String])?["volume"].flatMap(Double.init) {
+            if event.kind == "volume", let value = event.fields["volume"].flatMap(Double.init) {
                 volumes.append(value)
             }
         }
@@ -76,8 +76,8 @@ final class ControlSocketTests: XCTestCase {
         var kinds: [String] = []
         events.setTimeout(seconds: 1)
         while Date() < end {
-            if let object = try? events.nextObject(), let event = object["event"] as? [String: Any] {
-                kinds.append("\(event["kind"] ?? "")/\((event["fields"] as? [String: String])?["state"] ?? "")")
+            if let event = events.nextEvent() {
+                kinds.append("\(event.kind)/\(event.fields["state"] ?? "")")
             }
         }
         XCTAssertFalse(kinds.contains { $0.hasPrefix("org.oton.sleep.fired") || $0 == "state/stopped" }, "\(kinds)")
@@ -95,8 +95,7 @@ final class ControlSocketTests: XCTestCase {
         // Read on until playback stopped, keeping the order: the timer must fire after Song Two began.
         var seen: [String] = []
         let stopped = events.waitForEvent("state", timeout: 30, where: { $0["state"] == "stopped" }) { event in
-            let fields = event["fields"] as? [String: String] ?? [:]
-            seen.append("\(event["kind"] as? String ?? "?") \(fields["title"] ?? fields["state"] ?? "")")
+            seen.append("\(event.kind) \(event.fields["title"] ?? event.fields["state"] ?? "")")
         }
         XCTAssertNotNil(stopped, "playback stopped; seen: \(seen)")
         let songTwo = seen.firstIndex { $0 == "track Song Two" }
@@ -159,8 +158,8 @@ final class ControlSocketTests: XCTestCase {
         // Nothing but the volume changed playback.
         events.setTimeout(seconds: 1)
         var states: [String] = []
-        while let object = try? events.nextObject(), let event = object["event"] as? [String: Any] {
-            if event["kind"] as? String == "state" { states.append((event["fields"] as? [String: String])?["state"] ?? "") }
+        while let event = events.nextEvent() {
+            if event.kind == "state" { states.append(event.fields["state"] ?? "") }
         }
         XCTAssertEqual(states, [], "no state change from bad clients")
     }

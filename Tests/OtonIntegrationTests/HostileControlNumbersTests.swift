@@ -27,7 +27,7 @@ final class HostileControlNumbersTests: XCTestCase {
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         let events = try oton.connect()
         try events.write(["subscribe"])
-        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "playing" }, "playing")
 
         for value in ["+9223372036854775807", "-9223372036854775808", "99999999999999999999", "1e3", "151"] {

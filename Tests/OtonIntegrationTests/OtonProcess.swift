@@ -66,16 +66,34 @@ final class OtonProcess {
     }
 }
 
+/// One `{"event": {…}}` line of a control-socket subscription.
+struct SubscribedEvent {
+    var kind: String
+    var fields: [String: String]
+    var monotonicNanoseconds: Int64?
+
+    init?(_ line: [String: JSONValue]) {
+        guard let event = line["event"], let kind = event["kind"]?.stringValue else { return nil }
+        self.kind = kind
+        fields = (event["fields"]?.objectValue ?? [:]).compactMapValues(\.stringValue)
+        monotonicNanoseconds = event["mono_ns"]?.int64Value
+    }
+}
+
 /// Reads a subscription's events until one matches.
 extension ControlClient {
+    /// The next event; nil at the end, after the read timeout, or on a line that is not an event.
+    func nextEvent() -> SubscribedEvent? {
+        (try? nextObject()).flatMap(SubscribedEvent.init)
+    }
+
     func waitForEvent(_ kind: String, timeout: TimeInterval = 15, where predicate: ([String: String]) -> Bool = { _ in true },
-                      seen: (([String: Any]) -> Void)? = nil) -> [String: String]? {
+                      seen: ((SubscribedEvent) -> Void)? = nil) -> [String: String]? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            guard let object = try? nextObject(), let event = object["event"] as? [String: Any] else { return nil }
+            guard let event = nextEvent() else { return nil }
             seen?(event)
-            let fields = event["fields"] as? [String: String] ?? [:]
-            if event["kind"] as? String == kind && predicate(fields) { return fields }
+            if event.kind == kind && predicate(event.fields) { return event.fields }
         }
         return nil
     }

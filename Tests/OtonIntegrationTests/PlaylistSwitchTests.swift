@@ -34,7 +34,7 @@ final class PlaylistSwitchTests: XCTestCase {
             """)
         let events = try oton.connect()
         try events.write(["subscribe"])
-        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song A" }, oton.directory.read("stderr.log"))
 
         // A listed station whose URL is a playlist: next resolves it past its dead first entry.

@@ -86,7 +86,7 @@ final class PluginCrashTests: XCTestCase {
                                    plugins: plugins(probe: probe, config: config, isolation: "process"))
         let events = try oton.connect()
         try events.write(["subscribe"])
-        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         let stderrPath = oton.directory.file("stderr.log")
 
         let crashed = waitForLines(stderrPath) { $0.contains { $0.contains("restarted in a new process") } }
@@ -173,7 +173,7 @@ final class PluginCrashTests: XCTestCase {
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: config)
         let events = try oton.connect()
         try events.write(["subscribe"])
-        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         let lines = waitForLines(oton.directory.file("stderr.log")) { $0.contains { $0.contains("restarting in") } }
         XCTAssertTrue(lines.contains { $0.contains("plugin org.oton.test.vandal sent oton something that is not a frame (killed); restarting in 1 s") },
                       lines.joined(separator: "\n"))

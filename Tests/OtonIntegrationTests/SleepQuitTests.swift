@@ -16,7 +16,7 @@ final class SleepQuitTests: XCTestCase {
         """)
         let events = try oton.connect()
         try events.write(["subscribe"])
-        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "playing" }, "playing")
         XCTAssertEqual(try oton.ctl(["sleep", "2s"]).status, 0)
         XCTAssertNotNil(events.waitForEvent("org.oton.sleep.fired", timeout: 10))

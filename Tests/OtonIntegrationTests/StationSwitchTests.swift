@@ -32,7 +32,7 @@ final class StationSwitchTests: XCTestCase {
         let oton = try OtonProcess(self, arguments: ["play", "Alpha", "--headless", "--retries", "1"], plugins: plugins)
         let events = try oton.connect()
         try events.write(["subscribe"])
-        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song A" }, "Alpha plays")
 
         let switched = Date()

@@ -28,7 +28,7 @@ final class StationsLiveEditTests: XCTestCase {
         let oton = try OtonProcess(self, arguments: ["play", "--headless", "--search", "found", "--directory-server", directory.url])
         let events = try oton.connect()
         try events.write(["subscribe"])
-        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song One" }, "the first result plays: \(oton.directory.read("stderr.log"))")
         let status = try oton.ctl(["--json", "status"])
         XCTAssertTrue(status.stdout.contains(#""station":"Found FM""#) && status.stdout.contains(server.url(mount: "/found.mp3").absoluteString),

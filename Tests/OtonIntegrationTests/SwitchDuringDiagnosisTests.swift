@@ -32,7 +32,7 @@ final class SwitchDuringDiagnosisTests: XCTestCase {
             """)
         let events = try oton.connect()
         try events.write(["subscribe"])
-        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         _ = try await old.waitForRequest(path: "/old.mp3", timeout: 10)
         _ = try await pollUntil(timeout: 10, interval: 0.02, "the diagnosis of the old station") {
             old.requests(path: "/old.mp3").count >= 2 ? true : nil
@@ -41,8 +41,8 @@ final class SwitchDuringDiagnosisTests: XCTestCase {
         XCTAssertEqual(try oton.ctl(["station", "New"]).stdout, "switching to New\n")
         var seen: [String] = []
         let track = events.waitForEvent("track", timeout: 15, where: { $0["title"] == "New Song" }) { event in
-            let fields = event["fields"] as? [String: String] ?? [:]
-            if event["kind"] as? String == "state" { seen.append([fields["state"], fields["error_kind"]].compactMap { $0 }.joined(separator: " ")) }
+            let fields = event.fields
+            if event.kind == "state" { seen.append([fields["state"], fields["error_kind"]].compactMap { $0 }.joined(separator: " ")) }
         }
         XCTAssertNotNil(track, "the new station plays: \(seen)\n\(oton.directory.read("stderr.log"))")
         let afterSwitch = seen.drop { $0 != "stopped" }

@@ -41,7 +41,7 @@ final class WebRemoteTests: XCTestCase {
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         let events = try oton.connect()
         try events.write(["subscribe"])
-        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song One" }, "the first track")
         let reply = try oton.ctl(["web-remote", "url"])
         XCTAssertEqual(reply.status, 0, reply.stderr + oton.directory.read("stderr.log"))
@@ -188,7 +188,7 @@ final class WebRemoteTests: XCTestCase {
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         let events = try oton.connect()
         try events.write(["subscribe"])
-        XCTAssertEqual(try events.nextObject()["ok"] as? Bool, true)
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "playing" }, "playback is not affected")
         let list = try oton.ctl(["plugins"]).stdout
         XCTAssertTrue(list.contains("cannot listen on 127.0.0.1:\(taken)"), list)
@@ -213,8 +213,8 @@ final class WebRemoteTests: XCTestCase {
         XCTAssertNotNil(delivered, "the new title reaches the page")
         var published: Int64?
         _ = remote.events.waitForEvent("track", where: { $0["title"] == "Song Two" }) { event in
-            if event["kind"] as? String == "track", (event["fields"] as? [String: String])?["title"] == "Song Two" {
-                published = (event["mono_ns"] as? NSNumber)?.int64Value
+            if event.kind == "track", event.fields["title"] == "Song Two" {
+                published = event.monotonicNanoseconds
             }
         }
         let latency = Double(arrival - (try XCTUnwrap(published, "the bus's track event has its time"))) / 1e9

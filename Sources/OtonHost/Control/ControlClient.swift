@@ -27,8 +27,11 @@ public final class ControlClient {
         } catch {
             throw Failure(description: "cannot reach oton at \(path): \(error)")
         }
-        reader = LineReader(fd: fd, limit: 16 << 20)
+        reader = LineReader(fd: fd, limit: Self.maximumLineBytes)
     }
+
+    /// The longest reply or event line read.
+    public static let maximumLineBytes = 16 << 20
 
     deinit { close(fd) }
 
@@ -38,24 +41,23 @@ public final class ControlClient {
     }
 
     /// Sends one request and returns the reply object.
-    public func send(_ words: [String], id: Int = 1) throws(Failure) -> [String: Any] {
+    public func send(_ words: [String], id: Int = 1) throws(Failure) -> [String: JSONValue] {
         try write(words, id: id)
         return try nextObject()
     }
 
     /// Sends one request without waiting for the reply.
     public func write(_ words: [String], id: Int = 1) throws(Failure) {
-        let request: [String: Any] = ["id": id, "command": words]
-        guard var data = try? JSONSerialization.data(withJSONObject: request) else { throw Failure(description: "cannot encode the request") }
-        data.append(0x0A)
+        let request: JSONValue = ["id": .int(id), "command": .strings(words)]
+        let data = Data((request.jsonText + "\n").utf8)
         guard UnixSocket.writeAll(fd, data) else { throw Failure(description: "oton closed the connection") }
     }
 
     /// The next line from oton as a JSON object (replies, or events after `subscribe`).
-    public func nextObject() throws(Failure) -> [String: Any] {
+    public func nextObject() throws(Failure) -> [String: JSONValue] {
         switch reader.next() {
         case let .line(line):
-            guard let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] else {
+            guard let object = (try? JSONValue.parse(line, maxBytes: Self.maximumLineBytes))?.objectValue else {
                 throw Failure(description: "unreadable reply: \(String(decoding: line.prefix(200), as: UTF8.self))")
             }
             return object

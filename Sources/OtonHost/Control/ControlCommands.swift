@@ -40,9 +40,11 @@ struct ControlCommands {
         case "prev", "previous": return step(-1)
         case "stations":
             let current = player.station
-            let list = stations().stations.enumerated().map { ["number": $0.offset + 1, "name": $0.element.name, "url": $0.element.url,
-                                                              "current": $0.element.url == current.url] as [String: Any] }
-            return .success(stations().listing(current: current), data: ["stations": list])
+            let list = stations().stations.enumerated().map { entry -> JSONValue in
+                ["number": .int(entry.offset + 1), "name": .string(entry.element.name), "url": .string(entry.element.url),
+                 "current": .bool(entry.element.url == current.url)]
+            }
+            return .success(stations().listing(current: current), data: ["stations": .array(list)])
         case "pause": return submit(.pause, "paused")
         case "toggle", "play-pause": return submit(.playPause, "toggled")
         case "stop": return submit(.stop, "stopped")
@@ -82,7 +84,7 @@ struct ControlCommands {
 
     private func switchTo(_ station: Station) -> ControlReply {
         player.submit(.switchStation(station), from: "control")
-        return .success("switching to \(station.name)", data: ["station": station.name, "url": station.url])
+        return .success("switching to \(station.name)", data: ["station": .string(station.name), "url": .string(station.url)])
     }
 
     private func submit(_ request: PlayerRequest, _ text: String) -> ControlReply {
@@ -101,22 +103,22 @@ struct ControlCommands {
     private func status() -> ControlReply {
         let state = fields(OTON_EVENT_STATE)
         let track = fields(OTON_EVENT_TRACK)
-        var data: [String: Any] = [
-            "state": state["state"] ?? "idle",
-            "station": player.station.name,
-            "url": player.station.url,
-            "volume": volumePercent,
+        var data: [String: JSONValue] = [
+            "state": .string(state["state"] ?? "idle"),
+            "station": .string(player.station.name),
+            "url": .string(player.station.url),
+            "volume": .int(volumePercent),
         ]
-        for key in ["title", "artist", "raw_title", "genre", "codec", "bitrate", "artwork_url"] { data[key] = track[key] }
+        for key in ["title", "artist", "raw_title", "genre", "codec", "bitrate", "artwork_url"] { data[key] = track[key].map(JSONValue.string) }
         if let kind = state["error_kind"] {
-            data["error"] = ["kind": kind, "message": state["error_message"] ?? "", "suggestion": state["error_suggestion"] ?? ""]
+            data["error"] = ["kind": .string(kind), "message": .string(state["error_message"] ?? ""), "suggestion": .string(state["error_suggestion"] ?? "")]
         }
         let song = [track["artist"], track["title"]].compactMap { $0 }.joined(separator: " – ")
         var text = "\(state["state"] ?? "idle") · \(player.station.name)"
         if !song.isEmpty { text += " · " + song }
         text += " · volume \(VolumeArgument.text(percent: volumePercent))"
         if let sleep = sleepTimer() {
-            data["sleep"] = sleep.data
+            data["sleep"] = .object(sleep.data)
             text += " · " + sleep.text
         }
         if let message = state["error_message"] { text += "\n\(message)\n\(state["error_suggestion"] ?? "")" }
@@ -125,7 +127,7 @@ struct ControlCommands {
 
     /// The sleep timer as its plugin last announced it: "sleep 4:52" (counting down from the set
     /// event's time) or "sleep after track"; nil when none is set.
-    private func sleepTimer() -> (text: String, data: [String: Any])? {
+    private func sleepTimer() -> (text: String, data: [String: JSONValue])? {
         let latest = [OTON_EVENT_NAME_SLEEP_SET, OTON_EVENT_NAME_SLEEP_CANCELLED, OTON_EVENT_NAME_SLEEP_FIRED]
             .compactMap { bus.registry.kind(for: $0).flatMap(bus.current) }
             .max { $0.event.monotonicNanoseconds < $1.event.monotonicNanoseconds }
@@ -135,12 +137,12 @@ struct ControlCommands {
         guard let seconds = field("seconds").flatMap(Double.init), seconds.isFinite else { return nil }
         let elapsed = Double(Clock.monotonicNanoseconds() - event.monotonicNanoseconds) / 1e9
         let left = Int(max(0, min(seconds - elapsed, 86_400 * 7)).rounded(.up))
-        return (String(format: "sleep %d:%02d", left / 60, left % 60), ["mode": "duration", "seconds_left": left])
+        return (String(format: "sleep %d:%02d", left / 60, left % 60), ["mode": "duration", "seconds_left": .int(left)])
     }
 
     private func volume(_ arguments: [String]) -> ControlReply {
         guard let argument = arguments.first else {
-            return .success("volume \(VolumeArgument.text(percent: volumePercent))", data: ["volume": volumePercent])
+            return .success("volume \(VolumeArgument.text(percent: volumePercent))", data: ["volume": .int(volumePercent)])
         }
         let target: Int
         switch Self.volumeArgument(argument) {
@@ -152,7 +154,7 @@ struct ControlCommands {
             player.submit(.changeVolume(byPercent: change), from: "control")
         case let .failure(error): return .failure(error.description)
         }
-        return .success("volume \(VolumeArgument.text(percent: target))", data: ["volume": target])
+        return .success("volume \(VolumeArgument.text(percent: target))", data: ["volume": .int(target)])
     }
 
     typealias VolumeArgument = OtonHost.VolumeArgument
@@ -167,7 +169,7 @@ struct ControlCommands {
         do {
             let stations = try LiveStationList.shared.reload()
             return .success("\(stations.count) station\(stations.count == 1 ? "" : "s") reloaded from \(LiveStationList.shared.file ?? "?")",
-                            data: ["stations": stations.map(\.name)])
+                            data: ["stations": .strings(stations.map(\.name))])
         } catch {
             return .failure("stations not reloaded: \(error.message); the old list stays. Hint: \(error.hint)")
         }
@@ -175,7 +177,7 @@ struct ControlCommands {
 
     private func pluginList() -> ControlReply {
         var lines: [String] = []
-        var list: [[String: Any]] = []
+        var list: [JSONValue] = []
         for report in plugins.reports {
             let status: String
             switch report.status {
@@ -184,18 +186,19 @@ struct ControlCommands {
             case let .failed(error): status = "failed: \(error.reason)"
             }
             lines.append("\(report.id)  \(status)")
-            list.append(["id": report.id, "status": status, "path": report.path])
+            list.append(["id": .string(report.id), "status": .string(status), "path": .string(report.path)])
         }
-        return .success(lines.isEmpty ? "no plugins configured" : lines.joined(separator: "\n"), data: ["plugins": list])
+        return .success(lines.isEmpty ? "no plugins configured" : lines.joined(separator: "\n"), data: ["plugins": .array(list)])
     }
 
     private func commandList() -> ControlReply {
         var lines = Self.builtIn.map { "\($0.usage)\n    \($0.help)" }
-        var list: [[String: Any]] = Self.builtIn.map { ["name": $0.name, "usage": $0.usage, "help": $0.help, "plugin": "host"] }
+        var list: [JSONValue] = Self.builtIn.map { ["name": .string($0.name), "usage": .string($0.usage), "help": .string($0.help), "plugin": "host"] }
         for entry in plugins.commands.all {
             lines.append("\(entry.command.usage)\n    \(entry.command.help) [\(entry.pluginID)]")
-            list.append(["name": entry.command.name, "usage": entry.command.usage, "help": entry.command.help, "plugin": entry.pluginID])
+            list.append(["name": .string(entry.command.name), "usage": .string(entry.command.usage), "help": .string(entry.command.help),
+                         "plugin": .string(entry.pluginID)])
         }
-        return .success(lines.joined(separator: "\n"), data: ["commands": list])
+        return .success(lines.joined(separator: "\n"), data: ["commands": .array(list)])
     }
 }

@@ -64,27 +64,22 @@ struct ControlRequest: Sendable {
 struct ControlReply {
     var ok: Bool
     var text: String
-    var data: [String: Any]?
+    var data: [String: JSONValue]?
 
-    static func success(_ text: String, data: [String: Any]? = nil) -> ControlReply { ControlReply(ok: true, text: text, data: data) }
+    static func success(_ text: String, data: [String: JSONValue]? = nil) -> ControlReply { ControlReply(ok: true, text: text, data: data) }
     static func failure(_ message: String) -> ControlReply { ControlReply(ok: false, text: message) }
 
-    /// `id` is the request's JSON value (a `JSONValue`), echoed as it came; anything else is null.
-    func line(id: Any?) -> Data {
-        let idText = (id as? JSONValue)?.jsonText ?? "null"
-        var object: [String: Any] = ["ok": ok]
+    /// The request's `id` is echoed as its own JSON text first, so that a number such as
+    /// 12345678901234567890 comes back unchanged; nil becomes null.
+    func line(id: JSONValue?) -> Data {
+        var object: [String: JSONValue] = ["ok": .bool(ok)]
         if ok {
-            object["text"] = text
-            if let data { object["data"] = data }
+            object["text"] = .string(text)
+            if let data { object["data"] = .object(data) }
         } else {
-            object["error"] = text
+            object["error"] = .string(text)
         }
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data(#"{"ok":false,"error":"reply could not be encoded"}"#.utf8)
-        // The id first, as its own JSON text: a number such as 12345678901234567890 comes back unchanged.
-        var bytes = Data(("{\"id\":" + idText + ",").utf8)
-        bytes.append(body.dropFirst())
-        bytes.append(0x0A)
-        return bytes
+        let body = JSONValue.object(object).jsonText
+        return Data(("{\"id\":" + (id?.jsonText ?? "null") + "," + body.dropFirst() + "\n").utf8)
     }
 }

@@ -110,12 +110,12 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         if isOff { return CommandReply(ok: false, text: "\(id) crashed too often and is off until oton restarts") }
         guard let current else { return CommandReply(ok: false, text: "\(id) is restarting after a crash; try again in a few seconds") }
         let (requestID, wait) = replies.open()
-        guard current.send(.command, ["id": requestID, "name": name, "args": arguments]) else {
+        guard current.send(.command, ["id": .int(requestID), "name": .string(name), "args": .strings(arguments)]) else {
             replies.cancel(requestID)
             return CommandReply(ok: false, text: "\(id) is restarting after a crash; try again in a few seconds")
         }
         guard let reply = wait(timeout) else { return CommandReply(ok: false, text: "\(id) did not answer \"\(name)\" within \(Int(timeout)) s") }
-        return CommandReply(ok: reply["ok"] as? Bool ?? false, text: reply["text"] as? String ?? "")
+        return CommandReply(ok: reply["ok"]?.boolValue ?? false, text: reply["text"]?.stringValue ?? "")
     }
 
     private func register(_ list: [PluginManifest.Command]) {
@@ -149,22 +149,24 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         case .request:
             if let request = IsolationCodec.request(from: frame.header) { requests.submit(request, from: id) }
         case .reply:
-            if let requestID = (frame.header["id"] as? NSNumber)?.intValue { replies.resolve(requestID, frame.header) }
+            if let requestID = frame.header["id"]?.intValue { replies.resolve(requestID, frame.header) }
         case .pong:
             lock.withLock { lastPong = Date(); pingsUnanswered = 0 }
         case .run:
-            let runID = (frame.header["id"] as? NSNumber)?.intValue ?? 0
-            let request = ControlRequest(id: nil, name: frame.header["name"] as? String ?? "",
-                                         arguments: frame.header["args"] as? [String] ?? [])
+            let runID = frame.header["id"]?.intValue ?? 0
+            let request = ControlRequest(id: nil, name: frame.header["name"]?.stringValue ?? "",
+                                         arguments: frame.header["args"]?.stringsValue ?? [])
             gateway.run(request) { ok, json in
-                let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
-                var header: [String: Any] = ["id": runID, "ok": ok, "text": (object["text"] ?? object["error"]) as? String ?? ""]
+                let object = (try? JSONValue.parse(Data(json.utf8)))?.objectValue ?? [:]
+                var header: [String: JSONValue] = ["id": .int(runID), "ok": .bool(ok),
+                                                   "text": .string((object["text"] ?? object["error"])?.stringValue ?? "")]
                 if let data = object["data"] { header["data"] = data }
                 current.send(.runReply, header)
             }
         case .registered:
-            if let name = frame.header["name"] as? String {
-                register([PluginManifest.Command(name: name, usage: frame.header["usage"] as? String ?? name, help: frame.header["help"] as? String ?? "")])
+            if let name = frame.header["name"]?.stringValue {
+                register([PluginManifest.Command(name: name, usage: frame.header["usage"]?.stringValue ?? name,
+                                                 help: frame.header["help"]?.stringValue ?? "")])
             }
         default:
             break
@@ -281,7 +283,7 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
                 sequence += 1
                 let number = sequence
                 DispatchQueue.global().async { [self] in
-                    current.send(.ping, ["seq": number])
+                    current.send(.ping, ["seq": .int(number)])
                     lock.withLock { pingInFlight = false }
                 }
             }
@@ -363,7 +365,7 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         case .failed?:
             var status: Int32 = 0
             waitpid(child, &status, 0)
-            throw IsolationError.child(first?.header["reason"] as? String ?? "create() failed")
+            throw IsolationError.child(first?.header["reason"]?.stringValue ?? "create() failed")
         default:
             kill(child, SIGKILL)
             var status: Int32 = 0

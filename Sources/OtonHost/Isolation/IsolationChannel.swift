@@ -17,7 +17,7 @@ final class IsolationChannel: @unchecked Sendable {
 
     struct Frame {
         var kind: Kind
-        var header: [String: Any]
+        var header: [String: JSONValue]
         var bytes: [UInt8] = []
     }
 
@@ -44,8 +44,8 @@ final class IsolationChannel: @unchecked Sendable {
 
     /// False when the other side is gone.
     @discardableResult
-    func send(_ kind: Kind, _ header: [String: Any] = [:], bytes: UnsafeRawBufferPointer? = nil) -> Bool {
-        guard let json = try? JSONSerialization.data(withJSONObject: header, options: []) else { return false }
+    func send(_ kind: Kind, _ header: [String: JSONValue] = [:], bytes: UnsafeRawBufferPointer? = nil) -> Bool {
+        let json = Array(JSONValue.object(header).jsonText.utf8)
         let payload = 1 + 4 + json.count + (bytes?.count ?? 0)
         guard payload <= Self.maximumFrameBytes else { return false }
         var head = [UInt8]()
@@ -89,7 +89,8 @@ final class IsolationChannel: @unchecked Sendable {
         let headerLength = Int(Self.readLE(body, at: 1))
         guard 5 + headerLength <= body.count else { return garbage() }
         if headerLength == 0 { return Frame(kind: kind, header: [:], bytes: Array(body[5...])) }
-        guard let header = (try? JSONSerialization.jsonObject(with: Data(body[5 ..< 5 + headerLength]))) as? [String: Any] else { return garbage() }
+        // The child is untrusted: its header goes through the host's bounded parser and must be an object.
+        guard let header = (try? JSONParser(maxBytes: headerLength).parse(Data(body[5 ..< 5 + headerLength])))?.objectValue else { return garbage() }
         return Frame(kind: kind, header: header, bytes: Array(body[(5 + headerLength)...]))
     }
 

@@ -124,33 +124,33 @@ enum IsolationCodec {
 
     // MARK: Requests (the ones a plugin can make)
 
-    static func header(of request: PlayerRequest) -> [String: Any]? {
+    static func header(of request: PlayerRequest) -> [String: JSONValue]? {
         switch request {
         case .play: ["r": "play"]
         case .pause: ["r": "pause"]
         case .playPause: ["r": "play-pause"]
         case .stop: ["r": "stop"]
         case .quit: ["r": "quit"]
-        case let .setVolume(volume): ["r": "volume", "v": volume]
-        case let .fadeVolume(volume, milliseconds): ["r": "fade", "v": volume, "ms": milliseconds]
-        case let .switchStationNamed(name): ["r": "station", "s": name]
-        case let .stepStation(step): ["r": "step", "n": step]
+        case let .setVolume(volume): ["r": "volume", "v": .number(volume)]
+        case let .fadeVolume(volume, milliseconds): ["r": "fade", "v": .number(volume), "ms": .int(milliseconds)]
+        case let .switchStationNamed(name): ["r": "station", "s": .string(name)]
+        case let .stepStation(step): ["r": "step", "n": .int(step)]
         case .changeVolume, .switchStation: nil // not reachable from the C ABI
         }
     }
 
-    static func request(from header: [String: Any]) -> PlayerRequest? {
-        let volume = (header["v"] as? NSNumber)?.doubleValue
-        switch header["r"] as? String {
+    static func request(from header: [String: JSONValue]) -> PlayerRequest? {
+        let volume = header["v"]?.numberValue
+        switch header["r"]?.stringValue {
         case "play": return .play
         case "pause": return .pause
         case "play-pause": return .playPause
         case "stop": return .stop
         case "quit": return .quit
         case "volume": return volume.flatMap { $0.isFinite ? .setVolume(min(max($0, 0), 1.5)) : nil }
-        case "fade": return volume.flatMap { $0.isFinite ? .fadeVolume(to: min(max($0, 0), 1.5), milliseconds: (header["ms"] as? NSNumber)?.intValue ?? 0) : nil }
-        case "station": return (header["s"] as? String).map { .switchStationNamed($0) }
-        case "step": return ((header["n"] as? NSNumber)?.intValue).map { .stepStation($0 < 0 ? -1 : 1) }
+        case "fade": return volume.flatMap { $0.isFinite ? .fadeVolume(to: min(max($0, 0), 1.5), milliseconds: header["ms"]?.intValue ?? 0) : nil }
+        case "station": return header["s"]?.stringValue.map { .switchStationNamed($0) }
+        case "step": return header["n"]?.intValue.map { .stepStation($0 < 0 ? -1 : 1) }
         default: return nil
         }
     }

@@ -11,31 +11,42 @@ enum IsolationManifest {
         var commands: [PluginManifest.Command]
     }
 
-    static func header(of manifest: PluginManifest, taps: UInt32, pcm: PCMFormatChoice, commands: [[String]]) -> [String: Any] {
-        ["path": manifest.path, "id": manifest.id, "name": manifest.name, "version": manifest.version,
-         "description": manifest.description, "abi": [manifest.abiMajor, manifest.abiMinor], "descriptor_size": manifest.descriptorSize,
-         "consumes": manifest.consumes, "media_taps": manifest.mediaTaps,
-         "declared": manifest.commands.map { [$0.name, $0.usage, $0.help] },
-         "callbacks": [manifest.hasOnEvent, manifest.hasOnMedia, manifest.hasOnCommand],
-         "taps": taps, "pcm": [pcm.sampleFormat, pcm.rate, pcm.channels], "commands": commands]
+    static func header(of manifest: PluginManifest, taps: UInt32, pcm: PCMFormatChoice, commands: [[String]]) -> [String: JSONValue] {
+        func number(_ value: UInt32) -> JSONValue { .int(Int(value)) }
+        return ["path": .string(manifest.path), "id": .string(manifest.id), "name": .string(manifest.name), "version": .string(manifest.version),
+                "description": .string(manifest.description), "abi": [number(manifest.abiMajor), number(manifest.abiMinor)],
+                "descriptor_size": .int(manifest.descriptorSize), "consumes": .strings(manifest.consumes), "media_taps": number(manifest.mediaTaps),
+                "declared": .array(manifest.commands.map { .strings([$0.name, $0.usage, $0.help]) }),
+                "callbacks": [.bool(manifest.hasOnEvent), .bool(manifest.hasOnMedia), .bool(manifest.hasOnCommand)],
+                "taps": number(taps), "pcm": [number(pcm.sampleFormat), number(pcm.rate), number(pcm.channels)],
+                "commands": .array(commands.map(JSONValue.strings))]
     }
 
-    static func ready(from header: [String: Any]) -> Ready? {
+    /// The manifest the child sent; nil when anything required is missing or of the wrong kind
+    /// (the child is untrusted: numbers that do not fit a UInt32 are refused, never truncated).
+    static func ready(from header: [String: JSONValue]) -> Ready? {
         func commands(_ key: String) -> [PluginManifest.Command] {
-            (header[key] as? [[String]] ?? []).compactMap { $0.count == 3 ? PluginManifest.Command(name: $0[0], usage: $0[1], help: $0[2]) : nil }
+            (header[key]?.arrayValue ?? []).compactMap { $0.stringsValue }
+                .compactMap { $0.count == 3 ? PluginManifest.Command(name: $0[0], usage: $0[1], help: $0[2]) : nil }
         }
-        guard let id = header["id"] as? String, let abi = header["abi"] as? [NSNumber], abi.count == 2,
-              let callbacks = header["callbacks"] as? [Bool], callbacks.count == 3,
-              let pcm = header["pcm"] as? [NSNumber], pcm.count == 3 else { return nil }
+        func uint32(_ value: JSONValue?) -> UInt32? { value?.intValue.flatMap { UInt32(exactly: $0) } }
+        func uint32s(_ key: String, count: Int) -> [UInt32]? {
+            guard let values = header[key]?.arrayValue?.compactMap(uint32), values.count == count,
+                  header[key]?.arrayValue?.count == count else { return nil }
+            return values
+        }
+        guard let id = header["id"]?.stringValue, let abi = uint32s("abi", count: 2),
+              let callbacks = header["callbacks"]?.arrayValue?.compactMap(\.boolValue), callbacks.count == 3,
+              let pcm = uint32s("pcm", count: 3) else { return nil }
         let manifest = PluginManifest(
-            path: header["path"] as? String ?? "", id: id, name: header["name"] as? String ?? id,
-            version: header["version"] as? String ?? "", description: header["description"] as? String ?? "",
-            abiMajor: abi[0].uint32Value, abiMinor: abi[1].uint32Value,
-            descriptorSize: (header["descriptor_size"] as? NSNumber)?.intValue ?? 0,
-            consumes: header["consumes"] as? [String] ?? [], mediaTaps: (header["media_taps"] as? NSNumber)?.uint32Value ?? 0,
+            path: header["path"]?.stringValue ?? "", id: id, name: header["name"]?.stringValue ?? id,
+            version: header["version"]?.stringValue ?? "", description: header["description"]?.stringValue ?? "",
+            abiMajor: abi[0], abiMinor: abi[1],
+            descriptorSize: header["descriptor_size"]?.intValue ?? 0,
+            consumes: header["consumes"]?.stringsValue ?? [], mediaTaps: uint32(header["media_taps"]) ?? 0,
             commands: commands("declared"), hasOnEvent: callbacks[0], hasOnMedia: callbacks[1], hasOnCommand: callbacks[2])
-        return Ready(manifest: manifest, taps: (header["taps"] as? NSNumber)?.uint32Value ?? 0,
-                     pcm: PCMFormatChoice(sampleFormat: pcm[0].uint32Value, rate: pcm[1].uint32Value, channels: pcm[2].uint32Value),
+        return Ready(manifest: manifest, taps: uint32(header["taps"]) ?? 0,
+                     pcm: PCMFormatChoice(sampleFormat: pcm[0], rate: pcm[1], channels: pcm[2]),
                      commands: commands("commands"))
     }
 }

@@ -30,12 +30,12 @@ public enum PluginHostChild {
         manager.gateway.connect { request in
             if readySent.wait(timeout: .now() + IsolatedPlugin.startSeconds) == .success { readySent.signal() }
             let (id, wait) = runs.open()
-            guard channel.send(.run, ["id": id, "name": request.name, "args": request.arguments]) else {
+            guard channel.send(.run, ["id": .int(id), "name": .string(request.name), "args": .strings(request.arguments)]) else {
                 runs.cancel(id)
                 return .failure("oton went away")
             }
             guard let reply = wait(ControlCommandsTimeout.seconds + 2) else { return .failure("oton did not answer \"\(request.name)\"") }
-            return ControlReply(ok: reply["ok"] as? Bool ?? false, text: reply["text"] as? String ?? "", data: reply["data"] as? [String: Any])
+            return ControlReply(ok: reply["ok"]?.boolValue ?? false, text: reply["text"]?.stringValue ?? "", data: reply["data"]?.objectValue)
         }
         var local = entry
         local.isolation = .inProcess
@@ -43,7 +43,7 @@ public enum PluginHostChild {
         guard case let .running(manifest)? = report?.status else {
             var reason = "the plugin did not start"
             if case let .failed(error)? = report?.status { reason = error.description }
-            channel.send(.failed, ["reason": reason])
+            channel.send(.failed, ["reason": .string(reason)])
             return 0
         }
         // What the plugin publishes (its own events only) goes up to oton.
@@ -64,19 +64,19 @@ public enum PluginHostChild {
             case .media:
                 if let packet = IsolationCodec.packet(fromBody: frame.bytes, formats: &formats) { bus.publish(media: packet) }
             case .command:
-                let id = (frame.header["id"] as? NSNumber)?.intValue ?? 0
-                let name = frame.header["name"] as? String ?? ""
-                let arguments = frame.header["args"] as? [String] ?? []
+                let id = frame.header["id"]?.intValue ?? 0
+                let name = frame.header["name"]?.stringValue ?? ""
+                let arguments = frame.header["args"]?.stringsValue ?? []
                 DispatchQueue.global().async {
                     let reply = manager.run(command: name, arguments: arguments) ?? CommandReply(ok: false, text: "unknown command \"\(name)\"")
-                    channel.send(.reply, ["id": id, "ok": reply.ok, "text": reply.text])
+                    channel.send(.reply, ["id": .int(id), "ok": .bool(reply.ok), "text": .string(reply.text)])
                 }
             case .ping:
-                let sequence = (frame.header["seq"] as? NSNumber)?.intValue ?? 0
+                let sequence = frame.header["seq"]?.intValue ?? 0
                 // Answered from the plugin's own mailbox: a plugin stuck in a callback does not answer.
-                _ = manager.enqueue(on: manifest.id) { channel.send(.pong, ["seq": sequence]) }
+                _ = manager.enqueue(on: manifest.id) { channel.send(.pong, ["seq": .int(sequence)]) }
             case .runReply:
-                if let id = (frame.header["id"] as? NSNumber)?.intValue { runs.resolve(id, frame.header) }
+                if let id = frame.header["id"]?.intValue { runs.resolve(id, frame.header) }
             case .destroy:
                 manager.shutdown(finalState: nil)
                 uplink.close()
@@ -125,14 +125,14 @@ private final class PublishForwarder: MailboxConsumer, @unchecked Sendable {
 final class PendingReplies: @unchecked Sendable {
     private final class Slot {
         let done = DispatchSemaphore(value: 0)
-        var reply: [String: Any]?
+        var reply: [String: JSONValue]?
     }
     private let lock = NSLock()
     private var next = 1
     private var slots: [Int: Slot] = [:]
 
     /// A new id, and a wait for its reply (nil after `timeout` seconds).
-    func open() -> (Int, (Double) -> [String: Any]?) {
+    func open() -> (Int, (Double) -> [String: JSONValue]?) {
         let slot = Slot()
         let id = lock.withLock { () -> Int in
             let id = next
@@ -149,7 +149,7 @@ final class PendingReplies: @unchecked Sendable {
         })
     }
 
-    func resolve(_ id: Int, _ reply: [String: Any]) {
+    func resolve(_ id: Int, _ reply: [String: JSONValue]) {
         guard let slot = lock.withLock({ slots[id] }) else { return }
         lock.withLock { slot.reply = reply }
         slot.done.signal()
