@@ -26,6 +26,38 @@ public indirect enum JSONValue: Hashable, Sendable {
         return out
     }
 
+    /// Indented JSON text for people (`history --format json`): two spaces a level, `"key" : value`,
+    /// sorted keys, numbers as they were written.
+    public var prettyJSONText: String {
+        var out = ""
+        writePretty(to: &out, indent: "")
+        return out
+    }
+
+    private func writePretty(to out: inout String, indent: String) {
+        let inner = indent + "  "
+        switch self {
+        case let .array(values) where !values.isEmpty:
+            out += "[\n"
+            for (index, value) in values.enumerated() {
+                out += inner
+                value.writePretty(to: &out, indent: inner)
+                out += index == values.count - 1 ? "\n" : ",\n"
+            }
+            out += indent + "]"
+        case let .object(members) where !members.isEmpty:
+            out += "{\n"
+            for (index, key) in members.keys.sorted().enumerated() {
+                out += inner + JSONText.quoted(key) + " : "
+                members[key]!.writePretty(to: &out, indent: inner)
+                out += index == members.count - 1 ? "\n" : ",\n"
+            }
+            out += indent + "}"
+        default:
+            write(to: &out)
+        }
+    }
+
     private func write(to out: inout String) {
         switch self {
         case .null: out += "null"

@@ -88,7 +88,7 @@ enum SwiftPluginGlue {
     static let onCommand: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, oton_reply_fn?, UnsafeMutableRawPointer?) -> oton_status = { pointer, name, arguments, reply, context in
         guard let pointer, let name else { return OTON_ERR_INVALID }
         let json = arguments.map { String(cString: $0) } ?? "[]"
-        let list = (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]) ?? []
+        let list = (try? JSONValue.parse(Data(json.utf8)))?.stringsValue ?? []
         let (ok, text) = instance(pointer).command(String(cString: name), list)
         reply?(context, text)
         return ok ? OTON_OK : OTON_ERR_FAILED

@@ -1,4 +1,5 @@
 import Foundation
+import OtonJSON
 
 /// Counts for `history stats`.
 public struct HistoryStats: Equatable, Sendable {
@@ -41,18 +42,14 @@ public enum HistoryFormatter {
                               labels: HistoryLabels = HistoryLabels()) -> String {
         switch format {
         case .json:
-            let objects: [[String: Any]] = rows.map { row in
-                var object: [String: Any] = ["id": row.id, "started_at": iso(row.startedAt), "jingle": row.isJingle, "skipped": row.isSkipped]
-                object["station"] = row.station ?? NSNull()
-                object["artist"] = row.artist ?? NSNull()
-                object["title"] = row.title ?? NSNull()
-                object["raw_title"] = row.rawTitle ?? NSNull()
-                object["ended_at"] = row.endedAt.map(iso) ?? NSNull()
-                object["seconds_listened"] = row.secondsListened.map { ($0 * 10).rounded() / 10 } ?? NSNull()
-                object["artwork_path"] = row.artworkPath ?? NSNull()
-                return object
+            let objects: [JSONValue] = rows.map { row in
+                ["id": .number(JSONNumber(row.id)), "started_at": .string(iso(row.startedAt)), "jingle": .bool(row.isJingle),
+                 "skipped": .bool(row.isSkipped), "station": .string(row.station), "artist": .string(row.artist),
+                 "title": .string(row.title), "raw_title": .string(row.rawTitle), "ended_at": .string(row.endedAt.map(iso)),
+                 "seconds_listened": row.secondsListened.map { .number(($0 * 10).rounded() / 10) } ?? .null,
+                 "artwork_path": .string(row.artworkPath)]
             }
-            return json(objects)
+            return json(.array(objects))
         case .csv:
             var lines = ["id,started_at,ended_at,seconds_listened,station,artist,title,raw_title,jingle,artwork_path,skipped"]
             for row in rows {
@@ -76,10 +73,12 @@ public enum HistoryFormatter {
     public static func format(_ stats: HistoryStats, as format: HistoryQuery.Format, labels: HistoryLabels = HistoryLabels()) -> String {
         switch format {
         case .json:
-            let object: [String: Any] = [
-                "top_artists": stats.topArtists.map { ["artist": $0.artist, "plays": $0.plays] },
-                "top_tracks": stats.topTracks.map { ["artist": $0.artist, "title": $0.title ?? "", "plays": $0.plays] },
-                "stations": stats.stations.map { ["station": $0.station, "hours": ($0.seconds / 36).rounded() / 100, "plays": $0.plays] },
+            let object: JSONValue = [
+                "top_artists": .array(stats.topArtists.map { ["artist": .string($0.artist), "plays": .int($0.plays)] }),
+                "top_tracks": .array(stats.topTracks.map { ["artist": .string($0.artist), "title": .string($0.title ?? ""), "plays": .int($0.plays)] }),
+                "stations": .array(stats.stations.map {
+                    ["station": .string($0.station), "hours": .number(($0.seconds / 36).rounded() / 100), "plays": .int($0.plays)]
+                }),
             ]
             return json(object)
         case .csv:
@@ -126,9 +125,8 @@ public enum HistoryFormatter {
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    static func json(_ object: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else { return "[]\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+    static func json(_ value: JSONValue) -> String {
+        value.prettyJSONText + "\n"
     }
 
     static func iso(_ micros: Int64) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import OtonJSON
 
 /// Last.fm's API 2.0: form-encoded POSTs signed with api_sig, answers in JSON
 /// (`format=json`), errors as {"error": N, "message": "…"} even under HTTP 200.
@@ -51,9 +52,8 @@ public enum LastFMProtocol {
 
     /// The error code and message in a body, if it is an error.
     public static func error(in body: [UInt8]) -> (code: Int, message: String)? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-              let code = (object["error"] as? NSNumber)?.intValue else { return nil }
-        return (code, String(((object["message"] as? String) ?? "").prefix(300)))
+        guard let object = try? JSONValue.parse(Data(body)), let code = object["error"]?.intValue else { return nil }
+        return (code, String((object["message"]?.stringValue ?? "").prefix(300)))
     }
 
     public static func outcome(of answer: HTTPAnswer) -> SubmissionOutcome {
@@ -69,7 +69,7 @@ public enum LastFMProtocol {
         }
         switch answer.status {
         case 200 ..< 300:
-            guard (try? JSONSerialization.jsonObject(with: Data(answer.body))) is [String: Any] else {
+            guard (try? JSONValue.parse(Data(answer.body)))?.objectValue != nil else {
                 return .retry(after: nil, reason: "Last.fm answered HTTP \(answer.status) with a body that is not JSON")
             }
             return .accepted
@@ -84,14 +84,14 @@ public enum LastFMProtocol {
 
     /// The listens Last.fm ignored in an accepted track.scrobble answer, with their reasons.
     public static func ignoredMessages(in body: [UInt8]) -> [String] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-              let scrobbles = object["scrobbles"] as? [String: Any] else { return [] }
-        let list: [[String: Any]] = (scrobbles["scrobble"] as? [[String: Any]]) ?? [(scrobbles["scrobble"] as? [String: Any])].compactMap { $0 }
+        guard let scrobble = (try? JSONValue.parse(Data(body)))?["scrobbles"]?["scrobble"] else { return [] }
+        // One scrobble comes as an object, several as a list.
+        let list = scrobble.arrayValue ?? [scrobble]
         return list.compactMap { item in
-            guard let ignored = item["ignoredMessage"] as? [String: Any],
-                  let code = (ignored["code"] as? String).flatMap(Int.init) ?? (ignored["code"] as? NSNumber)?.intValue,
+            guard let ignored = item["ignoredMessage"],
+                  let code = ignored["code"]?.stringValue.flatMap(Int.init) ?? ignored["code"]?.intValue,
                   code != 0 else { return nil }
-            return "ignored (code \(code)): \(ignored["#text"] as? String ?? "")"
+            return "ignored (code \(code)): \(ignored["#text"]?.stringValue ?? "")"
         }
     }
 

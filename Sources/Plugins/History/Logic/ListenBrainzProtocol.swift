@@ -1,4 +1,5 @@
 import Foundation
+import OtonJSON
 
 /// ListenBrainz's submit-listens API: POST /1/submit-listens with a JSON body
 /// and the user token in `Authorization: Token …`.
@@ -15,25 +16,25 @@ public enum ListenBrainzProtocol {
 
     /// The JSON body: `playing_now` carries no listened_at; `single` carries one listen.
     public static func body(listenType: String, listens: [Listen], version: String) -> Data {
-        let payload: [[String: Any]] = listens.map { listen in
-            var info: [String: Any] = [
-                "media_player": clientName,
-                "media_player_version": version,
-                "submission_client": clientName,
-                "submission_client_version": version,
+        let payload: [JSONValue] = listens.map { listen in
+            var info: [String: JSONValue] = [
+                "media_player": .string(clientName),
+                "media_player_version": .string(version),
+                "submission_client": .string(clientName),
+                "submission_client_version": .string(version),
             ]
-            if let origin = listen.originURL { info["origin_url"] = origin }
-            if let duration = listen.durationSeconds { info["duration"] = Int(duration.rounded()) }
-            if listenType != "playing_now" { info["duration_played"] = Int(listen.secondsListened.rounded()) }
-            if let station = listen.station { info["music_service_name"] = station }
-            var item: [String: Any] = [
-                "track_metadata": ["artist_name": listen.artist, "track_name": listen.title, "additional_info": info],
+            if let origin = listen.originURL { info["origin_url"] = .string(origin) }
+            if let duration = listen.durationSeconds, let seconds = JSONNumber(duration.rounded()) { info["duration"] = .number(seconds) }
+            if listenType != "playing_now", let seconds = JSONNumber(listen.secondsListened.rounded()) { info["duration_played"] = .number(seconds) }
+            if let station = listen.station { info["music_service_name"] = .string(station) }
+            var item: [String: JSONValue] = [
+                "track_metadata": ["artist_name": .string(listen.artist), "track_name": .string(listen.title), "additional_info": .object(info)],
             ]
-            if listenType != "playing_now" { item["listened_at"] = listen.listenedAt }
-            return item
+            if listenType != "playing_now" { item["listened_at"] = .number(JSONNumber(listen.listenedAt)) }
+            return .object(item)
         }
-        let object: [String: Any] = ["listen_type": listenType, "payload": payload]
-        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        let object: JSONValue = ["listen_type": .string(listenType), "payload": .array(payload)]
+        return Data(object.jsonText.utf8)
     }
 
     /// 200 accepted; 401 a bad token; 429 and 5xx retry (honouring X-RateLimit-Reset-In);
@@ -61,8 +62,7 @@ public enum ListenBrainzProtocol {
     }
 
     static func message(_ answer: HTTPAnswer) -> String {
-        if let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any],
-           let error = object["error"] as? String {
+        if let error = (try? JSONValue.parse(Data(answer.body)))?["error"]?.stringValue {
             return String(error.prefix(300))
         }
         return String(answer.bodyText.prefix(200))

@@ -1,4 +1,5 @@
 import Foundation
+import OtonJSON
 import HistoryLogic
 
 /// Last.fm's desktop authentication: auth.getToken, the user authorizes the
@@ -16,7 +17,7 @@ struct LastFMLogin {
         case failed(String)
     }
 
-    private func call(_ parameters: [(String, String)]) -> Result<[String: Any], LoginError> {
+    private func call(_ parameters: [(String, String)]) -> Result<[String: JSONValue], LoginError> {
         let transport = HTTPTransport(timeout: 8)
         let form = LastFMProtocol.signedForm(parameters, secret: apiSecret, md5: LastFMService.md5)
         switch transport.post(config.url, headers: ["Content-Type": "application/x-www-form-urlencoded; charset=utf-8"], body: Data(form.utf8)) {
@@ -27,7 +28,7 @@ struct LastFMLogin {
                 return .failure(LoginError(code: code, message: "Last.fm error \(code): \(message)"))
             }
             guard (200 ..< 300).contains(answer.status),
-                  let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any] else {
+                  let object = (try? JSONValue.parse(Data(answer.body)))?.objectValue else {
                 return .failure(LoginError(code: nil, message: "Last.fm answered HTTP \(answer.status) without a usable JSON body"))
             }
             return .success(object)
@@ -45,13 +46,12 @@ struct LastFMLogin {
         case let .failure(error):
             return .failed(error.message)
         case let .success(object):
-            guard let token = object["token"] as? String, !token.isEmpty,
+            guard let token = object["token"]?.stringValue, !token.isEmpty,
                   token.allSatisfy({ $0.isLetter || $0.isNumber }) else {
                 return .failed("Last.fm's auth.getToken answer has no token")
             }
             let url = config.authURL + "?api_key=" + LastFMProtocol.formEncode(apiKey) + "&token=" + LastFMProtocol.formEncode(token)
-            let reply = (try? JSONSerialization.data(withJSONObject: ["token": token, "url": url], options: [.sortedKeys, .withoutEscapingSlashes]))
-            return .ok(String(decoding: reply ?? Data(), as: UTF8.self))
+            return .ok(JSONValue.object(["token": .string(token), "url": .string(url)]).jsonText)
         }
     }
 
@@ -63,7 +63,7 @@ struct LastFMLogin {
         case let .failure(error):
             return .failed(error.message)
         case let .success(object):
-            guard let session = object["session"] as? [String: Any], let key = session["key"] as? String, !key.isEmpty else {
+            guard let key = object["session"]?["key"]?.stringValue, !key.isEmpty else {
                 return .failed("Last.fm's auth.getSession answer has no session key")
             }
             do {
@@ -71,7 +71,7 @@ struct LastFMLogin {
             } catch {
                 return .failed("\(error)")
             }
-            let user = (session["name"] as? String).map { " as \($0)" } ?? ""
+            let user = object["session"]?["name"]?.stringValue.map { " as \($0)" } ?? ""
             return .ok("Logged in to Last.fm\(user); the session key is stored in \(sessionKeyFile) (mode 0600). Restart oton play to scrobble.")
         }
     }

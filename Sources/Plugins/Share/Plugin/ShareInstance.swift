@@ -51,13 +51,12 @@ final class ShareInstance: @unchecked Sendable {
         let copiedWith = settings.clipboard ? Clipboard.copy(text) : nil
         host.publish(OTON_EVENT_NAME_SHARE, [("text", text), ("links", links.map(\.1).joined(separator: "\n"))])
         if json {
-            let object: [String: Any] = [
-                "text": text,
-                "links": links.map { ["name": $0.0, "url": $0.1] },
-                "copied_to": copiedWith ?? NSNull(),
+            let object: JSONValue = [
+                "text": .string(text),
+                "links": .array(links.map { ["name": .string($0.0), "url": .string($0.1)] }),
+                "copied_to": .string(copiedWith),
             ]
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-            return (true, String(decoding: data, as: UTF8.self))
+            return (true, object.jsonText)
         }
         var lines = [text, ""] + links.map { "\($0.0): \($0.1)" }
         lines.append(copiedWith.map { "(copied to the clipboard with \($0))" } ?? "(no clipboard tool found: copy the text above)")

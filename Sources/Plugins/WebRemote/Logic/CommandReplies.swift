@@ -1,4 +1,5 @@
 import Foundation
+import OtonJSON
 
 /// Reads the replies of the control commands the web remote runs (ABI 1.3 run_command): the
 /// control protocol's reply object, `{"ok":true,"text":"…","data":{…}}` or `{"ok":false,"error":"…"}`
@@ -6,38 +7,41 @@ import Foundation
 public enum CommandReplies {
     /// The error of a failed reply, or a generic line when the reply is unreadable.
     public static func error(_ replyJSON: String) -> String {
-        object(replyJSON)?["error"] as? String ?? "the command failed"
+        object(replyJSON)?["error"]?.stringValue ?? "the command failed"
     }
 
     /// `oton ctl stations`: data.stations, each {"number", "name", "url", "current"}.
     public static func stations(_ replyJSON: String) -> [RemoteState.StationEntry] {
-        guard let data = object(replyJSON)?["data"] as? [String: Any], let list = data["stations"] as? [Any] else { return [] }
+        guard let list = object(replyJSON)?["data"]?["stations"]?.arrayValue else { return [] }
         return list.compactMap { item in
-            guard let item = item as? [String: Any], let number = item["number"] as? Int, let name = item["name"] as? String else { return nil }
-            return RemoteState.StationEntry(number: number, name: name, isCurrent: item["current"] as? Bool ?? false)
+            guard let number = item["number"]?.intValue, let name = item["name"]?.stringValue else { return nil }
+            return RemoteState.StationEntry(number: number, name: name, isCurrent: item["current"]?.boolValue ?? false)
         }
     }
 
     /// `oton ctl history --format json`: the text is a JSON array of plays, newest first; plays
     /// without a title and jingles are left out, as the page lists songs heard.
     public static func history(_ replyJSON: String) -> [RemoteState.HistoryEntry] {
-        guard let text = object(replyJSON)?["text"] as? String,
-              let rows = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else { return [] }
+        guard let text = object(replyJSON)?["text"]?.stringValue,
+              let rows = (try? JSONValue.parse(Data(text.utf8), maxBytes: maximumReplyBytes))?.arrayValue else { return [] }
         let iso = ISO8601DateFormatter()
         iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let plain = ISO8601DateFormatter()
         return rows.compactMap { row in
-            guard let row = row as? [String: Any], let title = row["title"] as? String, !title.isEmpty,
-                  row["jingle"] as? Bool != true,
-                  let started = row["started_at"] as? String,
+            guard let title = row["title"]?.stringValue, !title.isEmpty,
+                  row["jingle"]?.boolValue != true,
+                  let started = row["started_at"]?.stringValue,
                   let date = iso.date(from: started) ?? plain.date(from: started) else { return nil }
-            return RemoteState.HistoryEntry(title: title, artist: row["artist"] as? String ?? "",
-                                            station: row["station"] as? String ?? "",
+            return RemoteState.HistoryEntry(title: title, artist: row["artist"]?.stringValue ?? "",
+                                            station: row["station"]?.stringValue ?? "",
                                             wallMilliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
         }
     }
 
-    private static func object(_ json: String) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any]
+    /// Replies come from the host, but a history can be long: 16 MiB, as `oton ctl` reads.
+    static let maximumReplyBytes = 16 << 20
+
+    private static func object(_ json: String) -> JSONValue? {
+        try? JSONValue.parse(Data(json.utf8), maxBytes: maximumReplyBytes)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OtonJSON
 
 /// What the page may ask for: the player requests the ABI offers a plugin (the same requests
 /// `oton ctl` turns into) and the sleep timer's `oton ctl sleep` command (run through the ABI 1.3
@@ -20,8 +21,8 @@ public enum RemoteAction: Sendable, Equatable {
     }
 
     public static func parse(_ body: [UInt8]) throws(Invalid) -> RemoteAction {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-              let name = object["action"] as? String else {
+        guard let object = (try? JSONParser(maxBytes: body.count).parse(Data(body)))?.objectValue,
+              let name = object["action"]?.stringValue else {
             throw Invalid(description: "send a JSON object such as {\"action\": \"play-pause\"}")
         }
         switch name {
@@ -32,17 +33,17 @@ public enum RemoteAction: Sendable, Equatable {
         case "next": return .nextStation
         case "prev", "previous": return .previousStation
         case "volume":
-            guard let value = object["value"] as? Double, value.isFinite, value >= 0, value <= 1 else {
+            guard let value = object["value"]?.numberValue, value >= 0, value <= 1 else {
                 throw Invalid(description: "volume needs \"value\" from 0 to 1")
             }
             return .volume(value)
         case "station":
-            guard let station = object["station"] as? String, !station.isEmpty, station.utf8.count <= 2048 else {
+            guard let station = object["station"]?.stringValue, !station.isEmpty, station.utf8.count <= 2048 else {
                 throw Invalid(description: "station needs \"station\": a name, a number or a URL")
             }
             return .switchStation(station)
         case "sleep":
-            guard let value = object["value"] as? String, let argument = sleepArgument(value) else {
+            guard let value = object["value"]?.stringValue, let argument = sleepArgument(value) else {
                 throw Invalid(description: "sleep needs \"value\": minutes such as \"30m\" (1 to 1440), \"after-track\" or \"cancel\"")
             }
             return .sleep(argument)

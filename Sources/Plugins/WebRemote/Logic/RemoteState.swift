@@ -1,4 +1,5 @@
 import Foundation
+import OtonJSON
 
 /// What the page shows, built only from bus events (the plugin's view of the player). Pure: it
 /// takes event names and fields, and renders JSON for a given monotonic time. `version` grows on
@@ -154,36 +155,37 @@ public struct RemoteState: Sendable {
 
     /// The state as the page's JSON (keys sorted, so equal states render equal text).
     public func render(monotonicNow: Int64) -> String {
-        var object: [String: Any] = [
-            "version": version,
-            "state": state,
-            "title": title,
-            "artist": artist,
-            "station": station,
-            "break": isBreak,
-            "sequence": sequence,
-            "volume": (volume * 1000).rounded() / 1000,
-            "history": history.map { ["title": $0.title, "artist": $0.artist, "station": $0.station, "time": $0.wallMilliseconds] },
-            "share": ["text": shareText ?? "", "links": shareLinks],
-            "stations": stations.map { ["number": $0.number, "name": $0.name, "current": $0.isCurrent] as [String: Any] },
+        var object: [String: JSONValue] = [
+            "version": .number(JSONNumber(version)),
+            "state": .string(state),
+            "title": .string(title),
+            "artist": .string(artist),
+            "station": .string(station),
+            "break": .bool(isBreak),
+            "sequence": .number(JSONNumber(sequence)),
+            "volume": .number((volume * 1000).rounded() / 1000),
+            "history": .array(history.map {
+                ["title": .string($0.title), "artist": .string($0.artist), "station": .string($0.station), "time": .number(JSONNumber($0.wallMilliseconds))]
+            }),
+            "share": ["text": .string(shareText ?? ""), "links": .strings(shareLinks)],
+            "stations": .array(stations.map { ["number": .int($0.number), "name": .string($0.name), "current": .bool($0.isCurrent)] }),
         ]
-        if let notice { object["notice"] = notice }
-        if let bufferingPercent { object["buffering_percent"] = bufferingPercent }
+        if let notice { object["notice"] = .string(notice) }
+        if let bufferingPercent { object["buffering_percent"] = .int(bufferingPercent) }
         if state == "error" {
-            object["error"] = ["message": errorMessage ?? "playback failed", "suggestion": errorSuggestion ?? ""]
+            object["error"] = ["message": .string(errorMessage ?? "playback failed"), "suggestion": .string(errorSuggestion ?? "")]
         }
         if artworkPath != nil {
-            object["artwork"] = ["version": artworkVersion, "type": artworkType]
+            object["artwork"] = ["version": .number(JSONNumber(artworkVersion)), "type": .string(artworkType)]
         }
-        if let color { object["color"] = color }
+        if let color { object["color"] = .string(color) }
         if let sleep {
-            var entry: [String: Any] = ["mode": sleep.mode, "action": sleep.action]
+            var entry: [String: JSONValue] = ["mode": .string(sleep.mode), "action": .string(sleep.action)]
             if let deadline = sleep.deadlineNanoseconds {
-                entry["remaining_seconds"] = max(0, Int((deadline - monotonicNow + 999_999_999) / 1_000_000_000))
+                entry["remaining_seconds"] = .int(max(0, Int((deadline - monotonicNow + 999_999_999) / 1_000_000_000)))
             }
-            object["sleep"] = entry
+            object["sleep"] = .object(entry)
         }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return JSONValue.object(object).jsonText
     }
 }
