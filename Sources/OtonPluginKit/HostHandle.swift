@@ -68,7 +68,7 @@ public struct HostHandle: @unchecked Sendable {
     public func runCommand(_ name: String, _ arguments: [String] = [],
                            done: (@Sendable (_ ok: Bool, _ replyJSON: String) -> Void)? = nil) -> oton_status {
         guard hasField(table, \oton_host.run_command), let run = table.pointee.run_command else { return OTON_ERR_UNSUPPORTED }
-        let argumentsJSON = "[" + arguments.map(Self.quoted).joined(separator: ",") + "]"
+        let argumentsJSON = JSONValue.strings(arguments).jsonText
         guard let done else { return run(table, name, argumentsJSON, nil, nil) }
         let box = Unmanaged.passRetained(CommandDoneBox(done)).toOpaque()
         let status = run(table, name, argumentsJSON, { user, status, reply in
@@ -78,25 +78,6 @@ public struct HostHandle: @unchecked Sendable {
         }, box)
         if status != OTON_OK { Unmanaged<CommandDoneBox>.fromOpaque(box).release() }
         return status
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// The fields of the latest event of `kind` (e.g. OTON_EVENT_TRACK), or nil.

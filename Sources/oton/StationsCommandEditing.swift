@@ -4,6 +4,12 @@ import OtonHost
 
 /// One edit of plugins.json's stations: choose the file, load it (refusing a malformed one
 /// untouched), apply the change, replace the file atomically, then tell running otons.
+/// `--config FILE` of the commands that edit plugins.json's stations: one declaration, one help text.
+struct EditedConfigOption: ParsableArguments {
+    @Option(name: .long, help: "plugins.json to edit (default: $OTON_CONFIG, else $XDG_CONFIG_HOME/oton/plugins.json)")
+    var config: String?
+}
+
 enum StationsFileEdit {
     /// `change` edits the stations and returns the sentence to print.
     static func perform(config: String?, _ change: (inout StationsFile) throws(StationsEditError) -> String) throws {
@@ -79,8 +85,7 @@ extension StationsCommand {
         @Option(name: .long, help: "The station's web page")
         var homepage: String?
 
-        @Option(name: .long, help: "plugins.json to edit (default: $OTON_CONFIG, else $XDG_CONFIG_HOME/oton/plugins.json)")
-        var config: String?
+        @OptionGroup var edited: EditedConfigOption
 
         func validate() throws {
             if fromSearch == nil, name == nil || url == nil {
@@ -94,7 +99,7 @@ extension StationsCommand {
             var station = try chosenStation()
             if let statusURL { station.statusURL = statusURL }
             if let homepage { station.homepage = homepage }
-            try StationsFileEdit.perform(config: config) { file throws(StationsEditError) in
+            try StationsFileEdit.perform(config: edited.config) { file throws(StationsEditError) in
                 try file.add(station)
                 return "added \"\(station.name)\" (\(station.url)) as station \(file.entries.count) in \(file.path)"
             }
@@ -122,11 +127,10 @@ extension StationsCommand {
         @Argument(help: "The station's name")
         var name: String
 
-        @Option(name: .long, help: "plugins.json to edit (default: $OTON_CONFIG, else $XDG_CONFIG_HOME/oton/plugins.json)")
-        var config: String?
+        @OptionGroup var edited: EditedConfigOption
 
         func run() throws {
-            try StationsFileEdit.perform(config: config) { file throws(StationsEditError) in
+            try StationsFileEdit.perform(config: edited.config) { file throws(StationsEditError) in
                 let removed = file.entries[try file.index(of: name)].name
                 try file.remove(name)
                 return "removed \"\(removed)\" from \(file.path)"
@@ -143,11 +147,10 @@ extension StationsCommand {
         @Argument(help: "Its new position, from 1")
         var position: Int
 
-        @Option(name: .long, help: "plugins.json to edit (default: $OTON_CONFIG, else $XDG_CONFIG_HOME/oton/plugins.json)")
-        var config: String?
+        @OptionGroup var edited: EditedConfigOption
 
         func run() throws {
-            try StationsFileEdit.perform(config: config) { file throws(StationsEditError) in
+            try StationsFileEdit.perform(config: edited.config) { file throws(StationsEditError) in
                 try file.move(name, to: position)
                 return "moved \"\(file.entries[position - 1].name)\" to position \(position) in \(file.path)"
             }

@@ -11,8 +11,7 @@ extension StationsCommand {
         @Argument(help: "The playlist file (.m3u, .m3u8 or .pls; the format is read from the text)")
         var file: String
 
-        @Option(name: .long, help: "plugins.json to edit (default: $OTON_CONFIG, else $XDG_CONFIG_HOME/oton/plugins.json)")
-        var config: String?
+        @OptionGroup var edited: EditedConfigOption
 
         func run() throws {
             let stations: [Station]
@@ -32,7 +31,7 @@ extension StationsCommand {
                 Terminal.error("\(file): no http(s) station URLs in it; nothing was changed")
                 throw ExitStatus.configuration
             }
-            try StationsFileEdit.perform(config: config) { target throws(StationsEditError) in
+            try StationsFileEdit.perform(config: edited.config) { target throws(StationsEditError) in
                 var added = 0
                 var skipped: [String] = []
                 for station in stations {

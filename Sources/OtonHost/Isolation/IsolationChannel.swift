@@ -45,32 +45,24 @@ final class IsolationChannel: @unchecked Sendable {
     /// False when the other side is gone.
     @discardableResult
     func send(_ kind: Kind, _ header: [String: JSONValue] = [:], bytes: UnsafeRawBufferPointer? = nil) -> Bool {
-        let json = Array(JSONValue.object(header).jsonText.utf8)
-        let payload = 1 + 4 + json.count + (bytes?.count ?? 0)
-        guard payload <= Self.maximumFrameBytes else { return false }
-        var head = [UInt8]()
-        head.reserveCapacity(9 + json.count)
-        Self.appendLE(UInt32(payload), to: &head)
-        head.append(kind.rawValue)
-        Self.appendLE(UInt32(json.count), to: &head)
-        head += json
-        writeLock.lock(); defer { writeLock.unlock() }
-        guard !closed else { return false }
-        guard head.withUnsafeBytes({ writeAll($0) }) else { return false }
-        if let bytes, bytes.count > 0 { return writeAll(bytes) }
-        return true
+        write(kind, header: Array(JSONValue.object(header).jsonText.utf8), body: [], bytes: bytes)
     }
 
     /// A frame with no JSON header: its body alone (events and media, ``IsolationBinaryWriter``).
     @discardableResult
     func send(_ kind: Kind, body: [UInt8], bytes: UnsafeRawBufferPointer? = nil) -> Bool {
-        let payload = 1 + 4 + body.count + (bytes?.count ?? 0)
+        write(kind, header: [], body: body, bytes: bytes)
+    }
+
+    private func write(_ kind: Kind, header: [UInt8], body: [UInt8], bytes: UnsafeRawBufferPointer?) -> Bool {
+        let payload = 1 + 4 + header.count + body.count + (bytes?.count ?? 0)
         guard payload <= Self.maximumFrameBytes else { return false }
         var head = [UInt8]()
-        head.reserveCapacity(9 + body.count)
+        head.reserveCapacity(9 + header.count + body.count)
         Self.appendLE(UInt32(payload), to: &head)
         head.append(kind.rawValue)
-        Self.appendLE(0, to: &head)
+        Self.appendLE(UInt32(header.count), to: &head)
+        head += header
         head += body
         writeLock.lock(); defer { writeLock.unlock() }
         guard !closed else { return false }

@@ -62,13 +62,7 @@ public final class StreamPipeline: @unchecked Sendable {
             context = PipelineContext(onEvent: onEvent, decoded: parse, taps: taps, pipeline: pipeline, startsOnFirstBuffer: true)
             context.titleEncoding = description.titleEncoding
             PipelineCallbacks.connectParser(parse, context: context)
-            PipelineCallbacks.countFlow(source: source, output: nil, context: context)
-            PipelineCallbacks.watchTags(on: source, context: context)
-            PipelineCallbacks.watchEmptyIcyTitles(in: parse, context: context)
-            if description.taps & OTON_TAP_STREAM != 0 {
-                PipelineCallbacks.connectStreamTap(source: source, decoder: parse, context: context, afterParser: description.isHLS)
-            }
-            watch = Self.watchBus(of: pipeline, context: context)
+            watch = Self.watch(source: source, output: nil, decoder: parse, pipeline: pipeline, description: description, context: context)
             return
         }
         let decode = try builder.make("decodebin", "decode", package: "gstreamer1.0-plugins-base")
@@ -143,13 +137,21 @@ public final class StreamPipeline: @unchecked Sendable {
         context.titleEncoding = description.titleEncoding
         if !listened { PipelineCallbacks.reportStartOnFirstBuffer(into: convert, context: context) }
         PipelineCallbacks.connectDecoder(decode, context: context)
-        PipelineCallbacks.countFlow(source: source, output: sink, context: context)
+        watch = Self.watch(source: source, output: sink, decoder: decode, pipeline: pipeline, description: description, context: context)
+    }
+
+    /// What both pipelines (playing and record-only) watch: the bytes flowing, the stream's tags and
+    /// empty ICY titles, the stream tap when a plugin asked for it, and the bus. Returns the bus watch.
+    private static func watch(source: UnsafeMutablePointer<GstElement>, output: UnsafeMutablePointer<GstElement>?,
+                              decoder: UnsafeMutablePointer<GstElement>, pipeline: UnsafeMutablePointer<GstElement>,
+                              description: PipelineDescription, context: PipelineContext) -> OpaquePointer {
+        PipelineCallbacks.countFlow(source: source, output: output, context: context)
         PipelineCallbacks.watchTags(on: source, context: context)
-        PipelineCallbacks.watchEmptyIcyTitles(in: decode, context: context)
+        PipelineCallbacks.watchEmptyIcyTitles(in: decoder, context: context)
         if description.taps & OTON_TAP_STREAM != 0 {
-            PipelineCallbacks.connectStreamTap(source: source, decoder: decode, context: context, afterParser: description.isHLS)
+            PipelineCallbacks.connectStreamTap(source: source, decoder: decoder, context: context, afterParser: description.isHLS)
         }
-        watch = Self.watchBus(of: pipeline, context: context)
+        return watchBus(of: pipeline, context: context)
     }
 
     private static func watchBus(of pipeline: UnsafeMutablePointer<GstElement>, context: PipelineContext) -> OpaquePointer {
