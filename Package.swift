@@ -129,6 +129,7 @@ let package = Package(
             "HistoryLogic",
             .product(name: "GRDB", package: "GRDB.swift"),
             "CGio",
+            "OtonHTTP",
         ]),
         pluginLogic("WebRemote"),
         plugin("WebRemote", dependencies: ["WebRemoteLogic"]),

@@ -57,6 +57,8 @@ public final class CappedHTTPClient: Sendable {
         /// Where the body came from after redirects (for resolving relative links).
         public var effectiveURL: String
         public var status: Int
+        /// The last answer's headers, names lower-cased (a repeated header keeps its last value).
+        public var headers: [String: String]
     }
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
@@ -72,6 +74,39 @@ public final class CappedHTTPClient: Sendable {
 
     /// `isCancelled` is polled during the transfer (about once a second at least) and ends it early.
     public func get(_ url: String, maxBytes: Int, isCancelled: @escaping @Sendable () -> Bool = { false }) throws(Failure) -> Response {
+        let limits = limits
+        let response = try perform(url, maxBytes: maxBytes, isCancelled: isCancelled) { curl in
+            oton_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)
+            oton_curl_set_long(curl, CURLOPT_MAXREDIRS, limits.maxRedirects)
+        }
+        guard (200 ..< 300).contains(response.status) else { throw .http(status: response.status) }
+        return response
+    }
+
+    /// A POST of `body` with `headers`, whose answer comes back whatever its status. Redirects are
+    /// not followed: a 3xx comes back with its `location` header for the caller to judge, because
+    /// a request that carries a credential must not follow a server anywhere it points.
+    public func post(_ url: String, headers: [String: String], body: [UInt8], maxBytes: Int,
+                     isCancelled: @escaping @Sendable () -> Bool = { false }) throws(Failure) -> Response {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { list = curl_slist_append(list, "\(name): \(value)") }
+        list = curl_slist_append(list, "Expect:") // no 100-continue round trip
+        defer { curl_slist_free_all(list) }
+        return try perform(url, maxBytes: maxBytes, isCancelled: isCancelled) { curl in
+            oton_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0)
+            oton_curl_set_long(curl, CURLOPT_POST, 1)
+            oton_curl_set_pointer(curl, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
+            oton_curl_set_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            body.withUnsafeBytes { raw in
+                // Copied by curl at once (COPYPOSTFIELDS), so the bytes need not outlive this call.
+                if let base = raw.baseAddress { oton_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base)) }
+            }
+        }
+    }
+
+    /// One transfer with every limit set; `configure` adds what the method needs.
+    private func perform(_ url: String, maxBytes: Int, isCancelled: @escaping @Sendable () -> Bool,
+                         configure: (UnsafeMutableRawPointer) -> Void) throws(Failure) -> Response {
         guard let curl = curl_easy_init() else { throw .transport("libcurl could not start a transfer") }
         defer { curl_easy_cleanup(curl) }
         let sink = Sink(limit: max(0, maxBytes), isCancelled: isCancelled)
@@ -84,8 +119,6 @@ public final class CappedHTTPClient: Sendable {
             oton_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, buffer.baseAddress)
             oton_curl_set_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
             oton_curl_set_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-            oton_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)
-            oton_curl_set_long(curl, CURLOPT_MAXREDIRS, limits.maxRedirects)
             oton_curl_set_long(curl, CURLOPT_TIMEOUT_MS, limits.totalMilliseconds)
             oton_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, limits.connectMilliseconds)
             oton_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
@@ -106,12 +139,21 @@ public final class CappedHTTPClient: Sendable {
                 return bytes
             }
             oton_curl_set_pointer(curl, CURLOPT_WRITEDATA, context.toOpaque())
+            oton_curl_set_header_function(curl) { data, size, count, user in
+                guard let user, let data else { return 0 }
+                let bytes = size * count // curl bounds one header line (CURL_MAX_HTTP_HEADER)
+                Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+                    .header(UnsafeRawBufferPointer(start: data, count: bytes))
+                return bytes
+            }
+            oton_curl_set_pointer(curl, CURLOPT_HEADERDATA, context.toOpaque())
             oton_curl_set_long(curl, CURLOPT_NOPROGRESS, 0)
             oton_curl_set_progress_function(curl) { user, _, _, _, _ in
                 guard let user else { return 1 }
                 return Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue().isCancelled() ? 1 : 0
             }
             oton_curl_set_pointer(curl, CURLOPT_XFERINFODATA, context.toOpaque())
+            configure(curl)
             return curl_easy_perform(curl)
         }
         if sink.overflowed || code == CURLE_FILESIZE_EXCEEDED { throw .tooLarge(limit: maxBytes) }
@@ -125,12 +167,10 @@ public final class CappedHTTPClient: Sendable {
             default: throw .transport(detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
             }
         }
-        let status = oton_curl_response_code(curl)
-        guard (200 ..< 300).contains(status) else { throw .http(status: status) }
         return Response(body: sink.body,
                         contentType: oton_curl_content_type(curl).map { String(cString: $0) },
                         effectiveURL: oton_curl_effective_url(curl).map { String(cString: $0) } ?? url,
-                        status: status)
+                        status: oton_curl_response_code(curl), headers: sink.headers)
     }
 }
 
@@ -140,9 +180,26 @@ private final class Sink {
     let isCancelled: @Sendable () -> Bool
     var body = Data()
     var overflowed = false
+    var headers: [String: String] = [:]
+    private var headerBytes = 0
 
     init(limit: Int, isCancelled: @escaping @Sendable () -> Bool) {
         self.limit = limit
         self.isCancelled = isCancelled
+    }
+
+    /// One header line; a status line (a redirect's next answer) starts the set afresh. At most
+    /// 256 KiB of headers are kept, so a server cannot grow the dictionary without bound.
+    func header(_ line: UnsafeRawBufferPointer) {
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("HTTP/") {
+            headers = [:]
+            headerBytes = 0
+            return
+        }
+        headerBytes += line.count
+        guard headerBytes <= 256 << 10, let colon = text.firstIndex(of: ":") else { return }
+        let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        headers[name] = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
     }
 }
