@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PluginAPI
 
 /// What a Swift plugin instance implements. The kit supplies the C entry

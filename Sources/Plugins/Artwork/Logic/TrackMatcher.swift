@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Whether an image is the station's logo rather than cover art. (Whether a
 /// status answer names the heard track is the host's decision.)

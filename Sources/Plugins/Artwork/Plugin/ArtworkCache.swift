@@ -1,6 +1,6 @@
 import ArtworkLogic
 import CGdkPixbuf
-import Foundation
+import FoundationEssentials
 
 /// Images by source URL: memory, then disk, then (for the caller) the network.
 /// On disk, files are content-addressed (`<sha256>.<ext>`), an index maps each

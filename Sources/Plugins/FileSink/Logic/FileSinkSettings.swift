@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OtonJSON
 
 /// The plugin's "config" object from plugins.json (or from `oton record`'s flags).

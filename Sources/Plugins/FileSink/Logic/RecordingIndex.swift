@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON index of a recording folder: one entry per track file. While
 /// recording, each change to a track is one line appended to a journal beside

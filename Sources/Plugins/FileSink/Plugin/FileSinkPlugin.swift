@@ -1,5 +1,5 @@
 import FileSinkLogic
-import Foundation
+import FoundationEssentials
 import OtonPluginKit
 import PluginAPI
 

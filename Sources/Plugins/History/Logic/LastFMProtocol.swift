@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OtonJSON
 
 /// Last.fm's API 2.0: form-encoded POSTs signed with api_sig, answers in JSON

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OtonJSON
 
 /// ListenBrainz's submit-listens API: POST /1/submit-listens with a JSON body

@@ -1,5 +1,5 @@
 import CGio
-import Foundation
+import FoundationEssentials
 import HistoryLogic
 
 /// A scrobbling service the worker submits to.

@@ -1,5 +1,5 @@
 import CGio
-import Foundation
+import FoundationEssentials
 
 /// A private connection to the session bus (not GLib's shared singleton, so
 /// each instance owns, and closes, its own), and bus-name ownership.

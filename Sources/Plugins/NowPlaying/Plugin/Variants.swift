@@ -1,5 +1,5 @@
 import CGio
-import Foundation
+import FoundationEssentials
 import NowPlayingLogic
 
 /// GVariant builders from Swift values (g_variant_new's varargs are not callable from Swift).

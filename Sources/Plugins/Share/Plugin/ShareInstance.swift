@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OtonPluginKit
 import PluginAPI
 import ShareLogic

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OtonJSON
 
 /// What the page may ask for: the player requests the ABI offers a plugin (the same requests

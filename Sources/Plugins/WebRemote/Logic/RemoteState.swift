@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OtonJSON
 
 /// What the page shows, built only from bus events (the plugin's view of the player). Pure: it

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Bytes of one HTTP/1.1 response. Every response closes its connection (no keep-alive), carries
 /// no CORS header (so no other origin may read it) and forbids framing, sniffing and referrers
