@@ -122,6 +122,10 @@ public final class CappedHTTPClient: Sendable {
             oton_curl_set_long(curl, CURLOPT_TIMEOUT_MS, limits.totalMilliseconds)
             oton_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, limits.connectMilliseconds)
             oton_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
+            // Every request of a transfer (each redirect) on a connection of its own: a server that
+            // answers and closes without `Connection: close` otherwise resets the next redirect's
+            // request on the kept-alive connection (seen: a redirect loop named as a reset 1 time in 4).
+            oton_curl_set_long(curl, CURLOPT_FORBID_REUSE, 1)
             oton_curl_set_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
             oton_curl_set_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
             oton_curl_set_off(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(0, maxBytes)))
