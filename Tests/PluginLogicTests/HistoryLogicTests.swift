@@ -93,6 +93,16 @@ final class HistoryLogicTests: XCTestCase {
         XCTAssertEqual(ListenBrainzProtocol.pause(after: HTTPAnswer(status: 200, headers: ["x-ratelimit-remaining": "0", "x-ratelimit-reset-in": "3"])), 3)
     }
 
+    /// The user name in auth.getSession's answer reaches the terminal: a hostile one cannot move the cursor or flip text.
+    func testLastFMUserNamesLoseControlAndFormatCharacters() {
+        XCTAssertEqual(LastFMProtocol.displayName("rj"), "rj")
+        XCTAssertEqual(LastFMProtocol.displayName("Кюннэй"), "Кюннэй")
+        XCTAssertEqual(LastFMProtocol.displayName("\u{1B}[2J\u{1B}]0;owned\u{07}eve\u{202E}gnp.exe"), "[2J]0;ownedevegnp.exe")
+        XCTAssertEqual(LastFMProtocol.displayName(String(repeating: "x", count: 5000))?.count, 64)
+        XCTAssertNil(LastFMProtocol.displayName("\u{1B}\u{07}  "))
+        XCTAssertNil(LastFMProtocol.displayName(nil))
+    }
+
     func testLastFMSignatureFormAndOutcomes() {
         // The signature text, seen through an identity "hash": sorted names, no format/callback, secret last.
         let text = LastFMProtocol.signature([("method", "track.scrobble"), ("api_key", "K"), ("artist[0]", "Ä B"), ("format", "json")],

@@ -95,6 +95,19 @@ public enum LastFMProtocol {
         }
     }
 
+    /// A user name from Last.fm's answer as it may be shown in a terminal: control characters
+    /// (escape sequences included) and format characters (bidi overrides) dropped, at most 64
+    /// characters; nil when nothing printable is left.
+    public static func displayName(_ name: String?) -> String? {
+        guard let name else { return nil }
+        let kept = name.unicodeScalars.filter { scalar in
+            let category = scalar.properties.generalCategory
+            return category != .control && category != .format && category != .lineSeparator && category != .paragraphSeparator
+        }
+        let text = String(String.UnicodeScalarView(kept)).trimmingCharacters(in: .whitespaces)
+        return text.isEmpty ? nil : String(text.prefix(64))
+    }
+
     /// application/x-www-form-urlencoded: everything but unreserved characters percent-encoded.
     public static func formEncode(_ text: String) -> String {
         var out = ""

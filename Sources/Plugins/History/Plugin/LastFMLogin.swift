@@ -71,7 +71,7 @@ struct LastFMLogin {
             } catch {
                 return .failed("\(error)")
             }
-            let user = object["session"]?["name"]?.stringValue.map { " as \($0)" } ?? ""
+            let user = LastFMProtocol.displayName(object["session"]?["name"]?.stringValue).map { " as \($0)" } ?? ""
             return .ok("Logged in to Last.fm\(user); the session key is stored in \(sessionKeyFile) (mode 0600). Restart oton play to scrobble.")
         }
     }
