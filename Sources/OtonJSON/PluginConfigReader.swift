@@ -187,9 +187,9 @@ public struct PluginConfigReader: Sendable {
         return text.count <= 60 ? text : String(text.prefix(57)) + "…"
     }
 
-    /// 1 as "1", 0.1 as "0.1".
+    /// 1 as "1", 0.1 as "0.1": JSONNumber's own shortest form.
     static func shown(_ number: Double) -> String {
-        number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        JSONNumber(number)?.literal ?? String(number)
     }
 
     static func alternatives(_ names: [String]) -> String {

@@ -31,9 +31,9 @@ enum IsolationManifest {
         }
         func uint32(_ value: JSONValue?) -> UInt32? { value?.intValue.flatMap { UInt32(exactly: $0) } }
         func uint32s(_ key: String, count: Int) -> [UInt32]? {
-            guard let values = header[key]?.arrayValue?.compactMap(uint32), values.count == count,
-                  header[key]?.arrayValue?.count == count else { return nil }
-            return values
+            guard let items = header[key]?.arrayValue, items.count == count else { return nil }
+            let values = items.compactMap(uint32)
+            return values.count == count ? values : nil
         }
         guard let id = header["id"]?.stringValue, let abi = uint32s("abi", count: 2),
               let callbacks = header["callbacks"]?.arrayValue?.compactMap(\.boolValue), callbacks.count == 3,

@@ -38,7 +38,8 @@ public enum CommandReplies {
         }
     }
 
-    /// Replies come from the host, but a history can be long: 16 MiB, as `oton ctl` reads.
+    /// Replies come from the host, but a history can be long: 16 MiB, the limit `oton ctl` reads
+    /// with (ControlClient.maximumLineBytes, which a plugin cannot import).
     static let maximumReplyBytes = 16 << 20
 
     private static func object(_ json: String) -> JSONValue? {
