@@ -16,4 +16,7 @@ static inline long oton_curl_response_code(CURL *curl) { long code = 0; curl_eas
 static inline const char *oton_curl_content_type(CURL *curl) { char *type = NULL; curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &type); return type; }
 static inline const char *oton_curl_effective_url(CURL *curl) { char *url = NULL; curl_easy_getinfo(curl, CURLINFO_EFFECTIVE_URL, &url); return url; }
 
+static inline void *oton_curl_private(CURL *curl) { char *value = NULL; curl_easy_getinfo(curl, CURLINFO_PRIVATE, &value); return value; }
+static inline CURLMcode oton_curl_multi_set_long(CURLM *multi, CURLMoption option, long value) { return curl_multi_setopt(multi, option, value); }
+
 #endif

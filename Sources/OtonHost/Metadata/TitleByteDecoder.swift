@@ -55,6 +55,18 @@ public enum TitleByteDecoder {
         return DecodedTitle(text: page.decode(input), encoding: page.titleEncoding)
     }
 
+    /// Decodes bytes as they came off the wire (the light engine reads ICY metadata itself), as the
+    /// station's `title_encoding` says: `auto` guesses (``decode(_:)``), the others are taken as said.
+    public static func decode(_ bytes: [UInt8], setting: TitleEncodingSetting) -> DecodedTitle {
+        if setting == .utf8 {
+            let input = capped(bytes)
+            return DecodedTitle(text: String(decoding: input, as: UTF8.self), encoding: .utf8)
+        }
+        guard let page = setting.codePage else { return decode(bytes) }
+        if bytes.allSatisfy({ $0 < 0x80 }) { return DecodedTitle(text: String(decoding: capped(bytes), as: UTF8.self), encoding: .utf8) }
+        return DecodedTitle(text: page.decode(capped(bytes)), encoding: page.titleEncoding)
+    }
+
     /// Decodes text that GStreamer already converted to UTF-8, recovering what
     /// the server really sent.
     ///

@@ -44,6 +44,24 @@ final class MediaTapSource: @unchecked Sendable {
 
     /// An encoded buffer as received (ICY metadata already removed by icydemux).
     func stream(_ buffer: UnsafeMutablePointer<GstBuffer>) {
+        publish(buffer, format: currentStreamFormat())
+    }
+
+    /// Encoded bytes read by the light engine (ICY metadata already cut out): the same packet
+    /// contract as a GStreamer buffer (offsets, NEW_CONNECTION, FORMAT_CHANGED), with no timestamp.
+    func stream(bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        let (format, changed) = currentStreamFormat()
+        publish(bytes.baseAddress, count: bytes.count, format: format, extraFlags: changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0,
+                discont: false, pts: -1)
+    }
+
+    private func publish(_ buffer: UnsafeMutablePointer<GstBuffer>, format: (MediaFormat, changed: Bool)) {
+        publish(buffer, format: format.0, extraFlags: format.changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0)
+    }
+
+    /// The stream tap's format for the caps known now, and whether it differs from the last packet's.
+    private func currentStreamFormat() -> (MediaFormat, changed: Bool) {
         lock.lock()
         let caps = streamCaps
         var format = formats[Self.streamKey]
@@ -54,7 +72,7 @@ final class MediaTapSource: @unchecked Sendable {
             formats[Self.streamKey] = format
         }
         lock.unlock()
-        publish(buffer, format: format!, extraFlags: changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0)
+        return (format!, changed)
     }
 
     /// A decoded PCM sample from the appsink of the branch built for `choice`.
@@ -75,18 +93,23 @@ final class MediaTapSource: @unchecked Sendable {
         var map = GstMapInfo()
         guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return }
         defer { gst_buffer_unmap(buffer, &map) }
+        let pts = otgst_buffer_pts(buffer)
+        publish(map.data, count: Int(map.size), format: format, extraFlags: extraFlags, discont: otgst_buffer_is_discont(buffer) != 0,
+                pts: otgst_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1)
+    }
+
+    /// Both engines' packets: one offset per tap, NEW_CONNECTION on a connection's first bytes.
+    private func publish(_ data: UnsafeRawPointer?, count: Int, format: MediaFormat, extraFlags: UInt32, discont: Bool, pts: Int64) {
         lock.lock()
         guard !silenced else { return lock.unlock() }
         let key = Key(tap: format.tap, pcm: format.pcmChoice)
         let offset = offsets[key] ?? 0
-        offsets[key] = offset + UInt64(map.size)
+        offsets[key] = offset + UInt64(count)
         lock.unlock()
         var flags: UInt32 = (offset == 0 ? OTON_MEDIA_FLAG_NEW_CONNECTION : 0) | extraFlags
-        if otgst_buffer_is_discont(buffer) != 0 && offset != 0 { flags |= OTON_MEDIA_FLAG_DISCONT }
-        let pts = otgst_buffer_pts(buffer)
-        let packet = MediaPacket(format: format, copying: map.data, count: Int(map.size), flags: flags,
-                                 presentationNanoseconds: otgst_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1,
-                                 offset: offset, connection: connection)
+        if discont && offset != 0 { flags |= OTON_MEDIA_FLAG_DISCONT }
+        let packet = MediaPacket(format: format, copying: data, count: count, flags: flags,
+                                 presentationNanoseconds: pts, offset: offset, connection: connection)
         bus.publish(media: packet)
     }
 

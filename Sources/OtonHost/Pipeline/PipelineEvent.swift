@@ -13,4 +13,10 @@ public enum PipelineEvent: Sendable {
     case warning(String)
     /// End of stream: a file ended, or a server closed a live stream.
     case endOfStream
+    /// The light engine knows what went wrong without GStreamer's words (an HTTP status, a curl
+    /// error): the kind, and a detail for the log.
+    case failure(PlaybackErrorKind, detail: String)
+    /// The light engine cannot frame this stream (native FLAC, MP4, a playlist …): the same
+    /// connection is to be made again with GStreamer.
+    case needsPipeline(reason: String)
 }

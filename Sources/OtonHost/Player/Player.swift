@@ -22,6 +22,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         public var stallTimeout: Duration = .seconds(10)
         /// `--audio-sink`: a GStreamer sink element instead of autoaudiosink.
         public var audioSink: String?
+        /// `--engine`: GStreamer, or the light engine where only the encoded stream is wanted.
+        public var engine: EngineChoice = .auto
 
         public init(headless: Bool, reconnect: ReconnectPolicy? = nil, bufferingTimeout: Duration = .seconds(20), volume: Double = 1.0) {
             self.headless = headless
@@ -57,7 +59,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private let logger: Logger
     private let queue = DispatchQueue(label: "oton.player")
     private var machine: PlaybackStateMachine
-    private var pipeline: StreamPipeline?
+    private var pipeline: (any StreamEngine)?
+    /// The light engine could not frame this station's stream: its connections use GStreamer (said once).
+    private var lightUnsupported = false
     private var connection: UInt64 = 0
     /// Owns what is heard and its sequence number (see TrackAccumulator's rules).
     private var accumulator: TrackAccumulator
@@ -179,6 +183,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         /// 0 … 1.5.
         public var volume: Double
         public var volumePercent: Int { VolumeArgument.percent(of: volume) }
+        /// The engine of the current connection (nil while none runs).
+        public var engine: EngineKind?
     }
 
     /// The stations to switch between: plugins.json's as last (re)loaded (``LiveStationList``), the
@@ -195,7 +201,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     public var station: Station { snapshot.station }
 
     public var snapshot: Snapshot {
-        queue.sync { Snapshot(state: machine.state, station: current, volume: volume) }
+        queue.sync { Snapshot(state: machine.state, station: current, volume: volume, engine: pipeline?.kind) }
     }
 
     // MARK: switching stations
@@ -227,6 +233,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         poller = next.statusURL.flatMap(URL.init(string:)).map { StationStatusPoller(statusURL: $0, streamURL: URL(string: next.url)) }
         accumulator.streamURL = URL(string: next.url)
         accumulator.stationNames = [next.name]
+        lightUnsupported = false
         freshStation = true // the next connection keeps nothing of the old station's (its icy-name)
         handle(.play)
     }
@@ -307,7 +314,11 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
     }
 
+    /// The stream the current connection was made to (a fallback to GStreamer makes it again).
+    private var lastResolved: ResolvedStream?
+
     private func startPipeline(_ stream: ResolvedStream) {
+        lastResolved = stream
         pipeline?.stop()
         connection += 1
         accumulator.reset(keepStation: connection > 1 && !freshStation)
@@ -325,9 +336,15 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         description.isHLS = stream.isHLS
         do {
             let connection = self.connection
-            let built = try StreamPipeline(description, connection: connection, bus: bus) { [weak self] event in
+            let onEvent: @Sendable (PipelineEvent) -> Void = { [weak self] event in
                 guard let self else { return }
                 queue.async { self.pipelineReported(event, connection: connection) }
+            }
+            let built: any StreamEngine
+            if options.engine.kind(for: description) == .light && !lightUnsupported {
+                built = LightStream(description, connection: connection, bus: bus, onEvent: onEvent)
+            } else {
+                built = try StreamPipeline(description, connection: connection, bus: bus, onEvent: onEvent)
             }
             pipeline = built
             pipelineStartedAt = .now
@@ -374,6 +391,20 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case let .warning(text):
             logger.debug("GStreamer warning: \(text)")
             lastSinkWarning = text
+        case let .failure(kind, detail):
+            logger.info("\(current.url): \(detail)")
+            logger.warning("\(current.url): \(kind.message)")
+            fail(kind)
+        case let .needsPipeline(reason):
+            guard options.engine == .auto else {
+                logger.warning("\(current.url): the light engine cannot record \(reason) (--engine light)")
+                return handle(.failed(.streamUnavailable(reason: .unsupportedFormat)))
+            }
+            logger.info("\(current.url): \(reason): the light engine cannot frame it, GStreamer takes over")
+            lightUnsupported = true
+            pipeline?.stop()
+            pipeline = nil
+            startPipeline(lastResolved!)
         case .endOfStream:
             if pipeline?.description.isLive == true {
                 logger.warning("\(current.url): the server ended the stream")
