@@ -1,9 +1,17 @@
 import Foundation
 import PluginAPI
 
+/// What answers the control socket's requests: one player's commands (``ControlCommands``), or a
+/// recorder of many stations (``RecorderCommands``).
+protocol ControlHandler: Sendable {
+    func run(_ request: ControlRequest) -> ControlReply
+    /// What a request does once its reply is on its way (quit).
+    func afterReply(_ request: ControlRequest)
+}
+
 /// The built-in control commands, and the plugins' commands after them.
 /// A request never touches playback except through the player's requests.
-struct ControlCommands {
+struct ControlCommands: ControlHandler {
     let bus: PluginBus
     let player: Player
     let plugins: PluginManager
@@ -109,6 +117,7 @@ struct ControlCommands {
             "url": .string(player.station.url),
             "volume": .int(volumePercent),
         ]
+        if let engine = player.snapshot.engine { data["engine"] = .string(engine.rawValue) }
         for key in ["title", "artist", "raw_title", "genre", "codec", "bitrate", "artwork_url"] { data[key] = track[key].map(JSONValue.string) }
         if let kind = state["error_kind"] {
             data["error"] = ["kind": .string(kind), "message": .string(state["error_message"] ?? ""), "suggestion": .string(state["error_suggestion"] ?? "")]

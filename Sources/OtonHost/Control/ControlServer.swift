@@ -14,7 +14,7 @@ public final class ControlServer: @unchecked Sendable {
     public static let maximumClients = 32
 
     public let path: String
-    private let commands: ControlCommands
+    private let commands: any ControlHandler
     private let bus: PluginBus
     private let logger: Logger
     private let listener: Int32
@@ -33,8 +33,15 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Listens at the instance's socket. A live socket of the same name means another oton
     /// runs as that instance; a stale one (nobody listening) is replaced.
-    public init(instance: String, bus: PluginBus, player: Player, plugins: PluginManager,
-                logger: Logger = Logger(label: "oton.control"), stations: (@Sendable () -> StationList)? = nil) throws {
+    public convenience init(instance: String, bus: PluginBus, player: Player, plugins: PluginManager,
+                            logger: Logger = Logger(label: "oton.control"), stations: (@Sendable () -> StationList)? = nil) throws {
+        try self.init(instance: instance, bus: bus, handler: ControlCommands(
+            bus: bus, player: player, plugins: plugins,
+            stations: stations ?? { [player] in StationList(configured: [], started: player.station) }), logger: logger)
+    }
+
+    /// A server whose requests `handler` answers; `subscribe` streams `bus`'s events.
+    init(instance: String, bus: PluginBus, handler: any ControlHandler, logger: Logger = Logger(label: "oton.control")) throws {
         guard ControlSocketPath.isValidInstance(instance) else {
             throw ControlSocketPath.Refused(description: "instance name \"\(instance)\" may use only letters, digits, '.', '_' and '-'")
         }
@@ -50,8 +57,7 @@ public final class ControlServer: @unchecked Sendable {
         listener = try UnixSocket.listen(at: path)
         self.bus = bus
         self.logger = logger
-        commands = ControlCommands(bus: bus, player: player, plugins: plugins,
-                                   stations: stations ?? { [player] in StationList(configured: [], started: player.station) })
+        commands = handler
         threads = 1
         let thread = Thread { [self] in acceptLoop(); threadEnded() }
         thread.name = "oton.control.accept"
