@@ -3,8 +3,13 @@
 public struct StationFigures: Sendable, Equatable {
     /// Totals the bus announced for one plugin's queue (the `dropped` event's totals so far).
     public struct DropTotals: Sendable, Equatable {
-        public var events: UInt64 = 0
-        public var bytes: UInt64 = 0
+        public var events: UInt64
+        public var bytes: UInt64
+
+        public init(events: UInt64 = 0, bytes: UInt64 = 0) {
+            self.events = events
+            self.bytes = bytes
+        }
     }
 
     /// The playback states of the ABI, in its order, as the `state` field spells them.
