@@ -5,8 +5,9 @@ public struct ServerLimits: Sendable, Equatable {
     public var maximumConnections = 16
     /// A connection idle this long is closed: a request must arrive within it.
     public var idleSeconds = 10
-    /// Memory of one connection; a request head larger than about half of it is answered 431.
-    public var connectionMemoryBytes = 16 * 1024
+    /// Memory of one connection (libmicrohttpd's pool): a request head that does not fit is answered
+    /// 431. A scraper's head is a few hundred bytes.
+    public var connectionMemoryBytes = 8 * 1024
 
     public init() {}
 }
