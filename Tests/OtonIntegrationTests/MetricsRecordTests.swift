@@ -43,11 +43,18 @@ final class MetricsRecordTests: XCTestCase {
         XCTAssertNotNil(harness.waitForEvent("track", timeout: 30) { $0["title"] == "Song One" }, harness.stderr)
 
         let bytes = #"oton_station_received_bytes_total{station="Oton Test FM"}"#
-        let first = scrape(port: port, harness: harness) { (self.value($0, bytes) ?? 0) > 0 }
+        let playing = #"oton_station_state{station="Oton Test FM",state="playing"}"#
+        let tracks = #"oton_station_tracks_total{station="Oton Test FM"}"#
+        // The plugin's mailbox may run a moment behind the events file: wait until it has seen all three.
+        let first = scrape(port: port, harness: harness) {
+            (self.value($0, bytes) ?? 0) > 0 && self.value($0, playing) == 1 && self.value($0, tracks) == 1
+        }
         let before = try XCTUnwrap(value(first, bytes), "the station's bytes:\n\(first)\n\(harness.stderr)")
         XCTAssertGreaterThan(before, 0)
-        XCTAssertEqual(value(first, #"oton_station_state{station="Oton Test FM",state="playing"}"#), 1, first)
-        XCTAssertEqual(value(first, #"oton_station_tracks_total{station="Oton Test FM"}"#), 1, first)
+        XCTAssertEqual(value(first, playing), 1, first)
+        XCTAssertEqual(value(first, tracks), 1, first)
+        XCTAssertEqual(value(first, #"oton_station_state{station="Oton Test FM",state="connecting"}"#), 0, first)
+        XCTAssertEqual(value(first, #"oton_station_reconnects_total{station="Oton Test FM"}"#), 0, first)
         XCTAssertEqual(value(first, "oton_sessions"), 1, first)
         XCTAssertNotNil(value(first, #"oton_build_info{version="\#(OtonVersion.current)",plugin_version="0.1.0"}"#), first)
         XCTAssertGreaterThan(value(first, "process_resident_memory_bytes") ?? 0, 1_000_000, first)
@@ -61,7 +68,6 @@ final class MetricsRecordTests: XCTestCase {
         XCTAssertGreaterThan(value(grown, bytes) ?? 0, before, "bytes grow while recording:\n\(grown)")
 
         try await server.setTitle(mount: "/metrics.mp3", title: "Artist B - Song Two")
-        let tracks = #"oton_station_tracks_total{station="Oton Test FM"}"#
         let later = scrape(port: port, harness: harness) { self.value($0, tracks) == 2 }
         XCTAssertEqual(value(later, tracks), 2, "a new title is a new track:\n\(later)")
 
