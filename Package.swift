@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "OtonArtwork", type: .dynamic, targets: ["Artwork"]),
         .library(name: "OtonHistory", type: .dynamic, targets: ["History"]),
         .library(name: "OtonWebRemote", type: .dynamic, targets: ["WebRemote"]),
+        .library(name: "OtonMetrics", type: .dynamic, targets: ["Metrics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -68,6 +69,13 @@ let package = Package(
         // (the plugin version script exports one symbol), into the artwork plugin; it keeps no state
         // of its own beyond libcurl's refcounted global init.
         .target(name: "OtonHTTP", dependencies: ["CCurl"]),
+        // libmicrohttpd for the metrics plugin's listener (one internal poll() thread, bounded connections).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            path: "Sources/CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
         .systemLibrary(
             name: "CGdkPixbuf",
             path: "Sources/CGdkPixbuf",
@@ -133,6 +141,10 @@ let package = Package(
         ]),
         pluginLogic("WebRemote"),
         plugin("WebRemote", dependencies: ["WebRemoteLogic"]),
+        pluginLogic("Metrics"),
+        // The metrics listener: libmicrohttpd and the process-wide exporter, apart from the C glue so tests can run it.
+        .target(name: "MetricsHTTP", dependencies: ["MetricsLogic", "CMicroHTTPD"], path: "Sources/Plugins/Metrics/HTTP"),
+        plugin("Metrics", dependencies: ["MetricsLogic", "MetricsHTTP"]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),
@@ -145,7 +157,8 @@ let package = Package(
         .testTarget(name: "OtonHostTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "FileSinkLogic", "HistoryLogic", "SleepTimerLogic"]),
         .testTarget(
             name: "PluginLogicTests",
-            dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic", "OtonTestSupport"]
+            dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic",
+                           "MetricsLogic", "MetricsHTTP", "OtonTestSupport"]
         ),
         .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),
         .testTarget(name: "OtonJSONTests", dependencies: ["OtonJSON"]),

@@ -20,12 +20,12 @@ final class PluginValidateTests: XCTestCase {
 
     func testEveryBundledPluginPasses() throws {
         let directory = try TemporaryDirectory(self)
-        for product in ["OtonSleepTimer", "OtonShare", "OtonArtwork", "OtonNowPlaying", "OtonHistory", "OtonFileSink", "OtonWebRemote"] {
+        for product in ["OtonSleepTimer", "OtonShare", "OtonArtwork", "OtonNowPlaying", "OtonHistory", "OtonFileSink", "OtonWebRemote", "OtonMetrics"] {
             var arguments = [TestPaths.pluginLibrary(product), "--timeout", "10"]
             if product == "OtonFileSink" { // it needs a folder to record into
                 arguments += ["--plugin-config", #"{"directory":"\#(directory.path)"}"#]
             }
-            if product == "OtonWebRemote" { // a free loopback port, not the default 8765 another program may hold
+            if product == "OtonWebRemote" || product == "OtonMetrics" { // a free loopback port, not the default another program may hold
                 arguments += ["--plugin-config", #"{"listen":"127.0.0.1:0"}"#]
             }
             let result = try validate(arguments)

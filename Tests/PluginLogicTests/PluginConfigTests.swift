@@ -2,6 +2,7 @@ import ArtworkLogic
 import FileSinkLogic
 import Foundation
 import HistoryLogic
+import MetricsLogic
 import NowPlayingLogic
 import OtonJSON
 import ShareLogic
@@ -35,6 +36,7 @@ final class PluginConfigTests: XCTestCase {
             "org.oton.history": { _ = try HistoryConfig.parse($0) },
             "org.oton.file-sink": { _ = try FileSinkSettings.parse($0) },
             "org.oton.web-remote": { _ = try WebRemoteConfig.parse($0) },
+            "org.oton.metrics": { _ = try MetricsConfig.parse($0) },
         ]
         var checked: Set<String> = []
         for plugin in plugins {

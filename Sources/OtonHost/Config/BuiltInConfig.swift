@@ -77,6 +77,14 @@ public enum BuiltInConfig {
       "config": {
         "listen": "127.0.0.1:8765"
       }
+    },
+    {
+      "id": "org.oton.metrics",
+      "path": "libOtonMetrics.so",
+      "enabled": false,
+      "config": {
+        "listen": "127.0.0.1:9464"
+      }
     }
   ]
 }

@@ -1,0 +1,89 @@
+import CMicroHTTPD
+import MetricsLogic
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One libmicrohttpd daemon bound to one address: a single internal poll() thread answers
+/// GET /metrics with `render()`'s text and anything else with 404 or 405 (see MetricsRoute).
+/// The bounds are libmicrohttpd's own: connection limit, idle timeout, per-connection memory.
+///
+/// `@unchecked Sendable`: `daemon` and `context` are written once in init and read once in
+/// stop(), which the `stopped` Mutex lets run only once; libmicrohttpd serialises its own thread.
+public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// What the daemon's thread calls; retained for as long as the daemon runs.
+    private final class Responder: Sendable {
+        let render: @Sendable () -> String
+        init(_ render: @escaping @Sendable () -> String) { self.render = render }
+    }
+
+    public let port: UInt16
+    private let daemon: OpaquePointer
+    private let context: Unmanaged<Responder>
+    private let stopped = Mutex(false)
+
+    public init(address: ListenAddress, limits: ServerLimits = ServerLimits(), render: @escaping @Sendable () -> String) throws {
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = address.port.bigEndian
+        guard inet_pton(AF_INET, address.host, &socketAddress.sin_addr) == 1 else {
+            throw Failure(description: "config.listen: \(address.host) is not an IPv4 address")
+        }
+        let context = Unmanaged.passRetained(Responder(render))
+        errno = 0
+        guard let daemon = oton_mhd_start(&socketAddress, UInt32(limits.maximumConnections), UInt32(limits.idleSeconds),
+                                          limits.connectionMemoryBytes, Self.handler, context.toOpaque()) else {
+            let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd could not start"
+            context.release()
+            throw Failure(description: "cannot listen on \(address): \(reason); pick another \"listen\" port in plugins.json")
+        }
+        self.daemon = daemon
+        self.context = context
+        let bound = oton_mhd_port(daemon)
+        port = bound != 0 ? bound : address.port
+    }
+
+    /// Closes the socket and returns when the daemon's thread has ended. Only the first call acts.
+    public func stop() {
+        let first = stopped.withLock { wasStopped in
+            defer { wasStopped = true }
+            return !wasStopped
+        }
+        guard first else { return }
+        MHD_stop_daemon(daemon)
+        context.release()
+    }
+
+    deinit { stop() }
+
+    /// libmicrohttpd's access handler: called on the daemon's thread once the request head is in.
+    private static let handler: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
+        guard let context, let connection else { return .NO }
+        let route = MetricsRoute.decide(method: method.map { String(cString: $0) } ?? "", url: url.map { String(cString: $0) } ?? "")
+        switch route {
+        case .metrics:
+            let text = Unmanaged<Responder>.fromOpaque(context).takeUnretainedValue().render()
+            return respond(connection, status: 200, contentType: Exposition.contentType, body: text)
+        case let .refuse(status, message):
+            return respond(connection, status: status, contentType: "text/plain; charset=utf-8", body: message + "\n",
+                           allow: status == 405 ? "GET, HEAD" : nil)
+        }
+    }
+
+    private static func respond(_ connection: OpaquePointer, status: Int, contentType: String, body: String, allow: String? = nil) -> MHD_Result {
+        var bytes = Array(body.utf8)
+        guard let response = bytes.withUnsafeMutableBytes({
+            MHD_create_response_from_buffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY)
+        }) else { return .NO }
+        defer { MHD_destroy_response(response) }
+        MHD_add_response_header(response, "Content-Type", contentType)
+        MHD_add_response_header(response, "Cache-Control", "no-store")
+        if let allow { MHD_add_response_header(response, "Allow", allow) }
+        return MHD_queue_response(connection, UInt32(status), response)
+    }
+}

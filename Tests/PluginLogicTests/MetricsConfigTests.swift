@@ -1,0 +1,71 @@
+import MetricsLogic
+import OtonJSON
+import XCTest
+
+/// The metrics plugin's config, its routes, and the process figures read from /proc.
+final class MetricsConfigTests: XCTestCase {
+    func testDefaultsAndEveryKey() throws {
+        XCTAssertEqual(try MetricsConfig.parse("{}").listen, ListenAddress(host: "127.0.0.1", port: 9464))
+        XCTAssertNil(try MetricsConfig.parse("{}").station)
+        let config = try MetricsConfig.parse(#"{"listen": "0.0.0.0:9100", "station": "Jazz 24"}"#)
+        XCTAssertEqual(config.listen, ListenAddress(host: "0.0.0.0", port: 9100))
+        XCTAssertTrue(config.listen.isEveryInterface)
+        XCTAssertEqual(config.station, "Jazz 24")
+    }
+
+    func testUnknownKeysAndBadValuesAreRefusedWithTheKeyNamed() {
+        let cases: [(String, String)] = [
+            (#"{"port": 9464}"#, "config.port is not a metrics setting; known: listen, station"),
+            (#"{"listen": "localhost:9464"}"#, "config.listen must use an IPv4 address such as 127.0.0.1 (got \"localhost\")"),
+            (#"{"listen": "127.0.0.1"}"#, "config.listen must be ADDRESS:PORT, e.g. \"127.0.0.1:9464\" (got \"127.0.0.1\")"),
+            (#"{"listen": "127.0.0.1:70000"}"#, "config.listen must be ADDRESS:PORT"),
+            (#"{"listen": 9464}"#, "config.listen"),
+            (#"{"station": ""}"#, "config.station"),
+            ("[]", "config must be a JSON object"),
+        ]
+        for (json, message) in cases {
+            XCTAssertThrowsError(try MetricsConfig.parse(json), json) { error in
+                XCTAssertTrue("\(error)".hasPrefix(message), "\(json): \(error)")
+            }
+        }
+    }
+
+    func testOnlyGetOrHeadOfMetricsIsServed() {
+        XCTAssertEqual(MetricsRoute.decide(method: "GET", url: "/metrics"), .metrics)
+        XCTAssertEqual(MetricsRoute.decide(method: "HEAD", url: "/metrics"), .metrics)
+        XCTAssertEqual(MetricsRoute.decide(method: "GET", url: "/metrics?x=1"), .metrics)
+        guard case .refuse(405, _) = MetricsRoute.decide(method: "POST", url: "/metrics") else { return XCTFail("POST") }
+        for url in ["/", "/metrics/", "/Metrics", "/metricsx", "../metrics"] {
+            guard case .refuse(404, _) = MetricsRoute.decide(method: "GET", url: url) else { return XCTFail(url) }
+        }
+    }
+
+    func testProcFilesAreParsedByTheirFields() throws {
+        // A command name with a space and a parenthesis, as /proc/self/stat may show it.
+        let stat = "4242 (my (od)d prog) S 1 4242 4242 0 -1 4194560 500 0 0 0 250 150 0 0 20 0 7 0 1000 52428800 2560 18446744073709551615"
+        let figures = try XCTUnwrap(ProcessFigures.parse(
+            stat: stat, systemStat: "cpu  1 2 3\nbtime 1700000000\nprocesses 9\n",
+            limits: "Limit                     Soft Limit           Hard Limit           Units     \nMax open files            1024                 524288               files     \n",
+            openFileDescriptors: 12, ticksPerSecond: 100, pageSize: 4096))
+        XCTAssertEqual(figures.cpuSeconds, 4.0)
+        XCTAssertEqual(figures.startTimeSeconds, 1_700_000_010)
+        XCTAssertEqual(figures.virtualBytes, 52_428_800)
+        XCTAssertEqual(figures.residentBytes, 2560 * 4096)
+        XCTAssertEqual(figures.openFileDescriptors, 12)
+        XCTAssertEqual(figures.maxFileDescriptors, 1024)
+        XCTAssertNil(ProcessFigures.parse(stat: "garbage", systemStat: "", limits: "", openFileDescriptors: 0, ticksPerSecond: 100, pageSize: 4096))
+    }
+
+    func testThisProcessesFiguresAreRead() throws {
+        let before = ProcessFigures.read()
+        let fd = open("/dev/null", O_RDONLY)
+        defer { close(fd) }
+        let figures = try XCTUnwrap(ProcessFigures.read())
+        XCTAssertGreaterThan(figures.residentBytes, 1_000_000, "a Swift test process is larger than 1 MB")
+        XCTAssertGreaterThan(figures.cpuSeconds, 0)
+        XCTAssertEqual(figures.startTimeSeconds, Date().timeIntervalSince1970, accuracy: 24 * 3600, "started today")
+        XCTAssertLessThanOrEqual(figures.startTimeSeconds, Date().timeIntervalSince1970 + 1)
+        XCTAssertEqual(figures.openFileDescriptors, (before?.openFileDescriptors ?? 0) + 1, "the descriptor just opened is counted")
+        XCTAssertNotNil(figures.maxFileDescriptors)
+    }
+}
