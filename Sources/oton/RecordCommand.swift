@@ -3,7 +3,8 @@ import FileSinkLogic
 import Foundation
 import OtonHost
 
-/// `oton record`: headless recording of one station with the file-sink plugin.
+/// `oton record`: headless recording of one station, or of many in one process (one session each),
+/// with the file-sink plugin.
 /// A recording is not listening: of the plugins plugins.json enables only those
 /// recording needs run (the file sink, added or enabled with the settings given
 /// here, and the artwork plugin for covers), plus any named with --with-plugin.
@@ -13,6 +14,15 @@ struct RecordCommand: ParsableCommand {
         abstract: tr("Record a station headless into a folder, one file per track (no sound device, no status line)."),
         discussion: """
         Reconnects forever with growing delay unless --retries is given. One line per finished track on standard output.
+
+        Several stations (names, URLs, --all, --stations FILE) are recorded by one process, each into its own \
+        folder under --out, with its own reconnects and index; `oton ctl status` lists them and \
+        `oton ctl record add|remove NAME` changes the set while it runs. --shard I/N keeps only the stations \
+        shard I of N owns (rendezvous hashing of the URL), so N recorders share a list with nothing else shared.
+
+        Only the encoded stream is recorded (--format stream, no plugin asking for decoded audio), so the light \
+        engine reads it (libcurl, no GStreamer pipeline); HLS, WAV and --silence-window use GStreamer. --engine \
+        chooses by hand.
 
         A recording is not listening: only the file sink and the artwork plugin (for covers) run, so nothing \
         is added to the listening history or scrobbled. --with-plugin ID runs another enabled plugin too.
@@ -32,8 +42,23 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "Station name, http(s):// URL, or file. No argument records the default station.")
-    var station: String?
+    @Argument(help: "Station names, http(s):// URLs, or files. No argument records the default station.")
+    var stations: [String] = []
+
+    @Flag(name: .long, help: "Record every station of plugins.json")
+    var all = false
+
+    @Option(name: .customLong("stations"), help: ArgumentHelp("Record the stations of an .m3u or .pls file", valueName: "file"))
+    var stationsFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("Keep only the stations shard I of N owns (rendezvous hashing of each URL)", valueName: "I/N"))
+    var shard: String?
+
+    @Option(name: .long, help: "Engine: auto (the light engine whenever only the encoded stream is recorded), light or gstreamer")
+    var engine: String?
+
+    @Option(name: .long, help: "Control socket name for `oton ctl --instance` (several stations; default: \"default\", or record-PID when taken)")
+    var instance: String?
 
     @Option(name: .long, help: "Folder to record into")
     var out: String
@@ -89,7 +114,19 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         options.bootstrapLogging()
         let config = try options.loadConfig()
-        let chosen = try options.resolveStation(station, in: config)
+        let chosenStations = try RecordStationList.choose(arguments: stations, all: all, file: stationsFile, shard: shard, config: config,
+                                                          options: options)
+        let engineChoice = try engine.map { text throws -> EngineChoice in
+            guard let choice = EngineChoice(rawValue: text) else {
+                Terminal.error("--engine \(text): use auto, light or gstreamer")
+                throw ExitStatus.configuration
+            }
+            return choice
+        } ?? .auto
+        if engineChoice == .light, format == "wav" || silenceWindow != nil {
+            Terminal.error("--engine light records the encoded stream only; --format wav and --silence-window need GStreamer (use --engine auto)")
+            throw ExitStatus.configuration
+        }
         if let format, format != "stream" && format != "wav" {
             Terminal.error("--format \(format): use stream (the encoded stream as received) or wav (decoded PCM)")
             throw ExitStatus.configuration
@@ -127,8 +164,6 @@ struct RecordCommand: ParsableCommand {
         sinkConfig[FileSinkKey.split.rawValue] = .bool(split)
         sinkConfig[FileSinkKey.mode.rawValue] = .string("always")
         sinkConfig[FileSinkKey.quitOnError.rawValue] = .bool(true)
-        sinkConfig[FileSinkKey.station.rawValue] = .string(chosen.name)
-        sinkConfig[FileSinkKey.streamUrl.rawValue] = .string(chosen.url)
         if let format { sinkConfig[FileSinkKey.format.rawValue] = .string(format) }
         if cue { sinkConfig[FileSinkKey.cue.rawValue] = .bool(true) }
         if let silenceWindow { sinkConfig[FileSinkKey.silenceWindow.rawValue] = .number(silenceWindow) }
@@ -141,16 +176,33 @@ struct RecordCommand: ParsableCommand {
         if let diskFloor { sinkConfig[FileSinkKey.diskFloorMb.rawValue] = .number(diskFloor) }
         if let maxBytes { sinkConfig[FileSinkKey.maxMb.rawValue] = .number(maxBytes / 1_048_576) }
         if let stopAfter { sinkConfig[FileSinkKey.maxSeconds.rawValue] = .number(stopAfter) }
-        var recordConfig = config
         let wanted = Self.recordingPlugins.union(withPlugin)
-        recordConfig.plugins.removeAll { !wanted.contains($0.id) }
+        let otherPlugins = config.plugins.filter { wanted.contains($0.id) && $0.id != Self.pluginID }
         let path = config.plugins.first(where: { $0.id == Self.pluginID })?.path ?? Self.pluginLibrary
-        recordConfig.plugins.removeAll { $0.id == Self.pluginID }
-        recordConfig.plugins.append(PluginEntry(id: Self.pluginID, path: path, enabled: true, config: .object(sinkConfig), location: "oton record"))
+        let baseSinkConfig = sinkConfig
+        /// The plugins of one station's session: the file sink told its station and folder, then the others.
+        let plugins: @Sendable (Station, String?) -> [PluginEntry] = { station, folder in
+            var sink = baseSinkConfig
+            sink[FileSinkKey.station.rawValue] = .string(station.name)
+            sink[FileSinkKey.streamUrl.rawValue] = .string(station.url)
+            if let folder {
+                // Several stations: each its own folder (and so its own index); the template's {station} is its label.
+                sink[FileSinkKey.directory.rawValue] = .string(outDirectory + "/" + folder)
+                sink[FileSinkKey.station.rawValue] = .string(folder)
+            }
+            return [PluginEntry(id: Self.pluginID, path: path, enabled: true, config: .object(sink), location: "oton record")] + otherPlugins
+        }
 
         var playerOptions = Player.Options(headless: true)
         playerOptions.decodes = false // nobody listens: parse and tag the stream; decoded only when a plugin selects the PCM tap
+        playerOptions.engine = engineChoice
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
+        if chosenStations.count > 1 || all || stationsFile != nil || shard != nil {
+            return try recordMany(chosenStations, config: config, playerOptions: playerOptions, stopAfter: stopAfter) { plugins($0, $1) }
+        }
+        let chosen = chosenStations[0]
+        var recordConfig = config
+        recordConfig.plugins = plugins(chosen, nil)
         let session: HostSession
         do {
             session = try HostSession(config: recordConfig, station: chosen, options: playerOptions, eventsPath: events)
@@ -183,6 +235,35 @@ struct RecordCommand: ParsableCommand {
         }
         if case let .gaveUp(kind) = outcome {
             Terminal.error(tr("cannot record {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]) + "\n  " + kind.localizedRecoverySuggestion)
+            throw ExitStatus.notPlayable
+        }
+    }
+
+    /// Several stations: one process, a session each (``MultiRecorder``).
+    private func recordMany(_ stations: [Station], config: OtonConfig, playerOptions: Player.Options, stopAfter: Double?,
+                            plugins: @escaping @Sendable (Station, String) -> [PluginEntry]) throws {
+        let shared: (handle: FileHandle?, lock: NSLock)?
+        do {
+            shared = try events.map(EventLineWriter.openShared)
+        } catch {
+            Terminal.error("cannot write events to \(events ?? "?"): \(error.localizedDescription)")
+            throw ExitStatus.configuration
+        }
+        let recorder = MultiRecorder(catalogue: config, options: playerOptions, events: shared, plan: plugins) { session in
+            RecordLogLines(bus: session.bus, station: session.label)
+        }
+        if let stopAfter {
+            DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter * 2 + 30) { [recorder] in recorder.requestQuit() }
+        }
+        let control: HostSession.ControlInstance = instance.map { .named($0) } ?? .automatic(prefix: "record")
+        let ended = recorder.run(stations, control: control)
+        if let failed = ended.first(where: { $0.recordingFailure != nil }) {
+            Terminal.error("recording \(failed.label) failed: \(failed.recordingFailure ?? "")")
+            throw ExitStatus.recordingFailed
+        }
+        let gaveUp = ended.filter { if case .gaveUp = $0.outcome { true } else { false } }
+        if !ended.isEmpty, gaveUp.count == ended.count {
+            Terminal.error("no station could be recorded")
             throw ExitStatus.notPlayable
         }
     }

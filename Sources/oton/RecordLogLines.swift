@@ -5,15 +5,30 @@ import PluginAPI
 
 /// `oton record`'s output: one line per finished track on standard output,
 /// connection trouble and a stopped recording on standard error.
-final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
+final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Sendable { // `lock` guards the counts
     private static let id = "oton.cli.record-lines"
     private var subscription: BusSubscription?
     private let lock = NSLock()
     private var failure: String?
+    private var files = 0
+    private var problem: String?
+    /// A recorder of several stations: error lines say which station.
+    private let prefix: String
 
-    init(bus: PluginBus) {
+    init(bus: PluginBus, station: String? = nil) {
+        prefix = station.map { "\($0): " } ?? ""
         let kinds = [OTON_EVENT_NAME_RECORDING_DONE, OTON_EVENT_NAME_RECORDING_STOPPED].compactMap { bus.registry.kind(for: $0) }
         subscription = BusSubscription(bus: bus, id: Self.id, kinds: .only(Set(kinds + [OTON_EVENT_STATE])), consumer: self)
+    }
+
+    var filesWritten: Int {
+        lock.lock(); defer { lock.unlock() }
+        return files
+    }
+
+    var lastProblem: String? {
+        lock.lock(); defer { lock.unlock() }
+        return problem
     }
 
     /// The error that stopped the recording, if one did.
@@ -26,16 +41,19 @@ final class RecordLogLines: MailboxConsumer, @unchecked Sendable {
         let fields = Dictionary(event.event.fields, uniquingKeysWith: { _, last in last })
         switch event.event.name {
         case OTON_EVENT_NAME_RECORDING_DONE:
+            if fields["status"] == "complete" || fields["status"] == "incomplete" { lock.lock(); files += 1; lock.unlock() }
             StandardOutput.write(Self.finishedLine(fields) + "\n")
         case OTON_EVENT_NAME_RECORDING_STOPPED:
             let message = fields["message"] ?? "recording stopped"
             if fields["error"] == "true" {
                 lock.lock(); failure = message; lock.unlock()
             }
-            Terminal.error(message)
+            lock.lock(); problem = message; lock.unlock()
+            Terminal.error(prefix + message)
         default:
             if case let .state(state) = event.event.payload, let error = state.error {
-                Terminal.error("\(error.kind): \(error.playbackError?.localizedMessage ?? error.message)\(state.retryAttempt > 0 ? tr(" (reconnect attempt {attempt})", ["attempt": "\(state.retryAttempt)"]) : "")")
+                lock.lock(); problem = error.message; lock.unlock()
+                Terminal.error(prefix + "\(error.kind): \(error.playbackError?.localizedMessage ?? error.message)\(state.retryAttempt > 0 ? tr(" (reconnect attempt {attempt})", ["attempt": "\(state.retryAttempt)"]) : "")")
             }
         }
     }

@@ -59,7 +59,12 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private let logger: Logger
     private let queue = DispatchQueue(label: "oton.player")
     private var machine: PlaybackStateMachine
-    private var pipeline: (any StreamEngine)?
+    private var pipeline: (any StreamEngine)? {
+        willSet {
+            // A connection let go of: its bytes stay counted (``Snapshot/receivedBytes``).
+            if let old = pipeline, newValue.map(ObjectIdentifier.init) != ObjectIdentifier(old) { earlierConnectionsBytes += old.flow.sourceBytes }
+        }
+    }
     /// The light engine could not frame this station's stream: its connections use GStreamer (said once).
     private var lightUnsupported = false
     private var connection: UInt64 = 0
@@ -185,6 +190,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         public var volumePercent: Int { VolumeArgument.percent(of: volume) }
         /// The engine of the current connection (nil while none runs).
         public var engine: EngineKind?
+        /// Connections made so far (each reconnect is one more).
+        public var connections: UInt64 = 0
+        /// Bytes received over every connection, ICY metadata included.
+        public var receivedBytes: UInt64 = 0
     }
 
     /// The stations to switch between: plugins.json's as last (re)loaded (``LiveStationList``), the
@@ -201,7 +210,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     public var station: Station { snapshot.station }
 
     public var snapshot: Snapshot {
-        queue.sync { Snapshot(state: machine.state, station: current, volume: volume, engine: pipeline?.kind) }
+        queue.sync {
+            Snapshot(state: machine.state, station: current, volume: volume, engine: pipeline?.kind, connections: connection,
+                     receivedBytes: earlierConnectionsBytes + (pipeline?.flow.sourceBytes ?? 0))
+        }
     }
 
     // MARK: switching stations
@@ -316,6 +328,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
 
     /// The stream the current connection was made to (a fallback to GStreamer makes it again).
     private var lastResolved: ResolvedStream?
+
+    /// Bytes received by connections already closed (for ``Snapshot/receivedBytes``).
+    private var earlierConnectionsBytes: UInt64 = 0
 
     private func startPipeline(_ stream: ResolvedStream) {
         lastResolved = stream

@@ -1,0 +1,88 @@
+import Foundation
+import PluginAPI
+
+/// The control socket of a recorder of several stations: `status` lists every station, `record
+/// add|remove|list` changes the set while it runs, `quit` ends them all.
+struct RecorderCommands: ControlHandler {
+    let recorder: MultiRecorder
+
+    static let builtIn: [(name: String, usage: String, help: String)] = [
+        ("status", "status", "every station: state, title, bytes, files, reconnects, last error, engine"),
+        ("record", "record add NAME|URL · record remove NAME · record list", "start or finish recording a station while oton runs"),
+        ("commands", "commands", "every command"),
+        ("quit", "quit", "finish every recording and end oton"),
+    ]
+
+    func run(_ request: ControlRequest) -> ControlReply {
+        switch request.name {
+        case "status": return status()
+        case "record": return record(request.arguments)
+        case "commands", "help":
+            let list: [JSONValue] = Self.builtIn.map { ["name": .string($0.name), "usage": .string($0.usage), "help": .string($0.help), "plugin": "host"] }
+            return .success(Self.builtIn.map { "\($0.usage)\n    \($0.help)" }.joined(separator: "\n"), data: ["commands": .array(list)])
+        case "quit": return .success("finishing every recording")
+        default:
+            return .failure("unknown command \"\(request.name)\" for a recorder of several stations; `oton ctl commands` lists them")
+        }
+    }
+
+    func afterReply(_ request: ControlRequest) {
+        if request.name == "quit" { recorder.requestQuit() }
+    }
+
+    private func record(_ arguments: [String]) -> ControlReply {
+        guard let verb = arguments.first else { return .failure("usage: record add NAME|URL, record remove NAME, record list") }
+        let argument = arguments.dropFirst().joined(separator: " ")
+        switch verb {
+        case "add":
+            guard !argument.isEmpty else { return .failure("usage: record add NAME|URL") }
+            do {
+                let station = try StationResolver.resolve(argument, in: recorder.catalogue)
+                guard let session = recorder.add(station) else { return .failure("oton is finishing its recordings; nothing is added") }
+                return .success("recording \(station.name) into \(session.label)/", data: ["label": .string(session.label), "url": .string(station.url)])
+            } catch {
+                return .failure(error.description)
+            }
+        case "remove":
+            guard !argument.isEmpty else { return .failure("usage: record remove NAME (as `oton ctl status` lists it)") }
+            guard let session = recorder.remove(argument) else {
+                return .failure("no station \"\(argument)\" is recording; `oton ctl status` lists them")
+            }
+            return .success("finishing \(session.label)", data: ["label": .string(session.label)])
+        case "list":
+            let names = recorder.sessions.map(\.session.label)
+            return .success(names.joined(separator: "\n"), data: ["stations": .strings(names)])
+        default:
+            return .failure("record \(verb): use record add NAME|URL, record remove NAME or record list")
+        }
+    }
+
+    private func status() -> ControlReply {
+        var lines: [String] = []
+        var list: [JSONValue] = []
+        for (session, observer) in recorder.sessions {
+            let snapshot = session.player.snapshot
+            let state = session.bus.current(OTON_EVENT_STATE)?.event.fields
+            let track = session.bus.current(OTON_EVENT_TRACK)?.event.fields
+            let field = { (fields: [(key: String, value: String)]?, key: String) in fields?.last { $0.key == key }?.value }
+            var entry: [String: JSONValue] = [
+                "label": .string(session.label),
+                "station": .string(session.station.name),
+                "url": .string(session.station.url),
+                "state": .string(field(state, "state") ?? "idle"),
+                "bytes": .int(Int(clamping: snapshot.receivedBytes)),
+                "files": .int(observer.filesWritten),
+                "reconnects": .int(Int(clamping: snapshot.connections > 0 ? snapshot.connections - 1 : 0)),
+            ]
+            if let engine = snapshot.engine { entry["engine"] = .string(engine.rawValue) }
+            for key in ["title", "artist"] { entry[key] = field(track, key).map(JSONValue.string) }
+            if let problem = field(state, "error_message") ?? observer.lastProblem { entry["last_error"] = .string(problem) }
+            list.append(.object(entry))
+            let song = [field(track, "artist"), field(track, "title")].compactMap { $0 }.joined(separator: " – ")
+            lines.append("\(session.label) · \(field(state, "state") ?? "idle")\(song.isEmpty ? "" : " · " + song) · "
+                + "\(snapshot.receivedBytes) bytes · \(observer.filesWritten) files\(snapshot.engine.map { " · " + $0.rawValue } ?? "")")
+        }
+        return .success(lines.isEmpty ? "no station is recording" : lines.joined(separator: "\n"),
+                        data: ["stations": .array(list), "recording": .int(list.count)])
+    }
+}

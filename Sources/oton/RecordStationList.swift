@@ -1,0 +1,65 @@
+import Foundation
+import OtonHost
+
+/// Which stations `oton record` records: the arguments (names, URLs, files), plugins.json's with
+/// --all, an .m3u/.pls list with --stations, narrowed by --shard. The same URL twice is recorded once.
+enum RecordStationList {
+    static func choose(arguments: [String], all: Bool, file: String?, shard: String?, config: OtonConfig,
+                       options: GlobalOptions) throws -> [Station] {
+        var stations: [Station] = []
+        if arguments.isEmpty && !all && file == nil {
+            stations.append(try options.resolveStation(nil, in: config))
+        }
+        for argument in arguments { stations.append(try options.resolveStation(argument, in: config)) }
+        if all {
+            guard !config.stations.isEmpty else {
+                Terminal.error("--all: plugins.json lists no stations; add some with `oton stations add` or name them")
+                throw ExitStatus.configuration
+            }
+            stations += config.stations
+        }
+        if let file { stations += try fromFile(file) }
+        var seen: Set<String> = []
+        stations = stations.filter { seen.insert($0.url).inserted }
+        if let shard {
+            let selection: ShardSelection
+            do {
+                selection = try ShardSelection(shard)
+            } catch {
+                Terminal.error(error.description)
+                throw ExitStatus.configuration
+            }
+            let before = stations.count
+            stations = stations.filter { selection.keeps($0.url) }
+            FileHandle.standardError.write(Data("oton: shard \(selection.index)/\(selection.count): \(stations.count) of \(before) stations\n".utf8))
+        }
+        guard !stations.isEmpty else {
+            Terminal.error("no station to record" + (shard != nil ? " in this shard" : ""))
+            throw ExitStatus.configuration
+        }
+        return stations
+    }
+
+    /// An .m3u or .pls file: each entry a station, named by its title or its address.
+    private static func fromFile(_ path: String) throws -> [Station] {
+        let url = URL(fileURLWithPath: path)
+        guard let body = FileManager.default.contents(atPath: path) else {
+            Terminal.error("--stations \(path): cannot read the file")
+            throw ExitStatus.configuration
+        }
+        let format = PlaylistDetector.format(body: body, contentType: nil, url: url) ?? .m3u
+        do {
+            let playlist = try PlaylistParser.parse(body, format: format, base: url)
+            guard !playlist.entries.isEmpty else {
+                Terminal.error("--stations \(path): the list names no http(s) stream")
+                throw ExitStatus.configuration
+            }
+            return playlist.entries.map { entry in
+                Station(name: entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? URL(string: entry.url)?.host ?? entry.url, url: entry.url)
+            }
+        } catch let failure as PlaylistParser.Failure {
+            Terminal.error("--stations \(path): \(failure)")
+            throw ExitStatus.configuration
+        }
+    }
+}
