@@ -186,9 +186,10 @@ struct RecordCommand: ParsableCommand {
             sink[FileSinkKey.station.rawValue] = .string(station.name)
             sink[FileSinkKey.streamUrl.rawValue] = .string(station.url)
             if let folder {
-                // Several stations: each its own folder (and so its own index); the template's {station} is its label.
+                // Several stations: each its own folder (and so its own index), the files straight in it unless --template says otherwise.
                 sink[FileSinkKey.directory.rawValue] = .string(outDirectory + "/" + folder)
                 sink[FileSinkKey.station.rawValue] = .string(folder)
+                if sink[FileSinkKey.template.rawValue] == nil { sink[FileSinkKey.template.rawValue] = .string("{artist} - {title}.{ext}") }
             }
             return [PluginEntry(id: Self.pluginID, path: path, enabled: true, config: .object(sink), location: "oton record")] + otherPlugins
         }

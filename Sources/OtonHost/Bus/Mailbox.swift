@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// What a mailbox delivers to. Called on the mailbox's own thread only,
+/// What a mailbox delivers to. Called on a pool worker (``MailboxPool``), never two calls at once,
 /// one call at a time, in the order items were accepted.
 public protocol MailboxConsumer: AnyObject, Sendable {
     func deliver(event: FrozenEvent)
@@ -10,8 +10,8 @@ public protocol MailboxConsumer: AnyObject, Sendable {
     func deliverDropNotice(_ counts: Mailbox.DropCounts)
 }
 
-/// One serial, bounded queue with its own thread: how each plugin (and the
-/// `--events` writer) receives its calls. Publishers never block: when the
+/// One serial, bounded queue run by the shared ``MailboxPool``: how each plugin (and the
+/// `--events` writer) receives its calls, one at a time, in order. Publishers never block: when the
 /// queue is full the item is dropped, counted and reported through
 /// `onDrop`, and the consumer gets a drop notice as soon as it is free again.
 /// Control tasks (create, commands, destroy) are never dropped.
@@ -58,9 +58,9 @@ public final class Mailbox: @unchecked Sendable {
     private var noticePending = false
     private var discontinuousTaps: UInt32 = 0
     private var closed = false
-    /// The consumer sleeps in wait() and no wake-up is on its way: only then does an offer signal.
-    private var sleeping = false
-    private var thread: Thread?
+    /// Queued on the pool or being run by a worker: an offer then needs no new scheduling.
+    private var scheduled = false
+    private var started = false
     /// Events and media of the batch the thread has taken but not yet started to deliver.
     /// The thread claims each one by decrementing; `discardPending()` takes the rest by
     /// setting it to 0, so every item is either delivered or counted as discarded, never both.
@@ -75,14 +75,14 @@ public final class Mailbox: @unchecked Sendable {
         self.onDrop = onDrop
     }
 
-    /// Starts the thread. The consumer is held weakly: its owner keeps it alive.
+    /// Starts delivering (on the pool). The consumer is held weakly: its owner keeps it alive.
     public func start(consumer: any MailboxConsumer) {
+        condition.lock()
         self.consumer = consumer
-        let thread = Thread { [self] in run() }
-        thread.name = "oton.mailbox.\(name)"
-        thread.stackSize = 1 << 20
-        self.thread = thread
-        thread.start()
+        started = true
+        let needsRun = !items.isEmpty || noticePending || closed
+        condition.unlock()
+        if needsRun { wake() }
     }
 
     public var dropCounts: DropCounts {
@@ -105,8 +105,9 @@ public final class Mailbox: @unchecked Sendable {
         }
         queuedEvents += 1
         items.append(.event(event))
-        wake()
+        let schedule = claimRun()
         condition.unlock()
+        if schedule { MailboxPool.shared.schedule(self) }
         return true
     }
 
@@ -135,8 +136,9 @@ public final class Mailbox: @unchecked Sendable {
         }
         queuedMediaBytes += packet.size
         items.append(.media(packet, extraFlags: extra))
-        wake()
+        let schedule = claimRun()
         condition.unlock()
+        if schedule { MailboxPool.shared.schedule(self) }
         return true
     }
 
@@ -150,8 +152,9 @@ public final class Mailbox: @unchecked Sendable {
             return false
         }
         items.append(.task(work))
-        condition.signal()
+        let schedule = claimRun()
         condition.unlock()
+        if schedule { MailboxPool.shared.schedule(self) }
         return true
     }
 
@@ -166,7 +169,7 @@ public final class Mailbox: @unchecked Sendable {
     public func close(after last: @escaping () -> Void, timeout: Double?) -> Bool {
         let done = DispatchSemaphore(value: 0)
         condition.lock()
-        if closed || thread == nil {
+        if closed || !started {
             condition.unlock()
             return true
         }
@@ -175,8 +178,9 @@ public final class Mailbox: @unchecked Sendable {
             done.signal()
         })
         closed = true
-        condition.signal()
+        let schedule = claimRun()
         condition.unlock()
+        if schedule { MailboxPool.shared.schedule(self) }
         guard let timeout else {
             done.wait()
             return true
@@ -224,13 +228,14 @@ public final class Mailbox: @unchecked Sendable {
     public func drain(timeout: Double?) -> Bool {
         let done = DispatchSemaphore(value: 0)
         condition.lock()
-        if closed || thread == nil {
+        if closed || !started {
             condition.unlock()
             return true
         }
         items.append(.task { done.signal() })
-        condition.signal()
+        let schedule = claimRun()
         condition.unlock()
+        if schedule { MailboxPool.shared.schedule(self) }
         guard let timeout else {
             done.wait()
             return true
@@ -238,58 +243,61 @@ public final class Mailbox: @unchecked Sendable {
         return done.wait(timeout: .now() + timeout) == .success
     }
 
-    /// Called with the lock held. One signal per sleep: later offers find the consumer already woken.
-    private func wake() {
-        if sleeping {
-            sleeping = false
-            condition.signal()
-        }
+    /// Called with the lock held: true when this caller must hand the mailbox to the pool (it was
+    /// idle, has started, and has not been abandoned).
+    private func claimRun() -> Bool {
+        guard started, !scheduled, !abandoned.load(ordering: .relaxed) else { return false }
+        scheduled = true
+        return true
     }
 
-    private func run() {
-        while true {
-            condition.lock()
-            if items.isEmpty && !noticePending && !closed {
-                // Before parking, give the publisher a moment: a burst then arrives as one batch
-                // instead of one wake-up per item.
-                condition.unlock()
-                sched_yield()
-                condition.lock()
-            }
-            while items.isEmpty && !noticePending && !closed {
-                sleeping = true
-                condition.wait()
-                sleeping = false
-            }
-            if items.isEmpty && !noticePending && closed {
-                condition.unlock()
-                return
-            }
-            var batch = items
-            if noticePending {
-                // Tell the consumer what it lost as soon as it is free again: after the events and
-                // media queued before the loss, before any control task (a drain sees it delivered).
-                noticePending = false
-                let firstTask = batch.firstIndex { if case .task = $0 { true } else { false } } ?? batch.endIndex
-                batch.insert(.dropNotice, at: firstTask)
-            }
-            items.removeAll(keepingCapacity: true)
-            queuedEvents = 0
-            queuedMediaBytes = 0
-            let counts = drops
-            unclaimedInBatch.store(batch.count { $0.isDiscardable }, ordering: .sequentiallyConsistent)
-            condition.unlock()
+    /// Schedules a run if one is needed (after start).
+    private func wake() {
+        condition.lock()
+        let schedule = claimRun()
+        condition.unlock()
+        if schedule { MailboxPool.shared.schedule(self) }
+    }
 
-            for item in batch {
-                if abandoned.load(ordering: .relaxed) { return }
-                switch item {
-                case let .event(event): if claim() { consumer?.deliver(event: event) }
-                case let .media(packet, extra): if claim() { consumer?.deliver(media: packet, extraFlags: extra) }
-                case let .task(work): work()
-                case .dropNotice: consumer?.deliverDropNotice(counts)
-                }
+    /// One turn on a pool worker: delivers what is queued now. Returns true when more arrived
+    /// meanwhile (the pool runs it again, after the others waiting); false leaves it idle.
+    func runBatch() -> Bool {
+        condition.lock()
+        if items.isEmpty && !noticePending {
+            scheduled = false
+            condition.unlock()
+            return false
+        }
+        var batch = items
+        if noticePending {
+            // Tell the consumer what it lost as soon as it is free again: after the events and
+            // media queued before the loss, before any control task (a drain sees it delivered).
+            noticePending = false
+            let firstTask = batch.firstIndex { if case .task = $0 { true } else { false } } ?? batch.endIndex
+            batch.insert(.dropNotice, at: firstTask)
+        }
+        items.removeAll(keepingCapacity: true)
+        queuedEvents = 0
+        queuedMediaBytes = 0
+        let counts = drops
+        unclaimedInBatch.store(batch.count { $0.isDiscardable }, ordering: .sequentiallyConsistent)
+        condition.unlock()
+
+        for item in batch {
+            // Abandoned (a close that timed out): this worker goes back to the pool; nothing more is delivered.
+            if abandoned.load(ordering: .relaxed) { return false }
+            switch item {
+            case let .event(event): if claim() { consumer?.deliver(event: event) }
+            case let .media(packet, extra): if claim() { consumer?.deliver(media: packet, extraFlags: extra) }
+            case let .task(work): work()
+            case .dropNotice: consumer?.deliverDropNotice(counts)
             }
         }
+        condition.lock()
+        let more = !items.isEmpty || noticePending
+        if !more { scheduled = false }
+        condition.unlock()
+        return more
     }
 
     /// Takes the next event or media item of the batch for delivery; false when
