@@ -19,6 +19,13 @@ Paths:
   /big-json           200 application/json, Content-Length 50 MB, a valid document
   /deep-json          200 application/json, 1 MiB of 500-deep nested arrays
   /status/NNN         that HTTP status with a short body
+  /icy?metaint=N&meta=KIND&rate=BYTES
+                      an MP3 stream (silent 128 kbit/s frames) paced at RATE bytes/s (default 16000,
+                      0: as fast as the socket takes them), with icy-metaint N (default 8192) and
+                      each metadata block of KIND: title (StreamTitle='Hostile - N'), junk (random
+                      bytes), nul (NULs only), huge (255 × 16 bytes)
+  /icy-slow           headers of an ICY MP3 stream, then one byte every 2 s (slowloris)
+  /id3-mp3            a 20 KB ID3v2 tag, then MP3 frames at 16000 bytes/s, no ICY metadata
 """
 import os
 import socket
@@ -87,6 +94,55 @@ def head(status, reason, headers, length=None):
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 
+def mp3_frame():
+    """One MPEG-1 Layer III frame, 128 kbit/s, 44.1 kHz, no padding: 417 bytes of silence."""
+    return b"\xff\xfb\x90\x64" + bytes(413)
+
+
+def icy_stream(conn, query):
+    options = dict(item.split("=", 1) for item in query.split("&") if "=" in item)
+    metaint = int(options.get("metaint", "8192"))
+    kind = options.get("meta", "title")
+    rate = int(options.get("rate", "16000"))
+    send(conn, head(200, "OK", {"Content-Type": "audio/mpeg", "icy-metaint": str(metaint), "icy-name": "Hostile ICY"}))
+    frames = mp3_frame() * 64
+    position = 0
+    counter = 0
+    started = time.monotonic()
+    sent = 0
+    end = min(time.monotonic() + CONNECTION_SECONDS, DEADLINE)
+    while time.monotonic() < end:
+        out = bytearray()
+        budget = 4096
+        while budget > 0:
+            take = min(metaint - (sent % metaint) if metaint > 0 else budget, budget)
+            piece = frames[position % len(frames):][:take]
+            if len(piece) < take:
+                piece += frames[: take - len(piece)]
+            position += take
+            out += piece
+            sent += take
+            budget -= take
+            if metaint > 0 and sent % metaint == 0:
+                counter += 1
+                if kind == "junk":
+                    block = os.urandom(64)
+                elif kind == "nul":
+                    block = bytes(32)
+                elif kind == "huge":
+                    block = b"StreamTitle='" + b"x" * (255 * 16 - 15) + b"';"
+                else:
+                    block = b"StreamTitle='Hostile - %d';" % counter
+                block = block[: 255 * 16]
+                length = (len(block) + 15) // 16
+                out += bytes([length]) + block + bytes(length * 16 - len(block))
+        send(conn, bytes(out))
+        if rate > 0:
+            ahead = sent / rate - (time.monotonic() - started)
+            if ahead > 0:
+                time.sleep(ahead)
+
+
 def serve(conn):
     try:
         conn.settimeout(10.0)
@@ -100,12 +156,34 @@ def serve(conn):
         parts = line.split(" ")
         path = parts[1] if len(parts) > 1 else "/"
         print("REQUEST " + path, flush=True)
-        path = path.split("?", 1)[0]
+        path, _, query = path.partition("?")
         if path == "/silent":
             hold(conn)
         elif path == "/headers-only":
             send(conn, head(200, "OK", {"Content-Type": "audio/mpeg", "icy-name": "Hostile"}))
             hold(conn)
+        elif path == "/icy":
+            icy_stream(conn, query)
+        elif path == "/icy-slow":
+            send(conn, head(200, "OK", {"Content-Type": "audio/mpeg", "icy-metaint": "8192"}))
+            end = min(time.monotonic() + CONNECTION_SECONDS, DEADLINE)
+            while time.monotonic() < end:
+                send(conn, b"\xff")
+                time.sleep(2)
+        elif path == "/id3-mp3":
+            tag_size = 20000
+            size = bytes([(tag_size >> 21) & 0x7F, (tag_size >> 14) & 0x7F, (tag_size >> 7) & 0x7F, tag_size & 0x7F])
+            send(conn, head(200, "OK", {"Content-Type": "audio/mpeg"}) + b"ID3\x04\x00\x00" + size + bytes(tag_size))
+            started = time.monotonic()
+            sent = 0
+            end = min(time.monotonic() + CONNECTION_SECONDS, DEADLINE)
+            while time.monotonic() < end:
+                piece = mp3_frame() * 10
+                send(conn, piece)
+                sent += len(piece)
+                ahead = sent / 16000 - (time.monotonic() - started)
+                if ahead > 0:
+                    time.sleep(ahead)
         elif path == "/redirect-loop":
             send(conn, head(302, "Found", {"Location": "/redirect-loop"}, 0))
         elif path == "/redirect-ftp":

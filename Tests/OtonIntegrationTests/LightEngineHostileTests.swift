@@ -1,0 +1,82 @@
+import Foundation
+import OtonTestSupport
+import XCTest
+
+/// The light engine (what `oton record` uses for a stream it only records) against the project's
+/// hostile server: ICY metadata every byte or never, junk, NULs and oversized blocks, a flood, a
+/// slowloris, and an MP3 stream that begins with an ID3v2 tag. Each keeps memory bounded, writes
+/// only inside the output folder, and ends promptly on SIGTERM.
+final class LightEngineHostileTests: XCTestCase {
+    struct Case {
+        let path: String
+        /// What the recorder must have written or said by the time it is stopped.
+        let expectAudioFile: Bool
+    }
+
+    func testHostileICYStreamsKeepMemoryBoundedAndStopPromptly() async throws {
+        let server = try HostileServer(self, maxSeconds: 240)
+        let cases = [
+            Case(path: "/icy?metaint=1&meta=title", expectAudioFile: false), // a new title every byte: tracks too short to keep
+            Case(path: "/icy?metaint=2147483647", expectAudioFile: true),
+            Case(path: "/icy?metaint=512&meta=junk", expectAudioFile: true),
+            Case(path: "/icy?metaint=512&meta=nul", expectAudioFile: true),
+            Case(path: "/icy?metaint=1024&meta=huge", expectAudioFile: true),
+            Case(path: "/icy?metaint=8192&rate=0", expectAudioFile: true), // a flood: as fast as the socket takes it
+        ]
+        for entry in cases {
+            let recorder = try RecordHarness(self, url: server.url(entry.path), extra: ["--engine", "light", "--partial", "keep"])
+            try recorder.start()
+            XCTAssertNotNil(recorder.waitForEvent("state", timeout: 20) { $0["state"] == "playing" }, "\(entry.path): \(recorder.stderr)")
+            // Let it run a while, watching memory.
+            var peakKB = 0
+            for _ in 0 ..< 16 {
+                try await Task.sleep(nanoseconds: 250_000_000)
+                peakKB = max(peakKB, ProcessMemory(pid: recorder.process.processIdentifier)?.residentKB ?? 0)
+            }
+            XCTAssertTrue(recorder.process.isRunning, "\(entry.path): still recording: \(recorder.stderr)")
+            XCTAssertLessThan(peakKB, 200_000, "\(entry.path): resident memory stays bounded")
+            let stopped = Date()
+            recorder.process.terminate()
+            let status = recorder.waitForExit(timeout: 10)
+            XCTAssertEqual(status, 0, "\(entry.path): \(recorder.stderr)")
+            XCTAssertLessThan(Date().timeIntervalSince(stopped), 5, "\(entry.path): SIGTERM ends it promptly")
+            let files = recorder.files()
+            if entry.expectAudioFile {
+                XCTAssertTrue(files.contains { $0.hasSuffix(".mp3") }, "\(entry.path): \(files) \(recorder.stderr)")
+            }
+            XCTAssertFalse(files.contains { $0.hasSuffix(".bin") }, "\(entry.path): the stream was named MP3: \(files)")
+            let out = URL(fileURLWithPath: recorder.out).standardizedFileURL.path
+            for file in files {
+                XCTAssertTrue(URL(fileURLWithPath: recorder.out + "/" + file).standardizedFileURL.path.hasPrefix(out), file)
+            }
+        }
+    }
+
+    /// A server that sends its headers, then one byte every 2 s: a stall, reconnected, and SIGTERM still ends it at once.
+    func testASlowlorisStreamIsAStallAndSIGTERMEndsItAtOnce() async throws {
+        let server = try HostileServer(self, maxSeconds: 120)
+        let recorder = try RecordHarness(self, url: server.url("/icy-slow"), extra: ["--engine", "light"])
+        try recorder.start()
+        XCTAssertNotNil(recorder.waitForEvent("state", timeout: 60) { $0["state"] == "error" }, "the stall is noticed: \(recorder.stderr)")
+        let stopped = Date()
+        recorder.process.terminate()
+        XCTAssertEqual(recorder.waitForExit(timeout: 10), 0, recorder.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(stopped), 5)
+    }
+
+    /// An MP3 stream that begins with an ID3v2 tag (servers that loop files made by common tools):
+    /// the tag is skipped, the audio is recorded as MP3, and --duration ends it on time.
+    func testAnMP3StreamBehindAnID3TagIsRecordedForItsDuration() throws {
+        let server = try HostileServer(self, maxSeconds: 120)
+        let recorder = try RecordHarness(self, url: server.url("/id3-mp3"), extra: ["--engine", "light", "--duration", "6s", "--partial", "keep"])
+        try recorder.start()
+        XCTAssertEqual(recorder.waitForExit(timeout: 40), 0, recorder.stderr)
+        let files = recorder.files().filter { $0.hasSuffix(".mp3") }
+        XCTAssertEqual(files.count, 1, "\(recorder.files()) \(recorder.stderr)")
+        let finished = recorder.finishedEvents().compactMap { Double($0["seconds"] ?? "") }
+        let seconds = try XCTUnwrap(finished.first, "\(recorder.events)")
+        XCTAssertEqual(seconds, 6, accuracy: 0.5, "the file holds the audio asked for")
+        let bytes = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: recorder.out + "/" + files[0])[.size] as? Int)
+        XCTAssertLessThan(bytes, 16000 * 7 + 8192, "the 20 KB tag was not recorded as audio")
+    }
+}
