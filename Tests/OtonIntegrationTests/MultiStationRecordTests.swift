@@ -21,6 +21,7 @@ final class MultiStationRecordTests: XCTestCase {
         }
         let urls = mounts.flatMap { mount in (1 ... 5).map { server.url(mount: mount).absoluteString + "?s=\($0)" } }
         let run = try TemporaryDirectory(self).file("run")
+        try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true)
         let recorder = try RecordHarness(self, url: urls[0], extra: Array(urls.dropFirst()) + ["--instance", "many"],
                                          environment: ["XDG_RUNTIME_DIR": run])
         try recorder.start()
@@ -87,6 +88,7 @@ final class MultiStationRecordTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let list = try directory.write("list.m3u", "#EXTM3U\n#EXTINF:-1,One\n\(server.url(mount: "/one.mp3").absoluteString)\n")
         let run = directory.file("run")
+        try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true)
         let recorder = try RecordHarness(self, url: "--stations=\(list)", extra: ["--instance", "edit"], environment: ["XDG_RUNTIME_DIR": run])
         try recorder.start()
         let environment = ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": run]) { $1 }
@@ -100,7 +102,8 @@ final class MultiStationRecordTests: XCTestCase {
         XCTAssertEqual(added.status, 0, added.stderr)
         let addDeadline = Date().addingTimeInterval(20)
         while Date() < addDeadline, try ctl(["status"]).stdout.components(separatedBy: "· playing").count < 3 { usleep(200_000) }
-        XCTAssertEqual(try ctl(["status"]).stdout.components(separatedBy: "· playing").count, 3, try ctl(["status"]).stdout)
+        let both = try ctl(["status"]).stdout
+        XCTAssertEqual(both.components(separatedBy: "· playing").count, 3, both)
         XCTAssertEqual(try ctl(["record", "remove", "One"]).status, 0)
         let removeDeadline = Date().addingTimeInterval(20)
         while Date() < removeDeadline, try ctl(["status"]).stdout.contains("One ·") { usleep(200_000) }

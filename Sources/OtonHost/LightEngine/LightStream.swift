@@ -169,15 +169,37 @@ final class LightStream: StreamEngine, @unchecked Sendable {
             sniffer = StreamSniffer(contentType: headers.contentType)
         }
         var keepGoing = true
+        // Audio between metadata blocks is published as one packet per piece curl hands over, not one
+        // per range (ICY metadata every byte would otherwise make a packet of every byte).
+        var ranges: [Range<Int>] = []
+        func flush() {
+            guard !ranges.isEmpty else { return }
+            if ranges.count == 1 {
+                publish(UnsafeRawBufferPointer(rebasing: bytes[ranges[0]]))
+            } else {
+                var joined: [UInt8] = []
+                joined.reserveCapacity(ranges.reduce(0) { $0 + $1.count })
+                for range in ranges { joined.append(contentsOf: bytes[range]) }
+                joined.withUnsafeBytes { publish($0) }
+            }
+            ranges.removeAll()
+        }
         demuxer!.push(bytes) { output in
             guard keepGoing else { return }
             switch output {
             case let .audio(range):
-                keepGoing = audio(UnsafeRawBufferPointer(rebasing: bytes[range]))
+                if sniffed != nil {
+                    ranges.append(range)
+                } else {
+                    keepGoing = audio(UnsafeRawBufferPointer(rebasing: bytes[range]))
+                }
             case let .metadata(block):
+                flush()
                 metadata(block)
             }
         }
+        if keepGoing { flush() }
+        if let title = heldTitle, Clock.monotonicNanoseconds() - lastTitleReport >= Self.titleInterval { reportTitle(title) }
         return keepGoing
     }
 
@@ -237,9 +259,25 @@ final class LightStream: StreamEngine, @unchecked Sendable {
         flow.addOutputBuffer()
     }
 
+    /// At most one title every 200 ms reaches the player; a faster server (a new title every few
+    /// bytes) has the last one of each interval reported. Real stations change titles in minutes.
+    static let titleInterval: Int64 = 200_000_000
+    private var lastTitleReport: Int64 = 0
+    private var heldTitle: String?
+
     private func metadata(_ block: [UInt8]) {
         guard let title = IcyMetadata(block: block).title else { return }
         let text = TitleByteDecoder.decode(title, setting: description.titleEncoding).text
-        report(.tags(TagSet(origin: .stream, title: text), monotonicNanoseconds: Clock.monotonicNanoseconds()))
+        if Clock.monotonicNanoseconds() - lastTitleReport >= Self.titleInterval {
+            reportTitle(text)
+        } else {
+            heldTitle = text
+        }
+    }
+
+    private func reportTitle(_ text: String) {
+        heldTitle = nil
+        lastTitleReport = Clock.monotonicNanoseconds()
+        report(.tags(TagSet(origin: .stream, title: text), monotonicNanoseconds: lastTitleReport))
     }
 }
