@@ -86,6 +86,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private lazy var resolver = StreamResolver(logger: logger)
     private let liveResolution = Mutex<UInt64>(0)
     private var resolvedStationTitle: String?
+    /// The stream URL the latest pipeline played (a playlist's entry), to tell a reconnect to the same
+    /// stream from one that lands elsewhere.
+    private var connectedStreamURL: String?
     private let onFinish: @Sendable (Outcome) -> Void
 
     public init(station: Station, bus: PluginBus, options: Options, logger: Logger = Logger(label: "oton.player"),
@@ -225,8 +228,11 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         current = next
         statusLookup = StationStatusLookup()
         poller = next.statusURL.flatMap(URL.init(string:)).map { StationStatusPoller(statusURL: $0, streamURL: URL(string: next.url)) }
-        accumulator.streamURL = URL(string: next.url)
-        accumulator.stationNames = [next.name]
+        resolvedStationTitle = nil
+        lastStreamTitle = nil
+        // The old station's song ends here, not when the new one names a song: everyone (status,
+        // MPRIS, the web remote, history) shows the new station with nothing heard yet.
+        publish(accumulator.changeStation(streamURL: URL(string: next.url), stationNames: [next.name]))
         freshStation = true // the next connection keeps nothing of the old station's (its icy-name)
         handle(.play)
     }
@@ -310,11 +316,20 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private func startPipeline(_ stream: ResolvedStream) {
         pipeline?.stop()
         connection += 1
-        accumulator.reset(keepStation: connection > 1 && !freshStation)
+        let stationNames = [current.name] + [stream.stationTitle].compactMap { $0 }
+        if connection > 1, !freshStation, stream.url != connectedStreamURL {
+            // A reconnect that lands on another stream (a playlist's other entry) is another station's sound.
+            resolvedStationTitle = stream.stationTitle
+            publish(accumulator.changeStation(streamURL: URL(string: stream.url), stationNames: stationNames))
+        } else {
+            // A first connection or one just after a switch starts fresh anyway; a reconnect keeps the song.
+            accumulator.reset(keepStation: connection > 1 && !freshStation)
+        }
         freshStation = false
+        connectedStreamURL = stream.url
         accumulator.streamURL = URL(string: stream.url)
         resolvedStationTitle = stream.stationTitle
-        accumulator.stationNames = [current.name] + [stream.stationTitle].compactMap { $0 }
+        accumulator.stationNames = stationNames
         if let playlist = stream.playlists.first { logger.info("\(playlist): playing the playlist's entry \(stream.url)") }
         lastStreamTitle = nil
         var description = PipelineDescription(url: stream.url, headless: options.headless, taps: bus.requestedTaps, volume: volume)
@@ -453,6 +468,11 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             runStatusStep(statusLookup.heardTrackChanged(.init(title: now.title, artist: now.artist, rawTitle: now.rawTitle)))
         }
         guard let report else { return }
+        publish(report, readAt: readAt)
+    }
+
+    /// A track event for everyone, with what plugins.json knows about the station.
+    private func publish(_ report: TrackAccumulator.Report, readAt: Int64? = nil) {
         var published = report.track
         if published.station == nil { published.station = resolvedStationTitle ?? current.name }
         if let logo = current.logoURL.flatMap(URL.init(string:)) { published.stationLogoURL = logo }

@@ -1,0 +1,59 @@
+import Foundation
+import IcecastFixture
+import OtonHost
+import OtonTestSupport
+import XCTest
+
+/// A station switch ends the song (issue 23.1): switching from a station with a title to one that
+/// has not sent any must not leave the old song, codec and bitrate on show. Two real Icecast mounts;
+/// the Ogg one never sends a title.
+final class SwitchEndsTrackTests: XCTestCase {
+    func testSwitchToAStationWithoutATitleEndsTheOldSong() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/lab.mp3", format: .mp3, initialTitle: "Kino - Blood Type", stationName: "Lab MP3")
+        _ = try await server.startSource(mount: "/lab.ogg", format: .ogg, initialTitle: "", stationName: "Lab Ogg")
+        let ogg = server.url(mount: "/lab.ogg").absoluteString
+        let plugins = """
+        {"stations": [{"name": "Lab MP3", "url": "\(server.url(mount: "/lab.mp3"))"}, {"name": "Lab Ogg", "url": "\(ogg)"}],
+         "plugins": []}
+        """
+        let oton = try OtonProcess(self, arguments: ["play", "--headless", "Lab MP3"], plugins: plugins, instance: "x")
+        let events = try oton.connect()
+        try events.write(["subscribe"])
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
+        let song = try XCTUnwrap(events.waitForEvent("track", timeout: 30) { $0["title"] == "Blood Type" },
+                                 "Lab MP3 plays: \(oton.directory.read("stderr.log"))")
+        let songSequence = try XCTUnwrap(song["sequence"].flatMap(UInt64.init))
+        let playing = try status(oton)
+        XCTAssertEqual(playing["artist"] as? String, "Kino", "\(playing)")
+
+        XCTAssertEqual(try oton.ctl(["next"]).status, 0)
+        let ended = try XCTUnwrap(events.waitForEvent("track", timeout: 30) { ($0["sequence"].flatMap(UInt64.init) ?? 0) > songSequence },
+                                  "the switch ends the song with a track event: \(oton.directory.read("stderr.log"))")
+        XCTAssertNil(ended["title"], "\(ended)")
+        XCTAssertNil(ended["artist"], "\(ended)")
+        XCTAssertNil(ended["codec"], "the old station's codec is not the new one's: \(ended)")
+        XCTAssertNil(ended["bitrate"], "\(ended)")
+        XCTAssertEqual(ended["station"], "Lab Ogg")
+        XCTAssertEqual(ended["stream_url"], ogg)
+
+        XCTAssertNotNil(events.waitForEvent("state", timeout: 30) { $0["state"] == "playing" }, "Lab Ogg plays")
+        let now = try status(oton)
+        XCTAssertEqual(now["station"] as? String, "Lab Ogg", "\(now)")
+        XCTAssertNil(now["title"], "\(now)")
+        XCTAssertNil(now["artist"], "\(now)")
+        XCTAssertNotEqual(now["codec"] as? String, "MPEG-1 Layer 3 (MP3)", "\(now)")
+        XCTAssertNotEqual(now["bitrate"] as? String, "128000", "\(now)")
+        XCTAssertEqual(try oton.ctl(["quit"]).status, 0)
+        oton.process.waitUntilExit()
+    }
+
+    /// `oton ctl --json status`'s data.
+    private func status(_ oton: OtonProcess) throws -> [String: Any] {
+        let reply = try oton.ctl(["--json", "status"])
+        XCTAssertEqual(reply.status, 0, reply.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(reply.stdout.utf8)) as? [String: Any]
+        return try XCTUnwrap(object?["data"] as? [String: Any], reply.stdout)
+    }
+}
