@@ -181,8 +181,8 @@ struct RecordCommand: ParsableCommand {
             Terminal.error("recording failed: \(failure)")
             throw ExitStatus.recordingFailed
         }
-        if case let .gaveUp(kind) = outcome {
-            Terminal.error(tr("cannot record {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]) + "\n  " + kind.localizedRecoverySuggestion)
+        if case let .gaveUp(kind, _) = outcome {
+            Terminal.error(tr("cannot record {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]) + "\n  " + kind.localizedFinalRecoverySuggestion)
             throw ExitStatus.notPlayable
         }
     }

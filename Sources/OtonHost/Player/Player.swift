@@ -37,8 +37,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case quit
         /// A local file played to its end.
         case ended
-        /// The stream could not be played after the retries.
-        case gaveUp(PlaybackErrorKind)
+        /// The stream could not be played after `reconnects` retries (0: the failure was not worth one).
+        case gaveUp(PlaybackErrorKind, reconnects: Int)
     }
 
     /// The station playing (or trying to); changed only on the queue, by a switch.
@@ -284,9 +284,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case .giveUp:
             if case let .error(kind) = machine.state {
                 if hasSwitched {
-                    logger.warning("\(current.url): gave up (\(kind.code)); staying on the error: switch to another station or play to try again")
+                    logger.warning("\(current.url): gave up (\(kind.message)); staying on the error: switch to another station or play to try again")
                 } else {
-                    finish(.gaveUp(kind))
+                    finish(.gaveUp(kind, reconnects: max(0, machine.consecutiveFailures - 1)))
                 }
             }
         }
@@ -306,7 +306,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                 case let .success(stream):
                     startPipeline(stream)
                 case let .failure(error):
-                    logger.warning("\(current.url): \(error.detail) → \(error.kind.code)")
+                    logger.warning("\(current.url): \(error.detail)")
+                    logger.debug("\(current.url): resolving failed → \(error.kind.code)")
                     handle(.failed(error.kind))
                 }
             }
@@ -384,7 +385,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             }
         case let .error(report):
             let kind = PlaybackErrorClassifier.classify(report)
-            logger.warning("\(current.url): \(report.message) [\(report.domain) \(report.code)\(report.httpStatus.map { " HTTP \($0)" } ?? "")] → \(kind.code)")
+            // The listener reads words; GStreamer's domain, codes and our classification are for debugging.
+            logger.warning("\(current.url): \(report.message)")
+            logger.debug("\(current.url): [\(report.domain) \(report.code)\(report.httpStatus.map { " HTTP \($0)" } ?? "")] → \(kind.code)")
             fail(kind)
         case let .warning(text):
             logger.debug("GStreamer warning: \(text)")
