@@ -7,12 +7,13 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: tr("Play a station (by name from plugins.json), a URL or a file. No argument plays the default station."),
         discussion: """
-        Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · s sleep timer presets · \
-        c cancel the sleep timer · h share the track · q quit.
+        Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · n p next / previous station · \
+        1–9 station by number · s sleep timer presets · c cancel the sleep timer · h share the track · q quit.
 
         Volume is in percent: 50 or 50%, 0–100, up to 150 amplified.
 
-        Exit codes: 0 normal, 2 usage or configuration error, 3 stream not playable after the retries.
+        Exit codes: 0 normal, 1 --search found nothing or could not reach the directory, 2 usage or configuration \
+        error, 3 stream not playable after the retries.
 
         Examples:
           oton play                              # the default station

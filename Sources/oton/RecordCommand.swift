@@ -38,7 +38,7 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: "Folder to record into")
     var out: String
 
-    @Flag(name: .long, inversion: .prefixedNo, help: "One file per track (default), or one file per connection")
+    @Flag(name: .long, inversion: .prefixedNo, help: "One file per track, or (--no-split) one file per connection")
     var split = true
 
     @Option(name: .long, help: "stream: the encoded stream as received (default); wav: decoded PCM")

@@ -9,7 +9,7 @@ struct DirectoryServerOptions: ParsableArguments {
                                             valueName: "url"))
     var server: String?
 
-    @Option(name: .long, help: "Seconds to wait for the directory's answer (default 10)")
+    @Option(name: .long, help: "Seconds to wait for the directory's answer")
     var timeout: Double = 10
 
     /// A client for the chosen server, or what is wrong: exit 2 for a bad --server, exit 1 when no
