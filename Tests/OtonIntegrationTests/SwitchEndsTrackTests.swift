@@ -6,13 +6,13 @@ import XCTest
 
 /// A station switch ends the song (issue 23.1): switching from a station with a title to one that
 /// has not sent any must not leave the old song, codec and bitrate on show. Two real Icecast mounts;
-/// the Ogg one never sends a title.
+/// the Ogg one never sends a title nor a stream name, so nothing but the switch itself can end the song.
 final class SwitchEndsTrackTests: XCTestCase {
     func testSwitchToAStationWithoutATitleEndsTheOldSong() async throws {
         let server = try await IcecastServer.start()
         defer { server.stop() }
         _ = try await server.startSource(mount: "/lab.mp3", format: .mp3, initialTitle: "Kino - Blood Type", stationName: "Lab MP3")
-        _ = try await server.startSource(mount: "/lab.ogg", format: .ogg, initialTitle: "", stationName: "Lab Ogg")
+        _ = try await server.startSource(mount: "/lab.ogg", format: .ogg, initialTitle: "", stationName: "")
         let ogg = server.url(mount: "/lab.ogg").absoluteString
         let plugins = """
         {"stations": [{"name": "Lab MP3", "url": "\(server.url(mount: "/lab.mp3"))"}, {"name": "Lab Ogg", "url": "\(ogg)"}],
@@ -47,6 +47,56 @@ final class SwitchEndsTrackTests: XCTestCase {
         XCTAssertNotEqual(now["bitrate"] as? String, "128000", "\(now)")
         XCTAssertEqual(try oton.ctl(["quit"]).status, 0)
         oton.process.waitUntilExit()
+    }
+
+    /// The desktop follows the same event: MPRIS drops the old song and shows the new station and URL,
+    /// and the history closes the old song's row while the new station plays on.
+    func testMprisAndHistoryFollowTheSwitch() async throws {
+        let directory = try TemporaryDirectory(self)
+        let bus = try await PrivateSessionBus.start()
+        defer { bus.stop() }
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/lab.mp3", format: .mp3, initialTitle: "Kino - Blood Type", stationName: "Lab MP3")
+        _ = try await server.startSource(mount: "/lab.ogg", format: .ogg, initialTitle: "", stationName: "")
+        let ogg = server.url(mount: "/lab.ogg").absoluteString
+        let history = directory.file("history.sqlite")
+        let config = try directory.write("plugins.json", """
+        {"stations": [{"name": "Lab MP3", "url": "\(server.url(mount: "/lab.mp3"))"}, {"name": "Lab Ogg", "url": "\(ogg)"}],
+         "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "config": {"notifications": false}},
+                     {"id": "org.oton.history", "path": "libOtonHistory.so", "config": {"database": "\(history)"}}]}
+        """)
+        var environment = bus.environment
+        environment["XDG_CACHE_HOME"] = directory.file("cache")
+        environment["XDG_DATA_HOME"] = directory.file("data")
+        let log = directory.file("oton.log")
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let oton = ManagedProcess(name: "oton", executable: TestPaths.oton,
+                                  arguments: ["play", "Lab MP3", "--headless", "--no-tui", "--no-control", "--config", config],
+                                  environment: environment, stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: log)))
+        try oton.start()
+        defer { oton.stop() }
+
+        func metadata(_ expected: [String: String]) async throws {
+            do {
+                try await pollUntilTrue(timeout: 30, interval: 0.1, "MPRIS metadata \(expected)") {
+                    try expected.allSatisfy { key, value in
+                        try bus.run("/usr/bin/playerctl", ["-p", "oton", "metadata", key]).stdout
+                            .trimmingCharacters(in: .whitespacesAndNewlines) == value
+                    }
+                }
+            } catch {
+                XCTFail("oton's log:\n\(directory.read("oton.log"))")
+                throw error
+            }
+        }
+        try await metadata(["title": "Blood Type", "album": "Lab MP3"])
+        XCTAssertEqual(try bus.run("/usr/bin/playerctl", ["-p", "oton", "next"]).status, 0)
+        try await metadata(["title": "", "artist": "", "album": "Lab Ogg", "xesam:url": ogg])
+        try await pollUntilTrue(timeout: 30, interval: 0.2, "the old song's history row is closed") {
+            try runProcess("/usr/bin/sqlite3", [history, "SELECT title FROM plays WHERE ended_at IS NOT NULL"]).stdout.contains("Blood Type")
+        }
+        XCTAssertTrue(oton.isRunning, "the new station plays on")
     }
 
     /// `oton ctl --json status`'s data.
