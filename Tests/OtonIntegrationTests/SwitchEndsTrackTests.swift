@@ -99,6 +99,42 @@ final class SwitchEndsTrackTests: XCTestCase {
         XCTAssertTrue(oton.isRunning, "the new station plays on")
     }
 
+    /// The status line in a real terminal: `n` drops the old song and its clock starts again.
+    func testTheStatusLineDropsTheSongAndRestartsItsClock() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/lab.mp3", format: .mp3, initialTitle: "Kino - Blood Type", stationName: "Lab MP3")
+        _ = try await server.startSource(mount: "/lab.ogg", format: .ogg, initialTitle: "", stationName: "")
+        let directory = try TemporaryDirectory(self)
+        let config = try directory.write("plugins.json", """
+        {"stations": [{"name": "Lab MP3", "url": "\(server.url(mount: "/lab.mp3"))"}, {"name": "Lab Ogg", "url": "\(server.url(mount: "/lab.ogg"))"}],
+         "plugins": []}
+        """)
+        try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let command = """
+        env -u DISPLAY -u WAYLAND_DISPLAY -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 XDG_RUNTIME_DIR='\(directory.file("run"))' \
+        XDG_DATA_HOME='\(directory.file("data"))' XDG_CACHE_HOME='\(directory.file("cache"))' PULSE_SERVER=unix:/nonexistent \
+        '\(TestPaths.oton)' play 'Lab MP3' --config '\(config)' --instance terminal
+        """
+        let terminal = try TmuxTerminal(self, command: command)
+        let status = { (rows: [String]) in rows.last { !$0.isEmpty } ?? "" }
+        func clock(_ line: String) -> Int? {
+            guard let range = line.range(of: #"\d+:\d\d(?= · vol)"#, options: .regularExpression) else { return nil }
+            let parts = line[range].split(separator: ":").compactMap { Int($0) }
+            return parts.count == 2 ? parts[0] * 60 + parts[1] : nil
+        }
+        try terminal.waitForScreen("the song, listened to for 5 s", timeout: 40) {
+            status($0).contains("Kino – Blood Type") && (clock(status($0)) ?? 0) >= 5
+        }
+        try terminal.type("n")
+        let rows = try terminal.waitForScreen("Lab Ogg playing", timeout: 40) {
+            status($0).contains("Lab Ogg") && status($0).contains("▶ playing")
+        }
+        XCTAssertFalse(status(rows).contains("Blood Type"), "the old song is gone: \(status(rows))")
+        XCTAssertLessThan(try XCTUnwrap(clock(status(rows)), status(rows)), 5, "the clock started again: \(status(rows))")
+        try terminal.type("q")
+    }
+
     /// `oton ctl --json status`'s data.
     private func status(_ oton: OtonProcess) throws -> [String: Any] {
         let reply = try oton.ctl(["--json", "status"])
