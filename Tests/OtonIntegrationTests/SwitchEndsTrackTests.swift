@@ -49,6 +49,39 @@ final class SwitchEndsTrackTests: XCTestCase {
         oton.process.waitUntilExit()
     }
 
+    /// A reconnect that lands on another stream (the station's playlist now names another URL) is
+    /// another station's sound: the song ends there too, under a new sequence.
+    func testAReconnectToAnotherStreamURLEndsTheSong() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        let http = try LocalHTTPServer.start()
+        defer { http.stop() }
+        let mp3 = try await server.startSource(mount: "/lab.mp3", format: .mp3, initialTitle: "Kino - Blood Type", stationName: "Lab MP3")
+        _ = try await server.startSource(mount: "/lab.ogg", format: .ogg, initialTitle: "", stationName: "")
+        let ogg = server.url(mount: "/lab.ogg").absoluteString
+        func playlist(_ entry: String) -> CannedResponse {
+            CannedResponse(headers: ["Content-Type": "audio/x-mpegurl"], body: Data("#EXTM3U\n\(entry)\n".utf8))
+        }
+        http.setRoute("/lab.m3u", playlist(server.url(mount: "/lab.mp3").absoluteString))
+        let oton = try OtonProcess(self, arguments: ["play", "--headless", "Lab"], plugins: """
+            {"stations": [{"name": "Lab", "url": "\(http.url("/lab.m3u"))"}], "plugins": []}
+            """)
+        let events = try oton.connect()
+        try events.write(["subscribe"])
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
+        let song = try XCTUnwrap(events.waitForEvent("track", timeout: 30) { $0["title"] == "Blood Type" }, oton.directory.read("stderr.log"))
+        let songSequence = try XCTUnwrap(song["sequence"].flatMap(UInt64.init))
+
+        http.setRoute("/lab.m3u", playlist(ogg))
+        mp3.stop() // the connection drops; the reconnect resolves the playlist again
+        let ended = try XCTUnwrap(events.waitForEvent("track", timeout: 40) { ($0["sequence"].flatMap(UInt64.init) ?? 0) > songSequence },
+                                  "the reconnect to another URL ends the song: \(oton.directory.read("stderr.log"))")
+        XCTAssertNil(ended["title"], "\(ended)")
+        XCTAssertNil(ended["codec"], "\(ended)")
+        XCTAssertEqual(ended["stream_url"], ogg)
+        XCTAssertEqual(ended["station"], "Lab")
+    }
+
     /// The desktop follows the same event: MPRIS drops the old song and shows the new station and URL,
     /// and the history closes the old song's row while the new station plays on.
     func testMprisAndHistoryFollowTheSwitch() async throws {
