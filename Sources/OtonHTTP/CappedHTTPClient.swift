@@ -35,7 +35,9 @@ public final class CappedHTTPClient: Sendable {
         case cancelled
         /// The URL or a redirect used a scheme other than http(s).
         case unsupportedScheme(String)
-        /// Everything else libcurl reports (DNS, refused connection, TLS), in curl's words.
+        /// The host name does not resolve (no network, no DNS, or no such name), in curl's words.
+        case hostNotFound(String)
+        /// Everything else libcurl reports (refused connection, TLS), in curl's words.
         case transport(String)
 
         public var description: String {
@@ -46,7 +48,7 @@ public final class CappedHTTPClient: Sendable {
             case let .timedOut(milliseconds): "no complete answer within \(Double(milliseconds) / 1000) s"
             case .cancelled: "cancelled"
             case let .unsupportedScheme(detail): "only http and https are fetched (\(detail))"
-            case let .transport(detail): detail
+            case let .hostNotFound(detail), let .transport(detail): detail
             }
         }
     }
@@ -168,6 +170,7 @@ public final class CappedHTTPClient: Sendable {
             case CURLE_TOO_MANY_REDIRECTS: throw .tooManyRedirects(limit: limits.maxRedirects)
             case CURLE_OPERATION_TIMEDOUT: throw .timedOut(milliseconds: limits.totalMilliseconds)
             case CURLE_UNSUPPORTED_PROTOCOL: throw .unsupportedScheme(detail.isEmpty ? url : detail)
+            case CURLE_COULDNT_RESOLVE_HOST: throw .hostNotFound(detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
             default: throw .transport(detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
             }
         }

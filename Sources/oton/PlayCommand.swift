@@ -7,12 +7,13 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: tr("Play a station (by name from plugins.json), a URL or a file. No argument plays the default station."),
         discussion: """
-        Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · s sleep timer presets · \
-        c cancel the sleep timer · h share the track · q quit.
+        Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · n p next / previous station · \
+        1–9 station by number · s sleep timer presets · c cancel the sleep timer · h share the track · q quit.
 
         Volume is in percent: 50 or 50%, 0–100, up to 150 amplified.
 
-        Exit codes: 0 normal, 2 usage or configuration error, 3 stream not playable after the retries.
+        Exit codes: 0 normal, 1 --search found nothing or could not reach the directory, 2 usage or configuration \
+        error, 3 stream not playable after the retries.
 
         Examples:
           oton play                              # the default station
@@ -107,17 +108,28 @@ struct PlayCommand: ParsableCommand {
         }
         statusLine?.close()
         logLines?.close()
-        if case let .gaveUp(kind) = outcome {
-            let stopped = playerOptions.reconnect.maxAttempts.map {
-                $0 == 1 ? tr("oton stopped after 1 reconnect attempt; run the same command to try again (--retries N for more attempts).")
-                    : tr("oton stopped after {count} reconnect attempts; run the same command to try again (--retries N for more attempts).", ["count": "\($0)"])
-            } ?? tr("oton stopped after its reconnect attempts; run the same command to try again (--retries N for more attempts).")
+        if case let .gaveUp(kind, reconnects) = outcome {
+            // Said once, and true: the suggestion promises no retries, and the count is the one made.
             Terminal.error("""
             \(tr("cannot play {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]))
-              \(kind.localizedRecoverySuggestion)
-              \(stopped)
+              \(kind.localizedFinalRecoverySuggestion)
+              \(Self.stoppedLine(kind: kind, reconnects: reconnects, limit: playerOptions.reconnect.maxAttempts))
             """)
             throw ExitStatus.notPlayable
         }
+    }
+
+    /// How oton came to stop: after the reconnects `--retries` allowed (more are possible), after
+    /// fewer because the failure allows no more (a 404), or without one because none would help.
+    static func stoppedLine(kind: PlaybackErrorKind, reconnects: Int, limit: Int?) -> String {
+        let count = ["count": "\(reconnects)"]
+        if reconnects == 0, !kind.isRetryable { return tr("oton stopped without reconnecting, as that would not help.") }
+        let moreRetriesHelp = limit.map { reconnects >= $0 } == true && kind.retryLimit.map { reconnects < $0 } != false
+        if !moreRetriesHelp {
+            return reconnects == 1 ? tr("oton stopped after 1 reconnect attempt; run the same command to try again.")
+                : tr("oton stopped after {count} reconnect attempts; run the same command to try again.", count)
+        }
+        return reconnects == 1 ? tr("oton stopped after 1 reconnect attempt; run the same command to try again (--retries N for more attempts).")
+            : tr("oton stopped after {count} reconnect attempts; run the same command to try again (--retries N for more attempts).", count)
     }
 }

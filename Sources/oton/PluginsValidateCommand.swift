@@ -30,7 +30,7 @@ extension PluginsCommand {
         @Option(name: .long, help: "Time limit for one call into the plugin, in seconds")
         var timeout: Double = 2
 
-        @Option(name: .customLong("plugin-config"), help: "The plugin's config as a JSON object, for the checks that need a running instance (default {})")
+        @Option(name: .customLong("plugin-config"), help: "The plugin's config as a JSON object, for the checks that need a running instance")
         var pluginConfig: String = "{}"
 
         @Option(name: .long, help: "plugins.json whose ids and folders to use (default: the usual lookup)")

@@ -63,7 +63,7 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: "Folder to record into")
     var out: String
 
-    @Flag(name: .long, inversion: .prefixedNo, help: "One file per track (default), or one file per connection")
+    @Flag(name: .long, inversion: .prefixedNo, help: "One file per track, or (--no-split) one file per connection")
     var split = true
 
     @Option(name: .long, help: "stream: the encoded stream as received (default); wav: decoded PCM")
@@ -234,8 +234,8 @@ struct RecordCommand: ParsableCommand {
             Terminal.error("recording failed: \(failure)")
             throw ExitStatus.recordingFailed
         }
-        if case let .gaveUp(kind) = outcome {
-            Terminal.error(tr("cannot record {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]) + "\n  " + kind.localizedRecoverySuggestion)
+        if case let .gaveUp(kind, _) = outcome {
+            Terminal.error(tr("cannot record {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]) + "\n  " + kind.localizedFinalRecoverySuggestion)
             throw ExitStatus.notPlayable
         }
     }

@@ -9,10 +9,11 @@ struct DirectoryServerOptions: ParsableArguments {
                                             valueName: "url"))
     var server: String?
 
-    @Option(name: .long, help: "Seconds to wait for the directory's answer (default 10)")
+    @Option(name: .long, help: "Seconds to wait for the directory's answer")
     var timeout: Double = 10
 
-    /// A client for the chosen server, or exit 2 with what is wrong.
+    /// A client for the chosen server, or what is wrong: exit 2 for a bad --server, exit 1 when no
+    /// directory can be reached (no network).
     func client(config: String?) throws -> StationDirectoryClient {
         try Self.client(server: server, timeout: timeout, config: config)
     }
@@ -24,7 +25,7 @@ struct DirectoryServerOptions: ParsableArguments {
             return try StationDirectoryClient(server: chosen, timeoutSeconds: timeout)
         } catch {
             Terminal.error(error.description)
-            throw ExitStatus.configuration
+            throw error.isUsageError ? ExitStatus.configuration : ExitCode.failure
         }
     }
 }

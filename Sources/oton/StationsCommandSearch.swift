@@ -25,7 +25,7 @@ extension StationsCommand {
         @Option(name: .long, help: "Only stations with this codec (MP3, AAC, OGG, …)")
         var codec: String?
 
-        @Option(name: .long, help: "At most this many results, 1–\(DirectorySearchQuery.maxLimit) (default \(DirectorySearchQuery.defaultLimit))")
+        @Option(name: .long, help: "At most this many results, 1–\(DirectorySearchQuery.maxLimit)")
         var limit: Int = DirectorySearchQuery.defaultLimit
 
         @Option(name: .long, help: "table or json")

@@ -14,6 +14,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
     private var state = "connecting"
     private var isPlaying = false
     private var track: TrackInfo?
+    private var trackSequence: UInt64?
     /// Listening time on this track: what was heard before `playingSince`, plus since then while playing.
     private var listened: TimeInterval = 0
     private var playingSince: Date?
@@ -67,12 +68,14 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
                 }
             }
             setPlaying(info.state.name == "playing")
-        case let .track(info, _):
-            if info.title != track?.title || info.artist != track?.artist {
+        case let .track(info, sequence):
+            // Another heard track (another song, a break, another station) starts the clock again.
+            if sequence != trackSequence {
                 listened = 0
                 if playingSince != nil { playingSince = Date() }
             }
             track = info
+            trackSequence = sequence
         case let .volume(value):
             volume = value
         default:

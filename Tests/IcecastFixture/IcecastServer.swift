@@ -199,7 +199,7 @@ public final class IcecastServer: @unchecked Sendable {
     // MARK: Sources
 
     /// Starts a `gst-launch-1.0 audiotestsrc ! encoder ! shout2send` source and
-    /// waits until the mount is live with `initialTitle`.
+    /// waits until the mount is live with `initialTitle` (an empty one: the source never sends a title).
     public func startSource(
         mount: String = "/test.mp3",
         format: StreamFormat = .mp3,

@@ -20,7 +20,7 @@ public final class IcecastSource: @unchecked Sendable {
     public let stationName: String
     public let genre: String
     public let description: String
-    /// Title the pipeline announces when it (re)starts.
+    /// Title the pipeline announces when it (re)starts; empty: it sends none (no ICY title, no Vorbis comment).
     public var initialTitle: String { state.get().title }
 
     /// Weak: the server owns its sources; a handle outliving its server throws.
@@ -85,6 +85,7 @@ public final class IcecastSource: @unchecked Sendable {
                 throw FixtureError("gst-launch for \(self.mount) exited (\(process.terminationStatus ?? -1)). \(describe())")
             }
             guard let status = try? await server.status(), let m = status.mount(mount) else { return false }
+            if title.isEmpty { return m.title == nil }
             if m.title == expected { return true }
             // shout2send announces "Unknown - <title>" when the title has no
             // artist part; correct that through the admin interface.
@@ -109,24 +110,23 @@ public final class IcecastSource: @unchecked Sendable {
         if let pair = IcecastServer.splitArtistTitle(title) {
             tags = "artist=\(Self.quote(pair.0)),title=\(Self.quote(pair.1))"
         }
+        // Without a title the pipeline has no taginject: the encoders then write no tags at all.
+        let inject = title.isEmpty ? [] : ["taginject", "tags=\(Self.quote(tags))", "!"]
         var args = ["-q", "audiotestsrc", "is-live=true"]
         switch format {
         case .mp3:
             args += ["wave=sine", "volume=0.1", "!", "audio/x-raw,rate=44100,channels=2",
-                     "!", "audioconvert", "!", "taginject", "tags=\(Self.quote(tags))",
-                     "!", "lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"]
+                     "!", "audioconvert", "!"] + inject + ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"]
         case .mp3WithPauses:
             // wave=ticks: a tick of 1936 sine periods at 440 Hz (4.4 s) every 5 s, silence between.
             args += ["wave=ticks", "freq=440", "sine-periods-per-tick=1936", "tick-interval=5000000000", "volume=0.3",
                      "!", "audio/x-raw,rate=44100,channels=2",
-                     "!", "audioconvert", "!", "taginject", "tags=\(Self.quote(tags))",
-                     "!", "lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"]
+                     "!", "audioconvert", "!"] + inject + ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"]
         case .ogg:
             // Pink noise keeps Vorbis VBR at ~100 kbit/s; a pure sine compresses to
             // ~25 kbit/s and then Ogg pages (and title changes) take seconds to arrive.
             args += ["wave=pink-noise", "volume=0.05", "!", "audio/x-raw,rate=44100,channels=2",
-                     "!", "audioconvert", "!", "taginject", "tags=\(Self.quote(tags))",
-                     "!", "vorbisenc", "quality=0.3",
+                     "!", "audioconvert", "!"] + inject + ["vorbisenc", "quality=0.3",
                      "!", "oggmux", "max-delay=100000000", "max-page-delay=100000000"]
         }
         args += ["!", "shout2send", "ip=127.0.0.1", "port=\(server.port)",

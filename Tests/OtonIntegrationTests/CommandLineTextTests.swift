@@ -14,8 +14,10 @@ final class CommandLineTextTests: XCTestCase {
     func testHelpListsTheKeysTheExitCodesAndExamples() throws {
         let play = try oton(["play", "--help"])
         XCTAssertEqual(play.status, 0, play.stderr)
-        for text in ["? keys", "space pause/resume", "Exit codes: 0 normal, 2 usage", "Examples:", "oton play \"Oton FM\" --volume 60%"] {
-            XCTAssertTrue(play.stdout.contains(text), "play --help lacks \(text):\n\(play.stdout)")
+        let playHelp = play.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ") // unwrapped
+        for text in ["? keys", "space pause/resume", "n p next / previous station", "1–9 station by number",
+                     "Exit codes: 0 normal, 1 --search found nothing", "2 usage", "Examples:", "oton play \"Oton FM\" --volume 60%"] {
+            XCTAssertTrue(playHelp.contains(text), "play --help lacks \(text):\n\(play.stdout)")
         }
         for arguments in [["ctl", "--help"], ["--help"], ["plugins", "inspect", "--help"]] {
             let help = try oton(arguments)
@@ -36,5 +38,24 @@ final class CommandLineTextTests: XCTestCase {
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(hint), "\(arguments): \(result.stderr)")
         }
+    }
+
+    /// ArgumentParser prints an option's default itself; a help text that says it too printed it twice
+    /// ("(default 20) (default: 20)"). Every command's options, from the parser's own description.
+    func testNoOptionStatesItsDefaultTwice() throws {
+        let dump = try oton(["--experimental-dump-help"])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        var checked = 0
+        func walk(_ command: [String: Any], _ path: String) {
+            for argument in command["arguments"] as? [[String: Any]] ?? [] where argument["defaultValue"] != nil {
+                checked += 1
+                let help = argument["abstract"] as? String ?? ""
+                XCTAssertFalse(help.contains("(default"), "\(path) \(argument["valueName"] ?? ""): \"\(help)\" and ArgumentParser's (default: …)")
+            }
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] { walk(sub, path + " " + (sub["commandName"] as? String ?? "?")) }
+        }
+        walk(try XCTUnwrap(root["command"] as? [String: Any]), "oton")
+        XCTAssertGreaterThan(checked, 5, "the dump lists options with defaults")
     }
 }

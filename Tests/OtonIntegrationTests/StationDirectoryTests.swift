@@ -118,6 +118,13 @@ final class StationDirectoryTests: XCTestCase {
         let dead = try oton(["stations", "search", "jazz", "--server", "http://127.0.0.1:\(try FreePort.allocate())"])
         XCTAssertEqual(dead.status, 1)
         XCTAssertTrue(dead.stderr.contains("could not be reached"), dead.stderr)
+        // A name that cannot resolve (.invalid never does, as when offline): no network, exit 1, and the
+        // fix offered is the network, not the server that just failed.
+        let offline = try oton(["stations", "search", "jazz", "--server", "https://directory.invalid"])
+        XCTAssertEqual(offline.status, 1, "README: 1 when the directory cannot be reached: \(offline.stderr)")
+        XCTAssertTrue(offline.stderr.contains("cannot be reached: there seems to be no network"), offline.stderr)
+        XCTAssertTrue(offline.stderr.contains("check the network connection"), offline.stderr)
+        XCTAssertFalse(offline.stderr.contains("--server"), offline.stderr)
         let bad = try oton(["stations", "search", "jazz", "--server", "radio-browser.info"])
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("is not a directory server URL"), bad.stderr)

@@ -39,6 +39,45 @@ final class UnplayableStreamTests: XCTestCase {
         XCTAssertEqual(failure.field("error_kind"), "stream-unavailable")
         XCTAssertEqual(failure.field("error_message"), "This address doesn't lead to an audio stream.")
         XCTAssertTrue(failure.field("error_suggestion")?.contains("web page") == true)
-        XCTAssertEqual(harness.outcome, .gaveUp(.streamUnavailable(reason: .notAudio)))
+        XCTAssertEqual(harness.outcome, .gaveUp(.streamUnavailable(reason: .notAudio), reconnects: 0))
+    }
+
+    /// Someone listening (no --headless, no --retries): a 404 is an answer, not a blip. One retry, then
+    /// exit 3 at once instead of after three retries (12 s), and the count said is the one made.
+    func testA404IsRetriedOnceThenOtonSaysSo() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory(self)
+        let config = try directory.write("plugins.json", #"{"stations": [], "plugins": []}"#)
+        let url = server.url(mount: "/missing.mp3").absoluteString
+        let started = Date()
+        let result = try runProcess(TestPaths.oton, ["play", url, "--no-tui", "--audio-sink", "fakesink", "--config", config])
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertTrue(result.stderr.contains("HTTP 404"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("oton stopped after 1 reconnect attempt; run the same command to try again."), result.stderr)
+        XCTAssertFalse(result.stderr.contains("--retries N"), "more retries do not help a 404: \(result.stderr)")
+        XCTAssertLessThan(elapsed, 11, "one retry after 2 s, not three (2 + 4 + 6 s)")
+    }
+
+    /// A station that cannot be reached: the log says it in words (GStreamer's codes only at debug
+    /// level), and the last message does not promise the retries that are over.
+    func testAnUnreachableStationEndsWithOneTrueMessage() throws {
+        let directory = try TemporaryDirectory(self)
+        let config = try directory.write("plugins.json", #"{"stations": [], "plugins": []}"#)
+        let url = "http://127.0.0.1:\(try FreePort.allocate())/stream.mp3"
+        let result = try runProcess(TestPaths.oton, ["play", url, "--no-tui", "--audio-sink", "fakesink", "--retries", "1", "--config", config])
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertTrue(result.stderr.contains("cannot play \(url): Can't reach the station."), result.stderr)
+        XCTAssertTrue(result.stderr.contains("Check your internet connection."), result.stderr)
+        XCTAssertFalse(result.stderr.contains("tries again on its own"), "oton has stopped trying: \(result.stderr)")
+        XCTAssertTrue(result.stderr.contains("oton stopped after 1 reconnect attempt"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("warning"), "the failure is still logged: \(result.stderr)")
+        for code in ["error-quark", "→ network-unavailable", "HTTP 4]"] {
+            XCTAssertFalse(result.stderr.contains(code), "codes are for --log-level debug: \(result.stderr)")
+        }
+        let debug = try runProcess(TestPaths.oton, ["play", url, "--no-tui", "--audio-sink", "fakesink", "--retries", "0",
+                                                    "--log-level", "debug", "--config", config])
+        XCTAssertTrue(debug.stderr.contains("gst-resource-error-quark") && debug.stderr.contains("→ network-unavailable"), debug.stderr)
     }
 }

@@ -30,4 +30,15 @@ final class UsageErrorTests: XCTestCase {
         let negative = try oton(["ctl", "volume", "-5"])
         XCTAssertTrue(negative.stderr.contains("no running oton"), "a negative number is a command argument, not an option: \(negative.stderr)")
     }
+
+    func testCtlWithNoOtonRunningSaysSoAndHowToStartOne() throws {
+        let directory = try TemporaryDirectory(self)
+        let result = try runProcess(TestPaths.oton, ["ctl", "--instance", "x", "status"],
+                                    environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": directory.path]) { $1 })
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("no oton is running"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("oton play --instance x"), "how to start one: \(result.stderr)")
+        XCTAssertTrue(result.stderr.contains(directory.path + "/oton/x.sock"), "the socket path stays in the message: \(result.stderr)")
+        XCTAssertFalse(result.stderr.contains("No such file or directory"), "words, not errno: \(result.stderr)")
+    }
 }

@@ -63,4 +63,17 @@ final class WebRemoteStateTests: XCTestCase {
         state.apply(name: "org.oton.share", fields: ["text": "Listening to X", "links": "https://a\nhttps://b"], monotonicNanoseconds: 0, wallMicroseconds: 0)
         XCTAssertEqual((try json(state)["share"] as? [String: Any])?["links"] as? [String], ["https://a", "https://b"])
     }
+
+    func testAStationSwitchEndsTheSongWithoutPlayingItAgain() throws {
+        var state = RemoteState()
+        state.apply(name: "track", fields: ["sequence": "1", "title": "Blood Type", "artist": "Kino", "station": "Lab MP3"],
+                    monotonicNanoseconds: 0, wallMicroseconds: 0)
+        // The host's event at a switch: a new sequence, the new station, no title yet.
+        XCTAssertTrue(state.apply(name: "track", fields: ["sequence": "2", "station": "Lab Ogg"], monotonicNanoseconds: 0, wallMicroseconds: 0))
+        let object = try json(state)
+        XCTAssertEqual(object["title"] as? String, "", "the old song is gone")
+        XCTAssertEqual(object["artist"] as? String, "")
+        XCTAssertEqual(object["station"] as? String, "Lab Ogg")
+        XCTAssertEqual(state.history.map(\.title), ["Blood Type"], "the old song is not listed a second time")
+    }
 }

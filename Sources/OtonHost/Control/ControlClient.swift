@@ -25,6 +25,10 @@ public final class ControlClient {
         do {
             fd = try UnixSocket.connect(to: path)
         } catch {
+            if error.nobodyListens, let instance {
+                throw Failure(description: "no oton is running as instance \"\(instance)\" (nothing listens at \(path)); "
+                    + "start one with `oton play --instance \(instance)`")
+            }
             throw Failure(description: "cannot reach oton at \(path): \(error)")
         }
         reader = LineReader(fd: fd, limit: Self.maximumLineBytes)

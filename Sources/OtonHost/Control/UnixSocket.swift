@@ -4,7 +4,15 @@ import Foundation
 enum UnixSocket {
     struct Failure: Error, CustomStringConvertible {
         let description: String
-        static func errno(_ what: String) -> Failure { Failure(description: "\(what): \(String(cString: strerror(Glibc.errno)))") }
+        /// The errno behind it, 0 when none.
+        var code: Int32 = 0
+        static func errno(_ what: String) -> Failure {
+            let code = Glibc.errno
+            return Failure(description: "\(what): \(String(cString: strerror(code)))", code: code)
+        }
+
+        /// Nobody listens there: no socket file, or one left behind by an oton that is gone.
+        var nobodyListens: Bool { code == ENOENT || code == ECONNREFUSED }
     }
 
     static func address(_ path: String) throws(Failure) -> sockaddr_un {

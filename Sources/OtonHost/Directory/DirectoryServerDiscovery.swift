@@ -7,13 +7,18 @@ import Foundation
 public enum DirectoryServerDiscovery {
     public static let poolName = "all.api.radio-browser.info"
 
-    /// The servers' base URLs (https), in random order; empty when DNS found none.
-    public static func servers() -> [String] {
+    /// The servers' base URLs (https), in random order; empty when the pool's addresses have no
+    /// radio-browser.info names. A pool name that does not resolve at all means no network (or no
+    /// DNS): the well-known name cannot be missing, and the fix is the network, not another server.
+    public static func servers(pool: String = poolName) throws(DirectoryError) -> [String] {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
         var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(poolName, nil, &hints, &list) == 0, let first = list else { return [] }
+        let status = getaddrinfo(pool, nil, &hints, &list)
+        guard status == 0, let first = list else {
+            throw .noNetwork(lookup: "the name \(pool) does not resolve: \(String(cString: gai_strerror(status)))")
+        }
         defer { freeaddrinfo(first) }
         var names = Set<String>()
         var entry: UnsafeMutablePointer<addrinfo>? = first

@@ -6,11 +6,13 @@ public enum DirectoryServerSetting {
     /// The top-level plugins.json key naming the server.
     public static let configKey = "directory_server"
 
-    public static func choose(flag: String?, configFile: String?) throws(DirectoryError) -> String {
+    /// `pool`: the DNS name to discover servers under (tests give one that cannot resolve).
+    public static func choose(flag: String?, configFile: String?,
+                              pool: String = DirectoryServerDiscovery.poolName) throws(DirectoryError) -> String {
         if let flag { return flag }
         if let configFile, let configured = configured(in: configFile) { return configured }
-        guard let found = DirectoryServerDiscovery.servers().first else {
-            throw .noServer(reason: "the DNS name \(DirectoryServerDiscovery.poolName) gave no server names")
+        guard let found = try DirectoryServerDiscovery.servers(pool: pool).first else {
+            throw .noServer(reason: "the DNS name \(pool) gave no server names")
         }
         return found
     }

@@ -79,7 +79,8 @@ public struct TagSet: Hashable, Sendable {
 ///   title" (the status API may fill it in).
 /// - **Sequence.** This type alone numbers the heard tracks: `apply` returns
 ///   the sequence with the track, a new number if and only if the heard track
-///   changed — its title, its artist, or a break began. Station, artwork,
+///   changed — its title, its artist, a break began, or the listener moved
+///   to another station (see **Another station**). Station, artwork,
 ///   bitrate arriving later keep the number; an event without a title and
 ///   without a break keeps it too. Numbers start at 1, never go back, and
 ///   survive ``reset(keepStation:)`` (0 until the first heard track).
@@ -94,13 +95,18 @@ public struct TagSet: Hashable, Sendable {
 ///   non-empty value until ``reset(keepStation:)``. The stream's station
 ///   name wins over the status API's. The nominal bitrate wins over the
 ///   per-second measured bitrate; values ≤ 0 are ignored.
-/// - **Reset.** On a new connection call `reset(keepStation:)`. With
-///   `keepStation: false` (another station) everything is forgotten,
-///   including what was last reported, so the next visible tag emits.
-///   With `keepStation: true` (reconnect to the same station) the station,
-///   the last reported projection and heard track, and whether the stream
-///   has titles are kept, so the same song (or break) arriving again after
-///   the reconnect is not reported twice.
+/// - **Another station.** A switch, or a reconnect to another stream URL,
+///   ends the heard track: ``changeStation(streamURL:stationNames:)``
+///   forgets everything the old station said (title, artist, station name,
+///   codec, bitrate, artwork) and returns the report to publish at once:
+///   nothing heard yet, under a new sequence. The next title is another new
+///   sequence, even when it is the song the old station played.
+/// - **Reset.** On a new connection to the same stream call
+///   `reset(keepStation: true)`: the station, the last reported projection
+///   and heard track, and whether the stream has titles are kept, so the
+///   same song (or break) arriving again after the reconnect is not reported
+///   twice. With `keepStation: false` everything is forgotten except the
+///   sequence, and nothing is reported.
 public struct TrackAccumulator: Sendable {
     /// A track event's payload and the number of the heard track it belongs to.
     public struct Report: Equatable, Sendable {
@@ -197,6 +203,19 @@ public struct TrackAccumulator: Sendable {
             sequence += 1
             lastHeard = heard
         }
+        return Report(track: info, sequence: sequence)
+    }
+
+    /// The listener is now on another station (or another stream URL): the heard track ends. Returns
+    /// what is heard now, for the host to publish at once: no title, no station name, codec or
+    /// bitrate yet, under a new sequence (see **Another station** above).
+    public mutating func changeStation(streamURL: URL?, stationNames: [String]) -> Report {
+        reset(keepStation: false)
+        self.streamURL = streamURL
+        self.stationNames = stationNames
+        sequence += 1
+        let info = current
+        lastReported = info.visible
         return Report(track: info, sequence: sequence)
     }
 

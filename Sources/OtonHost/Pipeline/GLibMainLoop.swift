@@ -15,6 +15,7 @@ public final class GLibMainLoop: @unchecked Sendable {
         SoupLibraryChoice.loadPreferred()
         gst_init(nil, nil)
         HLSDemuxerChoice.preferClassicDemuxer()
+        AudioSinkChoice.keepNoisySinksOut()
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
         nonisolated(unsafe) let loop = self.loop

@@ -47,7 +47,7 @@ public enum EmptyConnectionDiagnosis {
         case let .unsupportedScheme(detail)?: return .streamUnavailable(reason: .redirectToUnsupportedScheme(detail))
         case let .http(status)?:
             if let named = PlaybackErrorClassifier.classify(httpStatus: status) { return named }
-        case .tooLarge?, .timedOut?, .cancelled?, .transport?, nil:
+        case .tooLarge?, .timedOut?, .cancelled?, .hostNotFound?, .transport?, nil:
             break
         }
         if elapsed >= .seconds(sourceTimeoutSeconds - 1) {

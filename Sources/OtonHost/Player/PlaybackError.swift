@@ -151,6 +151,34 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
         }
     }
 
+    /// What the listener can do once oton has given up, in their language: like
+    /// ``recoverySuggestion(in:)``, without promising the retries that are over.
+    public var localizedFinalRecoverySuggestion: String { finalRecoverySuggestion(in: .current) }
+
+    public func finalRecoverySuggestion(in catalogue: MessageCatalogue) -> String {
+        switch self {
+        case .networkUnavailable:
+            return catalogue.tr("Check your internet connection.")
+        case let .streamUnavailable(reason):
+            if case .sentNothing = reason {
+                return catalogue.tr("The server may be overloaded or the station's source offline. If it keeps happening, check the stream URL.")
+            }
+            return recoverySuggestion(in: catalogue)
+        case .stalled:
+            return catalogue.tr("The station or your connection is overloaded: try a lower-quality stream.")
+        case .bufferingTimeout, .decodeError, .audioDeviceUnavailable:
+            return recoverySuggestion(in: catalogue)
+        }
+    }
+
+    /// At most this many reconnects in a row for this failure, whatever the policy allows (nil: the
+    /// policy decides). A 404 is an answer, not a network blip: one more try covers an Icecast mount
+    /// whose source is reconnecting, more only delays the message.
+    public var retryLimit: Int? {
+        if case .streamUnavailable(reason: .notFound) = self { return 1 }
+        return nil
+    }
+
     /// Whether an automatic reconnect can plausibly help. Failures that need
     /// the listener to change something (wrong URL, missing codecs, no sound
     /// device, access refused) are not retried.

@@ -47,7 +47,7 @@ public struct PlaybackTransition: Hashable, Sendable {
 /// | error(k)         | stop                     | idle                  | –                                    | 0       |
 ///
 /// Failure rule (connecting, playing, buffering × failed(k)), with a = n + 1:
-/// if `k.isRetryable` and `policy.shouldRetry(attempt: a)` →
+/// if `k.isRetryable` and `policy.shouldRetry(attempt: a, after: k)` →
 /// `reconnecting(a, k)` + [stopPipeline, scheduleRetry(policy.delay(forAttempt: a))];
 /// otherwise → `error(k)` + [stopPipeline, giveUp]. The count becomes a.
 ///
@@ -94,7 +94,7 @@ public struct PlaybackStateMachine: Sendable {
         }
         func fail(_ kind: PlaybackErrorKind) -> PlaybackTransition {
             let attempt = n + 1
-            if kind.isRetryable, policy.shouldRetry(attempt: attempt) {
+            if kind.isRetryable, policy.shouldRetry(attempt: attempt, after: kind) {
                 return go(.reconnecting(attempt: attempt, lastError: kind),
                           [.stopPipeline, .scheduleRetry(after: policy.delay(forAttempt: attempt))], failures: attempt)
             }

@@ -39,8 +39,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case quit
         /// A local file played to its end.
         case ended
-        /// The stream could not be played after the retries.
-        case gaveUp(PlaybackErrorKind)
+        /// The stream could not be played after `reconnects` retries (0: the failure was not worth one).
+        case gaveUp(PlaybackErrorKind, reconnects: Int)
     }
 
     /// The station playing (or trying to); changed only on the queue, by a switch.
@@ -95,6 +95,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private lazy var resolver = StreamResolver(logger: logger)
     private let liveResolution = Mutex<UInt64>(0)
     private var resolvedStationTitle: String?
+    /// The stream URL the latest pipeline played (a playlist's entry), to tell a reconnect to the same
+    /// stream from one that lands elsewhere.
+    private var connectedStreamURL: String?
     private let onFinish: @Sendable (Outcome) -> Void
 
     public init(station: Station, bus: PluginBus, options: Options, logger: Logger = Logger(label: "oton.player"),
@@ -243,9 +246,12 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         current = next
         statusLookup = StationStatusLookup()
         poller = next.statusURL.flatMap(URL.init(string:)).map { StationStatusPoller(statusURL: $0, streamURL: URL(string: next.url)) }
-        accumulator.streamURL = URL(string: next.url)
-        accumulator.stationNames = [next.name]
         lightUnsupported = false
+        resolvedStationTitle = nil
+        lastStreamTitle = nil
+        // The old station's song ends here, not when the new one names a song: everyone (status,
+        // MPRIS, the web remote, history) shows the new station with nothing heard yet.
+        publish(accumulator.changeStation(streamURL: URL(string: next.url), stationNames: [next.name]))
         freshStation = true // the next connection keeps nothing of the old station's (its icy-name)
         handle(.play)
     }
@@ -297,9 +303,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case .giveUp:
             if case let .error(kind) = machine.state {
                 if hasSwitched {
-                    logger.warning("\(current.url): gave up (\(kind.code)); staying on the error: switch to another station or play to try again")
+                    logger.warning("\(current.url): gave up (\(kind.message)); staying on the error: switch to another station or play to try again")
                 } else {
-                    finish(.gaveUp(kind))
+                    finish(.gaveUp(kind, reconnects: max(0, machine.consecutiveFailures - 1)))
                 }
             }
         }
@@ -319,7 +325,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                 case let .success(stream):
                     startPipeline(stream)
                 case let .failure(error):
-                    logger.warning("\(current.url): \(error.detail) → \(error.kind.code)")
+                    logger.warning("\(current.url): \(error.detail)")
+                    logger.debug("\(current.url): resolving failed → \(error.kind.code)")
                     handle(.failed(error.kind))
                 }
             }
@@ -336,11 +343,20 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         lastResolved = stream
         pipeline?.stop()
         connection += 1
-        accumulator.reset(keepStation: connection > 1 && !freshStation)
+        let stationNames = [current.name] + [stream.stationTitle].compactMap { $0 }
+        if connection > 1, !freshStation, stream.url != connectedStreamURL {
+            // A reconnect that lands on another stream (a playlist's other entry) is another station's sound.
+            resolvedStationTitle = stream.stationTitle
+            publish(accumulator.changeStation(streamURL: URL(string: stream.url), stationNames: stationNames))
+        } else {
+            // A first connection or one just after a switch starts fresh anyway; a reconnect keeps the song.
+            accumulator.reset(keepStation: connection > 1 && !freshStation)
+        }
         freshStation = false
+        connectedStreamURL = stream.url
         accumulator.streamURL = URL(string: stream.url)
         resolvedStationTitle = stream.stationTitle
-        accumulator.stationNames = [current.name] + [stream.stationTitle].compactMap { $0 }
+        accumulator.stationNames = stationNames
         if let playlist = stream.playlists.first { logger.info("\(playlist): playing the playlist's entry \(stream.url)") }
         lastStreamTitle = nil
         var description = PipelineDescription(url: stream.url, headless: options.headless, taps: bus.requestedTaps, volume: volume)
@@ -401,7 +417,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             }
         case let .error(report):
             let kind = PlaybackErrorClassifier.classify(report)
-            logger.warning("\(current.url): \(report.message) [\(report.domain) \(report.code)\(report.httpStatus.map { " HTTP \($0)" } ?? "")] → \(kind.code)")
+            // The listener reads words; GStreamer's domain, codes and our classification are for debugging.
+            logger.warning("\(current.url): \(report.message)")
+            logger.debug("\(current.url): [\(report.domain) \(report.code)\(report.httpStatus.map { " HTTP \($0)" } ?? "")] → \(kind.code)")
             fail(kind)
         case let .warning(text):
             logger.debug("GStreamer warning: \(text)")
@@ -499,6 +517,11 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             runStatusStep(statusLookup.heardTrackChanged(.init(title: now.title, artist: now.artist, rawTitle: now.rawTitle)))
         }
         guard let report else { return }
+        publish(report, readAt: readAt)
+    }
+
+    /// A track event for everyone, with what plugins.json knows about the station.
+    private func publish(_ report: TrackAccumulator.Report, readAt: Int64? = nil) {
         var published = report.track
         if published.station == nil { published.station = resolvedStationTitle ?? current.name }
         if let logo = current.logoURL.flatMap(URL.init(string:)) { published.stationLogoURL = logo }

@@ -40,4 +40,13 @@ public struct ReconnectPolicy: Hashable, Sendable {
         guard let maxAttempts else { return true }
         return attempt <= maxAttempts
     }
+
+    /// Whether attempt number `attempt` may be made after a failure of `kind`: a limited policy
+    /// (someone listens) also keeps the kind's own ``PlaybackErrorKind/retryLimit``; an unlimited one
+    /// (headless, recording) keeps trying, as a station off the air for an hour comes back.
+    public func shouldRetry(attempt: Int, after kind: PlaybackErrorKind) -> Bool {
+        guard shouldRetry(attempt: attempt) else { return false }
+        guard maxAttempts != nil, let limit = kind.retryLimit else { return true }
+        return attempt <= limit
+    }
 }

@@ -238,7 +238,7 @@ public final class StreamResolver: Sendable {
             }
         case let .transport(detail) where detail.localizedCaseInsensitiveContains("ssl") || detail.localizedCaseInsensitiveContains("certificate"):
             .streamUnavailable(reason: .secureConnectionFailed)
-        case .transport, .timedOut, .cancelled:
+        case .hostNotFound, .transport, .timedOut, .cancelled:
             .networkUnavailable
         case .tooLarge, .tooManyRedirects, .unsupportedScheme:
             .streamUnavailable(reason: .unknown)

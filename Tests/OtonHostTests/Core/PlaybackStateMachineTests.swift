@@ -58,6 +58,17 @@ final class PlaybackStateMachineTests: XCTestCase {
         expect(.connecting, .failed(network), failures: 3, .error(network), [.stopPipeline, .giveUp], failuresAfter: 4)
     }
 
+    func testA404IsRetriedOnceWhenSomeoneListensAndForeverHeadless() {
+        let notFound = PlaybackErrorKind.streamUnavailable(reason: .notFound)
+        expect(.connecting, .failed(notFound), failures: 0, .reconnecting(attempt: 1, lastError: notFound),
+               [.stopPipeline, .scheduleRetry(after: .seconds(2))], failuresAfter: 1)
+        expect(.connecting, .failed(notFound), failures: 1, .error(notFound), [.stopPipeline, .giveUp], failuresAfter: 2)
+        XCTAssertEqual(transition(.connecting, .failed(network), failures: 1)?.next, .reconnecting(attempt: 2, lastError: network),
+                       "other failures keep the policy's 3 attempts")
+        XCTAssertEqual(transition(.connecting, .failed(notFound), failures: 5, policy: .headless)?.next,
+                       .reconnecting(attempt: 6, lastError: notFound), "a recorder waits for the mount to come back")
+    }
+
     func testConnectingNonRetryableFailureGivesUpImmediately() {
         expect(.connecting, .failed(notAudio), failures: 0, .error(notAudio), [.stopPipeline, .giveUp], failuresAfter: 1)
     }

@@ -100,4 +100,22 @@ final class TrackSequenceTests: XCTestCase {
         accumulator.reset(keepStation: false)
         XCTAssertEqual(accumulator.apply(TagSet(title: "A - One"))?.sequence, 3, "numbers never go back")
     }
+
+    func testAnotherStationEndsTheTrackAtOnceUnderANewNumber() {
+        var accumulator = TrackAccumulator(streamURL: URL(string: "http://lab/mp3"))
+        accumulator.stationNames = ["Lab MP3"]
+        _ = accumulator.apply(TagSet(title: "Кино - Группа крови", station: "Lab MP3 FM", bitrate: 128_000, codec: "MPEG-1 Layer 3 (MP3)"))
+        let switched = accumulator.changeStation(streamURL: URL(string: "http://lab/ogg"), stationNames: ["Lab Ogg"])
+        XCTAssertEqual(switched.sequence, 2, "the old song ended: a new number before the new station says anything")
+        XCTAssertEqual(switched.track, TrackInfo(streamURL: URL(string: "http://lab/ogg")),
+                       "no title, artist, station name, codec or bitrate of the old station")
+        XCTAssertEqual(accumulator.stationNames, ["Lab Ogg"])
+        XCTAssertNil(accumulator.apply(TagSet(bitrate: 112_000, codec: "Vorbis")), "codec and bitrate alone stay silent")
+        XCTAssertEqual(accumulator.apply(TagSet(station: "Lab Ogg FM"))?.sequence, 2, "the station's name keeps the number")
+        XCTAssertEqual(accumulator.apply(TagSet(title: "Кино - Группа крови"))?.sequence, 3,
+                       "the same song on the new station is heard anew")
+        XCTAssertEqual(accumulator.changeStation(streamURL: nil, stationNames: []).sequence, 4)
+        XCTAssertEqual(accumulator.changeStation(streamURL: nil, stationNames: []).sequence, 5,
+                       "leaving a station that named nothing is a change too")
+    }
 }

@@ -134,8 +134,10 @@ public struct RemoteState: Sendable {
         if let value = fields["station"], !value.isEmpty { station = value }
         let newSequence = fields["sequence"].flatMap(UInt64.init) ?? sequence
         isBreak = fields["break"] == "1"
-        title = fields["title"] ?? (isBreak ? "" : title)
-        artist = fields["artist"] ?? (isBreak ? "" : artist)
+        // A new sequence without a title (a break, or another station that has named nothing yet) ends the song.
+        let ended = isBreak || newSequence != sequence
+        title = fields["title"] ?? (ended ? "" : title)
+        artist = fields["artist"] ?? (ended ? "" : artist)
         if newSequence != sequence {
             sequence = newSequence
             if !isBreak, !title.isEmpty || !artist.isEmpty {
