@@ -26,12 +26,17 @@ Paths:
                       bytes), nul (NULs only), huge (255 × 16 bytes)
   /icy-slow           headers of an ICY MP3 stream, then one byte every 2 s (slowloris)
   /id3-mp3            a 20 KB ID3v2 tag, then MP3 frames at 16000 bytes/s, no ICY metadata
+  /file?path=P&type=T&rate=R[&metaint=N]
+                      the file P as Content-Type T at R bytes/s (once), with ICY metadata every N
+                      bytes naming StreamTitle='File Artist - File Song' when N is given (not an
+                      attack: the light engine's codec matrix)
 """
 import os
 import socket
 import sys
 import threading
 import time
+import urllib.parse
 import zlib
 
 DEADLINE = time.monotonic() + (float(sys.argv[1]) if len(sys.argv) > 1 else 300.0)
@@ -164,6 +169,30 @@ def serve(conn):
             hold(conn)
         elif path == "/icy":
             icy_stream(conn, query)
+        elif path == "/file":
+            options = dict(item.split("=", 1) for item in query.split("&") if "=" in item)
+            with open(urllib.parse.unquote(options["path"]), "rb") as source:
+                body = source.read()
+            rate = int(options.get("rate", "16000"))
+            metaint = int(options.get("metaint", "0"))
+            headers = {"Content-Type": urllib.parse.unquote(options.get("type", "application/octet-stream"))}
+            if metaint:
+                headers["icy-metaint"] = str(metaint)
+            send(conn, head(200, "OK", headers))
+            block = b"StreamTitle='File Artist - File Song';"
+            block += bytes(-len(block) % 16)
+            started = time.monotonic()
+            sent = 0
+            while sent < len(body) and time.monotonic() < DEADLINE:
+                take = min(4096, len(body) - sent, (metaint - sent % metaint) if metaint else 4096)
+                piece = body[sent:sent + take]
+                sent += take
+                if metaint and sent % metaint == 0:
+                    piece += bytes([len(block) // 16]) + block
+                send(conn, piece)
+                ahead = sent / rate - (time.monotonic() - started)
+                if ahead > 0:
+                    time.sleep(ahead)
         elif path == "/icy-slow":
             send(conn, head(200, "OK", {"Content-Type": "audio/mpeg", "icy-metaint": "8192"}))
             end = min(time.monotonic() + CONNECTION_SECONDS, DEADLINE)

@@ -75,6 +75,13 @@ struct RecorderCommands: ControlHandler {
                 "reconnects": .int(Int(clamping: snapshot.connections > 0 ? snapshot.connections - 1 : 0)),
             ]
             if let engine = snapshot.engine { entry["engine"] = .string(engine.rawValue) }
+            if let last = snapshot.lastByteAt {
+                entry["seconds_since_last_byte"] = .number(Double((Clock.monotonicNanoseconds() - last) / 1_000_000) / 1000)
+            }
+            entry["tracks"] = .int(Int(field(track, "sequence") ?? "") ?? 0)
+            let drops = session.plugins.reports.compactMap { session.plugins.dropCounts(of: $0.id) }
+            entry["dropped_events"] = .int(Int(clamping: drops.reduce(0) { $0 + $1.events }))
+            entry["dropped_bytes"] = .int(Int(clamping: drops.reduce(0) { $0 + $1.mediaBytes }))
             for key in ["title", "artist"] { entry[key] = field(track, key).map(JSONValue.string) }
             if let problem = field(state, "error_message") ?? observer.lastProblem { entry["last_error"] = .string(problem) }
             list.append(.object(entry))

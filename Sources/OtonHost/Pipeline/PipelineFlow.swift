@@ -7,6 +7,7 @@ import Synchronization
 public final class PipelineFlow: Sendable {
     private let source = Atomic<UInt64>(0)
     private let output = Atomic<UInt64>(0)
+    private let lastSource = Atomic<Int64>(0)
 
     public init() {}
 
@@ -15,6 +16,12 @@ public final class PipelineFlow: Sendable {
     /// Buffers that reached the output: the audio sink, or for a parse-only pipeline the parser's output.
     public var outputBuffers: UInt64 { output.load(ordering: .relaxed) }
 
-    func addSourceBytes(_ count: Int) { source.add(UInt64(max(0, count)), ordering: .relaxed) }
+    /// When bytes last left the source (CLOCK_MONOTONIC ns; 0: never).
+    public var lastSourceBytesAt: Int64 { lastSource.load(ordering: .relaxed) }
+
+    func addSourceBytes(_ count: Int) {
+        source.add(UInt64(max(0, count)), ordering: .relaxed)
+        lastSource.store(Clock.monotonicNanoseconds(), ordering: .relaxed)
+    }
     func addOutputBuffer() { output.add(1, ordering: .relaxed) }
 }

@@ -62,9 +62,13 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var pipeline: (any StreamEngine)? {
         willSet {
             // A connection let go of: its bytes stay counted (``Snapshot/receivedBytes``).
-            if let old = pipeline, newValue.map(ObjectIdentifier.init) != ObjectIdentifier(old) { earlierConnectionsBytes += old.flow.sourceBytes }
+            if let old = pipeline, newValue.map(ObjectIdentifier.init) != ObjectIdentifier(old) {
+                earlierConnectionsBytes += old.flow.sourceBytes
+                if old.flow.lastSourceBytesAt > 0 { lastByteAtBefore = old.flow.lastSourceBytesAt }
+            }
         }
     }
+    private var lastByteAtBefore: Int64?
     /// The light engine could not frame this station's stream: its connections use GStreamer (said once).
     private var lightUnsupported = false
     private var connection: UInt64 = 0
@@ -197,6 +201,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         public var connections: UInt64 = 0
         /// Bytes received over every connection, ICY metadata included.
         public var receivedBytes: UInt64 = 0
+        /// When the current connection last received bytes (CLOCK_MONOTONIC ns; nil: not yet).
+        public var lastByteAt: Int64?
     }
 
     /// The stations to switch between: plugins.json's as last (re)loaded (``LiveStationList``), the
@@ -215,7 +221,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     public var snapshot: Snapshot {
         queue.sync {
             Snapshot(state: machine.state, station: current, volume: volume, engine: pipeline?.kind, connections: connection,
-                     receivedBytes: earlierConnectionsBytes + (pipeline?.flow.sourceBytes ?? 0))
+                     receivedBytes: earlierConnectionsBytes + (pipeline?.flow.sourceBytes ?? 0),
+                     lastByteAt: pipeline.flatMap { $0.flow.lastSourceBytesAt > 0 ? $0.flow.lastSourceBytesAt : nil } ?? lastByteAtBefore)
         }
     }
 
