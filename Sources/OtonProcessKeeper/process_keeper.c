@@ -98,6 +98,11 @@ int oton_process_keeper_run(char *const argv[], int handed_fd) {
     action.sa_handler = on_end_request;
     sigemptyset(&action.sa_mask);
     sigaction(SIGUSR1, &action, NULL);
+    /* oton may start us from a thread that blocks signals (a dispatch worker): the mask is inherited. */
+    sigset_t request;
+    sigemptyset(&request);
+    sigaddset(&request, SIGUSR1);
+    sigprocmask(SIG_UNBLOCK, &request, NULL);
 
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);

@@ -216,8 +216,6 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
             return (stopping, breach)
         }
         replies.failAll()
-        // Its registrations go with the process; a restarted one registers again.
-        commands.removeAll(of: id)
         guard !wasStopping else { return }
         let how = breach.map { "sent oton \($0) (killed)" } ?? IsolatedPluginProcess.describe(status)
         let now = Date()
@@ -249,6 +247,7 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
                 defer { lostWhileDown = 0 }
                 return lostWhileDown
             }
+            // The old process's registrations go; the new one's are checked afresh (and a refusal logged again).
             commands.removeAll(of: id)
             register(ready.commands)
             startReader()

@@ -46,8 +46,20 @@ enum IsolatedPluginProcess {
         environment["SWIFT_BACKTRACE"] = "enable=no"
         var cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in cEnvironment { free(pointer) } }
+        // A clean signal state: the calling thread may be a dispatch worker that blocks signals,
+        // and the keeper must receive SIGUSR1.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), defaults = sigset_t()
+        sigemptyset(&empty)
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGUSR1)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let spawned = posix_spawn(&child, executable, &actions, nil, &cArguments, &cEnvironment)
+        let spawned = posix_spawn(&child, executable, &actions, &attributes, &cArguments, &cEnvironment)
         close(theirs)
         guard spawned == 0 else {
             close(ours)
