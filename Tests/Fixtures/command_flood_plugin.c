@@ -2,9 +2,11 @@
  * A hostile plugin that registers too many and malformed control commands. In create(), through
  * oton_host.register_command (in-process and in the isolated child alike): 70 valid commands
  * (64 is the cap), a name with ESC, a help with ESC and a help of 2 KiB. With RAW_FLOOD defined
- * (for "isolation": "process"), on its first event it also writes `registered` frames straight
- * into file descriptor 3, the socket to oton: 300,000 with names and help of 2 KiB holding NUL
- * and ESC, and 10 valid names past the cap; then it creates DONE_FILE. Compiled by the tests with
+ * (for "isolation": "process"), it also writes `registered` frames straight into file
+ * descriptor 3, the socket to oton: 300,000 with names and help of 2 KiB holding NUL and ESC,
+ * and 10 valid names past the cap; then it creates DONE_FILE. It writes them 500 at a time, one
+ * batch per stream buffer it gets: between its callbacks the child answers oton's pings (a
+ * callback that took longer than 10 s would be killed as stuck, ending the flood early). Compiled by the tests with
  * cc against Sources/PluginAPI/include alone.
  */
 #include <errno.h>
@@ -66,33 +68,40 @@ static int send_registered(const char *json, size_t length) {
     return write_all(prefix, sizeof prefix) == 0 && write_all(json, length) == 0 ? 0 : -1;
 }
 
-static void flood(void) {
+/* The next batch; 1 when everything was sent. */
+static int flood_batch(void) {
     static char json[5000];
+    static int next;
     char filler[2049];
     memset(filler, 'n', 2048);
     filler[2048] = 0;
-    for (int index = 0; index < 300000; index++) {
+    for (int count = 0; count < 500 && next < 300000; count++, next++) {
         /* NUL and ESC inside the name, as JSON escapes; a different name every time. */
-        int length = snprintf(json, sizeof json, "{\"name\":\"x\\u0000\\u001b[2J%d%s\",\"usage\":\"u\",\"help\":\"%s\"}", index, filler, filler);
-        if (send_registered(json, (size_t)length) != 0) return;
+        int length = snprintf(json, sizeof json, "{\"name\":\"x\\u0000\\u001b[2J%d%s\",\"usage\":\"u\",\"help\":\"%s\"}", next, filler, filler);
+        if (send_registered(json, (size_t)length) != 0) return 1;
     }
+    if (next < 300000) return 0;
     for (int index = 0; index < 10; index++) {
         int length = snprintf(json, sizeof json, "{\"name\":\"raw-%d\",\"usage\":\"raw\",\"help\":\"past the cap\"}", index);
-        if (send_registered(json, (size_t)length) != 0) return;
+        if (send_registered(json, (size_t)length) != 0) return 1;
     }
     int done = open(DONE_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (done >= 0) close(done);
+    return 1;
 }
 #endif
 
 static void flood_event(oton_instance *instance, const oton_event *event) {
-    static int flooded;
     (void)instance;
     (void)event;
-    if (flooded) return;
-    flooded = 1;
+}
+
+static void flood_media(oton_instance *instance, const oton_media_buffer *buffer) {
+    (void)instance;
+    (void)buffer;
 #ifdef RAW_FLOOD
-    flood();
+    static int finished;
+    if (!finished) finished = flood_batch();
 #endif
 }
 
@@ -106,10 +115,10 @@ static oton_status flood_command(oton_instance *instance, const char *name, cons
 static const char *const consumes[] = {"*", NULL};
 
 static const oton_plugin_descriptor descriptor = {
-    sizeof(oton_plugin_descriptor), OTON_ABI_MAJOR, OTON_ABI_MINOR, OTON_TAP_NONE,
+    sizeof(oton_plugin_descriptor), OTON_ABI_MAJOR, OTON_ABI_MINOR, OTON_TAP_STREAM,
     "org.oton.test.flood", "Command flood (test)", "1.0.0", "registers too many and malformed commands",
     consumes, NULL, 0, 0,
-    flood_create, flood_destroy, flood_event, NULL, flood_command,
+    flood_create, flood_destroy, flood_event, flood_media, flood_command,
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

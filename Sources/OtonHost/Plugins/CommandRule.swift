@@ -9,7 +9,7 @@ public enum CommandRule {
     /// Why `command` is refused, or nil when it may be registered.
     public static func refusal(of command: PluginManifest.Command) -> String? {
         guard CommandName.isValid(command.name) else {
-            return "the name \(quoted(command.name)) is not [a-z0-9-]+ of at most 64 bytes"
+            return "its name is not [a-z0-9-]+ of at most 64 bytes"
         }
         for (field, text) in [("usage", command.usage), ("help", command.help)] {
             if text.utf8.count > maximumTextBytes {
