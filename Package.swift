@@ -90,6 +90,9 @@ let package = Package(
         // Names the plugin a fatal signal came from (a per-thread record and a write(2)-only handler).
         .target(name: "OtonCrashGuard", path: "Sources/OtonCrashGuard"),
 
+        // Keeps an isolated plugin's process tree: a subreaper that ends every process the plugin forked.
+        .target(name: "OtonProcessKeeper", path: "Sources/OtonProcessKeeper"),
+
         // The host: config, loader, bus, player. Linked into the oton executable and the tests.
         .target(
             name: "OtonHost",
@@ -99,6 +102,7 @@ let package = Package(
                 "CGStreamer",
                 "OtonHTTP",
                 "OtonCrashGuard",
+                "OtonProcessKeeper",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The message catalogues (locale/*.po), copied beside the executable; see docs/translating.md.

@@ -3,7 +3,9 @@ import Foundation
 import OtonHost
 
 /// `oton plugin-host`: the child process of a plugin with `"isolation": "process"`. oton starts it
-/// with one end of a socket pair as `--fd`; it is not for people to run (hidden from help).
+/// with one end of a socket pair as `--fd`; it is not for people to run (hidden from help). Without
+/// `--worker` it is the keeper of the plugin's process tree and starts itself again with `--worker`,
+/// which loads the plugin (``PluginHostKeeper``).
 struct PluginHostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugin-host",
@@ -17,8 +19,10 @@ struct PluginHostCommand: ParsableCommand {
     @Option(name: .long) var config: String = "{}"
     @Option(name: .customLong("data-home")) var dataHome: String
     @Option(name: .customLong("cache-home")) var cacheHome: String
+    @Flag(name: .long) var worker = false
 
     func run() throws {
+        guard worker else { throw ExitCode(PluginHostKeeper.run(handing: fd)) }
         let value = (try? JSONParser(maxBytes: 16 << 20).parse(Data(config.utf8))) ?? .object([:])
         let entry = PluginEntry(id: id, path: path, config: value, location: "isolated")
         let status = PluginHostChild.run(fd: fd, entry: entry, directories: .init(dataHome: dataHome, cacheHome: cacheHome))

@@ -60,13 +60,18 @@ final class IsolationCodecTests: XCTestCase {
                                       abiMajor: 1, abiMinor: 3, descriptorSize: 200, consumes: ["track"], mediaTaps: 3,
                                       commands: [.init(name: "x", usage: "x [y]", help: "h")], hasOnEvent: true, hasOnMedia: false, hasOnCommand: true)
         let pcm = PCMFormatChoice(sampleFormat: 2, rate: 192_000, channels: 8)
-        let header = IsolationManifest.header(of: manifest, taps: 1, pcm: pcm, commands: [["y", "y", "help"]])
+        let header = IsolationManifest.header(of: manifest, taps: 1, pcm: pcm)
         let sent = try XCTUnwrap(JSONValue.parse(Data(JSONValue.object(header).jsonText.utf8)).objectValue)
         let ready = try XCTUnwrap(IsolationManifest.ready(from: sent))
-        XCTAssertEqual(ready.manifest, manifest)
+        var withoutCommands = manifest
+        withoutCommands.commands = [] // they come in `registered` frames before it
+        XCTAssertEqual(ready.manifest, withoutCommands)
         XCTAssertEqual(ready.pcm, pcm)
         XCTAssertEqual(ready.taps, 1)
-        XCTAssertEqual(ready.commands, [.init(name: "y", usage: "y", help: "help")])
+        let command = PluginManifest.Command(name: "y", usage: "y [z]", help: "help")
+        let registered = IsolationManifest.header(of: command, declared: true)
+        XCTAssertEqual(IsolationManifest.command(from: registered), command)
+        XCTAssertEqual(registered["declared"]?.boolValue, true)
         for lie: JSONValue in [[1, .number(JSONNumber(UInt64(4_294_967_296)))], [1, .number(3.5)], [1, "3"], [1], [-1, 3]] {
             var lying = sent
             lying["abi"] = lie

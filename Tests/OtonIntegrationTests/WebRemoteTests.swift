@@ -89,6 +89,46 @@ final class WebRemoteTests: XCTestCase {
         XCTAssertEqual(url.stdout.split(separator: "\n").first.map(String.init), remote.url, "its command answers from the child")
     }
 
+    /// DNS rebinding, as a hostile client does it: a page of evil.com (whose name now resolves to
+    /// 127.0.0.1) sends its own Origin, which matches its Host, and the token it learned. Refused
+    /// for its Host; the same request with this remote's Host is served.
+    func testARebindingPageIsRefusedForItsHostEvenWithTheToken() async throws {
+        let remote = try await start()
+        let rebound = try WebRemoteHTTPClient.exchange(port: remote.port,
+            "POST /action HTTP/1.1\r\nHost: evil.com:\(remote.port)\r\nOrigin: http://evil.com:\(remote.port)\r\nX-Oton-Token: \(remote.token)\r\nContent-Type: application/json\r\nContent-Length: 18\r\n\r\n{\"action\":\"pause\"}")
+        XCTAssertEqual(rebound.status, 403, rebound.head + rebound.body)
+        XCTAssertTrue(rebound.body.contains("Host"), rebound.body)
+        let read = try WebRemoteHTTPClient.exchange(port: remote.port, "GET /state?token=\(remote.token) HTTP/1.1\r\nHost: evil.com:\(remote.port)\r\n\r\n")
+        XCTAssertEqual(read.status, 403, "nor can it read the state")
+        XCTAssertFalse(read.body.contains("Song One"))
+        XCTAssertTrue(try remote.oton.ctl(["status"]).stdout.hasPrefix("playing"), "nothing above paused playback")
+        let own = try WebRemoteHTTPClient.exchange(port: remote.port,
+            "POST /action HTTP/1.1\r\nHost: localhost:\(remote.port)\r\nOrigin: http://localhost:\(remote.port)\r\nX-Oton-Token: \(remote.token)\r\nContent-Type: application/json\r\nContent-Length: 18\r\n\r\n{\"action\":\"pause\"}")
+        XCTAssertEqual(own.status, 202, own.head + own.body)
+        XCTAssertNotNil(remote.events.waitForEvent("state") { $0["state"] == "paused" }, "this remote's own Host is served")
+    }
+
+    /// Listening on every network is worth a warning, not an info line; a request naming one of
+    /// this machine's IPv4 addresses as Host is still served there (a phone uses the LAN address).
+    func testListeningOnEveryNetworkIsAWarning() async throws {
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        let port = try FreePort.allocate()
+        let plugins = """
+        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+         "plugins": [{"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "0.0.0.0:\(port)"}}]}
+        """
+        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
+        _ = try oton.connect()
+        let reply = try oton.ctl(["web-remote", "url"])
+        let token = try XCTUnwrap(reply.stdout.split(separator: "\n").first?.components(separatedBy: "token=").last, reply.stdout + reply.stderr)
+        let line = oton.directory.read("stderr.log").split(separator: "\n").first { $0.contains("web remote on http://0.0.0.0:\(port)/") }
+        XCTAssertTrue(line?.contains(" warning ") ?? false, "\(String(describing: line))")
+        let lan = try WebRemoteHTTPClient.exchange(port: port, "GET /state?token=\(token) HTTP/1.1\r\nHost: 127.0.0.2:\(port)\r\n\r\n")
+        XCTAssertEqual(lan.status, 200, lan.head)
+        let named = try WebRemoteHTTPClient.exchange(port: port, "GET /state?token=\(token) HTTP/1.1\r\nHost: evil.com:\(port)\r\n\r\n")
+        XCTAssertEqual(named.status, 403, named.head)
+    }
+
     func testEveryRouteNeedsTheTokenAndAForeignPageCannotAct() async throws {
         let remote = try await start()
         XCTAssertTrue(remote.reply.contains("█"), "a QR code follows the URL:\n\(remote.reply)")

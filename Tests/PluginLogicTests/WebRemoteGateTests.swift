@@ -3,7 +3,7 @@ import XCTest
 
 /// Requests as bytes → the parser's verdict → the gate's decision: tokens, methods, origins, limits.
 final class WebRemoteGateTests: XCTestCase {
-    private let gate = RequestGate(token: "s3cret-token")
+    private let gate = RequestGate(token: "s3cret-token", listen: ListenAddress(host: "127.0.0.1", port: 8765))
 
     private func request(_ text: String) -> HTTPRequest? {
         guard case let .complete(request, _) = HTTPRequestParser().parse(Array(text.utf8)) else { return nil }
@@ -12,19 +12,19 @@ final class WebRemoteGateTests: XCTestCase {
 
     func testEveryRouteWithoutTheTokenIs401() throws {
         for target in ["/", "/state", "/events", "/artwork", "/nowhere", "/?token=wrong"] {
-            let parsed = try XCTUnwrap(request("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n"))
+            let parsed = try XCTUnwrap(request("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:8765\r\n\r\n"))
             XCTAssertEqual(gate.decide(parsed), .reject(status: 401, message: "missing or wrong token: open the URL that `oton ctl web-remote url` prints"), target)
         }
-        let post = try XCTUnwrap(request("POST /action HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"))
+        let post = try XCTUnwrap(request("POST /action HTTP/1.1\r\nHost: 127.0.0.1:8765\r\nContent-Length: 2\r\n\r\n{}"))
         guard case .reject(401, _) = gate.decide(post) else { return XCTFail("POST without token") }
     }
 
     func testTheTokenInTheQueryOpensThePagesButNotActions() throws {
-        XCTAssertEqual(gate.decide(try XCTUnwrap(request("GET /?token=s3cret-token HTTP/1.1\r\nHost: h:1\r\n\r\n"))), .serve(.page))
-        XCTAssertEqual(gate.decide(try XCTUnwrap(request("GET /events?token=s3cret-token HTTP/1.1\r\nHost: h:1\r\n\r\n"))), .serve(.events))
-        let queryOnly = try XCTUnwrap(request("POST /action?token=s3cret-token HTTP/1.1\r\nHost: h:1\r\nContent-Length: 0\r\n\r\n"))
+        XCTAssertEqual(gate.decide(try XCTUnwrap(request("GET /?token=s3cret-token HTTP/1.1\r\nHost: localhost:8765\r\n\r\n"))), .serve(.page))
+        XCTAssertEqual(gate.decide(try XCTUnwrap(request("GET /events?token=s3cret-token HTTP/1.1\r\nHost: localhost:8765\r\n\r\n"))), .serve(.events))
+        let queryOnly = try XCTUnwrap(request("POST /action?token=s3cret-token HTTP/1.1\r\nHost: localhost:8765\r\nContent-Length: 0\r\n\r\n"))
         guard case .reject(403, _) = gate.decide(queryOnly) else { return XCTFail("a POST with the token only in the query") }
-        let header = try XCTUnwrap(request("POST /action HTTP/1.1\r\nHost: h:1\r\nX-Oton-Token: s3cret-token\r\nContent-Length: 0\r\n\r\n"))
+        let header = try XCTUnwrap(request("POST /action HTTP/1.1\r\nHost: localhost:8765\r\nX-Oton-Token: s3cret-token\r\nContent-Length: 0\r\n\r\n"))
         XCTAssertEqual(gate.decide(header), .serve(.action))
     }
 
@@ -33,8 +33,33 @@ final class WebRemoteGateTests: XCTestCase {
         guard case .reject(403, _) = gate.decide(foreign) else { return XCTFail("foreign origin") }
         let own = try XCTUnwrap(request("POST /action HTTP/1.1\r\nHost: 127.0.0.1:8765\r\nOrigin: http://127.0.0.1:8765\r\nX-Oton-Token: s3cret-token\r\nContent-Length: 0\r\n\r\n"))
         XCTAssertEqual(gate.decide(own), .serve(.action))
-        let preflight = try XCTUnwrap(request("OPTIONS /action HTTP/1.1\r\nHost: h\r\nX-Oton-Token: s3cret-token\r\n\r\n"))
+        let preflight = try XCTUnwrap(request("OPTIONS /action HTTP/1.1\r\nHost: [::1]:8765\r\nX-Oton-Token: s3cret-token\r\n\r\n"))
         guard case .reject(405, _) = gate.decide(preflight) else { return XCTFail("no CORS preflight is granted") }
+    }
+
+    /// DNS rebinding: a page of evil.com whose name now resolves to 127.0.0.1 sends the Origin of
+    /// its own name, so the Origin matches; only the Host header tells. Refused, token or not.
+    func testOnlyThisRemotesOwnHostIsServed() throws {
+        let rebinding = try XCTUnwrap(request("POST /action HTTP/1.1\r\nHost: evil.com:8765\r\nOrigin: http://evil.com:8765\r\nX-Oton-Token: s3cret-token\r\nContent-Length: 0\r\n\r\n"))
+        guard case .reject(403, let message) = gate.decide(rebinding) else { return XCTFail("a foreign Host with its own Origin and the token") }
+        XCTAssertTrue(message.contains("Host"), message)
+        for host in ["evil.com:8765", "127.0.0.1:8766", "127.0.0.1", "localhost.:8765", "10.0.0.7:8765", "127.0.0.1:8765.evil.com:8765", ""] {
+            let parsed = try XCTUnwrap(request("GET /state?token=s3cret-token HTTP/1.1\r\nHost: \(host)\r\n\r\n"), host)
+            guard case .reject(403, _) = gate.decide(parsed) else { return XCTFail("Host: \(host) was served") }
+        }
+        let noHost = try XCTUnwrap(request("GET /state?token=s3cret-token HTTP/1.0\r\n\r\n"))
+        guard case .reject(403, _) = gate.decide(noHost) else { return XCTFail("no Host at all") }
+        for host in ["127.0.0.1:8765", "LOCALHOST:8765", "[::1]:8765"] {
+            XCTAssertEqual(gate.decide(try XCTUnwrap(request("GET /state?token=s3cret-token HTTP/1.1\r\nHost: \(host)\r\n\r\n"))), .serve(.state), host)
+        }
+        let lan = RequestGate(token: "s3cret-token", listen: ListenAddress(host: "0.0.0.0", port: 8765))
+        XCTAssertEqual(lan.decide(try XCTUnwrap(request("GET /state?token=s3cret-token HTTP/1.1\r\nHost: 192.168.1.20:8765\r\n\r\n"))), .serve(.state),
+                       "bound to 0.0.0.0, the LAN address a phone uses")
+        guard case .reject(403, _) = lan.decide(try XCTUnwrap(request("GET /state?token=s3cret-token HTTP/1.1\r\nHost: evil.com:8765\r\n\r\n"))) else {
+            return XCTFail("a name is never the bound address")
+        }
+        let bound = RequestGate(token: "s3cret-token", listen: ListenAddress(host: "192.168.1.20", port: 80))
+        XCTAssertEqual(bound.decide(try XCTUnwrap(request("GET /state?token=s3cret-token HTTP/1.1\r\nHost: 192.168.1.20:80\r\n\r\n"))), .serve(.state))
     }
 
     func testTokenComparisonNeedsTheWholeToken() {
@@ -46,7 +71,7 @@ final class WebRemoteGateTests: XCTestCase {
 
     func testParserLimitsAndMalformedInput() {
         let parser = HTTPRequestParser()
-        XCTAssertEqual(parser.parse(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8)), .incomplete)
+        XCTAssertEqual(parser.parse(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1:8765\r\n".utf8)), .incomplete)
         guard case .refused(431, _) = parser.parse([UInt8](repeating: 65, count: 9000)) else { return XCTFail("huge head") }
         guard case .refused(413, _) = parser.parse(Array("POST /action HTTP/1.1\r\nContent-Length: 99999\r\n\r\n".utf8)) else { return XCTFail("huge body") }
         guard case .refused(411, _) = parser.parse(Array("POST /action HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)) else { return XCTFail("chunked") }

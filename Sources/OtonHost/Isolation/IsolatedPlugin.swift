@@ -9,19 +9,21 @@ import PluginAPI
 /// go down the socket; what the plugin publishes, requests and runs comes back up and takes the
 /// same paths as an in-process plugin's.
 ///
-/// A crash (the socket ends) or a hang (no answer to a ping within ``hangSeconds``, then SIGKILL) is
-/// logged with the plugin's id and the signal, and the child is started again after 1, 2, 4, 8 s;
+/// A crash (its process ends: a watcher thread waits for it, the socket's end proves nothing, as a
+/// forked descendant may hold it) or a hang (no answer to a ping within ``hangSeconds``, then
+/// SIGKILL) or a broken protocol (junk, a header over the cap: killed) is logged with the plugin's
+/// id and the signal or the breach, and the child is started again after 1, 2, 4, 8 s;
 /// after ``crashLimit`` crashes within ``crashWindowSeconds`` it stays off, said once. Playback and
 /// the other plugins never wait for it.
 ///
 /// Threading: the mailbox thread writes events and media; a reader thread handles the child's
-/// frames; a watchdog thread pings; commands come from control-client threads.
+/// frames; a watcher thread per process reaps it; a watchdog thread pings; commands come from
+/// control-client threads. `lock` guards every `var` below it (channel, pid, counters, flags).
 final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
     static let restartDelays: [Double] = [1, 2, 4, 8]
     static let crashLimit = 5
     static let crashWindowSeconds = 600.0
     static let hangSeconds = 10.0
-    static let startSeconds = 20.0
 
     let entry: PluginEntry
     let path: String
@@ -37,7 +39,10 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
     private let directories: PluginManager.Directories
     private let lock = NSLock()
     private var channel: IsolationChannel?
+    /// The keeper of the plugin's process tree; 0 once the watcher reaped it (never signalled then).
     private var pid: pid_t = 0
+    /// How the current process broke the protocol, when the reader found it did.
+    private var breach: String?
     private var crashTimes: [Date] = []
     private var stopping = false
     private var off = false
@@ -62,17 +67,20 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         mailbox = bus.makeMailbox(for: entry.id, limits: mailboxLimits)
         let ready: IsolationManifest.Ready
         do {
-            ready = try Self.spawn(entry: entry, path: path, directories: directories, into: &channel, pid: &pid)
+            ready = try IsolatedPluginProcess.spawn(entry: entry, path: path, directories: directories, into: &channel, pid: &pid)
         } catch {
             throw .createFailed(path: path, id: entry.id, reason: "in its isolated process: \(error)")
         }
         manifest = ready.manifest
         guard manifest.id == entry.id else {
-            kill(pid, SIGKILL)
+            IsolatedPluginProcess.end(pid)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             throw .idMismatch(path: path, configured: entry.id, declared: manifest.id)
         }
         register(ready.commands)
         startReader()
+        startWatcher(pid)
         mailbox.start(consumer: self)
         bus.subscribe(id: entry.id, kinds: Self.kindFilter(manifest, bus: bus), taps: ready.taps, pcm: ready.pcm, mailbox: mailbox)
         startWatchdog()
@@ -119,22 +127,45 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
     }
 
     private func register(_ list: [PluginManifest.Command]) {
-        for command in list where !commands.register(command, for: id) {
-            let owner = commands.entry(named: command.name)?.pluginID ?? "another plugin"
-            logger.warning("plugin \(id): command \"\(command.name)\" is already provided by \(owner); \(owner) keeps it")
-        }
+        for command in list { commands.register(command, for: id, logger: logger) }
     }
 
     // MARK: Up the socket (the reader thread)
 
     private func startReader() {
-        guard let current = lock.withLock({ channel }) else { return }
+        guard let (current, child) = lock.withLock({ channel.map { ($0, pid) } }) else { return }
         let thread = Thread { [self] in
             while let frame = current.receive() { handle(frame, from: current) }
-            childEnded(brokeProtocol: current.sawGarbage)
+            if current.sawGarbage {
+                // A child that sends what is not a frame is not believed any further: killed.
+                let reason = current.refusal.map { "\($0)" } ?? "something that is not a frame"
+                lock.withLock { if pid == child { breach = reason } }
+                logger.debug("plugin \(id): its process sent \(reason); ending it")
+                endProcess(child)
+            } else {
+                // The socket ended: the process ends too (the watcher sees it), or it closed its
+                // socket and is of no use any more.
+                DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in endProcess(child) }
+            }
         }
         thread.name = "oton.isolation.\(id)"
         thread.start()
+    }
+
+    /// Reaps the keeper when it ends: that, not the socket, says the plugin's process is gone.
+    private func startWatcher(_ child: pid_t) {
+        let thread = Thread { [self] in
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            childEnded(child, status: status)
+        }
+        thread.name = "oton.isolation.watcher.\(id)"
+        thread.start()
+    }
+
+    /// Asks `child`'s keeper to end the plugin's process tree; nothing once it was reaped (its pid may be another's).
+    private func endProcess(_ child: pid_t) {
+        lock.withLock { if pid == child { IsolatedPluginProcess.end(child) } }
     }
 
     private func handle(_ frame: IsolationChannel.Frame, from current: IsolationChannel) {
@@ -164,10 +195,8 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
                 current.send(.runReply, header)
             }
         case .registered:
-            if let name = frame.header["name"]?.stringValue {
-                register([PluginManifest.Command(name: name, usage: frame.header["usage"]?.stringValue ?? name,
-                                                 help: frame.header["help"]?.stringValue ?? "")])
-            }
+            // Checked by the registry (CommandRule: the same rule and caps as in-process).
+            if let command = IsolationManifest.command(from: frame.header) { register([command]) }
         default:
             break
         }
@@ -175,29 +204,20 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
 
     // MARK: Crashes, hangs and restarts
 
-    private func childEnded(brokeProtocol: Bool) {
-        let (ended, wasStopping) = lock.withLock { () -> (pid_t, Bool) in
-            // A child that sends what is not a frame is not believed any further: killed first.
-            if brokeProtocol, !stopping { kill(pid, SIGKILL) }
-            channel?.close()
-            channel = nil
-            return (pid, stopping)
+    private func childEnded(_ child: pid_t, status: Int32) {
+        let (wasStopping, breach) = lock.withLock { () -> (Bool, String?) in
+            let breach = self.breach
+            if pid == child {
+                pid = 0
+                self.breach = nil
+                channel?.close()
+                channel = nil
+            }
+            return (stopping, breach)
         }
         replies.failAll()
-        var status: Int32 = 0
-        // A dying process closes its sockets a moment before it can be reaped: give it a second,
-        // then end one that still runs without its socket.
-        var reaped = waitpid(ended, &status, WNOHANG)
-        for _ in 0 ..< 100 where reaped == 0 {
-            usleep(10_000)
-            reaped = waitpid(ended, &status, WNOHANG)
-        }
-        if reaped == 0 {
-            kill(ended, SIGKILL)
-            while waitpid(ended, &status, 0) < 0 && errno == EINTR {}
-        }
         guard !wasStopping else { return }
-        let how = brokeProtocol ? "sent oton something that is not a frame (killed)" : Self.describe(status)
+        let how = breach.map { "sent oton \($0) (killed)" } ?? IsolatedPluginProcess.describe(status)
         let now = Date()
         let (count, delay, giveUp) = lock.withLock { () -> (Int, Double, Bool) in
             crashTimes = crashTimes.filter { now.timeIntervalSince($0) < Self.crashWindowSeconds } + [now]
@@ -218,7 +238,7 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         var newChannel: IsolationChannel?
         var newPID: pid_t = 0
         do {
-            let ready = try Self.spawn(entry: entry, path: path, directories: directories, into: &newChannel, pid: &newPID)
+            let ready = try IsolatedPluginProcess.spawn(entry: entry, path: path, directories: directories, into: &newChannel, pid: &newPID)
             let lost = lock.withLock { () -> Int in
                 channel = newChannel
                 pid = newPID
@@ -227,9 +247,11 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
                 defer { lostWhileDown = 0 }
                 return lostWhileDown
             }
+            // The old process's registrations go; the new one's are checked afresh (and a refusal logged again).
             commands.removeAll(of: id)
             register(ready.commands)
             startReader()
+            startWatcher(newPID)
             // In sync again: where things stand now, as a late subscriber gets it.
             for kind in [OTON_EVENT_STATE, OTON_EVENT_TRACK, OTON_EVENT_VOLUME] {
                 guard let frozen = bus.current(kind), Self.kindFilter(manifest, bus: bus).accepts(kind) else { continue }
@@ -271,7 +293,7 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
                 if silentFor > Self.hangSeconds {
                     logger.error("plugin \(id) has not answered for \(Int(silentFor)) s (stuck in a callback); killing its process")
                     lock.withLock { lastPong = Date() }
-                    kill(target, SIGKILL)
+                    endProcess(target)
                     continue
                 }
                 // Sent from another thread: with a child that stopped reading, the socket is full and a
@@ -305,101 +327,18 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         _ = mailbox.close(after: {}, timeout: timeout / 2)
         guard let current, target > 0 else { return true }
         DispatchQueue.global().async { current.send(.destroy) }
+        // Gone once the watcher reaped the keeper, which ends only after every descendant did.
+        let reaped = { [self] in lock.withLock { pid != target } }
         while Date() < deadline {
-            if kill(target, 0) != 0 || Self.isZombie(target) { return true }
+            if reaped() { return true }
             usleep(10_000)
         }
-        kill(target, SIGKILL)
+        endProcess(target)
+        let killDeadline = Date().addingTimeInterval(2)
+        while Date() < killDeadline, !reaped() { usleep(10_000) }
+        // The keeper is oton's own code and answers at once; a last resort all the same.
+        lock.withLock { if pid == target { kill(target, SIGKILL) } }
         return false
-    }
-
-    // MARK: The child process
-
-    /// Where `oton plugin-host` is: this executable when it is oton, else the oton beside it (tests).
-    static var executable: String {
-        let own = PluginLibrary.realPath("/proc/self/exe") ?? "oton"
-        if (own as NSString).lastPathComponent == "oton" { return own }
-        return ((own as NSString).deletingLastPathComponent as NSString).appendingPathComponent("oton")
-    }
-
-    private static func spawn(entry: PluginEntry, path: String, directories: PluginManager.Directories,
-                              into channel: inout IsolationChannel?, pid: inout pid_t) throws -> IsolationManifest.Ready {
-        let (ours, theirs) = try IsolationChannel.pair()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, theirs, 3) // dup2 clears close-on-exec on fd 3
-        let arguments = [executable, "plugin-host", "--fd", "3", "--id", entry.id, "--path", path,
-                         "--config", entry.config.jsonText, "--data-home", directories.dataHome, "--cache-home", directories.cacheHome]
-        var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        // The child's crash is reported in one line (its culprit line, then ours with the signal);
-        // Swift's backtracer would keep the dead child around for many seconds first.
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        var cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in cEnvironment { free(pointer) } }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, executable, &actions, nil, &cArguments, &cEnvironment)
-        close(theirs)
-        guard spawned == 0 else {
-            close(ours)
-            throw IsolationError.system("starting \(executable) plugin-host", spawned)
-        }
-        pid = child
-        let candidate = IsolationChannel(fd: ours)
-        // The child's create() has this long to say ready or why not.
-        var limit = timeval(tv_sec: Int(startSeconds), tv_usec: 0)
-        setsockopt(ours, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        let first = candidate.receive()
-        var none = timeval(tv_sec: 0, tv_usec: 0)
-        setsockopt(ours, SOL_SOCKET, SO_RCVTIMEO, &none, socklen_t(MemoryLayout<timeval>.size))
-        switch first?.kind {
-        case .ready?:
-            guard let ready = IsolationManifest.ready(from: first!.header) else {
-                kill(child, SIGKILL)
-                throw IsolationError.child("its ready message was unreadable")
-            }
-            channel = candidate
-            return ready
-        case .failed?:
-            var status: Int32 = 0
-            waitpid(child, &status, 0)
-            throw IsolationError.child(first?.header["reason"]?.stringValue ?? "create() failed")
-        default:
-            kill(child, SIGKILL)
-            var status: Int32 = 0
-            waitpid(child, &status, 0)
-            throw IsolationError.child(first == nil ? "it \(describe(status)) before it was ready" : "it said something else than ready")
-        }
-    }
-
-    private static func isZombie(_ pid: pid_t) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return true }
-        return stat[stat.index(close, offsetBy: 2)] == "Z"
-    }
-
-    /// "crashed: SIGSEGV", "exited with status 3".
-    static func describe(_ status: Int32) -> String {
-        let signal = status & 0x7f
-        if signal != 0 && signal != 0x7f {
-            return "crashed: \(signalName(signal))"
-        }
-        return "exited with status \((status >> 8) & 0xff)"
-    }
-
-    static func signalName(_ signal: Int32) -> String {
-        switch signal {
-        case SIGSEGV: "SIGSEGV"
-        case SIGBUS: "SIGBUS"
-        case SIGILL: "SIGILL"
-        case SIGFPE: "SIGFPE"
-        case SIGABRT: "SIGABRT"
-        case SIGKILL: "SIGKILL"
-        case SIGTERM: "SIGTERM"
-        default: "signal \(signal)"
-        }
     }
 
     static func kindFilter(_ manifest: PluginManifest, bus: PluginBus) -> PluginBus.KindFilter {

@@ -2,7 +2,9 @@ import Foundation
 
 /// One end of the socket pair between oton and an isolated plugin's `oton plugin-host` child.
 /// A frame is a 4-byte little-endian length, then a type byte, a 4-byte little-endian length of a
-/// JSON header, the header, and raw bytes (media only). Frames are at most 64 MiB.
+/// JSON header, the header, and raw bytes (media only). Frames are at most 64 MiB; a JSON header
+/// is at most 64 KiB (``maximumHeaderBytes``): the parser needs many times a header's size, so a
+/// larger one is refused from its length alone, before any of it is read.
 ///
 /// Threading: `send` from any thread (a lock keeps frames whole); `receive` from one reader
 /// thread. `send` blocks while the socket is full: the sender is a plugin's own mailbox thread
@@ -22,12 +24,16 @@ final class IsolationChannel: @unchecked Sendable {
     }
 
     static let maximumFrameBytes = 64 << 20
+    /// The largest JSON header either side accepts (media and events travel in the body, not here).
+    static let maximumHeaderBytes = 64 << 10
 
     let fd: Int32
     private let writeLock = NSLock()
     private var closed = false
     /// The last `receive` returned nil because the bytes were not a frame (not because the stream ended).
     private(set) var sawGarbage = false
+    /// Why the bytes were refused, when it is more than "not a frame" (a header over the cap).
+    private(set) var refusal: String?
 
     init(fd: Int32) {
         self.fd = fd
@@ -56,7 +62,7 @@ final class IsolationChannel: @unchecked Sendable {
 
     private func write(_ kind: Kind, header: [UInt8], body: [UInt8], bytes: UnsafeRawBufferPointer?) -> Bool {
         let payload = 1 + 4 + header.count + body.count + (bytes?.count ?? 0)
-        guard payload <= Self.maximumFrameBytes else { return false }
+        guard payload <= Self.maximumFrameBytes, header.count <= Self.maximumHeaderBytes else { return false }
         var head = [UInt8]()
         head.reserveCapacity(9 + header.count + body.count)
         Self.appendLE(UInt32(payload), to: &head)
@@ -72,22 +78,28 @@ final class IsolationChannel: @unchecked Sendable {
     }
 
     /// The next frame, or nil at the end of the stream (the other side closed or died) or on garbage.
+    /// The kind and the header's length are read first: a header over ``maximumHeaderBytes`` is
+    /// refused before one byte of it is read (the peer is untrusted; its length prefix is not).
     func receive() -> Frame? {
-        guard let lengthBytes = readExactly(4) else { return nil }
-        let length = Int(Self.readLE(lengthBytes, at: 0))
+        guard let prefix = readExactly(9) else { return nil }
+        let length = Int(Self.readLE(prefix, at: 0))
+        guard let kind = Kind(rawValue: prefix[4]) else { return garbage() }
+        let headerLength = Int(Self.readLE(prefix, at: 5))
+        guard headerLength <= Self.maximumHeaderBytes else {
+            return garbage("a frame header of \(headerLength) bytes, over the \(Self.maximumHeaderBytes / 1024) KiB cap")
+        }
         guard length >= 5, length <= Self.maximumFrameBytes else { return garbage() }
-        guard let body = readExactly(length) else { return nil }
-        guard let kind = Kind(rawValue: body[0]) else { return garbage() }
-        let headerLength = Int(Self.readLE(body, at: 1))
-        guard 5 + headerLength <= body.count else { return garbage() }
-        if headerLength == 0 { return Frame(kind: kind, header: [:], bytes: Array(body[5...])) }
+        guard 5 + headerLength <= length else { return garbage() }
+        guard let rest = readExactly(length - 5) else { return nil }
+        if headerLength == 0 { return Frame(kind: kind, header: [:], bytes: rest) }
         // The child is untrusted: its header goes through the host's bounded parser and must be an object.
-        guard let header = (try? JSONParser(maxBytes: headerLength).parse(Data(body[5 ..< 5 + headerLength])))?.objectValue else { return garbage() }
-        return Frame(kind: kind, header: header, bytes: Array(body[(5 + headerLength)...]))
+        guard let header = (try? JSONParser(maxBytes: headerLength).parse(Data(rest[0 ..< headerLength])))?.objectValue else { return garbage() }
+        return Frame(kind: kind, header: header, bytes: Array(rest[headerLength...]))
     }
 
-    private func garbage() -> Frame? {
+    private func garbage(_ reason: String? = nil) -> Frame? {
         sawGarbage = true
+        refusal = reason
         return nil
     }
 

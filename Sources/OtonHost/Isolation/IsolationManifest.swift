@@ -1,7 +1,8 @@
 import Foundation
 
-/// The child's "ready" message: the plugin's manifest as its descriptor declares it, the taps and
-/// PCM format its create() chose, and its commands (declared and registered). oton reads the
+/// The child's "ready" message: the plugin's manifest as its descriptor declares it and the taps and
+/// PCM format its create() chose. Its commands (declared and registered) come before it, one
+/// `registered` frame each, so that no header grows with them past the 64 KiB cap. oton reads the
 /// descriptor only through the child, so a library that crashes when loaded cannot end oton.
 enum IsolationManifest {
     struct Ready {
@@ -11,24 +12,29 @@ enum IsolationManifest {
         var commands: [PluginManifest.Command]
     }
 
-    static func header(of manifest: PluginManifest, taps: UInt32, pcm: PCMFormatChoice, commands: [[String]]) -> [String: JSONValue] {
+    /// A `registered` frame's header.
+    static func header(of command: PluginManifest.Command, declared: Bool) -> [String: JSONValue] {
+        ["name": .string(command.name), "usage": .string(command.usage), "help": .string(command.help), "declared": .bool(declared)]
+    }
+
+    /// The command in a `registered` frame; checked by the registry (``CommandRule``), not here.
+    static func command(from header: [String: JSONValue]) -> PluginManifest.Command? {
+        guard let name = header["name"]?.stringValue else { return nil }
+        return PluginManifest.Command(name: name, usage: header["usage"]?.stringValue ?? name, help: header["help"]?.stringValue ?? "")
+    }
+
+    static func header(of manifest: PluginManifest, taps: UInt32, pcm: PCMFormatChoice) -> [String: JSONValue] {
         func number(_ value: UInt32) -> JSONValue { .int(Int(value)) }
         return ["path": .string(manifest.path), "id": .string(manifest.id), "name": .string(manifest.name), "version": .string(manifest.version),
                 "description": .string(manifest.description), "abi": [number(manifest.abiMajor), number(manifest.abiMinor)],
                 "descriptor_size": .int(manifest.descriptorSize), "consumes": .strings(manifest.consumes), "media_taps": number(manifest.mediaTaps),
-                "declared": .array(manifest.commands.map { .strings([$0.name, $0.usage, $0.help]) }),
                 "callbacks": [.bool(manifest.hasOnEvent), .bool(manifest.hasOnMedia), .bool(manifest.hasOnCommand)],
-                "taps": number(taps), "pcm": [number(pcm.sampleFormat), number(pcm.rate), number(pcm.channels)],
-                "commands": .array(commands.map(JSONValue.strings))]
+                "taps": number(taps), "pcm": [number(pcm.sampleFormat), number(pcm.rate), number(pcm.channels)]]
     }
 
     /// The manifest the child sent; nil when anything required is missing or of the wrong kind
     /// (the child is untrusted: numbers that do not fit a UInt32 are refused, never truncated).
     static func ready(from header: [String: JSONValue]) -> Ready? {
-        func commands(_ key: String) -> [PluginManifest.Command] {
-            (header[key]?.arrayValue ?? []).compactMap { $0.stringsValue }
-                .compactMap { $0.count == 3 ? PluginManifest.Command(name: $0[0], usage: $0[1], help: $0[2]) : nil }
-        }
         func uint32(_ value: JSONValue?) -> UInt32? { value?.intValue.flatMap { UInt32(exactly: $0) } }
         func uint32s(_ key: String, count: Int) -> [UInt32]? {
             guard let items = header[key]?.arrayValue, items.count == count else { return nil }
@@ -44,9 +50,9 @@ enum IsolationManifest {
             abiMajor: abi[0], abiMinor: abi[1],
             descriptorSize: header["descriptor_size"]?.intValue ?? 0,
             consumes: header["consumes"]?.stringsValue ?? [], mediaTaps: uint32(header["media_taps"]) ?? 0,
-            commands: commands("declared"), hasOnEvent: callbacks[0], hasOnMedia: callbacks[1], hasOnCommand: callbacks[2])
+            commands: [], hasOnEvent: callbacks[0], hasOnMedia: callbacks[1], hasOnCommand: callbacks[2])
         return Ready(manifest: manifest, taps: uint32(header["taps"]) ?? 0,
                      pcm: PCMFormatChoice(sampleFormat: pcm[0], rate: pcm[1], channels: pcm[2]),
-                     commands: commands("commands"))
+                     commands: [])
     }
 }

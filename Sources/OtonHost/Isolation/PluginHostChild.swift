@@ -28,7 +28,7 @@ public enum PluginHostChild {
         // Commands the plugin runs from create() go up once oton has the ready message (its first).
         let readySent = DispatchSemaphore(value: 0)
         manager.gateway.connect { request in
-            if readySent.wait(timeout: .now() + IsolatedPlugin.startSeconds) == .success { readySent.signal() }
+            if readySent.wait(timeout: .now() + IsolatedPluginProcess.startSeconds) == .success { readySent.signal() }
             let (id, wait) = runs.open()
             guard channel.send(.run, ["id": .int(id), "name": .string(request.name), "args": .strings(request.arguments)]) else {
                 runs.cancel(id)
@@ -52,9 +52,15 @@ public enum PluginHostChild {
         bus.subscribe(id: "oton.isolation.uplink", kinds: .all, mailbox: uplink)
         uplink.start(consumer: forwarder)
         let selection = manager.selection(of: manifest.id)
-        let commands = manager.commands.all.filter { $0.pluginID == manifest.id }.map { [$0.command.name, $0.command.usage, $0.command.help] }
-        channel.send(.ready, IsolationManifest.header(of: manifest, taps: selection?.taps ?? 0,
-                                                       pcm: selection?.pcm ?? .standard, commands: commands))
+        let declared = Set(manifest.commands.map(\.name))
+        for entry in manager.commands.all where entry.pluginID == manifest.id {
+            channel.send(.registered, IsolationManifest.header(of: entry.command, declared: declared.contains(entry.command.name)))
+        }
+        guard channel.send(.ready, IsolationManifest.header(of: manifest, taps: selection?.taps ?? 0, pcm: selection?.pcm ?? .standard)) else {
+            channel.send(.failed, ["reason": .string("its descriptor does not fit in one message (at most \(IsolationChannel.maximumHeaderBytes / 1024) KiB)")])
+            manager.shutdown(finalState: nil)
+            return 0
+        }
         readySent.signal()
         var formats: [String: MediaFormat] = [:]
         while let frame = channel.receive() {

@@ -261,8 +261,15 @@ private let hostCurrent: @convention(c) (UnsafePointer<oton_host>?, oton_event_k
 private let hostRegisterCommand: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<oton_command_decl>?) -> oton_status = { host, decl in
     guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
     guard let decl, let declared = ABIStructReader.read(decl, minimum: OTON_COMMAND_DECL_SIZE_1_0) else { return OTON_ERR_INVALID }
-    guard let command = try? CommandName.validated(declared, path: context.pluginID) else { return OTON_ERR_INVALID }
-    return context.commands.register(command, for: context.pluginID) ? OTON_OK : OTON_ERR_BUSY
+    guard let name = declared.name else { return OTON_ERR_INVALID }
+    let command = PluginManifest.Command(name: String(cString: name), usage: declared.usage.map { String(cString: $0) } ?? String(cString: name),
+                                         help: declared.help.map { String(cString: $0) } ?? "")
+    // The same rule and caps as for descriptors and isolated plugins (CommandRule).
+    switch context.commands.register(command, for: context.pluginID, logger: context.logger) {
+    case .registered: return OTON_OK
+    case .taken: return OTON_ERR_BUSY
+    case .refused: return OTON_ERR_INVALID
+    }
 }
 
 private let hostSelectMediaTaps: @convention(c) (UnsafePointer<oton_host>?, oton_media_tap) -> oton_status = { host, taps in

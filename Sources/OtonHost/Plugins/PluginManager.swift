@@ -172,10 +172,7 @@ public final class PluginManager: @unchecked Sendable {
             logger: logger, dataDirectory: dataDirectory, cacheDirectory: cacheDirectory,
             declaredTaps: manifest.mediaTaps, gateway: gateway, replies: mailbox
         )
-        for command in manifest.commands where !commands.register(command, for: manifest.id) {
-            let owner = commands.entry(named: command.name)?.pluginID ?? "another plugin"
-            logger.warning("plugin \(manifest.id): command \"\(command.name)\" is already provided by \(owner); \(owner) keeps it")
-        }
+        for command in manifest.commands { commands.register(command, for: manifest.id, logger: logger) }
         let instance: PluginInstance
         do throws(PluginLoadError) {
             instance = try PluginInstance(library: library, context: context, configJSON: entry.config.jsonText, mailbox: mailbox)

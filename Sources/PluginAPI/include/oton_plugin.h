@@ -384,7 +384,9 @@ struct oton_host {
     /* MAIN THREAD or PLUGIN MAILBOX. Adds a control command at run time
      * (for commands that depend on the config); answered by on_command like
      * the descriptor's. The declaration is copied. Returns OTON_ERR_INVALID
-     * for a malformed name and OTON_ERR_BUSY when another plugin has it. */
+     * for a malformed name, a usage or help over 1 KiB or with control
+     * characters, or a command past the plugin's 64 (the first refusal is
+     * logged), and OTON_ERR_BUSY when another plugin has it. */
     oton_status (*register_command)(const oton_host *host, const oton_command_decl *command);
 
     /* The plugin's own directories, created by the host before create():

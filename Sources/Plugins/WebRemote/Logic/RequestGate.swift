@@ -1,5 +1,7 @@
-/// Decides what a request may do, before anything is done: the token on every route, POST with the
-/// token in a header for anything that changes state, and no cross-origin requests at all. Pure.
+/// Decides what a request may do, before anything is done: a Host header that names this remote
+/// (DNS rebinding: a page of evil.com whose name now resolves to 127.0.0.1 is same-origin with
+/// itself, so only the Host header tells), the token on every route, POST with the token in a
+/// header for anything that changes state, and no cross-origin requests at all. Pure.
 public struct RequestGate: Sendable {
     /// The header that carries the token on POST. A foreign page cannot set it without a CORS
     /// preflight, and the server grants none.
@@ -19,12 +21,18 @@ public struct RequestGate: Sendable {
     }
 
     public let token: String
+    /// Where the server listens, with the port it got.
+    public let listen: ListenAddress
 
-    public init(token: String) {
+    public init(token: String, listen: ListenAddress) {
         self.token = token
+        self.listen = listen
     }
 
     public func decide(_ request: HTTPRequest) -> Decision {
+        guard isOwnHost(request[header: "host"]) else {
+            return .reject(status: 403, message: "the Host header must name this remote (127.0.0.1, localhost, ::1 or the address it listens on, with port \(listen.port))")
+        }
         let headerToken = request[header: Self.tokenHeader]
         let presented = headerToken ?? request.query["token"]
         guard let presented, Self.constantTimeEqual(presented, token) else {
@@ -50,6 +58,17 @@ public struct RequestGate: Sendable {
         default:
             return .reject(status: 404, message: "no such page: \(request.path)")
         }
+    }
+
+    /// 127.0.0.1, localhost, [::1] or the bound address, each with the port. Bound to 0.0.0.0, any
+    /// IPv4 literal is the bound address (the LAN address a phone uses): a rebinding needs a name.
+    func isOwnHost(_ host: String?) -> Bool {
+        guard let host, let colon = host.lastIndex(of: ":"), host[host.index(after: colon)...] == String(listen.port) else { return false }
+        let name = host[..<colon].lowercased()
+        if name == "127.0.0.1" || name == "localhost" || name == "[::1]" || name == listen.host { return true }
+        guard listen.host == "0.0.0.0" else { return false }
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.allSatisfy { $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }
     }
 
     /// The browser's Origin must name the host it asked (scheme http, same host:port).

@@ -11,7 +11,8 @@ import WebRemoteLogic
 final class WebRemoteInstance: @unchecked Sendable {
     private let host: HostHandle
     private let config: WebRemoteConfig
-    private let gate: RequestGate
+    /// Set once, before the server starts (it needs the port the server got).
+    private var gate: RequestGate!
     private let token: String
     private let lock = NSLock()
     private var state = RemoteState()
@@ -21,19 +22,23 @@ final class WebRemoteInstance: @unchecked Sendable {
         self.host = host
         self.config = config
         token = try TokenStore.loadOrCreate(directory: host.dataDirectory)
-        gate = RequestGate(token: token)
         // What happened before we were enabled: the latest event of each core kind.
         for kind in [OTON_EVENT_STATE, OTON_EVENT_TRACK, OTON_EVENT_VOLUME] {
             if let event = host.current(kind) { apply(event) }
         }
         server = try WebServer(address: config.listen, limits: config.limits, delegate: self)
+        gate = RequestGate(token: token, listen: ListenAddress(host: config.listen.host, port: server.port))
         server.start()
         refreshStations()
         runCommand("history", ["--limit", String(RemoteState.historyLimit), "--format", "json"], quietly: true) { [weak self] reply in
             let earlier = CommandReplies.history(reply)
             self?.update { $0.addEarlierHistory(earlier) }
         }
-        host.log(OTON_LOG_INFO, "web remote on http://\(config.listen.host):\(server.port)/ (the token is in `oton ctl web-remote url`)")
+        if config.listen.host == "0.0.0.0" {
+            host.log(OTON_LOG_WARNING, "web remote on http://0.0.0.0:\(server.port)/: every network this machine is on can reach it (only the token keeps others out); listen on 127.0.0.1 unless a phone needs it")
+        } else {
+            host.log(OTON_LOG_INFO, "web remote on http://\(config.listen.host):\(server.port)/ (the token is in `oton ctl web-remote url`)")
+        }
     }
 
     func shutdown() {
