@@ -3,7 +3,7 @@
  * oton_host.register_command (in-process and in the isolated child alike): 70 valid commands
  * (64 is the cap), a name with ESC, a help with ESC and a help of 2 KiB. With RAW_FLOOD defined
  * (for "isolation": "process"), it also writes `registered` frames straight into file
- * descriptor 3, the socket to oton: 300,000 with names and help of 2 KiB holding NUL and ESC,
+ * descriptor 3, the socket to oton: 30,000 with names and help of 2 KiB holding NUL and ESC,
  * and 10 valid names past the cap; then it creates DONE_FILE. It writes them 500 at a time, one
  * batch per stream buffer it gets: between its callbacks the child answers oton's pings (a
  * callback that took longer than 10 s would be killed as stuck, ending the flood early). Compiled by the tests with
@@ -75,12 +75,12 @@ static int flood_batch(void) {
     char filler[2049];
     memset(filler, 'n', 2048);
     filler[2048] = 0;
-    for (int count = 0; count < 500 && next < 300000; count++, next++) {
+    for (int count = 0; count < 500 && next < 30000; count++, next++) {
         /* NUL and ESC inside the name, as JSON escapes; a different name every time. */
         int length = snprintf(json, sizeof json, "{\"name\":\"x\\u0000\\u001b[2J%d%s\",\"usage\":\"u\",\"help\":\"%s\"}", next, filler, filler);
         if (send_registered(json, (size_t)length) != 0) return 1;
     }
-    if (next < 300000) return 0;
+    if (next < 30000) return 0;
     for (int index = 0; index < 10; index++) {
         int length = snprintf(json, sizeof json, "{\"name\":\"raw-%d\",\"usage\":\"raw\",\"help\":\"past the cap\"}", index);
         if (send_registered(json, (size_t)length) != 0) return 1;
