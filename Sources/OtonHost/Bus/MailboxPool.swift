@@ -18,6 +18,9 @@ final class MailboxPool: @unchecked Sendable { // `condition` guards every var
     private var readyHead = 0
     private var workers = 0
     private var idle = 0
+    /// Workers signalled and not yet awake: a burst of mailboxes (every station's packet of one
+    /// read) wakes one worker per 16 waiting, not one per mailbox.
+    private var wakeupsInFlight = 0
     /// When each busy worker began its current batch (CLOCK_MONOTONIC ns); absent while idle.
     private var busySince: [Int: Int64] = [:]
     private var nextWorker = 0
@@ -36,7 +39,11 @@ final class MailboxPool: @unchecked Sendable { // `condition` guards every var
     func schedule(_ mailbox: Mailbox) {
         condition.lock()
         ready.append(mailbox)
-        if idle > 0 { condition.signal() }
+        let waiting = ready.count - readyHead
+        if idle > wakeupsInFlight, wakeupsInFlight * 16 < waiting {
+            wakeupsInFlight += 1
+            condition.signal()
+        }
         condition.unlock()
     }
 
@@ -64,6 +71,7 @@ final class MailboxPool: @unchecked Sendable { // `condition` guards every var
                 idle += 1
                 condition.wait()
                 idle -= 1
+                if wakeupsInFlight > 0 { wakeupsInFlight -= 1 }
             }
             let mailbox = ready[readyHead]
             readyHead += 1
@@ -93,6 +101,9 @@ final class MailboxPool: @unchecked Sendable { // `condition` guards every var
             let allStuck = idle == 0 && busySince.count == workers && busySince.values.allSatisfy { now - $0 > 1_000_000_000 }
             if waiting, allStuck, workers < Self.maximumWorkers {
                 startWorker()
+            } else if waiting, idle > 0, wakeupsInFlight == 0 {
+                // Work waits and a worker sleeps (a lost race with a wake-up): wake it.
+                wakeupsInFlight += 1
                 condition.signal()
             }
             condition.unlock()

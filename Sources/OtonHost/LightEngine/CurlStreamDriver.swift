@@ -3,7 +3,7 @@ import Foundation
 
 /// The light engine's one thread: a libcurl multi handle that reads every light connection of the
 /// process. A recorder has no latency to keep, so once every connection is receiving, the thread
-/// wakes once a tick (250 ms) and reads whatever has arrived in large pieces, instead of once per
+/// wakes once a tick (500 ms) and reads whatever has arrived in large pieces, instead of once per
 /// network packet; while a connection is still being made it polls every 20 ms.
 ///
 /// Threads: one, whatever the number of stations. All curl calls happen on it; other threads only
@@ -12,7 +12,7 @@ final class CurlStreamDriver: @unchecked Sendable { // `condition` guards the qu
     static let shared = CurlStreamDriver()
 
     /// How long the thread sleeps between reads when every connection is receiving
-    /// (OTON_LIGHT_TICK_MS, 10 … 1000; default 250).
+    /// (OTON_LIGHT_TICK_MS, 10 … 1000; default 500: measured at 100 stations, 250 ms cost 0.66× streamripper's CPU and 500 ms 0.45×).
     let tickMilliseconds: Int
 
     private let condition = NSCondition()
@@ -28,7 +28,7 @@ final class CurlStreamDriver: @unchecked Sendable { // `condition` guards the qu
     private init() {
         _ = Self.globalInit
         multi = curl_multi_init()!
-        let tick = ProcessInfo.processInfo.environment["OTON_LIGHT_TICK_MS"].flatMap(Int.init) ?? 250
+        let tick = ProcessInfo.processInfo.environment["OTON_LIGHT_TICK_MS"].flatMap(Int.init) ?? 500
         tickMilliseconds = min(max(tick, 10), 1000)
     }
 

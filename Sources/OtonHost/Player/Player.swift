@@ -57,7 +57,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private let bus: PluginBus
     private let options: Options
     private let logger: Logger
-    private let queue = DispatchQueue(label: "oton.player")
+    /// Serial, on Dispatch's width-limited global pool: a plain serial queue is "overcommit" on
+    /// Linux and gets a thread of its own when it wakes while others run, so a recorder of 100
+    /// stations grew to 100 threads. Nothing on it blocks (resolving and status polls run elsewhere).
+    private let queue = DispatchQueue(label: "oton.player", target: .global(qos: .userInitiated))
     private var machine: PlaybackStateMachine
     private var pipeline: (any StreamEngine)? {
         willSet {
@@ -487,13 +490,16 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
 
     // MARK: the watchdog
 
-    /// Once a second: in `playing`, the output must have received a buffer within `stallTimeout`.
+    /// Once a second (every 2 s for the light engine, whose recorders may run hundreds of these): in
+    /// `playing`, the output must have received a buffer within `stallTimeout`.
     private func startWatchdog() {
         watchdog?.cancel()
         lastOutputBuffers = 0
         lastFlowAt = .now
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
+        let period: DispatchTimeInterval = pipeline?.kind == .light ? .seconds(2) : .seconds(1)
+        // Leeway lets the system wake once for many stations' watchdogs.
+        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(500))
         timer.setEventHandler { [weak self] in self?.checkFlow() }
         watchdog = timer
         timer.resume()
