@@ -38,7 +38,7 @@ final class PlaybackLogLines: MailboxConsumer, @unchecked Sendable {
             case OTON_EVENT_NAME_RECORDING_DONE:
                 line = RecordLogLines.finishedLine(fields)
             case OTON_EVENT_NAME_RECORDING_STOPPED where fields["error"] != "true": // an error is in the log already
-                line = "recording stopped: " + (fields["message"] ?? "")
+                line = fields["message"] ?? "recording stopped"
             default:
                 return
             }
