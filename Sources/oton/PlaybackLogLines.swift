@@ -2,7 +2,8 @@ import Foundation
 import OtonHost
 import PluginAPI
 
-/// Without a terminal (or with --no-tui): one line per state or track change.
+/// Without a terminal (or with --no-tui): one line per state or track change, and
+/// (with a file sink in plugins.json) one per finished file, as `oton record` prints it.
 /// Buffering is one line when it starts and the next state when it ends, not a
 /// line per 10 % step.
 final class PlaybackLogLines: MailboxConsumer, @unchecked Sendable {
@@ -12,7 +13,8 @@ final class PlaybackLogLines: MailboxConsumer, @unchecked Sendable {
     private var lastState: String?
 
     init(bus: PluginBus) {
-        subscription = BusSubscription(bus: bus, id: Self.id, kinds: .only([OTON_EVENT_STATE, OTON_EVENT_TRACK]), consumer: self)
+        let recordings = [OTON_EVENT_NAME_RECORDING_DONE, OTON_EVENT_NAME_RECORDING_STOPPED].compactMap { bus.registry.kind(for: $0) }
+        subscription = BusSubscription(bus: bus, id: Self.id, kinds: .only(Set([OTON_EVENT_STATE, OTON_EVENT_TRACK] + recordings)), consumer: self)
     }
 
     func deliver(event: FrozenEvent) {
@@ -31,7 +33,15 @@ final class PlaybackLogLines: MailboxConsumer, @unchecked Sendable {
         case let .track(track, _):
             line = "now playing: " + TrackText.line(track)
         default:
-            return
+            let fields = Dictionary(event.event.fields, uniquingKeysWith: { _, last in last })
+            switch event.event.name {
+            case OTON_EVENT_NAME_RECORDING_DONE:
+                line = RecordLogLines.finishedLine(fields)
+            case OTON_EVENT_NAME_RECORDING_STOPPED where fields["error"] != "true": // an error is in the log already
+                line = fields["message"] ?? "recording stopped"
+            default:
+                return
+            }
         }
         StandardOutput.write(line + "\n")
     }

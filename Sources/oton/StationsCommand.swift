@@ -19,11 +19,12 @@ struct StationsCommand: ParsableCommand {
           oton stations add --from-search 2
           oton stations add "My FM" https://host/stream.mp3
           oton stations move "My FM" 1
+          oton stations default "Oton FM"
           oton stations remove "My FM"
           oton stations export favourites.m3u
           oton play --search "radio paradise"
         """,
-        subcommands: [List.self, Search.self, Add.self, Remove.self, Move.self, Import.self, Export.self],
+        subcommands: [List.self, Search.self, Add.self, Remove.self, Move.self, Default.self, Import.self, Export.self],
         defaultSubcommand: List.self
     )
 

@@ -138,6 +138,39 @@ extension StationsCommand {
         }
     }
 
+    struct Default: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a station of plugins.json the default (what `oton play` plays without a station); without NAME, print it."
+        )
+
+        @Argument(help: "The station's name (any case)")
+        var name: String?
+
+        @OptionGroup var edited: EditedConfigOption
+
+        func run() throws {
+            guard let name else {
+                let loaded: OtonConfig
+                do {
+                    loaded = try ConfigLoader.load(explicit: edited.config)
+                } catch {
+                    Terminal.error(error.description)
+                    throw ExitStatus.configuration
+                }
+                guard let station = loaded.defaultStation else {
+                    Terminal.error("no stations in \(loaded.file ?? "the configuration"), so no default")
+                    throw ExitStatus.configuration
+                }
+                print(station.name)
+                return
+            }
+            try StationsFileEdit.perform(config: edited.config) { file throws(StationsEditError) in
+                try file.setDefault(name)
+                return "\"\(file.defaultStationName ?? name)\" is now the default_station in \(file.path)"
+            }
+        }
+    }
+
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Move a station to position POS in plugins.json (1 is the top).")
 

@@ -22,6 +22,9 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
     /// The sleep timer: its deadline (duration mode) or "after track".
     private var sleepDeadline: Date?
     private var sleepAfterTrack = false
+    /// The timer fired and the volume fades: the action still to come (stop, pause, quit). Its
+    /// message shows once playback has in fact stopped or paused, not while the fade still plays.
+    private var sleepFadingAction: String?
     /// While waiting to reconnect: when, and what the attempt is.
     private var reconnect: (at: Date, attempt: Int, max: Int?, reason: String)?
     /// What went wrong, in the error state (while reconnecting it is the reconnect's reason).
@@ -68,6 +71,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
                 }
             }
             setPlaying(info.state.name == "playing")
+            sleepFadeEnded(state: info.state.name)
         case let .track(info, sequence):
             // Another heard track (another song, a break, another station) starts the clock again.
             if sequence != trackSequence {
@@ -82,19 +86,39 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             if event.event.name == OTON_EVENT_NAME_SLEEP_SET {
                 sleepAfterTrack = event.event.field("mode") == "after-track"
                 sleepDeadline = sleepAfterTrack ? nil : event.event.field("seconds").flatMap(Double.init).map { Date().addingTimeInterval($0) }
-            } else if event.event.name == OTON_EVENT_NAME_SLEEP_CANCELLED || event.event.name == OTON_EVENT_NAME_SLEEP_FIRED {
+                sleepFadingAction = nil
+            } else if event.event.name == OTON_EVENT_NAME_SLEEP_CANCELLED {
+                let wasSet = sleepDeadline != nil || sleepAfterTrack || sleepFadingAction != nil
                 sleepDeadline = nil
                 sleepAfterTrack = false
-                if event.event.name == OTON_EVENT_NAME_SLEEP_FIRED {
-                    notice = switch event.event.field("action") {
-                    case "pause": tr("sleep timer: paused playback (space resumes)")
-                    case "quit": tr("sleep timer: quitting")
-                    default: tr("sleep timer: stopped playback (space plays again)")
-                    }
-                    noticeUntil = Date().addingTimeInterval(10)
-                }
+                sleepFadingAction = nil
+                if wasSet { show(notice: tr("sleep timer off"), seconds: 4) }
+            } else if event.event.name == OTON_EVENT_NAME_SLEEP_FIRED {
+                sleepDeadline = nil
+                sleepAfterTrack = false
+                sleepFadingAction = event.event.field("action") ?? "stop"
             }
         }
+        lock.unlock()
+        draw()
+    }
+
+    /// After a sleep timer's fade: the state that ends playback brings its message. Holds `lock`.
+    private func sleepFadeEnded(state name: String) {
+        guard let action = sleepFadingAction, name != "playing", name != "buffering" else { return }
+        sleepFadingAction = nil
+        let text = switch action {
+        case "pause": tr("sleep timer: paused playback (space resumes)")
+        case "quit": tr("sleep timer: quitting")
+        default: tr("sleep timer: stopped playback (space plays again)")
+        }
+        show(notice: text, seconds: 10)
+    }
+
+    /// A message on the line for a few seconds, in place of the key hint. Holds `lock`.
+    private func show(notice text: String, seconds: TimeInterval) {
+        notice = text
+        noticeUntil = Date().addingTimeInterval(seconds)
         lock.unlock()
         draw()
     }
@@ -112,8 +136,8 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         isPlaying = playing
     }
 
-    /// One row: what went wrong, the station and the title give way (cut by display width, with …)
-    /// so that state, time, volume and the sleep timer always fit.
+    /// One row: what went wrong, the station, a message and the title give way (cut by display width,
+    /// with …) so that state, time, volume and the sleep timer always fit.
     private func draw() {
         lock.lock()
         let now = Date()
@@ -133,8 +157,12 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             tail.append(tr("sleep {time}", ["time": String(format: "%d:%02d", left / 60, left % 60)]))
         } else if sleepAfterTrack {
             tail.append(tr("sleep after track"))
+        } else if sleepFadingAction != nil {
+            tail.append(tr("sleep: fading out"))
         }
-        if let notice, now < noticeUntil { tail.append(notice) } else if !keysHinted { tail.append(tr("? keys")) }
+        // A message gives way like the title does, after the station, so that neither pushes the other off.
+        let message = notice.flatMap { now < noticeUntil ? $0 : nil } ?? ""
+        if message.isEmpty, !keysHinted { tail.append(tr("? keys")) }
         let station = session.player.station.name
         let done = closed
         lock.unlock()
@@ -144,7 +172,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         let fixed = (head + tail).map(TerminalText.width).reduce(0, +) + separator.count * (head.count + tail.count - 1)
         var middle: [String] = []
         var room = width - fixed
-        for part in [reason, station, song] where !part.isEmpty && room > separator.count + 4 {
+        for part in [reason, station, message, song] where !part.isEmpty && room > separator.count + 4 {
             let piece = TerminalText.truncated(part, toColumns: room - separator.count)
             middle.append(piece)
             room -= TerminalText.width(piece) + separator.count
@@ -178,6 +206,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         while read(STDIN_FILENO, &byte, 1) == 1 {
             lock.lock()
             let (done, retrying) = (closed, reconnect != nil || state.hasPrefix("error"))
+            let sleepSet = sleepDeadline != nil || sleepAfterTrack || sleepFadingAction != nil
             keysHinted = true
             lock.unlock()
             if done { return }
@@ -186,8 +215,11 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             case UInt8(ascii: " "): session.player.submit(retrying ? .play : .playPause, from: "terminal")
             case UInt8(ascii: "+"), UInt8(ascii: "="): changeVolume(by: 5)
             case UInt8(ascii: "-"), UInt8(ascii: "_"): changeVolume(by: -5)
-            case UInt8(ascii: "s"): runPluginCommand("sleep", ["next"])
-            case UInt8(ascii: "c"): runPluginCommand("sleep", ["cancel"])
+            case UInt8(ascii: "s"): runPluginCommand("sleep", ["next"], onlyFailures: true)
+            case UInt8(ascii: "c") where !sleepSet:
+                lock.withLock { show(notice: tr("no sleep timer is set"), seconds: 4) }
+                draw()
+            case UInt8(ascii: "c"): runPluginCommand("sleep", ["cancel"], onlyFailures: true)
             case UInt8(ascii: "h"): runPluginCommand("share", [], showWholeReply: true)
             case UInt8(ascii: "n"): switchStation(step: 1)
             case UInt8(ascii: "p"): switchStation(step: -1)
@@ -234,12 +266,15 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
 
     /// Runs a plugin's command off the key thread. Its reply shows on the status line for a few
     /// seconds, or (`showWholeReply`, for share's text and links) above it, where it stays.
-    private func runPluginCommand(_ name: String, _ arguments: [String], showWholeReply: Bool = false) {
+    /// `onlyFailures`: the line already shows the outcome (the sleep timer's countdown, from its
+    /// events), so only a failure or a missing plugin is worth words.
+    private func runPluginCommand(_ name: String, _ arguments: [String], showWholeReply: Bool = false, onlyFailures: Bool = false) {
         let plugins = session.plugins
         DispatchQueue.global().async { [weak self] in
             let reply = plugins.run(command: name, arguments: arguments)
             let text = reply?.text ?? tr("no plugin provides \"{command}\"; see `oton plugins list`", ["command": name])
             guard let self else { return }
+            if onlyFailures, reply?.ok == true { return }
             if showWholeReply {
                 TerminalRow.shared.show(text)
                 return

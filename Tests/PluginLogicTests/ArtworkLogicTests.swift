@@ -35,4 +35,26 @@ final class ArtworkLogicTests: XCTestCase {
         XCTAssertTrue(ImageCompleteness.isComplete([0xFF, 0xD8, 1, 2, 0xFF, 0xD9, 0], format: "jpeg"))
         XCTAssertFalse(ImageCompleteness.isComplete([0xFF, 0xD8, 1, 2, 3], format: "jpeg"))
     }
+
+    /// The built-in artwork is a picture (♫ on a gradient), not a flat square: an artwork area
+    /// showing it is never an empty grey box. Its average colour is what the plugin publishes.
+    func testTheDefaultPictureIsNotAFlatSquare() {
+        let size = DefaultArtworkPicture.size
+        let pixels = DefaultArtworkPicture.rgb()
+        XCTAssertEqual(pixels.count, size * size * 3)
+        var bright = 0
+        var colours = Set<Int>()
+        for offset in stride(from: 0, to: pixels.count, by: 3) {
+            let (red, green, blue) = (Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2]))
+            if red > 200, green > 200, blue > 200 { bright += 1 }
+            colours.insert(red << 16 | green << 8 | blue)
+        }
+        let share = Double(bright) / Double(size * size)
+        XCTAssertTrue((0.04 ... 0.3).contains(share), "the notes cover part of the picture: \(share)")
+        XCTAssertGreaterThan(colours.count, 100, "a gradient and smooth edges, not one colour")
+        XCTAssertEqual(pixels[0 ..< 3].map { $0 }, [0x5E, 0x6E, 0xA0], "the top left is the gradient's start")
+        let average = DefaultArtworkPicture.averageColor(of: pixels)
+        XCTAssertNotNil(average.wholeMatch(of: #/#[0-9A-F]{6}/#), average)
+        XCTAssertNotEqual(average, "#3A3F4B", "not the old flat slate")
+    }
 }

@@ -5,7 +5,7 @@ public enum StationsEditError: Error, Equatable, Sendable, CustomStringConvertib
     case write(AtomicFileWriter.Failure)
     case duplicate(name: String, file: String)
     case unknownStation(name: String, known: [String])
-    case isDefault(name: String, file: String)
+    case isDefault(name: String, file: String, other: String?)
     case badPosition(Int, count: Int)
     case noUserFile(reason: String)
 
@@ -19,8 +19,10 @@ public enum StationsEditError: Error, Equatable, Sendable, CustomStringConvertib
             "a station named \"\(name)\" is already in \(file)\n  hint: pick another name, or `oton stations remove \"\(name)\"` first"
         case let .unknownStation(name, known):
             "no station named \"\(name)\"; known: \(known.isEmpty ? "none" : known.map { "\"\($0)\"" }.joined(separator: ", "))"
-        case let .isDefault(name, file):
-            "\"\(name)\" is the default_station in \(file); removing it would leave oton without its default\n  hint: change \"default_station\" in that file first"
+        case let .isDefault(name, file, other):
+            "\"\(name)\" is the default_station in \(file); removing it would leave oton without its default\n  hint: "
+                + (other.map { "make another station the default first: `oton stations default \"\($0)\"`, then remove \"\(name)\"" }
+                    ?? "it is the only station; add another (`oton stations add NAME URL`) and make it the default first")
         case let .badPosition(position, count):
             "position \(position) is outside the list; use 1 to \(count)"
         case let .noUserFile(reason):

@@ -9,12 +9,16 @@ public struct StationsFile: Sendable {
     private let bytes: [UInt8]
     /// The span of the "stations" array, when the file has one.
     private let stationsSpan: Range<Int>?
+    /// The span of the "default_station" value, when the file has one.
+    private let defaultSpan: Range<Int>?
     /// The top-level object's `{` and whether it has no members (for inserting "stations").
     private let rootStart: Int
     private let rootIsEmpty: Bool
     public let config: OtonConfig
     /// The stations as they stand in the file; edit them, then `save()`.
     public var entries: [StationEntry]
+    /// "default_station" as the file has it; set it with ``setDefault(_:)``.
+    public private(set) var defaultStationName: String?
 
     public static func load(_ path: String) throws(StationsEditError) -> StationsFile {
         let data: Data
@@ -45,6 +49,8 @@ public struct StationsFile: Sendable {
         let members = spans.members(ofObjectAt: rootStart)
         rootIsEmpty = members.isEmpty
         stationsSpan = members.first { $0.key == "stations" }?.value
+        defaultSpan = members.first { $0.key == "default_station" }?.value
+        defaultStationName = config.defaultStationName
         entries = stationsSpan.map { span in
             spans.elements(ofArrayAt: span.lowerBound).map { range in
                 let text = String(decoding: bytes[range], as: UTF8.self)
@@ -54,15 +60,27 @@ public struct StationsFile: Sendable {
         } ?? []
     }
 
-    /// The file's text with `entries` as its "stations" array.
+    /// The file's text with `entries` as its "stations" array and `defaultStationName` as its
+    /// "default_station": each value replaced where it stands, a missing member added first in the object.
     public var rendered: Data {
         let array = entries.isEmpty ? "[]" : "[\n    " + entries.map(\.text).joined(separator: ",\n    ") + "\n  ]"
-        var out: [UInt8] = []
+        var replacements: [(range: Range<Int>, text: String)] = []
+        var added: [String] = []
         if let span = stationsSpan {
-            out = Array(bytes[..<span.lowerBound]) + Array(array.utf8) + Array(bytes[span.upperBound...])
+            replacements.append((span, array))
         } else {
-            let member = "\n  \"stations\": " + array + (rootIsEmpty ? "\n" : ",")
-            out = Array(bytes[...rootStart]) + Array(member.utf8) + Array(bytes[(rootStart + 1)...])
+            added.append("\n  \"stations\": " + array)
+        }
+        if defaultStationName != config.defaultStationName, let name = defaultStationName {
+            let value = JSONValue.string(name).jsonText
+            if let span = defaultSpan { replacements.append((span, value)) } else { added.insert("\n  \"default_station\": " + value, at: 0) }
+        }
+        if !added.isEmpty {
+            replacements.append((rootStart + 1 ..< rootStart + 1, added.joined(separator: ",") + (rootIsEmpty ? "\n" : ",")))
+        }
+        var out = bytes
+        for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            out.replaceSubrange(replacement.range, with: Array(replacement.text.utf8))
         }
         return Data(out)
     }
@@ -97,13 +115,20 @@ extension StationsFile {
         entries.append(StationEntry(station))
     }
 
-    /// Removes a station; the default_station is refused (the file would no longer load).
+    /// Removes a station; the default_station is refused (the file would no longer load), with
+    /// another station to make the default first.
     public mutating func remove(_ name: String) throws(StationsEditError) {
         let index = try index(of: name)
-        if let defaultName = config.defaultStationName, entries[index].hasName(defaultName) {
-            throw .isDefault(name: entries[index].name, file: path)
+        if let defaultName = defaultStationName, entries[index].hasName(defaultName) {
+            let other = entries.first { !$0.hasName(defaultName) }?.name
+            throw .isDefault(name: entries[index].name, file: path, other: other)
         }
         entries.remove(at: index)
+    }
+
+    /// Makes a station of the list the default_station (its name as the list spells it).
+    public mutating func setDefault(_ name: String) throws(StationsEditError) {
+        defaultStationName = entries[try index(of: name)].name
     }
 
     /// Moves a station to `position` (1 is the top).

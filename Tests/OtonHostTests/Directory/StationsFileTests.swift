@@ -132,7 +132,11 @@ final class StationsFileTests: XCTestCase {
             XCTAssertEqual(error as? StationsEditError, .duplicate(name: "alpha", file: path))
         }
         XCTAssertThrowsError(try file.remove("Alpha")) { error in
-            XCTAssertEqual(error as? StationsEditError, .isDefault(name: "Alpha", file: path))
+            XCTAssertEqual(error as? StationsEditError, .isDefault(name: "Alpha", file: path, other: "Beta"))
+            XCTAssertTrue("\(error)".contains(#"`oton stations default "Beta"`"#), "the refusal says what to do: \(error)")
+        }
+        XCTAssertThrowsError(try file.setDefault("Nope")) { error in
+            XCTAssertEqual(error as? StationsEditError, .unknownStation(name: "Nope", known: ["Alpha", "Beta"]))
         }
         XCTAssertThrowsError(try file.remove("Nope")) { error in
             XCTAssertEqual(error as? StationsEditError, .unknownStation(name: "Nope", known: ["Alpha", "Beta"]))
@@ -144,6 +148,40 @@ final class StationsFileTests: XCTestCase {
         }
         XCTAssertEqual(file.entries.map(\.name), ["Alpha", "Beta"])
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), original)
+    }
+
+    /// `oton stations default NAME`: only the value of "default_station" changes; after it the
+    /// old default can be removed.
+    func testTheDefaultStationChangesInPlaceAndThenTheOldOneCanGo() throws {
+        let (_, path) = try write(original)
+        var file = try StationsFile.load(path)
+        try file.setDefault("beta")
+        try file.save()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertEqual(text, original.replacingOccurrences(of: #""default_station": "Alpha""#, with: #""default_station": "Beta""#),
+                       "the one value changes, every other byte stays")
+        XCTAssertEqual(try ConfigLoader.load(file: path).defaultStation?.name, "Beta")
+
+        file = try StationsFile.load(path)
+        try file.remove("Alpha")
+        try file.save()
+        XCTAssertEqual(try stationNames(path), ["Beta"])
+        XCTAssertEqual(try ConfigLoader.load(file: path).defaultStationName, "Beta")
+    }
+
+    /// A file without "default_station" gets the member (first in the object), stations untouched.
+    func testAFileWithoutADefaultGetsTheKey() throws {
+        for text in [#"{"stations": [{"name": "A", "url": "http://127.0.0.1:1/a"}, {"name": "B", "url": "http://127.0.0.1:1/b"}]}"#,
+                     "{\n  \"plugins\": []\n}\n"] {
+            let (_, path) = try write(text)
+            var file = try StationsFile.load(path)
+            if file.entries.isEmpty { try file.add(Station(name: "B", url: "http://127.0.0.1:1/b")) }
+            try file.setDefault("B")
+            try file.save()
+            let config = try ConfigLoader.load(file: path)
+            XCTAssertEqual(config.defaultStationName, "B", text)
+            XCTAssertEqual(config.stations.last?.name, "B", text)
+        }
     }
 
     func testALinkIsWrittenThroughAndKeepsItsTargetsMode() throws {

@@ -78,10 +78,14 @@ final class FileSinkInstance: @unchecked Sendable {
                 ("complete", complete ? "true" : "false"), ("status", status.rawValue), ("reason", reason ?? ""), ("name", name),
                 ("reason_code", reasonCode ?? ""), ("min_seconds", String(format: "%.1f", settings.minimumSeconds)),
             ])
+            // The event is the announcement: `oton record` (and `oton play` without a status line) print it
+            // as one line on standard output, so the log has it only at debug level, not a second time.
             let what = path ?? name
-            host.log(OTON_LOG_INFO, "\(status.rawValue): \(what) (\(formatSeconds(seconds)), \(formatBytes(bytes)))\(reason.map { ": \($0)" } ?? "")")
+            host.log(OTON_LOG_DEBUG, "\(status.rawValue): \(what) (\(formatSeconds(seconds)), \(formatBytes(bytes)))\(reason.map { ": \($0)" } ?? "")")
         case let .stopped(reason, message, isError):
-            host.log(isError ? OTON_LOG_ERROR : OTON_LOG_INFO, message)
+            // An error stays in the log (a status line shows only warnings and errors); an ordinary end
+            // (--duration, --max-size) is said once, by whoever prints the event.
+            host.log(isError ? OTON_LOG_ERROR : OTON_LOG_DEBUG, message)
             host.publish(OTON_EVENT_NAME_RECORDING_STOPPED, [("reason", reason.rawValue), ("message", message), ("error", isError ? "true" : "false")])
             if settings.quitOnError { host.request(OTON_REQUEST_QUIT) }
         case let .log(level, message):

@@ -2,8 +2,12 @@
 /// elsewhere (it works without internet). It reads the token from its own URL, listens to
 /// /events (Server-Sent Events) and POSTs actions with the token in the X-Oton-Token header.
 /// Everything from the bus is put into the page as text (textContent), never as HTML.
+/// It speaks the browser's language where ``RemotePageStrings`` has it, and shows times in the
+/// browser's locale.
 enum RemotePage {
-    static let html = #"""
+    static let html = template.replacing("/*CATALOGUES*/", with: RemotePageStrings.catalogues)
+
+    private static let template = #"""
 <!doctype html>
 <html lang="en">
 <head>
@@ -60,7 +64,7 @@ ol { margin: 0; padding-left: 1.4em; } li { margin: 2px 0; overflow-wrap: anywhe
       <button id="share" type="button">Share</button>
     </div>
     <div style="margin-top:12px">
-      <label for="volume">Volume <span id="volume-value">100%</span></label>
+      <label for="volume"><span>Volume</span> <span id="volume-value">100%</span></label>
       <input id="volume" type="range" min="0" max="100" step="1" value="100">
     </div>
   </div>
@@ -104,31 +108,51 @@ ol { margin: 0; padding-left: 1.4em; } li { margin: 2px 0; overflow-wrap: anywhe
 "use strict";
 const token = new URLSearchParams(location.search).get("token") || "";
 const $ = (id) => document.getElementById(id);
+
+// The browser's language where the plugin has words for it (RemotePageStrings), else English.
+const catalogues = /*CATALOGUES*/;
+const languages = (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"])
+  .map((l) => String(l).toLowerCase());
+const language = languages.map((l) => catalogues[l] ? l : l.split("-")[0]).find((l) => catalogues[l]) || "en";
+const words = catalogues[language] || {};
+function t(text, values) {
+  let out = words[text] || text;
+  for (const key in values || {}) out = out.split("{" + key + "}").join(values[key]);
+  return out;
+}
+document.documentElement.lang = language;
+document.querySelectorAll("body *").forEach((e) => {
+  if (e.children.length === 0 && e.tagName !== "SCRIPT" && words[e.textContent.trim()]) e.textContent = t(e.textContent.trim());
+  for (const name of ["aria-label", "placeholder"]) if (e.hasAttribute(name)) e.setAttribute(name, t(e.getAttribute(name)));
+});
+// Clock times in the browser's own locale (24 h or AM/PM, its digits).
+const clock = new Intl.DateTimeFormat(navigator.languages, { hour: "2-digit", minute: "2-digit" });
 let current = null, sleepEnds = null, artworkVersion = -1;
 
 function post(body) {
   return fetch("/action", { method: "POST", headers: { "Content-Type": "application/json", "X-Oton-Token": token },
     body: JSON.stringify(body) }).then((r) => { if (!r.ok) r.text().then((t) => showStatus(t, true)); })
-    .catch(() => showStatus("Cannot reach oton.", true));
+    .catch(() => showStatus(t("Cannot reach oton."), true));
 }
 function showStatus(text, isError) { $("status").textContent = text; $("status").className = isError ? "error" : ""; }
 
 const stateWords = { idle: "Idle", connecting: "Connecting…", buffering: "Buffering", playing: "Playing",
   paused: "Paused", stopped: "Stopped", error: "Error" };
+const artworkLabels = { cover: "Cover of {title}", "station-logo": "Station logo of {title}", default: "Oton's picture for {title}" };
 
 function render(s) {
   current = s;
-  const title = s.break ? "Break" : (s.title || s.station || "Nothing playing");
+  const title = s.break ? t("Break") : (s.title || s.station || t("Nothing playing"));
   $("title").textContent = title;
   $("artist").textContent = s.break ? "" : s.artist;
-  $("station").textContent = s.station ? "on " + s.station : "";
-  let status = stateWords[s.state] || s.state;
+  $("station").textContent = s.station ? t("on {station}", { station: s.station }) : "";
+  let status = stateWords[s.state] ? t(stateWords[s.state]) : s.state;
   if (s.state === "buffering" && s.buffering_percent >= 0) status += " " + s.buffering_percent + "%";
-  if (s.error) status = "Error: " + s.error.message + (s.error.suggestion ? " — " + s.error.suggestion : "");
+  if (s.error) status = t("Error: {message}", { message: s.error.message }) + (s.error.suggestion ? " — " + s.error.suggestion : "");
   showStatus(status, !!s.error);
   const playing = s.state === "playing" || s.state === "buffering" || s.state === "connecting";
-  $("playpause").textContent = playing ? "Pause" : "Play";
-  $("playpause").setAttribute("aria-label", playing ? "Pause" : "Play");
+  $("playpause").textContent = t(playing ? "Pause" : "Play");
+  $("playpause").setAttribute("aria-label", t(playing ? "Pause" : "Play"));
   if (document.activeElement !== $("volume")) $("volume").value = Math.round(Math.min(s.volume, 1) * 100);
   $("volume-value").textContent = Math.round(s.volume * 100) + "%";
   document.body.style.setProperty("--accent", s.color || "#3a4a6b");
@@ -139,15 +163,15 @@ function render(s) {
     img.alt = "";
     img.src = "/artwork?token=" + encodeURIComponent(token) + "&v=" + artworkVersion;
     cover.replaceChildren(img);
-    cover.setAttribute("aria-label", (s.artwork.type === "station-logo" ? "Station logo of " : "Cover of ") + title);
+    cover.setAttribute("aria-label", t(artworkLabels[s.artwork.type] || artworkLabels.cover, { title }));
   } else if (!s.artwork && artworkVersion !== -1) {
     artworkVersion = -1;
     const span = document.createElement("span"); span.textContent = "♪"; span.setAttribute("aria-hidden", "true");
-    cover.replaceChildren(span); cover.setAttribute("aria-label", "No artwork");
+    cover.replaceChildren(span); cover.setAttribute("aria-label", t("No artwork"));
   }
   sleepEnds = s.sleep && s.sleep.remaining_seconds !== undefined ? Date.now() + s.sleep.remaining_seconds * 1000 : null;
-  $("sleep").textContent = !s.sleep ? "No sleep timer set." :
-    (s.sleep.mode === "after-track" ? "Will " + s.sleep.action + " after this track." : "");
+  $("sleep").textContent = !s.sleep ? t("No sleep timer set.") :
+    (s.sleep.mode === "after-track" ? t("Will " + s.sleep.action + " after this track.") : "");
   tick();
   $("share-text").textContent = s.share.text || shareText();
   $("links").replaceChildren(...s.share.links.map((href) => {
@@ -166,19 +190,21 @@ function render(s) {
   }));
   $("history").replaceChildren(...s.history.map((h) => {
     const li = document.createElement("li");
-    const when = new Date(h.time).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const when = clock.format(new Date(h.time));
     li.textContent = when + "  " + (h.artist ? h.artist + " – " : "") + h.title; return li;
   }));
 }
 function tick() {
   if (sleepEnds === null) return;
   const left = Math.max(0, Math.round((sleepEnds - Date.now()) / 1000));
-  $("sleep").textContent = "Will " + current.sleep.action + " in " + Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+  $("sleep").textContent = t("Will " + current.sleep.action + " in {time} (at {clock})",
+    { time: Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0"), clock: clock.format(new Date(sleepEnds)) });
 }
 setInterval(tick, 1000);
 function shareText() {
   if (!current || !current.title) return "";
-  return "Listening to " + (current.artist ? current.artist + " – " : "") + current.title + (current.station ? " on " + current.station : "");
+  const song = (current.artist ? current.artist + " – " : "") + current.title;
+  return current.station ? t("Listening to {song} on {station}", { song, station: current.station }) : t("Listening to {song}", { song });
 }
 
 $("playpause").addEventListener("click", () => post({ action: "play-pause" }));
@@ -195,14 +221,14 @@ $("share").addEventListener("click", async () => {
   const text = (current && current.share.text) || shareText();
   const url = current && current.share.links.length ? current.share.links[0] : undefined;
   if (navigator.share) { try { await navigator.share({ text, url }); } catch (e) {} return; }
-  try { await navigator.clipboard.writeText(text + (url ? "\n" + url : "")); showStatus("Copied to the clipboard.", false); }
+  try { await navigator.clipboard.writeText(text + (url ? "\n" + url : "")); showStatus(t("Copied to the clipboard."), false); }
   catch (e) { $("share-text").textContent = text; }
 });
 
 function connect() {
   const events = new EventSource("/events?token=" + encodeURIComponent(token));
   events.onmessage = (e) => { try { render(JSON.parse(e.data)); } catch (err) {} };
-  events.onerror = () => { showStatus("Connection lost; reconnecting…", true); };
+  events.onerror = () => { showStatus(t("Connection lost; reconnecting…"), true); };
 }
 connect();
 </script>
