@@ -44,9 +44,17 @@ final class LightStream: StreamEngine, @unchecked Sendable {
     private(set) var isReceiving = false
     private var retained: Unmanaged<LightStream>?
 
-    init(_ description: PipelineDescription, connection: UInt64, bus: PluginBus, onEvent: @escaping @Sendable (PipelineEvent) -> Void) {
+    /// Runs work on the player's queue, after the events reported before it.
+    private let inOrder: @Sendable (@escaping @Sendable () -> Void) -> Void
+
+    /// `onEvent` and `inOrder` run on the player's queue: media is published there too, so a
+    /// title reported before some bytes reaches the plugins before those bytes, as a recorder
+    /// needs to name the file its bytes go into (GStreamer's engine reads titles before audio).
+    init(_ description: PipelineDescription, connection: UInt64, bus: PluginBus, onEvent: @escaping @Sendable (PipelineEvent) -> Void,
+         inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
         self.description = description
         self.onEvent = onEvent
+        self.inOrder = inOrder
         taps = MediaTapSource(bus: bus, connection: connection)
         wantsStreamTap = description.taps & OTON_TAP_STREAM != 0
     }
@@ -255,7 +263,10 @@ final class LightStream: StreamEngine, @unchecked Sendable {
                 report(.tags(tags, monotonicNanoseconds: Clock.monotonicNanoseconds()))
             }
         }
-        if wantsStreamTap { taps.stream(bytes: bytes) }
+        if wantsStreamTap, let packet = taps.streamPacket(bytes: bytes) {
+            let taps = self.taps
+            inOrder { taps.publish(packet) }
+        }
         flow.addOutputBuffer()
     }
 

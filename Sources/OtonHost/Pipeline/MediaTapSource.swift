@@ -49,11 +49,21 @@ final class MediaTapSource: @unchecked Sendable {
 
     /// Encoded bytes read by the light engine (ICY metadata already cut out): the same packet
     /// contract as a GStreamer buffer (offsets, NEW_CONNECTION, FORMAT_CHANGED), with no timestamp.
-    func stream(bytes: UnsafeRawBufferPointer) {
-        guard bytes.count > 0 else { return }
+    /// The packet is made (copied, numbered) now and published by `publish(_:)` later, in order with
+    /// the title events the light engine reports through the player's queue.
+    func streamPacket(bytes: UnsafeRawBufferPointer) -> MediaPacket? {
+        guard bytes.count > 0 else { return nil }
         let (format, changed) = currentStreamFormat()
-        publish(bytes.baseAddress, count: bytes.count, format: format, extraFlags: changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0,
-                discont: false, pts: -1)
+        return packet(bytes.baseAddress, count: bytes.count, format: format, extraFlags: changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0,
+                      discont: false, pts: -1)
+    }
+
+    /// Publishes a packet made by ``streamPacket(bytes:)``, unless the connection was stopped since.
+    func publish(_ packet: MediaPacket) {
+        lock.lock()
+        let quiet = silenced
+        lock.unlock()
+        if !quiet { bus.publish(media: packet) }
     }
 
     private func publish(_ buffer: UnsafeMutablePointer<GstBuffer>, format: (MediaFormat, changed: Bool)) {
@@ -98,19 +108,24 @@ final class MediaTapSource: @unchecked Sendable {
                 pts: otgst_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1)
     }
 
-    /// Both engines' packets: one offset per tap, NEW_CONNECTION on a connection's first bytes.
     private func publish(_ data: UnsafeRawPointer?, count: Int, format: MediaFormat, extraFlags: UInt32, discont: Bool, pts: Int64) {
+        if let packet = packet(data, count: count, format: format, extraFlags: extraFlags, discont: discont, pts: pts) {
+            bus.publish(media: packet)
+        }
+    }
+
+    /// Both engines' packets: one offset per tap, NEW_CONNECTION on a connection's first bytes.
+    private func packet(_ data: UnsafeRawPointer?, count: Int, format: MediaFormat, extraFlags: UInt32, discont: Bool, pts: Int64) -> MediaPacket? {
         lock.lock()
-        guard !silenced else { return lock.unlock() }
+        guard !silenced else { lock.unlock(); return nil }
         let key = Key(tap: format.tap, pcm: format.pcmChoice)
         let offset = offsets[key] ?? 0
         offsets[key] = offset + UInt64(count)
         lock.unlock()
         var flags: UInt32 = (offset == 0 ? OTON_MEDIA_FLAG_NEW_CONNECTION : 0) | extraFlags
         if discont && offset != 0 { flags |= OTON_MEDIA_FLAG_DISCONT }
-        let packet = MediaPacket(format: format, copying: data, count: count, flags: flags,
-                                 presentationNanoseconds: pts, offset: offset, connection: connection)
-        bus.publish(media: packet)
+        return MediaPacket(format: format, copying: data, count: count, flags: flags,
+                           presentationNanoseconds: pts, offset: offset, connection: connection)
     }
 
     private static func pcmFormat(_ caps: UnsafeMutablePointer<GstCaps>, choice: PCMFormatChoice) -> MediaFormat? {

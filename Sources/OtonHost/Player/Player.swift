@@ -383,7 +383,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             }
             let built: any StreamEngine
             if options.engine.kind(for: description) == .light && !lightUnsupported {
-                built = LightStream(description, connection: connection, bus: bus, onEvent: onEvent)
+                built = LightStream(description, connection: connection, bus: bus, onEvent: onEvent) { [queue] work in queue.async(execute: work) }
             } else {
                 built = try StreamPipeline(description, connection: connection, bus: bus, onEvent: onEvent)
             }
