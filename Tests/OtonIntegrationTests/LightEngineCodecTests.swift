@@ -4,7 +4,8 @@ import XCTest
 
 /// The codecs the light engine frames, each served at its own rate by the project's test server
 /// and recorded with `--engine light --duration 10s`: every file decodes (gst-discoverer-1.0),
-/// has the right extension, and lasts 10 ± 0.5 s.
+/// has the right extension, and lasts 10 ± 0.5 s (Ogg: 10 s up to one page more, since an Ogg
+/// file is cut between pages, which oggmux fills with up to a second of audio).
 final class LightEngineCodecTests: XCTestCase {
     struct Shape {
         let name: String
@@ -22,7 +23,8 @@ final class LightEngineCodecTests: XCTestCase {
         Shape(name: "adts", encoder: ["avenc_aac", "!", "aacparse", "!", "audio/mpeg,stream-format=adts"],
               contentType: "audio/aac", extensionName: "aac", icy: true),
         Shape(name: "vorbis", encoder: ["vorbisenc", "!", "oggmux"], contentType: "application/ogg", extensionName: "ogg", icy: false),
-        Shape(name: "opus", encoder: ["opusenc", "!", "oggmux"], contentType: "audio/ogg", extensionName: "opus", icy: false),
+        Shape(name: "opus", encoder: ["audioresample", "!", "audio/x-raw,rate=48000", "!", "opusenc", "!", "oggmux"],
+              contentType: "audio/ogg", extensionName: "opus", icy: false),
         Shape(name: "flac", encoder: ["flacenc", "!", "oggmux"], contentType: "audio/ogg", extensionName: "ogg", icy: false),
     ]
 
@@ -33,7 +35,7 @@ final class LightEngineCodecTests: XCTestCase {
             let file = directory.file("\(shape.name).bin")
             let made = try runProcess("/usr/bin/gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=1300", "samplesperbuffer=1024", "wave=sine", "!",
                                                                   "audio/x-raw,rate=44100,channels=2", "!", "audioconvert", "!",
-                                                                  "taginject", "tags=title=\"File Song\",artist=\"File Artist\"", "!"]
+                                                                  "taginject", "tags=title=Song,artist=Band", "!"]
                                                                   + shape.encoder + ["!", "filesink", "location=\(file)"])
             XCTAssertEqual(made.status, 0, "\(shape.name): \(made.stderr)")
             let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
@@ -50,7 +52,12 @@ final class LightEngineCodecTests: XCTestCase {
             let found = try Discovered.run(recorder.out + "/" + recorded)
             XCTAssertTrue(found.ok, "\(shape.name): \(found.text)")
             let seconds = found.seconds
-            XCTAssertEqual(seconds, 10, accuracy: 0.5, "\(shape.name): \(recorded) lasts what was asked")
+            if shape.icy {
+                XCTAssertEqual(seconds, 10, accuracy: 0.5, "\(shape.name): \(recorded) lasts what was asked")
+            } else {
+                XCTAssertGreaterThanOrEqual(seconds, 9.5, "\(shape.name): \(recorded) lasts what was asked")
+                XCTAssertLessThanOrEqual(seconds, 11.6, "\(shape.name): \(recorded) stops within a page of it")
+            }
             XCTAssertFalse(recorder.stderr.contains("GStreamer takes over"), "\(shape.name): the light engine recorded it: \(recorder.stderr)")
         }
     }
