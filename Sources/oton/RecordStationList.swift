@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import OtonHost
 
@@ -34,7 +35,12 @@ enum RecordStationList {
             FileHandle.standardError.write(Data("oton: shard \(selection.index)/\(selection.count): \(stations.count) of \(before) stations\n".utf8))
         }
         guard !stations.isEmpty else {
-            Terminal.error("no station to record" + (shard != nil ? " in this shard" : ""))
+            if let shard {
+                // Not an error: with few stations and many shards some shards have none (a restart would not change it).
+                FileHandle.standardError.write(Data("oton: shard \(shard) owns none of these stations; nothing to record\n".utf8))
+                throw ExitCode.success
+            }
+            Terminal.error("no station to record")
             throw ExitStatus.configuration
         }
         return stations

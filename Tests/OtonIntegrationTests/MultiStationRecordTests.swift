@@ -113,4 +113,29 @@ final class MultiStationRecordTests: XCTestCase {
         XCTAssertEqual(recorder.stop(), 0, recorder.stderr)
         XCTAssertTrue(recorder.files().contains { $0.hasPrefix("127.0.0.1/") || $0.hasPrefix("127.0.0.1 ") }, "\(recorder.files())")
     }
+
+    /// `--all` records every station of plugins.json, each in a folder named after it; `--shard`
+    /// keeps only this shard's share of them.
+    func testAllRecordsEveryStationOfPluginsJSONAndShardsSplitThem() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/all.mp3", format: .mp3, initialTitle: "All A - First", stationName: "All FM")
+        let urls = (1 ... 4).map { server.url(mount: "/all.mp3").absoluteString + "?s=\($0)" }
+        let stations = urls.enumerated().map { #"{"name": "Station \#($0.offset + 1)", "url": "\#($0.element)"}"# }.joined(separator: ", ")
+        let config = #"{"stations": [\#(stations)], "plugins": []}"#
+        let recorder = try RecordHarness(self, url: "--all", extra: ["--duration", "3s"], config: config)
+        try recorder.start()
+        XCTAssertEqual(recorder.waitForExit(timeout: 60), 0, recorder.stderr)
+        let folders = try FileManager.default.contentsOfDirectory(atPath: recorder.out).filter { !$0.hasPrefix(".") }.sorted()
+        XCTAssertEqual(folders, ["Station 1", "Station 2", "Station 3", "Station 4"], recorder.stderr)
+        // Two shards of the same list: every station in exactly one of them.
+        var kept: [String] = []
+        for shard in ["1/2", "2/2"] {
+            let part = try RecordHarness(self, url: "--all", extra: ["--duration", "2s", "--shard", shard], config: config)
+            try part.start()
+            XCTAssertEqual(part.waitForExit(timeout: 60), 0, part.stderr)
+            kept += (try? FileManager.default.contentsOfDirectory(atPath: part.out).filter { !$0.hasPrefix(".") }) ?? []
+        }
+        XCTAssertEqual(kept.sorted(), folders, "each station recorded by exactly one shard")
+    }
 }
