@@ -18,7 +18,7 @@ public struct FileNameTemplate: Equatable, Sendable {
         public let description: String
     }
 
-    public static let placeholders: Set<String> = ["station", "artist", "title", "ext", "date", "time", "sequence"]
+    public static let placeholders: Set<String> = ["station", "artist", "title", "ext", "date", "time", "start", "sequence"]
 
     public init(_ text: String) throws {
         guard !text.isEmpty else { throw Invalid(description: "the name template is empty") }

@@ -4,6 +4,8 @@ import Foundation
 /// Names a track's file from the template: relative to the output folder, sanitized by the template.
 struct TrackFileNamer {
     let settings: FileSinkSettings
+    /// When the recording started: `{start}` names every file of one scheduled show alike.
+    var started = Date()
 
     func relativeName(_ segment: TrackSplitter.Segment, at date: Date = Date()) -> String {
         let metadata = segment.metadata
@@ -14,6 +16,7 @@ struct TrackFileNamer {
             "ext": segment.container.fileExtension(caps: segment.caps),
             "date": DateFormatter.cached("yyyy-MM-dd").string(from: date),
             "time": DateFormatter.cached("HHmmss").string(from: date),
+            "start": FileNameTemplate.startStamp(started),
             "sequence": metadata.map { String($0.sequence) } ?? "",
         ])
     }
