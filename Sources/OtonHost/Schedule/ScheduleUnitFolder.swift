@@ -19,9 +19,12 @@ public struct ScheduleUnitFolder: Sendable {
 
     public func timerPath(_ show: String) -> String { path + "/" + SystemdUnitName.timer(for: show) }
     public func servicePath(_ show: String) -> String { path + "/" + SystemdUnitName.service(for: show) }
+    /// The link `systemctl --user enable` makes; written by oton too, so the timer starts with the next manager.
+    public func enabledLinkPath(_ show: String) -> String { path + "/timers.target.wants/" + SystemdUnitName.timer(for: show) }
 
-    /// Writes the service, then the timer, each atomically; when the timer cannot be written the
-    /// service is removed again, so the folder never holds half a schedule.
+    /// Writes the service, then the timer, each atomically, then links the timer into
+    /// `timers.target.wants` (as `systemctl --user enable` does); when a later step fails the
+    /// earlier ones are undone, so the folder never holds half a schedule.
     public func write(_ recording: ScheduledRecording, oton: String) throws(Failure) {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -40,6 +43,15 @@ public struct ScheduleUnitFolder: Sendable {
             unlink(service)
             throw Failure(description: error.description + "; nothing was scheduled")
         }
+        let link = enabledLinkPath(recording.show)
+        unlink(link)
+        do {
+            try FileManager.default.createDirectory(atPath: (link as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../" + SystemdUnitName.timer(for: recording.show))
+        } catch {
+            _ = remove(recording.show)
+            throw Failure(description: "cannot enable the timer in \(path)/timers.target.wants: \(error.localizedDescription); nothing was scheduled")
+        }
     }
 
     /// The schedules oton wrote (files named `oton-schedule-*.timer` that read back), by show name.
@@ -51,9 +63,9 @@ public struct ScheduleUnitFolder: Sendable {
         }
     }
 
-    /// Removes the show's timer and service; false when neither was there.
+    /// Removes the show's timer, service and enabling link; false when none was there.
     public func remove(_ show: String) -> Bool {
-        let removed = [timerPath(show), servicePath(show)].map { (path: String) -> Bool in unlink(path) == 0 }
+        let removed = [enabledLinkPath(show), timerPath(show), servicePath(show)].map { (path: String) -> Bool in unlink(path) == 0 }
         return removed.contains(true)
     }
 }

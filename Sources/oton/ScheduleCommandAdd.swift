@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import OtonHost
+
+extension ScheduleCommand {
+    /// `oton schedule add NAME --station S --at WHEN --for D [--every week|day|weekdays] [--out DIR]`.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: tr("Schedule a recording: a systemd user timer and service."))
+
+        @Argument(help: "The show's name: names the units and the folder its files go into")
+        var name: String
+
+        @Option(name: .long, help: "Station name or http(s):// URL, as `oton record` takes it")
+        var station: String
+
+        @Option(name: .long, help: "When, local time: HH:MM, \"Tue 20:00\" (weekday names, full names too) or \"YYYY-MM-DD HH:MM\" (once)")
+        var at: String
+
+        @Option(name: .customLong("for"), help: "How long: 90s, 30m, 2h or 1h30m (at most 24h)")
+        var length: String
+
+        @Option(name: .long, help: "week, day or weekdays (default: a weekday repeats weekly, HH:MM daily, a date runs once)")
+        var every: String?
+
+        @Option(name: .long, help: "Folder that holds the show's folder (default ~/Music/oton)")
+        var out: String?
+
+        func run() throws {
+            let recording: ScheduledRecording
+            do {
+                let time = try ScheduleTime.parse(at: at, every: every)
+                let seconds = try RecordArguments.seconds(length)
+                recording = try ScheduledRecording(show: name, station: station, time: time, seconds: Int(seconds.rounded(.up)),
+                                                   outDirectory: outDirectory())
+            } catch let error as RecordArguments.Invalid {
+                Terminal.error(error.description.replacingOccurrences(of: "--duration", with: "--for"))
+                throw ExitStatus.configuration
+            } catch {
+                Terminal.error("\(error)")
+                throw ExitStatus.configuration
+            }
+            let folder = ScheduleUnitFolder()
+            let existing = folder.recordings()
+            guard !FileManager.default.fileExists(atPath: folder.timerPath(name)) else {
+                Terminal.error(tr("a schedule named {show} exists; remove it first: oton schedule remove {show}", ["show": name]))
+                throw ExitStatus.configuration
+            }
+            for other in existing where other.overlaps(recording) {
+                Terminal.note(tr("{show} overlaps {other} on {station}; both are kept", ["show": name, "other": other.show, "station": station]))
+            }
+            let oton = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            do {
+                try folder.write(recording, oton: oton)
+            } catch {
+                Terminal.error(error.description)
+                throw ExitCode.failure
+            }
+            try enable(recording, folder: folder, oton: oton)
+        }
+
+        /// Starts the timer with the user manager; without one, says so and prints the crontab line.
+        private func enable(_ recording: ScheduledRecording, folder: ScheduleUnitFolder, oton: String) throws {
+            let manager = SystemdUserManager()
+            let timer = SystemdUnitName.timer(for: recording.show)
+            guard manager.isRunning else {
+                Terminal.note(tr("no systemd user manager runs: the units are written to {folder} and start with the next one; meanwhile this crontab line (crontab -e) does the same:", ["folder": folder.path]))
+                print(ScheduleUnitText.crontabLine(recording, oton: oton))
+                if case .once = recording.time.repeats { Terminal.note(tr("cron has no year: remove the line after the show")) }
+                return
+            }
+            if let failure = manager.systemctl(["daemon-reload"]) ?? manager.systemctl(["enable", "--now", timer]) {
+                _ = folder.remove(recording.show)
+                _ = manager.systemctl(["daemon-reload"])
+                Terminal.error(tr("cannot enable {unit}: {message}", ["unit": timer, "message": failure]))
+                throw ExitCode.failure
+            }
+            let next = manager.nextElapse(recording.time.onCalendar).map { tr("next run {time}", ["time": $0]) } ?? tr("next run unknown")
+            print(tr("scheduled {show}: {when}, {next}", ["show": recording.show, "when": ScheduleWords.when(recording), "next": next]))
+        }
+
+        private func outDirectory() -> String {
+            guard let out else { return NSHomeDirectory() + "/Music/oton" }
+            if out.hasPrefix("~/") { return NSHomeDirectory() + out.dropFirst() }
+            return out.hasPrefix("/") ? out : FileManager.default.currentDirectoryPath + "/" + out
+        }
+    }
+}
