@@ -79,8 +79,9 @@ extension ScheduleCommand {
         }
 
         private func outDirectory() -> String {
-            guard let out else { return NSHomeDirectory() + "/Music/oton" }
-            if out.hasPrefix("~/") { return NSHomeDirectory() + out.dropFirst() }
+            let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+            guard let out else { return home + "/Music/oton" }
+            if out.hasPrefix("~/") { return home + out.dropFirst() }
             return out.hasPrefix("/") ? out : FileManager.default.currentDirectoryPath + "/" + out
         }
     }
