@@ -16,7 +16,7 @@ final class MetricsConfigTests: XCTestCase {
     func testUnknownKeysAndBadValuesAreRefusedWithTheKeyNamed() {
         let cases: [(String, String)] = [
             (#"{"port": 9464}"#, "config.port is not a metrics setting; known: listen, station"),
-            (#"{"listen": "localhost:9464"}"#, "config.listen must use an IPv4 address such as 127.0.0.1 (got \"localhost\")"),
+            (#"{"listen": "localhost:9464"}"#, "config.listen must use an IPv4 address such as 127.0.0.1 or 0.0.0.0 (got \"localhost\")"),
             (#"{"listen": "127.0.0.1"}"#, "config.listen must be ADDRESS:PORT, e.g. \"127.0.0.1:9464\" (got \"127.0.0.1\")"),
             (#"{"listen": "127.0.0.1:70000"}"#, "config.listen must be ADDRESS:PORT"),
             (#"{"listen": 9464}"#, "config.listen"),

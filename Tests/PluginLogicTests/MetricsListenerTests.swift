@@ -1,3 +1,4 @@
+import OtonJSON
 import Foundation
 import MetricsHTTP
 import MetricsLogic

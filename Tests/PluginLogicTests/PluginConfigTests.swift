@@ -96,7 +96,7 @@ final class PluginConfigTests: XCTestCase {
         XCTAssertEqual(config.listen, ListenAddress(host: "0.0.0.0", port: 9000))
         XCTAssertEqual(config.limits.maximumConnections, 2)
         XCTAssertEqual(config.limits.maximumEventClients, 1024)
-        XCTAssertEqual(try WebRemoteConfig.parse("{}").listen, .default)
+        XCTAssertEqual(try WebRemoteConfig.parse("{}").listen, WebRemoteConfig.defaultListen)
         XCTAssertTrue(refusal { _ = try WebRemoteConfig.parse(#"{"listen": "localhost"}"#) }.hasPrefix("config.listen must be ADDRESS:PORT"))
         XCTAssertTrue(refusal { _ = try WebRemoteConfig.parse(#"{"listen": "::1:80"}"#) }.hasPrefix("config.listen must be"))
         XCTAssertTrue(refusal { _ = try WebRemoteConfig.parse(#"{"listen": "127.0.0.1:65536"}"#) }.hasPrefix("config.listen must be ADDRESS:PORT"))

@@ -1,3 +1,4 @@
+import OtonJSON
 import WebRemoteLogic
 import XCTest
 

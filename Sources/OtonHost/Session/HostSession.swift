@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 
 /// One run of the host: the bus, the plugins plugins.json enables, the
 /// player for one station, `--events`, and Ctrl-C / SIGTERM handling.
@@ -21,8 +20,7 @@ public final class HostSession: @unchecked Sendable {
     private let controlInstance: ControlInstance
     public private(set) var control: ControlServer?
     private let outcome: OutcomeBox
-    private var signalSources: [DispatchSourceSignal] = []
-    private let signalsReceived = Atomic<Int>(0)
+    private var signals: QuitSignals?
 
     /// Which control socket to open.
     public enum ControlInstance: Sendable {
@@ -98,33 +96,10 @@ public final class HostSession: @unchecked Sendable {
     }
 
     private func installSignalHandlers() {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            // The handler holds its source: signal handling lasts as long as the process.
-            source.setEventHandler { [weak self, source] in
-                guard let self else { return }
-                // Two signals in quick succession may arrive as one call: `data` counts them.
-                let count = max(Int(source.data), 1)
-                if signalsReceived.add(count, ordering: .sequentiallyConsistent).newValue > 1 {
-                    exitNow(signal: number)
-                }
-                logger.info("signal \(number): stopping (send it again to exit at once)")
-                requestQuit()
-            }
-            source.resume()
-            signalSources.append(source)
+        let plugins = self.plugins
+        signals = QuitSignals(logger: logger, message: "stopping", requestQuit: { [weak self] in self?.requestQuit() }) {
+            plugins.pluginHoldingShutdown.map { "plugin \($0) was still shutting down" } ?? "playback was still stopping"
         }
-    }
-}
-
-extension HostSession {
-    /// The second signal: no more waiting. One line says what held the shutdown.
-    private func exitNow(signal number: Int32) -> Never {
-        let holder = plugins.pluginHoldingShutdown.map { "plugin \($0) was still shutting down" } ?? "playback was still stopping"
-        let line = "oton: second signal \(number), exiting at once; \(holder)\n"
-        line.withCString { _ = write(STDERR_FILENO, $0, strlen($0)) }
-        _exit(128 + number)
     }
 }
 

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 
 /// `oton record A B C …`: one process, one session per station (``RecordingSession``), sharing the
 /// light engine's thread, the mailbox pool and the control socket. One station failing, stalling or
@@ -35,8 +34,7 @@ public final class MultiRecorder: @unchecked Sendable { // `lock` guards every v
     private var stopping = 0
     private var labels = StationLabels()
     private var quitting = false
-    private var signalSources: [DispatchSourceSignal] = []
-    private let signalsReceived = Atomic<Int>(0)
+    private var signals: QuitSignals?
 
     public init(catalogue: OtonConfig, options: Player.Options, events: (handle: FileHandle?, lock: NSLock)?, plan: @escaping Plan,
                 observe: @escaping Observe) {
@@ -145,22 +143,8 @@ public final class MultiRecorder: @unchecked Sendable { // `lock` guards every v
     }
 
     private func installSignalHandlers() {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self, source] in
-                guard let self else { return }
-                let count = max(Int(source.data), 1)
-                if signalsReceived.add(count, ordering: .sequentiallyConsistent).newValue > 1 {
-                    let line = "oton: second signal \(number), exiting at once; recordings were still finishing\n"
-                    line.withCString { _ = write(STDERR_FILENO, $0, strlen($0)) }
-                    _exit(128 + number)
-                }
-                logger.info("signal \(number): finishing every recording (send it again to exit at once)")
-                requestQuit()
-            }
-            source.resume()
-            signalSources.append(source)
+        signals = QuitSignals(logger: logger, message: "finishing every recording", requestQuit: { [weak self] in self?.requestQuit() }) {
+            "recordings were still finishing"
         }
         StandardOutput.onClosed { [weak self] in self?.requestQuit() }
     }

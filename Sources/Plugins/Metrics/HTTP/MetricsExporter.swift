@@ -1,3 +1,4 @@
+import OtonJSON
 import MetricsLogic
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import OtonJSON
 import CMicroHTTPD
 import MetricsLogic
 import Synchronization

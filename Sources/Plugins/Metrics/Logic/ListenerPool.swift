@@ -1,3 +1,4 @@
+import OtonJSON
 import Synchronization
 
 /// What the pool shares: a listener that serves the whole registry until stopped.

@@ -3,7 +3,8 @@ import OtonJSON
 /// Reads the plugin's "config" object: listen ("127.0.0.1:9464" unless given) and station (the
 /// label value; when absent, the `station` field of the session's track events names it).
 public struct MetricsConfig: Sendable, Equatable {
-    public var listen = ListenAddress.default
+    public static let defaultListen = ListenAddress(host: "127.0.0.1", port: 9464)
+    public var listen = Self.defaultListen
     public var station: String?
 
     public init() {}
@@ -14,7 +15,7 @@ public struct MetricsConfig: Sendable, Equatable {
         var config = MetricsConfig()
         if let text = try reader.string("listen", expected: "a string such as \"127.0.0.1:9464\"") {
             do {
-                config.listen = try ListenAddress.parse(text)
+                config.listen = try ListenAddress.parse(text, example: "127.0.0.1:9464")
             } catch {
                 throw PluginConfigError(error.description)
             }

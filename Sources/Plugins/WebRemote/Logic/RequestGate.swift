@@ -1,3 +1,4 @@
+import OtonJSON
 /// Decides what a request may do, before anything is done: a Host header that names this remote
 /// (DNS rebinding: a page of evil.com whose name now resolves to 127.0.0.1 is same-origin with
 /// itself, so only the Host header tells), the token on every route, POST with the token in a

@@ -3,7 +3,8 @@ import OtonJSON
 /// Reads the plugin's "config" object: listen ("127.0.0.1:8765" unless given), max_event_clients,
 /// max_connections.
 public struct WebRemoteConfig: Sendable {
-    public var listen = ListenAddress.default
+    public static let defaultListen = ListenAddress(host: "127.0.0.1", port: 8765)
+    public var listen = Self.defaultListen
     public var limits = ServerLimits()
 
     public init() {}
@@ -14,7 +15,7 @@ public struct WebRemoteConfig: Sendable {
         var config = WebRemoteConfig()
         if let text = try reader.string("listen", expected: "a string such as \"127.0.0.1:8765\"") {
             do {
-                config.listen = try ListenAddress.parse(text)
+                config.listen = try ListenAddress.parse(text, example: "127.0.0.1:8765")
             } catch {
                 throw PluginConfigError(error.description)
             }

@@ -1,3 +1,4 @@
+import OtonJSON
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,11 +1,9 @@
-/// Where the metrics listener binds: "127.0.0.1:9464" (the default; 9464 is the port Prometheus's
-/// exporter list gives OpenTelemetry-style exporters) or another IPv4 address and port. Port 0 picks
-/// a free one (for tests). Only what the config names is bound.
+/// Where a plugin's server listens, as its config's `listen` says: "127.0.0.1:8765", or
+/// "0.0.0.0:PORT" for the house network. IPv4 only; port 0 picks a free one (for tests). Only what
+/// the config names is bound. The web remote and the metrics plugin read it the same way.
 public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     public var host: String
     public var port: UInt16
-
-    public static let `default` = ListenAddress(host: "127.0.0.1", port: 9464)
 
     public init(host: String, port: UInt16) {
         self.host = host
@@ -16,14 +14,15 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
         public let description: String
     }
 
-    public static func parse(_ text: String) throws(Invalid) -> ListenAddress {
+    /// `example` is what the error offers as the right form (the plugin's default).
+    public static func parse(_ text: String, example: String = "127.0.0.1:8765") throws(Invalid) -> ListenAddress {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let port = UInt16(parts[1]) else {
-            throw Invalid(description: "config.listen must be ADDRESS:PORT, e.g. \"127.0.0.1:9464\" (got \"\(text)\")")
+            throw Invalid(description: "config.listen must be ADDRESS:PORT, e.g. \"\(example)\" (got \"\(text)\")")
         }
         let octets = parts[0].split(separator: ".", omittingEmptySubsequences: false)
         guard octets.count == 4, octets.allSatisfy({ $0.count <= 3 && UInt8($0) != nil }) else {
-            throw Invalid(description: "config.listen must use an IPv4 address such as 127.0.0.1 (got \"\(parts[0])\")")
+            throw Invalid(description: "config.listen must use an IPv4 address such as 127.0.0.1 or 0.0.0.0 (got \"\(parts[0])\")")
         }
         return ListenAddress(host: String(parts[0]), port: port)
     }
@@ -31,7 +30,7 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     /// True when only this machine can connect.
     public var isLoopback: Bool { host.hasPrefix("127.") }
 
-    /// True for 0.0.0.0: every interface, so every host on the network can read the figures.
+    /// True for 0.0.0.0: every interface, so every host on the network can connect.
     public var isEveryInterface: Bool { host == "0.0.0.0" }
 
     public var description: String { "\(host):\(port)" }
