@@ -87,7 +87,9 @@ final class RecordCommandTests: XCTestCase {
         XCTAssertEqual(indexes.count, 3)
         XCTAssertEqual(eventTimes.count, 2)
         if indexes.count == 3 && eventTimes.count == 2 {
-            XCTAssertEqual(indexes[2] - indexes[1], eventTimes[1] - eventTimes[0], accuracy: 0.5, cue)
+            // The light engine reads every 500 ms: the CUE is placed at the title's byte, but the host's
+            // event times, the reference here, can each be up to a read late.
+            XCTAssertEqual(indexes[2] - indexes[1], eventTimes[1] - eventTimes[0], accuracy: 1.0, cue)
         }
     }
 

@@ -256,6 +256,7 @@ final class LightStream: StreamEngine, @unchecked Sendable {
 
     private func publish(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
+        if audioSinceTitle < Int.max - bytes.count { audioSinceTitle += bytes.count }
         if oggTags != nil {
             for found in oggTags!.push(bytes) {
                 // Every new track names itself; a chain link without a title is a track with none.
@@ -270,16 +271,20 @@ final class LightStream: StreamEngine, @unchecked Sendable {
         flow.addOutputBuffer()
     }
 
-    /// At most one title every 200 ms reaches the player; a faster server (a new title every few
-    /// bytes) has the last one of each interval reported. Real stations change titles in minutes.
+    /// A title reaches the player when 200 ms or 16 KiB of audio have passed since the last one; a
+    /// server that names a new title every few bytes has the last one of each stretch reported.
+    /// Real stations change titles in minutes, and a flood (titles every few seconds of audio,
+    /// arriving at once) still has every title reported.
     static let titleInterval: Int64 = 200_000_000
+    static let titleBytes = 16 * 1024
     private var lastTitleReport: Int64 = 0
+    private var audioSinceTitle = Int.max
     private var heldTitle: String?
 
     private func metadata(_ block: [UInt8]) {
         guard let title = IcyMetadata(block: block).title else { return }
         let text = TitleByteDecoder.decode(title, setting: description.titleEncoding).text
-        if Clock.monotonicNanoseconds() - lastTitleReport >= Self.titleInterval {
+        if audioSinceTitle >= Self.titleBytes || Clock.monotonicNanoseconds() - lastTitleReport >= Self.titleInterval {
             reportTitle(text)
         } else {
             heldTitle = text
@@ -288,6 +293,7 @@ final class LightStream: StreamEngine, @unchecked Sendable {
 
     private func reportTitle(_ text: String) {
         heldTitle = nil
+        audioSinceTitle = 0
         lastTitleReport = Clock.monotonicNanoseconds()
         report(.tags(TagSet(origin: .stream, title: text), monotonicNanoseconds: lastTitleReport))
     }
