@@ -6,6 +6,10 @@ struct TrackFileNamer {
     let settings: FileSinkSettings
     /// When the recording started: `{start}` names every file of one scheduled show alike.
     var started = Date()
+    /// This recorder's own formatters: a recorder of many stations runs several file sinks at once,
+    /// and a DateFormatter (or a cache of them) shared between them crashed one (seen under load).
+    private let dayFormatter = TrackFileNamer.formatter("yyyy-MM-dd")
+    private let timeFormatter = TrackFileNamer.formatter("HHmmss")
 
     func relativeName(_ segment: TrackSplitter.Segment, at date: Date = Date()) -> String {
         let metadata = segment.metadata
@@ -14,8 +18,8 @@ struct TrackFileNamer {
             "artist": metadata?.artist ?? "",
             "title": metadata?.title ?? "",
             "ext": segment.container.fileExtension(caps: segment.caps),
-            "date": DateFormatter.cached("yyyy-MM-dd").string(from: date),
-            "time": DateFormatter.cached("HHmmss").string(from: date),
+            "date": dayFormatter.string(from: date),
+            "time": timeFormatter.string(from: date),
             "start": FileNameTemplate.startStamp(started),
             "sequence": metadata.map { String($0.sequence) } ?? "",
         ])
@@ -26,22 +30,15 @@ struct TrackFileNamer {
         path.hasPrefix(settings.directory + "/") ? String(path.dropFirst(settings.directory.count + 1)) : path
     }
 
-    static func describe(_ metadata: TrackMetadata?) -> String {
-        let text = [metadata?.artist, metadata?.title].compactMap { $0 }.joined(separator: " - ")
-        return text.isEmpty ? "the current track" : "\"\(text)\""
-    }
-}
-
-extension DateFormatter {
-    nonisolated(unsafe) private static var formatters: [String: DateFormatter] = [:]
-
-    /// One formatter per format (only the writer queue uses them).
-    static func cached(_ format: String) -> DateFormatter {
-        if let formatter = formatters[format] { return formatter }
+    private static func formatter(_ format: String) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = format
-        formatters[format] = formatter
         return formatter
+    }
+
+    static func describe(_ metadata: TrackMetadata?) -> String {
+        let text = [metadata?.artist, metadata?.title].compactMap { $0 }.joined(separator: " - ")
+        return text.isEmpty ? "the current track" : "\"\(text)\""
     }
 }
