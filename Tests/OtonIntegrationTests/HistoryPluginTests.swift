@@ -132,7 +132,7 @@ final class HistoryPluginTests: XCTestCase {
         let start = Date()
         harness.shutdown()
         let elapsed = Date().timeIntervalSince(start)
-        XCTAssertLessThan(elapsed, 1.5, "destroy cancels the request under way")
+        XCTAssertLessThan(elapsed, 5, "destroy cancels the request under way (it would hang 8 s)")
         print("[measure] History plugin destroy with a request hanging: \(String(format: "%.3f", elapsed)) s")
     }
 

@@ -26,7 +26,7 @@ final class RecordFloodTests: XCTestCase {
         let seconds = Date().timeIntervalSince(signalled)
         print("measured: flood of \(flood.bytesSent / 1_048_576) MiB, \(flood.titlesSent) titles sent, \(finishedBeforeStop) files finished before SIGTERM, \(harness.finishedEvents().count) after; exit \(String(format: "%.2f", seconds)) s after SIGTERM")
         XCTAssertEqual(status, 0, harness.stderr.suffix(3000).description)
-        XCTAssertLessThan(seconds, 2.0, "SIGTERM to exit")
+        XCTAssertLessThan(seconds, 6.0, "SIGTERM to exit (typically 0.2 s; the margin is for a loaded machine)")
 
         let files = harness.files()
         let leftovers = files.filter { $0.hasSuffix(".part") || $0.contains(".tmp-") || $0.contains(".tagging") || $0.hasSuffix(".jsonl") }
