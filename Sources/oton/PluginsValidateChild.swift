@@ -1,9 +1,38 @@
 import Foundation
+import Synchronization
 import OtonHost
 
 /// Starts `oton plugins validate-one` for one check and turns what happened to it into an outcome:
 /// its report, or the signal that ended it, or the time limit it ran past.
 enum ValidationChild {
+    /// Every check, in ValidationCheck's order: the descriptor first, alone (nothing else can run
+    /// when it fails), then the others in children side by side, a few at a time: each check is its
+    /// own process with its own folder, and most of a check's time is waiting on the plugin.
+    static func runAll(library: String, config: String, limit: Double) -> [(ValidationCheck, ValidationOutcome)] {
+        let descriptor = run(.descriptor, library: library, config: config, limit: limit)
+        let rest = ValidationCheck.allCases.filter { $0 != .descriptor }
+        if case .fail = descriptor {
+            return [(.descriptor, descriptor)] + rest.map { ($0, .skip("the descriptor check failed")) }
+        }
+        let outcomes = Mutex([ValidationOutcome?](repeating: nil, count: rest.count))
+        let width = min(4, max(2, ProcessInfo.processInfo.activeProcessorCount))
+        let slots = DispatchSemaphore(value: width)
+        let group = DispatchGroup()
+        for index in rest.indices {
+            group.enter()
+            Thread.detachNewThread {
+                slots.wait()
+                let outcome = run(rest[index], library: library, config: config, limit: limit)
+                slots.signal()
+                outcomes.withLock { $0[index] = outcome }
+                group.leave()
+            }
+        }
+        group.wait()
+        let found = outcomes.withLock { $0 }
+        return [(.descriptor, descriptor)] + zip(rest, found).map { ($0, $1 ?? .fail("no outcome")) }
+    }
+
     static func run(_ check: ValidationCheck, library: String, config: String, limit: Double) -> ValidationOutcome {
         let report = NSTemporaryDirectory() + "/oton-validate-\(getpid())-\(check.rawValue).report"
         guard FileManager.default.createFile(atPath: report, contents: nil, attributes: [.posixPermissions: 0o600]) else {

@@ -67,20 +67,13 @@ extension PluginsCommand {
 
             print("validating \(library)")
             var failures = 0
-            var loadable = true
-            for check in ValidationCheck.allCases {
-                guard loadable else {
-                    print("skip  \(check.title): the descriptor check failed")
-                    continue
-                }
-                let outcome = ValidationChild.run(check, library: library, config: configText, limit: timeout)
+            for (check, outcome) in ValidationChild.runAll(library: library, config: configText, limit: timeout) {
                 switch outcome {
                 case let .pass(note): print("pass  \(check.title)" + (note.map { " (\($0))" } ?? ""))
                 case let .skip(reason): print("skip  \(check.title): \(reason)")
                 case let .fail(reason):
                     print("FAIL  \(check.title): \(reason)")
                     failures += 1
-                    if check == .descriptor { loadable = false }
                 }
             }
             print(failures == 0 ? "all checks passed" : "\(failures) check\(failures == 1 ? "" : "s") failed")

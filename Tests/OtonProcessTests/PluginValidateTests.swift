@@ -1,4 +1,5 @@
 import Foundation
+import OtonHost
 import OtonTestSupport
 import XCTest
 
@@ -18,22 +19,33 @@ final class PluginValidateTests: XCTestCase {
         output.split(separator: "\n").map(String.init).first { $0.dropFirst(6).hasPrefix(title) } ?? "(no line for \(title))"
     }
 
-    func testEveryBundledPluginPasses() throws {
+    // One test per bundled plugin, so the runner can run them side by side.
+    func testSleepTimerPasses() throws { try assertBundledPluginPasses("OtonSleepTimer") }
+    func testSharePasses() throws { try assertBundledPluginPasses("OtonShare") }
+    func testArtworkPasses() throws { try assertBundledPluginPasses("OtonArtwork") }
+    func testNowPlayingPasses() throws { try assertBundledPluginPasses("OtonNowPlaying") }
+    func testHistoryPasses() throws { try assertBundledPluginPasses("OtonHistory") }
+    func testFileSinkPasses() throws { try assertBundledPluginPasses("OtonFileSink") }
+    func testWebRemotePasses() throws { try assertBundledPluginPasses("OtonWebRemote") }
+    func testMetricsPasses() throws { try assertBundledPluginPasses("OtonMetrics") }
+
+    private func assertBundledPluginPasses(_ product: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try TemporaryDirectory(self)
-        for product in ["OtonSleepTimer", "OtonShare", "OtonArtwork", "OtonNowPlaying", "OtonHistory", "OtonFileSink", "OtonWebRemote", "OtonMetrics"] {
-            var arguments = [TestPaths.pluginLibrary(product), "--timeout", "10"]
-            if product == "OtonFileSink" { // it needs a folder to record into
-                arguments += ["--plugin-config", #"{"directory":"\#(directory.path)"}"#]
-            }
-            if product == "OtonWebRemote" || product == "OtonMetrics" { // a free loopback port, not the default another program may hold
-                arguments += ["--plugin-config", #"{"listen":"127.0.0.1:0"}"#]
-            }
-            let result = try validate(arguments)
-            XCTAssertEqual(result.status, 0, "\(product):\n\(result.stdout)\(result.stderr)")
-            let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("pass") || $0.hasPrefix("FAIL") || $0.hasPrefix("skip") }
-            XCTAssertEqual(lines.count, 9, "one line per check:\n\(result.stdout)")
-            XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("pass  ") }, "\(product):\n\(result.stdout)")
+        var arguments = [TestPaths.pluginLibrary(product), "--timeout", "10"]
+        if product == "OtonFileSink" { // it needs a folder to record into
+            arguments += ["--plugin-config", #"{"directory":"\#(directory.path)"}"#]
         }
+        if product == "OtonWebRemote" || product == "OtonMetrics" { // a free loopback port, not the default another program may hold
+            arguments += ["--plugin-config", #"{"listen":"127.0.0.1:0"}"#]
+        }
+        let result = try validate(arguments)
+        XCTAssertEqual(result.status, 0, "\(product):\n\(result.stdout)\(result.stderr)", file: file, line: line)
+        let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("pass") || $0.hasPrefix("FAIL") || $0.hasPrefix("skip") }
+        XCTAssertEqual(lines.count, 9, "one line per check:\n\(result.stdout)", file: file, line: line)
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("pass  ") }, "\(product):\n\(result.stdout)", file: file, line: line)
+        // The checks run side by side; the report keeps their order.
+        let titles = lines.map { String($0.dropFirst(6).prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(titles, ValidationCheck.allCases.map(\.title), result.stdout, file: file, line: line)
     }
 
     func testAWellBehavedFixturePassesEveryCheck() throws {
