@@ -14,9 +14,17 @@ final class DesktopNotifier {
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 
-    /// Shows the notification; returns a reason when the server refused or is missing.
+    /// Why a notification was not shown.
+    enum Failure: Equatable {
+        /// Nobody owns org.freedesktop.Notifications: a desktop (or a server) without a notification daemon.
+        case noServer
+        /// The server answered with an error, or did not answer in time.
+        case failed(String)
+    }
+
+    /// Shows the notification; returns why not when the server refused or is missing.
     /// Synchronous on the plugin's own GLib thread, bounded by a 2 s timeout.
-    func show(_ notification: NowPlayingModel.Notification) -> String? {
+    func show(_ notification: NowPlayingModel.Notification) -> Failure? {
         var hints: [(String, OpaquePointer)] = [("desktop-entry", Variants.string("oton")),
                                                 ("category", Variants.string("x-oton.track"))]
         if let image = notification.imagePath { hints.append(("image-path", Variants.string(image))) }
@@ -30,12 +38,24 @@ final class DesktopNotifier {
         guard let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
                                                       "org.freedesktop.Notifications", "Notify", parameters,
                                                       oton_type_uint32_reply(), G_DBUS_CALL_FLAGS_NONE, 2000, nil, &error) else {
-            return takeError(error)
+            return Self.failure(error)
         }
         defer { g_variant_unref(reply) }
         let child = g_variant_get_child_value(reply, 0)
         lastID = g_variant_get_uint32(child)
         g_variant_unref(child)
         return nil
+    }
+
+    private static func failure(_ error: UnsafeMutablePointer<GError>?) -> Failure {
+        if let error, let name = g_dbus_error_get_remote_error(error) {
+            defer { g_free(name) }
+            let remote = String(cString: name)
+            if remote == "org.freedesktop.DBus.Error.ServiceUnknown" || remote == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+                g_error_free(error)
+                return .noServer
+            }
+        }
+        return .failed(takeError(error))
     }
 }

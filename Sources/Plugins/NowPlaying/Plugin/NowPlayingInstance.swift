@@ -19,6 +19,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
     private var notifier: DesktopNotifier?
     private var ownedName: String?
     private var notifyFailing = false
+    private var toldNoServer = false
 
     init(host: HostHandle, config: NowPlayingConfig) {
         self.host = host
@@ -84,12 +85,21 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
     }
 
     private func show(_ notification: NowPlayingModel.Notification, with notifier: DesktopNotifier) {
-        if let failure = notifier.show(notification) {
-            // Once per failing streak: a desktop without a notification server is not an error worth a line per track.
-            if !notifyFailing { host.log(OTON_LOG_WARNING, "notification not shown: \(failure)") }
-            notifyFailing = true
-        } else {
+        switch notifier.show(notification) {
+        case nil:
             notifyFailing = false
+        case .noServer:
+            // Said in words, once for the session: a desktop without a notification daemon is a
+            // fact of that desktop, not an error worth a line per track.
+            if !toldNoServer {
+                host.log(OTON_LOG_WARNING, "no notification server is running, so track changes are not shown as notifications "
+                    + "(media controls still work); set \"notifications\": false in the now-playing plugin's config to stop trying")
+            }
+            toldNoServer = true
+        case let .failed(reason):
+            // Once per failing streak.
+            if !notifyFailing { host.log(OTON_LOG_WARNING, "notification not shown: \(reason)") }
+            notifyFailing = true
         }
     }
 
