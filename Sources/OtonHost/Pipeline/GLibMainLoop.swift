@@ -16,6 +16,7 @@ public final class GLibMainLoop: @unchecked Sendable {
         gst_init(nil, nil)
         HLSDemuxerChoice.preferClassicDemuxer()
         AudioSinkChoice.keepNoisySinksOut()
+        AudioDecoderChoice.keepLibavOffTheFirstSoundPath()
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
         nonisolated(unsafe) let loop = self.loop

@@ -186,7 +186,6 @@ public final class StreamPipeline: @unchecked Sendable {
 
     /// Starts the connection (asynchronously: `.started` or `.error` follow).
     public func start() {
-        DecoderPreload.startIfUseful(for: description)
         _ = gst_element_set_state(pipeline, GST_STATE_PLAYING)
     }
 
