@@ -90,7 +90,7 @@ struct PlayCommand: ParsableCommand {
         if alarm || fadeIn != nil {
             playerOptions.wakeUp = WakeUp(fadeMilliseconds: (fadeIn ?? 0) * 1000, toneAfter: alarm ? WakeUp.alarmToneAfter : nil)
         }
-        if alarm, instance == nil, !noControl { takeOver() }
+        if alarm, !noControl, instance == nil || instance == "default" { takeOver() }
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         if let audioSink {
             guard StreamPipeline.hasElement(audioSink) else {
