@@ -63,4 +63,23 @@ final class AlarmCommandTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("HH:MM (every day)") && refused.stderr.contains("YYYY-MM-DD HH:MM (once)"), refused.stderr)
         XCTAssertNil(try? FileManager.default.contentsOfDirectory(atPath: units).filter { $0.hasSuffix(".timer") }.first, "nothing written")
     }
+
+    /// `--wake` without root writes nothing and prints the one command that does it with sudo.
+    func testWakeWithoutRootPrintsTheSudoCommandAndWritesNothing() throws {
+        var arguments = ["alarm", "add", "07:00", "--station", "Oton FM", "--days", "mon-fri", "--wake"]
+        var program = TestPaths.oton
+        if geteuid() == 0 { // as root (a CI container): the same as an ordinary user
+            guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") else { throw XCTSkip("runs as root without runuser") }
+            let home = environment["HOME"]!
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: home)
+            arguments = ["-u", "nobody", "--", "env", "HOME=\(home)", "XDG_CONFIG_HOME=\(home)/config", "LANG=C", TestPaths.oton] + arguments
+            program = "/usr/sbin/runuser"
+        }
+        let result = try runProcess(program, arguments, environment: environment)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("needs a system timer, which only root may write"), result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("sudo ") && result.stdout.contains(" alarm add 07:00 --station 'Oton FM' --days mon-fri --wake"),
+                      result.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: units), "nothing written")
+    }
 }

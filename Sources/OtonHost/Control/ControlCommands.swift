@@ -64,7 +64,8 @@ struct ControlCommands: ControlHandler {
         case "snooze": return snooze(request.arguments)
         case "alarm-takeover":
             // An alarm starts in another process: this player makes way (see AlarmTakeover); the quit follows the reply.
-            alarm?.cancelSleepTimer()
+            guard let alarm else { return .failure("only a playing oton makes way for an alarm") }
+            alarm.cancelSleepTimer()
             return .success("making way for the alarm")
         case "plugins": return pluginList()
         case "reload-stations": return reloadStations()
@@ -80,7 +81,7 @@ struct ControlCommands: ControlHandler {
     /// What a request does once its reply is on its way: quitting before that would close the
     /// socket under the reply, and `oton ctl quit` would fail although oton quits.
     func afterReply(_ request: ControlRequest) {
-        if request.name == "quit" || request.name == "alarm-takeover" { player.submit(.quit, from: "control") }
+        if request.name == "quit" || (request.name == "alarm-takeover" && alarm != nil) { player.submit(.quit, from: "control") }
     }
 
     private func switchStation(_ argument: String) -> ControlReply {
