@@ -126,10 +126,16 @@ enum AlarmWords {
     }
 
     static func waking(_ listed: ScheduleUnitFolder.ListedAlarm) -> String {
+        let text: String
         switch listed.alarm.placement {
-        case .system: return tr("wakes a suspended machine (system timer)")
-        case .user where listed.wakesSystem: return tr("wakes a suspended machine if the session is local (systemd 254+)")
+        case .system: text = tr("wakes a suspended machine (system timer)")
+        case .user where listed.wakesSystem: text = tr("wakes a suspended machine if the session is local (systemd 254+)")
         case .user: return tr("fires only while the machine is awake (user timer; --wake for a system timer)")
         }
+        // WakeSystem= programs the real-time clock's wake alarm: without one, nothing wakes the machine.
+        guard !FileManager.default.fileExists(atPath: rtcWakeAlarm) else { return text }
+        return text + "; " + tr("but this machine has no RTC wake alarm ({path})", ["path": rtcWakeAlarm])
     }
+
+    static let rtcWakeAlarm = "/sys/class/rtc/rtc0/wakealarm"
 }
