@@ -63,9 +63,13 @@ final class AlarmRunTests: XCTestCase {
     func testAnUnreachableStationPlaysTheToneWithin21Seconds() throws {
         let dead = "http://127.0.0.1:\(try FreePort.allocate())/alarm.mp3" // nothing listens there
         let directory = try TemporaryDirectory(self)
-        let eventsPath = directory.file("events.jsonl")
+        let eventsPath = directory.file("events.jsonl"), pcmLog = directory.file("pcm.log")
+        // A real PCM tap (Tests/Fixtures/pcm_format_plugin.c): the tone is audio, not only a state.
+        let tap = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/pcm_format_plugin.c", into: directory, name: "pcm-tap",
+                                           defines: [], libraries: ["m"])
         let oton = try OtonProcess(self, arguments: try execStart(station: "Dead FM", fade: 0, volume: 40) + ["--events", eventsPath], plugins: """
-        {"stations": [{"name": "Dead FM", "url": "\(dead)"}], "plugins": []}
+        {"stations": [{"name": "Dead FM", "url": "\(dead)"}],
+         "plugins": [{"id": "org.oton.test.pcm-format", "path": "\(tap)", "config": {"log": "\(pcmLog)"}}]}
         """)
         func tonePlaying() -> Int64? {
             let all = events(eventsPath)
@@ -79,6 +83,9 @@ final class AlarmRunTests: XCTestCase {
         XCTAssertTrue(oton.directory.read("stderr.log").contains("alarm: Dead FM could not be reached"), oton.directory.read("stderr.log"))
         let status = try oton.ctl(["status"])
         XCTAssertTrue(status.stdout.hasPrefix("playing · alarm tone: Dead FM could not be reached"), "the status says why: \(status.stdout)")
+        poll("the PCM tap hears 2 s of the tone", timeout: 30) { directory.read("pcm.log").contains("peak ") }
+        let peak = directory.read("pcm.log").split(separator: "\n").first { $0.hasPrefix("peak ") }.flatMap { Double($0.split(separator: " ")[1]) }
+        XCTAssertGreaterThan(peak ?? 0, 0.1, "beeps, not silence: \(directory.read("pcm.log"))")
         XCTAssertTrue(oton.process.isRunning, "the alarm keeps sounding")
     }
 
