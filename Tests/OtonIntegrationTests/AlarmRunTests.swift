@@ -60,14 +60,25 @@ final class AlarmRunTests: XCTestCase {
         XCTAssertEqual(ramp.last?.0 ?? 0, 0.4, accuracy: 0.001)
     }
 
+    /// --headless reconnects without limit, so the 20 s deadline brings the tone.
     func testAnUnreachableStationPlaysTheToneWithin21Seconds() throws {
+        try assertTheTonePlays(output: ["--headless"])
+    }
+
+    /// The unit's own ExecStart (a sound device: 3 reconnects, then the station gives up) brings the tone sooner.
+    func testAStationThatGivesUpPlaysTheToneWhenItGivesUp() throws {
+        try assertTheTonePlays(output: ["--audio-sink", "fakesink"])
+    }
+
+    private func assertTheTonePlays(output: [String]) throws {
         let dead = "http://127.0.0.1:\(try FreePort.allocate())/alarm.mp3" // nothing listens there
         let directory = try TemporaryDirectory(self)
         let eventsPath = directory.file("events.jsonl"), pcmLog = directory.file("pcm.log")
         // A real PCM tap (Tests/Fixtures/pcm_format_plugin.c): the tone is audio, not only a state.
         let tap = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/pcm_format_plugin.c", into: directory, name: "pcm-tap",
                                            defines: [], libraries: ["m"])
-        let oton = try OtonProcess(self, arguments: try execStart(station: "Dead FM", fade: 0, volume: 40) + ["--events", eventsPath], plugins: """
+        let arguments = try execStart(station: "Dead FM", fade: 0, volume: 40).filter { $0 != "--headless" } + output
+        let oton = try OtonProcess(self, arguments: arguments + ["--events", eventsPath], plugins: """
         {"stations": [{"name": "Dead FM", "url": "\(dead)"}],
          "plugins": [{"id": "org.oton.test.pcm-format", "path": "\(tap)", "config": {"log": "\(pcmLog)"}}]}
         """)
