@@ -390,7 +390,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case .giveUp:
             if case let .error(kind) = machine.state {
                 if alarmStation != nil, !playingTone {
-                    playTone(because: kind.message)
+                    // After this transition is done and its error state announced: the switch is a transition of its own.
+                    queue.async { [self] in playTone(because: kind.message) }
                 } else if hasSwitched {
                     logger.warning("\(current.url): gave up (\(kind.message)); staying on the error: switch to another station or play to try again")
                 } else {
