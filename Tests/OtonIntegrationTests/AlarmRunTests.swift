@@ -66,11 +66,20 @@ final class AlarmRunTests: XCTestCase {
     }
 
     /// The unit's own ExecStart (a sound device: 3 reconnects, then the station gives up) brings the tone sooner.
+    /// A snooze while the tone plays rings the alarm's station again (and its tone again when it still fails).
     func testAStationThatGivesUpPlaysTheToneWhenItGivesUp() throws {
-        try assertTheTonePlays(output: ["--audio-sink", "fakesink"])
+        let (oton, eventsPath) = try assertTheTonePlays(output: ["--audio-sink", "fakesink"])
+        XCTAssertEqual(try oton.ctl(["snooze", "1s"]).status, 0)
+        let stations = { self.events(eventsPath).filter { $0.kind == "track" }.compactMap { $0.fields["station"] } }
+        poll("the ring returns to the station, then to the tone", timeout: 60) { stations().filter { $0.hasPrefix("alarm tone") }.count >= 2 }
+        let seen = stations()
+        let firstTone = try XCTUnwrap(seen.firstIndex { $0.hasPrefix("alarm tone") })
+        XCTAssertTrue(seen[(firstTone + 1)...].contains("Dead FM"), "the ring tries the alarm's station: \(seen)")
+        XCTAssertEqual(Set(seen.filter { $0.hasPrefix("alarm tone") }), ["alarm tone: Dead FM could not be reached"], "\(seen)")
     }
 
-    private func assertTheTonePlays(output: [String]) throws {
+    @discardableResult
+    private func assertTheTonePlays(output: [String]) throws -> (OtonProcess, String) {
         let dead = "http://127.0.0.1:\(try FreePort.allocate())/alarm.mp3" // nothing listens there
         let directory = try TemporaryDirectory(self)
         let eventsPath = directory.file("events.jsonl"), pcmLog = directory.file("pcm.log")
@@ -98,6 +107,7 @@ final class AlarmRunTests: XCTestCase {
         let peak = directory.read("pcm.log").split(separator: "\n").first { $0.hasPrefix("peak ") }.flatMap { Double($0.split(separator: " ")[1]) }
         XCTAssertGreaterThan(peak ?? 0, 0.1, "beeps, not silence: \(directory.read("pcm.log"))")
         XCTAssertTrue(oton.process.isRunning, "the alarm keeps sounding")
+        return (oton, eventsPath)
     }
 
     private static func plugins(_ url: URL) -> String {

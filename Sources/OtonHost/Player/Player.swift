@@ -292,7 +292,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         pendingFadeIn = wakeUp.fadeMilliseconds > 0 ? (target, wakeUp.fadeMilliseconds) : nil
         setVolume(wakeUp.fadeMilliseconds > 0 ? 0 : target)
         guard let toneAfter = wakeUp.toneAfter else { return }
-        if !playingTone { alarmStation = current }
+        if !playingTone, current.url != PipelineDescription.toneURL { alarmStation = current }
         let seconds = toneAfter.components.seconds
         toneTimer = schedule(after: toneAfter) { [weak self] in
             guard let self, !finished else { return }
@@ -305,8 +305,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private func wake(_ wakeUp: WakeUp, volume target: Double) {
         guard !finished else { return }
         let back = playingTone ? alarmStation : nil
+        prepare(wakeUp, volume: target) // while the tone still counts as playing, so the alarm's station stays the one to return to
         playingTone = false
-        prepare(wakeUp, volume: target)
         if let back {
             switchTo(back)
         } else if case .playing = machine.state {
