@@ -105,6 +105,12 @@ struct AlarmFolders {
         (user.alarms() + ScheduleUnitFolder.system.alarms(user: userName)).sorted { $0.alarm.number < $1.alarm.number }
     }
 
+    /// The number for a new alarm: free in the user's folder and in the system's, whoever's alarms
+    /// are there (system units share one namespace, and a write must never replace another's).
+    func nextNumber() -> Int {
+        Alarm.nextNumber(after: (user.alarms() + ScheduleUnitFolder.system.alarms()).map(\.alarm))
+    }
+
     static var otonPath: String { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0] }
 }
 

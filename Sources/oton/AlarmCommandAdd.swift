@@ -32,7 +32,7 @@ extension AlarmCommand {
             do {
                 let parsed = try ScheduleTime.parse(alarm: time.joined(separator: " "), days: days)
                 let fade = try fadeIn.map { try FadeInArgument.seconds($0) } ?? 0
-                alarm = try Alarm(number: Alarm.nextNumber(after: folders.all().map(\.alarm)), station: station, time: parsed,
+                alarm = try Alarm(number: folders.nextNumber(), station: station, time: parsed,
                                   fadeInSeconds: fade, volumePercent: volume,
                                   placement: wake ? .system(user: folders.userName, uid: folders.uid) : .user)
             } catch {
