@@ -14,6 +14,7 @@ struct CtlCommand: ParsableCommand {
           oton ctl status
           oton ctl volume +5
           oton ctl sleep 30m
+          oton ctl snooze 10m
           oton ctl --instance kitchen subscribe
         """
     )

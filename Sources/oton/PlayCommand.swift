@@ -52,6 +52,13 @@ struct PlayCommand: ParsableCommand {
             transform: StartVolume.percent)
     var volume: Int = 100
 
+    @Option(name: .long, help: ArgumentHelp("Rise from silence to the volume over this long once the station plays: 30s, 2m", valueName: "duration"),
+            transform: FadeInArgument.seconds)
+    var fadeIn: Int?
+
+    @Flag(name: .long, help: "Play as an alarm (what `oton alarm` timers run): never silent, a built-in tone when the station does not play within 20 s; a running oton makes way")
+    var alarm = false
+
     @Option(name: .long, help: "GStreamer audio output instead of the automatic choice: pulsesink, pipewiresink, alsasink, …")
     var audioSink: String?
 
@@ -80,6 +87,10 @@ struct PlayCommand: ParsableCommand {
         let config = try options.loadConfig()
         let chosen = try search.map { try searchedStation($0) } ?? options.resolveStation(station, in: config)
         var playerOptions = Player.Options(headless: headless, volume: Double(volume) / 100)
+        if alarm || fadeIn != nil {
+            playerOptions.wakeUp = WakeUp(fadeMilliseconds: (fadeIn ?? 0) * 1000, toneAfter: alarm ? WakeUp.alarmToneAfter : nil)
+        }
+        if alarm, !noControl, instance == nil || instance == "default" { takeOver() }
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         if let audioSink {
             guard StreamPipeline.hasElement(audioSink) else {
@@ -116,6 +127,15 @@ struct PlayCommand: ParsableCommand {
               \(Self.stoppedLine(kind: kind, reconnects: reconnects, limit: playerOptions.reconnect.maxAttempts))
             """)
             throw ExitStatus.notPlayable
+        }
+    }
+
+    /// An alarm makes a running "default" oton quit (cancelling its sleep timer), then plays as "default".
+    private func takeOver() {
+        switch AlarmTakeover.run() {
+        case .nobodyRuns: break
+        case .tookOver: Terminal.note(tr("alarm: the oton that was playing made way"))
+        case let .leftAlone(reason): Terminal.note(tr("alarm: the running oton stays ({reason}); this one plays beside it", ["reason": reason]))
         }
     }
 

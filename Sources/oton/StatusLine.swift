@@ -160,6 +160,10 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         } else if sleepFadingAction != nil {
             tail.append(tr("sleep: fading out"))
         }
+        if let until = session.alarm.snoozedUntil {
+            let left = max(0, Int(until.timeIntervalSince(now).rounded(.up)))
+            tail.append(tr("snoozing {time}", ["time": String(format: "%d:%02d", left / 60, left % 60)]))
+        }
         // A message gives way like the title does, after the station, so that neither pushes the other off.
         let message = notice.flatMap { now < noticeUntil ? $0 : nil } ?? ""
         if message.isEmpty, !keysHinted { tail.append(tr("? keys")) }

@@ -17,6 +17,8 @@ struct ControlCommands: ControlHandler {
     let plugins: PluginManager
     /// The list as it is now (`reload-stations` may have changed it).
     let stations: @Sendable () -> StationList
+    /// Snooze, and a sleep timer cancelled when an alarm takes over (nil: a player without a session).
+    var alarm: AlarmClock? = nil
 
     static let builtIn: [(name: String, usage: String, help: String)] = [
         ("status", "status", "what is playing: state, station, track, volume"),
@@ -28,6 +30,7 @@ struct ControlCommands: ControlHandler {
         ("next", "next", "switch to the next station of plugins.json (wraps around)"),
         ("prev", "prev", "switch to the previous station (wraps around)"),
         ("stations", "stations", "the stations to switch between, the current one marked"),
+        ("snooze", "snooze [DURATION]", "stop now and play again after DURATION (default 10m), rising from silence as an alarm does"),
         ("volume", "volume [N|+N|-N]", "show or set the volume in percent: 50 or 50%, +5, -5 (0–100, up to 150 amplified)"),
         ("plugins", "plugins", "the plugins and their state"),
         ("reload-stations", "reload-stations", "re-read the stations from plugins.json (oton stations add/remove/move send it)"),
@@ -58,6 +61,12 @@ struct ControlCommands: ControlHandler {
         case "stop": return submit(.stop, "stopped")
         case "quit": return .success("quitting") // the quit itself follows the reply: see afterReply
         case "volume": return volume(request.arguments)
+        case "snooze": return snooze(request.arguments)
+        case "alarm-takeover":
+            // An alarm starts in another process: this player makes way (see AlarmTakeover); the quit follows the reply.
+            guard let alarm else { return .failure("only a playing oton makes way for an alarm") }
+            alarm.cancelSleepTimer()
+            return .success("making way for the alarm")
         case "plugins": return pluginList()
         case "reload-stations": return reloadStations()
         case "commands", "help": return commandList()
@@ -72,7 +81,7 @@ struct ControlCommands: ControlHandler {
     /// What a request does once its reply is on its way: quitting before that would close the
     /// socket under the reply, and `oton ctl quit` would fail although oton quits.
     func afterReply(_ request: ControlRequest) {
-        if request.name == "quit" { player.submit(.quit, from: "control") }
+        if request.name == "quit" || (request.name == "alarm-takeover" && alarm != nil) { player.submit(.quit, from: "control") }
     }
 
     private func switchStation(_ argument: String) -> ControlReply {
@@ -130,6 +139,11 @@ struct ControlCommands: ControlHandler {
             data["sleep"] = .object(sleep.data)
             text += " · " + sleep.text
         }
+        if let until = alarm?.snoozedUntil {
+            let left = max(0, Int(until.timeIntervalSinceNow.rounded(.up)))
+            data["snooze_seconds_left"] = .int(left)
+            text += String(format: " · snoozing %d:%02d", left / 60, left % 60)
+        }
         if let message = state["error_message"] { text += "\n\(message)\n\(state["error_suggestion"] ?? "")" }
         return .success(text, data: data)
     }
@@ -147,6 +161,23 @@ struct ControlCommands: ControlHandler {
         let elapsed = Double(Clock.monotonicNanoseconds() - event.monotonicNanoseconds) / 1e9
         let left = Int(max(0, min(seconds - elapsed, 86_400 * 7)).rounded(.up))
         return (String(format: "sleep %d:%02d", left / 60, left % 60), ["mode": "duration", "seconds_left": .int(left)])
+    }
+
+    /// `snooze [10m]`: stop now, ring again later (see ``AlarmClock/snooze(seconds:)``).
+    private func snooze(_ arguments: [String]) -> ControlReply {
+        guard let alarm else { return .failure("snooze needs a playing oton") }
+        let seconds: Int
+        do {
+            seconds = Int(try RecordArguments.seconds(arguments.first ?? "10m").rounded(.up))
+        } catch {
+            return .failure(error.description.replacingOccurrences(of: "--duration", with: "snooze"))
+        }
+        guard seconds <= 86_400 else { return .failure("snooze \(arguments[0]): at most 24h") }
+        let at = alarm.snooze(seconds: seconds)
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        return .success("snoozing: playing again at \(formatter.string(from: at)) (in \(seconds) s)",
+                        data: ["seconds": .int(seconds), "until": .string(ISO8601DateFormatter().string(from: at))])
     }
 
     private func volume(_ arguments: [String]) -> ControlReply {

@@ -34,10 +34,11 @@ public final class ControlServer: @unchecked Sendable {
     /// Listens at the instance's socket. A live socket of the same name means another oton
     /// runs as that instance; a stale one (nobody listening) is replaced.
     public convenience init(instance: String, bus: PluginBus, player: Player, plugins: PluginManager,
-                            logger: Logger = Logger(label: "oton.control"), stations: (@Sendable () -> StationList)? = nil) throws {
+                            logger: Logger = Logger(label: "oton.control"), stations: (@Sendable () -> StationList)? = nil,
+                            alarm: AlarmClock? = nil) throws {
         try self.init(instance: instance, bus: bus, handler: ControlCommands(
             bus: bus, player: player, plugins: plugins,
-            stations: stations ?? { [player] in StationList(configured: [], started: player.station) }), logger: logger)
+            stations: stations ?? { [player] in StationList(configured: [], started: player.station) }, alarm: alarm), logger: logger)
     }
 
     /// A server whose requests `handler` answers; `subscribe` streams `bus`'s events.

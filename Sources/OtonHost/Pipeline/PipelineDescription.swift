@@ -6,7 +6,13 @@ public struct PipelineDescription: Equatable, Sendable {
     public enum Source: Equatable, Sendable {
         case http(String)
         case file(String)
+        /// The alarm's built-in tone (``PipelineDescription/toneURL``): a beep twice a second, made here.
+        case tone
     }
+
+    /// The station URL of the alarm's built-in tone.
+    public static let toneURL = "oton-tone:alarm"
+
 
     public var source: Source
     /// No sound device: a fakesink that still runs in real time.
@@ -39,7 +45,9 @@ public struct PipelineDescription: Equatable, Sendable {
     public var caFile: String? = ProcessInfo.processInfo.environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
 
     public init(url: String, headless: Bool, taps: UInt32 = 0, volume: Double = 1.0, userAgent: String = "oton/\(OtonVersion.current)") {
-        if url.hasPrefix("http://") || url.hasPrefix("https://") {
+        if url == Self.toneURL {
+            source = .tone
+        } else if url.hasPrefix("http://") || url.hasPrefix("https://") {
             source = .http(url)
         } else if url.hasPrefix("file://") {
             source = .file(String(url.dropFirst(7)).removingPercentEncodingIfPossible)
@@ -70,6 +78,7 @@ public struct PipelineDescription: Equatable, Sendable {
         switch source {
         case let .http(url): url
         case let .file(path): "file://" + path
+        case .tone: Self.toneURL
         }
     }
 }

@@ -53,6 +53,13 @@ public final class StreamPipeline: @unchecked Sendable {
         case let .file(path):
             source = try builder.make("filesrc", "source", package: "libgstreamer1.0-0")
             otgst_set_string(source, "location", path)
+        case .tone:
+            // Short 880 Hz beeps, two a second, in real time: the alarm that needs no network.
+            source = try builder.make("audiotestsrc", "source", package: "gstreamer1.0-plugins-base")
+            otgst_set_bool(source, "is-live", 1)
+            gst_util_set_object_arg(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GObject.self), "wave", "ticks") // GstAudioTestSrcWave by nick
+            otgst_set_double(source, "freq", 880)
+            otgst_set_uint64(source, "tick-interval", 500_000_000)
         }
         if !description.decodes && description.taps & OTON_TAP_PCM == 0 {
             // Parse only: source → parsebin → a fakesink per elementary stream, no audio path.

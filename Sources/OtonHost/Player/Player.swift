@@ -24,6 +24,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         public var audioSink: String?
         /// `--engine`: GStreamer, or the light engine where only the encoded stream is wanted.
         public var engine: EngineChoice = .auto
+        /// `--fade-in` and `--alarm`: the start rises from silence to `volume` (and an alarm is never silent).
+        public var wakeUp: WakeUp?
 
         public init(headless: Bool, reconnect: ReconnectPolicy? = nil, bufferingTimeout: Duration = .seconds(20), volume: Double = 1.0) {
             self.headless = headless
@@ -86,6 +88,14 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var volume: Double
     private var fade: DispatchSourceTimer?
     private var fadeTarget: Double?
+    /// Waking up: the fade from silence still to start when audio plays (target volume, length).
+    private var pendingFadeIn: (volume: Double, milliseconds: Int)?
+    /// The latest wake-up's target and fade, for the tone when it takes over.
+    private var wakeTarget: (volume: Double, milliseconds: Int)?
+    /// An alarm's station (nil unless `--alarm`): giving up on it, or its silence for ``WakeUp/toneAfter``, plays the tone.
+    private var alarmStation: Station?
+    private var toneTimer: DispatchSourceTimer?
+    private var playingTone = false
     private var retryTimer: DispatchSourceTimer?
     private var retryDelay: Duration?
     /// Said once per process: autoaudiosink fell back to a silent fake sink.
@@ -128,6 +138,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     public func start() {
         queue.async { [self] in
             publishState()
+            if let wakeUp = options.wakeUp { prepare(wakeUp, volume: options.volume) }
             bus.publish(.volume(volume))
             handle(.play)
         }
@@ -163,6 +174,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                 }
             case let .stepStation(step):
                 if let next = stationList.station(after: current, step: step) { switchTo(next) }
+            case let .wakeUp(wakeUp, target):
+                wake(wakeUp, volume: target)
             case .quit:
                 finish(.quit)
             }
@@ -174,6 +187,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         queue.sync {
             finished = true
             cancelFade()
+            toneTimer?.cancel()
             retryTimer?.cancel()
             bufferingTimer?.cancel()
             watchdog?.cancel()
@@ -266,6 +280,68 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         handle(.play)
     }
 
+    // MARK: waking up (--fade-in, --alarm, a snooze's ring)
+
+    /// Silence, the fade still to come, and for an alarm the tone's deadline; playing is then up to the caller.
+    private func prepare(_ wakeUp: WakeUp, volume target: Double) {
+        cancelFade()
+        toneTimer?.cancel()
+        toneTimer = nil
+        let target = min(max(target, 0), 1.5)
+        wakeTarget = (target, wakeUp.fadeMilliseconds)
+        pendingFadeIn = wakeUp.fadeMilliseconds > 0 ? (target, wakeUp.fadeMilliseconds) : nil
+        setVolume(wakeUp.fadeMilliseconds > 0 ? 0 : target)
+        guard let toneAfter = wakeUp.toneAfter else { return }
+        if !playingTone, current.url != PipelineDescription.toneURL { alarmStation = current }
+        let seconds = toneAfter.components.seconds
+        toneTimer = schedule(after: toneAfter) { [weak self] in
+            guard let self, !finished else { return }
+            if case .playing = machine.state, !playingTone { return }
+            if !playingTone { playTone(because: "no audio within \(seconds) s") }
+        }
+    }
+
+    /// A ring after a snooze: back to the alarm's station (from the tone too), from silence.
+    private func wake(_ wakeUp: WakeUp, volume target: Double) {
+        guard !finished else { return }
+        let back = playingTone ? alarmStation : nil
+        prepare(wakeUp, volume: target) // while the tone still counts as playing, so the alarm's station stays the one to return to
+        playingTone = false
+        if let back {
+            switchTo(back)
+        } else if case .playing = machine.state {
+            wokeUp()
+        } else {
+            handle(.play)
+        }
+    }
+
+    /// Audio plays: the fade from silence starts; the station made it in time, so no tone.
+    private func wokeUp() {
+        if !playingTone {
+            toneTimer?.cancel()
+            toneTimer = nil
+        }
+        guard let fadeIn = pendingFadeIn else { return }
+        pendingFadeIn = nil
+        startFade(to: fadeIn.volume, over: fadeIn.milliseconds)
+    }
+
+    /// The alarm's station did not play: the built-in tone does, from silence again, and says why.
+    private func playTone(because reason: String) {
+        guard let alarmStation, !playingTone else { return }
+        toneTimer?.cancel()
+        toneTimer = nil
+        playingTone = true
+        logger.warning("alarm: \(alarmStation.name) could not be reached (\(reason)): playing the alarm tone instead")
+        if let wakeTarget, wakeTarget.milliseconds > 0 {
+            cancelFade()
+            setVolume(0)
+            pendingFadeIn = wakeTarget
+        }
+        switchTo(Station(name: tr("alarm tone: {station} could not be reached", ["station": alarmStation.name]), url: PipelineDescription.toneURL))
+    }
+
     // MARK: the state machine
 
     private func handle(_ event: PlaybackEvent) {
@@ -280,6 +356,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             bus.publish(.state(StateInfo(.stopped))) // stopped on request; idle follows
         }
         if machine.state != before && !Self.isMinorBufferingStep(from: before, to: machine.state) { publishState() }
+        if case .playing = machine.state { wokeUp() }
     }
 
     private func perform(_ effect: PlaybackEffect) {
@@ -312,7 +389,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             retryTimer = nil
         case .giveUp:
             if case let .error(kind) = machine.state {
-                if hasSwitched {
+                if alarmStation != nil, !playingTone {
+                    // After this transition is done and its error state announced: the switch is a transition of its own.
+                    queue.async { [self] in playTone(because: kind.message) }
+                } else if hasSwitched {
                     logger.warning("\(current.url): gave up (\(kind.message)); staying on the error: switch to another station or play to try again")
                 } else {
                     finish(.gaveUp(kind, reconnects: max(0, machine.consecutiveFailures - 1)))

@@ -16,6 +16,8 @@ public enum PlayerRequest: Equatable, Sendable {
     case switchStationNamed(String)
     /// The next (1) or previous (-1) station of the list, wrapping.
     case stepStation(Int)
+    /// Wake up to the alarm's station (the ring after a snooze): from silence to `volume` (see ``WakeUp``).
+    case wakeUp(WakeUp, volume: Double)
     case quit
 }
 

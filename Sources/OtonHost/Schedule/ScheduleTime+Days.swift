@@ -19,6 +19,7 @@ extension ScheduleTime {
         case .daily: return true
         case .weekdays: return weekday <= 5
         case let .weekly(wanted): return weekday == wanted
+        case let .days(wanted): return wanted.contains(weekday)
         }
     }
 

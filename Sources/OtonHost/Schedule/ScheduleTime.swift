@@ -11,6 +11,8 @@ public struct ScheduleTime: Equatable, Sendable {
         case weekdays
         /// Every week on this weekday, 1 = Monday … 7 = Sunday.
         case weekly(weekday: Int)
+        /// Every week on these weekdays (two to six of them, ascending, 1 = Monday): `--days mon,wed,fri`.
+        case days([Int])
     }
 
     public let hour: Int
@@ -69,6 +71,7 @@ public struct ScheduleTime: Equatable, Sendable {
         case .daily: return "*-*-* " + time
         case .weekdays: return "Mon..Fri *-*-* " + time
         case let .weekly(weekday): return Self.systemdWeekdays[weekday - 1] + " *-*-* " + time
+        case let .days(days): return days.map { Self.systemdWeekdays[$0 - 1] }.joined(separator: ",") + " *-*-* " + time
         }
     }
 
@@ -79,6 +82,7 @@ public struct ScheduleTime: Equatable, Sendable {
         case .daily: return "\(minute) \(hour) * * *"
         case .weekdays: return "\(minute) \(hour) * * 1-5"
         case let .weekly(weekday): return "\(minute) \(hour) * * \(weekday % 7)"
+        case let .days(days): return "\(minute) \(hour) * * " + days.map { "\($0 % 7)" }.joined(separator: ",")
         }
     }
 
@@ -87,7 +91,7 @@ public struct ScheduleTime: Equatable, Sendable {
         let time = String(format: "%02d:%02d", hour, minute)
         switch repeats {
         case let .once(year, month, day): return String(format: "%04d-%02d-%02d ", year, month, day) + time
-        case .daily, .weekdays: return time
+        case .daily, .weekdays, .days: return time
         case let .weekly(weekday): return Self.systemdWeekdays[weekday - 1] + " " + time
         }
     }
@@ -98,6 +102,7 @@ public struct ScheduleTime: Equatable, Sendable {
         case .daily: return "day"
         case .weekdays: return "weekdays"
         case .weekly: return "week"
+        case .days: return nil
         }
     }
 

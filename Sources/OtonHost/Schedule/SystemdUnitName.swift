@@ -1,8 +1,10 @@
 /// Names → unit names by systemd's escaping rules (as `systemd-escape NAME` prints them): ASCII
 /// letters, digits, `:`, `_` and `.` stay (a leading `.` does not), `/` becomes `-`, every other
-/// byte becomes `\xNN`. oton's units are `oton-schedule-<escaped>.timer` and `.service`.
+/// byte becomes `\xNN`. oton's units are `oton-schedule-<escaped>.timer` and `.service` (recordings)
+/// and `oton-alarm-<N>.timer` and `.service` (alarms).
 public enum SystemdUnitName {
     public static let prefix = "oton-schedule-"
+    public static let alarmPrefix = "oton-alarm-"
     /// Unit names are at most 255 bytes; leave room for the prefix and ".service".
     public static let maximumEscapedBytes = 255 - 14 - 8
 
@@ -43,6 +45,10 @@ public enum SystemdUnitName {
 
     public static func timer(for show: String) -> String { prefix + escape(show) + ".timer" }
     public static func service(for show: String) -> String { prefix + escape(show) + ".service" }
+
+    /// Alarm N's units: `oton-alarm-N.timer` and `.service`.
+    public static func alarmTimer(_ number: Int) -> String { alarmPrefix + "\(number).timer" }
+    public static func alarmService(_ number: Int) -> String { alarmPrefix + "\(number).service" }
 }
 
 extension String {

@@ -23,6 +23,21 @@ public struct SystemdUserManager: Sendable {
         return result.status == 0 ? nil : result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Runs `systemctl ARGS…` for the system manager (as root: `--wake` alarms); the error text when it fails.
+    public func systemSystemctl(_ arguments: [String]) -> String? {
+        guard let result = run(["systemctl"] + arguments) else { return "systemctl cannot be started" }
+        return result.status == 0 ? nil : result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// systemd's version (252 on Debian 12), from `systemctl --version`; nil without systemd.
+    public var systemdVersion: Int? {
+        guard let output = run(["systemctl", "--version"])?.output, output.hasPrefix("systemd ") else { return nil }
+        return Int(output.dropFirst(8).prefix { $0.isNumber })
+    }
+
+    /// From systemd 254 a user manager of a local session holds CAP_WAKE_ALARM, so WakeSystem= in a user timer wakes the machine.
+    public static let firstVersionWakingFromUserTimers = 254
+
     /// "Tue 2026-12-01 20:00:00 CET" (or "never"), from `systemd-analyze calendar --iterations=1`; nil without it.
     public func nextElapse(_ onCalendar: String) -> String? {
         guard let result = run(["systemd-analyze", "calendar", "--iterations=1", onCalendar]), result.status == 0 else { return nil }

@@ -11,6 +11,9 @@ public final class HostSession: @unchecked Sendable {
     public let bus: PluginBus
     public let plugins: PluginManager
     public let player: Player
+    /// Snooze, and the sleep timer cancelled by an alarm's ring.
+    public let alarm: AlarmClock
+    private let wakesUp: Bool
     /// What `oton ctl station/next/prev` and the keys n, p, 1–9 switch between: plugins.json's stations as
     /// last (re)loaded (``LiveStationList``), and the one oton started with.
     public var stations: StationList { player.stationList }
@@ -44,10 +47,12 @@ public final class HostSession: @unchecked Sendable {
         self.outcome = outcome
         player = Player(station: station, bus: bus, options: options) { outcome.set($0) }
         plugins = PluginManager(bus: bus, requests: player, shutdownTimeout: config.shutdownTimeout)
+        alarm = AlarmClock(player: player, plugins: plugins, options: options)
+        wakesUp = options.wakeUp != nil
         // Plugins run control commands (ABI 1.3 run_command) through the commands `oton ctl` reaches.
         let player = self.player
         plugins.gateway.connect(ControlCommands(bus: bus, player: player, plugins: plugins,
-                                                stations: { player.stationList }))
+                                                stations: { player.stationList }, alarm: alarm))
     }
 
     /// Loads the plugins, plays, waits for the end, then stops the player, destroys the
@@ -59,9 +64,11 @@ public final class HostSession: @unchecked Sendable {
         installSignalHandlers()
         // `oton play | head -2`: the reader went away; end as on Ctrl-C, quietly, exit 0.
         StandardOutput.onClosed { [weak self] in self?.requestQuit() }
+        if wakesUp { alarm.cancelSleepTimer() } // a ring starts with no sleep timer running
         player.start()
         onStarted(self)
         let result = outcome.wait()
+        alarm.close()
         control?.close()
         player.shutdown()
         plugins.shutdown(finalState: StateInfo(.stopped))
@@ -84,9 +91,9 @@ public final class HostSession: @unchecked Sendable {
         }
         for name in names {
             do {
-                control = try ControlServer(instance: name, bus: bus, player: player, plugins: plugins) { [weak self] in
+                control = try ControlServer(instance: name, bus: bus, player: player, plugins: plugins, stations: { [weak self] in
                     self?.stations ?? StationList(configured: [], started: Station(name: "", url: ""))
-                }
+                }, alarm: alarm)
                 return
             } catch {
                 logger.warning("control socket \(name): \(error)")
