@@ -82,6 +82,7 @@ struct PlayCommand: ParsableCommand {
     }
 
     func run() throws {
+        GLibMainLoop.warmUp()
         let interactive = !headless && !noTui && isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 && events != "-"
         options.bootstrapLogging(terminal: interactive)
         let config = try options.loadConfig()

@@ -7,6 +7,13 @@ import Foundation
 public final class GLibMainLoop: @unchecked Sendable {
     public static let shared = GLibMainLoop()
 
+    /// Starts GStreamer's initialisation (its registry, libsoup) on another thread, so it overlaps
+    /// what the command does before its first pipeline (options, plugins.json, plugins): the first
+    /// sound comes that much sooner. `shared` waits for it when it is still running.
+    public static func warmUp() {
+        Thread.detachNewThread { _ = GLibMainLoop.shared }
+    }
+
     let context: OpaquePointer
     private let loop: OpaquePointer
     private let thread: Thread
