@@ -21,7 +21,8 @@ Paths:
   /control/title?artist=A&title=T   segments that appear from now on carry this title
   /control/stop            answers 404 to everything from now on (a dead station)
   /control/start           serves again
-Prints "READY <port>" once listening; logs "GET <path>" lines to stdout.
+Prints "READY <port>" once listening; logs "GET <path>" lines to stdout, each followed by
+"AGENT <path> <User-Agent>".
 """
 import argparse
 import http.server
@@ -169,6 +170,7 @@ def make_handler(station, content_type_lies):
             url = urllib.parse.urlsplit(self.path)
             path = url.path
             print(f"GET {path}", flush=True)
+            print(f"AGENT {path} {self.headers.get('User-Agent', '')}", flush=True)
             if path.startswith("/control/"):
                 query = urllib.parse.parse_qs(url.query)
                 if path == "/control/title":

@@ -40,6 +40,21 @@ final class HLSPlaybackTests: XCTestCase {
         XCTAssertNil(harness.events.events.first { $0.name == "state" && $0.field("state") == "error" }, "no error along the way")
     }
 
+    /// Issue 27.11: one User-Agent. The playlist, its reloads and every segment go out as oton's,
+    /// not as "GStreamer souphttpsrc …": a CDN sees one client.
+    func testEveryPlaylistAndSegmentRequestCarriesOtonsUserAgent() throws {
+        let station = try HLSStation(self)
+        let harness = play(station.url("/live.m3u8"))
+        XCTAssertNotNil(harness.waitForState("playing", timeout: 20), "\(harness.events.events.map(\.fields))")
+        XCTAssertTrue(station.waitForSegments(moreThan: station.segmentRequests + 1), "segments keep being fetched")
+        let agents = station.agents
+        XCTAssertTrue(agents.contains { $0.path.contains("/seg/") }, "\(agents)")
+        XCTAssertTrue(agents.filter { $0.path == "/live.m3u8" }.count >= 2, "the playlist and its reloads: \(agents)")
+        for request in agents {
+            XCTAssertTrue(request.userAgent.hasPrefix("oton/"), "\(request.path) went out as \(request.userAgent)")
+        }
+    }
+
     func testMPEGTSSegmentsPlay() throws {
         let station = try HLSStation(self, shape: .ts)
         let harness = play(station.url("/live.m3u8"))

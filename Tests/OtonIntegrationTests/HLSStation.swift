@@ -58,6 +58,15 @@ final class HLSStation: @unchecked Sendable {
         return lines.filter { $0.hasPrefix("GET ") }.map { String($0.dropFirst(4)) }
     }
 
+    /// The User-Agent of every request so far, with its path, in order.
+    var agents: [(path: String, userAgent: String)] {
+        lock.lock(); defer { lock.unlock() }
+        return lines.filter { $0.hasPrefix("AGENT ") }.map { line in
+            let parts = line.dropFirst(6).split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }
+    }
+
     /// How many segments have been fetched so far (under any variant).
     var segmentRequests: Int { requests.filter { $0.contains("/seg/") }.count }
 
