@@ -92,7 +92,12 @@ extension StationsCommand {
                 throw ValidationError("give NAME and URL, or --from-search N")
             }
             if fromSearch != nil, url != nil { throw ValidationError("--from-search takes the URL from the search; give no URL") }
-            if let url, URL(string: url)?.scheme == nil { throw ValidationError("\"\(url)\" is not a URL (expected http://, https:// or file://)") }
+            do {
+                if let name { _ = try StationInput.checkedName(name) }
+                if let url { _ = try StationInput.checkedURL(url) }
+            } catch {
+                throw ValidationError("\(error)")
+            }
         }
 
         func run() throws {
@@ -106,7 +111,7 @@ extension StationsCommand {
         }
 
         private func chosenStation() throws -> Station {
-            guard let position = fromSearch else { return Station(name: name!, url: url!) }
+            guard let position = fromSearch else { return Station(name: try StationInput.checkedName(name!), url: try StationInput.checkedURL(url!)) }
             guard let saved = LastSearchStore.load(), !saved.stations.isEmpty else {
                 Terminal.error("no saved search to add from\n  hint: run `oton stations search QUERY` first")
                 throw ExitStatus.configuration
@@ -116,7 +121,7 @@ extension StationsCommand {
                 throw ExitStatus.configuration
             }
             var station = saved.stations[position - 1].station
-            if let name { station.name = name }
+            if let name { station.name = try StationInput.checkedName(name) }
             return station
         }
     }

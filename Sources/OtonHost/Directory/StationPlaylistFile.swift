@@ -39,8 +39,7 @@ public enum StationPlaylistFile {
         let format: PlaylistFormat = sniffed.hasPrefix("[playlist]") ? .pls : .m3u
         let playlist = try PlaylistParser.parse(data, format: format, base: URL(fileURLWithPath: file))
         return playlist.entries.filter { $0.url.hasPrefix("http://") || $0.url.hasPrefix("https://") }.map { entry in
-            let title = entry.title.flatMap { DirectoryStation.text(.string($0)) }.flatMap { $0.isEmpty ? nil : $0 }
-            return Station(name: title ?? URL(string: entry.url)?.host ?? entry.url, url: entry.url)
+            Station(name: entry.title.flatMap(StationInput.cleanedName) ?? URL(string: entry.url)?.host ?? entry.url, url: entry.url)
         }
     }
 }
