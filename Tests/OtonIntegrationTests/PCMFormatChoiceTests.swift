@@ -62,8 +62,8 @@ final class PCMFormatChoiceTests: XCTestCase {
 
         var logs: [String: [String]] = [:]
         for plugin in plugins {
-            logs[plugin.name] = waitForLines(directory.file(plugin.name + ".log")) { lines in
-                lines.contains { $0.hasPrefix("whole ") } && lines.contains { $0.hasPrefix("late ") }
+            logs[plugin.name] = waitForLines(directory.file(plugin.name + ".log"), timeout: 60) { lines in
+                lines.contains { $0.hasPrefix("whole ") } && lines.contains { $0.hasPrefix("late ") } && lines.contains { $0.hasPrefix("peak ") }
             }
         }
         for plugin in plugins {
@@ -81,7 +81,7 @@ final class PCMFormatChoiceTests: XCTestCase {
         XCTAssertTrue(logs["default"]!.contains("media 1 44100 2"), "\(logs["default"]!)")
         // The same tone in every format: the peaks agree (F32 is full scale 1.0, S16 is divided by 32768).
         let peaks = plugins.compactMap { peak(logs[$0.name] ?? []) }
-        XCTAssertEqual(peaks.count, 3, "\(logs)")
+        guard peaks.count == 3 else { return XCTFail("every plugin measures a peak: \(logs)") }
         for value in peaks {
             XCTAssertGreaterThan(value, 0.05, "audio, not silence: \(peaks)")
             XCTAssertLessThanOrEqual(value, 1.0, "F32 samples within full scale: \(peaks)")
