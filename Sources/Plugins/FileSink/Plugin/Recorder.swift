@@ -1,4 +1,5 @@
 import FileSinkLogic
+import OtonJSON
 import Foundation
 
 /// Carries out the splitter's decisions on disk: .part files named from the
@@ -49,6 +50,8 @@ final class Recorder {
     /// the stop waits for that title, or for this much more audio.
     private static let titleGraceNanoseconds: Int64 = 5_000_000_000
     private let notify: (Notice) -> Void
+    /// Replies in the user's language: the plugin's `HostHandle.tr` (English by default, for tests).
+    private let tr: (String, [String: String]) -> String
     private let namer: TrackFileNamer
     private let finisher: TrackFinisher
     /// WAV sizes are refreshed in the header every this many bytes.
@@ -56,7 +59,9 @@ final class Recorder {
 
     var isStopped: Bool { stopped }
 
-    init(settings: FileSinkSettings, notify: @escaping (Notice) -> Void) throws {
+    init(settings: FileSinkSettings, translate: @escaping (String, [String: String]) -> String = MessageTemplate.filled,
+         notify: @escaping (Notice) -> Void) throws {
+        self.tr = translate
         self.settings = settings
         self.notify = notify
         namer = TrackFileNamer(settings: settings)
@@ -124,17 +129,19 @@ final class Recorder {
 
     /// record-current: write the current track from its start and keep writing it to its end.
     func recordCurrent() -> (Bool, String) {
-        guard !stopped else { return (false, "recording has stopped; see the log") }
-        guard let open else { return (false, "nothing is playing yet") }
+        guard !stopped else { return (false, tr("recording has stopped; see the log", [:])) }
+        guard let open else { return (false, tr("nothing is playing yet", [:])) }
         let name = TrackFileNamer.describe(open.segment.metadata)
+        let path = open.file?.path ?? "?"
         if open.persist {
-            return (true, "already recording \(name) to \(open.file?.path ?? "?")")
+            return (true, tr("already recording {track} to {path}", ["track": name, "path": path]))
         }
         open.persist = true
-        guard startFile(open) else { return (false, "cannot record \(name); see the log") }
-        let seconds = Double(open.segment.durationNanoseconds) / 1e9
-        let from = open.lostStart ? "from \(formatSeconds(seconds)) ago (the start did not fit in config.buffer_mb)" : "from its start (\(formatSeconds(seconds)) ago)"
-        return (true, "recording \(name) \(from) to \(open.file?.path ?? "?")")
+        guard startFile(open) else { return (false, tr("cannot record {track}; see the log", ["track": name])) }
+        let ago = formatSeconds(Double(open.segment.durationNanoseconds) / 1e9)
+        let values = ["track": name, "ago": ago, "path": path]
+        return (true, open.lostStart ? tr("recording {track} from {ago} ago (the start did not fit in config.buffer_mb) to {path}", values)
+                                     : tr("recording {track} from its start ({ago} ago) to {path}", values))
     }
 
     // MARK: actions

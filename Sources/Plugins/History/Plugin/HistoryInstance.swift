@@ -156,19 +156,19 @@ final class HistoryInstance: @unchecked Sendable {
         case "lastfm-login":
             return lastFMLogin(arguments)
         default:
-            return (false, "unknown command \(name)")
+            return (false, host.tr("unknown command {name}", ["name": name]))
         }
     }
 
     private func lastFMLogin(_ arguments: [String]) -> (Bool, String) {
         guard let lastFM = config.lastFM else {
-            return (false, "Last.fm is not configured: add \"lastfm\" with api_key_env/api_key_file and api_secret_env/api_secret_file to the config of org.oton.history in plugins.json")
+            return (false, host.tr("Last.fm is not configured: add \"lastfm\" with api_key_env/api_key_file and api_secret_env/api_secret_file to the config of org.oton.history in plugins.json"))
         }
         let apiKey: String, apiSecret: String
         do {
             guard let key = try SecretReader.read(lastFM.apiKey, what: "Last.fm API key"),
                   let secret = try SecretReader.read(lastFM.apiSecret, what: "Last.fm API secret") else {
-                return (false, "the Last.fm API key and secret were not found (set api_key_env/api_secret_env variables or _file entries)")
+                return (false, host.tr("the Last.fm API key and secret were not found (set api_key_env/api_secret_env variables or _file entries)"))
             }
             (apiKey, apiSecret) = (key, secret)
         } catch {
@@ -179,7 +179,7 @@ final class HistoryInstance: @unchecked Sendable {
         switch arguments.first {
         case "start": reply = login.start()
         case "finish" where arguments.count == 2: reply = login.finish(token: arguments[1])
-        default: return (false, "usage: lastfm-login start | lastfm-login finish TOKEN")
+        default: return (false, host.tr("usage: lastfm-login start | lastfm-login finish TOKEN"))
         }
         switch reply {
         case let .ok(text): return (true, text)

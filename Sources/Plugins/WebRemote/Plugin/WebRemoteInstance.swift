@@ -105,13 +105,16 @@ final class WebRemoteInstance: @unchecked Sendable {
             var reply = url
             if let code = try? QRCode(encoding: url) { reply += "\n\n" + QRTerminalRendering.render(code) }
             if !config.listen.isLoopback {
-                reply += "\n\nAnyone on this network with this URL can control playback; `rm` the token file in \(host.dataDirectory) and re-enable the plugin for a new one."
+                reply += "\n\n" + host.tr("Anyone on this network with this URL can control playback; `rm` the token file in {folder} and re-enable the plugin for a new one.",
+                                           ["folder": host.dataDirectory])
             }
             return (true, reply)
         case "status":
-            return (true, "listening on \(config.listen.host):\(server.port), \(server.eventClients) event clients (at most \(config.limits.maximumEventClients)), \(server.droppedUpdates) updates dropped for slow clients")
+            return (true, host.tr("listening on {address}, {clients} event clients (at most {maximum}), {dropped} updates dropped for slow clients",
+                                  ["address": "\(config.listen.host):\(server.port)", "clients": String(server.eventClients),
+                                   "maximum": String(config.limits.maximumEventClients), "dropped": String(server.droppedUpdates)]))
         case let other?:
-            return (false, "unknown web-remote command \"\(other)\"; usage: oton ctl web-remote url|status")
+            return (false, host.tr("unknown web-remote command \"{command}\"; usage: oton ctl web-remote url|status", ["command": other]))
         }
     }
 
