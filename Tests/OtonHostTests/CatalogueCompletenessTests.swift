@@ -14,7 +14,10 @@ final class CatalogueCompletenessTests: XCTestCase {
         let used = try Self.msgidsInCode()
         XCTAssertGreaterThan(used.count, 50, "the scan finds the messages (status line, errors, abstracts)")
         for expected in ["playing", "reconnecting in {seconds} s (attempt {attempt}/{max})", "? keys",
-                         "Can't reach the station. The network seems to be unavailable.", "cannot play {url}: {message}"] {
+                         "Can't reach the station. The network seems to be unavailable.", "cannot play {url}: {message}",
+                         // The bundled plugins' replies (ABI 1.4: host.tr in OtonPluginKit reads the same catalogues).
+                         "Sleep timer: stop in {time} (fade {fade} s)", "Nothing is playing right now: there is no track to share",
+                         "a number needs its unit: {number}m for minutes, {number}s for seconds; from 1 second to 24 hours"] {
             XCTAssertNotNil(used[expected], "the scan misses \(expected)")
         }
         let russian = try POFileReader.translations(in: String(contentsOfFile: Self.locale + "/ru.po", encoding: .utf8))
@@ -45,6 +48,26 @@ final class CatalogueCompletenessTests: XCTestCase {
                 XCTFail("\(file) does not list \"\(msgid)\" (run scripts/update-catalogues)")
             }
         }
+    }
+
+    /// A plugin's reply is what `oton ctl` prints to a person: never a bare English literal, always
+    /// `host.tr("…")` (or JSON, built from values). Looks at the plugins' C glue, where replies are made.
+    func testPluginRepliesGoThroughTheCatalogue() throws {
+        let plugins = TestPaths.root + "/Sources/Plugins"
+        let bare = try NSRegularExpression(pattern: #"return \((true|false), "|\(ok: (true|false), text: ""#)
+        var checked = 0
+        guard let walker = FileManager.default.enumerator(atPath: plugins) else { return XCTFail("no Sources/Plugins") }
+        for case let relative as String in walker where relative.hasSuffix(".swift") && relative.contains("/Plugin/") {
+            let text = try String(contentsOfFile: plugins + "/" + relative, encoding: .utf8)
+            checked += 1
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = String(line)
+                if bare.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil {
+                    XCTFail("Sources/Plugins/\(relative):\(number + 1): a reply in English only; write host.tr(\"…\"): \(line)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 20, "the scan reads the plugins")
     }
 
     /// msgid → the first file using it: every `tr("…")` literal in Sources (comment lines skipped).

@@ -151,13 +151,20 @@ final class HistoryInstance: @unchecked Sendable {
                 if query.stats { return (true, HistoryFormatter.format(try database.stats(query), as: query.format, labels: query.labels)) }
                 return (true, HistoryFormatter.format(try database.plays(query), as: query.format, labels: query.labels))
             } catch {
-                return (false, "\(error)")
+                return (false, describe(error))
             }
         case "lastfm-login":
             return lastFMLogin(arguments)
         default:
             return (false, host.tr("unknown command {name}", ["name": name]))
         }
+    }
+
+    /// An error as a reply, in the user's language where it is one of the plugin's own messages.
+    private func describe(_ error: any Error) -> String {
+        if let invalid = error as? HistoryQuery.Invalid { return invalid.text { host.tr($0, $1) } }
+        if let refused = error as? SecretReader.Refused { return refused.text { host.tr($0, $1) } }
+        return "\(error)" // SQLite's own words
     }
 
     private func lastFMLogin(_ arguments: [String]) -> (Bool, String) {
@@ -172,7 +179,7 @@ final class HistoryInstance: @unchecked Sendable {
             }
             (apiKey, apiSecret) = (key, secret)
         } catch {
-            return (false, "\(error)")
+            return (false, describe(error))
         }
         let login = LastFMLogin(config: lastFM, apiKey: apiKey, apiSecret: apiSecret, sessionKeyFile: Self.sessionKeyFile(lastFM, host: host))
         let reply: LastFMLogin.Reply
