@@ -129,6 +129,40 @@ final class RussianLanguageTests: XCTestCase {
         XCTAssertTrue(record.stdout.hasPrefix("неполный: \(directory.file("out"))/incomplete/"), record.stdout)
     }
 
+    /// Plugin replies (ABI 1.4: the host passes its language and catalogues) are Russian under a Russian
+    /// `oton play`, for a plugin in oton's process (share) and one isolated in a child (the sleep timer);
+    /// the events stay English. No stream is needed: the station does not answer, oton keeps retrying.
+    func testPluginRepliesAreInRussianInProcessAndIsolated() throws {
+        let russian: [String: String?] = ["LANG": "ru_RU.UTF-8", "LC_ALL": nil, "LC_MESSAGES": nil, "LANGUAGE": nil, "OTON_LOCALE_DIR": nil]
+        let oton = try OtonProcess(self, arguments: ["play", "Радио Один", "--headless"], plugins: """
+            {"stations": [{"name": "Радио Один", "url": "http://127.0.0.1:9/one.mp3"}],
+             "plugins": [{"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so", "isolation": "process"},
+                         {"id": "org.oton.share", "path": "libOtonShare.so"}]}
+            """, instance: "ru-plugins", environment: russian)
+        let events = try oton.connect()
+        try events.write(["subscribe"])
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
+
+        let sleep = try oton.ctl(["sleep", "30m"])
+        XCTAssertEqual(sleep.status, 0, sleep.stderr)
+        XCTAssertTrue(sleep.stdout.hasPrefix("Таймер сна: остановка через "), sleep.stdout)
+        XCTAssertTrue(sleep.stdout.contains("(затухание 10 с)"), sleep.stdout)
+        XCTAssertEqual(events.waitForEvent("org.oton.sleep.set")?["mode"], "duration", "events stay English")
+
+        let wrong = try oton.ctl(["sleep", "soon"])
+        XCTAssertNotEqual(wrong.status, 0)
+        XCTAssertTrue(wrong.stderr.contains("«soon» — не длительность (перед s должно стоять число)"), wrong.stderr)
+        XCTAssertEqual(try oton.ctl(["sleep", "cancel"]).stdout, "Таймер сна отменён\n")
+
+        let share = try oton.ctl(["share"])
+        XCTAssertNotEqual(share.status, 0)
+        XCTAssertTrue(share.stderr.contains("Сейчас ничего не играет: делиться нечем"), share.stderr)
+
+        // JSON is an API: the reply object's keys and the event names stay English, its text is the person's.
+        let json = try oton.ctl(["--json", "sleep"])
+        XCTAssertTrue(json.stdout.contains(#""ok":true"#) && json.stdout.contains("Таймер сна не установлен"), json.stdout)
+    }
+
     /// Usage errors oton words itself (not ArgumentParser's frame) are Russian too, and still exit 2.
     func testAnUnknownStationIsRefusedInRussian() throws {
         let directory = try TemporaryDirectory(self)
