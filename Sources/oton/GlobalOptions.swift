@@ -5,10 +5,10 @@ import OtonHost
 
 /// Options every command that runs the host takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: "plugins.json to use (default: $OTON_CONFIG, $XDG_CONFIG_HOME/oton/plugins.json, ./plugins.json)")
+    @Option(name: .long, help: ArgumentHelp(tr("plugins.json to use (default: $OTON_CONFIG, $XDG_CONFIG_HOME/oton/plugins.json, ./plugins.json)")))
     var config: String?
 
-    @Option(name: .long, help: "Log level: debug, info, warning, error (default: info; warning under the status line)",
+    @Option(name: .long, help: ArgumentHelp(tr("Log level: debug, info, warning, error (default: info; warning under the status line)")),
             transform: GlobalOptions.level)
     var logLevel: Logger.Level?
 

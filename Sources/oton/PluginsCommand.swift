@@ -40,21 +40,17 @@ struct PluginsCommand: ParsableCommand {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: tr("Print everything a plugin library declares, without creating it."),
-            discussion: """
-            Examples:
-              oton plugins inspect libOtonSleepTimer.so
-              oton plugins inspect org.oton.share --json
-              oton plugins inspect ./build/libmyplugin.so
-            """
+            discussion: HelpText.examples("oton plugins inspect libOtonSleepTimer.so", "oton plugins inspect org.oton.share --json",
+                                          "oton plugins inspect ./build/libmyplugin.so")
         )
 
-        @Argument(help: "The plugin: a path, a bare file name (found where plugins.json paths are found, e.g. libOtonSleepTimer.so), or a plugin id from plugins.json (org.oton.share)")
+        @Argument(help: ArgumentHelp(tr("The plugin: a path, a bare file name (found where plugins.json paths are found, e.g. libOtonSleepTimer.so), or a plugin id from plugins.json (org.oton.share)")))
         var path: String
 
-        @Flag(name: .long, help: "Print JSON")
+        @Flag(name: .long, help: ArgumentHelp(tr("Print JSON")))
         var json = false
 
-        @Option(name: .long, help: "plugins.json whose ids and folders to use (default: the usual lookup)")
+        @Option(name: .long, help: ArgumentHelp(tr("plugins.json whose ids and folders to use (default: the usual lookup)")))
         var config: String?
 
         func run() throws {
