@@ -7,7 +7,7 @@ extension StationsCommand {
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: tr("Search the Radio Browser directory; `oton stations add --from-search N` keeps a result."),
-            discussion: "Shows name, country, codec, bitrate, tags, and whether the directory's last check found the stream online."
+            discussion: tr("Shows name, country, codec, bitrate, tags, and whether the directory's last check found the stream online.")
         )
 
         @Argument(help: ArgumentHelp(tr("Words in the station's name")))

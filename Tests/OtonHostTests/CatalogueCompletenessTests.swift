@@ -70,6 +70,25 @@ final class CatalogueCompletenessTests: XCTestCase {
         XCTAssertGreaterThan(checked, 20, "the scan reads the plugins")
     }
 
+    /// `--help` is read by a person too: every abstract, discussion and option help in the command line
+    /// goes through `tr("…")` (ArgumentParser's own frame, USAGE/OPTIONS, is its own and stays English).
+    func testHelpTextsGoThroughTheCatalogue() throws {
+        let folder = TestPaths.root + "/Sources/oton"
+        let bare = try NSRegularExpression(pattern: #"(abstract|help|discussion): "|ArgumentHelp\("|discussion: \"\"\""#)
+        var checked = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+            checked += 1
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = String(line)
+                if bare.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil {
+                    XCTFail("Sources/oton/\(name):\(number + 1): help in English only; write tr(\"…\"): \(line)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 20, "the scan reads the command line")
+    }
+
     /// msgid → the first file using it: every `tr("…")` literal in Sources (comment lines skipped).
     /// An interpolation in a msgid would make a key that no catalogue can hold, so it fails here.
     static func msgidsInCode() throws -> [String: String] {

@@ -44,6 +44,28 @@ final class RussianLanguageTests: XCTestCase {
         XCTAssertEqual(help.status, 0, help.stderr)
         XCTAssertTrue(help.stdout.contains("Проигрыватель и рекордер интернет-радио с плагинами."), help.stdout)
         XCTAssertTrue(help.stdout.contains("Воспроизвести станцию"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("Коды выхода: 0\u{A0}— штатно"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("Примеры:"), help.stdout)
+    }
+
+    /// The longer help of the commands people use most: the discussion and every option, not only the abstract.
+    func testHelpBodiesAndOptionsAreInRussian() throws {
+        let environment = Self.environment(lang: "ru_RU.UTF-8")
+        let expected = [
+            "play": ["Клавиши под строкой состояния:", "Начальная громкость в процентах", "Без звукового устройства", "станция по умолчанию"],
+            "record": ["Переподключается бесконечно", "Папка для записи", "Шаблон имени файла (по умолчанию {station}/{artist} - {title}.{ext})"],
+            "ctl": ["Параметры пишутся перед командой.", "Вывести ответ в виде JSON", "Примеры:"],
+        ]
+        for (command, phrases) in expected.sorted(by: { $0.key < $1.key }) {
+            let help = try runProcess(TestPaths.oton, [command, "--help"], environment: environment)
+            XCTAssertEqual(help.status, 0, help.stderr)
+            // ArgumentParser wraps to the terminal: compare with the lines joined.
+            let text = help.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            for phrase in phrases { XCTAssertTrue(text.contains(phrase), "oton \(command) --help: \(phrase)\n\(help.stdout)") }
+            for english in ["Keys under the status line", "Folder to record into", "Print the reply as JSON", "Examples:"] {
+                XCTAssertFalse(help.stdout.contains(english), "oton \(command) --help: no English left: \(english)")
+            }
+        }
     }
 
     /// `oton play` in a real terminal (tmux, 160 columns so that the reason fits) against a real Icecast mount.
