@@ -15,7 +15,7 @@ struct GlobalOptions: ParsableArguments {
     /// A --log-level value; anything else is a usage error naming the accepted ones.
     private static func level(_ text: String) throws -> Logger.Level {
         guard let level = Logger.Level(rawValue: text.lowercased()) else {
-            throw ValidationError("use debug, info, warning or error (also trace, notice, critical)")
+            throw ValidationError(tr("use debug, info, warning or error (also trace, notice, critical)"))
         }
         return level
     }

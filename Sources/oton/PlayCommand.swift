@@ -56,8 +56,8 @@ struct PlayCommand: ParsableCommand {
     var noControl = false
 
     func validate() throws {
-        if search != nil, station != nil { throw ValidationError("give a station or --search QUERY, not both") }
-        if directoryServer != nil, search == nil { throw ValidationError("--directory-server is for --search") }
+        if search != nil, station != nil { throw ValidationError(tr("give a station or --search QUERY, not both")) }
+        if directoryServer != nil, search == nil { throw ValidationError(tr("--directory-server is for --search")) }
     }
 
     /// The first result of the directory search; its play is counted in the background.

@@ -78,7 +78,8 @@ struct PluginsCommand: ParsableCommand {
                 return try probe.resolve(path, configDirectory: configDirectory)
             } catch {
                 let ids = configuration?.plugins.map(\.id).joined(separator: ", ") ?? "none"
-                throw InspectFailure(description: "no plugin file or id \"\(path)\": \(error.reason) (plugin ids in the configuration: \(ids))")
+                throw InspectFailure(description: tr("no plugin file or id \"{plugin}\": {reason} (plugin ids in the configuration: {ids})",
+                                                     ["plugin": path, "reason": error.reason, "ids": ids]))
             }
         }
     }

@@ -36,7 +36,7 @@ extension PluginsCommand {
             let configText: String
             do {
                 let parsed = try JSONParser(maxBytes: 16 << 20).parse(Data(pluginConfig.utf8))
-                guard case .object = parsed else { throw InspectFailure(description: "it is not a JSON object") }
+                guard case .object = parsed else { throw InspectFailure(description: tr("it is not a JSON object")) }
                 configText = parsed.jsonText
             } catch {
                 Terminal.error("--plugin-config is not a JSON object: \(error); give one like '{\"file\":\"/tmp/x.log\"}'")

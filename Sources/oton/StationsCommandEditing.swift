@@ -89,10 +89,10 @@ extension StationsCommand {
 
         func validate() throws {
             if fromSearch == nil, name == nil || url == nil {
-                throw ValidationError("give NAME and URL, or --from-search N")
+                throw ValidationError(tr("give NAME and URL, or --from-search N"))
             }
-            if fromSearch != nil, url != nil { throw ValidationError("--from-search takes the URL from the search; give no URL") }
-            if let url, URL(string: url)?.scheme == nil { throw ValidationError("\"\(url)\" is not a URL (expected http://, https:// or file://)") }
+            if fromSearch != nil, url != nil { throw ValidationError(tr("--from-search takes the URL from the search; give no URL")) }
+            if let url, URL(string: url)?.scheme == nil { throw ValidationError(tr("\"{url}\" is not a URL (expected http://, https:// or file://)", ["url": url])) }
         }
 
         func run() throws {

@@ -38,10 +38,10 @@ extension StationsCommand {
 
         func validate() throws {
             guard (1 ... DirectorySearchQuery.maxLimit).contains(limit) else {
-                throw ValidationError("--limit \(limit): use 1 to \(DirectorySearchQuery.maxLimit)")
+                throw ValidationError(tr("--limit {value}: use 1 to {maximum}", ["value": String(limit), "maximum": String(DirectorySearchQuery.maxLimit)]))
             }
             if let country, country.count != 2 || !country.allSatisfy(\.isLetter) {
-                throw ValidationError("--country \(country): use a two-letter country code such as DE or FR")
+                throw ValidationError(tr("--country {value}: use a two-letter country code such as DE or FR", ["value": country]))
             }
         }
 

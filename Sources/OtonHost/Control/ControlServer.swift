@@ -43,14 +43,14 @@ public final class ControlServer: @unchecked Sendable {
     /// A server whose requests `handler` answers; `subscribe` streams `bus`'s events.
     init(instance: String, bus: PluginBus, handler: any ControlHandler, logger: Logger = Logger(label: "oton.control")) throws {
         guard ControlSocketPath.isValidInstance(instance) else {
-            throw ControlSocketPath.Refused(description: "instance name \"\(instance)\" may use only letters, digits, '.', '_' and '-'")
+            throw ControlSocketPath.Refused(description: tr("instance name \"{instance}\" may use only letters, digits, '.', '_' and '-'", ["instance": instance]))
         }
         let directory = ControlSocketPath.directory()
         try ControlSocketPath.prepare(directory)
         path = directory + "/" + instance + ".sock"
         if FileManager.default.fileExists(atPath: path) {
             guard !UnixSocket.isLive(path) else {
-                throw ControlSocketPath.Refused(description: "another oton is running as instance \"\(instance)\" (\(path)); pass --instance NAME")
+                throw ControlSocketPath.Refused(description: tr("another oton is running as instance \"{instance}\" ({path}); pass --instance NAME", ["instance": instance, "path": path]))
             }
             unlink(path)
         }

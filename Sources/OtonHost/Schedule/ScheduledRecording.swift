@@ -19,16 +19,16 @@ public struct ScheduledRecording: Equatable, Sendable {
     }
 
     public init(show: String, station: String, time: ScheduleTime, seconds: Int, outDirectory: String) throws(Invalid) {
-        guard !show.trimmingCharacters(in: " ").isEmpty, !station.isEmpty else { throw Invalid(description: "the show name and the station must not be empty") }
+        guard !show.trimmingCharacters(in: " ").isEmpty, !station.isEmpty else { throw Invalid(description: tr("the show name and the station must not be empty")) }
         for (what, text) in [("show name", show), ("station", station), ("--out", outDirectory)]
             where text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw Invalid(description: "the \(what) contains control characters")
         }
         guard SystemdUnitName.escape(show).utf8.count <= SystemdUnitName.maximumEscapedBytes else {
-            throw Invalid(description: "the show name is too long for a unit name; use a shorter one")
+            throw Invalid(description: tr("the show name is too long for a unit name; use a shorter one"))
         }
-        guard seconds > 0, seconds <= Self.maximumSeconds else { throw Invalid(description: "--for must be more than 0 s and at most 24h") }
-        guard outDirectory.hasPrefix("/") else { throw Invalid(description: "--out must be an absolute folder") }
+        guard seconds > 0, seconds <= Self.maximumSeconds else { throw Invalid(description: tr("--for must be more than 0 s and at most 24h")) }
+        guard outDirectory.hasPrefix("/") else { throw Invalid(description: tr("--out must be an absolute folder")) }
         self.show = show
         self.station = station
         self.time = time
