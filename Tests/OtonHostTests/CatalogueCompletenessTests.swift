@@ -89,6 +89,35 @@ final class CatalogueCompletenessTests: XCTestCase {
         XCTAssertGreaterThan(checked, 20, "the scan reads the command line")
     }
 
+    /// Warnings and errors the host logs reach a person too (under the status line, on stderr): each is a
+    /// `tr("…")` message, or only values (a URL, a message GStreamer or a plugin wrote) around punctuation.
+    func testWarningsAndErrorsGoThroughTheCatalogue() throws {
+        let logged = try NSRegularExpression(pattern: #"logger\.(warning|error)\("(.*)"\)\s*$"#)
+        // What is left of a logged literal once its interpolations are taken out.
+        let interpolation = try NSRegularExpression(pattern: #"\\\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"#)
+        var checked = 0
+        for folder in ["OtonHost", "oton"] {
+            let root = TestPaths.root + "/Sources/" + folder
+            guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
+            for case let relative as String in walker where relative.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: root + "/" + relative, encoding: .utf8)
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let line = String(line)
+                    guard let match = logged.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+                          let range = Range(match.range(at: 2), in: line) else { continue }
+                    checked += 1
+                    let literal = String(line[range])
+                    if literal.contains("tr(\"") { continue }
+                    let words = interpolation.stringByReplacingMatches(in: literal, range: NSRange(literal.startIndex..., in: literal), withTemplate: "")
+                    if words.range(of: "[A-Za-z]{3,}", options: .regularExpression) != nil {
+                        XCTFail("Sources/\(folder)/\(relative):\(number + 1): a warning in English only; write tr(\"…\"): \(line)")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 20, "the scan finds the host's warnings")
+    }
+
     /// msgid → the first file using it: every `tr("…")` literal in Sources (comment lines skipped).
     /// An interpolation in a msgid would make a key that no catalogue can hold, so it fails here.
     static func msgidsInCode() throws -> [String: String] {

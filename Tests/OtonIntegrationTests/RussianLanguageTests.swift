@@ -185,6 +185,38 @@ final class RussianLanguageTests: XCTestCase {
         XCTAssertTrue(json.stdout.contains(#""ok":true"#) && json.stdout.contains("Таймер сна не установлен"), json.stdout)
     }
 
+    /// A warning a person reads on stderr: a second `oton play` asking for the instance name the first holds
+    /// plays on, without a control socket, and says why in Russian.
+    func testAWarningIsInRussian() throws {
+        let stations = #"{"stations": [{"name": "Радио Один", "url": "http://127.0.0.1:9/one.mp3"}], "plugins": []}"#
+        let russian: [String: String?] = ["LANG": "ru_RU.UTF-8", "LC_ALL": nil, "LC_MESSAGES": nil, "LANGUAGE": nil, "OTON_LOCALE_DIR": nil]
+        let first = try OtonProcess(self, arguments: ["play", "Радио Один", "--headless"], plugins: stations, instance: "ru-warn", environment: russian)
+        _ = try first.connect()
+
+        let second = Process()
+        second.executableURL = URL(fileURLWithPath: TestPaths.oton)
+        second.arguments = ["play", "Радио Один", "--headless", "--config", first.directory.file("plugins.json"), "--instance", "ru-warn"]
+        second.environment = first.environment // the same runtime folder: the name is taken
+        let log = first.directory.file("second.log")
+        FileManager.default.createFile(atPath: log, contents: nil)
+        second.standardError = FileHandle(forWritingAtPath: log)
+        second.standardOutput = FileHandle.nullDevice
+        try second.run()
+        addTeardownBlock { if second.isRunning { second.terminate(); second.waitUntilExit() } }
+
+        let expected = ["управляющий сокет ru-warn: экземпляр oton «ru-warn» уже запущен",
+                        "управляющего сокета нет: `oton ctl` не сможет связаться с этим oton"]
+        let deadline = Date().addingTimeInterval(30)
+        var text = ""
+        while Date() < deadline {
+            text = first.directory.read("second.log")
+            if expected.allSatisfy(text.contains) || !second.isRunning { break }
+            usleep(50_000)
+        }
+        for line in expected { XCTAssertTrue(text.contains(line), "\(line)\n\(text)") }
+        XCTAssertFalse(text.contains("no control socket"), "no English left: \(text)")
+    }
+
     /// Usage errors oton words itself (not ArgumentParser's frame) are Russian too, and still exit 2.
     func testAnUnknownStationIsRefusedInRussian() throws {
         let directory = try TemporaryDirectory(self)

@@ -89,7 +89,7 @@ public final class ControlServer: @unchecked Sendable {
         let left = threads
         lock.unlock()
         if left > 0 {
-            logger.warning("control socket: \(left) client threads still busy after \(Int(Self.closeWaitSeconds)) s; not waiting longer")
+            logger.warning("\(tr("control socket: {count} client threads still busy after {seconds} s; not waiting longer", ["count": String(left), "seconds": String(Int(Self.closeWaitSeconds))]))")
             return false
         }
         return true
@@ -114,7 +114,7 @@ public final class ControlServer: @unchecked Sendable {
                 if closing { Glibc.close(listener) }
                 lock.unlock()
                 if !closing {
-                    logger.error("control socket: accept failed (\(String(cString: strerror(reason)))); no new clients until restart")
+                    logger.error("\(tr("control socket: accept failed ({reason}); no new clients until restart", ["reason": String(cString: strerror(reason))]))")
                 }
                 return
             }

@@ -107,9 +107,9 @@ enum IsolatedPluginProcess {
     static func describe(_ status: Int32) -> String {
         let signal = status & 0x7f
         if signal != 0 && signal != 0x7f {
-            return "crashed: \(signalName(signal))"
+            return tr("crashed: {signal}", ["signal": signalName(signal)])
         }
-        return "exited with status \((status >> 8) & 0xff)"
+        return tr("exited with status {status}", ["status": String((status >> 8) & 0xff)])
     }
 
     static func signalName(_ signal: Int32) -> String {

@@ -138,7 +138,7 @@ public final class PluginManager: @unchecked Sendable {
                 logger.info("plugin \(entry.id) \(instance.library.manifest.version) started")
             } catch {
                 loaded.withLock { $0.reports.append(Report(id: entry.id, path: error.path, status: .failed(error))) }
-                logger.error("plugin \(entry.id) skipped: \(error.description)")
+                logger.error("\(tr("plugin {plugin} skipped: {reason}", ["plugin": entry.id, "reason": error.description]))")
             }
         }
         return reports
@@ -280,7 +280,7 @@ public final class PluginManager: @unchecked Sendable {
                 logger.debug("plugin \(instance.id) destroyed")
             } else {
                 let call = instance.currentCall?.name ?? "its queue"
-                logger.error("plugin \(instance.id) did not finish within \(Self.seconds(shutdownTimeout)) s at shutdown (still in \(call)); abandoned: its thread is left behind and oton exits without it")
+                logger.error("\(tr("plugin {plugin} did not finish within {seconds} s at shutdown (still in {call}); abandoned: its thread is left behind and oton exits without it", ["plugin": instance.id, "seconds": Self.seconds(shutdownTimeout), "call": call]))")
                 abandoned.append(instance.id)
             }
             commands.removeAll(of: instance.id)
@@ -289,7 +289,7 @@ public final class PluginManager: @unchecked Sendable {
             bus.unsubscribe(id: plugin.id)
             holding.withLock { $0 = plugin.id }
             if !plugin.destroy(timeout: half) {
-                logger.error("plugin \(plugin.id) did not finish within \(Self.seconds(shutdownTimeout)) s at shutdown; its process was killed")
+                logger.error("\(tr("plugin {plugin} did not finish within {seconds} s at shutdown; its process was killed", ["plugin": plugin.id, "seconds": Self.seconds(shutdownTimeout)]))")
                 abandoned.append(plugin.id)
             }
             commands.removeAll(of: plugin.id)
