@@ -29,7 +29,7 @@ struct PluginsCommand: ParsableCommand {
                     status = entry.enabled ? "ok \(manifest.version), ABI \(manifest.abiVersion)" : "disabled"
                     if manifest.id != entry.id { throw .idMismatch(path: path, configured: entry.id, declared: manifest.id) }
                 } catch {
-                    print("  ✗ \(entry.id)  \(entry.enabled ? "enabled" : "disabled")  \(error.reason)\n      \(error.path)\n      hint: \(error.hint)")
+                    print("  ✗ \(entry.id)  \(entry.enabled ? "enabled" : "disabled")  \(error.reason(in: .current))\n      \(error.path)\n      \(tr("hint: {hint}", ["hint": error.hint(in: .current)]))")
                     continue
                 }
                 print("  \(entry.enabled ? "✓" : "-") \(entry.id)  \(status)")
@@ -58,7 +58,7 @@ struct PluginsCommand: ParsableCommand {
             do {
                 manifest = try PluginLibrary(path: try locate()).manifest
             } catch {
-                Terminal.error("\(error)")
+                Terminal.error((error as? PluginLoadError)?.description(in: .current) ?? "\(error)")
                 throw ExitStatus.configuration
             }
             print(json ? ManifestPrinter.json(manifest) : ManifestPrinter.text(manifest))
@@ -79,7 +79,7 @@ struct PluginsCommand: ParsableCommand {
             } catch {
                 let ids = configuration?.plugins.map(\.id).joined(separator: ", ") ?? "none"
                 throw InspectFailure(description: tr("no plugin file or id \"{plugin}\": {reason} (plugin ids in the configuration: {ids})",
-                                                     ["plugin": path, "reason": error.reason, "ids": ids]))
+                                                     ["plugin": path, "reason": error.reason(in: .current), "ids": ids]))
             }
         }
     }

@@ -203,7 +203,7 @@ struct RecordCommand: ParsableCommand {
         let outcome = session.run { session in
             lines = RecordLogLines(bus: session.bus)
             if let report = session.plugins.reports.first(where: { $0.id == Self.pluginID }), case let .failed(error) = report.status {
-                sinkFailure = error.description
+                sinkFailure = error.description(in: .current)
                 session.requestQuit()
                 return
             }

@@ -138,7 +138,7 @@ public final class PluginManager: @unchecked Sendable {
                 logger.info("plugin \(entry.id) \(instance.library.manifest.version) started")
             } catch {
                 loaded.withLock { $0.reports.append(Report(id: entry.id, path: error.path, status: .failed(error))) }
-                logger.error("\(tr("plugin {plugin} skipped: {reason}", ["plugin": entry.id, "reason": error.description]))")
+                logger.error("\(tr("plugin {plugin} skipped: {reason}", ["plugin": entry.id, "reason": error.description(in: .current)]))")
             }
         }
         return reports
