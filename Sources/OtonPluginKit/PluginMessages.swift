@@ -6,6 +6,12 @@ import PluginAPI
 /// translation, so a translation may put them in any order. Write every message a person reads as a
 /// single-line literal right after `tr(` — the catalogue-completeness test finds them that way.
 /// Events and JSON are an API: keep them English (do not pass them through `tr`).
+/// Marks `message` for the host's catalogues without translating it (gettext's `N_`): for the
+/// descriptor's texts (a command's help), which exist before any host table; the host translates
+/// them where a person reads them (`oton ctl commands`). A third-party plugin's texts are not in the
+/// catalogues and are shown as written.
+public func N_(_ message: String) -> String { message }
+
 public extension HostHandle {
     /// The user's languages as the host resolved them, e.g. "ru" or "sah:ru"; "en" for English,
     /// and from a host older than ABI 1.4 (which does not say).

@@ -123,7 +123,7 @@ final class CatalogueCompletenessTests: XCTestCase {
     static func msgidsInCode() throws -> [String: String] {
         var found: [String: String] = [:]
         let sources = TestPaths.root + "/Sources"
-        let call = try NSRegularExpression(pattern: #"\btr\("((?:[^"\\]|\\.)*)""#)
+        let call = try NSRegularExpression(pattern: #"\b(?:tr|N_)\("((?:[^"\\]|\\.)*)""#)
         guard let walker = FileManager.default.enumerator(atPath: sources) else { return [:] }
         for case let relative as String in walker where relative.hasSuffix(".swift") {
             let text = try String(contentsOfFile: sources + "/" + relative, encoding: .utf8)

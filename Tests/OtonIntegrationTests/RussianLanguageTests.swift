@@ -183,6 +183,14 @@ final class RussianLanguageTests: XCTestCase {
         // JSON is an API: the reply object's keys and the event names stay English, its text is the person's.
         let json = try oton.ctl(["--json", "sleep"])
         XCTAssertTrue(json.stdout.contains(#""ok":true"#) && json.stdout.contains("Таймер сна не установлен"), json.stdout)
+
+        // The command list: each help in Russian, the plugins' too (their descriptors are English, the host translates).
+        let commands = try oton.ctl(["commands"])
+        XCTAssertTrue(commands.stdout.contains("    что играет: состояние, станция, трек, громкость"), commands.stdout)
+        XCTAssertTrue(commands.stdout.contains("    установить таймер сна (90s, 30m, 1h15m, 45:00)"), commands.stdout)
+        XCTAssertTrue(commands.stdout.contains("    поделиться текущим треком"), commands.stdout)
+        let commandsJSON = try oton.ctl(["--json", "commands"])
+        XCTAssertTrue(commandsJSON.stdout.contains(#""help":"what is playing: state, station, track, volume""#), "JSON stays English: \(commandsJSON.stdout)")
     }
 
     /// A warning a person reads on stderr: a second `oton play` asking for the instance name the first holds

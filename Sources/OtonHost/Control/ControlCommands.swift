@@ -19,21 +19,21 @@ struct ControlCommands: ControlHandler {
     let stations: @Sendable () -> StationList
 
     static let builtIn: [(name: String, usage: String, help: String)] = [
-        ("status", "status", "what is playing: state, station, track, volume"),
-        ("play", "play [STATION]", "play (a live stream reconnects); with a station, switch to it first"),
-        ("pause", "pause", "pause"),
-        ("toggle", "toggle", "pause or resume"),
-        ("stop", "stop", "stop playing"),
-        ("station", "station NAME|NUMBER|URL", "switch to a station of plugins.json (by name or number) or to a stream or playlist URL"),
-        ("next", "next", "switch to the next station of plugins.json (wraps around)"),
-        ("prev", "prev", "switch to the previous station (wraps around)"),
-        ("stations", "stations", "the stations to switch between, the current one marked"),
-        ("volume", "volume [N|+N|-N]", "show or set the volume in percent: 50 or 50%, +5, -5 (0–100, up to 150 amplified)"),
-        ("plugins", "plugins", "the plugins and their state"),
-        ("reload-stations", "reload-stations", "re-read the stations from plugins.json (oton stations add/remove/move send it)"),
-        ("commands", "commands", "every command, the plugins' included"),
-        ("subscribe", "subscribe", "stream every bus event as JSON lines until you disconnect"),
-        ("quit", "quit", "end oton"),
+        ("status", "status", N_("what is playing: state, station, track, volume")),
+        ("play", "play [STATION]", N_("play (a live stream reconnects); with a station, switch to it first")),
+        ("pause", "pause", N_("pause")),
+        ("toggle", "toggle", N_("pause or resume")),
+        ("stop", "stop", N_("stop playing")),
+        ("station", "station NAME|NUMBER|URL", N_("switch to a station of plugins.json (by name or number) or to a stream or playlist URL")),
+        ("next", "next", N_("switch to the next station of plugins.json (wraps around)")),
+        ("prev", "prev", N_("switch to the previous station (wraps around)")),
+        ("stations", "stations", N_("the stations to switch between, the current one marked")),
+        ("volume", "volume [N|+N|-N]", N_("show or set the volume in percent: 50 or 50%, +5, -5 (0–100, up to 150 amplified)")),
+        ("plugins", "plugins", N_("the plugins and their state")),
+        ("reload-stations", "reload-stations", N_("re-read the stations from plugins.json (oton stations add/remove/move send it)")),
+        ("commands", "commands", N_("every command, the plugins' included")),
+        ("subscribe", "subscribe", N_("stream every bus event as JSON lines until you disconnect")),
+        ("quit", "quit", N_("end oton")),
     ]
 
     func run(_ request: ControlRequest) -> ControlReply {
@@ -201,10 +201,11 @@ struct ControlCommands: ControlHandler {
     }
 
     private func commandList() -> ControlReply {
-        var lines = Self.builtIn.map { "\($0.usage)\n    \($0.help)" }
+        // The lines are for a person (help in their language); the JSON keeps the English help.
+        var lines = Self.builtIn.map { "\($0.usage)\n    \(tr($0.help))" }
         var list: [JSONValue] = Self.builtIn.map { ["name": .string($0.name), "usage": .string($0.usage), "help": .string($0.help), "plugin": "host"] }
         for entry in plugins.commands.all {
-            lines.append("\(entry.command.usage)\n    \(entry.command.help) [\(entry.pluginID)]")
+            lines.append("\(entry.command.usage)\n    \(tr(entry.command.help)) [\(entry.pluginID)]")
             list.append(["name": .string(entry.command.name), "usage": .string(entry.command.usage), "help": .string(entry.command.help),
                          "plugin": .string(entry.pluginID)])
         }

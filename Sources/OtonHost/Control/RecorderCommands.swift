@@ -7,10 +7,10 @@ struct RecorderCommands: ControlHandler {
     let recorder: MultiRecorder
 
     static let builtIn: [(name: String, usage: String, help: String)] = [
-        ("status", "status", "every station: state, title, bytes, files, reconnects, last error, engine"),
-        ("record", "record add NAME|URL · record remove NAME · record list", "start or finish recording a station while oton runs"),
-        ("commands", "commands", "every command"),
-        ("quit", "quit", "finish every recording and end oton"),
+        ("status", "status", N_("every station: state, title, bytes, files, reconnects, last error, engine")),
+        ("record", "record add NAME|URL · record remove NAME · record list", N_("start or finish recording a station while oton runs")),
+        ("commands", "commands", N_("every command")),
+        ("quit", "quit", N_("finish every recording and end oton")),
     ]
 
     func run(_ request: ControlRequest) -> ControlReply {
@@ -19,7 +19,7 @@ struct RecorderCommands: ControlHandler {
         case "record": return record(request.arguments)
         case "commands", "help":
             let list: [JSONValue] = Self.builtIn.map { ["name": .string($0.name), "usage": .string($0.usage), "help": .string($0.help), "plugin": "host"] }
-            return .success(Self.builtIn.map { "\($0.usage)\n    \($0.help)" }.joined(separator: "\n"), data: ["commands": .array(list)])
+            return .success(Self.builtIn.map { "\($0.usage)\n    \(tr($0.help))" }.joined(separator: "\n"), data: ["commands": .array(list)])
         case "quit": return .success("finishing every recording")
         default:
             return .failure("unknown command \"\(request.name)\" for a recorder of several stations; `oton ctl commands` lists them")

@@ -105,6 +105,12 @@ public func tr(_ msgid: String, _ values: [String: String] = [:]) -> String {
     MessageCatalogue.current.tr(msgid, values)
 }
 
+/// Marks `message` for the catalogues without translating it (gettext's `N_`): for a text kept in
+/// English where it is stored or sent (a command's help in the control JSON) and translated with
+/// `tr(text)` where a person reads it. The completeness test and scripts/update-catalogues find
+/// `N_("…")` as they find `tr("…")`.
+public func N_(_ message: String) -> String { message }
+
 /// Where the catalogues are looked for, first match wins per language.
 public enum CatalogueDirectories {
     /// `$OTON_LOCALE_DIR` (a translator trying an edited file), then beside the executable as

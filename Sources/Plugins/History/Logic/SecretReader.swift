@@ -35,18 +35,18 @@ public enum SecretReader {
         var info = stat()
         guard stat(file, &info) == 0 else {
             if errno == ENOENT { return nil }
-            throw Refused(tr("cannot read {what} file {file}: {reason}"), ["what": what, "file": file, "reason": String(cString: strerror(errno))])
+            throw Refused(N_("cannot read {what} file {file}: {reason}"), ["what": what, "file": file, "reason": String(cString: strerror(errno))])
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw Refused(tr("{what} file {file} is not a regular file"), ["what": what, "file": file])
+            throw Refused(N_("{what} file {file} is not a regular file"), ["what": what, "file": file])
         }
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else {
-            throw Refused(tr("{what} file {file} has mode {mode}; refusing it because others may read it (run: chmod 600 {file})"),
+            throw Refused(N_("{what} file {file} has mode {mode}; refusing it because others may read it (run: chmod 600 {file})"),
                           ["what": what, "file": file, "mode": String(mode, radix: 8)])
         }
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw Refused(tr("cannot read {what} file {file}"), ["what": what, "file": file])
+            throw Refused(N_("cannot read {what} file {file}"), ["what": what, "file": file])
         }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
@@ -59,7 +59,7 @@ public enum SecretReader {
                                                 attributes: [.posixPermissions: 0o700])
         let temporary = file + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Refused(tr("cannot write {file}: {reason}"), ["file": temporary, "reason": String(cString: strerror(errno))]) }
+        guard fd >= 0 else { throw Refused(N_("cannot write {file}: {reason}"), ["file": temporary, "reason": String(cString: strerror(errno))]) }
         let bytes = Array((secret + "\n").utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         fchmod(fd, 0o600)
@@ -67,7 +67,7 @@ public enum SecretReader {
         close(fd)
         guard written == bytes.count, synced, rename(temporary, file) == 0 else {
             unlink(temporary)
-            throw Refused(tr("cannot write {file}: {reason}"), ["file": file, "reason": String(cString: strerror(errno))])
+            throw Refused(N_("cannot write {file}: {reason}"), ["file": file, "reason": String(cString: strerror(errno))])
         }
     }
 }

@@ -23,7 +23,7 @@ public enum SleepDuration {
 
         /// The whole message through `translate` (the plugin's `HostHandle.tr`: a catalogue message and its values).
         public func message(_ translate: (String, [String: String]) -> String) -> String {
-            translate(tr("\"{input}\" is not a duration ({reason}); try 90s, 30m, 1h15m or 45:00"),
+            translate(N_("\"{input}\" is not a duration ({reason}); try 90s, 30m, 1h15m or 45:00"),
                       ["input": input, "reason": translate(reasonMessage, values)])
         }
     }
@@ -37,18 +37,18 @@ public enum SleepDuration {
         func fail(_ reason: String, _ values: [String: String] = [:]) -> ParseError {
             ParseError(input: text, reasonMessage: reason, values: values)
         }
-        guard !input.isEmpty else { throw fail(tr("empty")) }
+        guard !input.isEmpty else { throw fail(N_("empty")) }
         let seconds: Int
         if input.allSatisfy(\.isASCIIDigit) {
             let shown = input.count > 6 ? String(input.prefix(6)) + "…" : input
-            throw fail(tr("a number needs its unit: {number}m for minutes, {number}s for seconds; from 1 second to 24 hours"), ["number": shown])
+            throw fail(N_("a number needs its unit: {number}m for minutes, {number}s for seconds; from 1 second to 24 hours"), ["number": shown])
         } else if input.contains(":") {
             seconds = try clock(input, fail: fail)
         } else {
             seconds = try units(input.lowercased(), fail: fail)
         }
-        guard seconds >= 1 else { throw fail(tr("must be from 1 second to 24 hours")) }
-        guard seconds <= maximumSeconds else { throw fail(tr("longer than 24 hours; must be from 1 second to 24 hours")) }
+        guard seconds >= 1 else { throw fail(N_("must be from 1 second to 24 hours")) }
+        guard seconds <= maximumSeconds else { throw fail(N_("longer than 24 hours; must be from 1 second to 24 hours")) }
         return seconds
     }
 
@@ -62,17 +62,17 @@ public enum SleepDuration {
             } else if character == " " {
                 continue
             } else if "hms".contains(character) {
-                guard !digits.isEmpty else { throw fail(tr("a number must come before {unit}"), ["unit": String(character)]) }
+                guard !digits.isEmpty else { throw fail(N_("a number must come before {unit}"), ["unit": String(character)]) }
                 // Six digits of hours are far beyond the 24-hour limit and cannot overflow the sum.
-                guard digits.count <= 6, let value = Int(digits) else { throw fail(tr("longer than 24 hours; must be from 1 second to 24 hours"), [:]) }
-                guard seen.insert(character).inserted else { throw fail(tr("{unit} given twice"), ["unit": String(character)]) }
+                guard digits.count <= 6, let value = Int(digits) else { throw fail(N_("longer than 24 hours; must be from 1 second to 24 hours"), [:]) }
+                guard seen.insert(character).inserted else { throw fail(N_("{unit} given twice"), ["unit": String(character)]) }
                 total += value * (character == "h" ? 3600 : character == "m" ? 60 : 1)
                 digits = ""
             } else {
-                throw fail(tr("unexpected \"{character}\""), ["character": String(character)])
+                throw fail(N_("unexpected \"{character}\""), ["character": String(character)])
             }
         }
-        guard digits.isEmpty else { throw fail(tr("a number without a unit (h, m or s) at the end"), [:]) }
+        guard digits.isEmpty else { throw fail(N_("a number without a unit (h, m or s) at the end"), [:]) }
         return total
     }
 
@@ -80,10 +80,10 @@ public enum SleepDuration {
         let parts = input.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3,
               parts.allSatisfy({ !$0.isEmpty && $0.count <= 6 && $0.allSatisfy(\.isASCIIDigit) }) else {
-            throw fail(tr("expected mm:ss or h:mm:ss"), [:])
+            throw fail(N_("expected mm:ss or h:mm:ss"), [:])
         }
         let values = parts.map { Int($0)! }
-        guard values.dropFirst().allSatisfy({ $0 < 60 }) else { throw fail(tr("minutes and seconds must be below 60"), [:]) }
+        guard values.dropFirst().allSatisfy({ $0 < 60 }) else { throw fail(N_("minutes and seconds must be below 60"), [:]) }
         return values.reduce(0) { $0 * 60 + $1 }
     }
 
@@ -97,8 +97,8 @@ public enum SleepDuration {
 }
 
 /// Marks an English message for the catalogues (the completeness test and scripts/update-catalogues
-/// find `tr("…")`); it is translated where the plugin shows it, through ``SleepDuration/ParseError/message(_:)``.
-func tr(_ message: String) -> String { message }
+/// find `N_("…")`); it is translated where the plugin shows it, through ``SleepDuration/ParseError/message(_:)``.
+func N_(_ message: String) -> String { message }
 
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
