@@ -18,7 +18,7 @@ struct PluginsCommand: ParsableCommand {
         func run() throws {
             options.bootstrapLogging()
             let config = try options.loadConfig()
-            print("plugins from \(config.file ?? "?"):")
+            print(tr("plugins from {file}:", ["file": config.file ?? "?"]))
             let probe = PluginManager(bus: PluginBus(), requests: NoPlayer())
             let configDirectory = config.file.map { ($0 as NSString).deletingLastPathComponent }
             for entry in config.plugins {
@@ -26,10 +26,10 @@ struct PluginsCommand: ParsableCommand {
                 do throws(PluginLoadError) {
                     let path = try probe.resolve(entry.path, configDirectory: configDirectory)
                     let manifest = try PluginLibrary(path: path).manifest
-                    status = entry.enabled ? "ok \(manifest.version), ABI \(manifest.abiVersion)" : "disabled"
+                    status = entry.enabled ? tr("ok {version}, ABI {abi}", ["version": manifest.version, "abi": manifest.abiVersion]) : tr("disabled")
                     if manifest.id != entry.id { throw .idMismatch(path: path, configured: entry.id, declared: manifest.id) }
                 } catch {
-                    print("  ✗ \(entry.id)  \(entry.enabled ? "enabled" : "disabled")  \(error.reason(in: .current))\n      \(error.path)\n      \(tr("hint: {hint}", ["hint": error.hint(in: .current)]))")
+                    print("  ✗ \(entry.id)  \(entry.enabled ? tr("enabled") : tr("disabled"))  \(error.reason(in: .current))\n      \(error.path)\n      \(tr("hint: {hint}", ["hint": error.hint(in: .current)]))")
                     continue
                 }
                 print("  \(entry.enabled ? "✓" : "-") \(entry.id)  \(status)")

@@ -189,6 +189,9 @@ final class RussianLanguageTests: XCTestCase {
         XCTAssertTrue(commands.stdout.contains("    что играет: состояние, станция, трек, громкость"), commands.stdout)
         XCTAssertTrue(commands.stdout.contains("    установить таймер сна (90s, 30m, 1h15m, 45:00)"), commands.stdout)
         XCTAssertTrue(commands.stdout.contains("    поделиться текущим треком"), commands.stdout)
+        // The host's own replies too: the status line of `oton ctl status` and a refusal.
+        XCTAssertTrue(try oton.ctl(["status"]).stdout.contains(" · Радио Один · громкость 100%"), "ctl status in Russian")
+        XCTAssertTrue(try oton.ctl(["no-such-command"]).stderr.contains("неизвестная команда «no-such-command»"), "a refusal in Russian")
         let commandsJSON = try oton.ctl(["--json", "commands"])
         XCTAssertTrue(commandsJSON.stdout.contains(#""help":"what is playing: state, station, track, volume""#), "JSON stays English: \(commandsJSON.stdout)")
     }

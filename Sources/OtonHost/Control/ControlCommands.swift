@@ -40,9 +40,9 @@ struct ControlCommands: ControlHandler {
         switch request.name {
         case "status": return status()
         case "play" where !request.arguments.isEmpty: return switchStation(request.arguments.joined(separator: " "))
-        case "play": return submit(.play, "playing")
+        case "play": return submit(.play, tr("playing"))
         case "station":
-            guard !request.arguments.isEmpty else { return .failure("usage: station NAME|NUMBER|URL (`oton ctl stations` lists them)") }
+            guard !request.arguments.isEmpty else { return .failure(tr("usage: station NAME|NUMBER|URL (`oton ctl stations` lists them)")) }
             return switchStation(request.arguments.joined(separator: " "))
         case "next": return step(1)
         case "prev", "previous": return step(-1)
@@ -53,17 +53,17 @@ struct ControlCommands: ControlHandler {
                  "current": .bool(entry.element.url == current.url)]
             }
             return .success(stations().listing(current: current), data: ["stations": .array(list)])
-        case "pause": return submit(.pause, "paused")
-        case "toggle", "play-pause": return submit(.playPause, "toggled")
-        case "stop": return submit(.stop, "stopped")
-        case "quit": return .success("quitting") // the quit itself follows the reply: see afterReply
+        case "pause": return submit(.pause, tr("paused"))
+        case "toggle", "play-pause": return submit(.playPause, tr("toggled"))
+        case "stop": return submit(.stop, tr("stopped"))
+        case "quit": return .success(tr("quitting")) // the quit itself follows the reply: see afterReply
         case "volume": return volume(request.arguments)
         case "plugins": return pluginList()
         case "reload-stations": return reloadStations()
         case "commands", "help": return commandList()
         default:
             guard let reply = plugins.run(command: request.name, arguments: request.arguments) else {
-                return .failure("unknown command \"\(request.name)\"; `oton ctl commands` lists them")
+                return .failure(tr("unknown command \"{command}\"; `oton ctl commands` lists them", ["command": request.name]))
             }
             return ControlReply(ok: reply.ok, text: reply.text, data: nil)
         }
@@ -85,14 +85,14 @@ struct ControlCommands: ControlHandler {
 
     private func step(_ step: Int) -> ControlReply {
         guard let next = stations().station(after: player.station, step: step) else {
-            return .failure("plugins.json lists no stations to switch between")
+            return .failure(tr("plugins.json lists no stations to switch between"))
         }
         return switchTo(next)
     }
 
     private func switchTo(_ station: Station) -> ControlReply {
         player.submit(.switchStation(station), from: "control")
-        return .success("switching to \(station.name)", data: ["station": .string(station.name), "url": .string(station.url)])
+        return .success(tr("switching to {station}", ["station": station.name]), data: ["station": .string(station.name), "url": .string(station.url)])
     }
 
     private func submit(_ request: PlayerRequest, _ text: String) -> ControlReply {
@@ -123,9 +123,10 @@ struct ControlCommands: ControlHandler {
             data["error"] = ["kind": .string(kind), "message": .string(state["error_message"] ?? ""), "suggestion": .string(state["error_suggestion"] ?? "")]
         }
         let song = [track["artist"], track["title"]].compactMap { $0 }.joined(separator: " – ")
-        var text = "\(state["state"] ?? "idle") · \(player.station.name)"
+        // The text is for a person, in their language (the data above is the API, in English).
+        var text = "\(tr(state["state"] ?? "idle")) · \(player.station.name)"
         if !song.isEmpty { text += " · " + song }
-        text += " · volume \(VolumeArgument.text(percent: volumePercent))"
+        text += " · " + tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent)])
         if let sleep = sleepTimer() {
             data["sleep"] = .object(sleep.data)
             text += " · " + sleep.text
@@ -142,16 +143,16 @@ struct ControlCommands: ControlHandler {
             .max { $0.event.monotonicNanoseconds < $1.event.monotonicNanoseconds }
         guard let event = latest?.event, event.name == OTON_EVENT_NAME_SLEEP_SET else { return nil }
         let field = { (key: String) in event.fields.last { $0.key == key }?.value }
-        if field("mode") == "after-track" { return ("sleep after track", ["mode": "after-track"]) }
+        if field("mode") == "after-track" { return (tr("sleep after track"), ["mode": "after-track"]) }
         guard let seconds = field("seconds").flatMap(Double.init), seconds.isFinite else { return nil }
         let elapsed = Double(Clock.monotonicNanoseconds() - event.monotonicNanoseconds) / 1e9
         let left = Int(max(0, min(seconds - elapsed, 86_400 * 7)).rounded(.up))
-        return (String(format: "sleep %d:%02d", left / 60, left % 60), ["mode": "duration", "seconds_left": .int(left)])
+        return (tr("sleep {time}", ["time": String(format: "%d:%02d", left / 60, left % 60)]), ["mode": "duration", "seconds_left": .int(left)])
     }
 
     private func volume(_ arguments: [String]) -> ControlReply {
         guard let argument = arguments.first else {
-            return .success("volume \(VolumeArgument.text(percent: volumePercent))", data: ["volume": .int(volumePercent)])
+            return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent)]), data: ["volume": .int(volumePercent)])
         }
         let target: Int
         switch Self.volumeArgument(argument) {
@@ -163,7 +164,7 @@ struct ControlCommands: ControlHandler {
             player.submit(.changeVolume(byPercent: change), from: "control")
         case let .failure(error): return .failure(error.description)
         }
-        return .success("volume \(VolumeArgument.text(percent: target))", data: ["volume": .int(target)])
+        return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: target)]), data: ["volume": .int(target)])
     }
 
     typealias VolumeArgument = OtonHost.VolumeArgument
@@ -177,10 +178,11 @@ struct ControlCommands: ControlHandler {
     private func reloadStations() -> ControlReply {
         do {
             let stations = try LiveStationList.shared.reload()
-            return .success("\(stations.count) station\(stations.count == 1 ? "" : "s") reloaded from \(LiveStationList.shared.file ?? "?")",
+            let values = ["count": String(stations.count), "file": LiveStationList.shared.file ?? "?"]
+            return .success(stations.count == 1 ? tr("1 station reloaded from {file}", values) : tr("{count} stations reloaded from {file}", values),
                             data: ["stations": .strings(stations.map(\.name))])
         } catch {
-            return .failure("stations not reloaded: \(error.message); the old list stays. Hint: \(error.hint)")
+            return .failure(tr("stations not reloaded: {reason}; the old list stays. Hint: {hint}", ["reason": error.message, "hint": error.hint]))
         }
     }
 
@@ -194,10 +196,16 @@ struct ControlCommands: ControlHandler {
             case .disabled: status = "disabled"
             case let .failed(error): status = "failed: \(error.reason)"
             }
-            lines.append("\(report.id)  \(status)")
+            // The line in the person's language; the JSON status stays English.
+            let shown = switch report.status {
+            case let .running(manifest): tr("running {version}", ["version": manifest.version])
+            case .disabled: tr("disabled")
+            case let .failed(error): tr("failed: {reason}", ["reason": error.reason(in: .current)])
+            }
+            lines.append("\(report.id)  \(shown)")
             list.append(["id": .string(report.id), "status": .string(status), "path": .string(report.path)])
         }
-        return .success(lines.isEmpty ? "no plugins configured" : lines.joined(separator: "\n"), data: ["plugins": .array(list)])
+        return .success(lines.isEmpty ? tr("no plugins configured") : lines.joined(separator: "\n"), data: ["plugins": .array(list)])
     }
 
     private func commandList() -> ControlReply {
