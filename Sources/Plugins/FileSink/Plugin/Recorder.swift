@@ -82,10 +82,10 @@ final class Recorder {
             let (count, warning) = try indexFile.open(session: session)
             if let warning { notify(.log(level: .warning, message: warning)) }
             if count > 0 {
-                notify(.log(level: .warning, message: "\(count) track(s) in \(indexFile.path) were left unfinished by a recording that ended abruptly; marked interrupted (their .part files are kept)"))
+                notify(.log(level: .warning, message: tr("{count} track(s) in {index} were left unfinished by a recording that ended abruptly; marked interrupted (their .part files are kept)", ["count": String(count), "index": indexFile.path])))
             }
         } catch {
-            notify(.log(level: .warning, message: "cannot update the index: \(error)"))
+            notify(.log(level: .warning, message: tr("cannot update the index: {reason}", ["reason": "\(error)"])))
         }
     }
 
@@ -123,7 +123,7 @@ final class Recorder {
         do {
             if let warning = try indexFile.close() { notify(.log(level: .warning, message: warning)) }
         } catch {
-            notify(.log(level: .warning, message: "cannot update the index: \(error); its changes stay in \(indexFile.journalPath)"))
+            notify(.log(level: .warning, message: tr("cannot update the index: {reason}; its changes stay in {journal}", ["reason": "\(error)", "journal": indexFile.journalPath])))
         }
     }
 
@@ -192,7 +192,7 @@ final class Recorder {
         let wantsAlignment = settings.silenceWindow > 0 || settings.padBefore > 0 || settings.padAfter > 0
         if wantsAlignment && settings.split && !segment.container.supportsAlignedCuts && !toldAlignmentUnsupported {
             toldAlignmentUnsupported = true
-            notify(.log(level: .warning, message: "--silence-window and --pad-* do not apply to this stream (\(segment.container.rawValue)): Ogg pages cannot move between logical streams, so cuts stay where the titles change"))
+            notify(.log(level: .warning, message: tr("--silence-window and --pad-* do not apply to this stream ({container}): Ogg pages cannot move between logical streams, so cuts stay where the titles change", ["container": segment.container.rawValue])))
         }
         let offset = Date().timeIntervalSince(sessionStart)
         var entry = RecordingIndex.Track(
@@ -258,7 +258,7 @@ final class Recorder {
             open.entry.file = namer.relativePath(file.path)
             if oldDirectory != settings.directory && oldDirectory != directory { rmdir(oldDirectory) } // only when left empty
         } catch {
-            notify(.log(level: .warning, message: "cannot rename \(file.path) after its track: \(error); it keeps its name until it ends"))
+            notify(.log(level: .warning, message: tr("cannot rename {path} after its track: {reason}; it keeps its name until it ends", ["path": file.path, "reason": "\(error)"])))
         }
     }
 
@@ -372,7 +372,7 @@ final class Recorder {
                 reason = "\(error)"
                 reasonCode = "write-failed"
                 try? FileOps.sync(file.path)
-                notify(.log(level: .error, message: "cannot finish \(file.path): \(error); the data stays in the .part file"))
+                notify(.log(level: .error, message: tr("cannot finish {path}: {reason}; the data stays in the .part file", ["path": file.path, "reason": "\(error)"])))
             }
         }
         let partDirectory = (file.path as NSString).deletingLastPathComponent
@@ -386,7 +386,7 @@ final class Recorder {
         do {
             if let warning = try indexFile.record(entry) { notify(.log(level: .warning, message: warning)) }
         } catch {
-            notify(.log(level: .warning, message: "cannot update the index: \(error)"))
+            notify(.log(level: .warning, message: tr("cannot update the index: {reason}", ["reason": "\(error)"])))
         }
     }
 

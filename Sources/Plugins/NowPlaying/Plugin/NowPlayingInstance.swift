@@ -86,7 +86,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
     private func show(_ notification: NowPlayingModel.Notification, with notifier: DesktopNotifier) {
         if let failure = notifier.show(notification) {
             // Once per failing streak: a desktop without a notification server is not an error worth a line per track.
-            if !notifyFailing { host.log(OTON_LOG_WARNING, "notification not shown: \(failure)") }
+            if !notifyFailing { host.log(OTON_LOG_WARNING, host.tr("notification not shown: {reason}", ["reason": "\(failure)"])) }
             notifyFailing = true
         } else {
             notifyFailing = false

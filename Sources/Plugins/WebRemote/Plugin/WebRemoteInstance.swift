@@ -35,7 +35,7 @@ final class WebRemoteInstance: @unchecked Sendable {
             self?.update { $0.addEarlierHistory(earlier) }
         }
         if config.listen.host == "0.0.0.0" {
-            host.log(OTON_LOG_WARNING, "web remote on http://0.0.0.0:\(server.port)/: every network this machine is on can reach it (only the token keeps others out); listen on 127.0.0.1 unless a phone needs it")
+            host.log(OTON_LOG_WARNING, host.tr("web remote on http://0.0.0.0:{port}/: every network this machine is on can reach it (only the token keeps others out); listen on 127.0.0.1 unless a phone needs it", ["port": String(server.port)]))
         } else {
             host.log(OTON_LOG_INFO, "web remote on http://\(config.listen.host):\(server.port)/ (the token is in `oton ctl web-remote url`)")
         }
