@@ -50,7 +50,7 @@ struct StationsCommand: ParsableCommand {
                 print(JSONValue.array(list).jsonText)
             case .table:
                 for (index, station) in loaded.stations.enumerated() {
-                    let mark = station.name == defaultName ? "  (default)" : ""
+                    let mark = station.name == defaultName ? "  " + tr("(default)") : ""
                     print("\(index + 1). \(StationsTable.clean(station.name))  \(StationsTable.clean(station.url))\(mark)")
                 }
                 if loaded.stations.isEmpty { Terminal.note("no stations in \(loaded.file ?? "the configuration"); `oton stations add` or `oton stations search` finds some") }
