@@ -1,17 +1,17 @@
 import PluginAPI
 
-/// A plugin's messages in the user's language (ABI 1.4): `host.tr("Sleep timer: stop in {time}", ["time": "0:30"])`.
-/// The English text is the key into the host's catalogues (Sources/OtonHost/Resources/locale/*.po,
-/// docs/translating.md), exactly as the host's own `tr` reads them; values go in by name after the
-/// translation, so a translation may put them in any order. Write every message a person reads as a
-/// single-line literal right after `tr(` — the catalogue-completeness test finds them that way.
-/// Events and JSON are an API: keep them English (do not pass them through `tr`).
 /// Marks `message` for the host's catalogues without translating it (gettext's `N_`): for the
 /// descriptor's texts (a command's help), which exist before any host table; the host translates
 /// them where a person reads them (`oton ctl commands`). A third-party plugin's texts are not in the
 /// catalogues and are shown as written.
 public func N_(_ message: String) -> String { message }
 
+/// A plugin's messages in the user's language (ABI 1.4): `host.tr("Sleep timer: stop in {time}", ["time": "0:30"])`.
+/// The English text is the key into the host's catalogues (Sources/OtonHost/Resources/locale/*.po,
+/// docs/translating.md), exactly as the host's own `tr` reads them; values go in by name after the
+/// translation, so a translation may put them in any order. Write every message a person reads as a
+/// single-line literal right after `tr(` — the catalogue-completeness test finds them that way.
+/// Events and JSON are an API: keep them English (do not pass them through `tr`).
 public extension HostHandle {
     /// The user's languages as the host resolved them, e.g. "ru" or "sah:ru"; "en" for English,
     /// and from a host older than ABI 1.4 (which does not say).
