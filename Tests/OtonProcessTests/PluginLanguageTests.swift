@@ -106,6 +106,24 @@ final class PluginLanguageTests: XCTestCase {
                        CommandReply(ok: false, text: "неизвестный аргумент «--bogus»; использование: share [--format text|json]"))
     }
 
+    /// A config the plugin refuses is explained in the user's language too (the kit's create translates
+    /// the config reader's refusal); English stays what it was.
+    func testAConfigRefusalIsInRussian() throws {
+        let directory = try TemporaryDirectory(self)
+        func reason(_ translations: PluginTranslations) -> String {
+            let manager = PluginManager(bus: PluginBus(), requests: RecordingRequests(),
+                                        directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")),
+                                        translations: translations)
+            defer { manager.shutdown() }
+            let reports = manager.start([PluginEntry(id: "org.oton.sleep-timer", path: TestPaths.pluginLibrary("OtonSleepTimer"), enabled: true,
+                                                     config: .object(["fade_seconds": .bool(true)]), location: "plugins[0]")])
+            guard case let .failed(.createFailed(_, _, reason))? = reports.first?.status else { return "\(reports)" }
+            return reason
+        }
+        XCTAssertEqual(reason(Self.russian), "config.fade_seconds должно быть числом от 0 до 600, а не true")
+        XCTAssertEqual(reason(PluginTranslations(catalogue: .english)), "config.fade_seconds must be a number from 0 to 600, not true")
+    }
+
     func testTheSameRepliesStayEnglishForAnEnglishUser() throws {
         let directory = try TemporaryDirectory(self)
         let sleep = try start(TestPaths.pluginLibrary("OtonSleepTimer"), id: "org.oton.sleep-timer",
