@@ -89,7 +89,8 @@ public enum ConfigLoader {
         do {
             root = try JSONValue.parse(data, maxBytes: maxBytes)
         } catch {
-            let reason = error.kind == .syntax ? "not valid JSON: " + error.reason : error.reason
+            // The parser's own words stay English; the frame is the person's.
+            let reason = error.kind == .syntax ? tr("not valid JSON: {reason}", ["reason": error.reason]) : error.reason
             throw .syntax(file: file, line: error.line, column: error.column, reason: reason)
         }
         return try ConfigReader(file: file).read(root)
