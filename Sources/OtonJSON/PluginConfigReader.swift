@@ -24,15 +24,18 @@ public struct PluginConfigReader: Sendable {
     /// Parses `json`, which must be a JSON object. `example` is added to the error for text
     /// that is not an object (for example `{"listen": "127.0.0.1:8765"}`).
     public init(json: String, example: String? = nil) throws(PluginConfigError) {
-        let hint = example.map { ", e.g. " + $0 } ?? ""
         let root: JSONValue
         do {
             root = try JSONParser(maxBytes: Self.maxBytes).parse(Data(json.utf8))
         } catch {
-            throw PluginConfigError("config is not valid JSON (\(error))\(hint)")
+            let values = ["reason": "\(error)", "example": example ?? ""]
+            throw example == nil ? PluginConfigError(message: N_("config is not valid JSON ({reason})"), values: values)
+                                 : PluginConfigError(message: N_("config is not valid JSON ({reason}), e.g. {example}"), values: values)
         }
         guard case let .object(members) = root else {
-            throw PluginConfigError("config must be a JSON object\(hint), not \(Self.shown(root))")
+            let values = ["value": Self.shown(root), "example": example ?? ""]
+            throw example == nil ? PluginConfigError(message: N_("config must be a JSON object, not {value}"), values: values)
+                                 : PluginConfigError(message: N_("config must be a JSON object, e.g. {example}, not {value}"), values: values)
         }
         self.init(members: members, location: "config")
     }
@@ -64,7 +67,7 @@ public struct PluginConfigReader: Sendable {
 
     public func bool(_ key: String) throws(PluginConfigError) -> Bool? {
         guard let value = value(key) else { return nil }
-        guard case let .bool(flag) = value else { throw mismatch(key, "true or false", value) }
+        guard case let .bool(flag) = value else { throw mismatch(key, N_("{key} must be true or false, not {value}"), value) }
         return flag
     }
 
@@ -73,7 +76,7 @@ public struct PluginConfigReader: Sendable {
                        expected: String? = nil) throws(PluginConfigError) -> String? {
         guard let value = value(key) else { return nil }
         guard case let .string(text) = value, !nonEmpty || !text.isEmpty, text.count <= maxCount else {
-            throw mismatch(key, expected ?? (nonEmpty ? "a non-empty string" : "a string"), value)
+            throw mismatch(key, expected, or: nonEmpty ? N_("{key} must be a non-empty string, not {value}") : N_("{key} must be a string, not {value}"), value)
         }
         return text
     }
@@ -85,7 +88,9 @@ public struct PluginConfigReader: Sendable {
         guard let value = value(key) else { return nil }
         guard case let .string(text) = value, let choice = Choice(rawValue: text) else {
             let names = Choice.allCases.map { "\"\($0.rawValue)\"" }
-            throw mismatch(key, expected ?? Self.alternatives(names), value)
+            guard expected == nil, names.count > 1 else { throw mismatch(key, Optional(expected ?? names.joined()), or: "", value) }
+            throw mismatch(key, N_("{key} must be {choices} or {last}, not {value}"), value,
+                           ["choices": names.dropLast().joined(separator: ", "), "last": names[names.count - 1]])
         }
         return choice
     }
@@ -95,7 +100,8 @@ public struct PluginConfigReader: Sendable {
                        expected: String? = nil) throws(PluginConfigError) -> Double? {
         guard let value = value(key) else { return nil }
         guard case let .number(number) = value, range.contains(number.double) else {
-            throw mismatch(key, expected ?? "a number from \(Self.shown(range.lowerBound)) to \(Self.shown(range.upperBound))", value)
+            throw mismatch(key, expected, or: N_("{key} must be a number from {min} to {max}, not {value}"), value,
+                           ["min": Self.shown(range.lowerBound), "max": Self.shown(range.upperBound)])
         }
         return number.double
     }
@@ -105,7 +111,8 @@ public struct PluginConfigReader: Sendable {
                         expected: String? = nil) throws(PluginConfigError) -> Int? {
         guard let value = value(key) else { return nil }
         guard case let .number(number) = value, let whole = number.int, range.contains(whole) else {
-            throw mismatch(key, expected ?? "a whole number from \(range.lowerBound) to \(range.upperBound)", value)
+            throw mismatch(key, expected, or: N_("{key} must be a whole number from {min} to {max}, not {value}"), value,
+                           ["min": String(range.lowerBound), "max": String(range.upperBound)])
         }
         return whole
     }
@@ -114,7 +121,8 @@ public struct PluginConfigReader: Sendable {
 
     /// A list of strings, at most `maxCount` long.
     public func strings(_ key: String, maxCount: Int = .max, expected: String? = nil) throws(PluginConfigError) -> [String]? {
-        try list(key, maxCount: maxCount, expected: expected ?? "a list of strings") { item in
+        try list(key, maxCount: maxCount, phrase: expected.map(ListPhrase.init(expected:))
+                 ?? ListPhrase(whole: N_("{key} must be a list of strings, not {value}"), item: N_("{key} must be a list of strings; item {index} is {value}"))) { item in
             if case let .string(text) = item { text } else { nil }
         }
     }
@@ -122,8 +130,11 @@ public struct PluginConfigReader: Sendable {
     /// A list of numbers, each within `range`.
     public func numbers(_ key: String, in range: ClosedRange<Double>, maxCount: Int = .max,
                         expected: String? = nil) throws(PluginConfigError) -> [Double]? {
-        let phrase = expected ?? "a list of numbers from \(Self.shown(range.lowerBound)) to \(Self.shown(range.upperBound))"
-        return try list(key, maxCount: maxCount, expected: phrase) { item in
+        let phrase = expected.map(ListPhrase.init(expected:))
+            ?? ListPhrase(whole: N_("{key} must be a list of numbers from {min} to {max}, not {value}"),
+                          item: N_("{key} must be a list of numbers from {min} to {max}; item {index} is {value}"),
+                          values: ["min": Self.shown(range.lowerBound), "max": Self.shown(range.upperBound)])
+        return try list(key, maxCount: maxCount, phrase: phrase) { item in
             if case let .number(number) = item, range.contains(number.double) { number.double } else { nil }
         }
     }
@@ -131,22 +142,27 @@ public struct PluginConfigReader: Sendable {
     /// A list of whole numbers, each within `range`.
     public func integers(_ key: String, in range: ClosedRange<Int>, count: ClosedRange<Int> = 0 ... .max,
                          expected: String? = nil) throws(PluginConfigError) -> [Int]? {
-        let phrase = expected ?? "a list of whole numbers from \(range.lowerBound) to \(range.upperBound)"
-        guard let values = try list(key, maxCount: count.upperBound, expected: phrase, item: { item -> Int? in
+        let phrase = expected.map(ListPhrase.init(expected:))
+            ?? ListPhrase(whole: N_("{key} must be a list of whole numbers from {min} to {max}, not {value}"),
+                          item: N_("{key} must be a list of whole numbers from {min} to {max}; item {index} is {value}"),
+                          values: ["min": String(range.lowerBound), "max": String(range.upperBound)])
+        guard let values = try list(key, maxCount: count.upperBound, phrase: phrase, item: { item -> Int? in
             if case let .number(number) = item, let whole = number.int, range.contains(whole) { whole } else { nil }
         }) else { return nil }
-        guard values.count >= count.lowerBound else { throw mismatch(key, phrase, value(key) ?? .null) }
+        guard values.count >= count.lowerBound else { throw mismatch(key, phrase.whole, value(key) ?? .null, phrase.values) }
         return values
     }
 
     /// A list of objects, each read with its own reader (location `config.KEY[i]`).
     public func objects(_ key: String, expected: String? = nil) throws(PluginConfigError) -> [PluginConfigReader]? {
         guard let value = value(key) else { return nil }
-        guard case let .array(items) = value else { throw mismatch(key, expected ?? "a list of objects", value) }
+        guard case let .array(items) = value else { throw mismatch(key, expected, or: N_("{key} must be a list of objects, not {value}"), value) }
         var readers: [PluginConfigReader] = []
         for (index, item) in items.enumerated() {
             guard case let .object(members) = item else {
-                throw PluginConfigError("\(location).\(key)[\(index)] must be \(expected ?? "an object"), not \(Self.shown(item))")
+                let values = ["key": "\(location).\(key)[\(index)]", "value": Self.shown(item), "expected": expected ?? ""]
+                throw PluginConfigError(message: expected == nil ? N_("{key} must be an object, not {value}") : N_("{key} must be {expected}, not {value}"),
+                                        values: values)
             }
             readers.append(PluginConfigReader(members: members, location: "\(location).\(key)[\(index)]"))
         }
@@ -156,29 +172,57 @@ public struct PluginConfigReader: Sendable {
     /// A nested object (location `config.KEY`).
     public func section(_ key: String) throws(PluginConfigError) -> PluginConfigReader? {
         guard let value = value(key) else { return nil }
-        guard case let .object(members) = value else { throw mismatch(key, "an object", value) }
+        guard case let .object(members) = value else { throw mismatch(key, N_("{key} must be an object, not {value}"), value) }
         return PluginConfigReader(members: members, location: "\(location).\(key)")
     }
 
     // MARK: Wording
 
-    private func list<Item>(_ key: String, maxCount: Int, expected: String,
+    /// A list's two refusals: the whole value, and one item of it (a message each, with their values).
+    private struct ListPhrase {
+        var whole: String
+        var item: String
+        var values: [String: String] = [:]
+
+        /// A plugin's own wording of what the list must be (English, in `{expected}`).
+        init(expected: String) {
+            whole = N_("{key} must be {expected}, not {value}")
+            item = N_("{key} must be {expected}; item {index} is {value}")
+            values = ["expected": expected]
+        }
+
+        init(whole: String, item: String, values: [String: String] = [:]) {
+            (self.whole, self.item, self.values) = (whole, item, values)
+        }
+    }
+
+    private func list<Item>(_ key: String, maxCount: Int, phrase: ListPhrase,
                             item convert: (JSONValue) -> Item?) throws(PluginConfigError) -> [Item]? {
         guard let value = value(key) else { return nil }
-        guard case let .array(items) = value, items.count <= maxCount else { throw mismatch(key, expected, value) }
+        guard case let .array(items) = value, items.count <= maxCount else { throw mismatch(key, phrase.whole, value, phrase.values) }
         var result: [Item] = []
         result.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             guard let converted = convert(item) else {
-                throw PluginConfigError("\(location).\(key) must be \(expected); item \(index) is \(Self.shown(item))")
+                var values = phrase.values
+                (values["key"], values["index"], values["value"]) = ("\(location).\(key)", String(index), Self.shown(item))
+                throw PluginConfigError(message: phrase.item, values: values)
             }
             result.append(converted)
         }
         return result
     }
 
-    private func mismatch(_ key: String, _ expected: String, _ value: JSONValue) -> PluginConfigError {
-        error(key, "must be \(expected), not \(Self.shown(value))")
+    /// `message` (with {key} and {value}) about `key` holding `value`.
+    private func mismatch(_ key: String, _ message: String, _ value: JSONValue, _ values: [String: String] = [:]) -> PluginConfigError {
+        PluginConfigError(message: message, values: values.merging(["key": "\(location).\(key)", "value": Self.shown(value)]) { _, new in new })
+    }
+
+    /// `message`, or the plugin's own `expected` wording (English) when it gave one.
+    private func mismatch(_ key: String, _ expected: String?, or message: String, _ value: JSONValue,
+                          _ values: [String: String] = [:]) -> PluginConfigError {
+        guard let expected else { return mismatch(key, message, value, values) }
+        return mismatch(key, N_("{key} must be {expected}, not {value}"), value, ["expected": expected])
     }
 
     /// The value as the user wrote it, cut to 60 characters so that a huge value does not flood the log.
@@ -198,8 +242,32 @@ public struct PluginConfigReader: Sendable {
     }
 }
 
-/// A setting in a plugin's config that cannot be used; `description` is the whole sentence.
+/// A setting in a plugin's config that cannot be used. `description` is the whole sentence in
+/// English; the reader's own refusals also keep it apart as a message of the host's catalogues and
+/// its values, so a plugin can say it in the user's language (``text(_:)`` with `HostHandle.tr`).
 public struct PluginConfigError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+    /// English, `{placeholders}` filled from `values`.
+    public let message: String
+    public let values: [String: String]
+    public var description: String { MessageTemplate.filled(message, values) }
+
+    /// A sentence of the plugin's own (English only).
+    public init(_ description: String) {
+        message = description
+        values = [:]
+    }
+
+    public init(message: String, values: [String: String]) {
+        self.message = message
+        self.values = values
+    }
+
+    /// Through `translate` (a plugin's `HostHandle.tr`).
+    public func text(_ translate: (String, [String: String]) -> String) -> String {
+        translate(message, values)
+    }
 }
+
+/// Marks a message for the host's catalogues without translating it (gettext's `N_`); a plugin
+/// translates it with `HostHandle.tr` when it shows it.
+func N_(_ message: String) -> String { message }

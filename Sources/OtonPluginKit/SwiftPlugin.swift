@@ -61,11 +61,14 @@ enum SwiftPluginGlue {
             writeCreateError("no host table", into: errorBuffer, size: errorSize)
             return nil
         }
+        let handle = HostHandle(host)
         do {
-            let instance = try factory(HostHandle(host), config.map { String(cString: $0) } ?? "{}")
+            let instance = try factory(handle, config.map { String(cString: $0) } ?? "{}")
             return Unmanaged.passRetained(Box(instance)).toOpaque()
         } catch {
-            writeCreateError("\(error)", into: errorBuffer, size: errorSize)
+            // A config refusal in the user's language (ABI 1.4; English from an older host).
+            let reason = (error as? PluginConfigError)?.text { handle.tr($0, $1) } ?? "\(error)"
+            writeCreateError(reason, into: errorBuffer, size: errorSize)
             return nil
         }
     }

@@ -17,6 +17,10 @@ _Static_assert(offsetof(oton_request, station) == 24, "oton_request layout chang
 _Static_assert(offsetof(oton_host, log) == 32, "oton_host layout changed");
 _Static_assert(offsetof(oton_host, cache_dir) == 88, "oton_host layout changed");
 _Static_assert(offsetof(oton_host, select_media_taps) == 96, "oton_host layout changed (1.1)");
+_Static_assert(offsetof(oton_host, run_command) == 104, "oton_host layout changed (1.3)");
+_Static_assert(offsetof(oton_host, select_pcm_format) == 112, "oton_host layout changed (1.3)");
+_Static_assert(offsetof(oton_host, language) == 120, "oton_host layout changed (1.4)");
+_Static_assert(offsetof(oton_host, translate) == 128, "oton_host layout changed (1.4)");
 _Static_assert(offsetof(oton_plugin_descriptor, id) == 16, "descriptor layout changed");
 _Static_assert(offsetof(oton_plugin_descriptor, create) == 72, "descriptor layout changed");
 _Static_assert(offsetof(oton_plugin_descriptor, on_command) == 104, "descriptor layout changed");

@@ -13,7 +13,7 @@ struct ConfigCommand: ParsableCommand {
     struct Path: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: tr("Print the configuration file in use and why it was chosen."))
 
-        @Option(name: .long, help: "plugins.json to use instead of the lookup")
+        @Option(name: .long, help: ArgumentHelp(tr("plugins.json to use instead of the lookup")))
         var config: String?
 
         func run() throws {
@@ -38,7 +38,7 @@ struct ConfigCommand: ParsableCommand {
             abstract: tr("Write the built-in default to $XDG_CONFIG_HOME/oton/plugins.json (never over an existing file).")
         )
 
-        @Argument(help: "Where to write it instead (a file path).")
+        @Argument(help: ArgumentHelp(tr("Where to write it instead (a file path).")))
         var path: String?
 
         func run() throws {

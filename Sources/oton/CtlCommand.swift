@@ -6,26 +6,20 @@ struct CtlCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ctl",
         abstract: tr("Control a running oton: status, play, pause, toggle, stop, volume N, plugins, commands, subscribe, and every plugin command (sleep 30m, share, …)."),
-        discussion: """
-        Options go before the command. `oton ctl commands` lists what the running oton understands.
-        Volume is in percent (50, 50%, +5, -5); durations say their unit (90s, 30m, 1h30m).
-
-        Examples:
-          oton ctl status
-          oton ctl volume +5
-          oton ctl sleep 30m
-          oton ctl snooze 10m
-          oton ctl --instance kitchen subscribe
-        """
+        discussion: HelpText.paragraphs(
+            tr("Options go before the command. `oton ctl commands` lists what the running oton understands."),
+            tr("Volume is in percent (50, 50%, +5, -5); durations say their unit (90s, 30m, 1h30m)."),
+            HelpText.examples("oton ctl status", "oton ctl volume +5", "oton ctl sleep 30m", "oton ctl snooze 10m", "oton ctl --instance kitchen subscribe")
+        )
     )
 
-    @Option(name: .long, help: "Which oton to talk to, when several run")
+    @Option(name: .long, help: ArgumentHelp(tr("Which oton to talk to, when several run")))
     var instance: String?
 
-    @Flag(name: .long, help: "Print the reply as JSON")
+    @Flag(name: .long, help: ArgumentHelp(tr("Print the reply as JSON")))
     var json = false
 
-    @Argument(parsing: .captureForPassthrough, help: "The command and its arguments")
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp(tr("The command and its arguments")))
     var words: [String] = ["status"]
 
     func run() throws {

@@ -5,17 +5,17 @@ import OtonHost
 
 /// Options every command that runs the host takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: "plugins.json to use (default: $OTON_CONFIG, $XDG_CONFIG_HOME/oton/plugins.json, ./plugins.json)")
+    @Option(name: .long, help: ArgumentHelp(tr("plugins.json to use (default: $OTON_CONFIG, $XDG_CONFIG_HOME/oton/plugins.json, ./plugins.json)")))
     var config: String?
 
-    @Option(name: .long, help: "Log level: debug, info, warning, error (default: info; warning under the status line)",
+    @Option(name: .long, help: ArgumentHelp(tr("Log level: debug, info, warning, error (default: info; warning under the status line)")),
             transform: GlobalOptions.level)
     var logLevel: Logger.Level?
 
     /// A --log-level value; anything else is a usage error naming the accepted ones.
     private static func level(_ text: String) throws -> Logger.Level {
         guard let level = Logger.Level(rawValue: text.lowercased()) else {
-            throw ValidationError("use debug, info, warning or error (also trace, notice, critical)")
+            throw ValidationError(tr("use debug, info, warning or error (also trace, notice, critical)"))
         }
         return level
     }

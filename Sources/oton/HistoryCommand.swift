@@ -13,22 +13,22 @@ struct HistoryCommand: ParsableCommand {
     )
 
     struct Filters: ParsableArguments {
-        @Option(name: .long, help: "How many rows (tracks; for stats: entries per list)")
+        @Option(name: .long, help: ArgumentHelp(tr("How many rows (tracks; for stats: entries per list)")))
         var limit: Int?
 
-        @Option(name: .long, help: "Only tracks started since DATE: 2024-05-01, \"2024-05-01 18:30\", today, yesterday, 12h, 7d")
+        @Option(name: .long, help: ArgumentHelp(tr("Only tracks started since DATE: 2024-05-01, \"2024-05-01 18:30\", today, yesterday, 12h, 7d")))
         var since: String?
 
-        @Option(name: .long, help: "Only this station (case-insensitive)")
+        @Option(name: .long, help: ArgumentHelp(tr("Only this station (case-insensitive)")))
         var station: String?
 
-        @Option(name: .long, help: "Only tracks whose artist or title contains TEXT (case and accents ignored, every script)")
+        @Option(name: .long, help: ArgumentHelp(tr("Only tracks whose artist or title contains TEXT (case and accents ignored, every script)")))
         var search: String?
 
-        @Flag(name: .long, help: "Also show skipped plays (heard for less than the scrobble threshold, 30 s by default, or a placeholder such as Unknown - Unknown); stats never count them")
+        @Flag(name: .long, help: ArgumentHelp(tr("Also show skipped plays (heard for less than the scrobble threshold, 30 s by default, or a placeholder such as Unknown - Unknown); stats never count them")))
         var all = false
 
-        @Option(name: .long, help: "table, json or csv")
+        @Option(name: .long, help: ArgumentHelp(tr("table, json or csv")))
         var format: String = "table"
 
         /// The History plugin's table words (HistoryLabels.english) in the reader's language.

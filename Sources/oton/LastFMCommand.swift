@@ -16,10 +16,10 @@ struct LastFMCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: tr("Authorize Oton to scrobble to your Last.fm account."))
         @OptionGroup var options: GlobalOptions
 
-        @Option(name: .long, help: "Seconds to wait for the authorization in the browser")
+        @Option(name: .long, help: ArgumentHelp(tr("Seconds to wait for the authorization in the browser")))
         var wait: Double = 300
 
-        @Option(name: .long, help: "Seconds between checks")
+        @Option(name: .long, help: ArgumentHelp(tr("Seconds between checks")))
         var interval: Double = 3
 
         func run() throws {

@@ -7,16 +7,12 @@ struct Oton: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "oton",
         abstract: tr("Internet radio player and recorder with plugins."),
-        discussion: """
-        Exit codes: 0 normal, 2 usage or configuration error, 3 stream not playable, 4 recording failed.
-        Shell completion: oton --generate-completion-script bash|zsh|fish.
-
-        Examples:
-          oton play "Oton FM"
-          oton ctl sleep 30m
-          oton record "Oton FM" --out ~/rec --duration 2h
-          oton plugins inspect libOtonSleepTimer.so
-        """,
+        discussion: HelpText.paragraphs(
+            tr("Exit codes: 0 normal, 2 usage or configuration error, 3 stream not playable, 4 recording failed.") + "\n"
+                + tr("Shell completion: oton --generate-completion-script bash|zsh|fish."),
+            HelpText.examples("oton play \"Oton FM\"", "oton ctl sleep 30m", "oton record \"Oton FM\" --out ~/rec --duration 2h",
+                              "oton plugins inspect libOtonSleepTimer.so")
+        ),
         version: OtonVersionText.text,
         subcommands: [PlayCommand.self, RecordCommand.self, CtlCommand.self, StationsCommand.self, ScheduleCommand.self, AlarmCommand.self, HistoryCommand.self, LastFMCommand.self, PluginsCommand.self, ConfigCommand.self, PluginHostCommand.self]
     )

@@ -6,71 +6,65 @@ struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: tr("Play a station (by name from plugins.json), a URL or a file. No argument plays the default station."),
-        discussion: """
-        Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · n p next / previous station · \
-        1–9 station by number · s sleep timer presets · c cancel the sleep timer · h share the track · q quit.
-
-        Volume is in percent: 50 or 50%, 0–100, up to 150 amplified.
-
-        Exit codes: 0 normal, 1 --search found nothing or could not reach the directory, 2 usage or configuration \
-        error, 3 stream not playable after the retries.
-
-        Examples:
-          oton play                              # the default station
-          oton play "Oton FM" --volume 60%
-          oton play https://host/stream.mp3 --no-tui
-          oton play --headless --events events.jsonl
-          oton play --search "radio paradise"     # the first result of the station directory
-        """
+        discussion: HelpText.paragraphs(
+            tr("Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · n p next / previous station · 1–9 station by number · s sleep timer presets · c cancel the sleep timer · h share the track · q quit."),
+            tr("Volume is in percent: 50 or 50%, 0–100, up to 150 amplified."),
+            tr("Exit codes: 0 normal, 1 --search found nothing or could not reach the directory, 2 usage or configuration error, 3 stream not playable after the retries."),
+            HelpText.examples("oton play                              # " + tr("the default station"),
+                              "oton play \"Oton FM\" --volume 60%",
+                              "oton play https://host/stream.mp3 --no-tui",
+                              "oton play --headless --events events.jsonl",
+                              "oton play --search \"radio paradise\"     # " + tr("the first result of the station directory"))
+        )
     )
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "Station name, http(s):// URL, or file")
+    @Argument(help: ArgumentHelp(tr("Station name, http(s):// URL, or file")))
     var station: String?
 
-    @Option(name: .long, help: ArgumentHelp("Play the first station the Radio Browser directory finds for these words", valueName: "query"))
+    @Option(name: .long, help: ArgumentHelp(tr("Play the first station the Radio Browser directory finds for these words"), valueName: "query"))
     var search: String?
 
-    @Option(name: .long, help: ArgumentHelp("Radio Browser server for --search (default: \"directory_server\" in plugins.json, else DNS)",
+    @Option(name: .long, help: ArgumentHelp(tr("Radio Browser server for --search (default: \"directory_server\" in plugins.json, else DNS)"),
                                             valueName: "url"))
     var directoryServer: String?
 
-    @Flag(name: .long, help: "No sound device (real time into a fake sink) and no status line: for servers and recording")
+    @Flag(name: .long, help: ArgumentHelp(tr("No sound device (real time into a fake sink) and no status line: for servers and recording")))
     var headless = false
 
-    @Flag(name: .long, help: "Log lines instead of the one-line terminal status")
+    @Flag(name: .long, help: ArgumentHelp(tr("Log lines instead of the one-line terminal status")))
     var noTui = false
 
-    @Option(name: .long, help: "Write every bus event as one JSON line to FILE, or - for standard output")
+    @Option(name: .long, help: ArgumentHelp(tr("Write every bus event as one JSON line to FILE, or - for standard output")))
     var events: String?
 
-    @Option(name: .long, help: "Reconnect attempts after a failure (default 3; unlimited with --headless)")
+    @Option(name: .long, help: ArgumentHelp(tr("Reconnect attempts after a failure (default 3; unlimited with --headless)")))
     var retries: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Start volume in percent: 0–100, up to 150 amplified (50 or 50%)", valueName: "percent"),
+    @Option(name: .long, help: ArgumentHelp(tr("Start volume in percent: 0–100, up to 150 amplified (50 or 50%)"), valueName: "percent"),
             transform: StartVolume.percent)
     var volume: Int = 100
 
-    @Option(name: .long, help: ArgumentHelp("Rise from silence to the volume over this long once the station plays: 30s, 2m", valueName: "duration"),
+    @Option(name: .long, help: ArgumentHelp(tr("Rise from silence to the volume over this long once the station plays: 30s, 2m"), valueName: "duration"),
             transform: FadeInArgument.seconds)
     var fadeIn: Int?
 
-    @Flag(name: .long, help: "Play as an alarm (what `oton alarm` timers run): never silent, a built-in tone when the station does not play within 20 s; a running oton makes way")
+    @Flag(name: .long, help: ArgumentHelp(tr("Play as an alarm (what `oton alarm` timers run): never silent, a built-in tone when the station does not play within 20 s; a running oton makes way")))
     var alarm = false
 
-    @Option(name: .long, help: "GStreamer audio output instead of the automatic choice: pulsesink, pipewiresink, alsasink, …")
+    @Option(name: .long, help: ArgumentHelp(tr("GStreamer audio output instead of the automatic choice: pulsesink, pipewiresink, alsasink, …")))
     var audioSink: String?
 
-    @Option(name: .long, help: "Control socket name for `oton ctl --instance` (default: \"default\", or play-PID when taken)")
+    @Option(name: .long, help: ArgumentHelp(tr("Control socket name for `oton ctl --instance` (default: \"default\", or play-PID when taken)")))
     var instance: String?
 
-    @Flag(name: .long, help: "Open no control socket")
+    @Flag(name: .long, help: ArgumentHelp(tr("Open no control socket")))
     var noControl = false
 
     func validate() throws {
-        if search != nil, station != nil { throw ValidationError("give a station or --search QUERY, not both") }
-        if directoryServer != nil, search == nil { throw ValidationError("--directory-server is for --search") }
+        if search != nil, station != nil { throw ValidationError(tr("give a station or --search QUERY, not both")) }
+        if directoryServer != nil, search == nil { throw ValidationError(tr("--directory-server is for --search")) }
     }
 
     /// The first result of the directory search; its play is counted in the background.

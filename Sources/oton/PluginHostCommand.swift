@@ -9,7 +9,7 @@ import OtonHost
 struct PluginHostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugin-host",
-        abstract: "Run one isolated plugin for a parent oton (started by oton itself).",
+        abstract: tr("Run one isolated plugin for a parent oton (started by oton itself)."),
         shouldDisplay: false
     )
 

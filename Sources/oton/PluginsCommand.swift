@@ -18,7 +18,7 @@ struct PluginsCommand: ParsableCommand {
         func run() throws {
             options.bootstrapLogging()
             let config = try options.loadConfig()
-            print("plugins from \(config.file ?? "?"):")
+            print(tr("plugins from {file}:", ["file": config.file ?? "?"]))
             let probe = PluginManager(bus: PluginBus(), requests: NoPlayer())
             let configDirectory = config.file.map { ($0 as NSString).deletingLastPathComponent }
             for entry in config.plugins {
@@ -26,10 +26,10 @@ struct PluginsCommand: ParsableCommand {
                 do throws(PluginLoadError) {
                     let path = try probe.resolve(entry.path, configDirectory: configDirectory)
                     let manifest = try PluginLibrary(path: path).manifest
-                    status = entry.enabled ? "ok \(manifest.version), ABI \(manifest.abiVersion)" : "disabled"
+                    status = entry.enabled ? tr("ok {version}, ABI {abi}", ["version": manifest.version, "abi": manifest.abiVersion]) : tr("disabled")
                     if manifest.id != entry.id { throw .idMismatch(path: path, configured: entry.id, declared: manifest.id) }
                 } catch {
-                    print("  ✗ \(entry.id)  \(entry.enabled ? "enabled" : "disabled")  \(error.reason)\n      \(error.path)\n      hint: \(error.hint)")
+                    print("  ✗ \(entry.id)  \(entry.enabled ? tr("enabled") : tr("disabled"))  \(error.reason(in: .current))\n      \(error.path)\n      \(tr("hint: {hint}", ["hint": error.hint(in: .current)]))")
                     continue
                 }
                 print("  \(entry.enabled ? "✓" : "-") \(entry.id)  \(status)")
@@ -40,21 +40,17 @@ struct PluginsCommand: ParsableCommand {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: tr("Print everything a plugin library declares, without creating it."),
-            discussion: """
-            Examples:
-              oton plugins inspect libOtonSleepTimer.so
-              oton plugins inspect org.oton.share --json
-              oton plugins inspect ./build/libmyplugin.so
-            """
+            discussion: HelpText.examples("oton plugins inspect libOtonSleepTimer.so", "oton plugins inspect org.oton.share --json",
+                                          "oton plugins inspect ./build/libmyplugin.so")
         )
 
-        @Argument(help: "The plugin: a path, a bare file name (found where plugins.json paths are found, e.g. libOtonSleepTimer.so), or a plugin id from plugins.json (org.oton.share)")
+        @Argument(help: ArgumentHelp(tr("The plugin: a path, a bare file name (found where plugins.json paths are found, e.g. libOtonSleepTimer.so), or a plugin id from plugins.json (org.oton.share)")))
         var path: String
 
-        @Flag(name: .long, help: "Print JSON")
+        @Flag(name: .long, help: ArgumentHelp(tr("Print JSON")))
         var json = false
 
-        @Option(name: .long, help: "plugins.json whose ids and folders to use (default: the usual lookup)")
+        @Option(name: .long, help: ArgumentHelp(tr("plugins.json whose ids and folders to use (default: the usual lookup)")))
         var config: String?
 
         func run() throws {
@@ -62,7 +58,7 @@ struct PluginsCommand: ParsableCommand {
             do {
                 manifest = try PluginLibrary(path: try locate()).manifest
             } catch {
-                Terminal.error("\(error)")
+                Terminal.error((error as? PluginLoadError)?.description(in: .current) ?? "\(error)")
                 throw ExitStatus.configuration
             }
             print(json ? ManifestPrinter.json(manifest) : ManifestPrinter.text(manifest))
@@ -82,7 +78,8 @@ struct PluginsCommand: ParsableCommand {
                 return try probe.resolve(path, configDirectory: configDirectory)
             } catch {
                 let ids = configuration?.plugins.map(\.id).joined(separator: ", ") ?? "none"
-                throw InspectFailure(description: "no plugin file or id \"\(path)\": \(error.reason) (plugin ids in the configuration: \(ids))")
+                throw InspectFailure(description: tr("no plugin file or id \"{plugin}\": {reason} (plugin ids in the configuration: {ids})",
+                                                     ["plugin": path, "reason": error.reason(in: .current), "ids": ids]))
             }
         }
     }

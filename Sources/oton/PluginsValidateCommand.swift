@@ -7,33 +7,25 @@ extension PluginsCommand {
     struct Validate: ParsableCommand {
         // Not yet in the message catalogues (tr): added with the next catalogue update.
         static let configuration = CommandConfiguration(
-            abstract: "Run a plugin through the plugin contract, each check in a child process, and report every check.",
-            discussion: """
-            Checks: the descriptor; create/destroy with empty, hostile and huge config; every declared
-            command with bad arguments; a storm of every event kind it consumes; media at its taps with
-            DISCONT and format changes; destroy while events are pending; no call into the host after
-            destroy. Every call into the plugin has a time limit (--timeout). A crash or a hang fails
-            that check only. Data and cache directories are temporary; requests reach no player.
-
-            Exit status: 0 when every check passes, 1 when one fails, 2 for a usage error.
-
-            Examples:
-              oton plugins validate ./liboton_event_logger.so
-              oton plugins validate org.oton.history --timeout 5
-              oton plugins validate ./libmine.so --plugin-config '{"file":"/tmp/x.log"}'
-            """
+            abstract: tr("Run a plugin through the plugin contract, each check in a child process, and report every check."),
+            discussion: HelpText.paragraphs(
+                tr("Checks: the descriptor; create/destroy with empty, hostile and huge config; every declared command with bad arguments; a storm of every event kind it consumes; media at its taps with DISCONT and format changes; destroy while events are pending; no call into the host after destroy. Every call into the plugin has a time limit (--timeout). A crash or a hang fails that check only. Data and cache directories are temporary; requests reach no player."),
+                tr("Exit status: 0 when every check passes, 1 when one fails, 2 for a usage error."),
+                HelpText.examples("oton plugins validate ./liboton_event_logger.so", "oton plugins validate org.oton.history --timeout 5",
+                                  "oton plugins validate ./libmine.so --plugin-config '{\"file\":\"/tmp/x.log\"}'")
+            )
         )
 
-        @Argument(help: "The plugin: a path, a bare file name, or a plugin id from plugins.json")
+        @Argument(help: ArgumentHelp(tr("The plugin: a path, a bare file name, or a plugin id from plugins.json")))
         var path: String
 
-        @Option(name: .long, help: "Time limit for one call into the plugin, in seconds")
+        @Option(name: .long, help: ArgumentHelp(tr("Time limit for one call into the plugin, in seconds")))
         var timeout: Double = 2
 
-        @Option(name: .customLong("plugin-config"), help: "The plugin's config as a JSON object, for the checks that need a running instance")
+        @Option(name: .customLong("plugin-config"), help: ArgumentHelp(tr("The plugin's config as a JSON object, for the checks that need a running instance")))
         var pluginConfig: String = "{}"
 
-        @Option(name: .long, help: "plugins.json whose ids and folders to use (default: the usual lookup)")
+        @Option(name: .long, help: ArgumentHelp(tr("plugins.json whose ids and folders to use (default: the usual lookup)")))
         var config: String?
 
         func run() throws {
@@ -44,7 +36,7 @@ extension PluginsCommand {
             let configText: String
             do {
                 let parsed = try JSONParser(maxBytes: 16 << 20).parse(Data(pluginConfig.utf8))
-                guard case .object = parsed else { throw InspectFailure(description: "it is not a JSON object") }
+                guard case .object = parsed else { throw InspectFailure(description: tr("it is not a JSON object")) }
                 configText = parsed.jsonText
             } catch {
                 Terminal.error("--plugin-config is not a JSON object: \(error); give one like '{\"file\":\"/tmp/x.log\"}'")

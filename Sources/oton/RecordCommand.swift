@@ -12,27 +12,14 @@ struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: tr("Record a station headless into a folder, one file per track (no sound device, no status line)."),
-        discussion: """
-        Reconnects forever with growing delay unless --retries is given. One line per finished track on standard output.
-
-        Several stations (names, URLs, --all, --stations FILE) are recorded by one process, each into its own \
-        folder under --out, with its own reconnects and index; `oton ctl status` lists them and \
-        `oton ctl record add|remove NAME` changes the set while it runs. --shard I/N keeps only the stations \
-        shard I of N owns (rendezvous hashing of the URL), so N recorders share a list with nothing else shared.
-
-        Only the encoded stream is recorded (--format stream, no plugin asking for decoded audio), so the light \
-        engine reads it (libcurl, no GStreamer pipeline); HLS, WAV and --silence-window use GStreamer. --engine \
-        chooses by hand.
-
-        A recording is not listening: only the file sink and the artwork plugin (for covers) run, so nothing \
-        is added to the listening history or scrobbled. --with-plugin ID runs another enabled plugin too.
-
-        --duration counts the audio recorded, not the clock. A server's burst (audio from before the start, \
-        which Icecast sends at once to a new listener) is kept and counted, as streamripper keeps it. If \
-        the station sends nothing, oton record still ends after twice the duration plus 30 s.
-
-        Exit codes: 0 done, 2 usage or configuration, 3 stream not playable, 4 recording failed (disk full, write error).
-        """
+        discussion: HelpText.paragraphs(
+            tr("Reconnects forever with growing delay unless --retries is given. One line per finished track on standard output."),
+            tr("Several stations (names, URLs, --all, --stations FILE) are recorded by one process, each into its own folder under --out, with its own reconnects and index; `oton ctl status` lists them and `oton ctl record add|remove NAME` changes the set while it runs. --shard I/N keeps only the stations shard I of N owns (rendezvous hashing of the URL), so N recorders share a list with nothing else shared."),
+            tr("Only the encoded stream is recorded (--format stream, no plugin asking for decoded audio), so the light engine reads it (libcurl, no GStreamer pipeline); HLS, WAV and --silence-window use GStreamer. --engine chooses by hand."),
+            tr("A recording is not listening: only the file sink and the artwork plugin (for covers) run, so nothing is added to the listening history or scrobbled. --with-plugin ID runs another enabled plugin too."),
+            tr("--duration counts the audio recorded, not the clock. A server's burst (audio from before the start, which Icecast sends at once to a new listener) is kept and counted, as streamripper keeps it. If the station sends nothing, oton record still ends after twice the duration plus 30 s."),
+            tr("Exit codes: 0 done, 2 usage or configuration, 3 stream not playable, 4 recording failed (disk full, write error).")
+        )
     )
 
     static let pluginID = "org.oton.file-sink"
@@ -42,73 +29,73 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "Station names, http(s):// URLs, or files. No argument records the default station.")
+    @Argument(help: ArgumentHelp(tr("Station names, http(s):// URLs, or files. No argument records the default station.")))
     var stations: [String] = []
 
-    @Flag(name: .long, help: "Record every station of plugins.json")
+    @Flag(name: .long, help: ArgumentHelp(tr("Record every station of plugins.json")))
     var all = false
 
-    @Option(name: .customLong("stations"), help: ArgumentHelp("Record the stations of an .m3u or .pls file", valueName: "file"))
+    @Option(name: .customLong("stations"), help: ArgumentHelp(tr("Record the stations of an .m3u or .pls file"), valueName: "file"))
     var stationsFile: String?
 
-    @Option(name: .long, help: ArgumentHelp("Keep only the stations shard I of N owns (rendezvous hashing of each URL)", valueName: "I/N"))
+    @Option(name: .long, help: ArgumentHelp(tr("Keep only the stations shard I of N owns (rendezvous hashing of each URL)"), valueName: "I/N"))
     var shard: String?
 
-    @Option(name: .long, help: "Engine: auto (the light engine whenever only the encoded stream is recorded), light or gstreamer")
+    @Option(name: .long, help: ArgumentHelp(tr("Engine: auto (the light engine whenever only the encoded stream is recorded), light or gstreamer")))
     var engine: String?
 
-    @Option(name: .long, help: "Control socket name for `oton ctl --instance` (several stations; default: \"default\", or record-PID when taken)")
+    @Option(name: .long, help: ArgumentHelp(tr("Control socket name for `oton ctl --instance` (several stations; default: \"default\", or record-PID when taken)")))
     var instance: String?
 
-    @Option(name: .long, help: "Folder to record into")
+    @Option(name: .long, help: ArgumentHelp(tr("Folder to record into")))
     var out: String
 
-    @Flag(name: .long, inversion: .prefixedNo, help: "One file per track, or (--no-split) one file per connection")
+    @Flag(name: .long, inversion: .prefixedNo, help: ArgumentHelp(tr("One file per track, or (--no-split) one file per connection")))
     var split = true
 
-    @Option(name: .long, help: "stream: the encoded stream as received (default); wav: decoded PCM")
+    @Option(name: .long, help: ArgumentHelp(tr("stream: the encoded stream as received (default); wav: decoded PCM")))
     var format: String?
 
-    @Option(name: .long, help: "Move each cut to the quietest moment within ± this many seconds of the title change (MP3, AAC, WAV)")
+    @Option(name: .long, help: ArgumentHelp(tr("Move each cut to the quietest moment within ± this many seconds of the title change (MP3, AAC, WAV)")))
     var silenceWindow: Double?
 
-    @Option(name: .long, help: "Start each track this many seconds early (files overlap)")
+    @Option(name: .long, help: ArgumentHelp(tr("Start each track this many seconds early (files overlap)")))
     var padBefore: Double?
 
-    @Option(name: .long, help: "End each track this many seconds late (files overlap)")
+    @Option(name: .long, help: ArgumentHelp(tr("End each track this many seconds late (files overlap)")))
     var padAfter: Double?
 
-    @Flag(name: .long, help: "Write a CUE sheet beside each file (with --no-split: where each track begins)")
+    @Flag(name: .long, help: ArgumentHelp(tr("Write a CUE sheet beside each file (with --no-split: where each track begins)")))
     var cue = false
 
-    @Option(name: .long, help: "Stop after this much audio is recorded: 90s, 30m, 2h, 1h30m (the server's burst counts)")
+    @Option(name: .long, help: ArgumentHelp(tr("Stop after this much audio is recorded: 90s, 30m, 2h, 1h30m (the server's burst counts)")))
     var duration: String?
 
-    @Option(name: .long, help: ArgumentHelp("Also run this plugin enabled in plugins.json (repeatable); by default only the file sink and artwork run", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp(tr("Also run this plugin enabled in plugins.json (repeatable); by default only the file sink and artwork run"), valueName: "id"))
     var withPlugin: [String] = []
 
-    @Option(name: .long, help: "Stop after this much is written: 500M, 2G, or bytes")
+    @Option(name: .long, help: ArgumentHelp(tr("Stop after this much is written: 500M, 2G, or bytes")))
     var maxSize: String?
 
-    @Option(name: .long, help: "File name template (default {station}/{artist} - {title}.{ext})")
+    @Option(name: .long, help: ArgumentHelp(tr("File name template (default {station}/{artist} - {title}.{ext})")))
     var template: String?
 
-    @Option(name: .long, help: "File names: portable (default; FAT, exFAT, SMB and Windows accept them: : ? * \" < > | \\ replaced, no trailing dots or spaces) or posix (every character Linux allows)")
+    @Option(name: .long, help: ArgumentHelp(tr("File names: portable (default; FAT, exFAT, SMB and Windows accept them: : ? * \" < > | \\ replaced, no trailing dots or spaces) or posix (every character Linux allows)")))
     var names: String?
 
-    @Option(name: .long, help: "Incomplete first and last tracks: incomplete (into incomplete/), drop or keep")
+    @Option(name: .long, help: ArgumentHelp(tr("Incomplete first and last tracks: incomplete (into incomplete/), drop or keep")))
     var partial: String?
 
-    @Option(name: .long, help: "Drop tracks shorter than this many seconds (default 5)")
+    @Option(name: .long, help: ArgumentHelp(tr("Drop tracks shorter than this many seconds (default 5)")))
     var minSeconds: Double?
 
-    @Option(name: .long, help: "Stop recording when less than this many MB are free (default 64)")
+    @Option(name: .long, help: ArgumentHelp(tr("Stop recording when less than this many MB are free (default 64)")))
     var diskFloor: Double?
 
-    @Option(name: .long, help: "Write every bus event as one JSON line to FILE, or - for standard output")
+    @Option(name: .long, help: ArgumentHelp(tr("Write every bus event as one JSON line to FILE, or - for standard output")))
     var events: String?
 
-    @Option(name: .long, help: "Reconnect attempts after a failure (default: unlimited)")
+    @Option(name: .long, help: ArgumentHelp(tr("Reconnect attempts after a failure (default: unlimited)")))
     var retries: Int?
 
     func run() throws {
@@ -216,7 +203,7 @@ struct RecordCommand: ParsableCommand {
         let outcome = session.run { session in
             lines = RecordLogLines(bus: session.bus)
             if let report = session.plugins.reports.first(where: { $0.id == Self.pluginID }), case let .failed(error) = report.status {
-                sinkFailure = error.description
+                sinkFailure = error.description(in: .current)
                 session.requestQuit()
                 return
             }

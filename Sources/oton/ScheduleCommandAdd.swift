@@ -7,22 +7,22 @@ extension ScheduleCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: tr("Schedule a recording: a systemd user timer and service."))
 
-        @Argument(help: "The show's name: names the units and the folder its files go into")
+        @Argument(help: ArgumentHelp(tr("The show's name: names the units and the folder its files go into")))
         var name: String
 
-        @Option(name: .long, help: "Station name or http(s):// URL, as `oton record` takes it")
+        @Option(name: .long, help: ArgumentHelp(tr("Station name or http(s):// URL, as `oton record` takes it")))
         var station: String
 
-        @Option(name: .long, help: "When, local time: HH:MM, \"Tue 20:00\" (weekday names, full names too) or \"YYYY-MM-DD HH:MM\" (once)")
+        @Option(name: .long, help: ArgumentHelp(tr("When, local time: HH:MM, \"Tue 20:00\" (weekday names, full names too) or \"YYYY-MM-DD HH:MM\" (once)")))
         var at: String
 
-        @Option(name: .customLong("for"), help: "How long: 90s, 30m, 2h or 1h30m (at most 24h)")
+        @Option(name: .customLong("for"), help: ArgumentHelp(tr("How long: 90s, 30m, 2h or 1h30m (at most 24h)")))
         var length: String
 
-        @Option(name: .long, help: "week, day or weekdays (default: a weekday repeats weekly, HH:MM daily, a date runs once)")
+        @Option(name: .long, help: ArgumentHelp(tr("week, day or weekdays (default: a weekday repeats weekly, HH:MM daily, a date runs once)")))
         var every: String?
 
-        @Option(name: .long, help: "Folder that holds the show's folder (default ~/Music/oton)")
+        @Option(name: .long, help: ArgumentHelp(tr("Folder that holds the show's folder (default ~/Music/oton)")))
         var out: String?
 
         func run() throws {

@@ -6,36 +6,27 @@ import OtonHost
 struct StationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stations",
-        abstract: "Find stations in the Radio Browser directory and keep favourites in plugins.json.",
-        discussion: """
-        Edits go to --config FILE, else $OTON_CONFIG, else $XDG_CONFIG_HOME/oton/plugins.json (created from the \
-        built-in default when missing). Only the "stations" array changes; every other key stays as written. \
-        The file is replaced atomically, and every running oton is told (`oton ctl reload-stations`).
-
-        Exit codes: 0 done, 1 the directory failed or found nothing, 2 usage or configuration error.
-
-        Examples:
-          oton stations search jazz --country DE --limit 10
-          oton stations add --from-search 2
-          oton stations add "My FM" https://host/stream.mp3
-          oton stations move "My FM" 1
-          oton stations default "Oton FM"
-          oton stations remove "My FM"
-          oton stations export favourites.m3u
-          oton play --search "radio paradise"
-        """,
+        abstract: tr("Find stations in the Radio Browser directory and keep favourites in plugins.json."),
+        discussion: HelpText.paragraphs(
+            tr("Edits go to --config FILE, else $OTON_CONFIG, else $XDG_CONFIG_HOME/oton/plugins.json (created from the built-in default when missing). Only the \"stations\" array changes; every other key stays as written. The file is replaced atomically, and every running oton is told (`oton ctl reload-stations`)."),
+            tr("Exit codes: 0 done, 1 the directory failed or found nothing, 2 usage or configuration error."),
+            HelpText.examples("oton stations search jazz --country DE --limit 10", "oton stations add --from-search 2",
+                              "oton stations add \"My FM\" https://host/stream.mp3", "oton stations move \"My FM\" 1",
+                              "oton stations default \"Oton FM\"", "oton stations remove \"My FM\"",
+                              "oton stations export favourites.m3u", "oton play --search \"radio paradise\"")
+        ),
         subcommands: [List.self, Search.self, Add.self, Remove.self, Move.self, Default.self, Import.self, Export.self],
         defaultSubcommand: List.self
     )
 
     /// `oton stations list`: the stations of the plugins.json in use, in order.
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the stations in plugins.json (the favourites), in order.")
+        static let configuration = CommandConfiguration(abstract: tr("List the stations in plugins.json (the favourites), in order."))
 
-        @Option(name: .long, help: "plugins.json to use instead of the lookup")
+        @Option(name: .long, help: ArgumentHelp(tr("plugins.json to use instead of the lookup")))
         var config: String?
 
-        @Option(name: .long, help: "table or json")
+        @Option(name: .long, help: ArgumentHelp(tr("table or json")))
         var format: StationsOutputFormat = .table
 
         func run() throws {
@@ -59,7 +50,7 @@ struct StationsCommand: ParsableCommand {
                 print(JSONValue.array(list).jsonText)
             case .table:
                 for (index, station) in loaded.stations.enumerated() {
-                    let mark = station.name == defaultName ? "  (default)" : ""
+                    let mark = station.name == defaultName ? "  " + tr("(default)") : ""
                     print("\(index + 1). \(StationsTable.clean(station.name))  \(StationsTable.clean(station.url))\(mark)")
                 }
                 if loaded.stations.isEmpty { Terminal.note("no stations in \(loaded.file ?? "the configuration"); `oton stations add` or `oton stations search` finds some") }

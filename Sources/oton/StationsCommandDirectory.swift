@@ -5,11 +5,11 @@ import OtonHost
 
 /// Options that choose the directory server, shared by `stations search` and `play --search`.
 struct DirectoryServerOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Radio Browser server (default: \"directory_server\" in plugins.json, else one found through DNS)",
+    @Option(name: .long, help: ArgumentHelp(tr("Radio Browser server (default: \"directory_server\" in plugins.json, else one found through DNS)"),
                                             valueName: "url"))
     var server: String?
 
-    @Option(name: .long, help: "Seconds to wait for the directory's answer")
+    @Option(name: .long, help: ArgumentHelp(tr("Seconds to wait for the directory's answer")))
     var timeout: Double = 10
 
     /// A client for the chosen server, or what is wrong: exit 2 for a bad --server, exit 1 when no

@@ -6,7 +6,7 @@ import OtonHost
 /// untouched), apply the change, replace the file atomically, then tell running otons.
 /// `--config FILE` of the commands that edit plugins.json's stations: one declaration, one help text.
 struct EditedConfigOption: ParsableArguments {
-    @Option(name: .long, help: "plugins.json to edit (default: $OTON_CONFIG, else $XDG_CONFIG_HOME/oton/plugins.json)")
+    @Option(name: .long, help: ArgumentHelp(tr("plugins.json to edit (default: $OTON_CONFIG, else $XDG_CONFIG_HOME/oton/plugins.json)")))
     var config: String?
 }
 
@@ -67,31 +67,31 @@ enum RunningOtonNotifier {
 extension StationsCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add a station to plugins.json: NAME URL, or --from-search N (from the last `oton stations search`)."
+            abstract: tr("Add a station to plugins.json: NAME URL, or --from-search N (from the last `oton stations search`).")
         )
 
-        @Argument(help: "The station's name (with --from-search: a name instead of the directory's)")
+        @Argument(help: ArgumentHelp(tr("The station's name (with --from-search: a name instead of the directory's)")))
         var name: String?
 
-        @Argument(help: "Its stream or playlist URL (http, https or file)")
+        @Argument(help: ArgumentHelp(tr("Its stream or playlist URL (http, https or file)")))
         var url: String?
 
-        @Option(name: .long, help: "Result N of the last `oton stations search` (1 is the first)")
+        @Option(name: .long, help: ArgumentHelp(tr("Result N of the last `oton stations search` (1 is the first)")))
         var fromSearch: Int?
 
-        @Option(name: .long, help: "A status API (radio.co or Icecast status-json.xsl) for titles")
+        @Option(name: .long, help: ArgumentHelp(tr("A status API (radio.co or Icecast status-json.xsl) for titles")))
         var statusURL: String?
 
-        @Option(name: .long, help: "The station's web page")
+        @Option(name: .long, help: ArgumentHelp(tr("The station's web page")))
         var homepage: String?
 
         @OptionGroup var edited: EditedConfigOption
 
         func validate() throws {
             if fromSearch == nil, name == nil || url == nil {
-                throw ValidationError("give NAME and URL, or --from-search N")
+                throw ValidationError(tr("give NAME and URL, or --from-search N"))
             }
-            if fromSearch != nil, url != nil { throw ValidationError("--from-search takes the URL from the search; give no URL") }
+            if fromSearch != nil, url != nil { throw ValidationError(tr("--from-search takes the URL from the search; give no URL")) }
             do {
                 if let name { _ = try StationInput.checkedName(name) }
                 if let url { _ = try StationInput.checkedURL(url) }
@@ -127,9 +127,9 @@ extension StationsCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a station from plugins.json (by name, any case).")
+        static let configuration = CommandConfiguration(abstract: tr("Remove a station from plugins.json (by name, any case)."))
 
-        @Argument(help: "The station's name")
+        @Argument(help: ArgumentHelp(tr("The station's name")))
         var name: String
 
         @OptionGroup var edited: EditedConfigOption
@@ -145,10 +145,10 @@ extension StationsCommand {
 
     struct Default: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Make a station of plugins.json the default (what `oton play` plays without a station); without NAME, print it."
+            abstract: tr("Make a station of plugins.json the default (what `oton play` plays without a station); without NAME, print it.")
         )
 
-        @Argument(help: "The station's name (any case)")
+        @Argument(help: ArgumentHelp(tr("The station's name (any case)")))
         var name: String?
 
         @OptionGroup var edited: EditedConfigOption
@@ -177,12 +177,12 @@ extension StationsCommand {
     }
 
     struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move a station to position POS in plugins.json (1 is the top).")
+        static let configuration = CommandConfiguration(abstract: tr("Move a station to position POS in plugins.json (1 is the top)."))
 
-        @Argument(help: "The station's name")
+        @Argument(help: ArgumentHelp(tr("The station's name")))
         var name: String
 
-        @Argument(help: "Its new position, from 1")
+        @Argument(help: ArgumentHelp(tr("Its new position, from 1")))
         var position: Int
 
         @OptionGroup var edited: EditedConfigOption

@@ -5,10 +5,10 @@ import OtonHost
 extension StationsCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add the stations of an .m3u or .pls file to plugins.json (names already there are skipped)."
+            abstract: tr("Add the stations of an .m3u or .pls file to plugins.json (names already there are skipped).")
         )
 
-        @Argument(help: "The playlist file (.m3u, .m3u8 or .pls; the format is read from the text)")
+        @Argument(help: ArgumentHelp(tr("The playlist file (.m3u, .m3u8 or .pls; the format is read from the text)")))
         var file: String
 
         @OptionGroup var edited: EditedConfigOption
@@ -49,15 +49,15 @@ extension StationsCommand {
     }
 
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write the stations of plugins.json as an .m3u or .pls playlist.")
+        static let configuration = CommandConfiguration(abstract: tr("Write the stations of plugins.json as an .m3u or .pls playlist."))
 
-        @Argument(help: "Where to write it, or - for standard output")
+        @Argument(help: ArgumentHelp(tr("Where to write it, or - for standard output")))
         var file: String
 
-        @Option(name: .long, help: "m3u or pls (default: from the file's extension, else m3u)")
+        @Option(name: .long, help: ArgumentHelp(tr("m3u or pls (default: from the file's extension, else m3u)")))
         var format: StationPlaylistFile.Format?
 
-        @Option(name: .long, help: "plugins.json to read instead of the lookup")
+        @Option(name: .long, help: ArgumentHelp(tr("plugins.json to read instead of the lookup")))
         var config: String?
 
         func run() throws {

@@ -14,7 +14,10 @@ final class CatalogueCompletenessTests: XCTestCase {
         let used = try Self.msgidsInCode()
         XCTAssertGreaterThan(used.count, 50, "the scan finds the messages (status line, errors, abstracts)")
         for expected in ["playing", "reconnecting in {seconds} s (attempt {attempt}/{max})", "? keys",
-                         "Can't reach the station. The network seems to be unavailable.", "cannot play {url}: {message}"] {
+                         "Can't reach the station. The network seems to be unavailable.", "cannot play {url}: {message}",
+                         // The bundled plugins' replies (ABI 1.4: host.tr in OtonPluginKit reads the same catalogues).
+                         "Sleep timer: stop in {time} (fade {fade} s)", "Nothing is playing right now: there is no track to share",
+                         "a number needs its unit: {number}m for minutes, {number}s for seconds; from 1 second to 24 hours"] {
             XCTAssertNotNil(used[expected], "the scan misses \(expected)")
         }
         let russian = try POFileReader.translations(in: String(contentsOfFile: Self.locale + "/ru.po", encoding: .utf8))
@@ -47,12 +50,81 @@ final class CatalogueCompletenessTests: XCTestCase {
         }
     }
 
+    /// A plugin's reply is what `oton ctl` prints to a person: never a bare English literal, always
+    /// `host.tr("…")` (or JSON, built from values). Looks at the plugins' C glue, where replies are made.
+    func testPluginRepliesGoThroughTheCatalogue() throws {
+        let plugins = TestPaths.root + "/Sources/Plugins"
+        let bare = try NSRegularExpression(pattern: #"return \((true|false), "|\(ok: (true|false), text: ""#)
+        var checked = 0
+        guard let walker = FileManager.default.enumerator(atPath: plugins) else { return XCTFail("no Sources/Plugins") }
+        for case let relative as String in walker where relative.hasSuffix(".swift") && relative.contains("/Plugin/") {
+            let text = try String(contentsOfFile: plugins + "/" + relative, encoding: .utf8)
+            checked += 1
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = String(line)
+                if bare.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil {
+                    XCTFail("Sources/Plugins/\(relative):\(number + 1): a reply in English only; write host.tr(\"…\"): \(line)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 20, "the scan reads the plugins")
+    }
+
+    /// `--help` is read by a person too: every abstract, discussion and option help in the command line
+    /// goes through `tr("…")` (ArgumentParser's own frame, USAGE/OPTIONS, is its own and stays English).
+    func testHelpTextsGoThroughTheCatalogue() throws {
+        let folder = TestPaths.root + "/Sources/oton"
+        let bare = try NSRegularExpression(pattern: #"(abstract|help|discussion): "|ArgumentHelp\("|discussion: \"\"\""#)
+        var checked = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+            checked += 1
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = String(line)
+                if bare.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil {
+                    XCTFail("Sources/oton/\(name):\(number + 1): help in English only; write tr(\"…\"): \(line)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 20, "the scan reads the command line")
+    }
+
+    /// Warnings and errors the host logs reach a person too (under the status line, on stderr): each is a
+    /// `tr("…")` message, or only values (a URL, a message GStreamer or a plugin wrote) around punctuation.
+    func testWarningsAndErrorsGoThroughTheCatalogue() throws {
+        // The host's logger, a plugin's host.log and the file sink's notices.
+        let logged = try NSRegularExpression(pattern: #"(?:logger\.(?:warning|error)\(|host\.log\(OTON_LOG_(?:WARNING|ERROR), |\.log\(level: \.(?:warning|error), message: )"(.*)"\)+\s*$"#)
+        // What is left of a logged literal once its interpolations are taken out.
+        let interpolation = try NSRegularExpression(pattern: #"\\\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"#)
+        var checked = 0
+        for folder in ["OtonHost", "oton", "Plugins"] {
+            let root = TestPaths.root + "/Sources/" + folder
+            guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
+            for case let relative as String in walker where relative.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: root + "/" + relative, encoding: .utf8)
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let line = String(line)
+                    guard let match = logged.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+                          let range = Range(match.range(at: 1), in: line) else { continue }
+                    checked += 1
+                    let literal = String(line[range])
+                    if literal.contains("tr(\"") { continue }
+                    let words = interpolation.stringByReplacingMatches(in: literal, range: NSRange(literal.startIndex..., in: literal), withTemplate: "")
+                    if words.range(of: "[A-Za-z]{3,}", options: .regularExpression) != nil {
+                        XCTFail("Sources/\(folder)/\(relative):\(number + 1): a warning in English only; write tr(\"…\"): \(line)")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 20, "the scan finds the host's warnings")
+    }
+
     /// msgid → the first file using it: every `tr("…")` literal in Sources (comment lines skipped).
     /// An interpolation in a msgid would make a key that no catalogue can hold, so it fails here.
     static func msgidsInCode() throws -> [String: String] {
         var found: [String: String] = [:]
         let sources = TestPaths.root + "/Sources"
-        let call = try NSRegularExpression(pattern: #"\btr\("((?:[^"\\]|\\.)*)""#)
+        let call = try NSRegularExpression(pattern: #"\b(?:tr|N_)\("((?:[^"\\]|\\.)*)""#)
         guard let walker = FileManager.default.enumerator(atPath: sources) else { return [:] }
         for case let relative as String in walker where relative.hasSuffix(".swift") {
             let text = try String(contentsOfFile: sources + "/" + relative, encoding: .utf8)

@@ -11,7 +11,9 @@ final class OtonProcess {
     let directory: TemporaryDirectory
     let instance: String
 
-    init(_ testCase: XCTestCase, arguments: [String], plugins: String = #"{"stations": [], "plugins": []}"#, instance: String = "test") throws {
+    /// `environment` is laid over the test's own (e.g. `LANG`; a nil value removes the variable).
+    init(_ testCase: XCTestCase, arguments: [String], plugins: String = #"{"stations": [], "plugins": []}"#, instance: String = "test",
+         environment extra: [String: String?] = [:]) throws {
         directory = try TemporaryDirectory(testCase)
         self.instance = instance
         var environment = ProcessInfo.processInfo.environment
@@ -20,6 +22,7 @@ final class OtonProcess {
         environment["XDG_CACHE_HOME"] = directory.file("cache")
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = nil
+        for (name, value) in extra { environment[name] = value }
         self.environment = environment
         try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let config = try directory.write("plugins.json", plugins)

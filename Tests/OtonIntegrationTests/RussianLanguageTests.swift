@@ -44,6 +44,28 @@ final class RussianLanguageTests: XCTestCase {
         XCTAssertEqual(help.status, 0, help.stderr)
         XCTAssertTrue(help.stdout.contains("Проигрыватель и рекордер интернет-радио с плагинами."), help.stdout)
         XCTAssertTrue(help.stdout.contains("Воспроизвести станцию"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("Коды выхода: 0\u{A0}— штатно"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("Примеры:"), help.stdout)
+    }
+
+    /// The longer help of the commands people use most: the discussion and every option, not only the abstract.
+    func testHelpBodiesAndOptionsAreInRussian() throws {
+        let environment = Self.environment(lang: "ru_RU.UTF-8")
+        let expected = [
+            "play": ["Клавиши под строкой состояния:", "Начальная громкость в процентах", "Без звукового устройства", "станция по умолчанию"],
+            "record": ["Переподключается бесконечно", "Папка для записи", "Шаблон имени файла (по умолчанию {station}/{artist} - {title}.{ext})"],
+            "ctl": ["Параметры пишутся перед командой.", "Вывести ответ в виде JSON", "Примеры:"],
+        ]
+        for (command, phrases) in expected.sorted(by: { $0.key < $1.key }) {
+            let help = try runProcess(TestPaths.oton, [command, "--help"], environment: environment)
+            XCTAssertEqual(help.status, 0, help.stderr)
+            // ArgumentParser wraps to the terminal: compare with the lines joined.
+            let text = help.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            for phrase in phrases { XCTAssertTrue(text.contains(phrase), "oton \(command) --help: \(phrase)\n\(help.stdout)") }
+            for english in ["Keys under the status line", "Folder to record into", "Print the reply as JSON", "Examples:"] {
+                XCTAssertFalse(help.stdout.contains(english), "oton \(command) --help: no English left: \(english)")
+            }
+        }
     }
 
     /// `oton play` in a real terminal (tmux, 160 columns so that the reason fits) against a real Icecast mount.
@@ -127,6 +149,83 @@ final class RussianLanguageTests: XCTestCase {
                                                      "--config", config, "--duration", "3s", "--min-seconds", "1"], environment: environment)
         XCTAssertEqual(record.status, 0, record.stderr)
         XCTAssertTrue(record.stdout.hasPrefix("неполный: \(directory.file("out"))/incomplete/"), record.stdout)
+    }
+
+    /// Plugin replies (ABI 1.4: the host passes its language and catalogues) are Russian under a Russian
+    /// `oton play`, for a plugin in oton's process (share) and one isolated in a child (the sleep timer);
+    /// the events stay English. No stream is needed: the station does not answer, oton keeps retrying.
+    func testPluginRepliesAreInRussianInProcessAndIsolated() throws {
+        let russian: [String: String?] = ["LANG": "ru_RU.UTF-8", "LC_ALL": nil, "LC_MESSAGES": nil, "LANGUAGE": nil, "OTON_LOCALE_DIR": nil]
+        let oton = try OtonProcess(self, arguments: ["play", "Радио Один", "--headless"], plugins: """
+            {"stations": [{"name": "Радио Один", "url": "http://127.0.0.1:9/one.mp3"}],
+             "plugins": [{"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so", "isolation": "process"},
+                         {"id": "org.oton.share", "path": "libOtonShare.so"}]}
+            """, instance: "ru-plugins", environment: russian)
+        let events = try oton.connect()
+        try events.write(["subscribe"])
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
+
+        let sleep = try oton.ctl(["sleep", "30m"])
+        XCTAssertEqual(sleep.status, 0, sleep.stderr)
+        XCTAssertTrue(sleep.stdout.hasPrefix("Таймер сна: остановка через "), sleep.stdout)
+        XCTAssertTrue(sleep.stdout.contains("(затухание 10 с)"), sleep.stdout)
+        XCTAssertEqual(events.waitForEvent("org.oton.sleep.set")?["mode"], "duration", "events stay English")
+
+        let wrong = try oton.ctl(["sleep", "soon"])
+        XCTAssertNotEqual(wrong.status, 0)
+        XCTAssertTrue(wrong.stderr.contains("«soon» — не длительность (перед s должно стоять число)"), wrong.stderr)
+        XCTAssertEqual(try oton.ctl(["sleep", "cancel"]).stdout, "Таймер сна отменён\n")
+
+        let share = try oton.ctl(["share"])
+        XCTAssertNotEqual(share.status, 0)
+        XCTAssertTrue(share.stderr.contains("Сейчас ничего не играет: делиться нечем"), share.stderr)
+
+        // JSON is an API: the reply object's keys and the event names stay English, its text is the person's.
+        let json = try oton.ctl(["--json", "sleep"])
+        XCTAssertTrue(json.stdout.contains(#""ok":true"#) && json.stdout.contains("Таймер сна не установлен"), json.stdout)
+
+        // The command list: each help in Russian, the plugins' too (their descriptors are English, the host translates).
+        let commands = try oton.ctl(["commands"])
+        XCTAssertTrue(commands.stdout.contains("    что играет: состояние, станция, трек, громкость"), commands.stdout)
+        XCTAssertTrue(commands.stdout.contains("    установить таймер сна (90s, 30m, 1h15m, 45:00)"), commands.stdout)
+        XCTAssertTrue(commands.stdout.contains("    поделиться текущим треком"), commands.stdout)
+        // The host's own replies too: the status line of `oton ctl status` and a refusal.
+        XCTAssertTrue(try oton.ctl(["status"]).stdout.contains(" · Радио Один · громкость 100%"), "ctl status in Russian")
+        XCTAssertTrue(try oton.ctl(["no-such-command"]).stderr.contains("неизвестная команда «no-such-command»"), "a refusal in Russian")
+        let commandsJSON = try oton.ctl(["--json", "commands"])
+        XCTAssertTrue(commandsJSON.stdout.contains(#""help":"what is playing: state, station, track, volume""#), "JSON stays English: \(commandsJSON.stdout)")
+    }
+
+    /// A warning a person reads on stderr: a second `oton play` asking for the instance name the first holds
+    /// plays on, without a control socket, and says why in Russian.
+    func testAWarningIsInRussian() throws {
+        let stations = #"{"stations": [{"name": "Радио Один", "url": "http://127.0.0.1:9/one.mp3"}], "plugins": []}"#
+        let russian: [String: String?] = ["LANG": "ru_RU.UTF-8", "LC_ALL": nil, "LC_MESSAGES": nil, "LANGUAGE": nil, "OTON_LOCALE_DIR": nil]
+        let first = try OtonProcess(self, arguments: ["play", "Радио Один", "--headless"], plugins: stations, instance: "ru-warn", environment: russian)
+        _ = try first.connect()
+
+        let second = Process()
+        second.executableURL = URL(fileURLWithPath: TestPaths.oton)
+        second.arguments = ["play", "Радио Один", "--headless", "--config", first.directory.file("plugins.json"), "--instance", "ru-warn"]
+        second.environment = first.environment // the same runtime folder: the name is taken
+        let log = first.directory.file("second.log")
+        FileManager.default.createFile(atPath: log, contents: nil)
+        second.standardError = FileHandle(forWritingAtPath: log)
+        second.standardOutput = FileHandle.nullDevice
+        try second.run()
+        addTeardownBlock { if second.isRunning { second.terminate(); second.waitUntilExit() } }
+
+        let expected = ["управляющий сокет ru-warn: экземпляр oton «ru-warn» уже запущен",
+                        "управляющего сокета нет: `oton ctl` не сможет связаться с этим oton"]
+        let deadline = Date().addingTimeInterval(30)
+        var text = ""
+        while Date() < deadline {
+            text = first.directory.read("second.log")
+            if expected.allSatisfy(text.contains) || !second.isRunning { break }
+            usleep(50_000)
+        }
+        for line in expected { XCTAssertTrue(text.contains(line), "\(line)\n\(text)") }
+        XCTAssertFalse(text.contains("no control socket"), "no English left: \(text)")
     }
 
     /// Usage errors oton words itself (not ArgumentParser's frame) are Russian too, and still exit 2.

@@ -1,5 +1,6 @@
 import Foundation
 import OtonTestSupport
+import PluginAPI
 import XCTest
 
 /// The `oton` executable as a user runs it.
@@ -47,7 +48,7 @@ final class CommandLineTests: XCTestCase {
         let result = try runProcess(TestPaths.oton, ["plugins", "list", "--config", file])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("✓ org.oton.sleep-timer  ok 0.1.0"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("✗ org.oton.test.probe  enabled  built for plugin ABI 9.3, but this oton speaks ABI 1.3"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("✗ org.oton.test.probe  enabled  built for plugin ABI 9.\(OTON_ABI_MINOR), but this oton speaks ABI 1.\(OTON_ABI_MINOR)"), result.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file("created")))
     }
 }

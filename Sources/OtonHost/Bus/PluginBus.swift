@@ -119,8 +119,8 @@ public final class PluginBus: Sendable {
             return true
         }
         guard due else { return }
-        let what = tap == 0 ? "events" : "media (tap \(tap))"
-        logger.warning("\(id) is falling behind: its queue overflowed and \(what) were dropped (events dropped so far: \(counts.events), media bytes: \(counts.mediaBytes))")
+        let values = ["plugin": id, "tap": String(tap), "events": String(counts.events), "bytes": String(counts.mediaBytes)]
+        logger.warning("\(tap == 0 ? tr("{plugin} is falling behind: its queue overflowed and events were dropped (events dropped so far: {events}, media bytes: {bytes})", values) : tr("{plugin} is falling behind: its queue overflowed and media (tap {tap}) were dropped (events dropped so far: {events}, media bytes: {bytes})", values))")
         let drop = DropInfo(pluginID: id, mediaTap: tap, droppedEvents: counts.events, droppedBytes: counts.mediaBytes)
         publish(BusEvent(kind: OTON_EVENT_DROPPED, name: "dropped", source: id, payload: .dropped(drop)))
     }

@@ -6,14 +6,15 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     case syntax(file: String, line: Int, column: Int, reason: String)
     case invalid(file: String, location: String, problem: String)
 
-    public var description: String { message + "\n  hint: " + hint }
+    /// For a person, in their language (``MessageCatalogue/current``).
+    public var description: String { message + "\n  " + tr("hint: {hint}", ["hint": hint]) }
 
     public var message: String {
         switch self {
         case let .notFound(tried):
-            "no plugins.json found (looked at: \(tried.joined(separator: ", ")))"
+            tr("no plugins.json found (looked at: {files})", ["files": tried.joined(separator: ", ")])
         case let .unreadable(file, reason):
-            "\(file): cannot read: \(reason)"
+            "\(file): " + tr("cannot read: {reason}", ["reason": reason])
         case let .syntax(file, line, column, reason):
             "\(file):\(line):\(column): \(reason)"
         case let .invalid(file, location, problem):
@@ -24,13 +25,13 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     public var hint: String {
         switch self {
         case .notFound:
-            "pass --config FILE, set OTON_CONFIG, or copy the repository's plugins.json to ~/.config/oton/plugins.json"
+            tr("pass --config FILE, set OTON_CONFIG, or copy the repository's plugins.json to ~/.config/oton/plugins.json")
         case .unreadable:
-            "check that the file exists and that you may read it"
+            tr("check that the file exists and that you may read it")
         case .syntax:
-            "fix the JSON at that line and column (a missing comma or quote is the usual cause); `python3 -m json.tool FILE` shows it too"
+            tr("fix the JSON at that line and column (a missing comma or quote is the usual cause); `python3 -m json.tool FILE` shows it too")
         case .invalid:
-            "see docs/configuration.md for the shape of plugins.json"
+            tr("see docs/configuration.md for the shape of plugins.json")
         }
     }
 }

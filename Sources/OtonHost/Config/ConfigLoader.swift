@@ -89,7 +89,8 @@ public enum ConfigLoader {
         do {
             root = try JSONValue.parse(data, maxBytes: maxBytes)
         } catch {
-            let reason = error.kind == .syntax ? "not valid JSON: " + error.reason : error.reason
+            // The parser's own words stay English; the frame is the person's.
+            let reason = error.kind == .syntax ? tr("not valid JSON: {reason}", ["reason": error.reason]) : error.reason
             throw .syntax(file: file, line: error.line, column: error.column, reason: reason)
         }
         return try ConfigReader(file: file).read(root)
@@ -103,7 +104,7 @@ private struct ConfigReader {
     var directory: String { (file as NSString).deletingLastPathComponent }
 
     func read(_ root: JSONValue) throws(ConfigError) -> OtonConfig {
-        guard case let .object(top) = root else { throw invalid("top level", "must be a JSON object with \"stations\" and \"plugins\"") }
+        guard case let .object(top) = root else { throw invalid(tr("top level"), tr("must be a JSON object with \"stations\" and \"plugins\"")) }
         var config = OtonConfig(file: file)
         config.defaultStationName = try optionalString(top["default_station"], at: "default_station")
         config.stations = try array(top["stations"], at: "stations").enumerated().map { index, value throws(ConfigError) in
@@ -114,26 +115,26 @@ private struct ConfigReader {
         }
         if let value = top["shutdown_timeout_ms"] {
             guard let milliseconds = value.numberValue, milliseconds >= 0, milliseconds <= 600_000 else {
-                throw invalid("shutdown_timeout_ms", "must be a number of milliseconds from 0 to 600000")
+                throw invalid("shutdown_timeout_ms", tr("must be a number of milliseconds from 0 to 600000"))
             }
             config.shutdownTimeout = milliseconds / 1000
         }
         var seen = Set<String>()
         for entry in config.plugins {
-            guard seen.insert(entry.id).inserted else { throw invalid(entry.location + ".id", "\"\(entry.id)\" appears twice; each plugin id may be listed once") }
+            guard seen.insert(entry.id).inserted else { throw invalid(entry.location + ".id", tr("\"{id}\" appears twice; each plugin id may be listed once", ["id": entry.id])) }
         }
         if let name = config.defaultStationName, config.station(named: name) == nil {
-            throw invalid("default_station", "names \"\(name)\", which is not in \"stations\"")
+            throw invalid("default_station", tr("names \"{name}\", which is not in \"stations\"", ["name": name]))
         }
         return config
     }
 
     private func station(_ value: JSONValue, at location: String) throws(ConfigError) -> Station {
-        guard case .object = value else { throw invalid(location, "must be an object with \"name\" and \"url\"") }
+        guard case .object = value else { throw invalid(location, tr("must be an object with \"name\" and \"url\"")) }
         let name = try requiredString(value["name"], at: location + ".name")
         let url = try requiredString(value["url"], at: location + ".url")
         guard URL(string: url)?.scheme != nil else {
-            throw invalid(location + ".url", "\"\(url)\" is not a URL (expected http://, https:// or file://)")
+            throw invalid(location + ".url", tr("\"{url}\" is not a URL (expected http://, https:// or file://)", ["url": url]))
         }
         return Station(
             name: name, url: url,
@@ -147,26 +148,26 @@ private struct ConfigReader {
     private func titleEncoding(_ value: JSONValue?, at location: String) throws(ConfigError) -> TitleEncodingSetting {
         guard let name = try optionalString(value, at: location) else { return .auto }
         guard let setting = TitleEncodingSetting(configValue: name) else {
-            throw invalid(location, "\"\(name)\" is not a title encoding oton knows; use one of \(TitleEncodingSetting.acceptedValues)")
+            throw invalid(location, tr("\"{name}\" is not a title encoding oton knows; use one of {values}", ["name": name, "values": TitleEncodingSetting.acceptedValues]))
         }
         return setting
     }
 
     private func plugin(_ value: JSONValue, at location: String) throws(ConfigError) -> PluginEntry {
-        guard case .object = value else { throw invalid(location, "must be an object with \"id\" and \"path\"") }
+        guard case .object = value else { throw invalid(location, tr("must be an object with \"id\" and \"path\"")) }
         let id = try requiredString(value["id"], at: location + ".id")
         let path = try requiredString(value["path"], at: location + ".path")
         var enabled = true
         if let flag = value["enabled"] {
-            guard let bool = flag.boolValue else { throw invalid(location + ".enabled", "must be true or false") }
+            guard let bool = flag.boolValue else { throw invalid(location + ".enabled", tr("must be true or false")) }
             enabled = bool
         }
         let config = value["config"] ?? .object([:])
-        guard case .object = config else { throw invalid(location + ".config", "must be an object") }
+        guard case .object = config else { throw invalid(location + ".config", tr("must be an object")) }
         var isolation = PluginIsolation.inProcess
         if let name = try optionalString(value["isolation"], at: location + ".isolation") {
             guard let chosen = PluginIsolation(rawValue: name) else {
-                throw invalid(location + ".isolation", "\"\(name)\" is not a plugin isolation oton knows; use \(PluginIsolation.acceptedValues)")
+                throw invalid(location + ".isolation", tr("\"{name}\" is not a plugin isolation oton knows; use {values}", ["name": name, "values": PluginIsolation.acceptedValues]))
             }
             isolation = chosen
         }
@@ -182,19 +183,19 @@ private struct ConfigReader {
 
     private func array(_ value: JSONValue?, at location: String) throws(ConfigError) -> [JSONValue] {
         guard let value else { return [] }
-        guard case let .array(items) = value else { throw invalid(location, "must be an array") }
+        guard case let .array(items) = value else { throw invalid(location, tr("must be an array")) }
         return items
     }
 
     private func requiredString(_ value: JSONValue?, at location: String) throws(ConfigError) -> String {
-        guard let value else { throw invalid(location, "is missing") }
-        guard let string = value.stringValue, !string.isEmpty else { throw invalid(location, "must be a non-empty string") }
+        guard let value else { throw invalid(location, tr("is missing")) }
+        guard let string = value.stringValue, !string.isEmpty else { throw invalid(location, tr("must be a non-empty string")) }
         return string
     }
 
     private func optionalString(_ value: JSONValue?, at location: String) throws(ConfigError) -> String? {
         guard let value, value != .null else { return nil }
-        guard let string = value.stringValue else { throw invalid(location, "must be a string") }
+        guard let string = value.stringValue else { throw invalid(location, tr("must be a string")) }
         return string
     }
 

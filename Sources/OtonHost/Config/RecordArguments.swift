@@ -15,7 +15,7 @@ public enum RecordArguments {
     /// "90s", "30m", "2h", "1h30m", "1.5h": seconds, more than 0 and at most 365 days. A bare number
     /// is refused with a hint, as the sleep timer refuses it: every duration says its unit.
     public static func seconds(_ text: String) throws(Invalid) -> Double {
-        let usage = Invalid(description: "--duration \(text): use 90s, 30m, 2h or 1h30m (more than 0, at most 365 days)")
+        let usage = Invalid(description: tr("--duration {value}: use 90s, 30m, 2h or 1h30m (more than 0, at most 365 days)", ["value": text]))
         var total = 0.0
         var number = ""
         var sawUnit = false
@@ -31,12 +31,13 @@ public enum RecordArguments {
         }
         if !number.isEmpty {
             let shown = number.count > 12 ? String(number.prefix(12)) + "…" : number
-            throw Invalid(description: "--duration \(text): a number needs its unit: \(shown)s for seconds, \(shown)m for minutes, \(shown)h for hours (more than 0, at most 365 days)")
+            throw Invalid(description: tr("--duration {value}: a number needs its unit: {number}s for seconds, {number}m for minutes, {number}h for hours (more than 0, at most 365 days)",
+                                         ["value": text, "number": shown]))
         } else if !sawUnit {
-            throw Invalid(description: "--duration is empty; use 90s, 30m, 2h or 1h30m (more than 0, at most 365 days)")
+            throw Invalid(description: tr("--duration is empty; use 90s, 30m, 2h or 1h30m (more than 0, at most 365 days)"))
         }
         guard total > 0, total <= maximumSeconds else {
-            throw Invalid(description: "--duration \(text): must be more than 0 s and at most 365 days")
+            throw Invalid(description: tr("--duration {value}: must be more than 0 s and at most 365 days", ["value": text]))
         }
         return total
     }
@@ -52,11 +53,11 @@ public enum RecordArguments {
             digits = digits.dropLast()
         }
         guard let value = decimal(String(digits)) else {
-            throw Invalid(description: "--max-size \(text): use 500M, 2G, 800K or a number of bytes (from 1K to 1T)")
+            throw Invalid(description: tr("--max-size {value}: use 500M, 2G, 800K or a number of bytes (from 1K to 1T)", ["value": text]))
         }
         let bytes = value * multiplier
         guard bytes >= minimumBytes, bytes <= maximumBytes else {
-            throw Invalid(description: "--max-size \(text): must be between 1K and 1T (1 KiB to 1 TiB)")
+            throw Invalid(description: tr("--max-size {value}: must be between 1K and 1T (1 KiB to 1 TiB)", ["value": text]))
         }
         return bytes
     }

@@ -17,19 +17,19 @@ public final class ControlClient {
         } else {
             let live = ControlSocketPath.instances().filter { UnixSocket.isLive(ControlSocketPath.socket(instance: $0)) }
             switch live.count {
-            case 0: throw Failure(description: "no running oton found in \(ControlSocketPath.directory()); start one with `oton play`")
+            case 0: throw Failure(description: tr("no running oton found in {folder}; start one with `oton play`", ["folder": ControlSocketPath.directory()]))
             case 1: path = ControlSocketPath.socket(instance: live[0])
-            default: throw Failure(description: "several oton instances run (\(live.joined(separator: ", "))); pass --instance NAME")
+            default: throw Failure(description: tr("several oton instances run ({instances}); pass --instance NAME", ["instances": live.joined(separator: ", ")]))
             }
         }
         do {
             fd = try UnixSocket.connect(to: path)
         } catch {
             if error.nobodyListens, let instance {
-                throw Failure(description: "no oton is running as instance \"\(instance)\" (nothing listens at \(path)); "
-                    + "start one with `oton play --instance \(instance)`")
+                throw Failure(description: tr("no oton is running as instance \"{instance}\" (nothing listens at {path}); start one with `oton play --instance {instance}`",
+                                              ["instance": instance, "path": path]))
             }
-            throw Failure(description: "cannot reach oton at \(path): \(error)")
+            throw Failure(description: tr("cannot reach oton at {path}: {reason}", ["path": path, "reason": "\(error)"]))
         }
         reader = LineReader(fd: fd, limit: Self.maximumLineBytes)
     }
@@ -54,7 +54,7 @@ public final class ControlClient {
     public func write(_ words: [String], id: Int = 1) throws(Failure) {
         let request: JSONValue = ["id": .int(id), "command": .strings(words)]
         let data = Data((request.jsonText + "\n").utf8)
-        guard UnixSocket.writeAll(fd, data) else { throw Failure(description: "oton closed the connection") }
+        guard UnixSocket.writeAll(fd, data) else { throw Failure(description: tr("oton closed the connection")) }
     }
 
     /// The next line from oton as a JSON object (replies, or events after `subscribe`).
@@ -62,11 +62,11 @@ public final class ControlClient {
         switch reader.next() {
         case let .line(line):
             guard let object = (try? JSONValue.parse(line, maxBytes: Self.maximumLineBytes))?.objectValue else {
-                throw Failure(description: "unreadable reply: \(String(decoding: line.prefix(200), as: UTF8.self))")
+                throw Failure(description: tr("unreadable reply: {reply}", ["reply": String(decoding: line.prefix(200), as: UTF8.self)]))
             }
             return object
-        case .tooLong: throw Failure(description: "reply too long")
-        case .closed, .timedOut: throw Failure(description: "oton closed the connection")
+        case .tooLong: throw Failure(description: tr("reply too long"))
+        case .closed, .timedOut: throw Failure(description: tr("oton closed the connection"))
         }
     }
 

@@ -21,31 +21,31 @@ struct ControlCommands: ControlHandler {
     var alarm: AlarmClock? = nil
 
     static let builtIn: [(name: String, usage: String, help: String)] = [
-        ("status", "status", "what is playing: state, station, track, volume"),
-        ("play", "play [STATION]", "play (a live stream reconnects); with a station, switch to it first"),
-        ("pause", "pause", "pause"),
-        ("toggle", "toggle", "pause or resume"),
-        ("stop", "stop", "stop playing"),
-        ("station", "station NAME|NUMBER|URL", "switch to a station of plugins.json (by name or number) or to a stream or playlist URL"),
-        ("next", "next", "switch to the next station of plugins.json (wraps around)"),
-        ("prev", "prev", "switch to the previous station (wraps around)"),
-        ("stations", "stations", "the stations to switch between, the current one marked"),
-        ("snooze", "snooze [DURATION]", "stop now and play again after DURATION (default 10m), rising from silence as an alarm does"),
-        ("volume", "volume [N|+N|-N]", "show or set the volume in percent: 50 or 50%, +5, -5 (0–100, up to 150 amplified)"),
-        ("plugins", "plugins", "the plugins and their state"),
-        ("reload-stations", "reload-stations", "re-read the stations from plugins.json (oton stations add/remove/move send it)"),
-        ("commands", "commands", "every command, the plugins' included"),
-        ("subscribe", "subscribe", "stream every bus event as JSON lines until you disconnect"),
-        ("quit", "quit", "end oton"),
+        ("status", "status", N_("what is playing: state, station, track, volume")),
+        ("play", "play [STATION]", N_("play (a live stream reconnects); with a station, switch to it first")),
+        ("pause", "pause", N_("pause")),
+        ("toggle", "toggle", N_("pause or resume")),
+        ("stop", "stop", N_("stop playing")),
+        ("station", "station NAME|NUMBER|URL", N_("switch to a station of plugins.json (by name or number) or to a stream or playlist URL")),
+        ("next", "next", N_("switch to the next station of plugins.json (wraps around)")),
+        ("prev", "prev", N_("switch to the previous station (wraps around)")),
+        ("stations", "stations", N_("the stations to switch between, the current one marked")),
+        ("snooze", "snooze [DURATION]", N_("stop now and play again after DURATION (default 10m), rising from silence as an alarm does")),
+        ("volume", "volume [N|+N|-N]", N_("show or set the volume in percent: 50 or 50%, +5, -5 (0–100, up to 150 amplified)")),
+        ("plugins", "plugins", N_("the plugins and their state")),
+        ("reload-stations", "reload-stations", N_("re-read the stations from plugins.json (oton stations add/remove/move send it)")),
+        ("commands", "commands", N_("every command, the plugins' included")),
+        ("subscribe", "subscribe", N_("stream every bus event as JSON lines until you disconnect")),
+        ("quit", "quit", N_("end oton")),
     ]
 
     func run(_ request: ControlRequest) -> ControlReply {
         switch request.name {
         case "status": return status()
         case "play" where !request.arguments.isEmpty: return switchStation(request.arguments.joined(separator: " "))
-        case "play": return submit(.play, "playing")
+        case "play": return submit(.play, tr("playing"))
         case "station":
-            guard !request.arguments.isEmpty else { return .failure("usage: station NAME|NUMBER|URL (`oton ctl stations` lists them)") }
+            guard !request.arguments.isEmpty else { return .failure(tr("usage: station NAME|NUMBER|URL (`oton ctl stations` lists them)")) }
             return switchStation(request.arguments.joined(separator: " "))
         case "next": return step(1)
         case "prev", "previous": return step(-1)
@@ -56,10 +56,10 @@ struct ControlCommands: ControlHandler {
                  "current": .bool(entry.element.url == current.url)]
             }
             return .success(stations().listing(current: current), data: ["stations": .array(list)])
-        case "pause": return submit(.pause, "paused")
-        case "toggle", "play-pause": return submit(.playPause, "toggled")
-        case "stop": return submit(.stop, "stopped")
-        case "quit": return .success("quitting") // the quit itself follows the reply: see afterReply
+        case "pause": return submit(.pause, tr("paused"))
+        case "toggle", "play-pause": return submit(.playPause, tr("toggled"))
+        case "stop": return submit(.stop, tr("stopped"))
+        case "quit": return .success(tr("quitting")) // the quit itself follows the reply: see afterReply
         case "volume": return volume(request.arguments)
         case "snooze": return snooze(request.arguments)
         case "alarm-takeover":
@@ -72,7 +72,7 @@ struct ControlCommands: ControlHandler {
         case "commands", "help": return commandList()
         default:
             guard let reply = plugins.run(command: request.name, arguments: request.arguments) else {
-                return .failure("unknown command \"\(request.name)\"; `oton ctl commands` lists them")
+                return .failure(tr("unknown command \"{command}\"; `oton ctl commands` lists them", ["command": request.name]))
             }
             return ControlReply(ok: reply.ok, text: reply.text, data: nil)
         }
@@ -94,14 +94,14 @@ struct ControlCommands: ControlHandler {
 
     private func step(_ step: Int) -> ControlReply {
         guard let next = stations().station(after: player.station, step: step) else {
-            return .failure("plugins.json lists no stations to switch between")
+            return .failure(tr("plugins.json lists no stations to switch between"))
         }
         return switchTo(next)
     }
 
     private func switchTo(_ station: Station) -> ControlReply {
         player.submit(.switchStation(station), from: "control")
-        return .success("switching to \(station.name)", data: ["station": .string(station.name), "url": .string(station.url)])
+        return .success(tr("switching to {station}", ["station": station.name]), data: ["station": .string(station.name), "url": .string(station.url)])
     }
 
     private func submit(_ request: PlayerRequest, _ text: String) -> ControlReply {
@@ -132,9 +132,10 @@ struct ControlCommands: ControlHandler {
             data["error"] = ["kind": .string(kind), "message": .string(state["error_message"] ?? ""), "suggestion": .string(state["error_suggestion"] ?? "")]
         }
         let song = [track["artist"], track["title"]].compactMap { $0 }.joined(separator: " – ")
-        var text = "\(state["state"] ?? "idle") · \(player.station.name)"
+        // The text is for a person, in their language (the data above is the API, in English).
+        var text = "\(tr(state["state"] ?? "idle")) · \(player.station.name)"
         if !song.isEmpty { text += " · " + song }
-        text += " · volume \(VolumeArgument.text(percent: volumePercent))"
+        text += " · " + tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent)])
         if let sleep = sleepTimer() {
             data["sleep"] = .object(sleep.data)
             text += " · " + sleep.text
@@ -156,11 +157,11 @@ struct ControlCommands: ControlHandler {
             .max { $0.event.monotonicNanoseconds < $1.event.monotonicNanoseconds }
         guard let event = latest?.event, event.name == OTON_EVENT_NAME_SLEEP_SET else { return nil }
         let field = { (key: String) in event.fields.last { $0.key == key }?.value }
-        if field("mode") == "after-track" { return ("sleep after track", ["mode": "after-track"]) }
+        if field("mode") == "after-track" { return (tr("sleep after track"), ["mode": "after-track"]) }
         guard let seconds = field("seconds").flatMap(Double.init), seconds.isFinite else { return nil }
         let elapsed = Double(Clock.monotonicNanoseconds() - event.monotonicNanoseconds) / 1e9
         let left = Int(max(0, min(seconds - elapsed, 86_400 * 7)).rounded(.up))
-        return (String(format: "sleep %d:%02d", left / 60, left % 60), ["mode": "duration", "seconds_left": .int(left)])
+        return (tr("sleep {time}", ["time": String(format: "%d:%02d", left / 60, left % 60)]), ["mode": "duration", "seconds_left": .int(left)])
     }
 
     /// `snooze [10m]`: stop now, ring again later (see ``AlarmClock/snooze(seconds:)``).
@@ -182,7 +183,7 @@ struct ControlCommands: ControlHandler {
 
     private func volume(_ arguments: [String]) -> ControlReply {
         guard let argument = arguments.first else {
-            return .success("volume \(VolumeArgument.text(percent: volumePercent))", data: ["volume": .int(volumePercent)])
+            return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent)]), data: ["volume": .int(volumePercent)])
         }
         let target: Int
         switch Self.volumeArgument(argument) {
@@ -194,7 +195,7 @@ struct ControlCommands: ControlHandler {
             player.submit(.changeVolume(byPercent: change), from: "control")
         case let .failure(error): return .failure(error.description)
         }
-        return .success("volume \(VolumeArgument.text(percent: target))", data: ["volume": .int(target)])
+        return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: target)]), data: ["volume": .int(target)])
     }
 
     typealias VolumeArgument = OtonHost.VolumeArgument
@@ -208,10 +209,11 @@ struct ControlCommands: ControlHandler {
     private func reloadStations() -> ControlReply {
         do {
             let stations = try LiveStationList.shared.reload()
-            return .success("\(stations.count) station\(stations.count == 1 ? "" : "s") reloaded from \(LiveStationList.shared.file ?? "?")",
+            let values = ["count": String(stations.count), "file": LiveStationList.shared.file ?? "?"]
+            return .success(stations.count == 1 ? tr("1 station reloaded from {file}", values) : tr("{count} stations reloaded from {file}", values),
                             data: ["stations": .strings(stations.map(\.name))])
         } catch {
-            return .failure("stations not reloaded: \(error.message); the old list stays. Hint: \(error.hint)")
+            return .failure(tr("stations not reloaded: {reason}; the old list stays. Hint: {hint}", ["reason": error.message, "hint": error.hint]))
         }
     }
 
@@ -225,17 +227,24 @@ struct ControlCommands: ControlHandler {
             case .disabled: status = "disabled"
             case let .failed(error): status = "failed: \(error.reason)"
             }
-            lines.append("\(report.id)  \(status)")
+            // The line in the person's language; the JSON status stays English.
+            let shown = switch report.status {
+            case let .running(manifest): tr("running {version}", ["version": manifest.version])
+            case .disabled: tr("disabled")
+            case let .failed(error): tr("failed: {reason}", ["reason": error.reason(in: .current)])
+            }
+            lines.append("\(report.id)  \(shown)")
             list.append(["id": .string(report.id), "status": .string(status), "path": .string(report.path)])
         }
-        return .success(lines.isEmpty ? "no plugins configured" : lines.joined(separator: "\n"), data: ["plugins": .array(list)])
+        return .success(lines.isEmpty ? tr("no plugins configured") : lines.joined(separator: "\n"), data: ["plugins": .array(list)])
     }
 
     private func commandList() -> ControlReply {
-        var lines = Self.builtIn.map { "\($0.usage)\n    \($0.help)" }
+        // The lines are for a person (help in their language); the JSON keeps the English help.
+        var lines = Self.builtIn.map { "\($0.usage)\n    \(tr($0.help))" }
         var list: [JSONValue] = Self.builtIn.map { ["name": .string($0.name), "usage": .string($0.usage), "help": .string($0.help), "plugin": "host"] }
         for entry in plugins.commands.all {
-            lines.append("\(entry.command.usage)\n    \(entry.command.help) [\(entry.pluginID)]")
+            lines.append("\(entry.command.usage)\n    \(tr(entry.command.help)) [\(entry.pluginID)]")
             list.append(["name": .string(entry.command.name), "usage": .string(entry.command.usage), "help": .string(entry.command.help),
                          "plugin": .string(entry.pluginID)])
         }

@@ -44,14 +44,14 @@ public final class ControlServer: @unchecked Sendable {
     /// A server whose requests `handler` answers; `subscribe` streams `bus`'s events.
     init(instance: String, bus: PluginBus, handler: any ControlHandler, logger: Logger = Logger(label: "oton.control")) throws {
         guard ControlSocketPath.isValidInstance(instance) else {
-            throw ControlSocketPath.Refused(description: "instance name \"\(instance)\" may use only letters, digits, '.', '_' and '-'")
+            throw ControlSocketPath.Refused(description: tr("instance name \"{instance}\" may use only letters, digits, '.', '_' and '-'", ["instance": instance]))
         }
         let directory = ControlSocketPath.directory()
         try ControlSocketPath.prepare(directory)
         path = directory + "/" + instance + ".sock"
         if FileManager.default.fileExists(atPath: path) {
             guard !UnixSocket.isLive(path) else {
-                throw ControlSocketPath.Refused(description: "another oton is running as instance \"\(instance)\" (\(path)); pass --instance NAME")
+                throw ControlSocketPath.Refused(description: tr("another oton is running as instance \"{instance}\" ({path}); pass --instance NAME", ["instance": instance, "path": path]))
             }
             unlink(path)
         }
@@ -90,7 +90,7 @@ public final class ControlServer: @unchecked Sendable {
         let left = threads
         lock.unlock()
         if left > 0 {
-            logger.warning("control socket: \(left) client threads still busy after \(Int(Self.closeWaitSeconds)) s; not waiting longer")
+            logger.warning("\(tr("control socket: {count} client threads still busy after {seconds} s; not waiting longer", ["count": String(left), "seconds": String(Int(Self.closeWaitSeconds))]))")
             return false
         }
         return true
@@ -115,7 +115,7 @@ public final class ControlServer: @unchecked Sendable {
                 if closing { Glibc.close(listener) }
                 lock.unlock()
                 if !closing {
-                    logger.error("control socket: accept failed (\(String(cString: strerror(reason)))); no new clients until restart")
+                    logger.error("\(tr("control socket: accept failed ({reason}); no new clients until restart", ["reason": String(cString: strerror(reason))]))")
                 }
                 return
             }

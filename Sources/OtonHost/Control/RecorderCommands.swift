@@ -7,10 +7,10 @@ struct RecorderCommands: ControlHandler {
     let recorder: MultiRecorder
 
     static let builtIn: [(name: String, usage: String, help: String)] = [
-        ("status", "status", "every station: state, title, bytes, files, reconnects, last error, engine"),
-        ("record", "record add NAME|URL · record remove NAME · record list", "start or finish recording a station while oton runs"),
-        ("commands", "commands", "every command"),
-        ("quit", "quit", "finish every recording and end oton"),
+        ("status", "status", N_("every station: state, title, bytes, files, reconnects, last error, engine")),
+        ("record", "record add NAME|URL · record remove NAME · record list", N_("start or finish recording a station while oton runs")),
+        ("commands", "commands", N_("every command")),
+        ("quit", "quit", N_("finish every recording and end oton")),
     ]
 
     func run(_ request: ControlRequest) -> ControlReply {
@@ -19,10 +19,10 @@ struct RecorderCommands: ControlHandler {
         case "record": return record(request.arguments)
         case "commands", "help":
             let list: [JSONValue] = Self.builtIn.map { ["name": .string($0.name), "usage": .string($0.usage), "help": .string($0.help), "plugin": "host"] }
-            return .success(Self.builtIn.map { "\($0.usage)\n    \($0.help)" }.joined(separator: "\n"), data: ["commands": .array(list)])
-        case "quit": return .success("finishing every recording")
+            return .success(Self.builtIn.map { "\($0.usage)\n    \(tr($0.help))" }.joined(separator: "\n"), data: ["commands": .array(list)])
+        case "quit": return .success(tr("finishing every recording"))
         default:
-            return .failure("unknown command \"\(request.name)\" for a recorder of several stations; `oton ctl commands` lists them")
+            return .failure(tr("unknown command \"{command}\" for a recorder of several stations; `oton ctl commands` lists them", ["command": request.name]))
         }
     }
 
@@ -31,29 +31,29 @@ struct RecorderCommands: ControlHandler {
     }
 
     private func record(_ arguments: [String]) -> ControlReply {
-        guard let verb = arguments.first else { return .failure("usage: record add NAME|URL, record remove NAME, record list") }
+        guard let verb = arguments.first else { return .failure(tr("usage: record add NAME|URL, record remove NAME, record list")) }
         let argument = arguments.dropFirst().joined(separator: " ")
         switch verb {
         case "add":
-            guard !argument.isEmpty else { return .failure("usage: record add NAME|URL") }
+            guard !argument.isEmpty else { return .failure(tr("usage: record add NAME|URL")) }
             do {
                 let station = try StationResolver.resolve(argument, in: recorder.catalogue)
-                guard let session = recorder.add(station) else { return .failure("oton is finishing its recordings; nothing is added") }
-                return .success("recording \(station.name) into \(session.label)/", data: ["label": .string(session.label), "url": .string(station.url)])
+                guard let session = recorder.add(station) else { return .failure(tr("oton is finishing its recordings; nothing is added")) }
+                return .success(tr("recording {station} into {folder}/", ["station": station.name, "folder": session.label]), data: ["label": .string(session.label), "url": .string(station.url)])
             } catch {
                 return .failure(error.description)
             }
         case "remove":
-            guard !argument.isEmpty else { return .failure("usage: record remove NAME (as `oton ctl status` lists it)") }
+            guard !argument.isEmpty else { return .failure(tr("usage: record remove NAME (as `oton ctl status` lists it)")) }
             guard let session = recorder.remove(argument) else {
-                return .failure("no station \"\(argument)\" is recording; `oton ctl status` lists them")
+                return .failure(tr("no station \"{station}\" is recording; `oton ctl status` lists them", ["station": argument]))
             }
-            return .success("finishing \(session.label)", data: ["label": .string(session.label)])
+            return .success(tr("finishing {station}", ["station": session.label]), data: ["label": .string(session.label)])
         case "list":
             let names = recorder.sessions.map(\.session.label)
             return .success(names.joined(separator: "\n"), data: ["stations": .strings(names)])
         default:
-            return .failure("record \(verb): use record add NAME|URL, record remove NAME or record list")
+            return .failure(tr("record {verb}: use record add NAME|URL, record remove NAME or record list", ["verb": verb]))
         }
     }
 

@@ -217,7 +217,7 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         }
         replies.failAll()
         guard !wasStopping else { return }
-        let how = breach.map { "sent oton \($0) (killed)" } ?? IsolatedPluginProcess.describe(status)
+        let how = breach.map { tr("sent oton {what} (killed)", ["what": $0]) } ?? IsolatedPluginProcess.describe(status)
         let now = Date()
         let (count, delay, giveUp) = lock.withLock { () -> (Int, Double, Bool) in
             crashTimes = crashTimes.filter { now.timeIntervalSince($0) < Self.crashWindowSeconds } + [now]
@@ -226,10 +226,10 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
             return (count, Self.restartDelays[min(count - 1, Self.restartDelays.count - 1)], off)
         }
         if giveUp {
-            logger.error("plugin \(id) \(how) \(count) times in \(Int(Self.crashWindowSeconds / 60)) minutes; it stays off until oton restarts (playback goes on)")
+            logger.error("\(tr("plugin {plugin} {how} {count} times in {minutes} minutes; it stays off until oton restarts (playback goes on)", ["plugin": id, "how": how, "count": String(count), "minutes": String(Int(Self.crashWindowSeconds / 60))]))")
             return
         }
-        logger.error("plugin \(id) \(how); restarting in \(Int(delay)) s (crash \(count) of \(Self.crashLimit) in \(Int(Self.crashWindowSeconds / 60)) min; playback goes on)")
+        logger.error("\(tr("plugin {plugin} {how}; restarting in {seconds} s (crash {count} of {limit} in {minutes} min; playback goes on)", ["plugin": id, "how": how, "seconds": String(Int(delay)), "count": String(count), "limit": String(Self.crashLimit), "minutes": String(Int(Self.crashWindowSeconds / 60))]))")
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in restart() }
     }
 
@@ -261,7 +261,7 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
             }
             logger.info("plugin \(id) restarted in a new process (pid \(newPID)); \(lost) events and buffers were lost while it was down")
         } catch {
-            logger.error("plugin \(id) did not start again: \(error)")
+            logger.error("\(tr("plugin {plugin} did not start again: {reason}", ["plugin": id, "reason": "\(error)"]))")
             // Counted like a crash, so a plugin that can no longer start is given up too.
             childEndedAfterFailedStart()
         }
@@ -275,7 +275,7 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
             return (crashTimes.count, Self.restartDelays[min(crashTimes.count - 1, Self.restartDelays.count - 1)], off)
         }
         if giveUp {
-            logger.error("plugin \(id) failed \(count) times in \(Int(Self.crashWindowSeconds / 60)) minutes; it stays off until oton restarts (playback goes on)")
+            logger.error("\(tr("plugin {plugin} failed {count} times in {minutes} minutes; it stays off until oton restarts (playback goes on)", ["plugin": id, "count": String(count), "minutes": String(Int(Self.crashWindowSeconds / 60))]))")
         } else {
             DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in restart() }
         }
@@ -291,7 +291,7 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
                 let (current, target, silentFor) = lock.withLock { (channel, pid, Date().timeIntervalSince(lastPong)) }
                 guard let current else { continue }
                 if silentFor > Self.hangSeconds {
-                    logger.error("plugin \(id) has not answered for \(Int(silentFor)) s (stuck in a callback); killing its process")
+                    logger.error("\(tr("plugin {plugin} has not answered for {seconds} s (stuck in a callback); killing its process", ["plugin": id, "seconds": String(Int(silentFor))]))")
                     lock.withLock { lastPong = Date() }
                     endProcess(target)
                     continue

@@ -86,7 +86,7 @@ enum IsolatedPluginProcess {
         case .ready?:
             guard var ready = IsolationManifest.ready(from: first!.header) else {
                 _ = endAndReap(child)
-                throw IsolationError.child("its ready message was unreadable")
+                throw IsolationError.child(tr("its ready message was unreadable"))
             }
             ready.commands = registered.map(\.command)
             ready.manifest.commands = registered.filter(\.declared).map(\.command)
@@ -95,11 +95,11 @@ enum IsolatedPluginProcess {
         case .failed?:
             var status: Int32 = 0
             while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-            throw IsolationError.child(first?.header["reason"]?.stringValue ?? "create() failed")
+            throw IsolationError.child(first?.header["reason"]?.stringValue ?? tr("create() failed"))
         default:
-            let reason = candidate.refusal.map { "it sent \($0)" }
+            let reason = candidate.refusal.map { tr("it sent {what}", ["what": $0]) }
             let status = endAndReap(child)
-            throw IsolationError.child(reason ?? (first == nil ? "it \(describe(status)) before it was ready" : "it said something else than ready"))
+            throw IsolationError.child(reason ?? (first == nil ? tr("it {how} before it was ready", ["how": describe(status)]) : tr("it said something else than ready")))
         }
     }
 
@@ -107,9 +107,9 @@ enum IsolatedPluginProcess {
     static func describe(_ status: Int32) -> String {
         let signal = status & 0x7f
         if signal != 0 && signal != 0x7f {
-            return "crashed: \(signalName(signal))"
+            return tr("crashed: {signal}", ["signal": signalName(signal)])
         }
-        return "exited with status \((status >> 8) & 0xff)"
+        return tr("exited with status {status}", ["status": String((status >> 8) & 0xff)])
     }
 
     static func signalName(_ signal: Int32) -> String {

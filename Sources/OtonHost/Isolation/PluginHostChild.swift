@@ -41,8 +41,9 @@ public enum PluginHostChild {
         local.isolation = .inProcess
         let report = manager.start([local]).first
         guard case let .running(manifest)? = report?.status else {
-            var reason = "the plugin did not start"
-            if case let .failed(error)? = report?.status { reason = error.description }
+            // oton shows it to a person: in the language this child shares with it.
+            var reason = tr("the plugin did not start")
+            if case let .failed(error)? = report?.status { reason = error.description(in: .current) }
             channel.send(.failed, ["reason": .string(reason)])
             return 0
         }
@@ -57,7 +58,7 @@ public enum PluginHostChild {
             channel.send(.registered, IsolationManifest.header(of: entry.command, declared: declared.contains(entry.command.name)))
         }
         guard channel.send(.ready, IsolationManifest.header(of: manifest, taps: selection?.taps ?? 0, pcm: selection?.pcm ?? .standard)) else {
-            channel.send(.failed, ["reason": .string("its descriptor does not fit in one message (at most \(IsolationChannel.maximumHeaderBytes / 1024) KiB)")])
+            channel.send(.failed, ["reason": .string(tr("its descriptor does not fit in one message (at most {size} KiB)", ["size": String(IsolationChannel.maximumHeaderBytes / 1024)]))])
             manager.shutdown(finalState: nil)
             return 0
         }

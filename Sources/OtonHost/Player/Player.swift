@@ -170,7 +170,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                 do {
                     switchTo(try stationList.find(argument))
                 } catch {
-                    logger.warning("\(source) asked to switch stations: \(error)")
+                    logger.warning("\(tr("{source} asked to switch stations: {reason}", ["source": source, "reason": "\(error)"]))")
                 }
             case let .stepStation(step):
                 if let next = stationList.station(after: current, step: step) { switchTo(next) }
@@ -368,7 +368,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             watchdog?.cancel()
             watchdog = nil
             if pipeline?.stop() == false {
-                logger.warning("\(current.url): the old connection did not stop within 2 s (a source blocked in a read); left behind")
+                logger.warning("\(current.url): \(tr("the old connection did not stop within 2 s (a source blocked in a read); left behind"))")
             }
             pipeline = nil
         case .pausePipeline:
@@ -391,9 +391,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             if case let .error(kind) = machine.state {
                 if alarmStation != nil, !playingTone {
                     // After this transition is done and its error state announced: the switch is a transition of its own.
-                    queue.async { [self] in playTone(because: kind.message) }
+                    queue.async { [self] in playTone(because: kind.message(in: .current)) }
                 } else if hasSwitched {
-                    logger.warning("\(current.url): gave up (\(kind.message)); staying on the error: switch to another station or play to try again")
+                    logger.warning("\(current.url): \(tr("gave up ({reason}); staying on the error: switch to another station or play to try again", ["reason": kind.message(in: .current)]))")
                 } else {
                     finish(.gaveUp(kind, reconnects: max(0, machine.consecutiveFailures - 1)))
                 }
@@ -473,7 +473,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             built.start()
             if poller != nil { runStatusStep(statusLookup.connected()) }
         } catch {
-            logger.error("cannot build the pipeline: \(error)")
+            logger.error("\(tr("cannot build the pipeline: {reason}", ["reason": "\(error)"]))")
             pipeline = nil
             let kind: PlaybackErrorKind = error.missingElement == HLSDemuxerChoice.required ? .streamUnavailable(reason: .playlist(.hls)) : .decodeError
             queue.async { [self] in handle(.failed(kind)) }
@@ -489,11 +489,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             handle(.streamStarted)
             if !warnedSilentOutput, pipeline?.playsSilently == true {
                 warnedSilentOutput = true
-                logger.warning("""
-                no sound device could be opened\(lastSinkWarning.map { " (\($0))" } ?? ""): oton plays, but you will hear nothing. \
-                On a server use --headless; on a desktop start PipeWire or PulseAudio, or choose an output with --audio-sink \
-                (pulsesink, pipewiresink, alsasink)
-                """)
+                let reason = lastSinkWarning.map { " (\($0))" } ?? ""
+                logger.warning("\(tr("no sound device could be opened{reason}: oton plays, but you will hear nothing. On a server use --headless; on a desktop start PipeWire or PulseAudio, or choose an output with --audio-sink (pulsesink, pipewiresink, alsasink)", ["reason": reason]))")
             }
         case let .tags(tags, readAt):
             apply(tags, readAt: readAt)
@@ -516,11 +513,11 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             lastSinkWarning = text
         case let .failure(kind, detail):
             logger.info("\(current.url): \(detail)")
-            logger.warning("\(current.url): \(kind.message)")
+            logger.warning("\(current.url): \(kind.message(in: .current))")
             fail(kind)
         case let .needsPipeline(reason):
             guard options.engine == .auto else {
-                logger.warning("\(current.url): the light engine cannot record \(reason) (--engine light)")
+                logger.warning("\(current.url): \(tr("the light engine cannot record {reason} (--engine light)", ["reason": reason]))")
                 return handle(.failed(.streamUnavailable(reason: .unsupportedFormat)))
             }
             logger.info("\(current.url): \(reason): the light engine cannot frame it, GStreamer takes over")
@@ -530,7 +527,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             startPipeline(lastResolved!)
         case .endOfStream:
             if pipeline?.description.isLive == true {
-                logger.warning("\(current.url): the server ended the stream")
+                logger.warning("\(current.url): \(tr("the server ended the stream"))")
                 fail(.networkUnavailable)
             } else {
                 handle(.stop)
@@ -595,7 +592,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
         guard lastFlowAt.duration(to: .now) >= options.stallTimeout else { return }
         let seconds = Int(options.stallTimeout.components.seconds)
-        logger.warning("\(current.url): playing, but no audio reached the output for \(seconds) s (\(pipeline.flow.sourceBytes) bytes received in all); reconnecting")
+        logger.warning("\(current.url): \(tr("playing, but no audio reached the output for {seconds} s ({bytes} bytes received in all); reconnecting", ["seconds": String(seconds), "bytes": String(pipeline.flow.sourceBytes)]))")
         lastFlowAt = .now
         handle(.failed(.stalled(seconds: seconds)))
     }

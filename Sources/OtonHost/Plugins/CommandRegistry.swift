@@ -72,10 +72,10 @@ extension CommandRegistry {
         switch outcome {
         case .registered: break
         case let .taken(owner):
-            logger.warning("plugin \(pluginID): command \"\(command.name)\" is already provided by \(owner); \(owner) keeps it")
+            logger.warning("\(tr("plugin {plugin}: command \"{command}\" is already provided by {owner}; {owner} keeps it", ["plugin": pluginID, "command": command.name, "owner": owner]))")
         case let .refused(reason):
             if shouldLogRefusal(for: pluginID) {
-                logger.warning("plugin \(pluginID): command \(CommandRule.quoted(command.name)) refused: \(reason); later refusals of this plugin are not logged")
+                logger.warning("\(tr("plugin {plugin}: command {command} refused: {reason}; later refusals of this plugin are not logged", ["plugin": pluginID, "command": CommandRule.quoted(command.name), "reason": reason]))")
             }
         }
         return outcome

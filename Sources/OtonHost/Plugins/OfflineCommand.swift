@@ -34,7 +34,7 @@ public enum OfflineCommand {
         let configDirectory = config.file.map { ($0 as NSString).deletingLastPathComponent }
         let reports = manager.start([entry], configDirectory: configDirectory)
         if case let .failed(error)? = reports.first?.status {
-            throw Failure(description: error.description)
+            throw Failure(description: error.description(in: .current))
         }
         defer { manager.shutdown() }
         return try body(Session(manager: manager))

@@ -18,6 +18,8 @@ final class PluginHostContext: @unchecked Sendable {
     let logger: Logger
     let dataDirectory: String
     let cacheDirectory: String
+    /// The user's language and the catalogue that `translate` (ABI 1.4) reads.
+    let translations: PluginTranslations
     let table: UnsafeMutablePointer<oton_host>
     private let strings: CStringArena
     private let lock = NSLock()
@@ -30,8 +32,10 @@ final class PluginHostContext: @unchecked Sendable {
 
     init(pluginID: String, bus: PluginBus, requests: any PlayerRequestSink, commands: CommandRegistry,
          logger: Logger, dataDirectory: String, cacheDirectory: String, declaredTaps: UInt32 = 0,
-         gateway: PluginCommandGateway = PluginCommandGateway(), replies: Mailbox? = nil) {
+         gateway: PluginCommandGateway = PluginCommandGateway(), replies: Mailbox? = nil,
+         translations: PluginTranslations = .shared) {
         self.gateway = gateway
+        self.translations = translations
         self.replies = replies
         self.pluginID = pluginID
         self.declaredTaps = declaredTaps
@@ -57,7 +61,8 @@ final class PluginHostContext: @unchecked Sendable {
             current: hostCurrent, register_command: hostRegisterCommand,
             data_dir: strings.pointer(at: data), cache_dir: strings.pointer(at: cache),
             select_media_taps: hostSelectMediaTaps, run_command: hostRunCommand,
-            select_pcm_format: hostSelectPCMFormat
+            select_pcm_format: hostSelectPCMFormat,
+            language: translations.language, translate: hostTranslate
         ))
         table.pointee.host_data = Unmanaged.passRetained(self).toOpaque() // never released: see above
     }
@@ -288,4 +293,11 @@ private let hostRunCommand: @convention(c) (UnsafePointer<oton_host>?, UnsafePoi
 private let hostSelectPCMFormat: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<oton_pcm_format_request>?) -> oton_status = { host, format in
     guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
     return context.selectPCMFormat(format)
+}
+
+private let hostTranslate: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>? = { host, message in
+    guard let message else { return nil }
+    // A table that went dead still answers: the message itself, as for a text the catalogue lacks.
+    guard let context = PluginHostContext.from(host) else { return message }
+    return context.translations.translation(of: String(cString: message)) ?? message
 }

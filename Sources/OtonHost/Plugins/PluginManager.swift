@@ -60,6 +60,8 @@ public final class PluginManager: @unchecked Sendable {
     /// The shutdown deadline T in seconds: T/2 for the queues, then T/2 per plugin for the final event and destroy().
     public let shutdownTimeout: Double
     private let holding = Mutex<String?>(nil)
+    /// The user's language as plugins receive it (ABI 1.4); the process's own unless a test chooses.
+    private let translations: PluginTranslations
 
     /// What start() built and shutdown() takes down; read by any thread.
     private struct Loaded {
@@ -83,7 +85,9 @@ public final class PluginManager: @unchecked Sendable {
     public init(bus: PluginBus, requests: any PlayerRequestSink, directories: Directories = .fromEnvironment(),
                 logger: Logger = Logger(label: "oton.plugins"), mailboxLimits: Mailbox.Limits = Mailbox.Limits(),
                 searchDirectories: [String] = PluginSearchPath.standard,
-                shutdownTimeout: Double = PluginManager.defaultShutdownTimeout) {
+                shutdownTimeout: Double = PluginManager.defaultShutdownTimeout,
+                translations: PluginTranslations = .shared) {
+        self.translations = translations
         // A plugin that writes to a socket or pipe whose reader left (an HTTP server that hung up,
         // a closed D-Bus connection, TLS over a reset socket) gets EPIPE, an error it can handle;
         // SIGPIPE's default would end the whole process, and the player with it.
@@ -134,7 +138,7 @@ public final class PluginManager: @unchecked Sendable {
                 logger.info("plugin \(entry.id) \(instance.library.manifest.version) started")
             } catch {
                 loaded.withLock { $0.reports.append(Report(id: entry.id, path: error.path, status: .failed(error))) }
-                logger.error("plugin \(entry.id) skipped: \(error.description)")
+                logger.error("\(tr("plugin {plugin} skipped: {reason}", ["plugin": entry.id, "reason": error.description(in: .current)]))")
             }
         }
         return reports
@@ -170,7 +174,7 @@ public final class PluginManager: @unchecked Sendable {
         let context = PluginHostContext(
             pluginID: manifest.id, bus: bus, requests: requests, commands: commands,
             logger: logger, dataDirectory: dataDirectory, cacheDirectory: cacheDirectory,
-            declaredTaps: manifest.mediaTaps, gateway: gateway, replies: mailbox
+            declaredTaps: manifest.mediaTaps, gateway: gateway, replies: mailbox, translations: translations
         )
         for command in manifest.commands { commands.register(command, for: manifest.id, logger: logger) }
         let instance: PluginInstance
@@ -276,7 +280,7 @@ public final class PluginManager: @unchecked Sendable {
                 logger.debug("plugin \(instance.id) destroyed")
             } else {
                 let call = instance.currentCall?.name ?? "its queue"
-                logger.error("plugin \(instance.id) did not finish within \(Self.seconds(shutdownTimeout)) s at shutdown (still in \(call)); abandoned: its thread is left behind and oton exits without it")
+                logger.error("\(tr("plugin {plugin} did not finish within {seconds} s at shutdown (still in {call}); abandoned: its thread is left behind and oton exits without it", ["plugin": instance.id, "seconds": Self.seconds(shutdownTimeout), "call": call]))")
                 abandoned.append(instance.id)
             }
             commands.removeAll(of: instance.id)
@@ -285,7 +289,7 @@ public final class PluginManager: @unchecked Sendable {
             bus.unsubscribe(id: plugin.id)
             holding.withLock { $0 = plugin.id }
             if !plugin.destroy(timeout: half) {
-                logger.error("plugin \(plugin.id) did not finish within \(Self.seconds(shutdownTimeout)) s at shutdown; its process was killed")
+                logger.error("\(tr("plugin {plugin} did not finish within {seconds} s at shutdown; its process was killed", ["plugin": plugin.id, "seconds": Self.seconds(shutdownTimeout)]))")
                 abandoned.append(plugin.id)
             }
             commands.removeAll(of: plugin.id)

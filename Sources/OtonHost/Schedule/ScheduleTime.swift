@@ -23,9 +23,6 @@ public struct ScheduleTime: Equatable, Sendable {
         public let description: String
     }
 
-    /// The forms `--at` accepts, for every refusal.
-    public static let acceptedForms = "HH:MM (every day), a weekday and HH:MM (\"Tue 20:00\" or \"Tuesday 20:00\", every week), or YYYY-MM-DD HH:MM (once); --every week|day|weekdays"
-
     static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
     static let fullWeekdayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
     static let systemdWeekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
@@ -38,7 +35,7 @@ public struct ScheduleTime: Equatable, Sendable {
 
     /// Parses `--at` and `--every` (nil: a weekday repeats weekly, HH:MM daily, a date runs once).
     public static func parse(at text: String, every: String?) throws(Invalid) -> ScheduleTime {
-        let refused = Invalid(description: "--at \(text): use " + acceptedForms)
+        let refused = Invalid(description: tr("--at {value}: use HH:MM (every day), a weekday and HH:MM (\"Tue 20:00\" or \"Tuesday 20:00\", every week), or YYYY-MM-DD HH:MM (once); --every week|day|weekdays", ["value": text]))
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard words.count == 1 || words.count == 2, let (hour, minute) = clock(words.last!) else { throw refused }
         var parsed: ScheduleTime
@@ -56,9 +53,9 @@ public struct ScheduleTime: Equatable, Sendable {
         case ("week", .weekly), ("day", .daily): break
         case ("weekdays", .daily): parsed = ScheduleTime(hour: hour, minute: minute, repeats: .weekdays)
         case ("week", _), ("day", _), ("weekdays", _):
-            throw Invalid(description: "--at \(text) --every \(every): --every week needs a weekday (\"Tue 20:00\"), --every day and --every weekdays need HH:MM alone, and a date runs once")
+            throw Invalid(description: tr("--at {value} --every {every}: --every week needs a weekday (\"Tue 20:00\"), --every day and --every weekdays need HH:MM alone, and a date runs once", ["value": text, "every": every]))
         default:
-            throw Invalid(description: "--every \(every): use week, day or weekdays")
+            throw Invalid(description: tr("--every {every}: use week, day or weekdays", ["every": every]))
         }
         return parsed
     }

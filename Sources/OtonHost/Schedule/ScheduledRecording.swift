@@ -19,16 +19,17 @@ public struct ScheduledRecording: Equatable, Sendable {
     }
 
     public init(show: String, station: String, time: ScheduleTime, seconds: Int, outDirectory: String) throws(Invalid) {
-        guard !show.trimmingCharacters(in: " ").isEmpty, !station.isEmpty else { throw Invalid(description: "the show name and the station must not be empty") }
-        for (what, text) in [("show name", show), ("station", station), ("--out", outDirectory)]
+        guard !show.trimmingCharacters(in: " ").isEmpty, !station.isEmpty else { throw Invalid(description: tr("the show name and the station must not be empty")) }
+        let refusals = [tr("the show name contains control characters"), tr("the station contains control characters"), tr("the --out contains control characters")]
+        for (refusal, text) in zip(refusals, [show, station, outDirectory])
             where text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            throw Invalid(description: "the \(what) contains control characters")
+            throw Invalid(description: refusal)
         }
         guard SystemdUnitName.escape(show).utf8.count <= SystemdUnitName.maximumEscapedBytes else {
-            throw Invalid(description: "the show name is too long for a unit name; use a shorter one")
+            throw Invalid(description: tr("the show name is too long for a unit name; use a shorter one"))
         }
-        guard seconds > 0, seconds <= Self.maximumSeconds else { throw Invalid(description: "--for must be more than 0 s and at most 24h") }
-        guard outDirectory.hasPrefix("/") else { throw Invalid(description: "--out must be an absolute folder") }
+        guard seconds > 0, seconds <= Self.maximumSeconds else { throw Invalid(description: tr("--for must be more than 0 s and at most 24h")) }
+        guard outDirectory.hasPrefix("/") else { throw Invalid(description: tr("--out must be an absolute folder")) }
         self.show = show
         self.station = station
         self.time = time

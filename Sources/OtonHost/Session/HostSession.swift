@@ -96,10 +96,10 @@ public final class HostSession: @unchecked Sendable {
                 }, alarm: alarm)
                 return
             } catch {
-                logger.warning("control socket \(name): \(error)")
+                logger.warning("\(tr("control socket {name}: {reason}", ["name": name, "reason": "\(error)"]))")
             }
         }
-        logger.warning("no control socket: `oton ctl` cannot reach this oton")
+        logger.warning("\(tr("no control socket: `oton ctl` cannot reach this oton"))")
     }
 
     private func installSignalHandlers() {

@@ -101,7 +101,7 @@ public final class MultiRecorder: @unchecked Sendable { // `lock` guards every v
             do {
                 control = try ControlServer(instance: name, bus: PluginBus(), handler: RecorderCommands(recorder: self))
             } catch {
-                logger.warning("control socket \(name): \(error)")
+                logger.warning("\(tr("control socket {name}: {reason}", ["name": name, "reason": "\(error)"]))")
             }
         }
         for station in stations { add(station) }

@@ -14,7 +14,7 @@ public struct ShardSelection: Equatable, Sendable {
     public init(_ text: String) throws(Invalid) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1 ... 100_000).contains(count), (1 ... count).contains(index) else {
-            throw Invalid(description: "--shard \(text): use I/N with 1 ≤ I ≤ N, e.g. 1/3 (this recorder is shard I of N)")
+            throw Invalid(description: tr("--shard {value}: use I/N with 1 ≤ I ≤ N, e.g. 1/3 (this recorder is shard I of N)", ["value": text]))
         }
         self.index = index
         self.count = count

@@ -53,8 +53,9 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define OTON_ABI_MAJOR 1u
-#define OTON_ABI_MINOR 3u /* 1.1: oton_host.select_media_taps; 1.2: station requests, oton_request.station;
-                              1.3: oton_host.run_command, oton_host.select_pcm_format */
+#define OTON_ABI_MINOR 4u /* 1.1: oton_host.select_media_taps; 1.2: station requests, oton_request.station;
+                              1.3: oton_host.run_command, oton_host.select_pcm_format;
+                              1.4: oton_host.language, oton_host.translate */
 
 /* The one symbol the host looks up with dlsym(). */
 #define OTON_PLUGIN_ENTRY_SYMBOL "oton_plugin_entry"
@@ -438,6 +439,27 @@ struct oton_host {
      * taps, as narrowed by select_media_taps so far, lack OTON_TAP_PCM), and
      * OTON_ERR_BUSY after create() returned. */
     oton_status (*select_pcm_format)(const oton_host *host, const oton_pcm_format_request *format);
+
+    /* ---- added in ABI 1.4 (check OTON_HAS_FIELD(host, translate)) ---- */
+
+    /* The user's language as the host resolved it from its environment
+     * (LC_ALL, LC_MESSAGES, LANG, then a LANGUAGE list, as gettext reads
+     * them): the languages whose catalogue the host uses, most wanted first
+     * and separated by ':' as in LANGUAGE, e.g. "ru", or "sah:ru" (Sakha,
+     * then Russian); "en" when the host speaks English. English always comes
+     * last, unnamed. Never NULL. Lives as long as the host table. Texts a
+     * person reads (command replies, log lines) may follow it; events and
+     * JSON are an API and stay English. */
+    const char *language;
+
+    /* ANY THREAD. The host's catalogue entry for `message`, an English text
+     * exactly as it is written in the host's catalogues (locale/<code>.po;
+     * the bundled plugins' messages are there too), in `language`, or
+     * `message` itself when the catalogue has none (and NULL for NULL).
+     * Placeholders in braces ("{time}") are kept as in the message, so the
+     * plugin fills them in after translating. The result is the host's (never
+     * free it) and lives as long as the host table. */
+    const char *(*translate)(const oton_host *host, const char *message);
 };
 
 /* ------------------------------------------------------------------------ */

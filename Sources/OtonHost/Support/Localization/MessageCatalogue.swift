@@ -16,10 +16,13 @@ public struct MessageCatalogue: Sendable {
     private let layers: [[String: String]]
     /// Why a catalogue that was wanted is not used (for a debug log line, never shown otherwise).
     public let problems: [String]
+    /// The languages of `layers`, in the same order (e.g. `["sah", "ru"]`); empty for English.
+    public let languages: [String]
 
-    public init(layers: [[String: String]], problems: [String] = []) {
+    public init(layers: [[String: String]], problems: [String] = [], languages: [String] = []) {
         self.layers = layers
         self.problems = problems
+        self.languages = languages
     }
 
     /// English: the messages as the code writes them.
@@ -33,6 +36,7 @@ public struct MessageCatalogue: Sendable {
     public static func load(languages: [String], directories: [String]) -> MessageCatalogue {
         var layers: [[String: String]] = []
         var problems: [String] = []
+        var loaded: [String] = []
         for language in languages {
             let candidates = directories.map { $0 + "/\(language).po" }
             guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
@@ -54,16 +58,25 @@ public struct MessageCatalogue: Sendable {
                     }
                 }
                 layers.append(usable)
+                loaded.append(language)
             } catch {
                 problems.append("\(path): \(error.description); this catalogue is not used")
             }
         }
-        return MessageCatalogue(layers: layers, problems: problems)
+        return MessageCatalogue(layers: layers, problems: problems, languages: loaded)
+    }
+
+    /// The languages as plugins read them (ABI 1.4 `oton_host.language`): `"ru"`, `"sah:ru"`, or `"en"`.
+    public var languageList: String { languages.isEmpty ? "en" : languages.joined(separator: ":") }
+
+    /// `msgid`'s translation with its placeholders unfilled, or nil when no catalogue has one.
+    public func template(for msgid: String) -> String? {
+        layers.lazy.compactMap { $0[msgid] }.first
     }
 
     /// `msgid` in this catalogue's language, its `{name}` placeholders replaced by `values`.
     public func tr(_ msgid: String, _ values: [String: String] = [:]) -> String {
-        let template = layers.lazy.compactMap { $0[msgid] }.first ?? msgid
+        let template = template(for: msgid) ?? msgid
         return Self.filled(template, values)
     }
 
@@ -71,20 +84,7 @@ public struct MessageCatalogue: Sendable {
     public func translates(_ msgid: String) -> Bool { layers.first?[msgid] != nil }
 
     static func filled(_ template: String, _ values: [String: String]) -> String {
-        guard !values.isEmpty, template.contains("{") else { return template }
-        var result = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}"), let value = values[String(rest[rest.index(after: open) ..< close])] else {
-                result.append("{")
-                rest = rest[rest.index(after: open)...]
-                continue
-            }
-            result += value
-            rest = rest[rest.index(after: close)...]
-        }
-        return result + rest
+        MessageTemplate.filled(template, values)
     }
 
     /// The `{name}` placeholders in `text` (a name is letters, digits and `_`).
@@ -104,6 +104,12 @@ public struct MessageCatalogue: Sendable {
 public func tr(_ msgid: String, _ values: [String: String] = [:]) -> String {
     MessageCatalogue.current.tr(msgid, values)
 }
+
+/// Marks `message` for the catalogues without translating it (gettext's `N_`): for a text kept in
+/// English where it is stored or sent (a command's help in the control JSON) and translated with
+/// `tr(text)` where a person reads it. The completeness test and scripts/update-catalogues find
+/// `N_("…")` as they find `tr("…")`.
+public func N_(_ message: String) -> String { message }
 
 /// Where the catalogues are looked for, first match wins per language.
 public enum CatalogueDirectories {

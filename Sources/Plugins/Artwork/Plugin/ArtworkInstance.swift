@@ -123,7 +123,7 @@ final class ArtworkInstance: @unchecked Sendable {
                 publish(track, path: entry.path, url: candidate.url, type: candidate.type, color: entry.color)
                 return
             } catch {
-                host.log(OTON_LOG_WARNING, "artwork \(candidate.url) not used: \(error); falling back")
+                host.log(OTON_LOG_WARNING, host.tr("artwork {url} not used: {reason}; falling back", ["url": candidate.url, "reason": "\(error)"]))
             }
         }
         guard isCurrent(job), let defaultPath else { return }

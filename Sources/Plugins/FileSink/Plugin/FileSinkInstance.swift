@@ -23,7 +23,7 @@ final class FileSinkInstance: @unchecked Sendable {
         tap = settings.format == .wav ? OTON_TAP_PCM : OTON_TAP_STREAM
         listens = settings.listensToDecodedAudio
         host.selectMediaTaps(tap | (listens ? OTON_TAP_PCM : 0))
-        recorder = try Recorder(settings: settings) { [host, settings] notice in Self.announce(notice, host: host, settings: settings) }
+        recorder = try Recorder(settings: settings, translate: host.tr) { [host, settings] notice in Self.announce(notice, host: host, settings: settings) }
     }
 
     func media(_ buffer: UnsafePointer<oton_media_buffer>) {
@@ -58,8 +58,8 @@ final class FileSinkInstance: @unchecked Sendable {
     }
 
     func command(_ name: String, _ arguments: [String]) -> (Bool, String) {
-        guard name == "record-current" else { return (false, "unknown command \(name)") }
-        guard arguments.isEmpty else { return (false, "usage: record-current") }
+        guard name == "record-current" else { return (false, host.tr("unknown command {name}", ["name": name])) }
+        guard arguments.isEmpty else { return (false, host.tr("usage: record-current")) }
         return recorder.recordCurrent()
     }
 

@@ -16,7 +16,7 @@ nonisolated(unsafe) let fileSinkDescriptor = PluginDescriptorBuilder(
     commands: [(
         name: "record-current",
         usage: "record-current",
-        help: "save the track playing now, from its start, and go on recording it to its end"
+        help: N_("save the track playing now, from its start, and go on recording it to its end")
     )]
 ).build { host, config in
     try FileSinkInstance(host: host, settings: try FileSinkSettings.parse(config))

@@ -1,4 +1,5 @@
 import FileSinkLogic
+import OtonJSON
 import Foundation
 
 /// Carries out the splitter's decisions on disk: .part files named from the
@@ -49,6 +50,8 @@ final class Recorder {
     /// the stop waits for that title, or for this much more audio.
     private static let titleGraceNanoseconds: Int64 = 5_000_000_000
     private let notify: (Notice) -> Void
+    /// Replies in the user's language: the plugin's `HostHandle.tr` (English by default, for tests).
+    private let tr: (String, [String: String]) -> String
     private let namer: TrackFileNamer
     private let finisher: TrackFinisher
     /// WAV sizes are refreshed in the header every this many bytes.
@@ -56,7 +59,9 @@ final class Recorder {
 
     var isStopped: Bool { stopped }
 
-    init(settings: FileSinkSettings, notify: @escaping (Notice) -> Void) throws {
+    init(settings: FileSinkSettings, translate: @escaping (String, [String: String]) -> String = MessageTemplate.filled,
+         notify: @escaping (Notice) -> Void) throws {
+        self.tr = translate
         self.settings = settings
         self.notify = notify
         namer = TrackFileNamer(settings: settings)
@@ -77,10 +82,10 @@ final class Recorder {
             let (count, warning) = try indexFile.open(session: session)
             if let warning { notify(.log(level: .warning, message: warning)) }
             if count > 0 {
-                notify(.log(level: .warning, message: "\(count) track(s) in \(indexFile.path) were left unfinished by a recording that ended abruptly; marked interrupted (their .part files are kept)"))
+                notify(.log(level: .warning, message: tr("{count} track(s) in {index} were left unfinished by a recording that ended abruptly; marked interrupted (their .part files are kept)", ["count": String(count), "index": indexFile.path])))
             }
         } catch {
-            notify(.log(level: .warning, message: "cannot update the index: \(error)"))
+            notify(.log(level: .warning, message: tr("cannot update the index: {reason}", ["reason": "\(error)"])))
         }
     }
 
@@ -118,23 +123,25 @@ final class Recorder {
         do {
             if let warning = try indexFile.close() { notify(.log(level: .warning, message: warning)) }
         } catch {
-            notify(.log(level: .warning, message: "cannot update the index: \(error); its changes stay in \(indexFile.journalPath)"))
+            notify(.log(level: .warning, message: tr("cannot update the index: {reason}; its changes stay in {journal}", ["reason": "\(error)", "journal": indexFile.journalPath])))
         }
     }
 
     /// record-current: write the current track from its start and keep writing it to its end.
     func recordCurrent() -> (Bool, String) {
-        guard !stopped else { return (false, "recording has stopped; see the log") }
-        guard let open else { return (false, "nothing is playing yet") }
+        guard !stopped else { return (false, tr("recording has stopped; see the log", [:])) }
+        guard let open else { return (false, tr("nothing is playing yet", [:])) }
         let name = TrackFileNamer.describe(open.segment.metadata)
+        let path = open.file?.path ?? "?"
         if open.persist {
-            return (true, "already recording \(name) to \(open.file?.path ?? "?")")
+            return (true, tr("already recording {track} to {path}", ["track": name, "path": path]))
         }
         open.persist = true
-        guard startFile(open) else { return (false, "cannot record \(name); see the log") }
-        let seconds = Double(open.segment.durationNanoseconds) / 1e9
-        let from = open.lostStart ? "from \(formatSeconds(seconds)) ago (the start did not fit in config.buffer_mb)" : "from its start (\(formatSeconds(seconds)) ago)"
-        return (true, "recording \(name) \(from) to \(open.file?.path ?? "?")")
+        guard startFile(open) else { return (false, tr("cannot record {track}; see the log", ["track": name])) }
+        let ago = formatSeconds(Double(open.segment.durationNanoseconds) / 1e9)
+        let values = ["track": name, "ago": ago, "path": path]
+        return (true, open.lostStart ? tr("recording {track} from {ago} ago (the start did not fit in config.buffer_mb) to {path}", values)
+                                     : tr("recording {track} from its start ({ago} ago) to {path}", values))
     }
 
     // MARK: actions
@@ -185,7 +192,7 @@ final class Recorder {
         let wantsAlignment = settings.silenceWindow > 0 || settings.padBefore > 0 || settings.padAfter > 0
         if wantsAlignment && settings.split && !segment.container.supportsAlignedCuts && !toldAlignmentUnsupported {
             toldAlignmentUnsupported = true
-            notify(.log(level: .warning, message: "--silence-window and --pad-* do not apply to this stream (\(segment.container.rawValue)): Ogg pages cannot move between logical streams, so cuts stay where the titles change"))
+            notify(.log(level: .warning, message: tr("--silence-window and --pad-* do not apply to this stream ({container}): Ogg pages cannot move between logical streams, so cuts stay where the titles change", ["container": segment.container.rawValue])))
         }
         let offset = Date().timeIntervalSince(sessionStart)
         var entry = RecordingIndex.Track(
@@ -251,7 +258,7 @@ final class Recorder {
             open.entry.file = namer.relativePath(file.path)
             if oldDirectory != settings.directory && oldDirectory != directory { rmdir(oldDirectory) } // only when left empty
         } catch {
-            notify(.log(level: .warning, message: "cannot rename \(file.path) after its track: \(error); it keeps its name until it ends"))
+            notify(.log(level: .warning, message: tr("cannot rename {path} after its track: {reason}; it keeps its name until it ends", ["path": file.path, "reason": "\(error)"])))
         }
     }
 
@@ -365,7 +372,7 @@ final class Recorder {
                 reason = "\(error)"
                 reasonCode = "write-failed"
                 try? FileOps.sync(file.path)
-                notify(.log(level: .error, message: "cannot finish \(file.path): \(error); the data stays in the .part file"))
+                notify(.log(level: .error, message: tr("cannot finish {path}: {reason}; the data stays in the .part file", ["path": file.path, "reason": "\(error)"])))
             }
         }
         let partDirectory = (file.path as NSString).deletingLastPathComponent
@@ -379,7 +386,7 @@ final class Recorder {
         do {
             if let warning = try indexFile.record(entry) { notify(.log(level: .warning, message: warning)) }
         } catch {
-            notify(.log(level: .warning, message: "cannot update the index: \(error)"))
+            notify(.log(level: .warning, message: tr("cannot update the index: {reason}", ["reason": "\(error)"])))
         }
     }
 

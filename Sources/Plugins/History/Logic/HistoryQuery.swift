@@ -1,4 +1,5 @@
 import Foundation
+import OtonJSON
 
 /// One row of history.
 public struct PlayRow: Equatable, Sendable {
@@ -51,8 +52,18 @@ public struct HistoryQuery: Equatable, Sendable {
     /// Table words in the reader's language (`--label ENGLISH=TEXT`, passed by the CLI).
     public var labels = HistoryLabels()
 
+    /// Why the arguments are refused: an English message of the catalogues with `{placeholders}`
+    /// and their values, so the plugin can show it in the user's language (``text(_:)``).
     public struct Invalid: Error, CustomStringConvertible, Equatable {
-        public let description: String
+        public let message: String
+        public let values: [String: String]
+        public init(_ message: String, _ values: [String: String] = [:]) {
+            self.message = message
+            self.values = values
+        }
+        public var description: String { MessageTemplate.filled(message, values) }
+        /// Through `translate` (the plugin's `HostHandle.tr`).
+        public func text(_ translate: (String, [String: String]) -> String) -> String { translate(message, values) }
     }
 
     public static let usage = "history [stats] [--limit N] [--since DATE] [--station NAME] [--search TEXT] [--all] [--format table|json|csv]"
@@ -63,7 +74,7 @@ public struct HistoryQuery: Equatable, Sendable {
         var index = 0
         func value(_ name: String) throws -> String {
             index += 1
-            guard index < arguments.count else { throw Invalid(description: "\(name) needs a value; usage: \(usage)") }
+            guard index < arguments.count else { throw Invalid(N_("{option} needs a value; usage: {usage}"), ["option": name, "usage": usage]) }
             return arguments[index]
         }
         while index < arguments.count {
@@ -82,7 +93,7 @@ public struct HistoryQuery: Equatable, Sendable {
             case "--limit", "-n":
                 let text = try take()
                 guard let limit = Int(text), limit > 0, limit <= 100_000 else {
-                    throw Invalid(description: "--limit must be a whole number from 1 to 100000, not \"\(text)\"")
+                    throw Invalid(N_("--limit must be a whole number from 1 to 100000, not \"{value}\""), ["value": text])
                 }
                 query.limit = limit
                 limitGiven = true
@@ -97,17 +108,17 @@ public struct HistoryQuery: Equatable, Sendable {
             case "--label":
                 let text = try take()
                 guard let equals = text.firstIndex(of: "="), HistoryLabels.english.contains(String(text[..<equals])) else {
-                    throw Invalid(description: "--label \(text): use ENGLISH=TEXT with one of the table's words")
+                    throw Invalid(N_("--label {value}: use ENGLISH=TEXT with one of the table's words"), ["value": text])
                 }
                 query.labels.translations[String(text[..<equals])] = String(text[text.index(after: equals)...])
             case "--format":
                 let text = try take()
                 guard let format = Format(rawValue: text.lowercased()) else {
-                    throw Invalid(description: "--format must be table, json or csv, not \"\(text)\"")
+                    throw Invalid(N_("--format must be table, json or csv, not \"{value}\""), ["value": text])
                 }
                 query.format = format
             default:
-                throw Invalid(description: "unknown argument \"\(argument)\"; usage: \(usage)")
+                throw Invalid(N_("unknown argument \"{argument}\"; usage: {usage}"), ["argument": argument, "usage": usage])
             }
             index += 1
         }
@@ -136,7 +147,7 @@ public struct HistoryQuery: Equatable, Sendable {
             formatter.dateFormat = pattern
             if let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) { return try micros(date, text: text) }
         }
-        throw Invalid(description: "--since: \"\(text)\" is not a date (try 2024-05-01, \"2024-05-01 18:30\", today, 12h or 7d)")
+        throw Invalid(N_("--since: \"{value}\" is not a date (try 2024-05-01, \"2024-05-01 18:30\", today, 12h or 7d)"), ["value": text])
     }
 
     /// The longest span back from now: 100 years.
@@ -150,8 +161,8 @@ public struct HistoryQuery: Equatable, Sendable {
             && amount.utf8.filter { $0 == UInt8(ascii: ".") }.count <= 1 && amount.contains(where: \.isNumber)
         guard isDecimal, amount.count <= 32, let value = Double(amount), value.isFinite,
               value * unitSeconds <= maximumSpanSeconds else {
-            throw Invalid(description: "--since \(text): a span back from now must be a plain number from 0 to 100 years "
-                + "(at most 5217w, 36525d, 876600h or 52596000m), such as 12h or 7d")
+            throw Invalid(N_("--since {value}: a span back from now must be a plain number from 0 to 100 years (at most 5217w, 36525d, 876600h or 52596000m), such as 12h or 7d"),
+                          ["value": text])
         }
         return value * unitSeconds
     }
@@ -160,7 +171,7 @@ public struct HistoryQuery: Equatable, Sendable {
     private static func micros(_ date: Date, text: String) throws -> Int64 {
         let value = (date.timeIntervalSince1970 * 1_000_000).rounded()
         guard value.isFinite, value > -9.2e18, value < 9.2e18 else {
-            throw Invalid(description: "--since \(text): the date is out of range; use a date between the years 1 and 9999")
+            throw Invalid(N_("--since {value}: the date is out of range; use a date between the years 1 and 9999"), ["value": text])
         }
         return Int64(value)
     }

@@ -1,12 +1,22 @@
 import Foundation
+import OtonJSON
 
 /// Reads a secret from an environment variable or a file. A file must be a
 /// regular file that only its owner can read or write (mode 0600 or 0400):
 /// anything else is refused with a message that says so. The secret's value
 /// never appears in a message.
 public enum SecretReader {
+    /// An English message of the catalogues with `{placeholders}` and their values (``text(_:)`` translates it).
     public struct Refused: Error, CustomStringConvertible, Equatable {
-        public let description: String
+        public let message: String
+        public let values: [String: String]
+        public init(_ message: String, _ values: [String: String] = [:]) {
+            self.message = message
+            self.values = values
+        }
+        public var description: String { MessageTemplate.filled(message, values) }
+        /// Through `translate` (the plugin's `HostHandle.tr`).
+        public func text(_ translate: (String, [String: String]) -> String) -> String { translate(message, values) }
     }
 
     /// The secret, nil when the reference names nothing that exists, or a refusal.
@@ -25,17 +35,18 @@ public enum SecretReader {
         var info = stat()
         guard stat(file, &info) == 0 else {
             if errno == ENOENT { return nil }
-            throw Refused(description: "cannot read \(what) file \(file): \(String(cString: strerror(errno)))")
+            throw Refused(N_("cannot read {what} file {file}: {reason}"), ["what": what, "file": file, "reason": String(cString: strerror(errno))])
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw Refused(description: "\(what) file \(file) is not a regular file")
+            throw Refused(N_("{what} file {file} is not a regular file"), ["what": what, "file": file])
         }
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else {
-            throw Refused(description: "\(what) file \(file) has mode \(String(mode, radix: 8)); refusing it because others may read it (run: chmod 600 \(file))")
+            throw Refused(N_("{what} file {file} has mode {mode}; refusing it because others may read it (run: chmod 600 {file})"),
+                          ["what": what, "file": file, "mode": String(mode, radix: 8)])
         }
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw Refused(description: "cannot read \(what) file \(file)")
+            throw Refused(N_("cannot read {what} file {file}"), ["what": what, "file": file])
         }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
@@ -48,7 +59,7 @@ public enum SecretReader {
                                                 attributes: [.posixPermissions: 0o700])
         let temporary = file + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Refused(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw Refused(N_("cannot write {file}: {reason}"), ["file": temporary, "reason": String(cString: strerror(errno))]) }
         let bytes = Array((secret + "\n").utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         fchmod(fd, 0o600)
@@ -56,7 +67,7 @@ public enum SecretReader {
         close(fd)
         guard written == bytes.count, synced, rename(temporary, file) == 0 else {
             unlink(temporary)
-            throw Refused(description: "cannot write \(file): \(String(cString: strerror(errno)))")
+            throw Refused(N_("cannot write {file}: {reason}"), ["file": file, "reason": String(cString: strerror(errno))])
         }
     }
 }

@@ -47,12 +47,14 @@ final class HistoryInstance: @unchecked Sendable {
         func secret(_ reference: SecretReference, _ what: String) -> String? {
             do {
                 guard let value = try SecretReader.read(reference, what: what) else {
-                    host.log(OTON_LOG_WARNING, "\(what) not found (set \(reference.environmentVariable ?? "the _env variable") or create \(reference.file ?? "the _file")); not scrobbling there")
+                    host.log(OTON_LOG_WARNING, host.tr("{what} not found (set {variable} or create {file}); not scrobbling there",
+                                                        ["what": what, "variable": reference.environmentVariable ?? host.tr("the _env variable"),
+                                                         "file": reference.file ?? host.tr("the _file")]))
                     return nil
                 }
                 return value
             } catch {
-                host.log(OTON_LOG_ERROR, "\(error); not scrobbling there")
+                host.log(OTON_LOG_ERROR, host.tr("{reason}; not scrobbling there", ["reason": (error as? SecretReader.Refused)?.text { host.tr($0, $1) } ?? "\(error)"]))
                 return nil
             }
         }
@@ -66,10 +68,10 @@ final class HistoryInstance: @unchecked Sendable {
                 if let session = try SecretReader.readFile(file, what: "Last.fm session key") {
                     out.append(LastFMService(url: lastFM.url, apiKey: key, apiSecret: secretValue, sessionKey: session))
                 } else {
-                    host.log(OTON_LOG_WARNING, "Last.fm: no session key in \(file); run `oton lastfm login` to authorize Oton")
+                    host.log(OTON_LOG_WARNING, host.tr("Last.fm: no session key in {file}; run `oton lastfm login` to authorize Oton", ["file": file]))
                 }
             } catch {
-                host.log(OTON_LOG_ERROR, "\(error); not scrobbling to Last.fm")
+                host.log(OTON_LOG_ERROR, host.tr("{reason}; not scrobbling to Last.fm", ["reason": (error as? SecretReader.Refused)?.text { host.tr($0, $1) } ?? "\(error)"]))
             }
         }
         return out
@@ -87,7 +89,7 @@ final class HistoryInstance: @unchecked Sendable {
             effects = tracker.state(event["state"] ?? "", monoNanoseconds: event.monotonicNanoseconds, wallMicroseconds: wallMicroseconds)
         case artworkKind where artworkKind != 0:
             if let id = currentPlayID, let path = event["path"], !path.isEmpty {
-                attempt("store the artwork path") { try database.setArtwork(id, path: path) }
+                attempt(host.tr("cannot store the artwork path in {database}: {reason}")) { try database.setArtwork(id, path: path) }
             }
             return
         default:
@@ -100,15 +102,15 @@ final class HistoryInstance: @unchecked Sendable {
         for effect in effects {
             switch effect {
             case let .started(start):
-                currentPlayID = attempt("record the track") { try database.insertPlay(start) }
+                currentPlayID = attempt(host.tr("cannot record the track in {database}: {reason}")) { try database.insertPlay(start) }
                 if let listen = ScrobbleRule.nowPlaying(start) { worker?.nowPlaying(listen) }
             case let .updated(start):
-                if let id = currentPlayID { attempt("update the track") { try database.updatePlay(id, start) } }
+                if let id = currentPlayID { attempt(host.tr("cannot update the track in {database}: {reason}")) { try database.updatePlay(id, start) } }
             case let .ended(end):
                 guard let id = currentPlayID else { continue }
                 currentPlayID = nil
                 let listen = ScrobbleRule.listen(for: end, minimumLiveSeconds: config.minimumLiveSeconds)
-                attempt("complete the track") {
+                attempt(host.tr("cannot complete the track in {database}: {reason}")) {
                     try database.finishPlay(id, end, listen: listen, services: services.map(\.name))
                 }
                 if listen != nil { worker?.wake() }
@@ -131,11 +133,12 @@ final class HistoryInstance: @unchecked Sendable {
     }
 
     @discardableResult
-    private func attempt<T>(_ what: String, _ body: () throws -> T) -> T? {
+    /// `failure`: the line to log when `body` throws, in the user's language, with {database} and {reason} to fill.
+    private func attempt<T>(_ failure: String, _ body: () throws -> T) -> T? {
         do {
             return try body()
         } catch {
-            host.log(OTON_LOG_ERROR, "cannot \(what) in \(database.path): \(error)")
+            host.log(OTON_LOG_ERROR, MessageTemplate.filled(failure, ["database": database.path, "reason": "\(error)"]))
             return nil
         }
     }
@@ -151,35 +154,42 @@ final class HistoryInstance: @unchecked Sendable {
                 if query.stats { return (true, HistoryFormatter.format(try database.stats(query), as: query.format, labels: query.labels)) }
                 return (true, HistoryFormatter.format(try database.plays(query), as: query.format, labels: query.labels))
             } catch {
-                return (false, "\(error)")
+                return (false, describe(error))
             }
         case "lastfm-login":
             return lastFMLogin(arguments)
         default:
-            return (false, "unknown command \(name)")
+            return (false, host.tr("unknown command {name}", ["name": name]))
         }
+    }
+
+    /// An error as a reply, in the user's language where it is one of the plugin's own messages.
+    private func describe(_ error: any Error) -> String {
+        if let invalid = error as? HistoryQuery.Invalid { return invalid.text { host.tr($0, $1) } }
+        if let refused = error as? SecretReader.Refused { return refused.text { host.tr($0, $1) } }
+        return "\(error)" // SQLite's own words
     }
 
     private func lastFMLogin(_ arguments: [String]) -> (Bool, String) {
         guard let lastFM = config.lastFM else {
-            return (false, "Last.fm is not configured: add \"lastfm\" with api_key_env/api_key_file and api_secret_env/api_secret_file to the config of org.oton.history in plugins.json")
+            return (false, host.tr("Last.fm is not configured: add \"lastfm\" with api_key_env/api_key_file and api_secret_env/api_secret_file to the config of org.oton.history in plugins.json"))
         }
         let apiKey: String, apiSecret: String
         do {
             guard let key = try SecretReader.read(lastFM.apiKey, what: "Last.fm API key"),
                   let secret = try SecretReader.read(lastFM.apiSecret, what: "Last.fm API secret") else {
-                return (false, "the Last.fm API key and secret were not found (set api_key_env/api_secret_env variables or _file entries)")
+                return (false, host.tr("the Last.fm API key and secret were not found (set api_key_env/api_secret_env variables or _file entries)"))
             }
             (apiKey, apiSecret) = (key, secret)
         } catch {
-            return (false, "\(error)")
+            return (false, describe(error))
         }
         let login = LastFMLogin(config: lastFM, apiKey: apiKey, apiSecret: apiSecret, sessionKeyFile: Self.sessionKeyFile(lastFM, host: host))
         let reply: LastFMLogin.Reply
         switch arguments.first {
         case "start": reply = login.start()
         case "finish" where arguments.count == 2: reply = login.finish(token: arguments[1])
-        default: return (false, "usage: lastfm-login start | lastfm-login finish TOKEN")
+        default: return (false, host.tr("usage: lastfm-login start | lastfm-login finish TOKEN"))
         }
         switch reply {
         case let .ok(text): return (true, text)

@@ -17,8 +17,8 @@ nonisolated(unsafe) let historyDescriptor = PluginDescriptorBuilder(
     description: "Keeps every track heard in history.sqlite and scrobbles to ListenBrainz and Last.fm",
     consumes: ["track", "state", OTON_EVENT_NAME_ARTWORK_READY],
     commands: [
-        (name: "history", usage: HistoryQuery.usage, help: "show the latest tracks heard, or top artists, tracks and hours per station"),
-        (name: "lastfm-login", usage: "lastfm-login start | lastfm-login finish TOKEN", help: "authorize Oton to scrobble to Last.fm (desktop auth flow)"),
+        (name: "history", usage: HistoryQuery.usage, help: N_("show the latest tracks heard, or top artists, tracks and hours per station")),
+        (name: "lastfm-login", usage: "lastfm-login start | lastfm-login finish TOKEN", help: N_("authorize Oton to scrobble to Last.fm (desktop auth flow)")),
     ]
 ).build { host, config in
     try HistoryInstance(host: host, config: try HistoryConfig.parse(config))

@@ -25,7 +25,7 @@ final class MetricsInstance: SwiftPluginInstance, Sendable {
         let url = "http://\(config.listen.host):\(attachment.port)/metrics"
         host.log(OTON_LOG_INFO, attachment.startedListener ? "metrics on \(url)" : "metrics on \(url) (shared with other sessions)")
         if config.listen.isEveryInterface {
-            host.log(OTON_LOG_WARNING, "metrics listen on every interface (0.0.0.0): anyone on the network can read station names and figures; use 127.0.0.1 unless a scraper elsewhere needs them")
+            host.log(OTON_LOG_WARNING, host.tr("metrics listen on every interface (0.0.0.0): anyone on the network can read station names and figures; use 127.0.0.1 unless a scraper elsewhere needs them"))
         }
     }
 

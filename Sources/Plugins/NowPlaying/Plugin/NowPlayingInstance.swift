@@ -92,13 +92,12 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
             // Said in words, once for the session: a desktop without a notification daemon is a
             // fact of that desktop, not an error worth a line per track.
             if !toldNoServer {
-                host.log(OTON_LOG_WARNING, "no notification server is running, so track changes are not shown as notifications "
-                    + "(media controls still work); set \"notifications\": false in the now-playing plugin's config to stop trying")
+                host.log(OTON_LOG_WARNING, host.tr("no notification server is running, so track changes are not shown as notifications (media controls still work); set \"notifications\": false in the now-playing plugin's config to stop trying"))
             }
             toldNoServer = true
         case let .failed(reason):
             // Once per failing streak.
-            if !notifyFailing { host.log(OTON_LOG_WARNING, "notification not shown: \(reason)") }
+            if !notifyFailing { host.log(OTON_LOG_WARNING, host.tr("notification not shown: {reason}", ["reason": reason])) }
             notifyFailing = true
         }
     }

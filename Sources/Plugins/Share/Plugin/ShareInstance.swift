@@ -27,7 +27,7 @@ final class ShareInstance: @unchecked Sendable {
             switch arguments[index] {
             case "--format", "-f":
                 guard index + 1 < arguments.count, ["json", "text"].contains(arguments[index + 1]) else {
-                    return (false, "--format takes json or text")
+                    return (false, host.tr("--format takes json or text"))
                 }
                 json = arguments[index + 1] == "json"
                 index += 2
@@ -35,11 +35,11 @@ final class ShareInstance: @unchecked Sendable {
                 json = true
                 index += 1
             default:
-                return (false, "unknown argument \"\(arguments[index])\"; usage: share [--format text|json]")
+                return (false, host.tr("unknown argument \"{argument}\"; usage: share [--format text|json]", ["argument": arguments[index]]))
             }
         }
         guard let query = ShareLinks.query(artist: track["artist"], title: track["title"], rawTitle: track["raw_title"]) else {
-            return (false, "Nothing is playing right now: there is no track to share")
+            return (false, host.tr("Nothing is playing right now: there is no track to share"))
         }
         let text = settings.template.render([
             "artist": track["artist"] ?? "", "title": track["title"] ?? "", "raw_title": track["raw_title"] ?? "",
@@ -58,8 +58,13 @@ final class ShareInstance: @unchecked Sendable {
             ]
             return (true, object.jsonText)
         }
-        var lines = [text, ""] + links.map { "\($0.0): \($0.1)" }
-        lines.append(copiedWith.map { "(copied to the clipboard with \($0))" } ?? "(no clipboard tool found: copy the text above)")
+        // The text lines (not the JSON above, an API) are in the user's language, the homepage's name too.
+        let hasHomepage = links.count > settings.services.count
+        var lines = [text, ""] + links.enumerated().map { index, link in
+            "\(hasHomepage && index == 0 ? host.tr("Station") : link.0): \(link.1)"
+        }
+        lines.append(copiedWith.map { host.tr("(copied to the clipboard with {tool})", ["tool": $0]) }
+            ?? host.tr("(no clipboard tool found: copy the text above)"))
         return (true, lines.joined(separator: "\n"))
     }
 }

@@ -12,7 +12,7 @@ nonisolated(unsafe) let shareDescriptor = PluginDescriptorBuilder(
     commands: [(
         name: "share",
         usage: "share [--format text|json]",
-        help: "share the current track: text and links, copied to the clipboard when a clipboard tool is there"
+        help: N_("share the current track: text and links, copied to the clipboard when a clipboard tool is there")
     )]
 ).build { host, config in
     ShareInstance(host: host, settings: try ShareConfig.parse(config))

@@ -1,4 +1,5 @@
 import Foundation
+import OtonJSON
 
 /// Parses the durations a listener types: "90s", "30m", "1h15m", "1h 15m 30s", or "mm:ss" / "h:mm:ss".
 /// A bare number is refused with a hint: it meant minutes here and seconds in `oton record --duration`,
@@ -6,9 +7,24 @@ import Foundation
 public enum SleepDuration {
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let input: String
-        public let reason: String
-        public var description: String {
-            "\"\(input)\" is not a duration (\(reason)); try 90s, 30m, 1h15m or 45:00"
+        /// Why, as an English message of the catalogues with `{placeholders}`, and their values.
+        public let reasonMessage: String
+        public let values: [String: String]
+
+        public init(input: String, reasonMessage: String, values: [String: String] = [:]) {
+            self.input = input
+            self.reasonMessage = reasonMessage
+            self.values = values
+        }
+
+        /// Why, in English.
+        public var reason: String { MessageTemplate.filled(reasonMessage, values) }
+        public var description: String { message(MessageTemplate.filled) }
+
+        /// The whole message through `translate` (the plugin's `HostHandle.tr`: a catalogue message and its values).
+        public func message(_ translate: (String, [String: String]) -> String) -> String {
+            translate(N_("\"{input}\" is not a duration ({reason}); try 90s, 30m, 1h15m or 45:00"),
+                      ["input": input, "reason": translate(reasonMessage, values)])
         }
     }
 
@@ -18,23 +34,25 @@ public enum SleepDuration {
     /// Seconds, at least 1 and at most one day.
     public static func parse(_ text: String) throws(ParseError) -> Int {
         let input = text.trimmingCharacters(in: .whitespaces)
-        func fail(_ reason: String) -> ParseError { ParseError(input: text, reason: reason) }
-        guard !input.isEmpty else { throw fail("empty") }
+        func fail(_ reason: String, _ values: [String: String] = [:]) -> ParseError {
+            ParseError(input: text, reasonMessage: reason, values: values)
+        }
+        guard !input.isEmpty else { throw fail(N_("empty")) }
         let seconds: Int
         if input.allSatisfy(\.isASCIIDigit) {
             let shown = input.count > 6 ? String(input.prefix(6)) + "…" : input
-            throw fail("a number needs its unit: \(shown)m for minutes, \(shown)s for seconds; from 1 second to 24 hours")
+            throw fail(N_("a number needs its unit: {number}m for minutes, {number}s for seconds; from 1 second to 24 hours"), ["number": shown])
         } else if input.contains(":") {
             seconds = try clock(input, fail: fail)
         } else {
             seconds = try units(input.lowercased(), fail: fail)
         }
-        guard seconds >= 1 else { throw fail("must be from 1 second to 24 hours") }
-        guard seconds <= maximumSeconds else { throw fail("longer than 24 hours; must be from 1 second to 24 hours") }
+        guard seconds >= 1 else { throw fail(N_("must be from 1 second to 24 hours")) }
+        guard seconds <= maximumSeconds else { throw fail(N_("longer than 24 hours; must be from 1 second to 24 hours")) }
         return seconds
     }
 
-    private static func units(_ input: String, fail: (String) -> ParseError) throws(ParseError) -> Int {
+    private static func units(_ input: String, fail: (String, [String: String]) -> ParseError) throws(ParseError) -> Int {
         var total = 0
         var digits = ""
         var seen = Set<Character>()
@@ -44,28 +62,28 @@ public enum SleepDuration {
             } else if character == " " {
                 continue
             } else if "hms".contains(character) {
-                guard !digits.isEmpty else { throw fail("a number must come before \(character)") }
+                guard !digits.isEmpty else { throw fail(N_("a number must come before {unit}"), ["unit": String(character)]) }
                 // Six digits of hours are far beyond the 24-hour limit and cannot overflow the sum.
-                guard digits.count <= 6, let value = Int(digits) else { throw fail("longer than 24 hours; must be from 1 second to 24 hours") }
-                guard seen.insert(character).inserted else { throw fail("\(character) given twice") }
+                guard digits.count <= 6, let value = Int(digits) else { throw fail(N_("longer than 24 hours; must be from 1 second to 24 hours"), [:]) }
+                guard seen.insert(character).inserted else { throw fail(N_("{unit} given twice"), ["unit": String(character)]) }
                 total += value * (character == "h" ? 3600 : character == "m" ? 60 : 1)
                 digits = ""
             } else {
-                throw fail("unexpected \"\(character)\"")
+                throw fail(N_("unexpected \"{character}\""), ["character": String(character)])
             }
         }
-        guard digits.isEmpty else { throw fail("a number without a unit (h, m or s) at the end") }
+        guard digits.isEmpty else { throw fail(N_("a number without a unit (h, m or s) at the end"), [:]) }
         return total
     }
 
-    private static func clock(_ input: String, fail: (String) -> ParseError) throws(ParseError) -> Int {
+    private static func clock(_ input: String, fail: (String, [String: String]) -> ParseError) throws(ParseError) -> Int {
         let parts = input.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3,
               parts.allSatisfy({ !$0.isEmpty && $0.count <= 6 && $0.allSatisfy(\.isASCIIDigit) }) else {
-            throw fail("expected mm:ss or h:mm:ss")
+            throw fail(N_("expected mm:ss or h:mm:ss"), [:])
         }
         let values = parts.map { Int($0)! }
-        guard values.dropFirst().allSatisfy({ $0 < 60 }) else { throw fail("minutes and seconds must be below 60") }
+        guard values.dropFirst().allSatisfy({ $0 < 60 }) else { throw fail(N_("minutes and seconds must be below 60"), [:]) }
         return values.reduce(0) { $0 * 60 + $1 }
     }
 
@@ -77,6 +95,10 @@ public enum SleepDuration {
         return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(minutes):\(two(rest))"
     }
 }
+
+/// Marks an English message for the catalogues (the completeness test and scripts/update-catalogues
+/// find `N_("…")`); it is translated where the plugin shows it, through ``SleepDuration/ParseError/message(_:)``.
+func N_(_ message: String) -> String { message }
 
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }

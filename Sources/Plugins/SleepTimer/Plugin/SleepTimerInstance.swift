@@ -43,7 +43,7 @@ final class SleepTimerInstance: @unchecked Sendable {
 
     /// `sleep`, `sleep 30m`, `sleep after-track`, `sleep next`, `sleep cancel`.
     func command(_ arguments: [String]) -> (Bool, String) {
-        queue.sync {
+        queue.sync { () -> (Bool, String) in
             let now = Self.now()
             switch arguments.first?.lowercased() {
             case nil, "status":
@@ -51,34 +51,48 @@ final class SleepTimerInstance: @unchecked Sendable {
             case "cancel", "off":
                 let wasActive = model.isActive
                 apply(model.cancel())
-                return (true, wasActive ? "Sleep timer cancelled" : "No sleep timer was set")
+                return (true, wasActive ? host.tr("Sleep timer cancelled") : host.tr("No sleep timer was set"))
             case "after-track", "track", "end":
                 apply(model.setAfterTrack())
-                return (true, "Sleep timer: \(model.settings.action.rawValue) after this track")
+                return (true, afterTrack())
             case "next", "cycle":
                 apply(model.cycle(now: now))
                 return (true, status(now: now))
             case let text?:
-                do {
+                do throws(SleepDuration.ParseError) {
                     let seconds = try SleepDuration.parse(text)
                     apply(model.set(seconds: seconds, now: now))
                     return (true, status(now: now))
                 } catch {
-                    return (false, "\(error)")
+                    return (false, error.message { host.tr($0, $1) })
                 }
             }
         }
     }
 
+    /// The reply a person reads, in their language (ABI 1.4; English from an older host).
     private func status(now: Int64) -> String {
-        let fade = model.settings.fadeMilliseconds / 1000
         switch model.mode {
-        case .off: return "No sleep timer set"
-        case .afterTrack: return "Sleep timer: \(model.settings.action.rawValue) after this track"
-        case .fading: return "Sleep timer fired: fading out"
+        case .off: return host.tr("No sleep timer set")
+        case .afterTrack: return afterTrack()
+        case .fading: return host.tr("Sleep timer fired: fading out")
         case .duration:
-            let remaining = SleepDuration.format(model.remainingSeconds(now: now) ?? 0)
-            return "Sleep timer: \(model.settings.action.rawValue) in \(remaining) (fade \(fade) s)"
+            let values = ["time": SleepDuration.format(model.remainingSeconds(now: now) ?? 0),
+                          "fade": String(model.settings.fadeMilliseconds / 1000)]
+            // One sentence per action, so that a translation can word each as its language needs.
+            switch model.settings.action {
+            case .stop: return host.tr("Sleep timer: stop in {time} (fade {fade} s)", values)
+            case .pause: return host.tr("Sleep timer: pause in {time} (fade {fade} s)", values)
+            case .quit: return host.tr("Sleep timer: quit in {time} (fade {fade} s)", values)
+            }
+        }
+    }
+
+    private func afterTrack() -> String {
+        switch model.settings.action {
+        case .stop: host.tr("Sleep timer: stop after this track")
+        case .pause: host.tr("Sleep timer: pause after this track")
+        case .quit: host.tr("Sleep timer: quit after this track")
         }
     }
 

@@ -13,7 +13,7 @@ nonisolated(unsafe) let sleepTimerDescriptor = PluginDescriptorBuilder(
     commands: [(
         name: "sleep",
         usage: "sleep [DURATION|after-track|next|cancel]",
-        help: "set the sleep timer (90s, 30m, 1h15m, 45:00), stop after this track, cycle presets, cancel, or show what remains"
+        help: N_("set the sleep timer (90s, 30m, 1h15m, 45:00), stop after this track, cycle presets, cancel, or show what remains")
     )]
 ).build { host, config in
     SleepTimerInstance(host: host, settings: try SleepTimerConfig.parse(config))

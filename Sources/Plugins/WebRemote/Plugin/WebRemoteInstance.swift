@@ -35,7 +35,7 @@ final class WebRemoteInstance: @unchecked Sendable {
             self?.update { $0.addEarlierHistory(earlier) }
         }
         if config.listen.host == "0.0.0.0" {
-            host.log(OTON_LOG_WARNING, "web remote on http://0.0.0.0:\(server.port)/: every network this machine is on can reach it (only the token keeps others out); listen on 127.0.0.1 unless a phone needs it")
+            host.log(OTON_LOG_WARNING, host.tr("web remote on http://0.0.0.0:{port}/: every network this machine is on can reach it (only the token keeps others out); listen on 127.0.0.1 unless a phone needs it", ["port": String(server.port)]))
         } else {
             host.log(OTON_LOG_INFO, "web remote on http://\(config.listen.host):\(server.port)/ (the token is in `oton ctl web-remote url`)")
         }
@@ -105,13 +105,16 @@ final class WebRemoteInstance: @unchecked Sendable {
             var reply = url
             if let code = try? QRCode(encoding: url) { reply += "\n\n" + QRTerminalRendering.render(code) }
             if !config.listen.isLoopback {
-                reply += "\n\nAnyone on this network with this URL can control playback; `rm` the token file in \(host.dataDirectory) and re-enable the plugin for a new one."
+                reply += "\n\n" + host.tr("Anyone on this network with this URL can control playback; `rm` the token file in {folder} and re-enable the plugin for a new one.",
+                                           ["folder": host.dataDirectory])
             }
             return (true, reply)
         case "status":
-            return (true, "listening on \(config.listen.host):\(server.port), \(server.eventClients) event clients (at most \(config.limits.maximumEventClients)), \(server.droppedUpdates) updates dropped for slow clients")
+            return (true, host.tr("listening on {address}, {clients} event clients (at most {maximum}), {dropped} updates dropped for slow clients",
+                                  ["address": "\(config.listen.host):\(server.port)", "clients": String(server.eventClients),
+                                   "maximum": String(config.limits.maximumEventClients), "dropped": String(server.droppedUpdates)]))
         case let other?:
-            return (false, "unknown web-remote command \"\(other)\"; usage: oton ctl web-remote url|status")
+            return (false, host.tr("unknown web-remote command \"{command}\"; usage: oton ctl web-remote url|status", ["command": other]))
         }
     }
 

@@ -14,7 +14,7 @@ nonisolated(unsafe) let webRemoteDescriptor = PluginDescriptorBuilder(
     commands: [(
         name: "web-remote",
         usage: "web-remote [url|status]",
-        help: "print the web remote's URL with its token and a QR code of it for a phone, or its clients and drops"
+        help: N_("print the web remote's URL with its token and a QR code of it for a phone, or its clients and drops")
     )]
 ).build { host, config in
     try WebRemoteInstance(host: host, config: WebRemoteConfig.parse(config))
