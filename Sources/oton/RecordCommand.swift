@@ -27,6 +27,12 @@ struct RecordCommand: ParsableCommand {
         A recording is not listening: only the file sink and the artwork plugin (for covers) run, so nothing \
         is added to the listening history or scrobbled. --with-plugin ID runs another enabled plugin too.
 
+        --wishlist keeps only the tracks on the wishlist (`oton wish add`), each whole from its first byte: every \
+        track is recorded and, when it ends, kept if it was a wish and dropped otherwise. A wish heard from its middle \
+        (the first track after connecting) is dropped unless --partial keep puts it into incomplete/. A wish already \
+        kept (the same artist and title, folded) is not kept again unless --again. `oton record --all --wishlist --out DIR` \
+        watches every station of plugins.json.
+
         --duration counts the audio recorded, not the clock. A server's burst (audio from before the start, \
         which Icecast sends at once to a new listener) is kept and counted, as streamripper keeps it. If \
         the station sends nothing, oton record still ends after twice the duration plus 30 s.
@@ -96,8 +102,14 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: "File names: portable (default; FAT, exFAT, SMB and Windows accept them: : ? * \" < > | \\ replaced, no trailing dots or spaces) or posix (every character Linux allows)")
     var names: String?
 
-    @Option(name: .long, help: "Incomplete first and last tracks: incomplete (into incomplete/), drop or keep")
+    @Option(name: .long, help: "Incomplete first and last tracks: incomplete (into incomplete/), drop or keep (with --wishlist: drop by default; keep puts a wish heard from its middle into incomplete/)")
     var partial: String?
+
+    @Flag(name: .long, help: "Keep only the tracks on the wishlist (oton wish add), whole from their first byte")
+    var wishlist = false
+
+    @Flag(name: .long, help: "With --wishlist: keep a wish even when the same track was kept before")
+    var again = false
 
     @Option(name: .long, help: "Drop tracks shorter than this many seconds (default 5)")
     var minSeconds: Double?
@@ -154,6 +166,7 @@ struct RecordCommand: ParsableCommand {
             Terminal.error("--with-plugin \(unknown): no enabled plugin has that id; " + (known.isEmpty ? "plugins.json enables no other plugin" : "enabled: \(known.joined(separator: ", "))"))
             throw ExitStatus.configuration
         }
+        let wishes = try wishlist ? loadWishes() : nil
         let outDirectory = out.hasPrefix("/") ? out : FileManager.default.currentDirectoryPath + "/" + out
 
         var sinkConfig: [String: JSONValue] = [:]
@@ -172,6 +185,10 @@ struct RecordCommand: ParsableCommand {
         if let template { sinkConfig[FileSinkKey.template.rawValue] = .string(template) }
         if let names { sinkConfig[FileSinkKey.names.rawValue] = .string(names) }
         if let partial { sinkConfig[FileSinkKey.partial.rawValue] = .string(partial) }
+        if wishes != nil {
+            sinkConfig[FileSinkKey.wishlist.rawValue] = .bool(true)
+            if partial == nil { sinkConfig[FileSinkKey.partial.rawValue] = .string(PartialPolicy.drop.rawValue) }
+        }
         if let minSeconds { sinkConfig[FileSinkKey.minSeconds.rawValue] = .number(minSeconds) }
         if let diskFloor { sinkConfig[FileSinkKey.diskFloorMb.rawValue] = .number(diskFloor) }
         if let maxBytes { sinkConfig[FileSinkKey.maxMb.rawValue] = .number(maxBytes / 1_048_576) }
@@ -199,7 +216,7 @@ struct RecordCommand: ParsableCommand {
         playerOptions.engine = engineChoice
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         if chosenStations.count > 1 || all || stationsFile != nil || shard != nil {
-            return try recordMany(chosenStations, config: config, playerOptions: playerOptions, stopAfter: stopAfter) { plugins($0, $1) }
+            return try recordMany(chosenStations, config: config, playerOptions: playerOptions, stopAfter: stopAfter, wishes: wishes) { plugins($0, $1) }
         }
         let chosen = chosenStations[0]
         var recordConfig = config
@@ -212,9 +229,11 @@ struct RecordCommand: ParsableCommand {
             throw ExitStatus.configuration
         }
         var lines: RecordLogLines?
+        var watch: WishWatcher.Watch?
         var sinkFailure: String?
         let outcome = session.run { session in
             lines = RecordLogLines(bus: session.bus)
+            watch = wishes?.watch(bus: session.bus, station: chosen.name)
             if let report = session.plugins.reports.first(where: { $0.id == Self.pluginID }), case let .failed(error) = report.status {
                 sinkFailure = error.description
                 session.requestQuit()
@@ -225,6 +244,7 @@ struct RecordCommand: ParsableCommand {
                 DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter * 2 + 30) { [session] in session.requestQuit() }
             }
         }
+        watch?.close()
         lines?.close()
         if let sinkFailure {
             Terminal.error("cannot record: \(sinkFailure)")
@@ -241,7 +261,7 @@ struct RecordCommand: ParsableCommand {
     }
 
     /// Several stations: one process, a session each (``MultiRecorder``).
-    private func recordMany(_ stations: [Station], config: OtonConfig, playerOptions: Player.Options, stopAfter: Double?,
+    private func recordMany(_ stations: [Station], config: OtonConfig, playerOptions: Player.Options, stopAfter: Double?, wishes: WishWatcher?,
                             plugins: @escaping @Sendable (Station, String) -> [PluginEntry]) throws {
         let shared: (handle: FileHandle?, lock: NSLock)?
         do {
@@ -251,7 +271,9 @@ struct RecordCommand: ParsableCommand {
             throw ExitStatus.configuration
         }
         let recorder = MultiRecorder(catalogue: config, options: playerOptions, events: shared, plan: plugins) { session in
-            RecordLogLines(bus: session.bus, station: session.label)
+            let lines = RecordLogLines(bus: session.bus, station: session.label)
+            guard let wishes else { return lines }
+            return WishRecordingObserver(lines: lines, watch: wishes.watch(bus: session.bus, station: session.station.name))
         }
         if let stopAfter {
             DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter * 2 + 30) { [recorder] in recorder.requestQuit() }
@@ -267,5 +289,33 @@ struct RecordCommand: ParsableCommand {
             Terminal.error("no station could be recorded")
             throw ExitStatus.notPlayable
         }
+    }
+
+    /// --wishlist: the wishlist of this configuration and the wishes kept before; a usage error when
+    /// the list is empty or a file cannot be read (nothing is recorded then).
+    private func loadWishes() throws -> WishWatcher {
+        guard split else {
+            Terminal.error(tr("--wishlist keeps tracks one by one; it cannot be used with --no-split"))
+            throw ExitStatus.configuration
+        }
+        do {
+            let path = try WishlistFile.path(explicitConfig: options.config)
+            let file = try WishlistFile.load(path)
+            guard !file.wishes.isEmpty else {
+                Terminal.error(tr("--wishlist: the wishlist {path} is empty; add wishes with `oton wish add \"Artist - Title\"`", ["path": path]))
+                throw ExitStatus.configuration
+            }
+            return WishWatcher(wishes: file.wishes, kept: try KeptWishes(), again: again)
+        } catch let failure as WishlistFile.Failure {
+            Terminal.error(failure.description)
+            throw ExitStatus.configuration
+        } catch let failure as KeptWishes.Failure {
+            Terminal.error(failure.description)
+            throw ExitStatus.configuration
+        }
+    }
+
+    func validate() throws {
+        if again && !wishlist { throw ValidationError(tr("--again applies to --wishlist only")) }
     }
 }
