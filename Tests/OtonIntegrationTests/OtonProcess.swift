@@ -11,7 +11,9 @@ final class OtonProcess {
     let directory: TemporaryDirectory
     let instance: String
 
-    init(_ testCase: XCTestCase, arguments: [String], plugins: String = #"{"stations": [], "plugins": []}"#, instance: String = "test") throws {
+    /// `files`: written beside plugins.json before oton starts (name → text), e.g. a wishlist.json.
+    init(_ testCase: XCTestCase, arguments: [String], plugins: String = #"{"stations": [], "plugins": []}"#, instance: String = "test",
+         files: [String: String] = [:]) throws {
         directory = try TemporaryDirectory(testCase)
         self.instance = instance
         var environment = ProcessInfo.processInfo.environment
@@ -23,6 +25,7 @@ final class OtonProcess {
         self.environment = environment
         try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let config = try directory.write("plugins.json", plugins)
+        for (name, text) in files { try directory.write(name, text) }
         process.executableURL = URL(fileURLWithPath: TestPaths.oton)
         process.arguments = arguments + ["--config", config, "--instance", instance]
         process.environment = environment

@@ -28,6 +28,7 @@ struct ControlCommands: ControlHandler {
         ("next", "next", "switch to the next station of plugins.json (wraps around)"),
         ("prev", "prev", "switch to the previous station (wraps around)"),
         ("stations", "stations", "the stations to switch between, the current one marked"),
+        ("switch-to-wish", "switch-to-wish", "switch to the station where a wish was last heard (\"watch_wishes\": true)"),
         ("volume", "volume [N|+N|-N]", "show or set the volume in percent: 50 or 50%, +5, -5 (0–100, up to 150 amplified)"),
         ("plugins", "plugins", "the plugins and their state"),
         ("reload-stations", "reload-stations", "re-read the stations from plugins.json (oton stations add/remove/move send it)"),
@@ -44,6 +45,7 @@ struct ControlCommands: ControlHandler {
         case "station":
             guard !request.arguments.isEmpty else { return .failure("usage: station NAME|NUMBER|URL (`oton ctl stations` lists them)") }
             return switchStation(request.arguments.joined(separator: " "))
+        case "switch-to-wish": return switchToWish()
         case "next": return step(1)
         case "prev", "previous": return step(-1)
         case "stations":
@@ -81,6 +83,23 @@ struct ControlCommands: ControlHandler {
         } catch {
             return .failure(error.description)
         }
+    }
+
+    /// The last `org.oton.wish.heard` on this bus: a wish heard on another favourite (`watch_wishes`).
+    private func lastWish() -> (fields: [String: String], secondsAgo: Int)? {
+        guard let event = bus.registry.kind(for: OTON_EVENT_NAME_WISH_HEARD).flatMap(bus.current)?.event else { return nil }
+        let fields = Dictionary(event.fields.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+        return (fields, Int(max(0, Clock.monotonicNanoseconds() - event.monotonicNanoseconds) / 1_000_000_000))
+    }
+
+    private func switchToWish() -> ControlReply {
+        guard let wish = lastWish(), let name = wish.fields["station"] else {
+            return .failure("no wish heard yet; with \"watch_wishes\": true in plugins.json, oton play watches the favourites for the wishlist's tracks")
+        }
+        guard let station = stations().stations.first(where: { $0.name == name }) else {
+            return .failure("the wish was heard on \"\(name)\", which is no longer in plugins.json")
+        }
+        return switchTo(station)
     }
 
     private func step(_ step: Int) -> ControlReply {
@@ -129,6 +148,12 @@ struct ControlCommands: ControlHandler {
         if let sleep = sleepTimer() {
             data["sleep"] = .object(sleep.data)
             text += " · " + sleep.text
+        }
+        if let wish = lastWish(), let station = wish.fields["station"] {
+            let song = [wish.fields["artist"], wish.fields["title"]].compactMap { $0 }.joined(separator: " – ")
+            data["wish"] = .object(["station": .string(station), "artist": wish.fields["artist"].map(JSONValue.string) ?? .null,
+                                    "title": .string(wish.fields["title"] ?? ""), "seconds_ago": .int(wish.secondsAgo)])
+            text += "\nwish: \(song) on \(station), \(wish.secondsAgo) s ago (oton ctl switch-to-wish)"
         }
         if let message = state["error_message"] { text += "\n\(message)\n\(state["error_suggestion"] ?? "")" }
         return .success(text, data: data)

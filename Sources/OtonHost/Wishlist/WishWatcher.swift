@@ -22,6 +22,21 @@ public final class WishWatcher: Sendable {
         public let identity: String
         /// False for the first track a connection names: it was joined in its middle.
         public let fromStart: Bool
+
+        /// The fields of `org.oton.wish.heard` (recording adds keep and why).
+        public var fields: [(key: String, value: String)] {
+            var fields: [(key: String, value: String)] = [("station", station)]
+            if let artist { fields.append(("artist", artist)) }
+            fields.append(("title", title ?? ""))
+            return fields + [("sequence", String(sequence)), ("wish", wish), ("identity", identity), ("from_start", fromStart ? "true" : "false")]
+        }
+
+        /// The event on `bus` (nil if its registry refuses the name, which it never does for this one).
+        public func event(on bus: PluginBus, extra: [(key: String, value: String)] = []) -> BusEvent? {
+            bus.registry.kind(for: OTON_EVENT_NAME_WISH_HEARD).map { kind in
+                BusEvent(kind: kind, name: OTON_EVENT_NAME_WISH_HEARD, source: "host", extraFields: fields + extra)
+            }
+        }
     }
 
     private let wishes: [Wish]
@@ -87,7 +102,6 @@ public final class WishWatcher: Sendable {
         private let bus: PluginBus
         private let station: String
         private let doneKind: UInt32?
-        private let heardKind: UInt32?
         private var subscription: BusSubscription?
         private var lastSequence: UInt64?
         /// Whether this connection named a track (or a break) yet: its first one is heard from its middle.
@@ -100,7 +114,6 @@ public final class WishWatcher: Sendable {
             self.bus = bus
             self.station = station
             doneKind = bus.registry.kind(for: OTON_EVENT_NAME_RECORDING_DONE)
-            heardKind = bus.registry.kind(for: OTON_EVENT_NAME_WISH_HEARD)
             let kinds = Set([OTON_EVENT_TRACK, OTON_EVENT_STATE] + (watcher.isRecording ? [doneKind].compactMap { $0 } : []))
             subscription = BusSubscription(bus: bus, id: "oton.wishlist", kinds: .only(kinds), consumer: self)
         }
@@ -125,21 +138,18 @@ public final class WishWatcher: Sendable {
 
         private func announce(_ track: TrackInfo, sequence: UInt64, fromStart: Bool) {
             guard let wish = watcher.match(track),
-                  let identity = WishIdentity.of(artist: track.artist, title: track.title, rawTitle: track.rawTitle),
-                  let heardKind else { return }
-            var fields: [(key: String, value: String)] = [("station", station)]
-            if let artist = track.artist { fields.append(("artist", artist)) }
-            fields.append(("title", track.title ?? track.rawTitle ?? ""))
-            fields += [("sequence", String(sequence)), ("wish", wish.shown), ("identity", identity), ("from_start", fromStart ? "true" : "false")]
+                  let identity = WishIdentity.of(artist: track.artist, title: track.title, rawTitle: track.rawTitle) else { return }
+            let heard = Heard(station: station, artist: track.artist, title: track.title ?? track.rawTitle, sequence: sequence,
+                              wish: wish.shown, identity: identity, fromStart: fromStart)
+            var extra: [(key: String, value: String)] = []
             if watcher.isRecording {
                 let decision = watcher.decide(identity: identity, station: station)
-                fields.append(("keep", decision.keep ? "true" : "false"))
-                if let why = decision.why { fields.append(("why", why)) }
+                extra.append(("keep", decision.keep ? "true" : "false"))
+                if let why = decision.why { extra.append(("why", why)) }
                 if decision.keep { keeping[sequence] = identity }
             }
-            bus.publish(BusEvent(kind: heardKind, name: OTON_EVENT_NAME_WISH_HEARD, source: "host", extraFields: fields))
-            watcher.heard(Heard(station: station, artist: track.artist, title: track.title ?? track.rawTitle, sequence: sequence,
-                                wish: wish.shown, identity: identity, fromStart: fromStart))
+            if let event = heard.event(on: bus, extra: extra) { bus.publish(event) }
+            watcher.heard(heard)
         }
 
         public func deliver(media: MediaPacket, extraFlags: UInt32) {}
