@@ -63,3 +63,14 @@ final class WishlistFileTests: XCTestCase {
         XCTAssertEqual(directory.read("kept.json"), "{\"kept\": ")
     }
 }
+
+/// `"watch_wishes"` in plugins.json: off unless set, and only a boolean.
+final class WatchWishesConfigTests: XCTestCase {
+    func testWatchWishesIsOffByDefaultAndTakesOnlyABoolean() throws {
+        XCTAssertFalse(try ConfigLoader.parse(Data(#"{"stations": [], "plugins": []}"#.utf8), file: "p.json").watchWishes)
+        XCTAssertTrue(try ConfigLoader.parse(Data(#"{"watch_wishes": true, "stations": [], "plugins": []}"#.utf8), file: "p.json").watchWishes)
+        XCTAssertThrowsError(try ConfigLoader.parse(Data(#"{"watch_wishes": "yes", "stations": [], "plugins": []}"#.utf8), file: "p.json")) {
+            XCTAssertTrue("\($0)".contains("watch_wishes"), "\($0)")
+        }
+    }
+}
