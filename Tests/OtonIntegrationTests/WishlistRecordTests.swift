@@ -31,8 +31,8 @@ final class WishlistRecordTests: XCTestCase {
         let chosen = Int.random(in: 0 ..< 10)
         let nearMiss = (chosen + 1) % 10
         try await Task.sleep(nanoseconds: UInt64.random(in: 1_000_000_000 ... 4_000_000_000)) // the random moment
-        try await server.setTitle(mount: mounts[chosen], title: Self.wished)
-        let wishStarted = Date()
+        // Each title change is taken at the middle of its admin request (the server applies it somewhere inside).
+        let wishStarted = try await timed { try await server.setTitle(mount: mounts[chosen], title: Self.wished) }
         try await server.setTitle(mount: mounts[nearMiss], title: "Кино Кинович - Звезда") // another artist: no wish
         let heard = try XCTUnwrap(recorder.waitForEvent("org.oton.wish.heard", timeout: 30), recorder.stderr)
         XCTAssertEqual(heard["station"], "FM \(chosen)")
@@ -41,8 +41,7 @@ final class WishlistRecordTests: XCTestCase {
         XCTAssertEqual(heard["identity"], "кино - звезда по имени солнце")
         XCTAssertEqual(heard["keep"], "true")
         try await Task.sleep(nanoseconds: 6_000_000_000) // the wished track plays for a while
-        try await server.setTitle(mount: mounts[chosen], title: "Band \(chosen) - Song C")
-        let wishEnded = Date()
+        let wishEnded = try await timed { try await server.setTitle(mount: mounts[chosen], title: "Band \(chosen) - Song C") }
         for (index, mount) in mounts.enumerated() where index != chosen { try await server.setTitle(mount: mount, title: "Band \(index) - Song C") }
         let kept = try XCTUnwrap(recorder.waitForEvent("org.oton.recording.finished", timeout: 30) { $0["sequence"] == heard["sequence"] && $0["status"] == "complete" },
                                  recorder.stderr)
@@ -102,6 +101,13 @@ final class WishlistRecordTests: XCTestCase {
             "FM \(chosen)/\(Self.wished).mp3",
             "incomplete/FM \(chosen)/\(Self.wished).mp3",
         ].sorted(), "\(second.files()) \(second.stdout) \(second.stderr)")
+    }
+
+    /// When `change` ran: the middle of the call.
+    private func timed(_ change: () async throws -> Void) async throws -> Date {
+        let before = Date()
+        try await change()
+        return before.addingTimeInterval(Date().timeIntervalSince(before) / 2)
     }
 
     /// `oton wish add` into the wishlist beside the harness's plugins.json.
