@@ -87,6 +87,10 @@ let package = Package(
         // typed reader of a plugin's config. Shared by the host and the plugins (compiled into each).
         .target(name: "OtonJSON"),
 
+        // How typed text and station titles are compared (case, accents, width folded in every script):
+        // the history search and the wishlist. Shared by the host and the History plugin (compiled into each).
+        .target(name: "OtonTextFolding"),
+
         // Names the plugin a fatal signal came from (a per-thread record and a write(2)-only handler).
         .target(name: "OtonCrashGuard", path: "Sources/OtonCrashGuard"),
 
@@ -99,6 +103,7 @@ let package = Package(
             dependencies: [
                 "PluginAPI",
                 "OtonJSON",
+                "OtonTextFolding",
                 "CGStreamer",
                 "OtonHTTP",
                 "OtonCrashGuard",
@@ -136,7 +141,7 @@ let package = Package(
         plugin("NowPlaying", dependencies: ["NowPlayingLogic", "CGio"]),
         pluginLogic("Artwork"),
         plugin("Artwork", dependencies: ["ArtworkLogic", "OtonHTTP", "CGdkPixbuf"]),
-        pluginLogic("History"),
+        pluginLogic("History", dependencies: ["OtonTextFolding"]),
         plugin("History", dependencies: [
             "HistoryLogic",
             .product(name: "GRDB", package: "GRDB.swift"),

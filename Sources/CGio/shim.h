@@ -8,6 +8,8 @@
 /* G_VARIANT_TYPE is a macro cast of a string literal: one function per type used. */
 static inline const GVariantType *oton_type_vardict(void) { return G_VARIANT_TYPE_VARDICT; }
 static inline const GVariantType *oton_type_uint32_reply(void) { return G_VARIANT_TYPE("(u)"); }
+static inline const GVariantType *oton_type_uint32(void) { return G_VARIANT_TYPE_UINT32; }
+static inline const GVariantType *oton_type_string(void) { return G_VARIANT_TYPE_STRING; }
 
 /* g_variant_new("(u)", …) and friends, one shape each. */
 static inline GVariant *oton_variant_tuple2(GVariant *a, GVariant *b) {
@@ -22,6 +24,11 @@ static inline GVariant *oton_variant_tuple1(GVariant *a) { return g_variant_new_
 
 /* An empty "as" and an empty "a{sv}". */
 static inline GVariant *oton_variant_empty_strv(void) { return g_variant_new_strv(NULL, 0); }
+/* A notification's actions: one key and its label. */
+static inline GVariant *oton_variant_strv2(const gchar *a, const gchar *b) {
+    const gchar *items[2] = {a, b};
+    return g_variant_new_strv(items, 2);
+}
 
 /* g_main_context_invoke_full with the default priority. */
 static inline void oton_context_invoke(GMainContext *context, GSourceFunc function, gpointer data) {

@@ -105,13 +105,16 @@ struct PlayCommand: ParsableCommand {
         }
         var statusLine: StatusLine?
         var logLines: PlaybackLogLines?
+        let watching = config.watchWishes ? FavouritesWishWatch.forPlay(config: config, playing: chosen, explicitConfig: options.config, bus: session.bus) : nil
         let outcome = session.run { session in
+            watching?.start()
             if interactive {
                 statusLine = StatusLine(session: session)
             } else if events != "-" {
                 logLines = PlaybackLogLines(bus: session.bus)
             }
         }
+        watching?.stop()
         statusLine?.close()
         logLines?.close()
         if case let .gaveUp(kind, reconnects) = outcome {
@@ -146,5 +149,22 @@ struct PlayCommand: ParsableCommand {
         }
         return reconnects == 1 ? tr("oton stopped after 1 reconnect attempt; run the same command to try again (--retries N for more attempts).")
             : tr("oton stopped after {count} reconnect attempts; run the same command to try again (--retries N for more attempts).", count)
+    }
+}
+
+extension FavouritesWishWatch {
+    /// `"watch_wishes": true`: the favourites other than `playing`, watched for the wishlist's tracks; nil (said
+    /// on standard error) when the wishlist is empty or cannot be read, or there is nothing else to watch.
+    static func forPlay(config: OtonConfig, playing: Station, explicitConfig: String?, bus: PluginBus) -> FavouritesWishWatch? {
+        let wishes: [Wish]
+        do {
+            wishes = try WishlistFile.load(try WishlistFile.path(explicitConfig: explicitConfig)).wishes
+        } catch {
+            Terminal.error(tr("watch_wishes: {problem}; not watching", ["problem": "\(error)"]))
+            return nil
+        }
+        let others = config.stations.filter { $0.url != playing.url }
+        guard !wishes.isEmpty, !others.isEmpty else { return nil }
+        return FavouritesWishWatch(stations: others, wishes: wishes, shutdownTimeout: config.shutdownTimeout, announceOn: bus)
     }
 }

@@ -17,6 +17,7 @@ struct RecordCommand: ParsableCommand {
             tr("Several stations (names, URLs, --all, --stations FILE) are recorded by one process, each into its own folder under --out, with its own reconnects and index; `oton ctl status` lists them and `oton ctl record add|remove NAME` changes the set while it runs. --shard I/N keeps only the stations shard I of N owns (rendezvous hashing of the URL), so N recorders share a list with nothing else shared."),
             tr("Only the encoded stream is recorded (--format stream, no plugin asking for decoded audio), so the light engine reads it (libcurl, no GStreamer pipeline); HLS, WAV and --silence-window use GStreamer. --engine chooses by hand."),
             tr("A recording is not listening: only the file sink and the artwork plugin (for covers) run, so nothing is added to the listening history or scrobbled. --with-plugin ID runs another enabled plugin too."),
+            tr("--wishlist keeps only the tracks on the wishlist (`oton wish add`), each whole from its first byte: every track is recorded and, when it ends, kept if it was a wish and dropped otherwise. A wish heard from its middle (the first track after connecting) is dropped unless --partial keep puts it into incomplete/. A wish already kept (the same artist and title, folded) is not kept again unless --again. `oton record --all --wishlist --out DIR` watches every station of plugins.json."),
             tr("--duration counts the audio recorded, not the clock. A server's burst (audio from before the start, which Icecast sends at once to a new listener) is kept and counted, as streamripper keeps it. If the station sends nothing, oton record still ends after twice the duration plus 30 s."),
             tr("Exit codes: 0 done, 2 usage or configuration, 3 stream not playable, 4 recording failed (disk full, write error).")
         )
@@ -83,8 +84,14 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("File names: portable (default; FAT, exFAT, SMB and Windows accept them: : ? * \" < > | \\ replaced, no trailing dots or spaces) or posix (every character Linux allows)")))
     var names: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Incomplete first and last tracks: incomplete (into incomplete/), drop or keep")))
+    @Option(name: .long, help: ArgumentHelp(tr("Incomplete first and last tracks: incomplete (into incomplete/), drop or keep (with --wishlist: drop by default; keep puts a wish heard from its middle into incomplete/)")))
     var partial: String?
+
+    @Flag(name: .long, help: ArgumentHelp(tr("Keep only the tracks on the wishlist (oton wish add), whole from their first byte")))
+    var wishlist = false
+
+    @Flag(name: .long, help: ArgumentHelp(tr("With --wishlist: keep a wish even when the same track was kept before")))
+    var again = false
 
     @Option(name: .long, help: ArgumentHelp(tr("Drop tracks shorter than this many seconds (default 5)")))
     var minSeconds: Double?
@@ -141,6 +148,7 @@ struct RecordCommand: ParsableCommand {
             Terminal.error("--with-plugin \(unknown): no enabled plugin has that id; " + (known.isEmpty ? "plugins.json enables no other plugin" : "enabled: \(known.joined(separator: ", "))"))
             throw ExitStatus.configuration
         }
+        let wishes = try wishlist ? loadWishes() : nil
         let outDirectory = out.hasPrefix("/") ? out : FileManager.default.currentDirectoryPath + "/" + out
 
         var sinkConfig: [String: JSONValue] = [:]
@@ -159,6 +167,10 @@ struct RecordCommand: ParsableCommand {
         if let template { sinkConfig[FileSinkKey.template.rawValue] = .string(template) }
         if let names { sinkConfig[FileSinkKey.names.rawValue] = .string(names) }
         if let partial { sinkConfig[FileSinkKey.partial.rawValue] = .string(partial) }
+        if wishes != nil {
+            sinkConfig[FileSinkKey.wishlist.rawValue] = .bool(true)
+            if partial == nil { sinkConfig[FileSinkKey.partial.rawValue] = .string(PartialPolicy.drop.rawValue) }
+        }
         if let minSeconds { sinkConfig[FileSinkKey.minSeconds.rawValue] = .number(minSeconds) }
         if let diskFloor { sinkConfig[FileSinkKey.diskFloorMb.rawValue] = .number(diskFloor) }
         if let maxBytes { sinkConfig[FileSinkKey.maxMb.rawValue] = .number(maxBytes / 1_048_576) }
@@ -186,7 +198,7 @@ struct RecordCommand: ParsableCommand {
         playerOptions.engine = engineChoice
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         if chosenStations.count > 1 || all || stationsFile != nil || shard != nil {
-            return try recordMany(chosenStations, config: config, playerOptions: playerOptions, stopAfter: stopAfter) { plugins($0, $1) }
+            return try recordMany(chosenStations, config: config, playerOptions: playerOptions, stopAfter: stopAfter, wishes: wishes) { plugins($0, $1) }
         }
         let chosen = chosenStations[0]
         var recordConfig = config
@@ -199,9 +211,11 @@ struct RecordCommand: ParsableCommand {
             throw ExitStatus.configuration
         }
         var lines: RecordLogLines?
+        var watch: WishWatcher.Watch?
         var sinkFailure: String?
         let outcome = session.run { session in
             lines = RecordLogLines(bus: session.bus)
+            watch = wishes?.watch(bus: session.bus, station: chosen.name)
             if let report = session.plugins.reports.first(where: { $0.id == Self.pluginID }), case let .failed(error) = report.status {
                 sinkFailure = error.description(in: .current)
                 session.requestQuit()
@@ -212,6 +226,7 @@ struct RecordCommand: ParsableCommand {
                 DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter * 2 + 30) { [session] in session.requestQuit() }
             }
         }
+        watch?.close()
         lines?.close()
         if let sinkFailure {
             Terminal.error("cannot record: \(sinkFailure)")
@@ -228,7 +243,7 @@ struct RecordCommand: ParsableCommand {
     }
 
     /// Several stations: one process, a session each (``MultiRecorder``).
-    private func recordMany(_ stations: [Station], config: OtonConfig, playerOptions: Player.Options, stopAfter: Double?,
+    private func recordMany(_ stations: [Station], config: OtonConfig, playerOptions: Player.Options, stopAfter: Double?, wishes: WishWatcher?,
                             plugins: @escaping @Sendable (Station, String) -> [PluginEntry]) throws {
         let shared: (handle: FileHandle?, lock: NSLock)?
         do {
@@ -238,7 +253,9 @@ struct RecordCommand: ParsableCommand {
             throw ExitStatus.configuration
         }
         let recorder = MultiRecorder(catalogue: config, options: playerOptions, events: shared, plan: plugins) { session in
-            RecordLogLines(bus: session.bus, station: session.label)
+            let lines = RecordLogLines(bus: session.bus, station: session.label)
+            guard let wishes else { return lines }
+            return WishRecordingObserver(lines: lines, watch: wishes.watch(bus: session.bus, station: session.station.name))
         }
         if let stopAfter {
             DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter * 2 + 30) { [recorder] in recorder.requestQuit() }
@@ -254,5 +271,33 @@ struct RecordCommand: ParsableCommand {
             Terminal.error("no station could be recorded")
             throw ExitStatus.notPlayable
         }
+    }
+
+    /// --wishlist: the wishlist of this configuration and the wishes kept before; a usage error when
+    /// the list is empty or a file cannot be read (nothing is recorded then).
+    private func loadWishes() throws -> WishWatcher {
+        guard split else {
+            Terminal.error(tr("--wishlist keeps tracks one by one; it cannot be used with --no-split"))
+            throw ExitStatus.configuration
+        }
+        do {
+            let path = try WishlistFile.path(explicitConfig: options.config)
+            let file = try WishlistFile.load(path)
+            guard !file.wishes.isEmpty else {
+                Terminal.error(tr("--wishlist: the wishlist {path} is empty; add wishes with `oton wish add \"Artist - Title\"`", ["path": path]))
+                throw ExitStatus.configuration
+            }
+            return WishWatcher(wishes: file.wishes, kept: try KeptWishes(), again: again)
+        } catch let failure as WishlistFile.Failure {
+            Terminal.error(failure.description)
+            throw ExitStatus.configuration
+        } catch let failure as KeptWishes.Failure {
+            Terminal.error(failure.description)
+            throw ExitStatus.configuration
+        }
+    }
+
+    func validate() throws {
+        if again && !wishlist { throw ValidationError(tr("--again applies to --wishlist only")) }
     }
 }

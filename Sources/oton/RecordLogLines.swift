@@ -41,6 +41,8 @@ final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Senda
         let fields = Dictionary(event.event.fields, uniquingKeysWith: { _, last in last })
         switch event.event.name {
         case OTON_EVENT_NAME_RECORDING_DONE:
+            // --wishlist: every other track is dropped; a line each would bury the wishes.
+            if fields["reason_code"] == "not-wished" { return }
             if fields["status"] == "complete" || fields["status"] == "incomplete" { lock.lock(); files += 1; lock.unlock() }
             StandardOutput.write(Self.finishedLine(fields) + "\n")
         case OTON_EVENT_NAME_RECORDING_STOPPED:
@@ -86,6 +88,8 @@ final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Senda
                ["seconds": formatSeconds(seconds), "minimum": formatSeconds(Double(fields["min_seconds"] ?? "") ?? 0)])
         case "partial-dropped":
             tr("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept")
+        case "wish-not-kept":
+            tr("a wish already kept or being recorded from another station, not kept (--again keeps it again)")
         default:
             fields["reason"].flatMap { $0.isEmpty ? nil : $0 }
         }

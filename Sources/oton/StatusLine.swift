@@ -97,6 +97,10 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
                 sleepDeadline = nil
                 sleepAfterTrack = false
                 sleepFadingAction = event.event.field("action") ?? "stop"
+            } else if event.event.name == OTON_EVENT_NAME_WISH_HEARD, let station = event.event.field("station") {
+                // "watch_wishes": a wish plays on another favourite.
+                let song = [event.event.field("artist"), event.event.field("title")].compactMap { $0 }.joined(separator: " – ")
+                show(notice: tr("wish on {station}: {song} (oton ctl switch-to-wish)", ["station": station, "song": song]), seconds: 30)
             }
         }
         lock.unlock()

@@ -12,8 +12,9 @@ final class OtonProcess {
     let instance: String
 
     /// `environment` is laid over the test's own (e.g. `LANG`; a nil value removes the variable).
+    /// `files`: written beside plugins.json before oton starts (name → text), e.g. a wishlist.json.
     init(_ testCase: XCTestCase, arguments: [String], plugins: String = #"{"stations": [], "plugins": []}"#, instance: String = "test",
-         environment extra: [String: String?] = [:]) throws {
+         environment extra: [String: String?] = [:], files: [String: String] = [:]) throws {
         directory = try TemporaryDirectory(testCase)
         self.instance = instance
         var environment = ProcessInfo.processInfo.environment
@@ -26,6 +27,7 @@ final class OtonProcess {
         self.environment = environment
         try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let config = try directory.write("plugins.json", plugins)
+        for (name, text) in files { try directory.write(name, text) }
         process.executableURL = URL(fileURLWithPath: TestPaths.oton)
         process.arguments = arguments + ["--config", config, "--instance", instance]
         process.environment = environment

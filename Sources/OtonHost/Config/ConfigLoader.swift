@@ -119,6 +119,10 @@ private struct ConfigReader {
             }
             config.shutdownTimeout = milliseconds / 1000
         }
+        if let value = top["watch_wishes"] {
+            guard case let .bool(flag) = value else { throw invalid("watch_wishes", "must be true or false") }
+            config.watchWishes = flag
+        }
         var seen = Set<String>()
         for entry in config.plugins {
             guard seen.insert(entry.id).inserted else { throw invalid(entry.location + ".id", tr("\"{id}\" appears twice; each plugin id may be listed once", ["id": entry.id])) }

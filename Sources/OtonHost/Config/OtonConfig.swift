@@ -66,6 +66,8 @@ public struct OtonConfig: Equatable, Sendable {
     public var plugins: [PluginEntry]
     /// `shutdown_timeout_ms` in seconds: the plugins' shutdown deadline (see PluginManager.shutdown).
     public var shutdownTimeout: Double = PluginManager.defaultShutdownTimeout
+    /// `watch_wishes`: `oton play` watches the other favourites for wishes (docs/wishlist.md). Off by default.
+    public var watchWishes = false
 
     public init(file: String? = nil, defaultStationName: String? = nil, stations: [Station] = [], plugins: [PluginEntry] = []) {
         self.file = file

@@ -30,6 +30,7 @@ struct ControlCommands: ControlHandler {
         ("next", "next", N_("switch to the next station of plugins.json (wraps around)")),
         ("prev", "prev", N_("switch to the previous station (wraps around)")),
         ("stations", "stations", N_("the stations to switch between, the current one marked")),
+        ("switch-to-wish", "switch-to-wish", N_("switch to the station where a wish was last heard (\"watch_wishes\": true)")),
         ("snooze", "snooze [DURATION]", N_("stop now and play again after DURATION (default 10m), rising from silence as an alarm does")),
         ("volume", "volume [N|+N|-N]", N_("show or set the volume in percent: 50 or 50%, +5, -5 (0–100, up to 150 amplified)")),
         ("plugins", "plugins", N_("the plugins and their state")),
@@ -47,6 +48,7 @@ struct ControlCommands: ControlHandler {
         case "station":
             guard !request.arguments.isEmpty else { return .failure(tr("usage: station NAME|NUMBER|URL (`oton ctl stations` lists them)")) }
             return switchStation(request.arguments.joined(separator: " "))
+        case "switch-to-wish": return switchToWish()
         case "next": return step(1)
         case "prev", "previous": return step(-1)
         case "stations":
@@ -90,6 +92,23 @@ struct ControlCommands: ControlHandler {
         } catch {
             return .failure(error.description)
         }
+    }
+
+    /// The last `org.oton.wish.heard` on this bus: a wish heard on another favourite (`watch_wishes`).
+    private func lastWish() -> (fields: [String: String], secondsAgo: Int)? {
+        guard let event = bus.registry.kind(for: OTON_EVENT_NAME_WISH_HEARD).flatMap(bus.current)?.event else { return nil }
+        let fields = Dictionary(event.fields.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+        return (fields, Int(max(0, Clock.monotonicNanoseconds() - event.monotonicNanoseconds) / 1_000_000_000))
+    }
+
+    private func switchToWish() -> ControlReply {
+        guard let wish = lastWish(), let name = wish.fields["station"] else {
+            return .failure("no wish heard yet; with \"watch_wishes\": true in plugins.json, oton play watches the favourites for the wishlist's tracks")
+        }
+        guard let station = stations().stations.first(where: { $0.name == name }) else {
+            return .failure("the wish was heard on \"\(name)\", which is no longer in plugins.json")
+        }
+        return switchTo(station)
     }
 
     private func step(_ step: Int) -> ControlReply {
@@ -144,6 +163,12 @@ struct ControlCommands: ControlHandler {
             let left = max(0, Int(until.timeIntervalSinceNow.rounded(.up)))
             data["snooze_seconds_left"] = .int(left)
             text += String(format: " · snoozing %d:%02d", left / 60, left % 60)
+        }
+        if let wish = lastWish(), let station = wish.fields["station"] {
+            let song = [wish.fields["artist"], wish.fields["title"]].compactMap { $0 }.joined(separator: " – ")
+            data["wish"] = .object(["station": .string(station), "artist": wish.fields["artist"].map(JSONValue.string) ?? .null,
+                                    "title": .string(wish.fields["title"] ?? ""), "seconds_ago": .int(wish.secondsAgo)])
+            text += "\n" + tr("wish: {song} on {station}, {seconds} s ago (oton ctl switch-to-wish)", ["song": song, "station": station, "seconds": "\(wish.secondsAgo)"])
         }
         if let message = state["error_message"] { text += "\n\(message)\n\(state["error_suggestion"] ?? "")" }
         return .success(text, data: data)

@@ -112,13 +112,22 @@ typedef uint32_t oton_event_kind;
 #define OTON_EVENT_NAME_RECORDING_STARTED "org.oton.recording.started" /* path, title, artist */
 #define OTON_EVENT_NAME_RECORDING_DONE    "org.oton.recording.finished"/* path ("" when not kept), seconds, bytes, complete (true|false),
                                                                         status (complete|incomplete|dropped|failed), reason (English),
-                                                                        reason_code (too-short|partial-dropped|write-failed|""),
-                                                                        min_seconds, name (the file's name relative to the output
-                                                                        folder, kept or not) */
+                                                                        reason_code (too-short|partial-dropped|write-failed|not-wished|
+                                                                        wish-not-kept|""), min_seconds, name (the file's name relative
+                                                                        to the output folder, kept or not), sequence (the track's, when
+                                                                        it had one) */
 #define OTON_EVENT_NAME_SHARE             "org.oton.share"             /* text, links (newline separated) */
 #define OTON_EVENT_NAME_RECORDING_STOPPED "org.oton.file-sink.stopped" /* reason (write-failed|max-size|max-duration|disk-full), message,
                                                                         error (true|false): the recording stopped for good */
 #define OTON_EVENT_NAME_NOW_PLAYING_READY "org.oton.now-playing.ready" /* bus_name (the MPRIS name owned; absent without MPRIS) */
+/* Published by the host (not a plugin) when a track that matches the user's wishlist starts: */
+#define OTON_EVENT_NAME_WISH_HEARD        "org.oton.wish.heard"        /* station, artist, title, sequence (the track event's), wish
+                                                                        (the pattern that matched), identity (folded "artist - title"),
+                                                                        from_start (false for a connection's first track: heard from
+                                                                        its middle);
+                                                                        `oton record --wishlist` adds keep (true|false) and, when false,
+                                                                        why (kept-before|being-kept): a file sink in wishlist mode keeps
+                                                                        exactly the tracks announced with keep=true */
 
 /* Event flags. */
 #define OTON_EVENT_FLAG_NONE        0u

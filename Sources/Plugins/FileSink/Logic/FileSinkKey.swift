@@ -22,4 +22,5 @@ public enum FileSinkKey: String, CaseIterable, Sendable {
     case padAfter = "pad_after"
     case cue
     case names
+    case wishlist
 }

@@ -51,6 +51,9 @@ public struct FileSinkSettings: Equatable, Sendable {
     public var writeTags = true
     /// A CUE sheet (NAME.cue) beside every finished file, listing where its tracks begin.
     public var writeCue = false
+    /// `oton record --wishlist`: every track is recorded as usual, but a finished one is kept only when
+    /// the host announced its sequence as a wish to keep (`org.oton.wish.heard` with keep=true).
+    public var wishlist = false
 
     public init(directory: String, template: FileNameTemplate) {
         self.directory = directory
@@ -124,7 +127,7 @@ public struct FileSinkSettings: Equatable, Sendable {
         }
         if let station = try config.string(key(.station)) { settings.station = station }
         if let url = try config.string(key(.streamUrl)) { settings.streamURL = url }
-        let flags: [(FileSinkKey, WritableKeyPath<FileSinkSettings, Bool>)] = [(.quitOnError, \.quitOnError), (.tags, \.writeTags), (.cue, \.writeCue)]
+        let flags: [(FileSinkKey, WritableKeyPath<FileSinkSettings, Bool>)] = [(.quitOnError, \.quitOnError), (.tags, \.writeTags), (.cue, \.writeCue), (.wishlist, \.wishlist)]
         for (name, path) in flags {
             if let flag = try config.bool(key(name)) { settings[keyPath: path] = flag }
         }

@@ -30,6 +30,49 @@ public func placement(relativeName: String, complete: Bool, seconds: Double, min
     }
 }
 
+/// Wishlist mode: only tracks the host announced as wishes to keep stay; of those, one heard from its
+/// middle (or cut at its end) goes to `incomplete/` unless the policy is `drop` (`--partial keep` asks for it).
+public func wishlistPlacement(relativeName: String, complete: Bool, seconds: Double, minimumSeconds: Double, policy: PartialPolicy,
+                              wish: WishDecision) -> Placement {
+    switch wish {
+    case .notWished: return .drop("not on the wishlist, not kept")
+    case let .notKept(why): return .drop(why)
+    case .keep: break
+    }
+    if seconds < minimumSeconds || complete || policy == .drop {
+        return placement(relativeName: relativeName, complete: complete, seconds: seconds, minimumSeconds: minimumSeconds, policy: policy)
+    }
+    return .keep("incomplete/" + relativeName)
+}
+
+/// What the host said of a track in wishlist mode.
+public enum WishDecision: Equatable, Sendable {
+    /// No `org.oton.wish.heard` for its sequence.
+    case notWished
+    /// A wish, but not to keep (already kept, or another station is recording it); the reason in English.
+    case notKept(String)
+    case keep
+
+    /// From the event's keep and why fields.
+    public init(keep: String?, why: String?) {
+        if keep == "true" { self = .keep; return }
+        switch why {
+        case "kept-before": self = .notKept("a wish already kept (oton record --again keeps it again), not kept")
+        case "being-kept": self = .notKept("a wish another station is recording at the same time, not kept twice")
+        default: self = .notKept("a wish, but not to keep, not kept")
+        }
+    }
+
+    /// recording.finished's reason_code for a track this drops.
+    public var reasonCode: String? {
+        switch self {
+        case .notWished: "not-wished"
+        case .notKept: "wish-not-kept"
+        case .keep: nil
+        }
+    }
+}
+
 /// "48 KB", "4.2 MB", "1.3 GB" (decimal units, as file managers show them).
 public func formatBytes(_ bytes: UInt64) -> String {
     let value = Double(bytes)

@@ -51,6 +51,9 @@ final class FileSinkInstance: @unchecked Sendable {
         if event.kind == OTON_EVENT_TRACK {
             guard let metadata = TrackMetadata(fields: event.fields) else { return }
             recorder.track(metadata)
+        } else if event.name == OTON_EVENT_NAME_WISH_HEARD {
+            guard let sequence = event["sequence"].flatMap(UInt64.init) else { return }
+            recorder.wish(sequence: sequence, WishDecision(keep: event["keep"], why: event["why"]), fromStart: event["from_start"] != "false")
         } else if event.name == OTON_EVENT_NAME_ARTWORK_READY {
             guard let path = event["path"], event["type"] == nil || event["type"] == "cover" else { return }
             recorder.artwork(path: path, title: event["title"])
@@ -72,12 +75,12 @@ final class FileSinkInstance: @unchecked Sendable {
         switch notice {
         case let .started(path, metadata):
             host.publish(OTON_EVENT_NAME_RECORDING_STARTED, [("path", path), ("title", metadata?.title ?? ""), ("artist", metadata?.artist ?? "")])
-        case let .finished(path, name, seconds, bytes, complete, status, reason, reasonCode):
+        case let .finished(path, name, seconds, bytes, complete, status, reason, reasonCode, sequence):
             host.publish(OTON_EVENT_NAME_RECORDING_DONE, [
                 ("path", path ?? ""), ("seconds", String(format: "%.3f", seconds)), ("bytes", String(bytes)),
                 ("complete", complete ? "true" : "false"), ("status", status.rawValue), ("reason", reason ?? ""), ("name", name),
                 ("reason_code", reasonCode ?? ""), ("min_seconds", String(format: "%.1f", settings.minimumSeconds)),
-            ])
+            ] + (sequence.map { [("sequence", String($0))] } ?? []))
             // The event is the announcement: `oton record` (and `oton play` without a status line) print it
             // as one line on standard output, so the log has it only at debug level, not a second time.
             let what = path ?? name

@@ -11,7 +11,7 @@ nonisolated(unsafe) let fileSinkDescriptor = PluginDescriptorBuilder(
     name: "File sink",
     version: "0.1.0",
     description: "Records the stream as received (or WAV from PCM), one file per track, with an index; record-current saves the track playing now",
-    consumes: ["track", OTON_EVENT_NAME_ARTWORK_READY],
+    consumes: ["track", OTON_EVENT_NAME_ARTWORK_READY, OTON_EVENT_NAME_WISH_HEARD],
     mediaTaps: OTON_TAP_STREAM | OTON_TAP_PCM,
     commands: [(
         name: "record-current",

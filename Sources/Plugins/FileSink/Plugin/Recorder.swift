@@ -54,6 +54,8 @@ final class Recorder {
     private let tr: (String, [String: String]) -> String
     private let namer: TrackFileNamer
     private let finisher: TrackFinisher
+    /// Wishlist mode: what the host said of each announced track's sequence (the last few only).
+    private var wishes: [(sequence: UInt64, decision: WishDecision, fromStart: Bool)] = []
     /// WAV sizes are refreshed in the header every this many bytes.
     private var bytesSinceHeaderRefresh = 0
 
@@ -105,6 +107,14 @@ final class Recorder {
         defer { stopAtDurationIfReached() } // a stop that waited for the first title
         guard !stopped else { return }
         apply(splitter.track(metadata))
+    }
+
+    /// The host announced a wish (`org.oton.wish.heard`): the track with this sequence is kept or not as it says.
+    /// `fromStart` false: the host joined it in its middle (a connection's first track), so it is incomplete
+    /// even when the cut before it looked like a title change (a server's burst can outlast the first title).
+    func wish(sequence: UInt64, _ decision: WishDecision, fromStart: Bool) {
+        wishes.append((sequence, decision, fromStart))
+        if wishes.count > 64 { wishes.removeFirst(wishes.count - 64) }
     }
 
     /// The artwork plugin published a cover; it belongs to the current track when the titles agree.
@@ -345,10 +355,16 @@ final class Recorder {
         // (one fsync per track, not one for the .part and another for its tagged copy).
         file.close(sync: false)
         let seconds = Double(open.segment.durationNanoseconds) / 1e9
-        let isComplete = complete && !open.lostStart
+        var isComplete = complete && !open.lostStart
         let name = namer.relativeName(open.segment)
-        let decision = placement(relativeName: name, complete: isComplete, seconds: seconds,
-                                 minimumSeconds: settings.minimumSeconds, policy: settings.partial)
+        let sequence = open.segment.metadata?.sequence
+        let announced = sequence.flatMap { sequence in wishes.last { $0.sequence == sequence } }
+        let wish = settings.wishlist ? announced?.decision ?? .notWished : nil
+        if settings.wishlist, announced?.fromStart == false { isComplete = false } // joined in its middle (the host says so)
+        let decision = wish.map { wish in
+            wishlistPlacement(relativeName: name, complete: isComplete, seconds: seconds, minimumSeconds: settings.minimumSeconds,
+                              policy: settings.partial, wish: wish)
+        } ?? placement(relativeName: name, complete: isComplete, seconds: seconds, minimumSeconds: settings.minimumSeconds, policy: settings.partial)
         open.entry.bytes = file.size
         open.entry.seconds = (seconds * 1000).rounded() / 1000
         var finalPath: String?
@@ -360,7 +376,7 @@ final class Recorder {
             open.entry.status = .dropped
             open.entry.file = nil
             reason = why
-            reasonCode = seconds < settings.minimumSeconds ? "too-short" : "partial-dropped"
+            reasonCode = wish?.reasonCode ?? (seconds < settings.minimumSeconds ? "too-short" : "partial-dropped")
         case let .keep(relative):
             do {
                 finalPath = try finisher.finalize(file, track, relative: relative, tagging: tagging)
@@ -379,7 +395,7 @@ final class Recorder {
         if partDirectory != settings.directory { rmdir(partDirectory) } // only when left empty
         saveIndex(open.entry)
         notify(.finished(path: finalPath, name: name, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason,
-                         reasonCode: reasonCode))
+                         reasonCode: reasonCode, sequence: sequence))
     }
 
     private func saveIndex(_ entry: RecordingIndex.Track) {

@@ -6,7 +6,7 @@ extension Recorder {
     enum Notice {
         case started(path: String, metadata: TrackMetadata?)
         case finished(path: String?, name: String, seconds: Double, bytes: UInt64, complete: Bool, status: RecordingIndex.Track.Status, reason: String?,
-                      reasonCode: String?)
+                      reasonCode: String?, sequence: UInt64?)
         case stopped(reason: StopReason, message: String, isError: Bool)
         case log(level: LogLevel, message: String)
     }

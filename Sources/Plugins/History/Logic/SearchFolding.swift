@@ -1,11 +1,11 @@
-import Foundation
+import OtonTextFolding
 
-/// How `history --search` compares text: without case and without accents, in every script
-/// (Кино = кино = КИНО, Beyoncé = beyonce, Ёлка = елка). SQLite's LIKE folds ASCII only, so
-/// each play stores this folded form of its artist and titles, and a search is folded the same way.
+/// How `history --search` compares text: ``TextFolding`` (without case and without accents, in every
+/// script; the wishlist folds the same way). SQLite's LIKE folds ASCII only, so each play stores this
+/// folded form of its artist and titles, and a search is folded the same way.
 public enum SearchFolding {
     public static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        TextFolding.fold(text)
     }
 
     /// The stored search text of a play: artist, title and the title as the station sent it, folded.

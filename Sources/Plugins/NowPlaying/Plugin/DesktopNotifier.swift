@@ -8,6 +8,10 @@ final class DesktopNotifier {
     private let connection: OpaquePointer
     private let timeoutMilliseconds: Int32
     private var lastID: UInt32 = 0
+    /// The wish notification (its own, so a track's does not replace it), and its action's key.
+    private(set) var wishID: UInt32 = 0
+    static let switchToWishAction = "switch-to-wish"
+    private var actionSubscription: guint = 0
 
     init(connection: OpaquePointer, timeoutMilliseconds: Int32) {
         self.connection = connection
@@ -25,13 +29,51 @@ final class DesktopNotifier {
     /// Shows the notification; returns why not when the server refused or is missing.
     /// Synchronous on the plugin's own GLib thread, bounded by a 2 s timeout.
     func show(_ notification: NowPlayingModel.Notification) -> Failure? {
+        notify(notification, replacing: &lastID, actions: oton_variant_empty_strv(), category: "x-oton.track")
+    }
+
+    /// "watch_wishes": a wish plays on another station; the action switches there (ActionInvoked → `onSwitch`).
+    func showWish(summary: String, body: String, actionLabel: String) -> Failure? {
+        notify(NowPlayingModel.Notification(summary: summary, body: body, imagePath: nil), replacing: &wishID,
+               actions: oton_variant_strv2(Self.switchToWishAction, actionLabel), category: "x-oton.wish")
+    }
+
+    /// Listens for the notification server's ActionInvoked (on the calling thread's GLib context): the wish
+    /// notification's switch action calls `onSwitch`.
+    func listenForActions(_ onSwitch: @escaping () -> Void) {
+        let box = Unmanaged.passRetained(ActionBox(notifier: self, onSwitch: onSwitch)).toOpaque()
+        actionSubscription = g_dbus_connection_signal_subscribe(
+            connection, nil, "org.freedesktop.Notifications", "ActionInvoked", "/org/freedesktop/Notifications", nil,
+            G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, user in
+                guard let user, let parameters, g_variant_n_children(parameters) == 2 else { return }
+                let box = Unmanaged<ActionBox>.fromOpaque(user).takeUnretainedValue()
+                let idValue = g_variant_get_child_value(parameters, 0), keyValue = g_variant_get_child_value(parameters, 1)
+                defer { g_variant_unref(idValue); g_variant_unref(keyValue) }
+                guard g_variant_is_of_type(idValue, oton_type_uint32()) != 0, g_variant_is_of_type(keyValue, oton_type_string()) != 0 else { return }
+                let id = g_variant_get_uint32(idValue)
+                let key = String(cString: g_variant_get_string(keyValue, nil))
+                guard let notifier = box.notifier, id != 0, id == notifier.wishID, key == DesktopNotifier.switchToWishAction else { return }
+                box.onSwitch()
+            }, box, { user in
+                if let user { Unmanaged<ActionBox>.fromOpaque(user).release() }
+            })
+    }
+
+    /// Stops listening (on the GLib thread, before the connection closes).
+    func stopListening() {
+        if actionSubscription != 0 { g_dbus_connection_signal_unsubscribe(connection, actionSubscription) }
+        actionSubscription = 0
+    }
+
+    private func notify(_ notification: NowPlayingModel.Notification, replacing id: inout UInt32, actions: OpaquePointer?,
+                        category: String) -> Failure? {
         var hints: [(String, OpaquePointer)] = [("desktop-entry", Variants.string("oton")),
-                                                ("category", Variants.string("x-oton.track"))]
+                                                ("category", Variants.string(category))]
         if let image = notification.imagePath { hints.append(("image-path", Variants.string(image))) }
         let items: [OpaquePointer?] = [
-            Variants.string("oton"), Variants.uint32(lastID), Variants.string(""),
+            Variants.string("oton"), Variants.uint32(id), Variants.string(""),
             Variants.string(notification.summary), Variants.string(notification.body),
-            oton_variant_empty_strv(), Variants.dictionary(hints), Variants.int32(timeoutMilliseconds),
+            actions, Variants.dictionary(hints), Variants.int32(timeoutMilliseconds),
         ]
         let parameters = items.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
         var error: UnsafeMutablePointer<GError>?
@@ -42,7 +84,7 @@ final class DesktopNotifier {
         }
         defer { g_variant_unref(reply) }
         let child = g_variant_get_child_value(reply, 0)
-        lastID = g_variant_get_uint32(child)
+        id = g_variant_get_uint32(child)
         g_variant_unref(child)
         return nil
     }
@@ -57,5 +99,16 @@ final class DesktopNotifier {
             }
         }
         return .failed(takeError(error))
+    }
+}
+
+/// What the ActionInvoked callback needs; released when the subscription goes.
+private final class ActionBox {
+    weak var notifier: DesktopNotifier?
+    let onSwitch: () -> Void
+
+    init(notifier: DesktopNotifier, onSwitch: @escaping () -> Void) {
+        self.notifier = notifier
+        self.onSwitch = onSwitch
     }
 }

@@ -39,7 +39,10 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
             self.connection = connection
             if let volume = host.current(OTON_EVENT_VOLUME)?["volume"].flatMap(Double.init) { _ = model.applyVolume(volume) }
             if config.notifications {
-                notifier = DesktopNotifier(connection: connection, timeoutMilliseconds: config.notificationTimeoutMilliseconds)
+                let notifier = DesktopNotifier(connection: connection, timeoutMilliseconds: config.notificationTimeoutMilliseconds)
+                // The wish notification's action: the same command as `oton ctl switch-to-wish`.
+                notifier.listenForActions { [host] in host.runCommand("switch-to-wish") }
+                self.notifier = notifier
             }
             var announced: [(String, String)] = []
             if config.mpris {
@@ -77,11 +80,25 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
             guard let volume = event["volume"].flatMap(Double.init) else { return }
             changes = model.applyVolume(volume)
         default:
+            if event.name == OTON_EVENT_NAME_WISH_HEARD {
+                showWish(event)
+                return
+            }
             guard event.name == OTON_EVENT_NAME_ARTWORK_READY else { return }
             changes = model.applyArtwork(fields: event.fields)
         }
         mpris?.propertiesChanged(changes.properties)
         if let notification = changes.notification, let notifier { show(notification, with: notifier) }
+    }
+
+    /// "watch_wishes": a wish plays on another favourite; the notification's action switches there.
+    private func showWish(_ event: EventView.Snapshot) {
+        guard let notifier, let station = event["station"] else { return }
+        let song = [event["artist"], event["title"]].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ")
+        switch notifier.showWish(summary: host.tr("Wish on {station}", ["station": station]), body: song, actionLabel: host.tr("Switch")) {
+        case nil, .noServer?: break // no server: said once with the track notifications
+        case let .failed(reason)?: host.log(OTON_LOG_WARNING, host.tr("wish notification not shown: {reason}", ["reason": reason]))
+        }
     }
 
     private func show(_ notification: NowPlayingModel.Notification, with notifier: DesktopNotifier) {
@@ -132,6 +149,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
 
     private func closeConnection() {
         guard let connection else { return }
+        notifier?.stopListening()
         g_dbus_connection_close_sync(connection, nil, nil)
         g_object_unref(UnsafeMutableRawPointer(connection))
         self.connection = nil
