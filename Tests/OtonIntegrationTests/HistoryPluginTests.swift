@@ -68,6 +68,9 @@ final class HistoryPluginTests: XCTestCase {
 
         // A notice still unsent when a newer track starts is replaced by the newer one.
         XCTAssertTrue(service.wait { self.service.singles.count >= 1 && self.service.playingNow.last?.title == "Song Three" }, "\(service.listens)")
+        // The journal says "sent" once the service's answer is back, a moment after the service has it.
+        XCTAssertTrue(service.wait { (try? harness.sql("SELECT service, status FROM scrobble_journal")) == ["listenbrainz|sent"] },
+                      "\((try? harness.sql("SELECT service, status FROM scrobble_journal")) ?? [])")
         harness.shutdown()
         XCTAssertEqual(service.singles.map(\.title), ["Song One"])
         XCTAssertTrue(Set(service.playingNow.map(\.title)).isSubset(of: ["Song One", "Song Two", "Song Three"]), "never for jingles or adverts: \(service.playingNow)")
