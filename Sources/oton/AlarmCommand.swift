@@ -7,26 +7,15 @@ struct AlarmCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alarm",
         abstract: tr("Wake up to a station: alarms run by systemd timers."),
-        discussion: """
-        Each alarm is a systemd user timer and service in $XDG_CONFIG_HOME/systemd/user (default \
-        ~/.config/systemd/user), named oton-alarm-N.timer and .service; the service runs \
-        `oton play STATION --alarm --fade-in D --volume P`. Times are local. An alarm is never silent: \
-        when the station cannot be reached within 20 s a built-in tone plays instead. \
-        `oton ctl snooze 10m` stops it and plays again 10 minutes later.
-
-        A user timer fires only while the machine is awake unless the user manager may wake it \
-        (systemd 254 and later, local sessions). --wake writes a system timer with WakeSystem=true \
-        instead (run it with sudo); `oton alarm list` says which alarms wake a suspended machine.
-
-        Exit codes: 0 done, 1 the units could not be written or enabled (or --wake needs sudo), 2 usage error.
-
-        Examples:
-          oton alarm add 07:00 --station "Oton FM" --days mon-fri --fade-in 2m --volume 40
-          oton alarm add "Sat 09:30" --station "Jazz 24"
-          sudo oton alarm add 06:45 --station "Oton FM" --days mon-fri --wake
-          oton alarm list
-          oton alarm remove 1
-        """,
+        discussion: HelpText.paragraphs(
+            tr("Each alarm is a systemd user timer and service in $XDG_CONFIG_HOME/systemd/user (default ~/.config/systemd/user), named oton-alarm-N.timer and .service; the service runs `oton play STATION --alarm --fade-in D --volume P`. Times are local. An alarm is never silent: when the station cannot be reached within 20 s a built-in tone plays instead. `oton ctl snooze 10m` stops it and plays again 10 minutes later."),
+            tr("A user timer fires only while the machine is awake unless the user manager may wake it (systemd 254 and later, local sessions). --wake writes a system timer with WakeSystem=true instead (run it with sudo); `oton alarm list` says which alarms wake a suspended machine."),
+            tr("Exit codes: 0 done, 1 the units could not be written or enabled (or --wake needs sudo), 2 usage error."),
+            HelpText.examples("oton alarm add 07:00 --station \"Oton FM\" --days mon-fri --fade-in 2m --volume 40",
+                              "oton alarm add \"Sat 09:30\" --station \"Jazz 24\"",
+                              "sudo oton alarm add 06:45 --station \"Oton FM\" --days mon-fri --wake",
+                              "oton alarm list", "oton alarm remove 1")
+        ),
         subcommands: [Add.self, List.self, Remove.self],
         defaultSubcommand: List.self
     )
@@ -51,7 +40,7 @@ struct AlarmCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: tr("Remove an alarm: its timer and service."))
 
-        @Argument(help: "The alarm's number, as `oton alarm list` shows it")
+        @Argument(help: ArgumentHelp(tr("The alarm's number, as `oton alarm list` shows it")))
         var number: Int
 
         func run() throws {

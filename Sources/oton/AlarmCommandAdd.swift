@@ -7,23 +7,23 @@ extension AlarmCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: tr("Add an alarm: a systemd timer that plays a station."))
 
-        @Argument(help: "When, local time: 07:00, \"Tue 07:00\" (weekday names, full names too) or \"YYYY-MM-DD 07:00\" (once)")
+        @Argument(help: ArgumentHelp(tr("When, local time: 07:00, \"Tue 07:00\" (weekday names, full names too) or \"YYYY-MM-DD 07:00\" (once)")))
         var time: [String]
 
-        @Option(name: .long, help: "Station name or http(s):// URL, as `oton play` takes it")
+        @Option(name: .long, help: ArgumentHelp(tr("Station name or http(s):// URL, as `oton play` takes it")))
         var station: String
 
-        @Option(name: .long, help: "Weekdays with HH:MM: mon-fri, sat,sun, mon,wed,fri (default: every day)")
+        @Option(name: .long, help: ArgumentHelp(tr("Weekdays with HH:MM: mon-fri, sat,sun, mon,wed,fri (default: every day)")))
         var days: String?
 
-        @Option(name: .long, help: "Rise from silence to the volume over this long: 30s, 2m (default: at once)")
+        @Option(name: .long, help: ArgumentHelp(tr("Rise from silence to the volume over this long: 30s, 2m (default: at once)")))
         var fadeIn: String?
 
-        @Option(name: .long, help: ArgumentHelp("The volume in percent: 0–100, up to 150 amplified", valueName: "percent"),
+        @Option(name: .long, help: ArgumentHelp(tr("The volume in percent: 0–100, up to 150 amplified"), valueName: "percent"),
                 transform: StartVolume.percent)
         var volume: Int?
 
-        @Flag(name: .long, help: "Wake a suspended machine: a system timer with WakeSystem=true (needs sudo)")
+        @Flag(name: .long, help: ArgumentHelp(tr("Wake a suspended machine: a system timer with WakeSystem=true (needs sudo)")))
         var wake = false
 
         func run() throws {

@@ -7,23 +7,12 @@ struct WishCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wish",
         abstract: tr("Keep a wishlist of tracks for `oton record --wishlist`: add, list, remove."),
-        discussion: """
-        A wish is a pattern compared with each track's "Artist - Title" (or with the artist or the title alone: \
-        --artist, --title). Case, accents and width are ignored in every script, as in `oton history --search` \
-        (кино finds Кино, beyonce finds Beyoncé); * stands for any run of characters and ? for one. The pattern \
-        matches the whole text: "Кино - *" is every track by Кино, "*rhapsody*" any title with the word.
-
-        The list is wishlist.json beside plugins.json (the folder of --config FILE or $OTON_CONFIG, else \
-        $XDG_CONFIG_HOME/oton), replaced atomically on each change.
-
-        Examples:
-          oton wish add "Кино - *"
-          oton wish add --artist "Beyoncé"
-          oton wish add --title "Bohemian Rhapsody"
-          oton wish list
-          oton wish remove 2
-          oton record --all --wishlist --out ~/Music/wishes
-        """,
+        discussion: HelpText.paragraphs(
+            tr("A wish is a pattern compared with each track's \"Artist - Title\" (or with the artist or the title alone: --artist, --title). Case, accents and width are ignored in every script, as in `oton history --search` (кино finds Кино, beyonce finds Beyoncé); * stands for any run of characters and ? for one. The pattern matches the whole text: \"Кино - *\" is every track by Кино, \"*rhapsody*\" any title with the word."),
+            tr("The list is wishlist.json beside plugins.json (the folder of --config FILE or $OTON_CONFIG, else $XDG_CONFIG_HOME/oton), replaced atomically on each change."),
+            HelpText.examples("oton wish add \"Кино - *\"", "oton wish add --artist \"Beyoncé\"", "oton wish add --title \"Bohemian Rhapsody\"",
+                              "oton wish list", "oton wish remove 2", "oton record --all --wishlist --out ~/Music/wishes")
+        ),
         subcommands: [List.self, Add.self, Remove.self],
         defaultSubcommand: List.self
     )

@@ -333,7 +333,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         toneTimer?.cancel()
         toneTimer = nil
         playingTone = true
-        logger.warning("alarm: \(alarmStation.name) could not be reached (\(reason)): playing the alarm tone instead")
+        logger.warning("\(tr("alarm: {station} could not be reached ({reason}): playing the alarm tone instead", ["station": alarmStation.name, "reason": reason]))")
         if let wakeTarget, wakeTarget.milliseconds > 0 {
             cancelFade()
             setVolume(0)

@@ -1,0 +1,53 @@
+import Foundation
+import IcecastFixture
+import OtonHost
+import OtonTestSupport
+import XCTest
+
+/// The alarm's fade as a listener hears it: `oton play --fade-in 5s --volume 40` into a real
+/// PulseAudio null sink, its monitor recorded with parec. The level rises from silence, never
+/// falls, takes the fade's time, and settles at the target volume.
+final class AlarmFadeHeardTests: XCTestCase {
+    func testTheFadeRisesFromSilenceToTheTargetAtTheSoundServer() async throws {
+        try XCTSkipUnless(PulseAudioServer.isInstalled, "pulseaudio and pulseaudio-utils (scripts/bootstrap installs them)")
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/tone.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        let directory = try TemporaryDirectory(self)
+        let pulse = try PulseAudioServer(directory: directory.file("pulse"))
+        defer { pulse.stop() }
+        let recording = directory.file("monitor.raw")
+        try pulse.record(into: recording)
+        let plugins = """
+        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/tone.mp3"))"}], "plugins": []}
+        """
+        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--fade-in", "5s", "--volume", "40", "--alarm",
+                                                    "--audio-sink", "pulsesink", "--no-tui"],
+                                   plugins: plugins, environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
+        _ = try oton.connect(timeout: 30)
+
+        // Wait until the level has stayed flat for 2 s after rising: the fade is over.
+        let window = 0.25
+        var levels: [Double] = []
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            levels = PulseAudioServer.levels(of: recording, windowSeconds: window)
+            if let start = levels.firstIndex(where: { $0 > 0.002 }), levels.count - start > Int(9 / window) { break }
+            usleep(250_000)
+        }
+        let start = try XCTUnwrap(levels.firstIndex { $0 > 0.002 }, "nothing was heard: \(oton.directory.read("stderr.log"))")
+        let heard = Array(levels[start...])
+        let plateau = heard.suffix(8).reduce(0, +) / 8
+        // The lab's tone is a sine at 0.1 of full scale (RMS 0.0707); at --volume 40 that is 0.028.
+        XCTAssertEqual(plateau, 0.4 * 0.1 / 2.0.squareRoot(), accuracy: 0.007, "it settles at the target volume: \(heard)")
+        XCTAssertLessThan(heard[0], plateau * 0.25, "it starts near silence: \(heard.prefix(4)) of \(plateau)")
+        for (index, (before, after)) in zip(heard, heard.dropFirst()).enumerated() {
+            XCTAssertGreaterThanOrEqual(after, before - plateau * 0.08, "it never falls (window \(index)): \(heard)")
+        }
+        let reached = try XCTUnwrap(heard.firstIndex { $0 >= plateau * 0.9 }, "\(heard)")
+        let seconds = Double(reached) * window
+        XCTAssertGreaterThan(seconds, 3, "over the 5 s fade, not at once: \(heard)")
+        XCTAssertLessThan(seconds, 12, "the fade ends: \(heard)")
+        print("[measure] fade heard at the sound server: 90 % of the final level after \(seconds) s; levels \(heard.map { String(format: "%.3f", $0) })")
+    }
+}
