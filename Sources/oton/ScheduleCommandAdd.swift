@@ -25,13 +25,16 @@ extension ScheduleCommand {
         @Option(name: .long, help: ArgumentHelp(tr("Folder that holds the show's folder (default ~/Music/oton)")))
         var out: String?
 
+        @Option(name: .long, help: ArgumentHelp(tr("File names inside the show's folder, as oton record --template takes them (default {start} - {artist} - {title}.{ext})")))
+        var template: String = ScheduledRecording.defaultTemplate
+
         func run() throws {
             let recording: ScheduledRecording
             do {
                 let time = try ScheduleTime.parse(at: at, every: every)
                 let seconds = try RecordArguments.seconds(length)
                 recording = try ScheduledRecording(show: name, station: station, time: time, seconds: Int(seconds.rounded(.up)),
-                                                   outDirectory: outDirectory())
+                                                   outDirectory: outDirectory(), template: template)
             } catch let error as RecordArguments.Invalid {
                 Terminal.error(error.description.replacingOccurrences(of: "--duration", with: "--for"))
                 throw ExitStatus.configuration

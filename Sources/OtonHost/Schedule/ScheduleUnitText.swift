@@ -14,7 +14,8 @@ public enum ScheduleUnitText {
         text += "X-OtonAt=\(recording.time.atText)\n"
         if let every = recording.time.everyText { text += "X-OtonEvery=\(every)\n" }
         text += "X-OtonSeconds=\(recording.seconds)\n"
-        text += "X-OtonOut=\(fieldEscaped(recording.outDirectory))\n\n"
+        text += "X-OtonOut=\(fieldEscaped(recording.outDirectory))\n"
+        text += "X-OtonTemplate=\(fieldEscaped(recording.template))\n\n"
         text += "[Timer]\nOnCalendar=\(recording.time.onCalendar)\nPersistent=true\n"
         text += "Unit=\(SystemdUnitName.service(for: recording.show))\n\n"
         text += "[Install]\nWantedBy=timers.target\n"
@@ -47,7 +48,9 @@ public enum ScheduleUnitText {
               let at = fields["X-OtonAt"], let seconds = fields["X-OtonSeconds"].flatMap({ Int($0) }),
               let out = fields["X-OtonOut"].flatMap(fieldUnescaped),
               let time = try? ScheduleTime.parse(at: at, every: fields["X-OtonEvery"]) else { return nil }
-        return try? ScheduledRecording(show: show, station: station, time: time, seconds: seconds, outDirectory: out)
+        // A timer written before --template existed names its files the default way.
+        let template = fields["X-OtonTemplate"].flatMap(fieldUnescaped) ?? ScheduledRecording.defaultTemplate
+        return try? ScheduledRecording(show: show, station: station, time: time, seconds: seconds, outDirectory: out, template: template)
     }
 
     /// One ExecStart= word: double-quoted with C escapes, `%` and `$` doubled (no specifiers, no variables).

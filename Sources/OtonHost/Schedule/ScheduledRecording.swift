@@ -12,16 +12,20 @@ public struct ScheduledRecording: Equatable, Sendable {
 
     public static let maximumSeconds = 86400
     /// Files are named by the show's start and the track: `Jazz Hour/2026-12-01 20.00 - Artist - Title.mp3`.
-    public static let template = "{start} - {artist} - {title}.{ext}"
+    public static let defaultTemplate = "{start} - {artist} - {title}.{ext}"
+    /// The file-name template of `oton record --template` (`schedule add --template`), inside the show's folder.
+    public let template: String
 
     public struct Invalid: Error, Equatable, CustomStringConvertible {
         public let description: String
     }
 
-    public init(show: String, station: String, time: ScheduleTime, seconds: Int, outDirectory: String) throws(Invalid) {
+    public init(show: String, station: String, time: ScheduleTime, seconds: Int, outDirectory: String,
+                template: String = ScheduledRecording.defaultTemplate) throws(Invalid) {
         guard !show.trimmingCharacters(in: " ").isEmpty, !station.isEmpty else { throw Invalid(description: tr("the show name and the station must not be empty")) }
-        let refusals = [tr("the show name contains control characters"), tr("the station contains control characters"), tr("the --out contains control characters")]
-        for (refusal, text) in zip(refusals, [show, station, outDirectory])
+        let refusals = [tr("the show name contains control characters"), tr("the station contains control characters"), tr("the --out contains control characters"),
+                        tr("the --template contains control characters")]
+        for (refusal, text) in zip(refusals, [show, station, outDirectory, template])
             where text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw Invalid(description: refusal)
         }
@@ -30,6 +34,10 @@ public struct ScheduledRecording: Equatable, Sendable {
         }
         guard seconds > 0, seconds <= Self.maximumSeconds else { throw Invalid(description: tr("--for must be more than 0 s and at most 24h")) }
         guard outDirectory.hasPrefix("/") else { throw Invalid(description: tr("--out must be an absolute folder")) }
+        guard template.contains("{ext}"), !template.hasPrefix("/") else {
+            throw Invalid(description: tr("--template must end the name with {ext} and stay inside the show's folder, e.g. {example}", ["example": Self.defaultTemplate]))
+        }
+        self.template = template
         self.show = show
         self.station = station
         self.time = time
@@ -44,7 +52,7 @@ public struct ScheduledRecording: Equatable, Sendable {
 
     /// The command the service runs (and the crontab line): `oton record STATION --out DIR/SHOW --duration Ns --template …`.
     public func recordArguments(oton: String) -> [String] {
-        [oton, "record", station, "--out", showDirectory, "--duration", "\(seconds)s", "--template", Self.template]
+        [oton, "record", station, "--out", showDirectory, "--duration", "\(seconds)s", "--template", template]
     }
 
     /// Whether this window and `other` ever run at the same time (same station only): every start

@@ -66,6 +66,25 @@ final class ScheduleUnitFilesTests: XCTestCase {
         XCTAssertEqual(folder.recordings().map(\.show), ["Morning"])
     }
 
+    /// `schedule add --template`: the service records with it, the timer remembers it, a timer from
+    /// before the option reads back with the default, and a template that leaves the show's folder
+    /// or has no {ext} is refused.
+    func testTheFileNameTemplateReachesTheServiceAndReadsBack() throws {
+        let time = try ScheduleTime.parse(at: "Tue 20:00", every: nil)
+        let recording = try ScheduledRecording(show: "Jazz Hour", station: "Jazz 24", time: time, seconds: 3600, outDirectory: "/srv/rec",
+                                               template: "{start}/{title}.{ext}")
+        let service = ScheduleUnitText.service(recording, oton: "/usr/bin/oton")
+        XCTAssertTrue(service.contains(#""--template" "{start}/{title}.{ext}""#), service)
+        let timer = ScheduleUnitText.timer(recording)
+        XCTAssertEqual(ScheduleUnitText.recording(fromTimer: timer)?.template, "{start}/{title}.{ext}")
+        let older = timer.split(separator: "\n").filter { !$0.hasPrefix("X-OtonTemplate=") }.joined(separator: "\n")
+        XCTAssertEqual(ScheduleUnitText.recording(fromTimer: older)?.template, ScheduledRecording.defaultTemplate)
+        for bad in ["{start} - {title}.mp3", "/etc/{title}.{ext}", "{title}\u{1B}.{ext}"] {
+            XCTAssertThrowsError(try ScheduledRecording(show: "Jazz Hour", station: "Jazz 24", time: time, seconds: 60, outDirectory: "/srv/rec",
+                                                        template: bad), bad)
+        }
+    }
+
     func testOverlapsOnTheSameStationOnly() throws {
         let jazz = try recording(at: "Tue 20:00", seconds: 7200)
         XCTAssertTrue(jazz.overlaps(try recording("B", at: "21:59")), "daily at 21:59 meets Tuesday's window")
