@@ -26,7 +26,7 @@ extension ScheduleCommand {
         var out: String?
 
         @Option(name: .long, help: ArgumentHelp(tr("File names inside the show's folder, as oton record --template takes them (default {start} - {artist} - {title}.{ext})")))
-        var template: String = ScheduledRecording.defaultTemplate
+        var template: String?
 
         func run() throws {
             let recording: ScheduledRecording
@@ -34,7 +34,7 @@ extension ScheduleCommand {
                 let time = try ScheduleTime.parse(at: at, every: every)
                 let seconds = try RecordArguments.seconds(length)
                 recording = try ScheduledRecording(show: name, station: station, time: time, seconds: Int(seconds.rounded(.up)),
-                                                   outDirectory: outDirectory(), template: template)
+                                                   outDirectory: outDirectory(), template: template ?? ScheduledRecording.defaultTemplate)
             } catch let error as RecordArguments.Invalid {
                 Terminal.error(error.description.replacingOccurrences(of: "--duration", with: "--for"))
                 throw ExitStatus.configuration
