@@ -54,17 +54,7 @@ public struct HistoryQuery: Equatable, Sendable {
 
     /// Why the arguments are refused: an English message of the catalogues with `{placeholders}`
     /// and their values, so the plugin can show it in the user's language (``text(_:)``).
-    public struct Invalid: Error, CustomStringConvertible, Equatable {
-        public let message: String
-        public let values: [String: String]
-        public init(_ message: String, _ values: [String: String] = [:]) {
-            self.message = message
-            self.values = values
-        }
-        public var description: String { MessageTemplate.filled(message, values) }
-        /// Through `translate` (the plugin's `HostHandle.tr`).
-        public func text(_ translate: (String, [String: String]) -> String) -> String { translate(message, values) }
-    }
+    public typealias Invalid = CatalogueMessage
 
     public static let usage = "history [stats] [--limit N] [--since DATE] [--station NAME] [--search TEXT] [--all] [--format table|json|csv]"
 

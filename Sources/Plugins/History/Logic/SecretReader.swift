@@ -7,17 +7,7 @@ import OtonJSON
 /// never appears in a message.
 public enum SecretReader {
     /// An English message of the catalogues with `{placeholders}` and their values (``text(_:)`` translates it).
-    public struct Refused: Error, CustomStringConvertible, Equatable {
-        public let message: String
-        public let values: [String: String]
-        public init(_ message: String, _ values: [String: String] = [:]) {
-            self.message = message
-            self.values = values
-        }
-        public var description: String { MessageTemplate.filled(message, values) }
-        /// Through `translate` (the plugin's `HostHandle.tr`).
-        public func text(_ translate: (String, [String: String]) -> String) -> String { translate(message, values) }
-    }
+    public typealias Refused = CatalogueMessage
 
     /// The secret, nil when the reference names nothing that exists, or a refusal.
     public static func read(_ reference: SecretReference, what: String,
