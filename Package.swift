@@ -21,7 +21,7 @@ func plugin(_ name: String, dependencies: [Target.Dependency] = []) -> Target {
 
 /// A plugin's logic (Sources/Plugins/NAME/Logic): plain Swift, unit-tested on its own.
 func pluginLogic(_ name: String, dependencies: [Target.Dependency] = []) -> Target {
-    .target(name: "\(name)Logic", dependencies: ["OtonJSON"] + dependencies, path: "Sources/Plugins/\(name)/Logic")
+    .target(name: "\(name)Logic", dependencies: ["OtonJSON", "OtonPluginKit"] + dependencies, path: "Sources/Plugins/\(name)/Logic")
 }
 
 let package = Package(

@@ -52,3 +52,12 @@ public func hasField<T, V>(_ pointer: UnsafePointer<T>, _ field: KeyPath<T, V>) 
     let size = UnsafeRawPointer(pointer).load(as: UInt32.self)
     return Int(size) >= offset + MemoryLayout<V>.size
 }
+
+extension EventView.Snapshot {
+    /// This event as a track (nil when it carries no sequence).
+    public var track: TrackFields? { TrackFields(fields: fields) }
+    /// This event as a playback state (nil when it carries none).
+    public var state: StateFields? { StateFields(fields: fields) }
+    /// This event as a volume (nil when it carries none).
+    public var volume: VolumeFields? { VolumeFields(fields: fields) }
+}

@@ -52,55 +52,6 @@ public struct BusEvent: Sendable {
 
     /// Every value of the event as text: the payload's fields first, then the extra ones.
     public var fields: [(key: String, value: String)] {
-        payloadFields + extraFields
+        payload.fields + extraFields
     }
-
-    private var payloadFields: [(key: String, value: String)] {
-        var out: [(key: String, value: String)] = []
-        func add(_ key: String, _ value: String?) {
-            if let value { out.append((key, value)) }
-        }
-        switch payload {
-        case .none:
-            break
-        case let .track(track, sequence):
-            add("sequence", String(sequence))
-            add("break", track.isBreak ? "1" : nil)
-            add("title", track.title)
-            add("artist", track.artist)
-            add("raw_title", track.rawTitle)
-            add("station", track.station)
-            add("genre", track.genre)
-            add("bitrate", track.bitrate.map(String.init))
-            add("codec", track.codec)
-            add("artwork_url", track.artworkURL?.absoluteString)
-            add("stream_url", track.streamURL?.absoluteString)
-            add("station_logo_url", track.stationLogoURL?.absoluteString)
-        case let .state(state):
-            add("state", state.state.name)
-            add("buffering_percent", state.bufferingPercent.map(String.init))
-            if state.retryAttempt > 0 { add("retry_attempt", String(state.retryAttempt)) }
-            add("error_kind", state.error?.kind)
-            add("error_message", state.error?.message)
-            add("error_suggestion", state.error?.suggestion)
-        case let .volume(volume):
-            add("volume", String(format3(volume)))
-            add("volume_percent", String(VolumeArgument.percent(of: volume)))
-        case let .dropped(drop):
-            add("plugin_id", drop.pluginID)
-            add("media_tap", String(drop.mediaTap))
-            add("dropped_events", String(drop.droppedEvents))
-            add("dropped_bytes", String(drop.droppedBytes))
-        }
-        return out
-    }
-}
-
-/// Formats a 0…1 value with three decimals, without Foundation.
-func format3(_ value: Double) -> String {
-    let thousandths = Int((value * 1000).rounded())
-    let sign = thousandths < 0 ? "-" : ""
-    let magnitude = abs(thousandths)
-    let fraction = String(magnitude % 1000)
-    return sign + String(magnitude / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
 }

@@ -102,7 +102,7 @@ struct ControlCommands: ControlHandler {
     }
 
     private func switchToWish() -> ControlReply {
-        guard let wish = lastWish(), let name = wish.fields["station"] else {
+        guard let wish = lastWish(), let name = wish.fields[OTON_FIELD_STATION] else {
             return .failure("no wish heard yet; with \"watch_wishes\": true in plugins.json, oton play watches the favourites for the wishlist's tracks")
         }
         guard let station = stations().stations.first(where: { $0.name == name }) else {
@@ -140,19 +140,21 @@ struct ControlCommands: ControlHandler {
         let state = fields(OTON_EVENT_STATE)
         let track = fields(OTON_EVENT_TRACK)
         var data: [String: JSONValue] = [
-            "state": .string(state["state"] ?? "idle"),
+            OTON_FIELD_STATE: .string(state[OTON_FIELD_STATE] ?? "idle"),
             "station": .string(player.station.name),
             "url": .string(player.station.url),
             "volume": .int(volumePercent),
         ]
         if let engine = player.snapshot.engine { data["engine"] = .string(engine.rawValue) }
-        for key in ["title", "artist", "raw_title", "genre", "codec", "bitrate", "artwork_url"] { data[key] = track[key].map(JSONValue.string) }
-        if let kind = state["error_kind"] {
-            data["error"] = ["kind": .string(kind), "message": .string(state["error_message"] ?? ""), "suggestion": .string(state["error_suggestion"] ?? "")]
+        for key in [OTON_FIELD_TITLE, OTON_FIELD_ARTIST, OTON_FIELD_RAW_TITLE, OTON_FIELD_GENRE, OTON_FIELD_CODEC, OTON_FIELD_BITRATE,
+                    OTON_FIELD_ARTWORK_URL] { data[key] = track[key].map(JSONValue.string) }
+        if let kind = state[OTON_FIELD_ERROR_KIND] {
+            data["error"] = ["kind": .string(kind), "message": .string(state[OTON_FIELD_ERROR_MESSAGE] ?? ""),
+                             "suggestion": .string(state[OTON_FIELD_ERROR_SUGGESTION] ?? "")]
         }
-        let song = [track["artist"], track["title"]].compactMap { $0 }.joined(separator: " – ")
+        let song = [track[OTON_FIELD_ARTIST], track[OTON_FIELD_TITLE]].compactMap { $0 }.joined(separator: " – ")
         // The text is for a person, in their language (the data above is the API, in English).
-        var text = "\(tr(state["state"] ?? "idle")) · \(player.station.name)"
+        var text = "\(tr(state[OTON_FIELD_STATE] ?? "idle")) · \(player.station.name)"
         if !song.isEmpty { text += " · " + song }
         text += " · " + tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent)])
         if let sleep = sleepTimer() {
@@ -164,13 +166,13 @@ struct ControlCommands: ControlHandler {
             data["snooze_seconds_left"] = .int(left)
             text += String(format: " · snoozing %d:%02d", left / 60, left % 60)
         }
-        if let wish = lastWish(), let station = wish.fields["station"] {
-            let song = [wish.fields["artist"], wish.fields["title"]].compactMap { $0 }.joined(separator: " – ")
-            data["wish"] = .object(["station": .string(station), "artist": wish.fields["artist"].map(JSONValue.string) ?? .null,
-                                    "title": .string(wish.fields["title"] ?? ""), "seconds_ago": .int(wish.secondsAgo)])
+        if let wish = lastWish(), let station = wish.fields[OTON_FIELD_STATION] {
+            let song = [wish.fields[OTON_FIELD_ARTIST], wish.fields[OTON_FIELD_TITLE]].compactMap { $0 }.joined(separator: " – ")
+            data["wish"] = .object(["station": .string(station), "artist": wish.fields[OTON_FIELD_ARTIST].map(JSONValue.string) ?? .null,
+                                    "title": .string(wish.fields[OTON_FIELD_TITLE] ?? ""), "seconds_ago": .int(wish.secondsAgo)])
             text += "\n" + tr("wish: {song} on {station}, {seconds} s ago (oton ctl switch-to-wish)", ["song": song, "station": station, "seconds": "\(wish.secondsAgo)"])
         }
-        if let message = state["error_message"] { text += "\n\(message)\n\(state["error_suggestion"] ?? "")" }
+        if let message = state[OTON_FIELD_ERROR_MESSAGE] { text += "\n\(message)\n\(state[OTON_FIELD_ERROR_SUGGESTION] ?? "")" }
         return .success(text, data: data)
     }
 

@@ -69,7 +69,7 @@ struct RecorderCommands: ControlHandler {
                 "label": .string(session.label),
                 "station": .string(session.station.name),
                 "url": .string(session.station.url),
-                "state": .string(field(state, "state") ?? "idle"),
+                "state": .string(field(state, OTON_FIELD_STATE) ?? "idle"),
                 "bytes": .int(Int(clamping: snapshot.receivedBytes)),
                 "files": .int(observer.filesWritten),
                 "reconnects": .int(Int(clamping: snapshot.connections > 0 ? snapshot.connections - 1 : 0)),
@@ -78,15 +78,15 @@ struct RecorderCommands: ControlHandler {
             if let last = snapshot.lastByteAt {
                 entry["seconds_since_last_byte"] = .number(Double((Clock.monotonicNanoseconds() - last) / 1_000_000) / 1000)
             }
-            entry["tracks"] = .int(Int(field(track, "sequence") ?? "") ?? 0)
+            entry["tracks"] = .int(Int(field(track, OTON_FIELD_SEQUENCE) ?? "") ?? 0)
             let drops = session.plugins.reports.compactMap { session.plugins.dropCounts(of: $0.id) }
             entry["dropped_events"] = .int(Int(clamping: drops.reduce(0) { $0 + $1.events }))
             entry["dropped_bytes"] = .int(Int(clamping: drops.reduce(0) { $0 + $1.mediaBytes }))
-            for key in ["title", "artist"] { entry[key] = field(track, key).map(JSONValue.string) }
-            if let problem = field(state, "error_message") ?? observer.lastProblem { entry["last_error"] = .string(problem) }
+            for key in [OTON_FIELD_TITLE, OTON_FIELD_ARTIST] { entry[key] = field(track, key).map(JSONValue.string) }
+            if let problem = field(state, OTON_FIELD_ERROR_MESSAGE) ?? observer.lastProblem { entry["last_error"] = .string(problem) }
             list.append(.object(entry))
-            let song = [field(track, "artist"), field(track, "title")].compactMap { $0 }.joined(separator: " – ")
-            lines.append("\(session.label) · \(field(state, "state") ?? "idle")\(song.isEmpty ? "" : " · " + song) · "
+            let song = [field(track, OTON_FIELD_ARTIST), field(track, OTON_FIELD_TITLE)].compactMap { $0 }.joined(separator: " – ")
+            lines.append("\(session.label) · \(field(state, OTON_FIELD_STATE) ?? "idle")\(song.isEmpty ? "" : " · " + song) · "
                 + "\(snapshot.receivedBytes) bytes · \(observer.filesWritten) files\(snapshot.engine.map { " · " + $0.rawValue } ?? "")")
         }
         return .success(lines.isEmpty ? "no station is recording" : lines.joined(separator: "\n"),

@@ -40,40 +40,8 @@ enum IsolationCodec {
     /// Rebuilds the core kinds' payloads from their fields, so the plugin reads the same structs.
     private static func event(kind: UInt32, name: String, source: String, flags: UInt32, mono: Int64, wall: Int64,
                               fields: [(key: String, value: String)]) -> BusEvent {
-        let value = { (key: String) in fields.last { $0.key == key }?.value }
-        var payloadKeys: Set<String> = []
-        let payload: BusEvent.Payload
-        switch kind {
-        case OTON_EVENT_TRACK:
-            payloadKeys = ["sequence", "break", "title", "artist", "raw_title", "station", "genre", "bitrate", "codec",
-                           "artwork_url", "stream_url", "station_logo_url"]
-            let track = TrackInfo(title: value("title"), artist: value("artist"), rawTitle: value("raw_title"), station: value("station"),
-                                  genre: value("genre"), bitrate: value("bitrate").flatMap { Int($0) }, codec: value("codec"),
-                                  artworkURL: value("artwork_url").flatMap(URL.init(string:)),
-                                  streamURL: value("stream_url").flatMap(URL.init(string:)),
-                                  stationLogoURL: value("station_logo_url").flatMap(URL.init(string:)),
-                                  isBreak: value("break") == "1")
-            payload = .track(track, sequence: value("sequence").flatMap { UInt64($0) } ?? 0)
-        case OTON_EVENT_STATE:
-            payloadKeys = ["state", "buffering_percent", "retry_attempt", "error_kind", "error_message", "error_suggestion"]
-            let code = PlaybackStateCode.allCases.first { $0.name == value("state") } ?? .idle
-            let error = value("error_kind").map {
-                StateInfo.ErrorDetail(kind: $0, message: value("error_message") ?? "", suggestion: value("error_suggestion") ?? "")
-            }
-            payload = .state(StateInfo(code, bufferingPercent: value("buffering_percent").flatMap { Int($0) },
-                                       retryAttempt: value("retry_attempt").flatMap { Int($0) } ?? 0, error: error))
-        case OTON_EVENT_VOLUME:
-            payloadKeys = ["volume", "volume_percent"]
-            payload = .volume(value("volume").flatMap(Double.init) ?? 1)
-        case OTON_EVENT_DROPPED:
-            payloadKeys = ["plugin_id", "media_tap", "dropped_events", "dropped_bytes"]
-            payload = .dropped(DropInfo(pluginID: value("plugin_id") ?? "", mediaTap: value("media_tap").flatMap { UInt32($0) } ?? 0,
-                                        droppedEvents: value("dropped_events").flatMap { UInt64($0) } ?? 0,
-                                        droppedBytes: value("dropped_bytes").flatMap { UInt64($0) } ?? 0))
-        default:
-            payload = .none
-        }
-        return BusEvent(kind: kind, name: name, source: source, flags: flags, payload: payload,
+        let payloadKeys = BusEvent.Payload.keys(of: kind)
+        return BusEvent(kind: kind, name: name, source: source, flags: flags, payload: BusEvent.Payload(kind: kind, fields: fields),
                         extraFields: fields.filter { !payloadKeys.contains($0.key) },
                         monotonicNanoseconds: mono, wallMicroseconds: wall)
     }
@@ -147,8 +115,8 @@ enum IsolationCodec {
         case "play-pause": return .playPause
         case "stop": return .stop
         case "quit": return .quit
-        case "volume": return volume.flatMap { $0.isFinite ? .setVolume(min(max($0, 0), 1.5)) : nil }
-        case "fade": return volume.flatMap { $0.isFinite ? .fadeVolume(to: min(max($0, 0), 1.5), milliseconds: header["ms"]?.intValue ?? 0) : nil }
+        case "volume": return volume.flatMap(OutputVolume.clampedIfFinite).map { .setVolume($0) }
+        case "fade": return volume.flatMap(OutputVolume.clampedIfFinite).map { .fadeVolume(to: $0, milliseconds: header["ms"]?.intValue ?? 0) }
         case "station": return header["s"]?.stringValue.map { .switchStationNamed($0) }
         case "step": return header["n"]?.intValue.map { .stepStation($0 < 0 ? -1 : 1) }
         default: return nil

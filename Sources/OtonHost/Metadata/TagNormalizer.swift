@@ -101,19 +101,22 @@ public struct TagNormalizer: Sendable {
         return String(cleaned.prefix(maxCharacters - 1)).trimmingSpaces() + "…"
     }
 
-    /// Titles stations send when nothing is playing that a listener would call a track
-    /// (compared after ``placeholderKey(_:)``).
-    public static let placeholderTitles: Set<String> = ["unknown", "unknown - unknown", "unknown artist - unknown title"]
+    /// Words a source sends for an artist or a title it does not know (compared after
+    /// ``placeholderKey(_:)``). The host alone decides "this is not a track": every plugin (history,
+    /// scrobbling, notifications, recording) follows the track event's `break` and empty title.
+    public static let placeholderWords: Set<String> = ["unknown", "unknown artist", "unknown title", "untitled", "n/a", "-", "--"]
 
-    /// Whether `title` names no track: empty, only dashes, a known placeholder such as
-    /// "Unknown - Unknown", or one of `stationNames` (the station's own name as its title).
-    /// Compared case-insensitively with whitespace collapsed.
+    /// Whether `title` names no track: empty, only dashes, artist and title that are each missing
+    /// or a placeholder word ("Unknown - Unknown", "Unknown Artist - Untitled", "N/A"), or one of
+    /// `stationNames` (the station's own name as its title). Compared case-insensitively with
+    /// whitespace collapsed. A real title with an unknown artist ("Unknown - Time") is a track.
     public func isPlaceholder(_ title: NormalizedTitle, stationNames: [String]) -> Bool {
         guard !title.isEmpty else { return true }
         // The whole text as sent, and as split (an explicit ARTIST tag joined with the title).
         let whole = placeholderKey(title.raw)
         let joined = placeholderKey(title.artist.map { "\($0) - \(title.title)" } ?? title.title)
-        if Self.placeholderTitles.contains(whole) || Self.placeholderTitles.contains(joined) { return true }
+        let parts = [title.artist, title.title].compactMap { $0 }.map(placeholderKey).filter { !$0.isEmpty }
+        if Self.placeholderWords.contains(whole) || (!parts.isEmpty && parts.allSatisfy(Self.placeholderWords.contains)) { return true }
         return stationNames.map(placeholderKey).contains { !$0.isEmpty && ($0 == whole || $0 == joined) }
     }
 

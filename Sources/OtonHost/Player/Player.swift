@@ -209,7 +209,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     public struct Snapshot: Sendable {
         public var state: PlaybackState
         public var station: Station
-        /// 0 … 1.5.
+        /// 0 … OutputVolume.maximum.
         public var volume: Double
         public var volumePercent: Int { VolumeArgument.percent(of: volume) }
         /// The engine of the current connection (nil while none runs).
@@ -287,7 +287,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         cancelFade()
         toneTimer?.cancel()
         toneTimer = nil
-        let target = min(max(target, 0), 1.5)
+        let target = OutputVolume.clamped(target)
         wakeTarget = (target, wakeUp.fadeMilliseconds)
         pendingFadeIn = wakeUp.fadeMilliseconds > 0 ? (target, wakeUp.fadeMilliseconds) : nil
         setVolume(wakeUp.fadeMilliseconds > 0 ? 0 : target)
@@ -618,9 +618,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         var event = BusEvent.track(published, sequence: report.sequence)
         // What plugins.json knows about the station rides along as open-ended fields.
         // When the tags were read from the stream lets plugins measure their latency.
-        event.extraFields = [("station_homepage", current.homepage),
-                             ("station_status_url", current.statusURL), ("tag_mono_ns", readAt.map { String($0) }),
-                             ("station_count", String(stationList.stations.count))]
+        event.extraFields = [(OTON_FIELD_STATION_HOMEPAGE, current.homepage),
+                             (OTON_FIELD_STATION_STATUS_URL, current.statusURL), (OTON_FIELD_TAG_MONO_NS, readAt.map { String($0) }),
+                             (OTON_FIELD_STATION_COUNT, String(stationList.stations.count))]
             .compactMap { key, value in value.map { (key, $0) } }
         bus.publish(event)
     }
@@ -700,7 +700,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     }
 
     private func setVolume(_ value: Double) {
-        let clamped = min(max(value, 0), 1.5)
+        let clamped = OutputVolume.clamped(value)
         guard clamped != volume else { return }
         volume = clamped
         pipeline?.setVolume(clamped)

@@ -162,7 +162,7 @@ final class PluginHostContext: @unchecked Sendable {
 
     func request(_ request: UnsafePointer<oton_request>) -> oton_status {
         guard let r = ABIStructReader.read(request, minimum: OTON_REQUEST_SIZE_1_0) else { return OTON_ERR_INVALID }
-        func volume() -> Double? { r.volume.isFinite ? min(max(r.volume, 0), 1.5) : nil }
+        func volume() -> Double? { OutputVolume.clampedIfFinite(r.volume) }
         let converted: PlayerRequest
         switch r.kind {
         case OTON_REQUEST_PLAY: converted = .play

@@ -6,7 +6,7 @@ public enum VolumeArgument: Equatable, Sendable {
     case relative(Int)
 
     /// The loudest volume: 150 %, above 100 the signal is amplified and may clip.
-    public static let maximumPercent = 150
+    public static let maximumPercent = Int((OutputVolume.maximum * 100).rounded())
 
     public struct Invalid: Error, Equatable, CustomStringConvertible {
         /// What was typed.
@@ -27,7 +27,7 @@ public enum VolumeArgument: Equatable, Sendable {
         let range = sign == nil ? "from 0 to 150" : "a change from -150 to +150"
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             var hint = ""
-            if sign == nil, let fraction = Double(digits), fraction.isFinite, fraction > 0, fraction <= 1.5, digits.contains(".") {
+            if sign == nil, let fraction = Double(digits), fraction.isFinite, fraction > 0, fraction <= OutputVolume.maximum, digits.contains(".") {
                 hint = "; volume is in percent: \(Int((fraction * 100).rounded())) means \(digits)"
             }
             return .failure(Invalid(input: text, reason: ": takes a whole percentage \(range) (or +N / -N)\(hint)"))

@@ -18,7 +18,7 @@ enum ValidationStorms {
                                            streamURL: URL(string: "http://127.0.0.1:9/stream")), sequence: sequence))
             var hostile = BusEvent.track(TrackInfo(title: hostileText + String(repeating: "x", count: round % 7 == 0 ? 65536 : 10),
                                                    artist: hostileText, rawTitle: hostileText), sequence: sequence + 1)
-            hostile.extraFields = [("tag_mono_ns", "-1"), ("station_count", "999999999999"), ("", "")]
+            hostile.extraFields = [(OTON_FIELD_TAG_MONO_NS, "-1"), (OTON_FIELD_STATION_COUNT, "999999999999"), ("", "")]
             events.append(hostile)
             events.append(.track(TrackInfo(station: "Oton FM", isBreak: true), sequence: sequence + 2))
             var replay = BusEvent.track(TrackInfo(), sequence: 0)

@@ -25,10 +25,10 @@ public final class WishWatcher: Sendable {
 
         /// The fields of `org.oton.wish.heard` (recording adds keep and why).
         public var fields: [(key: String, value: String)] {
-            var fields: [(key: String, value: String)] = [("station", station)]
-            if let artist { fields.append(("artist", artist)) }
-            fields.append(("title", title ?? ""))
-            return fields + [("sequence", String(sequence)), ("wish", wish), ("identity", identity), ("from_start", fromStart ? "true" : "false")]
+            var fields: [(key: String, value: String)] = [(OTON_FIELD_STATION, station)]
+            if let artist { fields.append((OTON_FIELD_ARTIST, artist)) }
+            fields.append((OTON_FIELD_TITLE, title ?? ""))
+            return fields + [(OTON_FIELD_SEQUENCE, String(sequence)), ("wish", wish), ("identity", identity), ("from_start", fromStart ? "true" : "false")]
         }
 
         /// The event on `bus` (nil if its registry refuses the name, which it never does for this one).
@@ -129,7 +129,7 @@ public final class WishWatcher: Sendable {
                 if state.state == .connecting { connectionNamedATrack = false } // a (re)connection joins a track in its middle
             } else if event.event.kind == doneKind {
                 let fields = Dictionary(event.event.fields, uniquingKeysWith: { _, last in last })
-                guard let sequence = fields["sequence"].flatMap(UInt64.init), let identity = keeping.removeValue(forKey: sequence) else { return }
+                guard let sequence = fields[OTON_FIELD_SEQUENCE].flatMap(UInt64.init), let identity = keeping.removeValue(forKey: sequence) else { return }
                 // Only a whole track counts as kept: a wish kept from its middle (--partial keep) is kept again when heard whole.
                 let keptFile = fields["status"] == "complete" ? fields["path"].flatMap { $0.isEmpty ? nil : $0 } : nil
                 watcher.finished(identity: identity, station: station, keptFile: keptFile)

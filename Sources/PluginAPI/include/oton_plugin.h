@@ -103,6 +103,49 @@ typedef uint32_t oton_event_kind;
 #define OTON_EVENT_DROPPED       4u /* payload: oton_drop_info       name "dropped" */
 #define OTON_EVENT_FIRST_DYNAMIC 1024u
 
+/* The keys of the core kinds' fields: the canonical text form of every
+ * event value (what `oton play --events` prints, what crosses to an isolated
+ * plugin, what the control socket's `status` reads). A plugin that reads
+ * `fields` uses these names, never its own spelling. Values are UTF-8 text;
+ * numbers in decimal. A key may be absent when its value is unknown. */
+/* OTON_EVENT_TRACK (the oton_track members, plus what only the fields carry): */
+#define OTON_FIELD_SEQUENCE           "sequence"           /* decimal, see oton_track.sequence */
+#define OTON_FIELD_BREAK              "break"              /* "1" on a break (ads, jingle, gap); absent otherwise */
+#define OTON_FIELD_TITLE              "title"
+#define OTON_FIELD_ARTIST             "artist"
+#define OTON_FIELD_RAW_TITLE          "raw_title"
+#define OTON_FIELD_STATION            "station"
+#define OTON_FIELD_GENRE              "genre"
+#define OTON_FIELD_BITRATE            "bitrate"            /* bits per second */
+#define OTON_FIELD_CODEC              "codec"
+#define OTON_FIELD_ARTWORK_URL        "artwork_url"
+#define OTON_FIELD_STREAM_URL         "stream_url"
+#define OTON_FIELD_STATION_LOGO_URL   "station_logo_url"   /* fields only: the logo the status API names */
+#define OTON_FIELD_STATION_HOMEPAGE   "station_homepage"   /* fields only: plugins.json's homepage */
+#define OTON_FIELD_STATION_STATUS_URL "station_status_url" /* fields only: present when the station has a status API */
+#define OTON_FIELD_STATION_COUNT      "station_count"      /* fields only: how many stations next/previous cycle through */
+#define OTON_FIELD_TAG_MONO_NS        "tag_mono_ns"        /* fields only: CLOCK_MONOTONIC when the stream's tag was read */
+#define OTON_FIELD_DURATION           "duration"           /* fields only: the track's length in seconds, when its source knows it */
+/* OTON_EVENT_STATE: */
+#define OTON_FIELD_STATE              "state"              /* idle|connecting|playing|buffering|paused|stopped|error */
+#define OTON_FIELD_BUFFERING_PERCENT  "buffering_percent"
+#define OTON_FIELD_RETRY_ATTEMPT      "retry_attempt"      /* present only while a reconnect is under way */
+#define OTON_FIELD_ERROR_KIND         "error_kind"
+#define OTON_FIELD_ERROR_MESSAGE      "error_message"
+#define OTON_FIELD_ERROR_SUGGESTION   "error_suggestion"
+/* OTON_EVENT_VOLUME: */
+#define OTON_FIELD_VOLUME             "volume"             /* 0.000 … OTON_VOLUME_MAX, three decimals */
+#define OTON_FIELD_VOLUME_PERCENT     "volume_percent"     /* the same as a whole percentage */
+/* OTON_EVENT_DROPPED: */
+#define OTON_FIELD_PLUGIN_ID          "plugin_id"
+#define OTON_FIELD_MEDIA_TAP          "media_tap"
+#define OTON_FIELD_DROPPED_EVENTS     "dropped_events"
+#define OTON_FIELD_DROPPED_BYTES      "dropped_bytes"
+
+/* The output volume's range: 0.0 is silent, 1.0 full, above 1.0 amplifies up
+ * to this ceiling. Requests outside the range are clamped to it. */
+#define OTON_VOLUME_MAX 1.5
+
 /* Well-known names of events that the bundled plugins publish. Their
  * payload is NULL; the data is in the key/value fields, listed here. */
 #define OTON_EVENT_NAME_ARTWORK_READY     "org.oton.artwork.ready"     /* path, url, type (cover|station-logo|default), color (#RRGGBB), title */
@@ -205,7 +248,7 @@ typedef struct oton_state_info {
 } oton_state_info;
 
 /* OTON_EVENT_VOLUME: the output volume changed (0.0 silent, 1.0 full, up to
- * 1.5 amplifies). A fade publishes one event per step (20 a second). */
+ * OTON_VOLUME_MAX amplifies). A fade publishes one event per step (20 a second). */
 typedef struct oton_volume_info {
     uint32_t struct_size;
     uint32_t reserved;

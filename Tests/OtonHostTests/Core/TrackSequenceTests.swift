@@ -45,7 +45,8 @@ final class TrackSequenceTests: XCTestCase {
     }
 
     func testPlaceholdersAreBreaks() {
-        for placeholder in ["", "-", " - ", "Unknown", "unknown - UNKNOWN", "Unknown Artist - Unknown Title", "oton  fm", "Configured Name"] {
+        for placeholder in ["", "-", " - ", "Unknown", "unknown - UNKNOWN", "Unknown Artist - Unknown Title", "oton  fm", "Configured Name",
+                            "Untitled", "UNKNOWN ARTIST - untitled", "N/A", "n/a - -"] {
             var accumulator = TrackAccumulator()
             accumulator.stationNames = ["Configured Name"]
             _ = accumulator.apply(TagSet(title: "A - One", station: "Oton FM"))
@@ -60,7 +61,8 @@ final class TrackSequenceTests: XCTestCase {
     func testTitlesThatOnlyContainAPlaceholderAreTracks() {
         var accumulator = TrackAccumulator()
         _ = accumulator.apply(TagSet(title: "A - One", station: "Oton FM"))
-        for title in ["Unknown Pleasures", "Oton FM - Morning Show", "The Unknown - Song"] {
+        for title in ["Unknown Pleasures", "Oton FM - Morning Show", "The Unknown - Song", "Unknown - Time", "Pink Floyd - Unknown",
+                      "Untitled Love Song"] {
             let report = accumulator.apply(TagSet(title: title))
             XCTAssertEqual(report?.track.isBreak, false, title)
             XCTAssertNotNil(report?.track.title, title)

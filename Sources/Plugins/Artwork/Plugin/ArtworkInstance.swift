@@ -12,30 +12,6 @@ import PluginAPI
 /// heard track) and the station's logo (`station_logo_url`); this plugin only
 /// fetches, checks and caches images.
 final class ArtworkInstance: @unchecked Sendable {
-    struct Track: Sendable, Equatable {
-        var sequence: UInt64
-        var title: String?
-        var artist: String?
-        var rawTitle: String?
-        var station: String?
-        var artworkURL: String?
-        var logoURL: String?
-        /// The station has a status API, so the host may still name a cover for this track.
-        var hasStatusAPI: Bool
-
-        init?(fields: [String: String]) {
-            guard let sequence = fields["sequence"].flatMap(UInt64.init) else { return nil }
-            self.sequence = sequence
-            title = fields["title"]
-            artist = fields["artist"]
-            rawTitle = fields["raw_title"]
-            station = fields["station"]
-            artworkURL = fields["artwork_url"]
-            logoURL = fields["station_logo_url"]
-            hasStatusAPI = fields["station_status_url"] != nil
-        }
-    }
-
     private let host: HostHandle
     private let config: ArtworkConfig
     private let cache: ArtworkCache
@@ -61,8 +37,8 @@ final class ArtworkInstance: @unchecked Sendable {
 
     /// On the host's mailbox: starts a job for a new track.
     func handle(_ event: EventView.Snapshot) {
-        guard event.kind == OTON_EVENT_TRACK, let track = Track(fields: event.fields) else { return }
-        let key = "\(track.sequence) \(track.artworkURL ?? "") \(track.logoURL ?? "")"
+        guard event.kind == OTON_EVENT_TRACK, let track = event.track else { return }
+        let key = "\(track.sequence) \(track.artworkURL ?? "") \(track.stationLogoURL ?? "")"
         guard key != lastKey else { return }
         lastKey = key
         condition.lock()
@@ -102,12 +78,12 @@ final class ArtworkInstance: @unchecked Sendable {
         return !stopped && generation == job
     }
 
-    private func run(_ track: Track, job: UInt64) {
+    private func run(_ track: TrackFields, job: UInt64) {
         guard isCurrent(job) else { return }
-        if track.artworkURL == nil, track.hasStatusAPI, track.title != nil {
+        if track.artworkURL == nil, track.stationStatusURL != nil, track.title != nil {
             guard wait(Self.coverGraceSeconds, job: job) else { return }
         }
-        let logo = track.logoURL
+        let logo = track.stationLogoURL
         let cover = track.artworkURL
         let coverIsLogo = cover.map {
             TrackMatcher.isStationLogo(url: $0, statusTitle: track.rawTitle ?? track.title, station: track.station, logoURL: logo)
@@ -148,7 +124,7 @@ final class ArtworkInstance: @unchecked Sendable {
         }
     }
 
-    private func publish(_ track: Track, path: String, url: String, type: String, color: String) {
+    private func publish(_ track: TrackFields, path: String, url: String, type: String, color: String) {
         host.publish(OTON_EVENT_NAME_ARTWORK_READY, [("path", path), ("url", url), ("type", type), ("color", color),
                                                      ("title", track.title ?? ""), ("sequence", String(track.sequence))])
     }

@@ -1,3 +1,4 @@
+import OtonPluginKit
 /// What the recording knows about a track, from the host's track events.
 public struct TrackMetadata: Equatable, Sendable {
     public var sequence: UInt64
@@ -17,13 +18,8 @@ public struct TrackMetadata: Equatable, Sendable {
     /// From a track event's text fields; `raw_title` stands in for a missing title, and a break
     /// (`break` = "1", which has no title) is recorded as its own file: "Break" by the station.
     public init?(fields: [String: String]) {
-        guard let sequence = fields["sequence"].flatMap(UInt64.init) else { return nil }
-        func value(_ key: String) -> String? {
-            guard let text = fields[key], !text.isEmpty else { return nil }
-            return text
-        }
-        let isBreak = fields["break"] == "1"
-        self.init(sequence: sequence, title: isBreak ? "Break" : value("title") ?? value("raw_title"),
-                  artist: isBreak ? value("station") : value("artist"), station: value("station"), streamURL: value("stream_url"))
+        guard let track = TrackFields(fields: fields) else { return nil }
+        self.init(sequence: track.sequence, title: track.isBreak ? "Break" : track.title ?? track.rawTitle,
+                  artist: track.isBreak ? track.station : track.artist, station: track.station, streamURL: track.streamURL)
     }
 }

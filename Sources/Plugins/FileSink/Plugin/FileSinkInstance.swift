@@ -52,11 +52,11 @@ final class FileSinkInstance: @unchecked Sendable {
             guard let metadata = TrackMetadata(fields: event.fields) else { return }
             recorder.track(metadata)
         } else if event.name == OTON_EVENT_NAME_WISH_HEARD {
-            guard let sequence = event["sequence"].flatMap(UInt64.init) else { return }
+            guard let sequence = event[OTON_FIELD_SEQUENCE].flatMap(UInt64.init) else { return }
             recorder.wish(sequence: sequence, WishDecision(keep: event["keep"], why: event["why"]), fromStart: event["from_start"] != "false")
         } else if event.name == OTON_EVENT_NAME_ARTWORK_READY {
             guard let path = event["path"], event["type"] == nil || event["type"] == "cover" else { return }
-            recorder.artwork(path: path, title: event["title"])
+            recorder.artwork(path: path, title: event[OTON_FIELD_TITLE])
         }
     }
 

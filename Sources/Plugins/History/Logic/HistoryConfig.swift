@@ -58,7 +58,7 @@ public struct HistoryConfig: Equatable, Sendable {
         config.database = try reader.path("database", home: home)
         config.jinglePatterns = try reader.strings("jingle_patterns", maxCount: 1000) ?? []
         for pattern in config.jinglePatterns {
-            guard (try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])) != nil else {
+            guard (try? Regex(pattern)) != nil else {
                 throw reader.error("jingle_patterns", ": \"\(pattern)\" is not a valid regular expression")
             }
         }

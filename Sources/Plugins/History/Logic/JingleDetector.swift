@@ -1,29 +1,20 @@
 import Foundation
 
-/// Tells jingles and adverts from songs: a title equal to the station name,
-/// empty, "-", or matching a configured pattern. History keeps them flagged;
-/// they are never scrobbled.
+/// The listener's own skip patterns (config `jingle_patterns`): titles that match are kept in history
+/// flagged as jingles and never scrobbled. Whether something is a track at all (an empty title, the
+/// station's name, "Unknown - Unknown") is the host's decision, made before the track event.
+///
+/// `@unchecked Sendable`: immutable after init (Swift's `Regex` is not Sendable, but nothing mutates it).
 public struct JingleDetector: @unchecked Sendable {
-    private let patterns: [NSRegularExpression]
+    private let patterns: [Regex<AnyRegexOutput>]
 
+    /// Case-insensitive regular expressions; one that does not compile is left out.
     public init(patterns: [String] = []) {
-        self.patterns = patterns.compactMap { try? NSRegularExpression(pattern: $0, options: [.caseInsensitive]) }
+        self.patterns = patterns.compactMap { try? Regex($0).ignoresCase() }
     }
 
     public func isJingle(title: String?, rawTitle: String?, station: String?) -> Bool {
-        let shown = (title ?? rawTitle ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let raw = (rawTitle ?? title ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if shown.isEmpty || raw.isEmpty { return true }
-        if shown.allSatisfy({ $0 == "-" || $0 == " " }) || raw.allSatisfy({ $0 == "-" || $0 == " " }) { return true }
-        if let station = station?.trimmingCharacters(in: .whitespacesAndNewlines), !station.isEmpty,
-           shown.caseInsensitiveCompare(station) == .orderedSame || raw.caseInsensitiveCompare(station) == .orderedSame {
-            return true
-        }
-        for pattern in patterns {
-            for text in [shown, raw] where pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
-                return true
-            }
-        }
-        return false
+        let texts = [title, rawTitle].compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        return patterns.contains { pattern in texts.contains { (try? pattern.firstMatch(in: $0)) != nil } }
     }
 }

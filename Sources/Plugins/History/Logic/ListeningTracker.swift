@@ -1,3 +1,4 @@
+import OtonPluginKit
 import Foundation
 
 /// What is known of a track when it starts (or when more of it arrives).
@@ -71,17 +72,18 @@ public struct ListeningTracker: Sendable {
 
     /// A track event: its fields, monotonic and wall timestamps.
     public mutating func track(fields: [String: String], monoNanoseconds: Int64, wallMicroseconds: Int64) -> [Effect] {
-        guard let sequence = fields["sequence"].flatMap(UInt64.init) else { return [] }
-        if fields["break"] == "1" {
+        guard let track = TrackFields(fields: fields) else { return [] }
+        let sequence = track.sequence
+        if track.isBreak {
             lastSequence = sequence
             guard current != nil, current?.sequence != sequence,
                   let ended = end(monoNanoseconds: monoNanoseconds, wallMicroseconds: wallMicroseconds, byTitleChange: true) else { return [] }
             return [.ended(ended)]
         }
         var start = PlayStart(
-            sequence: sequence, station: fields["station"].nonEmpty, artist: fields["artist"].nonEmpty,
-            title: fields["title"].nonEmpty, rawTitle: fields["raw_title"].nonEmpty, streamURL: fields["stream_url"].nonEmpty,
-            durationSeconds: fields["duration"].flatMap(Double.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil },
+            sequence: sequence, station: track.station, artist: track.artist,
+            title: track.title, rawTitle: track.rawTitle, streamURL: track.streamURL,
+            durationSeconds: track.durationSeconds,
             startedAtMicroseconds: wallMicroseconds)
         start.isJingle = jingles.isJingle(title: start.title, rawTitle: start.rawTitle, station: start.station)
         if var existing = current, existing.sequence == sequence {

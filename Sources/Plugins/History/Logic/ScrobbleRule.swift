@@ -21,15 +21,14 @@ public struct Listen: Equatable, Sendable, Codable {
     }
 }
 
-/// When a play counts as a listen: not a jingle, artist and title known (and
-/// not a placeholder such as "Unknown - Unknown", see PlaceholderTitle), and
-/// heard long enough. A track of known duration needs half of it or four
+/// When a play counts as a listen: not a jingle, artist and title known (a
+/// placeholder such as "Unknown - Unknown" never arrives as a track: the host
+/// decides that), and heard long enough. A track of known duration needs half of it or four
 /// minutes, whichever is lower; a live track (duration unknown) needs the
 /// configured minimum and must have ended by a title change.
 public enum ScrobbleRule {
     public static func nowPlaying(_ start: PlayStart) -> Listen? {
-        guard !start.isJingle, let artist = start.artist, let title = start.title,
-              !PlaceholderTitle.isPlaceholder(artist: artist, title: title) else { return nil }
+        guard !start.isJingle, let artist = start.artist, let title = start.title else { return nil }
         return Listen(artist: artist, title: title, listenedAt: start.startedAtMicroseconds / 1_000_000, secondsListened: 0,
                       durationSeconds: start.durationSeconds, originURL: start.streamURL, station: start.station)
     }

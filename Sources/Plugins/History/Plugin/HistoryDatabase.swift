@@ -109,16 +109,25 @@ final class HistoryDatabase: Sendable {
                 try db.execute(sql: "UPDATE plays SET search_folded = ? WHERE id = ?", arguments: [folded, row["id"] as Int64])
             }
         }
-        // "Unknown - Unknown" from a source that knows no track is not a play (PlaceholderTitle): marked
-        // per play, and here for the rows an older oton wrote. Rows another program adds get false.
+        // "Unknown - Unknown" from a source that knows no track is not a play. The host decides that now
+        // (such a title never reaches a plugin as a track); this marks the rows an older oton wrote, by the
+        // rule it applied then, so they stay hidden. New rows get false.
         migrator.registerMigration("v3-placeholder") { db in
             try db.alter(table: "plays") { table in table.add(column: "is_placeholder", .boolean).notNull().defaults(to: false) }
             for row in try Row.fetchAll(db, sql: "SELECT id, artist, title FROM plays") where
-                PlaceholderTitle.isPlaceholder(artist: row["artist"], title: row["title"]) {
+                Self.olderPlaceholder(artist: row["artist"], title: row["title"]) {
                 try db.execute(sql: "UPDATE plays SET is_placeholder = 1 WHERE id = ?", arguments: [row["id"] as Int64])
             }
         }
         return migrator
+    }
+
+    /// The rule oton 0.1 applied in History to the rows it wrote (frozen with migration v3; the host owns the
+    /// rule since): artist and title each missing or a placeholder word, and one present.
+    private static func olderPlaceholder(artist: String?, title: String?) -> Bool {
+        let words: Set<String> = ["unknown", "unknown artist", "unknown title", "untitled", "n/a", "-"]
+        let values = [artist, title].compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        return !values.isEmpty && values.allSatisfy { words.contains(SearchFolding.fold($0)) }
     }
 
     // MARK: Plays
@@ -126,12 +135,11 @@ final class HistoryDatabase: Sendable {
     func insertPlay(_ start: PlayStart) throws -> Int64 {
         try pool.write { db in
             try db.execute(sql: """
-                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle, search_folded, is_placeholder)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle, search_folded)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL,
                                  start.startedAtMicroseconds, start.isJingle,
-                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle),
-                                 PlaceholderTitle.isPlaceholder(artist: start.artist, title: start.title)])
+                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle)])
             return db.lastInsertedRowID
         }
     }
@@ -139,11 +147,10 @@ final class HistoryDatabase: Sendable {
     func updatePlay(_ id: Int64, _ start: PlayStart) throws {
         try pool.write { db in
             try db.execute(sql: """
-                UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ?, search_folded = ?,
-                    is_placeholder = ? WHERE id = ?
+                UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ?, search_folded = ?
+                    WHERE id = ?
                 """, arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL, start.isJingle,
-                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle),
-                                 PlaceholderTitle.isPlaceholder(artist: start.artist, title: start.title), id])
+                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle), id])
         }
     }
 

@@ -86,7 +86,7 @@ final class HistoryInstance: @unchecked Sendable {
             effects = tracker.track(fields: event.fields, monoNanoseconds: event.monotonicNanoseconds, wallMicroseconds: wallMicroseconds)
         case OTON_EVENT_STATE:
             startWorkerIfNeeded()
-            effects = tracker.state(event["state"] ?? "", monoNanoseconds: event.monotonicNanoseconds, wallMicroseconds: wallMicroseconds)
+            effects = tracker.state(event.state?.state ?? "", monoNanoseconds: event.monotonicNanoseconds, wallMicroseconds: wallMicroseconds)
         case artworkKind where artworkKind != 0:
             if let id = currentPlayID, let path = event["path"], !path.isEmpty {
                 attempt(host.tr("cannot store the artwork path in {database}: {reason}")) { try database.setArtwork(id, path: path) }

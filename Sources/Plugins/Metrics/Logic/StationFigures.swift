@@ -1,3 +1,4 @@
+import OtonPluginKit
 /// What one plugin instance (one session, one station) has counted, from its events and its
 /// stream tap. A value type: the instance owns it (through a StationMeter) and the registry copies it.
 public struct StationFigures: Sendable, Equatable {
@@ -51,21 +52,22 @@ public struct StationFigures: Sendable, Equatable {
     public mutating func apply(name: String, fields: [String: String], isReplay: Bool) {
         switch name {
         case "track":
-            if !isStationFixed, let named = fields["station"], !named.isEmpty { station = named }
-            guard let text = fields["sequence"], let sequence = UInt64(text), sequence != 0, sequence != lastSequence else { return }
-            lastSequence = sequence
-            if !isReplay && fields["break"] != "1" { tracksStarted += 1 }
+            guard let track = TrackFields(fields: fields) else { return }
+            if !isStationFixed, let named = track.station { station = named }
+            guard track.sequence != 0, track.sequence != lastSequence else { return }
+            lastSequence = track.sequence
+            if !isReplay && !track.isBreak { tracksStarted += 1 }
         case "state":
-            guard let now = fields["state"] else { return }
+            guard let now = StateFields(fields: fields)?.state else { return }
             if now == "error" && state != "error" && !isReplay { errors += 1 }
             state = now
         case "dropped":
-            guard let plugin = fields["plugin_id"], !plugin.isEmpty else { return }
-            var totals = drops[plugin] ?? DropTotals()
+            guard let drop = DropFields(fields: fields), !drop.pluginID.isEmpty else { return }
+            var totals = drops[drop.pluginID] ?? DropTotals()
             // Totals so far for that plugin: keep the largest seen, as the events may cross.
-            totals.events = max(totals.events, fields["dropped_events"].flatMap { UInt64($0) } ?? 0)
-            totals.bytes = max(totals.bytes, fields["dropped_bytes"].flatMap { UInt64($0) } ?? 0)
-            drops[plugin] = totals
+            totals.events = max(totals.events, drop.droppedEvents)
+            totals.bytes = max(totals.bytes, drop.droppedBytes)
+            drops[drop.pluginID] = totals
         default:
             break
         }

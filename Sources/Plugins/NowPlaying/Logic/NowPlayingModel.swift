@@ -1,3 +1,5 @@
+import PluginAPI
+import OtonPluginKit
 /// The state behind the MPRIS object and the notifications, fed by bus events.
 /// Each `apply…` returns what must be told to the desktop: the Player
 /// properties that changed and, on a track change, a notification to show.
@@ -25,7 +27,7 @@ public struct NowPlayingModel: Sendable {
     public static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
     public private(set) var status: PlaybackStatus = .stopped
-    public private(set) var track: NowPlayingTrack?
+    public private(set) var track: TrackFields?
     /// The artwork file for the current track, once the artwork plugin announced it.
     public private(set) var artworkPath: String?
     public private(set) var volume: Double = 1.0
@@ -55,12 +57,12 @@ public struct NowPlayingModel: Sendable {
         if let title = track.title { out.append(("xesam:title", .string(title))) }
         if let artist = track.artist { out.append(("xesam:artist", .strings([artist]))) }
         if let station = track.station { out.append(("xesam:album", .string(station))) }
-        if let url = track.url { out.append(("xesam:url", .string(url))) }
+        if let url = track.streamURL { out.append(("xesam:url", .string(url))) }
         if let artworkPath { out.append(("mpris:artUrl", .string(FileURI.make(path: artworkPath)))) }
         return out
     }
 
-    public mutating func applyTrack(_ new: NowPlayingTrack) -> Changes {
+    public mutating func applyTrack(_ new: TrackFields) -> Changes {
         var changes = Changes()
         let isNewTrack = new.sequence != track?.sequence
         if isNewTrack { artworkPath = nil }
@@ -94,9 +96,9 @@ public struct NowPlayingModel: Sendable {
     /// artwork plugin, `sequence`. Artwork for another track is ignored.
     public mutating func applyArtwork(fields: [String: String]) -> Changes {
         guard let track, let path = fields["path"], !path.isEmpty else { return Changes() }
-        if let sequence = fields["sequence"].flatMap(UInt64.init) {
+        if let sequence = fields[OTON_FIELD_SEQUENCE].flatMap(UInt64.init) {
             guard sequence == track.sequence else { return Changes() }
-        } else if let title = fields["title"], title != track.title {
+        } else if let title = fields[OTON_FIELD_TITLE], title != track.title {
             return Changes()
         }
         guard path != artworkPath else { return Changes() }
@@ -110,7 +112,7 @@ public struct NowPlayingModel: Sendable {
         return changes
     }
 
-    private func notification(for track: NowPlayingTrack) -> Notification {
+    private func notification(for track: TrackFields) -> Notification {
         let body = [track.artist, track.station].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " — ")
         return Notification(summary: track.title ?? "", body: body, imagePath: artworkPath)
     }

@@ -37,7 +37,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
         do {
             let connection = try SessionBus.connect(cancellable: cancellable)
             self.connection = connection
-            if let volume = host.current(OTON_EVENT_VOLUME)?["volume"].flatMap(Double.init) { _ = model.applyVolume(volume) }
+            if let volume = host.current(OTON_EVENT_VOLUME)?.volume { _ = model.applyVolume(volume.volume) }
             if config.notifications {
                 let notifier = DesktopNotifier(connection: connection, timeoutMilliseconds: config.notificationTimeoutMilliseconds)
                 // The wish notification's action: the same command as `oton ctl switch-to-wish`.
@@ -71,14 +71,14 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
         let changes: NowPlayingModel.Changes
         switch event.kind {
         case OTON_EVENT_TRACK:
-            guard let track = NowPlayingTrack(fields: event.fields) else { return }
+            guard let track = event.track else { return }
             changes = model.applyTrack(track)
         case OTON_EVENT_STATE:
-            guard let state = event["state"] else { return }
-            changes = model.applyState(PlaybackStatus(state: state, retryAttempt: event["retry_attempt"].flatMap(Int.init) ?? 0))
+            guard let state = event.state else { return }
+            changes = model.applyState(PlaybackStatus(state: state.state, retryAttempt: state.retryAttempt))
         case OTON_EVENT_VOLUME:
-            guard let volume = event["volume"].flatMap(Double.init) else { return }
-            changes = model.applyVolume(volume)
+            guard let volume = event.volume else { return }
+            changes = model.applyVolume(volume.volume)
         default:
             if event.name == OTON_EVENT_NAME_WISH_HEARD {
                 showWish(event)
@@ -93,8 +93,8 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
 
     /// "watch_wishes": a wish plays on another favourite; the notification's action switches there.
     private func showWish(_ event: EventView.Snapshot) {
-        guard let notifier, let station = event["station"] else { return }
-        let song = [event["artist"], event["title"]].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ")
+        guard let notifier, let station = event[OTON_FIELD_STATION] else { return }
+        let song = [event[OTON_FIELD_ARTIST], event[OTON_FIELD_TITLE]].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ")
         switch notifier.showWish(summary: host.tr("Wish on {station}", ["station": station]), body: song, actionLabel: host.tr("Switch")) {
         case nil, .noServer?: break // no server: said once with the track notifications
         case let .failed(reason)?: host.log(OTON_LOG_WARNING, host.tr("wish notification not shown: {reason}", ["reason": reason]))

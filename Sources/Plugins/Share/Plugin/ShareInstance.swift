@@ -8,7 +8,7 @@ import ShareLogic
 final class ShareInstance: @unchecked Sendable {
     private let host: HostHandle
     private let settings: ShareSettings
-    private var track: [String: String] = [:]
+    private var track: TrackFields?
 
     init(host: HostHandle, settings: ShareSettings) {
         self.host = host
@@ -16,7 +16,7 @@ final class ShareInstance: @unchecked Sendable {
     }
 
     func remember(_ event: EventView.Snapshot) {
-        if event.kind == OTON_EVENT_TRACK { track = event.fields }
+        if event.kind == OTON_EVENT_TRACK { track = event.track }
     }
 
     /// `share` or `share --format json`.
@@ -38,15 +38,15 @@ final class ShareInstance: @unchecked Sendable {
                 return (false, host.tr("unknown argument \"{argument}\"; usage: share [--format text|json]", ["argument": arguments[index]]))
             }
         }
-        guard let query = ShareLinks.query(artist: track["artist"], title: track["title"], rawTitle: track["raw_title"]) else {
+        guard let track, let query = ShareLinks.query(artist: track.artist, title: track.title, rawTitle: track.rawTitle) else {
             return (false, host.tr("Nothing is playing right now: there is no track to share"))
         }
         let text = settings.template.render([
-            "artist": track["artist"] ?? "", "title": track["title"] ?? "", "raw_title": track["raw_title"] ?? "",
-            "station": track["station"] ?? "", "station_url": track["station_homepage"] ?? "",
+            "artist": track.artist ?? "", "title": track.title ?? "", "raw_title": track.rawTitle ?? "",
+            "station": track.station ?? "", "station_url": track.stationHomepage ?? "",
         ])
         var links: [(String, String)] = []
-        if let homepage = track["station_homepage"], !homepage.isEmpty { links.append(("Station", homepage)) }
+        if let homepage = track.stationHomepage { links.append(("Station", homepage)) }
         links += settings.services.map { ($0.name, $0.link(for: query)) }
         let copiedWith = settings.clipboard ? Clipboard.copy(text) : nil
         host.publish(OTON_EVENT_NAME_SHARE, [("text", text), ("links", links.map(\.1).joined(separator: "\n"))])

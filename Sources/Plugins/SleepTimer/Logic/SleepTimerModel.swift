@@ -1,3 +1,4 @@
+import OtonPluginKit
 /// The sleep timer's decisions, free of threads and clocks so that every
 /// rule can be tested: the plugin feeds it monotonic time and events and
 /// carries out the effects it returns.
@@ -107,9 +108,8 @@ public struct SleepTimerModel: Sendable {
 
     /// `trackChanged(sequence:heard:)` from a track event's text fields.
     public mutating func trackChanged(fields: [String: String]) -> [Effect] {
-        guard let sequence = fields["sequence"].flatMap(UInt64.init) else { return [] }
-        let named = ["title", "artist", "raw_title"].contains { !(fields[$0] ?? "").isEmpty }
-        return trackChanged(sequence: sequence, heard: named && fields["break"] != "1")
+        guard let track = TrackFields(fields: fields) else { return [] }
+        return trackChanged(sequence: track.sequence, heard: track.namesSomething && !track.isBreak)
     }
 
     public mutating func volumeChanged(_ value: Double) {

@@ -34,7 +34,7 @@ final class SleepTimerInstance: @unchecked Sendable {
             case OTON_EVENT_TRACK:
                 apply(model.trackChanged(fields: event.fields))
             case OTON_EVENT_VOLUME:
-                if let volume = event["volume"].flatMap(Double.init) { model.volumeChanged(volume) }
+                if let volume = event.volume { model.volumeChanged(volume.volume) }
             default:
                 break
             }

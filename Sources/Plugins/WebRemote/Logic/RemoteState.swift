@@ -1,3 +1,4 @@
+import OtonPluginKit
 import FoundationEssentials
 import OtonJSON
 
@@ -101,14 +102,15 @@ public struct RemoteState: Sendable, Equatable {
         let before = self
         switch name {
         case "state":
-            state = fields["state"] ?? state
-            bufferingPercent = fields["buffering_percent"].flatMap(Int.init)
-            errorMessage = state == "error" ? fields["error_message"] : nil
-            errorSuggestion = state == "error" ? fields["error_suggestion"] : nil
+            let info = StateFields(fields: fields)
+            state = info?.state ?? state
+            bufferingPercent = info?.bufferingPercent
+            errorMessage = state == "error" ? info?.errorMessage : nil
+            errorSuggestion = state == "error" ? info?.errorSuggestion : nil
         case "track":
             applyTrack(fields, wallMicroseconds: wallMicroseconds)
         case "volume":
-            if let value = fields["volume"].flatMap(Double.init), value.isFinite { volume = min(max(value, 0), 1.5) }
+            if let value = VolumeFields(fields: fields) { volume = value.volume }
         case "org.oton.artwork.ready":
             artworkPath = fields["path"].flatMap { $0.isEmpty ? nil : $0 }
             artworkType = fields["type"] ?? ""
@@ -133,13 +135,14 @@ public struct RemoteState: Sendable, Equatable {
     }
 
     private mutating func applyTrack(_ fields: [String: String], wallMicroseconds: Int64) {
-        if let value = fields["station"], !value.isEmpty { station = value }
-        let newSequence = fields["sequence"].flatMap(UInt64.init) ?? sequence
-        isBreak = fields["break"] == "1"
+        let track = TrackFields(fields: fields)
+        if let value = track?.station { station = value }
+        let newSequence = track?.sequence ?? sequence
+        isBreak = track?.isBreak ?? false
         // A new sequence without a title (a break, or another station that has named nothing yet) ends the song.
         let ended = isBreak || newSequence != sequence
-        title = fields["title"] ?? (ended ? "" : title)
-        artist = fields["artist"] ?? (ended ? "" : artist)
+        title = track?.title ?? (ended ? "" : title)
+        artist = track?.artist ?? (ended ? "" : artist)
         if newSequence != sequence {
             sequence = newSequence
             if !isBreak, !title.isEmpty || !artist.isEmpty {
