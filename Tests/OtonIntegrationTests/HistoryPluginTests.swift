@@ -49,7 +49,7 @@ final class HistoryPluginTests: XCTestCase {
         harness.advance(seconds: 45)
         harness.track(2, artist: "Artist B", title: "Song Two")
         harness.advance(seconds: 10) // too short for a live listen
-        harness.track(3, artist: nil, title: "Test FM") // the station name: a jingle
+        harness.track(3, artist: nil, title: "ADVERT break") // a configured pattern, any case (the station name never arrives: the host decides)
         harness.advance(seconds: 40)
         harness.track(4, artist: "Advert", title: "advert: buy now") // matches a configured pattern
         harness.advance(seconds: 35)
@@ -60,7 +60,7 @@ final class HistoryPluginTests: XCTestCase {
 
         let rows = try harness.sql("SELECT artist, title, seconds_listened, is_jingle, artwork_path, started_at, ended_at FROM plays ORDER BY id")
         XCTAssertEqual(rows.map { $0.split(separator: "|", omittingEmptySubsequences: false).prefix(5).joined(separator: "|") }, [
-            "Artist A|Song One|45.0|0|/tmp/cover-a.jpg", "Artist B|Song Two|10.0|0|", "|Test FM|40.0|1|",
+            "Artist A|Song One|45.0|0|/tmp/cover-a.jpg", "Artist B|Song Two|10.0|0|", "|ADVERT break|40.0|1|",
             "Advert|advert: buy now|35.0|1|", "Artist C|Song Three|50.0|0|",
         ])
         let first = rows[0].split(separator: "|").map(String.init)

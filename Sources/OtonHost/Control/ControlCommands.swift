@@ -15,8 +15,6 @@ struct ControlCommands: ControlHandler {
     let bus: PluginBus
     let player: Player
     let plugins: PluginManager
-    /// The list as it is now (`reload-stations` may have changed it).
-    let stations: @Sendable () -> StationList
     /// Snooze, and a sleep timer cancelled when an alarm takes over (nil: a player without a session).
     var alarm: AlarmClock? = nil
 
@@ -53,11 +51,11 @@ struct ControlCommands: ControlHandler {
         case "prev", "previous": return step(-1)
         case "stations":
             let current = player.station
-            let list = stations().stations.enumerated().map { entry -> JSONValue in
+            let list = player.stationList.stations.enumerated().map { entry -> JSONValue in
                 ["number": .int(entry.offset + 1), "name": .string(entry.element.name), "url": .string(entry.element.url),
                  "current": .bool(entry.element.url == current.url)]
             }
-            return .success(stations().listing(current: current), data: ["stations": .array(list)])
+            return .success(player.stationList.listing(current: current), data: ["stations": .array(list)])
         case "pause": return submit(.pause, tr("paused"))
         case "toggle", "play-pause": return submit(.playPause, tr("toggled"))
         case "stop": return submit(.stop, tr("stopped"))
@@ -82,13 +80,23 @@ struct ControlCommands: ControlHandler {
 
     /// What a request does once its reply is on its way: quitting before that would close the
     /// socket under the reply, and `oton ctl quit` would fail although oton quits.
+    /// These commands as the plugins' gateway runs them (ABI 1.3 run_command): the reply, then the
+    /// after-reply step, so `quit` quits.
+    var runner: @Sendable (ControlRequest) -> ControlReply {
+        { request in
+            let reply = run(request)
+            afterReply(request)
+            return reply
+        }
+    }
+
     func afterReply(_ request: ControlRequest) {
         if request.name == "quit" || (request.name == "alarm-takeover" && alarm != nil) { player.submit(.quit, from: "control") }
     }
 
     private func switchStation(_ argument: String) -> ControlReply {
         do {
-            return switchTo(try stations().find(argument))
+            return switchTo(try player.stationList.find(argument))
         } catch {
             return .failure(error.description)
         }
@@ -105,14 +113,14 @@ struct ControlCommands: ControlHandler {
         guard let wish = lastWish(), let name = wish.fields[OTON_FIELD_STATION] else {
             return .failure("no wish heard yet; with \"watch_wishes\": true in plugins.json, oton play watches the favourites for the wishlist's tracks")
         }
-        guard let station = stations().stations.first(where: { $0.name == name }) else {
+        guard let station = player.stationList.stations.first(where: { $0.name == name }) else {
             return .failure("the wish was heard on \"\(name)\", which is no longer in plugins.json")
         }
         return switchTo(station)
     }
 
     private func step(_ step: Int) -> ControlReply {
-        guard let next = stations().station(after: player.station, step: step) else {
+        guard let next = player.stationList.station(after: player.station, step: step) else {
             return .failure(tr("plugins.json lists no stations to switch between"))
         }
         return switchTo(next)
@@ -232,11 +240,11 @@ struct ControlCommands: ControlHandler {
         VolumeArgument.parse(text)
     }
 
-    /// Re-reads plugins.json's stations into ``LiveStationList``; playback goes on untouched.
+    /// Re-reads plugins.json's stations into the player's ``StationCatalogue``; playback goes on untouched.
     private func reloadStations() -> ControlReply {
         do {
-            let stations = try LiveStationList.shared.reload()
-            let values = ["count": String(stations.count), "file": LiveStationList.shared.file ?? "?"]
+            let stations = try player.stations.reload()
+            let values = ["count": String(stations.count), "file": player.stations.file ?? "?"]
             return .success(stations.count == 1 ? tr("1 station reloaded from {file}", values) : tr("{count} stations reloaded from {file}", values),
                             data: ["stations": .strings(stations.map(\.name))])
         } catch {

@@ -8,6 +8,8 @@ import Logging
 /// Each request line must be complete within `requestSeconds` of the server
 /// starting to wait for it, however slowly its bytes trickle in, so idle or
 /// trickling clients give their slot back.
+/// Concurrency: the lets are immutable; `clients`, `threads`, `acceptEnded` and `closed` are guarded by
+/// `lock` (an NSCondition, also waited on at close).
 public final class ControlServer: @unchecked Sendable {
     public static let maximumLineBytes = 64 * 1024
     public static let requestSeconds = 15
@@ -34,11 +36,9 @@ public final class ControlServer: @unchecked Sendable {
     /// Listens at the instance's socket. A live socket of the same name means another oton
     /// runs as that instance; a stale one (nobody listening) is replaced.
     public convenience init(instance: String, bus: PluginBus, player: Player, plugins: PluginManager,
-                            logger: Logger = Logger(label: "oton.control"), stations: (@Sendable () -> StationList)? = nil,
-                            alarm: AlarmClock? = nil) throws {
-        try self.init(instance: instance, bus: bus, handler: ControlCommands(
-            bus: bus, player: player, plugins: plugins,
-            stations: stations ?? { [player] in StationList(configured: [], started: player.station) }, alarm: alarm), logger: logger)
+                            logger: Logger = Logger(label: "oton.control"), alarm: AlarmClock? = nil) throws {
+        try self.init(instance: instance, bus: bus, handler: ControlCommands(bus: bus, player: player, plugins: plugins, alarm: alarm),
+                      logger: logger)
     }
 
     /// A server whose requests `handler` answers; `subscribe` streams `bus`'s events.

@@ -5,9 +5,7 @@ import Foundation
 /// directory's own JSON shape. Written atomically; a damaged file reads as "no search".
 public enum LastSearchStore {
     public static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? environment["HOME"].map { $0 + "/.cache" }
-        return cache.map { $0 + "/oton/last-search.json" }
+        XDGPaths(environment: environment).otonCache.map { $0 + "/last-search.json" }
     }
 
     public static func save(_ stations: [DirectoryStation], query: String, server: String,

@@ -50,10 +50,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     /// After the listener switched stations, giving up on one leaves the player on its error (the previous
     /// station one switch away) instead of ending the process.
     private var hasSwitched = false
-    private let startedStation: Station
-    /// The station played now when plugins.json does not list it, and the listed one it was left from
-    /// (see ``StationList/placing(_:)``). Written on the queue, read from any thread.
-    private let unlisted = Mutex<StationList.Unlisted?>(nil)
+    /// The stations to switch between (owned by the session; a Player made alone has its own).
+    public let stations: StationCatalogue
     /// The next connection is to a station just switched to.
     private var freshStation = false
     private let bus: PluginBus
@@ -80,14 +78,13 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     /// Owns what is heard and its sequence number (see TrackAccumulator's rules).
     private var accumulator: TrackAccumulator
     private var lastStreamTitle: String?
-    private var poller: StationStatusPoller?
-    private var statusLookup = StationStatusLookup()
-    private var statusTimer: DispatchSourceTimer?
-    /// The status round whose transfer may run; read by the transfer's cancel check on the poller's thread.
-    private let liveStatusRound = Mutex<UInt64?>(nil)
-    private var volume: Double
-    private var fade: DispatchSourceTimer?
-    private var fadeTarget: Double?
+    /// The current station's status API, when it has one (a new follower per station).
+    private var statusFollower: StationStatusFollower?
+    /// The output volume and its fades (on the queue); each change reaches the pipeline and the bus.
+    private lazy var fader = VolumeFader(volume: options.volume, queue: queue) { [weak self] value in
+        self?.pipeline?.setVolume(value)
+        self?.bus.publish(.volume(value))
+    }
     /// Waking up: the fade from silence still to start when audio plays (target volume, length).
     private var pendingFadeIn: (volume: Double, milliseconds: Int)?
     /// The latest wake-up's target and fade, for the tone when it takes over.
@@ -117,21 +114,18 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var connectedStreamURL: String?
     private let onFinish: @Sendable (Outcome) -> Void
 
-    public init(station: Station, bus: PluginBus, options: Options, logger: Logger = Logger(label: "oton.player"),
-                onFinish: @escaping @Sendable (Outcome) -> Void) {
+    public init(station: Station, bus: PluginBus, options: Options, stations: StationCatalogue? = nil,
+                logger: Logger = Logger(label: "oton.player"), onFinish: @escaping @Sendable (Outcome) -> Void) {
         current = station
-        startedStation = station
+        self.stations = stations ?? StationCatalogue(config: nil, started: station)
         self.bus = bus
         self.options = options
         self.logger = logger
         self.onFinish = onFinish
         machine = PlaybackStateMachine(policy: options.reconnect)
-        volume = options.volume
         accumulator = TrackAccumulator(streamURL: URL(string: current.url))
         accumulator.stationNames = [current.name]
-        if let status = station.statusURL.flatMap(URL.init(string:)) {
-            poller = StationStatusPoller(statusURL: status, streamURL: URL(string: current.url))
-        }
+        statusFollower = makeStatusFollower(for: station)
     }
 
     /// Starts playing and announces the first state.
@@ -139,7 +133,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         queue.async { [self] in
             publishState()
             if let wakeUp = options.wakeUp { prepare(wakeUp, volume: options.volume) }
-            bus.publish(.volume(volume))
+            bus.publish(.volume(fader.volume))
             handle(.play)
         }
     }
@@ -150,20 +144,20 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             switch request {
             case .play: handle(.play)
             case .pause:
-                finishFade()
+                fader.finish()
                 handle(.pause)
             case .playPause: handle(machine.state.isActive ? .pause : .play)
             case .stop:
-                finishFade()
+                fader.finish()
                 handle(.stop)
             case let .setVolume(value):
-                cancelFade()
-                setVolume(value)
+                fader.cancel()
+                fader.set(value)
             case let .changeVolume(change):
-                cancelFade()
-                setVolume(Double(VolumeArgument.relative(change).applied(to: VolumeArgument.percent(of: volume))) / 100)
+                fader.cancel()
+                fader.set(Double(VolumeArgument.relative(change).applied(to: VolumeArgument.percent(of: fader.volume))) / 100)
             case let .fadeVolume(target, milliseconds):
-                startFade(to: target, over: milliseconds)
+                fader.fade(to: target, over: milliseconds)
             case let .switchStation(next):
                 switchTo(next)
             case let .switchStationNamed(argument):
@@ -186,13 +180,12 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     public func shutdown() {
         queue.sync {
             finished = true
-            cancelFade()
+            fader.cancel()
             toneTimer?.cancel()
             retryTimer?.cancel()
             bufferingTimer?.cancel()
             watchdog?.cancel()
-            statusTimer?.cancel()
-            liveStatusRound.withLock { $0 = nil }
+            statusFollower?.stop()
             liveResolution.withLock { $0 += 1 }
             pipeline?.stop()
             pipeline = nil
@@ -222,22 +215,15 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         public var lastByteAt: Int64?
     }
 
-    /// The stations to switch between: plugins.json's as last (re)loaded (``LiveStationList``), the
-    /// one oton started with, and the unlisted one playing now after the station it was left from. Any thread.
-    public var stationList: StationList {
-        stationList(placing: unlisted.withLock { $0 })
-    }
-
-    private func stationList(placing unlisted: StationList.Unlisted?) -> StationList {
-        StationList(configured: LiveStationList.shared.stations, started: startedStation).placing(unlisted)
-    }
+    /// The stations to switch between, as the catalogue has them now (``StationCatalogue/list``). Any thread.
+    public var stationList: StationList { stations.list }
 
     /// The station playing (or trying to), read on the player's queue.
     public var station: Station { snapshot.station }
 
     public var snapshot: Snapshot {
         queue.sync {
-            Snapshot(state: machine.state, station: current, volume: volume, engine: pipeline?.kind, connections: connection,
+            Snapshot(state: machine.state, station: current, volume: fader.volume, engine: pipeline?.kind, connections: connection,
                      receivedBytes: earlierConnectionsBytes + (pipeline?.flow.sourceBytes ?? 0),
                      lastByteAt: pipeline.flatMap { $0.flow.lastSourceBytesAt > 0 ? $0.flow.lastSourceBytesAt : nil } ?? lastByteAtBefore)
         }
@@ -250,26 +236,15 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private func switchTo(_ next: Station) {
         guard !finished else { return }
         logger.info("switching from \(current.name) to \(next.name) (\(next.url))")
-        let listed = stationList(placing: nil).stations.contains { $0.url == next.url }
-        unlisted.withLock { placed in
-            if listed {
-                placed = nil // back into the list
-            } else {
-                // Left from a listed station, or from an unlisted one: then from where that one was left.
-                let leftFrom = placed.flatMap { $0.station.url == current.url ? $0.leftFrom : nil } ?? current
-                placed = StationList.Unlisted(station: next, leftFrom: leftFrom)
-            }
-        }
+        stations.noteSwitch(to: next, from: current)
         hasSwitched = true
-        cancelFade()
+        fader.cancel()
         retryTimer?.cancel()
         retryTimer = nil
-        statusTimer?.cancel()
-        liveStatusRound.withLock { $0 = nil }
+        statusFollower?.stop()
         handle(.stop)
         current = next
-        statusLookup = StationStatusLookup()
-        poller = next.statusURL.flatMap(URL.init(string:)).map { StationStatusPoller(statusURL: $0, streamURL: URL(string: next.url)) }
+        statusFollower = makeStatusFollower(for: next)
         lightUnsupported = false
         resolvedStationTitle = nil
         lastStreamTitle = nil
@@ -284,13 +259,13 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
 
     /// Silence, the fade still to come, and for an alarm the tone's deadline; playing is then up to the caller.
     private func prepare(_ wakeUp: WakeUp, volume target: Double) {
-        cancelFade()
+        fader.cancel()
         toneTimer?.cancel()
         toneTimer = nil
         let target = OutputVolume.clamped(target)
         wakeTarget = (target, wakeUp.fadeMilliseconds)
         pendingFadeIn = wakeUp.fadeMilliseconds > 0 ? (target, wakeUp.fadeMilliseconds) : nil
-        setVolume(wakeUp.fadeMilliseconds > 0 ? 0 : target)
+        fader.set(wakeUp.fadeMilliseconds > 0 ? 0 : target)
         guard let toneAfter = wakeUp.toneAfter else { return }
         if !playingTone, current.url != PipelineDescription.toneURL { alarmStation = current }
         let seconds = toneAfter.components.seconds
@@ -324,7 +299,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
         guard let fadeIn = pendingFadeIn else { return }
         pendingFadeIn = nil
-        startFade(to: fadeIn.volume, over: fadeIn.milliseconds)
+        fader.fade(to: fadeIn.volume, over: fadeIn.milliseconds)
     }
 
     /// The alarm's station did not play: the built-in tone does, from silence again, and says why.
@@ -335,8 +310,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         playingTone = true
         logger.warning("\(tr("alarm: {station} could not be reached ({reason}): playing the alarm tone instead", ["station": alarmStation.name, "reason": reason]))")
         if let wakeTarget, wakeTarget.milliseconds > 0 {
-            cancelFade()
-            setVolume(0)
+            fader.cancel()
+            fader.set(0)
             pendingFadeIn = wakeTarget
         }
         switchTo(Station(name: tr("alarm tone: {station} could not be reached", ["station": alarmStation.name]), url: PipelineDescription.toneURL))
@@ -449,7 +424,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         accumulator.stationNames = stationNames
         if let playlist = stream.playlists.first { logger.info("\(playlist): playing the playlist's entry \(stream.url)") }
         lastStreamTitle = nil
-        var description = PipelineDescription(url: stream.url, headless: options.headless, taps: bus.requestedTaps, volume: volume)
+        var description = PipelineDescription(url: stream.url, headless: options.headless, taps: bus.requestedTaps, volume: fader.volume)
         description.pcmFormats = bus.requestedPCMFormats
         description.decodes = options.decodes
         description.audioSink = options.audioSink
@@ -471,7 +446,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             pipelineStartedAt = .now
             startWatchdog()
             built.start()
-            if poller != nil { runStatusStep(statusLookup.connected()) }
+            statusFollower?.connected()
         } catch {
             logger.error("\(tr("cannot build the pipeline: {reason}", ["reason": "\(error)"]))")
             pipeline = nil
@@ -601,10 +576,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         let heardChanged = tags.origin == .stream && tags.title != nil && tags.title != lastStreamTitle
         if heardChanged { lastStreamTitle = tags.title }
         let report = accumulator.apply(tags)
-        if heardChanged, poller != nil {
+        if heardChanged, let statusFollower {
             // The status API may know the artwork for the new title (see StationStatusLookup for the rule).
             let now = accumulator.current
-            runStatusStep(statusLookup.heardTrackChanged(.init(title: now.title, artist: now.artist, rawTitle: now.rawTitle)))
+            statusFollower.heardTrackChanged(.init(title: now.title, artist: now.artist, rawTitle: now.rawTitle))
         }
         guard let report else { return }
         publish(report, readAt: readAt)
@@ -627,40 +602,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
 
     // MARK: the station's status API
 
-    private func runStatusStep(_ step: StationStatusLookup.Step) {
-        switch step {
-        case let .ask(afterSeconds, round):
-            statusTimer?.cancel()
-            statusTimer = nil
-            liveStatusRound.withLock { $0 = round }
-            if afterSeconds <= 0 {
-                askStatus(round: round)
-            } else {
-                statusTimer = schedule(after: .milliseconds(Int(afterSeconds * 1000))) { [weak self] in self?.askStatus(round: round) }
-            }
-        case let .use(status):
-            apply(TagSet(status: status))
-        case let .gaveUp(_, lastTitle):
-            logger.debug("the station status never named \"\(lastStreamTitle ?? "")\" (it said \"\(lastTitle ?? "")\"); no cover from it for this track")
-        case .stale:
-            break
-        }
-    }
-
-    private func askStatus(round: UInt64) {
-        guard let poller, !finished else { return }
-        poller.poll(isCancelled: { [weak self] in self?.liveStatusRound.withLock { $0 } != round }) { [weak self] result in
-            guard let self else { return }
-            queue.async { [self] in
-                guard !finished, liveStatusRound.withLock({ $0 }) == round else { return }
-                switch result {
-                case let .success(status):
-                    for step in statusLookup.answered(status, round: round) { runStatusStep(step) }
-                case let .failure(error):
-                    logger.info("status API \(poller.statusURL.absoluteString): \(error)")
-                    runStatusStep(statusLookup.failed(round: round))
-                }
-            }
+    private func makeStatusFollower(for station: Station) -> StationStatusFollower? {
+        StationStatusFollower(station: station, queue: queue, logger: logger) { [weak self] status in
+            self?.apply(TagSet(status: status))
         }
     }
 
@@ -697,45 +641,6 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case let .reconnecting(attempt, lastError): return StateInfo(.error, retryAttempt: attempt, error: detail(lastError))
         case let .error(kind): return StateInfo(.error, error: detail(kind))
         }
-    }
-
-    private func setVolume(_ value: Double) {
-        let clamped = OutputVolume.clamped(value)
-        guard clamped != volume else { return }
-        volume = clamped
-        pipeline?.setVolume(clamped)
-        bus.publish(.volume(clamped))
-    }
-
-    /// Steps the volume linearly to `target`, 20 steps a second, each one a volume event.
-    private func startFade(to target: Double, over milliseconds: Int) {
-        cancelFade()
-        let steps = max(1, milliseconds / 50)
-        let start = volume
-        var step = 0
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
-        timer.setEventHandler { [weak self] in
-            guard let self else { return }
-            step += 1
-            setVolume(start + (target - start) * Double(step) / Double(steps))
-            if step >= steps { cancelFade() }
-        }
-        fade = timer
-        fadeTarget = target
-        timer.resume()
-    }
-
-    /// A fade still running when playback stops ends at its target at once.
-    private func finishFade() {
-        guard fade != nil, let target = fadeTarget else { return }
-        cancelFade()
-        setVolume(target)
-    }
-
-    private func cancelFade() {
-        fade?.cancel()
-        fade = nil
     }
 
     private func schedule(after delay: Duration, _ work: @escaping () -> Void) -> DispatchSourceTimer {

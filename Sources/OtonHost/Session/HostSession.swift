@@ -15,7 +15,7 @@ public final class HostSession: @unchecked Sendable {
     public let alarm: AlarmClock
     private let wakesUp: Bool
     /// What `oton ctl station/next/prev` and the keys n, p, 1–9 switch between: plugins.json's stations as
-    /// last (re)loaded (``LiveStationList``), and the one oton started with.
+    /// last (re)loaded (``StationCatalogue``), and the one oton started with.
     public var stations: StationList { player.stationList }
     private let config: OtonConfig
     private let logger: Logger
@@ -37,7 +37,6 @@ public final class HostSession: @unchecked Sendable {
     public init(config: OtonConfig, station: Station, options: Player.Options, eventsPath: String?,
                 control: ControlInstance = .disabled, logger: Logger = Logger(label: "oton")) throws {
         self.config = config
-        LiveStationList.shared.adopt(config)
         controlInstance = control
         self.logger = logger
         bus = PluginBus(logger: Logger(label: "oton.bus"))
@@ -45,14 +44,15 @@ public final class HostSession: @unchecked Sendable {
         eventsWriter = try eventsPath.map { try EventLineWriter(destination: $0, bus: bus) }
         let outcome = OutcomeBox()
         self.outcome = outcome
-        player = Player(station: station, bus: bus, options: options) { outcome.set($0) }
+        player = Player(station: station, bus: bus, options: options, stations: StationCatalogue(config: config, started: station)) {
+            outcome.set($0)
+        }
         plugins = PluginManager(bus: bus, requests: player, shutdownTimeout: config.shutdownTimeout)
         alarm = AlarmClock(player: player, plugins: plugins, options: options)
         wakesUp = options.wakeUp != nil
         // Plugins run control commands (ABI 1.3 run_command) through the commands `oton ctl` reaches.
         let player = self.player
-        plugins.gateway.connect(ControlCommands(bus: bus, player: player, plugins: plugins,
-                                                stations: { player.stationList }, alarm: alarm))
+        plugins.gateway.connect(ControlCommands(bus: bus, player: player, plugins: plugins, alarm: alarm).runner)
     }
 
     /// Loads the plugins, plays, waits for the end, then stops the player, destroys the
@@ -91,9 +91,7 @@ public final class HostSession: @unchecked Sendable {
         }
         for name in names {
             do {
-                control = try ControlServer(instance: name, bus: bus, player: player, plugins: plugins, stations: { [weak self] in
-                    self?.stations ?? StationList(configured: [], started: Station(name: "", url: ""))
-                }, alarm: alarm)
+                control = try ControlServer(instance: name, bus: bus, player: player, plugins: plugins, alarm: alarm)
                 return
             } catch {
                 logger.warning("\(tr("control socket {name}: {reason}", ["name": name, "reason": "\(error)"]))")
@@ -111,6 +109,7 @@ public final class HostSession: @unchecked Sendable {
 }
 
 /// The first outcome reported, and a way to wait for it.
+/// Concurrency: `outcome` is read and written only under `condition`.
 private final class OutcomeBox: @unchecked Sendable {
     private let condition = NSCondition()
     private var outcome: Player.Outcome?

@@ -34,8 +34,7 @@ public final class RecordingSession: Sendable {
         }
         plugins = PluginManager(bus: bus, requests: player, shutdownTimeout: shutdownTimeout)
         let player = self.player, plugins = self.plugins
-        plugins.gateway.connect(ControlCommands(bus: bus, player: player, plugins: plugins,
-                                                stations: { StationList(configured: [], started: player.station) }))
+        plugins.gateway.connect(ControlCommands(bus: bus, player: player, plugins: plugins).runner)
         outcome.session.withLock { $0 = RecordingSessionReference(session: self) }
     }
 

@@ -16,19 +16,19 @@ public enum EditableConfigLocation {
                               currentDirectory: String = FileManager.default.currentDirectoryPath) throws(StationsEditError) -> Choice {
         if let explicit { return Choice(path: explicit, created: false) }
         if let named = environment["OTON_CONFIG"], !named.isEmpty { return Choice(path: named, created: false) }
-        let home = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["HOME"].map { $0 + "/.config" }
-        guard let home else { throw .noUserFile(reason: "neither XDG_CONFIG_HOME nor HOME is set") }
-        let path = home + "/oton/plugins.json"
+        guard let path = XDGPaths(environment: environment).userConfigFile else {
+            throw .noUserFile(reason: "neither XDG_CONFIG_HOME nor HOME is set")
+        }
         var info = stat()
         if lstat(path, &info) == 0 { return Choice(path: path, created: false) }
         let inUse = currentDirectory + "/plugins.json"
         do {
-            try FileManager.default.createDirectory(atPath: home + "/oton", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try AtomicFileWriter.write(Data(BuiltInConfig.text.utf8), to: path)
         } catch let failure as AtomicFileWriter.Failure {
             throw .write(failure)
         } catch {
-            throw .noUserFile(reason: "cannot create \(home)/oton: \(error.localizedDescription)")
+            throw .noUserFile(reason: "cannot create \((path as NSString).deletingLastPathComponent): \(error.localizedDescription)")
         }
         return Choice(path: path, created: true, replacesInUse: FileManager.default.fileExists(atPath: inUse) ? inUse : nil)
     }

@@ -37,31 +37,10 @@ public struct StationList: Equatable, Sendable {
         self.stations = stations
     }
 
-    /// Why an argument names no station.
-    public struct NotFound: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// A name (case-insensitive), a number (1-based), or an http(s) URL (a stream or a playlist,
-    /// played as a station named by its host). A name comes first: a station called "1984" is
-    /// found by its name, and its number still finds it too.
-    public func find(_ argument: String) throws(NotFound) -> Station {
-        let text = argument.trimmingCharacters(in: .whitespaces)
-        if let station = stations.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame }) { return station }
-        if let number = Int(text) {
-            guard stations.indices.contains(number - 1) else {
-                throw NotFound(description: "no station number \(number); there are \(stations.count) (`oton ctl stations` lists them)")
-            }
-            return stations[number - 1]
-        }
-        let lower = text.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            guard let url = URL(string: text), let host = url.host, !host.isEmpty else {
-                throw NotFound(description: "\(text) is not a URL oton can open")
-            }
-            return stations.first { $0.url == text } ?? Station(name: host, url: text)
-        }
-        throw NotFound(description: "no station named \"\(text)\" (known: \(stations.map(\.name).joined(separator: ", "))); give a name, a number or an http(s) URL")
+    /// played as a station named by its host): ``StationResolver``'s rules for a running oton.
+    public func find(_ argument: String) throws(StationResolver.Failure) -> Station {
+        try StationResolver.resolve(argument, among: stations, runningOton: true)
     }
 
     /// The station `step` places after `current` (negative: before), wrapping; a station not in the list
