@@ -15,9 +15,7 @@ public enum ConfigLoader {
         if let explicit { return [explicit] }
         var out: [String] = []
         if let fromEnvironment = environment["OTON_CONFIG"], !fromEnvironment.isEmpty { out.append(fromEnvironment) }
-        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? environment["HOME"].map { $0 + "/.config" }
-        if let configHome { out.append(configHome + "/oton/plugins.json") }
+        if let user = XDGPaths(environment: environment).userConfigFile { out.append(user) }
         out.append(currentDirectory + "/plugins.json")
         return out
     }

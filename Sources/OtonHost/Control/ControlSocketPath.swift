@@ -8,7 +8,7 @@ public enum ControlSocketPath {
     }
 
     public static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/oton" }
+        if let runtime = XDGPaths(environment: environment).runtimeDirectory { return runtime + "/oton" }
         return "/tmp/oton-\(getuid())"
     }
 

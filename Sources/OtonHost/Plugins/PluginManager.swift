@@ -38,13 +38,10 @@ public final class PluginManager: @unchecked Sendable {
         }
 
         public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Directories {
-            let home = environment["HOME"] ?? NSTemporaryDirectory()
-            func xdg(_ name: String, _ fallback: String) -> String {
-                if let value = environment[name], value.hasPrefix("/") { return value }
-                return home + "/" + fallback
-            }
-            return Directories(dataHome: xdg("XDG_DATA_HOME", ".local/share") + "/oton",
-                               cacheHome: xdg("XDG_CACHE_HOME", ".cache") + "/oton")
+            let paths = XDGPaths(environment: environment)
+            // Without HOME (a bare service environment) plugins still get folders: under the temporary one.
+            let fallback = NSTemporaryDirectory() + "oton-\(getuid())"
+            return Directories(dataHome: paths.otonData ?? fallback + "/data", cacheHome: paths.otonCache ?? fallback + "/cache")
         }
     }
 

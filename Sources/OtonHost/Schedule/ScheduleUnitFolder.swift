@@ -16,9 +16,7 @@ public struct ScheduleUnitFolder: Sendable {
     public init(path: String) { self.path = path }
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        path = config + "/systemd/user"
+        path = XDGPaths(environment: environment).systemdUserUnits ?? NSHomeDirectory() + "/.config/systemd/user"
     }
 
     public func timerPath(_ show: String) -> String { path + "/" + SystemdUnitName.timer(for: show) }

@@ -17,9 +17,7 @@ public final class KeptWishes: Sendable {
     private let identities: Mutex<Set<String>>
 
     public static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/share"
-        return data + "/oton/wishes-kept.json"
+        (XDGPaths(environment: environment).otonData ?? NSTemporaryDirectory() + "oton") + "/wishes-kept.json"
     }
 
     public init(path: String = KeptWishes.path()) throws(Failure) {

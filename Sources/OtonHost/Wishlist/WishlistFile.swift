@@ -22,10 +22,10 @@ public struct WishlistFile: Sendable {
     public static func path(explicitConfig: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(Failure) -> String {
         if let explicitConfig { return folder(of: explicitConfig) + "/" + fileName }
         if let named = environment["OTON_CONFIG"], !named.isEmpty { return folder(of: named) + "/" + fileName }
-        guard let home = environment["XDG_CONFIG_HOME"].flatMap({ $0.hasPrefix("/") ? $0 : nil }) ?? environment["HOME"].map({ $0 + "/.config" }) else {
+        guard let folder = XDGPaths(environment: environment).otonConfig else {
             throw Failure(description: tr("no folder for the wishlist: neither XDG_CONFIG_HOME nor HOME is set; pass --config FILE"))
         }
-        return home + "/oton/" + fileName
+        return folder + "/" + fileName
     }
 
     private static func folder(of file: String) -> String {

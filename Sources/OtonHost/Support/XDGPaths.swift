@@ -1,0 +1,46 @@
+import Foundation
+
+/// The one owner of where oton keeps files, by the XDG Base Directory rule: a variable counts only
+/// when it is an absolute path (the specification says to ignore a relative one), else the default
+/// under $HOME. Every file oton or a plugin writes is found from here: plugins.json and the wishlist
+/// (config), plugin data, kept wishes and history (data), the last search (cache), control sockets
+/// (runtime), systemd user units (config). Nil when neither the variable nor HOME is set.
+public struct XDGPaths: Sendable {
+    private let environment: [String: String]
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+    }
+
+    /// `$XDG_CONFIG_HOME`, else `~/.config`.
+    public var configHome: String? { base("XDG_CONFIG_HOME", default: ".config") }
+    /// `$XDG_DATA_HOME`, else `~/.local/share`.
+    public var dataHome: String? { base("XDG_DATA_HOME", default: ".local/share") }
+    /// `$XDG_CACHE_HOME`, else `~/.cache`.
+    public var cacheHome: String? { base("XDG_CACHE_HOME", default: ".cache") }
+    /// `$XDG_STATE_HOME`, else `~/.local/state`.
+    public var stateHome: String? { base("XDG_STATE_HOME", default: ".local/state") }
+    /// `$XDG_RUNTIME_DIR` (no default: the specification leaves it to the system).
+    public var runtimeDirectory: String? { absolute("XDG_RUNTIME_DIR") }
+
+    /// oton's own folders under each base.
+    public var otonConfig: String? { configHome.map { $0 + "/oton" } }
+    public var otonData: String? { dataHome.map { $0 + "/oton" } }
+    public var otonCache: String? { cacheHome.map { $0 + "/oton" } }
+
+    /// The user's plugins.json: `$XDG_CONFIG_HOME/oton/plugins.json`.
+    public var userConfigFile: String? { otonConfig.map { $0 + "/plugins.json" } }
+    /// systemd's user unit folder: `$XDG_CONFIG_HOME/systemd/user`.
+    public var systemdUserUnits: String? { configHome.map { $0 + "/systemd/user" } }
+
+    /// The home folder, when HOME is an absolute path.
+    public var home: String? { absolute("HOME") }
+
+    private func absolute(_ name: String) -> String? {
+        environment[name].flatMap { $0.hasPrefix("/") ? $0 : nil }
+    }
+
+    private func base(_ name: String, default relative: String) -> String? {
+        absolute(name) ?? home.map { $0 + "/" + relative }
+    }
+}
