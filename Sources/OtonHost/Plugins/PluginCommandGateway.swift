@@ -22,16 +22,8 @@ final class PluginCommandGateway: Sendable {
 
     private let runner = Mutex<Runner?>(nil)
 
-    /// From now on commands run through `commands` (and its after-reply step, so `quit` quits).
-    func connect(_ commands: ControlCommands) {
-        runner.withLock { $0 = { request in
-            let reply = commands.run(request)
-            commands.afterReply(request)
-            return reply
-        } }
-    }
-
-    /// From now on commands run through `runner` (`oton plugin-host`: up to oton, whose commands they are).
+    /// From now on commands run through `runner`: the session's control commands (``ControlCommands/runner``),
+    /// or in `oton plugin-host` a call up to oton, whose commands they are.
     func connect(_ runner: @escaping Runner) {
         self.runner.withLock { $0 = runner }
     }
