@@ -44,6 +44,8 @@ public extension PluginDescriptorBuilder {
 
 /// The C entry points. Nothing unwinds across them: errors become statuses and messages.
 enum SwiftPluginGlue {
+    /// Concurrency: written once, when the library's entry point first runs (the host calls it once, on
+    /// the main thread, before any create()), and only read after.
     nonisolated(unsafe) static var factory: SwiftPluginFactory?
 
     /// Holds the instance behind the opaque pointer the host keeps.
@@ -96,4 +98,19 @@ enum SwiftPluginGlue {
         reply?(context, text)
         return ok ? OTON_OK : OTON_ERR_FAILED
     }
+}
+
+/// An instance that answers one command and handles events in one place (the share, sleep-timer and
+/// web-remote plugins): it implements `handle(_:)` and `command(_:)`, the kit maps the protocol's
+/// `receive` and `command(name, arguments)` onto them.
+public protocol OneCommandPluginInstance: SwiftPluginInstance {
+    /// An event of a kind the descriptor consumes.
+    func handle(_ event: EventView.Snapshot)
+    /// The plugin's one command with its arguments: the reply text and success.
+    func command(_ arguments: [String]) -> (Bool, String)
+}
+
+public extension OneCommandPluginInstance {
+    func receive(_ event: EventView.Snapshot) { handle(event) }
+    func command(_ name: String, _ arguments: [String]) -> (Bool, String) { command(arguments) }
 }

@@ -36,11 +36,9 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(tr("Log lines instead of the one-line terminal status")))
     var noTui = false
 
-    @Option(name: .long, help: ArgumentHelp(tr("Write every bus event as one JSON line to FILE, or - for standard output")))
-    var events: String?
-
-    @Option(name: .long, help: ArgumentHelp(tr("Reconnect attempts after a failure (default 3; unlimited with --headless)")))
-    var retries: Int?
+    @OptionGroup var eventsAndRetries: EventsAndRetriesOptions
+    var events: String? { eventsAndRetries.events }
+    var retries: Int? { eventsAndRetries.retries }
 
     @Option(name: .long, help: ArgumentHelp(tr("Start volume in percent: 0–100, up to 150 amplified (50 or 50%)"), valueName: "percent"),
             transform: StartVolume.percent)

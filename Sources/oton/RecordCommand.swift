@@ -99,11 +99,9 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Stop recording when less than this many MB are free (default 64)")))
     var diskFloor: Double?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Write every bus event as one JSON line to FILE, or - for standard output")))
-    var events: String?
-
-    @Option(name: .long, help: ArgumentHelp(tr("Reconnect attempts after a failure (default: unlimited)")))
-    var retries: Int?
+    @OptionGroup var eventsAndRetries: EventsAndRetriesOptions
+    var events: String? { eventsAndRetries.events }
+    var retries: Int? { eventsAndRetries.retries }
 
     func run() throws {
         options.bootstrapLogging()

@@ -5,6 +5,7 @@ import OtonHost
 /// The one owner of the terminal's last row while the status line shows: the
 /// status line draws it, and a log line is printed on its own row above it,
 /// after which the status line is drawn again. Any thread.
+/// Concurrency: `statusLine` and the terminal writes are guarded by `lock`.
 final class TerminalRow: @unchecked Sendable {
     static let shared = TerminalRow()
 

@@ -15,7 +15,7 @@ final class ShareInstance: @unchecked Sendable {
         self.settings = settings
     }
 
-    func remember(_ event: EventView.Snapshot) {
+    func handle(_ event: EventView.Snapshot) {
         if event.kind == OTON_EVENT_TRACK { track = event.track }
     }
 

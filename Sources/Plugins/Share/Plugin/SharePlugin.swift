@@ -3,6 +3,7 @@ import OtonPluginKit
 import PluginAPI
 
 /// The share plugin's descriptor; OtonPluginKit supplies the C entry points.
+/// Concurrency: immutable after its one initialisation (a global's lazy init is thread-safe); the host only reads it.
 nonisolated(unsafe) let shareDescriptor = PluginDescriptorBuilder(
     id: "org.oton.share",
     name: "Track sharing",
@@ -18,10 +19,7 @@ nonisolated(unsafe) let shareDescriptor = PluginDescriptorBuilder(
     ShareInstance(host: host, settings: try ShareConfig.parse(config))
 }
 
-extension ShareInstance: SwiftPluginInstance {
-    func receive(_ event: EventView.Snapshot) { remember(event) }
-    func command(_ name: String, _ arguments: [String]) -> (Bool, String) { command(arguments) }
-}
+extension ShareInstance: OneCommandPluginInstance {}
 
 @_cdecl("oton_plugin_entry")
 public func otonPluginEntry() -> UnsafePointer<oton_plugin_descriptor> {

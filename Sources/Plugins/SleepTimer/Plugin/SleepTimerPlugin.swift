@@ -4,6 +4,7 @@ import PluginAPI
 
 /// The sleep timer's descriptor; OtonPluginKit supplies the C entry points. The logic lives in
 /// SleepTimerLogic; the instance in SleepTimerInstance.
+/// Concurrency: immutable after its one initialisation (a global's lazy init is thread-safe); the host only reads it.
 nonisolated(unsafe) let sleepTimerDescriptor = PluginDescriptorBuilder(
     id: "org.oton.sleep-timer",
     name: "Sleep timer",
@@ -19,10 +20,7 @@ nonisolated(unsafe) let sleepTimerDescriptor = PluginDescriptorBuilder(
     SleepTimerInstance(host: host, settings: try SleepTimerConfig.parse(config))
 }
 
-extension SleepTimerInstance: SwiftPluginInstance {
-    func receive(_ event: EventView.Snapshot) { handle(event) }
-    func command(_ name: String, _ arguments: [String]) -> (Bool, String) { command(arguments) }
-}
+extension SleepTimerInstance: OneCommandPluginInstance {}
 
 @_cdecl("oton_plugin_entry")
 public func otonPluginEntry() -> UnsafePointer<oton_plugin_descriptor> {

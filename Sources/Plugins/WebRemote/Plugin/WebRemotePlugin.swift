@@ -4,6 +4,7 @@ import PluginAPI
 
 /// The web remote's descriptor; OtonPluginKit supplies the C entry points. The decisions live in
 /// WebRemoteLogic; the server in WebServer; the page in RemotePage.
+/// Concurrency: immutable after its one initialisation (a global's lazy init is thread-safe); the host only reads it.
 nonisolated(unsafe) let webRemoteDescriptor = PluginDescriptorBuilder(
     id: "org.oton.web-remote",
     name: "Web remote",
@@ -20,10 +21,7 @@ nonisolated(unsafe) let webRemoteDescriptor = PluginDescriptorBuilder(
     try WebRemoteInstance(host: host, config: WebRemoteConfig.parse(config))
 }
 
-extension WebRemoteInstance: SwiftPluginInstance {
-    func receive(_ event: EventView.Snapshot) { handle(event) }
-    func command(_ name: String, _ arguments: [String]) -> (Bool, String) { command(arguments) }
-}
+extension WebRemoteInstance: OneCommandPluginInstance {}
 
 @_cdecl("oton_plugin_entry")
 public func otonPluginEntry() -> UnsafePointer<oton_plugin_descriptor> {
