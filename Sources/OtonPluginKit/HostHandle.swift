@@ -4,6 +4,7 @@ import Glibc
 import PluginAPI
 
 /// A reply callback of run_command, kept alive (retained) until the host calls it.
+/// Concurrency: immutable; `done` is itself @Sendable.
 private final class CommandDoneBox: @unchecked Sendable {
     let done: @Sendable (Bool, String) -> Void
     init(_ done: @escaping @Sendable (Bool, String) -> Void) { self.done = done }
@@ -11,6 +12,7 @@ private final class CommandDoneBox: @unchecked Sendable {
 
 /// A Swift view of the `oton_host` table a plugin received in create().
 /// Valid until the plugin's destroy() returns. Every method may be called from any thread.
+/// Concurrency: immutable; the table is the host's and its functions are documented ANY THREAD in the header.
 public struct HostHandle: @unchecked Sendable {
     public let table: UnsafePointer<oton_host>
 

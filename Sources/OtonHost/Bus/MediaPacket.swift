@@ -1,6 +1,7 @@
 import PluginAPI
 
 /// The format of one media tap, in C form, shared by every packet that has it.
+/// Concurrency: immutable after init (the C storage is written once in init and never again, only read).
 public final class MediaFormat: @unchecked Sendable {
     public let tap: UInt32
     public let caps: String

@@ -4,6 +4,8 @@ import Foundation
 /// GStreamer's initialisation and the one GLib main loop of the process,
 /// running on its own thread. Bus watches are attached to its context, so
 /// pipeline messages are handled there, never on a streaming thread.
+/// Concurrency: immutable after init (the loop and its context are GLib objects, thread-safe by GLib;
+/// work reaches the loop thread only through g_main_context_invoke).
 public final class GLibMainLoop: @unchecked Sendable {
     public static let shared = GLibMainLoop()
 
@@ -26,6 +28,7 @@ public final class GLibMainLoop: @unchecked Sendable {
         AudioDecoderChoice.keepLibavOffTheFirstSoundPath()
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
+        // Concurrency: the loop pointer is immutable, and g_main_loop_run is made to run on a thread of its own.
         nonisolated(unsafe) let loop = self.loop
         thread = Thread { g_main_loop_run(loop) }
         thread.name = "oton.glib-main-loop"

@@ -4,6 +4,8 @@ import Foundation
 /// What the C callbacks of one pipeline reach. Each registration (bus watch,
 /// signal, probe, appsink callbacks) holds a reference and releases it in its
 /// destroy notify, so no callback can outlive it.
+/// Concurrency: the lets are immutable after init; `titleEncoding` is set before the pipeline starts and
+/// only read after; `silenced` and `started` are guarded by `lock` (streaming threads and the GLib loop both reach them).
 final class PipelineContext: @unchecked Sendable {
     let onEvent: @Sendable (PipelineEvent) -> Void
     /// Where decodebin's audio pads are linked.

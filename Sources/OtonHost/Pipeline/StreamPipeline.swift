@@ -13,6 +13,8 @@ import PluginAPI
 /// PipelineEvents on the GLib main-loop thread. Tags are read from the tag
 /// events leaving the source and the decoder, so a new title is reported as
 /// soon as it is decoded rather than after the buffer. A reconnect builds a new one.
+/// Concurrency: the lets are immutable after init; `autoSink`, `watch` and `stopped` are guarded by `lock`;
+/// GStreamer objects are thread-safe by their own refcounts and locks.
 public final class StreamPipeline: @unchecked Sendable {
     public let description: PipelineDescription
     public let connection: UInt64

@@ -6,6 +6,7 @@ import OtonCrashGuard
 /// with "isolation": "process" or report it to its author". Preformatted here, written
 /// by the C handler with write(2) only. The C strings are never freed: a thread left
 /// stuck in a plugin (abandoned at shutdown) may still point at them.
+/// Concurrency: immutable after init (C strings written once, never freed or changed).
 struct PluginCrashCulprit: @unchecked Sendable {
     private let prefixes: [PluginCall: UnsafePointer<CChar>]
 

@@ -6,6 +6,8 @@ import PluginAPI
 /// create(), and what the table's functions reach. It outlives the instance
 /// (it is never freed), so a plugin thread that calls the host late finds a
 /// table that answers with errors instead of freed memory.
+/// Concurrency: the lets are immutable after init; every var (`waitingCommands`, `active`, the chosen
+/// taps and PCM format, `creating`) is guarded by `lock`, as plugin threads call the table at any time.
 final class PluginHostContext: @unchecked Sendable {
     let pluginID: String
     let bus: PluginBus

@@ -138,6 +138,7 @@ enum PluginCall: UInt8, Sendable {
 }
 
 /// Collects the pieces of a command's reply; lives until the command returns.
+/// Concurrency: `text` and `ok` are guarded by `lock`.
 private final class ReplyBox: @unchecked Sendable {
     private let lock = NSLock()
     private var text = ""

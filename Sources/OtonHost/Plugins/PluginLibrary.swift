@@ -4,6 +4,7 @@ import Synchronization
 
 /// A plugin shared library, opened once and never closed, with its
 /// descriptor validated: entry symbol, ABI version, required fields.
+/// Concurrency: immutable after init; the process-wide table of opened handles is behind its Mutex (`opened`).
 public final class PluginLibrary: @unchecked Sendable {
     public static let hostABI = (major: OTON_ABI_MAJOR, minor: OTON_ABI_MINOR)
 
@@ -13,6 +14,7 @@ public final class PluginLibrary: @unchecked Sendable {
     let descriptor: oton_plugin_descriptor
 
     /// Handles by real path: a library is dlopen()ed once per process and never unloaded.
+    /// Concurrency: immutable; a dlopen handle may be used from any thread (dlsym is thread-safe).
     private struct Handle: @unchecked Sendable { let raw: UnsafeMutableRawPointer }
     private static let opened = Mutex<[String: Handle]>([:])
 

@@ -41,6 +41,7 @@ public final class PluginTranslations: Sendable {
 }
 
 /// A C string that is never freed nor written after it is made, so any thread may read it.
+/// Concurrency: immutable (see above).
 private struct UnsafeSendableCString: @unchecked Sendable {
     let pointer: UnsafePointer<CChar>
 }

@@ -11,6 +11,7 @@ import PluginAPI
 /// carries the cover it learned (`artwork_url`, only once the status named the
 /// heard track) and the station's logo (`station_logo_url`); this plugin only
 /// fetches, checks and caches images.
+/// Concurrency: jobs run on `queue`; `generation`, `stopped` and `lastKey` are guarded by `condition`.
 final class ArtworkInstance: @unchecked Sendable {
     private let host: HostHandle
     private let config: ArtworkConfig

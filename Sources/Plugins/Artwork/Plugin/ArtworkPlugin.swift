@@ -3,6 +3,7 @@ import OtonPluginKit
 import PluginAPI
 
 /// The artwork plugin's descriptor; OtonPluginKit supplies the C entry points.
+/// Concurrency: immutable after its one initialisation (a global's lazy init is thread-safe); the host only reads it.
 nonisolated(unsafe) let artworkDescriptor = PluginDescriptorBuilder(
     id: "org.oton.artwork",
     name: "Artwork",

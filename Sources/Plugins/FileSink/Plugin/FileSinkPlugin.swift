@@ -6,6 +6,7 @@ import PluginAPI
 /// The file sink's descriptor; OtonPluginKit supplies the C entry points. It may take either
 /// tap; each instance selects one in create(): the stream tap for config.format "stream" (the
 /// host then need not decode), the PCM tap for "wav".
+/// Concurrency: immutable after its one initialisation (a global's lazy init is thread-safe); the host only reads it.
 nonisolated(unsafe) let fileSinkDescriptor = PluginDescriptorBuilder(
     id: "org.oton.file-sink",
     name: "File sink",

@@ -8,6 +8,8 @@ import PluginAPI
 /// which does the network I/O on its own thread. The worker starts with the
 /// first state event, so an instance created without a player (`oton history`)
 /// only reads.
+/// Concurrency: confined to the plugin's mailbox (the host never runs two of its callbacks at once); the
+/// worker (SubmissionWorker) owns its own thread and state.
 final class HistoryInstance: @unchecked Sendable {
     let host: HostHandle
     let config: HistoryConfig

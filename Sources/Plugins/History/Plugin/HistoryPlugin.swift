@@ -10,6 +10,7 @@ enum HistoryPlugin {
 
 /// The History plugin's descriptor; OtonPluginKit supplies the C entry points. Nothing unwinds across
 /// them: every error becomes a create() reason, a log line or a command reply.
+/// Concurrency: immutable after its one initialisation (a global's lazy init is thread-safe); the host only reads it.
 nonisolated(unsafe) let historyDescriptor = PluginDescriptorBuilder(
     id: "org.oton.history",
     name: "Listening history",

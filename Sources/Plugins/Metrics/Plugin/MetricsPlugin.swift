@@ -4,6 +4,7 @@ import PluginAPI
 
 /// The metrics plugin's descriptor; OtonPluginKit supplies the C entry points. The figures and
 /// the text live in MetricsLogic, the listener in MetricsHTTP, the glue in MetricsInstance.
+/// Concurrency: immutable after its one initialisation (a global's lazy init is thread-safe); the host only reads it.
 nonisolated(unsafe) let metricsDescriptor = PluginDescriptorBuilder(
     id: "org.oton.metrics",
     name: "Metrics",

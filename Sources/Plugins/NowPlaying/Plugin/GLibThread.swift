@@ -4,6 +4,8 @@ import Foundation
 /// A private GMainContext iterated by a thread of the plugin's own, so D-Bus
 /// callbacks never depend on (or run on) the host's GLib loop. Work reaches
 /// the thread through `invoke`; `stop` quits the loop and joins the thread.
+/// Concurrency: `running` is guarded by `lock`; the GLib context is thread-safe by GLib and work reaches its
+/// thread only through g_main_context_invoke.
 final class GLibThread: @unchecked Sendable {
     let context: OpaquePointer
     private let loop: OpaquePointer

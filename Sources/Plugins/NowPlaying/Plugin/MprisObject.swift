@@ -137,6 +137,8 @@ private func object(_ user: UnsafeMutableRawPointer?) -> MprisObject? {
 }
 
 /// Lives for the process: GDBus keeps a pointer to (or a copy of) the vtable while objects are registered.
+/// Concurrency: initialised once (a global's lazy init is thread-safe) and never written after; GDBus
+/// reads it on the GLib thread.
 nonisolated(unsafe) private var mprisVTable: GDBusInterfaceVTable = {
     var table = GDBusInterfaceVTable()
     table.method_call = { _, _, _, interface, method, parameters, invocation, user in

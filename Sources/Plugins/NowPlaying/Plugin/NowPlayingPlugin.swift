@@ -3,6 +3,7 @@ import OtonPluginKit
 import PluginAPI
 
 /// The now-playing plugin's descriptor; OtonPluginKit supplies the C entry points: MPRIS2 and desktop notifications.
+/// Concurrency: immutable after its one initialisation (a global's lazy init is thread-safe); the host only reads it.
 nonisolated(unsafe) let nowPlayingDescriptor = PluginDescriptorBuilder(
     id: "org.oton.now-playing",
     name: "Now playing",
