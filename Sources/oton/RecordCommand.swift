@@ -104,6 +104,7 @@ struct RecordCommand: ParsableCommand {
     var retries: Int? { eventsAndRetries.retries }
 
     func run() throws {
+        QuitSignals.installEarly() // a SIGTERM during the start waits for the session instead of being lost
         options.bootstrapLogging()
         let config = try options.loadConfig()
         let chosenStations = try RecordStationList.choose(arguments: stations, all: all, file: stationsFile, shard: shard, config: config,

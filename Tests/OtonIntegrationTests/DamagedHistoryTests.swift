@@ -14,7 +14,7 @@ final class DamagedHistoryTests: XCTestCase {
     }
 
     private func databasePath(_ directory: TemporaryDirectory) throws -> String {
-        let folder = directory.file("data/oton")
+        let folder = directory.file("data/oton/plugins/org.oton.history")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder + "/history.sqlite"
     }

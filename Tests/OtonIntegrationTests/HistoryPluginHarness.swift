@@ -19,7 +19,7 @@ final class HistoryPluginHarness {
     private(set) var wall: Int64 = 1_700_000_000_000_000
 
     var dataHome: String { directory.file("data") }
-    var databasePath: String { dataHome + "/oton/history.sqlite" }
+    var databasePath: String { dataHome + "/oton/plugins/org.oton.history/history.sqlite" }
 
     init(_ testCase: XCTestCase, config: String, directory: TemporaryDirectory? = nil) throws {
         self.directory = try directory ?? TemporaryDirectory(testCase)

@@ -347,6 +347,28 @@ final class HistoryPluginTests: XCTestCase {
         XCTAssertEqual(Set(tracks.compactMap { $0["title"] as? String }), ["Money", "Time", "Song Five"], stats.text)
     }
 
+    /// Issue 24: the history lives in the plugin's own data folder; one an older oton kept two folders up
+    /// ($XDG_DATA_HOME/oton/history.sqlite) moves there at the first start, rows and all.
+    func testAHistoryInTheOlderPlaceMovesIntoThePluginsFolder() throws {
+        let directory = try TemporaryDirectory(self)
+        let first = try listenBrainzHarness(directory: directory)
+        first.state(.playing)
+        first.track(1, artist: "Artist A", title: "Song One")
+        first.drain()
+        first.shutdown()
+        let current = first.databasePath
+        XCTAssertTrue(current.hasSuffix("/oton/plugins/org.oton.history/history.sqlite"), current)
+        let older = first.dataHome + "/oton/history.sqlite"
+        XCTAssertEqual(rename(current, older), 0, "made the older layout")
+        for suffix in ["-wal", "-shm"] { _ = rename(current + suffix, older + suffix) }
+
+        let second = try listenBrainzHarness(directory: directory)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: current), "moved into the plugin's folder")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: older), "nothing left behind")
+        XCTAssertTrue(second.log.all.contains { $0.contains("history moved from \(older)") }, "\(second.log.all)")
+        XCTAssertEqual(try second.sql("SELECT artist, title FROM plays"), ["Artist A|Song One"], "no row lost")
+    }
+
     func testLastFMLoginCommandStoresTheSessionKeyWithMode0600() throws {
         let directory = try TemporaryDirectory(self)
         let sessionFile = directory.file("session/lastfm.session")

@@ -126,7 +126,7 @@ final class RussianLanguageTests: XCTestCase {
         let empty = try runProcess(TestPaths.oton, ["history", "--config", config], environment: environment)
         XCTAssertEqual(empty.status, 0, empty.stderr)
         XCTAssertEqual(empty.stdout, "В истории нет подходящих треков.\n")
-        let database = directory.file("data") + "/oton/history.sqlite"
+        let database = directory.file("data") + "/oton/plugins/org.oton.history/history.sqlite"
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
         let insert = try runProcess("/usr/bin/sqlite3", [database, """
             INSERT INTO plays (station, artist, title, started_at, ended_at, seconds_listened, is_jingle, search_folded)

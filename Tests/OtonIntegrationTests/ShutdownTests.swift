@@ -1,4 +1,5 @@
 import Foundation
+import IcecastFixture
 import OtonHost
 import OtonTestSupport
 import XCTest
@@ -104,6 +105,30 @@ final class ShutdownTests: XCTestCase {
         XCTAssertFalse(lines.isEmpty, file: file, line: line)
         for text in lines {
             XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(text.utf8)), text, file: file, line: line)
+        }
+    }
+
+    /// A SIGTERM is never lost, however early it comes: the handler used to ignore the signal until a dispatch
+    /// source took over, and one that came in between left oton playing for ever (a CI run hung on it).
+    func testASIGTERMAtAnyMomentOfTheStartEndsOton() throws {
+        let directory = try TemporaryDirectory(self)
+        let config = try directory.write("plugins.json", #"{"stations": [{"name": "Nowhere", "url": "http://127.0.0.1:9/none.mp3"}], "plugins": []}"#)
+        for attempt in 0 ..< 12 {
+            let process = ManagedProcess(name: "oton-\(attempt)", executable: TestPaths.oton,
+                                         arguments: ["play", "Nowhere", "--headless", "--no-control", "--config", config])
+            try process.start()
+            usleep(useconds_t(attempt * 40_000))
+            _ = kill(process.pid, SIGTERM)
+            // Gone or a zombie, read from /proc: Foundation's own reaping is not what this test is about.
+            let pid = process.pid
+            let deadline = Date().addingTimeInterval(20)
+            func ended() -> Bool {
+                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+                return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+            }
+            while !ended(), Date() < deadline { usleep(20_000) }
+            XCTAssertTrue(ended(), "oton ran on 20 s after a SIGTERM \(attempt * 40) ms into its start")
+            process.kill()
         }
     }
 

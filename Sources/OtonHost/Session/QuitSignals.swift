@@ -3,32 +3,87 @@ import Foundation
 import Logging
 import Synchronization
 
+/// The write end of the quit signals' pipe, for the signal handler (which may only touch globals).
+/// Concurrency: written once, before the handler is installed, and only read after.
+nonisolated(unsafe) private var quitSignalPipeWriteEnd: Int32 = -1
+
+/// The pipe SIGINT and SIGTERM are written into, with the handler installed: made once per process, as
+/// early as `oton` starts (``QuitSignals/installEarly()``), so a signal that comes before any session
+/// exists waits in the pipe and ends the session as soon as it runs. Nil when no pipe could be made.
+private let quitSignalPipeReadEnd: Int32? = {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return nil }
+    for end in ends {
+        _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+    }
+    quitSignalPipeWriteEnd = ends[1]
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { number in
+        var byte = UInt8(truncatingIfNeeded: number)
+        _ = write(quitSignalPipeWriteEnd, &byte, 1)
+    }
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = SA_RESTART
+    // Installed over whatever the parent left: an ignored SIGTERM is inherited across exec, and so is a
+    // blocked one (a parent that spawns oton from a libdispatch thread passes on that thread's mask, in
+    // which SIGTERM is blocked: such an oton never saw its SIGTERM).
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    for number in [SIGINT, SIGTERM] {
+        sigaction(number, &action, nil)
+        sigaddset(&unblock, number)
+    }
+    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+    return ends[0]
+}()
+
 /// SIGINT and SIGTERM for a process that runs sessions (`oton play`, `oton record`): the first asks
 /// for an orderly end; a second one exits at once (status 128 + signal) with one line saying what
 /// the end was still waiting for. Installed once per process; lasts as long as the process.
-final class QuitSignals: @unchecked Sendable { // `sources` is written once, in init; the count is atomic
-    private var sources: [DispatchSourceSignal] = []
+///
+/// No signal is lost, however early it comes: the handler is installed with sigaction before this
+/// returns and only writes the signal's number into a pipe (async-signal-safe); a dispatch source
+/// reads the pipe on a normal thread. (Ignoring the signals and then registering a dispatch signal
+/// source, as before, left a window in which a SIGTERM was dropped and oton ran on.)
+///
+/// Concurrency: `source` is written once, in init; the count is atomic.
+public final class QuitSignals: @unchecked Sendable {
+    private var source: DispatchSourceRead?
     private let received = SignalCount()
+
+    /// Catches SIGINT and SIGTERM from now on (and unblocks them on the calling thread, which the threads it
+    /// starts inherit); they wait until a session's QuitSignals reads them. Call first thing in `oton play`
+    /// and `oton record`, on the main thread, before other threads start. Idempotent.
+    public static func installEarly() {
+        _ = quitSignalPipeReadEnd
+    }
 
     /// `waitingFor` names what holds the shutdown, for the second signal's line.
     init(logger: Logger, message: String, requestQuit: @escaping @Sendable () -> Void, waitingFor: @escaping @Sendable () -> String) {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [received, source] in
-                // Two signals in quick succession may arrive as one call: `data` counts them.
-                let count = max(Int(source.data), 1)
-                if received.value.add(count, ordering: .sequentiallyConsistent).newValue > 1 {
-                    let line = "oton: second signal \(number), exiting at once; \(waitingFor())\n"
-                    line.withCString { _ = write(STDERR_FILENO, $0, strlen($0)) }
-                    _exit(128 + number)
-                }
-                logger.info("signal \(number): \(message) (send it again to exit at once)")
-                requestQuit()
-            }
-            source.resume()
-            sources.append(source)
+        guard let readEnd = quitSignalPipeReadEnd else {
+            logger.error("cannot make the signal pipe: \(String(cString: strerror(errno))); SIGINT and SIGTERM end oton at once")
+            return
         }
+        let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .global())
+        source.setEventHandler { [received] in
+            var numbers = [UInt8](repeating: 0, count: 16)
+            while true {
+                let count = read(readEnd, &numbers, numbers.count)
+                guard count > 0 else { return }
+                for number in numbers.prefix(count).map(Int32.init) {
+                    if received.value.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
+                        let line = "oton: second signal \(number), exiting at once; \(waitingFor())\n"
+                        line.withCString { _ = write(STDERR_FILENO, $0, strlen($0)) }
+                        _exit(128 + number)
+                    }
+                    logger.info("signal \(number): \(message) (send it again to exit at once)")
+                    requestQuit()
+                }
+            }
+        }
+        source.resume()
+        self.source = source
     }
 }
 

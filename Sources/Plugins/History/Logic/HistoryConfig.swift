@@ -30,7 +30,7 @@ public struct HistoryConfig: Equatable, Sendable {
         public var sessionKeyFile: String?
     }
 
-    /// The database; nil means $XDG_DATA_HOME/oton/history.sqlite.
+    /// The database; nil means history.sqlite in the plugin's data folder ($XDG_DATA_HOME/oton/plugins/org.oton.history).
     public var database: String?
     /// Extra jingle/advert title patterns (regular expressions, case-insensitive).
     public var jinglePatterns: [String] = []

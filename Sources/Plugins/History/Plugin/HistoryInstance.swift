@@ -26,6 +26,9 @@ final class HistoryInstance: @unchecked Sendable {
         self.host = host
         self.config = config
         let path = config.database ?? Self.defaultDatabasePath(dataDirectory: host.dataDirectory)
+        if config.database == nil, let moved = Self.moveOlderDefaultDatabase(to: path, dataDirectory: host.dataDirectory) {
+            host.log(OTON_LOG_INFO, "history moved from \(moved) to \(path), the plugin's own data folder")
+        }
         let opened = try HistoryDatabaseOpener.open(path: path)
         database = opened.database
         if let notice = opened.notice { host.log(OTON_LOG_WARNING, notice) }
@@ -33,10 +36,23 @@ final class HistoryInstance: @unchecked Sendable {
         artworkKind = host.table.pointee.event_kind?(host.table, OTON_EVENT_NAME_ARTWORK_READY) ?? 0
     }
 
-    /// $XDG_DATA_HOME/oton/history.sqlite: two levels above the plugin's own data directory.
+    /// history.sqlite in the plugin's own data folder, the one the host gives it
+    /// ($XDG_DATA_HOME/oton/plugins/org.oton.history).
     static func defaultDatabasePath(dataDirectory: String) -> String {
-        let otonDirectory = ((dataDirectory as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
-        return otonDirectory + "/history.sqlite"
+        dataDirectory + "/history.sqlite"
+    }
+
+    /// oton 0.1 kept the history two folders up ($XDG_DATA_HOME/oton/history.sqlite). When only that file
+    /// exists, it moves here with its -wal and -shm (a rename in the same file system: nothing is lost).
+    /// Returns the old path when it moved.
+    static func moveOlderDefaultDatabase(to path: String, dataDirectory: String) -> String? {
+        let older = ((dataDirectory as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent + "/history.sqlite"
+        let files = FileManager.default
+        guard !files.fileExists(atPath: path), files.fileExists(atPath: older) else { return nil }
+        for suffix in ["-wal", "-shm"] where files.fileExists(atPath: older + suffix) {
+            guard rename(older + suffix, path + suffix) == 0 else { return nil }
+        }
+        return rename(older, path) == 0 ? older : nil
     }
 
     static func sessionKeyFile(_ lastFM: HistoryConfig.LastFM, host: HostHandle) -> String {
