@@ -105,6 +105,9 @@ final class WebRemoteHardeningTests: XCTestCase {
             XCTAssertTrue(state.body.contains("Song One"), state.body)
             idle.append(try HalfOpenConnection(port: port)) // the attack goes on between requests
         }
+        let tokenless = try WebRemoteHTTPClient.exchange(port: port, "GET /state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+        XCTAssertEqual(tokenless.status, 401, "a whole head without the token is judged and refused at once")
+        XCTAssertEqual(tokenless.body, "missing or wrong token: open the URL that `oton ctl web-remote url` prints\n")
         let stream = try WebRemoteHTTPClient(port: port, timeoutSeconds: 15)
         stream.send("GET /events?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
         XCTAssertTrue(stream.nextEvent()?.contains("Song One") == true, "the token holder's page opens its event channel")
