@@ -69,12 +69,19 @@ let package = Package(
         // (the plugin version script exports one symbol), into the artwork plugin; it keeps no state
         // of its own beyond libcurl's refcounted global init.
         .target(name: "OtonHTTP", dependencies: ["CCurl"]),
-        // libmicrohttpd for the metrics plugin's listener (one internal poll() thread, bounded connections).
+        // libmicrohttpd for the metrics plugin's listener and the web remote's server (bounded connections).
         .systemLibrary(
             name: "CMicroHTTPD",
             path: "Sources/CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // libqrencode for the web remote's QR code of its URL.
+        .systemLibrary(
+            name: "CQREncode",
+            path: "Sources/CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
         ),
         .systemLibrary(
             name: "CGdkPixbuf",
@@ -148,8 +155,9 @@ let package = Package(
             "CGio",
             "OtonHTTP",
         ]),
-        pluginLogic("WebRemote"),
-        plugin("WebRemote", dependencies: ["WebRemoteLogic"]),
+        pluginLogic("WebRemote", dependencies: ["CQREncode"]),
+        // The web remote's server is libmicrohttpd (thread per connection, for its event streams).
+        plugin("WebRemote", dependencies: ["WebRemoteLogic", "CMicroHTTPD"]),
         pluginLogic("Metrics"),
         // The metrics listener: libmicrohttpd and the process-wide exporter, apart from the C glue so tests can run it.
         .target(name: "MetricsHTTP", dependencies: ["MetricsLogic", "CMicroHTTPD"], path: "Sources/Plugins/Metrics/HTTP"),

@@ -123,6 +123,8 @@ final class WebRemoteTests: XCTestCase {
         let token = try XCTUnwrap(reply.stdout.split(separator: "\n").first?.components(separatedBy: "token=").last, reply.stdout + reply.stderr)
         let line = oton.directory.read("stderr.log").split(separator: "\n").first { $0.contains("web remote on http://0.0.0.0:\(port)/") }
         XCTAssertTrue(line?.contains(" warning ") ?? false, "\(String(describing: line))")
+        let status = try oton.ctl(["web-remote", "status"]).stdout
+        XCTAssertTrue(status.hasPrefix("warning: every network this machine is on can reach the web remote"), status)
         let lan = try WebRemoteHTTPClient.exchange(port: port, "GET /state?token=\(token) HTTP/1.1\r\nHost: 127.0.0.2:\(port)\r\n\r\n")
         XCTAssertEqual(lan.status, 200, lan.head)
         let named = try WebRemoteHTTPClient.exchange(port: port, "GET /state?token=\(token) HTTP/1.1\r\nHost: evil.com:\(port)\r\n\r\n")

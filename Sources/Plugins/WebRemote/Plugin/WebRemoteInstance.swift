@@ -11,8 +11,9 @@ import WebRemoteLogic
 final class WebRemoteInstance: @unchecked Sendable {
     private let host: HostHandle
     private let config: WebRemoteConfig
-    /// Set once, before the server starts (it needs the port the server got).
-    private var gate: RequestGate!
+    /// Set once the server has its port (the gate needs it); under `lock`, since the server's
+    /// threads may already ask. Until then every request is refused.
+    private var gate: RequestGate?
     private let token: String
     private let lock = NSLock()
     private var state = RemoteState()
@@ -27,8 +28,8 @@ final class WebRemoteInstance: @unchecked Sendable {
             if let event = host.current(kind) { apply(event) }
         }
         server = try WebServer(address: config.listen, limits: config.limits, delegate: self)
-        gate = RequestGate(token: token, listen: ListenAddress(host: config.listen.host, port: server.port))
-        server.start()
+        let gate = RequestGate(token: token, listen: ListenAddress(host: config.listen.host, port: server.port))
+        lock.withLock { self.gate = gate }
         refreshStations()
         runCommand("history", ["--limit", String(RemoteState.historyLimit), "--format", "json"], quietly: true) { [weak self] reply in
             let earlier = CommandReplies.history(reply)
@@ -110,9 +111,14 @@ final class WebRemoteInstance: @unchecked Sendable {
             }
             return (true, reply)
         case "status":
-            return (true, host.tr("listening on {address}, {clients} event clients (at most {maximum}), {dropped} updates dropped for slow clients",
-                                  ["address": "\(config.listen.host):\(server.port)", "clients": String(server.eventClients),
-                                   "maximum": String(config.limits.maximumEventClients), "dropped": String(server.droppedUpdates)]))
+            var reply = host.tr("listening on {address}, {waiting} connections waiting for a request (at most {waitingMaximum}), {clients} event clients (at most {maximum}), {dropped} updates dropped for slow clients",
+                                ["address": "\(config.listen.host):\(server.port)", "waiting": String(server.waitingConnections),
+                                 "waitingMaximum": String(config.limits.maximumWaitingConnections), "clients": String(server.eventClients),
+                                 "maximum": String(config.limits.maximumEventClients), "dropped": String(server.droppedUpdates)])
+            if config.listen.host == "0.0.0.0" {
+                reply = host.tr("warning: every network this machine is on can reach the web remote (only the token keeps others out)") + "\n" + reply
+            }
+            return (true, reply)
         case let other?:
             return (false, host.tr("unknown web-remote command \"{command}\"; usage: oton ctl web-remote url|status", ["command": other]))
         }
@@ -147,19 +153,22 @@ extension WebRemoteInstance: WebServerDelegate {
         return lock.withLock { (state.version, state.render(monotonicNow: now)) }
     }
 
-    func respond(to request: HTTPRequest, isEventStreamAllowed: Bool) -> [UInt8]? {
-        switch gate.decide(request) {
-        case let .reject(status, message):
-            return HTTPResponse.text(status: status, message)
-        case .serve(.page):
+    func decide(_ request: HTTPRequest) -> RequestGate.Decision {
+        guard let gate = lock.withLock({ gate }) else { return .reject(status: 503, message: "the web remote is starting; try again") }
+        return gate.decide(request)
+    }
+
+    func respond(to request: HTTPRequest, route: RequestGate.Route) -> HTTPResponse {
+        switch route {
+        case .page:
             return HTTPResponse.bytes(status: 200, contentType: "text/html; charset=utf-8", body: Array(RemotePage.html.utf8))
-        case .serve(.state):
+        case .state:
             return HTTPResponse.json(status: 200, currentState().json)
-        case .serve(.events):
-            return isEventStreamAllowed ? nil : HTTPResponse.text(status: 503, "too many event clients (\(config.limits.maximumEventClients)); close another page")
-        case .serve(.artwork):
+        case .events:
+            return HTTPResponse.text(status: 500, "the event channel is the server's") // WebServer opens it itself
+        case .artwork:
             return artwork()
-        case .serve(.action):
+        case .action:
             do {
                 let action = try RemoteAction.parse(request.body)
                 let status = carryOut(action)
@@ -173,7 +182,7 @@ extension WebRemoteInstance: WebServerDelegate {
     }
 
     /// The bytes of the artwork the artwork plugin announced: the page sees a URL of ours, never the path.
-    private func artwork() -> [UInt8] {
+    private func artwork() -> HTTPResponse {
         guard let path = lock.withLock({ state.artworkPath }) else { return HTTPResponse.text(status: 404, "no artwork yet") }
         guard let handle = FileHandle(forReadingAtPath: path) else { return HTTPResponse.text(status: 404, "the artwork file is gone") }
         defer { try? handle.close() }

@@ -1,290 +1,305 @@
-import OtonJSON
+import CMicroHTTPD
 import Foundation
+import OtonJSON
+import Synchronization
+import WebRemoteLogic
 #if canImport(Glibc)
 import Glibc
 #endif
-import WebRemoteLogic
 
-/// What the server asks of the plugin. Called on the server's own thread.
+/// What the server asks of the plugin, on the connections' own threads.
 protocol WebServerDelegate: AnyObject, Sendable {
-    /// The answer to one complete request, or nil to turn the connection into an event stream.
-    func respond(to request: HTTPRequest, isEventStreamAllowed: Bool) -> [UInt8]?
+    /// The RequestGate's decision on a request head (its body, if any, is not read before this).
+    func decide(_ request: HTTPRequest) -> RequestGate.Decision
+    /// The answer to a request the gate let through, except the event channel (the server's own).
+    func respond(to request: HTTPRequest, route: RequestGate.Route) -> HTTPResponse
     /// The page state as JSON and its version.
     func currentState() -> (version: UInt64, json: String)
 }
 
-/// A small HTTP/1.1 server on one thread of its own: non-blocking sockets under poll(), bounded
-/// in connections, request size and queued bytes per client (see ServerLimits). The bus never
-/// waits for it: `stateChanged()` only writes a byte to a pipe. A client that does not read loses
-/// updates (counted in `droppedUpdates`) and gets the current state when it catches up.
+/// The web remote's HTTP server: one libmicrohttpd daemon, a thread per connection (an event
+/// channel's thread waits for the next update without holding up anyone), bounded in connections,
+/// connection memory (request head), body and event clients (see ServerLimits). Connections that
+/// have not yet sent a request head are kept apart (WaitingConnections): at most a few per
+/// address and in all, each for at most `requestSeconds`, so half-open connections never lock
+/// the token holder out. The bus never waits for the server: `stateChanged()` only marks the
+/// event clients behind and wakes their threads.
+///
+/// `@unchecked Sendable`: `daemon` and `reaper` are written once in init and used once in stop(),
+/// which the `stopped` Mutex lets run only once; `delegate` is written once in init; the
+/// connection registry is a Mutex; the event clients are the hub's (its own lock).
 final class WebServer: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    private final class Connection {
-        let fd: Int32
-        let opened: Int64
-        var input: [UInt8] = []
-        var output: [UInt8] = []
-        var isEventStream = false
-        var sentVersion: UInt64 = 0
-        var isStale = false
-        var closeWhenFlushed = false
-        var lastWrite: Int64
-
-        init(fd: Int32, now: Int64) {
-            self.fd = fd
-            opened = now
-            lastWrite = now
-        }
+    /// The open connections (by our id) with their sockets, and those still waiting for a head.
+    private struct Registry {
+        var waiting: WaitingConnections<Int>
+        var sockets: [Int: Int32] = [:]
+        var nextID = 0
     }
 
-    let port: UInt16
-    private let listener: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private(set) var port: UInt16 = 0
     private let limits: ServerLimits
     private weak var delegate: WebServerDelegate?
-    private var connections: [Int32: Connection] = [:]
-    private let stopping = Atomic()
-    private let finished = DispatchSemaphore(value: 0)
-    private let counters = NSLock()
-    private var _droppedUpdates: UInt64 = 0
-    private var _eventClients = 0
+    private let hub = EventStreamHub()
+    private let registry: Mutex<Registry>
+    private let stopped = Mutex(false)
+    private var daemon: OpaquePointer?
+    private let reaperDone = DispatchSemaphore(value: 0)
 
     /// Updates not sent to a slow event client (it got a later state instead). Any thread.
-    var droppedUpdates: UInt64 { counters.withLock { _droppedUpdates } }
+    var droppedUpdates: UInt64 { hub.droppedUpdates }
     /// Event clients connected now. Any thread.
-    var eventClients: Int { counters.withLock { _eventClients } }
+    var eventClients: Int { hub.count }
+    /// Connections that have not sent a request head yet. Any thread.
+    var waitingConnections: Int { registry.withLock { $0.waiting.count } }
 
     init(address: ListenAddress, limits: ServerLimits, delegate: WebServerDelegate) throws {
         self.limits = limits
         self.delegate = delegate
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "cannot create a socket: \(String(cString: strerror(errno)))") }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        registry = Mutex(Registry(waiting: WaitingConnections(limits: limits)))
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = address.port.bigEndian
-        inet_pton(AF_INET, address.host, &socketAddress.sin_addr)
-        let bound = withUnsafePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        guard inet_pton(AF_INET, address.host, &socketAddress.sin_addr) == 1 else {
+            throw Failure(description: "config.listen: \(address.host) is not an IPv4 address")
         }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
+        let context = Unmanaged.passUnretained(self).toOpaque() // stop() ends the daemon before self can go
+        errno = 0
+        guard let daemon = oton_mhd_start_threaded(&socketAddress, UInt32(limits.maximumConnections), UInt32(limits.requestSeconds),
+                                                   limits.connectionMemoryBytes, 512 * 1024, Self.notify, context, Self.handler, context) else {
+            let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd could not start"
             throw Failure(description: "cannot listen on \(address): \(reason); pick another \"listen\" port in plugins.json")
         }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        port = UInt16(bigEndian: actual.sin_port)
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else {
-            close(fd)
-            throw Failure(description: "cannot create a wake pipe: \(String(cString: strerror(errno)))")
+        self.daemon = daemon
+        let bound = oton_mhd_port(daemon)
+        port = bound != 0 ? bound : address.port
+        let reaper = Thread { [self] in
+            while !hub.sleep(seconds: 1) { expireWaiting() }
+            reaperDone.signal()
         }
-        for end in pipeEnds { Self.makeNonBlocking(end) }
-        listener = fd
-        wakeRead = pipeEnds[0]
-        wakeWrite = pipeEnds[1]
+        reaper.name = "org.oton.web-remote.reaper"
+        reaper.start()
     }
 
-    func start() {
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "org.oton.web-remote"
-        thread.start()
-    }
-
-    /// Stops the thread and closes every socket; returns when the thread is gone.
+    /// Ends the event channels, closes every socket and returns when every thread has ended. Only the first call acts.
     func stop() {
-        stopping.set()
-        stateChanged()
-        finished.wait()
-        for connection in connections.values { close(connection.fd) }
-        connections.removeAll()
-        close(listener)
-        close(wakeRead)
-        close(wakeWrite)
+        let first = stopped.withLock { wasStopped in
+            defer { wasStopped = true }
+            return !wasStopped
+        }
+        guard first, let daemon else { return }
+        hub.stop()
+        reaperDone.wait()
+        MHD_stop_daemon(daemon)
     }
 
-    /// From any thread, never blocks: a full pipe already means "wake up".
+    deinit { stop() }
+
+    /// From any thread, never blocks for long.
     func stateChanged() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        hub.stateChanged()
     }
 
-    private static func now() -> Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000_000) }
+    private static func nowSeconds() -> Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000_000) }
 
-    private func run() {
-        var lastHeartbeat = Self.now()
-        while !stopping.isSet {
-            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            for connection in connections.values {
-                var events = Int16(POLLIN)
-                if !connection.output.isEmpty { events |= Int16(POLLOUT) }
-                fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
-            }
-            let ready = poll(&fds, nfds_t(fds.count), 1000)
-            if ready < 0, errno != EINTR { break }
-            if stopping.isSet { break }
-            if fds[1].revents != 0 { drainWakePipe() }
-            if fds[0].revents & Int16(POLLIN) != 0 { acceptAll() }
-            for entry in fds.dropFirst(2) where entry.revents != 0 {
-                guard let connection = connections[entry.fd] else { continue }
-                if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readFrom(connection) }
-                if connections[entry.fd] != nil, entry.revents & Int16(POLLOUT) != 0 { flush(connection) }
-            }
-            broadcast()
-            let streams = connections.values.filter(\.isEventStream).count
-            counters.withLock { _eventClients = streams }
-            let now = Self.now()
-            expire(now: now)
-            if now - lastHeartbeat >= Int64(limits.heartbeatSeconds) {
-                lastHeartbeat = now
-                for connection in connections.values where connection.isEventStream { enqueue(Array(": ping\n\n".utf8), to: connection) }
+    /// Closes the connections whose request head is late. Under the registry's lock, so a socket
+    /// is shut down only while its connection is open (libmicrohttpd reports the close, which
+    /// takes the same lock, before it closes the descriptor).
+    private func expireWaiting() {
+        registry.withLock { registry in
+            for id in registry.waiting.expire(nowSeconds: Self.nowSeconds()) {
+                if let fd = registry.sockets[id] { shutdown(fd, Int32(SHUT_RDWR)) }
             }
         }
     }
 
-    private static func makeNonBlocking(_ fd: Int32) {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    // MARK: connections
+
+    /// What one TCP connection carries between libmicrohttpd's calls (one request per connection).
+    ///
+    /// `@unchecked Sendable`: `request` and `body` are touched only on the connection's own
+    /// thread (the access handler); `id` and `fd` never change.
+    private final class ClientConnection: @unchecked Sendable {
+        let id: Int
+        let fd: Int32
+        var request: HTTPRequest?
+        var body: [UInt8] = []
+
+        init(id: Int, fd: Int32) {
+            self.id = id
+            self.fd = fd
+        }
     }
 
-    private func drainWakePipe() {
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while read(wakeRead, &buffer, buffer.count) > 0 {}
-    }
-
-    private func acceptAll() {
-        while true {
-            let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { return }
-            Self.makeNonBlocking(fd)
-            guard connections.count < limits.maximumConnections else {
-                let refusal = HTTPResponse.text(status: 503, "too many connections; try again later")
-                _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                close(fd)
-                continue
+    private func opened(fd: Int32, address: String) -> ClientConnection {
+        registry.withLock { registry in
+            let id = registry.nextID
+            registry.nextID += 1
+            registry.sockets[id] = fd
+            for evicted in registry.waiting.admit(id, address: address, nowSeconds: Self.nowSeconds()) {
+                if let socket = registry.sockets[evicted] { shutdown(socket, Int32(SHUT_RDWR)) }
             }
-            connections[fd] = Connection(fd: fd, now: Self.now())
+            return ClientConnection(id: id, fd: fd)
         }
     }
 
-    private func readFrom(_ connection: Connection) {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(connection.fd, &buffer, buffer.count)
-        if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) {
-            drop(connection)
-            return
+    private func closed(_ connection: ClientConnection) {
+        registry.withLock { registry in
+            registry.sockets[connection.id] = nil
+            registry.waiting.remove(connection.id)
         }
-        guard count > 0, !connection.isEventStream, !connection.closeWhenFlushed else { return } // an event client's words are ignored
-        connection.input += buffer[0 ..< count]
-        switch HTTPRequestParser().parse(connection.input) {
-        case .incomplete:
-            break
-        case let .refused(status, message):
-            respond(connection, HTTPResponse.text(status: status, message))
-        case let .complete(request, _):
-            connection.input = []
-            let eventClients = connections.values.filter(\.isEventStream).count
-            guard let delegate else { return drop(connection) }
-            if let reply = delegate.respond(to: request, isEventStreamAllowed: eventClients < limits.maximumEventClients) {
-                respond(connection, reply)
-            } else {
-                connection.isEventStream = true
-                // A small kernel buffer, so what a non-reading client holds is bounded by our queue.
-                var sendBuffer = Int32(16 * 1024)
-                setsockopt(connection.fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
-                let (version, json) = delegate.currentState()
-                connection.sentVersion = version
-                enqueue(HTTPResponse.eventStreamHead + HTTPResponse.event(json), to: connection)
+    }
+
+    private func headArrived(_ connection: ClientConnection) {
+        registry.withLock { $0.waiting.remove(connection.id) }
+    }
+
+    private static let notify: MHD_NotifyConnectionCallback = { context, connection, socketContext, code in
+        guard let context, let connection, let socketContext else { return }
+        let server = Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue()
+        if oton_mhd_is_start(code) != 0 {
+            let record = server.opened(fd: oton_mhd_connection_fd(connection), address: peerAddress(connection))
+            socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
+        } else if let raw = socketContext.pointee {
+            socketContext.pointee = nil
+            server.closed(Unmanaged<ClientConnection>.fromOpaque(raw).takeRetainedValue())
+        }
+    }
+
+    /// The peer's IPv4 address as text ("" when unknown: such peers share one bound).
+    private static func peerAddress(_ connection: OpaquePointer) -> String {
+        guard let address = oton_mhd_connection_address(connection), address.pointee.sa_family == sa_family_t(AF_INET) else { return "" }
+        var inet = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+        var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+        guard inet_ntop(AF_INET, &inet, &buffer, socklen_t(buffer.count)) != nil else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    // MARK: requests
+
+    private static let handler: MHD_AccessHandlerCallback = { context, connection, url, method, _, uploadData, uploadSize, requestContext in
+        guard let context, let connection, let requestContext, let uploadSize,
+              let raw = oton_mhd_socket_context(connection) else { return .NO }
+        let server = Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue()
+        let client = Unmanaged<ClientConnection>.fromOpaque(raw).takeUnretainedValue()
+        if requestContext.pointee == nil {
+            requestContext.pointee = raw // marks the head as seen; the connection record holds the rest
+            server.headArrived(client)
+            return server.judge(connection, client, method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "")
+        }
+        // An action's body, in pieces.
+        if uploadSize.pointee > 0 {
+            if let uploadData, client.body.count + uploadSize.pointee <= server.limits.maximumBodyBytes {
+                client.body += UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee)
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        guard var request = client.request, let delegate = server.delegate else { return .NO }
+        request.body = client.body
+        return delegate.respond(to: request, route: .action).queue(on: connection)
+    }
+
+    /// The head is in: refuse it, serve it, wait for an action's body, or open the event channel.
+    private func judge(_ connection: OpaquePointer, _ client: ClientConnection, method: String, path: String) -> MHD_Result {
+        let request: HTTPRequest
+        do {
+            request = try HTTPRequest.assemble(method: method, path: path, headers: Self.values(connection, .HEADER_KIND),
+                                               query: Self.values(connection, .GET_ARGUMENT_KIND), maximumBodyBytes: limits.maximumBodyBytes)
+        } catch {
+            return HTTPResponse.text(status: error.status, error.message).queue(on: connection)
+        }
+        guard let delegate else { return .NO }
+        switch delegate.decide(request) {
+        case let .reject(status, message):
+            return HTTPResponse.text(status: status, message).queue(on: connection)
+        case .serve(.action):
+            client.request = request
+            return .YES
+        case .serve(.events):
+            return openEventStream(connection, client)
+        case let .serve(route):
+            return delegate.respond(to: request, route: route).queue(on: connection)
+        }
+    }
+
+    /// Every value of one kind (headers, query arguments) in the order they came.
+    private static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(String, String)] {
+        final class Collected {
+            var pairs: [(String, String)] = []
+        }
+        let collected = Collected()
+        withExtendedLifetime(collected) {
+            _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
+                guard let context, let key else { return .YES }
+                let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
+                collected.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+                return .YES
+            }, Unmanaged.passUnretained(collected).toOpaque())
+        }
+        return collected.pairs
+    }
+
+    // MARK: the event channel
+
+    /// Server-Sent Events: the current state at once, then each new one, and a comment line every
+    /// `heartbeatSeconds`. A client that reads nothing for `stuckStreamSeconds` is disconnected.
+    private func openEventStream(_ connection: OpaquePointer, _ client: ClientConnection) -> MHD_Result {
+        let stream = EventStream(fd: client.fd)
+        guard hub.register(stream, maximum: limits.maximumEventClients) else {
+            return HTTPResponse.text(status: 503, "too many event clients (\(limits.maximumEventClients)); close another page").queue(on: connection)
+        }
+        // A small kernel buffer, so what a client that does not read holds is bounded.
+        var sendBuffer = Int32(16 * 1024)
+        setsockopt(client.fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
+        _ = oton_mhd_set_timeout(connection, UInt32(limits.stuckStreamSeconds))
+        let context = Unmanaged.passRetained(StreamContext(server: self, stream: stream))
+        guard let response = MHD_create_response_from_callback(UInt64.max, 16 * 1024, Self.reader, context.toOpaque(), Self.release) else {
+            context.release()
+            hub.unregister(stream)
+            return .NO
+        }
+        defer { MHD_destroy_response(response) }
+        return HTTPResponse.queue(response, status: 200, contentType: "text/event-stream", on: connection)
+    }
+
+    /// What an event channel's content callback needs; retained by its libmicrohttpd response.
+    private final class StreamContext: Sendable {
+        let server: WebServer
+        let stream: EventStream
+        init(server: WebServer, stream: EventStream) {
+            self.server = server
+            self.stream = stream
+        }
+    }
+
+    private static let reader: MHD_ContentReaderCallback = { context, _, buffer, maximum in
+        guard let context, let buffer, maximum > 0 else { return -2 }
+        let own = Unmanaged<StreamContext>.fromOpaque(context).takeUnretainedValue()
+        let stream = own.stream, server = own.server
+        while stream.outgoing.isEmpty {
+            switch server.hub.waitForUpdate(stream, heartbeatSeconds: server.limits.heartbeatSeconds) {
+            case .update:
+                guard let delegate = server.delegate else { return -2 }
+                stream.outgoing = HTTPResponse.event(delegate.currentState().json)
+            case .heartbeat:
+                stream.outgoing = Array(": ping\n\n".utf8)
+            case .stop:
+                return -2 // MHD_CONTENT_READER_END_WITH_ERROR: the connection closes
             }
         }
+        let count = min(maximum, stream.outgoing.count)
+        stream.outgoing.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: count) }
+        stream.outgoing.removeFirst(count)
+        return count
     }
 
-    private func respond(_ connection: Connection, _ bytes: [UInt8]) {
-        connection.closeWhenFlushed = true
-        connection.output = bytes // a response is sent whole: it is not subject to the event queue bound
-        flush(connection)
+    private static let release: MHD_ContentReaderFreeCallback = { context in
+        guard let context else { return }
+        let own = Unmanaged<StreamContext>.fromOpaque(context).takeRetainedValue()
+        own.server.hub.unregister(own.stream)
     }
-
-    /// Sends every event client that is behind the current state, within its queue's bound.
-    private func broadcast() {
-        // Rendering the state costs far more than an event: with no page open there is nothing to
-        // render for (an event storm rendered it once per event, 12 ms each in a debug build).
-        guard let delegate, connections.values.contains(where: \.isEventStream) else { return }
-        let (version, json) = delegate.currentState()
-        var message: [UInt8]?
-        for connection in connections.values where connection.isEventStream && connection.sentVersion != version {
-            if message == nil { message = HTTPResponse.event(json) }
-            if connection.output.count + message!.count <= limits.maximumQueuedBytes {
-                enqueue(message!, to: connection)
-                connection.sentVersion = version
-                connection.isStale = false
-            } else if !connection.isStale || connection.sentVersion != version {
-                connection.isStale = true
-                connection.sentVersion = version
-                counters.withLock { _droppedUpdates += 1 }
-            }
-        }
-    }
-
-    private func enqueue(_ bytes: [UInt8], to connection: Connection) {
-        guard connection.output.count + bytes.count <= limits.maximumQueuedBytes else { return }
-        connection.output += bytes
-        flush(connection)
-    }
-
-    private func flush(_ connection: Connection) {
-        while !connection.output.isEmpty {
-            let sent = connection.output.withUnsafeBytes { send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent > 0 {
-                connection.output.removeFirst(sent)
-                connection.lastWrite = Self.now()
-            } else {
-                if sent < 0, errno != EAGAIN, errno != EINTR { drop(connection) }
-                return
-            }
-        }
-        if connection.closeWhenFlushed {
-            shutdown(connection.fd, Int32(SHUT_WR))
-            drop(connection)
-        } else if connection.isStale, let delegate {
-            // Caught up after losing updates: send the state as it is now.
-            let (version, json) = delegate.currentState()
-            connection.isStale = false
-            connection.sentVersion = version
-            connection.output = HTTPResponse.event(json)
-            flush(connection)
-        }
-    }
-
-    /// Closes requests that never completed, and event clients stuck with a full queue.
-    private func expire(now: Int64) {
-        for connection in Array(connections.values) {
-            let tooSlowRequest = !connection.isEventStream && now - connection.opened > Int64(limits.requestSeconds)
-            let stuckStream = connection.isEventStream && !connection.output.isEmpty && now - connection.lastWrite > Int64(4 * limits.heartbeatSeconds)
-            if tooSlowRequest || stuckStream { drop(connection) }
-        }
-    }
-
-    private func drop(_ connection: Connection) {
-        guard connections.removeValue(forKey: connection.fd) != nil else { return }
-        close(connection.fd)
-    }
-}
-
-/// A flag set once, read from another thread.
-final class Atomic: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
 }
