@@ -116,6 +116,26 @@ final class PluginCrashTests: XCTestCase {
         XCTAssertTrue(echo.stdout.contains("after"), "commands reach the restarted plugin: \(echo.stdout)")
     }
 
+    /// A crash in create() under isolation is told one way by both processes: the child's crash line
+    /// and oton's report both say that oton goes on without the plugin (it never started, so it is
+    /// not restarted), and the hint is about the plugin, not its config.
+    func testAnIsolatedPluginThatCrashesInCreateIsToldOneWay() async throws {
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        let directory = try TemporaryDirectory(self)
+        let probe = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "crashprobe", defines: ["PROBE_CRASH_IN_CREATE"])
+        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
+                                   plugins: plugins(probe: probe, config: "{}", isolation: "process"))
+        _ = try oton.connect()
+        let lines = waitForLines(oton.directory.file("stderr.log"), timeout: 60) { $0.contains { $0.contains("crashed while starting (SIGSEGV)") } }
+        let text = lines.joined(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.contains("oton: plugin org.oton.test.probe (libcrashprobe.so) crashed in create: SIGSEGV in its isolated process while starting; oton goes on without it") }, text)
+        XCTAssertTrue(lines.contains { $0.contains("org.oton.test.probe crashed while starting (SIGSEGV) in its isolated process; oton goes on without it") }, text)
+        XCTAssertTrue(text.contains("report it to its author"), text)
+        XCTAssertFalse(text.contains("restarts it"), "it is not restarted: \(text)")
+        XCTAssertFalse(text.contains("fix the plugin's"), "the config is not what crashed: \(text)")
+        XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"), "oton plays on")
+    }
+
     /// A plugin that crashes every time is given up after five crashes, said once; oton plays on.
     func testAnIsolatedPluginThatKeepsCrashingIsGivenUpOnce() async throws {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")

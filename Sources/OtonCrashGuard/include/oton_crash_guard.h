@@ -26,9 +26,15 @@ const char *oton_crash_guard_enter(const char *prefix);
 void oton_crash_guard_leave(const char *previous);
 
 /* In an isolated plugin's child process (`oton plugin-host`): the line's hint
- * then says that oton restarts the plugin, and the child gets SIGKILL when its
- * parent dies (prctl PR_SET_PDEATHSIG), so it never outlives oton.
+ * then says that oton goes on without the plugin while it starts (its entry
+ * function and create(): oton reports it as not started and does not restart
+ * it), and that oton restarts it once it has started; and the child gets
+ * SIGKILL when its parent dies (prctl PR_SET_PDEATHSIG), so it never outlives oton.
  * Thread: the main thread, before any plugin code runs. */
 void oton_crash_guard_become_isolated_child(void);
+
+/* In the isolated child: create() returned an instance, so a crash from now on
+ * is restarted by oton (the hint says so). Thread: any, once. */
+void oton_crash_guard_isolated_child_started(void);
 
 #endif

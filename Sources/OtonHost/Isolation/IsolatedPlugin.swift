@@ -68,6 +68,8 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         let ready: IsolationManifest.Ready
         do {
             ready = try IsolatedPluginProcess.spawn(entry: entry, path: path, directories: directories, into: &channel, pid: &pid)
+        } catch let IsolationError.crashedStarting(signal) {
+            throw .crashedStarting(path: path, id: entry.id, signal: signal)
         } catch {
             throw .createFailed(path: path, id: entry.id, reason: "in its isolated process: \(error)")
         }

@@ -99,6 +99,11 @@ enum IsolatedPluginProcess {
         default:
             let reason = candidate.refusal.map { tr("it sent {what}", ["what": $0]) }
             let status = endAndReap(child)
+            let signal = status & 0x7f
+            if first == nil, reason == nil, signal != 0, signal != 0x7f, signal != SIGKILL {
+                // Its own crash line (OtonCrashGuard) said "oton goes on without it": so does oton.
+                throw IsolationError.crashedStarting(signal: signalName(signal))
+            }
             throw IsolationError.child(reason ?? (first == nil ? tr("it {how} before it was ready", ["how": describe(status)]) : tr("it said something else than ready")))
         }
     }

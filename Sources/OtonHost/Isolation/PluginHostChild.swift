@@ -47,6 +47,8 @@ public enum PluginHostChild {
             channel.send(.failed, ["reason": .string(reason)])
             return 0
         }
+        // Started: a crash from now on is one oton restarts, and the crash line says so.
+        oton_crash_guard_isolated_child_started()
         // What the plugin publishes (its own events only) goes up to oton.
         let uplink = bus.makeMailbox(for: "oton.isolation.uplink")
         let forwarder = PublishForwarder(pluginID: manifest.id, channel: channel)
