@@ -30,7 +30,14 @@ final class InstallScriptTests: XCTestCase {
                           "share/doc/oton/examples/c-level-meter/oton_level_meter.c"] {
             XCTAssertTrue(fileManager.fileExists(atPath: prefix + "/" + installed), "missing \(installed)")
         }
-        XCTAssertTrue(fileManager.fileExists(atPath: directory.file("xdg/oton/plugins")), "the user plugin folder")
+        XCTAssertFalse(fileManager.fileExists(atPath: directory.file("xdg/oton")), "--prefix writes nothing outside the prefix")
+        XCTAssertTrue(install.stdout.contains("not created"), install.stdout)
+        // Asked for, the user plugin folder is made, for the user only.
+        let again = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", prefix, "--from", TestPaths.products, "--user-folder"],
+                                   environment: environment)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let attributes = try fileManager.attributesOfItem(atPath: directory.file("xdg/oton/plugins"))
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o700, "the user plugin folder")
 
         // The examples, copied out of the install into a directory of their own, as a third party has them.
         let examples: [(source: String, library: String, id: String)] = [
@@ -59,6 +66,20 @@ final class InstallScriptTests: XCTestCase {
         try fileManager.moveItem(atPath: work + "/liboton_level_meter.so", toPath: directory.file("xdg/oton/plugins/liboton_level_meter.so"))
         let user = try runProcess(prefix + "/bin/oton", ["plugins", "inspect", "liboton_level_meter.so"], environment: environment)
         XCTAssertTrue(user.stdout.contains("path:        \(directory.file("xdg/oton/plugins/liboton_level_meter.so"))"), user.stdout + user.stderr)
+    }
+
+    /// The issue's case: `--prefix` with no XDG_DATA_HOME created ~/.local/share/oton/plugins.
+    func testAPrefixInstallLeavesHomeAlone() throws {
+        let directory = try TemporaryDirectory(self)
+        var environment = environment(directory)
+        environment["XDG_DATA_HOME"] = nil
+        environment["PREFIX"] = nil
+        let install = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", directory.file("prefix"), "--from", TestPaths.products],
+                                     environment: environment)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.file("prefix/bin/oton")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file(".local")), "nothing in ~/.local: \(install.stdout)")
+        XCTAssertTrue(install.stdout.contains("\(directory.path)/.local/share/oton/plugins (not created"), install.stdout)
     }
 
     func testARelativePrefixIsRefusedWithAReason() throws {
