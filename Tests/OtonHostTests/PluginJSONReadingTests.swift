@@ -17,6 +17,11 @@ final class PluginJSONReadingTests: XCTestCase {
         var error = ""
     }
 
+    /// A C buffer's text up to its NUL.
+    private static func string(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     private func read(_ json: String, _ path: String, _ type: oton_json_type, range: (Double, Double) = (0, 0),
                       textSize: Int = 256, errorSize: Int = 512, catalogue: MessageCatalogue = .english) -> Read {
         var value = oton_json_value()
@@ -31,8 +36,8 @@ final class PluginJSONReadingTests: XCTestCase {
             return PluginJSONReading.read(json: json, path: path, value: &value, error: &error, errorSize: errorSize, catalogue: catalogue)
         }
         var result = Read(status: status, found: value.found, boolean: value.boolean, number: value.number, integer: value.integer)
-        if type == OTON_JSON_STRING, status == OTON_OK, value.found == 1, textSize > 0 { result.text = String(cString: text) }
-        result.error = String(cString: error)
+        if type == OTON_JSON_STRING, status == OTON_OK, value.found == 1, textSize > 0 { result.text = Self.string(text) }
+        result.error = Self.string(error)
         return result
     }
 
@@ -114,13 +119,13 @@ final class PluginJSONReadingTests: XCTestCase {
         value.type = OTON_JSON_BOOL
         var error = [CChar](repeating: 0, count: 128)
         XCTAssertEqual(PluginJSONReading.read(json: "{}", path: "config.a", value: &value, error: &error, errorSize: 128, catalogue: .english), OTON_ERR_INVALID)
-        XCTAssertTrue(String(cString: error).contains("struct_size"), String(cString: error))
+        XCTAssertTrue(Self.string(error).contains("struct_size"), Self.string(error))
         XCTAssertEqual(PluginJSONReading.read(json: nil, path: "config.a", value: &value, error: nil, errorSize: 0, catalogue: .english), OTON_ERR_INVALID)
         // A one-byte error buffer holds the NUL only; a Russian error cut short ends on a whole character.
         XCTAssertEqual(read(#"{"a": 1}"#, "config.a", OTON_JSON_STRING, errorSize: 1).error, "")
+        let russian = MessageCatalogue.load(languages: ["ru"], directories: [TestPaths.root + "/Sources/OtonHost/Resources/locale"])
         for size in 2 ... 40 {
-            let cut = read(#"{"a": "Ю"}"#, "config.a", OTON_JSON_INTEGER, errorSize: size,
-                           catalogue: MessageCatalogue.load(languages: ["ru"], directories: [TestPaths.root + "/Sources/OtonHost/Resources/locale"]))
+            let cut = read(#"{"a": "Ю"}"#, "config.a", OTON_JSON_INTEGER, errorSize: size, catalogue: russian)
             XCTAssertLessThan(cut.error.utf8.count, size)
             XCTAssertFalse(cut.error.contains("\u{FFFD}"), "cut at \(size): \(cut.error)")
         }
