@@ -82,6 +82,71 @@ final class InstallScriptTests: XCTestCase {
         XCTAssertTrue(install.stdout.contains("\(directory.path)/.local/share/oton/plugins (not created"), install.stdout)
     }
 
+    /// The plugin guide's Swift recipe ("Outside this repository"), taken from the guide itself: a
+    /// SwiftPM package whose system-library target finds the installed header through oton-plugin.pc
+    /// builds a plugin that exports only its entry point and that the installed oton inspects.
+    func testTheGuidesSwiftPackageRecipeBuildsAgainstTheInstalledHeader() throws {
+        let directory = try TemporaryDirectory(self)
+        let prefix = directory.file("prefix")
+        let environment = environment(directory)
+        let install = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", prefix, "--from", TestPaths.products],
+                                     environment: environment)
+        XCTAssertEqual(install.status, 0, install.stderr)
+
+        let guide = try String(contentsOfFile: TestPaths.root + "/docs/plugin-guide.md", encoding: .utf8)
+        let start = try XCTUnwrap(guide.range(of: "### Outside this repository\n"))
+        let section = String(guide[start.upperBound...]).components(separatedBy: "\n### ")[0]
+        // Each file is a "`NAME`:" line, a blank line, then a fenced block.
+        let pattern = try NSRegularExpression(pattern: "^`([^`]+)`:\n\n```[a-z]*\n(.*?)```", options: [.anchorsMatchLines, .dotMatchesLineSeparators])
+        let package = directory.file("package")
+        var written: [String] = []
+        for match in pattern.matches(in: section, range: NSRange(section.startIndex..., in: section)) {
+            let name = String(section[Range(match.range(at: 1), in: section)!])
+            let text = String(section[Range(match.range(at: 2), in: section)!])
+            let path = package + "/" + name
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            written.append(name)
+        }
+        XCTAssertEqual(written.sorted(), ["Package.swift", "Sources/PluginAPI/module.modulemap", "Sources/PluginAPI/shim.h", "exports.map"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: package + "/Sources/PluginAPI/oton_plugin.h"), "nothing copied")
+        try FileManager.default.createDirectory(atPath: package + "/Sources/MyPlugin", withIntermediateDirectories: true)
+        try """
+        import Glibc
+        import PluginAPI
+
+        private let descriptor: UnsafeMutablePointer<oton_plugin_descriptor> = {
+            let pointer = UnsafeMutablePointer<oton_plugin_descriptor>.allocate(capacity: 1)
+            pointer.initialize(to: oton_plugin_descriptor())
+            pointer.pointee.struct_size = UInt32(MemoryLayout<oton_plugin_descriptor>.size)
+            pointer.pointee.abi_major = OTON_ABI_MAJOR
+            pointer.pointee.abi_minor = OTON_ABI_MINOR
+            pointer.pointee.id = UnsafePointer(strdup("org.example.swift-recipe")!)
+            pointer.pointee.name = UnsafePointer(strdup("Swift recipe")!)
+            pointer.pointee.version = UnsafePointer(strdup("1.0.0")!)
+            pointer.pointee.create = { _, _, _, _ in UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1) }
+            pointer.pointee.destroy = { instance in instance?.deallocate() }
+            return pointer
+        }()
+
+        @_cdecl("oton_plugin_entry")
+        public func otonPluginEntry() -> UnsafePointer<oton_plugin_descriptor> { UnsafePointer(descriptor) }
+
+        """.write(toFile: package + "/Sources/MyPlugin/MyPlugin.swift", atomically: true, encoding: .utf8)
+
+        var buildEnvironment = environment
+        buildEnvironment["HOME"] = ProcessInfo.processInfo.environment["HOME"] // SwiftPM's caches, as a person has them
+        let build = try runProcess("/usr/bin/env", ["swift", "build", "--package-path", package], environment: buildEnvironment)
+        XCTAssertEqual(build.status, 0, build.stdout + build.stderr)
+        let library = package + "/.build/debug/libMyPlugin.so"
+        let nm = try runProcess("/usr/bin/env", ["nm", "-D", "--defined-only", library])
+        let exported = nm.stdout.split(separator: "\n").filter { $0.split(separator: " ").dropFirst().first?.first?.isUppercase == true }
+        XCTAssertEqual(exported.compactMap { $0.split(separator: " ").last.map(String.init) }, ["oton_plugin_entry"])
+        let inspect = try runProcess(prefix + "/bin/oton", ["plugins", "inspect", library], environment: environment)
+        XCTAssertEqual(inspect.status, 0, inspect.stderr)
+        XCTAssertTrue(inspect.stdout.contains("id:          org.example.swift-recipe"), inspect.stdout)
+    }
+
     func testARelativePrefixIsRefusedWithAReason() throws {
         let directory = try TemporaryDirectory(self)
         let install = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", "relative/prefix", "--from", TestPaths.products],
