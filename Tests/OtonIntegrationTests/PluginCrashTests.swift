@@ -144,6 +144,24 @@ final class PluginCrashTests: XCTestCase {
         XCTAssertTrue(oton.process.isRunning)
     }
 
+    /// A restart that crashes in create is retried, and its crash line says so: the plugin crashes on
+    /// its third event (writing the marker), then every restart's create crashes on the marker.
+    func testARestartThatCrashesInCreateSaysItIsRestarted() async throws {
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        let directory = try TemporaryDirectory(self)
+        let probe = try crashingProbe(in: directory)
+        let marker = directory.file("crashed")
+        let config = #"{"log": "\#(directory.file("probe.log"))", "crash_once": "\#(marker)", "crash_in_create_if": "\#(marker)"}"#
+        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
+                                   plugins: plugins(probe: probe, config: config, isolation: "process"))
+        _ = try oton.connect()
+        let lines = waitForLines(oton.directory.file("stderr.log"), timeout: 60) { $0.contains { $0.contains("did not start again") } }
+        let text = lines.joined(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.contains("plugin org.oton.test.probe did not start again: it crashed while starting: SIGSEGV") }, text)
+        XCTAssertTrue(lines.contains { $0.contains("crashed in create: SIGSEGV in its isolated process; oton goes on and restarts it") }, text)
+        XCTAssertFalse(text.contains("goes on without it"), "a restart is retried, and nothing says otherwise: \(text)")
+    }
+
     /// A plugin that crashes every time is given up after five crashes, said once; oton plays on.
     func testAnIsolatedPluginThatKeepsCrashingIsGivenUpOnce() async throws {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")

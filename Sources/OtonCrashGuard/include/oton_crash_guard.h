@@ -33,8 +33,9 @@ void oton_crash_guard_leave(const char *previous);
  * Thread: the main thread, before any plugin code runs. */
 void oton_crash_guard_become_isolated_child(void);
 
-/* In the isolated child: create() returned an instance, so a crash from now on
- * is restarted by oton (the hint says so). Thread: any, once. */
-void oton_crash_guard_isolated_child_started(void);
+/* In the isolated child: a crash from now on is one oton restarts (the hint
+ * says so): create() returned an instance, or this child is itself a restart,
+ * which oton retries when it fails to start. Thread: any, once. */
+void oton_crash_guard_isolated_child_restartable(void);
 
 #endif

@@ -240,7 +240,8 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         var newChannel: IsolationChannel?
         var newPID: pid_t = 0
         do {
-            let ready = try IsolatedPluginProcess.spawn(entry: entry, path: path, directories: directories, into: &newChannel, pid: &newPID)
+            let ready = try IsolatedPluginProcess.spawn(entry: entry, path: path, directories: directories, restart: true,
+                                                        into: &newChannel, pid: &newPID)
             let lost = lock.withLock { () -> Int in
                 channel = newChannel
                 pid = newPID

@@ -29,7 +29,8 @@ enum IsolatedPluginProcess {
         return status
     }
 
-    static func spawn(entry: PluginEntry, path: String, directories: PluginManager.Directories,
+    /// `restart`: a start after a crash, which oton retries if it fails (the child's crash line says so).
+    static func spawn(entry: PluginEntry, path: String, directories: PluginManager.Directories, restart: Bool = false,
                       into channel: inout IsolationChannel?, pid: inout pid_t) throws -> IsolationManifest.Ready {
         let (ours, theirs) = try IsolationChannel.pair()
         var actions = posix_spawn_file_actions_t()
@@ -38,6 +39,7 @@ enum IsolatedPluginProcess {
         posix_spawn_file_actions_adddup2(&actions, theirs, 3) // dup2 clears close-on-exec on fd 3
         let arguments = [executable, "plugin-host", "--fd", "3", "--id", entry.id, "--path", path,
                          "--config", entry.config.jsonText, "--data-home", directories.dataHome, "--cache-home", directories.cacheHome]
+            + (restart ? ["--restart"] : [])
         var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         // The child's crash is reported in one line (its culprit line, then ours with the signal);
