@@ -523,9 +523,11 @@ struct oton_host {
      *            malformed (NULL, struct_size below OTON_JSON_VALUE_SIZE_1_5, an
      *            unknown type). OTON_ERR_FAILED when a string does not fit in
      *            text_size bytes: value->integer then holds its length, text[0]
-     *            is NUL; call again with integer + 1 bytes.
-     * ERROR      On every status but OTON_OK, one line saying what is wrong
-     *            and what it must be, in the host's `language`, e.g.
+     *            is NUL; call again with integer + 1 bytes. OTON_ERR_FAILED with
+     *            no error text after destroy() began, as for the table's other
+     *            functions.
+     * ERROR      Otherwise, on every status but OTON_OK, one line saying what
+     *            is wrong and what it must be, in the host's `language`, e.g.
      *            "config.port must be a whole number from 1 to 65535, not \"80\"",
      *            is written NUL-terminated into `error` (the plugin's buffer of
      *            `error_size` bytes, cut at a character's end; may be NULL with
