@@ -18,7 +18,9 @@ static int installed;
 
 static const char in_process_hint[] = "; run it with \"isolation\": \"process\" or report it to its author\n";
 static const char isolated_hint[] = " in its isolated process; oton goes on and restarts it\n";
-static const char *hint = in_process_hint;
+/* The first start, before create() returned: oton does not restart it (IsolatedPluginProcess says "crashed while starting"). */
+static const char isolated_start_hint[] = " in its isolated process while starting; oton goes on without it\n";
+static const char *volatile hint = in_process_hint;
 enum { ALTSTACK_SIZE = 256 * 1024 };
 
 static void write_all(const char *text, size_t length) {
@@ -119,7 +121,11 @@ void oton_crash_guard_leave(const char *previous) {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-void oton_crash_guard_become_isolated_child(void) {
+void oton_crash_guard_isolated_child_restartable(void) {
     hint = isolated_hint;
+}
+
+void oton_crash_guard_become_isolated_child(void) {
+    hint = isolated_start_hint;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
 }

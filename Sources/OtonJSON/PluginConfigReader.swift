@@ -24,9 +24,15 @@ public struct PluginConfigReader: Sendable {
     /// Parses `json`, which must be a JSON object. `example` is added to the error for text
     /// that is not an object (for example `{"listen": "127.0.0.1:8765"}`).
     public init(json: String, example: String? = nil) throws(PluginConfigError) {
+        self.init(members: try Self.members(parsing: Data(json.utf8), example: example), location: "config")
+    }
+
+    /// The members of the config object in `data` (UTF-8 JSON text), refused in the words of
+    /// ``init(json:example:)``: the one place that says a config text is not an object.
+    public static func members(parsing data: Data, example: String? = nil) throws(PluginConfigError) -> [String: JSONValue] {
         let root: JSONValue
         do {
-            root = try JSONParser(maxBytes: Self.maxBytes).parse(Data(json.utf8))
+            root = try JSONParser(maxBytes: Self.maxBytes).parse(data)
         } catch {
             let values = ["reason": "\(error)", "example": example ?? ""]
             throw example == nil ? PluginConfigError(message: N_("config is not valid JSON ({reason})"), values: values)
@@ -37,12 +43,18 @@ public struct PluginConfigReader: Sendable {
             throw example == nil ? PluginConfigError(message: N_("config must be a JSON object, not {value}"), values: values)
                                  : PluginConfigError(message: N_("config must be a JSON object, e.g. {example}, not {value}"), values: values)
         }
-        self.init(members: members, location: "config")
+        return members
     }
 
     public init(members: [String: JSONValue], location: String) {
         self.members = members
         self.location = location
+    }
+
+    /// How `key` is named in errors: `config.key`, or `args[0]` for a key written as an index
+    /// (`[0]`, JSONPathReader's array items), or the key alone at the top (empty location).
+    func named(_ key: String) -> String {
+        location.isEmpty ? key : key.hasPrefix("[") ? location + key : location + "." + key
     }
 
     /// The value of `key`; nil when absent or null.
@@ -53,7 +65,7 @@ public struct PluginConfigReader: Sendable {
 
     /// An error about `key`: "config.KEY " + `message` (no space before a message that starts with ":").
     public func error(_ key: String, _ message: String) -> PluginConfigError {
-        PluginConfigError("\(location).\(key)" + (message.hasPrefix(":") ? "" : " ") + message)
+        PluginConfigError(named(key) + (message.hasPrefix(":") ? "" : " ") + message)
     }
 
     /// Refuses the first key (in sorted order) that `known` does not list, naming the known ones.
@@ -117,7 +129,30 @@ public struct PluginConfigReader: Sendable {
         return whole
     }
 
+    /// Any number (fractions allowed): for a reader that states no range (JSONPathReader).
+    public func number(_ key: String) throws(PluginConfigError) -> Double? {
+        guard let value = value(key) else { return nil }
+        guard case let .number(number) = value else { throw mismatch(key, N_("{key} must be a number, not {value}"), value) }
+        return number.double
+    }
+
+    /// Any whole number that fits 64 bits (`1e3` is 1000; `1.5` and `true` are refused).
+    public func integer(_ key: String) throws(PluginConfigError) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard case let .number(number) = value, let whole = number.int else {
+            throw mismatch(key, N_("{key} must be a whole number, not {value}"), value)
+        }
+        return whole
+    }
+
     // MARK: Lists and objects
+
+    /// How many items the list `key` holds, whatever they are.
+    public func count(_ key: String) throws(PluginConfigError) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard case let .array(items) = value else { throw mismatch(key, N_("{key} must be a list, not {value}"), value) }
+        return items.count
+    }
 
     /// A list of strings, at most `maxCount` long.
     public func strings(_ key: String, maxCount: Int = .max, expected: String? = nil) throws(PluginConfigError) -> [String]? {
@@ -160,11 +195,11 @@ public struct PluginConfigReader: Sendable {
         var readers: [PluginConfigReader] = []
         for (index, item) in items.enumerated() {
             guard case let .object(members) = item else {
-                let values = ["key": "\(location).\(key)[\(index)]", "value": Self.shown(item), "expected": expected ?? ""]
+                let values = ["key": "\(named(key))[\(index)]", "value": Self.shown(item), "expected": expected ?? ""]
                 throw PluginConfigError(message: expected == nil ? N_("{key} must be an object, not {value}") : N_("{key} must be {expected}, not {value}"),
                                         values: values)
             }
-            readers.append(PluginConfigReader(members: members, location: "\(location).\(key)[\(index)]"))
+            readers.append(PluginConfigReader(members: members, location: "\(named(key))[\(index)]"))
         }
         return readers
     }
@@ -173,7 +208,7 @@ public struct PluginConfigReader: Sendable {
     public func section(_ key: String) throws(PluginConfigError) -> PluginConfigReader? {
         guard let value = value(key) else { return nil }
         guard case let .object(members) = value else { throw mismatch(key, N_("{key} must be an object, not {value}"), value) }
-        return PluginConfigReader(members: members, location: "\(location).\(key)")
+        return PluginConfigReader(members: members, location: named(key))
     }
 
     // MARK: Wording
@@ -205,7 +240,7 @@ public struct PluginConfigReader: Sendable {
         for (index, item) in items.enumerated() {
             guard let converted = convert(item) else {
                 var values = phrase.values
-                (values["key"], values["index"], values["value"]) = ("\(location).\(key)", String(index), Self.shown(item))
+                (values["key"], values["index"], values["value"]) = (named(key), String(index), Self.shown(item))
                 throw PluginConfigError(message: phrase.item, values: values)
             }
             result.append(converted)
@@ -215,7 +250,7 @@ public struct PluginConfigReader: Sendable {
 
     /// `message` (with {key} and {value}) about `key` holding `value`.
     private func mismatch(_ key: String, _ message: String, _ value: JSONValue, _ values: [String: String] = [:]) -> PluginConfigError {
-        PluginConfigError(message: message, values: values.merging(["key": "\(location).\(key)", "value": Self.shown(value)]) { _, new in new })
+        PluginConfigError(message: message, values: values.merging(["key": named(key), "value": Self.shown(value)]) { _, new in new })
     }
 
     /// `message`, or the plugin's own `expected` wording (English) when it gave one.

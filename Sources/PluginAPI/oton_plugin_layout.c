@@ -21,6 +21,12 @@ _Static_assert(offsetof(oton_host, run_command) == 104, "oton_host layout change
 _Static_assert(offsetof(oton_host, select_pcm_format) == 112, "oton_host layout changed (1.3)");
 _Static_assert(offsetof(oton_host, language) == 120, "oton_host layout changed (1.4)");
 _Static_assert(offsetof(oton_host, translate) == 128, "oton_host layout changed (1.4)");
+_Static_assert(offsetof(oton_host, read_json) == 136, "oton_host layout changed (1.5)");
+_Static_assert(offsetof(oton_json_value, minimum) == 8, "oton_json_value layout changed (1.5)");
+_Static_assert(offsetof(oton_json_value, text) == 24, "oton_json_value layout changed (1.5)");
+_Static_assert(offsetof(oton_json_value, found) == 40, "oton_json_value layout changed (1.5)");
+_Static_assert(offsetof(oton_json_value, number) == 48, "oton_json_value layout changed (1.5)");
+_Static_assert(offsetof(oton_json_value, integer) == 56, "oton_json_value layout changed (1.5)");
 _Static_assert(offsetof(oton_plugin_descriptor, id) == 16, "descriptor layout changed");
 _Static_assert(offsetof(oton_plugin_descriptor, create) == 72, "descriptor layout changed");
 _Static_assert(offsetof(oton_plugin_descriptor, on_command) == 104, "descriptor layout changed");

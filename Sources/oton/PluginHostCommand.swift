@@ -20,12 +20,15 @@ struct PluginHostCommand: ParsableCommand {
     @Option(name: .customLong("data-home")) var dataHome: String
     @Option(name: .customLong("cache-home")) var cacheHome: String
     @Flag(name: .long) var worker = false
+    /// oton started this child again after a crash (``PluginHostChild/run(fd:entry:directories:restart:)``).
+    @Flag(name: .long) var restart = false
 
     func run() throws {
         guard worker else { throw ExitCode(PluginHostKeeper.run(handing: fd)) }
         let value = (try? JSONParser(maxBytes: 16 << 20).parse(Data(config.utf8))) ?? .object([:])
         let entry = PluginEntry(id: id, path: path, config: value, location: "isolated")
-        let status = PluginHostChild.run(fd: fd, entry: entry, directories: .init(dataHome: dataHome, cacheHome: cacheHome))
+        let status = PluginHostChild.run(fd: fd, entry: entry, directories: .init(dataHome: dataHome, cacheHome: cacheHome),
+                                         restart: restart)
         throw ExitCode(status)
     }
 }

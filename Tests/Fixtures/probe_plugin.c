@@ -18,6 +18,8 @@
  *   "fail": make create() fail with this message,
  *   "created_marker": a file create() writes (to prove inspect never calls create),
  *   "pid_file": a file create() appends its process id to, one line per create (isolation),
+ *   "crash_in_create_if": a path; create() writes through NULL when that file exists (with
+ *       crash_once: the restart after the first crash crashes in create),
  *   "select_taps": "0".."3", narrows the media taps with select_media_taps (ABI 1.1);
  *     the status it returned is logged, and a second call after create is logged too.
  */
@@ -94,6 +96,15 @@ static oton_instance *probe_create(const oton_host *host, const char *config_jso
     char *fail = json_string(config_json, "fail");
     char *log = json_string(config_json, "log");
     char *marker = json_string(config_json, "created_marker");
+    {
+        char *crash_if = json_string(config_json, "crash_in_create_if");
+        struct stat exists;
+        if (crash_if != NULL && stat(crash_if, &exists) == 0) {
+            volatile int *nowhere = NULL;
+            *nowhere = 1;
+        }
+        free(crash_if);
+    }
 #ifdef PROBE_CRASH_IN_CREATE
     {
         volatile int *nowhere = NULL;

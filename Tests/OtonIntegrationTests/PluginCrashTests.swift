@@ -116,6 +116,52 @@ final class PluginCrashTests: XCTestCase {
         XCTAssertTrue(echo.stdout.contains("after"), "commands reach the restarted plugin: \(echo.stdout)")
     }
 
+    /// A crash in create() under isolation is told one way by both processes: the child's crash line
+    /// and oton's report both say that oton goes on without the plugin (it never started, so it is
+    /// not restarted), and the hint is about the plugin, not its config.
+    func testAnIsolatedPluginThatCrashesInCreateIsToldOneWay() async throws {
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        let directory = try TemporaryDirectory(self)
+        let probe = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "crashprobe", defines: ["PROBE_CRASH_IN_CREATE"])
+        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
+                                   plugins: plugins(probe: probe, config: "{}", isolation: "process"))
+        _ = try oton.connect()
+        let lines = waitForLines(oton.directory.file("stderr.log"), timeout: 60) { $0.contains { $0.contains("crashed while starting (SIGSEGV)") } }
+        let text = lines.joined(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.contains("oton: plugin org.oton.test.probe (libcrashprobe.so) crashed in create: SIGSEGV in its isolated process while starting; oton goes on without it") }, text)
+        XCTAssertTrue(lines.contains { $0.contains("org.oton.test.probe crashed while starting (SIGSEGV) in its isolated process; oton goes on without it") }, text)
+        XCTAssertTrue(text.contains("report it to its author"), text)
+        XCTAssertFalse(text.contains("restarts it"), "it is not restarted: \(text)")
+        XCTAssertFalse(text.contains("fix the plugin's"), "the config is not what crashed: \(text)")
+        // Starting the plugin came first: oton connects after it, on a busy machine some seconds later.
+        let deadline = Date().addingTimeInterval(30)
+        var status = try oton.ctl(["status"]).stdout
+        while !status.hasPrefix("playing"), Date() < deadline {
+            usleep(200_000)
+            status = try oton.ctl(["status"]).stdout
+        }
+        XCTAssertTrue(status.hasPrefix("playing"), "oton plays on: \(status)")
+        XCTAssertTrue(oton.process.isRunning)
+    }
+
+    /// A restart that crashes in create is retried, and its crash line says so: the plugin crashes on
+    /// its third event (writing the marker), then every restart's create crashes on the marker.
+    func testARestartThatCrashesInCreateSaysItIsRestarted() async throws {
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        let directory = try TemporaryDirectory(self)
+        let probe = try crashingProbe(in: directory)
+        let marker = directory.file("crashed")
+        let config = #"{"log": "\#(directory.file("probe.log"))", "crash_once": "\#(marker)", "crash_in_create_if": "\#(marker)"}"#
+        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
+                                   plugins: plugins(probe: probe, config: config, isolation: "process"))
+        _ = try oton.connect()
+        let lines = waitForLines(oton.directory.file("stderr.log"), timeout: 60) { $0.contains { $0.contains("did not start again") } }
+        let text = lines.joined(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.contains("plugin org.oton.test.probe did not start again: it crashed while starting: SIGSEGV") }, text)
+        XCTAssertTrue(lines.contains { $0.contains("crashed in create: SIGSEGV in its isolated process; oton goes on and restarts it") }, text)
+        XCTAssertFalse(text.contains("goes on without it"), "a restart is retried, and nothing says otherwise: \(text)")
+    }
+
     /// A plugin that crashes every time is given up after five crashes, said once; oton plays on.
     func testAnIsolatedPluginThatKeepsCrashingIsGivenUpOnce() async throws {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")

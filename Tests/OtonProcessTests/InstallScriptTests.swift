@@ -30,7 +30,14 @@ final class InstallScriptTests: XCTestCase {
                           "share/doc/oton/examples/c-level-meter/oton_level_meter.c"] {
             XCTAssertTrue(fileManager.fileExists(atPath: prefix + "/" + installed), "missing \(installed)")
         }
-        XCTAssertTrue(fileManager.fileExists(atPath: directory.file("xdg/oton/plugins")), "the user plugin folder")
+        XCTAssertFalse(fileManager.fileExists(atPath: directory.file("xdg/oton")), "--prefix writes nothing outside the prefix")
+        XCTAssertTrue(install.stdout.contains("not created"), install.stdout)
+        // Asked for, the user plugin folder is made, for the user only.
+        let again = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", prefix, "--from", TestPaths.products, "--user-folder"],
+                                   environment: environment)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let attributes = try fileManager.attributesOfItem(atPath: directory.file("xdg/oton/plugins"))
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o700, "the user plugin folder")
 
         // The examples, copied out of the install into a directory of their own, as a third party has them.
         let examples: [(source: String, library: String, id: String)] = [
@@ -59,6 +66,85 @@ final class InstallScriptTests: XCTestCase {
         try fileManager.moveItem(atPath: work + "/liboton_level_meter.so", toPath: directory.file("xdg/oton/plugins/liboton_level_meter.so"))
         let user = try runProcess(prefix + "/bin/oton", ["plugins", "inspect", "liboton_level_meter.so"], environment: environment)
         XCTAssertTrue(user.stdout.contains("path:        \(directory.file("xdg/oton/plugins/liboton_level_meter.so"))"), user.stdout + user.stderr)
+    }
+
+    /// The issue's case: `--prefix` with no XDG_DATA_HOME created ~/.local/share/oton/plugins.
+    func testAPrefixInstallLeavesHomeAlone() throws {
+        let directory = try TemporaryDirectory(self)
+        var environment = environment(directory)
+        environment["XDG_DATA_HOME"] = nil
+        environment["PREFIX"] = nil
+        let install = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", directory.file("prefix"), "--from", TestPaths.products],
+                                     environment: environment)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.file("prefix/bin/oton")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file(".local")), "nothing in ~/.local: \(install.stdout)")
+        XCTAssertTrue(install.stdout.contains("\(directory.path)/.local/share/oton/plugins (not created"), install.stdout)
+    }
+
+    /// The plugin guide's Swift recipe ("Outside this repository"), taken from the guide itself: a
+    /// SwiftPM package whose system-library target finds the installed header through oton-plugin.pc
+    /// builds a plugin that exports only its entry point and that the installed oton inspects.
+    func testTheGuidesSwiftPackageRecipeBuildsAgainstTheInstalledHeader() throws {
+        let directory = try TemporaryDirectory(self)
+        let prefix = directory.file("prefix")
+        let environment = environment(directory)
+        let install = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", prefix, "--from", TestPaths.products],
+                                     environment: environment)
+        XCTAssertEqual(install.status, 0, install.stderr)
+
+        let guide = try String(contentsOfFile: TestPaths.root + "/docs/plugin-guide.md", encoding: .utf8)
+        let start = try XCTUnwrap(guide.range(of: "### Outside this repository\n"))
+        let section = String(guide[start.upperBound...]).components(separatedBy: "\n### ")[0]
+        // Each file is a "`NAME`:" line, a blank line, then a fenced block.
+        let pattern = try NSRegularExpression(pattern: "^`([^`]+)`:\n\n```[a-z]*\n(.*?)```", options: [.anchorsMatchLines, .dotMatchesLineSeparators])
+        let package = directory.file("package")
+        var written: [String] = []
+        for match in pattern.matches(in: section, range: NSRange(section.startIndex..., in: section)) {
+            let name = String(section[Range(match.range(at: 1), in: section)!])
+            let text = String(section[Range(match.range(at: 2), in: section)!])
+            let path = package + "/" + name
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            written.append(name)
+        }
+        XCTAssertEqual(written.sorted(), ["Package.swift", "Sources/PluginAPI/module.modulemap", "Sources/PluginAPI/shim.h", "exports.map"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: package + "/Sources/PluginAPI/oton_plugin.h"), "nothing copied")
+        try FileManager.default.createDirectory(atPath: package + "/Sources/MyPlugin", withIntermediateDirectories: true)
+        try """
+        import Glibc
+        import PluginAPI
+
+        private let descriptor: UnsafeMutablePointer<oton_plugin_descriptor> = {
+            let pointer = UnsafeMutablePointer<oton_plugin_descriptor>.allocate(capacity: 1)
+            pointer.initialize(to: oton_plugin_descriptor())
+            pointer.pointee.struct_size = UInt32(MemoryLayout<oton_plugin_descriptor>.size)
+            pointer.pointee.abi_major = OTON_ABI_MAJOR
+            pointer.pointee.abi_minor = OTON_ABI_MINOR
+            pointer.pointee.id = UnsafePointer(strdup("org.example.swift-recipe")!)
+            pointer.pointee.name = UnsafePointer(strdup("Swift recipe")!)
+            pointer.pointee.version = UnsafePointer(strdup("1.0.0")!)
+            pointer.pointee.create = { _, _, _, _ in UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1) }
+            pointer.pointee.destroy = { instance in instance?.deallocate() }
+            return pointer
+        }()
+
+        @_cdecl("oton_plugin_entry")
+        public func otonPluginEntry() -> UnsafePointer<oton_plugin_descriptor> { UnsafePointer(descriptor) }
+
+        """.write(toFile: package + "/Sources/MyPlugin/MyPlugin.swift", atomically: true, encoding: .utf8)
+
+        var buildEnvironment = environment
+        buildEnvironment["HOME"] = ProcessInfo.processInfo.environment["HOME"] // SwiftPM's caches, as a person has them
+        let build = try runProcess("/usr/bin/env", ["swift", "build", "--package-path", package], environment: buildEnvironment)
+        XCTAssertEqual(build.status, 0, build.stdout + build.stderr)
+        let library = package + "/.build/debug/libMyPlugin.so"
+        let nm = try runProcess("/usr/bin/env", ["nm", "-D", "--defined-only", library])
+        let exported = nm.stdout.split(separator: "\n").filter { $0.split(separator: " ").dropFirst().first?.first?.isUppercase == true }
+        XCTAssertEqual(exported.compactMap { $0.split(separator: " ").last.map(String.init) }, ["oton_plugin_entry"])
+        let inspect = try runProcess(prefix + "/bin/oton", ["plugins", "inspect", library], environment: environment)
+        XCTAssertEqual(inspect.status, 0, inspect.stderr)
+        XCTAssertTrue(inspect.stdout.contains("id:          org.example.swift-recipe"), inspect.stdout)
     }
 
     func testARelativePrefixIsRefusedWithAReason() throws {

@@ -30,6 +30,26 @@ final class PluginExamplesTests: XCTestCase {
                                                  location: "plugins[0]")])
         guard case .running = reports[0].status else { return XCTFail("\(reports)") }
         XCTAssertTrue(FileManager.default.fileExists(atPath: log), "the logger opened the exact path it was given")
+        // Its command's argument is read with read_json too.
+        XCTAssertEqual(manager.run(command: "logger-stats", arguments: ["reset"]), CommandReply(ok: true, text: "0 events, 0 tracks"))
+        XCTAssertEqual(manager.run(command: "logger-stats", arguments: ["\"x\""]),
+                       CommandReply(ok: false, text: #"unknown argument ""x""; usage: logger-stats [reset]"#))
+    }
+
+    /// The example has no JSON code: a wrong or missing "file" is refused in the host's config reader's words.
+    func testLoggerRefusesABadFileSettingInTheConfigReadersWords() throws {
+        let directory = try TemporaryDirectory(self)
+        let library = try buildExample("c-logger", "oton_event_logger", in: directory)
+        let source = try String(contentsOfFile: TestPaths.root + "/examples/c-logger/oton_event_logger.c", encoding: .utf8)
+        XCTAssertFalse(source.contains("json_skip") || source.contains("\\u"), "no JSON parsing of its own")
+        for (config, reason) in [(JSONValue.object(["file": .number(42.0)]), "config.file must be a string, not 42"),
+                                 (.object([:]), #"config needs "file": the path of the log to write"#)] {
+            let manager = manager(PluginBus(), directory)
+            let reports = manager.start([PluginEntry(id: "org.example.event-logger", path: library, enabled: true, config: config, location: "plugins[0]")])
+            manager.shutdown()
+            guard case let .failed(error) = reports[0].status else { return XCTFail("\(reports)") }
+            XCTAssertTrue(error.reason.hasSuffix(reason), error.reason)
+        }
     }
 
     func testLevelMeterMeasuresWindowsAndNeverSpansAGap() throws {
@@ -75,6 +95,6 @@ final class PluginExamplesTests: XCTestCase {
         let reports = manager.start([PluginEntry(id: "org.example.level-meter", path: library, enabled: true,
                                                  config: .object(["window_ms": .string("soon")]), location: "plugins[0]")])
         guard case let .failed(error) = reports[0].status else { return XCTFail("\(reports)") }
-        XCTAssertTrue(error.reason.contains("\"window_ms\" must be a whole number of milliseconds"), error.reason)
+        XCTAssertTrue(error.reason.hasSuffix(#"config.window_ms must be a whole number from 10 to 60000, not "soon""#), error.reason)
     }
 }

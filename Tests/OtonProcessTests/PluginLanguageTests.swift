@@ -77,10 +77,10 @@ final class PluginLanguageTests: XCTestCase {
     }
 
     func testTheHostTableOfABI14EndsWithLanguageAndTranslate() {
-        XCTAssertEqual(OTON_ABI_MINOR, 4)
+        XCTAssertGreaterThanOrEqual(OTON_ABI_MINOR, 4)
         XCTAssertEqual(MemoryLayout<oton_host>.offset(of: \oton_host.language), 120)
         XCTAssertEqual(MemoryLayout<oton_host>.offset(of: \oton_host.translate), 128)
-        XCTAssertEqual(MemoryLayout<oton_host>.size, 136)
+        XCTAssertEqual(MemoryLayout<oton_host>.offset(of: \oton_host.read_json), 136, "1.5 appended right after translate")
     }
 
     /// The bundled Swift plugins answer through the kit's `host.tr`: their replies come from ru.po.

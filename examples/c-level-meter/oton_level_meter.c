@@ -8,7 +8,7 @@
  *   - start a new window on DISCONT, NEW_CONNECTION or a format change, so that
  *     audio from before a gap is never mixed with audio after it;
  *   - count what the host dropped (its own `dropped` event) and say so;
- *   - refuse a bad config in create() with a reason.
+ *   - refuse a bad config in create() with a reason (read by the host: read_json, ABI 1.5).
  * The command `level-meter-stats` prints the counts.
  *
  * Build it outside the Oton tree with nothing but the header:
@@ -42,134 +42,6 @@ typedef struct meter {
     unsigned long    windows, gaps, format_changes;
     uint64_t         dropped_bytes;
 } meter;
-
-/* A small reader for the flat config object the host passes to create().
- * The host hands over compact JSON (no spaces between tokens), but this reader
- * skips white space anyway and decodes every string escape JSON has:
- * \" \\ \/ \b \f \n \r \t and \uXXXX, surrogate pairs included, to UTF-8.
- * A real plugin may prefer a JSON library; this is enough for a flat object. */
-static const char *json_skip_space(const char *p) {
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-    return p;
-}
-
-static int json_hex4(const char *p, unsigned *out) {
-    unsigned value = 0;
-    int i;
-    for (i = 0; i < 4; i++) {
-        char c = p[i];
-        value <<= 4;
-        if (c >= '0' && c <= '9') value |= (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f') value |= (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') value |= (unsigned)(c - 'A' + 10);
-        else return 0;
-    }
-    *out = value;
-    return 1;
-}
-
-/* Decodes the JSON string that starts at *p (on its opening quote). Returns a
- * malloc'd UTF-8 copy, or NULL when it is not a well-formed string (or a \u0000
- * would cut it short). On success *p is just past the closing quote. */
-static char *json_read_string(const char **p) {
-    const char *s = *p;
-    char *out, *o;
-    if (*s != '"') return NULL;
-    s++;
-    out = malloc(strlen(s) + 1); /* decoding never makes a string longer */
-    if (out == NULL) return NULL;
-    o = out;
-    while (*s != '"') {
-        unsigned c;
-        if (*s == '\0' || (unsigned char)*s < 0x20) { free(out); return NULL; }
-        if (*s != '\\') { *o++ = *s++; continue; }
-        s++;
-        switch (*s) {
-        case '"': case '\\': case '/': *o++ = *s++; continue;
-        case 'b': *o++ = '\b'; s++; continue;
-        case 'f': *o++ = '\f'; s++; continue;
-        case 'n': *o++ = '\n'; s++; continue;
-        case 'r': *o++ = '\r'; s++; continue;
-        case 't': *o++ = '\t'; s++; continue;
-        case 'u': break;
-        default: free(out); return NULL;
-        }
-        if (!json_hex4(s + 1, &c)) { free(out); return NULL; }
-        s += 5;
-        if (c >= 0xD800 && c <= 0xDBFF) { /* a high surrogate needs its low half */
-            unsigned low;
-            if (s[0] != '\\' || s[1] != 'u' || !json_hex4(s + 2, &low) || low < 0xDC00 || low > 0xDFFF) {
-                free(out);
-                return NULL;
-            }
-            c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
-            s += 6;
-        } else if ((c >= 0xDC00 && c <= 0xDFFF) || c == 0) {
-            free(out);
-            return NULL;
-        }
-        if (c < 0x80) *o++ = (char)c;
-        else if (c < 0x800) { *o++ = (char)(0xC0 | (c >> 6)); *o++ = (char)(0x80 | (c & 0x3F)); }
-        else if (c < 0x10000) {
-            *o++ = (char)(0xE0 | (c >> 12)); *o++ = (char)(0x80 | ((c >> 6) & 0x3F)); *o++ = (char)(0x80 | (c & 0x3F));
-        } else {
-            *o++ = (char)(0xF0 | (c >> 18)); *o++ = (char)(0x80 | ((c >> 12) & 0x3F));
-            *o++ = (char)(0x80 | ((c >> 6) & 0x3F)); *o++ = (char)(0x80 | (c & 0x3F));
-        }
-    }
-    *o = '\0';
-    *p = s + 1;
-    return out;
-}
-
-/* Skips one JSON value (string, number, literal, or a nested object or array). */
-static const char *json_skip_value(const char *p) {
-    int depth = 0;
-    do {
-        p = json_skip_space(p);
-        if (*p == '"') {
-            char *ignored = json_read_string(&p);
-            if (ignored == NULL) return NULL;
-            free(ignored);
-        } else if (*p == '{' || *p == '[') {
-            depth++;
-            p++;
-        } else if (*p == '}' || *p == ']') {
-            if (depth == 0) return p;
-            depth--;
-            p++;
-        } else if (*p == '\0') {
-            return NULL;
-        } else {
-            p++;
-        }
-    } while (depth > 0 || (*p != ',' && *p != '}' && *p != '\0'));
-    return p;
-}
-
-/* Where the value of a top-level member named `key` starts, or NULL. */
-static const char *json_member(const char *json, const char *key) {
-    const char *p = json_skip_space(json);
-    if (*p != '{') return NULL;
-    p = json_skip_space(p + 1);
-    while (*p == '"') {
-        char *name = json_read_string(&p);
-        int match;
-        if (name == NULL) return NULL;
-        match = strcmp(name, key) == 0;
-        free(name);
-        p = json_skip_space(p);
-        if (*p != ':') return NULL;
-        p = json_skip_space(p + 1);
-        if (match) return p;
-        p = json_skip_value(p);
-        if (p == NULL) return NULL;
-        p = json_skip_space(p);
-        if (*p != ',') return NULL;
-        p = json_skip_space(p + 1);
-    }
-    return NULL;
-}
 
 /* Starts an empty window for the format of `buffer`. */
 static void meter_reset(meter *self, const oton_media_format *format) {
@@ -209,17 +81,21 @@ static oton_instance *meter_create(const oton_host *host, const char *config_jso
                                    char *error, size_t error_size) {
     meter *self;
     unsigned long window_ms = 1000;
-    const char *value = json_member(config_json, "window_ms");
-    if (value != NULL) {
-        char *end;
-        double number = strtod(value, &end);
-        if (end == value || number < 10 || number > 60000 || number != floor(number)) {
-            snprintf(error, error_size,
-                     "config \"window_ms\" must be a whole number of milliseconds from 10 to 60000");
-            return NULL;
-        }
-        window_ms = (unsigned long)number;
+    oton_json_value value;
+    /* The host reads the setting (ABI 1.5, oton_host.read_json): no JSON code here, and a bad
+     * value is refused in the words of oton's own config reader, e.g.
+     * "config.window_ms must be a whole number from 10 to 60000, not "soon"". */
+    if (!OTON_HAS_FIELD(host, oton_host, read_json) || host->read_json == NULL) {
+        snprintf(error, error_size, "this plugin needs oton with plugin ABI 1.5 or newer");
+        return NULL;
     }
+    memset(&value, 0, sizeof value);
+    value.struct_size = sizeof value;
+    value.type = OTON_JSON_INTEGER;
+    value.minimum = 10;
+    value.maximum = 60000;
+    if (host->read_json(host, config_json, "config.window_ms", &value, error, error_size) != OTON_OK) return NULL;
+    if (value.found) window_ms = (unsigned long)value.integer;
     self = calloc(1, sizeof *self);
     if (self == NULL) {
         snprintf(error, error_size, "out of memory");

@@ -2,8 +2,10 @@
  * oton_event_logger.c — a complete Oton plugin in plain C99.
  *
  * It writes one line per event it receives to the file named by its config
- * ({"file": "/path/to/log"}), answers the control command `logger-stats`,
- * and publishes "org.example.logger.line" after each track it logs.
+ * ({"file": "/path/to/log"}), answers the control command `logger-stats [reset]`,
+ * and publishes "org.example.logger.line" after each track it logs. It reads its
+ * config and the command's argument with the host's oton_host.read_json (ABI 1.5),
+ * so it has no JSON code of its own.
  *
  * Build it outside the Oton tree with nothing but the header. With an
  * installed oton (scripts/install), pkg-config knows where the header is:
@@ -32,147 +34,53 @@ typedef struct logger {
     unsigned long    tracks;
 } logger;
 
-/* A small reader for the flat config object the host passes to create().
- * The host hands over compact JSON (no spaces between tokens), but this reader
- * skips white space anyway and decodes every string escape JSON has:
- * \" \\ \/ \b \f \n \r \t and \uXXXX, surrogate pairs included, to UTF-8.
- * A real plugin may prefer a JSON library; this is enough for a flat object. */
-static const char *json_skip_space(const char *p) {
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-    return p;
-}
-
-static int json_hex4(const char *p, unsigned *out) {
-    unsigned value = 0;
-    int i;
-    for (i = 0; i < 4; i++) {
-        char c = p[i];
-        value <<= 4;
-        if (c >= '0' && c <= '9') value |= (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f') value |= (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') value |= (unsigned)(c - 'A' + 10);
-        else return 0;
+/* Reads the string at `path` of `json` (the config or a command's arguments)
+ * with the host's reader (ABI 1.5): no JSON code here. Returns a malloc'd copy,
+ * or NULL with *found = 0 when the value is absent, or NULL with the host's
+ * reason in `error` when it is not a string. The first call asks for the
+ * length only (text_size 0); the second copies the string. */
+static char *read_string(const oton_host *host, const char *json, const char *path, int *found,
+                         char *error, size_t error_size) {
+    oton_json_value value;
+    char *text;
+    memset(&value, 0, sizeof value);
+    value.struct_size = sizeof value;
+    value.type = OTON_JSON_STRING;
+    *found = 0;
+    if (host->read_json(host, json, path, &value, error, error_size) != OTON_OK) return NULL;
+    if (!value.found) return NULL;
+    text = malloc((size_t)value.integer + 1);
+    if (text == NULL) {
+        snprintf(error, error_size, "out of memory");
+        return NULL;
     }
-    *out = value;
-    return 1;
-}
-
-/* Decodes the JSON string that starts at *p (on its opening quote). Returns a
- * malloc'd UTF-8 copy, or NULL when it is not a well-formed string (or a \u0000
- * would cut it short). On success *p is just past the closing quote. */
-static char *json_read_string(const char **p) {
-    const char *s = *p;
-    char *out, *o;
-    if (*s != '"') return NULL;
-    s++;
-    out = malloc(strlen(s) + 1); /* decoding never makes a string longer */
-    if (out == NULL) return NULL;
-    o = out;
-    while (*s != '"') {
-        unsigned c;
-        if (*s == '\0' || (unsigned char)*s < 0x20) { free(out); return NULL; }
-        if (*s != '\\') { *o++ = *s++; continue; }
-        s++;
-        switch (*s) {
-        case '"': case '\\': case '/': *o++ = *s++; continue;
-        case 'b': *o++ = '\b'; s++; continue;
-        case 'f': *o++ = '\f'; s++; continue;
-        case 'n': *o++ = '\n'; s++; continue;
-        case 'r': *o++ = '\r'; s++; continue;
-        case 't': *o++ = '\t'; s++; continue;
-        case 'u': break;
-        default: free(out); return NULL;
-        }
-        if (!json_hex4(s + 1, &c)) { free(out); return NULL; }
-        s += 5;
-        if (c >= 0xD800 && c <= 0xDBFF) { /* a high surrogate needs its low half */
-            unsigned low;
-            if (s[0] != '\\' || s[1] != 'u' || !json_hex4(s + 2, &low) || low < 0xDC00 || low > 0xDFFF) {
-                free(out);
-                return NULL;
-            }
-            c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
-            s += 6;
-        } else if ((c >= 0xDC00 && c <= 0xDFFF) || c == 0) {
-            free(out);
-            return NULL;
-        }
-        if (c < 0x80) *o++ = (char)c;
-        else if (c < 0x800) { *o++ = (char)(0xC0 | (c >> 6)); *o++ = (char)(0x80 | (c & 0x3F)); }
-        else if (c < 0x10000) {
-            *o++ = (char)(0xE0 | (c >> 12)); *o++ = (char)(0x80 | ((c >> 6) & 0x3F)); *o++ = (char)(0x80 | (c & 0x3F));
-        } else {
-            *o++ = (char)(0xF0 | (c >> 18)); *o++ = (char)(0x80 | ((c >> 12) & 0x3F));
-            *o++ = (char)(0x80 | ((c >> 6) & 0x3F)); *o++ = (char)(0x80 | (c & 0x3F));
-        }
+    value.text = text;
+    value.text_size = (size_t)value.integer + 1;
+    if (host->read_json(host, json, path, &value, error, error_size) != OTON_OK) {
+        free(text);
+        return NULL;
     }
-    *o = '\0';
-    *p = s + 1;
-    return out;
-}
-
-/* Skips one JSON value (string, number, literal, or a nested object or array). */
-static const char *json_skip_value(const char *p) {
-    int depth = 0;
-    do {
-        p = json_skip_space(p);
-        if (*p == '"') {
-            char *ignored = json_read_string(&p);
-            if (ignored == NULL) return NULL;
-            free(ignored);
-        } else if (*p == '{' || *p == '[') {
-            depth++;
-            p++;
-        } else if (*p == '}' || *p == ']') {
-            if (depth == 0) return p;
-            depth--;
-            p++;
-        } else if (*p == '\0') {
-            return NULL;
-        } else {
-            p++;
-        }
-    } while (depth > 0 || (*p != ',' && *p != '}' && *p != '\0'));
-    return p;
-}
-
-/* Where the value of a top-level member named `key` starts, or NULL. */
-static const char *json_member(const char *json, const char *key) {
-    const char *p = json_skip_space(json);
-    if (*p != '{') return NULL;
-    p = json_skip_space(p + 1);
-    while (*p == '"') {
-        char *name = json_read_string(&p);
-        int match;
-        if (name == NULL) return NULL;
-        match = strcmp(name, key) == 0;
-        free(name);
-        p = json_skip_space(p);
-        if (*p != ':') return NULL;
-        p = json_skip_space(p + 1);
-        if (match) return p;
-        p = json_skip_value(p);
-        if (p == NULL) return NULL;
-        p = json_skip_space(p);
-        if (*p != ',') return NULL;
-        p = json_skip_space(p + 1);
-    }
-    return NULL;
-}
-
-/* The string value of `key` as a malloc'd copy, or NULL when absent or not a string. */
-static char *json_string(const char *json, const char *key) {
-    const char *value = json_member(json, key);
-    return value != NULL && *value == '"' ? json_read_string(&value) : NULL;
+    *found = 1;
+    return text;
 }
 
 /* MAIN THREAD. config_json is borrowed; error is the host's buffer. */
 static oton_instance *logger_create(const oton_host *host, const char *config_json,
                                     char *error, size_t error_size) {
     logger *self;
-    char *path = json_string(config_json, "file");
+    char *path;
+    int found;
+    if (error_size > 0) error[0] = '\0';
+    /* read_json came with ABI 1.5: an older host's table is shorter. */
+    if (!OTON_HAS_FIELD(host, oton_host, read_json) || host->read_json == NULL) {
+        snprintf(error, error_size, "this plugin needs oton with plugin ABI 1.5 or newer");
+        return NULL;
+    }
+    path = read_string(host, config_json, "config.file", &found, error, error_size);
     if (path == NULL) {
-        snprintf(error, error_size, "config needs \"file\": the path of the log to write");
+        /* Absent: say what is needed. Refused: the host's reason is already in `error`,
+         * e.g. "config.file must be a string, not 42". */
+        if (error[0] == '\0') snprintf(error, error_size, "config needs \"file\": the path of the log to write");
         return NULL;
     }
     self = calloc(1, sizeof *self);
@@ -235,9 +143,28 @@ static oton_status logger_on_command(oton_instance *instance, const char *name, 
                                      oton_reply_fn reply, void *reply_context) {
     logger *self = instance;
     char text[128];
-    (void)args_json;
+    char error[256] = "";
+    char *word;
+    int found;
     if (strcmp(name, "logger-stats") != 0) return OTON_ERR_UNSUPPORTED;
+    /* The arguments are a JSON array of strings: args[0] is the first word after the command. */
+    word = read_string(self->host, args_json, "args[0]", &found, error, sizeof error);
+    if (word == NULL && found == 0 && error[0] != '\0') {
+        reply(reply_context, error);
+        return OTON_ERR_INVALID;
+    }
     snprintf(text, sizeof text, "%lu events, %lu tracks", self->events, self->tracks);
+    if (word != NULL) {
+        if (strcmp(word, "reset") != 0) {
+            snprintf(text, sizeof text, "unknown argument \"%.60s\"; usage: logger-stats [reset]", word);
+            free(word);
+            reply(reply_context, text);
+            return OTON_ERR_INVALID;
+        }
+        self->events = 0;
+        self->tracks = 0;
+        free(word);
+    }
     reply(reply_context, text);
     return OTON_OK;
 }
@@ -245,7 +172,7 @@ static oton_status logger_on_command(oton_instance *instance, const char *name, 
 static const char *const logger_consumes[] = {"*", NULL};
 
 static const oton_command_decl logger_commands[] = {
-    {sizeof(oton_command_decl), 0, "logger-stats", "logger-stats", "how many events and tracks were logged"},
+    {sizeof(oton_command_decl), 0, "logger-stats", "logger-stats [reset]", "how many events and tracks were logged (reset: then start again from 0)"},
 };
 
 static const oton_plugin_descriptor logger_descriptor = {

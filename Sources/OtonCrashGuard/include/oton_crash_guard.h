@@ -26,9 +26,16 @@ const char *oton_crash_guard_enter(const char *prefix);
 void oton_crash_guard_leave(const char *previous);
 
 /* In an isolated plugin's child process (`oton plugin-host`): the line's hint
- * then says that oton restarts the plugin, and the child gets SIGKILL when its
- * parent dies (prctl PR_SET_PDEATHSIG), so it never outlives oton.
+ * then says that oton goes on without the plugin while it starts (its entry
+ * function and create(): oton reports it as not started and does not restart
+ * it), and that oton restarts it once it has started; and the child gets
+ * SIGKILL when its parent dies (prctl PR_SET_PDEATHSIG), so it never outlives oton.
  * Thread: the main thread, before any plugin code runs. */
 void oton_crash_guard_become_isolated_child(void);
+
+/* In the isolated child: a crash from now on is one oton restarts (the hint
+ * says so): create() returned an instance, or this child is itself a restart,
+ * which oton retries when it fails to start. Thread: any, once. */
+void oton_crash_guard_isolated_child_restartable(void);
 
 #endif

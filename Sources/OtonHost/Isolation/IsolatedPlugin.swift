@@ -68,6 +68,8 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         let ready: IsolationManifest.Ready
         do {
             ready = try IsolatedPluginProcess.spawn(entry: entry, path: path, directories: directories, into: &channel, pid: &pid)
+        } catch let IsolationError.crashedStarting(signal) {
+            throw .crashedStarting(path: path, id: entry.id, signal: signal)
         } catch {
             throw .createFailed(path: path, id: entry.id, reason: "in its isolated process: \(error)")
         }
@@ -238,7 +240,8 @@ final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         var newChannel: IsolationChannel?
         var newPID: pid_t = 0
         do {
-            let ready = try IsolatedPluginProcess.spawn(entry: entry, path: path, directories: directories, into: &newChannel, pid: &newPID)
+            let ready = try IsolatedPluginProcess.spawn(entry: entry, path: path, directories: directories, restart: true,
+                                                        into: &newChannel, pid: &newPID)
             let lost = lock.withLock { () -> Int in
                 channel = newChannel
                 pid = newPID

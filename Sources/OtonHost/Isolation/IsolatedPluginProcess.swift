@@ -29,7 +29,8 @@ enum IsolatedPluginProcess {
         return status
     }
 
-    static func spawn(entry: PluginEntry, path: String, directories: PluginManager.Directories,
+    /// `restart`: a start after a crash, which oton retries if it fails (the child's crash line says so).
+    static func spawn(entry: PluginEntry, path: String, directories: PluginManager.Directories, restart: Bool = false,
                       into channel: inout IsolationChannel?, pid: inout pid_t) throws -> IsolationManifest.Ready {
         let (ours, theirs) = try IsolationChannel.pair()
         var actions = posix_spawn_file_actions_t()
@@ -38,6 +39,7 @@ enum IsolatedPluginProcess {
         posix_spawn_file_actions_adddup2(&actions, theirs, 3) // dup2 clears close-on-exec on fd 3
         let arguments = [executable, "plugin-host", "--fd", "3", "--id", entry.id, "--path", path,
                          "--config", entry.config.jsonText, "--data-home", directories.dataHome, "--cache-home", directories.cacheHome]
+            + (restart ? ["--restart"] : [])
         var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         // The child's crash is reported in one line (its culprit line, then ours with the signal);
@@ -99,6 +101,11 @@ enum IsolatedPluginProcess {
         default:
             let reason = candidate.refusal.map { tr("it sent {what}", ["what": $0]) }
             let status = endAndReap(child)
+            let signal = status & 0x7f
+            if first == nil, reason == nil, signal != 0, signal != 0x7f, signal != SIGKILL {
+                // Its own crash line (OtonCrashGuard) said "oton goes on without it": so does oton.
+                throw IsolationError.crashedStarting(signal: signalName(signal))
+            }
             throw IsolationError.child(reason ?? (first == nil ? tr("it {how} before it was ready", ["how": describe(status)]) : tr("it said something else than ready")))
         }
     }

@@ -150,11 +150,14 @@ final class IsolationChannel: @unchecked Sendable {
 enum IsolationError: Error, CustomStringConvertible {
     case system(String, Int32)
     case child(String)
+    /// The child died of `signal` (its name) before it said ready: in the plugin's entry function or create().
+    case crashedStarting(signal: String)
 
     var description: String {
         switch self {
         case let .system(call, code): "\(call) failed: \(String(cString: strerror(code)))"
         case let .child(reason): reason
+        case let .crashedStarting(signal): tr("it crashed while starting: {signal}", ["signal": signal])
         }
     }
 }

@@ -13,9 +13,11 @@ import Synchronization
 /// Threading: `run` reads the socket on the calling thread until oton says destroy or goes away;
 /// commands run on a global queue; the plugin's own calls come from its mailbox or its threads.
 public enum PluginHostChild {
-    /// Returns the exit status of `oton plugin-host`.
-    public static func run(fd: Int32, entry: PluginEntry, directories: PluginManager.Directories) -> Int32 {
+    /// Returns the exit status of `oton plugin-host`. `restart`: oton started this child again after
+    /// a crash, and retries it if it fails to start (so its crash line says "restarts it" from the start).
+    public static func run(fd: Int32, entry: PluginEntry, directories: PluginManager.Directories, restart: Bool = false) -> Int32 {
         oton_crash_guard_become_isolated_child()
+        if restart { oton_crash_guard_isolated_child_restartable() }
         // Ctrl-C in a terminal signals the whole process group: oton decides when this child ends.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
@@ -47,6 +49,8 @@ public enum PluginHostChild {
             channel.send(.failed, ["reason": .string(reason)])
             return 0
         }
+        // Started: a crash from now on is one oton restarts, and the crash line says so.
+        oton_crash_guard_isolated_child_restartable()
         // What the plugin publishes (its own events only) goes up to oton.
         let uplink = bus.makeMailbox(for: "oton.isolation.uplink")
         let forwarder = PublishForwarder(pluginID: manifest.id, channel: channel)

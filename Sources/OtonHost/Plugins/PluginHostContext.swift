@@ -64,7 +64,8 @@ final class PluginHostContext: @unchecked Sendable {
             data_dir: strings.pointer(at: data), cache_dir: strings.pointer(at: cache),
             select_media_taps: hostSelectMediaTaps, run_command: hostRunCommand,
             select_pcm_format: hostSelectPCMFormat,
-            language: translations.language, translate: hostTranslate
+            language: translations.language, translate: hostTranslate,
+            read_json: PluginJSONReading.function
         ))
         table.pointee.host_data = Unmanaged.passRetained(self).toOpaque() // never released: see above
     }

@@ -14,13 +14,16 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
     case duplicateID(path: String, id: String, loadedFrom: String)
     case idMismatch(path: String, configured: String, declared: String)
     case createFailed(path: String, id: String, reason: String)
+    /// An isolated plugin's process died of `signal` before create() returned: not restarted.
+    case crashedStarting(path: String, id: String, signal: String)
 
     public var path: String {
         switch self {
         case let .unsafeFile(path, _), let .notRegularFile(path, _), let .notFound(path, _), let .openFailed(path, _), let .missingEntry(path),
              let .nullDescriptor(path), let .descriptorTooSmall(path, _, _), let .majorMismatch(path, _, _),
              let .newerMinor(path, _, _), let .missingField(path, _), let .invalidField(path, _, _),
-             let .duplicateID(path, _, _), let .idMismatch(path, _, _), let .createFailed(path, _, _):
+             let .duplicateID(path, _, _), let .idMismatch(path, _, _), let .createFailed(path, _, _),
+             let .crashedStarting(path, _, _):
             path
         }
     }
@@ -55,6 +58,8 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
         case let .idMismatch(_, configured, declared):
             tr("plugins.json says id \"{configured}\" but the library declares \"{declared}\"", ["configured": configured, "declared": declared])
         case let .createFailed(_, id, reason): tr("{plugin} failed to start: {reason}", ["plugin": id, "reason": reason])
+        case let .crashedStarting(_, id, signal):
+            tr("{plugin} crashed while starting ({signal}) in its isolated process; oton goes on without it", ["plugin": id, "signal": signal])
         }
     }
 
@@ -76,6 +81,8 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
         case let .createFailed(_, _, reason) where reason.hasPrefix(PluginLoadError.directoryReasonPrefix):
             tr("make the directory's parent writable by you (or set XDG_DATA_HOME / XDG_CACHE_HOME to a directory you own), or disable the plugin")
         case .createFailed: tr("fix the plugin's \"config\" in plugins.json as the reason says, or disable it")
+        case .crashedStarting:
+            tr("the crash is in the plugin, not in its config: report it to its author with the crash line above, or disable it in plugins.json; it is not restarted")
         }
     }
 

@@ -53,9 +53,10 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define OTON_ABI_MAJOR 1u
-#define OTON_ABI_MINOR 4u /* 1.1: oton_host.select_media_taps; 1.2: station requests, oton_request.station;
+#define OTON_ABI_MINOR 5u /* 1.1: oton_host.select_media_taps; 1.2: station requests, oton_request.station;
                               1.3: oton_host.run_command, oton_host.select_pcm_format;
-                              1.4: oton_host.language, oton_host.translate */
+                              1.4: oton_host.language, oton_host.translate;
+                              1.5: oton_host.read_json, oton_json_value (config and arguments by path) */
 
 /* The one symbol the host looks up with dlsym(). */
 #define OTON_PLUGIN_ENTRY_SYMBOL "oton_plugin_entry"
@@ -382,6 +383,33 @@ typedef struct oton_host oton_host;
 /* Receives a snapshot event from oton_host.current(); BORROWED for the call. */
 typedef void (*oton_event_visitor)(void *user, const oton_event *event);
 
+/* 1.5: what oton_host.read_json reads at a path, and where it puts it. */
+typedef uint32_t oton_json_type;
+#define OTON_JSON_STRING       1u /* a string: copied into text, its length in integer */
+#define OTON_JSON_NUMBER       2u /* a number, fractions allowed: number */
+#define OTON_JSON_INTEGER      3u /* a whole number that fits 64 bits (1e3 is 1000; 1.5, "5" and true are not): integer (and number) */
+#define OTON_JSON_BOOL         4u /* true or false: boolean */
+#define OTON_JSON_ARRAY_LENGTH 5u /* a list, whatever its items: how many, in integer */
+
+/* 1.5: one read of oton_host.read_json. The plugin owns it (on its stack, say)
+ * and fills the IN fields; the host writes the OUT fields before read_json
+ * returns and never keeps the pointer. */
+typedef struct oton_json_value {
+    uint32_t       struct_size; /* IN: sizeof(oton_json_value) */
+    oton_json_type type;        /* IN: OTON_JSON_* */
+    double         minimum;     /* IN, NUMBER and INTEGER: the inclusive range the value must lie in, */
+    double         maximum;     /*     refused in the config reader's words; both 0 means any value */
+    char          *text;        /* IN, STRING: the plugin's buffer for the string, NUL-terminated; */
+    size_t         text_size;   /*     its size in bytes. 0 (text may be NULL) asks for the length only */
+    uint32_t       found;       /* OUT: 1 when the path holds a value, 0 when it is absent or null
+                                 *      (anywhere along the path): nothing else is written, the
+                                 *      plugin's default applies, and the status is OTON_OK */
+    uint32_t       boolean;     /* OUT, BOOL: 1 for true, 0 for false */
+    double         number;      /* OUT, NUMBER and INTEGER */
+    int64_t        integer;     /* OUT, INTEGER: the value; ARRAY_LENGTH: the count; STRING: its length
+                                 *      in bytes without the NUL (a JSON "\u0000" inside is copied too) */
+} oton_json_value;
+
 /* 1.3: receives the outcome of oton_host.run_command(). PLUGIN MAILBOX of the
  * instance that ran the command (like on_event: never at the same time as
  * another of its callbacks, never after its destroy() began). `status` is
@@ -448,7 +476,7 @@ struct oton_host {
     const char *data_dir;
     const char *cache_dir;
 
-    /* ---- added in ABI 1.1 (check OTON_HAS_FIELD(host, select_media_taps)) ---- */
+    /* ---- added in ABI 1.1 (check OTON_HAS_FIELD(host, oton_host, select_media_taps)) ---- */
 
     /* MAIN THREAD, only from inside create(). Narrows the media taps this
      * instance receives to `taps`, a subset of the descriptor's media_taps
@@ -464,7 +492,7 @@ struct oton_host {
      * want (check oton_media_format.tap). */
     oton_status (*select_media_taps)(const oton_host *host, oton_media_tap taps);
 
-    /* ---- added in ABI 1.3 (check OTON_HAS_FIELD(host, run_command)) ---- */
+    /* ---- added in ABI 1.3 (check OTON_HAS_FIELD(host, oton_host, run_command)) ---- */
 
     /* ANY THREAD. Runs a control command exactly as `oton ctl NAME ARGS…`
      * would: a host command (status, volume, station, stations, next, …) or
@@ -492,7 +520,7 @@ struct oton_host {
      * OTON_ERR_BUSY after create() returned. */
     oton_status (*select_pcm_format)(const oton_host *host, const oton_pcm_format_request *format);
 
-    /* ---- added in ABI 1.4 (check OTON_HAS_FIELD(host, translate)) ---- */
+    /* ---- added in ABI 1.4 (check OTON_HAS_FIELD(host, oton_host, translate)) ---- */
 
     /* The user's language as the host resolved it from its environment
      * (LC_ALL, LC_MESSAGES, LANG, then a LANGUAGE list, as gettext reads
@@ -512,6 +540,46 @@ struct oton_host {
      * plugin fills them in after translating. The result is the host's (never
      * free it) and lives as long as the host table. */
     const char *(*translate)(const oton_host *host, const char *message);
+
+    /* ---- added in ABI 1.5 (check OTON_HAS_FIELD(host, oton_host, read_json)) ---- */
+
+    /* ANY THREAD. Reads one value of the JSON text `json` at `path` into
+     * `value`, with the rules and words of the host's config reader (the one
+     * the bundled plugins use), so a plugin needs no JSON parser of its own:
+     * pass create()'s config_json with paths under "config", and on_command's
+     * args_json with paths under "args" (a command's arguments are strings).
+     *
+     * PATH       a root name that names the text in messages ("config",
+     *            "args"; letters, digits, '_', '-'), then any number of
+     *            ".key" (an object's member) and "[index]" (a list's item,
+     *            from 0): "config.station.name", "config.services[2].url",
+     *            "args[0]", or the root alone ("args" with ARRAY_LENGTH: how
+     *            many arguments). At most 1024 bytes and 64 steps. A key that
+     *            holds '.' or '[' cannot be reached. A root named "config" must
+     *            be a JSON object.
+     * RESULT     OTON_OK with value->found = 1 and the value written, or
+     *            found = 0 when the value is absent or null anywhere along the
+     *            path (the default applies). OTON_ERR_INVALID when the text is
+     *            not JSON (at most 1 MiB, nested at most 64 deep), the value or
+     *            a step on the way has another type, a number lies outside
+     *            [minimum, maximum], or the path, the range or `value` is
+     *            malformed (NULL, struct_size below OTON_JSON_VALUE_SIZE_1_5, an
+     *            unknown type). OTON_ERR_FAILED when a string does not fit in
+     *            text_size bytes: value->integer then holds its length, text[0]
+     *            is NUL; call again with integer + 1 bytes. OTON_ERR_FAILED with
+     *            no error text after destroy() began, as for the table's other
+     *            functions.
+     * ERROR      Otherwise, on every status but OTON_OK, one line saying what
+     *            is wrong and what it must be, in the host's `language`, e.g.
+     *            "config.port must be a whole number from 1 to 65535, not \"80\"",
+     *            is written NUL-terminated into `error` (the plugin's buffer of
+     *            `error_size` bytes, cut at a character's end; may be NULL with
+     *            0): fit to hand on as create()'s error or a command's reply.
+     * OWNERSHIP  `json`, `path` and `value` are BORROWED for the call; the
+     *            host copies nothing it keeps and holds no state between calls,
+     *            so the string read is the plugin's own copy in `text`. */
+    oton_status (*read_json)(const oton_host *host, const char *json, const char *path,
+                             oton_json_value *value, char *error, size_t error_size);
 };
 
 /* ------------------------------------------------------------------------ */
@@ -595,6 +663,7 @@ typedef struct oton_plugin_descriptor {
 #define OTON_DESCRIPTOR_SIZE_1_0   112u /* oton_plugin_descriptor, through on_command */
 /* Structs that first appeared in a later minor: the smallest size, as there. */
 #define OTON_PCM_FORMAT_REQUEST_SIZE_1_3 16u /* oton_pcm_format_request, through channels */
+#define OTON_JSON_VALUE_SIZE_1_5         64u /* oton_json_value, through integer */
 
 /* The end of `field` in `type`: offsetof + sizeof. */
 #define OTON_FIELD_END(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
@@ -612,6 +681,8 @@ _Static_assert(OTON_FIELD_END(oton_command_decl, help) == OTON_COMMAND_DECL_SIZE
 _Static_assert(OTON_FIELD_END(oton_host, cache_dir) == OTON_HOST_SIZE_1_0, "oton_host: 1.0 layout changed");
 _Static_assert(OTON_FIELD_END(oton_plugin_descriptor, on_command) == OTON_DESCRIPTOR_SIZE_1_0, "oton_plugin_descriptor: 1.0 layout changed");
 _Static_assert(OTON_FIELD_END(oton_pcm_format_request, channels) == OTON_PCM_FORMAT_REQUEST_SIZE_1_3, "oton_pcm_format_request: 1.3 layout changed");
+_Static_assert(OTON_FIELD_END(oton_json_value, integer) == OTON_JSON_VALUE_SIZE_1_5, "oton_json_value: 1.5 layout changed");
+_Static_assert(offsetof(oton_host, read_json) == 136, "oton_host: 1.5 layout changed");
 #endif
 
 /* The entry point's type. The plugin defines exactly one function named
