@@ -233,7 +233,7 @@ final class Recorder {
             guard FileOps.isInside(directory, root: settings.directory) else {
                 throw PartFile.Failure(description: "\(directory) leads outside the output folder (a symbolic link?)")
             }
-            open.file = try FileOps.createUnique(base, suffix: ".part")
+            open.file = try FileOps.createUnique(base, suffix: ".part", caseBlind: settings.template.portable)
             if open.segment.container == .pcm {
                 try open.file!.writeWAVHeader(PCMFormat(caps: open.segment.caps) ?? PCMFormat(rate: 44100, channels: 2))
             }
@@ -264,7 +264,7 @@ final class Recorder {
             guard FileOps.isInside(directory, root: settings.directory) else {
                 throw PartFile.Failure(description: "\(directory) leads outside the output folder")
             }
-            try file.rename(toBase: base, suffix: ".part")
+            try file.rename(toBase: base, suffix: ".part", caseBlind: settings.template.portable)
             open.entry.file = namer.relativePath(file.path)
             if oldDirectory != settings.directory && oldDirectory != directory { rmdir(oldDirectory) } // only when left empty
         } catch {
