@@ -1,0 +1,90 @@
+import Foundation
+import OtonJSON
+
+/// Writes history rows one at a time as a table, JSON or CSV, so that `oton history` streams
+/// what the database cursor reads instead of holding every row (100,000 rows of a 1 GB history
+/// took 388 MB that way). Memory is bounded by one row, except for the table: its column widths
+/// come from the first ``tableWindow`` rows (held until then); a longer cell further down is cut
+/// with "…" like any cell over 48 characters.
+public struct HistoryRowWriter {
+    public static let tableWindow = 1000
+
+    private let format: HistoryQuery.Format
+    private let labels: HistoryLabels
+    private let timeZone: TimeZone
+    private let isoFormatter = ISO8601DateFormatter()
+    private let localFormatter: DateFormatter
+    private var rows = 0
+    private var held: [[String]] = []
+    private var widths: [Int]?
+
+    public init(format: HistoryQuery.Format, timeZone: TimeZone = .current, labels: HistoryLabels = HistoryLabels()) {
+        self.format = format
+        self.labels = labels
+        self.timeZone = timeZone
+        localFormatter = DateFormatter()
+        localFormatter.locale = Locale(identifier: "en_US_POSIX")
+        localFormatter.timeZone = timeZone
+        localFormatter.dateFormat = "yyyy-MM-dd HH:mm"
+    }
+
+    /// The text for one more row (empty while a table holds its first rows).
+    public mutating func add(_ row: PlayRow) -> String {
+        defer { rows += 1 }
+        switch format {
+        case .json:
+            let object: JSONValue = [
+                "id": .number(JSONNumber(row.id)), "started_at": .string(iso(row.startedAt)), "jingle": .bool(row.isJingle),
+                "skipped": .bool(row.isSkipped), "station": .string(row.station), "artist": .string(row.artist),
+                "title": .string(row.title), "raw_title": .string(row.rawTitle), "ended_at": .string(row.endedAt.map(iso)),
+                "seconds_listened": row.secondsListened.map { .number(($0 * 10).rounded() / 10) } ?? .null,
+                "artwork_path": .string(row.artworkPath),
+            ]
+            // As JSONValue.prettyJSONText writes an array: two spaces in, ",\n" between elements.
+            return (rows == 0 ? "[\n" : ",\n") + "  " + object.prettyJSONText.replacingOccurrences(of: "\n", with: "\n  ")
+        case .csv:
+            let line = [String(row.id), iso(row.startedAt), row.endedAt.map(iso) ?? "",
+                        row.secondsListened.map { String(format: "%.1f", $0) } ?? "", row.station ?? "",
+                        row.artist ?? "", row.title ?? "", row.rawTitle ?? "", row.isJingle ? "1" : "0",
+                        row.artworkPath ?? "", row.isSkipped ? "1" : "0"].map(HistoryFormatter.csvField).joined(separator: ",")
+            return (rows == 0 ? Self.csvHeader + "\n" : "") + line + "\n"
+        case .table:
+            let cells = [localFormatter.string(from: Date(timeIntervalSince1970: Double(row.startedAt) / 1e6)),
+                         row.secondsListened.map(HistoryFormatter.duration) ?? (row.endedAt == nil ? "…" : ""),
+                         row.station ?? "", row.artist ?? "",
+                         (row.title ?? row.rawTitle ?? "") + (row.isJingle ? " " + labels("[jingle]") : "") + (row.isSkipped ? " " + labels("[skipped]") : "")]
+                .map(HistoryFormatter.clean)
+            if let widths { return HistoryFormatter.tableLine(cells, widths: widths) }
+            held.append(cells)
+            return held.count >= Self.tableWindow ? releaseHeld() : ""
+        }
+    }
+
+    /// The text after the last row.
+    public mutating func finish() -> String {
+        switch format {
+        case .json: return rows == 0 ? "[]\n" : "\n]\n"
+        case .csv: return rows == 0 ? Self.csvHeader + "\n" : ""
+        case .table:
+            if rows == 0 { return labels("No tracks in the history match.") + "\n" }
+            return widths == nil ? releaseHeld() : ""
+        }
+    }
+
+    private static let csvHeader = "id,started_at,ended_at,seconds_listened,station,artist,title,raw_title,jingle,artwork_path,skipped"
+
+    private var header: [String] { ["STARTED", "HEARD", "STATION", "ARTIST", "TITLE"].map(labels.callAsFunction) }
+
+    /// The header and the held rows, with the widths they set for the rest.
+    private mutating func releaseHeld() -> String {
+        let all = [header] + held
+        let found = HistoryFormatter.widths(all)
+        widths = found
+        held = []
+        return all.map { HistoryFormatter.tableLine($0, widths: found) }.joined()
+    }
+
+    private func iso(_ micros: Int64) -> String {
+        isoFormatter.string(from: Date(timeIntervalSince1970: Double(micros) / 1e6))
+    }
+}
