@@ -511,6 +511,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case let .warning(text):
             logger.debug("GStreamer warning: \(text)")
             lastSinkWarning = text
+        case let .notice(text):
+            logger.warning("\(text)")
         case let .failure(kind, detail):
             logger.info("\(current.url): \(detail)")
             logger.warning("\(current.url): \(kind.message(in: .current))")
