@@ -104,6 +104,9 @@ let package = Package(
         // Keeps an isolated plugin's process tree: a subreaper that ends every process the plugin forked.
         .target(name: "OtonProcessKeeper", path: "Sources/OtonProcessKeeper"),
 
+        // The C heap in use (glibc mallinfo2), for the validator's leak check.
+        .target(name: "OtonHeapGauge", path: "Sources/OtonHeapGauge"),
+
         // The host: config, loader, bus, player. Linked into the oton executable and the tests.
         .target(
             name: "OtonHost",
@@ -115,6 +118,7 @@ let package = Package(
                 "OtonHTTP",
                 "OtonCrashGuard",
                 "OtonProcessKeeper",
+                "OtonHeapGauge",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The message catalogues (locale/*.po), copied beside the executable; see docs/translating.md.

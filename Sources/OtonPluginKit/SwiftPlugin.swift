@@ -12,6 +12,9 @@ public protocol SwiftPluginInstance: AnyObject {
     func receive(media: UnsafePointer<oton_media_buffer>)
     /// A control command the descriptor declared (or registered); the reply text and success.
     func command(_ name: String, _ arguments: [String]) -> (Bool, String)
+    /// The same, for a reply written in pieces as it is made (a long listing): `reply` may be
+    /// called many times, the pieces are concatenated. By default, the one-piece `command`.
+    func command(_ name: String, _ arguments: [String], reply: (String) -> Void) -> Bool
     /// The last call: stop own threads, release everything.
     func shutdown()
 }
@@ -20,6 +23,11 @@ public extension SwiftPluginInstance {
     func receive(_ event: EventView.Snapshot) {}
     func receive(media: UnsafePointer<oton_media_buffer>) {}
     func command(_ name: String, _ arguments: [String]) -> (Bool, String) { (false, "\(name) is not supported") }
+    func command(_ name: String, _ arguments: [String], reply: (String) -> Void) -> Bool {
+        let (ok, text) = command(name, arguments)
+        reply(text)
+        return ok
+    }
     func shutdown() {}
 }
 
@@ -94,8 +102,7 @@ enum SwiftPluginGlue {
         guard let pointer, let name else { return OTON_ERR_INVALID }
         let json = arguments.map { String(cString: $0) } ?? "[]"
         let list = (try? JSONValue.parse(Data(json.utf8)))?.stringsValue ?? []
-        let (ok, text) = instance(pointer).command(String(cString: name), list)
-        reply?(context, text)
+        let ok = instance(pointer).command(String(cString: name), list) { piece in reply?(context, piece) }
         return ok ? OTON_OK : OTON_ERR_FAILED
     }
 }

@@ -58,8 +58,9 @@ struct HistoryCommand: ParsableCommand {
         @OptionGroup var filters: Filters
 
         func run() throws {
+            // Streamed; a history another program keeps locked is waited for (HistoryDatabaseOpener.lockPatience).
             try PluginCommandLine.run(pluginID: "org.oton.history", library: "libOtonHistory.so", command: "history",
-                                      arguments: filters.arguments, options: options)
+                                      arguments: filters.arguments, options: options, streamed: true, timeout: 60)
         }
     }
 
@@ -70,21 +71,27 @@ struct HistoryCommand: ParsableCommand {
 
         func run() throws {
             try PluginCommandLine.run(pluginID: "org.oton.history", library: "libOtonHistory.so", command: "history",
-                                      arguments: ["stats"] + filters.arguments, options: options)
+                                      arguments: ["stats"] + filters.arguments, options: options, timeout: 60)
         }
     }
 }
 
 /// Runs one control command of a plugin without a player and prints its reply.
 enum PluginCommandLine {
-    static func run(pluginID: String, library: String, command: String, arguments: [String], options: GlobalOptions) throws {
+    /// `streamed`: the reply goes to standard output in pieces as the plugin writes them (a long
+    /// listing never sits whole in memory), and `timeout` is the longest pause between pieces.
+    static func run(pluginID: String, library: String, command: String, arguments: [String], options: GlobalOptions,
+                    streamed: Bool = false, timeout: Double = 30) throws {
         options.bootstrapLogging()
         let config = (try? ConfigLoader.load(explicit: options.config)) ?? OtonConfig()
         if options.config != nil { _ = try options.loadConfig() } // an explicit file that is broken is an error
+        let write: @Sendable (String) -> Void = { text in _ = StandardOutput.write(text) }
+        let output = streamed ? write : nil
         let reply: CommandReply
         do {
             reply = try OfflineCommand.run(pluginID: pluginID, command: command, arguments: arguments, config: config,
-                                           defaultLibrary: library)
+                                           defaultLibrary: library, timeout: timeout,
+                                           output: output)
         } catch {
             Terminal.error("\(error)")
             throw ExitStatus.configuration

@@ -82,6 +82,7 @@ enum ValidationChild {
             switch parts[0] {
             case "pass": return .pass(note: text.isEmpty ? nil : text)
             case "skip": return .skip(text)
+            case "warn": return .warn(text)
             case "fail": return .fail(text)
             default: continue
             }

@@ -9,7 +9,7 @@ extension PluginsCommand {
         static let configuration = CommandConfiguration(
             abstract: tr("Run a plugin through the plugin contract, each check in a child process, and report every check."),
             discussion: HelpText.paragraphs(
-                tr("Checks: the descriptor; create/destroy with empty, hostile and huge config; every declared command with bad arguments; a storm of every event kind it consumes; media at its taps with DISCONT and format changes; destroy while events are pending; no call into the host after destroy. Every call into the plugin has a time limit (--timeout). A crash or a hang fails that check only. Data and cache directories are temporary; requests reach no player."),
+                tr("Checks: the descriptor; create/destroy with empty, hostile and huge config; every declared command with bad arguments; a storm of every event kind it consumes; a leak check (heap growth over a storm, at most 1 KiB per event); media at its taps with DISCONT and format changes; destroy while events are pending; no call into the host after destroy. Every call into the plugin has a time limit (--timeout). A crash or a hang fails that check only. Data and cache directories are temporary; requests reach no player."),
                 tr("Exit status: 0 when every check passes, 1 when one fails, 2 for a usage error."),
                 HelpText.examples("oton plugins validate ./liboton_event_logger.so", "oton plugins validate org.oton.history --timeout 5",
                                   "oton plugins validate ./libmine.so --plugin-config '{\"file\":\"/tmp/x.log\"}'")
@@ -63,6 +63,7 @@ extension PluginsCommand {
                 switch outcome {
                 case let .pass(note): print("pass  \(check.title)" + (note.map { " (\($0))" } ?? ""))
                 case let .skip(reason): print("skip  \(check.title): \(reason)")
+                case let .warn(reason): print("warn  \(check.title): \(reason)")
                 case let .fail(reason):
                     print("FAIL  \(check.title): \(reason)")
                     failures += 1
@@ -95,6 +96,7 @@ extension PluginsCommand {
             switch validator.run(check) {
             case let .pass(note): line("pass\t" + (note ?? ""))
             case let .skip(reason): line("skip\t" + reason)
+            case let .warn(reason): line("warn\t" + reason)
             case let .fail(reason): line("fail\t" + reason)
             }
             // A plugin may have left a thread stuck in a callback: do not wait for it.

@@ -9,6 +9,10 @@
  *   MISBEHAVE_DUPLICATE_COMMAND   declares the command "misbehave-stats" twice
  *   MISBEHAVE_BAD_COMMAND_NAME    declares a command named "Bad Name"
  *   MISBEHAVE_SILENT_FAILURE      its command fails without a reply text
+ *   MISBEHAVE_LEAK                on_event allocates 4 KiB it never frees, and destroy()
+ *                                 does not free the instance
+ *   MISBEHAVE_LARGE_DESCRIPTOR    the descriptor's struct_size is 16 bytes more than the
+ *                                 descriptor of the ABI minor it declares
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -64,13 +68,23 @@ static oton_instance *misbehaving_create(const oton_host *host, const char *conf
 }
 
 static void misbehaving_destroy(oton_instance *instance) {
+#ifdef MISBEHAVE_LEAK
+    (void)instance;
+#else
     free(instance);
+#endif
 }
 
 static void misbehaving_on_event(oton_instance *instance, const oton_event *event) {
     misbehaving *self = instance;
     (void)event;
     self->events++;
+#ifdef MISBEHAVE_LEAK
+    {
+        char *lost = malloc(4096);
+        if (lost != NULL) memset(lost, (int)(self->events & 0xff), 4096);
+    }
+#endif
 #ifdef MISBEHAVE_BLOCK_IN_EVENT
     {
         struct timespec pause = {30, 0};
@@ -119,12 +133,27 @@ static const oton_command_decl misbehaving_commands[] = {
 
 static const char *const misbehaving_consumes[] = {"*", NULL};
 
+#ifdef MISBEHAVE_LARGE_DESCRIPTOR
+/* A descriptor with 16 bytes after it that struct_size claims, as a plugin built against a
+ * newer header but declaring this one's minor would have. */
+static const struct {
+    oton_plugin_descriptor descriptor;
+    char beyond[16];
+} misbehaving_large = {{
+    sizeof(oton_plugin_descriptor) + 16, OTON_ABI_MAJOR, OTON_ABI_MINOR, OTON_TAP_PCM | OTON_TAP_STREAM,
+    "org.oton.test.misbehaving", "Misbehaving", "1.0.0", "Breaks the contract on request",
+    misbehaving_consumes, misbehaving_commands, sizeof misbehaving_commands / sizeof misbehaving_commands[0], 0,
+    misbehaving_create, misbehaving_destroy, misbehaving_on_event, misbehaving_on_media, misbehaving_on_command,
+}, {0}};
+#define misbehaving_descriptor misbehaving_large.descriptor
+#else
 static const oton_plugin_descriptor misbehaving_descriptor = {
     sizeof(oton_plugin_descriptor), OTON_ABI_MAJOR, OTON_ABI_MINOR, OTON_TAP_PCM | OTON_TAP_STREAM,
     "org.oton.test.misbehaving", "Misbehaving", "1.0.0", "Breaks the contract on request",
     misbehaving_consumes, misbehaving_commands, sizeof misbehaving_commands / sizeof misbehaving_commands[0], 0,
     misbehaving_create, misbehaving_destroy, misbehaving_on_event, misbehaving_on_media, misbehaving_on_command,
 };
+#endif
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {
     return &misbehaving_descriptor;

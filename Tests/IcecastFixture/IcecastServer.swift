@@ -163,7 +163,7 @@ public final class IcecastServer: @unchecked Sendable {
     /// (otherwise `song=` which sets TITLE only and clears ARTIST).
     public func setTitle(mount: String, title: String) async throws {
         var query = "mount=\(mount.queryEncoded)&mode=updinfo"
-        if let pair = Self.splitArtistTitle(title), try await format(of: mount) == .ogg {
+        if let pair = Self.splitArtistTitle(title), try await format(of: mount).isOgg {
             query += "&artist=\(pair.0.queryEncoded)&title=\(pair.1.queryEncoded)"
         } else {
             query += "&song=\(title.queryEncoded)"

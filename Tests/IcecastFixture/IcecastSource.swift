@@ -8,8 +8,14 @@ public enum StreamFormat: String, Sendable {
     case ogg
     /// Like `mp3`, but the tone pauses: 4.4 s of 440 Hz, 0.6 s of silence, every 5 s from the start.
     case mp3WithPauses
+    /// Ogg Opus (48 kHz, 96 kbit/s), titles as Opus tags.
+    case opus
+    /// FLAC in Ogg (44.1 kHz, 16 bit), titles as Vorbis comments.
+    case oggFLAC
 
-    var isMP3: Bool { self != .ogg }
+    var isMP3: Bool { self == .mp3 || self == .mp3WithPauses }
+    /// Titles travel in the stream's comment header (a new chain per title), not as ICY metadata.
+    public var isOgg: Bool { !isMP3 }
 }
 
 /// A `gst-launch-1.0` process feeding one Icecast mount. Created by
@@ -98,7 +104,7 @@ public final class IcecastSource: @unchecked Sendable {
 
     /// What /status-json.xsl shows as `title` once the source is up.
     private func expectedStatusTitle(_ title: String) -> String {
-        if format == .ogg, let pair = IcecastServer.splitArtistTitle(title) { return pair.1 }
+        if format.isOgg, let pair = IcecastServer.splitArtistTitle(title) { return pair.1 }
         return title
     }
 
@@ -127,6 +133,14 @@ public final class IcecastSource: @unchecked Sendable {
             // ~25 kbit/s and then Ogg pages (and title changes) take seconds to arrive.
             args += ["wave=pink-noise", "volume=0.05", "!", "audio/x-raw,rate=44100,channels=2",
                      "!", "audioconvert", "!"] + inject + ["vorbisenc", "quality=0.3",
+                     "!", "oggmux", "max-delay=100000000", "max-page-delay=100000000"]
+        case .opus:
+            args += ["wave=pink-noise", "volume=0.05", "!", "audio/x-raw,rate=48000,channels=2",
+                     "!", "audioconvert", "!"] + inject + ["opusenc", "bitrate=96000",
+                     "!", "oggmux", "max-delay=100000000", "max-page-delay=100000000"]
+        case .oggFLAC:
+            args += ["wave=sine", "volume=0.1", "!", "audio/x-raw,rate=44100,channels=2,format=S16LE",
+                     "!", "audioconvert", "!"] + inject + ["flacenc",
                      "!", "oggmux", "max-delay=100000000", "max-page-delay=100000000"]
         }
         args += ["!", "shout2send", "ip=127.0.0.1", "port=\(server.port)",

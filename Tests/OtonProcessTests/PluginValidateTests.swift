@@ -41,7 +41,7 @@ final class PluginValidateTests: XCTestCase {
         let result = try validate(arguments)
         XCTAssertEqual(result.status, 0, "\(product):\n\(result.stdout)\(result.stderr)", file: file, line: line)
         let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("pass") || $0.hasPrefix("FAIL") || $0.hasPrefix("skip") }
-        XCTAssertEqual(lines.count, 9, "one line per check:\n\(result.stdout)", file: file, line: line)
+        XCTAssertEqual(lines.count, ValidationCheck.allCases.count, "one line per check:\n\(result.stdout)", file: file, line: line)
         XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("pass  ") }, "\(product):\n\(result.stdout)", file: file, line: line)
         // The checks run side by side; the report keeps their order.
         let titles = lines.map { String($0.dropFirst(6).prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) }
@@ -53,6 +53,29 @@ final class PluginValidateTests: XCTestCase {
         let result = try validate([try fixture(nil, in: directory)])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("pass  media at the declared taps, with DISCONT and format changes\n"), result.stdout)
+        XCTAssertTrue(line(result.stdout, for: "no heap growth over an event storm").hasPrefix("pass  "), result.stdout)
+    }
+
+    /// 4 KiB kept per event (the fixture never frees them): the leak check names the growth per event.
+    func testALeakingPluginFailsTheLeakCheckWithItsGrowth() throws {
+        let directory = try TemporaryDirectory(self)
+        let result = try validate([try fixture("MISBEHAVE_LEAK", in: directory), "--timeout", "10"])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        let leak = line(result.stdout, for: "no heap growth over an event storm")
+        XCTAssertTrue(leak.hasPrefix("FAIL  ") && leak.contains("the heap grew by ") && leak.contains("at most 1024 allowed"), result.stdout)
+        let perEvent = leak.components(separatedBy: " bytes per event").first?.split(separator: "(").last.flatMap { Int($0) } ?? 0
+        XCTAssertGreaterThanOrEqual(perEvent, 3072, "about the 4 KiB it keeps per event: \(leak)")
+        XCTAssertTrue(result.stdout.contains("1 check failed"), "only the leak check fails:\n\(result.stdout)")
+    }
+
+    /// struct_size beyond the declared minor's descriptor: a warning, not a failure.
+    func testADescriptorLargerThanItsABIGetsAWarning() throws {
+        let directory = try TemporaryDirectory(self)
+        let result = try validate([try fixture("MISBEHAVE_LARGE_DESCRIPTOR", in: directory)])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        let descriptor = line(result.stdout, for: "descriptor and the loader's checks")
+        XCTAssertTrue(descriptor.hasPrefix("warn  ") && descriptor.contains("struct_size is 128 bytes, larger than the 112 of an ABI 1.4 descriptor"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("all checks passed"), result.stdout)
     }
 
     func testFixturesThatBreakTheContractFailWithTheRightReason() throws {
@@ -65,6 +88,7 @@ final class PluginValidateTests: XCTestCase {
             ("MISBEHAVE_DUPLICATE_COMMAND", "descriptor and the loader's checks", "the command \"misbehave-stats\" is declared twice"),
             ("MISBEHAVE_BAD_COMMAND_NAME", "descriptor and the loader's checks", "commands[].name is invalid: \"Bad Name\""),
             ("MISBEHAVE_SILENT_FAILURE", "every declared command with bad arguments", "failed without a message"),
+            ("MISBEHAVE_LEAK", "no heap growth over an event storm", "on_event keeps memory it never frees"),
         ]
         for item in cases {
             let result = try validate([try fixture(item.knob, in: directory), "--timeout", "1"])

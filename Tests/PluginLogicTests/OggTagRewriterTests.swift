@@ -108,4 +108,34 @@ final class OggTagRewriterTests: XCTestCase {
         var rewriter = OggTagRewriter(tags: .init(title: "T"), granuleBase: 100)
         XCTAssertEqual(rewriter.push(file) + rewriter.finish(), file)
     }
+
+    /// FLAC in Ogg (the mapping packet "\u{7F}FLAC" with STREAMINFO, then a VORBIS_COMMENT block):
+    /// tagged and moved back to 0 like Vorbis; a FLAC file once read as the stream's 17 minutes.
+    func testFLACInOggIsTaggedAndStartsAtZero() throws {
+        func le32(_ value: Int) -> [UInt8] { (0 ..< 4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        let streamInfo: [UInt8] = [0x00, 0x00, 0x00, 34] + [16, 0, 16, 0, 0, 0, 14, 0, 48, 0] + [0x0A, 0xC4, 0x42, 0xF0] + [UInt8](repeating: 0, count: 20)
+        let mapping: [UInt8] = [0x7F] + Array("FLAC".utf8) + [1, 0, 0, 1] + Array("fLaC".utf8) + streamInfo
+        let vendor = Array("reference libFLAC 1.4.2".utf8)
+        let body = le32(vendor.count) + vendor + le32(1) + le32("TITLE=Old".utf8.count) + Array("TITLE=Old".utf8)
+        let commentBlock: [UInt8] = [0x84, 0, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body // last block, type 4
+        var file = OggPageWriter.paginate([mapping], serial: 9, sequence: 0, granule: 0)
+        file[0][5] = 2 // BOS
+        file[0] = OggPageWriter.sealed(file[0])
+        file += OggPageWriter.paginate([commentBlock], serial: 9, sequence: 1, granule: 0)
+        for (index, granule) in [44_100 * 1020, 44_100 * 1020 + 4608, 44_100 * 1020 + 9216].enumerated() {
+            file += OggPageWriter.paginate([[0xFF, 0xF8] + [UInt8](repeating: UInt8(index), count: 600)], serial: 9, sequence: UInt32(500 + index), granule: Int64(granule))
+        }
+        var rewriter = OggTagRewriter(tags: .init(title: "Song Two", artist: "Artist B"), granuleBase: nil)
+        let result = pages(rewriter.push(file.flatMap { $0 }) + rewriter.finish())
+        XCTAssertEqual(result.map { $0.0.sequence }, Array(0 ..< UInt32(result.count)), "renumbered without a hole")
+        XCTAssertEqual(result.filter { $0.0.granule > 0 }.map { $0.0.granule }, [4608, 9216, 13824], "from 0, not from 17 minutes in")
+        let header = result[1].1
+        let packet = Array(header[result[1].0.headerLength...])
+        let tags = try XCTUnwrap(VorbisComments(packet: packet), "the comment block is still a FLAC metadata block")
+        XCTAssertEqual(tags.codec, .flac)
+        XCTAssertEqual(tags.value("TITLE"), "Song Two")
+        XCTAssertEqual(tags.value("ARTIST"), "Artist B")
+        XCTAssertEqual(packet[0], 0x84, "the last-block flag and type are kept")
+        XCTAssertEqual(Int(packet[1]) << 16 | Int(packet[2]) << 8 | Int(packet[3]), packet.count - 4, "the block length is the new body's")
+    }
 }

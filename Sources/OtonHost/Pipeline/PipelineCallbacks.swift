@@ -228,7 +228,18 @@ enum PipelineCallbacks {
         var tags: UnsafeMutablePointer<GstTagList>?
         gst_event_parse_tag(event, &tags)
         if let tags { // the tag list belongs to the event
-            PipelineContext.from(data).report(.tags(TagReader.read(tags, encoding: PipelineContext.from(data).titleEncoding), monotonicNanoseconds: Clock.monotonicNanoseconds()))
+            let context = PipelineContext.from(data)
+            var set = TagReader.read(tags, encoding: context.titleEncoding)
+            switch EmbeddedCover.read(tags) {
+            case let .file(url): set.artworkURL = url
+            case let .tooLarge(size):
+                context.report(.notice(tr("the cover inside the stream is {size} MiB, over the {limit} MiB an image may have; it is not shown",
+                                          ["size": String(size >> 20), "limit": String(EmbeddedCover.maxBytes >> 20)])))
+            case let .unwritable(reason):
+                context.report(.notice(tr("the cover inside the stream is not shown: {reason}", ["reason": reason])))
+            case .none: break
+            }
+            context.report(.tags(set, monotonicNanoseconds: Clock.monotonicNanoseconds()))
         }
         return GST_PAD_PROBE_OK
     }

@@ -11,6 +11,8 @@ public enum PipelineEvent: Sendable {
     case error(GStreamerErrorReport)
     /// A WARNING message, for the log.
     case warning(String)
+    /// A line for the listener's log (warning level), in the listener's language.
+    case notice(String)
     /// End of stream: a file ended, or a server closed a live stream.
     case endOfStream
     /// The light engine knows what went wrong without GStreamer's words (an HTTP status, a curl

@@ -74,6 +74,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private var lastByteAtBefore: Int64?
     /// The light engine could not frame this station's stream: its connections use GStreamer (said once).
     private var lightUnsupported = false
+    /// The engine found no audio at this station's extension-less URL: it is resolved (probed) from now on.
+    private var probeUnprobed = false
     private var connection: UInt64 = 0
     /// Owns what is heard and its sequence number (see TrackAccumulator's rules).
     private var accumulator: TrackAccumulator
@@ -246,6 +248,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         current = next
         statusFollower = makeStatusFollower(for: next)
         lightUnsupported = false
+        probeUnprobed = false
         resolvedStationTitle = nil
         lastStreamTitle = nil
         // The old station's song ends here, not when the new one names a song: everyone (status,
@@ -380,6 +383,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     private func resolveThenStartPipeline() {
         let round = liveResolution.withLock { $0 += 1; return $0 }
         if let direct = resolver.resolveWithoutFetching(current.url) { return startPipeline(direct) }
+        if !probeUnprobed, let unprobed = resolver.unprobed(current.url) { return startPipeline(unprobed) }
         pipeline?.stop()
         pipeline = nil
         resolver.resolve(current.url, isCancelled: { [weak self] in self?.liveResolution.withLock { $0 } != round }) { [weak self] result in
@@ -479,6 +483,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             }
         case let .error(report):
             let kind = PlaybackErrorClassifier.classify(report)
+            if resolveAfterAll(kind) { return }
             // The listener reads words; GStreamer's domain, codes and our classification are for debugging.
             logger.warning("\(current.url): \(report.message)")
             logger.debug("\(current.url): [\(report.domain) \(report.code)\(report.httpStatus.map { " HTTP \($0)" } ?? "")] → \(kind.code)")
@@ -486,11 +491,15 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         case let .warning(text):
             logger.debug("GStreamer warning: \(text)")
             lastSinkWarning = text
+        case let .notice(text):
+            logger.warning("\(text)")
         case let .failure(kind, detail):
+            if resolveAfterAll(kind) { return }
             logger.info("\(current.url): \(detail)")
             logger.warning("\(current.url): \(kind.message(in: .current))")
             fail(kind)
         case let .needsPipeline(reason):
+            if resolveAfterAll(.streamUnavailable(reason: .unsupportedFormat)) { return }
             guard options.engine == .auto else {
                 logger.warning("\(current.url): \(tr("the light engine cannot record {reason} (--engine light)", ["reason": reason]))")
                 return handle(.failed(.streamUnavailable(reason: .unsupportedFormat)))
@@ -509,6 +518,37 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                 finish(.ended)
             }
         }
+    }
+
+    /// The engine connected to an extension-less URL without a probe and found no audio it plays
+    /// (a playlist, a page, HLS): the URL is resolved after all, as a URL with no stream behind it
+    /// always was. True when that took over from the failure.
+    private func resolveAfterAll(_ kind: PlaybackErrorKind) -> Bool {
+        guard lastResolved?.unprobed == true, !probeUnprobed else { return false }
+        switch kind {
+        case .streamUnavailable(reason: .notAudio), .streamUnavailable(reason: .unsupportedFormat): break
+        default: return false
+        }
+        logger.info("\(current.url): not audio at first sight; looking at what it is")
+        probeUnprobed = true
+        pipeline?.stop()
+        pipeline = nil
+        // The connection may have reported buffering before it failed: the state is not asked here.
+        let round = liveResolution.withLock { $0 += 1; return $0 }
+        resolver.resolve(current.url, isCancelled: { [weak self] in self?.liveResolution.withLock { $0 } != round }) { [weak self] result in
+            guard let self else { return }
+            queue.async { [self] in
+                guard !finished, liveResolution.withLock({ $0 }) == round else { return }
+                switch result {
+                case let .success(stream):
+                    startPipeline(stream)
+                case let .failure(error):
+                    logger.warning("\(current.url): \(error.detail)")
+                    handle(.failed(error.kind))
+                }
+            }
+        }
+        return true
     }
 
     /// A failure of the current connection, with the cause found when GStreamer could not name it

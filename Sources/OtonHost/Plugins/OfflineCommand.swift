@@ -17,8 +17,9 @@ public enum OfflineCommand {
     public struct Session: Sendable {
         let manager: PluginManager
 
-        public func run(_ command: String, _ arguments: [String] = [], timeout: Double = 30) -> CommandReply {
-            manager.run(command: command, arguments: arguments, timeout: timeout)
+        public func run(_ command: String, _ arguments: [String] = [], timeout: Double = 30,
+                        output: (@Sendable (String) -> Void)? = nil) -> CommandReply {
+            manager.run(command: command, arguments: arguments, timeout: timeout, output: output)
                 ?? CommandReply(ok: false, text: "the plugin does not provide the command \"\(command)\"")
         }
     }
@@ -40,10 +41,11 @@ public enum OfflineCommand {
         return try body(Session(manager: manager))
     }
 
-    /// Runs one command and returns its reply.
+    /// Runs one command and returns its reply. With `output`, a long reply goes there in pieces
+    /// as the plugin writes it, and `timeout` is the longest wait between pieces.
     public static func run(pluginID: String, command: String, arguments: [String], config: OtonConfig,
-                           defaultLibrary: String, timeout: Double = 30) throws -> CommandReply {
-        try with(pluginID: pluginID, defaultLibrary: defaultLibrary, config: config) { $0.run(command, arguments, timeout: timeout) }
+                           defaultLibrary: String, timeout: Double = 30, output: (@Sendable (String) -> Void)? = nil) throws -> CommandReply {
+        try with(pluginID: pluginID, defaultLibrary: defaultLibrary, config: config) { $0.run(command, arguments, timeout: timeout, output: output) }
     }
 
     /// Warnings and errors only: the command's reply is the output.

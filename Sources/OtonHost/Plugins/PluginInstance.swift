@@ -82,11 +82,15 @@ final class PluginInstance: MailboxConsumer, @unchecked Sendable {
     }
 
     /// Runs a command on the mailbox and waits for the reply (at most `timeout` seconds).
-    func run(command name: String, arguments: [String], timeout: Double) -> CommandReply {
+    /// `output`: the reply's pieces are handed to it as the plugin writes them (on the mailbox
+    /// thread), once they pass ``ReplyBox/holdBack`` bytes; what is held back then (a short reply,
+    /// an error) is the returned reply's text. `timeout` is then the longest wait between pieces,
+    /// not for the whole reply: a long listing that keeps coming is not cut off.
+    func run(command name: String, arguments: [String], timeout: Double, output: (@Sendable (String) -> Void)? = nil) -> CommandReply {
         guard let onCommand = library.descriptor.on_command else {
             return CommandReply(ok: false, text: "\(id) does not answer commands")
         }
-        let box = ReplyBox()
+        let box = ReplyBox(output: output)
         let done = DispatchSemaphore(value: 0)
         let argumentsJSON = JSONValue.array(arguments.map(JSONValue.string)).jsonText
         let instance = self.instance
@@ -98,8 +102,13 @@ final class PluginInstance: MailboxConsumer, @unchecked Sendable {
             done.signal()
         }
         guard queued else { return CommandReply(ok: false, text: "\(id) is shutting down; \"\(name)\" was not run") }
-        guard done.wait(timeout: .now() + timeout) == .success else {
-            return CommandReply(ok: false, text: "\(id) did not answer \"\(name)\" within \(Int(timeout)) s")
+        var pieces = box.pieces
+        while done.wait(timeout: .now() + timeout) == .timedOut {
+            let now = box.pieces
+            guard output != nil, now != pieces else {
+                return CommandReply(ok: false, text: "\(id) did not answer \"\(name)\" within \(Int(timeout)) s")
+            }
+            pieces = now
         }
         return box.reply
     }
@@ -137,19 +146,54 @@ enum PluginCall: UInt8, Sendable {
     }
 }
 
-/// Collects the pieces of a command's reply; lives until the command returns.
-/// Concurrency: `text` and `ok` are guarded by `lock`.
+/// Collects the pieces of a command's reply; lives until the command returns. With `output`,
+/// the text is passed on once it is over `holdBack` bytes, and every piece after that as it comes.
+/// Concurrency: every field is guarded by `lock`.
 private final class ReplyBox: @unchecked Sendable {
+    static let holdBack = 64 << 10
+    /// Guards every field below.
     private let lock = NSLock()
+    private let output: (@Sendable (String) -> Void)?
     private var text = ""
     private var ok = false
+    private var passing = false
+    private var count = 0
+
+    init(output: (@Sendable (String) -> Void)? = nil) {
+        self.output = output
+    }
 
     func append(_ piece: String) {
-        lock.lock(); text += piece; lock.unlock()
+        lock.lock()
+        count += 1
+        var out: String?
+        if let output {
+            if passing {
+                out = piece
+            } else {
+                text += piece
+                if text.utf8.count > Self.holdBack {
+                    passing = true
+                    out = text
+                    text = ""
+                }
+            }
+            lock.unlock()
+            if let out { output(out) }
+            return
+        }
+        text += piece
+        lock.unlock()
     }
 
     func finish(ok: Bool) {
         lock.lock(); self.ok = ok; lock.unlock()
+    }
+
+    /// How many pieces arrived so far.
+    var pieces: Int {
+        lock.lock(); defer { lock.unlock() }
+        return count
     }
 
     var reply: CommandReply {

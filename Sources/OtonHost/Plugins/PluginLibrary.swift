@@ -21,6 +21,16 @@ public final class PluginLibrary: @unchecked Sendable {
     /// The size of the ABI 1.0 descriptor: a plugin's descriptor must be at least this.
     public static let minimumDescriptorSize = Int(OTON_DESCRIPTOR_SIZE_1_0)
 
+    /// The size of the descriptor in ABI 1.`abiMinor`: it has not grown since 1.0 (a minor that
+    /// appends a field to it adds its size here). A larger struct_size than this is a plugin
+    /// built against one header and declaring another's minor.
+    public static func descriptorSize(abiMinor: UInt32) -> Int {
+        switch abiMinor {
+        case 0 ... 4: Int(OTON_DESCRIPTOR_SIZE_1_0)
+        default: MemoryLayout<oton_plugin_descriptor>.size
+        }
+    }
+
     /// Opens and validates. Does not call create(). `hostABI` is this host's version
     /// (tests pass another to check the rules for older and newer plugins).
     public init(path: String, hostABI: (major: UInt32, minor: UInt32) = PluginLibrary.hostABI) throws(PluginLoadError) {

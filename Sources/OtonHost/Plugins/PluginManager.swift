@@ -215,13 +215,15 @@ public final class PluginManager: @unchecked Sendable {
     }
 
     /// Runs a control command a plugin registered.
-    public func run(command name: String, arguments: [String], timeout: Double = 10) -> CommandReply? {
+    /// `output` receives a long reply in pieces as it is written (see PluginInstance.run); an
+    /// isolated plugin's reply comes whole.
+    public func run(command name: String, arguments: [String], timeout: Double = 10, output: (@Sendable (String) -> Void)? = nil) -> CommandReply? {
         guard let entry = commands.entry(named: name) else { return nil }
         if let plugin = isolated.first(where: { $0.id == entry.pluginID }) {
             return plugin.run(command: name, arguments: arguments, timeout: timeout)
         }
         guard let instance = instances.first(where: { $0.id == entry.pluginID }) else { return nil }
-        return instance.run(command: name, arguments: arguments, timeout: timeout)
+        return instance.run(command: name, arguments: arguments, timeout: timeout, output: output)
     }
 
     /// The taps and PCM format an instance's create() chose (`oton plugin-host` reports them to oton).

@@ -13,6 +13,9 @@ public struct ResolvedStream: Sendable, Equatable {
     public var playlists: [String] = []
     /// `url` is an HLS playlist (media or master): GStreamer's HLS demuxer fetches its segments.
     public var isHLS = false
+    /// Not looked at first (``StreamResolver/unprobed(_:)``): the engine's own connection says what it
+    /// is; when that is not audio, the player asks the resolver after all.
+    public var unprobed = false
 
     public init(url: String, stationTitle: String? = nil, playlists: [String] = [], isHLS: Bool = false) {
         self.url = url
@@ -42,9 +45,10 @@ public struct StreamResolutionError: Error, Sendable, CustomStringConvertible {
 /// Any other http(s) URL is probed once with a capped GET: a playlist is
 /// small and arrives complete; a stream overflows the probe's 16 KiB (or
 /// keeps the transfer open past 3 s) and is then handed to GStreamer, which
-/// opens its own connection. The probe costs one short extra connection per
-/// connect for extension-less stream URLs, and in return a server that sends
-/// a playlist as text/html is still recognized by its bytes. When the probe
+/// opens its own connection. A URL without any extension is not probed by the
+/// player (``unprobed(_:)``): the engine connects, and only when what it gets
+/// is not audio is the URL probed, so a server that sends a playlist as
+/// text/html is still recognized by its bytes. When the probe
 /// of a top-level URL fails (refused, TLS, HTTP error), the URL goes to
 /// GStreamer unchanged so its error is classified as before; only playlist
 /// entries count a failed probe as a dead entry and fall through to the next.
@@ -79,6 +83,18 @@ public final class StreamResolver: Sendable {
             return ResolvedStream(url: url) // GStreamer reports what it cannot open
         }
         return PlaylistDetector.audioExtensions.contains(parsed.pathExtension.lowercased()) ? ResolvedStream(url: url) : nil
+    }
+
+    /// An http(s) URL without an extension, to be played without a probe: the probe was a connection
+    /// of its own, which a server counts as a listener (two listeners for one player). The engine's
+    /// connection is the only one; when its answer is not audio (a playlist, a page, HLS), the player
+    /// resolves the URL with ``resolve(_:isCancelled:completion:)``. Nil for every other URL.
+    public func unprobed(_ url: String) -> ResolvedStream? {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              parsed.pathExtension.isEmpty else { return nil }
+        var stream = ResolvedStream(url: url)
+        stream.unprobed = true
+        return stream
     }
 
     /// Resolves on the resolver's queue; `completion` runs there. A cancelled resolution never completes.

@@ -34,6 +34,7 @@ public struct PluginValidator {
             case .createHuge: return try cycles(host, [(HostileConfigs.huge, "4 MiB, 20,000 keys")])
             case .commands: return try commands(host)
             case .eventStorm: return try eventStorm(host)
+            case .leak: return try leak(host)
             case .media: return try media(host)
             case .destroyPending: return try destroyPending(host)
             case .afterDestroy: return try afterDestroy(host)
@@ -57,6 +58,11 @@ public struct PluginValidator {
         }
         if !manifest.consumes.isEmpty && !manifest.hasOnEvent {
             throw ValidationFailure(reason: "consumes \(manifest.consumes.joined(separator: ", ")) but has no on_event, so it receives nothing")
+        }
+        let expected = PluginLibrary.descriptorSize(abiMinor: manifest.abiMinor)
+        if manifest.descriptorSize > expected {
+            return .warn("the descriptor's struct_size is \(manifest.descriptorSize) bytes, larger than the \(expected) of an ABI \(manifest.abiMajor).\(manifest.abiMinor) descriptor (its declared abi_minor); "
+                + "the host ignores the bytes beyond. Set struct_size to sizeof(oton_plugin_descriptor) and abi_minor to OTON_ABI_MINOR from the same header")
         }
         return .pass(note: nil)
     }
@@ -144,6 +150,49 @@ public struct PluginValidator {
         phase("destroy() after the storm")
         try host.destroy(instance)
         return .pass(note: published == 0 ? "consumes no kind" : "\(published) events" + (instance.mailbox.dropCounts.events > 0 ? ", \(instance.mailbox.dropCounts.events) dropped for falling behind" : ""))
+    }
+
+    /// Heap growth over a storm after a warm-up (``LeakCheck``): what the plugin keeps per event and never frees.
+    private func leak(_ host: ValidationHost) throws(ValidationFailure) -> ValidationOutcome {
+        guard host.manifest.hasOnEvent else { return .pass(note: "has no on_event") }
+        let instance: PluginInstance
+        switch try running(host) {
+        case let .instance(made): instance = made
+        case let .skipped(outcome): return outcome
+        }
+        // In rounds, each waited for: the mailbox must deliver every event, not drop it for falling behind.
+        func storm(_ count: Int, _ what: String) throws(ValidationFailure) -> Int {
+            let progress = ProgressCounter()
+            var published = 0
+            var round = 0
+            while published < count {
+                let events = ValidationStorms.events(for: host.manifest, bus: host.bus, round: round)
+                if events.isEmpty { break }
+                for event in events { host.enqueue(instance, progress) { host.bus.publish(event) } }
+                published += events.count
+                round += 1
+                if round % 8 == 0 { try host.awaitProgress(of: instance, progress, what: what) }
+            }
+            try host.awaitProgress(of: instance, progress, what: what)
+            return published
+        }
+        phase("on_event warm-up for the leak check")
+        _ = try storm(LeakCheck.warmUpEvents, "during the warm-up")
+        let dropsBefore = instance.mailbox.dropCounts.events
+        let before = LeakCheck.heapInUse()
+        phase("on_event storm for the leak check")
+        let published = try storm(LeakCheck.stormEvents, "during the leak check's storm")
+        let growth = LeakCheck.heapInUse() - before
+        let delivered = published - Int(instance.mailbox.dropCounts.events - dropsBefore)
+        phase("destroy() after the leak check")
+        try host.destroy(instance)
+        guard delivered > 0 else { return .pass(note: "consumes no kind") }
+        let perEvent = growth / delivered
+        if growth > LeakCheck.allowedGrowth(events: delivered) {
+            throw ValidationFailure(reason: "the heap grew by \(LeakCheck.shown(growth)) over \(delivered) events (\(perEvent) bytes per event; at most \(LeakCheck.bytesPerEvent) allowed): "
+                + "on_event keeps memory it never frees; free what each event allocates, or bound what you keep")
+        }
+        return .pass(note: "\(LeakCheck.shown(max(growth, 0))) over \(delivered) events")
     }
 
     private func media(_ host: ValidationHost) throws(ValidationFailure) -> ValidationOutcome {

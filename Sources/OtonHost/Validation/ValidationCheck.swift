@@ -7,6 +7,7 @@ public enum ValidationCheck: String, CaseIterable, Sendable {
     case createHuge = "create-huge"
     case commands
     case eventStorm = "event-storm"
+    case leak
     case media
     case destroyPending = "destroy-pending"
     case afterDestroy = "after-destroy"
@@ -20,6 +21,7 @@ public enum ValidationCheck: String, CaseIterable, Sendable {
         case .createHuge: "create/destroy with huge config"
         case .commands: "every declared command with bad arguments"
         case .eventStorm: "on_event storm of every kind it consumes"
+        case .leak: "no heap growth over an event storm"
         case .media: "media at the declared taps, with DISCONT and format changes"
         case .destroyPending: "destroy while events are pending"
         case .afterDestroy: "no thread of the plugin calls the host after destroy"
@@ -31,6 +33,8 @@ public enum ValidationCheck: String, CaseIterable, Sendable {
 public enum ValidationOutcome: Equatable, Sendable {
     case pass(note: String?)
     case skip(String)
+    /// Passed, with something the author should fix that does not stop the plugin from working.
+    case warn(String)
     case fail(String)
 }
 

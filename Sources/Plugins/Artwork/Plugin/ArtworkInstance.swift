@@ -107,13 +107,19 @@ final class ArtworkInstance: @unchecked Sendable {
         publish(track, path: defaultPath, url: "", type: "default", color: DefaultArtwork.color)
     }
 
-    /// The image for `url`: memory, disk, then the network (validated before it is cached).
+    /// The image for `url`: memory, disk, then the network, or the file the host wrote a cover
+    /// inside the stream to (validated before it is cached, as a download is).
     private func image(at url: String, job: UInt64) throws -> ArtworkCache.Entry {
         if let cached = cache.lookup(url) { return cached }
-        let response = try http.get(url, maxBytes: ArtworkConfig.maxImageBytes) { [weak self] in self?.isCurrent(job) != true }
-        let bytes = [UInt8](response.body)
+        let body: Data
+        if url.hasPrefix("file:") {
+            body = try EmbeddedCoverFile.read(url, maxBytes: ArtworkConfig.maxImageBytes)
+        } else {
+            body = try http.get(url, maxBytes: ArtworkConfig.maxImageBytes) { [weak self] in self?.isCurrent(job) != true }.body
+        }
+        let bytes = [UInt8](body)
         let download = cache.downloadPath()
-        guard FileManager.default.createFile(atPath: download, contents: response.body, attributes: [.posixPermissions: 0o600]) else {
+        guard FileManager.default.createFile(atPath: download, contents: body, attributes: [.posixPermissions: 0o600]) else {
             throw ImageValidator.Failure(description: "cannot write \(download)")
         }
         do {

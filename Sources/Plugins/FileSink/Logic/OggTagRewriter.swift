@@ -4,7 +4,7 @@
 /// out again, the pages after them numbered on without a hole, and when the file was cut in
 /// the middle of a logical stream the granule positions are moved back by
 /// where the cut was (otherwise players show the stream's whole running time
-/// as the file's length). Vorbis and Opus; anything else passes unchanged, as
+/// as the file's length). Vorbis, Opus and FLAC; anything else passes unchanged, as
 /// does every logical stream after the first (a `--no-split` file).
 public struct OggTagRewriter {
     private enum Phase {
@@ -122,11 +122,17 @@ public struct OggTagRewriter {
         }
     }
 
-    /// 3 for Vorbis (identification, comments, setup), 2 for Opus; nil for other codecs.
+    /// 3 for Vorbis (identification, comments, setup), 2 for Opus, for FLAC the mapping packet and the
+    /// metadata blocks it counts (comments first); nil for other codecs, and for a FLAC stream that
+    /// does not say how many blocks follow.
     private var headerPacketCount: Int? {
         guard let first = packets.first ?? (partial.isEmpty ? nil : partial) else { return 3 } // not known yet
         if first.starts(with: [1] + Array("vorbis".utf8)) { return 3 }
         if first.starts(with: Array("OpusHead".utf8)) { return 2 }
+        if first.count >= 9, first.starts(with: [0x7F] + Array("FLAC".utf8)) {
+            let blocks = Int(first[7]) << 8 | Int(first[8])
+            return blocks > 0 ? 1 + blocks : nil
+        }
         return nil
     }
 

@@ -1,11 +1,15 @@
 /// The comment header of Vorbis ("\u{3}vorbis") and Opus ("OpusTags")
-/// streams: a vendor string and KEY=value pairs (Vorbis I spec §5, RFC 7845
-/// §5.2). Parsed, changed and written back; anything after the comments
-/// (Vorbis' framing bit, Opus' padding) is kept as it was.
+/// streams, and FLAC's VORBIS_COMMENT metadata block (a 4-byte block header, as
+/// the second packet of FLAC in Ogg): a vendor string and KEY=value pairs
+/// (Vorbis I spec §5, RFC 7845 §5.2, RFC 9639 §8.6). Parsed, changed and written
+/// back; anything after the comments (Vorbis' framing bit, Opus' padding) is
+/// kept as it was.
 public struct VorbisComments: Equatable, Sendable {
-    public enum Codec: Equatable, Sendable { case vorbis, opus }
+    public enum Codec: Equatable, Sendable { case vorbis, opus, flac }
 
     public var codec: Codec
+    /// FLAC: the block header's first byte (its last-block flag and type 4).
+    private var flacBlockByte: UInt8 = 4
     public var vendor: [UInt8]
     public var comments: [String]
     public var trailer: [UInt8]
@@ -21,6 +25,11 @@ public struct VorbisComments: Equatable, Sendable {
         } else if packet.starts(with: Self.opusMagic) {
             codec = .opus
             magic = Self.opusMagic
+        } else if packet.count >= 4, packet[0] & 0x7F == 4,
+                  Int(packet[1]) << 16 | Int(packet[2]) << 8 | Int(packet[3]) == packet.count - 4 {
+            codec = .flac
+            flacBlockByte = packet[0]
+            magic = Array(packet[0 ..< 4])
         } else {
             return nil
         }
@@ -59,13 +68,17 @@ public struct VorbisComments: Equatable, Sendable {
 
     public var packet: [UInt8] {
         func le32(_ value: Int) -> [UInt8] { (0 ..< 4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
-        var bytes = codec == .vorbis ? Self.vorbisMagic : Self.opusMagic
-        bytes += le32(vendor.count) + vendor + le32(comments.count)
+        var bytes: [UInt8] = le32(vendor.count) + vendor + le32(comments.count)
         for comment in comments {
             let utf8 = Array(comment.utf8)
             bytes += le32(utf8.count) + utf8
         }
-        if codec == .vorbis && trailer.isEmpty { return bytes + [1] } // the framing bit
-        return bytes + trailer
+        switch codec {
+        case .vorbis: return Self.vorbisMagic + bytes + (trailer.isEmpty ? [1] : trailer) // the framing bit
+        case .opus: return Self.opusMagic + bytes + trailer
+        case .flac:
+            let body = bytes + trailer
+            return [flacBlockByte, UInt8(body.count >> 16 & 0xFF), UInt8(body.count >> 8 & 0xFF), UInt8(body.count & 0xFF)] + body
+        }
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileSinkLogic
 import Foundation
 
 /// A file being written: created exclusively (never overwriting), written in
@@ -62,9 +63,11 @@ final class PartFile {
     }
 
     /// Gives the open file a new name: `base` + `suffix`, or `base (2)` … + `suffix` when taken. Never replaces a file.
-    func rename(toBase base: String, suffix: String) throws {
+    /// `caseBlind`: a name that differs only in case from one in the folder is taken too (portable names).
+    func rename(toBase base: String, suffix: String, caseBlind: Bool = false) throws {
         for counter in 1 ... 10_000 {
             let candidate = FileOps.numberedPath(base, counter) + suffix
+            if caseBlind && FileOps.takenInAnotherCase(candidate, own: path) { continue }
             if link(path, candidate) == 0 {
                 unlink(path)
                 path = candidate
@@ -118,9 +121,11 @@ enum FileOps {
 
     /// Gives `source` the name `target`, or `target (2)` … when taken, never replacing a file.
     /// Returns the name used. `source` is gone afterwards.
-    static func linkWithoutReplacing(_ source: String, to target: String) throws -> String {
+    /// `caseBlind`: a name that differs only in case from one in the folder is taken too (portable names).
+    static func linkWithoutReplacing(_ source: String, to target: String, caseBlind: Bool = false) throws -> String {
         for counter in 1 ... 10_000 {
             let candidate = numberedPath(target, counter)
+            if caseBlind && takenInAnotherCase(candidate, own: source) { continue }
             if link(source, candidate) == 0 {
                 unlink(source)
                 return candidate
@@ -133,9 +138,11 @@ enum FileOps {
     }
 
     /// Creates a new exclusive file `base`, `base (2)` … ending in `suffix`.
-    static func createUnique(_ base: String, suffix: String) throws -> PartFile {
+    /// `caseBlind`: a name that differs only in case from one in the folder is taken too (portable names).
+    static func createUnique(_ base: String, suffix: String, caseBlind: Bool = false) throws -> PartFile {
         var lastError: Error = PartFile.Failure(description: "cannot create \(base)\(suffix)")
         for counter in 1 ... 10_000 {
+            if caseBlind && takenInAnotherCase(numberedPath(base, counter) + suffix) { continue }
             do {
                 return try PartFile(creating: numberedPath(base, counter) + suffix)
             } catch let failure as PartFile.Failure where failure.code == EEXIST {
@@ -143,6 +150,15 @@ enum FileOps {
             }
         }
         throw lastError
+    }
+
+    /// True when the folder of `path` holds its name in another case (``CaseBlindNames``);
+    /// `own` (a file being renamed) does not count.
+    static func takenInAnotherCase(_ path: String, own: String? = nil) -> Bool {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return false }
+        let ownName = own.flatMap { ($0 as NSString).deletingLastPathComponent == directory ? ($0 as NSString).lastPathComponent : nil }
+        return CaseBlindNames.isTaken((path as NSString).lastPathComponent, among: names, own: ownName)
     }
 
     static func numberedPath(_ path: String, _ counter: Int) -> String {

@@ -49,6 +49,8 @@ final class Recorder {
     /// The duration was reached before the first title named the file (a server's burst arrives at once):
     /// the stop waits for that title, or for this much more audio.
     private static let titleGraceNanoseconds: Int64 = 5_000_000_000
+    /// Audio that came (and was not written) since the duration was reached, while waiting for that title.
+    private var waitedNanoseconds: Int64 = 0
     private let notify: (Notice) -> Void
     /// Replies in the user's language: the plugin's `HostHandle.tr` (English by default, for tests).
     private let tr: (String, [String: String]) -> String
@@ -233,7 +235,7 @@ final class Recorder {
             guard FileOps.isInside(directory, root: settings.directory) else {
                 throw PartFile.Failure(description: "\(directory) leads outside the output folder (a symbolic link?)")
             }
-            open.file = try FileOps.createUnique(base, suffix: ".part")
+            open.file = try FileOps.createUnique(base, suffix: ".part", caseBlind: settings.template.portable)
             if open.segment.container == .pcm {
                 try open.file!.writeWAVHeader(PCMFormat(caps: open.segment.caps) ?? PCMFormat(rate: 44100, channels: 2))
             }
@@ -264,7 +266,7 @@ final class Recorder {
             guard FileOps.isInside(directory, root: settings.directory) else {
                 throw PartFile.Failure(description: "\(directory) leads outside the output folder")
             }
-            try file.rename(toBase: base, suffix: ".part")
+            try file.rename(toBase: base, suffix: ".part", caseBlind: settings.template.portable)
             open.entry.file = namer.relativePath(file.path)
             if oldDirectory != settings.directory && oldDirectory != directory { rmdir(oldDirectory) } // only when left empty
         } catch {
@@ -274,6 +276,13 @@ final class Recorder {
 
     private func write(_ bytes: [UInt8], nanoseconds: Int64) {
         guard let open else { return }
+        if open.persist && settings.maxNanoseconds > 0 && totalNanoseconds >= settings.maxNanoseconds {
+            // The duration is in the file: what comes while the stop waits for a title is not written
+            // (it made an untitled 15 s recording 20 s long), only counted against the grace.
+            waitedNanoseconds += nanoseconds
+            stopAtDurationIfReached()
+            return
+        }
         open.segment.bytes += UInt64(bytes.count)
         open.segment.durationNanoseconds += nanoseconds
         if open.persist {
@@ -292,7 +301,7 @@ final class Recorder {
     private func stopAtDurationIfReached() {
         guard settings.maxNanoseconds > 0, totalNanoseconds >= settings.maxNanoseconds, !stopped else { return }
         let untitled = open?.segment.metadata?.title == nil && open?.segment.metadata?.artist == nil
-        if untitled && totalNanoseconds < settings.maxNanoseconds + Self.titleGraceNanoseconds { return }
+        if untitled && waitedNanoseconds < Self.titleGraceNanoseconds { return }
         stop(reason: .maxDuration, message: "recording stopped: \(formatSeconds(Double(totalNanoseconds) / 1e9)) of audio recorded (the duration asked for)", isError: false)
     }
 

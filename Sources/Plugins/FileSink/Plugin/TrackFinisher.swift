@@ -57,7 +57,7 @@ struct TrackFinisher {
             }
         }
         try FileOps.sync(file.path)
-        return try FileOps.linkWithoutReplacing(file.path, to: target)
+        return try FileOps.linkWithoutReplacing(file.path, to: target, caseBlind: settings.template.portable)
     }
 
     /// NAME.cue beside the finished file: its first track at 0, then every title that began inside it (--no-split).
@@ -82,7 +82,7 @@ struct TrackFinisher {
             do {
                 try fill(output)
                 output.close()
-                let name = try FileOps.linkWithoutReplacing(output.path, to: target)
+                let name = try FileOps.linkWithoutReplacing(output.path, to: target, caseBlind: settings.template.portable)
                 unlink(file.path)
                 return name
             } catch {

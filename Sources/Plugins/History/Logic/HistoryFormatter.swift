@@ -38,36 +38,11 @@ public struct HistoryStats: Equatable, Sendable {
 
 /// Prints history rows and stats as a table, JSON or CSV.
 public enum HistoryFormatter {
+    /// Every row at once (HistoryRowWriter writes them one by one, as `oton history` does).
     public static func format(_ rows: [PlayRow], as format: HistoryQuery.Format, timeZone: TimeZone = .current,
                               labels: HistoryLabels = HistoryLabels()) -> String {
-        switch format {
-        case .json:
-            let objects: [JSONValue] = rows.map { row in
-                ["id": .number(JSONNumber(row.id)), "started_at": .string(iso(row.startedAt)), "jingle": .bool(row.isJingle),
-                 "skipped": .bool(row.isSkipped), "station": .string(row.station), "artist": .string(row.artist),
-                 "title": .string(row.title), "raw_title": .string(row.rawTitle), "ended_at": .string(row.endedAt.map(iso)),
-                 "seconds_listened": row.secondsListened.map { .number(($0 * 10).rounded() / 10) } ?? .null,
-                 "artwork_path": .string(row.artworkPath)]
-            }
-            return json(.array(objects))
-        case .csv:
-            var lines = ["id,started_at,ended_at,seconds_listened,station,artist,title,raw_title,jingle,artwork_path,skipped"]
-            for row in rows {
-                lines.append([String(row.id), iso(row.startedAt), row.endedAt.map(iso) ?? "",
-                              row.secondsListened.map { String(format: "%.1f", $0) } ?? "", row.station ?? "",
-                              row.artist ?? "", row.title ?? "", row.rawTitle ?? "", row.isJingle ? "1" : "0",
-                              row.artworkPath ?? "", row.isSkipped ? "1" : "0"].map(csvField).joined(separator: ","))
-            }
-            return lines.joined(separator: "\n") + "\n"
-        case .table:
-            guard !rows.isEmpty else { return labels("No tracks in the history match.") + "\n" }
-            let body = rows.map { row -> [String] in
-                [localTime(row.startedAt, timeZone), row.secondsListened.map(duration) ?? (row.endedAt == nil ? "…" : ""),
-                 row.station ?? "", row.artist ?? "",
-                 (row.title ?? row.rawTitle ?? "") + (row.isJingle ? " " + labels("[jingle]") : "") + (row.isSkipped ? " " + labels("[skipped]") : "")]
-            }
-            return table(header: ["STARTED", "HEARD", "STATION", "ARTIST", "TITLE"].map(labels.callAsFunction), rows: body)
-        }
+        var writer = HistoryRowWriter(format: format, timeZone: timeZone, labels: labels)
+        return rows.map { writer.add($0) }.joined() + writer.finish()
     }
 
     public static func format(_ stats: HistoryStats, as format: HistoryQuery.Format, labels: HistoryLabels = HistoryLabels()) -> String {
@@ -102,14 +77,24 @@ public enum HistoryFormatter {
 
     static func table(header: [String], rows: [[String]], indent: String = "") -> String {
         let all = [header] + rows.map { $0.map(clean) }
-        var widths = Array(repeating: 0, count: header.count)
-        for row in all { for (index, cell) in row.enumerated() { widths[index] = min(48, max(widths[index], cell.count)) } }
-        return all.map { row in
-            indent + row.enumerated().map { index, cell in
-                let cut = cell.count > widths[index] ? String(cell.prefix(widths[index] - 1)) + "…" : cell
-                return index == row.count - 1 ? cut : cut.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
+        let widths = widths(all)
+        return all.map { tableLine($0, widths: widths, indent: indent) }.joined()
+    }
+
+    /// Each column as wide as its widest cell, at most 48.
+    static func widths(_ rows: [[String]]) -> [Int] {
+        var widths = Array(repeating: 0, count: rows.first?.count ?? 0)
+        for row in rows { for (index, cell) in row.enumerated() where index < widths.count { widths[index] = min(48, max(widths[index], cell.count)) } }
+        return widths
+    }
+
+    /// One line of a table, cells cut with "…" beyond their column's width, the last one unpadded.
+    static func tableLine(_ row: [String], widths: [Int], indent: String = "") -> String {
+        indent + row.enumerated().map { index, cell in
+            let width = index < widths.count ? widths[index] : cell.count
+            let cut = cell.count > width ? String(cell.prefix(max(width - 1, 0))) + "…" : cell
+            return index == row.count - 1 ? cut : cut.padding(toLength: width, withPad: " ", startingAt: 0)
+        }.joined(separator: "  ") + "\n"
     }
 
     /// Control characters from untrusted titles never reach the terminal.
@@ -127,19 +112,6 @@ public enum HistoryFormatter {
 
     static func json(_ value: JSONValue) -> String {
         value.prettyJSONText + "\n"
-    }
-
-    static func iso(_ micros: Int64) -> String {
-        let formatter = ISO8601DateFormatter()
-        return formatter.string(from: Date(timeIntervalSince1970: Double(micros) / 1e6))
-    }
-
-    static func localTime(_ micros: Int64, _ timeZone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: Date(timeIntervalSince1970: Double(micros) / 1e6))
     }
 
     static func duration(_ seconds: Double) -> String {

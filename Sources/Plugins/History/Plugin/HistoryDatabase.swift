@@ -8,13 +8,15 @@ import HistoryLogic
 final class HistoryDatabase: Sendable {
     let path: String
     let pool: DatabasePool
+    /// How long one statement waits for another program's lock before SQLITE_BUSY.
+    static let busySeconds = 10.0
 
     init(path: String) throws {
         self.path = path
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(Self.busySeconds)
         configuration.label = "org.oton.history"
         // Looked at read-only first: a file Oton cannot use is left exactly as it was.
         if FileManager.default.fileExists(atPath: path) { try Self.inspect(path) }
@@ -50,7 +52,7 @@ final class HistoryDatabase: Sendable {
     private static func inspect(_ path: String) throws {
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(busySeconds)
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.read { db in
             guard try String.fetchAll(db, sql: "PRAGMA quick_check") == ["ok"] else { throw Damage(reason: Damage.unreadable) }
@@ -261,14 +263,17 @@ final class HistoryDatabase: Sendable {
         return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), arguments)
     }
 
-    func plays(_ query: HistoryQuery) throws -> [PlayRow] {
+    /// Hands each matching play to `body` as SQLite reads it (a cursor, newest first): memory
+    /// stays one row whatever `--limit` asks, and the first rows are out before the last are read.
+    func forEachPlay(_ query: HistoryQuery, _ body: (PlayRow) throws -> Void) throws {
         let (whereClause, arguments) = filters(query)
-        return try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT *, \(Self.skipped) AS is_skipped FROM plays \(whereClause) ORDER BY started_at DESC, id DESC LIMIT \(query.limit)",
-                             arguments: StatementArguments([query.skipBelowSeconds]) + arguments).map { row in
-                PlayRow(id: row["id"], station: row["station"], artist: row["artist"], title: row["title"], rawTitle: row["raw_title"],
-                        startedAt: row["started_at"], endedAt: row["ended_at"], secondsListened: row["seconds_listened"],
-                        artworkPath: row["artwork_path"], isJingle: row["is_jingle"], isSkipped: row["is_skipped"])
+        try pool.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT *, \(Self.skipped) AS is_skipped FROM plays \(whereClause) ORDER BY started_at DESC, id DESC LIMIT \(query.limit)",
+                                           arguments: StatementArguments([query.skipBelowSeconds]) + arguments)
+            while let row = try rows.next() {
+                try body(PlayRow(id: row["id"], station: row["station"], artist: row["artist"], title: row["title"], rawTitle: row["raw_title"],
+                                 startedAt: row["started_at"], endedAt: row["ended_at"], secondsListened: row["seconds_listened"],
+                                 artworkPath: row["artwork_path"], isJingle: row["is_jingle"], isSkipped: row["is_skipped"]))
             }
         }
     }

@@ -18,11 +18,43 @@ enum HistoryDatabaseOpener {
         let description: String
     }
 
+    /// Another program holds a lock on the file (a writer that does not let go, `sqlite3` in a
+    /// transaction, a backup tool) for longer than SQLite's busy timeout.
+    struct Locked: Error, CustomStringConvertible {
+        let path: String
+        let waited: Double
+        var description: String {
+            "the listening history at \(path) is locked by another program (waited \(Int(waited.rounded())) s); "
+                + "close what holds it (sqlite3, a backup or sync tool, another oton)"
+        }
+    }
+
+    /// The seconds `openWaiting` retries a locked file for.
+    static let lockPatience = 30.0
+
+    /// `open`, retried with backoff (0.5 s doubling to 4 s) while the file is locked, for up to
+    /// `patience` seconds: a lock another program releases soon does not turn history off.
+    static func openWaiting(path: String, patience: Double = lockPatience) throws -> Opened {
+        let started = Date()
+        var pause = 0.5
+        while true {
+            do {
+                return try open(path: path)
+            } catch is Locked {
+                let waited = Date().timeIntervalSince(started)
+                guard waited + pause <= patience else { throw Locked(path: path, waited: waited) }
+                Thread.sleep(forTimeInterval: pause)
+                pause = min(pause * 2, 4)
+            }
+        }
+    }
+
     static func open(path: String, now: Date = Date()) throws -> Opened {
         let damage: String
         do {
             return Opened(database: try HistoryDatabase(path: path), notice: nil)
         } catch {
+            if isLocked(error) { throw Locked(path: path, waited: HistoryDatabase.busySeconds) }
             guard let reason = Self.damage(in: error) else {
                 throw Failure(description: "cannot open the listening history at \(path): \(Self.words(for: error)); "
                     + "check that its folder is writable and the disk not full")
@@ -45,6 +77,12 @@ enum HistoryDatabaseOpener {
         }
         return Opened(database: database,
                       notice: "the listening history at \(path) was damaged (\(damage)); it was moved to \(aside) and a new one started")
+    }
+
+    /// SQLite's busy timeout ran out: another connection holds the lock.
+    static func isLocked(_ error: Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
     }
 
     /// Why `error` means the file itself is unusable, in words; nil for every other failure.

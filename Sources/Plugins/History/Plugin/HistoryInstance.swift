@@ -13,7 +13,11 @@ import PluginAPI
 final class HistoryInstance: @unchecked Sendable {
     let host: HostHandle
     let config: HistoryConfig
-    let database: HistoryDatabase
+    let databasePath: String
+    /// Open, or nil while another program holds its lock (see ``database()``).
+    private var opened: HistoryDatabase?
+    /// Set when the lock outlasted ``HistoryDatabaseOpener/lockPatience``: history is off for this session.
+    private var lockedOut = false
     private var tracker: ListeningTracker
     private var currentPlayID: Int64?
     /// Read when the worker starts (a player runs), so `oton history` never touches secrets.
@@ -29,9 +33,15 @@ final class HistoryInstance: @unchecked Sendable {
         if config.database == nil, let moved = Self.moveOlderDefaultDatabase(to: path, dataDirectory: host.dataDirectory) {
             host.log(OTON_LOG_INFO, "history moved from \(moved) to \(path), the plugin's own data folder")
         }
-        let opened = try HistoryDatabaseOpener.open(path: path)
-        database = opened.database
-        if let notice = opened.notice { host.log(OTON_LOG_WARNING, notice) }
+        databasePath = path
+        do {
+            let opened = try HistoryDatabaseOpener.open(path: path)
+            self.opened = opened.database
+            if let notice = opened.notice { host.log(OTON_LOG_WARNING, notice) }
+        } catch let locked as HistoryDatabaseOpener.Locked {
+            // Not a reason to turn history off: database() waits for the lock, on this plugin's mailbox.
+            host.log(OTON_LOG_WARNING, host.tr("{reason}; trying again for up to {seconds} s", ["reason": "\(locked)", "seconds": "\(Int(HistoryDatabaseOpener.lockPatience))"]))
+        }
         tracker = ListeningTracker(jingles: JingleDetector(patterns: config.jinglePatterns))
         artworkKind = host.table.pointee.event_kind?(host.table, OTON_EVENT_NAME_ARTWORK_READY) ?? 0
     }
@@ -95,6 +105,25 @@ final class HistoryInstance: @unchecked Sendable {
         return out
     }
 
+    /// The database, opened now if a lock kept it closed at create(): retried with backoff for up to
+    /// ``HistoryDatabaseOpener/lockPatience`` seconds (on the mailbox: events wait in it meanwhile),
+    /// then history is off for the session, said once. Mailbox only.
+    private func database(logging: Bool = true) -> HistoryDatabase? {
+        if let opened { return opened }
+        guard !lockedOut else { return nil }
+        do {
+            let made = try HistoryDatabaseOpener.openWaiting(path: databasePath)
+            opened = made.database
+            if let notice = made.notice { host.log(OTON_LOG_WARNING, notice) }
+            host.log(OTON_LOG_INFO, host.tr("the listening history at {path} is open: the lock was released", ["path": databasePath]))
+            return made.database
+        } catch {
+            lockedOut = true
+            if logging { host.log(OTON_LOG_ERROR, host.tr("{reason}; the listening history is off until oton starts again", ["reason": "\(error)"])) }
+            return nil
+        }
+    }
+
     // MARK: Events (mailbox)
 
     func handle(_ event: EventView.Snapshot, wallMicroseconds: Int64) {
@@ -106,7 +135,7 @@ final class HistoryInstance: @unchecked Sendable {
             startWorkerIfNeeded()
             effects = tracker.state(event.state?.state ?? "", monoNanoseconds: event.monotonicNanoseconds, wallMicroseconds: wallMicroseconds)
         case artworkKind where artworkKind != 0:
-            if let id = currentPlayID, let path = event["path"], !path.isEmpty {
+            if let id = currentPlayID, let path = event["path"], !path.isEmpty, let database = database() {
                 attempt(host.tr("cannot store the artwork path in {database}: {reason}")) { try database.setArtwork(id, path: path) }
             }
             return
@@ -117,6 +146,7 @@ final class HistoryInstance: @unchecked Sendable {
     }
 
     private func apply(_ effects: [ListeningTracker.Effect]) {
+        guard !effects.isEmpty, let database = database() else { return }
         for effect in effects {
             switch effect {
             case let .started(start):
@@ -140,7 +170,7 @@ final class HistoryInstance: @unchecked Sendable {
         guard worker == nil, !workerStarted else { return }
         workerStarted = true
         services = Self.makeServices(config: config, host: host)
-        guard !services.isEmpty else { return }
+        guard !services.isEmpty, let database = database() else { return }
         let host = self.host
         let worker = SubmissionWorker(database: database, services: services, config: config) { isError, message in
             host.log(isError ? OTON_LOG_ERROR : OTON_LOG_WARNING, message)
@@ -156,24 +186,58 @@ final class HistoryInstance: @unchecked Sendable {
         do {
             return try body()
         } catch {
-            host.log(OTON_LOG_ERROR, MessageTemplate.filled(failure, ["database": database.path, "reason": "\(error)"]))
+            host.log(OTON_LOG_ERROR, MessageTemplate.filled(failure, ["database": databasePath, "reason": "\(error)"]))
             return nil
         }
     }
 
     // MARK: Commands (mailbox)
 
+    /// Pieces of a streamed reply are about this size: the host passes each on as it comes.
+    private static let replyPiece = 64 << 10
+
+    func command(_ name: String, _ arguments: [String], reply: (String) -> Void) -> Bool {
+        guard name == "history" else {
+            let (ok, text) = command(name, arguments)
+            reply(text)
+            return ok
+        }
+        do {
+            var query = try HistoryQuery.parse(arguments)
+            query.skipBelowSeconds = config.minimumLiveSeconds
+            guard let database = database(logging: false) else {
+                reply(host.tr("the listening history at {path} stayed locked by another program for {seconds} s; close what holds it (sqlite3, a backup or sync tool, another oton) and try again",
+                              ["path": databasePath, "seconds": "\(Int(HistoryDatabaseOpener.lockPatience))"]))
+                return false
+            }
+            if query.stats {
+                reply(HistoryFormatter.format(try database.stats(query), as: query.format, labels: query.labels))
+                return true
+            }
+            // Row by row from the cursor, in pieces: memory stays bounded whatever --limit asks.
+            var writer = HistoryRowWriter(format: query.format, labels: query.labels)
+            var piece = ""
+            try database.forEachPlay(query) { row in
+                piece += writer.add(row)
+                if piece.utf8.count >= Self.replyPiece {
+                    reply(piece)
+                    piece = ""
+                }
+            }
+            reply(piece + writer.finish())
+            return true
+        } catch {
+            reply(describe(error))
+            return false
+        }
+    }
+
     func command(_ name: String, _ arguments: [String]) -> (Bool, String) {
         switch name {
         case "history":
-            do {
-                var query = try HistoryQuery.parse(arguments)
-                query.skipBelowSeconds = config.minimumLiveSeconds
-                if query.stats { return (true, HistoryFormatter.format(try database.stats(query), as: query.format, labels: query.labels)) }
-                return (true, HistoryFormatter.format(try database.plays(query), as: query.format, labels: query.labels))
-            } catch {
-                return (false, describe(error))
-            }
+            var text = ""
+            let ok = command(name, arguments) { text += $0 }
+            return (ok, text)
         case "lastfm-login":
             return lastFMLogin(arguments)
         default:
@@ -218,6 +282,7 @@ final class HistoryInstance: @unchecked Sendable {
     /// Ends the current track (not scrobbled: it did not end by a title change) and stops the worker.
     func shutdown() {
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        guard opened != nil else { return } // never wait for a lock at shutdown
         apply(tracker.state("stopped", monoNanoseconds: Int64(DispatchTime.now().uptimeNanoseconds), wallMicroseconds: now))
         worker?.stop()
         worker = nil
