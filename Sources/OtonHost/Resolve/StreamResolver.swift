@@ -13,12 +13,15 @@ public struct ResolvedStream: Sendable, Equatable {
     public var playlists: [String] = []
     /// `url` is an HLS playlist (media or master): GStreamer's HLS demuxer fetches its segments.
     public var isHLS = false
+    /// `url` is a DASH manifest (MPD): GStreamer's DASH demuxer fetches its segments.
+    public var isDASH = false
 
-    public init(url: String, stationTitle: String? = nil, playlists: [String] = [], isHLS: Bool = false) {
+    public init(url: String, stationTitle: String? = nil, playlists: [String] = [], isHLS: Bool = false, isDASH: Bool = false) {
         self.url = url
         self.stationTitle = stationTitle
         self.playlists = playlists
         self.isHLS = isHLS
+        self.isDASH = isDASH
     }
 }
 
@@ -140,6 +143,7 @@ public final class StreamResolver: Sendable {
             }
         }
         let base = URL(string: response.effectiveURL) ?? parsed
+        if DASHDetector.isDASH(response.body, contentType: response.contentType) { return ResolvedStream(url: url, isDASH: true) }
         guard let format = PlaylistDetector.format(body: response.body, contentType: response.contentType, url: base) else {
             return ResolvedStream(url: url) // small, and not a playlist: GStreamer decides what it is
         }
