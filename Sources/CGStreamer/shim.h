@@ -6,6 +6,7 @@
 
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
+#include <malloc.h>
 
 static inline GstMessageType otgst_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
 static inline GstObject *otgst_message_source(GstMessage *message) { return GST_MESSAGE_SRC(message); }
@@ -29,6 +30,10 @@ static inline GstAppSink *otgst_app_sink(GstElement *element) { return GST_APP_S
 static inline GstObject *otgst_object(gpointer object) { return GST_OBJECT(object); }
 static inline void otgst_caps_unref(GstCaps *caps) { gst_caps_unref(caps); }
 static inline void otgst_sample_unref(GstSample *sample) { gst_sample_unref(sample); }
+
+/* glibc's mallopt(M_MMAP_THRESHOLD, …) (malloc.h is not in Swift's Glibc module): buffers of
+ * `bytes` and more are mmapped, and the threshold stops adapting (LargeBufferMemoryPolicy.swift). */
+static inline void otgst_fix_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
 
 /* g_object_set with one property of each type (varargs are not callable from Swift). */
 static inline void otgst_set_bool(gpointer object, const char *name, gboolean value) { g_object_set(object, name, value, NULL); }
