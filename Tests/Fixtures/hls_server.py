@@ -26,8 +26,8 @@ Paths:
                            and /high/live.m3u8 (256 kbit/s); both serve the
                            same media, and each request is logged with its path
   /seg/N.aac | /seg/N.ts   segment N (media sequence number)
-  /live.mpd, /seg/...      (dash shapes) the MPD and the files ffmpeg wrote; (fmp4) /live.m3u8
-                           and /seg/init.mp4, /seg/N.m4s are ffmpeg's files
+  /live.mpd, /seg/...      (dash shapes) the MPD and the files ffmpeg wrote; (fmp4) /live.m3u8,
+                           /init.mp4 and /seg/N.m4s are ffmpeg's files
   /control/title?artist=A&title=T   segments that appear from now on carry this title
   /control/stop            answers 404 to everything from now on (a dead station)
   /control/start           serves again
