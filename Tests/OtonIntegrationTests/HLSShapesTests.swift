@@ -28,7 +28,7 @@ final class HLSShapesTests: XCTestCase {
         XCTAssertLessThan(peak, Self.memoryBoundMegabytes, "VmRSS peaked at \(Int(peak)) MB")
         XCTAssertFalse(run.stdout.contains("state: reconnecting"), run.stdout)
         let took = try XCTUnwrap(run.terminate(), "SIGTERM did not end oton play")
-        XCTAssertLessThan(took, 2.5, "SIGTERM took \(took) s")
+        XCTAssertLessThan(took, 2.0, "SIGTERM took \(took) s")
         XCTAssertEqual(run.process.terminationStatus, 0, run.stderr)
     }
 
@@ -60,7 +60,7 @@ final class HLSShapesTests: XCTestCase {
         let started = run.wait(timeout: 60) { run.outputFiles().contains { $0.hasSuffix(".aac.part") } }
         XCTAssertTrue(started.met, "recording began: \(run.outputFiles())\n\(run.stderr)")
         let took = try XCTUnwrap(run.terminate(), "SIGTERM did not end oton record")
-        XCTAssertLessThan(took, 2.5, "SIGTERM took \(took) s")
+        XCTAssertLessThan(took, 2.0, "SIGTERM took \(took) s")
         XCTAssertEqual(run.process.terminationStatus, 0, run.stderr)
         XCTAssertEqual(run.filesOutsideOutput(), [])
     }
@@ -88,7 +88,7 @@ final class HLSShapesTests: XCTestCase {
         let run = try OtonRun(self, ["play", "--headless", station.url("/live.m3u8")])
         XCTAssertTrue(run.wait(timeout: 60) { run.stdout.contains("state: playing") }.met, run.stderr)
         let took = try XCTUnwrap(run.terminate(), "SIGTERM did not end oton play")
-        XCTAssertLessThan(took, 2.5, "SIGTERM took \(took) s")
+        XCTAssertLessThan(took, 2.0, "SIGTERM took \(took) s")
         XCTAssertEqual(run.process.terminationStatus, 0, run.stderr)
     }
 
@@ -108,7 +108,7 @@ final class HLSShapesTests: XCTestCase {
         }
         XCTAssertLessThan(max(playing.peakMegabytes, more.peakMegabytes), Self.memoryBoundMegabytes)
         let took = try XCTUnwrap(run.terminate(), "SIGTERM did not end oton play")
-        XCTAssertLessThan(took, 2.5, "SIGTERM took \(took) s")
+        XCTAssertLessThan(took, 2.0, "SIGTERM took \(took) s")
         XCTAssertEqual(run.process.terminationStatus, 0, run.stderr)
     }
 
