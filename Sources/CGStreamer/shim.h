@@ -6,6 +6,7 @@
 
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
+#include <malloc.h>
 
 static inline GstMessageType otgst_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
 static inline GstObject *otgst_message_source(GstMessage *message) { return GST_MESSAGE_SRC(message); }
@@ -15,12 +16,24 @@ static inline gboolean otgst_clock_time_is_valid(GstClockTime time) { return GST
 static inline gboolean otgst_buffer_is_discont(GstBuffer *buffer) { return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DISCONT); }
 static inline GstBuffer *otgst_probe_buffer(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_BUFFER(info); }
 static inline GstEvent *otgst_probe_event(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_EVENT(info); }
+/* Replaces the buffer a probe is looking at with a copy of `size` bytes at `data` (its timestamps and flags kept). */
+static inline void otgst_probe_replace_buffer(GstPadProbeInfo *info, const void *data, gsize size) {
+    GstBuffer *old = GST_PAD_PROBE_INFO_BUFFER(info);
+    GstBuffer *buffer = gst_buffer_new_memdup(data, size);
+    gst_buffer_copy_into(buffer, old, GST_BUFFER_COPY_METADATA, 0, -1);
+    gst_buffer_unref(old);
+    GST_PAD_PROBE_INFO_DATA(info) = buffer;
+}
 static inline GstEventType otgst_event_type(GstEvent *event) { return GST_EVENT_TYPE(event); }
 static inline GstBin *otgst_bin(GstElement *element) { return GST_BIN(element); }
 static inline GstAppSink *otgst_app_sink(GstElement *element) { return GST_APP_SINK(element); }
 static inline GstObject *otgst_object(gpointer object) { return GST_OBJECT(object); }
 static inline void otgst_caps_unref(GstCaps *caps) { gst_caps_unref(caps); }
 static inline void otgst_sample_unref(GstSample *sample) { gst_sample_unref(sample); }
+
+/* glibc's mallopt(M_MMAP_THRESHOLD, …) (malloc.h is not in Swift's Glibc module): buffers of
+ * `bytes` and more are mmapped, and the threshold stops adapting (LargeBufferMemoryPolicy.swift). */
+static inline void otgst_fix_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
 
 /* g_object_set with one property of each type (varargs are not callable from Swift). */
 static inline void otgst_set_bool(gpointer object, const char *name, gboolean value) { g_object_set(object, name, value, NULL); }

@@ -10,6 +10,14 @@ slides with the wall clock, as a broadcaster's packager does:
                    transportStreamTimestamp, RFC 8216 3.4) and the current title
                    (TIT2/TPE1): the timed ID3 metadata of HLS radio.
   --shape ts       MPEG-TS segments cut from one mpegtsmux stream (no titles).
+  --shape event    packed audio in an EVENT playlist that grows from segment 0 and, after
+                   --event-segments segments, ends with #EXT-X-ENDLIST (a broadcast that ended).
+  --shape fmp4     fMP4/CMAF HLS made live by ffmpeg (-hls_segment_type fmp4): an init
+                   section (#EXT-X-MAP) and .m4s fragments, the window sliding as ffmpeg writes.
+  --shape dash     live DASH made by ffmpeg's -f dash (a dynamic MPD with a SegmentTemplate).
+  --shape dash-vod on-demand DASH: ffmpeg's -f dash run to its end first (a static MPD).
+  --big-tag-mb N   (packed, event) every segment's ID3 tag also carries an APIC picture and a
+                   PRIV frame of N MB together: the tag of a hostile or broken packager.
 
 Paths:
   /live.m3u8               the media playlist (window of 6 segments)
@@ -18,6 +26,8 @@ Paths:
                            and /high/live.m3u8 (256 kbit/s); both serve the
                            same media, and each request is logged with its path
   /seg/N.aac | /seg/N.ts   segment N (media sequence number)
+  /live.mpd, /seg/...      (dash shapes) the MPD and the files ffmpeg wrote; (fmp4) /live.m3u8,
+                           /init.mp4 and /seg/N.m4s are ffmpeg's files
   /control/title?artist=A&title=T   segments that appear from now on carry this title
   /control/stop            answers 404 to everything from now on (a dead station)
   /control/start           serves again
@@ -67,25 +77,38 @@ def id3_frame(frame_id, payload):
     return frame_id.encode() + syncsafe(len(payload)) + b"\0\0" + payload
 
 
-def id3_tag(pts_90khz, artist, title):
+def id3_tag(pts_90khz, artist, title, bulk=b""):
     body = id3_frame("PRIV", b"com.apple.streaming.transportStreamTimestamp\0" + struct.pack(">Q", pts_90khz & ((1 << 33) - 1)))
     if title:
         body += id3_frame("TIT2", b"\x03" + title.encode() + b"\0")
     if artist:
         body += id3_frame("TPE1", b"\x03" + artist.encode() + b"\0")
-    return b"ID3\x04\x00\x00" + syncsafe(len(body)) + body
+    return b"ID3\x04\x00\x00" + syncsafe(len(body) + len(bulk)) + body + bulk
+
+
+def bulk_frames(megabytes):
+    """An APIC picture (a PNG signature, then filler) and a PRIV frame, megabytes in all."""
+    if megabytes <= 0:
+        return b""
+    half = int(megabytes * 1024 * 1024) // 2
+    png = b"\x89PNG\r\n\x1a\n" + b"\0\0\0\rIHDR" + b"\0" * (half - 16)
+    picture = id3_frame("APIC", b"\x00image/png\0\x03cover\0" + png)
+    private = id3_frame("PRIV", b"org.example.filler\0" + b"\xAB" * half)
+    return picture + private
 
 
 class Station:
     window = 6
 
-    def __init__(self, shape, segment_seconds, pool_seconds, workdir):
+    def __init__(self, shape, segment_seconds, pool_seconds, workdir, big_tag_mb=0, event_segments=0):
         self.shape = shape
+        self.bulk = bulk_frames(big_tag_mb)
+        self.event_segments = event_segments
         self.lock = threading.Lock()
         self.titles = {}  # sequence number -> (artist, title), fixed when the segment appears
         self.current = ("Artist A", "Song One")
         self.serving = True
-        if shape == "packed":
+        if shape in ("packed", "event"):
             path = os.path.join(workdir, "tone.aac")
             encode_adts(pool_seconds, path)
             frames = adts_frames(open(path, "rb").read())
@@ -118,12 +141,20 @@ class Station:
     def playlist(self):
         newest = self.newest()
         first = max(0, newest - self.window + 1)
+        ended = False
+        if self.shape == "event":
+            # An event playlist keeps every segment from the first; it ends after event_segments.
+            first = 0
+            ended = newest >= self.event_segments - 1
+            newest = min(newest, self.event_segments - 1)
         with self.lock:
             for number in range(first, newest + 1):
                 self.titles.setdefault(number, self.current)
-        ext = "aac" if self.shape == "packed" else "ts"
+        ext = "ts" if self.shape == "ts" else "aac"
         lines = ["#EXTM3U", "#EXT-X-VERSION:3", f"#EXT-X-TARGETDURATION:{int(self.segment_seconds + 0.999)}",
                  f"#EXT-X-MEDIA-SEQUENCE:{first}"]
+        if self.shape == "event":
+            lines.append("#EXT-X-PLAYLIST-TYPE:EVENT")
         for number in range(first, newest + 1):
             index = number % len(self.pool)
             if index == 0 and number > 0:
@@ -131,18 +162,77 @@ class Station:
             artist, title = self.titles[number]
             lines.append(f"#EXTINF:{self.durations[index]:.3f},{artist} - {title}")
             lines.append(f"seg/{number}.{ext}")
+        if ended:
+            lines.append("#EXT-X-ENDLIST")
         return ("\n".join(lines) + "\n").encode()
 
     def segment(self, number):
-        if number > self.newest():
+        if number > self.newest() or (self.shape == "event" and number >= self.event_segments):
             return None
         body = self.pool[number % len(self.pool)]
-        if self.shape == "packed":
+        if self.shape != "ts":
             with self.lock:
                 artist, title = self.titles.get(number, self.current)
             pts = int(number * self.frames_per_segment * 1024 * 90000 / 44100)
-            body = id3_tag(pts, artist, title) + body
+            body = id3_tag(pts, artist, title, self.bulk) + body
         return body
+
+
+def die_with_parent():
+    """The test kills this script with SIGKILL: ffmpeg gets SIGKILL too (PR_SET_PDEATHSIG)."""
+    import ctypes
+    import signal
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
+
+
+class FFmpegStation:
+    """fMP4 HLS or DASH written by ffmpeg into workdir; the server hands out its files."""
+
+    def __init__(self, shape, segment_seconds, workdir):
+        self.shape = shape
+        self.workdir = workdir
+        self.serving = True
+        self.lock = threading.Lock()
+        self.current = ("", "")
+        os.makedirs(os.path.join(workdir, "seg"), exist_ok=True)
+        tone = ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100", "-ac", "2", "-c:a", "aac", "-b:a", "64k"]
+        if shape == "fmp4":
+            out = ["-f", "hls", "-hls_time", str(segment_seconds), "-hls_list_size", "6",
+                   "-hls_segment_type", "fmp4", "-hls_flags", "delete_segments+omit_endlist",
+                   "-hls_fmp4_init_filename", "init.mp4", "-hls_base_url", "seg/", "-hls_segment_filename", os.path.join(workdir, "seg", "%d.m4s"),
+                   os.path.join(workdir, "live.m3u8")]
+        else:
+            out = ["-f", "dash", "-seg_duration", str(segment_seconds), "-use_template", "1", "-use_timeline", "1",
+                   "-init_seg_name", "seg/init-$RepresentationID$.m4s",
+                   "-media_seg_name", "seg/chunk-$RepresentationID$-$Number%05d$.m4s"]
+            if shape == "dash":
+                out += ["-window_size", "6", "-extra_window_size", "4"]
+            out.append(os.path.join(workdir, "live.mpd"))
+        if shape == "dash-vod":
+            # On demand: 8 s written to the end before the server listens (a static MPD).
+            subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y"] + tone[:4] + ["-t", "8"] + tone[4:] + out,
+                           check=True, timeout=60)
+            self.process = None
+            return
+        # Live: at the pace of the clock, with a few segments published before the listener comes.
+        self.process = subprocess.Popen(["ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-y"] + tone + out,
+                                        preexec_fn=die_with_parent)
+        first = os.path.join(workdir, "live.m3u8" if shape == "fmp4" else "live.mpd")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (os.path.exists(first) and len(os.listdir(os.path.join(workdir, "seg"))) >= 4):
+            time.sleep(0.1)
+
+    def file(self, path):
+        full = os.path.normpath(os.path.join(self.workdir, path.lstrip("/")))
+        if not full.startswith(self.workdir + os.sep) or not os.path.isfile(full):
+            return None
+        with open(full, "rb") as f:
+            return f.read()
+
+    def stop(self):
+        if self.process:
+            self.process.kill()
+            self.process.wait()
 
 
 def master_playlist():
@@ -183,6 +273,13 @@ def make_handler(station, content_type_lies):
                 return self.send(200, b"ok\n")
             if not station.serving:
                 return self.send(404, b"off air\n")
+            if isinstance(station, FFmpegStation):
+                body = station.file(path)
+                if body is None:
+                    return self.send(404)
+                kinds = {".m3u8": "application/vnd.apple.mpegurl", ".mpd": "application/dash+xml",
+                         ".mp4": "audio/mp4", ".m4s": "audio/mp4"}
+                return self.send(200, body, kinds.get(os.path.splitext(path)[1], "application/octet-stream"))
             playlist_type = "text/plain" if content_type_lies else "application/vnd.apple.mpegurl"
             if path == "/master.m3u8":
                 return self.send(200, master_playlist(), playlist_type)
@@ -208,14 +305,19 @@ def make_handler(station, content_type_lies):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--shape", choices=["packed", "ts"], default="packed")
+    parser.add_argument("--shape", choices=["packed", "ts", "event", "fmp4", "dash", "dash-vod"], default="packed")
+    parser.add_argument("--big-tag-mb", type=float, default=0, help="bulk ID3 frames of this many MB in every segment")
+    parser.add_argument("--event-segments", type=int, default=8, help="(event) segments before #EXT-X-ENDLIST")
     parser.add_argument("--segment-seconds", type=float, default=1.0)
     parser.add_argument("--pool-seconds", type=float, default=60.0)
     parser.add_argument("--content-type-lies", action="store_true", help="serve playlists as text/plain")
     parser.add_argument("--max-seconds", type=float, default=300, help="exit after this long (a test that died)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="oton-hls-") as workdir:
-        station = Station(args.shape, args.segment_seconds, args.pool_seconds, workdir)
+        if args.shape in ("fmp4", "dash", "dash-vod"):
+            station = FFmpegStation(args.shape, args.segment_seconds, workdir)
+        else:
+            station = Station(args.shape, args.segment_seconds, args.pool_seconds, workdir, args.big_tag_mb, args.event_segments)
         server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(station, args.content_type_lies))
         server.daemon_threads = True
         threading.Timer(args.max_seconds, server.shutdown).start()
@@ -224,6 +326,9 @@ def main():
             server.serve_forever()
         except KeyboardInterrupt:
             pass
+        finally:
+            if isinstance(station, FFmpegStation):
+                station.stop()
 
 
 if __name__ == "__main__":

@@ -10,6 +10,14 @@ final class HLSStation: @unchecked Sendable {
         case packed
         /// MPEG-TS segments made by hlssink2, without titles.
         case ts
+        /// Packed audio in an EVENT playlist that ends with #EXT-X-ENDLIST after `--event-segments`.
+        case event
+        /// fMP4/CMAF HLS written live by ffmpeg.
+        case fmp4
+        /// Live DASH written by ffmpeg's `-f dash` (a dynamic MPD at /live.mpd).
+        case dash
+        /// On-demand DASH: 8 s written by ffmpeg before the server listens (a static MPD).
+        case dashOnDemand = "dash-vod"
     }
 
     let port: UInt16
@@ -18,9 +26,10 @@ final class HLSStation: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
 
-    init(_ testCase: XCTestCase, shape: Shape = .packed) throws {
+    /// `options`: more of the script's options, e.g. `["--big-tag-mb", "30"]`.
+    init(_ testCase: XCTestCase, shape: Shape = .packed, options: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [TestPaths.root + "/Tests/Fixtures/hls_server.py", "--shape", shape.rawValue, "--max-seconds", "240"]
+        process.arguments = [TestPaths.root + "/Tests/Fixtures/hls_server.py", "--shape", shape.rawValue, "--max-seconds", "240"] + options
         process.standardOutput = output
         process.standardError = FileHandle.standardError
         try process.run()
@@ -47,7 +56,7 @@ final class HLSStation: @unchecked Sendable {
 
     /// The script ended before it listened: its error is on the test's stderr (scripts/bootstrap installs what it needs).
     struct StartFailed: Error, CustomStringConvertible {
-        var description: String { "hls_server.py exited before listening; its error is above (is gstreamer1.0-plugins-bad installed?)" }
+        var description: String { "hls_server.py exited before listening; its error is above (are gstreamer1.0-plugins-bad and ffmpeg installed?)" }
     }
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }

@@ -21,6 +21,7 @@ public final class GLibMainLoop: @unchecked Sendable {
     private let thread: Thread
 
     private init() {
+        LargeBufferMemoryPolicy.apply()
         SoupLibraryChoice.loadPreferred()
         gst_init(nil, nil)
         HLSDemuxerChoice.preferClassicDemuxer()

@@ -1,6 +1,6 @@
 import CGStreamer
 
-/// Which of GStreamer's two HLS demuxers decodebin and parsebin plug.
+/// Which of GStreamer's two HLS (and two DASH) demuxers decodebin and parsebin plug.
 ///
 /// GStreamer 1.22 has two: `hlsdemux` (gstreamer1.0-plugins-bad) and the newer
 /// `hlsdemux2` (plugins-good), which ranks higher but works only inside the
@@ -14,12 +14,19 @@ enum HLSDemuxerChoice {
     /// The demuxer oton's HLS pipelines need; without it HLS is refused with an install hint.
     static let required = "hlsdemux"
     static let package = "gstreamer1.0-plugins-bad"
+    /// The DASH demuxer, from the same package; `dashdemux2` has the same limits as `hlsdemux2`.
+    static let requiredDASH = "dashdemux"
 
     static func preferClassicDemuxer() {
+        prefer(required, over: "hlsdemux2")
+        prefer(requiredDASH, over: "dashdemux2")
+    }
+
+    private static func prefer(_ classicName: String, over newerName: String) {
         guard let registry = gst_registry_get(),
-              let classic = gst_registry_lookup_feature(registry, required) else { return }
+              let classic = gst_registry_lookup_feature(registry, classicName) else { return }
         gst_object_unref(UnsafeMutableRawPointer(classic))
-        guard let newer = gst_registry_lookup_feature(registry, "hlsdemux2") else { return }
+        guard let newer = gst_registry_lookup_feature(registry, newerName) else { return }
         gst_plugin_feature_set_rank(newer, guint(GST_RANK_NONE.rawValue))
         gst_object_unref(UnsafeMutableRawPointer(newer))
     }

@@ -38,13 +38,38 @@ final class MediaTapSource: @unchecked Sendable {
     }
 
     /// The typefinder found what the stream is (e.g. "audio/mpeg, mpegversion=(int)1, …").
+    /// Raw AAC (from fMP4) is announced, and published, as ADTS (``RawAACFraming``).
     func setStreamCaps(_ caps: String) {
-        lock.lock(); streamCaps = caps; lock.unlock()
+        let framing = RawAACFraming(caps: caps)
+        lock.lock()
+        adts = framing
+        streamCaps = framing?.caps ?? caps
+        lock.unlock()
     }
+
+    /// When the tapped stream is raw AAC: the ADTS header each frame gets.
+    private var adts: RawAACFraming?
 
     /// An encoded buffer as received (ICY metadata already removed by icydemux).
     func stream(_ buffer: UnsafeMutablePointer<GstBuffer>) {
-        publish(buffer, format: currentStreamFormat())
+        lock.lock()
+        let framing = adts
+        lock.unlock()
+        guard let framing else { return publish(buffer, format: currentStreamFormat()) }
+        // One raw AAC frame per buffer (aacparse frames it): header + frame, one packet.
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return }
+        defer { gst_buffer_unmap(buffer, &map) }
+        let size = Int(map.size)
+        guard size > 0, size <= RawAACFraming.maxPayloadBytes else { return }
+        var bytes = framing.header(payloadBytes: size)
+        bytes.append(contentsOf: UnsafeRawBufferPointer(start: map.data, count: size))
+        let format = currentStreamFormat()
+        let pts = otgst_buffer_pts(buffer)
+        bytes.withUnsafeBytes {
+            publish($0.baseAddress, count: $0.count, format: format.0, extraFlags: format.changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0,
+                    discont: otgst_buffer_is_discont(buffer) != 0, pts: otgst_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1)
+        }
     }
 
     /// Encoded bytes read by the light engine (ICY metadata already cut out): the same packet

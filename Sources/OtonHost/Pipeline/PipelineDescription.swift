@@ -39,6 +39,13 @@ public struct PipelineDescription: Equatable, Sendable {
     /// The http(s) source is an HLS playlist (``ResolvedStream/isHLS``): GStreamer's HLS demuxer
     /// fetches the segments, and the encoded-stream tap sits after the audio parser, not on the source.
     public var isHLS = false
+    /// The http(s) source is a DASH manifest (``ResolvedStream/isDASH``): GStreamer's DASH demuxer
+    /// fetches the segments; the source is typed as application/dash+xml for it (GStreamer 1.22's
+    /// typefinder calls ffmpeg's MPD plain application/xml), and the tap sits after the audio parser.
+    public var isDASH = false
+    /// HLS or DASH: the source delivers a manifest, and its end (#EXT-X-ENDLIST, a static MPD) is the
+    /// broadcast's end rather than a dropped connection.
+    public var isAdaptive: Bool { isHLS || isDASH }
     /// PEM file of the certificate authorities HTTPS servers are checked against instead of the
     /// system's (for a station with a private CA). From the SSL_CERT_FILE environment variable, as
     /// OpenSSL, curl and Python read it. Verification is never switched off.

@@ -35,7 +35,7 @@ public enum EngineChoice: String, Sendable, Equatable, CaseIterable {
     case gstreamer
 
     /// The engine for a connection described by `description`: light only for an http(s) stream
-    /// that is not HLS, not decoded and not tapped as PCM.
+    /// that is not HLS or DASH, not decoded and not tapped as PCM.
     public func kind(for description: PipelineDescription) -> EngineKind {
         switch self {
         case .gstreamer: return .gstreamer
@@ -44,7 +44,7 @@ public enum EngineChoice: String, Sendable, Equatable, CaseIterable {
     }
 
     public static func lightCanRun(_ description: PipelineDescription) -> Bool {
-        description.isLive && !description.isHLS && !description.decodes && description.taps & OTON_TAP_PCM == 0
+        description.isLive && !description.isAdaptive && !description.decodes && description.taps & OTON_TAP_PCM == 0
     }
 }
 

@@ -43,12 +43,16 @@ public final class StreamPipeline: @unchecked Sendable {
             gst_object_unref(UnsafeMutableRawPointer(pipeline))
             throw .missing(HLSDemuxerChoice.required, package: HLSDemuxerChoice.package)
         }
+        if description.isDASH, !Self.hasElement(HLSDemuxerChoice.requiredDASH) {
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+            throw .missing(HLSDemuxerChoice.requiredDASH, package: HLSDemuxerChoice.package)
+        }
         let source: UnsafeMutablePointer<GstElement>
         switch description.source {
         case let .http(url):
             source = try builder.make("souphttpsrc", "source", package: "gstreamer1.0-plugins-good")
             otgst_set_string(source, "location", url)
-            otgst_set_bool(source, "iradio-mode", description.isHLS ? 0 : 1)
+            otgst_set_bool(source, "iradio-mode", description.isAdaptive ? 0 : 1)
             otgst_set_string(source, "user-agent", description.userAgent)
             otgst_set_uint(source, "timeout", guint(PipelineDescription.sourceTimeoutSeconds))
             if let caFile = description.caFile, url.hasPrefix("https://") { otgst_set_string(source, "ssl-ca-file", caFile) }
@@ -63,10 +67,19 @@ public final class StreamPipeline: @unchecked Sendable {
             otgst_set_double(source, "freq", 880)
             otgst_set_uint64(source, "tick-interval", 500_000_000)
         }
+        // What the decoder reads: the source, or for DASH the source typed as a manifest.
+        var feed = source
+        if description.isDASH {
+            feed = try builder.make("capsfilter", "manifest-type", package: "libgstreamer1.0-0")
+            let caps = gst_caps_from_string("application/dash+xml")
+            otgst_set_caps(feed, "caps", caps)
+            otgst_caps_unref(caps)
+            try builder.link(source, feed)
+        }
         if !description.decodes && description.taps & OTON_TAP_PCM == 0 {
             // Parse only: source → parsebin → a fakesink per elementary stream, no audio path.
             let parse = try builder.make("parsebin", "parse", package: "gstreamer1.0-plugins-base")
-            try builder.link(source, parse)
+            try builder.link(feed, parse)
             volume = nil
             context = PipelineContext(onEvent: onEvent, decoded: parse, taps: taps, pipeline: pipeline, startsOnFirstBuffer: true)
             context.titleEncoding = description.titleEncoding
@@ -98,7 +111,7 @@ public final class StreamPipeline: @unchecked Sendable {
             autoSink = sink
         }
 
-        try builder.link(source, decode)
+        try builder.link(feed, decode)
         // decodebin's pads link to `decoded`: a buffer of decoded audio for live streams
         // (BUFFERING messages come from it), else straight to the converter.
         var decoded = convert
@@ -158,8 +171,9 @@ public final class StreamPipeline: @unchecked Sendable {
         PipelineCallbacks.watchTags(on: source, context: context)
         PipelineCallbacks.watchEmptyIcyTitles(in: decoder, context: context)
         ChildRequestIdentity.apply(below: decoder, description: description)
+        if description.isHLS { HLSSegmentTagFilter.apply(below: decoder) }
         if description.taps & OTON_TAP_STREAM != 0 {
-            PipelineCallbacks.connectStreamTap(source: source, decoder: decoder, context: context, afterParser: description.isHLS)
+            PipelineCallbacks.connectStreamTap(source: source, decoder: decoder, context: context, afterParser: description.isAdaptive)
         }
         return watchBus(of: pipeline, context: context)
     }

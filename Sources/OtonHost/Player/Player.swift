@@ -434,6 +434,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         description.audioSink = options.audioSink
         description.titleEncoding = current.titleEncoding
         description.isHLS = stream.isHLS
+        description.isDASH = stream.isDASH
         do {
             let connection = self.connection
             let onEvent: @Sendable (PipelineEvent) -> Void = { [weak self] event in
@@ -510,7 +511,14 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             pipeline = nil
             startPipeline(lastResolved!)
         case .endOfStream:
-            if pipeline?.description.isLive == true {
+            if pipeline?.description.isAdaptive == true {
+                // HLS and DASH end only when the manifest says so (#EXT-X-ENDLIST, a static MPD
+                // played out): the broadcast is over, as a file is at its end. Reconnecting would
+                // replay it from the start.
+                logger.warning("\(current.url): \(tr("the broadcast has ended"))")
+                handle(.stop)
+                finish(.ended)
+            } else if pipeline?.description.isLive == true {
                 logger.warning("\(current.url): \(tr("the server ended the stream"))")
                 fail(.networkUnavailable)
             } else {

@@ -77,3 +77,26 @@ public enum HLSDetector {
             || line.hasPrefix("#EXT-X-PLAYLIST-TYPE")
     }
 }
+
+/// A DASH manifest (MPD): XML whose root element is `MPD`, or anything served as
+/// application/dash+xml. Like an HLS playlist it is a stream of its own, not a list of streams.
+public enum DASHDetector {
+    public static func isDASH(_ body: Data, contentType: String?) -> Bool {
+        if let type = contentType?.lowercased(), type.hasPrefix("application/dash+xml") { return true }
+        return rootElement(of: body.prefix(4096)).map { $0 == "MPD" || $0.hasSuffix(":MPD") } ?? false
+    }
+
+    /// The name of the first element in an XML head (after the declaration, comments and doctype).
+    static func rootElement(of head: Data) -> String? {
+        let bytes = Array(head)
+        var index = 0
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")), open + 1 < bytes.count {
+            let next = bytes[open + 1]
+            let isLetter = (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z")
+            guard isLetter else { index = open + 1; continue } // <?xml …?>, <!-- … -->, <!DOCTYPE …>
+            let name = bytes[(open + 1)...].prefix { ![UInt8(ascii: " "), UInt8(ascii: ">"), UInt8(ascii: "/"), 9, 10, 13].contains($0) }
+            return String(decoding: name, as: UTF8.self)
+        }
+        return nil
+    }
+}

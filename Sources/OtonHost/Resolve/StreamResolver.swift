@@ -16,12 +16,15 @@ public struct ResolvedStream: Sendable, Equatable {
     /// Not looked at first (``StreamResolver/unprobed(_:)``): the engine's own connection says what it
     /// is; when that is not audio, the player asks the resolver after all.
     public var unprobed = false
+    /// `url` is a DASH manifest (MPD): GStreamer's DASH demuxer fetches its segments.
+    public var isDASH = false
 
-    public init(url: String, stationTitle: String? = nil, playlists: [String] = [], isHLS: Bool = false) {
+    public init(url: String, stationTitle: String? = nil, playlists: [String] = [], isHLS: Bool = false, isDASH: Bool = false) {
         self.url = url
         self.stationTitle = stationTitle
         self.playlists = playlists
         self.isHLS = isHLS
+        self.isDASH = isDASH
     }
 }
 
@@ -156,6 +159,7 @@ public final class StreamResolver: Sendable {
             }
         }
         let base = URL(string: response.effectiveURL) ?? parsed
+        if DASHDetector.isDASH(response.body, contentType: response.contentType) { return ResolvedStream(url: url, isDASH: true) }
         guard let format = PlaylistDetector.format(body: response.body, contentType: response.contentType, url: base) else {
             return ResolvedStream(url: url) // small, and not a playlist: GStreamer decides what it is
         }
