@@ -84,6 +84,28 @@ final class SnapcastTests: XCTestCase {
         XCTAssertTrue(text.stdout.hasPrefix("connected to snapserver at 127.0.0.1:\(lab.sourcePort), stream Oton (48000:16:2)"), text.stdout)
     }
 
+    /// mute_local: this machine's output goes to volume 0 while the rooms still get the whole
+    /// tone (the PCM tap sits before the volume element).
+    func testMuteLocalSilencesThisMachineButNotTheRooms() async throws {
+        let lab = try SnapcastLab(self)
+        try await lab.startServer()
+        try lab.startClient()
+        let (oton, events) = try startOton(sourcePort: lab.sourcePort, metadataPort: lab.metadataPort, extraConfig: #", "mute_local": true"#)
+        XCTAssertNotNil(events.waitForEvent("state", timeout: 30) { $0["state"] == "playing" }, oton.directory.read("stderr.log"))
+        var volume = ""
+        let deadline = Date().addingTimeInterval(30)
+        while !volume.hasPrefix("volume 0%"), Date() < deadline {
+            volume = try oton.ctl(["volume"]).stdout
+            usleep(100_000)
+        }
+        XCTAssertTrue(volume.hasPrefix("volume 0%"), "the local output was muted: \(volume) \(oton.directory.read("stderr.log"))")
+        let frequency = waitForTone(lab, fromSecond: 0)
+        XCTAssertEqual(frequency ?? 0, 440, accuracy: 5, "the rooms hear the tone at full level. \(lab.clientLog)")
+        let peak = lab.clientSamples().map { abs(Int32($0)) }.max() ?? 0
+        XCTAssertGreaterThan(peak, 2500, "the lab's MP3 tone is at 0.1 of full scale (3277) in the rooms, not silenced with the local volume")
+        XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"), "still playing, only silently here")
+    }
+
     /// snapserver restarts mid-play: oton reconnects, the client plays the tone again within 5 s
     /// of snapserver being back, and local playback never leaves "playing".
     func testASnapserverRestartResumesTheSoundAndLocalPlaybackGoesOn() async throws {

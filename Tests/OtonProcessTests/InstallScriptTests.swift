@@ -27,9 +27,11 @@ final class InstallScriptTests: XCTestCase {
         for installed in ["bin/oton", "include/oton/oton_plugin.h", "lib/pkgconfig/oton-plugin.pc",
                           "lib/oton/plugins/libOtonHistory.so", "lib/oton/plugins/libOtonFileSink.so",
                           "share/oton/locale/ru.po", "share/bash-completion/completions/oton",
-                          "share/doc/oton/examples/c-level-meter/oton_level_meter.c"] {
+                          "share/doc/oton/examples/c-level-meter/oton_level_meter.c",
+                          "lib/oton/plugins/libOtonSnapcast.so", "share/oton/snapcast/oton-snapcast-control"] {
             XCTAssertTrue(fileManager.fileExists(atPath: prefix + "/" + installed), "missing \(installed)")
         }
+        XCTAssertTrue(fileManager.isExecutableFile(atPath: prefix + "/share/oton/snapcast/oton-snapcast-control"), "snapserver runs the control script")
         XCTAssertTrue(fileManager.fileExists(atPath: directory.file("xdg/oton/plugins")), "the user plugin folder")
 
         // The examples, copied out of the install into a directory of their own, as a third party has them.

@@ -157,11 +157,11 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
             return (true, object.jsonText)
         }
         guard arguments.isEmpty else { return (false, host.tr("usage: snapcast [--format json]")) }
-        let state = figures.isConnected ? host.tr("connected to") : host.tr("waiting for")
-        return (true, host.tr("{state} snapserver at {address}, stream {stream} ({format}); sent {sent} bytes, dropped {dropped} bytes; control scripts connected: {scripts}", [
-            "state": state, "address": "\(config.host):\(config.port)", "stream": config.stream, "format": "\(config.format)",
-            "sent": String(figures.sentBytes), "dropped": String(figures.droppedBytes), "scripts": String(listener.connectedScripts),
-        ]))
+        let values = ["address": "\(config.host):\(config.port)", "stream": config.stream, "format": "\(config.format)",
+                      "sent": String(figures.sentBytes), "dropped": String(figures.droppedBytes), "scripts": String(listener.connectedScripts)]
+        return (true, figures.isConnected
+            ? host.tr("connected to snapserver at {address}, stream {stream} ({format}); sent {sent} bytes, dropped {dropped} bytes; control scripts connected: {scripts}", values)
+            : host.tr("waiting for snapserver at {address}, stream {stream} ({format}); sent {sent} bytes, dropped {dropped} bytes; control scripts connected: {scripts}", values))
     }
 
     func shutdown() {
