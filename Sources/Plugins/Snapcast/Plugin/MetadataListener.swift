@@ -60,6 +60,13 @@ final class MetadataListener: @unchecked Sendable {
         }
     }
 
+    /// Closes the sockets of a listener that was never started (its owner failed to start).
+    func discard() {
+        close(listener)
+        close(wake.read)
+        close(wake.write)
+    }
+
     /// The scripts connected now (any thread).
     var connectedScripts: Int { lock.withLock { scripts } }
 

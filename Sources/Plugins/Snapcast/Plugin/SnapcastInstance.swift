@@ -39,18 +39,6 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
         }
         let target = "\(config.host):\(config.port)"
         let stream = config.stream
-        sender = try AudioSender(host: config.host, port: config.port, capacity: config.bufferBytes) { change in
-            switch change {
-            case .connected:
-                host.log(OTON_LOG_INFO, host.tr("snapcast: sending {format} to snapserver at {address}", ["format": "\(config.format)", "address": target]))
-            case let .lost(reason):
-                host.log(OTON_LOG_WARNING, host.tr("snapcast: lost snapserver at {address} ({reason}); reconnecting every second, local playback goes on",
-                                                   ["address": target, "reason": reason]))
-            case let .unreachable(reason):
-                host.log(OTON_LOG_WARNING, host.tr("snapcast: no snapserver at {address} ({reason}); is its source tcp://…?mode=server on that port? Trying every second",
-                                                   ["address": target, "reason": reason]))
-            }
-        }
         do {
             listener = try MetadataListener(address: config.metadataListen, stream: stream) { change in
                 switch change {
@@ -65,6 +53,23 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
             }
         } catch {
             throw PluginConfigError("snapcast: \(error); pick another \"metadata_listen\" port in plugins.json")
+        }
+        do {
+            sender = try AudioSender(host: config.host, port: config.port, capacity: config.bufferBytes) { change in
+                switch change {
+                case .connected:
+                    host.log(OTON_LOG_INFO, host.tr("snapcast: sending {format} to snapserver at {address}", ["format": "\(config.format)", "address": target]))
+                case let .lost(reason):
+                    host.log(OTON_LOG_WARNING, host.tr("snapcast: lost snapserver at {address} ({reason}); reconnecting every second, local playback goes on",
+                                                       ["address": target, "reason": reason]))
+                case let .unreachable(reason):
+                    host.log(OTON_LOG_WARNING, host.tr("snapcast: no snapserver at {address} ({reason}); is its source tcp://…?mode=server on that port? Trying every second",
+                                                       ["address": target, "reason": reason]))
+                }
+            }
+        } catch {
+            listener.discard()
+            throw error
         }
         if let track = host.current(OTON_EVENT_TRACK) { updateTrack(track.fields) }
         if let state = host.current(OTON_EVENT_STATE) { updateState(state.fields) }
@@ -105,7 +110,8 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
 
     private func updateState(_ fields: [String: String]) {
         guard let state = fields["state"] else { return }
-        listener.update { $0.isPlaying = state == "playing" }
+        // A buffering pause is still playing to the rooms' apps: they would flicker otherwise.
+        listener.update { $0.isPlaying = state == "playing" || state == "buffering" }
     }
 
     func receive(media buffer: UnsafePointer<oton_media_buffer>) {
