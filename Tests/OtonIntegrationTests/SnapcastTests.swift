@@ -62,6 +62,7 @@ final class SnapcastTests: XCTestCase {
         let frequency = waitForTone(lab, fromSecond: 0)
         XCTAssertNotNil(frequency, "no tone at the client. oton: \(oton.directory.read("stderr.log")) client: \(lab.clientLog) server: \(lab.serverLog)")
         XCTAssertEqual(frequency ?? 0, 440, accuracy: 5, "the lab's 440 Hz tone, resampled to 48 kHz, played by snapclient")
+        print("snapcast: the client plays \(frequency ?? 0) Hz (median of its loud 0.1 s windows)")
 
         let stream = try await waitForStream(lab) {
             $0?["properties"]?["metadata"]?["title"]?.stringValue == "Song One" && $0?["status"]?.stringValue == "playing"

@@ -81,13 +81,18 @@ final class AudioSender: @unchecked Sendable {
 
     /// From the media mailbox: never blocks.
     func enqueue(_ bytes: UnsafeRawBufferPointer) {
+        guard lock.withLock({ () -> Bool in
+            if !isConnected { backlog.countDropped(bytes.count) }
+            return isConnected
+        }) else { return }
+        let copy = Array(bytes) // copied outside the lock: the sender thread is not held up by it
         let wasEmpty: Bool = lock.withLock {
             guard isConnected else {
-                backlog.countDropped(bytes.count)
+                backlog.countDropped(copy.count)
                 return false
             }
             let empty = backlog.isEmpty
-            backlog.append(Array(bytes))
+            backlog.append(copy)
             return empty
         }
         if wasEmpty { Sockets.wake(wake.write) }
