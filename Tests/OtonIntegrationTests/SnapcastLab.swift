@@ -171,18 +171,24 @@ enum SnapcastRPC {
         guard connected == 0 else { throw FixtureError("connect to \(port): errno \(errno)") }
         let request = Array(#"{"id":1,"jsonrpc":"2.0","method":"\#(method)"}"#.utf8) + [13, 10]
         guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { throw FixtureError("send: errno \(errno)") }
-        var reply: [UInt8] = []
+        // snapserver also sends notifications (Stream.OnProperties, …) on this connection: the
+        // reply is the line with our id.
+        var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         let deadline = Date().addingTimeInterval(timeout)
-        while !reply.contains(10), Date() < deadline, reply.count < 4 << 20 {
+        while Date() < deadline, received.count < 4 << 20 {
+            while let end = received.firstIndex(of: 10) {
+                let line = received[..<end]
+                received.removeSubrange(...end)
+                if let value = try? JSONValue.parse(Data(line)), value["id"]?.int64Value == 1 { return value }
+            }
             var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&waiting, 1, 500) >= 0 else { break }
             guard waiting.revents != 0 else { continue }
             let count = recv(fd, &buffer, buffer.count, 0)
             guard count > 0 else { break }
-            reply += buffer[0 ..< count]
+            received += buffer[0 ..< count]
         }
-        guard let end = reply.firstIndex(of: 10) else { throw FixtureError("no reply line from snapserver on \(port)") }
-        return try JSONValue.parse(Data(reply[..<end]))
+        throw FixtureError("no reply to \(method) from snapserver on \(port)")
     }
 }

@@ -38,6 +38,9 @@ final class SnapcastMetadataListenerTests: XCTestCase {
         notJSON.send("GET / HTTP/1.1")
         XCTAssertTrue(notJSON.waitForClose(timeout: 20), "a line that is not JSON-RPC ends the connection")
 
+        // Four connections that say nothing fill every place; the script still gets in (the oldest
+        // is closed for it), and the silent ones are closed once they fail to name their stream.
+        let squatters = try (0 ..< 4).map { _ in try LineClient(port: metadataPort) }
         let script = try LineClient(port: metadataPort)
         script.send(#"{"jsonrpc":"2.0","method":"Oton.Stream","params":{"stream":"Oton"}}"#)
         script.send(#"{"id":4,"jsonrpc":"2.0","method":"Plugin.Stream.Player.GetProperties"}"#)
@@ -49,7 +52,15 @@ final class SnapcastMetadataListenerTests: XCTestCase {
         XCTAssertEqual(answer?["result"]?["metadata"]?["title"]?.stringValue, "Song One", "GetProperties answered: \(answer?.jsonText ?? "nothing")")
         XCTAssertEqual(answer?["result"]?["metadata"]?["album"]?.stringValue, "Test FM")
 
+        for (index, squatter) in squatters.enumerated() {
+            XCTAssertTrue(squatter.waitForClose(timeout: 30), "silent connection \(index) closed")
+        }
+        XCTAssertEqual(try JSONValue.parse(Data(try oton.ctl(["snapcast", "--format", "json"]).stdout.utf8))["control_scripts"]?.numberValue, 1,
+                       "the script is still connected")
+
         let log = oton.directory.read("stderr.log")
+        XCTAssertTrue(log.contains("more than 4 connections at once; the oldest is closed"), log)
+        XCTAssertTrue(log.contains("it did not name its stream within 10 s"), log)
         XCTAssertTrue(log.contains("control script disconnected: a line longer than 16384 bytes"), log)
         XCTAssertTrue(log.contains("a control script for stream Kitchen connected, but this plugin sends to stream Oton"), log)
         XCTAssertTrue(log.contains("control script disconnected: a line that is not a JSON object"), log)

@@ -7,8 +7,10 @@ import SnapcastLogic
 
 /// Where the stream's control script (oton-snapcast-control, which snapserver 0.26 starts for a
 /// source with `controlscript=`) connects to learn the track. On a thread of its own: non-blocking
-/// sockets under poll(), at most `maximumScripts` connections, lines of at most 16 KiB in, at most
-/// `maximumQueuedBytes` waiting out (a script that stops reading is disconnected). Each script gets
+/// sockets under poll(), at most `maximumScripts` connections (a new one closes the oldest, so idle
+/// connections cannot lock the script out; one that has not named its stream within
+/// `identifySeconds` is closed), lines of at most 16 KiB in, at most `maximumQueuedBytes` waiting
+/// out (a script that stops reading is disconnected). Each script gets
 /// Plugin.Stream.Ready and the current properties when it connects, and the properties again on
 /// every change; snapserver's GetProperties is answered, its Control and SetProperty refused.
 ///
@@ -17,6 +19,7 @@ import SnapcastLogic
 final class MetadataListener: @unchecked Sendable {
     static let maximumScripts = 4
     static let maximumQueuedBytes = 256 * 1024
+    static let identifySeconds: UInt64 = 10
 
     /// What the listener tells its owner, from its thread.
     enum Change: Sendable {
@@ -31,6 +34,7 @@ final class MetadataListener: @unchecked Sendable {
         var output: [UInt8] = []
         var sentVersion: UInt64 = 0
         var stream: String?
+        let opened = DispatchTime.now().uptimeNanoseconds
 
         init(fd: Int32) { self.fd = fd }
     }
@@ -67,7 +71,7 @@ final class MetadataListener: @unchecked Sendable {
         close(wake.write)
     }
 
-    /// The scripts connected now (any thread).
+    /// The scripts connected now that named their stream (any thread).
     var connectedScripts: Int { lock.withLock { scripts } }
 
     func start() {
@@ -126,7 +130,13 @@ final class MetadataListener: @unchecked Sendable {
                 connection.sentVersion = version
                 enqueue(ControlScriptProtocol.propertiesLine(properties), to: connection)
             }
-            let count = connections.count
+            let now = DispatchTime.now().uptimeNanoseconds
+            for connection in Array(connections.values)
+            where connection.stream == nil && now - connection.opened > Self.identifySeconds * 1_000_000_000 {
+                changed(.scriptRefused("it did not name its stream within \(Self.identifySeconds) s"))
+                drop(connection)
+            }
+            let count = connections.values.filter { $0.stream != nil }.count
             lock.withLock { scripts = count }
         }
     }
@@ -136,10 +146,9 @@ final class MetadataListener: @unchecked Sendable {
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else { return }
             Sockets.makeNonBlocking(fd)
-            guard connections.count < Self.maximumScripts else {
-                close(fd)
-                changed(.scriptRefused("more than \(Self.maximumScripts) control scripts at once"))
-                continue
+            if connections.count >= Self.maximumScripts, let oldest = connections.values.min(by: { $0.opened < $1.opened }) {
+                changed(.scriptRefused("more than \(Self.maximumScripts) connections at once; the oldest is closed"))
+                drop(oldest)
             }
             let connection = Connection(fd: fd)
             connection.sentVersion = version
