@@ -94,7 +94,7 @@ final class SnapcastLab {
     var clientLog: String { directory.read("snapclient.log") }
 
     private func logHandle(_ name: String) throws -> FileHandle {
-        FileManager.default.createFile(atPath: directory.file(name), contents: nil)
+        _ = FileManager.default.createFile(atPath: directory.file(name), contents: nil)
         return try XCTUnwrap(FileHandle(forWritingAtPath: directory.file(name)))
     }
 
