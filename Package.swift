@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "OtonHistory", type: .dynamic, targets: ["History"]),
         .library(name: "OtonWebRemote", type: .dynamic, targets: ["WebRemote"]),
         .library(name: "OtonMetrics", type: .dynamic, targets: ["Metrics"]),
+        .library(name: "OtonSnapcast", type: .dynamic, targets: ["Snapcast"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -166,6 +167,10 @@ let package = Package(
         // The metrics listener: libmicrohttpd and the process-wide exporter, apart from the C glue so tests can run it.
         .target(name: "MetricsHTTP", dependencies: ["MetricsLogic", "CMicroHTTPD"], path: "Sources/Plugins/Metrics/HTTP"),
         plugin("Metrics", dependencies: ["MetricsLogic", "MetricsHTTP"]),
+        // Sends the decoded sound to a snapserver TCP source and the track to its control script
+        // (Sources/Plugins/Snapcast/oton-snapcast-control); plain POSIX sockets on threads of its own.
+        pluginLogic("Snapcast"),
+        plugin("Snapcast", dependencies: ["SnapcastLogic"]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),
@@ -179,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "PluginLogicTests",
             dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic",
-                           "MetricsLogic", "MetricsHTTP", "OtonTestSupport"]
+                           "MetricsLogic", "MetricsHTTP", "SnapcastLogic", "OtonTestSupport"]
         ),
         .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),
         .testTarget(name: "OtonJSONTests", dependencies: ["OtonJSON"]),

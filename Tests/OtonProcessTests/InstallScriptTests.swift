@@ -27,7 +27,8 @@ final class InstallScriptTests: XCTestCase {
         for installed in ["bin/oton", "include/oton/oton_plugin.h", "lib/pkgconfig/oton-plugin.pc",
                           "lib/oton/plugins/libOtonHistory.so", "lib/oton/plugins/libOtonFileSink.so",
                           "share/oton/locale/ru.po", "share/bash-completion/completions/oton",
-                          "share/doc/oton/examples/c-level-meter/oton_level_meter.c"] {
+                          "share/doc/oton/examples/c-level-meter/oton_level_meter.c",
+                          "lib/oton/plugins/libOtonSnapcast.so", "share/oton/snapcast/oton-snapcast-control"] {
             XCTAssertTrue(fileManager.fileExists(atPath: prefix + "/" + installed), "missing \(installed)")
         }
         XCTAssertFalse(fileManager.fileExists(atPath: directory.file("xdg/oton")), "--prefix writes nothing outside the prefix")
@@ -38,6 +39,7 @@ final class InstallScriptTests: XCTestCase {
         XCTAssertEqual(again.status, 0, again.stderr)
         let attributes = try fileManager.attributesOfItem(atPath: directory.file("xdg/oton/plugins"))
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o700, "the user plugin folder")
+        XCTAssertTrue(fileManager.isExecutableFile(atPath: prefix + "/share/oton/snapcast/oton-snapcast-control"), "snapserver runs the control script")
 
         // The examples, copied out of the install into a directory of their own, as a third party has them.
         let examples: [(source: String, library: String, id: String)] = [

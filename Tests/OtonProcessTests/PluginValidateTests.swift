@@ -28,6 +28,7 @@ final class PluginValidateTests: XCTestCase {
     func testFileSinkPasses() throws { try assertBundledPluginPasses("OtonFileSink") }
     func testWebRemotePasses() throws { try assertBundledPluginPasses("OtonWebRemote") }
     func testMetricsPasses() throws { try assertBundledPluginPasses("OtonMetrics") }
+    func testSnapcastPasses() throws { try assertBundledPluginPasses("OtonSnapcast") }
 
     private func assertBundledPluginPasses(_ product: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try TemporaryDirectory(self)
@@ -37,6 +38,9 @@ final class PluginValidateTests: XCTestCase {
         }
         if product == "OtonWebRemote" || product == "OtonMetrics" { // a free loopback port, not the default another program may hold
             arguments += ["--plugin-config", #"{"listen":"127.0.0.1:0"}"#]
+        }
+        if product == "OtonSnapcast" { // its metadata listener on a free loopback port; no snapserver is needed
+            arguments += ["--plugin-config", #"{"metadata_listen":"127.0.0.1:0"}"#]
         }
         let result = try validate(arguments)
         XCTAssertEqual(result.status, 0, "\(product):\n\(result.stdout)\(result.stderr)", file: file, line: line)

@@ -7,6 +7,7 @@ import NowPlayingLogic
 import OtonJSON
 import ShareLogic
 import SleepTimerLogic
+import SnapcastLogic
 import WebRemoteLogic
 import XCTest
 
@@ -37,6 +38,7 @@ final class PluginConfigTests: XCTestCase {
             "org.oton.file-sink": { _ = try FileSinkSettings.parse($0) },
             "org.oton.web-remote": { _ = try WebRemoteConfig.parse($0) },
             "org.oton.metrics": { _ = try MetricsConfig.parse($0) },
+            "org.oton.snapcast": { _ = try SnapcastConfig.parse($0) },
         ]
         var checked: Set<String> = []
         for plugin in plugins {

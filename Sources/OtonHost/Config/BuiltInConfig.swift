@@ -85,6 +85,18 @@ public enum BuiltInConfig {
       "config": {
         "listen": "127.0.0.1:9464"
       }
+    },
+    {
+      "id": "org.oton.snapcast",
+      "path": "libOtonSnapcast.so",
+      "enabled": false,
+      "config": {
+        "host": "127.0.0.1",
+        "port": 4953,
+        "stream": "Oton",
+        "format": "48000:16:2",
+        "mute_local": false
+      }
     }
   ]
 }
