@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "OtonHistory", type: .dynamic, targets: ["History"]),
         .library(name: "OtonWebRemote", type: .dynamic, targets: ["WebRemote"]),
         .library(name: "OtonMetrics", type: .dynamic, targets: ["Metrics"]),
+        .library(name: "OtonUPnP", type: .dynamic, targets: ["UPnP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -76,6 +77,16 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // GUPnP 1.6 and GUPnP-AV for the UPnP casting plugin (SSDP, SOAP, DIDL-Lite), with inline shims.
+        // It links libsoup 3, which cannot share a process with the player's libsoup 2.4: the plugin
+        // runs isolated ("isolation": "process"), see docs/casting.md.
+        .systemLibrary(
+            name: "CGUPnP",
+            path: "Sources/CGUPnP",
+            pkgConfig: "gupnp-1.6",
+            providers: [.apt(["libgupnp-1.6-dev"])]
+        ),
+        .systemLibrary(name: "CGUPnPAV", path: "Sources/CGUPnPAV", pkgConfig: "gupnp-av-1.0", providers: [.apt(["libgupnp-av-1.0-dev"])]),
         .systemLibrary(
             name: "CGdkPixbuf",
             path: "Sources/CGdkPixbuf",
@@ -154,6 +165,8 @@ let package = Package(
         // The metrics listener: libmicrohttpd and the process-wide exporter, apart from the C glue so tests can run it.
         .target(name: "MetricsHTTP", dependencies: ["MetricsLogic", "CMicroHTTPD"], path: "Sources/Plugins/Metrics/HTTP"),
         plugin("Metrics", dependencies: ["MetricsLogic", "MetricsHTTP"]),
+        pluginLogic("UPnP"),
+        plugin("UPnP", dependencies: ["UPnPLogic", "CGUPnP", "CGUPnPAV"]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),
@@ -167,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "PluginLogicTests",
             dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic",
-                           "MetricsLogic", "MetricsHTTP", "OtonTestSupport"]
+                           "MetricsLogic", "MetricsHTTP", "UPnPLogic", "OtonTestSupport"]
         ),
         .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),
         .testTarget(name: "OtonJSONTests", dependencies: ["OtonJSON"]),
