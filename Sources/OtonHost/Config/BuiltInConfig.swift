@@ -85,6 +85,15 @@ public enum BuiltInConfig {
       "config": {
         "listen": "127.0.0.1:9464"
       }
+    },
+    {
+      "id": "org.oton.upnp",
+      "path": "libOtonUPnP.so",
+      "enabled": false,
+      "isolation": "process",
+      "config": {
+        "timeout_seconds": 5
+      }
     }
   ]
 }
