@@ -76,8 +76,10 @@ final class UPnPNamespaceScenarios: XCTestCase {
 
     private func startOton(timeoutSeconds: Int = 5) async throws -> (OtonProcess, ControlClient) {
         _ = try await server.startSource(mount: "/cast.mp3", format: .mp3, initialTitle: "Cast Artist - Cast Song", stationName: "Cast FM")
+        _ = try await server.startSource(mount: "/second.mp3", format: .mp3, initialTitle: "Other Artist - Second Song", stationName: "Second FM")
         let plugins = """
-        {"stations": [{"name": "Cast FM", "url": "\(server.url(mount: "/cast.mp3"))"}],
+        {"stations": [{"name": "Cast FM", "url": "\(server.url(mount: "/cast.mp3"))"},
+                      {"name": "Second FM", "url": "\(server.url(mount: "/second.mp3"))"}],
          "plugins": [{"id": "org.oton.upnp", "path": "libOtonUPnP.so", "isolation": "process",
                       "config": {"interface": "\(Self.interface)", "timeout_seconds": \(timeoutSeconds)}}]}
         """
@@ -180,10 +182,24 @@ final class UPnPNamespaceScenarios: XCTestCase {
         let status = try oton.ctl(["cast", "status"])
         XCTAssertTrue(status.stdout.contains("casting to Oton Test Renderer (PLAYING)"), status.stdout + status.stderr)
 
+        // A station switch while casting: the renderer takes the new station, local playback pauses again.
+        XCTAssertEqual(try oton.ctl(["station", "Second FM"]).status, 0)
+        let second = server.url(mount: "/second.mp3").absoluteString
+        XCTAssertNotNil(events.waitForEvent("org.oton.cast.state", timeout: 60) { $0["url"] == second && $0["state"] == "casting" },
+                        "the renderer was handed the new station: \(oton.directory.read("stderr.log"))")
+        try await pollUntilTrue(timeout: 60, interval: 0.5, "gmediarender plays the second station") { [self] in
+            let media = (try? avTransport(port: 49494, "GetMediaInfo")) ?? ""
+            let transport = (try? avTransport(port: 49494, "GetTransportInfo")) ?? ""
+            return media.contains("<CurrentURI>\(second)</CurrentURI>") && media.contains("Second Song")
+                && transport.contains("<CurrentTransportState>PLAYING</CurrentTransportState>")
+        }
+        XCTAssertNotNil(events.waitForEvent("state", timeout: 30) { $0["state"] == "paused" }, "local playback paused again after the switch")
+
         let stop = try oton.ctl(["cast", "stop"])
         XCTAssertEqual(stop.status, 0, stop.stderr)
         XCTAssertTrue(stop.stdout.contains("stopped casting to Oton Test Renderer; local playback resumed"), stop.stdout)
         XCTAssertNotNil(events.waitForEvent("state", timeout: 60) { $0["state"] == "playing" }, "local playback resumes")
+        XCTAssertTrue(try oton.ctl(["status"]).stdout.contains("Second FM"), "on the station cast last")
         try await pollUntilTrue(timeout: 30, interval: 0.5, "gmediarender says STOPPED") { [self] in
             (try? avTransport(port: 49494, "GetTransportInfo"))?.contains("<CurrentTransportState>STOPPED</CurrentTransportState>") == true
         }

@@ -40,7 +40,7 @@ final class UPnPInstance: SwiftPluginInstance, @unchecked Sendable {
         }
         started.wait()
         if let reason = failure.get() {
-            throw PluginConfigError(message: "cannot search for UPnP renderers on interface {interface}: {reason}; name another interface in the plugin's config (`ip link` lists them)",
+            throw PluginConfigError(message: N_("cannot search for UPnP renderers on interface {interface}: {reason}; name another interface in the plugin's config (`ip link` lists them)"),
                                     values: ["interface": interface ?? "*", "reason": reason])
         }
         host.log(OTON_LOG_INFO, "searching for UPnP renderers on \(interface.map { "interface \($0)" } ?? "every IPv4 interface")")
