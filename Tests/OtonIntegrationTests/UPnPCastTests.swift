@@ -74,16 +74,17 @@ final class UPnPNamespaceScenarios: XCTestCase {
         server?.stop()
     }
 
-    private func startOton(timeoutSeconds: Int = 5) async throws -> (OtonProcess, ControlClient) {
+    private func startOton(timeoutSeconds: Int = 5, extraPlugins: String = "",
+                           environment: [String: String?] = [:]) async throws -> (OtonProcess, ControlClient) {
         _ = try await server.startSource(mount: "/cast.mp3", format: .mp3, initialTitle: "Cast Artist - Cast Song", stationName: "Cast FM")
         _ = try await server.startSource(mount: "/second.mp3", format: .mp3, initialTitle: "Other Artist - Second Song", stationName: "Second FM")
         let plugins = """
         {"stations": [{"name": "Cast FM", "url": "\(server.url(mount: "/cast.mp3"))"},
                       {"name": "Second FM", "url": "\(server.url(mount: "/second.mp3"))"}],
          "plugins": [{"id": "org.oton.upnp", "path": "libOtonUPnP.so", "isolation": "process",
-                      "config": {"interface": "\(Self.interface)", "timeout_seconds": \(timeoutSeconds)}}]}
+                      "config": {"interface": "\(Self.interface)", "timeout_seconds": \(timeoutSeconds)}}\(extraPlugins)]}
         """
-        let oton = try OtonProcess(self, arguments: ["play", "Cast FM", "--headless"], plugins: plugins)
+        let oton = try OtonProcess(self, arguments: ["play", "Cast FM", "--headless"], plugins: plugins, environment: environment)
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
@@ -136,7 +137,17 @@ final class UPnPNamespaceScenarios: XCTestCase {
     func testCastingToGmediarenderAndBack() async throws {
         _ = try startRenderer("Oton Test Renderer", port: 49494)
         _ = try startRenderer("No MP3 Renderer", port: 49500, extra: ["--mime-filter", "-audio/mpeg,-audio/mp3,-audio/x-mpeg"])
-        let (oton, events) = try await startOton()
+        // MPRIS (on a private session bus) and the web remote show what is cast.
+        let bus = try await PrivateSessionBus.start()
+        defer { bus.stop() }
+        let remotePort = try FreePort.allocate()
+        let (oton, events) = try await startOton(extraPlugins: """
+        ,
+        {"id": "org.oton.now-playing", "path": "libOtonNowPlaying.so", "config": {"notifications": false}},
+        {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(remotePort)"}}
+        """, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let remoteURL = try XCTUnwrap(try oton.ctl(["web-remote", "url"]).stdout.split(separator: "\n").first.map(String.init))
+        let stateURL = remoteURL.replacingOccurrences(of: "/?token=", with: "/state?token=")
         let list = try waitForRenderer(oton, "Oton Test Renderer")
         XCTAssertTrue(list.contains("\(Self.address):49494"), "the list names the renderer's address: \(list)")
         _ = try waitForRenderer(oton, "No MP3 Renderer")
@@ -179,6 +190,13 @@ final class UPnPNamespaceScenarios: XCTestCase {
         }
         let listenersCasting = try await server.status().mount("/cast.mp3")?.listeners ?? 0
         XCTAssertGreaterThanOrEqual(listenersCasting, 1)
+        try await pollUntilTrue(timeout: 30, interval: 0.2, "MPRIS says where it is cast") {
+            try bus.run("/usr/bin/playerctl", ["-p", "oton", "metadata", "xesam:comment"]).stdout.contains("Casting to Oton Test Renderer")
+        }
+        try await pollUntilTrue(timeout: 30, interval: 0.2, "the web remote says where it is cast") {
+            (try? runProcess("/usr/bin/curl", ["-s", "-m", "5", stateURL]))?.stdout
+                .contains(#""cast":{"renderer":"Oton Test Renderer","url":"\#(server.url(mount: "/cast.mp3").absoluteString)"}"#) == true
+        }
         let status = try oton.ctl(["cast", "status"])
         XCTAssertTrue(status.stdout.contains("casting to Oton Test Renderer (PLAYING)"), status.stdout + status.stderr)
 
@@ -200,6 +218,11 @@ final class UPnPNamespaceScenarios: XCTestCase {
         XCTAssertTrue(stop.stdout.contains("stopped casting to Oton Test Renderer; local playback resumed"), stop.stdout)
         XCTAssertNotNil(events.waitForEvent("state", timeout: 60) { $0["state"] == "playing" }, "local playback resumes")
         XCTAssertTrue(try oton.ctl(["status"]).stdout.contains("Second FM"), "on the station cast last")
+        try await pollUntilTrue(timeout: 30, interval: 0.2, "the web remote no longer says it is cast") {
+            let state = (try? runProcess("/usr/bin/curl", ["-s", "-m", "5", stateURL]))?.stdout ?? ""
+            return state.contains(#""state":"playing""#) && !state.contains(#""cast""#)
+        }
+        XCTAssertFalse(try bus.run("/usr/bin/playerctl", ["-p", "oton", "metadata", "xesam:comment"]).stdout.contains("Casting"), "nor MPRIS")
         try await pollUntilTrue(timeout: 30, interval: 0.5, "gmediarender says STOPPED") { [self] in
             (try? avTransport(port: 49494, "GetTransportInfo"))?.contains("<CurrentTransportState>STOPPED</CurrentTransportState>") == true
         }
