@@ -37,6 +37,7 @@ let package = Package(
         .library(name: "OtonWebRemote", type: .dynamic, targets: ["WebRemote"]),
         .library(name: "OtonMetrics", type: .dynamic, targets: ["Metrics"]),
         .library(name: "OtonUPnP", type: .dynamic, targets: ["UPnP"]),
+        .library(name: "OtonUPnPCore", type: .dynamic, targets: ["UPnPCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -166,7 +167,17 @@ let package = Package(
         .target(name: "MetricsHTTP", dependencies: ["MetricsLogic", "CMicroHTTPD"], path: "Sources/Plugins/Metrics/HTTP"),
         plugin("Metrics", dependencies: ["MetricsLogic", "MetricsHTTP"]),
         pluginLogic("UPnP"),
-        plugin("UPnP", dependencies: ["UPnPLogic", "CGUPnP", "CGUPnPAV"]),
+        // The UPnP plugin is two libraries: the C forwarder oton loads (libOtonUPnP.so, no GUPnP) and the
+        // Swift core with GUPnP (libOtonUPnPCore.so), which the forwarder loads only in a process of the
+        // plugin's own: GUPnP's libsoup 3 aborts a process that has the player's libsoup 2.4.
+        .target(
+            name: "UPnPCore",
+            dependencies: ["PluginAPI", "OtonPluginKit", "UPnPLogic", "CGUPnP", "CGUPnPAV"],
+            path: "Sources/Plugins/UPnP/Core",
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=Sources/Plugins/UPnP/core-exports.map"])]
+        ),
+        .target(name: "UPnP", dependencies: ["PluginAPI"], path: "Sources/Plugins/UPnP/Plugin",
+                linkerSettings: pluginLinkerSettings + [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),

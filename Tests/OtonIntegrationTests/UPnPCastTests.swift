@@ -21,6 +21,24 @@ final class UPnPCastTests: XCTestCase {
         try runScenario("testHostileRenderers")
     }
 
+    /// Without "isolation": "process" the plugin would load GUPnP's libsoup 3 beside the player's
+    /// libsoup 2.4, which aborts oton: it refuses to start instead, saying what to add, and oton plays on.
+    func testInsideOtonsOwnProcessThePluginRefusesToStartAndSaysWhy() throws {
+        guard ProcessInfo.processInfo.environment[UPnPNamespaceScenarios.insideVariable] == nil else { return }
+        let plugins = """
+        {"stations": [{"name": "Nowhere", "url": "http://127.0.0.1:9/none.mp3"}],
+         "plugins": [{"id": "org.oton.upnp", "path": "libOtonUPnP.so", "config": {"interface": "lo"}}]}
+        """
+        let oton = try OtonProcess(self, arguments: ["play", "Nowhere", "--headless"], plugins: plugins)
+        _ = try oton.connect()
+        XCTAssertTrue(oton.directory.read("stderr.log").contains(
+            #"org.oton.upnp failed to start: the UPnP plugin must run in a process of its own: add "isolation": "process" to its entry in plugins.json"#),
+            oton.directory.read("stderr.log"))
+        let reply = try oton.ctl(["cast", "list"])
+        XCTAssertNotEqual(reply.status, 0, "no cast command without the plugin")
+        XCTAssertTrue(oton.process.isRunning, "oton goes on")
+    }
+
     private func runScenario(_ name: String) throws {
         guard ProcessInfo.processInfo.environment[UPnPNamespaceScenarios.insideVariable] == nil else { return }
         let directory = try TemporaryDirectory(self)
