@@ -166,7 +166,9 @@ final class UPnPNamespaceScenarios: XCTestCase {
         """, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         let remoteURL = try XCTUnwrap(try oton.ctl(["web-remote", "url"]).stdout.split(separator: "\n").first.map(String.init))
         let stateURL = remoteURL.replacingOccurrences(of: "/?token=", with: "/state?token=")
+        let searchStarted = Date()
         let list = try waitForRenderer(oton, "Oton Test Renderer")
+        print(String(format: "UPNP FIGURE: renderer listed %.2f s after oton's control socket", Date().timeIntervalSince(searchStarted)))
         XCTAssertTrue(list.contains("\(Self.address):49494"), "the list names the renderer's address: \(list)")
         _ = try waitForRenderer(oton, "No MP3 Renderer")
 
@@ -177,7 +179,9 @@ final class UPnPNamespaceScenarios: XCTestCase {
         XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"), "local playback goes on")
 
         let listenersBefore = try await server.status().mount("/cast.mp3")?.listeners ?? 0
+        let castStarted = Date()
         let cast = try oton.ctl(["cast", "to", "Oton Test Renderer"])
+        print(String(format: "UPNP FIGURE: `cast to` answered in %.2f s", Date().timeIntervalSince(castStarted)))
         XCTAssertEqual(cast.status, 0, cast.stderr + oton.directory.read("stderr.log"))
         XCTAssertTrue(cast.stdout.contains("casting Cast FM to Oton Test Renderer (audio/mpeg)"), cast.stdout)
         var castEvent: [String: String]?
@@ -191,9 +195,10 @@ final class UPnPNamespaceScenarios: XCTestCase {
         XCTAssertEqual(castEvent?["url"], server.url(mount: "/cast.mp3").absoluteString)
 
         // The renderer itself says what it plays, asked without the plugin.
-        try await pollUntilTrue(timeout: 60, interval: 0.5, "gmediarender says PLAYING") { [self] in
+        try await pollUntilTrue(timeout: 60, interval: 0.1, "gmediarender says PLAYING") { [self] in
             (try? avTransport(port: 49494, "GetTransportInfo"))?.contains("<CurrentTransportState>PLAYING</CurrentTransportState>") == true
         }
+        print(String(format: "UPNP FIGURE: renderer PLAYING %.2f s after `cast to` began", Date().timeIntervalSince(castStarted)))
         let media = try avTransport(port: 49494, "GetMediaInfo")
         XCTAssertTrue(media.contains("<CurrentURI>\(server.url(mount: "/cast.mp3").absoluteString)</CurrentURI>"), media)
         XCTAssertTrue(media.contains("Cast Song"), "the DIDL-Lite title: \(media)")
@@ -263,6 +268,7 @@ final class UPnPNamespaceScenarios: XCTestCase {
         let started = Date()
         let hang = try oton.ctl(["cast", "to", "uuid:0071c0de-4a49-4000-8000-000000000000"])
         let seconds = Date().timeIntervalSince(started)
+        print(String(format: "UPNP FIGURE: a silent renderer's `cast to` failed after %.2f s (timeout_seconds 3)", seconds))
         XCTAssertNotEqual(hang.status, 0)
         XCTAssertTrue(hang.stderr.contains("did not answer GetProtocolInfo within 3 s"), hang.stderr)
         XCTAssertTrue(hang.stderr.hasPrefix("oton: " + String(repeating: "A", count: 64) + "… did not answer"), "the renderer is named, cut short: \(hang.stderr.prefix(200))")

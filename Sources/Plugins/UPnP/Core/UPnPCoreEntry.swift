@@ -6,7 +6,8 @@ import UPnPLogic
 /// libOtonUPnP.so (Sources/Plugins/UPnP/Plugin), is a small C forwarder without GUPnP: it loads
 /// this one only in a process of its own, because GUPnP links libsoup 3, which aborts a process
 /// that has (or later loads) the player's libsoup 2.4. The decisions live in UPnPLogic, the GUPnP
-/// glue in RendererDirectory and SoapCall, the commands in UPnPInstance.
+/// glue in RendererDirectory and SoapCall, the commands in UPnPInstance. `nonisolated(unsafe)`:
+/// built once when the library loads and only read after, as every plugin's descriptor.
 nonisolated(unsafe) let upnpDescriptor = PluginDescriptorBuilder(
     id: "org.oton.upnp",
     name: "UPnP casting",
