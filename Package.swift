@@ -37,6 +37,8 @@ let package = Package(
         .library(name: "OtonWebRemote", type: .dynamic, targets: ["WebRemote"]),
         .library(name: "OtonMetrics", type: .dynamic, targets: ["Metrics"]),
         .library(name: "OtonSnapcast", type: .dynamic, targets: ["Snapcast"]),
+        .library(name: "OtonUPnP", type: .dynamic, targets: ["UPnP"]),
+        .library(name: "OtonUPnPCore", type: .dynamic, targets: ["UPnPCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -84,6 +86,16 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // GUPnP 1.6 and GUPnP-AV for the UPnP casting plugin (SSDP, SOAP, DIDL-Lite), with inline shims.
+        // It links libsoup 3, which cannot share a process with the player's libsoup 2.4: the plugin
+        // runs isolated ("isolation": "process"), see docs/casting.md.
+        .systemLibrary(
+            name: "CGUPnP",
+            path: "Sources/CGUPnP",
+            pkgConfig: "gupnp-1.6",
+            providers: [.apt(["libgupnp-1.6-dev"])]
+        ),
+        .systemLibrary(name: "CGUPnPAV", path: "Sources/CGUPnPAV", pkgConfig: "gupnp-av-1.0", providers: [.apt(["libgupnp-av-1.0-dev"])]),
         .systemLibrary(
             name: "CGdkPixbuf",
             path: "Sources/CGdkPixbuf",
@@ -171,6 +183,18 @@ let package = Package(
         // (Sources/Plugins/Snapcast/oton-snapcast-control); plain POSIX sockets on threads of its own.
         pluginLogic("Snapcast"),
         plugin("Snapcast", dependencies: ["SnapcastLogic"]),
+        pluginLogic("UPnP"),
+        // The UPnP plugin is two libraries: the C forwarder oton loads (libOtonUPnP.so, no GUPnP) and the
+        // Swift core with GUPnP (libOtonUPnPCore.so), which the forwarder loads only in a process of the
+        // plugin's own: GUPnP's libsoup 3 aborts a process that has the player's libsoup 2.4.
+        .target(
+            name: "UPnPCore",
+            dependencies: ["PluginAPI", "OtonPluginKit", "UPnPLogic", "CGUPnP", "CGUPnPAV"],
+            path: "Sources/Plugins/UPnP/Core",
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=Sources/Plugins/UPnP/core-exports.map"])]
+        ),
+        .target(name: "UPnP", dependencies: ["PluginAPI"], path: "Sources/Plugins/UPnP/Plugin",
+                linkerSettings: pluginLinkerSettings + [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),
@@ -184,7 +208,7 @@ let package = Package(
         .testTarget(
             name: "PluginLogicTests",
             dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic",
-                           "MetricsLogic", "MetricsHTTP", "SnapcastLogic", "OtonTestSupport"]
+                           "MetricsLogic", "MetricsHTTP", "SnapcastLogic", "UPnPLogic", "OtonTestSupport"]
         ),
         .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),
         .testTarget(name: "OtonJSONTests", dependencies: ["OtonJSON"]),

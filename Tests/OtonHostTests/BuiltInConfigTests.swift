@@ -15,7 +15,8 @@ final class BuiltInConfigTests: XCTestCase {
         XCTAssertEqual(config.defaultStation?.name, "Oton FM")
         XCTAssertEqual(Set(config.plugins.map(\.id)), ["org.oton.sleep-timer", "org.oton.share", "org.oton.artwork",
                                                        "org.oton.now-playing", "org.oton.history", "org.oton.file-sink",
-                                                       "org.oton.web-remote", "org.oton.metrics", "org.oton.snapcast"])
+                                                       "org.oton.web-remote", "org.oton.metrics", "org.oton.snapcast",
+                                                       "org.oton.upnp"])
     }
 
     func testWithNoFileAnywhereTheBuiltInDefaultIsChosenAndSaysWhereItLooked() throws {

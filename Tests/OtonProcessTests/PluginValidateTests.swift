@@ -10,6 +10,11 @@ final class PluginValidateTests: XCTestCase {
         try runProcess(TestPaths.oton, ["plugins", "validate"] + arguments)
     }
 
+    private func validateInNetworkNamespace(_ arguments: [String]) throws -> ProcessResult {
+        try runProcess("/usr/bin/unshare", [geteuid() == 0 ? "-n" : "-rn", "sh", "-c", #"ip link set lo up && exec "$0" "$@""#,
+                                            TestPaths.oton, "plugins", "validate"] + arguments)
+    }
+
     private func fixture(_ knob: String?, in directory: TemporaryDirectory) throws -> String {
         try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/misbehaving_plugin.c", into: directory,
                                  name: "misbehaving-\(knob ?? "none")", defines: knob.map { [$0] } ?? [], libraries: ["pthread"])
@@ -29,6 +34,7 @@ final class PluginValidateTests: XCTestCase {
     func testWebRemotePasses() throws { try assertBundledPluginPasses("OtonWebRemote") }
     func testMetricsPasses() throws { try assertBundledPluginPasses("OtonMetrics") }
     func testSnapcastPasses() throws { try assertBundledPluginPasses("OtonSnapcast") }
+    func testUPnPPasses() throws { try assertBundledPluginPasses("OtonUPnP") }
 
     private func assertBundledPluginPasses(_ product: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try TemporaryDirectory(self)
@@ -42,7 +48,9 @@ final class PluginValidateTests: XCTestCase {
         if product == "OtonSnapcast" { // its metadata listener on a free loopback port; no snapserver is needed
             arguments += ["--plugin-config", #"{"metadata_listen":"127.0.0.1:0"}"#]
         }
-        let result = try validate(arguments)
+        // The UPnP plugin searches every interface by default: in a network namespace with only
+        // loopback, so that a test sends no SSDP to the machine's networks.
+        let result = product == "OtonUPnP" ? try validateInNetworkNamespace(arguments) : try validate(arguments)
         XCTAssertEqual(result.status, 0, "\(product):\n\(result.stdout)\(result.stderr)", file: file, line: line)
         let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("pass") || $0.hasPrefix("FAIL") || $0.hasPrefix("skip") }
         XCTAssertEqual(lines.count, ValidationCheck.allCases.count, "one line per check:\n\(result.stdout)", file: file, line: line)

@@ -18,6 +18,20 @@ final class NowPlayingLogicTests: XCTestCase {
         XCTAssertEqual(PlaybackStatus(state: "something-new", retryAttempt: 0), .stopped)
     }
 
+    /// Casting (the UPnP plugin's org.oton.cast.state) shows as the track's xesam:comment, and goes with it.
+    func testCastingShowsAsTheCommentUntilItStops() {
+        var model = NowPlayingModel()
+        _ = model.applyTrack(track(1, "One"))
+        XCTAssertEqual(model.applyCast(renderer: "Living Room", comment: "Casting to Living Room").properties, ["Metadata"])
+        var metadata = Dictionary(uniqueKeysWithValues: model.metadata.map { ($0.key, $0.value) })
+        XCTAssertEqual(metadata["xesam:comment"], .strings(["Casting to Living Room"]))
+        XCTAssertEqual(model.castRenderer, "Living Room")
+        XCTAssertEqual(model.applyCast(renderer: "Living Room", comment: "Casting to Living Room").properties, [], "no change")
+        XCTAssertEqual(model.applyCast(renderer: nil, comment: nil).properties, ["Metadata"])
+        metadata = Dictionary(uniqueKeysWithValues: model.metadata.map { ($0.key, $0.value) })
+        XCTAssertNil(metadata["xesam:comment"])
+    }
+
     func testMetadataHasANewTrackIDPerTrackAndTheArtworkOnlyForItsTrack() {
         var model = NowPlayingModel()
         XCTAssertEqual(model.metadata.first?.value, .objectPath(NowPlayingModel.noTrack))

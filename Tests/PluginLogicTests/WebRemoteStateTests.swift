@@ -9,6 +9,16 @@ final class WebRemoteStateTests: XCTestCase {
         try XCTUnwrap(JSONSerialization.jsonObject(with: Data(state.render(monotonicNow: now).utf8)) as? [String: Any])
     }
 
+    /// The UPnP plugin's org.oton.cast.state: the page says where the station is cast while it is.
+    func testCastingIsShownWhileItLasts() throws {
+        var state = RemoteState()
+        XCTAssertTrue(state.apply(name: "org.oton.cast.state", fields: ["renderer": "Living Room", "state": "casting", "url": "http://x/live"], monotonicNanoseconds: 0, wallMicroseconds: 0))
+        XCTAssertEqual(try json(state)["cast"] as? [String: String], ["renderer": "Living Room", "url": "http://x/live"])
+        XCTAssertTrue(state.apply(name: "org.oton.cast.state", fields: ["renderer": "Living Room", "state": "stopped", "url": "http://x/live"], monotonicNanoseconds: 0, wallMicroseconds: 0))
+        XCTAssertNil(try json(state)["cast"])
+        XCTAssertFalse(state.apply(name: "org.oton.cast.state", fields: ["renderer": "TV", "state": "failed", "url": "", "message": "no"], monotonicNanoseconds: 0, wallMicroseconds: 0), "a failure casts nothing")
+    }
+
     func testTrackStateAndVolumeShowAndBumpTheVersion() throws {
         var state = RemoteState()
         XCTAssertTrue(state.apply(name: "track", fields: ["sequence": "1", "title": "Song", "artist": "Band", "station": "Test FM"], monotonicNanoseconds: 0, wallMicroseconds: 5_000_000))

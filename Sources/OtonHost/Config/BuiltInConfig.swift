@@ -97,6 +97,15 @@ public enum BuiltInConfig {
         "format": "48000:16:2",
         "mute_local": false
       }
+    },
+    {
+      "id": "org.oton.upnp",
+      "path": "libOtonUPnP.so",
+      "enabled": false,
+      "isolation": "process",
+      "config": {
+        "timeout_seconds": 5
+      }
     }
   ]
 }

@@ -164,6 +164,10 @@ typedef uint32_t oton_event_kind;
 #define OTON_EVENT_NAME_RECORDING_STOPPED "org.oton.file-sink.stopped" /* reason (write-failed|max-size|max-duration|disk-full), message,
                                                                         error (true|false): the recording stopped for good */
 #define OTON_EVENT_NAME_NOW_PLAYING_READY "org.oton.now-playing.ready" /* bus_name (the MPRIS name owned; absent without MPRIS) */
+#define OTON_EVENT_NAME_CAST              "org.oton.cast.state"        /* renderer (the UPnP renderer's name, cleaned), state (casting|stopped|
+                                                                        failed), url (the stream handed over), message (why, when failed):
+                                                                        published by the UPnP plugin when casting starts, moves to another
+                                                                        station, stops or fails; local playback is paused while casting */
 /* Published by the host (not a plugin) when a track that matches the user's wishlist starts: */
 #define OTON_EVENT_NAME_WISH_HEARD        "org.oton.wish.heard"        /* station, artist, title, sequence (the track event's), wish
                                                                         (the pattern that matched), identity (folded "artist - title"),

@@ -31,6 +31,9 @@ public struct NowPlayingModel: Sendable {
     /// The artwork file for the current track, once the artwork plugin announced it.
     public private(set) var artworkPath: String?
     public private(set) var volume: Double = 1.0
+    /// The UPnP renderer the station is cast to (`org.oton.cast.state`), and the words that say so.
+    public private(set) var castRenderer: String?
+    private var castComment: String?
     /// Next/Previous switch stations: possible when the player has more than one.
     public var canSwitchStations: Bool { (track?.stationCount ?? 1) > 1 }
     private let announcer: TrackAnnouncer
@@ -59,6 +62,7 @@ public struct NowPlayingModel: Sendable {
         if let station = track.station { out.append(("xesam:album", .string(station))) }
         if let url = track.streamURL { out.append(("xesam:url", .string(url))) }
         if let artworkPath { out.append(("mpris:artUrl", .string(FileURI.make(path: artworkPath)))) }
+        if let castComment { out.append(("xesam:comment", .strings([castComment]))) }
         return out
     }
 
@@ -78,6 +82,17 @@ public struct NowPlayingModel: Sendable {
             changes.notification = notification(for: new)
         }
         return changes
+    }
+
+    /// Casting started (`renderer` and the `comment` that says so, e.g. "Casting to Living Room")
+    /// or ended (nil): shown as the track's xesam:comment, a standard Metadata key players show
+    /// beside the title, while PlaybackStatus keeps saying what oton itself plays (Paused).
+    public mutating func applyCast(renderer: String?, comment: String?) -> Changes {
+        let comment = renderer == nil ? nil : comment
+        guard renderer != castRenderer || comment != castComment else { return Changes() }
+        castRenderer = renderer
+        castComment = comment
+        return Changes(properties: ["Metadata"])
     }
 
     public mutating func applyState(_ status: PlaybackStatus) -> Changes {

@@ -84,6 +84,11 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
                 showWish(event)
                 return
             }
+            if event.name == OTON_EVENT_NAME_CAST {
+                let renderer = event["state"] == "casting" ? event["renderer"] : nil
+                changes = model.applyCast(renderer: renderer, comment: renderer.map { host.tr("Casting to {renderer}", ["renderer": $0]) })
+                break
+            }
             guard event.name == OTON_EVENT_NAME_ARTWORK_READY else { return }
             changes = model.applyArtwork(fields: event.fields)
         }

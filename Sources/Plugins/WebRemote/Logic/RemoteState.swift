@@ -35,6 +35,12 @@ public struct RemoteState: Sendable, Equatable {
         }
     }
 
+    /// What the UPnP plugin casts (`org.oton.cast.state` with state "casting"); nil otherwise.
+    public struct Cast: Sendable, Equatable {
+        public var renderer: String
+        public var url: String
+    }
+
     public struct Sleep: Sendable, Equatable {
         public var mode: String
         public var action: String
@@ -59,6 +65,7 @@ public struct RemoteState: Sendable, Equatable {
     public private(set) var artworkType = ""
     public private(set) var color: String?
     public private(set) var sleep: Sleep?
+    public private(set) var cast: Cast?
     public private(set) var shareText: String?
     public private(set) var shareLinks: [String] = []
     public private(set) var history: [HistoryEntry] = []
@@ -123,6 +130,8 @@ public struct RemoteState: Sendable, Equatable {
                           deadlineNanoseconds: seconds.map { monotonicNanoseconds + $0 * 1_000_000_000 })
         case "org.oton.sleep.cancelled", "org.oton.sleep.fired":
             sleep = nil
+        case "org.oton.cast.state":
+            cast = fields["state"] == "casting" ? Cast(renderer: fields["renderer"] ?? "", url: fields["url"] ?? "") : nil
         case "org.oton.share":
             shareText = fields["text"]
             shareLinks = (fields["links"] ?? "").split(separator: "\n").map(String.init)
@@ -186,6 +195,7 @@ public struct RemoteState: Sendable, Equatable {
             object["artwork"] = ["version": .number(JSONNumber(artworkVersion)), "type": .string(artworkType)]
         }
         if let color { object["color"] = .string(color) }
+        if let cast { object["cast"] = ["renderer": .string(cast.renderer), "url": .string(cast.url)] }
         if let sleep {
             var entry: [String: JSONValue] = ["mode": .string(sleep.mode), "action": .string(sleep.action)]
             if let deadline = sleep.deadlineNanoseconds {

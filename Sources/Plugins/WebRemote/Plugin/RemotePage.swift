@@ -56,6 +56,7 @@ ol { margin: 0; padding-left: 1.4em; } li { margin: 2px 0; overflow-wrap: anywhe
     <h1 id="title">Connecting…</h1>
     <p class="artist" id="artist"></p>
     <p class="station" id="station"></p>
+    <p class="station" id="cast" role="status" hidden></p>
     <p id="status" role="status" aria-live="polite">Connecting to oton…</p>
     <p id="notice" role="alert" hidden></p>
     <div class="controls" style="margin-top:12px">
@@ -146,6 +147,8 @@ function render(s) {
   $("title").textContent = title;
   $("artist").textContent = s.break ? "" : s.artist;
   $("station").textContent = s.station ? t("on {station}", { station: s.station }) : "";
+  $("cast").hidden = !s.cast;
+  $("cast").textContent = s.cast ? t("Casting to {renderer}", { renderer: s.cast.renderer }) : "";
   let status = stateWords[s.state] ? t(stateWords[s.state]) : s.state;
   if (s.state === "buffering" && s.buffering_percent >= 0) status += " " + s.buffering_percent + "%";
   if (s.error) status = t("Error: {message}", { message: s.error.message }) + (s.error.suggestion ? " — " + s.error.suggestion : "");

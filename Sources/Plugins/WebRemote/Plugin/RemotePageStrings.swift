@@ -22,6 +22,7 @@ enum RemotePageStrings {
         "Station name, number or URL": "Название, номер или URL станции",
         "Switch": "Переключить",
         "Sleep timer": "Таймер сна",
+        "Casting to {renderer}": "Трансляция на {renderer}",
         "No sleep timer set.": "Таймер сна не установлен.",
         "15 min": "15 мин",
         "30 min": "30 мин",

@@ -11,7 +11,7 @@ nonisolated(unsafe) let webRemoteDescriptor = PluginDescriptorBuilder(
     version: "0.1.0",
     description: "A now-playing page and remote for the browser, served on 127.0.0.1:8765 with a token",
     consumes: ["state", "track", "volume", OTON_EVENT_NAME_ARTWORK_READY, OTON_EVENT_NAME_SLEEP_SET,
-               OTON_EVENT_NAME_SLEEP_CANCELLED, OTON_EVENT_NAME_SLEEP_FIRED, OTON_EVENT_NAME_SHARE],
+               OTON_EVENT_NAME_SLEEP_CANCELLED, OTON_EVENT_NAME_SLEEP_FIRED, OTON_EVENT_NAME_SHARE, OTON_EVENT_NAME_CAST],
     commands: [(
         name: "web-remote",
         usage: "web-remote [url|status]",
