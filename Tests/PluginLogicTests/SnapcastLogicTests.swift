@@ -1,3 +1,4 @@
+import OtonPluginKit
 import OtonJSON
 import SnapcastLogic
 import XCTest
@@ -81,8 +82,8 @@ final class SnapcastLogicTests: XCTestCase {
     }
 
     func testATrackBecomesSnapcastMetadataWithTheStationAsAlbum() throws {
-        let metadata = StreamMetadata(trackFields: ["title": "Song One", "artist": "Artist A", "station": "Test FM",
-                                                    "artwork_url": "file:///tmp/cover.png", "station_logo_url": "https://example.org/logo.png"])
+        let metadata = StreamMetadata(track: TrackFields(fields: ["sequence": "1", "title": "Song One", "artist": "Artist A", "station": "Test FM",
+                                                    "artwork_url": "file:///tmp/cover.png", "station_logo_url": "https://example.org/logo.png"]))
         XCTAssertEqual(metadata.json.jsonText,
                        #"{"album":"Test FM","artUrl":"https://example.org/logo.png","artist":["Artist A"],"title":"Song One"}"#,
                        "a file URL is no use to a phone: the station's logo is shown instead")
@@ -92,7 +93,7 @@ final class SnapcastLogicTests: XCTestCase {
         XCTAssertEqual(value["params"]?["playbackStatus"]?.stringValue, "playing")
         XCTAssertEqual(value["params"]?["canControl"]?.boolValue, false)
         XCTAssertEqual(value["params"]?["metadata"]?["title"]?.stringValue, "Song One")
-        XCTAssertEqual(StreamMetadata(trackFields: ["title": ""]).json.jsonText, "{}", "empty fields are left out")
+        XCTAssertEqual(StreamMetadata(track: TrackFields(fields: ["sequence": "1", "title": ""])).json.jsonText, "{}", "empty fields are left out")
     }
 
     func testSnapserversRequestsAreAnsweredAndControlIsRefused() throws {

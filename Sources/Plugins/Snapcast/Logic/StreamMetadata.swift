@@ -1,3 +1,4 @@
+import OtonPluginKit
 import OtonJSON
 
 /// What Snapcast's clients show of the track: the fields of oton's `track` event mapped onto the
@@ -17,10 +18,10 @@ public struct StreamMetadata: Sendable, Equatable {
     }
 
     /// From a `track` event's fields (title, artist, station, artwork_url, station_logo_url).
-    public init(trackFields fields: [String: String]) {
-        func nonEmpty(_ key: String) -> String? { fields[key].flatMap { $0.isEmpty ? nil : $0 } }
-        self.init(title: nonEmpty("title"), artist: nonEmpty("artist"), station: nonEmpty("station"),
-                  artworkURL: Self.webURL(nonEmpty("artwork_url")) ?? Self.webURL(nonEmpty("station_logo_url")))
+    /// A track event's metadata (read through the kit's view); nothing for no track.
+    public init(track: TrackFields?) {
+        self.init(title: track?.title, artist: track?.artist, station: track?.station,
+                  artworkURL: Self.webURL(track?.artworkURL) ?? Self.webURL(track?.stationLogoURL))
     }
 
     /// Only http(s) URLs are passed on: a Snapcast app on a phone can fetch nothing else.

@@ -71,8 +71,8 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
             listener.discard()
             throw error
         }
-        if let track = host.current(OTON_EVENT_TRACK) { updateTrack(track.fields) }
-        if let state = host.current(OTON_EVENT_STATE) { updateState(state.fields) }
+        if let track = host.current(OTON_EVENT_TRACK) { updateTrack(track.track) }
+        if let state = host.current(OTON_EVENT_STATE) { updateState(state.state) }
         sender.start()
         listener.start()
         if config.muteLocal { muteLocal() }
@@ -88,11 +88,11 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
     func receive(_ event: EventView.Snapshot) {
         switch event.kind {
         case OTON_EVENT_TRACK:
-            updateTrack(event.fields)
+            updateTrack(event.track)
         case OTON_EVENT_STATE:
-            updateState(event.fields)
+            updateState(event.state)
             // The player may set its starting volume after create(): mute again once it plays.
-            if config.muteLocal, event.fields["state"] == "playing", lock.withLock({ () -> Bool in
+            if config.muteLocal, event.state?.state == "playing", lock.withLock({ () -> Bool in
                 defer { mutedOnce = true }
                 return !mutedOnce
             }) {
@@ -103,13 +103,13 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
         }
     }
 
-    private func updateTrack(_ fields: [String: String]) {
-        let metadata = StreamMetadata(trackFields: fields)
+    private func updateTrack(_ track: TrackFields?) {
+        let metadata = StreamMetadata(track: track)
         listener.update { $0.metadata = metadata }
     }
 
-    private func updateState(_ fields: [String: String]) {
-        guard let state = fields["state"] else { return }
+    private func updateState(_ info: StateFields?) {
+        guard let state = info?.state else { return }
         // A buffering pause is still playing to the rooms' apps: they would flicker otherwise.
         listener.update { $0.isPlaying = state == "playing" || state == "buffering" }
     }

@@ -1,3 +1,4 @@
+import OtonPluginKit
 import UPnPLogic
 
 /// What is handed to a renderer: the stream the player is connected to (the host has already
@@ -11,14 +12,14 @@ struct CastTarget: Equatable {
     var station: String?
     var artworkURL: String?
 
-    init?(track fields: [String: String]) {
-        guard let url = fields["stream_url"], url.hasPrefix("http://") || url.hasPrefix("https://") else { return nil }
+    init?(track: TrackFields?) {
+        guard let track, let url = track.streamURL, url.hasPrefix("http://") || url.hasPrefix("https://") else { return nil }
         self.url = url
-        codec = fields["codec"].flatMap { $0.isEmpty ? nil : $0 }
-        title = fields["title"].flatMap { $0.isEmpty ? nil : $0 }
-        artist = fields["artist"].flatMap { $0.isEmpty ? nil : $0 }
-        station = fields["station"].flatMap { $0.isEmpty ? nil : $0 }
-        artworkURL = fields["artwork_url"].flatMap { $0.isEmpty ? nil : $0 }
+        codec = track.codec
+        title = track.title
+        artist = track.artist
+        station = track.station
+        artworkURL = track.artworkURL
     }
 
     var format: StreamFormat? { StreamFormat.of(codec: codec, url: url) }

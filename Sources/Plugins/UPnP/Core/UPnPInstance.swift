@@ -21,13 +21,13 @@ final class UPnPInstance: SwiftPluginInstance, @unchecked Sendable {
     private let glib = GLibThread()
     private let directory: RendererDirectory
     private var casting: Casting?
-    private var latestTrack: [String: String] = [:]
+    private var latestTrack: TrackFields?
 
     init(host: HostHandle, config: UPnPConfig) throws {
         self.host = host
         self.config = config
         directory = RendererDirectory(log: { host.log(OTON_LOG_INFO, $0) })
-        if let track = host.current(OTON_EVENT_TRACK) { latestTrack = track.fields }
+        if let track = host.current(OTON_EVENT_TRACK) { latestTrack = track.track }
         let started = DispatchSemaphore(value: 0)
         let failure = LockedText()
         let directory = self.directory
@@ -53,8 +53,8 @@ final class UPnPInstance: SwiftPluginInstance, @unchecked Sendable {
 
     func receive(_ event: EventView.Snapshot) {
         guard event.kind == OTON_EVENT_TRACK else { return }
-        latestTrack = event.fields
-        guard let casting, let target = CastTarget(track: event.fields), target.format != nil,
+        latestTrack = event.track
+        guard let casting, let target = CastTarget(track: event.track), target.format != nil,
               target.url != casting.target.url else { return }
         // The player moved to another station (or another stream of the playlist) while casting:
         // the renderer takes the new stream, and local playback, which the switch started, pauses again.
