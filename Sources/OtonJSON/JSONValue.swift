@@ -118,6 +118,12 @@ public indirect enum JSONValue: Hashable, Sendable {
         return nil
     }
 
+    /// The number when it is a whole number from 0 that fits a UInt64; nil otherwise (never traps).
+    public var uint64Value: UInt64? {
+        if case let .number(value) = self { return value.uint64 }
+        return nil
+    }
+
     /// The largest text `parse` reads unless told otherwise (plugins.json and other local files).
     public static let defaultMaxBytes = 1 << 20
 

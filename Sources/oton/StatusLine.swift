@@ -1,3 +1,4 @@
+import OtonJSON
 import Foundation
 import OtonHost
 import PluginAPI
@@ -155,10 +156,10 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         }
         let reason = reconnect?.reason ?? problem ?? ""
         let song = track.map { [$0.artist, $0.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ") } ?? ""
-        var tail = [String(format: "%d:%02d", elapsed / 60, elapsed % 60), tr("vol {volume}", ["volume": VolumeArgument.text(percent: VolumeArgument.percent(of: volume), in: .current)])]
+        var tail = [TimeText.minutesSeconds(elapsed), tr("vol {volume}", ["volume": VolumeArgument.text(percent: VolumeArgument.percent(of: volume), in: .current)])]
         if let sleepDeadline {
             let left = max(0, Int(sleepDeadline.timeIntervalSince(now).rounded(.up)))
-            tail.append(tr("sleep {time}", ["time": String(format: "%d:%02d", left / 60, left % 60)]))
+            tail.append(tr("sleep {time}", ["time": TimeText.minutesSeconds(left)]))
         } else if sleepAfterTrack {
             tail.append(tr("sleep after track"))
         } else if sleepFadingAction != nil {
@@ -166,7 +167,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         }
         if let until = session.alarm.snoozedUntil {
             let left = max(0, Int(until.timeIntervalSince(now).rounded(.up)))
-            tail.append(tr("snoozing {time}", ["time": String(format: "%d:%02d", left / 60, left % 60)]))
+            tail.append(tr("snoozing {time}", ["time": TimeText.minutesSeconds(left)]))
         }
         // A message gives way like the title does, after the station, so that neither pushes the other off.
         let message = notice.flatMap { now < noticeUntil ? $0 : nil } ?? ""

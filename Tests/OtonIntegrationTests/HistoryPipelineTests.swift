@@ -44,7 +44,7 @@ final class HistoryPipelineTests: XCTestCase {
         environment["XDG_DATA_HOME"] = directory.file("data")
         environment["XDG_CACHE_HOME"] = directory.file("cache")
         return Setup(directory: directory, config: config, environment: environment,
-                     database: directory.file("data") + "/oton/history.sqlite")
+                     database: directory.file("data") + "/oton/plugins/org.oton.history/history.sqlite")
     }
 
     private func startOton(_ setup: Setup, url: String, name: String) throws -> Process {
@@ -160,7 +160,7 @@ final class HistoryPipelineTests: XCTestCase {
         let empty = try runProcess(TestPaths.oton, ["history", "--config", config], environment: environment)
         XCTAssertEqual(empty.status, 0, empty.stderr)
         XCTAssertEqual(empty.stdout, "No tracks in the history match.\n")
-        let database = directory.file("data") + "/oton/history.sqlite"
+        let database = directory.file("data") + "/oton/plugins/org.oton.history/history.sqlite"
         let day: Int64 = 1_714_521_600_000_000 // 2024-05-01T00:00:00Z
         var inserts = ""
         let rows: [(String, String, String, Int64, Double, Int)] = [

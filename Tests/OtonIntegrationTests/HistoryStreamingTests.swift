@@ -12,7 +12,7 @@ final class HistoryStreamingTests: XCTestCase {
         let config = try directory.write("plugins.json", #"{"plugins": []}"#)
         let first = try runProcess(TestPaths.oton, ["history", "--config", config], environment: environment)
         XCTAssertEqual(first.status, 0, first.stderr)
-        return (directory.file("data/oton/history.sqlite"), config, environment)
+        return (directory.file("data/oton/plugins/org.oton.history/history.sqlite"), config, environment)
     }
 
     func testOneHundredThousandRowsOfALargeHistoryStreamInBoundedMemory() throws {

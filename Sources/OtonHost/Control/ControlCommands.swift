@@ -1,3 +1,4 @@
+import OtonJSON
 import Foundation
 import PluginAPI
 
@@ -172,7 +173,7 @@ struct ControlCommands: ControlHandler {
         if let until = alarm?.snoozedUntil {
             let left = max(0, Int(until.timeIntervalSinceNow.rounded(.up)))
             data["snooze_seconds_left"] = .int(left)
-            text += String(format: " · snoozing %d:%02d", left / 60, left % 60)
+            text += " · snoozing " + TimeText.minutesSeconds(left)
         }
         if let wish = lastWish(), let station = wish.fields[OTON_FIELD_STATION] {
             let song = [wish.fields[OTON_FIELD_ARTIST], wish.fields[OTON_FIELD_TITLE]].compactMap { $0 }.joined(separator: " – ")
@@ -196,7 +197,7 @@ struct ControlCommands: ControlHandler {
         guard let seconds = field("seconds").flatMap(Double.init), seconds.isFinite else { return nil }
         let elapsed = Double(Clock.monotonicNanoseconds() - event.monotonicNanoseconds) / 1e9
         let left = Int(max(0, min(seconds - elapsed, 86_400 * 7)).rounded(.up))
-        return (tr("sleep {time}", ["time": String(format: "%d:%02d", left / 60, left % 60)]), ["mode": "duration", "seconds_left": .int(left)])
+        return (tr("sleep {time}", ["time": TimeText.minutesSeconds(left)]), ["mode": "duration", "seconds_left": .int(left)])
     }
 
     /// `snooze [10m]`: stop now, ring again later (see ``AlarmClock/snooze(seconds:)``).
@@ -213,7 +214,7 @@ struct ControlCommands: ControlHandler {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
         return .success("snoozing: playing again at \(formatter.string(from: at)) (in \(seconds) s)",
-                        data: ["seconds": .int(seconds), "until": .string(ISO8601DateFormatter().string(from: at))])
+                        data: ["seconds": .int(seconds), "until": .string(TimeText.iso8601(at))])
     }
 
     private func volume(_ arguments: [String]) -> ControlReply {

@@ -62,7 +62,7 @@ public final class QuitSignals: @unchecked Sendable {
     /// `waitingFor` names what holds the shutdown, for the second signal's line.
     init(logger: Logger, message: String, requestQuit: @escaping @Sendable () -> Void, waitingFor: @escaping @Sendable () -> String) {
         guard let readEnd = quitSignalPipeReadEnd else {
-            logger.error("cannot make the signal pipe: \(String(cString: strerror(errno))); SIGINT and SIGTERM end oton at once")
+            logger.error("\(tr("cannot make the signal pipe: {reason}; SIGINT and SIGTERM end oton at once", ["reason": String(cString: strerror(errno))]))")
             return
         }
         let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .global())

@@ -1,3 +1,4 @@
+import OtonJSON
 import Foundation
 import Synchronization
 
@@ -37,7 +38,7 @@ public final class KeptWishes: Sendable {
         try ConfigFolderLock.holding(path) { () throws(Failure) in
             var kept = try Self.read(path)
             kept[identity] = .object(["station": .string(station), "file": .string(file),
-                                      "at": .string(ISO8601DateFormatter().string(from: Date()))])
+                                      "at": .string(TimeText.iso8601(Date()))])
             do {
                 try AtomicFileWriter.write(Data((JSONValue.object(["kept": .object(kept)]).prettyJSONText + "\n").utf8), to: path)
             } catch {

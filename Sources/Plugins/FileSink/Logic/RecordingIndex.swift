@@ -1,13 +1,14 @@
 import FoundationEssentials
+import OtonJSON
 
 /// The JSON index of a recording folder: one entry per track file. While
 /// recording, each change to a track is one line appended to a journal beside
 /// it (JSON lines, later lines replace earlier ones with the same session and
 /// id); the journal is merged into the index (replaced atomically) when a
 /// recording starts and stops, and whenever it has grown past the index.
-public struct RecordingIndex: Codable, Equatable, Sendable {
-    public struct Track: Codable, Equatable, Sendable {
-        public enum Status: String, Codable, Sendable {
+public struct RecordingIndex: Equatable, Sendable {
+    public struct Track: Equatable, Sendable {
+        public enum Status: String, Sendable {
             /// Being written; `file` is the .part.
             case recording
             case complete
@@ -43,11 +44,6 @@ public struct RecordingIndex: Codable, Equatable, Sendable {
         public var bytes: UInt64
         public var seconds: Double
 
-        enum CodingKeys: String, CodingKey {
-            case id, session, status, file, title, artist, station, streamURL = "stream_url", sequence, connection, started
-            case sessionSeconds = "session_seconds", streamOffset = "stream_offset", bytes, seconds
-        }
-
         public init(id: Int, session: String, status: Status, file: String?, title: String?, artist: String?, station: String?,
                     streamURL: String? = nil, sequence: UInt64?, connection: UInt64, started: String, sessionSeconds: Double, streamOffset: UInt64,
                     bytes: UInt64 = 0, seconds: Double = 0) {
@@ -73,23 +69,34 @@ public struct RecordingIndex: Codable, Equatable, Sendable {
     public var streamURL: String?
     public var tracks: [Track] = []
 
-    enum CodingKeys: String, CodingKey {
-        case version, streamURL = "stream_url", tracks
-    }
-
     public init(streamURL: String? = nil, tracks: [Track] = []) {
         self.streamURL = streamURL
         self.tracks = tracks
     }
 
+    /// The largest index read (a folder of many thousand tracks stays far below it).
+    public static let maximumBytes = 256 << 20
+
+    /// Not an index: what `decode` throws.
+    public struct Unreadable: Error, Equatable {}
+
+    /// The index as JSON for people and tools: indented, sorted keys (OtonJSON, as every JSON oton writes).
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        var members: [String: JSONValue] = ["version": .int(version), "tracks": .array(tracks.map(\.json))]
+        if let streamURL { members["stream_url"] = .string(streamURL) }
+        return Data(JSONValue.object(members).prettyJSONText.utf8)
     }
 
     public static func decode(_ data: Data) throws -> RecordingIndex {
-        try JSONDecoder().decode(RecordingIndex.self, from: data)
+        guard let value = try? JSONValue.parse(data, maxBytes: maximumBytes), let version = value["version"]?.int64Value,
+              let list = value["tracks"]?.arrayValue else { throw Unreadable() }
+        var index = RecordingIndex(streamURL: value["stream_url"]?.stringValue)
+        index.version = Int(version)
+        for item in list {
+            guard let track = Track(json: item) else { throw Unreadable() }
+            index.tracks.append(track)
+        }
+        return index
     }
 
     /// The process id in a session name ("2026-11-21T07:00:00Z-4711"), if any.
@@ -110,11 +117,7 @@ public struct RecordingIndex: Codable, Equatable, Sendable {
 
     /// One journal line: the track's newest state as compact JSON, ending in a newline.
     public static func journalLine(_ track: Track) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var line = try encoder.encode(track)
-        line.append(0x0A)
-        return line
+        Data((track.json.jsonText + "\n").utf8)
     }
 
     /// Applies a journal's lines in order, each replacing the entry with its session and id (or
@@ -124,9 +127,8 @@ public struct RecordingIndex: Codable, Equatable, Sendable {
         var position: [String: Int] = [:]
         for (offset, track) in tracks.enumerated() { position[Self.key(track)] = offset }
         var skipped = 0
-        let decoder = JSONDecoder()
         for line in journal.split(separator: 0x0A, omittingEmptySubsequences: true) {
-            guard let track = try? decoder.decode(Track.self, from: Data(line)) else {
+            guard let value = try? JSONValue.parse(Data(line)), let track = Track(json: value) else {
                 skipped += 1
                 continue
             }
@@ -148,5 +150,38 @@ public struct RecordingIndex: Codable, Equatable, Sendable {
         } else {
             tracks.append(track)
         }
+    }
+}
+
+extension RecordingIndex.Track {
+    /// The entry as JSON: absent values are left out.
+    var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "id": .int(id), "session": .string(session), "status": .string(status.rawValue),
+            "connection": .number(JSONNumber(connection)), "started": .string(started),
+            "session_seconds": .number(sessionSeconds), "stream_offset": .number(JSONNumber(streamOffset)),
+            "bytes": .number(JSONNumber(bytes)), "seconds": .number(seconds),
+        ]
+        if let file { members["file"] = .string(file) }
+        if let title { members["title"] = .string(title) }
+        if let artist { members["artist"] = .string(artist) }
+        if let station { members["station"] = .string(station) }
+        if let streamURL { members["stream_url"] = .string(streamURL) }
+        if let sequence { members["sequence"] = .number(JSONNumber(sequence)) }
+        return .object(members)
+    }
+
+    /// An entry read back; nil when a required value is missing or of another type.
+    init?(json: JSONValue) {
+        guard let id = json["id"]?.int64Value, let session = json["session"]?.stringValue,
+              let status = json["status"]?.stringValue.flatMap(Status.init(rawValue:)),
+              let connection = json["connection"]?.uint64Value, let started = json["started"]?.stringValue,
+              let sessionSeconds = json["session_seconds"]?.numberValue, let streamOffset = json["stream_offset"]?.uint64Value
+        else { return nil }
+        func text(_ key: String) -> String? { json[key]?.stringValue }
+        self.init(id: Int(id), session: session, status: status, file: text("file"), title: text("title"), artist: text("artist"),
+                  station: text("station"), streamURL: text("stream_url"), sequence: json["sequence"]?.uint64Value,
+                  connection: connection, started: started, sessionSeconds: sessionSeconds, streamOffset: streamOffset,
+                  bytes: json["bytes"]?.uint64Value ?? 0, seconds: json["seconds"]?.numberValue ?? 0)
     }
 }

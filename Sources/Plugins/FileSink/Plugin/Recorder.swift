@@ -37,8 +37,6 @@ final class Recorder {
     private let indexFile: SharedIndexFile
     private let session: String
     private let sessionStart = Date()
-    /// Made once: a formatter per track was a measurable part of a track's cost in a flood.
-    private let timestamps = ISO8601DateFormatter()
     private var stopped = false
     /// Tagging copies the file; not when space ran out.
     private var tagging = true
@@ -72,7 +70,7 @@ final class Recorder {
         finisher = TrackFinisher(settings: settings) { level, message in notify(.log(level: level, message: message)) }
         splitter = settings.makeSplitter()
         if settings.listensToDecodedAudio { splitter.loudness = loudness }
-        session = ISO8601DateFormatter().string(from: Date()) + "-\(getpid())"
+        session = TimeText.iso8601(Date()) + "-\(getpid())"
         do {
             try FileOps.makeDirectories(settings.directory)
         } catch {
@@ -209,7 +207,7 @@ final class Recorder {
         let offset = Date().timeIntervalSince(sessionStart)
         var entry = RecordingIndex.Track(
             id: segment.id, session: session, status: .recording, file: nil, title: nil, artist: nil, station: nil,
-            sequence: nil, connection: segment.connection, started: timestamps.string(from: Date()),
+            sequence: nil, connection: segment.connection, started: TimeText.iso8601(Date()),
             sessionSeconds: (offset * 1000).rounded() / 1000, streamOffset: segment.streamOffset)
         fill(&entry, segment.metadata)
         let open = Open(segment: segment, persist: settings.mode == .always, entry: entry)

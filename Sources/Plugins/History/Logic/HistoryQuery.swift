@@ -128,8 +128,7 @@ public struct HistoryQuery: Equatable, Sendable {
             let seconds = try spanSeconds(amount: trimmed.dropLast(), unitSeconds: unitSeconds, text: text)
             return try micros(now.addingTimeInterval(-seconds), text: text)
         }
-        let iso = ISO8601DateFormatter()
-        if let date = iso.date(from: text.trimmingCharacters(in: .whitespaces)) { return try micros(date, text: text) }
+        if let date = TimeText.date(iso8601: text) { return try micros(date, text: text) }
         for pattern in ["yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd"] {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")

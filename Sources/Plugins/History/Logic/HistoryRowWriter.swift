@@ -85,19 +85,8 @@ public struct HistoryRowWriter {
         return all.map { HistoryFormatter.tableLine($0, widths: found) }.joined()
     }
 
-    /// ISO 8601 in UTC to the second, as ISO8601DateFormatter writes it ("2024-09-22T10:16:10Z"), by
-    /// hand: the formatter was most of the time of a 100,000-row listing.
-    public static func iso(_ micros: Int64) -> String {
-        // As the formatter does: to the nearest millisecond, then the second it falls in.
-        func floorDivide(_ value: Int64, _ by: Int64) -> Int64 { value >= 0 ? value / by : (value - by + 1) / by }
-        var seconds = time_t(floorDivide(floorDivide(micros + 500, 1000), 1000))
-        var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil else { return "" }
-        func two(_ value: Int32) -> String { value < 10 ? "0" + String(value) : String(value) }
-        let year = String(parts.tm_year + 1900)
-        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(parts.tm_mon + 1) + "-" + two(parts.tm_mday)
-            + "T" + two(parts.tm_hour) + ":" + two(parts.tm_min) + ":" + two(parts.tm_sec) + "Z"
-    }
+    /// ISO 8601 in UTC to the second (``TimeText/iso8601(microseconds:)``).
+    public static func iso(_ micros: Int64) -> String { TimeText.iso8601(microseconds: micros) }
 
     private func iso(_ micros: Int64) -> String { Self.iso(micros) }
 }

@@ -1,5 +1,7 @@
+import OtonJSON
+import Foundation
 /// A listen as the scrobbling services receive it.
-public struct Listen: Equatable, Sendable, Codable {
+public struct Listen: Equatable, Sendable {
     public var artist: String
     public var title: String
     /// Unix seconds when the track started.
@@ -42,5 +44,27 @@ public enum ScrobbleRule {
             guard end.endedByTitleChange, end.secondsListened >= minimumLiveSeconds else { return nil }
         }
         return listen
+    }
+}
+
+extension Listen {
+    /// The listen as the scrobble journal keeps it (the keys oton has always written there).
+    public var journalText: String {
+        var members: [String: JSONValue] = ["artist": .string(artist), "title": .string(title),
+                                            "listenedAt": .number(JSONNumber(listenedAt)), "secondsListened": .number(secondsListened)]
+        if let durationSeconds { members["durationSeconds"] = .number(durationSeconds) }
+        if let originURL { members["originURL"] = .string(originURL) }
+        if let station { members["station"] = .string(station) }
+        return JSONValue.object(members).jsonText
+    }
+
+    /// A journal entry read back; nil when it is not a listen.
+    public init?(journalText text: String) {
+        guard let value = try? JSONValue.parse(Data(text.utf8)), let artist = value["artist"]?.stringValue,
+              let title = value["title"]?.stringValue, let listenedAt = value["listenedAt"]?.int64Value,
+              let seconds = value["secondsListened"]?.numberValue else { return nil }
+        self.init(artist: artist, title: title, listenedAt: listenedAt, secondsListened: seconds,
+                  durationSeconds: value["durationSeconds"]?.numberValue, originURL: value["originURL"]?.stringValue,
+                  station: value["station"]?.stringValue)
     }
 }

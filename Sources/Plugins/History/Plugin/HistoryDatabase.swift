@@ -164,7 +164,7 @@ final class HistoryDatabase: Sendable {
 
     /// Completes a play and, in the same transaction, journals its listen for each service.
     func finishPlay(_ id: Int64, _ end: PlayEnd, listen: Listen?, services: [String]) throws {
-        let encoded = try listen.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        let encoded = listen?.journalText
         try pool.write { db in
             try db.execute(sql: "UPDATE plays SET ended_at = ?, seconds_listened = ? WHERE id = ?",
                            arguments: [end.endedAtMicroseconds, end.secondsListened, id])
@@ -189,7 +189,7 @@ final class HistoryDatabase: Sendable {
             try Row.fetchAll(db, sql: "SELECT id, listen FROM scrobble_journal WHERE service = ? AND status = 'pending' ORDER BY id LIMIT ?",
                              arguments: [service, limit]).compactMap { row -> JournalEntry? in
                 let text: String = row["listen"]
-                guard let listen = try? JSONDecoder().decode(Listen.self, from: Data(text.utf8)) else { return nil }
+                guard let listen = Listen(journalText: text) else { return nil }
                 return JournalEntry(id: row["id"], listen: listen)
             }
         }

@@ -24,14 +24,11 @@ public enum CommandReplies {
     public static func history(_ replyJSON: String) -> [RemoteState.HistoryEntry] {
         guard let text = object(replyJSON)?["text"]?.stringValue,
               let rows = (try? JSONValue.parse(Data(text.utf8), maxBytes: maximumReplyBytes))?.arrayValue else { return [] }
-        let iso = ISO8601DateFormatter()
-        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let plain = ISO8601DateFormatter()
         return rows.compactMap { row in
             guard let title = row["title"]?.stringValue, !title.isEmpty,
                   row["jingle"]?.boolValue != true,
                   let started = row["started_at"]?.stringValue,
-                  let date = iso.date(from: started) ?? plain.date(from: started) else { return nil }
+                  let date = TimeText.date(iso8601: started) else { return nil }
             return RemoteState.HistoryEntry(title: title, artist: row["artist"]?.stringValue ?? "",
                                             station: row["station"]?.stringValue ?? "",
                                             wallMilliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))

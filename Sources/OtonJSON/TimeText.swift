@@ -1,0 +1,45 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one writer (and reader) of the times oton prints: ISO 8601 in UTC to the second
+/// ("2024-09-22T10:16:10Z") for JSON, indexes and events, and "m:ss" for what counts down on a
+/// terminal or in a reply. Every host file and plugin uses these, so a time reads the same everywhere.
+public enum TimeText {
+    /// ISO 8601 in UTC to the second, by hand (a formatter was most of the time of a 100,000-row
+    /// history listing): to the nearest millisecond, then the second it falls in.
+    public static func iso8601(microseconds micros: Int64) -> String {
+        func floorDivide(_ value: Int64, _ by: Int64) -> Int64 { value >= 0 ? value / by : (value - by + 1) / by }
+        var seconds = time_t(floorDivide(floorDivide(micros + 500, 1000), 1000))
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil else { return "" }
+        func two(_ value: Int32) -> String { value < 10 ? "0" + String(value) : String(value) }
+        let year = String(parts.tm_year + 1900)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(parts.tm_mon + 1) + "-" + two(parts.tm_mday)
+            + "T" + two(parts.tm_hour) + ":" + two(parts.tm_min) + ":" + two(parts.tm_sec) + "Z"
+    }
+
+    /// `date` as ``iso8601(microseconds:)`` writes it.
+    public static func iso8601(_ date: Date) -> String {
+        iso8601(microseconds: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
+    }
+
+    /// An ISO 8601 time with a zone, with or without fractional seconds ("2024-09-22T10:16:10Z",
+    /// "2024-09-22T10:16:10.250+02:00"); nil for anything else.
+    public static func date(iso8601 text: String) -> Date? {
+        let trimmed = String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        if let date = try? Date(trimmed, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        return try? Date(trimmed, strategy: Date.ISO8601FormatStyle())
+    }
+
+    /// "4:05": whole minutes, then two-digit seconds (negative counts as 0).
+    public static func minutesSeconds(_ seconds: Int) -> String {
+        let seconds = max(0, seconds)
+        return String(seconds / 60) + ":" + (seconds % 60 < 10 ? "0" : "") + String(seconds % 60)
+    }
+}
