@@ -162,7 +162,9 @@ let package = Package(
         pluginLogic("FileSink"),
         plugin("FileSink", dependencies: ["FileSinkLogic"]),
         pluginLogic("NowPlaying"),
-        plugin("NowPlaying", dependencies: ["NowPlayingLogic", "CGio"]),
+        // One GLib thread of a plugin's own (NowPlaying's D-Bus, UPnP's GUPnP), compiled into each that uses it.
+        .target(name: "OtonGLibThread", dependencies: ["CGio"]),
+        plugin("NowPlaying", dependencies: ["NowPlayingLogic", "CGio", "OtonGLibThread"]),
         pluginLogic("Artwork"),
         plugin("Artwork", dependencies: ["ArtworkLogic", "OtonHTTP", "CGdkPixbuf"]),
         pluginLogic("History", dependencies: ["OtonTextFolding"]),
@@ -189,7 +191,7 @@ let package = Package(
         // plugin's own: GUPnP's libsoup 3 aborts a process that has the player's libsoup 2.4.
         .target(
             name: "UPnPCore",
-            dependencies: ["PluginAPI", "OtonPluginKit", "UPnPLogic", "CGUPnP", "CGUPnPAV"],
+            dependencies: ["PluginAPI", "OtonPluginKit", "UPnPLogic", "CGUPnP", "CGUPnPAV", "OtonGLibThread"],
             path: "Sources/Plugins/UPnP/Core",
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=Sources/Plugins/UPnP/core-exports.map"])]
         ),

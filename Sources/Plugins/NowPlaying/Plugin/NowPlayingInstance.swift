@@ -1,3 +1,4 @@
+import OtonGLibThread
 import CGio
 import NowPlayingLogic
 import OtonPluginKit

@@ -1,3 +1,4 @@
+import OtonGLibThread
 import CGUPnP
 import Foundation
 import UPnPLogic
