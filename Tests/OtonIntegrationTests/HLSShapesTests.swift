@@ -32,6 +32,35 @@ final class HLSShapesTests: XCTestCase {
         XCTAssertEqual(run.process.terminationStatus, 0, run.stderr)
     }
 
+    /// 27.7: live MPEG-TS HLS keeps fetching its segments with no stall and no reconnect. (The matrix
+    /// saw hlsdemux reload the playlist for ~9 s without fetching a segment in 2 of 5 runs, then the
+    /// watchdog reconnect; this loopback station has never shown it: Benchmarks/hls_ts_stalls/run
+    /// repeats the check against any server.) 1 s segments: a gap of 6 s would be a stall, whatever the load.
+    func testLiveMPEGTSHLSKeepsFetchingWithoutAStall() throws {
+        let station = try HLSStation(self, shape: .ts)
+        let run = try OtonRun(self, ["play", "--headless", station.url("/live.m3u8")])
+        XCTAssertTrue(run.wait(timeout: 60) { run.stdout.contains("state: playing") }.met, run.stderr)
+        var seen = station.segmentRequests
+        var since = Date()
+        var longest: TimeInterval = 0
+        let end = Date().addingTimeInterval(25)
+        while Date() < end {
+            let count = station.segmentRequests
+            if count != seen {
+                longest = max(longest, Date().timeIntervalSince(since))
+                seen = count
+                since = Date()
+            }
+            usleep(50_000)
+        }
+        longest = max(longest, Date().timeIntervalSince(since))
+        XCTAssertLessThan(longest, 6, "the longest time without a segment fetch while playing")
+        XCTAssertFalse(run.stdout.contains("state: reconnecting"), run.stdout)
+        XCTAssertFalse(run.stderr.contains("no audio reached the output"), run.stderr)
+        let took = try XCTUnwrap(run.terminate(), "SIGTERM did not end oton play")
+        XCTAssertLessThan(took, 2.0, "SIGTERM took \(took) s")
+    }
+
     /// 27.6: fMP4/CMAF HLS is recorded as ADTS .aac (the demuxed AAC framed again), a file
     /// gst-discoverer reads, and --duration ends the recording.
     func testFMP4HLSRecordsAPlayableAACFileAndDurationEnds() throws {
