@@ -37,7 +37,7 @@ final class HistoryRowWriterTests: XCTestCase {
     func testTimesAreWhatISO8601DateFormatterWrites() {
         let formatter = ISO8601DateFormatter()
         for micros: Int64 in [0, 1_700_000_000_999_999, 1_700_000_000_499_999, 1_700_000_000_500_001, 1_727_000_170_000_000, 951_782_400_000_000, 4_102_444_799_000_000] {
-            XCTAssertEqual(HistoryRowWriter.iso(micros), formatter.string(from: Date(timeIntervalSince1970: Double(micros) / 1e6)), "\(micros)")
+            XCTAssertEqual(TimeText.iso8601(microseconds: micros), formatter.string(from: Date(timeIntervalSince1970: Double(micros) / 1e6)), "\(micros)")
         }
     }
 }

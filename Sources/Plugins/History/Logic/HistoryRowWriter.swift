@@ -85,8 +85,5 @@ public struct HistoryRowWriter {
         return all.map { HistoryFormatter.tableLine($0, widths: found) }.joined()
     }
 
-    /// ISO 8601 in UTC to the second (``TimeText/iso8601(microseconds:)``).
-    public static func iso(_ micros: Int64) -> String { TimeText.iso8601(microseconds: micros) }
-
-    private func iso(_ micros: Int64) -> String { Self.iso(micros) }
+    private func iso(_ micros: Int64) -> String { TimeText.iso8601(microseconds: micros) }
 }

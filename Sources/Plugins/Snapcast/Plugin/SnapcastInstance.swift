@@ -90,9 +90,10 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
         case OTON_EVENT_TRACK:
             updateTrack(event.track)
         case OTON_EVENT_STATE:
-            updateState(event.state)
+            let state = event.state
+            updateState(state)
             // The player may set its starting volume after create(): mute again once it plays.
-            if config.muteLocal, event.state?.state == "playing", lock.withLock({ () -> Bool in
+            if config.muteLocal, state?.state == "playing", lock.withLock({ () -> Bool in
                 defer { mutedOnce = true }
                 return !mutedOnce
             }) {
