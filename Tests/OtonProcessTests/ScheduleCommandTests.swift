@@ -9,15 +9,9 @@ final class ScheduleCommandTests: XCTestCase {
     private var units = ""
 
     override func setUpWithError() throws {
-        let home = try TemporaryDirectory(self).path
-        environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = home + "/config"
-        environment["HOME"] = home
-        environment["XDG_RUNTIME_DIR"] = home + "/run" // no systemd/private socket there: no manager
-        environment["LANG"] = "C"
-        environment["LANGUAGE"] = nil
-        environment["LC_ALL"] = nil
-        units = home + "/config/systemd/user"
+        let home = try HomeWithoutUserManager(self)
+        environment = home.environment
+        units = home.units
     }
 
     private func oton(_ arguments: String...) throws -> ProcessResult {
