@@ -28,6 +28,9 @@ static inline GstEventType otgst_event_type(GstEvent *event) { return GST_EVENT_
 static inline GstBin *otgst_bin(GstElement *element) { return GST_BIN(element); }
 static inline GstAppSink *otgst_app_sink(GstElement *element) { return GST_APP_SINK(element); }
 static inline GstObject *otgst_object(gpointer object) { return GST_OBJECT(object); }
+/* The element's state lock (recursive): a test holds it to stop a bin's state continuation at its start. */
+static inline void otgst_state_lock(GstElement *element) { GST_STATE_LOCK(element); }
+static inline void otgst_state_unlock(GstElement *element) { GST_STATE_UNLOCK(element); }
 static inline void otgst_caps_unref(GstCaps *caps) { gst_caps_unref(caps); }
 static inline void otgst_sample_unref(GstSample *sample) { gst_sample_unref(sample); }
 

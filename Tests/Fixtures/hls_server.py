@@ -12,6 +12,8 @@ slides with the wall clock, as a broadcaster's packager does:
   --shape ts       MPEG-TS segments cut from one mpegtsmux stream (no titles).
   --shape event    packed audio in an EVENT playlist that grows from segment 0 and, after
                    --event-segments segments, ends with #EXT-X-ENDLIST (a broadcast that ended).
+  --shape ts-ffmpeg  MPEG-TS HLS made live by ffmpeg's hls muxer (-hls_segment_type mpegts): the
+                   matrix's TS shape, on which a start stalled in one of four (issue 27.7).
   --shape fmp4     fMP4/CMAF HLS made live by ffmpeg (-hls_segment_type fmp4): an init
                    section (#EXT-X-MAP) and .m4s fragments, the window sliding as ffmpeg writes.
   --shape dash     live DASH made by ffmpeg's -f dash (a dynamic MPD with a SegmentTemplate).
@@ -27,7 +29,7 @@ Paths:
                            same media, and each request is logged with its path
   /seg/N.aac | /seg/N.ts   segment N (media sequence number)
   /live.mpd, /seg/...      (dash shapes) the MPD and the files ffmpeg wrote; (fmp4) /live.m3u8,
-                           /init.mp4 and /seg/N.m4s are ffmpeg's files
+                           /init.mp4 and /seg/N.m4s are ffmpeg's files; (ts-ffmpeg) /live.m3u8 and /seg/N.ts
   /control/title?artist=A&title=T   segments that appear from now on carry this title
   /control/stop            answers 404 to everything from now on (a dead station)
   /control/start           serves again
@@ -186,7 +188,7 @@ def die_with_parent():
 
 
 class FFmpegStation:
-    """fMP4 HLS or DASH written by ffmpeg into workdir; the server hands out its files."""
+    """MPEG-TS or fMP4 HLS, or DASH, written by ffmpeg into workdir; the server hands out its files."""
 
     def __init__(self, shape, segment_seconds, workdir):
         self.shape = shape
@@ -201,6 +203,10 @@ class FFmpegStation:
                    "-hls_segment_type", "fmp4", "-hls_flags", "delete_segments+omit_endlist",
                    "-hls_fmp4_init_filename", "init.mp4", "-hls_base_url", "seg/", "-hls_segment_filename", os.path.join(workdir, "seg", "%d.m4s"),
                    os.path.join(workdir, "live.m3u8")]
+        elif shape == "ts-ffmpeg":
+            out = ["-f", "hls", "-hls_time", str(segment_seconds), "-hls_list_size", "6",
+                   "-hls_flags", "delete_segments+omit_endlist", "-hls_base_url", "seg/",
+                   "-hls_segment_filename", os.path.join(workdir, "seg", "%d.ts"), os.path.join(workdir, "live.m3u8")]
         else:
             out = ["-f", "dash", "-seg_duration", str(segment_seconds), "-use_template", "1", "-use_timeline", "1",
                    "-init_seg_name", "seg/init-$RepresentationID$.m4s",
@@ -217,7 +223,7 @@ class FFmpegStation:
         # Live: at the pace of the clock, with a few segments published before the listener comes.
         self.process = subprocess.Popen(["ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-y"] + tone + out,
                                         preexec_fn=die_with_parent)
-        first = os.path.join(workdir, "live.m3u8" if shape == "fmp4" else "live.mpd")
+        first = os.path.join(workdir, "live.mpd" if shape.startswith("dash") else "live.m3u8")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not (os.path.exists(first) and len(os.listdir(os.path.join(workdir, "seg"))) >= 4):
             time.sleep(0.1)
@@ -278,7 +284,7 @@ def make_handler(station, content_type_lies):
                 if body is None:
                     return self.send(404)
                 kinds = {".m3u8": "application/vnd.apple.mpegurl", ".mpd": "application/dash+xml",
-                         ".mp4": "audio/mp4", ".m4s": "audio/mp4"}
+                         ".mp4": "audio/mp4", ".m4s": "audio/mp4", ".ts": "video/mp2t"}
                 return self.send(200, body, kinds.get(os.path.splitext(path)[1], "application/octet-stream"))
             playlist_type = "text/plain" if content_type_lies else "application/vnd.apple.mpegurl"
             if path == "/master.m3u8":
@@ -305,7 +311,7 @@ def make_handler(station, content_type_lies):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--shape", choices=["packed", "ts", "event", "fmp4", "dash", "dash-vod"], default="packed")
+    parser.add_argument("--shape", choices=["packed", "ts", "ts-ffmpeg", "event", "fmp4", "dash", "dash-vod"], default="packed")
     parser.add_argument("--big-tag-mb", type=float, default=0, help="bulk ID3 frames of this many MB in every segment")
     parser.add_argument("--event-segments", type=int, default=8, help="(event) segments before #EXT-X-ENDLIST")
     parser.add_argument("--segment-seconds", type=float, default=1.0)
@@ -314,7 +320,7 @@ def main():
     parser.add_argument("--max-seconds", type=float, default=300, help="exit after this long (a test that died)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="oton-hls-") as workdir:
-        if args.shape in ("fmp4", "dash", "dash-vod"):
+        if args.shape in ("ts-ffmpeg", "fmp4", "dash", "dash-vod"):
             station = FFmpegStation(args.shape, args.segment_seconds, workdir)
         else:
             station = Station(args.shape, args.segment_seconds, args.pool_seconds, workdir, args.big_tag_mb, args.event_segments)

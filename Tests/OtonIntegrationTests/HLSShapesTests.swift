@@ -32,33 +32,26 @@ final class HLSShapesTests: XCTestCase {
         XCTAssertEqual(run.process.terminationStatus, 0, run.stderr)
     }
 
-    /// 27.7: live MPEG-TS HLS keeps fetching its segments with no stall and no reconnect. (The matrix
-    /// saw hlsdemux reload the playlist for ~9 s without fetching a segment in 2 of 5 runs, then the
-    /// watchdog reconnect; this loopback station has never shown it: Benchmarks/hls_ts_stalls/run
-    /// repeats the check against any server.) 1 s segments: a gap of 6 s would be a stall, whatever the load.
-    func testLiveMPEGTSHLSKeepsFetchingWithoutAStall() throws {
-        let station = try HLSStation(self, shape: .ts)
-        let run = try OtonRun(self, ["play", "--headless", station.url("/live.m3u8")])
-        XCTAssertTrue(run.wait(timeout: 60) { run.stdout.contains("state: playing") }.met, run.stderr)
-        var seen = station.segmentRequests
-        var since = Date()
-        var longest: TimeInterval = 0
-        let end = Date().addingTimeInterval(25)
-        while Date() < end {
-            let count = station.segmentRequests
-            if count != seen {
-                longest = max(longest, Date().timeIntervalSince(since))
-                seen = count
-                since = Date()
-            }
-            usleep(50_000)
+    /// 27.7: live MPEG-TS HLS as ffmpeg's hls muxer writes it (the matrix's TS shape) starts and keeps
+    /// fetching, start after start. It stalled in about one start of four: buffering messages asked
+    /// PAUSED and PLAYING just as the pipeline's preroll ended, GStreamer dropped its own way on to
+    /// PLAYING, hlsdemux filled its queue and stopped fetching, and the watchdog reconnected 10 s later
+    /// (PipelineStateRequestsTests makes that race happen every time; Benchmarks/hls_ts_stalls/run
+    /// counts stalls over many starts). Each start here must go on fetching with no watchdog.
+    func testLiveMPEGTSHLSFromFFmpegStartsWithoutAStall() throws {
+        let station = try HLSStation(self, shape: .tsFFmpeg, options: ["--segment-seconds", "2"])
+        for start in 1...4 {
+            let run = try OtonRun(self, ["play", "--headless", station.url("/live.m3u8")])
+            XCTAssertTrue(run.wait(timeout: 60) { run.stdout.contains("state: playing") }.met, "start \(start): \(run.stderr)")
+            let playing = station.segmentRequests
+            // Segments come every 2 s while audio flows; a stalled start fetches none until the watchdog.
+            let fetching = run.wait(timeout: 30) { station.segmentRequests >= playing + 3 || run.stderr.contains("no audio reached the output") }
+            XCTAssertTrue(fetching.met, "start \(start): \(run.stderr)")
+            XCTAssertFalse(run.stderr.contains("no audio reached the output"), "start \(start) stalled: \(run.stderr)")
+            XCTAssertTrue(station.requests.contains { $0.hasSuffix(".ts") })
+            let took = try XCTUnwrap(run.terminate(), "SIGTERM did not end oton play")
+            XCTAssertLessThan(took, 2.0, "SIGTERM took \(took) s")
         }
-        longest = max(longest, Date().timeIntervalSince(since))
-        XCTAssertLessThan(longest, 6, "the longest time without a segment fetch while playing")
-        XCTAssertFalse(run.stdout.contains("state: reconnecting"), run.stdout)
-        XCTAssertFalse(run.stderr.contains("no audio reached the output"), run.stderr)
-        let took = try XCTUnwrap(run.terminate(), "SIGTERM did not end oton play")
-        XCTAssertLessThan(took, 2.0, "SIGTERM took \(took) s")
     }
 
     /// 27.6: fMP4/CMAF HLS is recorded as ADTS .aac (the demuxed AAC framed again), a file

@@ -10,6 +10,8 @@ final class HLSStation: @unchecked Sendable {
         case packed
         /// MPEG-TS segments made by hlssink2, without titles.
         case ts
+        /// MPEG-TS HLS written live by ffmpeg's hls muxer (the matrix's TS shape).
+        case tsFFmpeg = "ts-ffmpeg"
         /// Packed audio in an EVENT playlist that ends with #EXT-X-ENDLIST after `--event-segments`.
         case event
         /// fMP4/CMAF HLS written live by ffmpeg.

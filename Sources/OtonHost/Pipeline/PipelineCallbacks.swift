@@ -15,6 +15,8 @@ final class PipelineContext: @unchecked Sendable {
     /// Parse-only pipelines have no sink at start, so PLAYING says nothing: the first buffer does.
     let startsOnFirstBuffer: Bool
     let flow = PipelineFlow()
+    /// The player's PLAYING/PAUSED requests, held back while a state change is under way.
+    let states: PipelineStateRequests
     /// The station's `title_encoding`; set before any callback is registered, read-only after.
     var titleEncoding: TitleEncodingSetting = .auto
     private let lock = NSLock()
@@ -28,6 +30,7 @@ final class PipelineContext: @unchecked Sendable {
         self.taps = taps
         self.pipeline = pipeline
         self.startsOnFirstBuffer = startsOnFirstBuffer
+        self.states = PipelineStateRequests(pipeline: pipeline)
     }
 
     /// Reports `.started` once.
@@ -93,11 +96,13 @@ enum PipelineCallbacks {
             gst_message_parse_buffering(message, &percent)
             context.report(.buffering(percent: Int(percent)))
         case GST_MESSAGE_STATE_CHANGED:
-            guard !context.startsOnFirstBuffer, otgst_message_source(message) == otgst_object(context.pipeline) else { break }
+            guard otgst_message_source(message) == otgst_object(context.pipeline) else { break }
             var old = GST_STATE_NULL
             var new = GST_STATE_NULL
-            gst_message_parse_state_changed(message, &old, &new, nil)
-            if new == GST_STATE_PLAYING { context.report(.started) }
+            var pending = GST_STATE_NULL
+            gst_message_parse_state_changed(message, &old, &new, &pending)
+            if pending == GST_STATE_VOID_PENDING { context.states.settled() }
+            if new == GST_STATE_PLAYING, !context.startsOnFirstBuffer { context.report(.started) }
         default:
             break
         }

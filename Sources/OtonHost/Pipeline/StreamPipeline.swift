@@ -210,14 +210,13 @@ public final class StreamPipeline: @unchecked Sendable {
 
     /// Starts the connection (asynchronously: `.started` or `.error` follow).
     public func start() {
-        _ = gst_element_set_state(pipeline, GST_STATE_PLAYING)
+        context.states.request(GST_STATE_PLAYING)
     }
 
-    /// PAUSED while a buffer refills, PLAYING again after.
+    /// PAUSED while a buffer refills, PLAYING again after (once a state change under way is done:
+    /// see ``PipelineStateRequests``).
     public func setPlaying(_ playing: Bool) {
-        lock.lock(); defer { lock.unlock() }
-        guard !stopped else { return }
-        _ = gst_element_set_state(pipeline, playing ? GST_STATE_PLAYING : GST_STATE_PAUSED)
+        context.states.request(playing ? GST_STATE_PLAYING : GST_STATE_PAUSED)
     }
 
     public func setVolume(_ value: Double) {
@@ -238,6 +237,7 @@ public final class StreamPipeline: @unchecked Sendable {
         stopped = true
         lock.unlock()
         guard !alreadyStopped else { return true }
+        context.states.close()
         context.silence()
         if let watch { GLibMainLoop.shared.remove(watch) }
         watch = nil
