@@ -120,6 +120,10 @@ let package = Package(
         // The C heap in use (glibc mallinfo2), for the validator's leak check.
         .target(name: "OtonHeapGauge", path: "Sources/OtonHeapGauge"),
 
+        // otonhttpsrc: souphttpsrc taking the User-Agent and certificate authorities of the pipeline it
+        // serves, so the HLS/DASH demuxers' own playlist downloader goes out as oton too.
+        .target(name: "OtonHTTPSource", dependencies: ["CGStreamer"], path: "Sources/OtonHTTPSource"),
+
         // The host: config, loader, bus, player. Linked into the oton executable and the tests.
         .target(
             name: "OtonHost",
@@ -132,6 +136,7 @@ let package = Package(
                 "OtonCrashGuard",
                 "OtonProcessKeeper",
                 "OtonHeapGauge",
+                "OtonHTTPSource",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The message catalogues (locale/*.po), copied beside the executable; see docs/translating.md.

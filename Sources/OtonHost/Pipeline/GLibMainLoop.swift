@@ -24,6 +24,7 @@ public final class GLibMainLoop: @unchecked Sendable {
         LargeBufferMemoryPolicy.apply()
         SoupLibraryChoice.loadPreferred()
         gst_init(nil, nil)
+        RequestIdentity.register()
         HLSDemuxerChoice.preferClassicDemuxer()
         AudioSinkChoice.keepNoisySinksOut()
         AudioDecoderChoice.keepLibavOffTheFirstSoundPath()

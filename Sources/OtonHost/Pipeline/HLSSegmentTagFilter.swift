@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import OtonHTTPSource
 
 /// Puts an ``ID3TagSlimmer`` on every segment source an HLS demuxer creates below the decoder,
 /// so an oversized ID3 tag is cut down as it arrives, before the demuxer buffers it (issue 27.4).
@@ -19,9 +20,7 @@ enum HLSSegmentTagFilter {
     }
 
     private static let elementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, _ in
-        guard let element, let factory = gst_element_get_factory(element),
-              String(cString: otgst_object_name(otgst_object(UnsafeMutableRawPointer(factory)))) == "souphttpsrc",
-              let pad = gst_element_get_static_pad(element, "src") else { return }
+        guard let element, oton_is_http_source(element) != 0, let pad = gst_element_get_static_pad(element, "src") else { return }
         let mask = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
         gst_pad_add_probe(pad, mask, probe, Unmanaged.passRetained(Source()).toOpaque(), release)
         gst_object_unref(pad)

@@ -170,7 +170,7 @@ public final class StreamPipeline: @unchecked Sendable {
         PipelineCallbacks.countFlow(source: source, output: output, context: context)
         PipelineCallbacks.watchTags(on: source, context: context)
         PipelineCallbacks.watchEmptyIcyTitles(in: decoder, context: context)
-        ChildRequestIdentity.apply(below: decoder, description: description)
+        RequestIdentity.apply(to: pipeline, description: description)
         if description.isHLS { HLSSegmentTagFilter.apply(below: decoder) }
         if description.taps & OTON_TAP_STREAM != 0 {
             PipelineCallbacks.connectStreamTap(source: source, decoder: decoder, context: context, afterParser: description.isAdaptive)
