@@ -75,11 +75,14 @@ public final class CappedHTTPClient: Sendable {
     }
 
     /// `isCancelled` is polled during the transfer (about once a second at least) and ends it early.
-    public func get(_ url: String, maxBytes: Int, isCancelled: @escaping @Sendable () -> Bool = { false }) throws(Failure) -> Response {
+    /// `userAgent` replaces the client's own for this request (a station that names its own).
+    public func get(_ url: String, maxBytes: Int, userAgent: String? = nil,
+                    isCancelled: @escaping @Sendable () -> Bool = { false }) throws(Failure) -> Response {
         let limits = limits
         let response = try perform(url, maxBytes: maxBytes, isCancelled: isCancelled) { curl in
             oton_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)
             oton_curl_set_long(curl, CURLOPT_MAXREDIRS, limits.maxRedirects)
+            if let userAgent { oton_curl_set_string(curl, CURLOPT_USERAGENT, userAgent) }
         }
         guard (200 ..< 300).contains(response.status) else { throw .http(status: response.status) }
         return response

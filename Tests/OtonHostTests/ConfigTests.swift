@@ -65,3 +65,31 @@ final class ConfigTests: XCTestCase {
         }
     }
 }
+
+/// Issue 27.11: a station may name the User-Agent its server is to see; it is a header value, so
+/// only printable ASCII of a sane length gets in (no CR/LF to smuggle a header).
+final class StationUserAgentConfigTests: XCTestCase {
+    private func stations(_ userAgent: String) throws -> [Station] {
+        let json = #"{"stations":[{"name":"A","url":"http://x/s","user_agent":"# + userAgent + #"}],"plugins":[]}"#
+        return try ConfigLoader.parse(Data(json.utf8), file: "p.json").stations
+    }
+
+    private func station(_ userAgent: String) throws -> Station { try XCTUnwrap(stations(userAgent).first) }
+
+    func testAStationsUserAgentIsKeptAndUsedForItsRequests() throws {
+        let chosen = try station(#""WinampMPEG/5.66""#)
+        XCTAssertEqual(chosen.userAgent, "WinampMPEG/5.66")
+        XCTAssertEqual(chosen.requestUserAgent, "WinampMPEG/5.66")
+        XCTAssertEqual(Station(name: "B", url: "http://y").requestUserAgent, OtonVersion.userAgent)
+        XCTAssertTrue(OtonVersion.userAgent.hasPrefix("oton/"))
+        XCTAssertNil(try station("null").userAgent)
+    }
+
+    func testAUserAgentThatIsNotAHeaderValueIsRefusedWithItsPlace() {
+        for bad in [#""""#, #""a\r\nX-Injected: 1""#, #""\u001b[31m""#, #""Плеер""#, "\"" + String(repeating: "a", count: 201) + "\"", "42"] {
+            XCTAssertThrowsError(try stations(bad), bad) { error in
+                XCTAssertTrue("\(error)".contains("stations[0].user_agent"), "\(bad): \(error)")
+            }
+        }
+    }
+}

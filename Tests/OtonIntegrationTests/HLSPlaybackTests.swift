@@ -15,8 +15,8 @@ final class HLSPlaybackTests: XCTestCase {
         harnesses = []
     }
 
-    private func play(_ url: String, name: String = "HLS Test FM", retries: Int? = nil) -> PlayerHarness {
-        let harness = PlayerHarness(url: url, name: name, retries: retries)
+    private func play(_ url: String, name: String = "HLS Test FM", retries: Int? = nil, userAgent: String? = nil) -> PlayerHarness {
+        let harness = PlayerHarness(url: url, name: name, retries: retries, userAgent: userAgent)
         harnesses.append(harness)
         harness.start()
         return harness
@@ -40,19 +40,38 @@ final class HLSPlaybackTests: XCTestCase {
         XCTAssertNil(harness.events.events.first { $0.name == "state" && $0.field("state") == "error" }, "no error along the way")
     }
 
-    /// Issue 27.11: one User-Agent. The playlist, its reloads and every segment go out as oton's,
-    /// not as "GStreamer souphttpsrc …": a CDN sees one client.
-    func testEveryPlaylistAndSegmentRequestCarriesOtonsUserAgent() throws {
+    /// Issue 27.11: one User-Agent. The playlist, its reloads (which GStreamer's demuxer makes with a
+    /// downloader of its own, outside the pipeline) and every segment go out as oton's, not as
+    /// "GStreamer souphttpsrc …": a CDN sees one client.
+    func testEveryPlaylistReloadAndSegmentRequestCarriesOtonsUserAgent() throws {
         let station = try HLSStation(self)
         let harness = play(station.url("/live.m3u8"))
-        XCTAssertNotNil(harness.waitForState("playing", timeout: 20), "\(harness.events.events.map(\.fields))")
-        XCTAssertTrue(station.waitForSegments(moreThan: station.segmentRequests + 1), "segments keep being fetched")
-        let agents = station.agents
-        XCTAssertTrue(agents.contains { $0.path.contains("/seg/") }, "\(agents)")
-        XCTAssertTrue(agents.filter { $0.path == "/live.m3u8" }.count >= 2, "the playlist and its reloads: \(agents)")
+        let agents = try waitForReloads(of: station, harness)
         for request in agents {
-            XCTAssertTrue(request.userAgent.hasPrefix("oton/"), "\(request.path) went out as \(request.userAgent)")
+            XCTAssertEqual(request.userAgent, OtonVersion.userAgent, "\(request.path)")
         }
+    }
+
+    /// A station's own `user_agent` goes out on every request made for it, reloads included.
+    func testAStationsOwnUserAgentGoesOutOnEveryRequest() throws {
+        let station = try HLSStation(self)
+        let harness = play(station.url("/live.m3u8"), userAgent: "WinampMPEG/5.66")
+        let agents = try waitForReloads(of: station, harness)
+        for request in agents {
+            XCTAssertEqual(request.userAgent, "WinampMPEG/5.66", "\(request.path)")
+        }
+    }
+
+    /// Plays until the playlist has been reloaded three times (the first two requests are the
+    /// resolver's and the pipeline's), then returns every request's User-Agent.
+    private func waitForReloads(of station: HLSStation, _ harness: PlayerHarness) throws -> [(path: String, userAgent: String)] {
+        XCTAssertNotNil(harness.waitForState("playing", timeout: 20), "\(harness.events.events.map(\.fields))")
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, station.agents.filter({ $0.path == "/live.m3u8" }).count < 5 { usleep(100_000) }
+        let agents = station.agents
+        XCTAssertGreaterThanOrEqual(agents.filter { $0.path == "/live.m3u8" }.count, 5, "the playlist and its reloads: \(agents)")
+        XCTAssertTrue(agents.contains { $0.path.contains("/seg/") }, "\(agents)")
+        return agents
     }
 
     func testMPEGTSSegmentsPlay() throws {

@@ -143,9 +143,22 @@ private struct ConfigReader {
             statusURL: try optionalString(value["status_url"], at: location + ".status_url"),
             logoURL: try optionalString(value["logo_url"], at: location + ".logo_url"),
             homepage: try optionalString(value["homepage"], at: location + ".homepage"),
-            titleEncoding: try titleEncoding(value["title_encoding"], at: location + ".title_encoding")
+            titleEncoding: try titleEncoding(value["title_encoding"], at: location + ".title_encoding"),
+            userAgent: try userAgent(value["user_agent"], at: location + ".user_agent")
         )
     }
+
+    /// A header value: 1 to 200 printable ASCII characters (no line break can smuggle a header in).
+    private func userAgent(_ value: JSONValue?, at location: String) throws(ConfigError) -> String? {
+        guard let text = try optionalString(value, at: location) else { return nil }
+        guard (1 ... Self.userAgentMaxLength).contains(text.unicodeScalars.count),
+              text.unicodeScalars.allSatisfy({ (0x20 ... 0x7E).contains($0.value) }) else {
+            throw invalid(location, tr("must be 1 to {max} printable ASCII characters (letters, digits, spaces and punctuation)", ["max": String(Self.userAgentMaxLength)]))
+        }
+        return text
+    }
+
+    static let userAgentMaxLength = 200
 
     private func titleEncoding(_ value: JSONValue?, at location: String) throws(ConfigError) -> TitleEncodingSetting {
         guard let name = try optionalString(value, at: location) else { return .auto }

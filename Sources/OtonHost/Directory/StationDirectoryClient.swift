@@ -9,7 +9,7 @@ import OtonHTTP
 /// Threading: every call blocks for at most the timeout; use it off the player's queue.
 public struct StationDirectoryClient: Sendable {
     /// Radio Browser asks clients for a descriptive User-Agent.
-    public static let userAgent = "oton/\(OtonVersion.current) (Linux internet-radio player)"
+    public static let userAgent = "\(OtonVersion.userAgent) (Linux internet-radio player)"
     /// A larger answer is refused (500 stations of a real answer are about 600 KB).
     public static let maxResponseBytes = 4 << 20
 

@@ -17,12 +17,12 @@ public final class StationStatusPoller: Sendable {
     private let queue = DispatchQueue(label: "oton.station-status")
 
     public init(statusURL: URL, streamURL: URL?, limits: CappedHTTPClient.Limits = .init(),
-                maxBytes: Int = StationStatusParser.defaultMaxBytes) {
+                maxBytes: Int = StationStatusParser.defaultMaxBytes, userAgent: String = OtonVersion.userAgent) {
         self.statusURL = statusURL
         self.streamURL = streamURL
         self.maxBytes = maxBytes
         format = statusURL.path.hasSuffix("status-json.xsl") ? .icecast : .radioCo
-        client = CappedHTTPClient(limits: limits, userAgent: "oton/\(OtonVersion.current)")
+        client = CappedHTTPClient(limits: limits, userAgent: userAgent)
     }
 
     /// Polls once; `completion` runs on the poller's queue with the status or

@@ -51,7 +51,7 @@ public struct PipelineDescription: Equatable, Sendable {
     /// OpenSSL, curl and Python read it. Verification is never switched off.
     public var caFile: String? = ProcessInfo.processInfo.environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
 
-    public init(url: String, headless: Bool, taps: UInt32 = 0, volume: Double = 1.0, userAgent: String = "oton/\(OtonVersion.current)") {
+    public init(url: String, headless: Bool, taps: UInt32 = 0, volume: Double = 1.0, userAgent: String = OtonVersion.userAgent) {
         if url == Self.toneURL {
             source = .tone
         } else if url.hasPrefix("http://") || url.hasPrefix("https://") {

@@ -57,10 +57,11 @@ public enum EmptyConnectionDiagnosis {
     }
 
     /// Asks `url` once (on a private queue) and calls back with curl's failure, nil when it got a body.
-    public static func probe(_ url: String, completion: @escaping @Sendable (CappedHTTPClient.Failure?) -> Void) {
+    public static func probe(_ url: String, userAgent: String = OtonVersion.userAgent,
+                             completion: @escaping @Sendable (CappedHTTPClient.Failure?) -> Void) {
         DispatchQueue.global(qos: .utility).async {
             let client = CappedHTTPClient(limits: .init(totalMilliseconds: 3000, connectMilliseconds: 3000, maxRedirects: redirectLimit),
-                                          userAgent: "oton/\(OtonVersion.current)")
+                                          userAgent: userAgent)
             do throws(CappedHTTPClient.Failure) {
                 _ = try client.get(url, maxBytes: 16 * 1024)
                 completion(nil)

@@ -386,7 +386,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         if !probeUnprobed, let unprobed = resolver.unprobed(current.url) { return startPipeline(unprobed) }
         pipeline?.stop()
         pipeline = nil
-        resolver.resolve(current.url, isCancelled: { [weak self] in self?.liveResolution.withLock { $0 } != round }) { [weak self] result in
+        resolver.resolve(current.url, userAgent: current.requestUserAgent, isCancelled: { [weak self] in self?.liveResolution.withLock { $0 } != round }) { [weak self] result in
             guard let self else { return }
             queue.async { [self] in
                 guard !finished, liveResolution.withLock({ $0 }) == round, case .connecting = machine.state else { return }
@@ -433,6 +433,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         description.decodes = options.decodes
         description.audioSink = options.audioSink
         description.titleEncoding = current.titleEncoding
+        description.userAgent = current.requestUserAgent
         description.isHLS = stream.isHLS
         description.isDASH = stream.isDASH
         do {
@@ -543,7 +544,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         pipeline = nil
         // The connection may have reported buffering before it failed: the state is not asked here.
         let round = liveResolution.withLock { $0 += 1; return $0 }
-        resolver.resolve(current.url, isCancelled: { [weak self] in self?.liveResolution.withLock { $0 } != round }) { [weak self] result in
+        resolver.resolve(current.url, userAgent: current.requestUserAgent, isCancelled: { [weak self] in self?.liveResolution.withLock { $0 } != round }) { [weak self] result in
             guard let self else { return }
             queue.async { [self] in
                 guard !finished, liveResolution.withLock({ $0 }) == round else { return }
@@ -575,7 +576,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             // Any start since (a switch, a play) makes this diagnosis stale, also while that start
             // is still resolving a playlist and has no pipeline or connection number yet.
             let (connection, start) = (connection, liveResolution.withLock { $0 })
-            EmptyConnectionDiagnosis.probe(pipeline.description.url) { [weak self] failure in
+            EmptyConnectionDiagnosis.probe(pipeline.description.url, userAgent: pipeline.description.userAgent) { [weak self] failure in
                 guard let self else { return }
                 queue.async { [self] in
                     guard connection == self.connection, start == liveResolution.withLock({ $0 }), self.pipeline == nil else { return }

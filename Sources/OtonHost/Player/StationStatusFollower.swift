@@ -26,7 +26,7 @@ final class StationStatusFollower: @unchecked Sendable {
     /// Nil when `station` has no status API.
     init?(station: Station, queue: DispatchQueue, logger: Logger, use: @escaping (StationStatus) -> Void) {
         guard let status = station.statusURL.flatMap(URL.init(string:)) else { return nil }
-        poller = StationStatusPoller(statusURL: status, streamURL: URL(string: station.url))
+        poller = StationStatusPoller(statusURL: status, streamURL: URL(string: station.url), userAgent: station.requestUserAgent)
         self.queue = queue
         self.logger = logger
         self.use = use

@@ -73,7 +73,7 @@ public final class StreamResolver: Sendable {
 
     public init(limits: CappedHTTPClient.Limits = .init(totalMilliseconds: 10_000, connectMilliseconds: 5000),
                 logger: Logger = Logger(label: "oton.resolve")) {
-        client = CappedHTTPClient(limits: limits, userAgent: "oton/\(OtonVersion.current)")
+        client = CappedHTTPClient(limits: limits, userAgent: OtonVersion.userAgent)
         self.logger = logger
     }
 
@@ -101,21 +101,23 @@ public final class StreamResolver: Sendable {
     }
 
     /// Resolves on the resolver's queue; `completion` runs there. A cancelled resolution never completes.
-    public func resolve(_ url: String, isCancelled: @escaping @Sendable () -> Bool,
+    /// Every request says `userAgent` (the station's).
+    public func resolve(_ url: String, userAgent: String = OtonVersion.userAgent, isCancelled: @escaping @Sendable () -> Bool,
                         completion: @escaping @Sendable (Result<ResolvedStream, StreamResolutionError>) -> Void) {
         queue.async { [self] in
             guard !isCancelled() else { return }
-            let result = resolveNow(url, isCancelled: isCancelled)
+            let result = resolveNow(url, userAgent: userAgent, isCancelled: isCancelled)
             guard !isCancelled() else { return }
             completion(result)
         }
     }
 
     /// Resolves on the calling thread (blocks for the transfers).
-    public func resolveNow(_ url: String, isCancelled: @escaping @Sendable () -> Bool = { false }) -> Result<ResolvedStream, StreamResolutionError> {
+    public func resolveNow(_ url: String, userAgent: String = OtonVersion.userAgent,
+                           isCancelled: @escaping @Sendable () -> Bool = { false }) -> Result<ResolvedStream, StreamResolutionError> {
         if let direct = resolveWithoutFetching(url) { return .success(direct) }
         do {
-            return .success(try resolve(url, depth: 0, chain: [url], isEntry: false, isCancelled: isCancelled))
+            return .success(try resolve(url, depth: 0, chain: [url], isEntry: false, userAgent: userAgent, isCancelled: isCancelled))
         } catch {
             switch error {
             case .cancelled: return .failure(StreamResolutionError(kind: .networkUnavailable, detail: "cancelled"))
@@ -131,19 +133,22 @@ public final class StreamResolver: Sendable {
         case failed(StreamResolutionError)
     }
 
-    private func resolve(_ url: String, depth: Int, chain: [String], isEntry: Bool,
+    private func resolve(_ url: String, depth: Int, chain: [String], isEntry: Bool, userAgent: String,
                          isCancelled: @escaping @Sendable () -> Bool) throws(Failure) -> ResolvedStream {
         if isCancelled() { throw .cancelled }
-        if let path = Self.localPath(url) { return try resolveLocal(url, path: path, depth: depth, chain: chain, isEntry: isEntry, isCancelled: isCancelled) }
+        if let path = Self.localPath(url) {
+            return try resolveLocal(url, path: path, depth: depth, chain: chain, isEntry: isEntry, userAgent: userAgent, isCancelled: isCancelled)
+        }
         guard let parsed = URL(string: url) else { throw Self.failed(.streamUnavailable(reason: .notAudio), "\(url) is not a URL") }
         let namedPlaylist = PlaylistDetector.hint(extension: parsed.pathExtension) != nil
         let response: CappedHTTPClient.Response
         do {
             if namedPlaylist {
-                response = try client.get(url, maxBytes: PlaylistParser.maxBytes, isCancelled: isCancelled)
+                response = try client.get(url, maxBytes: PlaylistParser.maxBytes, userAgent: userAgent, isCancelled: isCancelled)
             } else {
                 let deadline = DispatchTime.now() + .milliseconds(Self.probeMilliseconds)
-                response = try client.get(url, maxBytes: Self.probeBytes, isCancelled: { isCancelled() || DispatchTime.now() > deadline })
+                response = try client.get(url, maxBytes: Self.probeBytes, userAgent: userAgent,
+                                          isCancelled: { isCancelled() || DispatchTime.now() > deadline })
             }
         } catch {
             if isCancelled() { throw .cancelled }
@@ -164,10 +169,11 @@ public final class StreamResolver: Sendable {
             return ResolvedStream(url: url) // small, and not a playlist: GStreamer decides what it is
         }
         if format == .m3u, HLSDetector.isHLS(response.body) { return ResolvedStream(url: url, isHLS: true) }
-        return try follow(body: response.body, format: format, base: base, from: url, depth: depth, chain: chain, isCancelled: isCancelled)
+        return try follow(body: response.body, format: format, base: base, from: url, depth: depth, chain: chain,
+                          userAgent: userAgent, isCancelled: isCancelled)
     }
 
-    private func resolveLocal(_ url: String, path: String, depth: Int, chain: [String], isEntry: Bool,
+    private func resolveLocal(_ url: String, path: String, depth: Int, chain: [String], isEntry: Bool, userAgent: String,
                               isCancelled: @escaping @Sendable () -> Bool) throws(Failure) -> ResolvedStream {
         guard let format = PlaylistDetector.hint(extension: (path as NSString).pathExtension) else {
             if isEntry, !FileManager.default.fileExists(atPath: path) {
@@ -183,12 +189,13 @@ public final class StreamResolver: Sendable {
         let base = URL(fileURLWithPath: path)
         let sniffed = PlaylistDetector.format(body: body, contentType: nil, url: base) ?? format
         if sniffed == .m3u, HLSDetector.isHLS(body) { return ResolvedStream(url: url, isHLS: true) }
-        return try follow(body: body, format: sniffed, base: base, from: url, depth: depth, chain: chain, isCancelled: isCancelled)
+        return try follow(body: body, format: sniffed, base: base, from: url, depth: depth, chain: chain,
+                          userAgent: userAgent, isCancelled: isCancelled)
     }
 
     // MARK: entries
 
-    private func follow(body: Data, format: PlaylistFormat, base: URL, from url: String, depth: Int, chain: [String],
+    private func follow(body: Data, format: PlaylistFormat, base: URL, from url: String, depth: Int, chain: [String], userAgent: String,
                         isCancelled: @escaping @Sendable () -> Bool) throws(Failure) -> ResolvedStream {
         guard depth < Self.maxDepth else {
             throw Self.failed(.streamUnavailable(reason: .playlist(.tooDeep(limit: Self.maxDepth))), url)
@@ -215,7 +222,8 @@ public final class StreamResolver: Sendable {
                 continue
             }
             do {
-                var resolved = try resolve(entry.url, depth: depth + 1, chain: chain + [entry.url], isEntry: true, isCancelled: isCancelled)
+                var resolved = try resolve(entry.url, depth: depth + 1, chain: chain + [entry.url], isEntry: true, userAgent: userAgent,
+                                           isCancelled: isCancelled)
                 resolved.stationTitle = resolved.stationTitle ?? entry.title ?? playlist.title
                 resolved.playlists.insert(url, at: 0)
                 return resolved
