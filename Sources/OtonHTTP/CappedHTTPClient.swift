@@ -133,6 +133,7 @@ public final class CappedHTTPClient: Sendable {
             oton_curl_set_long(curl, CURLOPT_FORBID_REUSE, 1)
             oton_curl_set_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
             oton_curl_set_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
+            if let caFile = TrustedAuthorities.caFile { oton_curl_set_string(curl, CURLOPT_CAINFO, caFile) }
             oton_curl_set_off(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(0, maxBytes)))
             oton_curl_set_string(curl, CURLOPT_USERAGENT, userAgent)
             oton_curl_set_string(curl, CURLOPT_ACCEPT_ENCODING, "") // whatever curl decodes; the cap counts decoded bytes

@@ -54,6 +54,23 @@ final class HLSShapesTests: XCTestCase {
         }
     }
 
+    /// HLS over HTTPS from a station with its own certificate authority (SSL_CERT_FILE): the resolver's
+    /// fetch of the .m3u8 (libcurl, which does not read SSL_CERT_FILE by itself: it refused the station
+    /// as self-signed), the segments and the playlist reloads all trust that authority, so playback
+    /// starts and goes on past the reloads.
+    func testHLSOverHTTPSWithItsOwnCertificateAuthorityKeepsReloading() throws {
+        let station = try HLSStation(self)
+        let proxy = try TLSProxy(self, upstreamPort: station.port)
+        let run = try OtonRun(self, ["play", "--headless", proxy.url(mount: "/live.m3u8")], environment: ["SSL_CERT_FILE": proxy.certificate])
+        XCTAssertTrue(run.wait(timeout: 60) { run.stdout.contains("state: playing") }.met, run.stderr)
+        let playing = station.segmentRequests
+        let reloads = { station.requests.filter { $0 == "/live.m3u8" }.count }
+        let reloaded = run.wait(timeout: 30) { reloads() >= 5 && station.segmentRequests >= playing + 3 }
+        XCTAssertTrue(reloaded.met, "\(reloads()) playlist requests, \(station.segmentRequests - playing) segments since playing\n\(run.stderr)")
+        XCTAssertFalse(run.stdout.contains("state: error"), run.stdout)
+        XCTAssertNotNil(run.terminate(), "SIGTERM did not end oton play")
+    }
+
     /// 27.6: fMP4/CMAF HLS is recorded as ADTS .aac (the demuxed AAC framed again), a file
     /// gst-discoverer reads, and --duration ends the recording.
     func testFMP4HLSRecordsAPlayableAACFileAndDurationEnds() throws {

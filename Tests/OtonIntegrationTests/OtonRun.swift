@@ -12,8 +12,8 @@ final class OtonRun {
     /// For `record`: the output folder (inside `directory`).
     var out: String { directory.file("out") }
 
-    /// `arguments`: "{out}" stands for ``out``.
-    init(_ testCase: XCTestCase, _ arguments: [String]) throws {
+    /// `arguments`: "{out}" stands for ``out``. `environment` adds to (or replaces in) the test's own.
+    init(_ testCase: XCTestCase, _ arguments: [String], environment extra: [String: String] = [:]) throws {
         directory = try TemporaryDirectory(testCase)
         let config = try directory.write("plugins.json", #"{"stations": [], "plugins": []}"#)
         FileManager.default.createFile(atPath: directory.file("stdout.log"), contents: nil)
@@ -27,6 +27,7 @@ final class OtonRun {
         environment["XDG_CACHE_HOME"] = directory.file("cache")
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = nil
+        environment.merge(extra) { _, new in new }
         process = ManagedProcess(name: "oton", executable: TestPaths.oton, arguments: arguments.map { $0 == "{out}" ? outPath : $0 } + ["--config", config],
                                  environment: environment,
                                  stdout: FileHandle(forWritingAtPath: directory.file("stdout.log")),

@@ -1,4 +1,5 @@
 import Foundation
+import OtonHTTP
 import PluginAPI
 
 /// What to build: the source, whether sound goes to a device, which taps plugins asked for.
@@ -47,9 +48,8 @@ public struct PipelineDescription: Equatable, Sendable {
     /// broadcast's end rather than a dropped connection.
     public var isAdaptive: Bool { isHLS || isDASH }
     /// PEM file of the certificate authorities HTTPS servers are checked against instead of the
-    /// system's (for a station with a private CA). From the SSL_CERT_FILE environment variable, as
-    /// OpenSSL, curl and Python read it. Verification is never switched off.
-    public var caFile: String? = ProcessInfo.processInfo.environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+    /// system's (see ``TrustedAuthorities``).
+    public var caFile: String? = TrustedAuthorities.caFile
 
     public init(url: String, headless: Bool, taps: UInt32 = 0, volume: Double = 1.0, userAgent: String = OtonVersion.userAgent) {
         if url == Self.toneURL {
