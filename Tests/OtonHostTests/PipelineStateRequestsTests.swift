@@ -70,8 +70,9 @@ final class PipelineStateRequestsTests: XCTestCase {
     private func raceTheContinuation(start: (() -> Void)? = nil, asking states: [GstState], ask: (GstState) -> Void) {
         otgst_state_lock(pipeline) // recursive: this thread's own set_state calls still go through
         if let start { start() } else { _ = gst_element_set_state(pipeline, GST_STATE_PLAYING) }
+        // The bin notes its state cookie for the continuation before it posts this message: any change
+        // asked from here on makes the continuation abort, however late its thread runs.
         XCTAssertTrue(waitForPipelineMessage(timeout: 10) { _, new, _ in new == GST_STATE_PAUSED }, "the preroll finished")
-        usleep(300_000) // the streaming thread queues the continuation right after posting; it then waits for the lock
         states.forEach(ask)
         otgst_state_unlock(pipeline)
     }
