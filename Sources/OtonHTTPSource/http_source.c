@@ -53,14 +53,14 @@ static gboolean register_once(void) {
 
     GTypeQuery query;
     g_type_query(parent, &query);
-    if (query.type == G_TYPE_INVALID) return FALSE;
+    if (query.type == G_TYPE_INVALID || query.class_size > G_MAXUINT16 || query.instance_size > G_MAXUINT16) return FALSE;
     GTypeInfo info = {
         .class_size = (guint16)query.class_size,
         .class_init = oton_http_source_class_init,
         .instance_size = (guint16)query.instance_size,
     };
     GType type = g_type_register_static(parent, "OtonHTTPSource", &info, 0);
-    return gst_element_register(NULL, "otonhttpsrc", GST_RANK_PRIMARY + 1, type);
+    return gst_element_register(NULL, OTON_HTTP_SOURCE_FACTORY, GST_RANK_PRIMARY + 1, type);
 }
 
 gboolean oton_http_source_register(void) {

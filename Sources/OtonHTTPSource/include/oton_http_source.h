@@ -13,6 +13,7 @@
  * message); a pipeline answers from the context set on it with oton_request_identity_set().
  * A demuxer's downloader forwards the question to the demuxer, which holds the pipeline's contexts. */
 #define OTON_REQUEST_IDENTITY_CONTEXT "org.oton.request-identity"
+#define OTON_HTTP_SOURCE_FACTORY "otonhttpsrc"
 
 /* Registers otonhttpsrc once (after gst_init; thread-safe). FALSE when souphttpsrc is missing. */
 gboolean oton_http_source_register(void);

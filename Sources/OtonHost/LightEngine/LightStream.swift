@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import OtonHTTP
 import PluginAPI
 
 /// One connection of the light engine: an HTTP(S) GET on the shared ``CurlStreamDriver``, the ICY
@@ -117,7 +118,7 @@ final class LightStream: StreamEngine, @unchecked Sendable {
         oton_curl_set_long(curl, CURLOPT_LOW_SPEED_TIME, PipelineDescription.sourceTimeoutSeconds)
         oton_curl_set_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
         oton_curl_set_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
-        if let caFile = description.caFile { oton_curl_set_string(curl, CURLOPT_CAINFO, caFile) }
+        if let caFile = TrustedAuthorities.caFile { oton_curl_set_string(curl, CURLOPT_CAINFO, caFile) }
         oton_curl_set_string(curl, CURLOPT_USERAGENT, description.userAgent)
         // Shoutcast v1 servers answer "ICY 200 OK" (curl reads it as HTTP/1.0 only when told to).
         oton_curl_set_long(curl, CURLOPT_HTTP09_ALLOWED, 1)

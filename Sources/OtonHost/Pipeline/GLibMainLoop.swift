@@ -24,7 +24,6 @@ public final class GLibMainLoop: @unchecked Sendable {
         LargeBufferMemoryPolicy.apply()
         SoupLibraryChoice.loadPreferred()
         gst_init(nil, nil)
-        RequestIdentity.register()
         HLSDemuxerChoice.preferClassicDemuxer()
         AudioSinkChoice.keepNoisySinksOut()
         AudioDecoderChoice.keepLibavOffTheFirstSoundPath()

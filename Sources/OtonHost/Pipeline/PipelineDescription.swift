@@ -1,5 +1,4 @@
 import Foundation
-import OtonHTTP
 import PluginAPI
 
 /// What to build: the source, whether sound goes to a device, which taps plugins asked for.
@@ -47,9 +46,6 @@ public struct PipelineDescription: Equatable, Sendable {
     /// HLS or DASH: the source delivers a manifest, and its end (#EXT-X-ENDLIST, a static MPD) is the
     /// broadcast's end rather than a dropped connection.
     public var isAdaptive: Bool { isHLS || isDASH }
-    /// PEM file of the certificate authorities HTTPS servers are checked against instead of the
-    /// system's (see ``TrustedAuthorities``).
-    public var caFile: String? = TrustedAuthorities.caFile
 
     public init(url: String, headless: Bool, taps: UInt32 = 0, volume: Double = 1.0, userAgent: String = OtonVersion.userAgent) {
         if url == Self.toneURL {

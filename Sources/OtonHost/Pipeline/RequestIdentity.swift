@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import OtonHTTP
 import OtonHTTPSource
 
 /// The HTTP requests GStreamer makes on its own for a pipeline — an HLS or DASH demuxer's segment
@@ -11,14 +12,16 @@ import OtonHTTPSource
 /// `otonhttpsrc` (see oton_http_source.h), which takes it from its bin or, for the playlist
 /// downloader that sits in no bin, through the demuxer it fetches for.
 enum RequestIdentity {
-    /// Registers `otonhttpsrc` (once, right after gst_init).
-    static func register() {
-        _ = oton_http_source_register()
+    /// The factory of a pipeline's own HTTP source: `otonhttpsrc`, registered the first time it is
+    /// asked for (souphttpsrc when that failed, i.e. without GStreamer's soup plugin: the build then
+    /// names the package to install).
+    static var sourceFactory: String {
+        oton_http_source_register() != 0 ? OTON_HTTP_SOURCE_FACTORY : "souphttpsrc"
     }
 
     /// Every HTTP source in `pipeline`, now and later, gets `description`'s identity.
     static func apply(to pipeline: UnsafeMutablePointer<GstElement>, description: PipelineDescription) {
         guard case .http = description.source else { return }
-        oton_request_identity_set(pipeline, description.userAgent, description.caFile)
+        oton_request_identity_set(pipeline, description.userAgent, TrustedAuthorities.caFile)
     }
 }

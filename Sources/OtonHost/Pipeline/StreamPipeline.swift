@@ -50,12 +50,12 @@ public final class StreamPipeline: @unchecked Sendable {
         let source: UnsafeMutablePointer<GstElement>
         switch description.source {
         case let .http(url):
-            source = try builder.make("souphttpsrc", "source", package: "gstreamer1.0-plugins-good")
+            // Its User-Agent and certificate authorities come from the pipeline's identity, as for
+            // every source GStreamer makes below it (RequestIdentity, applied before it starts).
+            source = try builder.make(RequestIdentity.sourceFactory, "source", package: "gstreamer1.0-plugins-good")
             otgst_set_string(source, "location", url)
             otgst_set_bool(source, "iradio-mode", description.isAdaptive ? 0 : 1)
-            otgst_set_string(source, "user-agent", description.userAgent)
             otgst_set_uint(source, "timeout", guint(PipelineDescription.sourceTimeoutSeconds))
-            if let caFile = description.caFile, url.hasPrefix("https://") { otgst_set_string(source, "ssl-ca-file", caFile) }
         case let .file(path):
             source = try builder.make("filesrc", "source", package: "libgstreamer1.0-0")
             otgst_set_string(source, "location", path)
