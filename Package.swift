@@ -124,24 +124,62 @@ let package = Package(
         // serves, so the HLS/DASH demuxers' own playlist downloader goes out as oton too.
         .target(name: "OtonHTTPSource", dependencies: ["CGStreamer"], path: "Sources/OtonHTTPSource"),
 
-        // The host: config, loader, bus, player. Linked into the oton executable and the tests.
+        // The host in layers, bottom up; each target may import only those below it, so a
+        // dependency that points the wrong way is a build error (docs/architecture.md).
+        // Support: paths, localisation, clock, volume, text, atomic files.
+        .target(name: "OtonSupport", dependencies: ["PluginAPI", "OtonJSON"]),
+        // Events: the bus vocabulary, mailboxes and the plugin bus, typed errors, the requests
+        // plugins and the control socket make.
+        .target(
+            name: "OtonEvents",
+            dependencies: ["OtonSupport", "PluginAPI", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Media: the two engines (GStreamer pipeline, light libcurl engine) and the tag/title path.
+        .target(
+            name: "OtonMedia",
+            dependencies: ["OtonSupport", "OtonEvents", "PluginAPI", "CGStreamer", "CCurl", "OtonHTTP", "OtonHTTPSource"]
+        ),
+        // Stations: plugins.json, the catalogue and its editor, the resolver, playlists, the directory.
+        .target(
+            name: "OtonStations",
+            dependencies: ["OtonSupport", "OtonEvents", "OtonMedia", "OtonHTTP", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Plugins: loading, the host table, commands, isolation in a child process, validation.
+        .target(
+            name: "OtonPlugins",
+            dependencies: [
+                "OtonSupport", "OtonEvents", "OtonMedia", "OtonStations", "PluginAPI", "OtonJSON",
+                "OtonCrashGuard", "OtonProcessKeeper", "OtonHeapGauge", .product(name: "Logging", package: "swift-log"),
+            ],
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
+        // Playback: the Player, its state machine, reconnects, the fader. Knows no plugin.
+        .target(
+            name: "OtonPlayback",
+            dependencies: [
+                "OtonSupport", "OtonEvents", "OtonMedia", "OtonStations", "PluginAPI", "OtonHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The control socket's transport: a Unix socket server and client speaking JSON lines, bounded
+        // per client. What answers a request is the sessions' business (ControlHandler).
+        .target(
+            name: "OtonControl",
+            dependencies: ["OtonSupport", "OtonEvents", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Sessions (the top of the host): play and record sessions, the control socket and its
+        // commands, alarm, wishlist, schedules. Re-exports the layers below for the CLI and tests.
         .target(
             name: "OtonHost",
             dependencies: [
+                "OtonSupport", "OtonEvents", "OtonMedia", "OtonStations", "OtonPlugins", "OtonPlayback", "OtonControl",
                 "PluginAPI",
                 "OtonJSON",
                 "OtonTextFolding",
-                "CGStreamer",
-                "OtonHTTP",
-                "OtonCrashGuard",
-                "OtonProcessKeeper",
-                "OtonHeapGauge",
-                "OtonHTTPSource",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The message catalogues (locale/*.po), copied beside the executable; see docs/translating.md.
-            resources: [.copy("Resources/locale")],
-            linkerSettings: [.linkedLibrary("dl")]
+            resources: [.copy("Resources/locale")]
         ),
         .executableTarget(
             name: "oton",

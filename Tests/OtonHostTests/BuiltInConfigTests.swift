@@ -7,7 +7,7 @@ import XCTest
 final class BuiltInConfigTests: XCTestCase {
     func testTheRepositorysPluginsJSONIsTheBuiltInDefaultByteForByte() throws {
         let shipped = try String(contentsOfFile: TestPaths.root + "/plugins.json", encoding: .utf8)
-        XCTAssertEqual(shipped, BuiltInConfig.text, "edit Sources/OtonHost/Config/BuiltInConfig.swift and copy it to plugins.json")
+        XCTAssertEqual(shipped, BuiltInConfig.text, "edit Sources/OtonStations/Config/BuiltInConfig.swift and copy it to plugins.json")
     }
 
     func testTheBuiltInDefaultPlaysOtonFMWithEveryBundledPlugin() throws {

@@ -97,7 +97,9 @@ final class CatalogueCompletenessTests: XCTestCase {
         // What is left of a logged literal once its interpolations are taken out.
         let interpolation = try NSRegularExpression(pattern: #"\\\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"#)
         var checked = 0
-        for folder in ["OtonHost", "oton", "Plugins"] {
+        // The host's layers (every Sources/Oton* target), the command line and the plugins.
+        let layers = try FileManager.default.contentsOfDirectory(atPath: TestPaths.root + "/Sources").filter { $0.hasPrefix("Oton") }.sorted()
+        for folder in layers + ["oton", "Plugins"] {
             let root = TestPaths.root + "/Sources/" + folder
             guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
             for case let relative as String in walker where relative.hasSuffix(".swift") {

@@ -78,7 +78,7 @@ final class PluginShutdownDeadlineTests: XCTestCase {
 
     func testShutdownTimeoutIsReadFromPluginsJSON() throws {
         XCTAssertEqual(try ConfigLoader.parse(Data(#"{"shutdown_timeout_ms": 250}"#.utf8), file: "/x/plugins.json").shutdownTimeout, 0.25)
-        XCTAssertEqual(try ConfigLoader.parse(Data("{}".utf8), file: "/x/plugins.json").shutdownTimeout, PluginManager.defaultShutdownTimeout)
+        XCTAssertEqual(try ConfigLoader.parse(Data("{}".utf8), file: "/x/plugins.json").shutdownTimeout, OtonConfig.defaultShutdownTimeout)
         XCTAssertThrowsError(try ConfigLoader.parse(Data(#"{"shutdown_timeout_ms": "3s"}"#.utf8), file: "/x/plugins.json")) { error in
             XCTAssertTrue("\(error)".contains("shutdown_timeout_ms"), "\(error)")
             XCTAssertTrue("\(error)".contains("milliseconds from 0 to 600000"), "\(error)")

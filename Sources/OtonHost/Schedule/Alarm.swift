@@ -1,4 +1,5 @@
 import Foundation
+import OtonSupport
 
 /// One alarm: what `oton alarm add` was told, everything its units need. Its timer starts
 /// `oton play STATION --alarm --fade-in Ns --volume P` (see ``playArguments(oton:)``).

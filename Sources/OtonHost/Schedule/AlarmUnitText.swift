@@ -3,7 +3,7 @@ import Foundation
 /// The text of an alarm's two units, and reading the timer back. Like a recording's (see
 /// ``ScheduleUnitText``), the timer remembers what `alarm add` was told in `X-Oton…=` lines.
 public enum AlarmUnitText {
-    static let header = "# Written by `oton alarm add`; `oton alarm remove N` deletes it.\n"
+    package static let header = "# Written by `oton alarm add`; `oton alarm remove N` deletes it.\n"
 
     /// The timer. `WakeSystem=true` in a system timer (`--wake`), and in a user timer where the user
     /// manager honours it (`userManagerWakes`: systemd 254 and later give local sessions CAP_WAKE_ALARM;
@@ -70,7 +70,7 @@ public enum AlarmUnitText {
     }
 
     /// The time as the timer keeps it: "07:00" (the days apart), "Tue 07:00", or "2026-12-01 07:00".
-    static func clockText(_ time: ScheduleTime) -> String {
+    package static func clockText(_ time: ScheduleTime) -> String {
         switch time.repeats {
         case .once: return time.atText
         case .daily, .weekdays, .weekly, .days: return String(format: "%02d:%02d", time.hour, time.minute)

@@ -12,7 +12,7 @@ extension ScheduleTime {
         days.filter(runs(onDay:)).map { $0 * 1440 + hour * 60 + minute }
     }
 
-    func runs(onDay day: Int) -> Bool {
+    package func runs(onDay day: Int) -> Bool {
         let weekday = ((day % 7 + 7) % 7 + 3) % 7 + 1 // 1970-01-01 was a Thursday (4)
         switch repeats {
         case .once: return day == onceDay
@@ -24,7 +24,7 @@ extension ScheduleTime {
     }
 
     /// Days from 1970-01-01 to a Gregorian date (Howard Hinnant's days_from_civil).
-    static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+    package static func dayNumber(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

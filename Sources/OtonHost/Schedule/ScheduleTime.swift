@@ -1,4 +1,5 @@
 import Foundation
+import OtonSupport
 
 /// When a scheduled recording starts, as `oton schedule add --at … [--every …]` says it: local time,
 /// turned into a systemd `OnCalendar=` expression and a crontab time. Pure: no clock, no process.
@@ -23,9 +24,9 @@ public struct ScheduleTime: Equatable, Sendable {
         public let description: String
     }
 
-    static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-    static let fullWeekdayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-    static let systemdWeekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    package static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    package static let fullWeekdayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+    package static let systemdWeekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     public init(hour: Int, minute: Int, repeats: Repeat) {
         self.hour = hour
@@ -103,7 +104,7 @@ public struct ScheduleTime: Equatable, Sendable {
         }
     }
 
-    static func clock(_ text: String) -> (Int, Int)? {
+    package static func clock(_ text: String) -> (Int, Int)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, (1 ... 2).contains(parts[0].count), parts[1].count == 2,
               parts.allSatisfy({ $0.allSatisfy { ("0" ... "9").contains($0) } }),
@@ -111,13 +112,13 @@ public struct ScheduleTime: Equatable, Sendable {
         return (hour, minute)
     }
 
-    static func weekday(_ text: String) -> Int? {
+    package static func weekday(_ text: String) -> Int? {
         let lower = text.lowercased()
         if let index = weekdayNames.firstIndex(of: lower) ?? fullWeekdayNames.firstIndex(of: lower) { return index + 1 }
         return nil
     }
 
-    static func date(_ text: String) -> (Int, Int, Int)? {
+    package static func date(_ text: String) -> (Int, Int, Int)? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.allSatisfy { ("0" ... "9").contains($0) } }),
@@ -126,7 +127,7 @@ public struct ScheduleTime: Equatable, Sendable {
         return (year, month, day)
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: return 30

@@ -1,4 +1,5 @@
 import Foundation
+import OtonSupport
 
 /// A folder of systemd units (the user's: `$XDG_CONFIG_HOME/systemd/user`, else `~/.config/systemd/user`;
 /// or the system's, /etc/systemd/system, for alarms that wake the machine) and oton's timer-and-service

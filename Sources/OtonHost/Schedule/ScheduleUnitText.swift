@@ -4,7 +4,7 @@ import Foundation
 /// what `schedule add` was told in `X-Oton…=` lines (systemd ignores `X-` keys), so `schedule list`
 /// needs nothing but the units.
 public enum ScheduleUnitText {
-    static let header = "# Written by `oton schedule add`; `oton schedule remove` deletes it.\n"
+    package static let header = "# Written by `oton schedule add`; `oton schedule remove` deletes it.\n"
 
     public static func timer(_ recording: ScheduledRecording) -> String {
         var text = header + "[Unit]\n"
@@ -54,7 +54,7 @@ public enum ScheduleUnitText {
     }
 
     /// One ExecStart= word: double-quoted with C escapes, `%` and `$` doubled (no specifiers, no variables).
-    static func execQuoted(_ word: String) -> String {
+    package static func execQuoted(_ word: String) -> String {
         var out = "\""
         for character in word {
             switch character {
@@ -69,18 +69,18 @@ public enum ScheduleUnitText {
     }
 
     /// One word for sh in a crontab: single-quoted, and `%` (a newline to cron) escaped.
-    static func shellQuoted(_ word: String) -> String {
+    package static func shellQuoted(_ word: String) -> String {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "%", with: "\\%") + "'"
     }
 
-    static func specifierEscaped(_ text: String) -> String { text.replacingOccurrences(of: "%", with: "%%") }
+    package static func specifierEscaped(_ text: String) -> String { text.replacingOccurrences(of: "%", with: "%%") }
 
     /// X-Oton values: `%` and `\` percent-encoded, so no value ends in a continuation backslash.
-    static func fieldEscaped(_ text: String) -> String {
+    package static func fieldEscaped(_ text: String) -> String {
         text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\\", with: "%5C")
     }
 
-    static func fieldUnescaped(_ text: String) -> String? {
+    package static func fieldUnescaped(_ text: String) -> String? {
         var out = ""
         var rest = Substring(text)
         while let first = rest.first {

@@ -1,4 +1,5 @@
 import Foundation
+import OtonSupport
 
 /// One scheduled recording: what `oton schedule add` was told, everything its units need.
 public struct ScheduledRecording: Equatable, Sendable {
@@ -71,7 +72,7 @@ public struct ScheduledRecording: Equatable, Sendable {
 }
 
 extension String {
-    func trimmingCharacters(in set: Character) -> String {
+    package func trimmingCharacters(in set: Character) -> String {
         var text = Substring(self)
         while text.first == set { text.removeFirst() }
         while text.last == set { text.removeLast() }

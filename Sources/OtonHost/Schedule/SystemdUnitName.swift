@@ -52,5 +52,5 @@ public enum SystemdUnitName {
 }
 
 extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+    package func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

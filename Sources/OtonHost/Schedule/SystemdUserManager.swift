@@ -1,4 +1,5 @@
 import Foundation
+import OtonSupport
 
 /// The user's systemd manager, reached through `systemctl --user` and `systemd-analyze`: whether one
 /// runs, reloading it, enabling and disabling timers, and when a calendar expression next elapses.
@@ -49,7 +50,7 @@ public struct SystemdUserManager: Sendable {
     }
 
     /// Runs a program found on PATH, standard output and error together; nil when it cannot start.
-    func run(_ arguments: [String]) -> (status: Int32, output: String)? {
+    package func run(_ arguments: [String]) -> (status: Int32, output: String)? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments

@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
 import Logging
+import OtonPlugins
+import OtonPlayback
+import OtonEvents
 
 /// The alarm side of a playing session: `snooze` (stop now, ring again later from silence, with the
 /// start's fade-in and tone), and the rule that a sleep timer never cuts a ring short: every ring
@@ -15,7 +18,7 @@ public final class AlarmClock: @unchecked Sendable {
     private var snoozeTimer: DispatchSourceTimer?
     private var ringsAt: Date?
 
-    init(player: Player, plugins: PluginManager, options: Player.Options, logger: Logger = Logger(label: "oton.alarm")) {
+    package init(player: Player, plugins: PluginManager, options: Player.Options, logger: Logger = Logger(label: "oton.alarm")) {
         self.player = player
         self.plugins = plugins
         self.options = options
@@ -57,7 +60,7 @@ public final class AlarmClock: @unchecked Sendable {
     /// When a snooze rings again (nil: none pending).
     public var snoozedUntil: Date? { lock.withLock { ringsAt } }
 
-    func close() {
+    package func close() {
         lock.withLock {
             snoozeTimer?.cancel()
             snoozeTimer = nil

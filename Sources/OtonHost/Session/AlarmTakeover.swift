@@ -1,4 +1,5 @@
 import Foundation
+import OtonJSON
 
 /// An alarm starting while another `oton play` runs as the "default" instance (the one `oton ctl`
 /// reaches): the alarm asks it to make way (`alarm-takeover`: it cancels its sleep timer and quits),

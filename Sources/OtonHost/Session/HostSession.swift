@@ -1,6 +1,12 @@
 import Dispatch
 import Foundation
 import Logging
+import OtonSupport
+import OtonEvents
+import OtonControl
+import OtonStations
+import OtonPlugins
+import OtonPlayback
 
 /// One run of the host: the bus, the plugins plugins.json enables, the
 /// player for one station, `--events`, and Ctrl-C / SIGTERM handling.

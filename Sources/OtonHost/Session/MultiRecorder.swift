@@ -1,6 +1,11 @@
 import Dispatch
 import Foundation
 import Logging
+import OtonSupport
+import OtonEvents
+import OtonControl
+import OtonStations
+import OtonPlayback
 
 /// `oton record A B C …`: one process, one session per station (``RecordingSession``), sharing the
 /// light engine's thread, the mailbox pool and the control socket. One station failing, stalling or
@@ -26,7 +31,7 @@ public final class MultiRecorder: @unchecked Sendable { // `lock` guards every v
     private let shutdownTimeout: Double
     private let events: (handle: FileHandle?, lock: NSLock)?
     /// plugins.json's stations, for `record add NAME`.
-    let catalogue: OtonConfig
+    package let catalogue: OtonConfig
     private let logger = Logger(label: "oton.recorder")
     private let lock = NSCondition()
     private var active: [(session: RecordingSession, observer: any RecordingObserver)] = []

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import Synchronization
+import OtonSupport
 
 /// The write end of the quit signals' pipe, for the signal handler (which may only touch globals).
 /// Concurrency: written once, before the handler is installed, and only read after.
@@ -60,7 +61,7 @@ public final class QuitSignals: @unchecked Sendable {
     }
 
     /// `waitingFor` names what holds the shutdown, for the second signal's line.
-    init(logger: Logger, message: String, requestQuit: @escaping @Sendable () -> Void, waitingFor: @escaping @Sendable () -> String) {
+    package init(logger: Logger, message: String, requestQuit: @escaping @Sendable () -> Void, waitingFor: @escaping @Sendable () -> String) {
         guard let readEnd = quitSignalPipeReadEnd else {
             logger.error("\(tr("cannot make the signal pipe: {reason}; SIGINT and SIGTERM end oton at once", ["reason": String(cString: strerror(errno))]))")
             return

@@ -1,6 +1,10 @@
 import Foundation
 import Logging
 import Synchronization
+import OtonEvents
+import OtonStations
+import OtonPlugins
+import OtonPlayback
 
 /// One station of a recorder of several (``MultiRecorder``): what `oton play` is for one station,
 /// without the terminal: its own bus, plugin instances (a plugin still sees exactly one station),

@@ -1,3 +1,5 @@
+import OtonSupport
+
 /// `--shard I/N`: which stations this recorder keeps, by rendezvous (highest random weight)
 /// hashing of each station's URL, so N recorders that share nothing cover every station exactly
 /// once, and going from N to N + 1 shards moves only the stations the new shard wins (about 1/(N+1)).
@@ -46,7 +48,7 @@ public struct ShardSelection: Equatable, Sendable {
 
     /// FNV-1a over the URL and the shard number, then a 64-bit finaliser (splitmix) so that
     /// neighbouring shard numbers give unrelated weights. Stable across runs and machines.
-    static func weight(_ url: String, _ shard: Int) -> UInt64 {
+    package static func weight(_ url: String, _ shard: Int) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in url.utf8 {
             hash ^= UInt64(byte)

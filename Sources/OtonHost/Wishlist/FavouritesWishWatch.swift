@@ -1,5 +1,8 @@
 import Foundation
 import Logging
+import OtonEvents
+import OtonStations
+import OtonPlayback
 
 /// `oton play` with `"watch_wishes": true`: every favourite but the one playing is watched for wishes
 /// in the same process, each a session of its own on the light engine with no plugins (titles only,

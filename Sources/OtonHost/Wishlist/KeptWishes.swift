@@ -1,6 +1,7 @@
 import OtonJSON
 import Foundation
 import Synchronization
+import OtonSupport
 
 /// The wishes `oton record --wishlist` already kept: `$XDG_DATA_HOME/oton/wishes-kept.json`
 /// (default `~/.local/share`), `{"kept": {"<identity>": {"station": …, "file": …, "at": …}}}` keyed by

@@ -1,4 +1,5 @@
 import OtonTextFolding
+import OtonSupport
 
 /// One entry of the wishlist: a pattern and what it is compared with. Letters compare folded
 /// (``TextFolding``: no case, accents or width, in every script); `*` stands for any run of
@@ -68,12 +69,12 @@ public struct Wish: Equatable, Sendable {
     }
 
     /// The whole of `text`, folded, against the pattern (`*` any run, `?` one character).
-    func matches(_ text: String) -> Bool {
+    package func matches(_ text: String) -> Bool {
         Self.wildcardMatch(folded, Array(TextFolding.fold(text)))
     }
 
     /// Linear-time wildcard matching (the classic two-pointer with backtracking to the last `*`).
-    static func wildcardMatch(_ pattern: [Character], _ text: [Character]) -> Bool {
+    package static func wildcardMatch(_ pattern: [Character], _ text: [Character]) -> Bool {
         var p = 0, t = 0
         var star: Int?, resume = 0
         while t < text.count {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PluginAPI
 import Synchronization
+import OtonEvents
 
 /// The one place that decides "is this a wish": it listens to the track events of every session it
 /// is given and, when a track with a new sequence matches the wishlist, publishes

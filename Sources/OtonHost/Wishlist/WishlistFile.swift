@@ -1,4 +1,6 @@
 import Foundation
+import OtonSupport
+import OtonJSON
 
 /// The wishlist: `wishlist.json` in the user's config folder, beside the plugins.json that
 /// `oton stations` edits (the folder of --config FILE or $OTON_CONFIG, else `$XDG_CONFIG_HOME/oton`,

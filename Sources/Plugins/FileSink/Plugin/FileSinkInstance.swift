@@ -3,7 +3,7 @@ import FoundationEssentials
 import OtonPluginKit
 import PluginAPI
 
-/// One recording. Every call comes on the plugin's mailbox thread (the
+/// One recording. Every call comes on the plugin's mailbox worker (the
 /// contract: one thread, one call at a time), so the Recorder does its file
 /// work right there: the mailbox is the queue. If the disk is slower than the
 /// stream for long, the host's bounded mailbox drops buffers and flags the

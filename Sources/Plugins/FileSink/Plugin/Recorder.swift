@@ -6,7 +6,7 @@ import Foundation
 /// template (TrackFileNamer), sealed and renamed into place (or into
 /// incomplete/, or deleted) when they end (TrackFinisher), the JSON index,
 /// the free-space floor and the size limit. Not thread safe: FileSinkInstance
-/// calls it from the plugin's mailbox thread only.
+/// calls it from the plugin's mailbox worker only.
 final class Recorder {
     private final class Open {
         var segment: TrackSplitter.Segment

@@ -1,0 +1,25 @@
+import CCurl
+import OtonEvents
+
+/// What a failed light-engine transfer means for the listener: the same kinds the GStreamer
+/// engine's errors become (``PlaybackErrorClassifier``), from curl's code and the HTTP status.
+package enum LightFailure {
+    package static func kind(_ code: CURLcode, httpStatus: Int?, maxRedirects: Int) -> PlaybackErrorKind {
+        if code == CURLE_HTTP_RETURNED_ERROR, let status = httpStatus, let kind = PlaybackErrorClassifier.classify(httpStatus: status) {
+            return kind
+        }
+        switch code {
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .streamUnavailable(reason: .tooManyRedirects(limit: maxRedirects))
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return .streamUnavailable(reason: .redirectToUnsupportedScheme("a redirect to a scheme other than http(s)"))
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE,
+             CURLE_SSL_ISSUER_ERROR:
+            return .streamUnavailable(reason: .secureConnectionFailed)
+        case CURLE_WEIRD_SERVER_REPLY:
+            return .streamUnavailable(reason: .notAudio)
+        default:
+            return .networkUnavailable
+        }
+    }
+}

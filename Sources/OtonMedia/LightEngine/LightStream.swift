@@ -1,0 +1,303 @@
+import CCurl
+import Foundation
+import OtonHTTP
+import PluginAPI
+import OtonSupport
+import OtonEvents
+
+/// One connection of the light engine: an HTTP(S) GET on the shared ``CurlStreamDriver``, the ICY
+/// metadata cut out (``IcyDemuxer``), the codec named from the first bytes (``StreamSniffer``),
+/// the encoded bytes on the stream tap (``MediaTapSource``, as GStreamer's engine publishes them)
+/// and the titles as tags for the Player, which puts them through the same TrackAccumulator.
+///
+/// Threads: curl's callbacks and `attach`/`detach`/`finished` run on the driver thread, which alone
+/// touches the curl handle and the parsing state; `lock` guards `stopped` and `started`.
+package final class LightStream: StreamEngine, @unchecked Sendable {
+    package let description: PipelineDescription
+    package let flow = PipelineFlow()
+    package var playsSilently: Bool { false }
+    package var kind: EngineKind { .light }
+
+    private let onEvent: @Sendable (PipelineEvent) -> Void
+    private let taps: MediaTapSource
+    private let wantsStreamTap: Bool
+    private let lock = NSLock()
+    private var stopped = false
+
+    // Driver thread only:
+    private var easy: UnsafeMutableRawPointer?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// curl writes its error text here; allocated once, freed in deinit.
+    private let errorBuffer: UnsafeMutablePointer<CChar> = {
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        buffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        return buffer
+    }()
+    private var headers = LightResponseHeaders()
+    private var demuxer: IcyDemuxer?
+    private var sniffer: StreamSniffer?
+    private var sniffed: StreamSniffer.Kind?
+    /// For Ogg streams: the titles are in the stream itself, one comment header per chained track.
+    private var oggTags: OggTagWatcher?
+    /// Body bytes (metadata removed) held while the sniffer decides; `heldStart` counts those dropped in front.
+    private var held: [UInt8] = []
+    private var heldStart = 0
+    /// The transfer was ended on purpose (unsupported or not audio): its curl error is not news.
+    private var abandoned = false
+    package private(set) var isReceiving = false
+    private var retained: Unmanaged<LightStream>?
+
+    /// Runs work on the player's queue, after the events reported before it.
+    private let inOrder: @Sendable (@escaping @Sendable () -> Void) -> Void
+
+    /// `onEvent` and `inOrder` run on the player's queue: media is published there too, so a
+    /// title reported before some bytes reaches the plugins before those bytes, as a recorder
+    /// needs to name the file its bytes go into (GStreamer's engine reads titles before audio).
+    package init(_ description: PipelineDescription, connection: UInt64, bus: PluginBus, onEvent: @escaping @Sendable (PipelineEvent) -> Void,
+         inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        self.description = description
+        self.onEvent = onEvent
+        self.inOrder = inOrder
+        taps = MediaTapSource(bus: bus, connection: connection)
+        wantsStreamTap = description.taps & OTON_TAP_STREAM != 0
+    }
+
+    deinit { errorBuffer.deallocate() }
+
+    package static func from(_ easy: UnsafeMutableRawPointer) -> LightStream? {
+        guard let pointer = oton_curl_private(easy) else { return nil }
+        return Unmanaged<LightStream>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    package func start() {
+        CurlStreamDriver.shared.add(self)
+    }
+
+    package func setPlaying(_ playing: Bool) {}
+    package func setVolume(_ value: Double) {}
+
+    @discardableResult
+    package func stop() -> Bool {
+        lock.lock()
+        let already = stopped
+        stopped = true
+        lock.unlock()
+        guard !already else { return true }
+        taps.silence()
+        return CurlStreamDriver.shared.remove(self, timeout: StreamPipeline.stopTimeout)
+    }
+
+    private var isStopped: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return stopped
+    }
+
+    private func report(_ event: PipelineEvent) {
+        if !isStopped { onEvent(event) }
+    }
+
+    // MARK: driver thread
+
+    /// Makes the curl handle and adds it to `multi`; false when stopped before it began.
+    package func attach(to multi: UnsafeMutableRawPointer) -> Bool {
+        guard !isStopped, let curl = curl_easy_init() else { return false }
+        easy = curl
+        let this = Unmanaged.passRetained(self)
+        retained = this
+        let context = this.toOpaque()
+        oton_curl_set_string(curl, CURLOPT_URL, description.url)
+        oton_curl_set_pointer(curl, CURLOPT_PRIVATE, context)
+        oton_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, errorBuffer)
+        oton_curl_set_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
+        oton_curl_set_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        oton_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)
+        oton_curl_set_long(curl, CURLOPT_MAXREDIRS, Self.maxRedirects)
+        oton_curl_set_long(curl, CURLOPT_FAILONERROR, 1)
+        oton_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
+        oton_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT, PipelineDescription.sourceTimeoutSeconds)
+        // A server silent this long ends the connection, as souphttpsrc's timeout does.
+        oton_curl_set_long(curl, CURLOPT_LOW_SPEED_LIMIT, 1)
+        oton_curl_set_long(curl, CURLOPT_LOW_SPEED_TIME, PipelineDescription.sourceTimeoutSeconds)
+        oton_curl_set_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
+        oton_curl_set_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
+        if let caFile = TrustedAuthorities.caFile { oton_curl_set_string(curl, CURLOPT_CAINFO, caFile) }
+        oton_curl_set_string(curl, CURLOPT_USERAGENT, description.userAgent)
+        // Shoutcast v1 servers answer "ICY 200 OK" (curl reads it as HTTP/1.0 only when told to).
+        oton_curl_set_long(curl, CURLOPT_HTTP09_ALLOWED, 1)
+        headerList = curl_slist_append(nil, "Icy-MetaData: 1")
+        oton_curl_set_pointer(curl, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList))
+        oton_curl_set_write_function(curl) { data, size, count, user in
+            guard let user else { return 0 }
+            let bytes = size * count
+            let stream = Unmanaged<LightStream>.fromOpaque(user).takeUnretainedValue()
+            return stream.received(UnsafeRawBufferPointer(start: data, count: bytes)) ? bytes : 0
+        }
+        oton_curl_set_pointer(curl, CURLOPT_WRITEDATA, context)
+        oton_curl_set_header_function(curl) { data, size, count, user in
+            guard let user, let data else { return 0 }
+            let bytes = size * count
+            Unmanaged<LightStream>.fromOpaque(user).takeUnretainedValue().headers.add(UnsafeRawBufferPointer(start: data, count: bytes))
+            return bytes
+        }
+        oton_curl_set_pointer(curl, CURLOPT_HEADERDATA, context)
+        curl_multi_add_handle(multi, curl)
+        return true
+    }
+
+    /// Removes the handle from `multi` and frees it.
+    package func detach(from multi: UnsafeMutableRawPointer) {
+        guard let curl = easy else { return }
+        curl_multi_remove_handle(multi, curl)
+        curl_easy_cleanup(curl)
+        easy = nil
+        curl_slist_free_all(headerList)
+        headerList = nil
+        retained?.release()
+        retained = nil
+    }
+
+    package static let maxRedirects = 5
+
+    /// The transfer ended: the server closed the stream (OK) or curl says why it failed.
+    package func finished(_ code: CURLcode) {
+        guard !abandoned else { return }
+        if code == CURLE_OK {
+            report(.endOfStream)
+            return
+        }
+        let detail = String(cString: errorBuffer)
+        let words = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        report(.failure(LightFailure.kind(code, httpStatus: headers.status, maxRedirects: Self.maxRedirects), detail: words))
+    }
+
+    /// A piece of the body; false ends the transfer.
+    private func received(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !isStopped else { return false }
+        flow.addSourceBytes(bytes.count)
+        if demuxer == nil {
+            isReceiving = true
+            demuxer = IcyDemuxer(interval: headers.metaint)
+            sniffer = StreamSniffer(contentType: headers.contentType)
+        }
+        var keepGoing = true
+        // Audio between metadata blocks is published as one packet per piece curl hands over, not one
+        // per range (ICY metadata every byte would otherwise make a packet of every byte).
+        var ranges: [Range<Int>] = []
+        func flush() {
+            guard !ranges.isEmpty else { return }
+            if ranges.count == 1 {
+                publish(UnsafeRawBufferPointer(rebasing: bytes[ranges[0]]))
+            } else {
+                var joined: [UInt8] = []
+                joined.reserveCapacity(ranges.reduce(0) { $0 + $1.count })
+                for range in ranges { joined.append(contentsOf: bytes[range]) }
+                joined.withUnsafeBytes { publish($0) }
+            }
+            ranges.removeAll()
+        }
+        demuxer!.push(bytes) { output in
+            guard keepGoing else { return }
+            switch output {
+            case let .audio(range):
+                if sniffed != nil {
+                    ranges.append(range)
+                } else {
+                    keepGoing = audio(UnsafeRawBufferPointer(rebasing: bytes[range]))
+                }
+            case let .metadata(block):
+                flush()
+                metadata(block)
+            }
+        }
+        if keepGoing { flush() }
+        if let title = heldTitle, Clock.monotonicNanoseconds() - lastTitleReport >= Self.titleInterval { reportTitle(title) }
+        return keepGoing
+    }
+
+    private func audio(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if sniffed != nil {
+            publish(bytes)
+            return true
+        }
+        held.append(contentsOf: bytes)
+        let verdict = sniffer!.push(bytes)
+        switch verdict {
+        case .undecided:
+            // The sniffer has passed over a leading ID3 tag: those bytes are not kept.
+            let drop = min(sniffer!.skippedBytes - heldStart, held.count)
+            if drop > 0 {
+                held.removeFirst(drop)
+                heldStart += drop
+            }
+            return true
+        case let .audio(kind, skip):
+            sniffed = kind
+            if kind.caps.hasPrefix("audio/ogg") { oggTags = OggTagWatcher() }
+            taps.setStreamCaps(kind.caps)
+            var tags = TagSet(origin: .stream, codec: kind.codec)
+            tags.bitrate = kind.bitrate
+            tags.nominalBitrate = headers.bitrate
+            tags.station = headers.name.map { TitleByteDecoder.decode($0, setting: description.titleEncoding).text }
+            tags.genre = headers.genre.map { TitleByteDecoder.decode($0, setting: description.titleEncoding).text }
+            report(.tags(tags, monotonicNanoseconds: Clock.monotonicNanoseconds()))
+            report(.started)
+            let start = min(max(skip - heldStart, 0), held.count)
+            let audio = held[start...]
+            held = []
+            audio.withUnsafeBytes { publish($0) }
+            return true
+        case let .unsupported(reason):
+            abandoned = true
+            report(.needsPipeline(reason: reason))
+            return false
+        case let .notAudio(type):
+            abandoned = true
+            report(.failure(.streamUnavailable(reason: .notAudio), detail: "the server sent \(type), not audio"))
+            return false
+        }
+    }
+
+    private func publish(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        if audioSinceTitle < Int.max - bytes.count { audioSinceTitle += bytes.count }
+        if oggTags != nil {
+            for found in oggTags!.push(bytes) {
+                // Every new track names itself; a chain link without a title is a track with none.
+                let tags = TagSet(origin: .stream, title: found.title ?? "", artist: found.artist, station: found.organization)
+                report(.tags(tags, monotonicNanoseconds: Clock.monotonicNanoseconds()))
+            }
+        }
+        if wantsStreamTap, let packet = taps.streamPacket(bytes: bytes) {
+            let taps = self.taps
+            inOrder { taps.publish(packet) }
+        }
+        flow.addOutputBuffer()
+    }
+
+    /// A title reaches the player when 200 ms or 16 KiB of audio have passed since the last one; a
+    /// server that names a new title every few bytes has the last one of each stretch reported.
+    /// Real stations change titles in minutes, and a flood (titles every few seconds of audio,
+    /// arriving at once) still has every title reported.
+    package static let titleInterval: Int64 = 200_000_000
+    package static let titleBytes = 16 * 1024
+    private var lastTitleReport: Int64 = 0
+    private var audioSinceTitle = Int.max
+    private var heldTitle: String?
+
+    private func metadata(_ block: [UInt8]) {
+        guard let title = IcyMetadata(block: block).title else { return }
+        let text = TitleByteDecoder.decode(title, setting: description.titleEncoding).text
+        if audioSinceTitle >= Self.titleBytes || Clock.monotonicNanoseconds() - lastTitleReport >= Self.titleInterval {
+            reportTitle(text)
+        } else {
+            heldTitle = text
+        }
+    }
+
+    private func reportTitle(_ text: String) {
+        heldTitle = nil
+        audioSinceTitle = 0
+        lastTitleReport = Clock.monotonicNanoseconds()
+        report(.tags(TagSet(origin: .stream, title: text), monotonicNanoseconds: lastTitleReport))
+    }
+}

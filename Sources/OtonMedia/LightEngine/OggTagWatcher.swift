@@ -1,0 +1,128 @@
+/// Reads the titles of an Ogg stream as the light engine passes its bytes along: Icecast's Ogg
+/// mounts carry no ICY metadata; each track is a new logical stream (a chain) whose comment header
+/// (Vorbis "\u{3}vorbis", Opus "OpusTags", or FLAC's VORBIS_COMMENT block) names it. The bytes are
+/// only looked at, never changed.
+///
+/// Bounded: a page is at most 65,307 bytes and a comment packet is read up to 256 KiB (beyond,
+/// its title is not read).
+public struct OggTagWatcher: Sendable {
+    public struct Tags: Equatable, Sendable {
+        public var title: String?
+        public var artist: String?
+        public var organization: String?
+    }
+
+    package static let maximumCommentPacket = 256 * 1024
+    private var buffer: [UInt8] = []
+    private var serial: UInt32?
+    /// Packets of the current logical stream completed so far, and the one being assembled.
+    private var packetIndex = 0
+    private var packet: [UInt8] = []
+    private var oversized = false
+    private var isFLAC = false
+
+    public init() {}
+
+    /// Feeds bytes; returns the tags of each comment header completed in them.
+    public mutating func push(_ bytes: UnsafeRawBufferPointer) -> [Tags] {
+        buffer.append(contentsOf: bytes)
+        var found: [Tags] = []
+        var at = 0
+        while true {
+            // Resynchronise on "OggS".
+            while at + 4 <= buffer.count, !(buffer[at] == 0x4F && buffer[at + 1] == 0x67 && buffer[at + 2] == 0x67 && buffer[at + 3] == 0x53) {
+                at += 1
+            }
+            guard at + 27 <= buffer.count else { break }
+            let segments = Int(buffer[at + 26])
+            guard at + 27 + segments <= buffer.count else { break }
+            let lacing = buffer[(at + 27) ..< (at + 27 + segments)]
+            let bodyLength = lacing.reduce(0) { $0 + Int($1) }
+            let bodyStart = at + 27 + segments
+            guard bodyStart + bodyLength <= buffer.count else { break }
+            let flags = buffer[at + 5]
+            let pageSerial = UInt32(buffer[at + 14]) | UInt32(buffer[at + 15]) << 8 | UInt32(buffer[at + 16]) << 16 | UInt32(buffer[at + 17]) << 24
+            if flags & 0x02 != 0 || serial == nil {
+                serial = pageSerial
+                packetIndex = 0
+                packet = []
+                oversized = false
+                isFLAC = false
+            }
+            if pageSerial == serial, packetIndex < 3 {
+                var offset = bodyStart
+                for value in lacing {
+                    let length = Int(value)
+                    if packetIndex < 3 {
+                        if packet.count + length <= Self.maximumCommentPacket {
+                            packet.append(contentsOf: buffer[offset ..< offset + length])
+                        } else {
+                            oversized = true
+                        }
+                    }
+                    offset += length
+                    if value < 255 {
+                        if let tags = completed() { found.append(tags) }
+                        packetIndex += 1
+                        packet = []
+                        oversized = false
+                    }
+                }
+            }
+            at = bodyStart + bodyLength
+        }
+        buffer.removeFirst(min(at, buffer.count))
+        if buffer.count > 70_000 { buffer.removeFirst(buffer.count - 70_000) } // never a page: junk
+        return found
+    }
+
+    /// A packet of the current stream is complete: the first says the codec, a comment header its tags.
+    private mutating func completed() -> Tags? {
+        if packetIndex == 0 {
+            isFLAC = packet.starts(with: [0x7F, 0x46, 0x4C, 0x41, 0x43]) // "\x7FFLAC"
+            return nil
+        }
+        guard !oversized else { return nil }
+        var body: ArraySlice<UInt8>
+        if isFLAC {
+            // A FLAC metadata block: type 4 is VORBIS_COMMENT (after a 4-byte block header).
+            guard packet.count >= 4, packet[0] & 0x7F == 4 else { return nil }
+            body = packet[4...]
+        } else if packet.starts(with: [3] + Array("vorbis".utf8)) {
+            body = packet[7...]
+        } else if packet.starts(with: Array("OpusTags".utf8)) {
+            body = packet[8...]
+        } else {
+            return nil
+        }
+        return Self.comments(body)
+    }
+
+    private static func comments(_ bytes: ArraySlice<UInt8>) -> Tags? {
+        var at = bytes.startIndex
+        func le32() -> Int? {
+            guard at + 4 <= bytes.endIndex else { return nil }
+            defer { at += 4 }
+            return Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+        }
+        guard let vendor = le32(), vendor <= bytes.endIndex - at else { return nil }
+        at += vendor
+        guard let count = le32(), count <= bytes.count / 4 else { return nil }
+        var tags = Tags()
+        for _ in 0 ..< count {
+            guard let length = le32(), length <= bytes.endIndex - at else { return tags }
+            let comment = bytes[at ..< at + length]
+            at += length
+            guard let equals = comment.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let key = String(decoding: comment[comment.startIndex ..< equals], as: UTF8.self).uppercased()
+            let value = TitleByteDecoder.decode(Array(comment[(equals + 1)...])).text
+            switch key {
+            case "TITLE": tags.title = tags.title ?? value
+            case "ARTIST": tags.artist = tags.artist ?? value
+            case "ORGANIZATION": tags.organization = tags.organization ?? value
+            default: break
+            }
+        }
+        return tags
+    }
+}

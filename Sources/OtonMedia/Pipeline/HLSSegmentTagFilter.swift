@@ -1,0 +1,61 @@
+import CGStreamer
+import Foundation
+import OtonHTTPSource
+
+/// Puts an ``ID3TagSlimmer`` on every segment source an HLS demuxer creates below the decoder,
+/// so an oversized ID3 tag is cut down as it arrives, before the demuxer buffers it (issue 27.4).
+///
+/// Each segment source's output pad gets a probe with its own slimmer, reset when a new download
+/// starts (the source sends STREAM_START and SEGMENT before a download's first bytes).
+package enum HLSSegmentTagFilter {
+    package static func apply(below bin: UnsafeMutablePointer<GstElement>) {
+        g_signal_connect_data(bin, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
+    }
+
+    /// One segment source's slimmer. The probe runs on that source's streaming thread; `lock`
+    /// guards `slimmer` against the rare overlap of a stopping and a starting download.
+    private final class Source: @unchecked Sendable {
+        let lock = NSLock()
+        var slimmer = ID3TagSlimmer()
+    }
+
+    private static let elementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, _ in
+        guard let element, oton_is_http_source(element) != 0, let pad = gst_element_get_static_pad(element, "src") else { return }
+        let mask = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+        gst_pad_add_probe(pad, mask, probe, Unmanaged.passRetained(Source()).toOpaque(), release)
+        gst_object_unref(pad)
+    }
+
+    private static let release: GDestroyNotify = { data in
+        guard let data else { return }
+        Unmanaged<Source>.fromOpaque(data).release()
+    }
+
+    private static let probe: GstPadProbeCallback = { _, info, data in
+        guard let info, let data else { return GST_PAD_PROBE_OK }
+        let source = Unmanaged<Source>.fromOpaque(data).takeUnretainedValue()
+        let isEvent = info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue != 0
+        if isEvent, let event = otgst_probe_event(info) {
+            switch otgst_event_type(event) {
+            case GST_EVENT_STREAM_START, GST_EVENT_SEGMENT, GST_EVENT_FLUSH_STOP:
+                source.lock.lock(); source.slimmer.reset(); source.lock.unlock()
+            default: break
+            }
+            return GST_PAD_PROBE_OK
+        }
+        guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0, let buffer = otgst_probe_buffer(info) else { return GST_PAD_PROBE_OK }
+        source.lock.lock(); defer { source.lock.unlock() }
+        if source.slimmer.isPassingThrough { return GST_PAD_PROBE_OK }
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return GST_PAD_PROBE_OK }
+        let size = Int(map.size)
+        let input = UnsafeRawBufferPointer(start: map.data, count: size)
+        let output = source.slimmer.push(input)
+        let unchanged = output.count == size && output.elementsEqual(input) // a segment without a tag to change
+        gst_buffer_unmap(buffer, &map)
+        if output.isEmpty { return GST_PAD_PROBE_DROP }
+        if unchanged { return GST_PAD_PROBE_OK }
+        output.withUnsafeBytes { otgst_probe_replace_buffer(info, $0.baseAddress, gsize($0.count)) }
+        return GST_PAD_PROBE_OK
+    }
+}

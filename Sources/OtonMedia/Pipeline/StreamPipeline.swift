@@ -1,0 +1,275 @@
+import CGStreamer
+import Foundation
+import PluginAPI
+import OtonEvents
+
+/// One GStreamer pipeline for one connection:
+///
+///     souphttpsrc | filesrc → decodebin → [queue2] → audioconvert → audioresample → [tee → pcm tap] → volume → autoaudiosink | fakesink
+///
+/// with the encoded-stream tap as a buffer probe (after icydemux when the
+/// stream carries ICY metadata; for HLS, whose source delivers the playlist,
+/// after the audio parser that follows the HLS and TS demuxers) and the PCM tap as a tee branch ending in an
+/// appsink, each only when a plugin asked for it. Bus messages become
+/// PipelineEvents on the GLib main-loop thread. Tags are read from the tag
+/// events leaving the source and the decoder, so a new title is reported as
+/// soon as it is decoded rather than after the buffer. A reconnect builds a new one.
+/// Concurrency: the lets are immutable after init; `autoSink`, `watch` and `stopped` are guarded by `lock`;
+/// GStreamer objects are thread-safe by their own refcounts and locks.
+public final class StreamPipeline: @unchecked Sendable {
+    public let description: PipelineDescription
+    public let connection: UInt64
+    private let context: PipelineContext
+    private let pipeline: UnsafeMutablePointer<GstElement>
+    /// nil when the stream is only parsed (nothing is heard, so there is nothing to turn down).
+    private let volume: UnsafeMutablePointer<GstElement>?
+    /// autoaudiosink, when it chose the output (nil: headless, recording, or --audio-sink).
+    private var autoSink: UnsafeMutablePointer<GstElement>?
+    private var watch: OpaquePointer?
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// Builds the pipeline (state NULL). `onEvent` is called on the GLib thread.
+    public init(_ description: PipelineDescription, connection: UInt64, bus: PluginBus,
+                onEvent: @escaping @Sendable (PipelineEvent) -> Void) throws(PipelineBuildError) {
+        _ = GLibMainLoop.shared
+        self.description = description
+        self.connection = connection
+        let taps = MediaTapSource(bus: bus, connection: connection)
+        guard let pipeline = gst_pipeline_new("oton") else { throw .missing("pipeline", package: "libgstreamer1.0-0") }
+        self.pipeline = pipeline
+        let builder = ElementBuilder(bin: pipeline)
+
+        if description.isHLS, !Self.hasElement(HLSDemuxerChoice.required) {
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+            throw .missing(HLSDemuxerChoice.required, package: HLSDemuxerChoice.package)
+        }
+        if description.isDASH, !Self.hasElement(HLSDemuxerChoice.requiredDASH) {
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+            throw .missing(HLSDemuxerChoice.requiredDASH, package: HLSDemuxerChoice.package)
+        }
+        let source: UnsafeMutablePointer<GstElement>
+        switch description.source {
+        case let .http(url):
+            // Its User-Agent and certificate authorities come from the pipeline's identity, as for
+            // every source GStreamer makes below it (RequestIdentity, applied before it starts).
+            source = try builder.make(RequestIdentity.sourceFactory, "source", package: "gstreamer1.0-plugins-good")
+            otgst_set_string(source, "location", url)
+            otgst_set_bool(source, "iradio-mode", description.isAdaptive ? 0 : 1)
+            otgst_set_uint(source, "timeout", guint(PipelineDescription.sourceTimeoutSeconds))
+        case let .file(path):
+            source = try builder.make("filesrc", "source", package: "libgstreamer1.0-0")
+            otgst_set_string(source, "location", path)
+        case .tone:
+            // Short 880 Hz beeps, two a second, in real time: the alarm that needs no network.
+            source = try builder.make("audiotestsrc", "source", package: "gstreamer1.0-plugins-base")
+            otgst_set_bool(source, "is-live", 1)
+            gst_util_set_object_arg(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GObject.self), "wave", "ticks") // GstAudioTestSrcWave by nick
+            otgst_set_double(source, "freq", 880)
+            otgst_set_uint64(source, "tick-interval", 500_000_000)
+        }
+        // What the decoder reads: the source, or for DASH the source typed as a manifest.
+        var feed = source
+        if description.isDASH {
+            feed = try builder.make("capsfilter", "manifest-type", package: "libgstreamer1.0-0")
+            let caps = gst_caps_from_string("application/dash+xml")
+            otgst_set_caps(feed, "caps", caps)
+            otgst_caps_unref(caps)
+            try builder.link(source, feed)
+        }
+        if !description.decodes && description.taps & OTON_TAP_PCM == 0 {
+            // Parse only: source → parsebin → a fakesink per elementary stream, no audio path.
+            let parse = try builder.make("parsebin", "parse", package: "gstreamer1.0-plugins-base")
+            try builder.link(feed, parse)
+            volume = nil
+            context = PipelineContext(onEvent: onEvent, decoded: parse, taps: taps, pipeline: pipeline, startsOnFirstBuffer: true)
+            context.titleEncoding = description.titleEncoding
+            PipelineCallbacks.connectParser(parse, context: context)
+            watch = Self.watch(source: source, output: nil, decoder: parse, pipeline: pipeline, description: description, context: context)
+            return
+        }
+        let decode = try builder.make("decodebin", "decode", package: "gstreamer1.0-plugins-base")
+        let convert = try builder.make("audioconvert", "convert", package: "gstreamer1.0-plugins-base")
+        let resample = try builder.make("audioresample", "resample", package: "gstreamer1.0-plugins-base")
+        let volume = try builder.make("volume", "volume", package: "gstreamer1.0-plugins-base")
+        otgst_set_double(volume, "volume", description.volume)
+        self.volume = volume
+        // Decoding although nobody listens (a recording that asked for the PCM tap): no sound, no
+        // clock, and no network buffer to wait for: buffering pauses would only hold the recording up.
+        let listened = description.decodes
+        let sink: UnsafeMutablePointer<GstElement>
+        if !listened {
+            sink = try builder.make("fakesink", "sink", package: "libgstreamer1.0-0")
+            otgst_set_bool(sink, "sync", 0)
+            otgst_set_bool(sink, "async", 0)
+        } else if description.headless {
+            sink = try builder.make("fakesink", "sink", package: "libgstreamer1.0-0")
+            otgst_set_bool(sink, "sync", 1) // real time without a sound device
+        } else if let chosen = description.audioSink {
+            sink = try builder.make(chosen, "sink", package: "the GStreamer plugin that provides \(chosen)")
+        } else {
+            sink = try builder.make("autoaudiosink", "sink", package: "gstreamer1.0-plugins-good")
+            autoSink = sink
+        }
+
+        try builder.link(feed, decode)
+        // decodebin's pads link to `decoded`: a buffer of decoded audio for live streams
+        // (BUFFERING messages come from it), else straight to the converter.
+        var decoded = convert
+        if description.isLive && listened {
+            let buffer = try builder.make("queue2", "network-buffer", package: "libgstreamer1.0-0")
+            otgst_set_bool(buffer, "use-buffering", 1)
+            otgst_set_uint(buffer, "max-size-buffers", 0)
+            otgst_set_uint(buffer, "max-size-bytes", 0)
+            otgst_set_uint64(buffer, "max-size-time", guint64(description.networkBufferMilliseconds) * 1_000_000)
+            try builder.link(buffer, convert)
+            decoded = buffer
+        }
+        try builder.link(convert, resample)
+        if description.taps & OTON_TAP_PCM != 0 {
+            // The tap sits before the volume element: plugins see the stream's level, not the listener's.
+            let tee = try builder.make("tee", "pcm-tee", package: "libgstreamer1.0-0")
+            let audioQueue = try builder.make("queue", "audio-queue", package: "libgstreamer1.0-0")
+            try builder.link(resample, tee)
+            try builder.link(tee, audioQueue)
+            try builder.link(audioQueue, volume)
+            // One branch per distinct format the instances chose: converted once, however many share it.
+            let formats = description.pcmFormats.isEmpty ? [PCMFormatChoice.standard] : description.pcmFormats
+            for (index, choice) in formats.enumerated() {
+                let tapQueue = try builder.make("queue", "pcm-queue-\(index)", package: "libgstreamer1.0-0")
+                let tapConvert = try builder.make("audioconvert", "pcm-convert-\(index)", package: "gstreamer1.0-plugins-base")
+                let tapResample = try builder.make("audioresample", "pcm-resample-\(index)", package: "gstreamer1.0-plugins-base")
+                let tapFilter = try builder.make("capsfilter", "pcm-format-\(index)", package: "libgstreamer1.0-0")
+                let tapSink = try builder.make("appsink", "pcm-sink-\(index)", package: "gstreamer1.0-plugins-base")
+                let caps = gst_caps_from_string(choice.caps)
+                otgst_set_caps(tapFilter, "caps", caps)
+                otgst_caps_unref(caps)
+                otgst_set_bool(tapSink, "sync", 0)
+                for (from, to) in [(tee, tapQueue), (tapQueue, tapConvert), (tapConvert, tapResample),
+                                   (tapResample, tapFilter), (tapFilter, tapSink)] {
+                    try builder.link(from, to)
+                }
+                PipelineCallbacks.connectPCM(otgst_app_sink(tapSink), taps: taps, choice: choice)
+            }
+        } else {
+            try builder.link(resample, volume)
+        }
+        try builder.link(volume, sink)
+
+        context = PipelineContext(onEvent: onEvent, decoded: decoded, taps: taps, pipeline: pipeline, startsOnFirstBuffer: !listened)
+        context.titleEncoding = description.titleEncoding
+        if !listened { PipelineCallbacks.reportStartOnFirstBuffer(into: convert, context: context) }
+        PipelineCallbacks.connectDecoder(decode, context: context)
+        watch = Self.watch(source: source, output: sink, decoder: decode, pipeline: pipeline, description: description, context: context)
+    }
+
+    /// What both pipelines (playing and record-only) watch: the bytes flowing, the stream's tags and
+    /// empty ICY titles, the stream tap when a plugin asked for it, and the bus. Returns the bus watch.
+    private static func watch(source: UnsafeMutablePointer<GstElement>, output: UnsafeMutablePointer<GstElement>?,
+                              decoder: UnsafeMutablePointer<GstElement>, pipeline: UnsafeMutablePointer<GstElement>,
+                              description: PipelineDescription, context: PipelineContext) -> OpaquePointer {
+        PipelineCallbacks.countFlow(source: source, output: output, context: context)
+        PipelineCallbacks.watchTags(on: source, context: context)
+        PipelineCallbacks.watchEmptyIcyTitles(in: decoder, context: context)
+        RequestIdentity.apply(to: pipeline, description: description)
+        if description.isHLS { HLSSegmentTagFilter.apply(below: decoder) }
+        if description.taps & OTON_TAP_STREAM != 0 {
+            PipelineCallbacks.connectStreamTap(source: source, decoder: decoder, context: context, afterParser: description.isAdaptive)
+        }
+        return watchBus(of: pipeline, context: context)
+    }
+
+    private static func watchBus(of pipeline: UnsafeMutablePointer<GstElement>, context: PipelineContext) -> OpaquePointer {
+        let bus = gst_pipeline_get_bus(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstPipeline.self))!
+        defer { gst_object_unref(bus) }
+        return GLibMainLoop.shared.watch(bus, handler: PipelineCallbacks.busHandler, data: Unmanaged.passRetained(context).toOpaque())
+    }
+
+    deinit {
+        stop()
+        gst_object_unref(pipeline)
+    }
+
+    /// Whether autoaudiosink found no device it could open and fell back to its silent fake sink
+    /// (meaningful once the pipeline started).
+    public var playsSilently: Bool {
+        guard let autoSink, let fake = gst_bin_get_by_name(otgst_bin(autoSink), "fake-audio-sink") else { return false }
+        gst_object_unref(UnsafeMutableRawPointer(fake))
+        return true
+    }
+
+    /// Whether this GStreamer has an element factory of that name (for `--audio-sink`).
+    public static func hasElement(_ name: String) -> Bool {
+        _ = GLibMainLoop.shared
+        guard let factory = gst_element_factory_find(name) else { return false }
+        gst_object_unref(UnsafeMutableRawPointer(factory))
+        return true
+    }
+
+    /// What has flowed so far (read from any thread).
+    public var flow: PipelineFlow { context.flow }
+
+    /// Starts the connection (asynchronously: `.started` or `.error` follow).
+    public func start() {
+        context.states.request(GST_STATE_PLAYING)
+    }
+
+    /// PAUSED while a buffer refills, PLAYING again after (once a state change under way is done:
+    /// see ``PipelineStateRequests``).
+    public func setPlaying(_ playing: Bool) {
+        context.states.request(playing ? GST_STATE_PLAYING : GST_STATE_PAUSED)
+    }
+
+    public func setVolume(_ value: Double) {
+        if let volume { otgst_set_double(volume, "volume", value) }
+    }
+
+    /// How long stop() waits for the streaming threads to end.
+    public static let stopTimeout: DispatchTimeInterval = .seconds(2)
+
+    /// Drops the connection. Afterwards no event and no media is reported. Safe to call twice.
+    /// Returns false when a streaming thread did not end within ``stopTimeout`` (a source blocked
+    /// in a read that cannot be interrupted, such as a FIFO whose writer went quiet): the pipeline
+    /// is then left to finish stopping on its own thread, and the caller goes on.
+    @discardableResult
+    public func stop() -> Bool {
+        lock.lock()
+        let alreadyStopped = stopped
+        stopped = true
+        lock.unlock()
+        guard !alreadyStopped else { return true }
+        context.states.close()
+        context.silence()
+        if let watch { GLibMainLoop.shared.remove(watch) }
+        watch = nil
+        let done = DispatchSemaphore(value: 0)
+        // The stopping thread's own reference, in case it outlives this object (an address: Sendable).
+        let held = UInt(bitPattern: gst_object_ref(UnsafeMutableRawPointer(pipeline)))
+        let stopper = Thread {
+            guard let raw = UnsafeMutableRawPointer(bitPattern: held) else { done.signal(); return }
+            _ = gst_element_set_state(raw.assumingMemoryBound(to: GstElement.self), GST_STATE_NULL)
+            gst_object_unref(raw)
+            done.signal()
+        }
+        stopper.name = "oton.pipeline.stop"
+        stopper.start()
+        return done.wait(timeout: .now() + Self.stopTimeout) == .success
+    }
+}
+
+/// Creates elements inside a bin and links them, with errors that say what to install.
+private struct ElementBuilder {
+    let bin: UnsafeMutablePointer<GstElement>
+
+    func make(_ factory: String, _ name: String, package: String) throws(PipelineBuildError) -> UnsafeMutablePointer<GstElement> {
+        guard let element = gst_element_factory_make(factory, name) else { throw .missing(factory, package: package) }
+        _ = gst_bin_add(otgst_bin(bin), element)
+        return element
+    }
+
+    func link(_ from: UnsafeMutablePointer<GstElement>, _ to: UnsafeMutablePointer<GstElement>) throws(PipelineBuildError) {
+        guard gst_element_link(from, to) != 0 else {
+            throw .link(String(cString: otgst_object_name(otgst_object(from))), String(cString: otgst_object_name(otgst_object(to))))
+        }
+    }
+}

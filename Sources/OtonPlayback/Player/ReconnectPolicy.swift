@@ -1,0 +1,54 @@
+import OtonEvents
+
+/// When and how often to reconnect after a playback failure.
+///
+/// Attempts are numbered from 1 (the first reconnect after a failure).
+/// The delay grows linearly — `step`, 2×`step`, 3×`step`… (2 s, 4 s, 6 s…) —
+/// and never exceeds `maxDelay`. The policy itself is stateless: the caller
+/// (``PlaybackStateMachine``) counts consecutive failures and resets the
+/// count when playback succeeds (`streamStarted`) or the user acts.
+public struct ReconnectPolicy: Hashable, Sendable {
+    /// Growth per attempt.
+    public var step: Duration
+    /// Upper bound for any single delay.
+    public var maxDelay: Duration
+    /// Most reconnect attempts in a row; `nil` = unlimited.
+    public var maxAttempts: Int?
+
+    public init(step: Duration = .seconds(2), maxDelay: Duration = .seconds(30), maxAttempts: Int? = 3) {
+        self.step = max(step, .zero)
+        self.maxDelay = max(maxDelay, .zero)
+        self.maxAttempts = maxAttempts.map { max(0, $0) }
+    }
+
+    /// Someone is listening: give up after 3 attempts and tell them.
+    public static let listening = ReconnectPolicy(maxAttempts: 3)
+    /// Headless/daemon mode: keep trying forever, at most every 30 s.
+    public static let headless = ReconnectPolicy(maxAttempts: nil)
+
+    /// Delay before attempt `attempt` (1-based): min(step × attempt, maxDelay).
+    /// Attempts below 1 are treated as 1; huge values do not overflow.
+    public func delay(forAttempt attempt: Int) -> Duration {
+        let attempt = max(1, attempt)
+        guard step > .zero else { return .zero }
+        // Compare in floating point first so `step * attempt` cannot overflow.
+        if Double(attempt) >= maxDelay / step { return maxDelay }
+        return min(step * attempt, maxDelay)
+    }
+
+    /// Whether attempt number `attempt` (1-based) may be made.
+    public func shouldRetry(attempt: Int) -> Bool {
+        guard attempt >= 1 else { return false }
+        guard let maxAttempts else { return true }
+        return attempt <= maxAttempts
+    }
+
+    /// Whether attempt number `attempt` may be made after a failure of `kind`: a limited policy
+    /// (someone listens) also keeps the kind's own ``PlaybackErrorKind/retryLimit``; an unlimited one
+    /// (headless, recording) keeps trying, as a station off the air for an hour comes back.
+    public func shouldRetry(attempt: Int, after kind: PlaybackErrorKind) -> Bool {
+        guard shouldRetry(attempt: attempt) else { return false }
+        guard maxAttempts != nil, let limit = kind.retryLimit else { return true }
+        return attempt <= limit
+    }
+}

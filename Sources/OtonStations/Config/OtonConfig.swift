@@ -1,0 +1,73 @@
+import Foundation
+import OtonSupport
+import OtonMedia
+import OtonJSON
+import OtonEvents
+
+/// Where a plugin runs: `"isolation"` in its plugins.json entry.
+public enum PluginIsolation: String, Equatable, Sendable, CaseIterable {
+    /// Inside oton (the default): a crash in the plugin ends oton, which names it first.
+    case inProcess = "in-process"
+    /// In a child process of its own, so that its crash cannot end oton (issue 17; not built yet).
+    case process
+
+    /// The accepted spellings, for messages.
+    public static var acceptedValues: String {
+        allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+    }
+}
+
+/// A plugin the listener has chosen, as plugins.json declares it.
+public struct PluginEntry: Equatable, Sendable {
+    public var id: String
+    /// Absolute path of the shared library (relative paths are resolved against plugins.json).
+    public var path: String
+    public var enabled: Bool
+    /// The plugin's "config" object, handed to create() as JSON text.
+    public var config: JSONValue
+    /// Where in plugins.json this entry stands, for messages ("plugins[2]").
+    public var location: String
+    public var isolation: PluginIsolation
+
+    public init(id: String, path: String, enabled: Bool = true, config: JSONValue = .object([:]), location: String = "",
+                isolation: PluginIsolation = .inProcess) {
+        self.id = id
+        self.path = path
+        self.enabled = enabled
+        self.config = config
+        self.location = location
+        self.isolation = isolation
+    }
+}
+
+/// The contents of plugins.json: stations and plugins.
+public struct OtonConfig: Equatable, Sendable {
+    public var file: String?
+    public var defaultStationName: String?
+    public var stations: [Station]
+    public var plugins: [PluginEntry]
+    /// `shutdown_timeout_ms` in seconds: the plugins' shutdown deadline (see PluginManager.shutdown).
+    public var shutdownTimeout: Double = OtonConfig.defaultShutdownTimeout
+    /// The plugins' shutdown deadline when plugins.json sets none, in seconds.
+    public static let defaultShutdownTimeout = 3.0
+    /// `watch_wishes`: `oton play` watches the other favourites for wishes (docs/wishlist.md). Off by default.
+    public var watchWishes = false
+
+    public init(file: String? = nil, defaultStationName: String? = nil, stations: [Station] = [], plugins: [PluginEntry] = []) {
+        self.file = file
+        self.defaultStationName = defaultStationName
+        self.stations = stations
+        self.plugins = plugins
+    }
+
+    /// The station named "default_station", else the first.
+    public var defaultStation: Station? {
+        if let name = defaultStationName, let station = station(named: name) { return station }
+        return stations.first
+    }
+
+    /// Case-insensitive lookup by name.
+    public func station(named name: String) -> Station? {
+        stations.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+}
