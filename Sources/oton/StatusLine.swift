@@ -63,8 +63,8 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             problem = nil
             if let error = info.error {
                 if info.retryAttempt > 0 {
-                    let delay = event.event.field("retry_in_ms").flatMap(Double.init).map { $0 / 1000 } ?? 0
-                    reconnect = (Date().addingTimeInterval(delay), Int(info.retryAttempt), event.event.field("retry_max").flatMap(Int.init),
+                    let delay = event.event.field(OTON_FIELD_RETRY_IN_MS).flatMap(Double.init).map { $0 / 1000 } ?? 0
+                    reconnect = (Date().addingTimeInterval(delay), Int(info.retryAttempt), event.event.field(OTON_FIELD_RETRY_MAX).flatMap(Int.init),
                                  error.playbackError?.localizedMessage ?? error.message)
                 } else {
                     state = "error"

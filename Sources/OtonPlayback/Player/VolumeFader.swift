@@ -10,13 +10,15 @@ package final class VolumeFader: @unchecked Sendable {
     /// 0 … OutputVolume.maximum.
     package private(set) var volume: Double
     private let queue: DispatchQueue
+    private let clock: any PlayerClock
     private let apply: (Double) -> Void
-    private var timer: DispatchSourceTimer?
+    private var timer: (any PlayerTimer)?
     private var target: Double?
 
-    package init(volume: Double, queue: DispatchQueue, apply: @escaping (Double) -> Void) {
+    package init(volume: Double, queue: DispatchQueue, clock: any PlayerClock = SystemPlayerClock(), apply: @escaping (Double) -> Void) {
         self.volume = OutputVolume.clamped(volume)
         self.queue = queue
+        self.clock = clock
         self.apply = apply
     }
 
@@ -34,17 +36,13 @@ package final class VolumeFader: @unchecked Sendable {
         let steps = max(1, milliseconds / 50)
         let start = volume
         var step = 0
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
-        timer.setEventHandler { [weak self] in
+        self.target = target
+        timer = clock.schedule(after: .milliseconds(50), repeating: .milliseconds(50), leeway: .zero, on: queue) { [weak self] in
             guard let self else { return }
             step += 1
             set(start + (target - start) * Double(step) / Double(steps))
             if step >= steps { cancel() }
         }
-        self.timer = timer
-        self.target = target
-        timer.resume()
     }
 
     /// A fade still running ends at its target at once (playback stops).

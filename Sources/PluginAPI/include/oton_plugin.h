@@ -131,6 +131,8 @@ typedef uint32_t oton_event_kind;
 #define OTON_FIELD_STATE              "state"              /* idle|connecting|playing|buffering|paused|stopped|error */
 #define OTON_FIELD_BUFFERING_PERCENT  "buffering_percent"
 #define OTON_FIELD_RETRY_ATTEMPT      "retry_attempt"      /* present only while a reconnect is under way */
+#define OTON_FIELD_RETRY_IN_MS        "retry_in_ms"        /* fields only, while waiting to reconnect: milliseconds until the attempt */
+#define OTON_FIELD_RETRY_MAX          "retry_max"          /* fields only, with retry_in_ms: attempts in all; absent when unlimited */
 #define OTON_FIELD_ERROR_KIND         "error_kind"
 #define OTON_FIELD_ERROR_MESSAGE      "error_message"
 #define OTON_FIELD_ERROR_SUGGESTION   "error_suggestion"
