@@ -82,6 +82,15 @@ final class NumericInputTests: XCTestCase {
         }
     }
 
+    /// One grammar: what `ctl sleep` takes, `--duration`, `--fade-in` and `snooze` take too (issue 34: `sleep 4:30`
+    /// worked while `snooze 4:30` was refused).
+    func testEveryDurationOptionReadsTheSameGrammar() throws {
+        for (text, seconds) in [("4:30", 270), ("1h 15m", 4500), ("1.5h", 5400), ("1:05:00", 3900)] {
+            XCTAssertEqual(try RecordArguments.seconds(text), Double(seconds), text)
+            XCTAssertEqual(try SleepDuration.parse(text), seconds, text)
+        }
+    }
+
     func testABareRecordDurationIsRefusedWithTheUnitsToChooseFrom() {
         XCTAssertThrowsError(try RecordArguments.seconds("45")) { error in
             XCTAssertTrue("\(error)".contains("45s for seconds, 45m for minutes"), "\(error)")

@@ -5,14 +5,14 @@ import XCTest
 final class SleepDurationTests: XCTestCase {
     func testGoodDurations() throws {
         let cases: [(String, Int)] = [("90s", 90), ("30m", 1800), ("1h15m", 4500), ("1h 15m 30s", 4530),
-                                      ("2H", 7200), ("10:00", 600), ("1:05:00", 3900), (" 15m ", 900)]
+                                      ("2H", 7200), ("10:00", 600), ("1:05:00", 3900), (" 15m ", 900), ("1.5h", 5400)]
         for (text, seconds) in cases {
             XCTAssertEqual(try SleepDuration.parse(text), seconds, text)
         }
     }
 
     func testBadDurations() {
-        for text in ["", "0", "0s", "m", "10x", "1h1h", "15m30", "-5m", "25h", "1:60", "a:b", "99999999999999999999", "1.5h"] {
+        for text in ["", "0", "0s", "m", "10x", "1h1h", "15m30", "-5m", "25h", "1:60", "a:b", "99999999999999999999", "1..5h"] {
             XCTAssertThrowsError(try SleepDuration.parse(text), text) { error in
                 XCTAssertTrue("\(error)".contains("is not a duration"), "\(error)")
             }

@@ -202,13 +202,11 @@ package struct ControlCommands: ControlHandler {
     /// `snooze [10m]`: stop now, ring again later (see ``AlarmClock/snooze(seconds:)``).
     private func snooze(_ arguments: [String]) -> ControlReply {
         guard let alarm else { return .failure("snooze needs a playing oton") }
-        let seconds: Int
-        do {
-            seconds = Int(try RecordArguments.seconds(arguments.first ?? "10m").rounded(.up))
-        } catch {
-            return .failure(error.description.replacingOccurrences(of: "--duration", with: "snooze"))
+        let text = arguments.first ?? "10m"
+        guard let typed = try? DurationText.seconds(text), typed > 0, typed <= 86_400 else {
+            return .failure(tr("snooze {value}: use 90s, 10m, 1h or 4:30 (more than 0, at most 24 hours)", ["value": text]))
         }
-        guard seconds <= 86_400 else { return .failure("snooze \(arguments[0]): at most 24h") }
+        let seconds = Int(typed.rounded(.up))
         let at = alarm.snooze(seconds: seconds)
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"

@@ -14,29 +14,23 @@ public enum RecordArguments {
     public static let minimumBytes = 1024.0
     public static let maximumBytes = 1_099_511_627_776.0
 
-    /// "90s", "30m", "2h", "1h30m", "1.5h": seconds, more than 0 and at most 365 days. A bare number
-    /// is refused with a hint, as the sleep timer refuses it: every duration says its unit.
+    /// A duration in oton's one grammar (``DurationText``: "90s", "30m", "2h", "1h30m", "1.5h",
+    /// "4:30"): seconds, more than 0 and at most 365 days.
     public static func seconds(_ text: String) throws(Invalid) -> Double {
-        let usage = Invalid(description: tr("--duration {value}: use 90s, 30m, 2h or 1h30m (more than 0, at most 365 days)", ["value": text]))
-        var total = 0.0
-        var number = ""
-        var sawUnit = false
-        for character in text.lowercased() {
-            if ("0" ... "9").contains(character) || character == "." {
-                number.append(character)
-                continue
+        let total: Double
+        do {
+            total = try DurationText.seconds(text)
+        } catch {
+            switch error {
+            case .empty:
+                throw Invalid(description: tr("--duration is empty; use 90s, 30m, 2h or 1h30m (more than 0, at most 365 days)"))
+            case let .bareNumber(number):
+                let shown = number.count > 12 ? String(number.prefix(12)) + "…" : number
+                throw Invalid(description: tr("--duration {value}: a number needs its unit: {number}s for seconds, {number}m for minutes, {number}h for hours (more than 0, at most 365 days)",
+                                             ["value": text, "number": shown]))
+            case .unitWithoutNumber, .unitTwice, .unexpected, .numberWithoutUnit, .clockShape, .clockFieldTooLarge, .tooLong:
+                throw Invalid(description: tr("--duration {value}: use 90s, 30m, 2h or 1h30m (more than 0, at most 365 days)", ["value": text]))
             }
-            guard let unit = ["s": 1.0, "m": 60, "h": 3600][character], let value = decimal(number) else { throw usage }
-            total += value * unit
-            number = ""
-            sawUnit = true
-        }
-        if !number.isEmpty {
-            let shown = number.count > 12 ? String(number.prefix(12)) + "…" : number
-            throw Invalid(description: tr("--duration {value}: a number needs its unit: {number}s for seconds, {number}m for minutes, {number}h for hours (more than 0, at most 365 days)",
-                                         ["value": text, "number": shown]))
-        } else if !sawUnit {
-            throw Invalid(description: tr("--duration is empty; use 90s, 30m, 2h or 1h30m (more than 0, at most 365 days)"))
         }
         guard total > 0, total <= maximumSeconds else {
             throw Invalid(description: tr("--duration {value}: must be more than 0 s and at most 365 days", ["value": text]))
