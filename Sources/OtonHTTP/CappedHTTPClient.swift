@@ -122,18 +122,13 @@ public final class CappedHTTPClient: Sendable {
         let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
             oton_curl_set_string(curl, CURLOPT_URL, url)
             oton_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, buffer.baseAddress)
-            oton_curl_set_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
-            oton_curl_set_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+            CurlSecurity.apply(to: curl)
             oton_curl_set_long(curl, CURLOPT_TIMEOUT_MS, limits.totalMilliseconds)
             oton_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, limits.connectMilliseconds)
-            oton_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
             // Every request of a transfer (each redirect) on a connection of its own: a server that
             // answers and closes without `Connection: close` otherwise resets the next redirect's
             // request on the kept-alive connection (seen: a redirect loop named as a reset 1 time in 4).
             oton_curl_set_long(curl, CURLOPT_FORBID_REUSE, 1)
-            oton_curl_set_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
-            oton_curl_set_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
-            if let caFile = TrustedAuthorities.caFile { oton_curl_set_string(curl, CURLOPT_CAINFO, caFile) }
             oton_curl_set_off(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(0, maxBytes)))
             oton_curl_set_string(curl, CURLOPT_USERAGENT, userAgent)
             oton_curl_set_string(curl, CURLOPT_ACCEPT_ENCODING, "") // whatever curl decodes; the cap counts decoded bytes

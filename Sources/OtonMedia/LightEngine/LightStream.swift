@@ -108,19 +108,14 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
         oton_curl_set_string(curl, CURLOPT_URL, description.url)
         oton_curl_set_pointer(curl, CURLOPT_PRIVATE, context)
         oton_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, errorBuffer)
-        oton_curl_set_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
-        oton_curl_set_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        CurlSecurity.apply(to: curl)
         oton_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)
         oton_curl_set_long(curl, CURLOPT_MAXREDIRS, Self.maxRedirects)
         oton_curl_set_long(curl, CURLOPT_FAILONERROR, 1)
-        oton_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
         oton_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT, PipelineDescription.sourceTimeoutSeconds)
         // A server silent this long ends the connection, as souphttpsrc's timeout does.
         oton_curl_set_long(curl, CURLOPT_LOW_SPEED_LIMIT, 1)
         oton_curl_set_long(curl, CURLOPT_LOW_SPEED_TIME, PipelineDescription.sourceTimeoutSeconds)
-        oton_curl_set_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
-        oton_curl_set_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
-        if let caFile = TrustedAuthorities.caFile { oton_curl_set_string(curl, CURLOPT_CAINFO, caFile) }
         oton_curl_set_string(curl, CURLOPT_USERAGENT, description.userAgent)
         // Shoutcast v1 servers answer "ICY 200 OK" (curl reads it as HTTP/1.0 only when told to).
         oton_curl_set_long(curl, CURLOPT_HTTP09_ALLOWED, 1)

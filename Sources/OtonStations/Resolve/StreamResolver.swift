@@ -260,12 +260,7 @@ public final class StreamResolver: Sendable {
     package static func kind(of failure: CappedHTTPClient.Failure) -> PlaybackErrorKind {
         switch failure {
         case let .http(status):
-            switch status {
-            case 404, 410: .streamUnavailable(reason: .notFound)
-            case 401, 402, 403, 407: .streamUnavailable(reason: .notAuthorized)
-            case 500 ..< 600: .streamUnavailable(reason: .serverError(status: status))
-            default: .streamUnavailable(reason: .httpStatus(status))
-            }
+            PlaybackErrorClassifier.classify(httpStatus: status) ?? .streamUnavailable(reason: .httpStatus(status))
         case let .transport(detail) where detail.localizedCaseInsensitiveContains("ssl") || detail.localizedCaseInsensitiveContains("certificate"):
             .streamUnavailable(reason: .secureConnectionFailed)
         case .hostNotFound, .transport, .timedOut, .cancelled:
