@@ -42,9 +42,8 @@ struct ConfigCommand: ParsableCommand {
         var path: String?
 
         func run() throws {
-            let environment = ProcessInfo.processInfo.environment
-            let home = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["HOME"].map { $0 + "/.config" }
-            guard let target = path ?? home.map({ $0 + "/oton/plugins.json" }) else {
+            // The file `oton play` reads (XDGPaths: a relative XDG_CONFIG_HOME is ignored, as the spec says).
+            guard let target = path ?? XDGPaths().userConfigFile else {
                 Terminal.error("neither XDG_CONFIG_HOME nor HOME is set; pass a path: oton config init FILE")
                 throw ExitStatus.configuration
             }

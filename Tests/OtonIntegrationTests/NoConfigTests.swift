@@ -60,4 +60,19 @@ final class NoConfigTests: XCTestCase {
         XCTAssertTrue(again.stderr.contains("already exists"), again.stderr)
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "{\"stations\": [], \"plugins\": []}", "the user's file is untouched")
     }
+
+    /// A relative XDG_CONFIG_HOME is ignored by the spec and by `oton play`: `config init` writes the
+    /// file `play` and `config path` read (under $HOME/.config), not one relative to the folder it ran in.
+    func testInitWritesWherePlayReadsWhenXDGConfigHomeIsRelative() throws {
+        let directory = try TemporaryDirectory(self)
+        var environment = environment(directory)
+        environment["XDG_CONFIG_HOME"] = "relative-config"
+        let made = try runProcess(TestPaths.oton, ["config", "init"], environment: environment, currentDirectory: directory.path)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let file = directory.file("home") + "/.config/oton/plugins.json"
+        XCTAssertEqual(made.stdout, file + "\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file("relative-config")), "nothing relative to the working folder")
+        let path = try runProcess(TestPaths.oton, ["config", "path"], environment: environment, currentDirectory: directory.path)
+        XCTAssertEqual(path.stdout, file + "\n", "play reads the file init wrote: \(path.stderr)")
+    }
 }
