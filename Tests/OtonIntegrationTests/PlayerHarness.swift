@@ -12,11 +12,16 @@ final class PlayerHarness: @unchecked Sendable {
     private let recorder = OutcomeRecorder()
 
     init(url: String, name: String = "Test station", statusURL: String? = nil, headless: Bool = true, retries: Int? = nil,
-         stallTimeout: Duration? = nil, userAgent: String? = nil) {
+         stallTimeout: Duration? = nil, userAgent: String? = nil, recording engine: EngineChoice? = nil) {
         events = EventCollector(bus: bus, id: "test.collector")
         var options = Player.Options(headless: headless)
         if let retries { options.reconnect.maxAttempts = retries }
         if let stallTimeout { options.stallTimeout = stallTimeout }
+        if let engine {
+            // What a recorder asks: the encoded stream, not decoded, on this engine.
+            options.decodes = false
+            options.engine = engine
+        }
         let recorder = self.recorder
         player = Player(station: Station(name: name, url: url, statusURL: statusURL, userAgent: userAgent), bus: bus, options: options) { outcome in
             recorder.record(outcome)
