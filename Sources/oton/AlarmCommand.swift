@@ -100,7 +100,7 @@ struct AlarmFolders {
         Alarm.nextNumber(after: (user.alarms() + ScheduleUnitFolder.system.alarms()).map(\.alarm))
     }
 
-    static var otonPath: String { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0] }
+    static var otonPath: String { UnitCommandChecks.otonPath }
 }
 
 /// How an alarm is shown: "07:00 mon-fri", " fade-in 2m volume 40%", "wakes a suspended machine".

@@ -26,19 +26,25 @@ extension AlarmCommand {
         @Flag(name: .long, help: ArgumentHelp(tr("Wake a suspended machine: a system timer with WakeSystem=true (needs sudo)")))
         var wake = false
 
+        @Option(name: .long, help: ArgumentHelp(tr("plugins.json the alarm plays with, written into the unit (default: $OTON_CONFIG, else where oton play looks)")))
+        var config: String?
+
         func run() throws {
             let folders = AlarmFolders.current
+            let configPath = UnitCommandChecks.configPath(config)
+            try UnitCommandChecks.checkStation(station, config: configPath)
             let alarm: Alarm
             do {
                 let parsed = try ScheduleTime.parse(alarm: time.joined(separator: " "), days: days)
                 let fade = try fadeIn.map { try FadeInArgument.seconds($0) } ?? 0
                 alarm = try Alarm(number: folders.nextNumber(), station: station, time: parsed,
                                   fadeInSeconds: fade, volumePercent: volume,
-                                  placement: wake ? .system(user: folders.userName, uid: folders.uid) : .user)
+                                  placement: wake ? .system(user: folders.userName, uid: folders.uid) : .user, config: configPath)
             } catch {
                 Terminal.error("\(error)")
                 throw ExitStatus.configuration
             }
+            UnitCommandChecks.noteWhenABuildRuns(AlarmFolders.otonPath)
             if wake { return try addSystemTimer(alarm) }
             let manager = SystemdUserManager()
             let userManagerWakes = (manager.systemdVersion ?? 0) >= SystemdUserManager.firstVersionWakingFromUserTimers

@@ -78,8 +78,14 @@ struct PlayCommand: ParsableCommand {
         GLibMainLoop.warmUp()
         let interactive = !headless && !noTui && isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 && events != "-"
         options.bootstrapLogging(terminal: interactive)
-        let config = try options.loadConfig()
-        let chosen = try search.map { try searchedStation($0) } ?? options.resolveStation(station, in: config)
+        let config: OtonConfig
+        let chosen: Station
+        if alarm && search == nil {
+            (config, chosen) = alarmStation()
+        } else {
+            config = try options.loadConfig()
+            chosen = try search.map { try searchedStation($0) } ?? options.resolveStation(station, in: config)
+        }
         var playerOptions = Player.Options(headless: headless, volume: Double(volume) / 100)
         if alarm || fadeIn != nil {
             playerOptions.wakeUp = WakeUp(fadeMilliseconds: (fadeIn ?? 0) * 1000, toneAfter: alarm ? WakeUp.alarmToneAfter : nil)
@@ -124,6 +130,20 @@ struct PlayCommand: ParsableCommand {
               \(Self.stoppedLine(kind: kind, reconnects: reconnects, limit: playerOptions.reconnect.maxAttempts))
             """)
             throw ExitStatus.notPlayable
+        }
+    }
+
+    /// An alarm is never silent: when its plugins.json cannot be read, or its station no longer
+    /// resolves (renamed, removed, another config), the built-in tone rings, after a line that says why.
+    private func alarmStation() -> (OtonConfig, Station) {
+        var config = OtonConfig()
+        do {
+            config = try ConfigLoader.load(explicit: options.config)
+            return (config, try StationResolver.resolve(station, in: config))
+        } catch {
+            Terminal.error(tr("alarm: {reason}; playing the alarm tone instead", ["reason": "\(error)"]))
+            let name = station ?? config.defaultStationName ?? "oton"
+            return (config, Station(name: tr("alarm tone: {station} could not be reached", ["station": name]), url: PipelineDescription.toneURL))
         }
     }
 

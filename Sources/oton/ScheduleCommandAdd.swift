@@ -28,13 +28,19 @@ extension ScheduleCommand {
         @Option(name: .long, help: ArgumentHelp(tr("File names inside the show's folder, as oton record --template takes them (default {start} - {artist} - {title}.{ext})")))
         var template: String?
 
+        @Option(name: .long, help: ArgumentHelp(tr("plugins.json the recording runs with, written into the unit (default: $OTON_CONFIG, else where oton record looks)")))
+        var config: String?
+
         func run() throws {
+            let configPath = UnitCommandChecks.configPath(config)
+            try UnitCommandChecks.checkStation(station, config: configPath)
             let recording: ScheduledRecording
             do {
                 let time = try ScheduleTime.parse(at: at, every: every)
                 let seconds = try RecordArguments.seconds(length)
                 recording = try ScheduledRecording(show: name, station: station, time: time, seconds: Int(seconds.rounded(.up)),
-                                                   outDirectory: outDirectory(), template: template ?? ScheduledRecording.defaultTemplate)
+                                                   outDirectory: outDirectory(), template: template ?? ScheduledRecording.defaultTemplate,
+                                                   config: configPath)
             } catch let error as RecordArguments.Invalid {
                 Terminal.error(error.description.replacingOccurrences(of: "--duration", with: "--for"))
                 throw ExitStatus.configuration
@@ -51,7 +57,8 @@ extension ScheduleCommand {
             for other in existing where other.overlaps(recording) {
                 Terminal.note(tr("{show} overlaps {other} on {station}; both are kept", ["show": name, "other": other.show, "station": station]))
             }
-            let oton = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            let oton = UnitCommandChecks.otonPath
+            UnitCommandChecks.noteWhenABuildRuns(oton)
             do {
                 try folder.write(recording, oton: oton)
             } catch {

@@ -8,13 +8,15 @@ import XCTest
 /// here) against real peers: the fade from silence, the tone when the station is unreachable, and a
 /// sleep timer that cannot end the alarm.
 final class AlarmRunTests: XCTestCase {
-    /// The service's ExecStart words after the program: `play STATION --alarm --fade-in Ns --volume P`.
+    /// The service's ExecStart words after the program: `play --alarm --fade-in=Ns --volume=P -- STATION`, --headless before `--`.
     private func execStart(station: String, fade: Int, volume: Int?) throws -> [String] {
         let alarm = try Alarm(number: 1, station: station, time: ScheduleTime.parse(alarm: "07:00", days: nil), fadeInSeconds: fade,
                               volumePercent: volume, placement: .user)
         let service = AlarmUnitText.service(alarm, oton: TestPaths.oton)
         XCTAssertTrue(service.contains("ExecStart=" + alarm.playArguments(oton: TestPaths.oton).map { "\"\($0)\"" }.joined(separator: " ") + "\n"), service)
-        return Array(alarm.playArguments(oton: TestPaths.oton).dropFirst()) + ["--headless"]
+        var words = Array(alarm.playArguments(oton: TestPaths.oton).dropFirst())
+        words.insert("--headless", at: try XCTUnwrap(words.firstIndex(of: "--")))
+        return words
     }
 
     /// The events oton wrote with `--events FILE`: kind, fields and monotonic time.

@@ -22,7 +22,7 @@ final class AlarmCommandTests: XCTestCase {
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertTrue(added.stderr.contains("no systemd user manager runs"), added.stderr)
         XCTAssertTrue(added.stdout.hasPrefix("0 7 * * 1-5 '"), "the crontab line: \(added.stdout)")
-        XCTAssertTrue(added.stdout.contains("'play' 'Oton FM' '--alarm' '--fade-in' '120s' '--volume' '40'"), added.stdout)
+        XCTAssertTrue(added.stdout.contains("'play' '--alarm' '--fade-in=120s' '--volume=40' '--' 'Oton FM'"), added.stdout)
         let timer = units + "/oton-alarm-1.timer", service = units + "/oton-alarm-1.service"
         let verify = try runProcess("/usr/bin/env", ["systemd-analyze", "verify", "--man=no", timer, service])
         XCTAssertEqual(verify.status, 0, verify.stderr)
@@ -41,7 +41,7 @@ final class AlarmCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: timer))
         XCTAssertFalse(FileManager.default.fileExists(atPath: service))
         XCTAssertEqual(try oton("remove", "1").status, 2, "a second remove finds nothing")
-        XCTAssertEqual(try oton("add", "06:00", "--station", "X").stdout.contains("'X' '--alarm'"), true)
+        XCTAssertEqual(try oton("add", "06:00", "--station", "Jazz 24").stdout.contains("'--' 'Jazz 24'"), true)
         XCTAssertTrue(FileManager.default.fileExists(atPath: units + "/oton-alarm-1.timer"), "the freed number is used again")
     }
 

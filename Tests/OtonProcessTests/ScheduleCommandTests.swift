@@ -23,7 +23,8 @@ final class ScheduleCommandTests: XCTestCase {
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertTrue(added.stderr.contains("no systemd user manager runs"), added.stderr)
         XCTAssertTrue(added.stdout.hasPrefix("0 20 * * 2 '"), "the crontab line: \(added.stdout)")
-        XCTAssertTrue(added.stdout.contains("'record' 'Oton FM' '--out' '/tmp/rec/Jazz Hour' '--duration' '7200s'"), added.stdout)
+        XCTAssertTrue(added.stdout.contains("'record' '--out=/tmp/rec/Jazz Hour' '--duration=7200s'"), added.stdout)
+        XCTAssertTrue(added.stdout.hasSuffix("'--' 'Oton FM'\n"), "the station after --: \(added.stdout)")
         let timer = units + "/oton-schedule-Jazz\\x20Hour.timer", service = units + "/oton-schedule-Jazz\\x20Hour.service"
         XCTAssertTrue(FileManager.default.fileExists(atPath: timer))
         XCTAssertTrue(FileManager.default.fileExists(atPath: service))

@@ -20,5 +20,9 @@ public struct HomeWithoutUserManager {
         environment["SUDO_USER"] = nil
         self.environment = environment
         units = home + "/config/systemd/user"
+        // The stations the alarm and schedule tests name (`alarm add` refuses one that does not resolve).
+        try FileManager.default.createDirectory(atPath: home + "/config/oton", withIntermediateDirectories: true)
+        try #"{"stations": [{"name": "Oton FM", "url": "https://example.invalid/oton.mp3"}, {"name": "Jazz 24", "url": "https://example.invalid/jazz.mp3"}], "plugins": []}"#
+            .write(toFile: home + "/config/oton/plugins.json", atomically: true, encoding: .utf8)
     }
 }

@@ -17,6 +17,7 @@ public enum AlarmUnitText {
         if let days = alarm.time.daysText { text += "X-OtonDays=\(days)\n" }
         text += "X-OtonFadeIn=\(alarm.fadeInSeconds)\n"
         if let volume = alarm.volumePercent { text += "X-OtonVolume=\(volume)\n" }
+        if let config = alarm.config { text += "X-OtonConfig=\(ScheduleUnitText.fieldEscaped(config))\n" }
         if case let .system(user, uid) = alarm.placement { text += "X-OtonUser=\(ScheduleUnitText.fieldEscaped(user))\nX-OtonUID=\(uid)\n" }
         text += "\n[Timer]\nOnCalendar=\(alarm.time.onCalendar)\nPersistent=true\n"
         let wakes: Bool = if case .system = alarm.placement { true } else { userManagerWakes }
@@ -66,7 +67,8 @@ public enum AlarmUnitText {
             placement = .system(user: user, uid: uid)
         }
         return try? Alarm(number: number, station: station, time: time, fadeInSeconds: fade,
-                          volumePercent: fields["X-OtonVolume"].flatMap { Int($0) }, placement: placement)
+                          volumePercent: fields["X-OtonVolume"].flatMap { Int($0) }, placement: placement,
+                          config: fields["X-OtonConfig"].flatMap(ScheduleUnitText.fieldUnescaped))
     }
 
     /// The time as the timer keeps it: "07:00" (the days apart), "Tue 07:00", or "2026-12-01 07:00".

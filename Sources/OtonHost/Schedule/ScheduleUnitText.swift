@@ -15,7 +15,9 @@ public enum ScheduleUnitText {
         if let every = recording.time.everyText { text += "X-OtonEvery=\(every)\n" }
         text += "X-OtonSeconds=\(recording.seconds)\n"
         text += "X-OtonOut=\(fieldEscaped(recording.outDirectory))\n"
-        text += "X-OtonTemplate=\(fieldEscaped(recording.template))\n\n"
+        text += "X-OtonTemplate=\(fieldEscaped(recording.template))\n"
+        if let config = recording.config { text += "X-OtonConfig=\(fieldEscaped(config))\n" }
+        text += "\n"
         text += "[Timer]\nOnCalendar=\(recording.time.onCalendar)\nPersistent=true\n"
         text += "Unit=\(SystemdUnitName.service(for: recording.show))\n\n"
         text += "[Install]\nWantedBy=timers.target\n"
@@ -50,7 +52,8 @@ public enum ScheduleUnitText {
               let time = try? ScheduleTime.parse(at: at, every: fields["X-OtonEvery"]) else { return nil }
         // A timer written before --template existed names its files the default way.
         let template = fields["X-OtonTemplate"].flatMap(fieldUnescaped) ?? ScheduledRecording.defaultTemplate
-        return try? ScheduledRecording(show: show, station: station, time: time, seconds: seconds, outDirectory: out, template: template)
+        return try? ScheduledRecording(show: show, station: station, time: time, seconds: seconds, outDirectory: out, template: template,
+                                       config: fields["X-OtonConfig"].flatMap(fieldUnescaped))
     }
 
     /// One ExecStart= word: double-quoted with C escapes, `%` and `$` doubled (no specifiers, no variables).

@@ -16,13 +16,15 @@ public struct ScheduledRecording: Equatable, Sendable {
     public static let defaultTemplate = "{start} - {artist} - {title}.{ext}"
     /// The file-name template of `oton record --template` (`schedule add --template`), inside the show's folder.
     public let template: String
+    /// The plugins.json the recording runs with (`schedule add --config`, or $OTON_CONFIG then), absolute; nil: the usual places.
+    public let config: String?
 
     public struct Invalid: Error, Equatable, CustomStringConvertible {
         public let description: String
     }
 
     public init(show: String, station: String, time: ScheduleTime, seconds: Int, outDirectory: String,
-                template: String = ScheduledRecording.defaultTemplate) throws(Invalid) {
+                template: String = ScheduledRecording.defaultTemplate, config: String? = nil) throws(Invalid) {
         guard !show.trimmingCharacters(in: " ").isEmpty, !station.isEmpty else { throw Invalid(description: tr("the show name and the station must not be empty")) }
         let refusals = [tr("the show name contains control characters"), tr("the station contains control characters"), tr("the --out contains control characters"),
                         tr("the --template contains control characters")]
@@ -38,6 +40,8 @@ public struct ScheduledRecording: Equatable, Sendable {
         guard template.contains("{ext}"), !template.hasPrefix("/") else {
             throw Invalid(description: tr("--template must end the name with {ext} and stay inside the show's folder, e.g. {example}", ["example": Self.defaultTemplate]))
         }
+        if let problem = ScheduledCommandWords.problem(station: station, config: config) { throw Invalid(description: problem) }
+        self.config = config
         self.template = template
         self.show = show
         self.station = station
@@ -51,9 +55,11 @@ public struct ScheduledRecording: Equatable, Sendable {
         (outDirectory.hasSuffix("/") ? outDirectory : outDirectory + "/") + show.replacingOccurrences(of: "/", with: "-")
     }
 
-    /// The command the service runs (and the crontab line): `oton record STATION --out DIR/SHOW --duration Ns --template …`.
+    /// The command the service runs (and the crontab line): `oton record --out=DIR/SHOW --duration=Ns --template=… -- STATION`;
+    /// values joined to their options and the station after `--`, so none is read as an option.
     public func recordArguments(oton: String) -> [String] {
-        [oton, "record", station, "--out", showDirectory, "--duration", "\(seconds)s", "--template", template]
+        [oton, "record", "--out=\(showDirectory)", "--duration=\(seconds)s", "--template=\(template)"]
+            + (config.map { ["--config=\($0)"] } ?? []) + ["--", station]
     }
 
     /// Whether this window and `other` ever run at the same time (same station only): every start

@@ -15,6 +15,17 @@ public struct PipelineDescription: Equatable, Sendable {
     /// The station URL of the alarm's built-in tone.
     public static let toneURL = "oton-tone:alarm"
 
+    /// The alarm tone's sound: beeps a person wakes to.
+    public enum Tone {
+        public static let frequency = 880.0
+        /// A beep starts every half second…
+        public static let periodNanoseconds: UInt64 = 500_000_000
+        /// …and lasts 250 ms (220 periods of 880 Hz).
+        public static let sinePeriodsPerBeep = 220
+        /// Peak, of full scale: a beep's RMS is about −6 dBFS.
+        public static let amplitude = 0.7
+    }
+
 
     public var source: Source
     /// No sound device: a fakesink that still runs in real time.

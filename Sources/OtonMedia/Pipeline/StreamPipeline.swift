@@ -61,12 +61,17 @@ public final class StreamPipeline: @unchecked Sendable {
             source = try builder.make("filesrc", "source", package: "libgstreamer1.0-0")
             otgst_set_string(source, "location", path)
         case .tone:
-            // Short 880 Hz beeps, two a second, in real time: the alarm that needs no network.
+            // The alarm that needs no network: 880 Hz beeps of 250 ms, two a second, ramped in and out
+            // (no click), at 0.7 of full scale — about −6 dBFS while a beep sounds, a broadcast's level.
+            // (The default ticks were 14 ms at −21 dBFS: a faint clicking nobody wakes to.)
             source = try builder.make("audiotestsrc", "source", package: "gstreamer1.0-plugins-base")
             otgst_set_bool(source, "is-live", 1)
             gst_util_set_object_arg(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GObject.self), "wave", "ticks") // GstAudioTestSrcWave by nick
-            otgst_set_double(source, "freq", 880)
-            otgst_set_uint64(source, "tick-interval", 500_000_000)
+            otgst_set_double(source, "freq", PipelineDescription.Tone.frequency)
+            otgst_set_uint64(source, "tick-interval", guint64(PipelineDescription.Tone.periodNanoseconds))
+            otgst_set_uint(source, "sine-periods-per-tick", guint(PipelineDescription.Tone.sinePeriodsPerBeep))
+            otgst_set_bool(source, "apply-tick-ramp", 1)
+            otgst_set_double(source, "volume", PipelineDescription.Tone.amplitude)
         }
         // What the decoder reads: the source, or for DASH the source typed as a manifest.
         var feed = source

@@ -25,6 +25,10 @@ package final class AlarmRing: @unchecked Sendable {
     /// The tone plays (instead of the alarm's station).
     package private(set) var playingTone = false
 
+    /// The tone rises to full volume (or stays at a louder alarm's) over this long past the fade-in.
+    package static let toneRise: Duration = .seconds(60)
+    package static let toneTopVolume = 1.0
+
     package init(clock: any PlayerClock, queue: DispatchQueue, logger: Logger) {
         self.clock = clock
         self.queue = queue
@@ -70,11 +74,14 @@ package final class AlarmRing: @unchecked Sendable {
         cancelToneDeadline()
         playingTone = true
         logger.warning("\(tr("alarm: {station} could not be reached ({reason}): playing the alarm tone instead", ["station": alarmStation.name, "reason": reason]))")
-        if let wakeTarget, wakeTarget.milliseconds > 0 {
+        // From silence again when the alarm fades in; then on up to full volume until someone stops it.
+        let target = wakeTarget ?? (fader.volume, 0)
+        if target.milliseconds > 0 {
             fader.cancel()
             fader.set(0)
-            pendingFadeIn = wakeTarget
         }
+        let top = max(target.volume, Self.toneTopVolume)
+        pendingFadeIn = (top, target.milliseconds + Int(Self.toneRise.components.seconds) * 1000)
         return Station(name: tr("alarm tone: {station} could not be reached", ["station": alarmStation.name]), url: PipelineDescription.toneURL)
     }
 

@@ -200,6 +200,11 @@ final class PlayerWakeUpLogicTests: XCTestCase {
         XCTAssertTrue(harness.player.snapshot.station.name.contains("Station A"), "the tone says whose alarm it stands in for")
         harness.play()
         XCTAssertEqual(harness.stateName, "playing")
+        XCTAssertEqual(harness.volume, 0.8, accuracy: 0.01, "the tone starts at the alarm's volume")
+        harness.advance(.seconds(30))
+        XCTAssertEqual(harness.volume, 0.9, accuracy: 0.02, "and rises while nobody stops it")
+        harness.advance(.seconds(30))
+        XCTAssertEqual(harness.volume, 1.0, accuracy: 0.001, "to full volume in a minute")
     }
 
     func testAStationThatPlaysInTimeKeepsTheAlarm() {

@@ -28,7 +28,7 @@ final class AlarmUnitFilesTests: XCTestCase {
             XCTAssertTrue(text.contains("Persistent=true\n"), text)
         }
         let first = try String(contentsOfFile: folder.path + "/oton-alarm-1.service", encoding: .utf8)
-        XCTAssertTrue(first.contains(#""play" "Oton FM" "--alarm" "--fade-in" "120s" "--volume" "40""#), first)
+        XCTAssertTrue(first.contains(#""play" "--alarm" "--fade-in=120s" "--volume=40" "--" "Oton FM""#), first)
         XCTAssertFalse(try String(contentsOfFile: folder.path + "/oton-alarm-1.timer", encoding: .utf8).contains("WakeSystem"),
                        "a user timer of a manager that cannot wake asks for nothing it would refuse")
         let system = try String(contentsOfFile: folder.path + "/oton-alarm-3.service", encoding: .utf8)

@@ -21,7 +21,7 @@ final class ScheduleUnitFilesTests: XCTestCase {
             XCTAssertFalse((result.stdout + result.stderr).contains("oton-schedule"), "no warning about our units: \(result.stderr)")
             let service = try String(contentsOfFile: folder.servicePath(show), encoding: .utf8)
             XCTAssertTrue(service.contains("RuntimeMaxSec=7260\n"), service)
-            XCTAssertTrue(service.contains(#""--duration" "7200s" "--template" "{start} - {artist} - {title}.{ext}""#), service)
+            XCTAssertTrue(service.contains(#""--duration=7200s" "--template={start} - {artist} - {title}.{ext}""#), service)
             let timer = try String(contentsOfFile: folder.timerPath(show), encoding: .utf8)
             XCTAssertTrue(timer.contains("OnCalendar=Tue *-*-* 20:00:00\nPersistent=true\n"), timer)
             XCTAssertEqual(ScheduleUnitText.recording(fromTimer: timer), recording, "the timer reads back as written")
@@ -74,7 +74,7 @@ final class ScheduleUnitFilesTests: XCTestCase {
         let recording = try ScheduledRecording(show: "Jazz Hour", station: "Jazz 24", time: time, seconds: 3600, outDirectory: "/srv/rec",
                                                template: "{start}/{title}.{ext}")
         let service = ScheduleUnitText.service(recording, oton: "/usr/bin/oton")
-        XCTAssertTrue(service.contains(#""--template" "{start}/{title}.{ext}""#), service)
+        XCTAssertTrue(service.contains(#""--template={start}/{title}.{ext}""#), service)
         let timer = ScheduleUnitText.timer(recording)
         XCTAssertEqual(ScheduleUnitText.recording(fromTimer: timer)?.template, "{start}/{title}.{ext}")
         let older = timer.split(separator: "\n").filter { !$0.hasPrefix("X-OtonTemplate=") }.joined(separator: "\n")
