@@ -25,6 +25,9 @@ Paths:
                       each metadata block of KIND: title (StreamTitle='Hostile - N'), junk (random
                       bytes), nul (NULs only), huge (255 × 16 bytes)
   /icy-slow           headers of an ICY MP3 stream, then one byte every 2 s (slowloris)
+  /shoutcast-v1       a SHOUTcast v1 answer ("ICY 200 OK", not HTTP): icy-name "Shoutcast One", MP3 at
+                      16000 bytes/s with icy-metaint 8192; 'Artist A - Song One' for 6 s, then
+                      'Artist B - Song Two' (not an attack: the stream shape streamripper records)
   /id3-mp3            a 20 KB ID3v2 tag, then MP3 frames at 16000 bytes/s, no ICY metadata
   /file?path=P&type=T&rate=R[&metaint=N]
                       the file P as Content-Type T at R bytes/s (once), with ICY metadata every N
@@ -148,6 +151,30 @@ def icy_stream(conn, query):
                 time.sleep(ahead)
 
 
+def shoutcast_v1(conn):
+    send(conn, b"ICY 200 OK\r\nicy-notice1: <BR>SHOUTcast Distributed Network Audio Server/Linux v1.9.8<BR>\r\n"
+               b"icy-name: Shoutcast One\r\nicy-genre: Test\r\nicy-pub: 0\r\nicy-br: 128\r\n"
+               b"content-type: audio/mpeg\r\nicy-metaint: 8192\r\n\r\n")
+    frames = mp3_frame() * 64
+    started = time.monotonic()
+    sent = 0
+    end = min(time.monotonic() + CONNECTION_SECONDS, DEADLINE)
+    while time.monotonic() < end:
+        piece = bytearray()
+        for _ in range(2):
+            take = 8192 - (sent % 8192) if sent % 8192 else 8192
+            piece += (frames * 2)[sent % len(frames):][:take]
+            sent += take
+            title = b"Artist A - Song One" if sent < 6 * 16000 else b"Artist B - Song Two"
+            block = b"StreamTitle='" + title + b"';StreamUrl='';"
+            block += bytes(-len(block) % 16)
+            piece += bytes([len(block) // 16]) + block
+        send(conn, bytes(piece))
+        ahead = sent / 16000 - (time.monotonic() - started)
+        if ahead > 0:
+            time.sleep(ahead)
+
+
 def serve(conn):
     try:
         conn.settimeout(10.0)
@@ -193,6 +220,8 @@ def serve(conn):
                 ahead = sent / rate - (time.monotonic() - started)
                 if ahead > 0:
                     time.sleep(ahead)
+        elif path == "/shoutcast-v1":
+            shoutcast_v1(conn)
         elif path == "/icy-slow":
             send(conn, head(200, "OK", {"Content-Type": "audio/mpeg", "icy-metaint": "8192"}))
             end = min(time.monotonic() + CONNECTION_SECONDS, DEADLINE)

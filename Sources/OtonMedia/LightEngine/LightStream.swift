@@ -35,6 +35,8 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     }()
     private var headers = LightResponseHeaders()
     private var demuxer: IcyDemuxer?
+    /// A SHOUTcast v1 answer's header block, read off the body (nil once decided).
+    private var preamble: IcyPreamble? = IcyPreamble()
     private var sniffer: StreamSniffer?
     private var sniffed: StreamSniffer.Kind?
     /// For Ogg streams: the titles are in the stream itself, one comment header per chained track.
@@ -169,6 +171,28 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     private func received(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !isStopped else { return false }
         flow.addSourceBytes(bytes.count)
+        // No HTTP status line came: curl read the answer as HTTP/0.9, which a SHOUTcast v1 `ICY 200 OK` is.
+        if headers.status == nil, var reading = preamble {
+            let step = reading.push(bytes)
+            preamble = reading
+            switch step {
+            case .needMore:
+                return true
+            case let .headers(lines, body):
+                preamble = nil
+                for line in lines { line.withUnsafeBytes { headers.add($0) } }
+                return body.isEmpty || body.withUnsafeBytes { receivedBody($0) }
+            case let .body(held):
+                preamble = nil
+                return held.withUnsafeBytes { receivedBody($0) }
+            }
+        }
+        preamble = nil
+        return receivedBody(bytes)
+    }
+
+    /// The body after any SHOUTcast header block: ICY metadata cut out, the rest sniffed and published.
+    private func receivedBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if demuxer == nil {
             isReceiving = true
             demuxer = IcyDemuxer(interval: headers.metaint)
