@@ -22,8 +22,10 @@ package enum PlaybackStateEvent {
     }
 
     package static func stateInfo(_ state: PlaybackState, failures: Int) -> StateInfo {
-        func detail(_ kind: PlaybackErrorKind) -> StateInfo.ErrorDetail {
-            .init(kind: kind.code, message: kind.message, suggestion: kind.recoverySuggestion, playbackError: kind)
+        /// While a reconnect is to come, the suggestion may say so; once oton has given up, it must not.
+        func detail(_ kind: PlaybackErrorKind, retrying: Bool) -> StateInfo.ErrorDetail {
+            .init(kind: kind.code, message: kind.message,
+                  suggestion: retrying ? kind.recoverySuggestion : kind.finalRecoverySuggestion(in: .english), playbackError: kind)
         }
         switch state {
         case .idle: return StateInfo(.idle)
@@ -31,8 +33,8 @@ package enum PlaybackStateEvent {
         case .playing: return StateInfo(.playing)
         case let .buffering(percent): return StateInfo(.buffering, bufferingPercent: percent)
         case .paused: return StateInfo(.paused)
-        case let .reconnecting(attempt, lastError): return StateInfo(.error, retryAttempt: attempt, error: detail(lastError))
-        case let .error(kind): return StateInfo(.error, error: detail(kind))
+        case let .reconnecting(attempt, lastError): return StateInfo(.error, retryAttempt: attempt, error: detail(lastError, retrying: true))
+        case let .error(kind): return StateInfo(.error, error: detail(kind, retrying: false))
         }
     }
 }

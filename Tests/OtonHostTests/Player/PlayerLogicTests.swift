@@ -18,6 +18,7 @@ final class PlayerReconnectLogicTests: XCTestCase {
             XCTAssertEqual(harness.state?.field(OTON_FIELD_RETRY_ATTEMPT), String(attempt))
             XCTAssertEqual(harness.state?.field(OTON_FIELD_RETRY_IN_MS), String(seconds * 1000))
             XCTAssertEqual(harness.state?.field(OTON_FIELD_RETRY_MAX), "3")
+            XCTAssertTrue(harness.state?.field(OTON_FIELD_ERROR_SUGGESTION)?.contains("tries again on its own") == true, "a reconnect is to come")
             XCTAssertTrue(harness.engines.last!.isStopped, "a failed connection is let go of")
             harness.advance(.seconds(seconds) - .milliseconds(100))
             XCTAssertEqual(harness.engines.engines.count, attempt, "no reconnect before its delay")
@@ -28,6 +29,8 @@ final class PlayerReconnectLogicTests: XCTestCase {
         harness.fail()
         XCTAssertEqual(harness.outcome, .gaveUp(.networkUnavailable, reconnects: 3))
         XCTAssertEqual(harness.stateName, "error")
+        XCTAssertEqual(harness.state?.field(OTON_FIELD_ERROR_SUGGESTION), "Check your internet connection.",
+                       "after giving up the suggestion promises no retry (issue 39)")
         XCTAssertNil(harness.state?.field(OTON_FIELD_RETRY_ATTEMPT), "gave up: no attempt under way")
         harness.advance(.seconds(60))
         XCTAssertEqual(harness.engines.engines.count, 4, "no attempt after giving up")
