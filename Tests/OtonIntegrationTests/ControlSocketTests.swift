@@ -122,6 +122,20 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertNotNil(events.waitForEvent("org.oton.share") { $0["text"] == reply["text"] as? String })
     }
 
+    /// Issue 39: a station that names no song was "Nothing is playing right now" while it played.
+    func testShareOnAStationWithoutATitleSharesTheStation() async throws {
+        let (oton, events) = try await startPlaying()
+        XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song One" })
+        try await server.setTitle(mount: "/live.mp3", title: "")
+        XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == nil && $0["station"] == "Test FM" }, "the song ends; the station plays on")
+        let result = try oton.ctl(["share", "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let reply = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        XCTAssertEqual(reply["text"] as? String, "Test FM https://example.org/test-fm")
+        let links = try XCTUnwrap(reply["links"] as? [[String: String]])
+        XCTAssertEqual(links.map { $0["url"] }, ["https://example.org/test-fm"], "the station's page, no song searches")
+    }
+
     func testShareWithNothingPlayingSaysSo() async throws {
         let oton = try OtonProcess(self, arguments: ["play", "\(server.url(mount: "/nothing.mp3"))", "--headless", "--retries", "100"],
                                    plugins: pluginsJSON())

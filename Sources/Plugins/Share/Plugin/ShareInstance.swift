@@ -9,6 +9,8 @@ final class ShareInstance: @unchecked Sendable {
     private let host: HostHandle
     private let settings: ShareSettings
     private var track: TrackFields?
+    /// Audio plays (playing or buffering): a station without a title is shared by its name then.
+    private var playing = false
 
     init(host: HostHandle, settings: ShareSettings) {
         self.host = host
@@ -17,6 +19,7 @@ final class ShareInstance: @unchecked Sendable {
 
     func handle(_ event: EventView.Snapshot) {
         if event.kind == OTON_EVENT_TRACK { track = event.track }
+        if event.kind == OTON_EVENT_STATE, let state = event.state?.state { playing = state == "playing" || state == "buffering" }
     }
 
     /// `share` or `share --format json`.
@@ -38,7 +41,10 @@ final class ShareInstance: @unchecked Sendable {
                 return (false, host.tr("unknown argument \"{argument}\"; usage: share [--format text|json]", ["argument": arguments[index]]))
             }
         }
-        guard let track, let query = ShareLinks.query(artist: track.artist, title: track.title, rawTitle: track.rawTitle) else {
+        // A song: its text and the services' searches. A station that names no song while it plays: the station.
+        guard let track else { return (false, host.tr("Nothing is playing right now: there is no track to share")) }
+        let query = ShareLinks.query(artist: track.artist, title: track.title, rawTitle: track.rawTitle)
+        guard query != nil || (playing && track.station != nil) else {
             return (false, host.tr("Nothing is playing right now: there is no track to share"))
         }
         let text = settings.template.render([
@@ -47,7 +53,8 @@ final class ShareInstance: @unchecked Sendable {
         ])
         var links: [(String, String)] = []
         if let homepage = track.stationHomepage { links.append(("Station", homepage)) }
-        links += settings.services.map { ($0.name, $0.link(for: query)) }
+        let hasHomepage = !links.isEmpty
+        if let query { links += settings.services.map { ($0.name, $0.link(for: query)) } }
         let copiedWith = settings.clipboard ? Clipboard.copy(text) : nil
         host.publish(OTON_EVENT_NAME_SHARE, [("text", text), ("links", links.map(\.1).joined(separator: "\n"))])
         if json {
@@ -59,7 +66,6 @@ final class ShareInstance: @unchecked Sendable {
             return (true, object.jsonText)
         }
         // The text lines (not the JSON above, an API) are in the user's language, the homepage's name too.
-        let hasHomepage = links.count > settings.services.count
         var lines = [text, ""] + links.enumerated().map { index, link in
             "\(hasHomepage && index == 0 ? host.tr("Station") : link.0): \(link.1)"
         }

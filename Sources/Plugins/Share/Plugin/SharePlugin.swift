@@ -9,7 +9,7 @@ nonisolated(unsafe) let shareDescriptor = PluginDescriptorBuilder(
     name: "Track sharing",
     version: "0.1.0",
     description: "A share text and search links for the current track, copied to the clipboard",
-    consumes: ["track"],
+    consumes: ["track", "state"],
     commands: [(
         name: "share",
         usage: "share [--format text|json]",
