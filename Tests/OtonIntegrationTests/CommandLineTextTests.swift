@@ -26,6 +26,19 @@ final class CommandLineTextTests: XCTestCase {
         }
     }
 
+    /// Issue 39: `oton window --help` printed the top-level help and exited 0; `oton --help` left out exit code 1.
+    func testAnUnknownCommandIsAUsageErrorEvenWithHelpAndTheTopLevelListsEveryExitCode() throws {
+        for arguments in [["window", "--help"], ["window"], ["plya", "Oton FM"]] {
+            let result = try oton(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stdout)")
+            XCTAssertTrue(result.stderr.contains("unknown command \"\(arguments[0])\"") && result.stderr.contains("play, record, ctl"), result.stderr)
+            XCTAssertFalse(result.stdout.contains("OVERVIEW"), "no top-level help on standard output")
+        }
+        XCTAssertEqual(try oton(["help", "play"]).status, 0, "`oton help COMMAND` still works")
+        let top = try oton(["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(top.contains("0 normal, 1 the command failed"), top)
+    }
+
     func testVolumeAndLogLevelMistakesAreUsageErrorsThatSayWhatToType() throws {
         let cases: [([String], String)] = [
             (["play", "x", "--volume", "0.5"], "50 means 0.5"),
