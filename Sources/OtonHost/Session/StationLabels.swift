@@ -6,6 +6,9 @@ import Foundation
 public struct StationLabels: Sendable {
     private var taken: Set<String> = []
 
+    /// The longest label, in UTF-8 bytes.
+    public static let maximumBytes = 200
+
     public init() {}
 
     /// A label for `name`, never one given before; characters a folder name cannot hold are replaced.
@@ -16,7 +19,9 @@ public struct StationLabels: Sendable {
         }).trimmingCharacters(in: .whitespaces)
         while base.hasSuffix(".") { base.removeLast() }
         if base.isEmpty || base == "." || base == ".." { base = "station" }
-        if base.count > 100 { base = String(base.prefix(100)) }
+        // A folder name is at most 255 bytes (ext4, btrfs, XFS): 200 leave room for " (N)" and more.
+        // Counted in bytes, not characters: 100 emoji are 400 bytes.
+        while base.utf8.count > Self.maximumBytes { base.removeLast() }
         var candidate = base
         var number = 2
         while taken.contains(candidate.lowercased()) {
