@@ -85,7 +85,7 @@ final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Senda
         let reason: String? = switch fields["reason_code"] {
         case "too-short":
             tr("too short ({seconds} < {minimum}), not kept",
-               ["seconds": formatSeconds(seconds), "minimum": formatSeconds(Double(fields["min_seconds"] ?? "") ?? 0)])
+               ["seconds": formatSecondsBelow(seconds), "minimum": formatSeconds(Double(fields["min_seconds"] ?? "") ?? 0)])
         case "partial-dropped":
             tr("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept")
         case "wish-not-kept":

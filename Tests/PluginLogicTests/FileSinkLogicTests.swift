@@ -206,6 +206,8 @@ final class FileSinkLogicTests: XCTestCase {
         XCTAssertEqual(formatBytes(.max), "18446744073.7 GB", "the largest size still prints")
         XCTAssertEqual(placement(relativeName: "S/A - B.mp3", complete: true, seconds: 4.1, minimumSeconds: 5, policy: .incomplete),
                        .drop("too short (4.1 s < 5.0 s), not kept"))
+        XCTAssertEqual(placement(relativeName: "S/A - B.mp3", complete: true, seconds: 4.96, minimumSeconds: 5, policy: .incomplete),
+                       .drop("too short (4.9 s < 5.0 s), not kept"), "never \"5.0 s < 5.0 s\" (issue 39, N18)")
         XCTAssertEqual(placement(relativeName: "S/A - B.mp3", complete: false, seconds: 60, minimumSeconds: 5, policy: .drop),
                        .drop("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept"))
     }

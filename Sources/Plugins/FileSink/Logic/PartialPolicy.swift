@@ -20,7 +20,7 @@ public enum Placement: Equatable, Sendable {
 /// Decides where a finished segment's file goes.
 public func placement(relativeName: String, complete: Bool, seconds: Double, minimumSeconds: Double, policy: PartialPolicy) -> Placement {
     if seconds < minimumSeconds {
-        return .drop("too short (\(formatSeconds(seconds)) < \(formatSeconds(minimumSeconds))), not kept")
+        return .drop("too short (\(formatSecondsBelow(seconds)) < \(formatSeconds(minimumSeconds))), not kept")
     }
     if complete { return .keep(relativeName) }
     switch policy {
@@ -88,4 +88,10 @@ public func formatSeconds(_ seconds: Double) -> String {
     let whole = Int(seconds.rounded())
     return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
         : String(format: "%d:%02d", whole / 60, whole % 60)
+}
+
+/// As ``formatSeconds(_:)``, never rounded up: a length below a limit never reads as the limit
+/// ("4.9 s < 5.0 s", not "5.0 s < 5.0 s").
+public func formatSecondsBelow(_ seconds: Double) -> String {
+    formatSeconds(seconds < 10 ? (seconds * 10 + 1e-9).rounded(.down) / 10 : (seconds + 1e-9).rounded(.down))
 }
