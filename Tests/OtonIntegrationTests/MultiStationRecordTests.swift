@@ -109,6 +109,10 @@ final class MultiStationRecordTests: XCTestCase {
         while Date() < removeDeadline, try ctl(["status"]).stdout.contains("One ·") { usleep(200_000) }
         XCTAssertFalse(try ctl(["status"]).stdout.contains("One ·"), "One is no longer recorded")
         XCTAssertNotEqual(try ctl(["record", "remove", "Nowhere"]).status, 0, "an unknown station is refused")
+        let escaped = try ctl(["record", "add", "\u{1B}[2J\u{1B}]0;owned\u{07}Evil FM"])
+        XCTAssertNotEqual(escaped.status, 0)
+        XCTAssertTrue(escaped.stderr.contains("control characters"), escaped.stderr)
+        XCTAssertFalse((escaped.stdout + escaped.stderr).contains("\u{1B}"), "no terminal escape is echoed back (issue 39, N18)")
         XCTAssertTrue(recorder.stdout.contains("One/"), "One's file was finished when it was removed: \(recorder.stdout)")
         XCTAssertEqual(recorder.stop(), 0, recorder.stderr)
         XCTAssertTrue(recorder.files().contains { $0.hasPrefix("127.0.0.1/") || $0.hasPrefix("127.0.0.1 ") }, "\(recorder.files())")

@@ -41,6 +41,10 @@ package struct RecorderCommands: ControlHandler {
         switch verb {
         case "add":
             guard !argument.isEmpty else { return .failure(tr("usage: record add NAME|URL")) }
+            // Never echoed back: a terminal would run the escapes (issue 39, N18).
+            guard !argument.unicodeScalars.contains(where: { [.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }) else {
+                return .failure(tr("the station contains control characters"))
+            }
             do {
                 let station = try StationResolver.resolve(argument, in: recorder.catalogue)
                 guard let session = recorder.add(station) else { return .failure(tr("oton is finishing its recordings; nothing is added")) }
