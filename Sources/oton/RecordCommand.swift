@@ -27,6 +27,17 @@ struct RecordCommand: ParsableCommand {
     static let pluginLibrary = "libOtonFileSink.so"
     /// Enabled plugins that run while recording without being asked for: covers for the files.
     static let recordingPlugins: Set<String> = [pluginID, "org.oton.artwork"]
+    /// The metrics plugin: in a recorder of several stations its `station` label is the session's own
+    /// (its folder), not the stream's icy-name, which two stations may share (issue 39, N8).
+    static let metricsPluginID = "org.oton.metrics"
+
+    static func labelled(metrics entry: PluginEntry, as label: String) -> PluginEntry {
+        guard entry.id == metricsPluginID, case var .object(members) = entry.config, members["station"] == nil else { return entry }
+        members["station"] = .string(label)
+        var labelled = entry
+        labelled.config = .object(members)
+        return labelled
+    }
 
     @OptionGroup var options: GlobalOptions
 
@@ -189,7 +200,8 @@ struct RecordCommand: ParsableCommand {
                 sink[FileSinkKey.station.rawValue] = .string(folder)
                 if sink[FileSinkKey.template.rawValue] == nil { sink[FileSinkKey.template.rawValue] = .string("{artist} - {title}.{ext}") }
             }
-            return [PluginEntry(id: Self.pluginID, path: path, enabled: true, config: .object(sink), location: "oton record")] + otherPlugins
+            return [PluginEntry(id: Self.pluginID, path: path, enabled: true, config: .object(sink), location: "oton record")]
+                + otherPlugins.map { entry in folder.map { Self.labelled(metrics: entry, as: $0) } ?? entry }
         }
 
         var playerOptions = Player.Options(headless: true)

@@ -79,4 +79,33 @@ final class MetricsRecordTests: XCTestCase {
         }
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr + "\n" + later)
     }
+
+    /// Issue 39, N8: two stations whose streams share an icy-name were one station to a scraper, and a
+    /// dead one hid behind a live one. In a recorder of several stations each is labelled by its session.
+    func testSeveralStationsAreLabelledByTheirSessionsNotTheirIcyName() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        for mount in ["/a.mp3", "/b.mp3"] {
+            _ = try await server.startSource(mount: mount, format: .mp3, initialTitle: "Artist A - Song One", stationName: "Same FM")
+        }
+        let port = try FreePort.allocate()
+        let config = """
+        {"stations": [{"name": "First", "url": "\(server.url(mount: "/a.mp3"))"}, {"name": "Second", "url": "\(server.url(mount: "/b.mp3"))"},
+                      {"name": "Dead", "url": "http://127.0.0.1:\(try FreePort.allocate())/dead.mp3"}],
+         "plugins": [{"id": "org.oton.metrics", "path": "\(TestPaths.pluginLibrary("OtonMetrics"))", "enabled": true,
+          "config": {"listen": "127.0.0.1:\(port)"}}]}
+        """
+        let harness = try RecordHarness(self, url: "--all", extra: ["--with-plugin", "org.oton.metrics"], config: config)
+        try harness.start()
+        let body = scrape(port: port, harness: harness) {
+            self.value($0, #"oton_station_state{station="First",state="playing"}"#) == 1
+                && self.value($0, #"oton_station_state{station="Second",state="playing"}"#) == 1
+                && self.value($0, #"oton_station_state{station="Dead",state="playing"}"#) == 0
+        }
+        XCTAssertEqual(value(body, #"oton_station_state{station="First",state="playing"}"#), 1, body)
+        XCTAssertEqual(value(body, #"oton_station_state{station="Second",state="playing"}"#), 1, body)
+        XCTAssertEqual(value(body, #"oton_station_state{station="Dead",state="playing"}"#), 0, "the dead station shows as itself:\n\(body)")
+        XCTAssertFalse(body.contains(#"station="Same FM""#), "no label from the streams' icy-name:\n\(body)")
+        XCTAssertEqual(harness.stop(), 0, harness.stderr)
+    }
 }
