@@ -25,6 +25,7 @@ Paths:
                       each metadata block of KIND: title (StreamTitle='Hostile - N'), junk (random
                       bytes), nul (NULs only), huge (255 × 16 bytes)
   /icy-slow           headers of an ICY MP3 stream, then one byte every 2 s (slowloris)
+  /gzip-mp3           MP3 frames sent with Content-Encoding: gzip (a stream no radio server should compress)
   /shoutcast-v1       a SHOUTcast v1 answer ("ICY 200 OK", not HTTP): icy-name "Shoutcast One", MP3 at
                       16000 bytes/s with icy-metaint 8192; 'Artist A - Song One' for 6 s, then
                       'Artist B - Song Two' (not an attack: the stream shape streamripper records)
@@ -220,6 +221,13 @@ def serve(conn):
                 ahead = sent / rate - (time.monotonic() - started)
                 if ahead > 0:
                     time.sleep(ahead)
+        elif path == "/gzip-mp3":
+            send(conn, head(200, "OK", {"Content-Type": "audio/mpeg", "Content-Encoding": "gzip"}))
+            compressor = zlib.compressobj(6, zlib.DEFLATED, 31)
+            end = min(time.monotonic() + CONNECTION_SECONDS, DEADLINE)
+            while time.monotonic() < end:
+                send(conn, compressor.compress(mp3_frame() * 38) + compressor.flush(zlib.Z_SYNC_FLUSH))
+                time.sleep(1)
         elif path == "/shoutcast-v1":
             shoutcast_v1(conn)
         elif path == "/icy-slow":

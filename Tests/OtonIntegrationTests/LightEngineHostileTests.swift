@@ -82,4 +82,16 @@ final class LightEngineHostileTests: XCTestCase {
         // 417-byte frames of 26.12 ms: 15,964 bytes a second. The 20 KB tag would add more than a second.
         XCTAssertEqual(Double(bytes), seconds * 15_964, accuracy: 8192, "the 20 KB tag was not recorded as audio")
     }
+
+    /// Issue 39, N10: a gzip-encoded stream was recorded as nothing, silently (a false MPEG sync in the
+    /// compressed bytes; state "playing", 0 files). It is refused, and the recorder says why.
+    func testACompressedStreamIsRefusedSayingWhy() throws {
+        let server = try HostileServer(self, maxSeconds: 60)
+        let recorder = try RecordHarness(self, url: server.url("/gzip-mp3"), extra: ["--engine", "light", "--duration", "10s"])
+        try recorder.start()
+        XCTAssertEqual(recorder.waitForExit(timeout: 40), 3, "not playable: \(recorder.stderr)")
+        XCTAssertTrue(recorder.stderr.contains("Content-Encoding: gzip"), recorder.stderr)
+        XCTAssertNil(recorder.waitForEvent("state", timeout: 0) { $0["state"] == "playing" }, "never 'playing'")
+        XCTAssertEqual(recorder.files().filter { !$0.hasSuffix(".json") }, [], "nothing recorded")
+    }
 }

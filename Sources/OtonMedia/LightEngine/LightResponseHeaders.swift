@@ -6,6 +6,8 @@ import Foundation
 package struct LightResponseHeaders {
     package var status: Int?
     package var contentType: String?
+    /// Content-Encoding, when the server compressed the body (gzip, br …); nil or "identity" when not.
+    package var contentEncoding: String?
     package var metaint: Int?
     package var name: [UInt8]?
     package var genre: [UInt8]?
@@ -29,6 +31,7 @@ package struct LightResponseHeaders {
         let text = String(decoding: value, as: UTF8.self)
         switch name {
         case "content-type": contentType = text
+        case "content-encoding": contentEncoding = text.lowercased()
         case "icy-metaint":
             // Not a positive 32-bit number: no metadata is cut (a lie here would cut audio apart).
             metaint = Int(text).flatMap { (1 ... Int(Int32.max)).contains($0) ? $0 : nil }

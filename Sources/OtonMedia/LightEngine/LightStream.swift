@@ -193,6 +193,14 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
 
     /// The body after any SHOUTcast header block: ICY metadata cut out, the rest sniffed and published.
     private func receivedBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        // A compressed body would be sniffed for audio frames that are not there (a false MPEG sync
+        // in gzip bytes recorded nothing, silently): refused, saying why (issue 39, N10).
+        if demuxer == nil, let encoding = headers.contentEncoding, !encoding.isEmpty, encoding != "identity" {
+            abandoned = true
+            report(.failure(.streamUnavailable(reason: .unsupportedFormat),
+                            detail: "the server compressed the stream (Content-Encoding: \(encoding.prefix(40))); a radio stream is sent uncompressed"))
+            return false
+        }
         if demuxer == nil {
             isReceiving = true
             demuxer = IcyDemuxer(interval: headers.metaint)
