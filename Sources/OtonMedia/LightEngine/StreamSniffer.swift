@@ -30,8 +30,10 @@ public struct StreamSniffer: Sendable {
 
     /// How far to look for the first frame before giving up (an ID3v2 tag is skipped, not counted).
     public static let searchLimit = 64 * 1024
-    /// A leading ID3v2 tag larger than this is not audio we will wait for.
+    /// A leading ID3v2 tag larger than this is not audio we will wait for…
     public static let maximumID3Size = 16 * 1024 * 1024
+    /// …nor leading tags that add up to more (a chain of tags kept a station "connecting" forever: issue 39, N13).
+    public static let maximumSkippedBytes = 16 * 1024 * 1024
 
     private let contentType: String
     private var held: [UInt8] = []
@@ -63,6 +65,9 @@ public struct StreamSniffer: Sendable {
             if held.count >= 10, held[0] == 0x49, held[1] == 0x44, held[2] == 0x33 { // "ID3"
                 let size = held[6 ... 9].reduce(0) { $0 << 7 | Int($1 & 0x7F) } + 10 + (held[5] & 0x10 != 0 ? 10 : 0)
                 guard size <= Self.maximumID3Size else { return .unsupported(reason: "a leading ID3 tag of \(size) bytes") }
+                guard skipped + size <= Self.maximumSkippedBytes else {
+                    return .notAudio(contentType: "ID3 tags and no audio in the first \(Self.maximumSkippedBytes / 1_048_576) MiB")
+                }
                 let take = min(size, held.count)
                 held.removeFirst(take)
                 skipped += take
