@@ -237,7 +237,7 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
             }
         }
         if keepGoing { flush() }
-        if let title = heldTitle, Clock.monotonicNanoseconds() - lastTitleReport >= Self.titleInterval { reportTitle(title) }
+        if let held = heldTags, Clock.monotonicNanoseconds() - lastTitleReport >= Self.titleInterval { reportTitle(held) }
         return keepGoing
     }
 
@@ -289,9 +289,10 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
         if audioSinceTitle < Int.max - bytes.count { audioSinceTitle += bytes.count }
         if oggTags != nil {
             for found in oggTags!.push(bytes) {
-                // Every new track names itself; a chain link without a title is a track with none.
-                let tags = TagSet(origin: .stream, title: found.title ?? "", artist: found.artist, station: found.organization)
-                report(.tags(tags, monotonicNanoseconds: Clock.monotonicNanoseconds()))
+                // Every new track names itself; a chain link without a title is a track with none. Chain
+                // links are held to the ICY titles' rate (issue 39, N1: a new link every few KB made
+                // 98,511 tracks in 120 s and grew the recorder's memory without bound).
+                offer(TagSet(origin: .stream, title: found.title ?? "", artist: found.artist, station: found.organization))
             }
         }
         if wantsStreamTap, let packet = taps.streamPacket(bytes: bytes) {
@@ -301,30 +302,35 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
         flow.addOutputBuffer()
     }
 
-    /// A title reaches the player when 200 ms or 16 KiB of audio have passed since the last one; a
-    /// server that names a new title every few bytes has the last one of each stretch reported.
+    /// A title (ICY or an Ogg chain link) reaches the player when 200 ms or 16 KiB of audio have passed
+    /// since the last one; a server that names a new title every few bytes has the last one of each
+    /// stretch reported.
     /// Real stations change titles in minutes, and a flood (titles every few seconds of audio,
     /// arriving at once) still has every title reported.
     package static let titleInterval: Int64 = 200_000_000
     package static let titleBytes = 16 * 1024
     private var lastTitleReport: Int64 = 0
     private var audioSinceTitle = Int.max
-    private var heldTitle: String?
+    private var heldTags: TagSet?
 
     private func metadata(_ block: [UInt8]) {
         guard let title = IcyMetadata(block: block).title else { return }
-        let text = TitleByteDecoder.decode(title, setting: description.titleEncoding).text
+        offer(TagSet(origin: .stream, title: TitleByteDecoder.decode(title, setting: description.titleEncoding).text))
+    }
+
+    /// Reports a title now, or holds it (the latest wins) until the rate allows.
+    private func offer(_ tags: TagSet) {
         if audioSinceTitle >= Self.titleBytes || Clock.monotonicNanoseconds() - lastTitleReport >= Self.titleInterval {
-            reportTitle(text)
+            reportTitle(tags)
         } else {
-            heldTitle = text
+            heldTags = tags
         }
     }
 
-    private func reportTitle(_ text: String) {
-        heldTitle = nil
+    private func reportTitle(_ tags: TagSet) {
+        heldTags = nil
         audioSinceTitle = 0
         lastTitleReport = Clock.monotonicNanoseconds()
-        report(.tags(TagSet(origin: .stream, title: text), monotonicNanoseconds: lastTitleReport))
+        report(.tags(tags, monotonicNanoseconds: lastTitleReport))
     }
 }
