@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -88,6 +89,10 @@ static void end_as(int status) {
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
+int oton_spawn_close_from(posix_spawn_file_actions_t *actions, int first_closed) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, first_closed);
+}
+
 int oton_process_keeper_run(char *const argv[], int handed_fd) {
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     pid_t parent = getppid();
@@ -113,8 +118,16 @@ int oton_process_keeper_run(char *const argv[], int handed_fd) {
     posix_spawnattr_setsigdefault(&attributes, &defaults);
     posix_spawnattr_setsigmask(&attributes, &empty);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    /* The worker gets stdin, stdout, stderr and the socket: nothing else this process holds. */
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    for (int fd = 3; fd < handed_fd; fd++) {
+        if (fcntl(fd, F_GETFD) != -1) posix_spawn_file_actions_addclose(&actions, fd);
+    }
+    oton_spawn_close_from(&actions, handed_fd + 1);
     pid_t worker;
-    int spawned = posix_spawn(&worker, "/proc/self/exe", NULL, &attributes, argv, environ);
+    int spawned = posix_spawn(&worker, "/proc/self/exe", &actions, &attributes, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     if (spawned != 0) return spawned;
     close(handed_fd);

@@ -74,7 +74,7 @@ struct PlayCommand: ParsableCommand {
     }
 
     func run() throws {
-        QuitSignals.installEarly() // a SIGTERM during the start waits for the session instead of being lost
+        QuitSignals.installEarly(endingStuckStarts: true) // a SIGTERM during the start waits for the session instead of being lost
         GLibMainLoop.warmUp()
         let interactive = !headless && !noTui && isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 && events != "-"
         options.bootstrapLogging(terminal: interactive)

@@ -13,9 +13,11 @@ final class OtonRun {
     var out: String { directory.file("out") }
 
     /// `arguments`: "{out}" stands for ``out``. `environment` adds to (or replaces in) the test's own.
-    init(_ testCase: XCTestCase, _ arguments: [String], environment extra: [String: String] = [:]) throws {
+    /// `plugins`: the text of its plugins.json.
+    init(_ testCase: XCTestCase, _ arguments: [String], environment extra: [String: String] = [:],
+         plugins: String = #"{"stations": [], "plugins": []}"#) throws {
         directory = try TemporaryDirectory(testCase)
-        let config = try directory.write("plugins.json", #"{"stations": [], "plugins": []}"#)
+        let config = try directory.write("plugins.json", plugins)
         FileManager.default.createFile(atPath: directory.file("stdout.log"), contents: nil)
         FileManager.default.createFile(atPath: directory.file("stderr.log"), contents: nil)
         try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true,

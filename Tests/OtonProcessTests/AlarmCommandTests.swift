@@ -63,10 +63,18 @@ final class AlarmCommandTests: XCTestCase {
         var program = TestPaths.oton
         if geteuid() == 0 { // as root (a CI container): the same as an ordinary user
             guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") else { throw XCTSkip("runs as root without runuser") }
+            program = "/usr/sbin/runuser"
             let home = environment["HOME"]!
             try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: home)
-            arguments = ["-u", "nobody", "--", "env", "HOME=\(home)", "XDG_CONFIG_HOME=\(home)/config", "LANG=C", TestPaths.oton] + arguments
-            program = "/usr/sbin/runuser"
+            // nobody may not reach the clone (root's home is 0700, as is a `mktemp -d` folder): it runs a copy
+            // in its home (with LANG=C oton needs nothing else from the build folder).
+            let copy = home + "/oton"
+            try FileManager.default.copyItem(atPath: TestPaths.oton, toPath: copy)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
+            guard try runProcess(program, ["-u", "nobody", "--", "test", "-x", copy]).status == 0 else {
+                throw XCTSkip("nobody cannot run \(copy): the temporary folder \(NSTemporaryDirectory()) is closed to it")
+            }
+            arguments = ["-u", "nobody", "--", "env", "HOME=\(home)", "XDG_CONFIG_HOME=\(home)/config", "LANG=C", copy] + arguments
         }
         let result = try runProcess(program, arguments, environment: environment)
         XCTAssertEqual(result.status, 1, result.stderr)

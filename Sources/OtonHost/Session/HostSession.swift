@@ -74,6 +74,7 @@ public final class HostSession: @unchecked Sendable {
         player.start()
         onStarted(self)
         let result = outcome.wait()
+        QuitSignals.endBegan()
         alarm.close()
         control?.close()
         player.shutdown()

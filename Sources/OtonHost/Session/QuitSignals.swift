@@ -7,6 +7,15 @@ import OtonSupport
 /// The write end of the quit signals' pipe, for the signal handler (which may only touch globals).
 /// Concurrency: written once, before the handler is installed, and only read after.
 nonisolated(unsafe) private var quitSignalPipeWriteEnd: Int32 = -1
+/// For the first signal's deadline (``QuitSignals/installEarly(endingStuckStarts:)``): its seconds (0: none),
+/// whether the end already began (then none is set), how many signals came, and the first one's number.
+/// Concurrency: the seconds are written before the handler is installed; the others only by the handler,
+/// except `quitEndBegan`, a flag it reads. Each is touched before the handler is installed, so that the
+/// handler never runs a global's lazy initialisation.
+nonisolated(unsafe) private var quitStartDeadline: UInt32 = 0
+nonisolated(unsafe) private var quitEndBegan: sig_atomic_t = 0
+nonisolated(unsafe) private var quitSignalsCaught: sig_atomic_t = 0
+nonisolated(unsafe) private var firstQuitSignal: Int32 = SIGTERM
 
 /// The pipe SIGINT and SIGTERM are written into, with the handler installed: made once per process, as
 /// early as `oton` starts (``QuitSignals/installEarly()``), so a signal that comes before any session
@@ -23,6 +32,11 @@ private let quitSignalPipeReadEnd: Int32? = {
     action.__sigaction_handler.sa_handler = { number in
         var byte = UInt8(truncatingIfNeeded: number)
         _ = write(quitSignalPipeWriteEnd, &byte, 1)
+        quitSignalsCaught += 1
+        if quitSignalsCaught == 1, quitStartDeadline > 0, quitEndBegan == 0 {
+            firstQuitSignal = number
+            alarm(quitStartDeadline) // async-signal-safe; SIGALRM below ends a stuck start
+        }
     }
     sigemptyset(&action.sa_mask)
     action.sa_flags = SA_RESTART
@@ -34,6 +48,18 @@ private let quitSignalPipeReadEnd: Int32? = {
     for number in [SIGINT, SIGTERM] {
         sigaction(number, &action, nil)
         sigaddset(&unblock, number)
+    }
+    _ = (quitSignalsCaught, quitEndBegan, firstQuitSignal)
+    if quitStartDeadline > 0 {
+        var deadline = sigaction()
+        deadline.__sigaction_handler.sa_handler = { _ in
+            let line: StaticString = "oton: the quit signal was not taken up within 10 s (something is stuck: the start or the player); exiting at once\n"
+            _ = write(STDERR_FILENO, line.utf8Start, line.utf8CodeUnitCount)
+            _exit(128 + firstQuitSignal)
+        }
+        sigemptyset(&deadline.sa_mask)
+        sigaction(SIGALRM, &deadline, nil)
+        sigaddset(&unblock, SIGALRM)
     }
     pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     return ends[0]
@@ -56,8 +82,22 @@ public final class QuitSignals: @unchecked Sendable {
     /// Catches SIGINT and SIGTERM from now on (and unblocks them on the calling thread, which the threads it
     /// starts inherit); they wait until a session's QuitSignals reads them. Call first thing in `oton play`
     /// and `oton record`, on the main thread, before other threads start. Idempotent.
-    public static func installEarly() {
+    ///
+    /// `endingStuckStarts`: the first signal also gives oton ``startDeadlineSeconds`` to begin its orderly
+    /// end (``endBegan()``); past that it exits at once (128 + signal), saying so. A start stuck where
+    /// no session reads the signal (in gst_init, say) ends on the first SIGTERM, not never.
+    public static func installEarly(endingStuckStarts: Bool = false) {
+        if endingStuckStarts { quitStartDeadline = startDeadlineSeconds }
         _ = quitSignalPipeReadEnd
+    }
+
+    /// The seconds of ``installEarly(endingStuckStarts:)`` (the line the deadline prints says 10 too).
+    public static let startDeadlineSeconds: UInt32 = 10
+
+    /// The orderly end has begun: the first signal's deadline no longer applies (the end has bounds of its own).
+    public static func endBegan() {
+        quitEndBegan = 1
+        alarm(0)
     }
 
     /// `waitingFor` names what holds the shutdown, for the second signal's line.

@@ -1,4 +1,5 @@
 import Foundation
+import OtonProcessKeeper
 import OtonSupport
 import OtonStations
 
@@ -39,6 +40,7 @@ package enum IsolatedPluginProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, theirs, 3) // dup2 clears close-on-exec on fd 3
+        oton_spawn_close_from(&actions, 4) // and nothing else: GLib's spawn pipes have no close-on-exec
         let arguments = [executable, "plugin-host", "--fd", "3", "--id", entry.id, "--path", path,
                          "--config", entry.config.jsonText, "--data-home", directories.dataHome, "--cache-home", directories.cacheHome]
             + (restart ? ["--restart"] : [])

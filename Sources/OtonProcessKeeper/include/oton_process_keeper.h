@@ -15,11 +15,21 @@
 #ifndef OTON_PROCESS_KEEPER_H
 #define OTON_PROCESS_KEEPER_H
 
+#include <spawn.h>
+
 /* Starts /proc/self/exe with `argv` (NULL-terminated) as the worker, closes
  * `handed_fd` (the worker's socket: only the worker speaks to oton), and keeps
  * the tree until the worker ends. Never returns once the worker started;
  * returns the posix_spawn error when it could not start.
  * Thread: the main thread, before any other thread exists. */
 int oton_process_keeper_run(char *const argv[], int handed_fd);
+
+/* Adds to `actions` the closing, in the child, of every descriptor from `first_closed` up, after
+ * the actions added before it (the dup2 of each descriptor the child is given, below
+ * `first_closed`). So a child holds only what it is given, whatever thread of the parent opened
+ * the rest and whether or not that thread set close-on-exec: GLib's g_spawn opens its pipes
+ * without it, and a child spawned from another thread at that moment held their write ends for
+ * ever (GStreamer's registry update never ended, issue 39). Returns 0 or an errno value. */
+int oton_spawn_close_from(posix_spawn_file_actions_t *actions, int first_closed);
 
 #endif
