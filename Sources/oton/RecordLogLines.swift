@@ -42,12 +42,12 @@ final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Senda
         switch event.event.name {
         case OTON_EVENT_NAME_RECORDING_DONE:
             // --wishlist: every other track is dropped; a line each would bury the wishes.
-            if fields["reason_code"] == "not-wished" { return }
-            if fields["status"] == "complete" || fields["status"] == "incomplete" { lock.lock(); files += 1; lock.unlock() }
+            if fields[OTON_FIELD_REASON_CODE] == "not-wished" { return }
+            if fields[OTON_FIELD_STATUS] == "complete" || fields[OTON_FIELD_STATUS] == "incomplete" { lock.lock(); files += 1; lock.unlock() }
             StandardOutput.write(Self.finishedLine(fields) + "\n")
         case OTON_EVENT_NAME_RECORDING_STOPPED:
-            let message = fields["message"] ?? "recording stopped"
-            if fields["error"] == "true" {
+            let message = fields[OTON_FIELD_MESSAGE] ?? "recording stopped"
+            if fields[OTON_FIELD_ERROR] == "true" {
                 lock.lock(); failure = message; lock.unlock()
             }
             lock.lock(); problem = message; lock.unlock()
@@ -71,27 +71,27 @@ final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Senda
     /// "complete: /srv/rec/Station/A - B.mp3 (3:07, 4.2 MB)", "dropped: Station/A - B.mp3 (4.1 s, 48 KB): too short (4.1 s < 5.0 s), not kept",
     /// in the user's language (the file sink's English reason is used only for reasons this does not know).
     static func finishedLine(_ fields: [String: String]) -> String {
-        let seconds = Double(fields["seconds"] ?? "") ?? 0
-        let size = formatBytes(UInt64(fields["bytes"] ?? "") ?? 0)
-        let status: String = switch fields["status"] {
+        let seconds = Double(fields[OTON_FIELD_SECONDS] ?? "") ?? 0
+        let size = formatBytes(UInt64(fields[OTON_FIELD_BYTES] ?? "") ?? 0)
+        let status: String = switch fields[OTON_FIELD_STATUS] {
         case "complete": tr("complete")
         case "incomplete": tr("incomplete")
         case "dropped": tr("dropped")
         case "failed": tr("failed")
-        default: fields["status"] ?? "finished"
+        default: fields[OTON_FIELD_STATUS] ?? "finished"
         }
-        let path = fields["path"].flatMap { $0.isEmpty ? nil : $0 } ?? fields["name"].flatMap { $0.isEmpty ? nil : $0 } ?? tr("a track")
+        let path = fields[OTON_FIELD_PATH].flatMap { $0.isEmpty ? nil : $0 } ?? fields[OTON_FIELD_NAME].flatMap { $0.isEmpty ? nil : $0 } ?? tr("a track")
         var line = "\(status): \(path) (\(formatSeconds(seconds)), \(size))"
-        let reason: String? = switch fields["reason_code"] {
+        let reason: String? = switch fields[OTON_FIELD_REASON_CODE] {
         case "too-short":
             tr("too short ({seconds} < {minimum}), not kept",
-               ["seconds": formatSecondsBelow(seconds), "minimum": formatSeconds(Double(fields["min_seconds"] ?? "") ?? 0)])
+               ["seconds": formatSecondsBelow(seconds), "minimum": formatSeconds(Double(fields[OTON_FIELD_MIN_SECONDS] ?? "") ?? 0)])
         case "partial-dropped":
             tr("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept")
         case "wish-not-kept":
             tr("a wish already kept or being recorded from another station, not kept (--again keeps it again)")
         default:
-            fields["reason"].flatMap { $0.isEmpty ? nil : $0 }
+            fields[OTON_FIELD_REASON].flatMap { $0.isEmpty ? nil : $0 }
         }
         if let reason { line += ": \(reason)" }
         return line

@@ -192,8 +192,8 @@ package struct ControlCommands: ControlHandler {
             .max { $0.event.monotonicNanoseconds < $1.event.monotonicNanoseconds }
         guard let event = latest?.event, event.name == OTON_EVENT_NAME_SLEEP_SET else { return nil }
         let field = { (key: String) in event.fields.last { $0.key == key }?.value }
-        if field("mode") == "after-track" { return (tr("sleep after track"), ["mode": "after-track"]) }
-        guard let seconds = field("seconds").flatMap(Double.init), seconds.isFinite else { return nil }
+        if field(OTON_FIELD_MODE) == "after-track" { return (tr("sleep after track"), ["mode": "after-track"]) }
+        guard let seconds = field(OTON_FIELD_SECONDS).flatMap(Double.init), seconds.isFinite else { return nil }
         let elapsed = Double(Clock.monotonicNanoseconds() - event.monotonicNanoseconds) / 1e9
         let left = Int(max(0, min(seconds - elapsed, 86_400 * 7)).rounded(.up))
         return (tr("sleep {time}", ["time": TimeText.minutesSeconds(left)]), ["mode": "duration", "seconds_left": .int(left)])

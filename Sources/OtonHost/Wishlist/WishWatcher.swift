@@ -29,7 +29,7 @@ public final class WishWatcher: Sendable {
             var fields: [(key: String, value: String)] = [(OTON_FIELD_STATION, station)]
             if let artist { fields.append((OTON_FIELD_ARTIST, artist)) }
             fields.append((OTON_FIELD_TITLE, title ?? ""))
-            return fields + [(OTON_FIELD_SEQUENCE, String(sequence)), ("wish", wish), ("identity", identity), ("from_start", fromStart ? "true" : "false")]
+            return fields + [(OTON_FIELD_SEQUENCE, String(sequence)), (OTON_FIELD_WISH, wish), (OTON_FIELD_IDENTITY, identity), (OTON_FIELD_FROM_START, fromStart ? "true" : "false")]
         }
 
         /// The event on `bus` (nil if its registry refuses the name, which it never does for this one).
@@ -132,7 +132,7 @@ public final class WishWatcher: Sendable {
                 let fields = Dictionary(event.event.fields, uniquingKeysWith: { _, last in last })
                 guard let sequence = fields[OTON_FIELD_SEQUENCE].flatMap(UInt64.init), let identity = keeping.removeValue(forKey: sequence) else { return }
                 // Only a whole track counts as kept: a wish kept from its middle (--partial keep) is kept again when heard whole.
-                let keptFile = fields["status"] == "complete" ? fields["path"].flatMap { $0.isEmpty ? nil : $0 } : nil
+                let keptFile = fields[OTON_FIELD_STATUS] == "complete" ? fields[OTON_FIELD_PATH].flatMap { $0.isEmpty ? nil : $0 } : nil
                 watcher.finished(identity: identity, station: station, keptFile: keptFile)
             }
         }
@@ -145,8 +145,8 @@ public final class WishWatcher: Sendable {
             var extra: [(key: String, value: String)] = []
             if watcher.isRecording {
                 let decision = watcher.decide(identity: identity, station: station)
-                extra.append(("keep", decision.keep ? "true" : "false"))
-                if let why = decision.why { extra.append(("why", why)) }
+                extra.append((OTON_FIELD_KEEP, decision.keep ? "true" : "false"))
+                if let why = decision.why { extra.append((OTON_FIELD_WHY, why)) }
                 if decision.keep { keeping[sequence] = identity }
             }
             if let event = heard.event(on: bus, extra: extra) { bus.publish(event) }

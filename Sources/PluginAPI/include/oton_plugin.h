@@ -179,6 +179,35 @@ typedef uint32_t oton_event_kind;
                                                                         why (kept-before|being-kept): a file sink in wishlist mode keeps
                                                                         exactly the tracks announced with keep=true */
 
+/* The field keys of the events above, one constant each: publishers and readers (the host, the
+ * bundled plugins, third parties) spell a key only through these. The keys themselves are those the
+ * events always had: these are names for them, and no binary of any minor sees a difference. */
+#define OTON_FIELD_PATH               "path"
+#define OTON_FIELD_URL                "url"
+#define OTON_FIELD_TYPE               "type"
+#define OTON_FIELD_COLOR              "color"
+#define OTON_FIELD_SECONDS            "seconds"
+#define OTON_FIELD_MODE               "mode"
+#define OTON_FIELD_ACTION             "action"
+#define OTON_FIELD_BYTES              "bytes"
+#define OTON_FIELD_COMPLETE           "complete"
+#define OTON_FIELD_STATUS             "status"
+#define OTON_FIELD_REASON             "reason"
+#define OTON_FIELD_REASON_CODE        "reason_code"
+#define OTON_FIELD_MIN_SECONDS        "min_seconds"
+#define OTON_FIELD_NAME               "name"
+#define OTON_FIELD_TEXT               "text"
+#define OTON_FIELD_LINKS              "links"
+#define OTON_FIELD_MESSAGE            "message"
+#define OTON_FIELD_ERROR              "error"
+#define OTON_FIELD_BUS_NAME           "bus_name"
+#define OTON_FIELD_RENDERER           "renderer"
+#define OTON_FIELD_WISH               "wish"
+#define OTON_FIELD_IDENTITY           "identity"
+#define OTON_FIELD_FROM_START         "from_start"
+#define OTON_FIELD_KEEP               "keep"
+#define OTON_FIELD_WHY                "why"
+
 /* Event flags. */
 #define OTON_EVENT_FLAG_NONE        0u
 #define OTON_EVENT_FLAG_REPLAY      (1u << 0) /* the current value, replayed to an instance just created */

@@ -132,7 +132,7 @@ final class ArtworkInstance: @unchecked Sendable {
     }
 
     private func publish(_ track: TrackFields, path: String, url: String, type: String, color: String) {
-        host.publish(OTON_EVENT_NAME_ARTWORK_READY, [("path", path), ("url", url), ("type", type), ("color", color),
-                                                     ("title", track.title ?? ""), ("sequence", String(track.sequence))])
+        host.publish(OTON_EVENT_NAME_ARTWORK_READY, [(OTON_FIELD_PATH, path), (OTON_FIELD_URL, url), (OTON_FIELD_TYPE, type), (OTON_FIELD_COLOR, color),
+                                                     (OTON_FIELD_TITLE, track.title ?? ""), (OTON_FIELD_SEQUENCE, String(track.sequence))])
     }
 }

@@ -53,9 +53,9 @@ final class FileSinkInstance: @unchecked Sendable {
             recorder.track(metadata)
         } else if event.name == OTON_EVENT_NAME_WISH_HEARD {
             guard let sequence = event[OTON_FIELD_SEQUENCE].flatMap(UInt64.init) else { return }
-            recorder.wish(sequence: sequence, WishDecision(keep: event["keep"], why: event["why"]), fromStart: event["from_start"] != "false")
+            recorder.wish(sequence: sequence, WishDecision(keep: event[OTON_FIELD_KEEP], why: event[OTON_FIELD_WHY]), fromStart: event[OTON_FIELD_FROM_START] != "false")
         } else if event.name == OTON_EVENT_NAME_ARTWORK_READY {
-            guard let path = event["path"], event["type"] == nil || event["type"] == "cover" else { return }
+            guard let path = event[OTON_FIELD_PATH], event[OTON_FIELD_TYPE] == nil || event[OTON_FIELD_TYPE] == "cover" else { return }
             recorder.artwork(path: path, title: event[OTON_FIELD_TITLE])
         }
     }
@@ -74,13 +74,13 @@ final class FileSinkInstance: @unchecked Sendable {
     private static func announce(_ notice: Recorder.Notice, host: HostHandle, settings: FileSinkSettings) {
         switch notice {
         case let .started(path, metadata):
-            host.publish(OTON_EVENT_NAME_RECORDING_STARTED, [("path", path), ("title", metadata?.title ?? ""), ("artist", metadata?.artist ?? "")])
+            host.publish(OTON_EVENT_NAME_RECORDING_STARTED, [(OTON_FIELD_PATH, path), (OTON_FIELD_TITLE, metadata?.title ?? ""), (OTON_FIELD_ARTIST, metadata?.artist ?? "")])
         case let .finished(path, name, seconds, bytes, complete, status, reason, reasonCode, sequence):
             host.publish(OTON_EVENT_NAME_RECORDING_DONE, [
-                ("path", path ?? ""), ("seconds", String(format: "%.3f", seconds)), ("bytes", String(bytes)),
-                ("complete", complete ? "true" : "false"), ("status", status.rawValue), ("reason", reason ?? ""), ("name", name),
-                ("reason_code", reasonCode ?? ""), ("min_seconds", String(format: "%.1f", settings.minimumSeconds)),
-            ] + (sequence.map { [("sequence", String($0))] } ?? []))
+                (OTON_FIELD_PATH, path ?? ""), (OTON_FIELD_SECONDS, String(format: "%.3f", seconds)), (OTON_FIELD_BYTES, String(bytes)),
+                (OTON_FIELD_COMPLETE, complete ? "true" : "false"), (OTON_FIELD_STATUS, status.rawValue), (OTON_FIELD_REASON, reason ?? ""), (OTON_FIELD_NAME, name),
+                (OTON_FIELD_REASON_CODE, reasonCode ?? ""), (OTON_FIELD_MIN_SECONDS, String(format: "%.1f", settings.minimumSeconds)),
+            ] + (sequence.map { [(OTON_FIELD_SEQUENCE, String($0))] } ?? []))
             // The event is the announcement: `oton record` (and `oton play` without a status line) print it
             // as one line on standard output, so the log has it only at debug level, not a second time.
             let what = path ?? name
@@ -89,7 +89,7 @@ final class FileSinkInstance: @unchecked Sendable {
             // An error stays in the log (a status line shows only warnings and errors); an ordinary end
             // (--duration, --max-size) is said once, by whoever prints the event.
             host.log(isError ? OTON_LOG_ERROR : OTON_LOG_DEBUG, message)
-            host.publish(OTON_EVENT_NAME_RECORDING_STOPPED, [("reason", reason.rawValue), ("message", message), ("error", isError ? "true" : "false")])
+            host.publish(OTON_EVENT_NAME_RECORDING_STOPPED, [(OTON_FIELD_REASON, reason.rawValue), (OTON_FIELD_MESSAGE, message), (OTON_FIELD_ERROR, isError ? "true" : "false")])
             if settings.quitOnError { host.request(OTON_REQUEST_QUIT) }
         case let .log(level, message):
             host.log(level.abiLevel, message)

@@ -135,7 +135,7 @@ final class HistoryInstance: @unchecked Sendable {
             startWorkerIfNeeded()
             effects = tracker.state(event.state?.state ?? "", monoNanoseconds: event.monotonicNanoseconds, wallMicroseconds: wallMicroseconds)
         case artworkKind where artworkKind != 0:
-            if let id = currentPlayID, let path = event["path"], !path.isEmpty, let database = database() {
+            if let id = currentPlayID, let path = event[OTON_FIELD_PATH], !path.isEmpty, let database = database() {
                 attempt(host.tr("cannot store the artwork path in {database}: {reason}")) { try database.setArtwork(id, path: path) }
             }
             return

@@ -110,7 +110,7 @@ public struct NowPlayingModel: Sendable {
     /// An `org.oton.artwork.ready` event: `path`, `title` and, from the bundled
     /// artwork plugin, `sequence`. Artwork for another track is ignored.
     public mutating func applyArtwork(fields: [String: String]) -> Changes {
-        guard let track, let path = fields["path"], !path.isEmpty else { return Changes() }
+        guard let track, let path = fields[OTON_FIELD_PATH], !path.isEmpty else { return Changes() }
         if let sequence = fields[OTON_FIELD_SEQUENCE].flatMap(UInt64.init) {
             guard sequence == track.sequence else { return Changes() }
         } else if let title = fields[OTON_FIELD_TITLE], title != track.title {

@@ -52,7 +52,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
                 mpris = object
                 let name = try SessionBus.own(Self.busName, on: connection)
                 ownedName = name
-                announced.append(("bus_name", name))
+                announced.append((OTON_FIELD_BUS_NAME, name))
                 host.log(OTON_LOG_INFO, "MPRIS on the session bus as \(name)")
             }
             host.publish(OTON_EVENT_NAME_NOW_PLAYING_READY, announced)
@@ -86,7 +86,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
                 return
             }
             if event.name == OTON_EVENT_NAME_CAST {
-                let renderer = event["state"] == "casting" ? event["renderer"] : nil
+                let renderer = event[OTON_FIELD_STATE] == "casting" ? event[OTON_FIELD_RENDERER] : nil
                 changes = model.applyCast(renderer: renderer, comment: renderer.map { host.tr("Casting to {renderer}", ["renderer": $0]) })
                 break
             }

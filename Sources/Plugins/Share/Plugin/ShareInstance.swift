@@ -56,7 +56,7 @@ final class ShareInstance: @unchecked Sendable {
         let hasHomepage = !links.isEmpty
         if let query { links += settings.services.map { ($0.name, $0.link(for: query)) } }
         let copiedWith = settings.clipboard ? Clipboard.copy(text) : nil
-        host.publish(OTON_EVENT_NAME_SHARE, [("text", text), ("links", links.map(\.1).joined(separator: "\n"))])
+        host.publish(OTON_EVENT_NAME_SHARE, [(OTON_FIELD_TEXT, text), (OTON_FIELD_LINKS, links.map(\.1).joined(separator: "\n"))])
         if json {
             let object: JSONValue = [
                 "text": .string(text),

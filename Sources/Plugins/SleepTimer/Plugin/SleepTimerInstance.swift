@@ -109,12 +109,12 @@ final class SleepTimerInstance: @unchecked Sendable {
                 timer = nil
                 if let nanoseconds { timer = schedule(after: nanoseconds) { [weak self] in self?.timerFired() } }
             case let .announceSet(seconds, mode):
-                host.publish(OTON_EVENT_NAME_SLEEP_SET, [("seconds", seconds.map(String.init) ?? ""), ("mode", mode),
-                                                         ("action", model.settings.action.rawValue)])
+                host.publish(OTON_EVENT_NAME_SLEEP_SET, [(OTON_FIELD_SECONDS, seconds.map(String.init) ?? ""), (OTON_FIELD_MODE, mode),
+                                                         (OTON_FIELD_ACTION, model.settings.action.rawValue)])
             case .announceCancelled:
                 host.publish(OTON_EVENT_NAME_SLEEP_CANCELLED)
             case .announceFired:
-                host.publish(OTON_EVENT_NAME_SLEEP_FIRED, [("action", model.settings.action.rawValue)])
+                host.publish(OTON_EVENT_NAME_SLEEP_FIRED, [(OTON_FIELD_ACTION, model.settings.action.rawValue)])
                 host.log(OTON_LOG_INFO, "sleep timer fired: fading out over \(model.settings.fadeMilliseconds) ms")
             case let .fadeOut(milliseconds):
                 host.request(OTON_REQUEST_FADE_VOLUME, volume: 0, durationMilliseconds: UInt32(milliseconds))

@@ -1,3 +1,4 @@
+import PluginAPI
 import OtonPluginKit
 import FoundationEssentials
 import OtonJSON
@@ -119,22 +120,22 @@ public struct RemoteState: Sendable, Equatable {
         case "volume":
             if let value = VolumeFields(fields: fields) { volume = value.volume }
         case "org.oton.artwork.ready":
-            artworkPath = fields["path"].flatMap { $0.isEmpty ? nil : $0 }
-            artworkType = fields["type"] ?? ""
-            color = fields["color"].flatMap(Self.validColor)
+            artworkPath = fields[OTON_FIELD_PATH].flatMap { $0.isEmpty ? nil : $0 }
+            artworkType = fields[OTON_FIELD_TYPE] ?? ""
+            color = fields[OTON_FIELD_COLOR].flatMap(Self.validColor)
             artworkVersion += 1
         case "org.oton.sleep.set":
-            let mode = fields["mode"] ?? "duration"
-            let seconds = fields["seconds"].flatMap(Int64.init)
-            sleep = Sleep(mode: mode, action: fields["action"] ?? "stop",
+            let mode = fields[OTON_FIELD_MODE] ?? "duration"
+            let seconds = fields[OTON_FIELD_SECONDS].flatMap(Int64.init)
+            sleep = Sleep(mode: mode, action: fields[OTON_FIELD_ACTION] ?? "stop",
                           deadlineNanoseconds: seconds.map { monotonicNanoseconds + $0 * 1_000_000_000 })
         case "org.oton.sleep.cancelled", "org.oton.sleep.fired":
             sleep = nil
         case "org.oton.cast.state":
-            cast = fields["state"] == "casting" ? Cast(renderer: fields["renderer"] ?? "", url: fields["url"] ?? "") : nil
+            cast = fields[OTON_FIELD_STATE] == "casting" ? Cast(renderer: fields[OTON_FIELD_RENDERER] ?? "", url: fields[OTON_FIELD_URL] ?? "") : nil
         case "org.oton.share":
-            shareText = fields["text"]
-            shareLinks = (fields["links"] ?? "").split(separator: "\n").map(String.init)
+            shareText = fields[OTON_FIELD_TEXT]
+            shareLinks = (fields[OTON_FIELD_LINKS] ?? "").split(separator: "\n").map(String.init)
         default:
             return false
         }
