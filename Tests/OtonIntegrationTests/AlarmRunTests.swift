@@ -9,13 +9,14 @@ import XCTest
 /// sleep timer that cannot end the alarm.
 final class AlarmRunTests: XCTestCase {
     /// The service's ExecStart words after the program: `play --alarm --fade-in=Ns --volume=P -- STATION`, --headless before `--`.
-    private func execStart(station: String, fade: Int, volume: Int?) throws -> [String] {
+    private func execStart(station: String, fade: Int, volume: Int?, headless: Bool = true, adding extra: [String] = []) throws -> [String] {
         let alarm = try Alarm(number: 1, station: station, time: ScheduleTime.parse(alarm: "07:00", days: nil), fadeInSeconds: fade,
                               volumePercent: volume, placement: .user)
         let service = AlarmUnitText.service(alarm, oton: TestPaths.oton)
         XCTAssertTrue(service.contains("ExecStart=" + alarm.playArguments(oton: TestPaths.oton).map { "\"\($0)\"" }.joined(separator: " ") + "\n"), service)
         var words = Array(alarm.playArguments(oton: TestPaths.oton).dropFirst())
-        words.insert("--headless", at: try XCTUnwrap(words.firstIndex(of: "--")))
+        // More options go before the `--` that ends them (the station follows it).
+        words.insert(contentsOf: (headless ? ["--headless"] : []) + extra, at: try XCTUnwrap(words.firstIndex(of: "--")))
         return words
     }
 
@@ -43,7 +44,7 @@ final class AlarmRunTests: XCTestCase {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let directory = try TemporaryDirectory(self)
         let eventsPath = directory.file("events.jsonl")
-        let oton = try OtonProcess(self, arguments: try execStart(station: "Test FM", fade: 5, volume: 40) + ["--events", eventsPath], plugins: """
+        let oton = try OtonProcess(self, arguments: try execStart(station: "Test FM", fade: 5, volume: 40, adding: ["--events", eventsPath]), plugins: """
         {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}], "plugins": []}
         """)
         poll("the fade reaches 40 %", timeout: 60) { events(eventsPath).contains { $0.kind == "volume" && $0.fields["volume"].flatMap(Double.init) == 0.4 } }
@@ -83,8 +84,8 @@ final class AlarmRunTests: XCTestCase {
         // A real PCM tap (Tests/Fixtures/pcm_format_plugin.c): the tone is audio, not only a state.
         let tap = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/pcm_format_plugin.c", into: directory, name: "pcm-tap",
                                            defines: [], libraries: ["m"])
-        let arguments = try execStart(station: "Dead FM", fade: 0, volume: 40).filter { $0 != "--headless" } + output
-        let oton = try OtonProcess(self, arguments: arguments + ["--events", eventsPath], plugins: """
+        let arguments = try execStart(station: "Dead FM", fade: 0, volume: 40, headless: false, adding: output + ["--events", eventsPath])
+        let oton = try OtonProcess(self, arguments: arguments, plugins: """
         {"stations": [{"name": "Dead FM", "url": "\(dead)"}],
          "plugins": [{"id": "org.oton.test.pcm-format", "path": "\(tap)", "config": {"log": "\(pcmLog)"}}]}
         """)
@@ -155,7 +156,7 @@ final class AlarmRunTests: XCTestCase {
 
         let alarm = Process()
         alarm.executableURL = URL(fileURLWithPath: TestPaths.oton)
-        alarm.arguments = try execStart(station: "Test FM", fade: 1, volume: 40) + ["--config", evening.directory.file("plugins.json")]
+        alarm.arguments = try execStart(station: "Test FM", fade: 1, volume: 40, adding: ["--config", evening.directory.file("plugins.json")])
         alarm.environment = evening.environment
         alarm.standardOutput = FileHandle.nullDevice
         alarm.standardError = FileHandle.nullDevice

@@ -29,7 +29,10 @@ final class OtonProcess {
         let config = try directory.write("plugins.json", plugins)
         for (name, text) in files { try directory.write(name, text) }
         process.executableURL = URL(fileURLWithPath: TestPaths.oton)
-        process.arguments = arguments + ["--config", config, "--instance", instance]
+        // Before a `--` (the end of options, as a unit's ExecStart= has it), so they stay options.
+        var words = arguments
+        words.insert(contentsOf: ["--config", config, "--instance", instance], at: arguments.firstIndex(of: "--") ?? arguments.endIndex)
+        process.arguments = words
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: directory.file("stderr.log")) ?? FileHandle.nullDevice
