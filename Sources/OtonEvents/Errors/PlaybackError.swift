@@ -202,15 +202,3 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
         }
     }
 }
-
-/// A classified failure plus the technical text it came from (for logs,
-/// never shown as the primary message).
-public struct PlaybackError: Error, Hashable, Sendable {
-    public var kind: PlaybackErrorKind
-    public var technicalDetails: String
-
-    public init(kind: PlaybackErrorKind, technicalDetails: String = "") {
-        self.kind = kind
-        self.technicalDetails = technicalDetails
-    }
-}

@@ -68,10 +68,4 @@ final class PlaybackErrorTests: XCTestCase {
         XCTAssertTrue(PlaybackErrorKind.streamUnavailable(reason: .httpStatus(429)).isRetryable)
         XCTAssertTrue(PlaybackErrorKind.streamUnavailable(reason: .httpStatus(408)).isRetryable)
     }
-
-    func testPlaybackErrorCarriesDetails() {
-        let error = PlaybackError(kind: .decodeError, technicalDetails: "mpegaudioparse: bad frame")
-        XCTAssertEqual(error.kind, .decodeError)
-        XCTAssertEqual(error.technicalDetails, "mpegaudioparse: bad frame")
-    }
 }
