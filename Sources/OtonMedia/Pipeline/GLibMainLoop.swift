@@ -24,7 +24,7 @@ public final class GLibMainLoop: @unchecked Sendable {
         LargeBufferMemoryPolicy.apply()
         SoupLibraryChoice.loadPreferred()
         gst_init(nil, nil)
-        HLSDemuxerChoice.preferClassicDemuxer()
+        AdaptiveDemuxerChoice.preferClassicDemuxer()
         AudioSinkChoice.keepNoisySinksOut()
         AudioDecoderChoice.keepLibavOffTheFirstSoundPath()
         context = g_main_context_new()

@@ -40,13 +40,13 @@ public final class StreamPipeline: @unchecked Sendable {
         self.pipeline = pipeline
         let builder = ElementBuilder(bin: pipeline)
 
-        if description.isHLS, !Self.hasElement(HLSDemuxerChoice.required) {
+        if description.isHLS, !Self.hasElement(AdaptiveDemuxerChoice.requiredHLS) {
             gst_object_unref(UnsafeMutableRawPointer(pipeline))
-            throw .missing(HLSDemuxerChoice.required, package: HLSDemuxerChoice.package)
+            throw .missing(AdaptiveDemuxerChoice.requiredHLS, package: AdaptiveDemuxerChoice.package)
         }
-        if description.isDASH, !Self.hasElement(HLSDemuxerChoice.requiredDASH) {
+        if description.isDASH, !Self.hasElement(AdaptiveDemuxerChoice.requiredDASH) {
             gst_object_unref(UnsafeMutableRawPointer(pipeline))
-            throw .missing(HLSDemuxerChoice.requiredDASH, package: HLSDemuxerChoice.package)
+            throw .missing(AdaptiveDemuxerChoice.requiredDASH, package: AdaptiveDemuxerChoice.package)
         }
         let source: UnsafeMutablePointer<GstElement>
         switch description.source {

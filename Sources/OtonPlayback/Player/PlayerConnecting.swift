@@ -70,7 +70,7 @@ extension Player {
         } catch {
             logger.error("\(tr("cannot build the pipeline: {reason}", ["reason": "\(error)"]))")
             pipeline = nil
-            let kind: PlaybackErrorKind = error.missingElement == HLSDemuxerChoice.required ? .streamUnavailable(reason: .playlist(.hls)) : .decodeError
+            let kind: PlaybackErrorKind = error.missingElement == AdaptiveDemuxerChoice.requiredHLS ? .streamUnavailable(reason: .playlist(.hls)) : .decodeError
             queue.async { [self] in handle(.failed(kind)) }
         }
     }

@@ -1,6 +1,6 @@
 import CGStreamer
 
-/// Which of GStreamer's two HLS (and two DASH) demuxers decodebin and parsebin plug.
+/// Which of GStreamer's two HLS and two DASH demuxers (the adaptive streams) decodebin and parsebin plug.
 ///
 /// GStreamer 1.22 has two: `hlsdemux` (gstreamer1.0-plugins-bad) and the newer
 /// `hlsdemux2` (plugins-good), which ranks higher but works only inside the
@@ -10,15 +10,15 @@ import CGStreamer
 /// installed `hlsdemux2` is taken out of autoplugging for this process.
 ///
 /// Threading: called once, from GStreamer's initialisation (``GLibMainLoop``).
-package enum HLSDemuxerChoice {
+package enum AdaptiveDemuxerChoice {
     /// The demuxer oton's HLS pipelines need; without it HLS is refused with an install hint.
-    package static let required = "hlsdemux"
+    package static let requiredHLS = "hlsdemux"
     package static let package = "gstreamer1.0-plugins-bad"
     /// The DASH demuxer, from the same package; `dashdemux2` has the same limits as `hlsdemux2`.
     package static let requiredDASH = "dashdemux"
 
     package static func preferClassicDemuxer() {
-        prefer(required, over: "hlsdemux2")
+        prefer(requiredHLS, over: "hlsdemux2")
         prefer(requiredDASH, over: "dashdemux2")
     }
 
