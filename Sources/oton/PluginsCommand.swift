@@ -18,7 +18,7 @@ struct PluginsCommand: ParsableCommand {
         func run() throws {
             options.bootstrapLogging()
             let config = try options.loadConfig()
-            print(tr("plugins from {file}:", ["file": config.file ?? "?"]))
+            print(tr("plugins from {file}:", ["file": config.origin]))
             let probe = PluginManager(bus: PluginBus(), requests: NoPlayer())
             let configDirectory = config.file.map { ($0 as NSString).deletingLastPathComponent }
             for entry in config.plugins {

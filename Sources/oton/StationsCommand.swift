@@ -53,7 +53,7 @@ struct StationsCommand: ParsableCommand {
                     let mark = station.name == defaultName ? "  " + tr("(default)") : ""
                     print("\(index + 1). \(StationsTable.clean(station.name))  \(StationsTable.clean(station.url))\(mark)")
                 }
-                if loaded.stations.isEmpty { Terminal.note("no stations in \(loaded.file ?? "the configuration"); `oton stations add` or `oton stations search` finds some") }
+                if loaded.stations.isEmpty { Terminal.note("no stations in \(loaded.origin); `oton stations add` or `oton stations search` finds some") }
             }
         }
     }

@@ -163,7 +163,7 @@ extension StationsCommand {
                     throw ExitStatus.configuration
                 }
                 guard let station = loaded.defaultStation else {
-                    Terminal.error("no stations in \(loaded.file ?? "the configuration"), so no default")
+                    Terminal.error("no stations in \(loaded.origin), so no default")
                     throw ExitStatus.configuration
                 }
                 print(station.name)

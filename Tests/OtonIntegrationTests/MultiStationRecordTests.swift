@@ -100,10 +100,17 @@ final class MultiStationRecordTests: XCTestCase {
         XCTAssertTrue(try ctl(["status"]).stdout.contains("One · playing"), recorder.stderr)
         let added = try ctl(["record", "add", server.url(mount: "/two.mp3").absoluteString])
         XCTAssertEqual(added.status, 0, added.stderr)
+        let again = try ctl(["record", "add", server.url(mount: "/one.mp3").absoluteString])
+        XCTAssertNotEqual(again.status, 0, "a station already recorded is not started twice: \(again.stdout)")
+        XCTAssertTrue(again.stderr.contains("already being recorded"), again.stderr)
         let addDeadline = Date().addingTimeInterval(20)
         while Date() < addDeadline, try ctl(["status"]).stdout.components(separatedBy: "· playing").count < 3 { usleep(200_000) }
         let both = try ctl(["status"]).stdout
         XCTAssertEqual(both.components(separatedBy: "· playing").count, 3, both)
+        for line in both.split(separator: "\n") {
+            XCTAssertNotNil(line.range(of: #" · \d+ bytes · (1 file|(0|[2-9]|\d{2,}) files)( · .*)? · (light|gstreamer)$"#, options: .regularExpression),
+                            "bytes, files (\"1 file\", not \"1 files\"), the engine: \(line)")
+        }
         XCTAssertEqual(try ctl(["record", "remove", "One"]).status, 0)
         let removeDeadline = Date().addingTimeInterval(20)
         while Date() < removeDeadline, try ctl(["status"]).stdout.contains("One ·") { usleep(200_000) }

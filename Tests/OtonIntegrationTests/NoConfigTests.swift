@@ -75,4 +75,11 @@ final class NoConfigTests: XCTestCase {
         let path = try runProcess(TestPaths.oton, ["config", "path"], environment: environment, currentDirectory: directory.path)
         XCTAssertEqual(path.stdout, file + "\n", "play reads the file init wrote: \(path.stderr)")
     }
+
+    /// Issue 39: `oton plugins list` printed ".../release/(built-in default):" (the path it resolves plugins beside).
+    func testPluginsListNamesTheBuiltInDefaultAsSuch() throws {
+        let directory = try TemporaryDirectory(self)
+        let listed = try runProcess(TestPaths.oton, ["plugins", "list"], environment: environment(directory), currentDirectory: directory.path)
+        XCTAssertEqual(listed.stdout.split(separator: "\n").first, "plugins from (built-in default):", listed.stdout + listed.stderr)
+    }
 }

@@ -47,6 +47,10 @@ package struct RecorderCommands: ControlHandler {
             }
             do {
                 let station = try StationResolver.resolve(argument, in: recorder.catalogue)
+                // A second session of one stream would record every track twice (issue 39).
+                if let running = recorder.sessions.first(where: { $0.session.station.url == station.url }) {
+                    return .failure(tr("{station} is already being recorded into {folder}/", ["station": station.name, "folder": running.session.label]))
+                }
                 guard let session = recorder.add(station) else { return .failure(tr("oton is finishing its recordings; nothing is added")) }
                 return .success(tr("recording {station} into {folder}/", ["station": station.name, "folder": session.label]), data: ["label": .string(session.label), "url": .string(station.url)])
             } catch {
@@ -95,8 +99,15 @@ package struct RecorderCommands: ControlHandler {
             if let problem = field(state, OTON_FIELD_ERROR_MESSAGE) ?? observer.lastProblem { entry["last_error"] = .string(problem) }
             list.append(.object(entry))
             let song = [field(track, OTON_FIELD_ARTIST), field(track, OTON_FIELD_TITLE)].compactMap { $0 }.joined(separator: " – ")
-            lines.append("\(session.label) · \(field(state, OTON_FIELD_STATE) ?? "idle")\(song.isEmpty ? "" : " · " + song) · "
-                + "\(snapshot.receivedBytes) bytes · \(observer.filesWritten) files\(snapshot.engine.map { " · " + $0.rawValue } ?? "")")
+            // What the docs promise of the text: state, song, bytes, files, reconnects, the last error, the engine.
+            func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+            let reconnects = Int(clamping: snapshot.connections > 0 ? snapshot.connections - 1 : 0)
+            var line = "\(session.label) · \(field(state, OTON_FIELD_STATE) ?? "idle")\(song.isEmpty ? "" : " · " + song) · "
+                + "\(counted(Int(clamping: snapshot.receivedBytes), "byte")) · \(counted(observer.filesWritten, "file"))"
+            if reconnects > 0 { line += " · " + counted(reconnects, "reconnect") }
+            if case let .string(problem)? = entry["last_error"] { line += " · last error: " + problem }
+            if let engine = snapshot.engine { line += " · " + engine.rawValue }
+            lines.append(line)
         }
         return .success(lines.isEmpty ? "no station is recording" : lines.joined(separator: "\n"),
                         data: ["stations": .array(list), "recording": .int(list.count)])

@@ -50,6 +50,13 @@ public struct OtonConfig: Equatable, Sendable {
     public var shutdownTimeout: Double = OtonConfig.defaultShutdownTimeout
     /// The plugins' shutdown deadline when plugins.json sets none, in seconds.
     public static let defaultShutdownTimeout = 3.0
+
+    /// Where it came from, as a person reads it: the file, or "(built-in default)" for the built-in
+    /// one (whose `file` is a path beside the executable only so its plugin paths resolve there).
+    public var origin: String {
+        guard let file else { return BuiltInConfig.name }
+        return (file as NSString).lastPathComponent == BuiltInConfig.name ? BuiltInConfig.name : file
+    }
     /// `watch_wishes`: `oton play` watches the other favourites for wishes (docs/wishlist.md). Off by default.
     public var watchWishes = false
 
