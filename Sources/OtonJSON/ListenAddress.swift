@@ -34,4 +34,19 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     public var isEveryInterface: Bool { host == "0.0.0.0" }
 
     public var description: String { "\(host):\(port)" }
+
+    /// Whether a request's Host header names this listener — the defence against DNS rebinding (a
+    /// page of evil.com whose name now resolves to 127.0.0.1 is same-origin with itself, so only
+    /// the Host header tells): 127.0.0.1, localhost, [::1] or the address listened on, with its
+    /// port; on 0.0.0.0 any IPv4 address with the port. The web remote and the metrics listener ask it.
+    public func isOwnHost(_ hostHeader: String?) -> Bool {
+        guard let hostHeader, let colon = hostHeader.lastIndex(of: ":"), hostHeader[hostHeader.index(after: colon)...] == String(port) else {
+            return false
+        }
+        let name = hostHeader[..<colon].lowercased()
+        if name == "127.0.0.1" || name == "localhost" || name == "[::1]" || name == host { return true }
+        guard isEveryInterface else { return false }
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.allSatisfy { $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }
+    }
 }

@@ -30,13 +30,32 @@ final class MetricsConfigTests: XCTestCase {
         }
     }
 
+    private let listen = ListenAddress(host: "127.0.0.1", port: 9464)
+
+    private func route(_ method: String, _ url: String, host: String? = "127.0.0.1:9464") -> MetricsRoute {
+        MetricsRoute.decide(method: method, url: url, host: host, listen: listen)
+    }
+
+    /// Issue 39, N9: a foreign Host got 200 (DNS rebinding let any page read the figures).
+    func testARequestWhoseHostIsNotThisListenerIsRefused() {
+        for host in ["evil.example:9464", "127.0.0.1:80", "10.0.0.5:9464", nil, "localhost"] {
+            guard case .refuse(403, _) = route("GET", "/metrics", host: host) else { return XCTFail("\(host ?? "no Host")") }
+        }
+        for host in ["127.0.0.1:9464", "localhost:9464", "[::1]:9464"] {
+            XCTAssertEqual(route("GET", "/metrics", host: host), .metrics, host)
+        }
+        let everywhere = ListenAddress(host: "0.0.0.0", port: 9464)
+        XCTAssertEqual(MetricsRoute.decide(method: "GET", url: "/metrics", host: "192.0.2.7:9464", listen: everywhere), .metrics,
+                       "on every interface a scraper names the machine by its address")
+    }
+
     func testOnlyGetOrHeadOfMetricsIsServed() {
-        XCTAssertEqual(MetricsRoute.decide(method: "GET", url: "/metrics"), .metrics)
-        XCTAssertEqual(MetricsRoute.decide(method: "HEAD", url: "/metrics"), .metrics)
-        XCTAssertEqual(MetricsRoute.decide(method: "GET", url: "/metrics?x=1"), .metrics)
-        guard case .refuse(405, _) = MetricsRoute.decide(method: "POST", url: "/metrics") else { return XCTFail("POST") }
+        XCTAssertEqual(route("GET", "/metrics"), .metrics)
+        XCTAssertEqual(route("HEAD", "/metrics"), .metrics)
+        XCTAssertEqual(route("GET", "/metrics?x=1"), .metrics)
+        guard case .refuse(405, _) = route("POST", "/metrics") else { return XCTFail("POST") }
         for url in ["/", "/metrics/", "/Metrics", "/metricsx", "../metrics"] {
-            guard case .refuse(404, _) = MetricsRoute.decide(method: "GET", url: url) else { return XCTFail(url) }
+            guard case .refuse(404, _) = route("GET", url) else { return XCTFail(url) }
         }
     }
 

@@ -81,12 +81,15 @@ final class MetricsListenerTests: XCTestCase {
         let port = attachment.port
         XCTAssertEqual(try LoopbackHTTP.get(port: port, "/")?.status, 404)
         XCTAssertEqual(try LoopbackHTTP.get(port: port, "/metrics/../etc/passwd")?.status, 404)
-        let post = try XCTUnwrap(LoopbackHTTP.exchange(port: port, "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"))
+        let post = try XCTUnwrap(LoopbackHTTP.exchange(port: port, "POST /metrics HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"))
         XCTAssertEqual(post.status, 405)
         XCTAssertTrue(post.head.contains("Allow: GET, HEAD"), post.head)
-        let head = try XCTUnwrap(LoopbackHTTP.exchange(port: port, "HEAD /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+        let head = try XCTUnwrap(LoopbackHTTP.exchange(port: port, "HEAD /metrics HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"))
         XCTAssertEqual(head.status, 200)
         XCTAssertEqual(head.body, "", "HEAD has no body")
+        let foreign = try XCTUnwrap(LoopbackHTTP.exchange(port: port, "GET /metrics HTTP/1.1\r\nHost: evil.example:\(port)\r\nConnection: close\r\n\r\n"))
+        XCTAssertEqual(foreign.status, 403, "a page of another name (DNS rebinding) reads nothing (issue 39, N9)")
+        XCTAssertFalse(foreign.body.contains("oton_"), foreign.body)
     }
 
     func testAnOversizedRequestHeadIsRefusedAndAnIdleConnectionIsClosed() throws {
@@ -97,7 +100,7 @@ final class MetricsListenerTests: XCTestCase {
         defer { exporter.detach(attachment) }
         func status(headBytes: Int) throws -> Int? {
             let filler = String(repeating: "a", count: headBytes)
-            return try LoopbackHTTP.exchange(port: attachment.port, "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Filler: \(filler)\r\n\r\n")?.status
+            return try LoopbackHTTP.exchange(port: attachment.port, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:\(attachment.port)\r\nX-Filler: \(filler)\r\n\r\n")?.status
         }
         XCTAssertEqual(try status(headBytes: 2 * 1024), 200, "a large but reasonable head is served")
         XCTAssertEqual(try status(headBytes: 16 * 1024), 431, "a head beyond the connection's 8 KiB is refused")

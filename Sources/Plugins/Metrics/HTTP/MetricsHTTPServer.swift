@@ -18,9 +18,13 @@ public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
     }
 
     /// What the daemon's thread calls; retained for as long as the daemon runs.
-    private final class Responder: Sendable {
+    private final class Responder: @unchecked Sendable { // `listen` is set once, before the daemon answers
         let render: @Sendable () -> String
-        init(_ render: @escaping @Sendable () -> String) { self.render = render }
+        var listen: ListenAddress
+        init(_ render: @escaping @Sendable () -> String, listen: ListenAddress) {
+            self.render = render
+            self.listen = listen
+        }
     }
 
     public let port: UInt16
@@ -35,7 +39,7 @@ public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
         guard inet_pton(AF_INET, address.host, &socketAddress.sin_addr) == 1 else {
             throw Failure(description: "config.listen: \(address.host) is not an IPv4 address")
         }
-        let context = Unmanaged.passRetained(Responder(render))
+        let context = Unmanaged.passRetained(Responder(render, listen: address))
         errno = 0
         guard let daemon = oton_mhd_start(&socketAddress, UInt32(limits.maximumConnections), UInt32(limits.idleSeconds),
                                           limits.connectionMemoryBytes, Self.handler, context.toOpaque()) else {
@@ -47,6 +51,7 @@ public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
         self.context = context
         let bound = oton_mhd_port(daemon)
         port = bound != 0 ? bound : address.port
+        context.takeUnretainedValue().listen = ListenAddress(host: address.host, port: port) // port 0 asked: the one it got
     }
 
     /// Closes the socket and returns when the daemon's thread has ended. Only the first call acts.
@@ -65,10 +70,13 @@ public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
     /// libmicrohttpd's access handler: called on the daemon's thread once the request head is in.
     private static let handler: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
         guard let context, let connection else { return .NO }
-        let route = MetricsRoute.decide(method: method.map { String(cString: $0) } ?? "", url: url.map { String(cString: $0) } ?? "")
+        let responder = Unmanaged<Responder>.fromOpaque(context).takeUnretainedValue()
+        let host = MHD_lookup_connection_value(connection, .HEADER_KIND, "Host").map { String(cString: $0) }
+        let route = MetricsRoute.decide(method: method.map { String(cString: $0) } ?? "", url: url.map { String(cString: $0) } ?? "",
+                                        host: host, listen: responder.listen)
         switch route {
         case .metrics:
-            let text = Unmanaged<Responder>.fromOpaque(context).takeUnretainedValue().render()
+            let text = responder.render()
             return respond(connection, status: 200, contentType: Exposition.contentType, body: text)
         case let .refuse(status, message):
             return respond(connection, status: status, contentType: "text/plain; charset=utf-8", body: message + "\n",

@@ -64,12 +64,7 @@ public struct RequestGate: Sendable {
     /// 127.0.0.1, localhost, [::1] or the bound address, each with the port. Bound to 0.0.0.0, any
     /// IPv4 literal is the bound address (the LAN address a phone uses): a rebinding needs a name.
     func isOwnHost(_ host: String?) -> Bool {
-        guard let host, let colon = host.lastIndex(of: ":"), host[host.index(after: colon)...] == String(listen.port) else { return false }
-        let name = host[..<colon].lowercased()
-        if name == "127.0.0.1" || name == "localhost" || name == "[::1]" || name == listen.host { return true }
-        guard listen.host == "0.0.0.0" else { return false }
-        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets.allSatisfy { $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }
+        listen.isOwnHost(host)
     }
 
     /// The browser's Origin must name the host it asked (scheme http, same host:port).
