@@ -41,7 +41,13 @@ final class AlarmFadeHeardTests: XCTestCase {
         // The lab's tone is a sine at 0.1 of full scale (RMS 0.0707); at --volume 40 that is 0.028.
         XCTAssertEqual(plateau, 0.4 * 0.1 / 2.0.squareRoot(), accuracy: 0.007, "it settles at the target volume: \(heard)")
         XCTAssertLessThan(heard[0], plateau * 0.25, "it starts near silence: \(heard.prefix(4)) of \(plateau)")
-        for (index, (before, after)) in zip(heard, heard.dropFirst()).enumerated() {
+        // A window of silence between sounding ones is the sound server running dry on a loaded
+        // machine (an underrun: seen once in CI with four tests at once), not the fade falling; it
+        // is passed over, and more than two fail the test.
+        let dropouts = heard.indices.dropFirst().dropLast().filter { heard[$0] < 0.0005 && heard[$0 - 1] > 0.002 && heard[$0 + 1] > 0.002 }
+        XCTAssertLessThanOrEqual(dropouts.count, 2, "the sound keeps flowing: \(heard)")
+        let flowing = heard.indices.filter { !dropouts.contains($0) }.map { heard[$0] }
+        for (index, (before, after)) in zip(flowing, flowing.dropFirst()).enumerated() {
             XCTAssertGreaterThanOrEqual(after, before - plateau * 0.08, "it never falls (window \(index)): \(heard)")
         }
         let reached = try XCTUnwrap(heard.firstIndex { $0 >= plateau * 0.9 }, "\(heard)")
