@@ -42,7 +42,7 @@ package struct RecorderCommands: ControlHandler {
         case "add":
             guard !argument.isEmpty else { return .failure(tr("usage: record add NAME|URL")) }
             // Never echoed back: a terminal would run the escapes (issue 39, N18).
-            guard !argument.unicodeScalars.contains(where: { [.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }) else {
+            guard !TerminalText.hasControlOrInvisible(argument) else {
                 return .failure(tr("the station contains control characters"))
             }
             do {

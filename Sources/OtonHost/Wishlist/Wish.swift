@@ -39,7 +39,7 @@ public struct Wish: Equatable, Sendable {
         }
         // Control characters, and what only steers how text shows: bidi overrides (RLO), zero-width
         // marks, U+2028/2029 line and paragraph separators (issue 39, N18: `wish list` printed them raw).
-        guard !trimmed.unicodeScalars.contains(where: { [.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }) else {
+        guard !TerminalText.hasControlOrInvisible(trimmed) else {
             throw Invalid(description: tr("{what} contains a line break or another control character; give it on one line", ["what": what]))
         }
         guard trimmed.contains(where: { $0 != "*" && $0 != "?" && !$0.isWhitespace && $0 != "-" }) else {

@@ -3,6 +3,13 @@
 /// zero-width characters none, everything else one. A small table of ranges,
 /// no ICU; good enough to keep a status line inside its row.
 public enum TerminalText {
+    /// Whether `text` holds what a terminal would act on or hide rather than show: control characters
+    /// (escapes), format characters (bidi overrides such as RLO, zero-width marks) and the U+2028/2029
+    /// line and paragraph separators. Typed input that carries one is refused, not echoed.
+    public static func hasControlOrInvisible(_ text: String) -> Bool {
+        text.unicodeScalars.contains { [.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }
+    }
+
     /// Columns `text` takes on a terminal.
     public static func width(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
