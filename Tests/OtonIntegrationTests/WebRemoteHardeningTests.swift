@@ -126,7 +126,13 @@ final class WebRemoteHardeningTests: XCTestCase {
         while (idle + partial).contains(where: \.isOpen), Date() < deadline { usleep(100_000) }
         XCTAssertEqual((idle + partial).filter(\.isOpen).count, 0, "every token-less connection that sent no whole head is closed")
         XCTAssertEqual(try oton.ctl(["volume", "50"]).status, 0)
-        XCTAssertTrue(stream.nextEvent()?.contains(#""volume":0.5"#) == true, "the token holder's event channel stays open and live")
+        // Another event (a state or title) may come first on a loaded machine: the volume one must follow.
+        var live = false
+        for _ in 0 ..< 20 {
+            guard let event = stream.nextEvent() else { break }
+            if event.contains(#""volume":0.5"#) { live = true; break }
+        }
+        XCTAssertTrue(live, "the token holder's event channel stays open and live")
 
         // Hold a fresh attack while oton is told to stop.
         for _ in 0 ..< 64 { idle.append(try HalfOpenConnection(port: port)) }
