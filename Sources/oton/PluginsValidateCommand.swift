@@ -23,7 +23,7 @@ extension PluginsCommand {
         var timeout: Double = 2
 
         @Option(name: .customLong("plugin-config"), help: ArgumentHelp(tr("The plugin's config as a JSON object, for the checks that need a running instance; the plugin's I/O is then real (its files, its network peers)")))
-        var pluginConfig: String = "{}"
+        var pluginConfig: String?
 
         @Option(name: .long, help: ArgumentHelp(tr("plugins.json whose ids and folders to use (default: the usual lookup)")))
         var config: String?
@@ -35,7 +35,9 @@ extension PluginsCommand {
             }
             let configText: String
             do {
-                let parsed = try JSONParser(maxBytes: 16 << 20).parse(Data(pluginConfig.utf8))
+                // A plugin named by its id is checked with its entry's config unless --plugin-config says otherwise.
+                let entryConfig = (try? ConfigLoader.load(explicit: config))?.plugins.first { $0.id == path }?.config
+                let parsed = try pluginConfig.map { try JSONParser(maxBytes: 16 << 20).parse(Data($0.utf8)) } ?? entryConfig ?? .object([:])
                 guard case .object = parsed else { throw InspectFailure(description: tr("it is not a JSON object")) }
                 configText = parsed.jsonText
             } catch {

@@ -190,6 +190,9 @@ static const struct {
     "org.oton.test.misbehaving", "Misbehaving", "1.0.0", "Breaks the contract on request",
     misbehaving_consumes, misbehaving_commands, sizeof misbehaving_commands / sizeof misbehaving_commands[0], 0,
     misbehaving_create, misbehaving_destroy, misbehaving_on_event, misbehaving_on_media, misbehaving_on_command,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0,
+#endif
 }, {0}};
 #define misbehaving_descriptor misbehaving_large.descriptor
 #else
@@ -198,6 +201,9 @@ static const oton_plugin_descriptor misbehaving_descriptor = {
     "org.oton.test.misbehaving", "Misbehaving", "1.0.0", "Breaks the contract on request",
     misbehaving_consumes, misbehaving_commands, sizeof misbehaving_commands / sizeof misbehaving_commands[0], 0,
     misbehaving_create, misbehaving_destroy, misbehaving_on_event, misbehaving_on_media, misbehaving_on_command,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+#endif
 };
 #endif
 

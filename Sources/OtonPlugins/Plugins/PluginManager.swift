@@ -161,6 +161,8 @@ public final class PluginManager: @unchecked Sendable {
         let library = try PluginLibrary(path: path)
         let manifest = library.manifest
         guard manifest.id == entry.id else { throw .idMismatch(path: path, configured: entry.id, declared: manifest.id) }
+        let problems = PluginSettingsCheck.problems(config: entry.config, settings: manifest.settings)
+        guard problems.isEmpty else { throw .settingsRefused(path: path, id: manifest.id, problems: problems) }
         if let other = instances.first(where: { $0.id == manifest.id }) {
             throw .duplicateID(path: path, id: manifest.id, loadedFrom: other.library.path)
         }
