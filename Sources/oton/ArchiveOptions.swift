@@ -69,8 +69,8 @@ struct ArchiveOptions: ParsableArguments {
             config[FileSinkKey.keep.rawValue] = .string(keep)
         }
         if let keepSize {
-            guard let bytes = Self.size(keepSize), bytes >= 1_048_576, bytes <= 1_125_899_906_842_624 else {
-                Terminal.error(tr("--keep-size {value}: use 500G, 2T or 800M (from 1M to 1024T)", ["value": keepSize]))
+            guard let bytes = Self.size(keepSize), bytes >= 1024, bytes <= 1_125_899_906_842_624 else {
+                Terminal.error(tr("--keep-size {value}: use 500G, 2T or 800M (from 1K to 1024T)", ["value": keepSize]))
                 throw ExitStatus.configuration
             }
             config[FileSinkKey.keepSizeMb.rawValue] = .number(bytes / 1_048_576)

@@ -128,6 +128,31 @@ final class ArchiveSplitterTests: XCTestCase {
         XCTAssertTrue(actions.contains { if case let .gap(gap, _) = $0 { gap.reason == .reconnect } else { false } }, "one error: a reconnect")
     }
 
+    func testAnOutageAcrossABoundaryIsInBothSegmentsLedgers() throws {
+        var splitter = ArchiveSplitter(period: try XCTUnwrap(ArchivePeriod(seconds: 10)))
+        var feed = Feed()
+        var segments = Segments()
+        var arrival = noon + 1 * second
+        for _ in 0 ..< 10 { // 11 … 16 s
+            segments.apply(splitter.receive(feed.buffer(frames: 19, caps: mp3Caps, make: mp3Frame), arrival: arrival))
+            arrival += 19 * frameNanoseconds
+        }
+        let stopped = try XCTUnwrap(splitter.currentSegment?.end)
+        splitter.playerError(kind: "stream-unavailable")
+        splitter.playerError(kind: "not-found")
+        feed.connection = 2
+        // Back at 12:00:34: the periods 12:00:10 and 12:00:20 lost their ends and wholes.
+        segments.apply(splitter.receive(feed.buffer(frames: 19, caps: mp3Caps, newConnection: true, make: mp3Frame), arrival: noon + 34 * second))
+        segments.apply(splitter.finish())
+        XCTAssertEqual(segments.begun.count, 2)
+        XCTAssertEqual(segments.gaps.count, 2)
+        XCTAssertEqual(segments.gaps[0].at, stopped)
+        XCTAssertEqual(segments.gaps[0].missingNanoseconds, noon + 10 * second - stopped, "to the boundary")
+        XCTAssertEqual(segments.gaps[1].at, noon + 30 * second, "from the start of the new segment's period")
+        XCTAssertEqual(Double(segments.gaps[1].missingNanoseconds) / 1e9, 34 - 30 - Double(19 * frameNanoseconds) / 1e9, accuracy: 0.03)
+        XCTAssertEqual(segments.gaps.map(\.reason), [.sourceDown, .sourceDown])
+    }
+
     func testAServerThatStallsLeavesAGapOfTheSecondsItDidNotSend() throws {
         var splitter = ArchiveSplitter(period: try XCTUnwrap(ArchivePeriod(seconds: 3600)))
         var feed = Feed()

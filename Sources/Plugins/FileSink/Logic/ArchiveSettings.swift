@@ -60,8 +60,8 @@ public struct ArchiveSettings: Equatable, Sendable {
             }
             settings.retention.maxAgeNanoseconds = Int64(seconds * 1e9)
         }
-        if let megabytes = try config.number(key(.keepSizeMb), in: 1 ... 1_073_741_824,
-                                             expected: "a number of megabytes from 1 to 1073741824 (1 PiB)") {
+        if let megabytes = try config.number(key(.keepSizeMb), in: 0.001 ... 1_073_741_824,
+                                             expected: "a number of megabytes from 0.001 to 1073741824 (1 PiB)") {
             settings.retention.maxBytes = UInt64(megabytes * 1_048_576)
         }
         return settings

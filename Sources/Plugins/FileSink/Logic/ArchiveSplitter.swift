@@ -10,7 +10,8 @@ public struct ArchiveSplitter {
         public var id: Int
         /// Wall time of the first unit (nanoseconds since 1970).
         public var start: Int64
-        /// The boundary the segment runs to.
+        /// The boundaries of the segment's period.
+        public var periodStart: Int64
         public var periodEnd: Int64
         /// The segment began at its period's boundary (not at the start of the recording, after an outage or a format change).
         public var fromBoundary: Bool
@@ -125,7 +126,7 @@ public struct ArchiveSplitter {
     public mutating func track(_ metadata: TrackMetadata) -> [Action] {
         guard metadata.sequence != latest?.sequence else { return [] }
         latest = metadata
-        guard let segment = current else { return [] }
+        guard let segment = current, metadata.title != nil || metadata.artist != nil else { return [] }
         return [.title(metadata, at: segment.end, offsetNanoseconds: segment.audioNanoseconds)]
     }
 
@@ -156,6 +157,13 @@ public struct ArchiveSplitter {
         }
         let middle = time + unit.durationNanoseconds / 2
         if let segment = current, !unit.isCodecHeader, middle >= segment.periodEnd {
+            if let gap = pendingGap, gap.at < segment.periodEnd {
+                // An outage across the boundary: its first part is missing from the segment that ends.
+                let part = Gap(at: gap.at, missingNanoseconds: segment.periodEnd - gap.at, overlapNanoseconds: 0, reason: gap.reason,
+                               discardedBytes: gap.discarded)
+                actions.append(.gap(part, offsetNanoseconds: segment.audioNanoseconds))
+                pendingGap = (segment.periodEnd, gap.reason, 0)
+            }
             actions += endCurrent(.boundary)
         }
         if current == nil {
@@ -164,8 +172,9 @@ public struct ArchiveSplitter {
                 for header in codecHeaders { actions += write(header, repeated: true, end: time) }
             }
         }
-        if let gap = pendingGap {
+        if var gap = pendingGap, let segment = current {
             pendingGap = nil
+            gap.at = max(gap.at, min(segment.periodStart, time)) // periods wholly inside the outage have no segment
             let difference = time - gap.at
             let measured = Gap(at: gap.at, missingNanoseconds: max(0, difference), overlapNanoseconds: max(0, -difference),
                                reason: gap.reason, discardedBytes: gap.discarded)
@@ -177,13 +186,13 @@ public struct ArchiveSplitter {
 
     private mutating func begin(at time: Int64, middle: Int64, container: StreamContainer, caps: String) -> [Action] {
         let periodStart = period.start(containing: middle)
-        let segment = Segment(id: nextID, start: time, periodEnd: period.boundary(after: middle),
+        let segment = Segment(id: nextID, start: time, periodStart: periodStart, periodEnd: period.boundary(after: middle),
                               fromBoundary: cutAtBoundary && abs(time - periodStart) <= 500_000_000,
                               container: container, caps: caps, end: time)
         nextID += 1
         current = segment
         var actions: [Action] = [.begin(segment)]
-        if let latest { actions.append(.title(latest, at: time, offsetNanoseconds: 0)) }
+        if let latest, latest.title != nil || latest.artist != nil { actions.append(.title(latest, at: time, offsetNanoseconds: 0)) }
         return actions
     }
 
