@@ -22,7 +22,10 @@ struct ArchiveSegments {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return }
         var paths: [String] = []
         while let relative = walker.nextObject() as? String {
-            if extensions.contains((relative as NSString).pathExtension) { paths.append(folder + "/" + relative) }
+            let path = folder + "/" + relative
+            // A segment has its ledger beside it (track files, in the same folder tree, have none).
+            if extensions.contains((relative as NSString).pathExtension),
+               FileManager.default.fileExists(atPath: (path as NSString).deletingPathExtension + ".jsonl") { paths.append(path) }
         }
         for path in paths.sorted(by: { ($0 as NSString).lastPathComponent < ($1 as NSString).lastPathComponent }) {
             let ledgerPath = (path as NSString).deletingPathExtension + ".jsonl"
