@@ -48,7 +48,7 @@ struct ArchiveOptions: ParsableArguments {
         }
         var config: [String: JSONValue] = [:]
         guard case .success = ArchiveSettings.period(archive) else {
-            Terminal.error(tr("--archive {value}: use {hint}", ["value": archive, "hint": ArchiveSettings.periodHint]))
+            Terminal.error(tr("--archive {value}: use a period that divides a day: 1m, 5m, 15m, 1h, 6h, 1d (any whole number of seconds that divides a day, from 1s)", ["value": archive]))
             throw ExitStatus.configuration
         }
         config[FileSinkKey.archive.rawValue] = .string(archive)
