@@ -27,6 +27,9 @@ public struct TrackSplitter {
         public var durationNanoseconds: Int64 = 0
         /// Where the stream was (monotonic ns) when the segment began.
         public var startedMonotonic: Int64
+        /// It ended without a title change: the recording stopped, the connection broke, data was lost
+        /// (a track still in progress, whatever its length, is kept as incomplete rather than dropped as short).
+        public var cutShort = false
         /// Ogg: the granule position at the cut (0 at the start of a chain); nil when the
         /// recording joined a logical stream in the middle and the position is not known yet.
         public var granuleBase: Int64?
@@ -300,8 +303,9 @@ public struct TrackSplitter {
     }
 
     private mutating func endCurrent(complete: Bool) -> [Action] {
-        guard let segment = current else { return [] }
+        guard var segment = current else { return [] }
         current = nil
+        segment.cutShort = !complete
         return [.end(segment, complete: complete && segment.startedAtBoundary)]
     }
 }

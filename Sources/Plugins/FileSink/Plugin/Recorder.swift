@@ -377,7 +377,8 @@ final class Recorder {
         let decision = wish.map { wish in
             wishlistPlacement(relativeName: name, complete: isComplete, seconds: seconds, minimumSeconds: settings.minimumSeconds,
                               policy: settings.partial, wish: wish)
-        } ?? placement(relativeName: name, complete: isComplete, seconds: seconds, minimumSeconds: settings.minimumSeconds, policy: settings.partial)
+        } ?? placement(relativeName: name, complete: isComplete, seconds: seconds, minimumSeconds: settings.minimumSeconds, policy: settings.partial,
+                       cutShort: segment.cutShort)
         open.entry.bytes = file.size
         open.entry.seconds = (seconds * 1000).rounded() / 1000
         var finalPath: String?
