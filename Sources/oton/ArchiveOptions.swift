@@ -60,7 +60,15 @@ struct ArchiveOptions: ParsableArguments {
             }
             config[FileSinkKey.archiveTz.rawValue] = .string(archiveTZ)
         }
-        if let archiveTemplate { config[FileSinkKey.archiveTemplate.rawValue] = .string(archiveTemplate) }
+        if let archiveTemplate {
+            do {
+                _ = try ArchiveNaming(archiveTemplate, zone: .utc)
+            } catch {
+                Terminal.error("--archive-template: \(error.description)")
+                throw ExitStatus.configuration
+            }
+            config[FileSinkKey.archiveTemplate.rawValue] = .string(archiveTemplate)
+        }
         if let keep {
             guard let seconds = try? DurationText.seconds(keep), seconds >= 60, seconds <= 100 * 366 * 86400 else {
                 Terminal.error(tr("--keep {value}: use an age such as 30d, 12h or 90m (from 1m to 100 years)", ["value": keep]))
