@@ -231,7 +231,10 @@ struct RecordCommand: ParsableCommand {
         var lines: RecordLogLines?
         var watch: WishWatcher.Watch?
         var sinkFailure: String?
+        var watchdog: RecorderWatchdog?
         let outcome = session.run { session in
+            watchdog = RecorderWatchdog { [player = session.player] in RecorderStatusLine.text([player]) }
+            watchdog?.ready()
             lines = RecordLogLines(bus: session.bus)
             watch = wishes?.watch(bus: session.bus, station: chosen.name)
             if let report = session.plugins.reports.first(where: { $0.id == Self.pluginID }), case let .failed(error) = report.status {
@@ -244,6 +247,7 @@ struct RecordCommand: ParsableCommand {
                 DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter * 2 + 30) { [session] in session.requestQuit() }
             }
         }
+        watchdog?.stopping()
         watch?.close()
         lines?.close()
         if let sinkFailure {

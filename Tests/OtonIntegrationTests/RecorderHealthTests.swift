@@ -53,4 +53,28 @@ final class RecorderHealthTests: XCTestCase {
         XCTAssertEqual(get(port, "/metrics")?.status, 200, "the figures are still served beside the checks")
         XCTAssertEqual(recorder.stop(), 0, recorder.stderr)
     }
+
+    /// Under systemd (`Type=notify`, `WatchdogSec`): READY once the stations are started, WATCHDOG
+    /// pings with how many stations record, STOPPING on SIGTERM; for one station and for several.
+    func testTheRecorderSpeaksSystemdsNotifyProtocol() throws {
+        let directory = try TemporaryDirectory(self)
+        let file = directory.file("source.mp3")
+        try LiveSource.makeFile(file, seconds: 4)
+        let station = try LiveSource(self, file: file, logDirectory: directory.file("sent"))
+        let deadPort = try FreePort.allocate()
+        for (stations, expected) in [([String](), "1 of 1 station recording"), (["http://127.0.0.1:\(deadPort)/down.mp3"], "1 of 2 stations recording")] {
+            let socket = try NotifySocket(path: directory.file("notify-\(stations.count)"))
+            let recorder = try RecordHarness(self, url: station.url, extra: stations, out: directory.file("out-\(stations.count)"),
+                                             environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "1000000"])
+            try recorder.start()
+            let ready = try XCTUnwrap(socket.receive(timeout: 60), recorder.stderr)
+            XCTAssertTrue(ready.contains("READY=1\n") && ready.contains("MAINPID=\(recorder.process.processIdentifier)\n"), ready)
+            let pings = socket.receive(until: { $0.contains("WATCHDOG=1\n") && $0.contains("STATUS=\(expected)\n") }, timeout: 60)
+            XCTAssertTrue(pings.last?.contains("STATUS=\(expected)") ?? false, "\(pings) \(recorder.stderr)")
+            recorder.process.terminate()
+            let stopping = socket.receive(until: { $0.contains("STOPPING=1") }, timeout: 30)
+            XCTAssertTrue(stopping.last?.contains("STOPPING=1") ?? false, "\(stopping)")
+            XCTAssertEqual(recorder.waitForExit(timeout: 60), 0, recorder.stderr) // one SIGTERM: a second would exit at once
+        }
+    }
 }
