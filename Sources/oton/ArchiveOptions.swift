@@ -23,6 +23,9 @@ struct ArchiveOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(tr("With --archive: remove the oldest finished segments while the archive is larger than this (500G, 800M)"), valueName: "size"))
     var keepSize: String?
 
+    @Option(name: .long, help: ArgumentHelp(tr("With --archive, below --disk-floor: stop recording (default) or remove the oldest finished segment (oldest)"), valueName: "stop|oldest"))
+    var whenFull: String?
+
     /// "500G", "2T", "800M" (powers of 1024, an optional B or iB), or bytes.
     static func size(_ text: String) -> Double? {
         let units: [Character: Double] = ["k": 1024, "m": 1_048_576, "g": 1_073_741_824, "t": 1_099_511_627_776]
@@ -40,7 +43,7 @@ struct ArchiveOptions: ParsableArguments {
     func sinkConfig() throws -> [String: JSONValue] {
         guard let archive else {
             for (flag, given) in [("--archive-tz", archiveTZ != nil), ("--archive-template", archiveTemplate != nil), ("--keep", keep != nil),
-                                  ("--keep-size", keepSize != nil)] where given {
+                                  ("--keep-size", keepSize != nil), ("--when-full", whenFull != nil)] where given {
                 Terminal.error(tr("{flag} applies to archive mode only: add --archive 1h (or another period)", ["flag": flag]))
                 throw ExitStatus.configuration
             }
@@ -75,6 +78,13 @@ struct ArchiveOptions: ParsableArguments {
                 throw ExitStatus.configuration
             }
             config[FileSinkKey.keep.rawValue] = .string(keep)
+        }
+        if let whenFull {
+            guard ArchiveSettings.WhenFull(rawValue: whenFull) != nil else {
+                Terminal.error(tr("--when-full {value}: use stop or oldest", ["value": whenFull]))
+                throw ExitStatus.configuration
+            }
+            config[FileSinkKey.whenFull.rawValue] = .string(whenFull)
         }
         if let keepSize {
             guard let bytes = Self.size(keepSize), bytes >= 1024, bytes <= 1_125_899_906_842_624 else {

@@ -258,5 +258,10 @@ final class ArchiveSplitterTests: XCTestCase {
         XCTAssertEqual(ArchiveRetention(maxBytes: 10).expired(entries, now: now, writingBytes: 1000).count, 5,
                        "everything finished may go, the segment being written is never among them")
         XCTAssertTrue(ArchiveRetention().expired(entries, now: now, writingBytes: 0).isEmpty)
+        var whenFull = ArchiveRetention()
+        XCTAssertNil(whenFull.oldestToFreeSpace(entries), "by default a full disk stops the recording")
+        whenFull.removeOldestWhenFull = true
+        XCTAssertEqual(whenFull.oldestToFreeSpace(entries.shuffled())?.path, "s/0.mp3", "--when-full oldest: the oldest goes")
+        XCTAssertNil(whenFull.oldestToFreeSpace([]), "with nothing finished to remove, recording stops")
     }
 }

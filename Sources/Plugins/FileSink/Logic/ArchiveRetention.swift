@@ -4,6 +4,8 @@
 public struct ArchiveRetention: Equatable, Sendable {
     public var maxAgeNanoseconds: Int64?
     public var maxBytes: UInt64?
+    /// Below the free-space floor, remove the oldest finished segment instead of stopping (`keep_when_full`: "oldest").
+    public var removeOldestWhenFull = false
 
     public struct Entry: Equatable, Sendable {
         /// The segment's file, relative to the output folder; its ledger is beside it.
@@ -26,7 +28,13 @@ public struct ArchiveRetention: Equatable, Sendable {
         self.maxBytes = maxBytes
     }
 
-    public var isActive: Bool { maxAgeNanoseconds != nil || maxBytes != nil }
+    public var isActive: Bool { maxAgeNanoseconds != nil || maxBytes != nil || removeOldestWhenFull }
+
+    /// Below the free-space floor: the oldest finished segment, the one to remove instead of stopping (nil: stop).
+    public func oldestToFreeSpace(_ finished: [Entry]) -> Entry? {
+        guard removeOldestWhenFull else { return nil }
+        return finished.min { ($0.start, $0.path) < ($1.start, $1.path) }
+    }
 
     /// The entries to delete, oldest first. `finished` in any order; `writingBytes` is the open segment's size.
     public func expired(_ finished: [Entry], now: Int64, writingBytes: UInt64) -> [Entry] {

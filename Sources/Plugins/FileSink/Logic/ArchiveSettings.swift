@@ -37,7 +37,7 @@ public struct ArchiveSettings: Equatable, Sendable {
         let zoneChoice = try config.choice(key(.archiveTz), Zone.self) ?? .utc
         let zone: ArchiveZone = zoneChoice == .utc ? .utc : .local(.current)
         guard let text = try config.string(key(.archive), nonEmpty: true, expected: "a duration: " + periodHint) else {
-            for other in [FileSinkKey.archiveTemplate, .archiveTz, .keep, .keepSizeMb] where config.value(key(other)) != nil {
+            for other in [FileSinkKey.archiveTemplate, .archiveTz, .keep, .keepSizeMb, .whenFull] where config.value(key(other)) != nil {
                 throw config.error(key(other), "applies to archive mode only; set archive (e.g. \"1h\") too")
             }
             return nil
@@ -64,6 +64,17 @@ public struct ArchiveSettings: Equatable, Sendable {
                                              expected: "a number of megabytes from 0.001 to 1073741824 (1 PiB)") {
             settings.retention.maxBytes = UInt64(megabytes * 1_048_576)
         }
+        if let choice = try config.choice(key(.whenFull), WhenFull.self) {
+            settings.retention.removeOldestWhenFull = choice == .oldest
+        }
         return settings
+    }
+
+    /// Below the free-space floor (`when_full`, `--when-full`).
+    public enum WhenFull: String, CaseIterable, Sendable {
+        /// Recording stops (exit 4), as without archive mode.
+        case stop
+        /// The oldest finished segment goes (logged), and recording goes on.
+        case oldest
     }
 }

@@ -32,4 +32,6 @@ public enum FileSinkKey: String, CaseIterable, Sendable {
     /// Archive retention: the age (a duration, "30d") and the size in megabytes.
     case keep
     case keepSizeMb = "keep_size_mb"
+    /// Below the free-space floor: "stop" recording (the default) or remove the "oldest" finished segment.
+    case whenFull = "when_full"
 }

@@ -136,6 +136,9 @@ public struct FileSinkSettings: Equatable, Sendable {
             if let flag = try config.bool(key(name)) { settings[keyPath: path] = flag }
         }
         settings.archive = try ArchiveSettings.parse(config)
+        if settings.archive != nil && settings.format == .wav {
+            throw config.error(key(.archive), "records the encoded stream as received; it cannot be used with format \"wav\"")
+        }
         if let flag = try config.bool(key(.tracks)) { settings.tracks = flag }
         guard settings.tracks || settings.archive != nil else {
             throw config.error(key(.tracks), "false needs archive: with neither tracks nor an archive nothing would be recorded")

@@ -185,7 +185,7 @@ final class ArchiveRecorder {
         totalNanoseconds += segment.audioNanoseconds
         let seconds = Double(segment.audioNanoseconds) / 1e9
         notify(.archived(path: final, seconds: seconds, bytes: segment.bytes, status: status.rawValue))
-        if archive.retention.isActive {
+        if archive.retention.isActive { // (when_full oldest needs the catalogue too)
             let ledgerBytes = ArchiveCatalogue.size(of: open.ledgerPath) ?? 0
             catalogue.append(ArchiveRetention.Entry(path: final, start: segment.start, end: segment.end, bytes: segment.bytes + ledgerBytes))
             applyRetention()
@@ -205,6 +205,14 @@ final class ArchiveRecorder {
     private func applyRetention() {
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
         let doomed = archive.retention.expired(catalogue, now: now, writingBytes: open?.file.size ?? 0)
+        remove(doomed, why: tr("--keep {keep}, --keep-size {size}", [
+            "keep": archive.retention.maxAgeNanoseconds.map { formatSeconds(Double($0) / 1e9) } ?? "-",
+            "size": archive.retention.maxBytes.map { formatBytes($0) } ?? "-",
+        ]))
+    }
+
+    /// Deletes finished segments with their ledgers, and the folders they leave empty; each removal is logged.
+    private func remove(_ doomed: [ArchiveRetention.Entry], why: String) {
         guard !doomed.isEmpty else { return }
         let paths = Set(doomed.map(\.path))
         catalogue.removeAll { paths.contains($0.path) }
@@ -212,11 +220,7 @@ final class ArchiveRecorder {
             unlink(entry.path)
             unlink(ArchiveMarker.ledgerPath(forSegment: entry.path))
             ArchiveCatalogue.removeEmptyFolders(from: (entry.path as NSString).deletingLastPathComponent, root: settings.directory)
-            notify(.log(level: .info, message: tr("retention: removed {path} (--keep {keep}, --keep-size {size})", [
-                "path": entry.path,
-                "keep": archive.retention.maxAgeNanoseconds.map { formatSeconds(Double($0) / 1e9) } ?? "-",
-                "size": archive.retention.maxBytes.map { formatBytes($0) } ?? "-",
-            ])))
+            notify(.log(level: .info, message: tr("retention: removed {path} ({why})", ["path": entry.path, "why": why])))
         }
     }
 
@@ -226,6 +230,13 @@ final class ArchiveRecorder {
         guard bytesSinceSpaceCheck >= 256 << 10 else { return true }
         bytesSinceSpaceCheck = 0
         guard let free = DiskSpace.available(at: settings.directory) else { return true }
+        if free < settings.diskFloorBytes + UInt64(count), let oldest = archive.retention.oldestToFreeSpace(catalogue) {
+            // --when-full oldest: the oldest finished segment goes instead of the recording stopping.
+            remove([oldest], why: tr("only {free} MiB free, below the floor of {floor} MiB (--when-full oldest)",
+                                     ["free": String(free / 1_048_576), "floor": String(settings.diskFloorBytes / 1_048_576)]))
+            bytesSinceSpaceCheck = .max // check again at the next write
+            return true
+        }
         if free < settings.diskFloorBytes + UInt64(count) {
             stop(reason: .diskFull, message: "archive recording stopped: only \(free / 1_048_576) MiB free in \(settings.directory), below the floor of \(settings.diskFloorBytes / 1_048_576) MiB (config.disk_floor_mb / --disk-floor)")
             return false
