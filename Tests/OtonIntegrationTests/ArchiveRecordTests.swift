@@ -57,9 +57,11 @@ final class ArchiveRecordTests: XCTestCase {
             XCTAssertEqual(summary["bitrate_kbps"] as? Int, 128, name)
             let seconds = try XCTUnwrap(summary["seconds"] as? Double)
             XCTAssertEqual(Double(summary["frames"] as? Int ?? 0) * frame, seconds, accuracy: 0.002, name)
-            let decoded = try Discovered.run(segment.path)
-            XCTAssertTrue(decoded.ok, "\(name) decodes on its own: \(decoded.text)")
-            XCTAssertEqual(decoded.seconds, seconds, accuracy: 0.03, "\(name): decoded length and ledger agree")
+            if summary["frames"] as? Int ?? 0 >= 3 { // GStreamer's typefinder needs 3 frames; SIGTERM just after a boundary leaves fewer
+                let decoded = try Discovered.run(segment.path)
+                XCTAssertTrue(decoded.ok, "\(name) decodes on its own: \(decoded.text)")
+                XCTAssertEqual(decoded.seconds, seconds, accuracy: 0.03, "\(name): decoded length and ledger agree")
+            }
             XCTAssertEqual(Array(segment.bytes.prefix(2)), [0xFF, 0xFB], "\(name) starts on a frame")
             let last = index == segments.count - 1
             XCTAssertEqual(summary["status"] as? String, last ? "ended-early" : "complete", name)
