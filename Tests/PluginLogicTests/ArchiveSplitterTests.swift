@@ -243,6 +243,25 @@ final class ArchiveSplitterTests: XCTestCase {
         XCTAssertEqual(parsed["offset"]?.numberValue, 1.045)
     }
 
+    func testADurationLimitStopsAtTheFrame() throws {
+        var splitter = ArchiveSplitter(period: try XCTUnwrap(ArchivePeriod(seconds: 10)))
+        splitter.audioLimit = 3 * second
+        var feed = Feed()
+        var segments = Segments()
+        var arrival = noon + 5 * second
+        for _ in 0 ..< 10 { // 5 s in buffers of half a second, across 12:00:10
+            segments.apply(splitter.receive(feed.buffer(frames: 19, caps: mp3Caps, make: mp3Frame), arrival: arrival))
+            arrival += 19 * frameNanoseconds
+        }
+        XCTAssertTrue(splitter.reachedLimit)
+        XCTAssertEqual(segments.ended.last?.1, .stopped)
+        XCTAssertEqual(segments.ended.count, segments.begun.count, "the last segment has ended")
+        let frames = segments.ended.reduce(0) { $0 + $1.0.frames }
+        XCTAssertEqual(frames, Int((3 * second + frameNanoseconds - 1) / frameNanoseconds), "3 s, to the frame")
+        XCTAssertEqual(segments.files.reduce([], +), Array(feed.received.prefix(frames * 417)))
+        XCTAssertTrue(splitter.finish().isEmpty, "nothing left to end")
+    }
+
     func testRetentionRemovesTheOldestFirstByAgeAndBySize() {
         let hour: Int64 = 3600 * second
         let entries = (0 ..< 5).map { index in

@@ -65,6 +65,12 @@ public struct ArchiveSplitter {
     }
 
     public let period: ArchivePeriod
+    /// Stop after this much audio in all (`--duration` in archive-only mode), to the frame; 0: no limit.
+    public var audioLimit: Int64 = 0
+    /// Audio placed in every segment so far.
+    public private(set) var audioPlaced: Int64 = 0
+    /// The limit was reached: the last segment has ended and nothing more is placed.
+    public var reachedLimit: Bool { audioLimit > 0 && audioPlaced >= audioLimit }
     private var timeline = ArchiveTimeline()
     private var current: Segment?
     private var nextID = 1
@@ -103,7 +109,8 @@ public struct ArchiveSplitter {
                 codecHeaders = []
             }
         }
-        guard !reading.units.isEmpty, reading.container != .unknown || reading.caps != StreamUnitReader.unknownCaps else { return actions }
+        guard !reading.units.isEmpty, !reachedLimit || current != nil,
+              reading.container != .unknown || reading.caps != StreamUnitReader.unknownCaps else { return actions }
         let audio = reading.units.reduce(Int64(0)) { $0 + $1.unit.durationNanoseconds }
         if let stall = timeline.observe(arrival: arrival, audio: audio) {
             let gap = Gap(at: stall.at, missingNanoseconds: stall.nanoseconds, overlapNanoseconds: 0, reason: .stall, discardedBytes: 0)
@@ -114,6 +121,10 @@ public struct ArchiveSplitter {
         errorsSinceAudio = []
         let unitsHaveDurations = audio > 0
         for (unit, _) in reading.units {
+            if reachedLimit {
+                actions += endCurrent(.stopped)
+                break
+            }
             // Without durations (a container that is not framed), the arrival dates each piece.
             let time = unitsHaveDurations ? timeline.now : arrival
             actions += place(unit, at: time, container: reading.container, caps: reading.caps)
@@ -205,6 +216,7 @@ public struct ArchiveSplitter {
             segment.frames += 1
         }
         segment.audioNanoseconds += unit.durationNanoseconds
+        audioPlaced += unit.durationNanoseconds
         segment.end = max(segment.end, end)
         current = segment
         audioEnd = segment.end

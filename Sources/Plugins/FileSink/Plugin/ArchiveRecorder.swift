@@ -35,7 +35,6 @@ final class ArchiveRecorder {
     private var catalogue: [ArchiveRetention.Entry] = []
     private var bytesSinceSpaceCheck: UInt64 = .max
     private var totalBytes: UInt64 = 0
-    private var totalNanoseconds: Int64 = 0
     private let markerPath: String
     private let notify: (Recorder.Notice) -> Void
     private let tr: (String, [String: String]) -> String
@@ -47,6 +46,7 @@ final class ArchiveRecorder {
         self.notify = notify
         tr = translate
         splitter = ArchiveSplitter(period: archive.period)
+        if !settings.tracks { splitter.audioLimit = settings.maxNanoseconds } // with tracks, the track recorder stops it
         markerPath = settings.directory + "/" + ArchiveMarker.name(pid: getpid())
         do {
             try FileOps.makeDirectories(settings.directory)
@@ -71,10 +71,9 @@ final class ArchiveRecorder {
     func receive(_ reading: StreamUnitReader.Reading, arrival: Int64) {
         guard !stopped else { return }
         apply(splitter.receive(reading, arrival: arrival))
-        // Archive only: --duration counts the audio archived (with track files, the track recorder stops).
-        let audio = totalNanoseconds + (splitter.currentSegment?.audioNanoseconds ?? 0)
-        if settings.maxNanoseconds > 0 && audio >= settings.maxNanoseconds && !settings.tracks {
-            stop(reason: .maxDuration, message: "recording stopped: \(formatSeconds(Double(audio) / 1e9)) of audio recorded (the duration asked for)", isError: false)
+        // Archive only: --duration counts the audio archived, to the frame (with track files, the track recorder stops).
+        if splitter.reachedLimit {
+            stop(reason: .maxDuration, message: "recording stopped: \(formatSeconds(Double(splitter.audioPlaced) / 1e9)) of audio recorded (the duration asked for)", isError: false)
         }
     }
 
@@ -182,7 +181,6 @@ final class ArchiveRecorder {
         ledger(ArchiveLedger.endLine(segment, status: status, why: reason == .boundary ? nil : reason.rawValue,
                                      gaps: open.gaps, missingNanoseconds: open.missingNanoseconds), to: open.ledgerPath)
         unlink(markerPath)
-        totalNanoseconds += segment.audioNanoseconds
         let seconds = Double(segment.audioNanoseconds) / 1e9
         notify(.archived(path: final, seconds: seconds, bytes: segment.bytes, status: status.rawValue))
         if archive.retention.isActive { // (when_full oldest needs the catalogue too)
