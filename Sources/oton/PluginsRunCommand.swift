@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import OtonHost
+
+extension PluginsCommand {
+    /// `oton plugins run PLUGIN --events FILE`: a plugin author's harness.
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: tr("Feed scripted events, commands and audio to one plugin, without a station, and print what it published and answered."),
+            discussion: HelpText.paragraphs(
+                tr("The script has one JSON object a line: an event as --events and oton ctl subscribe print it ({\"kind\": \"track\", \"fields\": {\"artist\": \"A\", \"title\": \"B\"}}), a command ({\"command\": \"NAME\", \"args\": [\"…\"]}), or {\"audio\": true}, where the --audio WAV file (16-bit PCM) is fed to the PCM tap. Lines starting with # are skipped. Output: one JSON line for each event the plugin published (as --events prints it) and each command's reply ({\"command\", \"ok\", \"text\"}), in order. The plugin's I/O is real; its data and cache folders are temporary."),
+                tr("Exit status: 0 when the script ran, 1 when the plugin refused its config, blocked or the script is wrong (the reason on stderr), 2 for a usage error."),
+                HelpText.examples("oton plugins run ./libmine.so --events script.jsonl", "oton plugins run org.example.level-meter --audio tone.wav --events audio.jsonl --plugin-config '{\"window_ms\": 500}'")
+            )
+        )
+
+        @Argument(help: ArgumentHelp(tr("The plugin: a path, a bare file name, or a plugin id from plugins.json")))
+        var path: String
+
+        @Option(name: .long, help: ArgumentHelp(tr("The script: JSON lines of events, commands and {\"audio\": true}; - reads standard input")))
+        var events: String
+
+        @Option(name: .long, help: ArgumentHelp(tr("A 16-bit PCM WAV file, fed where the script says {\"audio\": true}")))
+        var audio: String?
+
+        @Option(name: .customLong("plugin-config"), help: ArgumentHelp(tr("The plugin's config as a JSON object (default: its entry's in plugins.json, else {})")))
+        var pluginConfig: String?
+
+        @Option(name: .long, help: ArgumentHelp(tr("Time limit for one call into the plugin, in seconds")))
+        var timeout: Double = 5
+
+        @Option(name: .long, help: ArgumentHelp(tr("plugins.json whose ids and folders to use (default: the usual lookup)")))
+        var config: String?
+
+        func run() throws {
+            guard timeout.isFinite, timeout > 0, timeout <= 600 else {
+                Terminal.error("--timeout \(timeout) is out of range: give seconds from 0.1 to 600")
+                throw ExitStatus.configuration
+            }
+            let library: String
+            let configText: String
+            let script: String
+            do {
+                var inspect = Inspect()
+                inspect.path = path
+                inspect.config = config
+                library = try inspect.locate()
+                let entryConfig = (try? ConfigLoader.load(explicit: config))?.plugins.first { $0.id == path }?.config
+                let parsed = try pluginConfig.map { try JSONParser(maxBytes: 16 << 20).parse(Data($0.utf8)) } ?? entryConfig ?? .object([:])
+                guard case .object = parsed else { throw InspectFailure(description: tr("--plugin-config is not a JSON object")) }
+                configText = parsed.jsonText
+                let data = events == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: events)
+                guard let data else { throw InspectFailure(description: tr("{file}: cannot be read", ["file": events])) }
+                guard data.count <= PluginScriptStep.maximumBytes else { throw InspectFailure(description: tr("{file}: larger than 16 MiB", ["file": events])) }
+                script = String(decoding: data, as: UTF8.self)
+            } catch {
+                Terminal.error("\(error)")
+                throw ExitStatus.configuration
+            }
+            do throws(ValidationFailure) {
+                let sound = try audio.map { path throws(ValidationFailure) in try WAVAudio(path: path) }
+                let runner = PluginScriptRun(path: library, config: configText, limit: timeout, audio: sound) { line in
+                    StandardOutput.write(line + "\n")
+                }
+                let steps = try runner.run(script: script)
+                Terminal.note(tr("{count} steps run", ["count": String(steps)]))
+            } catch {
+                Terminal.error(error.reason)
+                throw ExitCode(1)
+            }
+        }
+    }
+}
