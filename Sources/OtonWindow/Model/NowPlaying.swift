@@ -1,0 +1,142 @@
+import OtonJSON
+import OtonSupport
+import PluginAPI
+
+/// What the window shows, built only from the player's bus events (as `oton ctl subscribe` streams
+/// them) and its `status` reply. Pure: no GTK, no socket; the time comes in as an argument.
+public struct NowPlaying: Equatable, Sendable {
+    /// A reconnect the player waits for: when (monotonic seconds) and which attempt.
+    public struct Reconnect: Equatable, Sendable {
+        public var at: Double
+        public var attempt: Int
+        public var maximum: Int?
+    }
+
+    public var state = "connecting"
+    public var bufferingPercent: Int?
+    public var reconnect: Reconnect?
+    public var errorMessage: String?
+    public var errorSuggestion: String?
+    public var station = ""
+    public var artist = ""
+    public var title = ""
+    public var trackSequence: String?
+    public var volumePercent = 100
+    /// The artwork plugin's picture (a file it caches); nil: the built-in one.
+    public var artworkPath: String?
+    /// Its average colour, "#RRGGBB" only (it ends up in CSS).
+    public var colour: String?
+    /// The player's control socket went away (it quit, or gave up on the station it started with).
+    public var playerGone = false
+    /// The last error since the player last played: what a player that quit gave up on (its last
+    /// state events, stopping, carry no error).
+    public var lastProblem: Problem?
+
+    public struct Problem: Equatable, Sendable {
+        public var message: String
+        public var suggestion: String?
+    }
+
+    public init() {}
+
+    /// Applies one `{"kind": …, "fields": {…}}` event object; returns whether anything shown changed.
+    @discardableResult
+    public mutating func apply(event: [String: JSONValue], now: Double) -> Bool {
+        guard let kind = event["kind"]?.stringValue, case let .object(raw)? = event["fields"] else { return false }
+        let fields = raw.compactMapValues(\.text)
+        let before = self
+        switch kind {
+        case "state": applyState(fields, now: now)
+        case "track": applyTrack(fields)
+        case "volume":
+            if let volume = fields[OTON_FIELD_VOLUME].flatMap(Double.init), volume.isFinite {
+                volumePercent = min(max(Int((volume * 100).rounded()), 0), 150)
+            }
+        case OTON_EVENT_NAME_ARTWORK_READY:
+            artworkPath = fields[OTON_FIELD_PATH].flatMap { $0.isEmpty ? nil : $0 }
+            colour = fields[OTON_FIELD_COLOR].flatMap(Self.checkedColour)
+        default: return false
+        }
+        return self != before
+    }
+
+    /// Applies a `status` reply's `data` (what the player is doing when the window attaches).
+    public mutating func apply(status data: [String: JSONValue]) {
+        if let value = data["state"]?.stringValue { state = value }
+        if let value = data["station"]?.stringValue { station = value }
+        artist = data["artist"]?.stringValue ?? ""
+        title = data["title"]?.stringValue ?? ""
+        if let volume = data["volume"]?.int64Value { volumePercent = Int(min(max(volume, 0), 150)) }
+        if let error = data["error"] {
+            errorMessage = error["message"]?.stringValue
+            errorSuggestion = error["suggestion"]?.stringValue
+        }
+    }
+
+    private mutating func applyState(_ fields: [String: String], now: Double) {
+        guard let name = fields[OTON_FIELD_STATE], !name.isEmpty else { return }
+        state = name
+        playerGone = false
+        bufferingPercent = name == "buffering" ? fields[OTON_FIELD_BUFFERING_PERCENT].flatMap { Int($0) } : nil
+        let attempt = fields[OTON_FIELD_RETRY_ATTEMPT].flatMap { Int($0) } ?? 0
+        let hasError = fields[OTON_FIELD_ERROR_KIND] != nil || fields[OTON_FIELD_ERROR_MESSAGE] != nil
+        if hasError, attempt > 0, let delay = fields[OTON_FIELD_RETRY_IN_MS].flatMap(Double.init) {
+            reconnect = Reconnect(at: now + delay / 1000, attempt: attempt, maximum: fields[OTON_FIELD_RETRY_MAX].flatMap { Int($0) })
+        } else {
+            reconnect = nil
+        }
+        errorMessage = hasError ? fields[OTON_FIELD_ERROR_MESSAGE] : nil
+        errorSuggestion = hasError ? fields[OTON_FIELD_ERROR_SUGGESTION] : nil
+        if let errorMessage { lastProblem = Problem(message: errorMessage, suggestion: errorSuggestion) }
+        if name == "playing" { lastProblem = nil }
+    }
+
+    private mutating func applyTrack(_ fields: [String: String]) {
+        if let value = fields[OTON_FIELD_STATION], !value.isEmpty { station = value }
+        let sequence = fields[OTON_FIELD_SEQUENCE]
+        let ended = sequence != trackSequence
+        trackSequence = sequence
+        title = fields[OTON_FIELD_TITLE] ?? (ended ? "" : title)
+        artist = fields[OTON_FIELD_ARTIST] ?? (ended ? "" : artist)
+    }
+
+    /// Whether the main button pauses (true) or plays.
+    public var isPlaying: Bool {
+        !playerGone && reconnect == nil && ["playing", "buffering", "connecting"].contains(state)
+    }
+
+    /// The state in words: "buffering 40 %", "reconnecting in 4 s (attempt 2/3)", "gave up".
+    public func stateText(now: Double) -> String {
+        if let reconnect {
+            let values = ["seconds": "\(max(0, Int((reconnect.at - now).rounded(.up))))", "attempt": "\(reconnect.attempt)",
+                          "max": reconnect.maximum.map { "\($0)" } ?? ""]
+            return reconnect.maximum == nil ? tr("reconnecting in {seconds} s (attempt {attempt})", values)
+                : tr("reconnecting in {seconds} s (attempt {attempt}/{max})", values)
+        }
+        if playerGone { return lastProblem == nil ? tr("the player stopped") : tr("gave up") }
+        switch state {
+        case "connecting": return tr("connecting")
+        case "buffering": return bufferingPercent.map { tr("buffering {percent} %", ["percent": "\($0)"]) } ?? tr("buffering")
+        case "playing": return tr("playing")
+        case "paused": return tr("paused")
+        case "stopped": return tr("stopped")
+        case "idle": return tr("idle")
+        case "error": return tr("gave up")
+        default: return state
+        }
+    }
+
+    /// The error and what to do about it, on two lines; nil without an error.
+    public var problemText: String? {
+        let problem = playerGone ? lastProblem : errorMessage.map { Problem(message: $0, suggestion: errorSuggestion) }
+        guard let problem, !problem.message.isEmpty else { return nil }
+        guard let suggestion = problem.suggestion, !suggestion.isEmpty else { return problem.message }
+        return problem.message + "\n" + suggestion
+    }
+
+    static func checkedColour(_ text: String) -> String? {
+        let hex = text.dropFirst()
+        guard text.first == "#", hex.count == 6, hex.allSatisfy(\.isHexDigit) else { return nil }
+        return text
+    }
+}

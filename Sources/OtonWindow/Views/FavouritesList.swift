@@ -1,0 +1,67 @@
+import CGtk
+import OtonSupport
+
+/// The player's stations (plugins.json's favourites) in a GtkListView over a string model, so
+/// 10,000 of them cost only the rows on screen. Each row is a flat button named after its station
+/// that plays it (`app.station(N)`, N from 1 as `oton ctl stations` numbers them).
+@MainActor
+final class FavouritesList {
+    typealias Widget = Widgets.Widget
+    let root: Widget
+    private let names: OpaquePointer
+    private var shown: [String] = []
+
+    init() {
+        names = gtk_string_list_new(nil)
+        let selection = gtk_no_selection_new(OpaquePointer(g_object_ref(UnsafeMutableRawPointer(names))))
+        let factory = gtk_signal_list_item_factory_new()!
+        Signal.connectObject(cast(factory), "setup") { item in
+            let button = gtk_button_new()!
+            gtk_widget_add_css_class(button, "flat")
+            gtk_list_item_set_child(cast(item), button)
+        }
+        Signal.connectObject(cast(factory), "bind") { item in
+            let listItem: OpaquePointer = cast(item)
+            let button = gtk_list_item_get_child(listItem)!
+            let object = gtk_list_item_get_item(listItem)
+            let name = object.map { String(cString: gtk_string_object_get_string(cast($0))) } ?? ""
+            let position = gtk_list_item_get_position(listItem)
+            gtk_button_set_label(cast(button), name)
+            if let label = gtk_button_get_child(cast(button)) {
+                gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_END)
+                gtk_label_set_xalign(cast(label), 0)
+            }
+            // The target first: a name without its int32 target is a mismatch GTK warns about.
+            gtk_actionable_set_action_target_value(cast(button), g_variant_new_int32(Int32(clamping: position + 1)))
+            gtk_actionable_set_action_name(cast(button), "app.station")
+        }
+        let list = gtk_list_view_new(selection, factory)!
+        oton_gtk_accessible_label(list, tr("Favourites"))
+        let scrolled = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_child(cast(scrolled), list)
+        gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_widget_set_vexpand(scrolled, 1)
+        gtk_widget_set_size_request(scrolled, -1, 120)
+        gtk_widget_add_css_class(scrolled, "card")
+        let heading = Widgets.label(description: tr("Favourites"), cssClasses: ["heading"])
+        Widgets.setText(heading, tr("Favourites"))
+        root = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [heading, scrolled])
+        gtk_widget_set_vexpand(root, 1)
+    }
+
+    /// Replaces the rows with `stations` (in one splice: one model change however many).
+    func show(_ stations: [StationRow]) {
+        let wanted = stations.map(\.name)
+        guard wanted != shown else { return }
+        let count = UInt32(shown.count)
+        shown = wanted
+        var copies = wanted.map { strdup($0) }
+        copies.append(nil)
+        copies.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { pointer in
+                gtk_string_list_splice(names, 0, count, pointer)
+            }
+        }
+        for copy in copies { free(copy) }
+    }
+}
