@@ -1,0 +1,151 @@
+import Foundation
+import IcecastFixture
+import OtonHost
+import OtonTestSupport
+import XCTest
+
+/// `oton window` in a real display server (Xvfb) with a private session bus and the AT-SPI bus,
+/// driven as a screen reader drives it (pyatspi, by accessible names), against a real Icecast,
+/// checked through `oton ctl`. Screenshots go to .build/test-output/window.
+final class WindowTests: XCTestCase {
+    private var server: IcecastServer?
+    private var desktop: DesktopSession?
+
+    override func tearDown() async throws {
+        server?.stop()
+        server = nil
+        desktop?.stop()
+        desktop = nil
+    }
+
+    private func startDesktop(width: Int = 1280, height: Int = 844) async throws -> DesktopSession {
+        let session = try await DesktopSession.start(width: width, height: height)
+        desktop = session
+        return session
+    }
+
+    private static func plugins(_ stations: [(String, String)], default name: String? = nil) -> String {
+        let list = stations.map { "{\"name\": \(JSONText.quoted($0.0)), \"url\": \(JSONText.quoted($0.1))}" }.joined(separator: ",\n")
+        let chosen = name.map { "\"default_station\": \(JSONText.quoted($0)), " } ?? ""
+        return "{\(chosen)\"stations\": [\(list)], \"plugins\": []}"
+    }
+
+    /// The whole path: the window starts its player, shows the lab station's title and follows an ICY
+    /// change within 5 s; Pause and Play act on the player; markup in a title stays text; the volume
+    /// slider sets the player's volume; a station that cannot be reached shows its error; Quit stops
+    /// the player the window started.
+    func testWindowPlaysFollowsTitlesAndDrivesThePlayer() async throws {
+        let server = try await IcecastServer.start()
+        self.server = server
+        _ = try await server.startSource(mount: "/lab.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Lab FM")
+        let desktop = try await startDesktop()
+        let dead = "http://127.0.0.1:\(try FreePort.allocate())/gone.mp3"
+        let driver = try WindowDriver(self, desktop: desktop,
+                                      plugins: Self.plugins([("Lab FM", server.url(mount: "/lab.mp3").absoluteString), ("Dead FM", dead)], default: "Lab FM"))
+        let started = Date()
+        let window = try driver.open(["--instance", "win", "--size", "1280x800"])
+
+        let first = driver.waitForText("Title") { $0 == "Song One" }
+        XCTAssertTrue(first.matched, "the title label shows the station's title; saw \(first.last ?? "nothing"); log: \(driver.log)\n\(driver.tree())")
+        print("[measure] oton window: launch → title shown in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        XCTAssertEqual(driver.text("Artist"), "Artist A")
+        XCTAssertEqual(driver.status(instance: "win")?["state"]?.stringValue.map { ["playing", "buffering"].contains($0) }, true,
+                       "the window started a player as instance win")
+
+        // Pause, then find "Play" by its accessible name and press it: the player plays again.
+        XCTAssertTrue(driver.waitForButton("Pause"), "a playing player offers Pause: \(driver.buttonNames())")
+        XCTAssertTrue(driver.press("Pause"))
+        try await pollUntilTrue(timeout: 60, "the player paused") { driver.status(instance: "win")?["state"]?.stringValue == "paused" }
+        XCTAssertTrue(driver.waitForButton("Play"), "a paused player offers Play: \(driver.buttonNames())")
+        XCTAssertTrue(driver.press("Play"))
+        try await pollUntilTrue(timeout: 60, "the player playing again") { driver.status(instance: "win")?["state"]?.stringValue == "playing" }
+        XCTAssertTrue(driver.waitForText("State") { $0 == "playing" }.matched)
+
+        // An ICY title change reaches the title label within 5 s (the driver polls in one process, every 50 ms;
+        // it starts while the change is sent, so its own start-up overlaps the wait).
+        let sent = Date()
+        let waiting = Task.detached { driver.drive(["wait-text", "Title", "Song Two", "60"]) }
+        try await server.setTitle(mount: "/lab.mp3", title: "Artist B - Song Two")
+        let changed = await waiting.value
+        let seconds = Date().timeIntervalSince(sent)
+        XCTAssertEqual(changed?["text"]?.stringValue, "Song Two", "the title label follows the ICY change")
+        XCTAssertLessThan(seconds, 5, "the title follows an ICY change within 5 s")
+        print("[measure] oton window: ICY title change sent → title label changed in \(String(format: "%.2f", seconds)) s")
+
+        // Pango markup in a title is text: the label's text is the title the player has, character for
+        // character (the host decodes character references such as &amp; itself; tags stay).
+        let markup = #"<b>Bold</b> &amp; <span size="99999">big</span>"#
+        try await server.setTitle(mount: "/lab.mp3", title: "Artist C - " + markup)
+        let marked = driver.waitForText("Title") { $0.contains("Bold") }
+        let playerTitle = driver.status(instance: "win")?["title"]?.stringValue
+        XCTAssertEqual(marked.last, playerTitle, "the label shows the player's title as text")
+        XCTAssertEqual(marked.last, #"<b>Bold</b> & <span size="99999">big</span>"#, "tags stay visible characters")
+
+        // The volume slider acts on the player.
+        XCTAssertEqual(driver.drive(["value", "Volume", "40"])?["value"]?.numberValue, 40)
+        try await pollUntilTrue(timeout: 60, "the player's volume at 40 %") { driver.status(instance: "win")?["volume"]?.int64Value == 40 }
+
+        let wide = try driver.screenshot("window-1280x800.png", width: 1280, height: 800)
+        XCTAssertEqual(try WindowDriver.size(wide), "1280x800")
+        XCTAssertGreaterThan(try WindowDriver.colourCount(wide), 16, "the screenshot shows a drawn window, not a blank screen")
+
+        // A favourite that cannot be reached: the window says so, with the host's message and suggestion.
+        XCTAssertTrue(driver.waitForButton("Dead FM"), "the favourites list shows every station: \(driver.buttonNames())")
+        XCTAssertTrue(driver.press("Dead FM"))
+        let gaveUp = driver.waitForText("State", timeout: 120) { $0 == "gave up" }
+        XCTAssertTrue(gaveUp.matched, "saw \(gaveUp.last ?? "nothing")")
+        let error = driver.text("Error") ?? ""
+        let reported = driver.status(instance: "win")?["error"]?["message"]?.stringValue ?? "?"
+        XCTAssertTrue(error.hasPrefix(reported) && error.count > reported.count,
+                      "the error label has the player's message and its suggestion: \(error) / \(reported)")
+
+        // A second `oton window` raises the first and ends.
+        let second_ = try driver.open(["--instance", "win"], log: "second.log")
+        XCTAssertTrue(second_.waitForExit(timeout: 60), "the second window hands over to the first")
+        XCTAssertEqual(second_.terminationStatus, 0, driver.directory.read("second.log"))
+        XCTAssertTrue(window.isRunning)
+
+        // Quit (app.quit, Ctrl+Q's action, through GApplication's D-Bus actions): the window ends, and
+        // so does the player it started.
+        let player = DesktopSession.descendants(of: window.pid)
+        XCTAssertFalse(player.isEmpty, "the window's player runs below it")
+        _ = try desktop.bus.run("/usr/bin/gdbus", ["call", "--session", "--dest", "org.oton.Oton", "--object-path", "/org/oton/Oton",
+                                                  "--method", "org.gtk.Actions.Activate", "quit", "[]", "{}"])
+        XCTAssertTrue(window.waitForExit(timeout: 60), "Quit ends the window")
+        try await pollUntilTrue(timeout: 60, "the window's player gone") { player.allSatisfy { kill($0, 0) != 0 } }
+        XCTAssertNil(driver.status(instance: "win"), "no player is left behind")
+    }
+
+    /// 10,000 favourites: the window opens and stays responsive (a list view makes rows only for
+    /// what is on screen), at a phone's size.
+    func testTenThousandStationsAtPhoneSize() async throws {
+        let desktop = try await startDesktop(width: 1280, height: 844)
+        let stations = (1...10_000).map { ("Station \($0)", "http://127.0.0.1:9/\($0).mp3") }
+        let driver = try WindowDriver(self, desktop: desktop, plugins: Self.plugins(stations, default: "Station 1"))
+        let started = Date()
+        try driver.open(["--instance", "many", "--size", "390x844"])
+        XCTAssertTrue(driver.waitForButton("Station 1", timeout: 120), "the first station shows: \(driver.log)\n\(driver.tree())")
+        print("[measure] oton window: 10,000 stations → first row shown in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        let rows = driver.buttonNames().filter { $0.hasPrefix("Station ") }
+        XCTAssertLessThan(rows.count, 1000, "only rows near the screen exist (GtkListView keeps about 200), not 10,000")
+        XCTAssertTrue(driver.waitForButton("Next station"), "the controls answer while the list is long")
+        let narrow = try driver.screenshot("window-390x844.png", width: 390, height: 844)
+        XCTAssertEqual(try WindowDriver.size(narrow), "390x844")
+        XCTAssertGreaterThan(try WindowDriver.colourCount(narrow), 16, "the screenshot shows a drawn window, not a blank screen")
+    }
+
+    /// Without a display: one line that says so, exit 5, and no player started.
+    func testNoDisplaySaysSoInOneLine() throws {
+        let directory = try TemporaryDirectory(self)
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["XDG_RUNTIME_DIR"] = directory.path
+        let result = try runProcess(TestPaths.oton, ["window"], environment: environment)
+        XCTAssertEqual(result.status, 5, result.stderr)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("oton window: no display"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file("oton/default.sock")), "no player was started")
+    }
+}
