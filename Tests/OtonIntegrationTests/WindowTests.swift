@@ -63,14 +63,26 @@ final class WindowTests: XCTestCase {
 
         // An ICY title change reaches the title label within 5 s (the driver polls in one process, every 50 ms;
         // it starts while the change is sent, so its own start-up overlaps the wait).
+        // Beside it, `oton ctl subscribe` says when the player's bus carried the change (how much is the window's).
+        let events = driver.directory.file("events.jsonl")
+        FileManager.default.createFile(atPath: events, contents: nil)
+        let subscriber = ManagedProcess(name: "oton ctl subscribe", executable: TestPaths.oton, arguments: ["ctl", "--instance", "win", "subscribe"],
+                                        environment: driver.environment, stdout: FileHandle(forWritingAtPath: events))
+        try subscriber.start()
+        defer { subscriber.stop() }
+        try await pollUntilTrue(timeout: 60, "the subscription") { driver.directory.read("events.jsonl").contains("\"event\"") }
         let sent = Date()
         let waiting = Task.detached { driver.drive(["wait-text", "Title", "Song Two", "60"]) }
         try await server.setTitle(mount: "/lab.mp3", title: "Artist B - Song Two")
+        let onBus = try await pollUntil(timeout: 60, "the track event on the bus") {
+            driver.directory.read("events.jsonl").contains("\"title\":\"Song Two\"") ? Date().timeIntervalSince(sent) : nil
+        }
         let changed = await waiting.value
         let seconds = Date().timeIntervalSince(sent)
         XCTAssertEqual(changed?["text"]?.stringValue, "Song Two", "the title label follows the ICY change")
         XCTAssertLessThan(seconds, 5, "the title follows an ICY change within 5 s")
-        print("[measure] oton window: ICY title change sent → title label changed in \(String(format: "%.2f", seconds)) s")
+        print("[measure] oton window: ICY title change sent → track event on the bus in \(String(format: "%.2f", onBus)) s, "
+            + "→ title label changed in \(String(format: "%.2f", seconds)) s")
 
         // Pango markup in a title is text: the label's text is the title the player has, character for
         // character (the host decodes character references such as &amp; itself; tags stay).
@@ -99,18 +111,21 @@ final class WindowTests: XCTestCase {
         XCTAssertTrue(error.hasPrefix(reported) && error.count > reported.count,
                       "the error label has the player's message and its suggestion: \(error) / \(reported)")
 
+        // Ctrl+1 plays the first favourite, as the keyboard types it (XTest, through the AT-SPI registry).
+        XCTAssertNotNil(driver.drive(["keys", "Control_L+1"]))
+        try await pollUntilTrue(timeout: 60, "Ctrl+1 switching back to Lab FM") { driver.status(instance: "win")?["station"]?.stringValue == "Lab FM" }
+        XCTAssertTrue(driver.waitForText("State") { $0 == "playing" }.matched, "the error is gone once Lab FM plays")
+
         // A second `oton window` raises the first and ends.
         let second_ = try driver.open(["--instance", "win"], log: "second.log")
         XCTAssertTrue(second_.waitForExit(timeout: 60), "the second window hands over to the first")
         XCTAssertEqual(second_.terminationStatus, 0, driver.directory.read("second.log"))
         XCTAssertTrue(window.isRunning)
 
-        // Quit (app.quit, Ctrl+Q's action, through GApplication's D-Bus actions): the window ends, and
-        // so does the player it started.
+        // Ctrl+Q: the window ends, and so does the player it started.
         let player = DesktopSession.descendants(of: window.pid)
         XCTAssertFalse(player.isEmpty, "the window's player runs below it")
-        _ = try desktop.bus.run("/usr/bin/gdbus", ["call", "--session", "--dest", "org.oton.Oton", "--object-path", "/org/oton/Oton",
-                                                  "--method", "org.gtk.Actions.Activate", "quit", "[]", "{}"])
+        XCTAssertNotNil(driver.drive(["keys", "Control_L+q"]))
         XCTAssertTrue(window.waitForExit(timeout: 60), "Quit ends the window")
         try await pollUntilTrue(timeout: 60, "the window's player gone") { player.allSatisfy { kill($0, 0) != 0 } }
         XCTAssertNil(driver.status(instance: "win"), "no player is left behind")

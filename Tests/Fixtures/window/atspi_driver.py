@@ -9,6 +9,8 @@ short command per run; it prints one JSON line and exits 0, or prints why and ex
     atspi_driver.py names ROLE            the names of every node of ROLE ("push button", "list item" ...)
     atspi_driver.py press NAME            does the first action ("click") of the button named NAME
     atspi_driver.py value NAME [NUMBER]   reads (or sets) the value of the control named NAME ("Volume")
+    atspi_driver.py keys KEYSYM...        types keys as the keyboard does (XTest through the AT-SPI registry):
+                                          "Control_L+1" holds Control_L while typing 1
     atspi_driver.py dump                  the whole tree of the window's application, for a failure message
 """
 import json
@@ -17,6 +19,8 @@ import sys
 import pyatspi
 
 APPLICATION = "oton-window"
+# Xvfb's default keymap (evdev keycodes, us layout): the keys the window's shortcuts use.
+KEYCODES = {"Control_L": 37, "space": 65, "q": 24, "1": 10, "2": 11, "3": 12}
 
 
 def application():
@@ -93,6 +97,16 @@ def main(words):
         if len(words) > 2:
             value.currentValue = float(words[2])
         print(json.dumps({"value": value.currentValue, "minimum": value.minimumValue, "maximum": value.maximumValue}))
+    elif command == "keys":
+        application()  # the window is there to type into
+        for chord in words[1:]:
+            parts = chord.split("+")
+            for name in parts[:-1]:
+                pyatspi.Registry.generateKeyboardEvent(KEYCODES[name], None, pyatspi.KEY_PRESS)
+            pyatspi.Registry.generateKeyboardEvent(KEYCODES[parts[-1]], None, pyatspi.KEY_PRESSRELEASE)
+            for name in reversed(parts[:-1]):
+                pyatspi.Registry.generateKeyboardEvent(KEYCODES[name], None, pyatspi.KEY_RELEASE)
+        print(json.dumps({"typed": words[1:]}))
     elif command == "dump":
         lines = []
         for node, depth in walk(application()):

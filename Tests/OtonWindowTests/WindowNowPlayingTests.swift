@@ -3,7 +3,7 @@ import OtonJSON
 import XCTest
 
 /// The window's picture of the player, from the events `oton ctl subscribe` streams.
-final class NowPlayingTests: XCTestCase {
+final class WindowNowPlayingTests: XCTestCase {
     private func event(_ kind: String, _ fields: [String: String]) -> [String: JSONValue] {
         ["kind": .string(kind), "fields": .object(fields.mapValues(JSONValue.string))]
     }
