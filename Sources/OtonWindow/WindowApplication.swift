@@ -44,7 +44,7 @@ public final class WindowApplication {
         }
         MainThread.every(seconds: 1) { [weak self] in
             guard let self else { return false }
-            if playing.reconnect != nil { window?.showState(playing, now: Self.now()) }
+            if playing.isCountingDown { window?.showState(playing, now: Self.now()) }
             return true
         }
     }

@@ -24,10 +24,11 @@ final class WindowTests: XCTestCase {
         return session
     }
 
-    private static func plugins(_ stations: [(String, String)], default name: String? = nil) -> String {
+    private static func plugins(_ stations: [(String, String)], default name: String? = nil, sleepTimer: Bool = false) -> String {
         let list = stations.map { "{\"name\": \(JSONText.quoted($0.0)), \"url\": \(JSONText.quoted($0.1))}" }.joined(separator: ",\n")
         let chosen = name.map { "\"default_station\": \(JSONText.quoted($0)), " } ?? ""
-        return "{\(chosen)\"stations\": [\(list)], \"plugins\": []}"
+        let plugins = sleepTimer ? #"{"id": "org.oton.sleep-timer", "path": "\#(TestPaths.pluginLibrary("OtonSleepTimer"))", "enabled": true}"# : ""
+        return "{\(chosen)\"stations\": [\(list)], \"plugins\": [\(plugins)]}"
     }
 
     /// The whole path: the window starts its player, shows the lab station's title and follows an ICY
@@ -41,7 +42,8 @@ final class WindowTests: XCTestCase {
         let desktop = try await startDesktop()
         let dead = "http://127.0.0.1:\(try FreePort.allocate())/gone.mp3"
         let driver = try WindowDriver(self, desktop: desktop,
-                                      plugins: Self.plugins([("Lab FM", server.url(mount: "/lab.mp3").absoluteString), ("Dead FM", dead)], default: "Lab FM"))
+                                      plugins: Self.plugins([("Lab FM", server.url(mount: "/lab.mp3").absoluteString), ("Dead FM", dead)], default: "Lab FM",
+                                                    sleepTimer: true))
         let started = Date()
         let window = try driver.open(["--instance", "win", "--size", "1280x800"])
 
@@ -97,9 +99,23 @@ final class WindowTests: XCTestCase {
         XCTAssertEqual(driver.drive(["value", "Volume", "40"])?["value"]?.numberValue, 40)
         try await pollUntilTrue(timeout: 60, "the player's volume at 40 %") { driver.status(instance: "win")?["volume"]?.int64Value == 40 }
 
+        // The sleep timer's presets act on the player (its plugin), and the window counts down.
+        XCTAssertTrue(driver.press("Sleep timer"))
+        XCTAssertTrue(driver.waitForButton("30 minutes"), "the presets open: \(driver.buttonNames())")
+        XCTAssertTrue(driver.press("30 minutes"))
+        try await pollUntilTrue(timeout: 60, "the player's sleep timer set") {
+            (driver.status(instance: "win")?["sleep"]?["seconds_left"]?.int64Value).map { (1700...1800).contains($0) } == true
+        }
+        XCTAssertTrue(driver.waitForText("Sleep timer") { $0.hasPrefix("sleep 29:") || $0 == "sleep 30:00" }.matched, driver.tree())
+
         let wide = try driver.screenshot("window-1280x800.png", width: 1280, height: 800)
         XCTAssertEqual(try WindowDriver.size(wide), "1280x800")
         XCTAssertGreaterThan(try WindowDriver.colourCount(wide), 16, "the screenshot shows a drawn window, not a blank screen")
+
+        XCTAssertTrue(driver.press("Sleep timer"))
+        XCTAssertTrue(driver.waitForButton("Sleep timer off"))
+        XCTAssertTrue(driver.press("Sleep timer off"))
+        try await pollUntilTrue(timeout: 60, "the sleep timer off") { driver.status(instance: "win").map { $0["sleep"] == nil } == true }
 
         // A favourite that cannot be reached: the window says so, with the host's message and suggestion.
         XCTAssertTrue(driver.waitForButton("Dead FM"), "the favourites list shows every station: \(driver.buttonNames())")

@@ -64,6 +64,20 @@ final class WindowNowPlayingTests: XCTestCase {
         XCTAssertEqual(playing.artworkPath, "/tmp/b.png")
     }
 
+    func testSleepTimerCountsDownFromItsEvents() {
+        var playing = NowPlaying()
+        XCTAssertNil(playing.sleepText(now: 0))
+        playing.apply(event: event("org.oton.sleep.set", ["seconds": "1800", "mode": "duration"]), now: 10)
+        XCTAssertEqual(playing.sleepText(now: 10), "sleep 30:00")
+        XCTAssertEqual(playing.sleepText(now: 12.5), "sleep 29:58")
+        XCTAssertTrue(playing.isCountingDown)
+        playing.apply(event: event("org.oton.sleep.set", ["mode": "after-track"]), now: 20)
+        XCTAssertEqual(playing.sleepText(now: 20), "sleep after track")
+        playing.apply(event: event("org.oton.sleep.cancelled", [:]), now: 30)
+        XCTAssertNil(playing.sleepText(now: 30))
+        XCTAssertFalse(playing.isCountingDown)
+    }
+
     func testArgumentsRefuseBadSizesAndInstanceNames() throws {
         XCTAssertEqual(try WindowArguments.parse(["--size", "390x844"]).size.width, 390)
         XCTAssertEqual(try WindowArguments.parse(["--instance=kitchen"]).instance, "kitchen")

@@ -37,6 +37,14 @@ public struct NowPlaying: Equatable, Sendable {
         public var suggestion: String?
     }
 
+    /// The sleep timer as its plugin announced it: a deadline (monotonic seconds), or "after this track".
+    public enum Sleep: Equatable, Sendable {
+        case at(Double)
+        case afterTrack
+    }
+
+    public var sleep: Sleep?
+
     public init() {}
 
     /// Applies one `{"kind": …, "fields": {…}}` event object; returns whether anything shown changed.
@@ -55,6 +63,14 @@ public struct NowPlaying: Equatable, Sendable {
         case OTON_EVENT_NAME_ARTWORK_READY:
             artworkPath = fields[OTON_FIELD_PATH].flatMap { $0.isEmpty ? nil : $0 }
             colour = fields[OTON_FIELD_COLOR].flatMap(Self.checkedColour)
+        case OTON_EVENT_NAME_SLEEP_SET:
+            if fields[OTON_FIELD_MODE] == "after-track" {
+                sleep = .afterTrack
+            } else if let seconds = fields[OTON_FIELD_SECONDS].flatMap(Double.init), seconds.isFinite, seconds >= 0 {
+                sleep = .at(now + min(seconds, 86_400 * 7))
+            }
+        case OTON_EVENT_NAME_SLEEP_CANCELLED, OTON_EVENT_NAME_SLEEP_FIRED:
+            sleep = nil
         default: return false
         }
         return self != before
@@ -124,6 +140,22 @@ public struct NowPlaying: Equatable, Sendable {
         case "error": return tr("gave up")
         default: return state
         }
+    }
+
+    /// "sleep 29:59", "sleep after track"; nil without a sleep timer.
+    public func sleepText(now: Double) -> String? {
+        switch sleep {
+        case nil: return nil
+        case .afterTrack: return tr("sleep after track")
+        case let .at(deadline): return tr("sleep {time}", ["time": TimeText.minutesSeconds(max(0, Int((deadline - now).rounded(.up))))])
+        }
+    }
+
+    /// Whether the window has something that counts down each second.
+    public var isCountingDown: Bool {
+        if reconnect != nil { return true }
+        if case .at = sleep { return true }
+        return false
     }
 
     /// The error and what to do about it, on two lines; nil without an error.

@@ -9,6 +9,7 @@ final class ControlsBar {
     private let playPause: Widget
     private let volume: Widget
     private let volumeText: Widget
+    private let sleepTimer: SleepTimerButton
     private var showsPause = false
     /// Set while the scale follows the player, so that following it sends nothing back.
     private var following = false
@@ -32,7 +33,8 @@ final class ControlsBar {
         let speaker = gtk_image_new_from_icon_name("audio-volume-high-symbolic")!
         let buttons = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, [previous, playPause, stop, next])
         gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
-        let volumeRow = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [speaker, volume, volumeText])
+        sleepTimer = SleepTimerButton(act: act)
+        let volumeRow = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [speaker, volume, volumeText, sleepTimer.root])
         root = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, [buttons, volumeRow])
 
         Signal.connect(previous, "clicked") { act(["prev"]) }

@@ -12,6 +12,7 @@ final class NowPlayingView {
     private let artist: Widget
     private let state: Widget
     private let problem: Widget
+    private let sleep: Widget
     private var shownArtwork: String?
     private var builtInShown = false
 
@@ -28,7 +29,9 @@ final class NowPlayingView {
         state = Widgets.label(description: tr("State"), cssClasses: ["caption-heading"])
         problem = Widgets.label(description: tr("Error"), cssClasses: ["error"], wraps: true)
         gtk_widget_set_visible(problem, 0)
-        let text = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [station, title, artist, state, problem])
+        sleep = Widgets.label(description: tr("Sleep timer"), cssClasses: ["caption", "dim-label"])
+        gtk_widget_set_visible(sleep, 0)
+        let text = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [station, title, artist, state, sleep, problem])
         gtk_widget_set_hexpand(text, 1)
         gtk_widget_set_valign(text, GTK_ALIGN_CENTER)
         root = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 18, [artwork, text])
@@ -39,7 +42,7 @@ final class NowPlayingView {
         Widgets.setText(station, playing.station)
         Widgets.setText(title, playing.title)
         Widgets.setText(artist, playing.artist)
-        Widgets.setText(state, playing.stateText(now: now))
+        showState(playing, now: now)
         let problemText = playing.problemText
         Widgets.setText(problem, problemText ?? "", limit: 4000)
         gtk_widget_set_visible(problem, problemText == nil ? 0 : 1)
@@ -54,9 +57,12 @@ final class NowPlayingView {
         }
     }
 
-    /// The state line alone (the reconnect countdown ticks every second).
+    /// The state and sleep lines alone (their countdowns tick every second).
     func showState(_ playing: NowPlaying, now: Double) {
         Widgets.setText(state, playing.stateText(now: now))
+        let sleepText = playing.sleepText(now: now)
+        Widgets.setText(sleep, sleepText ?? "")
+        gtk_widget_set_visible(sleep, sleepText == nil ? 0 : 1)
     }
 
     /// The app's own icon from the theme, when no artwork came.
