@@ -192,6 +192,9 @@ static const oton_plugin_descriptor reader_descriptor = {
     "org.oton.test.json-reader", "JSON reader (test)", "1.0.0", "Reads its config and arguments with read_json",
     NULL, reader_commands, 4, 0,
     reader_create, reader_destroy, NULL, NULL, reader_on_command,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+#endif
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

@@ -31,7 +31,7 @@ final class PluginJSONReaderTests: XCTestCase {
                                          "station": .object(["name": .string("Jazz")])])
         let reports = manager.start([PluginEntry(id: "org.oton.test.json-reader", path: library, enabled: true, config: config, location: "plugins[0]")])
         guard case let .running(manifest) = reports.first?.status else { return XCTFail("\(reports)") }
-        XCTAssertEqual(manifest.abiVersion, "1.5")
+        XCTAssertEqual(manifest.abiVersion, "\(OTON_ABI_MAJOR).\(OTON_ABI_MINOR)")
         XCTAssertEqual(manager.run(command: "reader-config", arguments: []),
                        CommandReply(ok: true, text: "greeting=hi \"there\" é volume=0.5 port=8080 loud=1 tags=2 station=Jazz"))
         XCTAssertEqual(manager.run(command: "reader-args", arguments: ["a b", "\"quoted\"", "Ю\\"]),
