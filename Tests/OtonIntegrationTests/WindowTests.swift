@@ -54,6 +54,13 @@ final class WindowTests: XCTestCase {
         XCTAssertEqual(driver.status(instance: "win")?["state"]?.stringValue.map { ["playing", "buffering"].contains($0) }, true,
                        "the window started a player as instance win")
 
+        // Every button has a name a screen reader can say (the header bar's, the controls, the favourites).
+        let names = driver.buttonNames()
+        XCTAssertFalse(names.isEmpty || names.contains(""), "unnamed buttons: \(driver.tree())")
+        for name in ["Previous station", "Stop", "Next station", "Sleep timer", "Lab FM", "Dead FM"] {
+            XCTAssertTrue(names.contains(name), "\(name) in \(names)")
+        }
+
         // Pause, then find "Play" by its accessible name and press it: the player plays again.
         XCTAssertTrue(driver.waitForButton("Pause"), "a playing player offers Pause: \(driver.buttonNames())")
         XCTAssertTrue(driver.press("Pause"))
