@@ -27,7 +27,9 @@ final class WindowTests: XCTestCase {
     private static func plugins(_ stations: [(String, String)], default name: String? = nil, sleepTimer: Bool = false) -> String {
         let list = stations.map { "{\"name\": \(JSONText.quoted($0.0)), \"url\": \(JSONText.quoted($0.1))}" }.joined(separator: ",\n")
         let chosen = name.map { "\"default_station\": \(JSONText.quoted($0)), " } ?? ""
-        let plugins = sleepTimer ? #"{"id": "org.oton.sleep-timer", "path": "\#(TestPaths.pluginLibrary("OtonSleepTimer"))", "enabled": true}"# : ""
+        // With the sleep timer, the artwork plugin too: its picture (the built-in one: no cover or logo here) and colour.
+        let plugins = sleepTimer ? #"{"id": "org.oton.sleep-timer", "path": "\#(TestPaths.pluginLibrary("OtonSleepTimer"))", "enabled": true}, "#
+            + #"{"id": "org.oton.artwork", "path": "\#(TestPaths.pluginLibrary("OtonArtwork"))", "enabled": true}"# : ""
         return "{\(chosen)\"stations\": [\(list)], \"plugins\": [\(plugins)]}"
     }
 
@@ -53,6 +55,11 @@ final class WindowTests: XCTestCase {
         XCTAssertEqual(driver.text("Artist"), "Artist A")
         XCTAssertEqual(driver.status(instance: "win")?["state"]?.stringValue.map { ["playing", "buffering"].contains($0) }, true,
                        "the window started a player as instance win")
+
+        // The artwork plugin's picture replaces the window's own (here its built-in one: no cover or logo).
+        try await pollUntilTrue(timeout: 60, "the artwork plugin's picture") {
+            driver.drive(["describe", "Artwork"])?["description"]?.stringValue == "No cover for this track"
+        }
 
         // Every button has a name a screen reader can say (the header bar's, the controls, the favourites).
         let names = driver.buttonNames()

@@ -62,6 +62,9 @@ final class WindowNowPlayingTests: XCTestCase {
         playing.apply(event: event("org.oton.artwork.ready", ["path": "/tmp/b.png", "color": "red; } * { color: red"]), now: 0)
         XCTAssertNil(playing.colour, "only #RRGGBB reaches the CSS")
         XCTAssertEqual(playing.artworkPath, "/tmp/b.png")
+        XCTAssertEqual(playing.artworkDescription, "No cover for this track")
+        playing.apply(event: event("org.oton.artwork.ready", ["path": "/tmp/c.png", "type": "cover"]), now: 0)
+        XCTAssertEqual(playing.artworkDescription, "Cover of this track")
     }
 
     func testSleepTimerCountsDownFromItsEvents() {

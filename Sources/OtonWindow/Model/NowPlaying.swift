@@ -24,6 +24,8 @@ public struct NowPlaying: Equatable, Sendable {
     public var volumePercent = 100
     /// The artwork plugin's picture (a file it caches); nil: the built-in one.
     public var artworkPath: String?
+    /// What the picture is (the artwork event's type): "cover", "station-logo" or "default".
+    public var artworkType: String?
     /// Its average colour, "#RRGGBB" only (it ends up in CSS).
     public var colour: String?
     /// The player's control socket went away (it quit, or gave up on the station it started with).
@@ -62,6 +64,7 @@ public struct NowPlaying: Equatable, Sendable {
             }
         case OTON_EVENT_NAME_ARTWORK_READY:
             artworkPath = fields[OTON_FIELD_PATH].flatMap { $0.isEmpty ? nil : $0 }
+            artworkType = artworkPath == nil ? nil : fields[OTON_FIELD_TYPE]
             colour = fields[OTON_FIELD_COLOR].flatMap(Self.checkedColour)
         case OTON_EVENT_NAME_SLEEP_SET:
             if fields[OTON_FIELD_MODE] == "after-track" {
@@ -139,6 +142,16 @@ public struct NowPlaying: Equatable, Sendable {
         case "idle": return tr("idle")
         case "error": return tr("gave up")
         default: return state
+        }
+    }
+
+    /// What a screen reader says the picture is.
+    public var artworkDescription: String {
+        guard artworkPath != nil else { return tr("No artwork yet") }
+        switch artworkType {
+        case "cover": return tr("Cover of this track")
+        case "station-logo": return tr("Station logo")
+        default: return tr("No cover for this track")
         }
     }
 

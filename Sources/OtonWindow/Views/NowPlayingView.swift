@@ -46,6 +46,7 @@ final class NowPlayingView {
         let problemText = playing.problemText
         Widgets.setText(problem, problemText ?? "", limit: 4000)
         gtk_widget_set_visible(problem, problemText == nil ? 0 : 1)
+        gtk_picture_set_alternative_text(cast(artwork), playing.artworkDescription)
         if let path = playing.artworkPath {
             if path != shownArtwork {
                 gtk_picture_set_filename(cast(artwork), path)
