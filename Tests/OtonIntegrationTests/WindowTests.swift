@@ -168,7 +168,7 @@ final class WindowTests: XCTestCase {
         let stations = (1...10_000).map { ("Station \($0)", "http://127.0.0.1:9/\($0).mp3") }
         let driver = try WindowDriver(self, desktop: desktop, plugins: Self.plugins(stations, default: "Station 1"))
         let started = Date()
-        try driver.open(["--instance", "many", "--size", "390x844"])
+        let window = try driver.open(["--instance", "many", "--size", "390x844"])
         XCTAssertTrue(driver.waitForButton("Station 1", timeout: 120), "the first station shows: \(driver.log)\n\(driver.tree())")
         print("[measure] oton window: 10,000 stations → first row shown in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
         let rows = driver.buttonNames().filter { $0.hasPrefix("Station ") }
@@ -177,6 +177,12 @@ final class WindowTests: XCTestCase {
         let narrow = try driver.screenshot("window-390x844.png", width: 390, height: 844)
         XCTAssertEqual(try WindowDriver.size(narrow), "390x844")
         XCTAssertGreaterThan(try WindowDriver.colourCount(narrow), 16, "the screenshot shows a drawn window, not a blank screen")
+
+        // A window that dies without a word (SIGKILL) takes its player along: its lifeline closes.
+        let player = DesktopSession.descendants(of: window.pid)
+        XCTAssertFalse(player.isEmpty, "the window's player runs below it")
+        window.kill()
+        try await pollUntilTrue(timeout: 60, "the player of a killed window gone") { player.allSatisfy { kill($0, 0) != 0 } }
     }
 
     /// Without a display: one line that says so, exit 5, and no player started.
