@@ -6,7 +6,7 @@ struct PluginsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
         abstract: tr("List the configured plugins or inspect a plugin library."),
-        subcommands: [List.self, Inspect.self, SetSetting.self, Validate.self, ValidateOne.self],
+        subcommands: [List.self, Inspect.self, SetSetting.self, New.self, Validate.self, ValidateOne.self],
         defaultSubcommand: List.self
     )
 

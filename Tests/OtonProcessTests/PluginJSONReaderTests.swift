@@ -43,6 +43,13 @@ final class PluginJSONReaderTests: XCTestCase {
                        CommandReply(ok: true, text: "status=0 found=1 length=3 text=abc error="))
         XCTAssertEqual(manager.run(command: "reader-as-int", arguments: ["5"]),
                        CommandReply(ok: false, text: #"args[0] must be a whole number, not "5""#))
+        // ABI 1.6: write_json_string makes the literal a webhook sends; a short buffer gets the size it needs.
+        let title = "Кино – \"Группа крови\" \\ \n\t\u{1}\u{2028}"
+        XCTAssertEqual(manager.run(command: "reader-quote", arguments: [title]),
+                       CommandReply(ok: true, text: #"{"title":"Кино – \"Группа крови\" \\ \n\t\u0001\u2028"} length=62 small=-4 needed=62 cleared=1"#))
+        let reply = manager.run(command: "reader-quote", arguments: [title])?.text ?? ""
+        let object = try JSONValue.parse(Data(reply.components(separatedBy: " length=")[0].utf8))
+        XCTAssertEqual(object["title"]?.stringValue, title, "the literal reads back as the text")
     }
 
     func testDefaultsApplyWhenTheConfigIsEmpty() throws {

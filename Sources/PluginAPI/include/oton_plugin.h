@@ -57,7 +57,8 @@ extern "C" {
                               1.3: oton_host.run_command, oton_host.select_pcm_format;
                               1.4: oton_host.language, oton_host.translate;
                               1.5: oton_host.read_json, oton_json_value (config and arguments by path);
-                              1.6: oton_plugin_descriptor.settings, oton_setting_decl (declared settings) */
+                              1.6: oton_plugin_descriptor.settings, oton_setting_decl (declared settings),
+                                   oton_host.write_json_string (a JSON string literal for the plugin) */
 
 /* The one symbol the host looks up with dlsym(). */
 #define OTON_PLUGIN_ENTRY_SYMBOL "oton_plugin_entry"
@@ -657,6 +658,25 @@ struct oton_host {
      *            so the string read is the plugin's own copy in `text`. */
     oton_status (*read_json)(const oton_host *host, const char *json, const char *path,
                              oton_json_value *value, char *error, size_t error_size);
+
+    /* 1.6, ANY THREAD. Writes `text` as a JSON string literal, quotes included,
+     * so a plugin that sends JSON (a webhook, MQTT, a file for OBS) needs no
+     * escaping of its own: build the rest with snprintf around it.
+     *
+     * INPUT      `text`: NUL-terminated UTF-8 (a title, a station name: any
+     *            bytes; invalid UTF-8 becomes U+FFFD). At most 1 MiB is read.
+     * OUTPUT     `out`: the plugin's buffer of `out_size` bytes, NUL-terminated:
+     *            "…" with \" \\ and every control character escaped (\n, \t,
+     *            \u0001 …), U+2028 and U+2029 too; other characters as UTF-8.
+     *            `*length` (may be NULL): the literal's length without the NUL.
+     * RESULT     OTON_OK. OTON_ERR_FAILED when it does not fit: out[0] is NUL
+     *            (when out_size > 0) and *length holds the length needed; call
+     *            again with *length + 1 bytes. OTON_ERR_INVALID when `text` is
+     *            NULL, or `out` is NULL with out_size > 0. OTON_ERR_FAILED after
+     *            destroy() began, as for the table's other functions.
+     * OWNERSHIP  Both BORROWED for the call; nothing is kept. */
+    oton_status (*write_json_string)(const oton_host *host, const char *text,
+                                     char *out, size_t out_size, size_t *length);
 };
 
 /* ------------------------------------------------------------------------ */
@@ -772,6 +792,7 @@ _Static_assert(OTON_FIELD_END(oton_plugin_descriptor, on_command) == OTON_DESCRI
 _Static_assert(OTON_FIELD_END(oton_pcm_format_request, channels) == OTON_PCM_FORMAT_REQUEST_SIZE_1_3, "oton_pcm_format_request: 1.3 layout changed");
 _Static_assert(OTON_FIELD_END(oton_json_value, integer) == OTON_JSON_VALUE_SIZE_1_5, "oton_json_value: 1.5 layout changed");
 _Static_assert(offsetof(oton_host, read_json) == 136, "oton_host: 1.5 layout changed");
+_Static_assert(offsetof(oton_host, write_json_string) == 144, "oton_host: 1.6 layout changed");
 _Static_assert(OTON_FIELD_END(oton_setting_decl, reserved) == OTON_SETTING_DECL_SIZE_1_6, "oton_setting_decl: 1.6 layout changed");
 _Static_assert(OTON_FIELD_END(oton_plugin_descriptor, reserved2) == OTON_DESCRIPTOR_SIZE_1_6, "oton_plugin_descriptor: 1.6 layout changed");
 #endif
