@@ -109,6 +109,16 @@ final class WindowTests: XCTestCase {
         XCTAssertEqual(marked.last, playerTitle, "the label shows the player's title as text")
         XCTAssertEqual(marked.last, #"<b>Bold</b> & <span size="99999">big</span>"#, "tags stay visible characters")
 
+        // The tracks heard, newest first, under "Recently played" (a plain-text row each).
+        XCTAssertTrue(driver.press("Recently played"), driver.tree())
+        try await pollUntilTrue(timeout: 60, "the history rows") {
+            let rows = driver.drive(["names", "label"])?["names"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let songs = rows.filter { $0.contains(" – ") }
+            return songs.count >= 3 && songs[0].contains("Artist C – <b>Bold</b>") && songs[1].contains("Artist B – Song Two · Lab FM")
+                && songs[2].contains("Artist A – Song One · Lab FM")
+        }
+        XCTAssertTrue(driver.press("Favourites"))
+
         // The volume slider acts on the player.
         XCTAssertEqual(driver.drive(["value", "Volume", "40"])?["value"]?.numberValue, 40)
         try await pollUntilTrue(timeout: 60, "the player's volume at 40 %") { driver.status(instance: "win")?["volume"]?.int64Value == 40 }

@@ -42,9 +42,12 @@ final class WindowNowPlayingTests: XCTestCase {
 
     func testTrackTitleArtistStationAndTheirEnd() {
         var playing = NowPlaying()
-        playing.apply(event: event("track", ["station": "Lab FM", "title": "<b>Song</b> &amp;", "artist": "A", "sequence": "1"]), now: 0)
+        playing.apply(event: event("track", ["station": "Lab FM", "title": "<b>Song</b> &amp;", "artist": "A", "sequence": "1"]), now: 0, clock: "12:00")
         XCTAssertEqual(playing.title, "<b>Song</b> &amp;", "kept as sent; the label shows it as text")
         XCTAssertEqual(playing.station, "Lab FM")
+        XCTAssertEqual(playing.history, ["12:00  A – <b>Song</b> &amp; · Lab FM"], "as text")
+        playing.apply(event: event("track", ["sequence": "1", "station": "Lab FM", "title": "<b>Song</b> &amp;", "artist": "A"]), now: 0)
+        XCTAssertEqual(playing.history.count, 1, "the same track again is not heard twice")
         playing.apply(event: event("track", ["sequence": "2"]), now: 0)
         XCTAssertEqual(playing.title, "", "a new track without a title ends the old one")
         XCTAssertEqual(playing.artist, "")

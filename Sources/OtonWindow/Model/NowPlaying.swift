@@ -1,3 +1,4 @@
+import Foundation
 import OtonJSON
 import OtonSupport
 import PluginAPI
@@ -47,17 +48,22 @@ public struct NowPlaying: Equatable, Sendable {
 
     public var sleep: Sleep?
 
+    /// A track heard since the window attached, newest first: "14:05  Artist – Title · Station".
+    public private(set) var history: [String] = []
+    public static let historyLimit = 500
+
     public init() {}
 
     /// Applies one `{"kind": …, "fields": {…}}` event object; returns whether anything shown changed.
     @discardableResult
-    public mutating func apply(event: [String: JSONValue], now: Double) -> Bool {
+    /// `clock`: the listener's time of day, for the history ("14:05"); events arrive as they happen.
+    public mutating func apply(event: [String: JSONValue], now: Double, clock: String = NowPlaying.localClock()) -> Bool {
         guard let kind = event["kind"]?.stringValue, case let .object(raw)? = event["fields"] else { return false }
         let fields = raw.compactMapValues(\.text)
         let before = self
         switch kind {
         case "state": applyState(fields, now: now)
-        case "track": applyTrack(fields)
+        case "track": applyTrack(fields, clock: clock)
         case "volume":
             if let volume = fields[OTON_FIELD_VOLUME].flatMap(Double.init), volume.isFinite {
                 volumePercent = min(max(Int((volume * 100).rounded()), 0), 150)
@@ -110,13 +116,22 @@ public struct NowPlaying: Equatable, Sendable {
         if name == "playing" { lastProblem = nil }
     }
 
-    private mutating func applyTrack(_ fields: [String: String]) {
+    /// Puts the current track at the top of the history (its wall time as the listener's HH:MM).
+    private mutating func remember(clock: String) {
+        let song = [artist, title].filter { !$0.isEmpty }.joined(separator: " – ")
+        history.insert(clock + "  " + song + (station.isEmpty ? "" : " · " + station), at: 0)
+        if history.count > Self.historyLimit { history.removeLast(history.count - Self.historyLimit) }
+    }
+
+    private mutating func applyTrack(_ fields: [String: String], clock: String) {
         if let value = fields[OTON_FIELD_STATION], !value.isEmpty { station = value }
         let sequence = fields[OTON_FIELD_SEQUENCE]
         let ended = sequence != trackSequence
         trackSequence = sequence
+        let before = (title, artist)
         title = fields[OTON_FIELD_TITLE] ?? (ended ? "" : title)
         artist = fields[OTON_FIELD_ARTIST] ?? (ended ? "" : artist)
+        if !title.isEmpty, ended || before != (title, artist) { remember(clock: clock) }
     }
 
     /// Whether the main button pauses (true) or plays.
@@ -177,6 +192,14 @@ public struct NowPlaying: Equatable, Sendable {
         guard let problem, !problem.message.isEmpty else { return nil }
         guard let suggestion = problem.suggestion, !suggestion.isEmpty else { return problem.message }
         return problem.message + "\n" + suggestion
+    }
+
+    /// The local time of day, "14:05".
+    public static func localClock() -> String {
+        var seconds = time(nil)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return String(format: "%02d:%02d", parts.tm_hour, parts.tm_min)
     }
 
     static func checkedColour(_ text: String) -> String? {

@@ -41,12 +41,8 @@ final class FavouritesList {
         gtk_scrolled_window_set_child(cast(scrolled), list)
         gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_widget_set_vexpand(scrolled, 1)
-        gtk_widget_set_size_request(scrolled, -1, 120)
         gtk_widget_add_css_class(scrolled, "card")
-        let heading = Widgets.label(description: tr("Favourites"), cssClasses: ["heading"])
-        Widgets.setText(heading, tr("Favourites"))
-        root = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [heading, scrolled])
-        gtk_widget_set_vexpand(root, 1)
+        root = scrolled
     }
 
     /// Replaces the rows with `stations` (in one splice: one model change however many).

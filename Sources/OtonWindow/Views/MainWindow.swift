@@ -11,6 +11,7 @@ final class MainWindow {
     private let nowPlaying = NowPlayingView()
     private let controls: ControlsBar
     private let favourites = FavouritesList()
+    private let history = HistoryList()
     private let toasts: Widget
     private let page: Widget
     private let tint = gtk_css_provider_new()!
@@ -27,7 +28,17 @@ final class MainWindow {
         let header = adw_header_bar_new()!
         let title = adw_window_title_new("Oton", nil)!
         adw_header_bar_set_title_widget(cast(header), title)
-        let column = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 24, [nowPlaying.root, controls.root, favourites.root])
+        // The favourites and the tracks heard, one at a time, chosen with a switcher above them.
+        let lists = gtk_stack_new()!
+        gtk_stack_add_titled(cast(lists), favourites.root, "favourites", tr("Favourites"))
+        gtk_stack_add_titled(cast(lists), history.root, "history", tr("Recently played"))
+        gtk_widget_set_vexpand(lists, 1)
+        gtk_widget_set_size_request(lists, -1, 120)
+        let switcher = gtk_stack_switcher_new()!
+        gtk_stack_switcher_set_stack(cast(switcher), cast(lists))
+        gtk_widget_set_halign(switcher, GTK_ALIGN_START)
+        let listsBox = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [switcher, lists])
+        let column = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 24, [nowPlaying.root, controls.root, listsBox])
         Widgets.margins(column, 18)
         let clamp = adw_clamp_new()!
         adw_clamp_set_maximum_size(cast(clamp), 760)
@@ -43,6 +54,7 @@ final class MainWindow {
 
     func show(_ playing: NowPlaying, now: Double) {
         nowPlaying.show(playing, now: now)
+        history.show(playing.history)
         controls.show(playing)
         if playing.colour != tintColour {
             tintColour = playing.colour

@@ -88,7 +88,7 @@ def main(words):
     elif command == "names":
         print(json.dumps({"names": [n.name for n, _ in walk(application()) if n.getRoleName() == words[1]]}))
     elif command == "press":
-        node = find(lambda n: n.getRoleName() in ("push button", "button", "toggle button") and n.name == words[1])
+        node = find(lambda n: n.getRoleName() in ("push button", "button", "toggle button", "radio button", "page tab") and n.name == words[1])
         if node is None:
             sys.exit(json.dumps({"error": "no button named %r" % words[1]}))
         action = node.queryAction()
