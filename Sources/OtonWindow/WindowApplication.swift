@@ -15,6 +15,11 @@ public final class WindowApplication {
     private var link: PlayerLink?
     private var playing = NowPlaying()
     private var stations: [StationRow] = []
+    private lazy var directory = DirectorySearch(config: arguments.config)
+    private var results: [DirectorySearch.Result] = []
+    private var searchGeneration = 0
+    /// The search result played last (`oton stations add --from-search N` adds it).
+    private var playedResult: Int?
 
     public init(arguments: WindowArguments) {
         self.arguments = arguments
@@ -52,7 +57,8 @@ public final class WindowApplication {
     private func activate() {
         if window == nil {
             window = MainWindow(application: cast(application), size: arguments.size, act: { [unowned self] in send($0) },
-                                playOrPause: { [unowned self] in playOrPause() })
+                                playOrPause: { [unowned self] in playOrPause() }, search: { [unowned self] in search($0) },
+                                addToFavourites: { [unowned self] in addPlayedResult() })
             window?.show(playing, now: Self.now())
             window?.show(stations: stations)
         }
@@ -107,11 +113,64 @@ public final class WindowApplication {
         }
     }
 
+    /// Searches the directory; an older search's late answer is dropped.
+    private func search(_ query: String) {
+        searchGeneration += 1
+        let generation = searchGeneration
+        window?.search.say(tr("searching for \"{query}\"…", ["query": query]))
+        directory.search(query) { outcome in
+            MainThread.run { [weak self] in
+                guard let self, generation == searchGeneration else { return }
+                switch outcome {
+                case let .success(found):
+                    results = found
+                    playedResult = nil
+                    window?.search.allowAdding(false)
+                    window?.search.show(found)
+                    window?.search.say(found.isEmpty ? tr("the directory has nothing for \"{query}\"", ["query": query])
+                        : found.count == 1 ? tr("1 station found") : tr("{count} stations found", ["count": "\(found.count)"]))
+                case let .failure(problem):
+                    window?.search.say(problem.message)
+                }
+            }
+        }
+    }
+
+    /// Plays search result `position` (from 1): a switch to its URL, as `oton ctl station URL`.
+    private func playResult(_ position: Int) {
+        guard let result = results.first(where: { $0.position == position }) else { return }
+        playedResult = position
+        window?.search.allowAdding(true)
+        send(["station", result.playURL])
+    }
+
+    /// Adds the result played last to plugins.json, then shows the player's new list.
+    private func addPlayedResult() {
+        guard let position = playedResult, let result = results.first(where: { $0.position == position }) else { return }
+        directory.addToFavourites(position: position) { problem in
+            MainThread.run { [weak self] in
+                guard let self else { return }
+                if let problem {
+                    window?.say(problem)
+                    return
+                }
+                window?.say(tr("added {name} to the favourites", ["name": result.name]))
+                link?.stations { [weak self] list in MainThread.run { self?.showStations(list) } }
+            }
+        }
+    }
+
+    private func showStations(_ list: [StationRow]) {
+        stations = list
+        window?.show(stations: list)
+    }
+
     private func playOrPause() {
         send([playing.isPlaying ? "pause" : "play"])
     }
 
-    /// app.quit (Ctrl+Q), app.play-pause (Space), app.station(N) (a favourite's row, Ctrl+1–9).
+    /// app.quit (Ctrl+Q), app.play-pause (Space), app.station(N) (a favourite's row, Ctrl+1–9), app.search (Ctrl+F),
+    /// app.search-result(N) (a search result's row).
     private func addActions() {
         let box = Unmanaged.passUnretained(self).toOpaque()
         oton_gtk_add_action(application, "quit", nil, { _, _, data in
@@ -120,6 +179,13 @@ public final class WindowApplication {
         oton_gtk_add_action(application, "play-pause", nil, { _, _, data in
             MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playOrPause() }
         }, box)
+        oton_gtk_add_action(application, "search-result", oton_gtk_int32_type(), { _, parameter, data in
+            let number = g_variant_get_int32(parameter)
+            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playResult(Int(number)) }
+        }, box)
+        oton_gtk_add_action(application, "search", nil, { _, _, data in
+            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().window?.openSearch() }
+        }, box)
         oton_gtk_add_action(application, "station", oton_gtk_int32_type(), { _, parameter, data in
             let number = g_variant_get_int32(parameter)
             MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().send(["station", "\(number)"]) }
@@ -127,6 +193,7 @@ public final class WindowApplication {
         let gtk: UnsafeMutablePointer<GtkApplication> = cast(application)
         oton_gtk_accel(gtk, "app.quit", "<Control>q")
         oton_gtk_accel(gtk, "app.play-pause", "space")
+        oton_gtk_accel(gtk, "app.search", "<Control>f")
         for number in 1...9 { oton_gtk_accel(gtk, "app.station(\(number))", "<Control>\(number)") }
     }
 

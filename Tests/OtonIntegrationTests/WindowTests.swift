@@ -171,6 +171,39 @@ final class WindowTests: XCTestCase {
         XCTAssertNil(driver.status(instance: "win"), "no player is left behind")
     }
 
+    /// Search: the directory (a local server speaking Radio Browser's API) answers, a result plays, and
+    /// "Add to favourites" writes it to plugins.json through the CLI's editor; the list shows it.
+    func testSearchPlaysAResultAndAddsItToTheFavourites() async throws {
+        let server = try await IcecastServer.start()
+        self.server = server
+        _ = try await server.startSource(mount: "/home.mp3", format: .mp3, initialTitle: "Home - Song", stationName: "Home FM")
+        _ = try await server.startSource(mount: "/found.mp3", format: .mp3, initialTitle: "Found - Song", stationName: "Found FM")
+        let found = server.url(mount: "/found.mp3").absoluteString
+        let directory = try FakeStationDirectory(stations: [
+            #"{"stationuuid": "11111111-2222-3333-4444-555555555555", "name": "Found FM", "url": "\#(found)", "codec": "MP3", "bitrate": 128, "#
+                + #""countrycode": "DE", "tags": "jazz,swing", "lastcheckok": 1}"#,
+        ])
+        defer { directory.stop() }
+        let desktop = try await startDesktop()
+        let plugins = #"{"directory_server": "\#(directory.url)", "default_station": "Home FM", "#
+            + #""stations": [{"name": "Home FM", "url": "\#(server.url(mount: "/home.mp3").absoluteString)"}], "plugins": []}"#
+        let driver = try WindowDriver(self, desktop: desktop, plugins: plugins)
+        try driver.open(["--instance", "search"])
+        XCTAssertTrue(driver.waitForButton("Home FM"), "\(driver.log)\n\(driver.tree())")
+
+        XCTAssertTrue(driver.press("Search"), driver.tree())
+        XCTAssertEqual(driver.drive(["type", "Search stations", "found"])?["done"]?.boolValue, true, driver.tree())
+        let row = "Found FM · DE · MP3 128 kbps · jazz, swing"
+        XCTAssertTrue(driver.waitForButton(row), "the result shows: \(driver.buttonNames())\n\(driver.text("Search status") ?? "")")
+        XCTAssertTrue(driver.press(row))
+        try await pollUntilTrue(timeout: 60, "the result playing") { driver.status(instance: "search")?["url"]?.stringValue == found }
+
+        XCTAssertTrue(driver.press("Add to favourites"))
+        try await pollUntilTrue(timeout: 60, "Found FM in plugins.json") { driver.directory.read("plugins.json").contains(#""Found FM""#) }
+        XCTAssertTrue(driver.press("Favourites"))
+        XCTAssertTrue(driver.waitForButton("Found FM"), "the favourites show the added station: \(driver.buttonNames())")
+    }
+
     /// 10,000 favourites: the window opens and stays responsive (a list view makes rows only for
     /// what is on screen), at a phone's size.
     func testTenThousandStationsAtPhoneSize() async throws {

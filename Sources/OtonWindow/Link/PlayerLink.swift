@@ -100,6 +100,15 @@ final class PlayerLink: @unchecked Sendable {
         }
     }
 
+    /// Asks the player for its stations (`stations`); `list` gets them (empty when it did not answer).
+    func stations(_ list: @escaping @Sendable ([StationRow]) -> Void) {
+        let instance = instance
+        commands.async {
+            let data = (try? ControlClient(instance: instance).send(["stations"]))?["data"]
+            list(StationRow.list(from: data))
+        }
+    }
+
     /// Stops the player the window started (not one it attached to); waits for it to end.
     func stopOwnPlayer() {
         player?.stop(waiting: 10)

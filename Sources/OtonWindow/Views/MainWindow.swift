@@ -12,14 +12,18 @@ final class MainWindow {
     private let controls: ControlsBar
     private let favourites = FavouritesList()
     private let history = HistoryList()
+    let search: SearchPage
+    private var lists: Widget?
     private let toasts: Widget
     private let page: Widget
     private let tint = gtk_css_provider_new()!
     private var tintColour: String?
 
     init(application: UnsafeMutablePointer<GtkApplication>, size: (width: Int32, height: Int32),
-         act: @escaping @MainActor ([String]) -> Void, playOrPause: @escaping @MainActor () -> Void) {
+         act: @escaping @MainActor ([String]) -> Void, playOrPause: @escaping @MainActor () -> Void,
+         search searching: @escaping @MainActor (String) -> Void, addToFavourites: @escaping @MainActor () -> Void) {
         controls = ControlsBar(act: act, playOrPause: playOrPause)
+        search = SearchPage(search: searching, addToFavourites: addToFavourites)
         window = adw_application_window_new(application)!
         gtk_window_set_title(cast(window), "Oton")
         gtk_window_set_default_size(cast(window), size.width, size.height)
@@ -32,11 +36,13 @@ final class MainWindow {
         let lists = gtk_stack_new()!
         gtk_stack_add_titled(cast(lists), favourites.root, "favourites", tr("Favourites"))
         gtk_stack_add_titled(cast(lists), history.root, "history", tr("Recently played"))
+        gtk_stack_add_titled(cast(lists), search.root, "search", tr("Search"))
         gtk_widget_set_vexpand(lists, 1)
         gtk_widget_set_size_request(lists, -1, 120)
         let switcher = gtk_stack_switcher_new()!
         gtk_stack_switcher_set_stack(cast(switcher), cast(lists))
         gtk_widget_set_halign(switcher, GTK_ALIGN_START)
+        self.lists = lists
         let listsBox = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [switcher, lists])
         let column = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 24, [nowPlaying.root, controls.root, listsBox])
         Widgets.margins(column, 18)
@@ -79,6 +85,12 @@ final class MainWindow {
         let toast = adw_toast_new(escaped)!
         g_free(escaped)
         adw_toast_overlay_add_toast(cast(toasts), toast)
+    }
+
+    /// Ctrl+F: the search page, its entry focused.
+    func openSearch() {
+        if let lists { gtk_stack_set_visible_child_name(cast(lists), "search") }
+        search.focus()
     }
 
     func present() {

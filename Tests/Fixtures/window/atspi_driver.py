@@ -6,6 +6,7 @@ short command per run; it prints one JSON line and exits 0, or prints why and ex
     atspi_driver.py text DESCRIPTION     the text of the label described as DESCRIPTION ("Title")
     atspi_driver.py wait-text DESCRIPTION TEXT SECONDS   polls (every 50 ms, in this process) until that label's
                                           text is TEXT; prints the seconds it took, or exits 1 with the last text seen
+    atspi_driver.py type NAME TEXT        puts TEXT in the entry named NAME (AT-SPI EditableText)
     atspi_driver.py describe NAME         the role and description of the node named NAME ("Artwork")
     atspi_driver.py names ROLE            the names of every node of ROLE ("push button", "list item" ...)
     atspi_driver.py press NAME            does the first action ("click") of the button named NAME
@@ -80,6 +81,12 @@ def main(words):
                 return
             time.sleep(0.05)
         sys.exit(json.dumps({"error": "timed out", "last": last}))
+    elif command == "type":
+        node = find(lambda n: n.name == words[1] and n.getRoleName() in ("entry", "text", "password text"))
+        if node is None:
+            sys.exit(json.dumps({"error": "no entry named %r" % words[1]}))
+        done = node.queryEditableText().setTextContents(words[2])
+        print(json.dumps({"typed": words[2], "done": bool(done)}))
     elif command == "describe":
         node = find(lambda n: n.name == words[1])
         if node is None:
