@@ -192,6 +192,10 @@ final class WindowTests: XCTestCase {
         XCTAssertTrue(driver.waitForButton("Home FM"), "\(driver.log)\n\(driver.tree())")
 
         XCTAssertTrue(driver.press("Search"), driver.tree())
+        // A directory that fails says so, naming the server, as the CLI does.
+        XCTAssertEqual(driver.drive(["type", "Search stations", "broken"])?["done"]?.boolValue, true, driver.tree())
+        let failed = driver.waitForText("Search status") { $0.contains("127.0.0.1") && !$0.hasPrefix("searching") }
+        XCTAssertTrue(failed.matched, "saw \(failed.last ?? "nothing")")
         XCTAssertEqual(driver.drive(["type", "Search stations", "found"])?["done"]?.boolValue, true, driver.tree())
         let row = "Found FM · DE · MP3 128 kbps · jazz, swing"
         XCTAssertTrue(driver.waitForButton(row), "the result shows: \(driver.buttonNames())\n\(driver.text("Search status") ?? "")")
