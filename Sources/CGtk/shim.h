@@ -42,6 +42,7 @@ static inline GSimpleAction *oton_gtk_add_action(void *map, const char *name, co
 }
 
 static inline const GVariantType *oton_gtk_int32_type(void) { return G_VARIANT_TYPE_INT32; }
+static inline const GVariantType *oton_gtk_string_type(void) { return G_VARIANT_TYPE_STRING; }
 
 /* A list item factory from a template: each row a GtkLabel bound to the GtkStringObject's
  * "string" property, never markup, ellipsized at the end. */

@@ -16,6 +16,7 @@ public final class WindowApplication {
     private var playing = NowPlaying()
     private var stations: [StationRow] = []
     private lazy var directory = DirectorySearch(config: arguments.config)
+    private lazy var favourites = FavouritesEditor(config: arguments.config)
     private var results: [DirectorySearch.Result] = []
     private var searchGeneration = 0
     /// The search result played last (`oton stations add --from-search N` adds it).
@@ -160,6 +161,25 @@ public final class WindowApplication {
         }
     }
 
+    /// A favourite made the default, moved up or removed (`oton stations default|move|remove`), then the new list.
+    private func editFavourite(_ action: String, _ name: String) {
+        let words: [String]
+        switch action {
+        case "default": words = ["default", name]
+        case "up":
+            guard let index = stations.firstIndex(where: { $0.name == name }), index > 0 else { return }
+            words = ["move", name, "\(index)"] // positions count from 1: index is the one above
+        default: words = ["remove", name]
+        }
+        favourites.edit(words) { problem in
+            MainThread.run { [weak self] in
+                guard let self else { return }
+                if let problem { window?.say(problem) }
+                link?.stations { [weak self] list in MainThread.run { self?.showStations(list) } }
+            }
+        }
+    }
+
     private func showStations(_ list: [StationRow]) {
         stations = list
         window?.show(stations: list)
@@ -183,6 +203,15 @@ public final class WindowApplication {
             let number = g_variant_get_int32(parameter)
             MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playResult(Int(number)) }
         }, box)
+        for edit in ["default", "up", "remove"] {
+            let handler: oton_gtk_action_fn = { action, parameter, data in
+                let name = String(cString: g_variant_get_string(parameter, nil))
+                let gAction: OpaquePointer = cast(action)
+                let which = String(cString: g_action_get_name(gAction)).replacingOccurrences(of: "favourite-", with: "")
+                MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().editFavourite(which, name) }
+            }
+            oton_gtk_add_action(application, "favourite-" + edit, oton_gtk_string_type(), handler, box)
+        }
         oton_gtk_add_action(application, "search", nil, { _, _, data in
             MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().window?.openSearch() }
         }, box)

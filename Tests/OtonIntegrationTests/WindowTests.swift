@@ -206,6 +206,27 @@ final class WindowTests: XCTestCase {
         try await pollUntilTrue(timeout: 60, "Found FM in plugins.json") { driver.directory.read("plugins.json").contains(#""Found FM""#) }
         XCTAssertTrue(driver.press("Favourites"))
         XCTAssertTrue(driver.waitForButton("Found FM"), "the favourites show the added station: \(driver.buttonNames())")
+
+        // Each favourite's Edit: move up, make default, remove, through the CLI's editor (plugins.json changes).
+        let written = { driver.directory.read("plugins.json") }
+        XCTAssertTrue(driver.press("Edit Found FM"))
+        XCTAssertTrue(driver.waitForButton("Move Found FM up"), "the popover opens")
+        XCTAssertTrue(driver.press("Move Found FM up"))
+        try await pollUntilTrue(timeout: 60, "Found FM moved above Home FM") {
+            let text = written()
+            guard let found = text.range(of: #""Found FM""#), let home = text.range(of: #""name": "Home FM""#) else { return false }
+            return found.lowerBound < home.lowerBound
+        }
+        XCTAssertTrue(driver.press("Edit Found FM"))
+        XCTAssertTrue(driver.waitForButton("Make Found FM the default"), "the popover opens")
+        XCTAssertTrue(driver.press("Make Found FM the default"))
+        try await pollUntilTrue(timeout: 60, "Found FM the default") { written().contains(#""default_station": "Found FM""#) }
+        XCTAssertTrue(driver.press("Edit Home FM"))
+        XCTAssertTrue(driver.waitForButton("Remove Home FM"), "the popover opens")
+        XCTAssertTrue(driver.press("Remove Home FM"))
+        try await pollUntilTrue(timeout: 60, "Home FM removed") { !written().contains("Home FM") }
+        // (The list is the player's: the station it was started with stays there, playable, until it quits.)
+        XCTAssertTrue(driver.waitForButton("Found FM"))
     }
 
     /// 10,000 favourites: the window opens and stays responsive (a list view makes rows only for

@@ -27,7 +27,7 @@ final class DirectorySearch: @unchecked Sendable {
         var words = ["stations", "search", query, "--format", "json", "--limit", "100"]
         if let config { words += ["--config", config] }
         queue.async { [words] in
-            let run = Self.run(words)
+            let run = OtonCommand.run(words)
             guard run.status == 0 else { return done(.failure(Failure(run.message))) }
             guard case let .array(entries)? = try? JSONValue.parse(Data(run.output.utf8), maxBytes: 64 << 20) else {
                 return done(.failure(Failure(tr("the directory's answer could not be read"))))
@@ -41,7 +41,7 @@ final class DirectorySearch: @unchecked Sendable {
         var words = ["stations", "add", "--from-search", "\(position)"]
         if let config { words += ["--config", config] }
         queue.async { [words] in
-            let run = Self.run(words)
+            let run = OtonCommand.run(words)
             done(run.status == 0 ? nil : run.message)
         }
     }
@@ -61,27 +61,5 @@ final class DirectorySearch: @unchecked Sendable {
         let tags = (entry["tags"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(3).joined(separator: ", ")
         if !tags.isEmpty { parts.append(tags) }
         return Result(position: Int(position), name: name, playURL: url, detail: parts.joined(separator: " · "))
-    }
-
-    /// Runs `oton WORDS`, bounded to 60 s; its output, and on failure its first line of standard error.
-    private static func run(_ words: [String]) -> (status: Int32, output: String, message: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PlayerProcess.otonExecutable())
-        process.arguments = words
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return (127, "", "\(error)") }
-        let timer = DispatchSource.makeTimerSource()
-        timer.schedule(deadline: .now() + 60)
-        timer.setEventHandler { if process.isRunning { process.terminate() } }
-        timer.resume()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        timer.cancel()
-        let line = problem.split(separator: "\n").first.map(String.init) ?? tr("the search failed")
-        return (process.terminationStatus, text, line.hasPrefix("oton: ") ? String(line.dropFirst(6)) : line)
     }
 }

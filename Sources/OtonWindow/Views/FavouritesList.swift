@@ -2,8 +2,7 @@ import CGtk
 import OtonSupport
 
 /// The player's stations (plugins.json's favourites) in a GtkListView over a string model, so
-/// 10,000 of them cost only the rows on screen. Each row is a flat button named after its station
-/// that plays it (`app.station(N)`, N from 1 as `oton ctl stations` numbers them).
+/// 10,000 of them cost only the rows on screen. Each row is a ``FavouriteRow``.
 @MainActor
 final class FavouritesList {
     typealias Widget = Widgets.Widget
@@ -16,24 +15,13 @@ final class FavouritesList {
         let selection = gtk_no_selection_new(OpaquePointer(g_object_ref(UnsafeMutableRawPointer(names))))
         let factory = gtk_signal_list_item_factory_new()!
         Signal.connectObject(cast(factory), "setup") { item in
-            let button = gtk_button_new()!
-            gtk_widget_add_css_class(button, "flat")
-            gtk_list_item_set_child(cast(item), button)
+            gtk_list_item_set_child(cast(item), FavouriteRow.make())
         }
         Signal.connectObject(cast(factory), "bind") { item in
             let listItem: OpaquePointer = cast(item)
-            let button = gtk_list_item_get_child(listItem)!
             let object = gtk_list_item_get_item(listItem)
             let name = object.map { String(cString: gtk_string_object_get_string(cast($0))) } ?? ""
-            let position = gtk_list_item_get_position(listItem)
-            gtk_button_set_label(cast(button), name)
-            if let label = gtk_button_get_child(cast(button)) {
-                gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_END)
-                gtk_label_set_xalign(cast(label), 0)
-            }
-            // The target first: a name without its int32 target is a mismatch GTK warns about.
-            gtk_actionable_set_action_target_value(cast(button), g_variant_new_int32(Int32(clamping: position + 1)))
-            gtk_actionable_set_action_name(cast(button), "app.station")
+            FavouriteRow.bind(gtk_list_item_get_child(listItem)!, name: name, number: Int(gtk_list_item_get_position(listItem)) + 1)
         }
         let list = gtk_list_view_new(selection, factory)!
         oton_gtk_accessible_label(list, tr("Favourites"))
