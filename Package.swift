@@ -28,6 +28,7 @@ let package = Package(
     name: "Oton",
     products: [
         .executable(name: "oton", targets: ["oton"]),
+        .executable(name: "oton-window", targets: ["oton-window"]),
         .library(name: "OtonSleepTimer", type: .dynamic, targets: ["SleepTimer"]),
         .library(name: "OtonShare", type: .dynamic, targets: ["Share"]),
         .library(name: "OtonFileSink", type: .dynamic, targets: ["FileSink"]),
@@ -97,6 +98,14 @@ let package = Package(
             providers: [.apt(["libgupnp-1.6-dev"])]
         ),
         .systemLibrary(name: "CGUPnPAV", path: "Sources/CGUPnPAV", pkgConfig: "gupnp-av-1.0", providers: [.apt(["libgupnp-av-1.0-dev"])]),
+        // GTK 4.8 and libadwaita 1.2 (Debian 12) for the desktop window, with inline shims. Only
+        // oton-window links them: no other command loads GTK.
+        .systemLibrary(
+            name: "CGtk",
+            path: "Sources/CGtk",
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]
+        ),
         .systemLibrary(
             name: "CGdkPixbuf",
             path: "Sources/CGdkPixbuf",
@@ -193,6 +202,11 @@ let package = Package(
             ]
         ),
 
+        // The desktop window (`oton window`): a GTK client of the control socket, in a process of its own
+        // (oton-window), so it needs only the control client and support below it, never the player.
+        .target(name: "OtonWindow", dependencies: ["OtonSupport", "OtonControl", "OtonJSON", "PluginAPI", "CGtk"]),
+        .executableTarget(name: "oton-window", dependencies: ["OtonWindow"]),
+
         // Benchmarks (Benchmarks/run): bus throughput through real C plugins.
         .executableTarget(name: "oton-bench-bus", dependencies: ["OtonHost", "PluginAPI"], path: "Benchmarks/BusThroughput"),
 
@@ -263,6 +277,7 @@ let package = Package(
         ),
         .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),
         .testTarget(name: "OtonJSONTests", dependencies: ["OtonJSON"]),
+        .testTarget(name: "OtonWindowTests", dependencies: ["OtonWindow", "OtonJSON"]),
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
         .testTarget(
             name: "OtonIntegrationTests",

@@ -99,6 +99,9 @@ package struct LineReader {
     package let fd: Int32
     package let limit: Int
     private var buffer = Data()
+    /// How much of `buffer` is known to hold no newline: each byte is looked at once, so a long
+    /// line (a reply listing 10,000 stations) costs linear time, not a scan per chunk read.
+    private var scanned = 0
 
     package init(fd: Int32, limit: Int) {
         self.fd = fd
@@ -109,11 +112,13 @@ package struct LineReader {
     /// trickle in; without one, a read ends only as the socket's receive timeout says.
     package mutating func next(deadline: ContinuousClock.Instant? = nil) -> Line {
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
+            if let newline = buffer[(buffer.startIndex + scanned)...].firstIndex(of: 0x0A) {
                 let line = buffer[buffer.startIndex ..< newline]
                 buffer.removeSubrange(buffer.startIndex ... newline)
+                scanned = 0
                 return line.count > limit ? .tooLong : .line(Data(line))
             }
+            scanned = buffer.count
             if buffer.count > limit { return .tooLong }
             if let deadline {
                 let remaining = ContinuousClock.now.duration(to: deadline)

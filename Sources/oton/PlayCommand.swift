@@ -60,6 +60,11 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(tr("Open no control socket")))
     var noControl = false
 
+    /// What `oton window` starts its player with: its standard input is a pipe only the window
+    /// holds, so the player quits when the window does, or dies.
+    @Flag(name: .long, help: ArgumentHelp(tr("Quit when standard input closes (the window that started this oton has gone)"), visibility: .hidden))
+    var quitWhenStdinCloses = false
+
     func validate() throws {
         if search != nil, station != nil { throw ValidationError(tr("give a station or --search QUERY, not both")) }
         if directoryServer != nil, search == nil { throw ValidationError(tr("--directory-server is for --search")) }
@@ -113,6 +118,7 @@ struct PlayCommand: ParsableCommand {
         let watching = config.watchWishes ? FavouritesWishWatch.forPlay(config: config, playing: chosen, explicitConfig: options.config, bus: session.bus) : nil
         let outcome = session.run { session in
             watching?.start()
+            if quitWhenStdinCloses { Self.quitWhenStandardInputCloses(session) }
             if interactive {
                 statusLine = StatusLine(session: session)
             } else if events != "-" {
@@ -131,6 +137,20 @@ struct PlayCommand: ParsableCommand {
             """)
             throw ExitStatus.notPlayable
         }
+    }
+
+    /// Reads standard input to its end (what is written there means nothing), then quits the session.
+    private static func quitWhenStandardInputCloses(_ session: HostSession) {
+        let thread = Thread { [weak session] in
+            var buffer = [UInt8](repeating: 0, count: 256)
+            while true {
+                let count = read(STDIN_FILENO, &buffer, buffer.count)
+                if count == 0 || (count < 0 && errno != EINTR) { break }
+            }
+            session?.requestQuit()
+        }
+        thread.name = "oton.stdin-lifeline"
+        thread.start()
     }
 
     /// An alarm is never silent: when its plugins.json cannot be read, or its station no longer

@@ -28,7 +28,7 @@ final class CommandLineTextTests: XCTestCase {
 
     /// Issue 39: `oton window --help` printed the top-level help and exited 0; `oton --help` left out exit code 1.
     func testAnUnknownCommandIsAUsageErrorEvenWithHelpAndTheTopLevelListsEveryExitCode() throws {
-        for arguments in [["window", "--help"], ["window"], ["plya", "Oton FM"]] {
+        for arguments in [["windwo", "--help"], ["windwo"], ["plya", "Oton FM"]] {
             let result = try oton(arguments)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stdout)")
             XCTAssertTrue(result.stderr.contains("unknown command \"\(arguments[0])\"") && result.stderr.contains("play, record, ctl"), result.stderr)
@@ -37,6 +37,11 @@ final class CommandLineTextTests: XCTestCase {
         XCTAssertEqual(try oton(["help", "play"]).status, 0, "`oton help COMMAND` still works")
         let top = try oton(["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         XCTAssertTrue(top.contains("0 normal, 1 the command failed"), top)
+        XCTAssertTrue(top.contains("5 no display for `oton window`"), top)
+        // `oton window` exists now (issue 35): its help is its own.
+        let window = try oton(["window", "--help"])
+        XCTAssertEqual(window.status, 0, window.stderr)
+        XCTAssertTrue(window.stdout.contains("5 no display"), window.stdout)
     }
 
     func testVolumeAndLogLevelMistakesAreUsageErrorsThatSayWhatToType() throws {

@@ -1,0 +1,65 @@
+import Foundation
+import OtonJSON
+import OtonSupport
+
+/// The Radio Browser directory through the command line the user has (`oton stations search
+/// --format json`, `oton stations add --from-search N`): the same client, server choice, cache of
+/// the last search and atomic plugins.json editor as the CLI, and no directory code in the window.
+/// Each runs as a child process on a queue of its own; the answer comes back on any thread.
+final class DirectorySearch: @unchecked Sendable {
+    struct Result: Equatable, Sendable {
+        var position: Int
+        var name: String
+        var playURL: String
+        /// "DE · MP3 128 kbps · jazz, swing"
+        var detail: String
+    }
+
+    private let config: String?
+    private let queue = DispatchQueue(label: "oton.window.directory")
+
+    init(config: String?) {
+        self.config = config
+    }
+
+    /// Searches by name; `done` gets the results or the CLI's message (offline, no answer …).
+    func search(_ query: String, done: @escaping @Sendable (Swift.Result<[Result], Failure>) -> Void) {
+        var words = ["stations", "search", query, "--format", "json", "--limit", "100"]
+        if let config { words += ["--config", config] }
+        queue.async { [words] in
+            let run = OtonCommand.run(words)
+            guard run.status == 0 else { return done(.failure(Failure(run.message))) }
+            guard case let .array(entries)? = try? JSONValue.parse(Data(run.output.utf8), maxBytes: 64 << 20) else {
+                return done(.failure(Failure(tr("the directory's answer could not be read"))))
+            }
+            done(.success(entries.compactMap(Self.result)))
+        }
+    }
+
+    /// Adds result `position` of the last search to plugins.json (the CLI tells every running oton).
+    func addToFavourites(position: Int, done: @escaping @Sendable (String?) -> Void) {
+        var words = ["stations", "add", "--from-search", "\(position)"]
+        if let config { words += ["--config", config] }
+        queue.async { [words] in
+            let run = OtonCommand.run(words)
+            done(run.status == 0 ? nil : run.message)
+        }
+    }
+
+    struct Failure: Error, Sendable {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    private static func result(_ entry: JSONValue) -> Result? {
+        guard let position = entry["position"]?.int64Value, let name = entry["name"]?.stringValue,
+              let url = entry["play_url"]?.stringValue ?? entry["url"]?.stringValue else { return nil }
+        var parts: [String] = []
+        if let country = entry["countrycode"]?.stringValue, !country.isEmpty { parts.append(country) }
+        let codec = [entry["codec"]?.stringValue, entry["bitrate"]?.int64Value.map { "\($0) kbps" }].compactMap { $0 }.joined(separator: " ")
+        if !codec.isEmpty { parts.append(codec) }
+        let tags = (entry["tags"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(3).joined(separator: ", ")
+        if !tags.isEmpty { parts.append(tags) }
+        return Result(position: Int(position), name: name, playURL: url, detail: parts.joined(separator: " · "))
+    }
+}

@@ -1,0 +1,59 @@
+import CGtk
+import OtonSupport
+
+/// One favourite: a flat button named after the station that plays it (`app.station(N)`, N from 1
+/// as `oton ctl stations` numbers them) and an "Edit NAME" button whose popover makes it the
+/// default, moves it up or removes it (`app.favourite-default|up|remove('NAME')`). Rows are made
+/// once and bound to whichever station scrolls into them.
+@MainActor
+enum FavouriteRow {
+    typealias Widget = Widgets.Widget
+
+    private static let edits: [(action: String, title: String)] = [
+        ("app.favourite-default", N_("Make default")), ("app.favourite-up", N_("Move up")), ("app.favourite-remove", N_("Remove")),
+    ]
+
+    static func make() -> Widget {
+        let play = gtk_button_new()!
+        gtk_widget_add_css_class(play, "flat")
+        gtk_widget_set_hexpand(play, 1)
+        let edit = gtk_button_new_from_icon_name("view-more-symbolic")!
+        gtk_widget_add_css_class(edit, "flat")
+        let popover = gtk_popover_new()!
+        gtk_widget_set_parent(popover, edit)
+        let buttons = edits.map { entry -> Widget in
+            let button = gtk_button_new_with_label(tr(entry.title))!
+            gtk_widget_add_css_class(button, "flat")
+            Signal.connect(button, "clicked") { gtk_popover_popdown(cast(popover)) }
+            return button
+        }
+        gtk_popover_set_child(cast(popover), Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 2, buttons))
+        Signal.connect(edit, "clicked") { gtk_popover_popup(cast(popover)) }
+        return Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [play, edit])
+    }
+
+    static func bind(_ row: Widget, name: String, number: Int) {
+        guard let play = gtk_widget_get_first_child(row), let edit = gtk_widget_get_last_child(row),
+              let popover = gtk_widget_get_last_child(edit), let box = gtk_popover_get_child(cast(popover)) else { return }
+        gtk_button_set_label(cast(play), name)
+        if let label = gtk_button_get_child(cast(play)) {
+            gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_END)
+            gtk_label_set_xalign(cast(label), 0)
+        }
+        // The target first: a name without its target is a mismatch GTK warns about.
+        gtk_actionable_set_action_target_value(cast(play), g_variant_new_int32(Int32(clamping: number)))
+        gtk_actionable_set_action_name(cast(play), "app.station")
+        let values = ["name": name]
+        let named = [tr("Make {name} the default", values), tr("Move {name} up", values), tr("Remove {name}", values)]
+        oton_gtk_accessible_label(edit, tr("Edit {name}", values))
+        gtk_widget_set_tooltip_text(edit, tr("Edit {name}", values))
+        var button = gtk_widget_get_first_child(box)
+        for (index, entry) in edits.enumerated() {
+            guard let current = button else { break }
+            oton_gtk_accessible_label(current, named[index])
+            gtk_actionable_set_action_target_value(cast(current), g_variant_new_string(name))
+            gtk_actionable_set_action_name(cast(current), entry.action)
+            button = gtk_widget_get_next_sibling(current)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import CGtk
+import OtonSupport
+
+/// The player's stations (plugins.json's favourites) in a GtkListView over a string model, so
+/// 10,000 of them cost only the rows on screen. Each row is a ``FavouriteRow``.
+@MainActor
+final class FavouritesList {
+    typealias Widget = Widgets.Widget
+    let root: Widget
+    private let names: OpaquePointer
+    private var shown: [String] = []
+
+    init() {
+        names = gtk_string_list_new(nil)
+        let selection = gtk_no_selection_new(OpaquePointer(g_object_ref(UnsafeMutableRawPointer(names))))
+        let factory = gtk_signal_list_item_factory_new()!
+        Signal.connectObject(cast(factory), "setup") { item in
+            gtk_list_item_set_child(cast(item), FavouriteRow.make())
+        }
+        Signal.connectObject(cast(factory), "bind") { item in
+            let listItem: OpaquePointer = cast(item)
+            let object = gtk_list_item_get_item(listItem)
+            let name = object.map { String(cString: gtk_string_object_get_string(cast($0))) } ?? ""
+            FavouriteRow.bind(gtk_list_item_get_child(listItem)!, name: name, number: Int(gtk_list_item_get_position(listItem)) + 1)
+        }
+        let list = gtk_list_view_new(selection, factory)!
+        oton_gtk_accessible_label(list, tr("Favourites"))
+        let scrolled = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_child(cast(scrolled), list)
+        gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_widget_set_vexpand(scrolled, 1)
+        gtk_widget_add_css_class(scrolled, "card")
+        root = scrolled
+    }
+
+    /// Replaces the rows with `stations` (in one splice: one model change however many).
+    func show(_ stations: [StationRow]) {
+        let wanted = stations.map(\.name)
+        guard wanted != shown else { return }
+        let count = UInt32(shown.count)
+        shown = wanted
+        var copies = wanted.map { strdup($0) }
+        copies.append(nil)
+        copies.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { pointer in
+                gtk_string_list_splice(names, 0, count, pointer)
+            }
+        }
+        for copy in copies { free(copy) }
+    }
+}

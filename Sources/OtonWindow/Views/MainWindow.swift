@@ -1,0 +1,99 @@
+import CGtk
+import Foundation
+import OtonSupport
+
+/// The window: a header bar, now playing, the controls and the favourites, in a column that
+/// stays readable from a phone-size 360 px to full screen (AdwClamp), tinted by the artwork's colour.
+@MainActor
+final class MainWindow {
+    typealias Widget = Widgets.Widget
+    let window: Widget
+    private let nowPlaying = NowPlayingView()
+    private let controls: ControlsBar
+    private let favourites = FavouritesList()
+    private let history = HistoryList()
+    let search: SearchPage
+    private var lists: Widget?
+    private let toasts: Widget
+    private let page: Widget
+    private let tint = gtk_css_provider_new()!
+    private var tintColour: String?
+
+    init(application: UnsafeMutablePointer<GtkApplication>, size: (width: Int32, height: Int32),
+         act: @escaping @MainActor ([String]) -> Void, playOrPause: @escaping @MainActor () -> Void,
+         search searching: @escaping @MainActor (String) -> Void, addToFavourites: @escaping @MainActor () -> Void) {
+        controls = ControlsBar(act: act, playOrPause: playOrPause)
+        search = SearchPage(search: searching, addToFavourites: addToFavourites)
+        window = adw_application_window_new(application)!
+        gtk_window_set_title(cast(window), "Oton")
+        gtk_window_set_default_size(cast(window), size.width, size.height)
+        gtk_widget_set_size_request(window, 360, 360)
+
+        let header = adw_header_bar_new()!
+        let title = adw_window_title_new("Oton", nil)!
+        adw_header_bar_set_title_widget(cast(header), title)
+        // The favourites and the tracks heard, one at a time, chosen with a switcher above them.
+        let lists = gtk_stack_new()!
+        gtk_stack_add_titled(cast(lists), favourites.root, "favourites", tr("Favourites"))
+        gtk_stack_add_titled(cast(lists), history.root, "history", tr("Recently played"))
+        gtk_stack_add_titled(cast(lists), search.root, "search", tr("Search"))
+        gtk_widget_set_vexpand(lists, 1)
+        gtk_widget_set_size_request(lists, -1, 120)
+        let switcher = gtk_stack_switcher_new()!
+        gtk_stack_switcher_set_stack(cast(switcher), cast(lists))
+        gtk_widget_set_halign(switcher, GTK_ALIGN_START)
+        self.lists = lists
+        let listsBox = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [switcher, lists])
+        let column = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 24, [nowPlaying.root, controls.root, listsBox])
+        Widgets.margins(column, 18)
+        let clamp = adw_clamp_new()!
+        adw_clamp_set_maximum_size(cast(clamp), 760)
+        adw_clamp_set_child(cast(clamp), column)
+        gtk_widget_set_vexpand(clamp, 1)
+        page = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [header, clamp])
+        gtk_widget_add_css_class(page, "oton-page")
+        toasts = adw_toast_overlay_new()!
+        adw_toast_overlay_set_child(cast(toasts), page)
+        adw_application_window_set_content(cast(window), toasts)
+        gtk_style_context_add_provider_for_display(gdk_display_get_default(), OpaquePointer(tint), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+    }
+
+    func show(_ playing: NowPlaying, now: Double) {
+        nowPlaying.show(playing, now: now)
+        history.show(playing.history)
+        controls.show(playing)
+        if playing.colour != tintColour {
+            tintColour = playing.colour
+            // The colour is "#RRGGBB" (NowPlaying checks it): nothing else reaches the CSS.
+            let css = playing.colour.map { ".oton-page { background-image: linear-gradient(to bottom, alpha(\($0), 0.35), transparent 60%); }" } ?? ""
+            oton_gtk_load_css(tint, css)
+        }
+    }
+
+    func showState(_ playing: NowPlaying, now: Double) {
+        nowPlaying.showState(playing, now: now)
+    }
+
+    func show(stations: [StationRow]) {
+        favourites.show(stations)
+    }
+
+    /// A short message at the bottom (a refused command), gone after a few seconds.
+    func say(_ text: String) {
+        // libadwaita 1.2 reads a toast's title as Pango markup (use-markup came in 1.4): escaped, it stays text.
+        let escaped = g_markup_escape_text(text, -1)!
+        let toast = adw_toast_new(escaped)!
+        g_free(escaped)
+        adw_toast_overlay_add_toast(cast(toasts), toast)
+    }
+
+    /// Ctrl+F: the search page, its entry focused.
+    func openSearch() {
+        if let lists { gtk_stack_set_visible_child_name(cast(lists), "search") }
+        search.focus()
+    }
+
+    func present() {
+        gtk_window_present(cast(window))
+    }
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Drives `oton window` as a screen reader does: through the AT-SPI bus (pyatspi), by accessible
+names, roles and descriptions only. Run by Tests/OtonIntegrationTests/WindowTests.swift, one
+short command per run; it prints one JSON line and exits 0, or prints why and exits 1.
+
+    atspi_driver.py text DESCRIPTION     the text of the label described as DESCRIPTION ("Title")
+    atspi_driver.py wait-text DESCRIPTION TEXT SECONDS   polls (every 50 ms, in this process) until that label's
+                                          text is TEXT; prints the seconds it took, or exits 1 with the last text seen
+    atspi_driver.py type NAME TEXT        puts TEXT in the entry named NAME (AT-SPI EditableText)
+    atspi_driver.py describe NAME         the role and description of the node named NAME ("Artwork")
+    atspi_driver.py names ROLE            the names of every node of ROLE ("push button", "list item" ...)
+    atspi_driver.py press NAME            does the first action ("click") of the button named NAME
+    atspi_driver.py value NAME [NUMBER]   reads (or sets) the value of the control named NAME ("Volume")
+    atspi_driver.py keys KEYSYM...        types keys as the keyboard does (XTest through the AT-SPI registry):
+                                          "Control_L+1" holds Control_L while typing 1
+    atspi_driver.py dump                  the whole tree of the window's application, for a failure message
+"""
+import json
+import sys
+
+import pyatspi
+
+APPLICATION = "oton-window"
+# Xvfb's default keymap (evdev keycodes, us layout): the keys the window's shortcuts use.
+KEYCODES = {"Control_L": 37, "space": 65, "q": 24, "1": 10, "2": 11, "3": 12}
+
+
+def application():
+    desktop = pyatspi.Registry.getDesktop(0)
+    for index in range(desktop.childCount):
+        app = desktop.getChildAtIndex(index)
+        if app is not None and app.name == APPLICATION:
+            return app
+    sys.exit(json.dumps({"error": "no application %r on the AT-SPI bus" % APPLICATION}))
+
+
+def walk(node, depth=0):
+    yield node, depth
+    for index in range(node.childCount):
+        child = node.getChildAtIndex(index)
+        if child is not None:
+            yield from walk(child, depth + 1)
+
+
+def text_of(node):
+    try:
+        text = node.queryText()
+        return text.getText(0, text.characterCount)
+    except NotImplementedError:
+        return node.name
+
+
+def find(predicate):
+    for node, _ in walk(application()):
+        if predicate(node):
+            return node
+    return None
+
+
+def main(words):
+    command = words[0]
+    if command == "text":
+        node = find(lambda n: n.getRoleName() == "label" and n.description == words[1])
+        if node is None:
+            sys.exit(json.dumps({"error": "no label described %r" % words[1]}))
+        print(json.dumps({"text": text_of(node), "name": node.name}))
+    elif command == "wait-text":
+        import time
+        started = time.monotonic()
+        last = None
+        node = None
+        while time.monotonic() - started < float(words[3]):
+            if node is None:  # found once, then only its text is read (a walk of the tree takes a while)
+                node = find(lambda n: n.getRoleName() == "label" and n.description == words[1])
+            try:
+                last = text_of(node) if node is not None else last
+            except Exception:
+                node = None
+            if last == words[2]:
+                print(json.dumps({"seconds": time.monotonic() - started, "text": last}))
+                return
+            time.sleep(0.05)
+        sys.exit(json.dumps({"error": "timed out", "last": last}))
+    elif command == "type":
+        node = find(lambda n: n.name == words[1] and n.getRoleName() in ("entry", "text", "password text"))
+        if node is None:
+            sys.exit(json.dumps({"error": "no entry named %r" % words[1]}))
+        done = node.queryEditableText().setTextContents(words[2])
+        print(json.dumps({"typed": words[2], "done": bool(done)}))
+    elif command == "describe":
+        node = find(lambda n: n.name == words[1])
+        if node is None:
+            sys.exit(json.dumps({"error": "nothing named %r" % words[1]}))
+        print(json.dumps({"description": node.description, "role": node.getRoleName()}))
+    elif command == "names":
+        print(json.dumps({"names": [n.name for n, _ in walk(application()) if n.getRoleName() == words[1]]}))
+    elif command == "press":
+        node = find(lambda n: n.getRoleName() in ("push button", "button", "toggle button", "radio button", "page tab") and n.name == words[1])
+        if node is None:
+            sys.exit(json.dumps({"error": "no button named %r" % words[1]}))
+        action = node.queryAction()
+        if action.nActions < 1:
+            sys.exit(json.dumps({"error": "button %r has no action" % words[1]}))
+        print(json.dumps({"pressed": words[1], "action": action.getName(0), "done": bool(action.doAction(0))}))
+    elif command == "value":
+        node = find(lambda n: n.name == words[1] and n.getRoleName() in ("slider", "spin button", "scroll bar"))
+        if node is None:
+            sys.exit(json.dumps({"error": "no control named %r" % words[1]}))
+        value = node.queryValue()
+        if len(words) > 2:
+            value.currentValue = float(words[2])
+        print(json.dumps({"value": value.currentValue, "minimum": value.minimumValue, "maximum": value.maximumValue}))
+    elif command == "keys":
+        application()  # the window is there to type into
+        for chord in words[1:]:
+            parts = chord.split("+")
+            for name in parts[:-1]:
+                pyatspi.Registry.generateKeyboardEvent(KEYCODES[name], None, pyatspi.KEY_PRESS)
+            pyatspi.Registry.generateKeyboardEvent(KEYCODES[parts[-1]], None, pyatspi.KEY_PRESSRELEASE)
+            for name in reversed(parts[:-1]):
+                pyatspi.Registry.generateKeyboardEvent(KEYCODES[name], None, pyatspi.KEY_RELEASE)
+        print(json.dumps({"typed": words[1:]}))
+    elif command == "dump":
+        lines = []
+        for node, depth in walk(application()):
+            lines.append("%s%s %r %r" % ("  " * depth, node.getRoleName(), node.name, node.description))
+        print(json.dumps({"tree": lines}))
+    else:
+        sys.exit(json.dumps({"error": "unknown command %r" % command}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
