@@ -14,7 +14,7 @@ struct ArchiveOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(tr("Archive segment names (default {station}/{yyyy}/{mm}/{dd}/{start}.{ext}; also {hh})")))
     var archiveTemplate: String?
 
-    @Flag(name: .long, inversion: .prefixedNo, help: ArgumentHelp(tr("With --archive: per-track files too (default: --no-tracks, segments only)")))
+    @Flag(name: .long, inversion: .prefixedNo, help: ArgumentHelp(tr("With --archive: per-track files too, beside the segments")))
     var tracks = false
 
     @Option(name: .long, help: ArgumentHelp(tr("With --archive: remove finished segments older than this (30d, 12h)"), valueName: "age"))

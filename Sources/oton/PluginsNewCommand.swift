@@ -25,7 +25,7 @@ extension PluginsCommand {
         @Option(name: .long, help: ArgumentHelp(tr("Its reverse-DNS id (default: org.example.NAME)")))
         var id: String?
 
-        @Option(name: .long, help: ArgumentHelp(tr("Where to make the folder (default: the current folder)")))
+        @Option(name: .long, help: ArgumentHelp(tr("The folder to make the project in (. is the current folder)")))
         var into: String = "."
 
         func run() throws {
