@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "OtonUPnP", type: .dynamic, targets: ["UPnP"]),
         .library(name: "OtonUPnPCore", type: .dynamic, targets: ["UPnPCore"]),
         .library(name: "OtonMQTT", type: .dynamic, targets: ["MQTT"]),
+        .library(name: "OtonHook", type: .dynamic, targets: ["Hook"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -260,6 +261,9 @@ let package = Package(
         // built against the header alone, as a third party's would be.
         .target(name: "MQTT", dependencies: ["PluginAPI"], path: "Sources/Plugins/MQTT/Plugin",
                 linkerSettings: pluginLinkerSettings + [.linkedLibrary("mosquitto"), .linkedLibrary("pthread")]),
+        // Runs a command of the user's on each track change (bounded, with a timeout): C, POSIX only.
+        .target(name: "Hook", dependencies: ["PluginAPI"], path: "Sources/Plugins/Hook/Plugin",
+                linkerSettings: pluginLinkerSettings + [.linkedLibrary("pthread")]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),

@@ -36,6 +36,7 @@ final class PluginValidateTests: XCTestCase {
     func testSnapcastPasses() throws { try assertBundledPluginPasses("OtonSnapcast") }
     func testUPnPPasses() throws { try assertBundledPluginPasses("OtonUPnP") }
     func testMQTTPasses() throws { try assertBundledPluginPasses("OtonMQTT") } // no broker: it keeps trying, bounded
+    func testHookPasses() throws { try assertBundledPluginPasses("OtonHook") }
 
     private func assertBundledPluginPasses(_ product: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try TemporaryDirectory(self)
@@ -45,6 +46,9 @@ final class PluginValidateTests: XCTestCase {
         }
         if product == "OtonWebRemote" || product == "OtonMetrics" { // a free loopback port, not the default another program may hold
             arguments += ["--plugin-config", #"{"listen":"127.0.0.1:0"}"#]
+        }
+        if product == "OtonHook" { // its command is required: one that does nothing
+            arguments += ["--plugin-config", #"{"command":["/bin/true"]}"#]
         }
         if product == "OtonSnapcast" { // its metadata listener on a free loopback port; no snapserver is needed
             arguments += ["--plugin-config", #"{"metadata_listen":"127.0.0.1:0"}"#]
