@@ -14,10 +14,12 @@ public struct PluginDescriptorBuilder {
     public var consumes: [String]
     public var mediaTaps: UInt32
     public var commands: [(name: String, usage: String, help: String)]
+    /// The keys of the plugin's "config" (ABI 1.6): the host checks plugins.json against them before create().
+    public var settings: [SettingDeclaration]
 
     public init(id: String, name: String, version: String, description: String = "",
                 consumes: [String] = [], mediaTaps: UInt32 = OTON_TAP_NONE,
-                commands: [(name: String, usage: String, help: String)] = []) {
+                commands: [(name: String, usage: String, help: String)] = [], settings: [SettingDeclaration] = []) {
         self.id = id
         self.name = name
         self.version = version
@@ -25,6 +27,7 @@ public struct PluginDescriptorBuilder {
         self.consumes = consumes
         self.mediaTaps = mediaTaps
         self.commands = commands
+        self.settings = settings
     }
 
     /// Allocates the descriptor with the given callbacks. Never freed.
@@ -54,6 +57,12 @@ public struct PluginDescriptorBuilder {
             }
             commandList = UnsafePointer(list)
         }
+        var settingList: UnsafePointer<oton_setting_decl>?
+        if !settings.isEmpty {
+            let list = UnsafeMutablePointer<oton_setting_decl>.allocate(capacity: settings.count)
+            for (index, setting) in settings.enumerated() { list[index] = setting.declaration(permanent) }
+            settingList = UnsafePointer(list)
+        }
         let descriptor = UnsafeMutablePointer<oton_plugin_descriptor>.allocate(capacity: 1)
         descriptor.initialize(to: oton_plugin_descriptor(
             struct_size: UInt32(MemoryLayout<oton_plugin_descriptor>.size),
@@ -61,7 +70,8 @@ public struct PluginDescriptorBuilder {
             id: permanent(id), name: permanent(name), version: permanent(version),
             description: permanent(description), consumes: consumesList,
             commands: commandList, command_count: UInt32(commands.count), reserved: 0,
-            create: create, destroy: destroy, on_event: onEvent, on_media: onMedia, on_command: onCommand))
+            create: create, destroy: destroy, on_event: onEvent, on_media: onMedia, on_command: onCommand,
+            settings: settingList, setting_count: UInt32(settings.count), reserved2: 0))
         return UnsafePointer(descriptor)
     }
 }

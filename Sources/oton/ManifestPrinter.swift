@@ -19,6 +19,14 @@ enum ManifestPrinter {
         for command in m.commands {
             lines.append("  \(command.usage)\n      \(command.help)")
         }
+        lines.append("settings:    \(m.settings.isEmpty ? "(none declared: the plugin checks its config itself)" : "(keys of its \"config\" in plugins.json)")")
+        for setting in m.settings {
+            var facts = [setting.accepts]
+            if let value = setting.defaultValue { facts.append("default \(setting.secret ? "(hidden)" : value.jsonText)") }
+            if setting.required { facts.append("required") }
+            if setting.secret { facts.append("secret") }
+            lines.append("  \(setting.key): \(facts.joined(separator: ", "))" + (setting.help.isEmpty ? "" : "\n      \(setting.help)"))
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -31,6 +39,22 @@ enum ManifestPrinter {
             "consumes": .array(m.consumes.map(JSONValue.string)),
             "media_taps": .array(m.mediaTapNames.map(JSONValue.string)),
             "commands": .array(commands),
+            "settings": .array(m.settings.map(setting)),
         ]).jsonText
+    }
+
+    /// A declared setting for a program (the web remote, the window): what it takes and its default.
+    static func setting(_ s: PluginSetting) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "key": .string(s.key), "type": .string(s.kind.rawValue), "help": .string(s.help),
+            "accepts": .string(s.accepts), "required": .bool(s.required), "secret": .bool(s.secret),
+        ]
+        if let value = s.defaultValue, !s.secret { object["default"] = value }
+        if !s.choices.isEmpty { object["choices"] = .array(s.choices.map(JSONValue.string)) }
+        if let range = s.range {
+            object["minimum"] = .number(range.lowerBound)
+            object["maximum"] = .number(range.upperBound)
+        }
+        return .object(object)
     }
 }

@@ -6,7 +6,7 @@ struct PluginsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
         abstract: tr("List the configured plugins or inspect a plugin library."),
-        subcommands: [List.self, Inspect.self, Validate.self, ValidateOne.self],
+        subcommands: [List.self, Inspect.self, SetSetting.self, New.self, Validate.self, ValidateOne.self],
         defaultSubcommand: List.self
     )
 
@@ -28,6 +28,8 @@ struct PluginsCommand: ParsableCommand {
                     let manifest = try PluginLibrary(path: path).manifest
                     status = entry.enabled ? tr("ok {version}, ABI {abi}", ["version": manifest.version, "abi": manifest.abiVersion]) : tr("disabled")
                     if manifest.id != entry.id { throw .idMismatch(path: path, configured: entry.id, declared: manifest.id) }
+                    let problems = PluginSettingsCheck.problems(config: entry.config, settings: manifest.settings)
+                    if !problems.isEmpty { throw .settingsRefused(path: path, id: entry.id, problems: problems) }
                 } catch {
                     print("  ✗ \(entry.id)  \(entry.enabled ? tr("enabled") : tr("disabled"))  \(error.reason(in: .current))\n      \(error.path)\n      \(tr("hint: {hint}", ["hint": error.hint(in: .current)]))")
                     continue

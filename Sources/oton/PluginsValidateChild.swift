@@ -29,6 +29,14 @@ enum ValidationChild {
             }
         }
         group.wait()
+        // A refusal may come from two checks side by side wanting one thing (the port a config
+        // names): such a check runs again, alone.
+        for index in rest.indices {
+            if case let .skip(reason)? = outcomes.withLock({ $0[index] }), reason.hasPrefix(PluginValidator.refusalPrefix) {
+                let again = run(rest[index], library: library, config: config, limit: limit)
+                outcomes.withLock { $0[index] = again }
+            }
+        }
         let found = outcomes.withLock { $0 }
         return [(.descriptor, descriptor)] + zip(rest, found).map { ($0, $1 ?? .fail("no outcome")) }
     }
@@ -53,9 +61,12 @@ enum ValidationChild {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["plugins", "validate-one", "--check", check.rawValue, "--report", report,
                              "--limit", String(limit), "--plugin-config", config, library]
-        // What the plugin prints is not the validator's output.
+        // What the plugin prints is not the validator's output; its stderr is kept for the crash
+        // line that names the callback (OtonCrashGuard).
+        let errors = folder + "/stderr.log"
+        _ = FileManager.default.createFile(atPath: errors, contents: nil, attributes: [.posixPermissions: 0o600])
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = FileHandle(forWritingAtPath: errors) ?? FileHandle.nullDevice
         let ended = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in ended.signal() }
         do { try process.run() } catch { return .fail("cannot start \(executable): \(error.localizedDescription)") }
@@ -74,7 +85,9 @@ enum ValidationChild {
         if process.terminationReason == .uncaughtSignal {
             let signal = process.terminationStatus
             let name = signalName(signal)
-            return .fail("crashed with \(name) (signal \(signal)) in \(phase); in oton this ends the whole process")
+            let callback = crashedCallback(stderrPath: errors)
+            let place = callback.map { phase.hasPrefix($0) ? phase : "\($0) (the validator was at: \(phase))" } ?? phase
+            return .fail("crashed with \(name) (signal \(signal)) in \(place); in oton this ends the whole process")
         }
         for line in lines.reversed() {
             let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -88,6 +101,20 @@ enum ValidationChild {
             }
         }
         return .fail("exited with status \(process.terminationStatus) in \(phase) without a result (the plugin called exit?)")
+    }
+
+    /// The callback the crash guard's line names ("oton: plugin ID (FILE) crashed in on_event: …"),
+    /// from the last 64 KiB the child wrote to stderr; nil when there is no such line.
+    private static func crashedCallback(stderrPath: String) -> String? {
+        guard let file = FileHandle(forReadingAtPath: stderrPath) else { return nil }
+        defer { try? file.close() }
+        let size = (try? file.seekToEnd()) ?? 0
+        try? file.seek(toOffset: size > 65536 ? size - 65536 : 0)
+        let text = String(decoding: (try? file.readToEnd()) ?? Data(), as: UTF8.self)
+        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("oton: plugin ") && $0.contains(") crashed in ") }),
+              let range = line.range(of: ") crashed in ") else { return nil }
+        let callback = line[range.upperBound...].prefix { $0 != ":" }
+        return callback.isEmpty ? nil : String(callback)
     }
 
     private static func signalName(_ signal: Int32) -> String {

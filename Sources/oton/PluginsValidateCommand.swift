@@ -9,8 +9,8 @@ extension PluginsCommand {
         static let configuration = CommandConfiguration(
             abstract: tr("Run a plugin through the plugin contract, each check in a child process, and report every check."),
             discussion: HelpText.paragraphs(
-                tr("Checks: the descriptor; create/destroy with empty, hostile and huge config; every declared command with bad arguments; a storm of every event kind it consumes; a leak check (heap growth over a storm, at most 1 KiB per event); media at its taps with DISCONT and format changes; destroy while events are pending; no call into the host after destroy. Every call into the plugin has a time limit (--timeout). A crash or a hang fails that check only. Data and cache directories are temporary; requests reach no player."),
-                tr("Exit status: 0 when every check passes, 1 when one fails, 2 for a usage error."),
+                tr("Checks: the descriptor; create/destroy with empty, hostile and huge config; every declared command with bad arguments; a storm of every event kind it consumes; a leak check (heap growth per event, media buffer and command; file descriptors and threads left after destroy); media at its taps with DISCONT and format changes; destroy while events are pending; no call into the host after destroy. Every call into the plugin has a time limit (--timeout). A crash or a hang fails that check only. Data and cache directories are temporary; requests reach no player."),
+                tr("Exit status: 0 when no check fails (the last line counts the skipped ones), 1 when one fails, 2 for a usage error."),
                 HelpText.examples("oton plugins validate ./liboton_event_logger.so", "oton plugins validate org.oton.history --timeout 5",
                                   "oton plugins validate ./libmine.so --plugin-config '{\"file\":\"/tmp/x.log\"}'")
             )
@@ -22,8 +22,8 @@ extension PluginsCommand {
         @Option(name: .long, help: ArgumentHelp(tr("Time limit for one call into the plugin, in seconds")))
         var timeout: Double = 2
 
-        @Option(name: .customLong("plugin-config"), help: ArgumentHelp(tr("The plugin's config as a JSON object, for the checks that need a running instance")))
-        var pluginConfig: String = "{}"
+        @Option(name: .customLong("plugin-config"), help: ArgumentHelp(tr("The plugin's config as a JSON object, for the checks that need a running instance; the plugin's I/O is then real (its files, its network peers)")))
+        var pluginConfig: String?
 
         @Option(name: .long, help: ArgumentHelp(tr("plugins.json whose ids and folders to use (default: the usual lookup)")))
         var config: String?
@@ -35,7 +35,9 @@ extension PluginsCommand {
             }
             let configText: String
             do {
-                let parsed = try JSONParser(maxBytes: 16 << 20).parse(Data(pluginConfig.utf8))
+                // A plugin named by its id is checked with its entry's config unless --plugin-config says otherwise.
+                let entryConfig = (try? ConfigLoader.load(explicit: config))?.plugins.first { $0.id == path }?.config
+                let parsed = try pluginConfig.map { try JSONParser(maxBytes: 16 << 20).parse(Data($0.utf8)) } ?? entryConfig ?? .object([:])
                 guard case .object = parsed else { throw InspectFailure(description: tr("it is not a JSON object")) }
                 configText = parsed.jsonText
             } catch {
@@ -59,17 +61,20 @@ extension PluginsCommand {
 
             print("validating \(library)")
             var failures = 0
+            var skipped: [ValidationCheck] = []
             for (check, outcome) in ValidationChild.runAll(library: library, config: configText, limit: timeout) {
                 switch outcome {
                 case let .pass(note): print("pass  \(check.title)" + (note.map { " (\($0))" } ?? ""))
-                case let .skip(reason): print("skip  \(check.title): \(reason)")
+                case let .skip(reason):
+                    print("skip  \(check.title): \(reason)")
+                    skipped.append(check)
                 case let .warn(reason): print("warn  \(check.title): \(reason)")
                 case let .fail(reason):
                     print("FAIL  \(check.title): \(reason)")
                     failures += 1
                 }
             }
-            print(failures == 0 ? "all checks passed" : "\(failures) check\(failures == 1 ? "" : "s") failed")
+            print(ValidationSummary(failed: failures, skipped: skipped.map(\.rawValue)).line)
             if failures > 0 { throw ExitCode(1) }
         }
     }

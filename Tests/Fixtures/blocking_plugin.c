@@ -123,6 +123,9 @@ static const oton_plugin_descriptor blocking_descriptor = {
     blocking_on_event,
     NULL,
     NULL,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+#endif
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

@@ -119,6 +119,9 @@ static const oton_plugin_descriptor descriptor = {
     "org.oton.test.flood", "Command flood (test)", "1.0.0", "registers too many and malformed commands",
     consumes, NULL, 0, 0,
     flood_create, flood_destroy, flood_event, flood_media, flood_command,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+#endif
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

@@ -114,6 +114,9 @@ static const oton_plugin_descriptor descriptor = {
     "org.oton.test.command-runner", "Command runner (test)", "1.0.0", "runs control commands through run_command",
     NULL, commands, 2, 0,
     runner_create, runner_destroy, NULL, NULL, runner_command,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+#endif
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

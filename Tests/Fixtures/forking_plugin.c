@@ -71,6 +71,9 @@ static const oton_plugin_descriptor descriptor = {
     "org.oton.test.forking", "Forking crasher (test)", "1.0.0", "forks a setsid grandchild, then crashes",
     consumes, NULL, 0, 0,
     forking_create, forking_destroy, forking_event, NULL, NULL,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+#endif
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

@@ -69,6 +69,9 @@ static const oton_plugin_descriptor descriptor = {
     "org.oton.test.headerbomb", "Header bomb (test)", "1.0.0", "sends a 64 MiB frame header",
     consumes, NULL, 0, 0,
     bomb_create, bomb_destroy, bomb_event, NULL, NULL,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+#endif
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

@@ -11,6 +11,9 @@
  *   reader-args A B …      how many arguments and each one: "2 args: [A] [B]"
  *   reader-small ARG       reads args[0] into a 4-byte buffer: "status=-4 length=N error=…" when it does not fit
  *   reader-as-int ARG      reads args[0] as an integer: the refusal names args[0]
+ *   reader-quote ARG       (1.6) args[0] as a JSON string literal from write_json_string, in a
+ *                          webhook-shaped object: {"title":"…"}; then into an 8-byte buffer:
+ *                          "small=STATUS needed=N"
  *
  * Against a host table older than 1.5 (OTON_HAS_FIELD false), create() succeeds and
  * reader-config answers "no read_json".
@@ -110,7 +113,7 @@ static oton_status reader_on_command(oton_instance *instance, const char *name, 
                                      oton_reply_fn reply, void *reply_context) {
     reader *self = instance;
     const oton_host *host = self->host;
-    char text[1024];
+    char text[1024 + 600];
     char error[256];
     oton_json_value value;
     if (strcmp(name, "reader-config") == 0) {
@@ -177,6 +180,28 @@ static oton_status reader_on_command(oton_instance *instance, const char *name, 
         reply(reply_context, text);
         return OTON_OK;
     }
+#if OTON_ABI_MINOR >= 6
+    if (strcmp(name, "reader-quote") == 0) {
+        char argument[512];
+        char literal[600];
+        char small[8];
+        size_t length = 0, needed = 0;
+        oton_status status;
+        memset(&value, 0, sizeof value);
+        value.type = OTON_JSON_STRING;
+        value.text = argument;
+        value.text_size = sizeof argument;
+        if (read_value(host, args_json, "args[0]", &value, error, sizeof error) != OTON_OK) {
+            reply(reply_context, error);
+            return OTON_ERR_INVALID;
+        }
+        if (host->write_json_string(host, argument, literal, sizeof literal, &length) != OTON_OK) return OTON_ERR_FAILED;
+        status = host->write_json_string(host, argument, small, sizeof small, &needed);
+        snprintf(text, sizeof text, "{\"title\":%s} length=%zu small=%d needed=%zu cleared=%d", literal, length, (int)status, needed, small[0] == '\0');
+        reply(reply_context, text);
+        return OTON_OK;
+    }
+#endif
     return OTON_ERR_UNSUPPORTED;
 }
 
@@ -185,13 +210,19 @@ static const oton_command_decl reader_commands[] = {
     {sizeof(oton_command_decl), 0, "reader-args", "reader-args ARG…", "the arguments read with read_json"},
     {sizeof(oton_command_decl), 0, "reader-small", "reader-small ARG", "args[0] into a 4-byte buffer"},
     {sizeof(oton_command_decl), 0, "reader-as-int", "reader-as-int ARG", "args[0] read as an integer"},
+#if OTON_ABI_MINOR >= 6
+    {sizeof(oton_command_decl), 0, "reader-quote", "reader-quote ARG", "args[0] as a JSON string literal"},
+#endif
 };
 
 static const oton_plugin_descriptor reader_descriptor = {
     sizeof(oton_plugin_descriptor), OTON_ABI_MAJOR, OTON_ABI_MINOR, OTON_TAP_NONE,
     "org.oton.test.json-reader", "JSON reader (test)", "1.0.0", "Reads its config and arguments with read_json",
-    NULL, reader_commands, 4, 0,
+    NULL, reader_commands, sizeof reader_commands / sizeof reader_commands[0], 0,
     reader_create, reader_destroy, NULL, NULL, reader_on_command,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+#endif
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

@@ -72,6 +72,9 @@ static const oton_plugin_descriptor descriptor = {
     "org.oton.test.language", "Language (test)", "1.0.0", "reads oton_host.language and translate",
     NULL, commands, 2, 0,
     speaker_create, speaker_destroy, NULL, NULL, speaker_command,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+#endif
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

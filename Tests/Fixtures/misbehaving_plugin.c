@@ -13,7 +13,14 @@
  *                                 does not free the instance
  *   MISBEHAVE_LARGE_DESCRIPTOR    the descriptor's struct_size is 16 bytes more than the
  *                                 descriptor of the ABI minor it declares
+ *   MISBEHAVE_SMALL_LEAK          on_event allocates 512 bytes it never frees
+ *   MISBEHAVE_MEDIA_LEAK          on_media keeps a 4 KiB copy of every buffer, never freed
+ *   MISBEHAVE_COMMAND_LEAK        on_command allocates 4 KiB it never frees
+ *   MISBEHAVE_FD_LEAK             on_event opens /dev/null and never closes it
+ *   MISBEHAVE_THREAD_LEAK         create() starts 16 threads that sleep, and destroy() leaves them
+ *   MISBEHAVE_CRASH_IN_EVENT      on_event writes through NULL
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,10 +34,19 @@ typedef struct misbehaving {
     unsigned long events, buffers;
 } misbehaving;
 
-#if defined(MISBEHAVE_CRASH_ON_DISCONT) || defined(MISBEHAVE_CRASH_ON_HUGE)
+#if defined(MISBEHAVE_CRASH_ON_DISCONT) || defined(MISBEHAVE_CRASH_ON_HUGE) || defined(MISBEHAVE_CRASH_IN_EVENT)
 static void crash(void) {
     volatile int *nowhere = NULL;
     *nowhere = 1;
+}
+#endif
+
+#ifdef MISBEHAVE_THREAD_LEAK
+static void *sleeper(void *argument) {
+    (void)argument;
+    struct timespec pause = {3600, 0};
+    for (;;) nanosleep(&pause, NULL);
+    return NULL;
 }
 #endif
 
@@ -58,6 +74,12 @@ static oton_instance *misbehaving_create(const oton_host *host, const char *conf
         return NULL;
     }
     self->host = host;
+#ifdef MISBEHAVE_THREAD_LEAK
+    for (int index = 0; index < 16; index++) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, sleeper, NULL) == 0) pthread_detach(thread);
+    }
+#endif
 #ifdef MISBEHAVE_LATE_THREAD
     {
         pthread_t thread;
@@ -85,6 +107,18 @@ static void misbehaving_on_event(oton_instance *instance, const oton_event *even
         if (lost != NULL) memset(lost, (int)(self->events & 0xff), 4096);
     }
 #endif
+#ifdef MISBEHAVE_SMALL_LEAK
+    {
+        char *lost = malloc(512);
+        if (lost != NULL) memset(lost, (int)(self->events & 0xff), 512);
+    }
+#endif
+#ifdef MISBEHAVE_FD_LEAK
+    (void)open("/dev/null", O_RDONLY);
+#endif
+#ifdef MISBEHAVE_CRASH_IN_EVENT
+    crash();
+#endif
 #ifdef MISBEHAVE_BLOCK_IN_EVENT
     {
         struct timespec pause = {30, 0};
@@ -96,6 +130,12 @@ static void misbehaving_on_event(oton_instance *instance, const oton_event *even
 static void misbehaving_on_media(oton_instance *instance, const oton_media_buffer *buffer) {
     misbehaving *self = instance;
     self->buffers++;
+#ifdef MISBEHAVE_MEDIA_LEAK
+    {
+        char *kept = malloc(4096);
+        if (kept != NULL) memcpy(kept, buffer->data, buffer->size < 4096 ? buffer->size : 4096);
+    }
+#endif
 #ifdef MISBEHAVE_CRASH_ON_DISCONT
     if (buffer->flags & OTON_MEDIA_FLAG_DISCONT) crash();
 #else
@@ -108,6 +148,12 @@ static oton_status misbehaving_on_command(oton_instance *instance, const char *n
     misbehaving *self = instance;
     char text[128];
     if (strcmp(name, "misbehave-stats") != 0) return OTON_ERR_UNSUPPORTED;
+#ifdef MISBEHAVE_COMMAND_LEAK
+    {
+        char *lost = malloc(4096);
+        if (lost != NULL) memset(lost, 1, 4096);
+    }
+#endif
 #ifdef MISBEHAVE_SILENT_FAILURE
     (void)self; (void)reply; (void)reply_context; (void)text;
     if (strcmp(args_json, "[]") != 0) return OTON_ERR_INVALID;
@@ -144,6 +190,9 @@ static const struct {
     "org.oton.test.misbehaving", "Misbehaving", "1.0.0", "Breaks the contract on request",
     misbehaving_consumes, misbehaving_commands, sizeof misbehaving_commands / sizeof misbehaving_commands[0], 0,
     misbehaving_create, misbehaving_destroy, misbehaving_on_event, misbehaving_on_media, misbehaving_on_command,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0,
+#endif
 }, {0}};
 #define misbehaving_descriptor misbehaving_large.descriptor
 #else
@@ -152,6 +201,9 @@ static const oton_plugin_descriptor misbehaving_descriptor = {
     "org.oton.test.misbehaving", "Misbehaving", "1.0.0", "Breaks the contract on request",
     misbehaving_consumes, misbehaving_commands, sizeof misbehaving_commands / sizeof misbehaving_commands[0], 0,
     misbehaving_create, misbehaving_destroy, misbehaving_on_event, misbehaving_on_media, misbehaving_on_command,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+#endif
 };
 #endif
 

@@ -154,6 +154,9 @@ static const oton_plugin_descriptor descriptor = {
     PCM_ID, "PCM format probe (test)", "1.0.0", "chooses its PCM format and reports what it gets",
     consumes, NULL, 0, 0,
     pcm_create, pcm_destroy, pcm_event, pcm_media, NULL,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+#endif
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

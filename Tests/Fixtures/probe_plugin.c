@@ -315,6 +315,9 @@ static const oton_plugin_descriptor probe_descriptor = {
     probe_on_event,
     probe_on_media,
     probe_on_command,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+#endif
 };
 
 OTON_EXPORT const oton_plugin_descriptor *PROBE_ENTRY_NAME(void) {

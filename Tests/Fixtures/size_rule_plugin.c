@@ -110,7 +110,11 @@ static const future_descriptor sized_descriptor = {
     {sizeof(future_descriptor), OTON_ABI_MAJOR, OTON_ABI_MINOR, OTON_TAP_NONE,
      "org.oton.test.sized", "Sized", "1.0.0", "structs of other minors",
      NULL, &sized_commands[0].base, 3, 0,
-     sized_create, sized_destroy, NULL, NULL, sized_on_command},
+     sized_create, sized_destroy, NULL, NULL, sized_on_command,
+#if OTON_ABI_MINOR >= 6
+     NULL, 0, 0,
+#endif
+    },
     sized_destroy
 };
 

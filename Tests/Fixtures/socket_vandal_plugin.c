@@ -35,6 +35,9 @@ static const oton_plugin_descriptor descriptor = {
     "org.oton.test.vandal", "Socket vandal (test)", "1.0.0", "writes junk into the isolation socket",
     consumes, NULL, 0, 0,
     vandal_create, vandal_destroy, vandal_event, NULL, NULL,
+#if OTON_ABI_MINOR >= 6
+    NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+#endif
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

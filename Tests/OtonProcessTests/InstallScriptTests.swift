@@ -1,5 +1,6 @@
 import Foundation
 import OtonTestSupport
+import PluginAPI
 import XCTest
 
 /// scripts/install into a temporary prefix, from the debug products the tests already have;
@@ -155,5 +156,74 @@ final class InstallScriptTests: XCTestCase {
                                      environment: environment(directory))
         XCTAssertEqual(install.status, 2)
         XCTAssertTrue(install.stderr.contains("must be an absolute path"), install.stderr)
+    }
+}
+
+/// Issue 38 §3: the installed plugin guide is self-contained — every relative link of every installed
+/// document names an installed file, and every #anchor a heading of it.
+final class InstalledDocsLinkTests: XCTestCase {
+    /// GitHub's heading anchors: lower case, punctuation but '-' and '_' dropped, spaces as '-', repeats numbered.
+    static func anchors(_ markdown: String) -> Set<String> {
+        var found = Set<String>()
+        var seen: [String: Int] = [:]
+        var inCode = false
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { inCode.toggle(); continue }
+            guard !inCode, line.hasPrefix("#") else { continue }
+            let text = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "")
+            var slug = String(text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" || $0 == " " }
+                .map(Character.init)).replacingOccurrences(of: " ", with: "-")
+            if let count = seen[slug] { seen[slug] = count + 1; slug += "-\(count + 1)" } else { seen[slug] = 0 }
+            found.insert(slug)
+        }
+        return found
+    }
+
+    /// Relative link targets outside code blocks: (file or "", anchor or "").
+    static func links(_ markdown: String) -> [(file: String, anchor: String)] {
+        var out: [(String, String)] = []
+        var inCode = false
+        let pattern = try! NSRegularExpression(pattern: #"\]\(([^)\s]+)\)"#)
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("```") { inCode.toggle(); continue }
+            guard !inCode else { continue }
+            for match in pattern.matches(in: line, range: NSRange(line.startIndex..., in: line)) {
+                let target = String(line[Range(match.range(at: 1), in: line)!])
+                if target.hasPrefix("http:") || target.hasPrefix("https:") || target.hasPrefix("mailto:") { continue }
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                out.append((parts[0], parts.count > 1 ? parts[1] : ""))
+            }
+        }
+        return out
+    }
+
+    func testEveryLinkOfTheInstalledDocsResolvesInsideThem() throws {
+        let directory = try TemporaryDirectory(self)
+        let prefix = directory.file("prefix")
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = directory.file("xdg")
+        let install = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", prefix, "--from", TestPaths.products], environment: environment)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        let docs = prefix + "/share/doc/oton"
+        let files = try FileManager.default.contentsOfDirectory(atPath: docs).filter { $0.hasSuffix(".md") }
+        XCTAssertTrue(files.contains("plugin-guide.md") && files.contains("configuration.md"), "\(files)")
+        var checked = 0
+        for file in files {
+            let text = try String(contentsOfFile: docs + "/" + file, encoding: .utf8)
+            for link in Self.links(text) {
+                checked += 1
+                let target = link.file.isEmpty ? file : link.file
+                let path = (docs as NSString).appendingPathComponent(target)
+                XCTAssertTrue(FileManager.default.fileExists(atPath: path), "\(file): (\(link.file)#\(link.anchor)) is not installed")
+                guard !link.anchor.isEmpty, target.hasSuffix(".md"), let targetText = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+                XCTAssertTrue(Self.anchors(targetText).contains(link.anchor), "\(file): #\(link.anchor) is no heading of \(target)")
+            }
+        }
+        XCTAssertGreaterThan(checked, 50, "the guide links to itself and to its neighbours")
+        let guide = try String(contentsOfFile: docs + "/plugin-guide.md", encoding: .utf8)
+        XCTAssertTrue(guide.contains("examples/snapcast-sink/SnapcastPlugin.swift"), "the worked example is linked")
+        XCTAssertTrue(guide.contains("ABI 1.\(OTON_ABI_MINOR) (`OTON_ABI_MAJOR 1`, `OTON_ABI_MINOR \(OTON_ABI_MINOR)`)"), "its version text is the header's")
+        let info = try String(contentsOfFile: docs + "/BUILD-INFO", encoding: .utf8)
+        XCTAssertTrue(info.contains("swift: Swift version "), info)
     }
 }

@@ -25,8 +25,7 @@ final class PluginExamplesTests: XCTestCase {
         let manager = manager(PluginBus(), directory)
         defer { manager.shutdown() }
         let reports = manager.start([PluginEntry(id: "org.example.event-logger", path: library, enabled: true,
-                                                 config: .object(["a": .object(["file": .string("nested, not this")]),
-                                                                  "file": .string(log)]),
+                                                 config: .object(["file": .string(log)]),
                                                  location: "plugins[0]")])
         guard case .running = reports[0].status else { return XCTFail("\(reports)") }
         XCTAssertTrue(FileManager.default.fileExists(atPath: log), "the logger opened the exact path it was given")
@@ -36,14 +35,16 @@ final class PluginExamplesTests: XCTestCase {
                        CommandReply(ok: false, text: #"unknown argument ""x""; usage: logger-stats [reset]"#))
     }
 
-    /// The example has no JSON code: a wrong or missing "file" is refused in the host's config reader's words.
+    /// The example has no JSON code and declares its one setting (ABI 1.6): a wrong, missing or
+    /// misspelt "file" is refused by the host before create(), in words that say what to write.
     func testLoggerRefusesABadFileSettingInTheConfigReadersWords() throws {
         let directory = try TemporaryDirectory(self)
         let library = try buildExample("c-logger", "oton_event_logger", in: directory)
         let source = try String(contentsOfFile: TestPaths.root + "/examples/c-logger/oton_event_logger.c", encoding: .utf8)
         XCTAssertFalse(source.contains("json_skip") || source.contains("\\u"), "no JSON parsing of its own")
-        for (config, reason) in [(JSONValue.object(["file": .number(42.0)]), "config.file must be a string, not 42"),
-                                 (.object([:]), #"config needs "file": the path of the log to write"#)] {
+        for (config, reason) in [(JSONValue.object(["file": .number(42.0)]), "config.file must be text, not a number"),
+                                 (.object([:]), "config.file is required: the file to append one line per event to (created if missing)"),
+                                 (.object(["flie": .string("/tmp/x")]), #"config.flie is not a setting; did you mean "file"? (known: file); config.file is required: the file to append one line per event to (created if missing)"#)] {
             let manager = manager(PluginBus(), directory)
             let reports = manager.start([PluginEntry(id: "org.example.event-logger", path: library, enabled: true, config: config, location: "plugins[0]")])
             manager.shutdown()

@@ -31,7 +31,7 @@ final class PluginJSONReaderTests: XCTestCase {
                                          "station": .object(["name": .string("Jazz")])])
         let reports = manager.start([PluginEntry(id: "org.oton.test.json-reader", path: library, enabled: true, config: config, location: "plugins[0]")])
         guard case let .running(manifest) = reports.first?.status else { return XCTFail("\(reports)") }
-        XCTAssertEqual(manifest.abiVersion, "1.5")
+        XCTAssertEqual(manifest.abiVersion, "\(OTON_ABI_MAJOR).\(OTON_ABI_MINOR)")
         XCTAssertEqual(manager.run(command: "reader-config", arguments: []),
                        CommandReply(ok: true, text: "greeting=hi \"there\" é volume=0.5 port=8080 loud=1 tags=2 station=Jazz"))
         XCTAssertEqual(manager.run(command: "reader-args", arguments: ["a b", "\"quoted\"", "Ю\\"]),
@@ -43,6 +43,13 @@ final class PluginJSONReaderTests: XCTestCase {
                        CommandReply(ok: true, text: "status=0 found=1 length=3 text=abc error="))
         XCTAssertEqual(manager.run(command: "reader-as-int", arguments: ["5"]),
                        CommandReply(ok: false, text: #"args[0] must be a whole number, not "5""#))
+        // ABI 1.6: write_json_string makes the literal a webhook sends; a short buffer gets the size it needs.
+        let title = "Кино – \"Группа крови\" \\ \n\t\u{1}\u{2028}"
+        XCTAssertEqual(manager.run(command: "reader-quote", arguments: [title]),
+                       CommandReply(ok: true, text: #"{"title":"Кино – \"Группа крови\" \\ \n\t\u0001\u2028"} length=62 small=-4 needed=62 cleared=1"#))
+        let reply = manager.run(command: "reader-quote", arguments: [title])?.text ?? ""
+        let object = try JSONValue.parse(Data(reply.components(separatedBy: " length=")[0].utf8))
+        XCTAssertEqual(object["title"]?.stringValue, title, "the literal reads back as the text")
     }
 
     func testDefaultsApplyWhenTheConfigIsEmpty() throws {

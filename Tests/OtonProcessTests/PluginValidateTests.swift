@@ -65,7 +65,13 @@ final class PluginValidateTests: XCTestCase {
         let result = try validate([try fixture(nil, in: directory)])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("pass  media at the declared taps, with DISCONT and format changes\n"), result.stdout)
-        XCTAssertTrue(line(result.stdout, for: "no heap growth over an event storm").hasPrefix("pass  "), result.stdout)
+        let leak = line(result.stdout, for: ValidationCheck.leak.title)
+        XCTAssertTrue(leak.hasPrefix("pass  "), result.stdout)
+        // Events, both taps and its command are each measured.
+        for part in [" events", " stream buffers", " PCM buffers", " commands"] {
+            XCTAssertTrue(leak.contains(part + ";") || leak.contains(part + ")"), "\(part): \(leak)")
+        }
+        XCTAssertTrue(result.stdout.hasSuffix("all checks passed\n"), result.stdout)
     }
 
     /// 4 KiB kept per event (the fixture never frees them): the leak check names the growth per event.
@@ -73,9 +79,9 @@ final class PluginValidateTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let result = try validate([try fixture("MISBEHAVE_LEAK", in: directory), "--timeout", "10"])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
-        let leak = line(result.stdout, for: "no heap growth over an event storm")
-        XCTAssertTrue(leak.hasPrefix("FAIL  ") && leak.contains("the heap grew by ") && leak.contains("at most 1024 allowed"), result.stdout)
-        let perEvent = leak.components(separatedBy: " bytes per event").first?.split(separator: "(").last.flatMap { Int($0) } ?? 0
+        let leak = line(result.stdout, for: ValidationCheck.leak.title)
+        XCTAssertTrue(leak.hasPrefix("FAIL  ") && leak.contains("the heap grew by ") && leak.contains("at most 256 allowed"), result.stdout)
+        let perEvent = leak.components(separatedBy: " bytes each").first?.split(separator: "(").last.flatMap { Int($0) } ?? 0
         XCTAssertGreaterThanOrEqual(perEvent, 3072, "about the 4 KiB it keeps per event: \(leak)")
         XCTAssertTrue(result.stdout.contains("1 check failed"), "only the leak check fails:\n\(result.stdout)")
     }
@@ -86,12 +92,11 @@ final class PluginValidateTests: XCTestCase {
         let result = try validate([try fixture("MISBEHAVE_LARGE_DESCRIPTOR", in: directory)])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let descriptor = line(result.stdout, for: "descriptor and the loader's checks")
-        XCTAssertTrue(descriptor.hasPrefix("warn  ") && descriptor.contains("struct_size is 128 bytes, larger than the 112 of an ABI 1.5 descriptor"), result.stdout)
+        XCTAssertTrue(descriptor.hasPrefix("warn  ") && descriptor.contains("struct_size is 144 bytes, larger than the 128 of an ABI 1.6 descriptor"), result.stdout)
         XCTAssertTrue(result.stdout.contains("all checks passed"), result.stdout)
     }
 
     func testFixturesThatBreakTheContractFailWithTheRightReason() throws {
-        let directory = try TemporaryDirectory(self)
         let cases: [(knob: String, title: String, reason: String)] = [
             ("MISBEHAVE_BLOCK_IN_EVENT", "on_event storm of every kind it consumes", "on_event blocked for more than 1 s"),
             ("MISBEHAVE_CRASH_ON_DISCONT", "media at the declared taps", "crashed with SIGSEGV (signal 11) in on_media at the "),
@@ -100,14 +105,40 @@ final class PluginValidateTests: XCTestCase {
             ("MISBEHAVE_DUPLICATE_COMMAND", "descriptor and the loader's checks", "the command \"misbehave-stats\" is declared twice"),
             ("MISBEHAVE_BAD_COMMAND_NAME", "descriptor and the loader's checks", "commands[].name is invalid: \"Bad Name\""),
             ("MISBEHAVE_SILENT_FAILURE", "every declared command with bad arguments", "failed without a message"),
-            ("MISBEHAVE_LEAK", "no heap growth over an event storm", "on_event keeps memory it never frees"),
+            ("MISBEHAVE_LEAK", ValidationCheck.leak.title, "on_event keeps memory it never frees"),
         ]
+        try assertEachFails(cases)
+    }
+
+    /// What slipped through the validator before (issue 38 §4).
+    func testSmallMediaCommandFileAndThreadLeaksAndACrashInOnEventAreNamed() throws {
+        try assertEachFails([
+            ("MISBEHAVE_SMALL_LEAK", ValidationCheck.leak.title, "events ("),
+            ("MISBEHAVE_MEDIA_LEAK", ValidationCheck.leak.title, "on_media keeps memory it never frees"),
+            ("MISBEHAVE_COMMAND_LEAK", ValidationCheck.leak.title, "on_command keeps memory it never frees"),
+            ("MISBEHAVE_FD_LEAK", ValidationCheck.leak.title, "file descriptors opened since create() are still open after destroy()"),
+            ("MISBEHAVE_THREAD_LEAK", ValidationCheck.leak.title, "threads started since create() still run after destroy()"),
+            ("MISBEHAVE_CRASH_IN_EVENT", ValidationCheck.destroyPending.title, "crashed with SIGSEGV (signal 11) in on_event (the validator was at: destroy() with events queued)"),
+        ])
+    }
+
+    private func assertEachFails(_ cases: [(knob: String, title: String, reason: String)]) throws {
+        let directory = try TemporaryDirectory(self)
         for item in cases {
             let result = try validate([try fixture(item.knob, in: directory), "--timeout", "1"])
             XCTAssertEqual(result.status, 1, "\(item.knob):\n\(result.stdout)\(result.stderr)")
             let line = line(result.stdout, for: item.title)
             XCTAssertTrue(line.hasPrefix("FAIL  ") && line.contains(item.reason), "\(item.knob): \(line)\n\(result.stdout)")
         }
+    }
+
+    /// A check that cannot run is not a pass: the last line counts and names the skipped ones.
+    func testSkippedChecksAreCountedAndNamedNotCalledAllPassed() throws {
+        let result = try validate([TestPaths.pluginLibrary("OtonFileSink")]) // no folder: create() refuses
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertFalse(result.stdout.contains("all checks passed"), result.stdout)
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        XCTAssertTrue(last.hasPrefix("passed, 6 skipped (commands, event-storm, leak, media, destroy-pending, after-destroy)"), last)
     }
 
     func testUsageErrorsExitWithTwoAndSayWhatToDo() throws {

@@ -175,6 +175,13 @@ static const oton_command_decl logger_commands[] = {
     {sizeof(oton_command_decl), 0, "logger-stats", "logger-stats [reset]", "how many events and tracks were logged (reset: then start again from 0)"},
 };
 
+/* ABI 1.6: the keys of "config". oton refuses a config with another key (a typo, with the
+ * nearest declared one) or without "file" before create() is called; inspect lists them. */
+static const oton_setting_decl logger_settings[] = {
+    {sizeof(oton_setting_decl), OTON_SETTING_STRING, "file", "the file to append one line per event to (created if missing)",
+     NULL, NULL, 0, 0, OTON_SETTING_REQUIRED, 0},
+};
+
 static const oton_plugin_descriptor logger_descriptor = {
     sizeof(oton_plugin_descriptor),
     OTON_ABI_MAJOR,
@@ -193,6 +200,9 @@ static const oton_plugin_descriptor logger_descriptor = {
     logger_on_event,
     NULL, /* on_media: no taps */
     logger_on_command,
+    logger_settings, /* 1.6 */
+    1,
+    0,
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

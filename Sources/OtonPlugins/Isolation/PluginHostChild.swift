@@ -45,7 +45,7 @@ public enum PluginHostChild {
         }
         var local = entry
         local.isolation = .inProcess
-        let report = manager.start([local]).first
+        let report = manager.start([local], announcing: false).first
         guard case let .running(manifest)? = report?.status else {
             // oton shows it to a person: in the language this child shares with it.
             var reason = tr("the plugin did not start")

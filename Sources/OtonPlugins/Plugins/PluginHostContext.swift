@@ -67,7 +67,7 @@ package final class PluginHostContext: @unchecked Sendable {
             select_media_taps: hostSelectMediaTaps, run_command: hostRunCommand,
             select_pcm_format: hostSelectPCMFormat,
             language: translations.language, translate: hostTranslate,
-            read_json: PluginJSONReading.function
+            read_json: PluginJSONReading.function, write_json_string: PluginJSONWriting.function
         ))
         table.pointee.host_data = Unmanaged.passRetained(self).toOpaque() // never released: see above
     }

@@ -22,12 +22,12 @@ public final class PluginLibrary: @unchecked Sendable {
     /// The size of the ABI 1.0 descriptor: a plugin's descriptor must be at least this.
     public static let minimumDescriptorSize = Int(OTON_DESCRIPTOR_SIZE_1_0)
 
-    /// The size of the descriptor in ABI 1.`abiMinor`: it has not grown since 1.0 (a minor that
-    /// appends a field to it adds its size here). A larger struct_size than this is a plugin
+    /// The size of the descriptor in ABI 1.`abiMinor`: 1.0 to 1.5 the same, 1.6 added the
+    /// settings (a minor that appends a field to it adds its size here). A larger struct_size than this is a plugin
     /// built against one header and declaring another's minor.
     public static func descriptorSize(abiMinor: UInt32) -> Int {
         switch abiMinor {
-        case 0 ... 4: Int(OTON_DESCRIPTOR_SIZE_1_0)
+        case 0 ... 5: Int(OTON_DESCRIPTOR_SIZE_1_0)
         default: MemoryLayout<oton_plugin_descriptor>.size
         }
     }
@@ -108,17 +108,19 @@ public final class PluginLibrary: @unchecked Sendable {
         if !commands.isEmpty && d.on_command == nil {
             throw .missingField(path: path, field: "on_command (it declares commands)")
         }
+        let settings = try PluginSettingsReader.read(d, path: path)
         return PluginManifest(
             path: path, id: id, name: name, version: version,
             description: d.description.map { String(cString: $0) } ?? "",
             abiMajor: d.abi_major, abiMinor: d.abi_minor, descriptorSize: Int(d.struct_size),
             consumes: readStringList(d.consumes), mediaTaps: d.media_taps, commands: commands,
-            hasOnEvent: d.on_event != nil, hasOnMedia: d.on_media != nil, hasOnCommand: d.on_command != nil
+            hasOnEvent: d.on_event != nil, hasOnMedia: d.on_media != nil, hasOnCommand: d.on_command != nil,
+            settings: settings
         )
     }
 
     /// A NULL-terminated list of strings, at most 256 read.
-    private static func readStringList(_ list: UnsafePointer<UnsafePointer<CChar>?>?) -> [String] {
+    package static func readStringList(_ list: UnsafePointer<UnsafePointer<CChar>?>?) -> [String] {
         guard let list else { return [] }
         var out: [String] = []
         var index = 0

@@ -16,6 +16,8 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
     case duplicateID(path: String, id: String, loadedFrom: String)
     case idMismatch(path: String, configured: String, declared: String)
     case createFailed(path: String, id: String, reason: String)
+    /// The config in plugins.json does not fit the settings the plugin declares (ABI 1.6); create() was not called.
+    case settingsRefused(path: String, id: String, problems: [String])
     /// An isolated plugin's process died of `signal` before create() returned: not restarted.
     case crashedStarting(path: String, id: String, signal: String)
 
@@ -25,7 +27,7 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
              let .nullDescriptor(path), let .descriptorTooSmall(path, _, _), let .majorMismatch(path, _, _),
              let .newerMinor(path, _, _), let .missingField(path, _), let .invalidField(path, _, _),
              let .duplicateID(path, _, _), let .idMismatch(path, _, _), let .createFailed(path, _, _),
-             let .crashedStarting(path, _, _):
+             let .crashedStarting(path, _, _), let .settingsRefused(path, _, _):
             path
         }
     }
@@ -60,6 +62,8 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
         case let .idMismatch(_, configured, declared):
             tr("plugins.json says id \"{configured}\" but the library declares \"{declared}\"", ["configured": configured, "declared": declared])
         case let .createFailed(_, id, reason): tr("{plugin} failed to start: {reason}", ["plugin": id, "reason": reason])
+        case let .settingsRefused(_, id, problems):
+            tr("{plugin} was not started: its config does not match the settings it declares: {problems}", ["plugin": id, "problems": problems.joined(separator: "; ")])
         case let .crashedStarting(_, id, signal):
             tr("{plugin} crashed while starting ({signal}) in its isolated process; oton goes on without it", ["plugin": id, "signal": signal])
         }
@@ -83,6 +87,8 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
         case let .createFailed(_, _, reason) where reason.hasPrefix(PluginLoadError.directoryReasonPrefix):
             tr("make the directory's parent writable by you (or set XDG_DATA_HOME / XDG_CACHE_HOME to a directory you own), or disable the plugin")
         case .createFailed: tr("fix the plugin's \"config\" in plugins.json as the reason says, or disable it")
+        case .settingsRefused:
+            tr("fix its \"config\" in plugins.json as each problem says: oton plugins inspect FILE lists the settings, oton plugins set ID KEY VALUE writes one")
         case .crashedStarting:
             tr("the crash is in the plugin, not in its config: report it to its author with the crash line above, or disable it in plugins.json; it is not restarted")
         }

@@ -105,8 +105,10 @@ public final class PluginManager: @unchecked Sendable {
     }
 
     /// Loads and creates every enabled plugin, in the order given. Returns the reports.
+    /// `announcing`: log "plugin ID started" for each; an isolated plugin's child process does not,
+    /// since oton itself says it once ("started in its own process").
     @discardableResult
-    public func start(_ entries: [PluginEntry], configDirectory: String? = nil) -> [Report] {
+    public func start(_ entries: [PluginEntry], configDirectory: String? = nil, announcing: Bool = true) -> [Report] {
         for entry in entries {
             guard entry.enabled else {
                 loaded.withLock { $0.reports.append(Report(id: entry.id, path: entry.path, status: .disabled)) }
@@ -132,7 +134,7 @@ public final class PluginManager: @unchecked Sendable {
                     $0.instances.append(instance)
                     $0.reports.append(Report(id: entry.id, path: path, status: .running(instance.library.manifest)))
                 }
-                logger.info("plugin \(entry.id) \(instance.library.manifest.version) started")
+                if announcing { logger.info("plugin \(entry.id) \(instance.library.manifest.version) started") }
             } catch {
                 loaded.withLock { $0.reports.append(Report(id: entry.id, path: error.path, status: .failed(error))) }
                 logger.error("\(tr("plugin {plugin} skipped: {reason}", ["plugin": entry.id, "reason": error.description(in: .current)]))")
@@ -159,6 +161,8 @@ public final class PluginManager: @unchecked Sendable {
         let library = try PluginLibrary(path: path)
         let manifest = library.manifest
         guard manifest.id == entry.id else { throw .idMismatch(path: path, configured: entry.id, declared: manifest.id) }
+        let problems = PluginSettingsCheck.problems(config: entry.config, settings: manifest.settings)
+        guard problems.isEmpty else { throw .settingsRefused(path: path, id: manifest.id, problems: problems) }
         if let other = instances.first(where: { $0.id == manifest.id }) {
             throw .duplicateID(path: path, id: manifest.id, loadedFrom: other.library.path)
         }

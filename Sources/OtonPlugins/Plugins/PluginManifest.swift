@@ -31,8 +31,10 @@ public struct PluginManifest: Equatable, Sendable {
     public var hasOnEvent: Bool
     public var hasOnMedia: Bool
     public var hasOnCommand: Bool
+    /// The keys of its "config" object (ABI 1.6); empty: the plugin checks its config itself.
+    public var settings: [PluginSetting]
 
-    package init(path: String, id: String, name: String, version: String, description: String, abiMajor: UInt32, abiMinor: UInt32, descriptorSize: Int, consumes: [String], mediaTaps: UInt32, commands: [Command], hasOnEvent: Bool, hasOnMedia: Bool, hasOnCommand: Bool) {
+    package init(path: String, id: String, name: String, version: String, description: String, abiMajor: UInt32, abiMinor: UInt32, descriptorSize: Int, consumes: [String], mediaTaps: UInt32, commands: [Command], hasOnEvent: Bool, hasOnMedia: Bool, hasOnCommand: Bool, settings: [PluginSetting] = []) {
         self.path = path
         self.id = id
         self.name = name
@@ -47,6 +49,7 @@ public struct PluginManifest: Equatable, Sendable {
         self.hasOnEvent = hasOnEvent
         self.hasOnMedia = hasOnMedia
         self.hasOnCommand = hasOnCommand
+        self.settings = settings
     }
 
     public var abiVersion: String { "\(abiMajor).\(abiMinor)" }

@@ -1,5 +1,6 @@
 import Foundation
 import PluginAPI
+import OtonJSON
 
 /// Runs one check of `oton plugins validate` in this process (the validator starts one child
 /// process per check). `phase` is called before each step, so that the parent can say where a
@@ -86,17 +87,28 @@ public struct PluginValidator {
         return .pass(note: nil)
     }
 
-    private enum Running {
+    /// How a skip for a refused config begins (the validator runs such a check again, alone).
+    public static let refusalPrefix = "create() refused"
+
+    enum Running {
         case instance(PluginInstance)
         case skipped(ValidationOutcome)
     }
 
     /// An instance made with the user's config, or why there is none.
-    private func running(_ host: ValidationHost) throws(ValidationFailure) -> Running {
+    func running(_ host: ValidationHost) throws(ValidationFailure) -> Running {
+        // As oton would: a config that does not fit the declared settings never reaches create().
+        let declared = host.manifest.settings
+        if !declared.isEmpty, let parsed = try? JSONValue.parse(Data(config.utf8)) {
+            let problems = PluginSettingsCheck.problems(config: parsed, settings: declared)
+            if !problems.isEmpty {
+                return .skipped(.skip("the config does not match the settings the plugin declares (oton would not start it): \(problems.joined(separator: "; ")); give one that does with --plugin-config"))
+            }
+        }
         phase("create() with the config")
         switch try host.create(config: config) {
         case let .instance(instance): return .instance(instance)
-        case let .refused(reason): return .skipped(.skip("create() refused the config \(config.count > 60 ? "given" : config): \(reason); give one it accepts with --plugin-config"))
+        case let .refused(reason): return .skipped(.skip(Self.refusalPrefix + " the config \(config.count > 60 ? "given" : config): \(reason); give one it accepts with --plugin-config"))
         }
     }
 
@@ -150,49 +162,6 @@ public struct PluginValidator {
         phase("destroy() after the storm")
         try host.destroy(instance)
         return .pass(note: published == 0 ? "consumes no kind" : "\(published) events" + (instance.mailbox.dropCounts.events > 0 ? ", \(instance.mailbox.dropCounts.events) dropped for falling behind" : ""))
-    }
-
-    /// Heap growth over a storm after a warm-up (``LeakCheck``): what the plugin keeps per event and never frees.
-    private func leak(_ host: ValidationHost) throws(ValidationFailure) -> ValidationOutcome {
-        guard host.manifest.hasOnEvent else { return .pass(note: "has no on_event") }
-        let instance: PluginInstance
-        switch try running(host) {
-        case let .instance(made): instance = made
-        case let .skipped(outcome): return outcome
-        }
-        // In rounds, each waited for: the mailbox must deliver every event, not drop it for falling behind.
-        func storm(_ count: Int, _ what: String) throws(ValidationFailure) -> Int {
-            let progress = ProgressCounter()
-            var published = 0
-            var round = 0
-            while published < count {
-                let events = ValidationStorms.events(for: host.manifest, bus: host.bus, round: round)
-                if events.isEmpty { break }
-                for event in events { host.enqueue(instance, progress) { host.bus.publish(event) } }
-                published += events.count
-                round += 1
-                if round % 8 == 0 { try host.awaitProgress(of: instance, progress, what: what) }
-            }
-            try host.awaitProgress(of: instance, progress, what: what)
-            return published
-        }
-        phase("on_event warm-up for the leak check")
-        _ = try storm(LeakCheck.warmUpEvents, "during the warm-up")
-        let dropsBefore = instance.mailbox.dropCounts.events
-        let before = LeakCheck.heapInUse()
-        phase("on_event storm for the leak check")
-        let published = try storm(LeakCheck.stormEvents, "during the leak check's storm")
-        let growth = LeakCheck.heapInUse() - before
-        let delivered = published - Int(instance.mailbox.dropCounts.events - dropsBefore)
-        phase("destroy() after the leak check")
-        try host.destroy(instance)
-        guard delivered > 0 else { return .pass(note: "consumes no kind") }
-        let perEvent = growth / delivered
-        if growth > LeakCheck.allowedGrowth(events: delivered) {
-            throw ValidationFailure(reason: "the heap grew by \(LeakCheck.shown(growth)) over \(delivered) events (\(perEvent) bytes per event; at most \(LeakCheck.bytesPerEvent) allowed): "
-                + "on_event keeps memory it never frees; free what each event allocates, or bound what you keep")
-        }
-        return .pass(note: "\(LeakCheck.shown(max(growth, 0))) over \(delivered) events")
     }
 
     private func media(_ host: ValidationHost) throws(ValidationFailure) -> ValidationOutcome {

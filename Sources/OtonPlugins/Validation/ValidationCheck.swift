@@ -21,7 +21,7 @@ public enum ValidationCheck: String, CaseIterable, Sendable {
         case .createHuge: "create/destroy with huge config"
         case .commands: "every declared command with bad arguments"
         case .eventStorm: "on_event storm of every kind it consumes"
-        case .leak: "no heap growth over an event storm"
+        case .leak: "no growth of heap, files or threads over events, media and commands"
         case .media: "media at the declared taps, with DISCONT and format changes"
         case .destroyPending: "destroy while events are pending"
         case .afterDestroy: "no thread of the plugin calls the host after destroy"

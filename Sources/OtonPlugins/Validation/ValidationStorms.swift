@@ -106,6 +106,22 @@ package enum ValidationStorms {
         return packets
     }
 
+    /// Ordinary buffers for one tap, as a steady stream sends them (4 KiB each, one format, the
+    /// first starting a connection): what the leak check repeats.
+    package static func steadyMedia(tap: UInt32, pcm choice: PCMFormatChoice = .standard) -> [MediaPacket] {
+        // The first two of ``media(tap:pcm:)``'s sequence are a new connection and an ordinary buffer.
+        let first = media(tap: tap, pcm: choice)[0]
+        let format = tap == OTON_TAP_PCM ? first.format : MediaFormat(tap: tap, caps: "audio/mpeg, mpegversion=(int)1, layer=(int)3")
+        var packets: [MediaPacket] = []
+        for index in 0 ..< 16 {
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            for position in bytes.indices { bytes[position] = UInt8(truncatingIfNeeded: position &* 31 &+ index) }
+            let flags: UInt32 = index == 0 ? OTON_MEDIA_FLAG_NEW_CONNECTION : 0
+            packets.append(MediaPacket(format: format, bytes: bytes, flags: flags, offset: UInt64(index * 4096), connection: 1))
+        }
+        return packets
+    }
+
     /// Argument lists no command expects.
     package static let badArguments: [[String]] = [
         [], [""], ["--no-such-option"], ["-1"], ["1e309"], ["NaN"], [hostileText],

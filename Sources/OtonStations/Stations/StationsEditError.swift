@@ -10,6 +10,8 @@ public enum StationsEditError: Error, Equatable, Sendable, CustomStringConvertib
     case isDefault(name: String, file: String, other: String?)
     case badPosition(Int, count: Int)
     case noUserFile(reason: String)
+    /// `oton plugins set`: no plugin with that id in the file's "plugins".
+    case unknownPlugin(id: String, file: String, known: [String])
 
     public var description: String {
         switch self {
@@ -27,6 +29,8 @@ public enum StationsEditError: Error, Equatable, Sendable, CustomStringConvertib
                     ?? "it is the only station; add another (`oton stations add NAME URL`) and make it the default first")
         case let .badPosition(position, count):
             "position \(position) is outside the list; use 1 to \(count)"
+        case let .unknownPlugin(id, file, known):
+            "no plugin with id \"\(id)\" in \(file); its plugins: \(known.isEmpty ? "none" : known.joined(separator: ", "))\n  hint: add the plugin to \"plugins\" first (docs/configuration.md)"
         case let .noUserFile(reason):
             "no configuration file to edit: \(reason)\n  hint: pass --config FILE or set XDG_CONFIG_HOME"
         }

@@ -53,10 +53,12 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define OTON_ABI_MAJOR 1u
-#define OTON_ABI_MINOR 5u /* 1.1: oton_host.select_media_taps; 1.2: station requests, oton_request.station;
+#define OTON_ABI_MINOR 6u /* 1.1: oton_host.select_media_taps; 1.2: station requests, oton_request.station;
                               1.3: oton_host.run_command, oton_host.select_pcm_format;
                               1.4: oton_host.language, oton_host.translate;
-                              1.5: oton_host.read_json, oton_json_value (config and arguments by path) */
+                              1.5: oton_host.read_json, oton_json_value (config and arguments by path);
+                              1.6: oton_plugin_descriptor.settings, oton_setting_decl (declared settings),
+                                   oton_host.write_json_string (a JSON string literal for the plugin) */
 
 /* The one symbol the host looks up with dlsym(). */
 #define OTON_PLUGIN_ENTRY_SYMBOL "oton_plugin_entry"
@@ -410,6 +412,47 @@ typedef struct oton_command_decl {
 } oton_command_decl;
 
 /* ------------------------------------------------------------------------ */
+/* Declared settings (1.6)                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The type of one key of a plugin's "config" object. */
+typedef enum oton_setting_type {
+    OTON_SETTING_BOOLEAN = 1, /* true or false */
+    OTON_SETTING_INTEGER = 2, /* a whole number (within minimum..maximum with OTON_SETTING_HAS_RANGE) */
+    OTON_SETTING_NUMBER  = 3, /* a number (within minimum..maximum with OTON_SETTING_HAS_RANGE) */
+    OTON_SETTING_STRING  = 4, /* text; with `choices`, one of them */
+    OTON_SETTING_STRINGS = 5  /* an array of text */
+} oton_setting_type;
+
+#define OTON_SETTING_REQUIRED  0x1u /* plugins.json must give the key */
+#define OTON_SETTING_HAS_RANGE 0x2u /* `minimum` and `maximum` apply (INTEGER, NUMBER) */
+#define OTON_SETTING_SECRET    0x4u /* a password or token: never shown by inspect, list or a remote */
+
+/* One key of the plugin's "config" object, declared statically in the
+ * descriptor (like oton_command_decl; CLAP's parameters, GObject's properties).
+ * With declarations, the host checks the config in plugins.json before
+ * create(): an unknown key (with the nearest declared one: "did you mean"),
+ * a value of another type, a number out of range, a string not among the
+ * choices or a missing required key refuses the plugin with that reason, and
+ * create() is never called. `oton plugins inspect` lists them and
+ * `oton plugins set ID KEY VALUE` writes one. The plugin still reads its
+ * values from config_json (oton_host.read_json) and applies its defaults. All
+ * strings are static (owned by the plugin, valid while it is loaded). */
+typedef struct oton_setting_decl {
+    uint32_t           struct_size;  /* sizeof(oton_setting_decl) */
+    uint32_t           type;         /* oton_setting_type */
+    const char        *key;          /* REQUIRED: [a-z0-9_]{1,64}, unique in the plugin */
+    const char        *help;         /* one line, e.g. "the file to write (created if missing)" */
+    const char        *default_json; /* the value used when the key is absent, as JSON text ("true", "5",
+                                      * "\"text\""), shown by inspect; NULL: none (or required) */
+    const char *const *choices;      /* STRING: NULL-terminated accepted values; NULL: any text */
+    double             minimum;      /* with OTON_SETTING_HAS_RANGE, inclusive */
+    double             maximum;      /* with OTON_SETTING_HAS_RANGE, inclusive */
+    uint32_t           flags;        /* OTON_SETTING_REQUIRED | OTON_SETTING_HAS_RANGE | OTON_SETTING_SECRET */
+    uint32_t           reserved;     /* 0 */
+} oton_setting_decl;
+
+/* ------------------------------------------------------------------------ */
 /* The host table, handed to create()                                       */
 /* ------------------------------------------------------------------------ */
 
@@ -615,6 +658,25 @@ struct oton_host {
      *            so the string read is the plugin's own copy in `text`. */
     oton_status (*read_json)(const oton_host *host, const char *json, const char *path,
                              oton_json_value *value, char *error, size_t error_size);
+
+    /* 1.6, ANY THREAD. Writes `text` as a JSON string literal, quotes included,
+     * so a plugin that sends JSON (a webhook, MQTT, a file for OBS) needs no
+     * escaping of its own: build the rest with snprintf around it.
+     *
+     * INPUT      `text`: NUL-terminated UTF-8 (a title, a station name: any
+     *            bytes; invalid UTF-8 becomes U+FFFD). At most 1 MiB is read.
+     * OUTPUT     `out`: the plugin's buffer of `out_size` bytes, NUL-terminated:
+     *            "…" with \" \\ and every control character escaped (\n, \t,
+     *            \u0001 …), U+2028 and U+2029 too; other characters as UTF-8.
+     *            `*length` (may be NULL): the literal's length without the NUL.
+     * RESULT     OTON_OK. OTON_ERR_FAILED when it does not fit: out[0] is NUL
+     *            (when out_size > 0) and *length holds the length needed; call
+     *            again with *length + 1 bytes. OTON_ERR_INVALID when `text` is
+     *            NULL, or `out` is NULL with out_size > 0. OTON_ERR_FAILED after
+     *            destroy() began, as for the table's other functions.
+     * OWNERSHIP  Both BORROWED for the call; nothing is kept. */
+    oton_status (*write_json_string)(const oton_host *host, const char *text,
+                                     char *out, size_t out_size, size_t *length);
 };
 
 /* ------------------------------------------------------------------------ */
@@ -673,6 +735,15 @@ typedef struct oton_plugin_descriptor {
     oton_status (*on_command)(oton_instance *instance, const char *name,
                               const char *args_json, oton_reply_fn reply,
                               void *reply_context);
+
+    /* 1.6: the keys of the "config" object: `setting_count` entries, each
+     * settings[0].struct_size bytes apart. With at least one, the host checks
+     * the config against them before create() (see oton_setting_decl) and
+     * refuses keys that are not declared. NULL and 0: the plugin checks its
+     * config itself, as before 1.6. A host older than 1.6 ignores them. */
+    const oton_setting_decl *settings;
+    uint32_t    setting_count;
+    uint32_t    reserved2;      /* 0 */
 } oton_plugin_descriptor;
 
 /* ------------------------------------------------------------------------ */
@@ -699,6 +770,9 @@ typedef struct oton_plugin_descriptor {
 /* Structs that first appeared in a later minor: the smallest size, as there. */
 #define OTON_PCM_FORMAT_REQUEST_SIZE_1_3 16u /* oton_pcm_format_request, through channels */
 #define OTON_JSON_VALUE_SIZE_1_5         64u /* oton_json_value, through integer */
+#define OTON_SETTING_DECL_SIZE_1_6       64u /* oton_setting_decl, through reserved */
+/* The descriptor's size in 1.6, through reserved2 (1.0 to 1.5: OTON_DESCRIPTOR_SIZE_1_0). */
+#define OTON_DESCRIPTOR_SIZE_1_6         128u
 
 /* The end of `field` in `type`: offsetof + sizeof. */
 #define OTON_FIELD_END(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
@@ -718,6 +792,9 @@ _Static_assert(OTON_FIELD_END(oton_plugin_descriptor, on_command) == OTON_DESCRI
 _Static_assert(OTON_FIELD_END(oton_pcm_format_request, channels) == OTON_PCM_FORMAT_REQUEST_SIZE_1_3, "oton_pcm_format_request: 1.3 layout changed");
 _Static_assert(OTON_FIELD_END(oton_json_value, integer) == OTON_JSON_VALUE_SIZE_1_5, "oton_json_value: 1.5 layout changed");
 _Static_assert(offsetof(oton_host, read_json) == 136, "oton_host: 1.5 layout changed");
+_Static_assert(offsetof(oton_host, write_json_string) == 144, "oton_host: 1.6 layout changed");
+_Static_assert(OTON_FIELD_END(oton_setting_decl, reserved) == OTON_SETTING_DECL_SIZE_1_6, "oton_setting_decl: 1.6 layout changed");
+_Static_assert(OTON_FIELD_END(oton_plugin_descriptor, reserved2) == OTON_DESCRIPTOR_SIZE_1_6, "oton_plugin_descriptor: 1.6 layout changed");
 #endif
 
 /* The entry point's type. The plugin defines exactly one function named
