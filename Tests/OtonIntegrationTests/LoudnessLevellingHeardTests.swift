@@ -18,7 +18,8 @@ final class LoudnessLevellingHeardTests: XCTestCase {
         let lab = try await Lab(self)
         defer { lab.stop() }
         let oton = try lab.play("Quiet FM")
-        let client = try oton.connect(timeout: 30)
+        _ = try oton.connect(timeout: 30)
+        let client = Control(oton: oton)
         let quiet = try lab.levelAfterPlaying(client, station: "Quiet FM", seconds: 10)
         _ = try client.send(["station", "Loud FM"])
         let loud = try lab.levelAfterPlaying(client, station: "Loud FM", seconds: 10)
@@ -36,7 +37,8 @@ final class LoudnessLevellingHeardTests: XCTestCase {
         let lab = try await Lab(self)
         defer { lab.stop() }
         let oton = try lab.play("Quiet FM")
-        let client = try oton.connect(timeout: 30)
+        _ = try oton.connect(timeout: 30)
+        let client = Control(oton: oton)
         // Each measured for 12 s (more than the 10 s a measurement needs to be remembered).
         let quiet = try lab.levelAfterPlaying(client, station: "Quiet FM", seconds: 12)
         _ = try client.send(["station", "Loud FM"])
@@ -61,7 +63,8 @@ final class LoudnessLevellingHeardTests: XCTestCase {
         let lab = try await Lab(self)
         defer { lab.stop() }
         let oton = try lab.play("Full FM")
-        let client = try oton.connect(timeout: 30)
+        _ = try oton.connect(timeout: 30)
+        let client = Control(oton: oton)
         let start = try lab.waitUntilPlaying(client, station: "Full FM")
         // From the first sound on, when the gain is still 0 dB and only the limiter stands between
         // a sine at 0.99 of full scale and the sink, through the settling, to the levelled sound.
@@ -76,7 +79,8 @@ final class LoudnessLevellingHeardTests: XCTestCase {
         let lab = try await Lab(self)
         defer { lab.stop() }
         let oton = try lab.play("Quiet FM", extra: ["--no-level"])
-        let client = try oton.connect(timeout: 30)
+        _ = try oton.connect(timeout: 30)
+        let client = Control(oton: oton)
         let quiet = try lab.levelAfterPlaying(client, station: "Quiet FM", seconds: 3)
         _ = try client.send(["station", "Loud FM"])
         let loud = try lab.levelAfterPlaying(client, station: "Loud FM", seconds: 3)
@@ -96,6 +100,16 @@ final class LoudnessLevellingHeardTests: XCTestCase {
 
 private func decibels(_ fraction: Double) -> Double { 20 * log10(max(fraction, 1e-9)) }
 private func text(_ fraction: Double) -> String { String(format: "%.2f dBFS", decibels(fraction)) }
+
+/// Requests to the oton under test, each on a connection of its own: the control socket closes a
+/// connection that sends nothing for 15 s, and the waits between requests here can be longer.
+private struct Control {
+    let oton: OtonProcess
+
+    func send(_ words: [String]) throws -> [String: JSONValue] {
+        try oton.connect().send(words)
+    }
+}
 
 /// The lab: Icecast with three stations (quiet, loud, near full scale), a PulseAudio null sink
 /// recorded by parec, and the plugins.json that lists the stations.
@@ -137,7 +151,7 @@ private struct Lab {
     }
 
     /// Waits until oton says it plays `station`; returns where the recording stood then.
-    func waitUntilPlaying(_ client: ControlClient, station: String, timeout: TimeInterval = 60) throws -> Int {
+    func waitUntilPlaying(_ client: Control, station: String, timeout: TimeInterval = 60) throws -> Int {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let data = try client.send(["status"])["data"]
@@ -158,7 +172,7 @@ private struct Lab {
     }
 
     /// The level of the last 2 s of the first `seconds` after `station` plays.
-    func levelAfterPlaying(_ client: ControlClient, station: String, seconds: Double) throws -> Double {
+    func levelAfterPlaying(_ client: Control, station: String, seconds: Double) throws -> Double {
         let start = try waitUntilPlaying(client, station: station)
         let heard = try recorded(from: start, seconds: seconds)
         return heard.rms(heard.samples.count - HeardSound.samples(2) ..< heard.samples.count)
