@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "OtonSnapcast", type: .dynamic, targets: ["Snapcast"]),
         .library(name: "OtonUPnP", type: .dynamic, targets: ["UPnP"]),
         .library(name: "OtonUPnPCore", type: .dynamic, targets: ["UPnPCore"]),
+        .library(name: "OtonMQTT", type: .dynamic, targets: ["MQTT"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -250,6 +251,11 @@ let package = Package(
         ),
         .target(name: "UPnP", dependencies: ["PluginAPI"], path: "Sources/Plugins/UPnP/Plugin",
                 linkerSettings: pluginLinkerSettings + [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+
+        // Now playing to an MQTT broker (Home Assistant's discovery included): a C plugin on libmosquitto,
+        // built against the header alone, as a third party's would be.
+        .target(name: "MQTT", dependencies: ["PluginAPI"], path: "Sources/Plugins/MQTT/Plugin",
+                linkerSettings: pluginLinkerSettings + [.linkedLibrary("mosquitto"), .linkedLibrary("pthread")]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),

@@ -1,6 +1,7 @@
 /// The one grammar of a duration a person types, for every option and command (`--duration`,
-/// `--fade-in`, `schedule add --length`, `ctl sleep`, `ctl snooze`): units — "90s", "30m", "2h",
-/// "1h15m", "1h 15m 30s", "1.5h" (each unit once, any case) — or a clock, "mm:ss" or "h:mm:ss".
+/// `--fade-in`, `schedule add --length`, `ctl sleep`, `ctl snooze`, `record --archive`, `--keep`):
+/// units — "90s", "30m", "2h", "1d", "1h15m", "1h 15m 30s", "1.5h" (each unit once, any case) — or a
+/// clock, "mm:ss" or "h:mm:ss".
 /// A bare number is refused: it once meant minutes to the sleep timer and seconds to
 /// `--duration`, so every duration says its unit (docs/configuration.md, "Durations").
 /// The range is the caller's; each says its own in its messages.
@@ -46,7 +47,7 @@ public enum DurationText {
                 guard number.count <= maximumDigits else { throw .tooLong }
             } else if character == " " {
                 continue
-            } else if let unit = ["h": 3600.0, "m": 60, "s": 1][character] {
+            } else if let unit = ["d": 86400.0, "h": 3600, "m": 60, "s": 1][character] {
                 guard !number.isEmpty else { throw .unitWithoutNumber(character) }
                 guard let value = Double(number), value.isFinite else { throw .unexpected(".") }
                 guard seen.insert(character).inserted else { throw .unitTwice(character) }

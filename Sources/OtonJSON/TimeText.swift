@@ -24,6 +24,16 @@ public enum TimeText {
             + "T" + two(parts.tm_hour) + ":" + two(parts.tm_min) + ":" + two(parts.tm_sec) + "Z"
     }
 
+    /// ISO 8601 in UTC to the millisecond ("2024-09-22T10:16:10.250Z"), for records where a frame
+    /// matters (the archive's gap ledger).
+    public static func iso8601Milliseconds(microseconds micros: Int64) -> String {
+        func floorDivide(_ value: Int64, _ by: Int64) -> Int64 { value >= 0 ? value / by : (value - by + 1) / by }
+        let milliseconds = floorDivide(micros + 500, 1000)
+        let second = iso8601(microseconds: floorDivide(milliseconds, 1000) * 1_000_000)
+        let fraction = String(milliseconds - floorDivide(milliseconds, 1000) * 1000)
+        return second.dropLast() + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "Z"
+    }
+
     /// `date` as ``iso8601(microseconds:)`` writes it.
     public static func iso8601(_ date: Date) -> String {
         iso8601(microseconds: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))

@@ -110,6 +110,8 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Stop recording when less than this many MB are free (default 64)")))
     var diskFloor: Double?
 
+    @OptionGroup var archiveOptions: ArchiveOptions
+
     @OptionGroup var eventsAndRetries: EventsAndRetriesOptions
     var events: String? { eventsAndRetries.events }
     var retries: Int? { eventsAndRetries.retries }
@@ -152,6 +154,7 @@ struct RecordCommand: ParsableCommand {
                 throw ExitStatus.configuration
             }
         }
+        let archiveConfig = try archiveOptions.sinkConfig()
         let enabledIDs = Set(config.plugins.filter(\.enabled).map(\.id))
         if let unknown = withPlugin.first(where: { !enabledIDs.contains($0) }) {
             let known = enabledIDs.subtracting(Self.recordingPlugins).sorted()
@@ -185,6 +188,7 @@ struct RecordCommand: ParsableCommand {
         if let diskFloor { sinkConfig[FileSinkKey.diskFloorMb.rawValue] = .number(diskFloor) }
         if let maxBytes { sinkConfig[FileSinkKey.maxMb.rawValue] = .number(maxBytes / 1_048_576) }
         if let stopAfter { sinkConfig[FileSinkKey.maxSeconds.rawValue] = .number(stopAfter) }
+        sinkConfig.merge(archiveConfig) { $1 }
         let wanted = Self.recordingPlugins.union(withPlugin)
         let otherPlugins = config.plugins.filter { wanted.contains($0.id) && $0.id != Self.pluginID }
         let path = config.plugins.first(where: { $0.id == Self.pluginID })?.path ?? Self.pluginLibrary
@@ -199,6 +203,9 @@ struct RecordCommand: ParsableCommand {
                 sink[FileSinkKey.directory.rawValue] = .string(outDirectory + "/" + folder)
                 sink[FileSinkKey.station.rawValue] = .string(folder)
                 if sink[FileSinkKey.template.rawValue] == nil { sink[FileSinkKey.template.rawValue] = .string("{artist} - {title}.{ext}") }
+                if sink[FileSinkKey.archive.rawValue] != nil && sink[FileSinkKey.archiveTemplate.rawValue] == nil {
+                    sink[FileSinkKey.archiveTemplate.rawValue] = .string(ArchiveNaming.standardInStationFolder)
+                }
             }
             return [PluginEntry(id: Self.pluginID, path: path, enabled: true, config: .object(sink), location: "oton record")]
                 + otherPlugins.map { entry in folder.map { Self.labelled(metrics: entry, as: $0) } ?? entry }
@@ -224,7 +231,10 @@ struct RecordCommand: ParsableCommand {
         var lines: RecordLogLines?
         var watch: WishWatcher.Watch?
         var sinkFailure: String?
+        var watchdog: RecorderWatchdog?
         let outcome = session.run { session in
+            watchdog = RecorderWatchdog { [player = session.player] in RecorderStatusLine.text([player]) }
+            watchdog?.ready()
             lines = RecordLogLines(bus: session.bus)
             watch = wishes?.watch(bus: session.bus, station: chosen.name)
             if let report = session.plugins.reports.first(where: { $0.id == Self.pluginID }), case let .failed(error) = report.status {
@@ -237,6 +247,7 @@ struct RecordCommand: ParsableCommand {
                 DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter * 2 + 30) { [session] in session.requestQuit() }
             }
         }
+        watchdog?.stopping()
         watch?.close()
         lines?.close()
         if let sinkFailure {

@@ -78,6 +78,7 @@ final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Senda
         case "incomplete": tr("incomplete")
         case "dropped": tr("dropped")
         case "failed": tr("failed")
+        case "archive": tr("archive segment")
         default: fields[OTON_FIELD_STATUS] ?? "finished"
         }
         let path = fields[OTON_FIELD_PATH].flatMap { $0.isEmpty ? nil : $0 } ?? fields[OTON_FIELD_NAME].flatMap { $0.isEmpty ? nil : $0 } ?? tr("a track")

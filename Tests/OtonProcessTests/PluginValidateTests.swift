@@ -35,6 +35,7 @@ final class PluginValidateTests: XCTestCase {
     func testMetricsPasses() throws { try assertBundledPluginPasses("OtonMetrics") }
     func testSnapcastPasses() throws { try assertBundledPluginPasses("OtonSnapcast") }
     func testUPnPPasses() throws { try assertBundledPluginPasses("OtonUPnP") }
+    func testMQTTPasses() throws { try assertBundledPluginPasses("OtonMQTT") } // no broker: it keeps trying, bounded
 
     private func assertBundledPluginPasses(_ product: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try TemporaryDirectory(self)

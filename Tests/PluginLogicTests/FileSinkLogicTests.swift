@@ -208,6 +208,15 @@ final class FileSinkLogicTests: XCTestCase {
                        .drop("too short (4.1 s < 5.0 s), not kept"))
         XCTAssertEqual(placement(relativeName: "S/A - B.mp3", complete: true, seconds: 4.96, minimumSeconds: 5, policy: .incomplete),
                        .drop("too short (4.9 s < 5.0 s), not kept"), "never \"5.0 s < 5.0 s\" (issue 39, N18)")
+        // The track in progress at SIGTERM or a broken connection: kept as incomplete whatever its length (issue 37 §6).
+        XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 2, minimumSeconds: 5, policy: .incomplete, cutShort: true),
+                       .keep("incomplete/S/a.mp3"))
+        XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 2, minimumSeconds: 5, policy: .keep, cutShort: true),
+                       .keep("S/a.mp3"))
+        XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 2, minimumSeconds: 5, policy: .drop, cutShort: true),
+                       .drop("too short (2.0 s < 5.0 s), not kept"), "--partial drop still drops it")
+        XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 2, minimumSeconds: 5, policy: .incomplete, cutShort: false),
+                       .drop("too short (2.0 s < 5.0 s), not kept"), "a short piece that ended at a title change is still too short")
         XCTAssertEqual(placement(relativeName: "S/A - B.mp3", complete: false, seconds: 60, minimumSeconds: 5, policy: .drop),
                        .drop("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept"))
     }

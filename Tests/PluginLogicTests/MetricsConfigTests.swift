@@ -15,7 +15,8 @@ final class MetricsConfigTests: XCTestCase {
 
     func testUnknownKeysAndBadValuesAreRefusedWithTheKeyNamed() {
         let cases: [(String, String)] = [
-            (#"{"port": 9464}"#, "config.port is not a metrics setting; known: listen, station"),
+            (#"{"port": 9464}"#, "config.port is not a metrics setting; known: health_share, health_stall_seconds, listen, station"),
+            (#"{"health_share": 1.5}"#, "config.health_share must be a share of the stations from 0 to 1"),
             (#"{"listen": "localhost:9464"}"#, "config.listen must use an IPv4 address such as 127.0.0.1 or 0.0.0.0 (got \"localhost\")"),
             (#"{"listen": "127.0.0.1"}"#, "config.listen must be ADDRESS:PORT, e.g. \"127.0.0.1:9464\" (got \"127.0.0.1\")"),
             (#"{"listen": "127.0.0.1:70000"}"#, "config.listen must be ADDRESS:PORT"),

@@ -39,6 +39,8 @@ public final class MultiRecorder: @unchecked Sendable { // `lock` guards every v
     private var stopping = 0
     private var labels = StationLabels()
     private var quitting = false
+    /// systemd was told the recorder is stopping.
+    private var toldStopping = false
     private var signals: QuitSignals?
 
     public init(catalogue: OtonConfig, options: Player.Options, events: (handle: FileHandle?, lock: NSLock)?, plan: @escaping Plan,
@@ -88,6 +90,7 @@ public final class MultiRecorder: @unchecked Sendable { // `lock` guards every v
     public func requestQuit() {
         let all = lock.withLock { () -> [RecordingSession] in
             quitting = true
+            lock.broadcast() // run() tells systemd at once
             return active.map(\.session)
         }
         for session in all { session.requestQuit() }
@@ -110,11 +113,20 @@ public final class MultiRecorder: @unchecked Sendable { // `lock` guards every v
             }
         }
         for station in stations { add(station) }
+        let watchdog = RecorderWatchdog { [weak self] in RecorderStatusLine.text(self?.sessions.map(\.session.player) ?? []) }
+        watchdog.ready()
         lock.lock()
-        while !active.isEmpty || stopping > 0 { lock.wait() }
+        while !active.isEmpty || stopping > 0 {
+            if quitting && !toldStopping {
+                toldStopping = true
+                watchdog.stopping()
+            }
+            lock.wait()
+        }
         quitting = true
         let result = ended
         lock.unlock()
+        if !toldStopping { watchdog.stopping() }
         control?.close()
         return result
     }

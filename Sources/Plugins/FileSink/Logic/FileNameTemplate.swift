@@ -20,7 +20,12 @@ public struct FileNameTemplate: Equatable, Sendable {
 
     public static let placeholders: Set<String> = ["station", "artist", "title", "ext", "date", "time", "start", "sequence"]
 
-    public init(_ text: String) throws {
+    public init(_ text: String) throws(Invalid) {
+        try self.init(text, placeholders: Self.placeholders)
+    }
+
+    /// A template with other placeholders (the archive's: ``ArchiveNaming``).
+    public init(_ text: String, placeholders known: Set<String>) throws(Invalid) {
         guard !text.isEmpty else { throw Invalid(description: "the name template is empty") }
         guard !text.hasPrefix("/") else { throw Invalid(description: "the name template must be relative to the output folder: \(text)") }
         var rest = Substring(text)
@@ -29,8 +34,8 @@ public struct FileNameTemplate: Equatable, Sendable {
                 throw Invalid(description: "unclosed { in the name template: \(text)")
             }
             let name = String(rest[rest.index(after: open) ..< close])
-            guard Self.placeholders.contains(name) else {
-                throw Invalid(description: "unknown placeholder {\(name)} in the name template; known: " + Self.placeholders.sorted().map { "{\($0)}" }.joined(separator: " "))
+            guard known.contains(name) else {
+                throw Invalid(description: "unknown placeholder {\(name)} in the name template; known: " + known.sorted().map { "{\($0)}" }.joined(separator: " "))
             }
             rest = rest[rest.index(after: close)...]
         }

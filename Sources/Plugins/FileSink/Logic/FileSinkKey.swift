@@ -23,4 +23,15 @@ public enum FileSinkKey: String, CaseIterable, Sendable {
     case cue
     case names
     case wishlist
+    /// Archive mode: the period as a duration ("1h"), its name template, its zone ("utc" or "local").
+    case archive
+    case archiveTemplate = "archive_template"
+    case archiveTz = "archive_tz"
+    /// false: no per-track files (archive only).
+    case tracks
+    /// Archive retention: the age (a duration, "30d") and the size in megabytes.
+    case keep
+    case keepSizeMb = "keep_size_mb"
+    /// Below the free-space floor: "stop" recording (the default) or remove the "oldest" finished segment.
+    case whenFull = "when_full"
 }

@@ -54,6 +54,10 @@ public struct FileSinkSettings: Equatable, Sendable {
     /// `oton record --wishlist`: every track is recorded as usual, but a finished one is kept only when
     /// the host announced its sequence as a wish to keep (`org.oton.wish.heard` with keep=true).
     public var wishlist = false
+    /// Per-track files (false: archive segments only).
+    public var tracks = true
+    /// Archive mode: segments cut at wall-clock boundaries, with a gap ledger each.
+    public var archive: ArchiveSettings?
 
     public init(directory: String, template: FileNameTemplate) {
         self.directory = directory
@@ -130,6 +134,14 @@ public struct FileSinkSettings: Equatable, Sendable {
         let flags: [(FileSinkKey, WritableKeyPath<FileSinkSettings, Bool>)] = [(.quitOnError, \.quitOnError), (.tags, \.writeTags), (.cue, \.writeCue), (.wishlist, \.wishlist)]
         for (name, path) in flags {
             if let flag = try config.bool(key(name)) { settings[keyPath: path] = flag }
+        }
+        settings.archive = try ArchiveSettings.parse(config)
+        if settings.archive != nil && settings.format == .wav {
+            throw config.error(key(.archive), "records the encoded stream as received; it cannot be used with format \"wav\"")
+        }
+        if let flag = try config.bool(key(.tracks)) { settings.tracks = flag }
+        guard settings.tracks || settings.archive != nil else {
+            throw config.error(key(.tracks), "false needs archive: with neither tracks nor an archive nothing would be recorded")
         }
         return settings
     }

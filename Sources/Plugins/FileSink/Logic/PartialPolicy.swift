@@ -18,8 +18,11 @@ public enum Placement: Equatable, Sendable {
 }
 
 /// Decides where a finished segment's file goes.
-public func placement(relativeName: String, complete: Bool, seconds: Double, minimumSeconds: Double, policy: PartialPolicy) -> Placement {
-    if seconds < minimumSeconds {
+/// `cutShort`: the track was still in progress when the recording stopped or the connection broke; such a
+/// piece is kept as incomplete whatever its length (as streamripper does), unless incomplete ones are dropped.
+public func placement(relativeName: String, complete: Bool, seconds: Double, minimumSeconds: Double, policy: PartialPolicy,
+                      cutShort: Bool = false) -> Placement {
+    if seconds < minimumSeconds && !(cutShort && !complete && seconds > 0 && policy != .drop) {
         return .drop("too short (\(formatSecondsBelow(seconds)) < \(formatSeconds(minimumSeconds))), not kept")
     }
     if complete { return .keep(relativeName) }

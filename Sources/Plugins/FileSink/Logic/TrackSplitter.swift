@@ -27,6 +27,9 @@ public struct TrackSplitter {
         public var durationNanoseconds: Int64 = 0
         /// Where the stream was (monotonic ns) when the segment began.
         public var startedMonotonic: Int64
+        /// It ended without a title change: the recording stopped, the connection broke, data was lost
+        /// (a track still in progress, whatever its length, is kept as incomplete rather than dropped as short).
+        public var cutShort = false
         /// Ogg: the granule position at the cut (0 at the start of a chain); nil when the
         /// recording joined a logical stream in the middle and the position is not known yet.
         public var granuleBase: Int64?
@@ -82,12 +85,9 @@ public struct TrackSplitter {
     /// The aligner's time axis matches the decoded audio's: false after lost data within a connection.
     private var timebaseValid = true
 
-    private var framer: any StreamFramer = RawFramer()
     private var container: StreamContainer = .unknown
     private var caps = ""
     private var connection: UInt64 = 0
-    /// Bytes of the current connection handed to the framer before the pending ones.
-    private var framedOffset: UInt64 = 0
     private var current: Segment?
     /// The current segment's title came from before a gap: the next title event replaces it rather than cutting.
     private var currentTitleIsCarried = false
@@ -105,12 +105,10 @@ public struct TrackSplitter {
     /// Ogg: granule position after the last audio page placed (see Segment.granuleBase).
     private var oggGranule: Int64?
     private var lastMonotonic: Int64 = 0
-    /// Bytes received before the stream's type was known.
-    private var held: [UInt8] = []
-    private var heldOffset: UInt64 = 0
     /// What the host's stream tap says until its typefinder has decided.
-    public static let unknownCaps = "application/octet-stream"
-    static let maxHeldBytes = 1 << 20
+    public static let unknownCaps = StreamUnitReader.unknownCaps
+    /// Frames the buffers (when fed by ``receive(_:)-(Buffer)``).
+    private var reader = StreamUnitReader()
     /// How long the start of a connection may stay untitled and still take the first title as its own.
     static let untitledGrace: Int64 = 5_000_000_000
 
@@ -127,56 +125,35 @@ public struct TrackSplitter {
 
     /// A buffer from the stream tap.
     public mutating func receive(_ buffer: Buffer) -> [Action] {
+        let reading = reader.read(buffer)
+        return receive(reading, monotonicNanoseconds: buffer.monotonicNanoseconds)
+    }
+
+    /// A buffer already read into units (the recorder reads each buffer once for the tracks and the archive).
+    public mutating func receive(_ reading: StreamUnitReader.Reading, monotonicNanoseconds: Int64) -> [Action] {
         var actions: [Action] = []
-        lastMonotonic = buffer.monotonicNanoseconds
-        let sameConnection = !buffer.newConnection && buffer.connection == connection && !buffer.discontinuity
-        if sameConnection && caps == Self.unknownCaps && buffer.caps != caps && !held.isEmpty {
-            // The type was found after the first bytes: frame them with what they turned out to be.
-            container = StreamContainer(caps: buffer.caps)
-            caps = buffer.caps
-            framer = container.makeFramer(caps: caps)
-            var position = heldOffset
-            framedOffset = buffer.offset + UInt64(buffer.bytes.count)
-            let bytes = held + buffer.bytes
-            held = []
-            for unit in framer.push(bytes) { actions += place(unit, offset: &position) }
-            return actions
-        }
-        let gap = !sameConnection || buffer.formatChanged || buffer.caps != caps
-        if gap {
+        lastMonotonic = monotonicNanoseconds
+        if let gap = reading.gap {
             actions += flushAligner()
             actions += endCurrent(complete: false)
-            if buffer.caps != caps || !sameConnection {
-                container = StreamContainer(caps: buffer.caps)
-                caps = buffer.caps
-            }
-            if buffer.newConnection || buffer.connection != connection || buffer.formatChanged || buffer.caps != caps {
-                framer = container.makeFramer(caps: caps)
+            container = reading.container
+            caps = reading.caps
+            if gap != .lostData {
                 codecHeaders = []
                 chainHasAudio = false
                 oggGranule = nil
-            } else {
-                _ = framer.flush() // lost data: never glue the bytes before the gap to those after it
             }
-            held = []
-            timebaseValid = buffer.newConnection || buffer.connection != connection
-            connection = buffer.connection
-            framedOffset = buffer.offset
+            timebaseValid = gap == .newConnection
+            connection = reading.connection
             pendingCut = nil
             bindLoudness()
+        } else if reading.caps != caps {
+            // The type was found after the first bytes were held.
+            container = reading.container
+            caps = reading.caps
         }
-        if caps == Self.unknownCaps && held.count + buffer.bytes.count <= Self.maxHeldBytes {
-            // Not typed yet (the host's typefinder is still looking): wait for the caps.
-            if held.isEmpty { heldOffset = buffer.offset }
-            held += buffer.bytes
-            framedOffset = buffer.offset + UInt64(buffer.bytes.count)
-            return actions
-        }
-        var position = held.isEmpty ? framedOffset : heldOffset
-        framedOffset = buffer.offset + UInt64(buffer.bytes.count)
-        let bytes = held + buffer.bytes
-        held = []
-        for unit in framer.push(bytes) {
+        for (unit, offset) in reading.units {
+            var position = offset
             actions += place(unit, offset: &position)
         }
         return actions
@@ -209,7 +186,7 @@ public struct TrackSplitter {
 
     /// The recording ends (quit, disk full, destroy): the current segment is incomplete.
     public mutating func finish() -> [Action] {
-        held = []
+        reader.finish()
         return flushAligner() + endCurrent(complete: false)
     }
 
@@ -326,8 +303,9 @@ public struct TrackSplitter {
     }
 
     private mutating func endCurrent(complete: Bool) -> [Action] {
-        guard let segment = current else { return [] }
+        guard var segment = current else { return [] }
         current = nil
+        segment.cutShort = !complete
         return [.end(segment, complete: complete && segment.startedAtBoundary)]
     }
 }

@@ -12,7 +12,12 @@ import PluginAPI
 final class FileSinkInstance: @unchecked Sendable {
 
     private let host: HostHandle
-    private let recorder: Recorder
+    /// Per-track files (nil with `tracks: false`: archive only).
+    private let recorder: Recorder?
+    /// Archive mode: segments at wall-clock boundaries.
+    private let archive: ArchiveRecorder?
+    /// Reads each stream buffer into units once, for the tracks and the archive.
+    private var reader = StreamUnitReader()
     /// The tap this instance records from.
     private let tap: oton_media_tap
     /// Stream mode with a silence search also takes the PCM tap, for its loudness only.
@@ -23,7 +28,9 @@ final class FileSinkInstance: @unchecked Sendable {
         tap = settings.format == .wav ? OTON_TAP_PCM : OTON_TAP_STREAM
         listens = settings.listensToDecodedAudio
         host.selectMediaTaps(tap | (listens ? OTON_TAP_PCM : 0))
-        recorder = try Recorder(settings: settings, translate: host.tr) { [host, settings] notice in Self.announce(notice, host: host, settings: settings) }
+        let announce: (Recorder.Notice) -> Void = { [host, settings] notice in Self.announce(notice, host: host, settings: settings) }
+        recorder = settings.tracks ? try Recorder(settings: settings, translate: host.tr, notify: announce) : nil
+        archive = try settings.archive.map { try ArchiveRecorder(settings: settings, archive: $0, translate: host.tr, notify: announce) }
     }
 
     func media(_ buffer: UnsafePointer<oton_media_buffer>) {
@@ -32,43 +39,50 @@ final class FileSinkInstance: @unchecked Sendable {
         if format.pointee.tap == OTON_TAP_PCM && format.pointee.sample_format != OTON_SAMPLE_S16LE { return }
         if listens && format.pointee.tap == OTON_TAP_PCM, let data = raw.data {
             let pcm = PCMFormat(rate: Int(format.pointee.rate), channels: Int(format.pointee.channels))
-            recorder.hear(Array(UnsafeBufferPointer(start: data, count: raw.size)), format: pcm, pts: raw.pts_ns, connection: raw.connection)
+            recorder?.hear(Array(UnsafeBufferPointer(start: data, count: raw.size)), format: pcm, pts: raw.pts_ns, connection: raw.connection)
             return
         }
         guard format.pointee.tap == tap else { return }
         let bytes = raw.data.map { Array(UnsafeBufferPointer(start: $0, count: raw.size)) } ?? []
         let caps = format.pointee.caps.map { String(cString: $0) } ?? "application/octet-stream"
         let flags = raw.flags
-        recorder.receive(TrackSplitter.Buffer(
+        let reading = reader.read(TrackSplitter.Buffer(
             bytes: bytes, caps: caps,
             newConnection: flags & OTON_MEDIA_FLAG_NEW_CONNECTION != 0,
             discontinuity: flags & OTON_MEDIA_FLAG_DISCONT != 0,
             formatChanged: flags & OTON_MEDIA_FLAG_FORMAT_CHANGED != 0,
             offset: raw.offset, connection: raw.connection, monotonicNanoseconds: raw.mono_ns))
+        recorder?.receive(reading, monotonicNanoseconds: raw.mono_ns)
+        archive?.receive(reading, arrival: WallClock.wall(atMonotonic: raw.mono_ns))
     }
 
     func event(_ event: EventView.Snapshot) {
         if event.kind == OTON_EVENT_TRACK {
             guard let metadata = TrackMetadata(fields: event.fields) else { return }
-            recorder.track(metadata)
+            recorder?.track(metadata)
+            archive?.track(metadata)
+        } else if event.kind == OTON_EVENT_STATE {
+            if event[OTON_FIELD_STATE] == "error", let kind = event[OTON_FIELD_ERROR_KIND] { archive?.playerError(kind: kind) }
         } else if event.name == OTON_EVENT_NAME_WISH_HEARD {
             guard let sequence = event[OTON_FIELD_SEQUENCE].flatMap(UInt64.init) else { return }
-            recorder.wish(sequence: sequence, WishDecision(keep: event[OTON_FIELD_KEEP], why: event[OTON_FIELD_WHY]), fromStart: event[OTON_FIELD_FROM_START] != "false")
+            recorder?.wish(sequence: sequence, WishDecision(keep: event[OTON_FIELD_KEEP], why: event[OTON_FIELD_WHY]), fromStart: event[OTON_FIELD_FROM_START] != "false")
         } else if event.name == OTON_EVENT_NAME_ARTWORK_READY {
             guard let path = event[OTON_FIELD_PATH], event[OTON_FIELD_TYPE] == nil || event[OTON_FIELD_TYPE] == "cover" else { return }
-            recorder.artwork(path: path, title: event[OTON_FIELD_TITLE])
+            recorder?.artwork(path: path, title: event[OTON_FIELD_TITLE])
         }
     }
 
     func command(_ name: String, _ arguments: [String]) -> (Bool, String) {
         guard name == "record-current" else { return (false, host.tr("unknown command {name}", ["name": name])) }
         guard arguments.isEmpty else { return (false, host.tr("usage: record-current")) }
+        guard let recorder else { return (false, host.tr("this recording writes archive segments only, not tracks")) }
         return recorder.recordCurrent()
     }
 
     /// Ends the current file (incomplete).
     func shutdown() {
-        recorder.finish()
+        recorder?.finish()
+        archive?.finish()
     }
 
     private static func announce(_ notice: Recorder.Notice, host: HostHandle, settings: FileSinkSettings) {
@@ -85,6 +99,12 @@ final class FileSinkInstance: @unchecked Sendable {
             // as one line on standard output, so the log has it only at debug level, not a second time.
             let what = path ?? name
             host.log(OTON_LOG_DEBUG, "\(status.rawValue): \(what) (\(formatSeconds(seconds)), \(formatBytes(bytes)))\(reason.map { ": \($0)" } ?? "")")
+        case let .archived(path, seconds, bytes, status):
+            host.publish(OTON_EVENT_NAME_RECORDING_DONE, [
+                (OTON_FIELD_PATH, path), (OTON_FIELD_SECONDS, String(format: "%.3f", seconds)), (OTON_FIELD_BYTES, String(bytes)),
+                (OTON_FIELD_STATUS, "archive"), (OTON_FIELD_REASON_CODE, status), (OTON_FIELD_NAME, String(path.split(separator: "/").last ?? "")),
+            ])
+            host.log(OTON_LOG_DEBUG, "archive: \(path) (\(formatSeconds(seconds)), \(formatBytes(bytes))): \(status)")
         case let .stopped(reason, message, isError):
             // An error stays in the log (a status line shows only warnings and errors); an ordinary end
             // (--duration, --max-size) is said once, by whoever prints the event.

@@ -11,8 +11,8 @@ nonisolated(unsafe) let fileSinkDescriptor = PluginDescriptorBuilder(
     id: "org.oton.file-sink",
     name: "File sink",
     version: "0.1.0",
-    description: "Records the stream as received (or WAV from PCM), one file per track, with an index; record-current saves the track playing now",
-    consumes: ["track", OTON_EVENT_NAME_ARTWORK_READY, OTON_EVENT_NAME_WISH_HEARD],
+    description: "Records the stream as received (or WAV from PCM), one file per track, with an index, and/or archive segments at clock boundaries with a gap ledger; record-current saves the track playing now",
+    consumes: ["track", "state", OTON_EVENT_NAME_ARTWORK_READY, OTON_EVENT_NAME_WISH_HEARD],
     mediaTaps: OTON_TAP_STREAM | OTON_TAP_PCM,
     commands: [(
         name: "record-current",

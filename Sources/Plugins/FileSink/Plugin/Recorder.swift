@@ -98,6 +98,12 @@ final class Recorder {
         apply(splitter.receive(buffer))
     }
 
+    /// A buffer the instance already read into units (shared with the archive).
+    func receive(_ reading: StreamUnitReader.Reading, monotonicNanoseconds: Int64) {
+        guard !stopped else { return }
+        apply(splitter.receive(reading, monotonicNanoseconds: monotonicNanoseconds))
+    }
+
     /// Decoded audio beside the stream (stream mode with a silence search): only its loudness is kept.
     func hear(_ bytes: [UInt8], format: PCMFormat, pts: Int64, connection: UInt64) {
         loudness.add(bytes, format: format, pts: pts, connection: connection)
@@ -371,7 +377,8 @@ final class Recorder {
         let decision = wish.map { wish in
             wishlistPlacement(relativeName: name, complete: isComplete, seconds: seconds, minimumSeconds: settings.minimumSeconds,
                               policy: settings.partial, wish: wish)
-        } ?? placement(relativeName: name, complete: isComplete, seconds: seconds, minimumSeconds: settings.minimumSeconds, policy: settings.partial)
+        } ?? placement(relativeName: name, complete: isComplete, seconds: seconds, minimumSeconds: settings.minimumSeconds, policy: settings.partial,
+                       cutShort: segment.cutShort)
         open.entry.bytes = file.size
         open.entry.seconds = (seconds * 1000).rounded() / 1000
         var finalPath: String?

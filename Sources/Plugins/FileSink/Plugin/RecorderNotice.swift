@@ -7,6 +7,8 @@ extension Recorder {
         case started(path: String, metadata: TrackMetadata?)
         case finished(path: String?, name: String, seconds: Double, bytes: UInt64, complete: Bool, status: RecordingIndex.Track.Status, reason: String?,
                       reasonCode: String?, sequence: UInt64?)
+        /// An archive segment ended (its ledger says the rest).
+        case archived(path: String, seconds: Double, bytes: UInt64, status: String)
         case stopped(reason: StopReason, message: String, isError: Bool)
         case log(level: LogLevel, message: String)
     }
@@ -25,10 +27,11 @@ extension Recorder {
 
     /// How a log notice is written to the host's log.
     enum LogLevel {
-        case warning, error
+        case info, warning, error
 
         var abiLevel: oton_log_level {
             switch self {
+            case .info: OTON_LOG_INFO
             case .warning: OTON_LOG_WARNING
             case .error: OTON_LOG_ERROR
             }

@@ -28,12 +28,20 @@ public final class MetricsExporter: Sendable {
     }
 
     /// Registers `meter` and makes sure `address` is served; throws (registering nothing) when it cannot listen.
-    public func attach(_ meter: StationMeter, address: ListenAddress, hostVersion: String?) throws -> Attachment {
+    /// `rules`: what /healthz asks of the stations (those of the attachment that starts the listener).
+    public func attach(_ meter: StationMeter, address: ListenAddress, hostVersion: String?,
+                       rules: HealthVerdict.Rules = HealthVerdict.Rules()) throws -> Attachment {
         let registration = registry.register(meter, hostVersion: hostVersion)
         do {
             let (registry, limits) = (self.registry, self.limits)
             let (lease, listener, started) = try listeners.acquire(address) { address in
-                try MetricsHTTPServer(address: address, limits: limits) {
+                try MetricsHTTPServer(address: address, limits: limits, check: { route in
+                    switch route {
+                    case .health: HealthVerdict.health(registry.figures, rules: rules, now: Self.monotonicNow())
+                    case .readiness: HealthVerdict.readiness(registry.figures)
+                    default: nil
+                    }
+                }) {
                     registry.render(now: Self.monotonicNow(), process: ProcessFigures.read())
                 }
             }

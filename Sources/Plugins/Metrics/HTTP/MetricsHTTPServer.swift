@@ -20,9 +20,11 @@ public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
     /// What the daemon's thread calls; retained for as long as the daemon runs.
     private final class Responder: @unchecked Sendable { // `listen` is set once, before the daemon answers
         let render: @Sendable () -> String
+        let check: @Sendable (MetricsRoute) -> HealthVerdict?
         var listen: ListenAddress
-        init(_ render: @escaping @Sendable () -> String, listen: ListenAddress) {
+        init(_ render: @escaping @Sendable () -> String, check: @escaping @Sendable (MetricsRoute) -> HealthVerdict?, listen: ListenAddress) {
             self.render = render
+            self.check = check
             self.listen = listen
         }
     }
@@ -32,14 +34,16 @@ public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
     private let context: Unmanaged<Responder>
     private let stopped = Mutex(false)
 
-    public init(address: ListenAddress, limits: ServerLimits = ServerLimits(), render: @escaping @Sendable () -> String) throws {
+    /// `check` answers /healthz and /readyz (nil: 404, not served).
+    public init(address: ListenAddress, limits: ServerLimits = ServerLimits(), check: @escaping @Sendable (MetricsRoute) -> HealthVerdict? = { _ in nil },
+                render: @escaping @Sendable () -> String) throws {
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = address.port.bigEndian
         guard inet_pton(AF_INET, address.host, &socketAddress.sin_addr) == 1 else {
             throw Failure(description: "config.listen: \(address.host) is not an IPv4 address")
         }
-        let context = Unmanaged.passRetained(Responder(render, listen: address))
+        let context = Unmanaged.passRetained(Responder(render, check: check, listen: address))
         errno = 0
         guard let daemon = oton_mhd_start(&socketAddress, UInt32(limits.maximumConnections), UInt32(limits.idleSeconds),
                                           limits.connectionMemoryBytes, Self.handler, context.toOpaque()) else {
@@ -78,6 +82,11 @@ public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
         case .metrics:
             let text = responder.render()
             return respond(connection, status: 200, contentType: Exposition.contentType, body: text)
+        case .health, .readiness:
+            guard let verdict = responder.check(route) else {
+                return respond(connection, status: 404, contentType: "text/plain; charset=utf-8", body: "not found\n")
+            }
+            return respond(connection, status: verdict.status, contentType: "application/json", body: verdict.body)
         case let .refuse(status, message):
             return respond(connection, status: status, contentType: "text/plain; charset=utf-8", body: message + "\n",
                            allow: status == 405 ? "GET, HEAD" : nil)

@@ -81,6 +81,11 @@ public final class MetricsRegistry: Sendable {
         return out.text
     }
 
+    /// Every registered station's figures (sessions of one station apart), for the health checks.
+    public var figures: [StationFigures] {
+        contents.withLock { Array($0.meters.values) }.map(\.snapshot)
+    }
+
     /// Figures grouped by station label, sorted by it.
     static func group(_ figures: [StationFigures]) -> [(String, [StationFigures])] {
         Dictionary(grouping: figures, by: \.station).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

@@ -34,6 +34,8 @@ public struct StationFigures: Sendable, Equatable {
     public private(set) var lastByteMonotonicNanoseconds: Int64
     /// True once a byte arrived.
     public private(set) var hasReceivedBytes = false
+    /// It played or failed at least once (`/readyz`: every station has been tried).
+    public var hasBeenTried: Bool { hasReceivedBytes || errors > 0 || state == "playing" || state == "error" || state == "stopped" }
 
     private let isStationFixed: Bool
     private var lastSequence: UInt64?

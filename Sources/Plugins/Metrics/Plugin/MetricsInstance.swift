@@ -21,7 +21,7 @@ final class MetricsInstance: SwiftPluginInstance, Sendable {
             if let event = host.current(kind) { meter.apply(name: Self.name(of: event), fields: event.fields, isReplay: true) }
         }
         let version = host.table.pointee.host_version.map { String(cString: $0) }
-        attachment = try exporter.attach(meter, address: config.listen, hostVersion: version)
+        attachment = try exporter.attach(meter, address: config.listen, hostVersion: version, rules: config.health)
         let url = "http://\(config.listen.host):\(attachment.port)/metrics"
         host.log(OTON_LOG_INFO, attachment.startedListener ? "metrics on \(url)" : "metrics on \(url) (shared with other sessions)")
         if config.listen.isEveryInterface {

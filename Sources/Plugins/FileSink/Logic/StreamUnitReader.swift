@@ -1,0 +1,106 @@
+/// Turns the stream tap's buffers into units (MPEG/ADTS frames, Ogg pages) once, for every
+/// consumer of one recording: the track splitter and the archive. It owns the reading facts —
+/// which container the caps name, bytes held until the host's typefinder has decided, where one
+/// connection ends and the next begins, and what lost data throws away. Pure logic.
+public struct StreamUnitReader {
+    /// What happened before this buffer's units: the units before and after never belong together.
+    public enum Gap: Equatable, Sendable {
+        /// A new connection (or a new stream format): the framer starts afresh.
+        case newConnection
+        /// The caps or format changed within a connection: the framer starts afresh.
+        case formatChanged
+        /// Bytes were lost within the connection (the host's mailbox dropped some).
+        case lostData
+    }
+
+    /// What one buffer gave.
+    public struct Reading: Sendable {
+        public var gap: Gap?
+        /// The units completed by this buffer, each with its offset in the connection's stream.
+        public var units: [(unit: StreamUnit, offset: UInt64)] = []
+        /// Bytes thrown away (an incomplete unit before a gap).
+        public var discardedBytes = 0
+        /// The caps of `units`.
+        public var container: StreamContainer
+        public var caps: String
+        public var connection: UInt64
+    }
+
+    public private(set) var container: StreamContainer = .unknown
+    public private(set) var caps = ""
+    public private(set) var connection: UInt64 = 0
+    private var framer: any StreamFramer = RawFramer()
+    /// Bytes of the current connection handed to the framer before the pending ones.
+    private var framedOffset: UInt64 = 0
+    /// Bytes received before the stream's type was known.
+    private var held: [UInt8] = []
+    private var heldOffset: UInt64 = 0
+    /// What the host's stream tap says until its typefinder has decided.
+    public static let unknownCaps = "application/octet-stream"
+    static let maxHeldBytes = 1 << 20
+
+    public init() {}
+
+    public mutating func read(_ buffer: TrackSplitter.Buffer) -> Reading {
+        let sameConnection = !buffer.newConnection && buffer.connection == connection && !buffer.discontinuity
+        if sameConnection && caps == Self.unknownCaps && buffer.caps != caps && !held.isEmpty {
+            // The type was found after the first bytes: frame them with what they turned out to be.
+            container = StreamContainer(caps: buffer.caps)
+            caps = buffer.caps
+            framer = container.makeFramer(caps: caps)
+            var reading = Reading(container: container, caps: caps, connection: connection)
+            framedOffset = buffer.offset + UInt64(buffer.bytes.count)
+            let bytes = held + buffer.bytes
+            held = []
+            reading.units = frame(bytes, from: heldOffset)
+            return reading
+        }
+        var gap: Gap?
+        var discarded = 0
+        if !sameConnection || buffer.formatChanged || buffer.caps != caps {
+            if buffer.caps != caps || !sameConnection {
+                container = StreamContainer(caps: buffer.caps)
+                caps = buffer.caps
+            }
+            if buffer.newConnection || buffer.connection != connection || buffer.formatChanged || buffer.caps != caps {
+                discarded = framer.flush().count
+                framer = container.makeFramer(caps: caps)
+                gap = buffer.newConnection || buffer.connection != connection ? .newConnection : .formatChanged
+            } else {
+                discarded = framer.flush().count // lost data: never glue the bytes before the gap to those after it
+                gap = .lostData
+            }
+            discarded += held.count
+            held = []
+            connection = buffer.connection
+            framedOffset = buffer.offset
+        }
+        var reading = Reading(gap: gap, discardedBytes: discarded, container: container, caps: caps, connection: connection)
+        if caps == Self.unknownCaps && held.count + buffer.bytes.count <= Self.maxHeldBytes {
+            // Not typed yet (the host's typefinder is still looking): wait for the caps.
+            if held.isEmpty { heldOffset = buffer.offset }
+            held += buffer.bytes
+            framedOffset = buffer.offset + UInt64(buffer.bytes.count)
+            return reading
+        }
+        let position = held.isEmpty ? framedOffset : heldOffset
+        framedOffset = buffer.offset + UInt64(buffer.bytes.count)
+        let bytes = held + buffer.bytes
+        held = []
+        reading.units = frame(bytes, from: position)
+        return reading
+    }
+
+    /// The recording ends: what is held or half-framed is not a unit.
+    public mutating func finish() {
+        held = []
+    }
+
+    private mutating func frame(_ bytes: [UInt8], from start: UInt64) -> [(unit: StreamUnit, offset: UInt64)] {
+        var position = start
+        return framer.push(bytes).map { unit in
+            defer { position += UInt64(unit.bytes.count) }
+            return (unit, position)
+        }
+    }
+}

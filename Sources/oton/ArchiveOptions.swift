@@ -1,0 +1,98 @@
+import ArgumentParser
+import FileSinkLogic
+import OtonHost
+
+/// `oton record`'s archive mode: segments cut at wall-clock boundaries, a gap ledger beside each,
+/// retention. Turned into the file sink's config keys (``FileSinkKey``).
+struct ArchiveOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(tr("Archive mode: also write segments cut at clock boundaries every 1m, 5m, 15m, 1h, 1d … (a period that divides a day), each with a gap ledger"), valueName: "period"))
+    var archive: String?
+
+    @Option(name: .customLong("archive-tz"), help: ArgumentHelp(tr("Boundaries and names of archive segments in utc (default) or local time")))
+    var archiveTZ: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("Archive segment names (default {station}/{yyyy}/{mm}/{dd}/{start}.{ext}; also {hh})")))
+    var archiveTemplate: String?
+
+    @Flag(name: .long, inversion: .prefixedNo, help: ArgumentHelp(tr("With --archive: per-track files too (default: --no-tracks, segments only)")))
+    var tracks = false
+
+    @Option(name: .long, help: ArgumentHelp(tr("With --archive: remove finished segments older than this (30d, 12h)"), valueName: "age"))
+    var keep: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("With --archive: remove the oldest finished segments while the archive is larger than this (500G, 800M)"), valueName: "size"))
+    var keepSize: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("With --archive, below --disk-floor: stop recording (default) or remove the oldest finished segment (oldest)"), valueName: "stop|oldest"))
+    var whenFull: String?
+
+    /// "500G", "2T", "800M" (powers of 1024, an optional B or iB), or bytes.
+    static func size(_ text: String) -> Double? {
+        let units: [Character: Double] = ["k": 1024, "m": 1_048_576, "g": 1_073_741_824, "t": 1_099_511_627_776]
+        var digits = Substring(text.lowercased())
+        if digits.hasSuffix("ib") { digits = digits.dropLast(2) } else if digits.hasSuffix("b") { digits = digits.dropLast() }
+        var multiplier = 1.0
+        if let last = digits.last, let unit = units[last] {
+            multiplier = unit
+            digits = digits.dropLast()
+        }
+        return RecordArguments.decimal(String(digits)).map { $0 * multiplier }
+    }
+
+    /// The file sink's archive keys, or a usage error (exit 2) that says what is wrong.
+    func sinkConfig() throws -> [String: JSONValue] {
+        guard let archive else {
+            for (flag, given) in [("--archive-tz", archiveTZ != nil), ("--archive-template", archiveTemplate != nil), ("--keep", keep != nil),
+                                  ("--keep-size", keepSize != nil), ("--when-full", whenFull != nil)] where given {
+                Terminal.error(tr("{flag} applies to archive mode only: add --archive 1h (or another period)", ["flag": flag]))
+                throw ExitStatus.configuration
+            }
+            return [:]
+        }
+        var config: [String: JSONValue] = [:]
+        guard case .success = ArchiveSettings.period(archive) else {
+            Terminal.error(tr("--archive {value}: use a period that divides a day: 1m, 5m, 15m, 1h, 6h, 1d (any whole number of seconds that divides a day, from 1s)", ["value": archive]))
+            throw ExitStatus.configuration
+        }
+        config[FileSinkKey.archive.rawValue] = .string(archive)
+        config[FileSinkKey.tracks.rawValue] = .bool(tracks)
+        if let archiveTZ {
+            guard ArchiveSettings.Zone(rawValue: archiveTZ) != nil else {
+                Terminal.error(tr("--archive-tz {value}: use utc or local", ["value": archiveTZ]))
+                throw ExitStatus.configuration
+            }
+            config[FileSinkKey.archiveTz.rawValue] = .string(archiveTZ)
+        }
+        if let archiveTemplate {
+            do {
+                _ = try ArchiveNaming(archiveTemplate, zone: .utc)
+            } catch {
+                Terminal.error("--archive-template: \(error.description)")
+                throw ExitStatus.configuration
+            }
+            config[FileSinkKey.archiveTemplate.rawValue] = .string(archiveTemplate)
+        }
+        if let keep {
+            guard let seconds = try? DurationText.seconds(keep), seconds >= 60, seconds <= 100 * 366 * 86400 else {
+                Terminal.error(tr("--keep {value}: use an age such as 30d, 12h or 90m (from 1m to 100 years)", ["value": keep]))
+                throw ExitStatus.configuration
+            }
+            config[FileSinkKey.keep.rawValue] = .string(keep)
+        }
+        if let whenFull {
+            guard ArchiveSettings.WhenFull(rawValue: whenFull) != nil else {
+                Terminal.error(tr("--when-full {value}: use stop or oldest", ["value": whenFull]))
+                throw ExitStatus.configuration
+            }
+            config[FileSinkKey.whenFull.rawValue] = .string(whenFull)
+        }
+        if let keepSize {
+            guard let bytes = Self.size(keepSize), bytes >= 1024, bytes <= 1_125_899_906_842_624 else {
+                Terminal.error(tr("--keep-size {value}: use 500G, 2T or 800M (from 1K to 1024T)", ["value": keepSize]))
+                throw ExitStatus.configuration
+            }
+            config[FileSinkKey.keepSizeMb.rawValue] = .number(bytes / 1_048_576)
+        }
+        return config
+    }
+}

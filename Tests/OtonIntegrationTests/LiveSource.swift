@@ -1,0 +1,74 @@
+import Foundation
+import OtonTestSupport
+import XCTest
+
+/// Tests/Fixtures/live_source.py on loopback: a live MP3 station on a timeline of its own that
+/// logs every byte it sends (sent-N.bin, sent-N.json per connection) and goes down on request.
+final class LiveSource: @unchecked Sendable {
+    let port: UInt16
+    let logDirectory: String
+    private let process = Process()
+    private let input = Pipe()
+
+    /// A station playing `file` (MP3, looped).
+    init(_ testCase: XCTestCase, file: String, logDirectory: String, maxSeconds: Int = 240) throws {
+        self.logDirectory = logDirectory
+        try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [TestPaths.root + "/Tests/Fixtures/live_source.py", file, logDirectory, String(maxSeconds)]
+        process.standardOutput = output
+        process.standardInput = input // the server exits when this closes
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let process = self.process
+        testCase.addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        var buffer = Data()
+        var port: UInt16?
+        while port == nil {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw XCTSkip("live_source.py exited before listening") }
+            buffer.append(chunk)
+            if let text = String(data: buffer, encoding: .utf8), let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }) {
+                port = UInt16(line.dropFirst(5))
+            }
+        }
+        self.port = port!
+    }
+
+    var url: String { "http://127.0.0.1:\(port)/live.mp3" }
+
+    /// Closes every listener and answers 404 for `seconds` (the source is gone).
+    func goDown(seconds: Double) {
+        input.fileHandleForWriting.write(Data("down \(seconds)\n".utf8))
+    }
+
+    /// What connection `number` (1, 2 …) was sent, and the air time of its first frame.
+    struct Connection {
+        var bytes: [UInt8]
+        var firstFrameAirTime: Double
+        var frameSeconds: Double
+    }
+
+    func connections() throws -> [Connection] {
+        var result: [Connection] = []
+        var number = 1
+        while let data = FileManager.default.contents(atPath: logDirectory + "/sent-\(number).bin"),
+              let meta = FileManager.default.contents(atPath: logDirectory + "/sent-\(number).json"),
+              let fields = try JSONSerialization.jsonObject(with: meta) as? [String: Any],
+              let first = fields["first_frame"] as? Int, let t0 = fields["t0"] as? Double, let frame = fields["frame_seconds"] as? Double {
+            result.append(Connection(bytes: [UInt8](data), firstFrameAirTime: t0 + Double(first) * frame, frameSeconds: frame))
+            number += 1
+        }
+        return result
+    }
+
+    /// An MP3 file of `seconds` of pink noise (every frame different), 128 kbit/s CBR at 44.1 kHz.
+    static func makeFile(_ path: String, seconds: Double) throws {
+        let buffers = Int(seconds * 44100 / 1024)
+        let result = try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=\(buffers)", "samplesperbuffer=1024",
+                                                     "wave=pink-noise", "volume=0.1", "!", "audio/x-raw,rate=44100,channels=2", "!", "audioconvert", "!",
+                                                     "lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true", "!", "filesink", "location=\(path)"])
+        guard result.status == 0 else { throw XCTSkip("cannot encode MP3 with gst-launch-1.0: \(result.stderr)") }
+    }
+}
