@@ -135,6 +135,16 @@ let package = Package(
         // serves, so the HLS/DASH demuxers' own playlist downloader goes out as oton too.
         .target(name: "OtonHTTPSource", dependencies: ["CGStreamer"], path: "Sources/OtonHTTPSource"),
 
+        // The loudness leveller of what plays (docs/levelling.md): EBU R128 measurement with libebur128
+        // (apt: libebur128-dev to build, libebur128-1 to run), a smoothed gain and a look-ahead limiter,
+        // run in place on each buffer by a pad probe. C, so the streaming thread's work allocates nothing.
+        .target(
+            name: "OtonLeveller",
+            dependencies: ["CGStreamer"],
+            path: "Sources/OtonLeveller",
+            linkerSettings: [.linkedLibrary("ebur128"), .linkedLibrary("m")]
+        ),
+
         // The host in layers, bottom up; each target may import only those below it, so a
         // dependency that points the wrong way is a build error (docs/architecture.md).
         // Support: paths, localisation, clock, volume, text, atomic files.
@@ -148,7 +158,7 @@ let package = Package(
         // Media: the two engines (GStreamer pipeline, light libcurl engine) and the tag/title path.
         .target(
             name: "OtonMedia",
-            dependencies: ["OtonSupport", "OtonEvents", "PluginAPI", "CGStreamer", "CCurl", "OtonHTTP", "OtonHTTPSource"]
+            dependencies: ["OtonSupport", "OtonEvents", "PluginAPI", "CGStreamer", "CCurl", "OtonHTTP", "OtonHTTPSource", "OtonLeveller"]
         ),
         // Stations: plugins.json, the catalogue and its editor, the resolver, playlists, the directory.
         .target(
@@ -273,7 +283,7 @@ let package = Package(
         // Tests by kind: host units (pure, in-process), plugin Logic units, and tests that run the
         // oton binary or load compiled C plugins; OtonIntegrationTests meets real servers.
         // (NumericInputTests drives numbers at their limits through the host and the plugins' parsers alike.)
-        .testTarget(name: "OtonHostTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "FileSinkLogic", "HistoryLogic", "SleepTimerLogic"]),
+        .testTarget(name: "OtonHostTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "FileSinkLogic", "HistoryLogic", "SleepTimerLogic", "OtonLeveller"]),
         .testTarget(
             name: "PluginLogicTests",
             dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic",

@@ -51,6 +51,9 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(tr("Play as an alarm (what `oton alarm` timers run): never silent, a built-in tone when the station does not play within 20 s; a running oton makes way")))
     var alarm = false
 
+    @Flag(name: .long, help: ArgumentHelp(tr("Start with loudness levelling off (every station at its own level; `oton ctl level on` turns it on)")))
+    var noLevel = false
+
     @Option(name: .long, help: ArgumentHelp(tr("GStreamer audio output instead of the automatic choice: pulsesink, pipewiresink, alsasink, …")))
     var audioSink: String?
 
@@ -95,6 +98,9 @@ struct PlayCommand: ParsableCommand {
         if alarm || fadeIn != nil {
             playerOptions.wakeUp = WakeUp(fadeMilliseconds: (fadeIn ?? 0) * 1000, toneAfter: alarm ? WakeUp.alarmToneAfter : nil)
         }
+        playerOptions.levelling = config.loudness
+        if noLevel { playerOptions.levelling?.enabled = false }
+        playerOptions.loudnessMemory = LoudnessMemory()
         if alarm, !noControl, instance == nil || instance == "default" { takeOver() }
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         if let audioSink {

@@ -26,6 +26,8 @@ public final class IcecastSource: @unchecked Sendable {
     public let stationName: String
     public let genre: String
     public let description: String
+    /// The `.mp3` sine's peak as a fraction of full scale; nil: 0.1.
+    public let amplitude: Double?
     /// Title the pipeline announces when it (re)starts; empty: it sends none (no ICY title, no Vorbis comment).
     public var initialTitle: String { state.get().title }
 
@@ -40,7 +42,8 @@ public final class IcecastSource: @unchecked Sendable {
     private let state: LockedValue<(title: String, process: ManagedProcess?, launches: Int)>
 
     init(server: IcecastServer, mount: String, format: StreamFormat, initialTitle: String,
-         stationName: String, genre: String, description: String) {
+         stationName: String, genre: String, description: String, amplitude: Double? = nil) {
+        self.amplitude = amplitude
         self.weakServer = server
         self.mount = mount
         self.format = format
@@ -121,7 +124,7 @@ public final class IcecastSource: @unchecked Sendable {
         var args = ["-q", "audiotestsrc", "is-live=true"]
         switch format {
         case .mp3:
-            args += ["wave=sine", "volume=0.1", "!", "audio/x-raw,rate=44100,channels=2",
+            args += ["wave=sine", "volume=\(amplitude ?? 0.1)", "!", "audio/x-raw,rate=44100,channels=2",
                      "!", "audioconvert", "!"] + inject + ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"]
         case .mp3WithPauses:
             // wave=ticks: a tick of 1936 sine periods at 440 Hz (4.4 s) every 5 s, silence between.

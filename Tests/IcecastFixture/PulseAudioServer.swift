@@ -82,3 +82,54 @@ public final class PulseAudioServer: @unchecked Sendable {
         daemon.kill()
     }
 }
+
+/// What the null sink's monitor recorded so far, as samples (mono, `PulseAudioServer.rate`), for
+/// tests that measure a stretch of it: the level (RMS) and the peak over sample ranges.
+public struct HeardSound: Sendable {
+    public let samples: [Int16]
+
+    public init(samples: [Int16]) {
+        self.samples = samples
+    }
+
+    public init(file: String) {
+        let data = FileManager.default.contents(atPath: file) ?? Data()
+        samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    /// Samples recorded so far in `file` (without reading them).
+    public static func count(in file: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0) / 2
+    }
+
+    public static func seconds(_ samples: Int) -> Double { Double(samples) / Double(PulseAudioServer.rate) }
+    public static func samples(_ seconds: Double) -> Int { Int(seconds * Double(PulseAudioServer.rate)) }
+
+    /// Root mean square of `range` as a fraction of full scale (0 for an empty range).
+    public func rms(_ range: Range<Int>) -> Double {
+        let range = range.clamped(to: samples.indices)
+        guard !range.isEmpty else { return 0 }
+        let sum = samples[range].reduce(0.0) { $0 + Double($1) * Double($1) }
+        return (sum / Double(range.count)).squareRoot() / 32768
+    }
+
+    /// The largest magnitude in `range`, as a fraction of full scale.
+    public func peak(_ range: Range<Int>) -> Double {
+        let range = range.clamped(to: samples.indices)
+        return Double(samples[range].map { abs(Int($0)) }.max() ?? 0) / 32768
+    }
+
+    /// Where sound starts again after a silence that begins at or after `from`: the first 50 ms
+    /// window above `threshold` following one below `silence`. Nil when it has not yet.
+    public func soundAfterSilence(from: Int, silence: Double = 0.002, threshold: Double = 0.01) -> Int? {
+        let window = Self.samples(0.05)
+        var start = from
+        var silent = false
+        while start + window <= samples.count {
+            let level = rms(start ..< start + window)
+            if !silent { silent = level < silence } else if level > threshold { return start }
+            start += window
+        }
+        return nil
+    }
+}

@@ -21,8 +21,10 @@ final class AlarmFadeHeardTests: XCTestCase {
         let plugins = """
         {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/tone.mp3"))"}], "plugins": []}
         """
+        // --no-level: the station at its own level, so the plateau is the volume's alone (levelling at
+        // the sink is LoudnessLevellingHeardTests').
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--fade-in", "5s", "--volume", "40", "--alarm",
-                                                    "--audio-sink", "pulsesink", "--no-tui"],
+                                                    "--audio-sink", "pulsesink", "--no-tui", "--no-level"],
                                    plugins: plugins, environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
         _ = try oton.connect(timeout: 30)
 

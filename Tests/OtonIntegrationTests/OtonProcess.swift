@@ -21,6 +21,7 @@ final class OtonProcess {
         environment["XDG_RUNTIME_DIR"] = directory.file("run")
         environment["XDG_DATA_HOME"] = directory.file("data")
         environment["XDG_CACHE_HOME"] = directory.file("cache")
+        environment["XDG_STATE_HOME"] = directory.file("state") // the stations' measured loudness
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = nil
         for (name, value) in extra { environment[name] = value }

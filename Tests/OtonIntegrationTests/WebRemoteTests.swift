@@ -220,6 +220,32 @@ final class WebRemoteTests: XCTestCase {
         XCTAssertEqual(try post(remote, #"{"action":"station","station":""}"#, headers: header).status, 400, "an empty name is refused, with why")
     }
 
+    /// Issue 36 §3: the page's loudness toggle is `oton ctl level off|on`, and the page shows it.
+    func testTheLoudnessToggleTurnsLevellingOffAndOnAsCtlSees() async throws {
+        let remote = try await start()
+        let header = "X-Oton-Token: \(remote.token)\r\n"
+        try pollUntil(#""level":{"enabled":true"#, in: remote, "the page shows levelling on")
+        XCTAssertEqual(try post(remote, #"{"action":"level","value":"off"}"#, headers: header).status, 202)
+        try pollUntil(#""level":{"enabled":false}"#, in: remote, "the page shows it off")
+        XCTAssertTrue(try remote.oton.ctl(["level"]).stdout.hasPrefix("level off"), "ctl sees what the page did")
+        XCTAssertEqual(try post(remote, #"{"action":"level","value":"on"}"#, headers: header).status, 202)
+        try pollUntil(#""level":{"enabled":true"#, in: remote, "on again")
+        XCTAssertTrue(try remote.oton.ctl(["level"]).stdout.hasPrefix("level "), "level on")
+        XCTAssertFalse(try remote.oton.ctl(["level"]).stdout.hasPrefix("level off"))
+        XCTAssertEqual(try post(remote, #"{"action":"level","value":"loud"}"#, headers: header).status, 400)
+    }
+
+    private func pollUntil(_ text: String, in remote: Remote, _ what: String, timeout: TimeInterval = 30) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        var body = ""
+        while Date() < deadline {
+            body = try get(remote, "/state?token=\(remote.token)").body
+            if body.contains(text) { return }
+            usleep(100_000)
+        }
+        XCTFail("\(what): \(body)")
+    }
+
     func testAPortInUseIsAClearErrorAndPlaybackGoesOn() async throws {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let taken = server.port // Icecast listens there

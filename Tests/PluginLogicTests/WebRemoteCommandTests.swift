@@ -22,6 +22,25 @@ final class WebRemoteCommandTests: XCTestCase {
         }
     }
 
+    /// The loudness toggle: `level on|off` from the page, and the reply's data shown on it.
+    func testTheLoudnessToggleSendsOnOrOffAndThePageShowsTheLevelReply() throws {
+        XCTAssertEqual(try action(#"{"action": "level", "value": "on"}"#), .level(true))
+        XCTAssertEqual(try action(#"{"action": "level", "value": "off"}"#), .level(false))
+        for bad in [#""yes""#, "true", "1", "null"] {
+            XCTAssertThrowsError(try action(#"{"action": "level", "value": \#(bad)}"#), bad) { error in
+                XCTAssertTrue("\(error)".contains("\"on\" or \"off\""), "\(error)")
+            }
+        }
+        let reply = #"{"ok":true,"text":"level -3.3 dB (-14.7 LUFS)","data":{"enabled":true,"gain_db":-3.26,"loudness_lufs":-14.7,"target_lufs":-18}}"#
+        XCTAssertEqual(CommandReplies.level(reply), RemoteState.Level(enabled: true, gainDB: -3.26))
+        XCTAssertEqual(CommandReplies.level(#"{"ok":true,"text":"level off","data":{"enabled":false}}"#), RemoteState.Level(enabled: false, gainDB: nil))
+        XCTAssertNil(CommandReplies.level(#"{"ok":false,"error":"loudness levelling is not available here"}"#))
+        var state = RemoteState()
+        XCTAssertFalse(state.render(monotonicNow: 0).contains("level"), "no toggle until oton says it levels")
+        state.setLevel(CommandReplies.level(reply))
+        XCTAssertTrue(state.render(monotonicNow: 0).contains(#""level":{"enabled":true,"gain_db":-3.3}"#), state.render(monotonicNow: 0))
+    }
+
     func testTheStationListComesFromTheStationsReplyData() {
         let reply = #"{"id":null,"ok":true,"text":"…","data":{"stations":[{"number":1,"name":"Test FM","url":"http://a","current":true},{"number":2,"name":"Радио Два","url":"http://b","current":false},{"name":"no number"},"junk"]}}"#
         XCTAssertEqual(CommandReplies.stations(reply), [

@@ -18,6 +18,8 @@ public enum PlayerRequest: Equatable, Sendable {
     case stepStation(Int)
     /// Wake up to the alarm's station (the ring after a snooze): from silence to `volume` (see ``WakeUp``).
     case wakeUp(WakeUp, volume: Double)
+    /// Loudness levelling on or off (`ctl level on|off`, the web remote); docs/levelling.md.
+    case setLevelling(Bool)
     case quit
 }
 

@@ -31,6 +31,7 @@ package struct ControlCommands: ControlHandler {
         ("switch-to-wish", "switch-to-wish", N_("switch to the station where a wish was last heard (\"watch_wishes\": true)")),
         ("snooze", "snooze [DURATION]", N_("stop now and play again after DURATION (default 10m), rising from silence as an alarm does")),
         ("volume", "volume [N|+N|-N]", N_("show or set the volume in percent: 50 or 50%, +5, -5 (0–100, up to 150 amplified)")),
+        ("level", "level [on|off]", N_("show loudness levelling (gain, measured loudness) or turn it on or off")),
         ("plugins", "plugins", N_("the plugins and their state")),
         ("reload-stations", "reload-stations", N_("re-read the stations from plugins.json (oton stations add/remove/move send it)")),
         ("commands", "commands", N_("every command, the plugins' included")),
@@ -61,6 +62,7 @@ package struct ControlCommands: ControlHandler {
         case "stop": return submit(.stop, tr("stopped"))
         case "quit": return .success(tr("quitting")) // the quit itself follows the reply: see afterReply
         case "volume": return volume(request.arguments)
+        case "level": return level(request.arguments)
         case "snooze": return snooze(request.arguments)
         case "alarm-takeover":
             // An alarm starts in another process: this player makes way (see AlarmTakeover); the quit follows the reply.
@@ -165,6 +167,10 @@ package struct ControlCommands: ControlHandler {
         var text = "\(tr(state[OTON_FIELD_STATE] ?? "idle")) · \(player.station.name)"
         if !song.isEmpty { text += " · " + song }
         text += " · " + tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent)])
+        if let level = levelStatus() {
+            data["level"] = .object(level.data)
+            text += " · " + level.text
+        }
         if let sleep = sleepTimer() {
             data["sleep"] = .object(sleep.data)
             text += " · " + sleep.text
@@ -229,6 +235,41 @@ package struct ControlCommands: ControlHandler {
         case let .failure(error): return .failure(error.description)
         }
         return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: target)]), data: ["volume": .int(target)])
+    }
+
+    /// `level [on|off]`: loudness levelling shown, or turned on or off (docs/levelling.md).
+    private func level(_ arguments: [String]) -> ControlReply {
+        guard player.snapshot.levellingEnabled != nil else { return .failure(tr("loudness levelling is not available here (oton play levels)")) }
+        if let argument = arguments.first {
+            guard arguments.count == 1, let on = ["on": true, "off": false][argument.lowercased()] else {
+                return .failure(tr("usage: level [on|off]"))
+            }
+            player.submit(.setLevelling(on), from: "control")
+            player.settle()
+        }
+        guard let level = levelStatus() else { return .failure(tr("loudness levelling is not available here (oton play levels)")) }
+        return .success(level.text, data: level.data)
+    }
+
+    /// Levelling as the status says it: "level +3.5 dB (−21.5 LUFS)", "level off"; nil when not configured.
+    private func levelStatus() -> (text: String, data: [String: JSONValue])? {
+        let snapshot = player.snapshot
+        guard let enabled = snapshot.levellingEnabled else { return nil }
+        var data: [String: JSONValue] = ["enabled": .bool(enabled)]
+        guard enabled else { return (tr("level off"), data) }
+        guard let reading = snapshot.levelling else { return (tr("level on"), data) }
+        let gain = (reading.gainDB * 10).rounded() / 10
+        data["gain_db"] = .number(gain)
+        data["target_lufs"] = .number(reading.targetLUFS)
+        data["limiter_db"] = .number((reading.limiterDB * 10).rounded() / 10)
+        guard let loudness = reading.loudnessLUFS else { return (tr("level {gain} dB", ["gain": Self.signed(gain)]), data) }
+        data["loudness_lufs"] = .number((loudness * 10).rounded() / 10)
+        return (tr("level {gain} dB ({loudness} LUFS)", ["gain": Self.signed(gain), "loudness": String(format: "%.1f", loudness)]), data)
+    }
+
+    /// "+3.5", "-2.0", "0.0".
+    static func signed(_ value: Double) -> String {
+        (value > 0 ? "+" : "") + String(format: "%.1f", value == 0 ? 0 : value)
     }
 
     package typealias VolumeArgument = OtonHost.VolumeArgument

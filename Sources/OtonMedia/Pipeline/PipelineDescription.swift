@@ -47,6 +47,8 @@ public struct PipelineDescription: Equatable, Sendable {
     /// Audio held ahead of the decoder against network hiccups. Titles are reported
     /// when their audio plays, so this is also how late a title change shows.
     public var networkBufferMilliseconds: Int = 500
+    /// Loudness levelling of what plays (docs/levelling.md); nil: none. Only a heard pipeline levels.
+    public var levelling: LevellingSettings?
     /// How titles are read (the station's `title_encoding`; see ``TitleByteDecoder/decode(convertedText:setting:)``).
     public var titleEncoding: TitleEncodingSetting = .auto
     /// The http(s) source is an HLS playlist (``ResolvedStream/isHLS``): GStreamer's HLS demuxer

@@ -15,9 +15,19 @@ public protocol StreamEngine: AnyObject, Sendable {
     /// PAUSED while a network buffer refills (GStreamer only; the light engine never buffers).
     func setPlaying(_ playing: Bool)
     func setVolume(_ value: Double)
+    /// The loudness leveller's reading (GStreamer, when heard and levelling); nil otherwise.
+    var levelling: LevellingReading? { get }
+    /// Turns the leveller on or off, where there is one.
+    func setLevelling(enabled: Bool)
     /// Drops the connection; afterwards no event and no media is reported. False when it could
     /// not be stopped within 2 s (left to finish on its own).
     @discardableResult func stop() -> Bool
+}
+
+extension StreamEngine {
+    /// Engines without a leveller (the light engine: nothing is heard).
+    public var levelling: LevellingReading? { nil }
+    public func setLevelling(enabled: Bool) {}
 }
 
 /// Which engine runs a connection.

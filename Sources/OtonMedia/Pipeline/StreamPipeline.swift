@@ -5,7 +5,8 @@ import OtonEvents
 
 /// One GStreamer pipeline for one connection:
 ///
-///     souphttpsrc | filesrc → decodebin → [queue2] → audioconvert → audioresample → [tee → pcm tap] → volume → autoaudiosink | fakesink
+///     souphttpsrc | filesrc → decodebin → [queue2] → audioconvert → audioresample → [tee → pcm tap]
+///         → [audioconvert → F32 → leveller] → volume → [audioconvert] → autoaudiosink | fakesink
 ///
 /// with the encoded-stream tap as a buffer probe (after icydemux when the
 /// stream carries ICY metadata; for HLS, whose source delivers the playlist,
@@ -13,7 +14,10 @@ import OtonEvents
 /// appsink, each only when a plugin asked for it. Bus messages become
 /// PipelineEvents on the GLib main-loop thread. Tags are read from the tag
 /// events leaving the source and the decoder, so a new title is reported as
-/// soon as it is decoded rather than after the buffer. A reconnect builds a new one.
+/// soon as it is decoded rather than after the buffer. The leveller (docs/levelling.md), when the
+/// description asks for one and the sound is heard, is a probe on the volume element's sink pad:
+/// after the PCM tap (plugins and WAV files keep the stream's level), before the listener's volume.
+/// A reconnect builds a new one.
 /// Concurrency: the lets are immutable after init; `autoSink`, `watch` and `stopped` are guarded by `lock`;
 /// GStreamer objects are thread-safe by their own refcounts and locks.
 public final class StreamPipeline: @unchecked Sendable {
@@ -23,6 +27,8 @@ public final class StreamPipeline: @unchecked Sendable {
     private let pipeline: UnsafeMutablePointer<GstElement>
     /// nil when the stream is only parsed (nothing is heard, so there is nothing to turn down).
     private let volume: UnsafeMutablePointer<GstElement>?
+    /// nil when nothing is heard or levelling was not asked for.
+    private let leveller: Leveller?
     /// autoaudiosink, when it chose the output (nil: headless, recording, or --audio-sink).
     private var autoSink: UnsafeMutablePointer<GstElement>?
     private var watch: OpaquePointer?
@@ -87,6 +93,7 @@ public final class StreamPipeline: @unchecked Sendable {
             let parse = try builder.make("parsebin", "parse", package: "gstreamer1.0-plugins-base")
             try builder.link(feed, parse)
             volume = nil
+            leveller = nil
             context = PipelineContext(onEvent: onEvent, decoded: parse, taps: taps, pipeline: pipeline, startsOnFirstBuffer: true)
             context.titleEncoding = description.titleEncoding
             PipelineCallbacks.connectParser(parse, context: context)
@@ -131,13 +138,22 @@ public final class StreamPipeline: @unchecked Sendable {
             decoded = buffer
         }
         try builder.link(convert, resample)
+        // What feeds the volume: the volume itself, or the leveller's float conversion before it.
+        let levelled = listened ? description.levelling.flatMap(Leveller.init) : nil
+        leveller = levelled
+        var output = volume
+        if let levelled {
+            output = try Self.level(into: volume, sink: sink, with: levelled, builder: builder)
+        } else {
+            try builder.link(volume, sink)
+        }
         if description.taps & OTON_TAP_PCM != 0 {
             // The tap sits before the volume element: plugins see the stream's level, not the listener's.
             let tee = try builder.make("tee", "pcm-tee", package: "libgstreamer1.0-0")
             let audioQueue = try builder.make("queue", "audio-queue", package: "libgstreamer1.0-0")
             try builder.link(resample, tee)
             try builder.link(tee, audioQueue)
-            try builder.link(audioQueue, volume)
+            try builder.link(audioQueue, output)
             // One branch per distinct format the instances chose: converted once, however many share it.
             let formats = description.pcmFormats.isEmpty ? [PCMFormatChoice.standard] : description.pcmFormats
             for (index, choice) in formats.enumerated() {
@@ -157,15 +173,30 @@ public final class StreamPipeline: @unchecked Sendable {
                 PipelineCallbacks.connectPCM(otgst_app_sink(tapSink), taps: taps, choice: choice)
             }
         } else {
-            try builder.link(resample, volume)
+            try builder.link(resample, output)
         }
-        try builder.link(volume, sink)
 
         context = PipelineContext(onEvent: onEvent, decoded: decoded, taps: taps, pipeline: pipeline, startsOnFirstBuffer: !listened)
         context.titleEncoding = description.titleEncoding
         if !listened { PipelineCallbacks.reportStartOnFirstBuffer(into: convert, context: context) }
         PipelineCallbacks.connectDecoder(decode, context: context)
         watch = Self.watch(source: source, output: sink, decoder: decode, pipeline: pipeline, description: description, context: context)
+    }
+
+    /// The leveller's stretch: audioconvert → capsfilter (F32LE interleaved, what the leveller works
+    /// in) → volume (the probe on its sink pad) → audioconvert (whatever the sink takes) → sink.
+    /// Returns the element the audio enters it at.
+    private static func level(into volume: UnsafeMutablePointer<GstElement>, sink: UnsafeMutablePointer<GstElement>,
+                              with leveller: Leveller, builder: ElementBuilder) throws(PipelineBuildError) -> UnsafeMutablePointer<GstElement> {
+        let toFloat = try builder.make("audioconvert", "level-convert", package: "gstreamer1.0-plugins-base")
+        let format = try builder.make("capsfilter", "level-format", package: "libgstreamer1.0-0")
+        let caps = gst_caps_from_string("audio/x-raw,format=F32LE,layout=interleaved")
+        otgst_set_caps(format, "caps", caps)
+        otgst_caps_unref(caps)
+        let toSink = try builder.make("audioconvert", "output-convert", package: "gstreamer1.0-plugins-base")
+        for (from, to) in [(toFloat, format), (format, volume), (volume, toSink), (toSink, sink)] { try builder.link(from, to) }
+        leveller.attach(before: volume)
+        return toFloat
     }
 
     /// What both pipelines (playing and record-only) watch: the bytes flowing, the stream's tags and
@@ -227,6 +258,14 @@ public final class StreamPipeline: @unchecked Sendable {
 
     public func setVolume(_ value: Double) {
         if let volume { otgst_set_double(volume, "volume", value) }
+    }
+
+    /// What the leveller does now; nil when this connection has none.
+    public var levelling: LevellingReading? { leveller?.reading }
+
+    /// Turns the leveller on or off (the gain ramps over one buffer; the limiter's delay stays).
+    public func setLevelling(enabled: Bool) {
+        leveller?.setEnabled(enabled)
     }
 
     /// How long stop() waits for the streaming threads to end.

@@ -37,6 +37,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         willSet {
             // A connection let go of: its bytes stay counted (``Snapshot/receivedBytes``).
             if let old = pipeline, newValue.map(ObjectIdentifier.init) != ObjectIdentifier(old) {
+                rememberLoudness(of: old)
                 earlierConnectionsBytes += old.flow.sourceBytes
                 if old.flow.lastSourceBytesAt > 0 { lastByteAtBefore = old.flow.lastSourceBytesAt }
             }
@@ -75,6 +76,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     lazy var resolver = StreamResolver(logger: logger)
     let liveResolution = Mutex<UInt64>(0)
     let onFinish: @Sendable (Outcome) -> Void
+    /// Levelling on or off now (`ctl level`); starts as the options say.
+    var levellingEnabled: Bool
 
     public convenience init(station: Station, bus: PluginBus, options: Options, stations: StationCatalogue? = nil,
                             logger: Logger = Logger(label: "oton.player"), onFinish: @escaping @Sendable (Outcome) -> Void) {
@@ -94,6 +97,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         self.clock = clock
         self.onFinish = onFinish
         machine = PlaybackStateMachine(policy: options.reconnect)
+        levellingEnabled = options.levelling?.enabled ?? false
         track = TrackAnnouncer(station: station, bus: bus)
         statusFollower = makeStatusFollower(for: station)
     }
@@ -140,6 +144,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                 if let next = stationList.station(after: current, step: step) { switchTo(next) }
             case let .wakeUp(wakeUp, target):
                 wake(wakeUp, volume: target)
+            case let .setLevelling(enabled):
+                levellingEnabled = enabled
+                pipeline?.setLevelling(enabled: enabled)
             case .quit:
                 finish(.quit)
             }
@@ -182,7 +189,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         queue.sync {
             Snapshot(state: machine.state, station: current, volume: fader.volume, engine: pipeline?.kind, connections: connection,
                      receivedBytes: earlierConnectionsBytes + (pipeline?.flow.sourceBytes ?? 0),
-                     lastByteAt: pipeline.flatMap { $0.flow.lastSourceBytesAt > 0 ? $0.flow.lastSourceBytesAt : nil } ?? lastByteAtBefore)
+                     lastByteAt: pipeline.flatMap { $0.flow.lastSourceBytesAt > 0 ? $0.flow.lastSourceBytesAt : nil } ?? lastByteAtBefore,
+                     levelling: pipeline?.levelling, levellingEnabled: options.levelling == nil ? nil : levellingEnabled)
         }
     }
 

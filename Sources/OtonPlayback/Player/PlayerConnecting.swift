@@ -55,6 +55,7 @@ extension Player {
         description.userAgent = current.requestUserAgent
         description.isHLS = stream.isHLS
         description.isDASH = stream.isDASH
+        description.levelling = levellingSettings()
         let connection = self.connection
         let kind: EngineKind = options.engine.kind(for: description) == .light && !lightUnsupported ? .light : .gstreamer
         do {

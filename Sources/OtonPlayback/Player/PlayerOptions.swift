@@ -20,6 +20,11 @@ extension Player {
         public var engine: EngineChoice = .auto
         /// `--fade-in` and `--alarm`: the start rises from silence to `volume` (and an alarm is never silent).
         public var wakeUp: WakeUp?
+        /// Loudness levelling of what plays (target and whether it starts on; docs/levelling.md); nil: none
+        /// (`oton play` sets it; recording hears nothing).
+        public var levelling: LevellingSettings?
+        /// Where each station's measured loudness is kept (nil: nowhere, every station measured afresh).
+        public var loudnessMemory: LoudnessMemory?
 
         public init(headless: Bool, reconnect: ReconnectPolicy? = nil, bufferingTimeout: Duration = .seconds(20), volume: Double = 1.0) {
             self.headless = headless
@@ -55,5 +60,9 @@ extension Player {
         public var receivedBytes: UInt64 = 0
         /// When the current connection last received bytes (CLOCK_MONOTONIC ns; nil: not yet).
         public var lastByteAt: Int64?
+        /// The leveller of the current connection (nil: none runs, or levelling is not configured).
+        public var levelling: LevellingReading?
+        /// Whether levelling is on (it is said even while no connection runs); nil: not configured.
+        public var levellingEnabled: Bool?
     }
 }

@@ -125,6 +125,7 @@ private struct ConfigReader {
             guard case let .bool(flag) = value else { throw invalid("watch_wishes", "must be true or false") }
             config.watchWishes = flag
         }
+        if let value = top["loudness"] { config.loudness = try loudness(value) }
         var seen = Set<String>()
         for entry in config.plugins {
             guard seen.insert(entry.id).inserted else { throw invalid(entry.location + ".id", tr("\"{id}\" appears twice; each plugin id may be listed once", ["id": entry.id])) }
@@ -133,6 +134,17 @@ private struct ConfigReader {
             throw invalid("default_station", tr("names \"{name}\", which is not in \"stations\"", ["name": name]))
         }
         return config
+    }
+
+    /// `"loudness": -18` (the target in LUFS), `true` (the default target) or `false` (levelling starts off).
+    private func loudness(_ value: JSONValue) throws(ConfigError) -> LevellingSettings {
+        let range = LevellingSettings.targetRange
+        if case let .bool(on) = value { return LevellingSettings(enabled: on) }
+        guard let target = value.numberValue, range.contains(target) else {
+            throw invalid("loudness", tr("must be a target in LUFS from {low} to {high} (such as -18), or false to turn levelling off",
+                                         ["low": "\(Int(range.lowerBound))", "high": "\(Int(range.upperBound))"]))
+        }
+        return LevellingSettings(targetLUFS: target)
     }
 
     private func station(_ value: JSONValue, at location: String) throws(ConfigError) -> Station {

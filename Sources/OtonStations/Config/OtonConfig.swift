@@ -59,6 +59,9 @@ public struct OtonConfig: Equatable, Sendable {
     }
     /// `watch_wishes`: `oton play` watches the other favourites for wishes (docs/wishlist.md). Off by default.
     public var watchWishes = false
+    /// `loudness`: the levelling target of what plays (a number of LUFS), or `false` to start with
+    /// levelling off (docs/levelling.md). On at −18 LUFS by default.
+    public var loudness = LevellingSettings()
 
     public init(file: String? = nil, defaultStationName: String? = nil, stations: [Station] = [], plugins: [PluginEntry] = []) {
         self.file = file

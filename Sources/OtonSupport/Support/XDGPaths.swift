@@ -3,8 +3,8 @@ import Foundation
 /// The one owner of where oton keeps files, by the XDG Base Directory rule: a variable counts only
 /// when it is an absolute path (the specification says to ignore a relative one), else the default
 /// under $HOME. Every file oton or a plugin writes is found from here: plugins.json and the wishlist
-/// (config), plugin data, kept wishes and history (data), the last search (cache), control sockets
-/// (runtime), systemd user units (config). Nil when neither the variable nor HOME is set.
+/// (config), plugin data, kept wishes and history (data), the last search (cache), each station's
+/// measured loudness (state), control sockets (runtime), systemd user units (config). Nil when neither the variable nor HOME is set.
 public struct XDGPaths: Sendable {
     private let environment: [String: String]
 
@@ -27,9 +27,12 @@ public struct XDGPaths: Sendable {
     public var otonConfig: String? { configHome.map { $0 + "/oton" } }
     public var otonData: String? { dataHome.map { $0 + "/oton" } }
     public var otonCache: String? { cacheHome.map { $0 + "/oton" } }
+    public var otonState: String? { stateHome.map { $0 + "/oton" } }
 
     /// The user's plugins.json: `$XDG_CONFIG_HOME/oton/plugins.json`.
     public var userConfigFile: String? { otonConfig.map { $0 + "/plugins.json" } }
+    /// Each station's measured loudness, for the leveller (docs/levelling.md): `$XDG_STATE_HOME/oton/loudness.json`.
+    public var loudnessFile: String? { otonState.map { $0 + "/loudness.json" } }
     /// systemd's user unit folder: `$XDG_CONFIG_HOME/systemd/user`.
     public var systemdUserUnits: String? { configHome.map { $0 + "/systemd/user" } }
 

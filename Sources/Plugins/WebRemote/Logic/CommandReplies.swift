@@ -19,6 +19,12 @@ public enum CommandReplies {
         }
     }
 
+    /// `oton ctl level`: data {"enabled", "gain_db"}; nil when the reply says neither (no levelling here).
+    public static func level(_ replyJSON: String) -> RemoteState.Level? {
+        guard let data = object(replyJSON)?["data"], let enabled = data["enabled"]?.boolValue else { return nil }
+        return RemoteState.Level(enabled: enabled, gainDB: data["gain_db"]?.numberValue)
+    }
+
     /// `oton ctl history --format json`: the text is a JSON array of plays, newest first; plays
     /// without a title and jingles are left out, as the page lists songs heard.
     public static func history(_ replyJSON: String) -> [RemoteState.HistoryEntry] {

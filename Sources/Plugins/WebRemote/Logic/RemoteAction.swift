@@ -2,8 +2,9 @@ import FoundationEssentials
 import OtonJSON
 
 /// What the page may ask for: the player requests the ABI offers a plugin (the same requests
-/// `oton ctl` turns into) and the sleep timer's `oton ctl sleep` command (run through the ABI 1.3
-/// run_command), parsed from a POST body such as {"action": "volume", "value": 0.5}.
+/// `oton ctl` turns into), the sleep timer's `oton ctl sleep` and loudness levelling's `oton ctl
+/// level` (run through the ABI 1.3 run_command), parsed from a POST body such as
+/// {"action": "volume", "value": 0.5}.
 public enum RemoteAction: Sendable, Equatable {
     case play
     case pause
@@ -15,6 +16,8 @@ public enum RemoteAction: Sendable, Equatable {
     case switchStation(String)
     /// The argument of `oton ctl sleep`: "30m" (1–1440 minutes), "after-track" or "cancel".
     case sleep(String)
+    /// `oton ctl level on|off`: loudness levelling (docs/levelling.md).
+    case level(Bool)
 
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
@@ -47,8 +50,13 @@ public enum RemoteAction: Sendable, Equatable {
                 throw Invalid(description: "sleep needs \"value\": minutes such as \"30m\" (1 to 1440), \"after-track\" or \"cancel\"")
             }
             return .sleep(argument)
+        case "level":
+            guard let value = object["value"]?.stringValue, let on = ["on": true, "off": false][value] else {
+                throw Invalid(description: "level needs \"value\": \"on\" or \"off\"")
+            }
+            return .level(on)
         default:
-            throw Invalid(description: "unknown action \"\(name)\"; use play, pause, play-pause, stop, volume, next, prev, station or sleep")
+            throw Invalid(description: "unknown action \"\(name)\"; use play, pause, play-pause, stop, volume, next, prev, station, sleep or level")
         }
     }
 

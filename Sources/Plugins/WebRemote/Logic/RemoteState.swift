@@ -42,6 +42,18 @@ public struct RemoteState: Sendable, Equatable {
         public var url: String
     }
 
+    /// Loudness levelling as `oton ctl level` last said it.
+    public struct Level: Sendable, Equatable {
+        public var enabled: Bool
+        /// The levelling gain (dB), when a connection measures.
+        public var gainDB: Double?
+
+        public init(enabled: Bool, gainDB: Double?) {
+            self.enabled = enabled
+            self.gainDB = gainDB
+        }
+    }
+
     public struct Sleep: Sendable, Equatable {
         public var mode: String
         public var action: String
@@ -66,6 +78,8 @@ public struct RemoteState: Sendable, Equatable {
     public private(set) var artworkType = ""
     public private(set) var color: String?
     public private(set) var sleep: Sleep?
+    /// nil until `level` answered (and for good where oton does not level).
+    public private(set) var level: Level?
     public private(set) var cast: Cast?
     public private(set) var shareText: String?
     public private(set) var shareLinks: [String] = []
@@ -92,6 +106,13 @@ public struct RemoteState: Sendable, Equatable {
         }
         guard !older.isEmpty else { return }
         history = Array((known + older).sorted { $0.wallMilliseconds > $1.wallMilliseconds }.prefix(Self.historyLimit))
+        version += 1
+    }
+
+    /// Levelling as the `level` command said it.
+    public mutating func setLevel(_ value: Level?) {
+        guard value != level else { return }
+        level = value
         version += 1
     }
 
@@ -196,6 +217,11 @@ public struct RemoteState: Sendable, Equatable {
             object["artwork"] = ["version": .number(JSONNumber(artworkVersion)), "type": .string(artworkType)]
         }
         if let color { object["color"] = .string(color) }
+        if let level {
+            var entry: [String: JSONValue] = ["enabled": .bool(level.enabled)]
+            if let gain = level.gainDB { entry["gain_db"] = .number((gain * 10).rounded() / 10) }
+            object["level"] = .object(entry)
+        }
         if let cast { object["cast"] = ["renderer": .string(cast.renderer), "url": .string(cast.url)] }
         if let sleep {
             var entry: [String: JSONValue] = ["mode": .string(sleep.mode), "action": .string(sleep.action)]

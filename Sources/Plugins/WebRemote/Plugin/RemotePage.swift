@@ -45,7 +45,7 @@ ol { margin: 0; padding-left: 1.4em; } li { margin: 2px 0; overflow-wrap: anywhe
 #links a { color: #ffd54a; overflow-wrap: anywhere; }
 #notice { margin: 8px 0 0; padding: 6px 10px; border-radius: 6px; background: #7a1010; }
 .station-list { list-style: none; padding: 0; margin: 8px 0 0; display: flex; flex-wrap: wrap; gap: 8px; }
-.station-list button[aria-current="true"] { border-color: #ffd54a; border-width: 2px; }
+.station-list button[aria-current="true"], #level[aria-pressed="true"] { border-color: #ffd54a; border-width: 2px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 </style>
 </head>
@@ -67,6 +67,10 @@ ol { margin: 0; padding-left: 1.4em; } li { margin: 2px 0; overflow-wrap: anywhe
     <div style="margin-top:12px">
       <label for="volume"><span>Volume</span> <span id="volume-value">100%</span></label>
       <input id="volume" type="range" min="0" max="100" step="1" value="100">
+    </div>
+    <div class="controls" id="level-box" style="margin-top:12px" hidden>
+      <button id="level" type="button" aria-pressed="false">Loudness levelling: off</button>
+      <span id="level-gain" class="note" aria-live="polite"></span>
     </div>
   </div>
   <div id="side">
@@ -158,6 +162,13 @@ function render(s) {
   $("playpause").setAttribute("aria-label", t(playing ? "Pause" : "Play"));
   if (document.activeElement !== $("volume")) $("volume").value = Math.round(Math.min(s.volume, 1) * 100);
   $("volume-value").textContent = Math.round(s.volume * 100) + "%";
+  $("level-box").hidden = !s.level;
+  if (s.level) {
+    $("level").setAttribute("aria-pressed", s.level.enabled ? "true" : "false");
+    $("level").textContent = t(s.level.enabled ? "Loudness levelling: on" : "Loudness levelling: off");
+    $("level-gain").textContent = s.level.enabled && typeof s.level.gain_db === "number"
+      ? t("gain {gain} dB", { gain: (s.level.gain_db > 0 ? "+" : "") + s.level.gain_db.toFixed(1) }) : "";
+  }
   document.body.style.setProperty("--accent", s.color || "#3a4a6b");
   const cover = $("cover");
   if (s.artwork && s.artwork.version !== artworkVersion) {
@@ -216,6 +227,8 @@ document.querySelectorAll("#sleep-presets button").forEach((b) =>
   b.addEventListener("click", () => post({ action: "sleep", value: b.dataset.sleep })));
 $("prev").addEventListener("click", () => post({ action: "prev" }));
 $("next").addEventListener("click", () => post({ action: "next" }));
+$("level").addEventListener("click", () =>
+  post({ action: "level", value: current && current.level && current.level.enabled ? "off" : "on" }));
 $("volume").addEventListener("change", (e) => post({ action: "volume", value: e.target.value / 100 }));
 $("switch").addEventListener("submit", (e) => {
   e.preventDefault(); const v = $("station-input").value.trim(); if (v) post({ action: "station", station: v });

@@ -7,7 +7,7 @@ import WebRemoteLogic
 /// One web remote: the page state built from bus events (under a lock: events arrive on the
 /// host's mailbox, requests on the server's thread), the server, and the actions it may take,
 /// which are exactly the player requests of the ABI and the control commands `oton ctl` runs
-/// (ABI 1.3 run_command: `sleep`, and `stations` and `history` to fill the page).
+/// (ABI 1.3 run_command: `sleep` and `level`, and `stations`, `history` and `level` to fill the page).
 final class WebRemoteInstance: @unchecked Sendable {
     private let host: HostHandle
     private let config: WebRemoteConfig
@@ -31,6 +31,7 @@ final class WebRemoteInstance: @unchecked Sendable {
         let gate = RequestGate(token: token, listen: ListenAddress(host: config.listen.host, port: server.port))
         lock.withLock { self.gate = gate }
         refreshStations()
+        refreshLevel()
         runCommand("history", ["--limit", String(RemoteState.historyLimit), "--format", "json"], quietly: true) { [weak self] reply in
             let earlier = CommandReplies.history(reply)
             self?.update { $0.addEarlierHistory(earlier) }
@@ -61,6 +62,17 @@ final class WebRemoteInstance: @unchecked Sendable {
         }
         if changed { server?.stateChanged() }
         if stationNow != stationBefore, server != nil { refreshStations() } // the list marks the current one
+        // The levelling gain is the player's, not an event: asked again when playback (re)starts and per track.
+        if server != nil, event.name == "track" || (event.name == "state" && event.fields[OTON_FIELD_STATE] == "playing") { refreshLevel() }
+    }
+
+    /// `level` (quietly: an oton that does not level answers with an error, and the page shows no toggle).
+    @discardableResult
+    private func refreshLevel(_ arguments: [String] = [], quietly: Bool = true) -> oton_status {
+        runCommand("level", arguments, quietly: quietly) { [weak self] reply in
+            let level = CommandReplies.level(reply)
+            self?.update { $0.setLevel(level) }
+        }
     }
 
     /// Changes the page state under the lock and tells the clients.
@@ -143,6 +155,7 @@ final class WebRemoteInstance: @unchecked Sendable {
         case .previousStation: host.request(OTON_REQUEST_PREV_STATION)
         case let .switchStation(name): host.request(OTON_REQUEST_SWITCH_STATION, station: name)
         case let .sleep(argument): runCommand("sleep", [argument])
+        case let .level(on): refreshLevel([on ? "on" : "off"], quietly: false)
         }
     }
 }

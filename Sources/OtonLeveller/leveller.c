@@ -1,0 +1,137 @@
+/* The leveller: libebur128's momentary loudness every 100 ms feeds the gain logic; the gain is
+ * ramped across each buffer (no step) and the limiter keeps the result under its ceiling. */
+#include "oton_leveller.h"
+#include "leveller_format.h"
+
+#include <ebur128.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+/* How often the loudness is read and the gain moved: every 100 ms of audio (R128's block hop). */
+#define STEP_DIVISOR 10
+/* The momentary loudness covers 400 ms; it is read once that much audio was measured. */
+#define MOMENTARY_DIVISOR 2.5
+
+struct oton_leveller {
+    atomic_int references;
+    atomic_int enabled;
+    _Atomic double gain_db;      /* the gain logic's, whether or not it is applied */
+    _Atomic double loudness_lufs;
+    _Atomic double measured_seconds;
+    _Atomic double limiter_db;
+    /* The streaming thread's own. */
+    oton_level_gain logic;
+    ebur128_state *meter;
+    oton_peak_limiter *limiter;
+    unsigned rate, channels;
+    size_t frames_since_step;
+    size_t frames_measured;
+    float applied;      /* the linear gain at the end of the last buffer */
+};
+
+oton_leveller *oton_leveller_new(double target_lufs, double remembered_lufs, int enabled) {
+    oton_leveller *leveller = calloc(1, sizeof *leveller);
+    if (!leveller) return NULL;
+    atomic_init(&leveller->references, 1);
+    atomic_init(&leveller->enabled, enabled ? 1 : 0);
+    oton_level_gain_init(&leveller->logic, target_lufs, remembered_lufs);
+    atomic_init(&leveller->gain_db, leveller->logic.gain_db);
+    atomic_init(&leveller->loudness_lufs, oton_level_gain_loudness(&leveller->logic));
+    atomic_init(&leveller->measured_seconds, leveller->logic.gated_seconds);
+    atomic_init(&leveller->limiter_db, 0.0);
+    leveller->applied = enabled ? (float)pow(10.0, leveller->logic.gain_db / 20.0) : 1.0f;
+    return leveller;
+}
+
+oton_leveller *oton_leveller_ref(oton_leveller *leveller) {
+    atomic_fetch_add_explicit(&leveller->references, 1, memory_order_relaxed);
+    return leveller;
+}
+
+static void release_format(oton_leveller *leveller) {
+    if (leveller->meter) ebur128_destroy(&leveller->meter);
+    oton_peak_limiter_free(leveller->limiter);
+    leveller->meter = NULL;
+    leveller->limiter = NULL;
+}
+
+void oton_leveller_unref(oton_leveller *leveller) {
+    if (!leveller || atomic_fetch_sub_explicit(&leveller->references, 1, memory_order_acq_rel) != 1) return;
+    release_format(leveller);
+    free(leveller);
+}
+
+int oton_leveller_configure(oton_leveller *leveller, unsigned rate, unsigned channels) {
+    if (leveller->meter && leveller->rate == rate && leveller->channels == channels) return 1;
+    release_format(leveller);
+    leveller->rate = rate;
+    leveller->channels = channels;
+    leveller->frames_since_step = 0;
+    leveller->frames_measured = 0;
+    leveller->limiter = oton_peak_limiter_new(rate, channels);
+    if (!leveller->limiter) return 0;
+    leveller->meter = ebur128_init(channels, rate, EBUR128_MODE_M);
+    if (!leveller->meter) {
+        release_format(leveller);
+        return 0;
+    }
+    return 1;
+}
+
+unsigned oton_leveller_channels(const oton_leveller *leveller) { return leveller->meter ? leveller->channels : 0; }
+
+void oton_leveller_set_enabled(oton_leveller *leveller, int enabled) {
+    atomic_store_explicit(&leveller->enabled, enabled ? 1 : 0, memory_order_relaxed);
+}
+
+oton_leveller_reading oton_leveller_read(const oton_leveller *leveller) {
+    oton_leveller *shared = (oton_leveller *)leveller;
+    oton_leveller_reading reading;
+    reading.enabled = atomic_load_explicit(&shared->enabled, memory_order_relaxed);
+    reading.target_lufs = leveller->logic.target_lufs; /* set once, before any thread shares it */
+    /* Off, the gain is 0 dB from the next buffer on (ramped over it). */
+    reading.gain_db = reading.enabled ? atomic_load_explicit(&shared->gain_db, memory_order_relaxed) : 0.0;
+    reading.loudness_lufs = atomic_load_explicit(&shared->loudness_lufs, memory_order_relaxed);
+    reading.measured_seconds = atomic_load_explicit(&shared->measured_seconds, memory_order_relaxed);
+    reading.limiter_db = atomic_load_explicit(&shared->limiter_db, memory_order_relaxed);
+    return reading;
+}
+
+/* Measures the buffer and moves the gain every 100 ms of audio. */
+static void measure(oton_leveller *leveller, const float *samples, size_t frames) {
+    ebur128_add_frames_float(leveller->meter, samples, frames);
+    leveller->frames_since_step += frames;
+    leveller->frames_measured += frames;
+    if (leveller->frames_since_step < leveller->rate / STEP_DIVISOR) return;
+    if (leveller->frames_measured < leveller->rate / MOMENTARY_DIVISOR) return;
+    double momentary = -HUGE_VAL;
+    if (ebur128_loudness_momentary(leveller->meter, &momentary) != EBUR128_SUCCESS) momentary = -HUGE_VAL;
+    oton_level_gain_step(&leveller->logic, momentary, (double)leveller->frames_since_step / leveller->rate);
+    leveller->frames_since_step = 0;
+    atomic_store_explicit(&leveller->gain_db, leveller->logic.gain_db, memory_order_relaxed);
+    atomic_store_explicit(&leveller->loudness_lufs, oton_level_gain_loudness(&leveller->logic), memory_order_relaxed);
+    atomic_store_explicit(&leveller->measured_seconds, leveller->logic.gated_seconds, memory_order_relaxed);
+}
+
+void oton_leveller_process(oton_leveller *leveller, float *samples, size_t frames) {
+    if (!leveller->meter || frames == 0) return;
+    int enabled = atomic_load_explicit(&leveller->enabled, memory_order_relaxed);
+    if (enabled) measure(leveller, samples, frames);
+    double gain_db = enabled ? leveller->logic.gain_db : 0.0;
+    float target = (float)pow(10.0, gain_db / 20.0);
+    float from = leveller->applied;
+    unsigned channels = leveller->channels;
+    if (from != target || target != 1.0f) {
+        /* A ramp from the last buffer's gain to this one's: a 100 ms step is never heard as a click. */
+        float step = (target - from) / (float)frames;
+        for (size_t i = 0; i < frames; i++) {
+            float gain = from + step * (float)(i + 1);
+            float *frame = samples + i * channels;
+            for (unsigned c = 0; c < channels; c++) frame[c] *= gain;
+        }
+    }
+    leveller->applied = target;
+    oton_peak_limiter_process(leveller->limiter, samples, frames, enabled);
+    atomic_store_explicit(&leveller->limiter_db, oton_peak_limiter_reduction_db(leveller->limiter), memory_order_relaxed);
+}

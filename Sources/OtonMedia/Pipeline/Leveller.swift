@@ -1,0 +1,35 @@
+import CGStreamer
+import OtonLeveller
+
+/// The leveller of one connection (the C state in Sources/OtonLeveller), attached as a probe to the
+/// pad before the volume element: it measures and levels what plays, after the PCM tap and before
+/// the listener's volume. The probe holds a reference of its own; this object holds the other.
+/// Concurrency: the C state's shared fields are atomics; the streaming thread owns the rest.
+final class Leveller: @unchecked Sendable {
+    private let state: OpaquePointer
+
+    init?(_ settings: LevellingSettings) {
+        guard let state = oton_leveller_new(settings.targetLUFS, settings.rememberedLUFS ?? .nan, settings.enabled ? 1 : 0) else { return nil }
+        self.state = state
+    }
+
+    deinit { oton_leveller_unref(state) }
+
+    /// Levels what passes `element`'s sink pad (the format there must be F32LE interleaved).
+    func attach(before element: UnsafeMutablePointer<GstElement>) {
+        guard let pad = gst_element_get_static_pad(element, "sink") else { return }
+        _ = oton_leveller_attach(UnsafeMutableRawPointer(pad), state)
+        gst_object_unref(UnsafeMutableRawPointer(pad))
+    }
+
+    func setEnabled(_ enabled: Bool) {
+        oton_leveller_set_enabled(state, enabled ? 1 : 0)
+    }
+
+    var reading: LevellingReading {
+        let raw = oton_leveller_read(state)
+        return LevellingReading(enabled: raw.enabled != 0, targetLUFS: raw.target_lufs, gainDB: raw.gain_db,
+                                loudnessLUFS: raw.loudness_lufs.isFinite ? raw.loudness_lufs : nil,
+                                measuredSeconds: raw.measured_seconds, limiterDB: raw.limiter_db)
+    }
+}
