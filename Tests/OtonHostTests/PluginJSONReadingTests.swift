@@ -166,10 +166,12 @@ final class PluginJSONReadingTests: XCTestCase {
         XCTAssertEqual(PluginJSONReading.read(json: &bytes, path: "args[0]", value: &value, error: nil, errorSize: 0, catalogue: .english), OTON_ERR_INVALID)
     }
 
-    func testTheHostTableOfABI15EndsWithReadJSON() {
-        XCTAssertEqual(OTON_ABI_MINOR, 5)
+    /// 1.5 appended read_json at 136; 1.6 appended write_json_string after it, and nothing moved.
+    func testTheHostTableKeepsReadJSONWhere15PutItAnd16AppendsAfterIt() {
+        XCTAssertEqual(OTON_ABI_MINOR, 6)
         XCTAssertEqual(MemoryLayout<oton_host>.offset(of: \oton_host.read_json), 136)
-        XCTAssertEqual(MemoryLayout<oton_host>.size, 144)
+        XCTAssertEqual(MemoryLayout<oton_host>.offset(of: \oton_host.write_json_string), 144)
+        XCTAssertEqual(MemoryLayout<oton_host>.size, 152)
         XCTAssertEqual(MemoryLayout<oton_json_value>.size, Int(OTON_JSON_VALUE_SIZE_1_5))
     }
 }
