@@ -48,6 +48,28 @@ enum Widgets {
         return box
     }
 
+    /// A list in a card that scrolls vertically and takes the height left.
+    static func scrolledCard(_ list: Widget) -> Widget {
+        let scrolled = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_child(cast(scrolled), list)
+        gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_widget_set_vexpand(scrolled, 1)
+        gtk_widget_add_css_class(scrolled, "card")
+        return scrolled
+    }
+
+    /// Replaces `count` rows of a GtkStringList from the top with `rows`, in one splice (one model change).
+    static func splice(_ strings: OpaquePointer, removing count: UInt32, inserting rows: [String]) {
+        var copies = rows.map { strdup($0) }
+        copies.append(nil)
+        copies.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { pointer in
+                gtk_string_list_splice(strings, 0, count, pointer)
+            }
+        }
+        for copy in copies { free(copy) }
+    }
+
     static func margins(_ widget: Widget, _ size: Int32) {
         gtk_widget_set_margin_top(widget, size)
         gtk_widget_set_margin_bottom(widget, size)

@@ -25,12 +25,7 @@ final class FavouritesList {
         }
         let list = gtk_list_view_new(selection, factory)!
         oton_gtk_accessible_label(list, tr("Favourites"))
-        let scrolled = gtk_scrolled_window_new()!
-        gtk_scrolled_window_set_child(cast(scrolled), list)
-        gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_widget_set_vexpand(scrolled, 1)
-        gtk_widget_add_css_class(scrolled, "card")
-        root = scrolled
+        root = Widgets.scrolledCard(list)
     }
 
     /// Replaces the rows with `stations` (in one splice: one model change however many).
@@ -39,13 +34,6 @@ final class FavouritesList {
         guard wanted != shown else { return }
         let count = UInt32(shown.count)
         shown = wanted
-        var copies = wanted.map { strdup($0) }
-        copies.append(nil)
-        copies.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { pointer in
-                gtk_string_list_splice(names, 0, count, pointer)
-            }
-        }
-        for copy in copies { free(copy) }
+        Widgets.splice(names, removing: count, inserting: wanted)
     }
 }
