@@ -45,10 +45,11 @@ extension PluginsCommand {
                 inspect.path = path
                 inspect.config = config
                 library = try inspect.locate()
-                let entryConfig = (try? ConfigLoader.load(explicit: config))?.plugins.first { $0.id == path }?.config
-                let parsed = try pluginConfig.map { try JSONParser(maxBytes: 16 << 20).parse(Data($0.utf8)) } ?? entryConfig ?? .object([:])
-                guard case .object = parsed else { throw InspectFailure(description: tr("--plugin-config is not a JSON object")) }
-                configText = parsed.jsonText
+                do {
+                    configText = try PluginConfigArgument.text(given: pluginConfig, plugin: path, configFile: config)
+                } catch {
+                    throw InspectFailure(description: tr("--plugin-config is not a JSON object") + ": \(error)")
+                }
                 let data = events == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: events)
                 guard let data else { throw InspectFailure(description: tr("{file}: cannot be read", ["file": events])) }
                 guard data.count <= PluginScriptStep.maximumBytes else { throw InspectFailure(description: tr("{file}: larger than 16 MiB", ["file": events])) }

@@ -35,11 +35,7 @@ extension PluginsCommand {
             }
             let configText: String
             do {
-                // A plugin named by its id is checked with its entry's config unless --plugin-config says otherwise.
-                let entryConfig = (try? ConfigLoader.load(explicit: config))?.plugins.first { $0.id == path }?.config
-                let parsed = try pluginConfig.map { try JSONParser(maxBytes: 16 << 20).parse(Data($0.utf8)) } ?? entryConfig ?? .object([:])
-                guard case .object = parsed else { throw InspectFailure(description: tr("it is not a JSON object")) }
-                configText = parsed.jsonText
+                configText = try PluginConfigArgument.text(given: pluginConfig, plugin: path, configFile: config)
             } catch {
                 Terminal.error("--plugin-config is not a JSON object: \(error); give one like '{\"file\":\"/tmp/x.log\"}'")
                 throw ExitStatus.configuration

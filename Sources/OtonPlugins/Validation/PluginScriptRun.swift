@@ -27,10 +27,8 @@ package struct PluginScriptRun {
     package func run(script: String) throws(ValidationFailure) -> Int {
         let host = try ValidationHost(path: path, limit: limit)
         let steps = try PluginScriptStep.parse(script, registry: host.bus.registry)
-        if let parsed = try? JSONValue.parse(Data(config.utf8)) {
-            let problems = PluginSettingsCheck.problems(config: parsed, settings: host.manifest.settings)
-            guard problems.isEmpty else { throw ValidationFailure(reason: "the config does not match the plugin's settings: " + problems.joined(separator: "; ")) }
-        }
+        let problems = host.settingsProblems(config: config)
+        guard problems.isEmpty else { throw ValidationFailure(reason: "the config does not match the plugin's settings: " + problems.joined(separator: "; ")) }
         let instance: PluginInstance
         switch try host.create(config: config) {
         case let .instance(made): instance = made

@@ -1,6 +1,5 @@
 import Foundation
 import PluginAPI
-import OtonJSON
 
 /// Runs one check of `oton plugins validate` in this process (the validator starts one child
 /// process per check). `phase` is called before each step, so that the parent can say where a
@@ -98,12 +97,9 @@ public struct PluginValidator {
     /// An instance made with the user's config, or why there is none.
     func running(_ host: ValidationHost) throws(ValidationFailure) -> Running {
         // As oton would: a config that does not fit the declared settings never reaches create().
-        let declared = host.manifest.settings
-        if !declared.isEmpty, let parsed = try? JSONValue.parse(Data(config.utf8)) {
-            let problems = PluginSettingsCheck.problems(config: parsed, settings: declared)
-            if !problems.isEmpty {
-                return .skipped(.skip("the config does not match the settings the plugin declares (oton would not start it): \(problems.joined(separator: "; ")); give one that does with --plugin-config"))
-            }
+        let problems = host.settingsProblems(config: config)
+        if !problems.isEmpty {
+            return .skipped(.skip("the config does not match the settings the plugin declares (oton would not start it): \(problems.joined(separator: "; ")); give one that does with --plugin-config"))
         }
         phase("create() with the config")
         switch try host.create(config: config) {

@@ -3,6 +3,7 @@ import Logging
 import PluginAPI
 import Synchronization
 import OtonEvents
+import OtonJSON
 
 /// A small host for `oton plugins validate`: loads one library and creates instances through the
 /// real loader, host table, bus and mailbox, with a time limit on every call into the plugin.
@@ -34,6 +35,13 @@ package final class ValidationHost: @unchecked Sendable {
     deinit { try? FileManager.default.removeItem(atPath: scratch) }
 
     package var manifest: PluginManifest { library.manifest }
+
+    /// What oton would refuse in `config` before create() (the settings the plugin declares); empty when
+    /// it fits, declares none, or the text is not JSON (create() then gets it and answers for itself).
+    package func settingsProblems(config: String) -> [String] {
+        guard !manifest.settings.isEmpty, let parsed = try? JSONValue.parse(Data(config.utf8)) else { return [] }
+        return PluginSettingsCheck.problems(config: parsed, settings: manifest.settings)
+    }
 
     /// The result of one create().
     package enum Created {
