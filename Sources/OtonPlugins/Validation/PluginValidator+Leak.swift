@@ -58,12 +58,19 @@ extension PluginValidator {
         }
         phase("on_event warm-up for the leak check")
         _ = try storm(LeakCheck.warmUpEvents, "during the warm-up")
-        let dropsBefore = instance.mailbox.dropCounts.events
-        let before = LeakCheck.heapInUse()
-        phase("on_event storm for the leak check")
-        let published = try storm(LeakCheck.stormEvents, "during the leak check's storm")
-        let growth = LeakCheck.heapInUse() - before
-        let delivered = published - Int(instance.mailbox.dropCounts.events - dropsBefore)
+        // Two storms, each measured: a leak grows the heap in both, a one-off (a cache filling, a
+        // thread's first allocation, a busy machine's timing) in one only. The smaller growth counts.
+        var growth = Int.max
+        var delivered = 0
+        for round in 1 ... 2 {
+            let dropsBefore = instance.mailbox.dropCounts.events
+            let before = LeakCheck.heapInUse()
+            phase("on_event storm \(round) of 2 for the leak check")
+            let published = try storm(LeakCheck.stormEvents, "during the leak check's storm")
+            let grown = LeakCheck.heapInUse() - before
+            let count = published - Int(instance.mailbox.dropCounts.events - dropsBefore)
+            if grown < growth { (growth, delivered) = (grown, count) }
+        }
         guard delivered > 0 else { return nil }
         if growth > delivered * LeakCheck.bytesPerEvent {
             throw growthFailure(growth, over: delivered, "events", allowed: LeakCheck.bytesPerEvent,
