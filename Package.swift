@@ -229,7 +229,7 @@ let package = Package(
         pluginLogic("Share"),
         plugin("Share", dependencies: ["ShareLogic"]),
         pluginLogic("FileSink"),
-        plugin("FileSink", dependencies: ["FileSinkLogic"]),
+        plugin("FileSink", dependencies: ["FileSinkLogic", "OtonHTTP"]),
         pluginLogic("NowPlaying"),
         // One GLib thread of a plugin's own (NowPlaying's D-Bus, UPnP's GUPnP), compiled into each that uses it.
         .target(name: "OtonGLibThread", dependencies: ["CGio"]),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FileSinkLogic
+import Foundation
 import OtonHost
 
 /// `oton record`'s archive mode: segments cut at wall-clock boundaries, a gap ledger beside each,
@@ -26,6 +27,15 @@ struct ArchiveOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(tr("With --archive, below --disk-floor: stop recording (default) or remove the oldest finished segment (oldest)"), valueName: "stop|oldest"))
     var whenFull: String?
 
+    @Option(name: .long, help: ArgumentHelp(tr("With --archive: upload each finished segment and its ledger to object storage (credentials and region from the AWS variables or ~/.aws)"), valueName: "s3://bucket/prefix"))
+    var upload: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("With --upload: an S3-compatible server's address (MinIO, Ceph …; else AWS_ENDPOINT_URL, else AWS itself)"), valueName: "url"))
+    var uploadEndpoint: String?
+
+    @Flag(name: .long, help: ArgumentHelp(tr("With --upload: remove the local segment and ledger once their upload is confirmed")))
+    var uploadDelete = false
+
     /// "500G", "2T", "800M" (powers of 1024, an optional B or iB), or bytes.
     static func size(_ text: String) -> Double? {
         let units: [Character: Double] = ["k": 1024, "m": 1_048_576, "g": 1_073_741_824, "t": 1_099_511_627_776]
@@ -43,7 +53,8 @@ struct ArchiveOptions: ParsableArguments {
     func sinkConfig() throws -> [String: JSONValue] {
         guard let archive else {
             for (flag, given) in [("--archive-tz", archiveTZ != nil), ("--archive-template", archiveTemplate != nil), ("--keep", keep != nil),
-                                  ("--keep-size", keepSize != nil), ("--when-full", whenFull != nil)] where given {
+                                  ("--keep-size", keepSize != nil), ("--when-full", whenFull != nil), ("--upload", upload != nil),
+                                  ("--upload-endpoint", uploadEndpoint != nil), ("--upload-delete", uploadDelete)] where given {
                 Terminal.error(tr("{flag} applies to archive mode only: add --archive 1h (or another period)", ["flag": flag]))
                 throw ExitStatus.configuration
             }
@@ -93,6 +104,38 @@ struct ArchiveOptions: ParsableArguments {
             }
             config[FileSinkKey.keepSizeMb.rawValue] = .number(bytes / 1_048_576)
         }
+        try uploadConfig(into: &config)
         return config
+    }
+
+    /// --upload, --upload-endpoint, --upload-delete: checked here (the address, the endpoint, that
+    /// credentials are there) so that a mistake is a usage error before anything is recorded.
+    private func uploadConfig(into config: inout [String: JSONValue]) throws {
+        guard let upload else {
+            for (flag, given) in [("--upload-endpoint", uploadEndpoint != nil), ("--upload-delete", uploadDelete)] where given {
+                Terminal.error(tr("{flag} applies to uploads only: add --upload s3://bucket/prefix", ["flag": flag]))
+                throw ExitStatus.configuration
+            }
+            return
+        }
+        guard S3Destination(upload) != nil else {
+            Terminal.error(tr("--upload {value}: use s3://bucket/prefix (a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens)", ["value": upload]))
+            throw ExitStatus.configuration
+        }
+        if let uploadEndpoint, !S3Destination.isEndpoint(uploadEndpoint) {
+            Terminal.error(tr("--upload-endpoint {value}: use an http:// or https:// address such as http://127.0.0.1:9000", ["value": uploadEndpoint]))
+            throw ExitStatus.configuration
+        }
+        do {
+            _ = try AWSEnvironment.resolve(environment: ProcessInfo.processInfo.environment) { path in
+                FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
+            }
+        } catch {
+            Terminal.error("--upload \(upload): \(error.description)")
+            throw ExitStatus.configuration
+        }
+        config[FileSinkKey.upload.rawValue] = .string(upload)
+        if let uploadEndpoint { config[FileSinkKey.uploadEndpoint.rawValue] = .string(uploadEndpoint) }
+        if uploadDelete { config[FileSinkKey.uploadDelete.rawValue] = .bool(true) }
     }
 }

@@ -206,6 +206,10 @@ struct RecordCommand: ParsableCommand {
                 if sink[FileSinkKey.archive.rawValue] != nil && sink[FileSinkKey.archiveTemplate.rawValue] == nil {
                     sink[FileSinkKey.archiveTemplate.rawValue] = .string(ArchiveNaming.standardInStationFolder)
                 }
+                // Each station's objects under its folder's name, as on the disk.
+                if case let .string(upload) = sink[FileSinkKey.upload.rawValue], let destination = S3Destination(upload) {
+                    sink[FileSinkKey.upload.rawValue] = .string(destination.appending(folder).text)
+                }
             }
             return [PluginEntry(id: Self.pluginID, path: path, enabled: true, config: .object(sink), location: "oton record")]
                 + otherPlugins.map { entry in folder.map { Self.labelled(metrics: entry, as: $0) } ?? entry }

@@ -34,4 +34,8 @@ public enum FileSinkKey: String, CaseIterable, Sendable {
     case keepSizeMb = "keep_size_mb"
     /// Below the free-space floor: "stop" recording (the default) or remove the "oldest" finished segment.
     case whenFull = "when_full"
+    /// Archive upload: "s3://bucket/prefix", an S3-compatible endpoint's URL, and whether a confirmed upload removes the local copy.
+    case upload
+    case uploadEndpoint = "upload_endpoint"
+    case uploadDelete = "upload_delete"
 }

@@ -83,6 +83,7 @@ final class FileSinkInstance: @unchecked Sendable {
     func shutdown() {
         recorder?.finish()
         archive?.finish()
+        archive?.close()
     }
 
     private static func announce(_ notice: Recorder.Notice, host: HostHandle, settings: FileSinkSettings) {
