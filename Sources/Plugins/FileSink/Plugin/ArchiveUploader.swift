@@ -155,7 +155,8 @@ final class ArchiveUploader: @unchecked Sendable {
                     let failures = jobs[at].failures
                     // The first failure of a segment, then every 10th: an outage must not flood the log.
                     if failures == 1 || failures % 10 == 0 {
-                        folder.log?(.warning, folder.translate("upload of {path} to {destination} failed ({reason}); attempt {attempt}, next in {seconds} s{hint}", [
+                        let tr = folder.translate
+                        folder.log?(.warning, tr("upload of {path} to {destination} failed ({reason}); attempt {attempt}, next in {seconds} s{hint}", [
                             "path": job.relative, "destination": folder.settings.destination.key(job.relative), "reason": reason,
                             "attempt": String(failures), "seconds": String(format: "%.0f", pause), "hint": hint.map { "; " + $0 } ?? "",
                         ]))
