@@ -82,6 +82,13 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // libmpg123 for the file sink's air watch: a sampled second of an MP3 stream decoded to measure its level.
+        .systemLibrary(
+            name: "CMpg123",
+            path: "Sources/CMpg123",
+            pkgConfig: "libmpg123",
+            providers: [.apt(["libmpg123-dev"])]
+        ),
         // libqrencode for the web remote's QR code of its URL.
         .systemLibrary(
             name: "CQREncode",
@@ -229,7 +236,7 @@ let package = Package(
         pluginLogic("Share"),
         plugin("Share", dependencies: ["ShareLogic"]),
         pluginLogic("FileSink"),
-        plugin("FileSink", dependencies: ["FileSinkLogic", "OtonHTTP"]),
+        plugin("FileSink", dependencies: ["FileSinkLogic", "OtonHTTP", "CMpg123"]),
         pluginLogic("NowPlaying"),
         // One GLib thread of a plugin's own (NowPlaying's D-Bus, UPnP's GUPnP), compiled into each that uses it.
         .target(name: "OtonGLibThread", dependencies: ["CGio"]),

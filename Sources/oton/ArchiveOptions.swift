@@ -139,3 +139,47 @@ struct ArchiveOptions: ParsableArguments {
         if uploadDelete { config[FileSinkKey.uploadDelete.rawValue] = .bool(true) }
     }
 }
+
+/// `oton record`'s air watch: the level sampled (MP3), dead air, title stalls and format changes
+/// announced as alerts (events, metrics, `--on-alert`). Turned into the file sink's config keys.
+struct AirWatchOptions: ParsableArguments {
+    @Flag(name: .long, help: ArgumentHelp(tr("Watch what is on air: sample each station's level (MP3), and announce dead air, title stalls and format changes (implied by the options below)")))
+    var airWatch = false
+
+    @Option(name: .long, help: ArgumentHelp(tr("Dead air: a level below this many dBFS (default -50)"), valueName: "dBFS"))
+    var silenceThreshold: Double?
+
+    @Option(name: .long, help: ArgumentHelp(tr("Dead air: silent this long (default 30s)"), valueName: "duration"))
+    var silenceAfter: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("Title stall: the same title this long (15m, 2h; not watched unless given)"), valueName: "duration"))
+    var titleStallAfter: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("Run this shell command for each alert, with OTON_ALERT_STATION, OTON_ALERT_KIND and OTON_ALERT_DETAILS in its environment (at most 4 at once, 30 s each)"), valueName: "command"))
+    var onAlert: String?
+
+    var isOn: Bool { airWatch || silenceThreshold != nil || silenceAfter != nil || titleStallAfter != nil || onAlert != nil }
+
+    /// The file sink's air watch keys, or a usage error (exit 2) that says what is wrong.
+    func sinkConfig() throws -> [String: JSONValue] {
+        guard isOn else { return [:] }
+        var config: [String: JSONValue] = [FileSinkKey.airWatch.rawValue: .bool(true)]
+        if let silenceThreshold {
+            guard silenceThreshold.isFinite, (-120 ... 0).contains(silenceThreshold) else {
+                Terminal.error(tr("--silence-threshold {value}: use a level in dBFS from -120 to 0, such as -50", ["value": String(silenceThreshold)]))
+                throw ExitStatus.configuration
+            }
+            config[FileSinkKey.silenceThreshold.rawValue] = .number(silenceThreshold)
+        }
+        for (flag, text, key, range) in [("--silence-after", silenceAfter, FileSinkKey.silenceAfter, 1.0 ... 86400),
+                                         ("--title-stall-after", titleStallAfter, FileSinkKey.titleStallAfter, 1.0 ... 30 * 86400)] {
+            guard let text else { continue }
+            guard let seconds = try? DurationText.seconds(text), range.contains(seconds) else {
+                Terminal.error(tr("{flag} {value}: use a duration such as 30s, 5m or 2h (from 1s)", ["flag": flag, "value": text]))
+                throw ExitStatus.configuration
+            }
+            config[key.rawValue] = .number(seconds)
+        }
+        return config
+    }
+}

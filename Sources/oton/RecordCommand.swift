@@ -112,6 +112,8 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup var archiveOptions: ArchiveOptions
 
+    @OptionGroup var airWatchOptions: AirWatchOptions
+
     @OptionGroup var eventsAndRetries: EventsAndRetriesOptions
     var events: String? { eventsAndRetries.events }
     var retries: Int? { eventsAndRetries.retries }
@@ -154,7 +156,8 @@ struct RecordCommand: ParsableCommand {
                 throw ExitStatus.configuration
             }
         }
-        let archiveConfig = try archiveOptions.sinkConfig()
+        let archiveConfig = try archiveOptions.sinkConfig().merging(try airWatchOptions.sinkConfig()) { $1 }
+        let alertCommands = airWatchOptions.onAlert.map { BoundedCommands(command: $0) }
         let enabledIDs = Set(config.plugins.filter(\.enabled).map(\.id))
         if let unknown = withPlugin.first(where: { !enabledIDs.contains($0) }) {
             let known = enabledIDs.subtracting(Self.recordingPlugins).sorted()
@@ -220,7 +223,8 @@ struct RecordCommand: ParsableCommand {
         playerOptions.engine = engineChoice
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         if chosenStations.count > 1 || all || stationsFile != nil || shard != nil {
-            return try recordMany(chosenStations, config: config, playerOptions: playerOptions, stopAfter: stopAfter, wishes: wishes) { plugins($0, $1) }
+            return try recordMany(chosenStations, config: config, playerOptions: playerOptions, stopAfter: stopAfter, wishes: wishes,
+                                  alertCommands: alertCommands) { plugins($0, $1) }
         }
         let chosen = chosenStations[0]
         var recordConfig = config
@@ -239,7 +243,7 @@ struct RecordCommand: ParsableCommand {
         let outcome = session.run { session in
             watchdog = RecorderWatchdog { [player = session.player] in RecorderStatusLine.text([player]) }
             watchdog?.ready()
-            lines = RecordLogLines(bus: session.bus)
+            lines = RecordLogLines(bus: session.bus, onAlert: alertCommands)
             watch = wishes?.watch(bus: session.bus, station: chosen.name)
             if let report = session.plugins.reports.first(where: { $0.id == Self.pluginID }), case let .failed(error) = report.status {
                 sinkFailure = error.description(in: .current)
@@ -270,7 +274,7 @@ struct RecordCommand: ParsableCommand {
 
     /// Several stations: one process, a session each (``MultiRecorder``).
     private func recordMany(_ stations: [Station], config: OtonConfig, playerOptions: Player.Options, stopAfter: Double?, wishes: WishWatcher?,
-                            plugins: @escaping @Sendable (Station, String) -> [PluginEntry]) throws {
+                            alertCommands: BoundedCommands?, plugins: @escaping @Sendable (Station, String) -> [PluginEntry]) throws {
         let shared: (handle: FileHandle?, lock: NSLock)?
         do {
             shared = try events.map(EventLineWriter.openShared)
@@ -279,7 +283,7 @@ struct RecordCommand: ParsableCommand {
             throw ExitStatus.configuration
         }
         let recorder = MultiRecorder(catalogue: config, options: playerOptions, events: shared, plan: plugins) { session in
-            let lines = RecordLogLines(bus: session.bus, station: session.label)
+            let lines = RecordLogLines(bus: session.bus, station: session.label, onAlert: alertCommands)
             guard let wishes else { return lines }
             return WishRecordingObserver(lines: lines, watch: wishes.watch(bus: session.bus, station: session.station.name))
         }

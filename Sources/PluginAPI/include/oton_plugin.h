@@ -180,6 +180,15 @@ typedef uint32_t oton_event_kind;
                                                                         `oton record --wishlist` adds keep (true|false) and, when false,
                                                                         why (kept-before|being-kept): a file sink in wishlist mode keeps
                                                                         exactly the tracks announced with keep=true */
+/* 1.6, published by the file sink's air watch (`oton record`), per station: */
+#define OTON_EVENT_NAME_ALERT             "org.oton.alert"             /* station, kind (dead-air|dead-air-over|title-stall|
+                                                                        format-change), details (one line for people), seconds
+                                                                        (how long the condition has lasted; absent for format-change),
+                                                                        level_dbfs (dead air: the sampled level) */
+#define OTON_EVENT_NAME_AIR               "org.oton.station.air"       /* station, level_dbfs (the RMS of the last sampled second,
+                                                                        "-inf" for digital silence; absent for a codec not sampled),
+                                                                        silence_seconds, title_age_seconds (absent before a title);
+                                                                        after every sampled second (about every 10 s) */
 
 /* The field keys of the events above, one constant each: publishers and readers (the host, the
  * bundled plugins, third parties) spell a key only through these. The keys themselves are those the
@@ -209,6 +218,11 @@ typedef uint32_t oton_event_kind;
 #define OTON_FIELD_FROM_START         "from_start"
 #define OTON_FIELD_KEEP               "keep"
 #define OTON_FIELD_WHY                "why"
+#define OTON_FIELD_KIND               "kind"                /* 1.6 */
+#define OTON_FIELD_DETAILS            "details"             /* 1.6 */
+#define OTON_FIELD_LEVEL_DBFS         "level_dbfs"          /* 1.6 */
+#define OTON_FIELD_SILENCE_SECONDS    "silence_seconds"     /* 1.6 */
+#define OTON_FIELD_TITLE_AGE_SECONDS  "title_age_seconds"   /* 1.6 */
 
 /* Event flags. */
 #define OTON_EVENT_FLAG_NONE        0u

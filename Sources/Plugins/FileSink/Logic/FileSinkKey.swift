@@ -38,4 +38,11 @@ public enum FileSinkKey: String, CaseIterable, Sendable {
     case upload
     case uploadEndpoint = "upload_endpoint"
     case uploadDelete = "upload_delete"
+    /// The air watch (`oton record`): the level sampled, dead air, title stalls and format changes
+    /// as alerts; the silence threshold in dBFS, the seconds of silence that are dead air, the
+    /// seconds one title may stay.
+    case airWatch = "air_watch"
+    case silenceThreshold = "silence_threshold"
+    case silenceAfter = "silence_after"
+    case titleStallAfter = "title_stall_after"
 }
