@@ -163,12 +163,14 @@ public final class CappedHTTPClient: Sendable {
     /// A HEAD, signed with `signing`; the answer whatever its status (its headers: content-length, etag).
     public func head(_ url: String, headers: [String: String] = [:], signing: AWSSigning?,
                      isCancelled: @escaping @Sendable () -> Bool = { false }) throws(Failure) -> Response {
-        try signed(url, headers: headers, signing: signing, isCancelled: isCancelled) { curl in
+        // No body comes, and the object's announced size is no reason to refuse the answer: no cap.
+        try signed(url, headers: headers, signing: signing, maxBytes: Int(Int64.max), isCancelled: isCancelled) { curl in
             oton_curl_set_long(curl, CURLOPT_NOBODY, 1)
         }
     }
 
-    private func signed(_ url: String, headers: [String: String], signing: AWSSigning?, isCancelled: @escaping @Sendable () -> Bool,
+    private func signed(_ url: String, headers: [String: String], signing: AWSSigning?, maxBytes: Int = 1 << 20,
+                        isCancelled: @escaping @Sendable () -> Bool,
                         configure: (UnsafeMutableRawPointer) -> Void) throws(Failure) -> Response {
         var all = headers
         if let signing {
@@ -179,7 +181,7 @@ public final class CappedHTTPClient: Sendable {
         var list: UnsafeMutablePointer<curl_slist>?
         for (name, value) in all.sorted(by: { $0.key < $1.key }) { list = curl_slist_append(list, "\(name): \(value)") }
         defer { curl_slist_free_all(list) }
-        return try perform(url, maxBytes: 1 << 20, isCancelled: isCancelled) { curl in
+        return try perform(url, maxBytes: maxBytes, isCancelled: isCancelled) { curl in
             oton_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0)
             oton_curl_set_pointer(curl, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
             if let signing {

@@ -157,7 +157,7 @@ final class ArchiveUploader: @unchecked Sendable {
                     if failures == 1 || failures % 10 == 0 {
                         let tr = folder.translate
                         folder.log?(.warning, tr("upload of {path} to {destination} failed ({reason}); attempt {attempt}, next in {seconds} s{hint}", [
-                            "path": job.relative, "destination": folder.settings.destination.key(job.relative), "reason": reason,
+                            "path": job.relative, "destination": "s3://\(folder.settings.destination.bucket)/" + folder.settings.destination.key(job.relative), "reason": reason,
                             "attempt": String(failures), "seconds": String(format: "%.0f", pause), "hint": hint.map { "; " + $0 } ?? "",
                         ]))
                     }
