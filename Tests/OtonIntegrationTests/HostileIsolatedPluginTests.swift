@@ -75,7 +75,8 @@ final class HostileIsolatedPluginTests: XCTestCase {
         // Playing again within a wide bound (a loaded machine may still be buffering the moment the plugin restarts).
         let playing = Date().addingTimeInterval(60)
         while Date() < playing, (try? oton.ctl(["status"]).stdout.hasPrefix("playing")) != true { usleep(200_000) }
-        XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"), "playback goes on: \(try oton.ctl(["status"]).stdout)")
+        let status = try oton.ctl(["status"]).stdout
+        XCTAssertTrue(status.hasPrefix("playing"), "playback goes on: \(status)")
     }
 
     // MARK: 2. Command registrations

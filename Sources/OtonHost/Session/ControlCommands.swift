@@ -168,7 +168,7 @@ package struct ControlCommands: ControlHandler {
         // The text is for a person, in their language (the data above is the API, in English).
         var text = "\(tr(state[OTON_FIELD_STATE] ?? "idle")) · \(player.station.name)"
         if !song.isEmpty { text += " · " + song }
-        text += " · " + tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent)])
+        text += " · " + tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent, in: .current)])
         if let level = levelStatus() {
             data["level"] = .object(level.data)
             text += " · " + level.text
@@ -224,7 +224,7 @@ package struct ControlCommands: ControlHandler {
 
     private func volume(_ arguments: [String]) -> ControlReply {
         guard let argument = arguments.first else {
-            return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent)]), data: ["volume": .int(volumePercent)])
+            return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent, in: .current)]), data: ["volume": .int(volumePercent)])
         }
         let target: Int
         switch Self.volumeArgument(argument) {
@@ -236,7 +236,7 @@ package struct ControlCommands: ControlHandler {
             player.submit(.changeVolume(byPercent: change), from: "control")
         case let .failure(error): return .failure(error.description)
         }
-        return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: target)]), data: ["volume": .int(target)])
+        return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: target, in: .current)]), data: ["volume": .int(target)])
     }
 
     /// `level [on|off]`: loudness levelling shown, or turned on or off (docs/levelling.md).
