@@ -21,6 +21,10 @@ public final class WindowApplication {
     private var searchGeneration = 0
     /// The search result played last (`oton stations add --from-search N` adds it).
     private var playedResult: Int?
+    private var historyGeneration = 0
+    /// Whether the player answers `history` (its history plugin runs); nil until asked.
+    private var pluginHistory: Bool?
+    private var preferences: PreferencesWindow?
 
     public init(arguments: WindowArguments) {
         self.arguments = arguments
@@ -57,9 +61,11 @@ public final class WindowApplication {
 
     private func activate() {
         if window == nil {
-            window = MainWindow(application: cast(application), size: arguments.size, act: { [unowned self] in send($0) },
-                                playOrPause: { [unowned self] in playOrPause() }, search: { [unowned self] in search($0) },
-                                addToFavourites: { [unowned self] in addPlayedResult() })
+            let actions = MainWindow.Actions(act: { [unowned self] in send($0) }, playOrPause: { [unowned self] in playOrPause() },
+                                             search: { [unowned self] in search($0) }, addToFavourites: { [unowned self] in addPlayedResult() },
+                                             searchHistory: { [unowned self] _ in refreshHistory() },
+                                             rename: { [unowned self] in editFavourite("rename", $0, to: $1) })
+            window = MainWindow(application: cast(application), size: arguments.size, actions: actions)
             window?.show(playing, now: Self.now())
             window?.show(stations: stations)
         }
@@ -79,8 +85,11 @@ public final class WindowApplication {
             playing.playerGone = false
             stations = list
             window?.show(stations: list)
+            refreshHistory()
         case let .event(event):
+            let (heard, newest) = (playing.history.count, playing.history.first)
             guard playing.apply(event: event, now: Self.now()) else { return }
+            if playing.history.count != heard || playing.history.first != newest { historyHeard() }
         case let .gone(reason):
             playing.playerGone = true
             if playing.lastProblem == nil, reason != tr("the player stopped") { playing.lastProblem = .init(message: reason, suggestion: nil) }
@@ -161,11 +170,12 @@ public final class WindowApplication {
         }
     }
 
-    /// A favourite made the default, moved up or removed (`oton stations default|move|remove`), then the new list.
-    private func editFavourite(_ action: String, _ name: String) {
+    /// A favourite made the default, moved up, removed or renamed (`oton stations default|move|remove|rename`), then the new list.
+    private func editFavourite(_ action: String, _ name: String, to newName: String = "") {
         let words: [String]
         switch action {
         case "default": words = ["default", name]
+        case "rename": words = ["rename", name, newName]
         case "up":
             guard let index = stations.firstIndex(where: { $0.name == name }), index > 0 else { return }
             words = ["move", name, "\(index)"] // positions count from 1: index is the one above
@@ -176,6 +186,83 @@ public final class WindowApplication {
                 guard let self else { return }
                 if let problem { window?.say(problem) }
                 link?.stations { [weak self] list in MainThread.run { self?.showStations(list) } }
+            }
+        }
+    }
+
+    /// Today's tracks, or those the history search finds, from the player's history plugin (`history
+    /// --format json`); without that plugin, the tracks heard since the window opened. A late answer to
+    /// an older query is dropped.
+    private func refreshHistory() {
+        guard let link, let window else { return }
+        let query = window.history.query
+        if pluginHistory == false { return showOwnHistory() }
+        historyGeneration += 1
+        let generation = historyGeneration
+        let filter = query.isEmpty ? ["--since", "today"] : ["--search", query]
+        link.ask(["history"] + filter + ["--limit", "\(HistoryLines.limit)", "--format", "json"]) { reply, _ in
+            MainThread.run { [weak self] in
+                guard let self, generation == historyGeneration else { return }
+                guard let text = reply?["text"]?.stringValue, let lines = HistoryLines.lines(fromJSON: text) else {
+                    pluginHistory = false
+                    return showOwnHistory()
+                }
+                pluginHistory = true
+                self.window?.history.show(lines)
+                self.window?.history.say(query.isEmpty ? (lines.isEmpty ? tr("nothing heard today yet") : tr("today's tracks"))
+                    : lines.isEmpty ? tr("no track in the history matches \"{query}\"", ["query": query])
+                    : tr("tracks in the history matching \"{query}\"", ["query": query]))
+            }
+        }
+    }
+
+    /// The tracks heard since the window opened (no history plugin in the player), filtered by the search.
+    private func showOwnHistory() {
+        guard let window else { return }
+        window.history.show(HistoryLines.matching(playing.history, window.history.query))
+        window.history.say(tr("the player keeps no history (its history plugin is off): tracks heard since the window opened"))
+    }
+
+    /// A new track: the history shows it (the plugin writes it as the track starts: asked a moment later).
+    private func historyHeard() {
+        if pluginHistory == false { return showOwnHistory() }
+        MainThread.after(seconds: 1) { [weak self] in self?.refreshHistory() }
+    }
+
+    /// Share (app.share): the share plugin's text for the track playing, put on the clipboard.
+    private func share() {
+        link?.ask(["share", "--format", "json"]) { reply, problem in
+            let text = reply?["text"]?.stringValue.flatMap { try? JSONValue.parse(Data($0.utf8)) }?["text"]?.stringValue
+            MainThread.run { [weak self] in
+                guard let window = self?.window else { return }
+                if let text {
+                    window.copy(text, saying: tr("copied: {text}", ["text": text]))
+                } else {
+                    window.say(problem ?? tr("the share plugin gave no text"))
+                }
+            }
+        }
+    }
+
+    /// A command whose reply is worth saying when it worked too (`record-current`: where the file goes).
+    private func sendSaying(_ words: [String]) {
+        link?.ask(words) { reply, problem in
+            let said = problem ?? reply?["text"]?.stringValue ?? ""
+            MainThread.run { [weak self] in if !said.isEmpty { self?.window?.say(said) } }
+        }
+    }
+
+    /// Preferences (Ctrl+,): built when first opened, its plugins asked of the player each time.
+    private func openPreferences() {
+        guard let window else { return }
+        let shown = preferences ?? PreferencesWindow(parent: window.window)
+        preferences = shown
+        shown.present()
+        link?.ask(["plugins"]) { reply, problem in
+            let rows = PluginRow.list(from: reply?["data"])
+            MainThread.run { [weak self] in
+                if let problem { self?.window?.say(problem) }
+                self?.preferences?.show(plugins: rows)
             }
         }
     }
@@ -203,6 +290,21 @@ public final class WindowApplication {
             let number = g_variant_get_int32(parameter)
             MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playResult(Int(number)) }
         }, box)
+        oton_gtk_add_action(application, "copy-line", oton_gtk_string_type(), { _, parameter, data in
+            let line = String(cString: g_variant_get_string(parameter, nil))
+            MainActor.assumeIsolated {
+                Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().window?.copy(line, saying: tr("copied: {text}", ["text": line]))
+            }
+        }, box)
+        oton_gtk_add_action(application, "share", nil, { _, _, data in
+            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().share() }
+        }, box)
+        oton_gtk_add_action(application, "record-track", nil, { _, _, data in
+            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().sendSaying(["record-current"]) }
+        }, box)
+        oton_gtk_add_action(application, "preferences", nil, { _, _, data in
+            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().openPreferences() }
+        }, box)
         for edit in ["default", "up", "remove"] {
             let handler: oton_gtk_action_fn = { action, parameter, data in
                 let name = String(cString: g_variant_get_string(parameter, nil))
@@ -223,6 +325,7 @@ public final class WindowApplication {
         oton_gtk_accel(gtk, "app.quit", "<Control>q")
         oton_gtk_accel(gtk, "app.play-pause", "space")
         oton_gtk_accel(gtk, "app.search", "<Control>f")
+        oton_gtk_accel(gtk, "app.preferences", "<Control>comma")
         for number in 1...9 { oton_gtk_accel(gtk, "app.station(\(number))", "<Control>\(number)") }
     }
 

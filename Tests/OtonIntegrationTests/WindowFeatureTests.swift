@@ -1,0 +1,187 @@
+import Foundation
+import IcecastFixture
+import OtonHost
+import OtonTestSupport
+import XCTest
+
+/// `oton window`'s history, share, favourites editing, sleep timer, recording, preferences and
+/// styles, driven through AT-SPI on Xvfb as WindowTests does, each checked where it acts: the
+/// player (`oton ctl status`), plugins.json, the files written, the clipboard, the labels.
+final class WindowFeatureTests: XCTestCase {
+    private var server: IcecastServer?
+    private var desktop: DesktopSession?
+    private var peers: [ManagedProcess] = []
+
+    override func tearDown() async throws {
+        for peer in peers { peer.stop(grace: 10) }
+        peers = []
+        server?.stop()
+        server = nil
+        desktop?.stop()
+        desktop = nil
+    }
+
+    private static func plugin(_ id: String, _ product: String, config: String = "{}") -> String {
+        #"{"id": "\#(id)", "path": "\#(TestPaths.pluginLibrary(product))", "enabled": true, "config": \#(config)}"#
+    }
+
+    /// History (today's, a search over all, copy a line), share, the current station marked, rename,
+    /// a custom sleep timer and "after this track", record this track, and the plugins in Preferences (Ctrl+,).
+    func testHistoryShareRenameSleepRecordAndPreferences() async throws {
+        let server = try await IcecastServer.start()
+        self.server = server
+        _ = try await server.startSource(mount: "/lab.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Lab FM")
+        let desktop = try await DesktopSession.start(width: 1280, height: 844)
+        self.desktop = desktop
+        let folder = try TemporaryDirectory(self)
+        let out = folder.file("recorded")
+        let plugins = [
+            Self.plugin("org.oton.history", "OtonHistory"), Self.plugin("org.oton.share", "OtonShare", config: #"{"clipboard": false}"#),
+            Self.plugin("org.oton.sleep-timer", "OtonSleepTimer"),
+            Self.plugin("org.oton.file-sink", "OtonFileSink", config: #"{"directory": "\#(out)", "mode": "on-demand", "min_seconds": 1}"#),
+            #"{"id": "org.oton.mqtt", "path": "\#(TestPaths.pluginLibrary("OtonMQTT"))", "enabled": false}"#,
+        ].joined(separator: ", ")
+        let lab = server.url(mount: "/lab.mp3").absoluteString
+        let driver = try WindowDriver(self, desktop: desktop, plugins: #"{"default_station": "Lab FM", "stations": [{"name": "Lab FM", "url": "\#(lab)"}, "#
+            + #"{"name": "Other FM", "url": "http://127.0.0.1:9/other.mp3"}], "plugins": [\#(plugins)]}"#)
+        try driver.open(["--instance", "feat", "--size", "1280x800"])
+        let first = driver.waitForText("Title") { $0 == "Song One" }
+        XCTAssertTrue(first.matched, "saw \(first.last ?? "nothing"); log: \(driver.log)\n\(driver.tree())")
+
+        // The station playing is marked in the favourites; the others are not.
+        try await pollUntilTrue(timeout: 60, "Lab FM marked as playing") {
+            driver.drive(["describe", "Lab FM", "push button"])?["description"]?.stringValue == "Playing now"
+        }
+        XCTAssertEqual(driver.drive(["describe", "Other FM", "push button"])?["description"]?.stringValue ?? "", "")
+
+        // Record this track: the file sink (on demand) writes Song One once it ends.
+        XCTAssertTrue(driver.press("Record this track"), driver.tree())
+        try await Task.sleep(nanoseconds: 2_000_000_000)
+        try await server.setTitle(mount: "/lab.mp3", title: "Artist B - Song Two")
+        XCTAssertTrue(driver.waitForText("Title") { $0 == "Song Two" }.matched)
+        let recorded = out + "/Lab FM/Artist A - Song One.mp3"
+        try await pollUntilTrue(timeout: 60, "Song One recorded at \(recorded)") { FileManager.default.fileExists(atPath: recorded) }
+
+        // History: today's tracks from the history plugin, newest first.
+        XCTAssertTrue(driver.press("History"), driver.tree())
+        var lines: [String] = []
+        try await pollUntilTrue(timeout: 60, "today's tracks from the history plugin") {
+            lines = driver.labelNames().filter { $0.contains(" – ") && $0.hasSuffix(" · Lab FM") }
+            return lines.count == 2 && lines[0].hasSuffix("Artist B – Song Two · Lab FM") && lines[1].hasSuffix("Artist A – Song One · Lab FM")
+        }
+        XCTAssertEqual(driver.text("History status"), "today's tracks")
+
+        // A search over the whole history; markup typed there is text that matches nothing.
+        XCTAssertEqual(driver.drive(["type", "Search history", "song one"])?["done"]?.boolValue, true)
+        try await pollUntilTrue(timeout: 60, "the search finding Song One only") {
+            let found = driver.labelNames().filter { $0.contains(" – ") && $0.hasSuffix(" · Lab FM") }
+            return found == [lines[1]]
+        }
+        XCTAssertTrue(driver.waitForText("History status") { $0 == #"tracks in the history matching "song one""# }.matched)
+        XCTAssertEqual(driver.drive(["type", "Search history", #"<b>x</b> &amp;"#])?["done"]?.boolValue, true)
+        XCTAssertTrue(driver.waitForText("History status") { $0 == #"no track in the history matches "<b>x</b> &amp;""# }.matched)
+
+        // Copy a line: the clipboard has it.
+        XCTAssertEqual(driver.drive(["type", "Search history", ""])?["done"]?.boolValue, true)
+        XCTAssertTrue(driver.waitForButton("Copy " + lines[1]), driver.buttonNames().joined(separator: "\n"))
+        XCTAssertTrue(driver.press("Copy " + lines[1]))
+        try await pollUntilTrue(timeout: 60, "the line on the clipboard") { driver.clipboard() == lines[1] }
+
+        // Share: the share plugin's text for the track playing, on the clipboard.
+        XCTAssertTrue(driver.press("Share"))
+        try await pollUntilTrue(timeout: 60, "the share text on the clipboard") {
+            let text = driver.clipboard() ?? ""
+            return text.contains("Artist B") && text.contains("Song Two") && text != lines[1]
+        }
+
+        // A custom sleep timer, then "after this track", then off: each acts on the player.
+        XCTAssertTrue(driver.press("Sleep timer"))
+        XCTAssertTrue(driver.waitForButton("Start sleep timer"))
+        XCTAssertEqual(driver.drive(["value", "Sleep minutes", "45"])?["value"]?.numberValue, 45)
+        XCTAssertTrue(driver.press("Start sleep timer"))
+        try await pollUntilTrue(timeout: 60, "a 45-minute sleep timer") {
+            (driver.status(instance: "feat")?["sleep"]?["seconds_left"]?.int64Value).map { (2600...2700).contains($0) } == true
+        }
+        XCTAssertTrue(driver.press("Sleep timer"))
+        XCTAssertTrue(driver.waitForButton("After this track"))
+        XCTAssertTrue(driver.press("After this track"))
+        try await pollUntilTrue(timeout: 60, "sleep after this track") { driver.status(instance: "feat")?["sleep"]?["mode"]?.stringValue == "after-track" }
+        XCTAssertTrue(driver.waitForText("Sleep timer") { $0 == "sleep after track" }.matched)
+        XCTAssertTrue(driver.press("Sleep timer"))
+        XCTAssertTrue(driver.waitForButton("Sleep timer off"))
+        XCTAssertTrue(driver.press("Sleep timer off"))
+        try await pollUntilTrue(timeout: 60, "the sleep timer off") { driver.status(instance: "feat").map { $0["sleep"] == nil } == true }
+
+        // Rename a favourite through the CLI's editor: plugins.json changes atomically, the default follows, markup is a name.
+        XCTAssertTrue(driver.press("Favourites"))
+        XCTAssertTrue(driver.press("Edit Lab FM"))
+        XCTAssertTrue(driver.waitForButton("Rename Lab FM"), "the popover opens")
+        XCTAssertEqual(driver.drive(["type", "New name for Lab FM", "<i>Lab</i> & Co"])?["done"]?.boolValue, true, driver.tree())
+        XCTAssertTrue(driver.press("Rename Lab FM"))
+        try await pollUntilTrue(timeout: 60, "the station renamed in plugins.json") {
+            let text = driver.directory.read("plugins.json")
+            return text.contains(#""name": "<i>Lab</i> & Co""#) && text.contains(#""default_station": "<i>Lab</i> & Co""#) && !text.contains("Lab FM")
+        }
+        XCTAssertTrue(driver.waitForButton("<i>Lab</i> & Co"), "the list shows the new name as text: \(driver.buttonNames())")
+
+        // Preferences (Ctrl+,): every plugin, enabled or not, with what it is.
+        XCTAssertNotNil(driver.drive(["keys", "Control_L+comma"]))
+        try await pollUntilTrue(timeout: 60, "the plugins in the preferences") {
+            let labels = driver.labelNames()
+            return labels.contains("Listening history") && labels.contains("org.oton.mqtt")
+                && labels.contains { $0.hasPrefix("org.oton.history · enabled, version ") && $0.contains("Keeps every track heard") }
+                && labels.contains("disabled")
+        }
+    }
+
+    /// A window that attaches to a player already playing shows the artwork plugin's picture at once,
+    /// not only from the next track on (`status` carries the last artwork).
+    func testAttachingToAPlayingPlayerShowsItsArtwork() async throws {
+        let server = try await IcecastServer.start()
+        self.server = server
+        _ = try await server.startSource(mount: "/art.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Art FM")
+        let desktop = try await DesktopSession.start(width: 1280, height: 844)
+        self.desktop = desktop
+        let url = server.url(mount: "/art.mp3").absoluteString
+        let driver = try WindowDriver(self, desktop: desktop, plugins: #"{"stations": [{"name": "Art FM", "url": "\#(url)"}], "#
+            + #""plugins": [\#(Self.plugin("org.oton.artwork", "OtonArtwork"))]}"#)
+        let player = ManagedProcess(name: "oton play", executable: TestPaths.oton,
+                                    arguments: ["play", "--no-tui", "--instance", "attach", "--config", driver.config],
+                                    environment: driver.environment, stdout: FileHandle.nullDevice, stderr: FileHandle.nullDevice)
+        try player.start()
+        peers.append(player)
+        try await pollUntilTrue(timeout: 60, "the player's artwork in its status") {
+            driver.status(instance: "attach")?["artwork"]?["type"]?.stringValue == "default"
+        }
+        try driver.open(["--instance", "attach"])
+        XCTAssertTrue(driver.waitForText("Title") { $0 == "Song One" }.matched, driver.log)
+        try await pollUntilTrue(timeout: 30, "the artwork shown on attach") {
+            driver.drive(["describe", "Artwork"])?["description"]?.stringValue == "No cover for this track"
+        }
+        XCTAssertTrue(player.isRunning, "the window attached to the player; it did not start its own")
+    }
+
+    /// Dark: a system that prefers dark (libadwaita's ADW_DEBUG_COLOR_SCHEME stands for the desktop's
+    /// setting here) gets a dark window, at 1280×800 and at a phone's 390×844; the screenshots are kept.
+    /// (WindowTests takes the light ones.)
+    func testDarkStyleScreenshotsAtBothSizes() async throws {
+        let desktop = try await DesktopSession.start(width: 1280, height: 844)
+        self.desktop = desktop
+        let silent = try SilentPeer()
+        defer { silent.close() }
+        let plugins = #"{"stations": [{"name": "Quiet FM", "url": "http://127.0.0.1:\#(silent.port)/live.mp3"}], "plugins": []}"#
+        for (width, height) in [(1280, 800), (390, 844)] {
+            let driver = try WindowDriver(self, desktop: desktop, plugins: plugins, extra: ["ADW_DEBUG_COLOR_SCHEME": "prefer-dark"])
+            try driver.open(["--instance", "dark\(width)", "--size", "\(width)x\(height)"])
+            XCTAssertTrue(driver.waitForButton("Quiet FM"), "\(driver.log)\n\(driver.tree())")
+            try await Task.sleep(nanoseconds: 1_000_000_000) // the frame after the rows (a screenshot is no assertion on time)
+            let path = try driver.screenshot("window-\(width)x\(height)-dark.png", width: width, height: height)
+            XCTAssertEqual(try WindowDriver.size(path), "\(width)x\(height)")
+            XCTAssertGreaterThan(try WindowDriver.colourCount(path), 16, "a drawn window, not a blank screen")
+            let brightness = try WindowDriver.brightness(path)
+            XCTAssertLessThan(brightness, 0.35, "a dark window (mean brightness \(brightness))")
+            XCTAssertGreaterThan(brightness, 0.02, "not a black screen (mean brightness \(brightness))")
+            driver.stop()
+        }
+    }
+}
