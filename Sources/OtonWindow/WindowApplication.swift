@@ -17,6 +17,7 @@ public final class WindowApplication {
     private var stations: [StationRow] = []
     private lazy var directory = DirectorySearch(config: arguments.config)
     private lazy var favourites = FavouritesEditor(config: arguments.config)
+    private lazy var alarms = AlarmEditor(config: arguments.config)
     private var results: [DirectorySearch.Result] = []
     private var searchGeneration = 0
     /// The search result played last (`oton stations add --from-search N` adds it).
@@ -252,17 +253,47 @@ public final class WindowApplication {
         }
     }
 
-    /// Preferences (Ctrl+,): built when first opened, its plugins asked of the player each time.
+    /// Preferences (Ctrl+,): built when first opened, its plugins asked of the player and its alarms of `oton alarm` each time.
     private func openPreferences() {
         guard let window else { return }
-        let shown = preferences ?? PreferencesWindow(parent: window.window)
+        let shown = preferences ?? PreferencesWindow(parent: window.window, addAlarm: { [unowned self] in addAlarm(when: $0, station: $1) },
+                                                     removeAlarm: { [unowned self] in removeAlarm($0) })
         preferences = shown
+        shown.suggest(station: playing.station)
         shown.present()
+        showAlarms()
         link?.ask(["plugins"]) { reply, problem in
             let rows = PluginRow.list(from: reply?["data"])
             MainThread.run { [weak self] in
                 if let problem { self?.window?.say(problem) }
                 self?.preferences?.show(plugins: rows)
+            }
+        }
+    }
+
+    private func showAlarms() {
+        alarms.list { rows, problem in
+            MainThread.run { [weak self] in
+                guard let self else { return }
+                if let rows { preferences?.show(alarms: rows) } else if let problem { preferences?.say(problem) }
+            }
+        }
+    }
+
+    private func addAlarm(when: String, station: String) {
+        alarms.add(when: when, station: station) { problem in
+            MainThread.run { [weak self] in
+                if let problem { self?.preferences?.say(problem) }
+                self?.showAlarms()
+            }
+        }
+    }
+
+    private func removeAlarm(_ number: Int) {
+        alarms.remove(number) { problem in
+            MainThread.run { [weak self] in
+                if let problem { self?.preferences?.say(problem) }
+                self?.showAlarms()
             }
         }
     }

@@ -26,7 +26,7 @@ final class WindowFeatureTests: XCTestCase {
     }
 
     /// History (today's, a search over all, copy a line), share, the current station marked, rename,
-    /// a custom sleep timer and "after this track", record this track, and the plugins in Preferences (Ctrl+,).
+    /// a custom sleep timer and "after this track", record this track, and in Preferences (Ctrl+,) the plugins and the alarms.
     func testHistoryShareRenameSleepRecordAndPreferences() async throws {
         let server = try await IcecastServer.start()
         self.server = server
@@ -36,9 +36,10 @@ final class WindowFeatureTests: XCTestCase {
         let folder = try TemporaryDirectory(self)
         let out = folder.file("recorded")
         let plugins = [
-            Self.plugin("org.oton.history", "OtonHistory"), Self.plugin("org.oton.share", "OtonShare", config: #"{"clipboard": false}"#),
+            Self.plugin("org.oton.history", "OtonHistory", config: #"{"min_live_seconds": 1}"#), // (a 10 s play is no skip)
+            Self.plugin("org.oton.share", "OtonShare", config: #"{"clipboard": false}"#),
             Self.plugin("org.oton.sleep-timer", "OtonSleepTimer"),
-            Self.plugin("org.oton.file-sink", "OtonFileSink", config: #"{"directory": "\#(out)", "mode": "on-demand", "min_seconds": 1}"#),
+            Self.plugin("org.oton.file-sink", "OtonFileSink", config: #"{"directory": "\#(out)", "mode": "on-demand", "min_seconds": 1, "partial": "keep"}"#),
             #"{"id": "org.oton.mqtt", "path": "\#(TestPaths.pluginLibrary("OtonMQTT"))", "enabled": false}"#,
         ].joined(separator: ", ")
         let lab = server.url(mount: "/lab.mp3").absoluteString
@@ -54,7 +55,8 @@ final class WindowFeatureTests: XCTestCase {
         }
         XCTAssertEqual(driver.drive(["describe", "Other FM", "push button"])?["description"]?.stringValue ?? "", "")
 
-        // Record this track: the file sink (on demand) writes Song One once it ends.
+        // Record this track: the file sink (on demand) writes Song One once it ends (kept beside the others,
+        // though the first track of a session is incomplete: "partial": "keep").
         XCTAssertTrue(driver.press("Record this track"), driver.tree())
         try await Task.sleep(nanoseconds: 2_000_000_000)
         try await server.setTitle(mount: "/lab.mp3", title: "Artist B - Song Two")
@@ -65,9 +67,15 @@ final class WindowFeatureTests: XCTestCase {
         // History: today's tracks from the history plugin, newest first.
         XCTAssertTrue(driver.press("History"), driver.tree())
         var lines: [String] = []
-        try await pollUntilTrue(timeout: 60, "today's tracks from the history plugin") {
-            lines = driver.labelNames().filter { $0.contains(" – ") && $0.hasSuffix(" · Lab FM") }
-            return lines.count == 2 && lines[0].hasSuffix("Artist B – Song Two · Lab FM") && lines[1].hasSuffix("Artist A – Song One · Lab FM")
+        do {
+            try await pollUntilTrue(timeout: 60, "today's tracks from the history plugin") {
+                lines = driver.labelNames().filter { $0.contains(" – ") && $0.hasSuffix(" · Lab FM") }
+                return lines.count == 2 && lines[0].hasSuffix("Artist B – Song Two · Lab FM") && lines[1].hasSuffix("Artist A – Song One · Lab FM")
+            }
+        } catch {
+            let asked = try? runProcess(TestPaths.oton, ["ctl", "--instance", "feat", "history", "--since", "today", "--format", "json"], environment: driver.environment)
+            XCTFail("status: \(driver.text("History status") ?? "?"); the player: \(asked?.stdout ?? "") \(asked?.stderr ?? "")\n\(driver.tree())")
+            throw error
         }
         XCTAssertEqual(driver.text("History status"), "today's tracks")
 
@@ -89,9 +97,15 @@ final class WindowFeatureTests: XCTestCase {
 
         // Share: the share plugin's text for the track playing, on the clipboard.
         XCTAssertTrue(driver.press("Share"))
-        try await pollUntilTrue(timeout: 60, "the share text on the clipboard") {
-            let text = driver.clipboard() ?? ""
-            return text.contains("Artist B") && text.contains("Song Two") && text != lines[1]
+        do {
+            try await pollUntilTrue(timeout: 60, "the share text on the clipboard") {
+                let text = driver.clipboard() ?? ""
+                return text.contains("Artist B") && text.contains("Song Two") && text != lines[1]
+            }
+        } catch {
+            let asked = try? runProcess(TestPaths.oton, ["ctl", "--instance", "feat", "share", "--format", "json"], environment: driver.environment)
+            XCTFail("clipboard: \(driver.clipboard() ?? "-"); the player: \(asked?.stdout ?? "") \(asked?.stderr ?? "")\n\(driver.labelNames())")
+            throw error
         }
 
         // A custom sleep timer, then "after this track", then off: each acts on the player.
@@ -131,6 +145,26 @@ final class WindowFeatureTests: XCTestCase {
             return labels.contains("Listening history") && labels.contains("org.oton.mqtt")
                 && labels.contains { $0.hasPrefix("org.oton.history · enabled, version ") && $0.contains("Keeps every track heard") }
                 && labels.contains("disabled")
+        }
+
+        // Alarms: added and removed through `oton alarm`'s code, as its systemd units (no user manager
+        // runs here: the units are written for the next one); a bad time is refused and writes nothing.
+        let units = driver.directory.file("config") + "/systemd/user"
+        let timer = units + "/oton-alarm-1.timer"
+        XCTAssertTrue(driver.press("Alarms"), driver.tree())
+        XCTAssertEqual(driver.drive(["type", "Alarm time", "25:99"])?["done"]?.boolValue, true, driver.tree())
+        XCTAssertTrue(driver.press("Add alarm"))
+        XCTAssertEqual(driver.drive(["type", "Alarm time", "06:45"])?["done"]?.boolValue, true)
+        XCTAssertEqual(driver.drive(["type", "Alarm station", "Other FM"])?["done"]?.boolValue, true)
+        XCTAssertTrue(driver.press("Add alarm"))
+        try await pollUntilTrue(timeout: 60, "the alarm's timer written") { FileManager.default.fileExists(atPath: timer) }
+        XCTAssertTrue((try? String(contentsOfFile: timer, encoding: .utf8))?.contains("06:45") == true)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: units + "/oton-alarm-2.timer"), "the bad time wrote nothing")
+        XCTAssertTrue(driver.waitForButton("Remove alarm 1"), "the list shows it: \(driver.buttonNames())")
+        XCTAssertTrue(driver.labelNames().contains("06:45 every day"), driver.labelNames().joined(separator: "\n"))
+        XCTAssertTrue(driver.press("Remove alarm 1"))
+        try await pollUntilTrue(timeout: 60, "the alarm's units removed") {
+            !FileManager.default.fileExists(atPath: timer) && !FileManager.default.fileExists(atPath: units + "/oton-alarm-1.service")
         }
     }
 

@@ -62,6 +62,8 @@ final class MainWindow {
         let switcher = gtk_stack_switcher_new()!
         gtk_stack_switcher_set_stack(cast(switcher), cast(lists))
         gtk_widget_set_halign(switcher, GTK_ALIGN_START)
+        // Each tab as wide as its title (GTK makes them as wide as the widest): the three fit a 360 px window.
+        if let layout = gtk_widget_get_layout_manager(switcher) { gtk_box_layout_set_homogeneous(cast(layout), 0) }
         self.lists = lists
         let listsBox = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [switcher, lists])
         let column = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 24, [nowPlaying.root, controls.root, listsBox])
