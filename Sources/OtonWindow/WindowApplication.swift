@@ -26,6 +26,9 @@ public final class WindowApplication {
     /// Whether the player answers `history` (its history plugin runs); nil until asked.
     private var pluginHistory: Bool?
     private var preferences: PreferencesWindow?
+    /// "Record this station": made when first used.
+    private var stationRecorder: StationRecorder?
+    private var showsRecording = false
 
     public init(arguments: WindowArguments) {
         self.arguments = arguments
@@ -37,7 +40,10 @@ public final class WindowApplication {
         let app = UnsafeMutableRawPointer(application)
         Signal.connect(app, "startup") { [unowned self] in startup() }
         Signal.connect(app, "activate") { [unowned self] in activate() }
-        Signal.connect(app, "shutdown") { [unowned self] in link?.stopOwnPlayer() }
+        Signal.connect(app, "shutdown") { [unowned self] in
+            stationRecorder?.stop(waiting: 10)
+            link?.stopOwnPlayer()
+        }
         let status = g_application_run(cast(application), 0, nil)
         g_object_unref(app)
         return status
@@ -56,6 +62,11 @@ public final class WindowApplication {
         MainThread.every(seconds: 1) { [weak self] in
             guard let self else { return false }
             if playing.isCountingDown { window?.showState(playing, now: Self.now()) }
+            let recording = stationRecorder?.isRecording ?? false
+            if recording != showsRecording { // a recorder that ended by itself (the station gave up)
+                showsRecording = recording
+                window?.showRecordingStation(recording)
+            }
             return true
         }
     }
@@ -245,6 +256,41 @@ public final class WindowApplication {
         }
     }
 
+    /// Record this station (app.record-station): starts `oton record` on the player's station URL, or stops it.
+    private func toggleStationRecording() {
+        if let recorder = stationRecorder, recorder.isRecording {
+            DispatchQueue.global().async {
+                recorder.stop(waiting: 30)
+                MainThread.run { [weak self] in
+                    self?.showsRecording = false
+                    self?.window?.showRecordingStation(false)
+                    self?.window?.say(tr("the recording is finished: {folder}", ["folder": StationRecorder.folder]))
+                }
+            }
+            return
+        }
+        link?.ask(["status"]) { reply, problem in
+            let url = reply?["data"]?["url"]?.stringValue ?? ""
+            MainThread.run { [weak self] in
+                guard let self else { return }
+                guard !url.isEmpty else {
+                    window?.say(problem ?? tr("no station to record"))
+                    return
+                }
+                let recorder = stationRecorder ?? StationRecorder(config: arguments.config)
+                stationRecorder = recorder
+                do {
+                    try recorder.start(url: url)
+                    showsRecording = true
+                    window?.showRecordingStation(true)
+                    window?.say(tr("recording the station into {folder}", ["folder": StationRecorder.folder]))
+                } catch {
+                    window?.say(tr("cannot start the recorder: {reason}", ["reason": "\(error)"]))
+                }
+            }
+        }
+    }
+
     /// A command whose reply is worth saying when it worked too (`record-current`: where the file goes).
     private func sendSaying(_ words: [String]) {
         link?.ask(words) { reply, problem in
@@ -332,6 +378,9 @@ public final class WindowApplication {
         }, box)
         oton_gtk_add_action(application, "record-track", nil, { _, _, data in
             MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().sendSaying(["record-current"]) }
+        }, box)
+        oton_gtk_add_action(application, "record-station", nil, { _, _, data in
+            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().toggleStationRecording() }
         }, box)
         oton_gtk_add_action(application, "preferences", nil, { _, _, data in
             MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().openPreferences() }

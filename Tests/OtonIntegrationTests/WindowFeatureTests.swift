@@ -25,7 +25,7 @@ final class WindowFeatureTests: XCTestCase {
         #"{"id": "\#(id)", "path": "\#(TestPaths.pluginLibrary(product))", "enabled": true, "config": \#(config)}"#
     }
 
-    /// History (today's, a search over all, copy a line), share, the current station marked, rename,
+    /// History (today's, a search over all, copy a line), share, record the station, the current station marked, rename,
     /// a custom sleep timer and "after this track", record this track, and in Preferences (Ctrl+,) the plugins and the alarms.
     func testHistoryShareRenameSleepRecordAndPreferences() async throws {
         let server = try await IcecastServer.start()
@@ -45,7 +45,10 @@ final class WindowFeatureTests: XCTestCase {
         let lab = server.url(mount: "/lab.mp3").absoluteString
         let driver = try WindowDriver(self, desktop: desktop, plugins: #"{"default_station": "Lab FM", "stations": [{"name": "Lab FM", "url": "\#(lab)"}, "#
             + #"{"name": "Other FM", "url": "http://127.0.0.1:9/other.mp3"}], "plugins": [\#(plugins)]}"#)
-        try driver.open(["--instance", "feat", "--size", "1280x800"])
+        // The desktop's music folder, where "Record this station" records (XDG user dirs, as GLib reads them).
+        let music = driver.directory.file("music")
+        _ = try driver.directory.write("config/user-dirs.dirs", "XDG_MUSIC_DIR=\"\(music)\"\n")
+        let window = try driver.open(["--instance", "feat", "--size", "1280x800"])
         let first = driver.waitForText("Title") { $0 == "Song One" }
         XCTAssertTrue(first.matched, "saw \(first.last ?? "nothing"); log: \(driver.log)\n\(driver.tree())")
 
@@ -107,6 +110,25 @@ final class WindowFeatureTests: XCTestCase {
             XCTFail("clipboard: \(driver.clipboard() ?? "-"); the player: \(asked?.stdout ?? "") \(asked?.stderr ?? "")\n\(driver.labelNames())")
             throw error
         }
+
+        // Record this station: `oton record` on the station's URL, into the music folder, until stopped
+        // through its control socket (it finishes its file: the track playing, into incomplete/).
+        XCTAssertTrue(driver.press("Record this station"))
+        let recorder = "window-record-\(window.pid)"
+        try await pollUntilTrue(timeout: 60, "the station's recorder running") {
+            guard let result = try? runProcess(TestPaths.oton, ["ctl", "--instance", recorder, "--json", "status"], environment: driver.environment),
+                  result.status == 0 else { return false }
+            return (try? JSONValue.parse(Data(result.stdout.utf8)))?["data"]?["recording"]?.int64Value == 1
+        }
+        XCTAssertTrue(driver.waitForButton("Stop recording this station"), driver.buttonNames().joined(separator: ", "))
+        try await Task.sleep(nanoseconds: 3_000_000_000) // some audio in the file
+        XCTAssertTrue(driver.press("Stop recording this station"))
+        try await pollUntilTrue(timeout: 60, "the recorder finished") {
+            (try? runProcess(TestPaths.oton, ["ctl", "--instance", recorder, "status"], environment: driver.environment))?.status != 0
+        }
+        let written = FileManager.default.enumerator(atPath: music)?.allObjects.compactMap { $0 as? String }.filter { $0.hasSuffix(".mp3") } ?? []
+        XCTAssertFalse(written.isEmpty, "a recording in \(music)")
+        XCTAssertTrue(driver.waitForButton("Record this station"))
 
         // A custom sleep timer, then "after this track", then off: each acts on the player.
         XCTAssertTrue(driver.press("Sleep timer"))

@@ -18,6 +18,7 @@ final class MainWindow {
     private let page: Widget
     private let tint = gtk_css_provider_new()!
     private var tintColour: String?
+    private var recordStation: Widget?
 
     /// What the window's controls ask the application for.
     struct Actions {
@@ -44,13 +45,16 @@ final class MainWindow {
         let header = adw_header_bar_new()!
         let title = adw_window_title_new("Oton", nil)!
         adw_header_bar_set_title_widget(cast(header), title)
-        // Preferences (app.preferences, Ctrl+,), share the track (app.share), record it (app.record-track).
+        // Preferences (app.preferences, Ctrl+,), share the track (app.share), record it (app.record-track)
+        // or the station (app.record-station).
         for (icon, name, action) in [("emblem-system-symbolic", tr("Preferences"), "app.preferences"),
                                      ("send-to-symbolic", tr("Share"), "app.share"),
-                                     ("media-record-symbolic", tr("Record this track"), "app.record-track")] {
+                                     ("document-save-symbolic", tr("Record this track"), "app.record-track"),
+                                     ("media-record-symbolic", tr("Record this station"), "app.record-station")] {
             let button = Widgets.iconButton(icon: icon, name: name, circular: false)
             gtk_actionable_set_action_name(cast(button), action)
             adw_header_bar_pack_end(cast(header), button)
+            if action == "app.record-station" { recordStation = button }
         }
         // The favourites and the tracks heard, one at a time, chosen with a switcher above them.
         let lists = gtk_stack_new()!
@@ -113,6 +117,15 @@ final class MainWindow {
     func openSearch() {
         if let lists { gtk_stack_set_visible_child_name(cast(lists), "search") }
         search.focus()
+    }
+
+    /// "Record this station", or "Stop recording this station" while the recorder runs.
+    func showRecordingStation(_ recording: Bool) {
+        guard let recordStation else { return }
+        let name = recording ? tr("Stop recording this station") : tr("Record this station")
+        oton_gtk_accessible_label(recordStation, name)
+        gtk_widget_set_tooltip_text(recordStation, name)
+        if recording { gtk_widget_add_css_class(recordStation, "destructive-action") } else { gtk_widget_remove_css_class(recordStation, "destructive-action") }
     }
 
     /// Whether the history page is the one shown.
