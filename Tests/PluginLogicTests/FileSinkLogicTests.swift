@@ -237,6 +237,21 @@ final class FileSinkLogicTests: XCTestCase {
         XCTAssertEqual(FileNameTemplate.safePath("../.././x/./y"), "_/_/_/x/_/y")
     }
 
+    /// Issue 39 §4: a titleless station's tracks were "Unknown artist - Unknown title (2).ogg".
+    func testATitlelessTrackIsNamedByItsStationAndWhenItBegan() throws {
+        let template = try FileNameTemplate(FileNameTemplate.standard)
+        let moment = FileNameTemplate.titlelessMoment
+        XCTAssertEqual(template.render(["station": "Radio X", "artist": "", "title": " ", "ext": "ogg", moment: "2026-11-27 15.03.12"]),
+                       "Radio X/Radio X - 2026-11-27 15.03.12.ogg")
+        XCTAssertEqual(template.render(["station": "", "ext": "mp3", moment: "2026-11-27 15.03.12"]),
+                       "Unknown station/Unknown artist - 2026-11-27 15.03.12.mp3")
+        // A title alone, or an artist alone, still names the track.
+        XCTAssertEqual(template.render(["station": "Radio X", "title": "Jingle", "ext": "mp3", moment: "2026-11-27 15.03.12"]),
+                       "Radio X/Unknown artist - Jingle.mp3")
+        XCTAssertEqual(template.render(["station": "Radio X", "artist": "Kino", "ext": "mp3", moment: "x"]), "Radio X/Kino - Unknown title.mp3")
+        XCTAssertThrowsError(try FileNameTemplate("{\(moment)}.{ext}"), "not a placeholder a template can name")
+    }
+
     func testID3v24LayoutWithSyncsafeSizes() {
         XCTAssertEqual(ID3v2Tag.syncsafe(0x0FFF_FFFF), [0x7F, 0x7F, 0x7F, 0x7F])
         XCTAssertEqual(ID3v2Tag.syncsafe(200), [0, 0, 1, 0x48])
