@@ -327,21 +327,17 @@ public final class WindowApplication {
     }
 
     private func addAlarm(when: String, station: String) {
-        alarms.add(when: when, station: station) { problem in
-            MainThread.run { [weak self] in
-                if let problem { self?.preferences?.say(problem) }
-                self?.showAlarms()
-            }
-        }
+        alarms.add(when: when, station: station) { problem in MainThread.run { [weak self] in self?.alarmsChanged(problem) } }
     }
 
     private func removeAlarm(_ number: Int) {
-        alarms.remove(number) { problem in
-            MainThread.run { [weak self] in
-                if let problem { self?.preferences?.say(problem) }
-                self?.showAlarms()
-            }
-        }
+        alarms.remove(number) { problem in MainThread.run { [weak self] in self?.alarmsChanged(problem) } }
+    }
+
+    /// After `oton alarm add|remove`: its refusal said, the list read again.
+    private func alarmsChanged(_ problem: String?) {
+        if let problem { preferences?.say(problem) }
+        showAlarms()
     }
 
     private func showStations(_ list: [StationRow]) {
@@ -357,12 +353,16 @@ public final class WindowApplication {
     /// app.search-result(N) (a search result's row).
     private func addActions() {
         let box = Unmanaged.passUnretained(self).toOpaque()
-        oton_gtk_add_action(application, "quit", nil, { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().quit() }
-        }, box)
-        oton_gtk_add_action(application, "play-pause", nil, { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playOrPause() }
-        }, box)
+        // The actions without a parameter, one C handler for them all: it finds the Swift one by the action's name.
+        let simple: oton_gtk_action_fn = { action, _, data in
+            let gAction: OpaquePointer = cast(action)
+            let name = String(cString: g_action_get_name(gAction))
+            MainActor.assumeIsolated {
+                let application = Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue()
+                WindowApplication.simpleActions[name]?(application)
+            }
+        }
+        for name in Self.simpleActions.keys { oton_gtk_add_action(application, name, nil, simple, box) }
         oton_gtk_add_action(application, "search-result", oton_gtk_int32_type(), { _, parameter, data in
             let number = g_variant_get_int32(parameter)
             MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playResult(Int(number)) }
@@ -373,18 +373,6 @@ public final class WindowApplication {
                 Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().window?.copy(line, saying: tr("copied: {text}", ["text": line]))
             }
         }, box)
-        oton_gtk_add_action(application, "share", nil, { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().share() }
-        }, box)
-        oton_gtk_add_action(application, "record-track", nil, { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().sendSaying(["record-current"]) }
-        }, box)
-        oton_gtk_add_action(application, "record-station", nil, { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().toggleStationRecording() }
-        }, box)
-        oton_gtk_add_action(application, "preferences", nil, { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().openPreferences() }
-        }, box)
         for edit in ["default", "up", "remove"] {
             let handler: oton_gtk_action_fn = { action, parameter, data in
                 let name = String(cString: g_variant_get_string(parameter, nil))
@@ -394,9 +382,6 @@ public final class WindowApplication {
             }
             oton_gtk_add_action(application, "favourite-" + edit, oton_gtk_string_type(), handler, box)
         }
-        oton_gtk_add_action(application, "search", nil, { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().window?.openSearch() }
-        }, box)
         oton_gtk_add_action(application, "station", oton_gtk_int32_type(), { _, parameter, data in
             let number = g_variant_get_int32(parameter)
             MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().send(["station", "\(number)"]) }
@@ -408,6 +393,13 @@ public final class WindowApplication {
         oton_gtk_accel(gtk, "app.preferences", "<Control>comma")
         for number in 1...9 { oton_gtk_accel(gtk, "app.station(\(number))", "<Control>\(number)") }
     }
+
+    /// app.quit, app.play-pause, app.share, app.record-track, app.record-station, app.preferences, app.search.
+    private static let simpleActions: [String: @MainActor (WindowApplication) -> Void] = [
+        "quit": { $0.quit() }, "play-pause": { $0.playOrPause() }, "share": { $0.share() },
+        "record-track": { $0.sendSaying(["record-current"]) }, "record-station": { $0.toggleStationRecording() },
+        "preferences": { $0.openPreferences() }, "search": { $0.window?.openSearch() },
+    ]
 
     private func quit() {
         if let window { gtk_window_destroy(cast(window.window)) }

@@ -66,10 +66,15 @@ final class MainWindow {
         let switcher = gtk_stack_switcher_new()!
         gtk_stack_switcher_set_stack(cast(switcher), cast(lists))
         gtk_widget_set_halign(switcher, GTK_ALIGN_START)
-        // Each tab as wide as its title (GTK makes them as wide as the widest): the three fit a 360 px window.
-        if let layout = gtk_widget_get_layout_manager(switcher) { gtk_box_layout_set_homogeneous(cast(layout), 0) }
+        // The tabs are as wide as the widest title: in a window narrower than the three (a phone's 360 px,
+        // or longer titles in another language) they scroll sideways instead of widening the window.
+        let tabs = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(cast(tabs), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
+        gtk_scrolled_window_set_propagate_natural_width(cast(tabs), 1)
+        gtk_scrolled_window_set_propagate_natural_height(cast(tabs), 1)
+        gtk_scrolled_window_set_child(cast(tabs), switcher)
         self.lists = lists
-        let listsBox = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [switcher, lists])
+        let listsBox = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [tabs, lists])
         let column = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 24, [nowPlaying.root, controls.root, listsBox])
         Widgets.margins(column, 18)
         let clamp = adw_clamp_new()!

@@ -87,49 +87,43 @@ final class PreferencesWindow {
 
     /// One row per alarm: when, its station and next time, and its Remove button.
     func show(alarms: [AlarmRow]) {
-        for row in alarmRows { adw_preferences_group_remove(cast(alarmGroup), row) }
-        alarmRows = alarms.map { alarm in
-            let row = adw_action_row_new()!
-            adw_preferences_row_set_use_markup(cast(row), 0)
-            adw_preferences_row_set_title(cast(row), alarm.title)
-            adw_action_row_set_subtitle(cast(row), alarm.subtitle)
+        alarmRows = Self.replace(alarmRows, in: alarmGroup, empty: tr("no alarms"), with: alarms.map { alarm in
+            let row = Self.row(title: alarm.title, subtitle: alarm.subtitle)
             let remove = Widgets.iconButton(icon: "user-trash-symbolic", name: tr("Remove alarm {number}", ["number": "\(alarm.number)"]), circular: false)
             gtk_widget_add_css_class(remove, "flat")
             Signal.connect(remove, "clicked") { [unowned self] in removeAlarm(alarm.number) }
             adw_action_row_add_suffix(cast(row), remove)
-            adw_preferences_group_add(cast(alarmGroup), row)
             return row
-        }
-        if alarms.isEmpty {
-            let row = adw_action_row_new()!
-            adw_preferences_row_set_title(cast(row), tr("no alarms"))
-            adw_preferences_group_add(cast(alarmGroup), row)
-            alarmRows = [row]
-        }
+        })
     }
 
     /// One row per plugin: its name (the id when it did not load) and, below, its state and what it does.
     func show(plugins: [PluginRow]) {
-        for row in rows { adw_preferences_group_remove(cast(group), row) }
-        rows = plugins.map { plugin in
-            let row = adw_action_row_new()!
-            adw_preferences_row_set_use_markup(cast(row), 0)
-            adw_preferences_row_set_title(cast(row), plugin.title)
-            adw_action_row_set_subtitle(cast(row), plugin.subtitle)
+        rows = Self.replace(rows, in: group, empty: tr("no plugins configured"), with: plugins.map { plugin in
+            let row = Self.row(title: plugin.title, subtitle: plugin.subtitle)
             adw_action_row_set_subtitle_lines(cast(row), 3)
             let mark = gtk_image_new_from_icon_name(plugin.enabled ? "emblem-ok-symbolic" : "window-close-symbolic")!
             oton_gtk_accessible_label(mark, plugin.enabled ? tr("enabled") : tr("disabled"))
             adw_action_row_add_prefix(cast(row), mark)
-            adw_preferences_group_add(cast(group), row)
             return row
-        }
-        if plugins.isEmpty {
-            let row = adw_action_row_new()!
-            adw_preferences_row_set_use_markup(cast(row), 0)
-            adw_preferences_row_set_title(cast(row), tr("no plugins configured"))
-            adw_preferences_group_add(cast(group), row)
-            rows = [row]
-        }
+        })
+    }
+
+    /// A row whose title and subtitle are text, never markup (names come from plugins and files).
+    private static func row(title: String, subtitle: String?) -> Widget {
+        let row = adw_action_row_new()!
+        adw_preferences_row_set_use_markup(cast(row), 0)
+        adw_preferences_row_set_title(cast(row), title)
+        if let subtitle { adw_action_row_set_subtitle(cast(row), subtitle) }
+        return row
+    }
+
+    /// Puts `rows` in `group` in place of `old` (one row saying `empty` when there are none); the rows now shown.
+    private static func replace(_ old: [Widget], in group: Widget, empty: String, with rows: [Widget]) -> [Widget] {
+        for row in old { adw_preferences_group_remove(cast(group), row) }
+        let shown = rows.isEmpty ? [row(title: empty, subtitle: nil)] : rows
+        for row in shown { adw_preferences_group_add(cast(group), row) }
+        return shown
     }
 
     func present() { gtk_window_present(cast(window)) }
