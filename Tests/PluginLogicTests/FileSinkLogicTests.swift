@@ -210,7 +210,7 @@ final class FileSinkLogicTests: XCTestCase {
                        .drop("too short (4.9 s < 5.0 s), not kept"), "never \"5.0 s < 5.0 s\" (issue 39, N18)")
         // The track in progress at SIGTERM or a broken connection: kept as incomplete whatever its length (issue 37 §6).
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 2, minimumSeconds: 5, policy: .incomplete, cutShort: true),
-                       .keep("incomplete/S/a.mp3"))
+                       .keep("S/incomplete/a.mp3"))
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 2, minimumSeconds: 5, policy: .keep, cutShort: true),
                        .keep("S/a.mp3"))
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 2, minimumSeconds: 5, policy: .drop, cutShort: true),
@@ -331,7 +331,7 @@ final class FileSinkLogicTests: XCTestCase {
     func testPlacementOfPartialAndShortTracks() {
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: true, seconds: 200, minimumSeconds: 5, policy: .incomplete), .keep("S/a.mp3"))
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 200, minimumSeconds: 5, policy: .incomplete),
-                       .keep("incomplete/S/a.mp3"))
+                       .keep("S/incomplete/a.mp3"))
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 200, minimumSeconds: 5, policy: .keep), .keep("S/a.mp3"))
         guard case .drop = placement(relativeName: "S/a.mp3", complete: true, seconds: 2, minimumSeconds: 5, policy: .keep) else {
             return XCTFail("a short track is dropped")
