@@ -83,6 +83,12 @@ public struct AirWatch: Sendable {
         public var silenceSeconds: Double
         /// Seconds the current title has been on (nil before the first title).
         public var titleAgeSeconds: Double?
+
+        public init(levelDBFS: Double?, silenceSeconds: Double, titleAgeSeconds: Double?) {
+            self.levelDBFS = levelDBFS
+            self.silenceSeconds = silenceSeconds
+            self.titleAgeSeconds = titleAgeSeconds
+        }
     }
 
     public let settings: Settings
