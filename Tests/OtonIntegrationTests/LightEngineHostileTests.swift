@@ -94,4 +94,43 @@ final class LightEngineHostileTests: XCTestCase {
         XCTAssertNil(recorder.waitForEvent("state", timeout: 0) { $0["state"] == "playing" }, "never 'playing'")
         XCTAssertEqual(recorder.files().filter { !$0.hasSuffix(".json") }, [], "nothing recorded")
     }
+
+    /// Issue 39, N5: a station whose Ogg comment headers are 20 MB each cost the file sink many times
+    /// that (133–174 MB peak with three such chains, 50 MB with ordinary comments; 320 MB with 64 MB
+    /// ones). Comments over the host's bound are recorded as empty ones: memory stays near an ordinary
+    /// stream's, the warning says so, and the files still play.
+    func testHugeOggCommentHeadersAreBoundedInTheFileSink() async throws {
+        let server = try HostileServer(self, maxSeconds: 240)
+        let directory = try TemporaryDirectory(self)
+        let source = directory.file("source.ogg")
+        let encoded = try runProcess("/usr/bin/gst-launch-1.0", [
+            "-q", "audiotestsrc", "num-buffers=430", "samplesperbuffer=1024", "!", "audio/x-raw,rate=44100,channels=2", "!",
+            "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(source)",
+        ])
+        XCTAssertEqual(encoded.status, 0, encoded.stderr)
+        let url = server.url("/ogg?path=\(source)&comment=20000000&chains=3&rate=4000000")
+        let recorder = try RecordHarness(self, url: url, extra: ["--engine", "light", "--partial", "keep"])
+        try recorder.start()
+        var peakKB = 0
+        let deadline = Date().addingTimeInterval(150)
+        // Three chains of 10 s, each behind a 20 MB comment: the first two files end when the next chain begins.
+        while Date() < deadline && recorder.process.isRunning && recorder.finishedEvents().count < 2 {
+            peakKB = max(peakKB, ProcessMemory(pid: recorder.process.processIdentifier)?.peakKB ?? 0)
+            try await Task.sleep(nanoseconds: 250_000_000)
+        }
+        peakKB = max(peakKB, ProcessMemory(pid: recorder.process.processIdentifier)?.peakKB ?? 0)
+        XCTAssertEqual(recorder.stop(), 0, recorder.stderr)
+        let files = recorder.files().filter { $0.hasSuffix(".ogg") }
+        XCTAssertGreaterThanOrEqual(files.count, 2, "two chains were recorded: \(recorder.files()) \(recorder.stderr)")
+        XCTAssertLessThan(peakKB, 100_000, "peak resident memory stays near an ordinary stream's (50 MB), not 133–174 MB")
+        XCTAssertTrue(recorder.stderr.contains("Ogg comment header larger than"), recorder.stderr)
+        for file in files {
+            let path = recorder.out + "/" + file
+            let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+            XCTAssertLessThan(size, 1_000_000, "\(file): no 20 MB comment in the file")
+            let found = try Discovered.run(path)
+            XCTAssertTrue(found.ok, "\(file) plays: \(found.text)")
+            XCTAssertGreaterThan(found.seconds, 5, "\(file): \(found.text)")
+        }
+    }
 }
