@@ -133,4 +133,41 @@ final class LightEngineHostileTests: XCTestCase {
             XCTAssertGreaterThan(found.seconds, 5, "\(file): \(found.text)")
         }
     }
+
+    /// Issue 39, N1: an Ogg station starting a new chain every 5 KB, as fast as the socket takes it, made
+    /// a track of every piece and an index entry of every dropped one (98,511 in 120 s; here 2,022
+    /// entries, 692 KB, after 60 s). Dropped pieces now leave no entry once the journal is merged, the
+    /// journal stays bounded while recording, and memory stays bounded (the sink's mailbox caps the backlog).
+    func testAStationOfEndlessTinyChainsLeavesNoIndexEntryPerPieceAndBoundedMemory() async throws {
+        let server = try HostileServer(self, maxSeconds: 240)
+        let directory = try TemporaryDirectory(self)
+        let source = directory.file("tiny.ogg")
+        let encoded = try runProcess("/usr/bin/gst-launch-1.0", [
+            "-q", "audiotestsrc", "num-buffers=8", "samplesperbuffer=1024", "!", "audio/x-raw,rate=44100,channels=2", "!",
+            "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(source)",
+        ])
+        XCTAssertEqual(encoded.status, 0, encoded.stderr)
+        let recorder = try RecordHarness(self, url: server.url("/ogg?path=\(source)&chains=0&rate=0"), extra: ["--engine", "light"])
+        try recorder.start()
+        var peakKB = 0
+        var largestJournal = 0
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline && recorder.process.isRunning && recorder.finishedEvents().count < 500 {
+            peakKB = max(peakKB, ProcessMemory(pid: recorder.process.processIdentifier)?.peakKB ?? 0)
+            let journal = (try? FileManager.default.attributesOfItem(atPath: recorder.out + "/index.jsonl")[.size] as? Int) ?? 0
+            largestJournal = max(largestJournal, journal)
+            try await Task.sleep(nanoseconds: 250_000_000)
+        }
+        let finished = recorder.finishedEvents()
+        XCTAssertGreaterThanOrEqual(finished.count, 500, "a piece every few KB: \(recorder.stderr)")
+        XCTAssertEqual(recorder.stop(), 0, recorder.stderr)
+        XCTAssertLessThan(peakKB, 250_000, "memory stays bounded")
+        XCTAssertLessThan(largestJournal, 1 << 20, "the journal is merged as it grows")
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: recorder.out + "/index.json"))
+        let index = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let tracks = index["tracks"] as? [[String: Any]] ?? []
+        XCTAssertFalse(tracks.contains { $0["status"] as? String == "dropped" }, "no entry for a dropped piece")
+        XCTAssertLessThan(tracks.count, 10, "\(tracks.count) entries for \(finished.count) pieces")
+        XCTAssertLessThan(data.count, 10_000)
+    }
 }
