@@ -101,13 +101,7 @@ final class LightEngineHostileTests: XCTestCase {
     /// stream's, the warning says so, and the files still play.
     func testHugeOggCommentHeadersAreBoundedInTheFileSink() async throws {
         let server = try HostileServer(self, maxSeconds: 240)
-        let directory = try TemporaryDirectory(self)
-        let source = directory.file("source.ogg")
-        let encoded = try runProcess("/usr/bin/gst-launch-1.0", [
-            "-q", "audiotestsrc", "num-buffers=430", "samplesperbuffer=1024", "!", "audio/x-raw,rate=44100,channels=2", "!",
-            "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(source)",
-        ])
-        XCTAssertEqual(encoded.status, 0, encoded.stderr)
+        let source = try vorbisFile(buffers: 430) // 10 s
         let url = server.url("/ogg?path=\(source)&comment=20000000&chains=3&rate=4000000")
         let recorder = try RecordHarness(self, url: url, extra: ["--engine", "light", "--partial", "keep"])
         try recorder.start()
@@ -140,13 +134,7 @@ final class LightEngineHostileTests: XCTestCase {
     /// journal stays bounded while recording, and memory stays bounded (the sink's mailbox caps the backlog).
     func testAStationOfEndlessTinyChainsLeavesNoIndexEntryPerPieceAndBoundedMemory() async throws {
         let server = try HostileServer(self, maxSeconds: 240)
-        let directory = try TemporaryDirectory(self)
-        let source = directory.file("tiny.ogg")
-        let encoded = try runProcess("/usr/bin/gst-launch-1.0", [
-            "-q", "audiotestsrc", "num-buffers=8", "samplesperbuffer=1024", "!", "audio/x-raw,rate=44100,channels=2", "!",
-            "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(source)",
-        ])
-        XCTAssertEqual(encoded.status, 0, encoded.stderr)
+        let source = try vorbisFile(buffers: 8) // 0.19 s, 4.8 KB
         let recorder = try RecordHarness(self, url: server.url("/ogg?path=\(source)&chains=0&rate=0"), extra: ["--engine", "light"])
         try recorder.start()
         var peakKB = 0
@@ -169,5 +157,16 @@ final class LightEngineHostileTests: XCTestCase {
         XCTAssertFalse(tracks.contains { $0["status"] as? String == "dropped" }, "no entry for a dropped piece")
         XCTAssertLessThan(tracks.count, 10, "\(tracks.count) entries for \(finished.count) pieces")
         XCTAssertLessThan(data.count, 10_000)
+    }
+
+    /// An Ogg Vorbis file of `buffers` × 1024 samples of a test tone, for the hostile server's /ogg.
+    private func vorbisFile(buffers: Int) throws -> String {
+        let source = try TemporaryDirectory(self).file("source.ogg")
+        let encoded = try runProcess("/usr/bin/gst-launch-1.0", [
+            "-q", "audiotestsrc", "num-buffers=\(buffers)", "samplesperbuffer=1024", "!", "audio/x-raw,rate=44100,channels=2", "!",
+            "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(source)",
+        ])
+        XCTAssertEqual(encoded.status, 0, encoded.stderr)
+        return source
     }
 }
