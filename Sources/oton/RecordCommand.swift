@@ -1,6 +1,7 @@
 import ArgumentParser
 import FileSinkLogic
 import Foundation
+import Synchronization
 import OtonHost
 
 /// `oton record`: headless recording of one station, or of many in one process (one session each),
@@ -56,7 +57,7 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Engine: auto (the light engine whenever only the encoded stream is recorded), light or gstreamer")))
     var engine: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Control socket name for `oton ctl --instance` (several stations; default: \"default\", or record-PID when taken)")))
+    @Option(name: .long, help: ArgumentHelp(tr("Control socket name for `oton ctl --instance` (several stations, or one with this option; default: \"default\", or record-PID when taken)")))
     var instance: String?
 
     @Option(name: .long, help: ArgumentHelp(tr("Folder to record into")))
@@ -215,7 +216,8 @@ struct RecordCommand: ParsableCommand {
         playerOptions.decodes = false // nobody listens: parse and tag the stream; decoded only when a plugin selects the PCM tap
         playerOptions.engine = engineChoice
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
-        if chosenStations.count > 1 || all || stationsFile != nil || shard != nil {
+        // One station with --instance too: the socket it names is the many-stations recorder's (status, quit).
+        if chosenStations.count > 1 || all || stationsFile != nil || shard != nil || instance != nil {
             return try recordMany(chosenStations, config: config, playerOptions: playerOptions, stopAfter: stopAfter, wishes: wishes) { plugins($0, $1) }
         }
         let chosen = chosenStations[0]
@@ -279,21 +281,36 @@ struct RecordCommand: ParsableCommand {
             guard let wishes else { return lines }
             return WishRecordingObserver(lines: lines, watch: wishes.watch(bus: session.bus, station: session.station.name))
         }
+        let silent = Mutex<Set<String>>([])
         if let stopAfter {
             DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter * 2 + 30) { [recorder] in recorder.requestQuit() }
+            // A station that has sent nothing when the others are done ends then, and says so (it held
+            // the whole run to the safety limit above and ended without a word).
+            let patience = stopAfter + Self.silentStationGrace
+            DispatchQueue.global().asyncAfter(deadline: .now() + patience) { [recorder] in
+                for (session, _) in recorder.sessions where session.player.snapshot.receivedBytes == 0 {
+                    silent.withLock { _ = $0.insert(session.label) }
+                    Terminal.note(tr("{station}: nothing received in {seconds} s; not recorded", ["station": session.label, "seconds": "\(Int(patience))"]))
+                    session.requestQuit()
+                }
+            }
         }
         let control: HostSession.ControlInstance = instance.map { .named($0) } ?? .automatic(prefix: "record")
         let ended = recorder.run(stations, control: control)
+        let nothingReceived = silent.withLock { $0 }
         if let failed = ended.first(where: { $0.recordingFailure != nil }) {
             Terminal.error("recording \(failed.label) failed: \(failed.recordingFailure ?? "")")
             throw ExitStatus.recordingFailed
         }
-        let gaveUp = ended.filter { if case .gaveUp = $0.outcome { true } else { false } }
+        let gaveUp = ended.filter { if case .gaveUp = $0.outcome { true } else { nothingReceived.contains($0.label) } }
         if !ended.isEmpty, gaveUp.count == ended.count {
             Terminal.error("no station could be recorded")
             throw ExitStatus.notPlayable
         }
     }
+
+    /// With `--duration D` and several stations, one that has received nothing after D plus this is ended.
+    static let silentStationGrace = 15.0
 
     /// --wishlist: the wishlist of this configuration and the wishes kept before; a usage error when
     /// the list is empty or a file cannot be read (nothing is recorded then).
