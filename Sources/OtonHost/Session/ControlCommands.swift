@@ -70,6 +70,8 @@ package struct ControlCommands: ControlHandler {
             // An alarm starts in another process: this player makes way (see AlarmTakeover); the quit follows the reply.
             guard let alarm else { return .failure("only a playing oton makes way for an alarm") }
             alarm.cancelSleepTimer()
+            // The listener sees this oton end: say why (a warning, so the status line shows it too).
+            Logger(label: "oton.alarm").warning("\(tr("an alarm is starting: this oton makes way for it and quits"))")
             return .success("making way for the alarm")
         case "plugins": return pluginList()
         case "reload-stations": return reloadStations()
@@ -168,7 +170,7 @@ package struct ControlCommands: ControlHandler {
         // The text is for a person, in their language (the data above is the API, in English).
         var text = "\(tr(state[OTON_FIELD_STATE] ?? "idle")) · \(player.station.name)"
         if !song.isEmpty { text += " · " + song }
-        text += " · " + tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent)])
+        text += " · " + tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent, in: .current)])
         if let level = levelStatus() {
             data["level"] = .object(level.data)
             text += " · " + level.text
@@ -224,7 +226,7 @@ package struct ControlCommands: ControlHandler {
 
     private func volume(_ arguments: [String]) -> ControlReply {
         guard let argument = arguments.first else {
-            return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent)]), data: ["volume": .int(volumePercent)])
+            return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent, in: .current)]), data: ["volume": .int(volumePercent)])
         }
         let target: Int
         switch Self.volumeArgument(argument) {
@@ -236,7 +238,7 @@ package struct ControlCommands: ControlHandler {
             player.submit(.changeVolume(byPercent: change), from: "control")
         case let .failure(error): return .failure(error.description)
         }
-        return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: target)]), data: ["volume": .int(target)])
+        return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: target, in: .current)]), data: ["volume": .int(target)])
     }
 
     /// `level [on|off]`: loudness levelling shown, or turned on or off (docs/levelling.md).

@@ -4,7 +4,7 @@ import Foundation
 /// when it is an absolute path (the specification says to ignore a relative one), else the default
 /// under $HOME. Every file oton or a plugin writes is found from here: plugins.json and the wishlist
 /// (config), plugin data, kept wishes and history (data), the last search (cache), each station's
-/// measured loudness (state), control sockets (runtime), systemd user units (config). Nil when neither the variable nor HOME is set.
+/// measured loudness and the last volume (state), control sockets (runtime), systemd user units (config). Nil when neither the variable nor HOME is set.
 public struct XDGPaths: Sendable {
     private let environment: [String: String]
 
@@ -33,6 +33,8 @@ public struct XDGPaths: Sendable {
     public var userConfigFile: String? { otonConfig.map { $0 + "/plugins.json" } }
     /// Each station's measured loudness, for the leveller (docs/levelling.md): `$XDG_STATE_HOME/oton/loudness.json`.
     public var loudnessFile: String? { otonState.map { $0 + "/loudness.json" } }
+    /// The volume the listener set last, for the next `oton play`: `$XDG_STATE_HOME/oton/volume.json`.
+    public var volumeFile: String? { otonState.map { $0 + "/volume.json" } }
     /// systemd's user unit folder: `$XDG_CONFIG_HOME/systemd/user`.
     public var systemdUserUnits: String? { configHome.map { $0 + "/systemd/user" } }
 
