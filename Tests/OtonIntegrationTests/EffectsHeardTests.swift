@@ -72,14 +72,24 @@ final class EffectsHeardTests: XCTestCase {
     }
 
     func testTheExampleCFilterHalvesTheLevel() throws {
+        // Built before the sound server starts (a compiler run beside parec once never ended).
+        let built = try TemporaryDirectory(self)
+        let library = try CPluginBuilder.build(TestPaths.root + "/examples/c-half-gain/oton_half_gain.c", into: built, name: "oton_half_gain")
         let lab = try Lab(self, tones: ["Tone": 1000])
         defer { lab.stop() }
-        let library = try CPluginBuilder.build(TestPaths.root + "/examples/c-half-gain/oton_half_gain.c", into: lab.directory, name: "oton_half_gain")
         let plain = try lab.play("Tone")
         _ = try lab.sink.waitUntilPlaying(plain)
         let before = try lab.sink.levelFromNow()
+        // The first oton makes way: asked to quit, and what matters here is that the sink falls silent.
         plain.process.terminate()
-        plain.process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(30)
+        var silent = false
+        while !silent, Date() < deadline {
+            usleep(200_000)
+            let heard = HeardSound(file: lab.sink.file)
+            silent = heard.rms(heard.samples.count - HeardSound.samples(0.2) ..< heard.samples.count) < 0.001
+        }
+        XCTAssertTrue(silent, "the first oton stopped playing")
         let filtered = try lab.play("Tone", plugins: #"[{"id": "org.example.half-gain", "path": "\#(library)"}]"#)
         _ = try lab.sink.waitUntilPlaying(filtered)
         let after = try lab.sink.levelFromNow()
@@ -90,9 +100,10 @@ final class EffectsHeardTests: XCTestCase {
     }
 
     func testAFilterThatSleepsIsBypassedWithALineNamingItAndPlaybackGoesOnWithoutAGap() throws {
+        let built = try TemporaryDirectory(self)
+        let library = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/sleeping_filter_plugin.c", into: built, name: "sleeping_filter")
         let lab = try Lab(self, tones: ["Tone": 1000])
         defer { lab.stop() }
-        let library = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/sleeping_filter_plugin.c", into: lab.directory, name: "sleeping_filter")
         let start = HeardSound.count(in: lab.sink.file)
         let oton = try lab.play("Tone", plugins: #"[{"id": "org.oton.test.sleeping-filter", "path": "\#(library)"}]"#)
         _ = try lab.sink.waitUntilPlaying(oton)
