@@ -152,6 +152,17 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ebur128"), .linkedLibrary("m")]
         ),
 
+        // The effect chain's own processors (docs/effects.md): LV2 plugins hosted with lilv (apt:
+        // liblilv-dev to build, liblilv-0-0 to run) and plugins' in-place filters, each run by a pad
+        // probe like the leveller, allocation-free per buffer.
+        .systemLibrary(name: "CLilv", path: "Sources/CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
+        .target(
+            name: "OtonEffects",
+            dependencies: ["CGStreamer", "CLilv"],
+            path: "Sources/OtonEffects",
+            linkerSettings: [.linkedLibrary("m")]
+        ),
+
         // The host in layers, bottom up; each target may import only those below it, so a
         // dependency that points the wrong way is a build error (docs/architecture.md).
         // Support: paths, localisation, clock, volume, text, atomic files.
@@ -165,7 +176,7 @@ let package = Package(
         // Media: the two engines (GStreamer pipeline, light libcurl engine) and the tag/title path.
         .target(
             name: "OtonMedia",
-            dependencies: ["OtonSupport", "OtonEvents", "PluginAPI", "CGStreamer", "CCurl", "OtonHTTP", "OtonHTTPSource", "OtonLeveller"]
+            dependencies: ["OtonSupport", "OtonEvents", "PluginAPI", "CGStreamer", "CCurl", "OtonHTTP", "OtonHTTPSource", "OtonLeveller", "OtonEffects"]
         ),
         // Stations: plugins.json, the catalogue and its editor, the resolver, playlists, the directory.
         .target(
@@ -290,7 +301,7 @@ let package = Package(
         // Tests by kind: host units (pure, in-process), plugin Logic units, and tests that run the
         // oton binary or load compiled C plugins; OtonIntegrationTests meets real servers.
         // (NumericInputTests drives numbers at their limits through the host and the plugins' parsers alike.)
-        .testTarget(name: "OtonHostTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "FileSinkLogic", "HistoryLogic", "SleepTimerLogic", "OtonLeveller"]),
+        .testTarget(name: "OtonHostTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "FileSinkLogic", "HistoryLogic", "SleepTimerLogic", "OtonLeveller", "OtonEffects"]),
         .testTarget(
             name: "PluginLogicTests",
             dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic",

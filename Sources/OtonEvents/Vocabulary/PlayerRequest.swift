@@ -20,6 +20,9 @@ public enum PlayerRequest: Equatable, Sendable {
     case wakeUp(WakeUp, volume: Double)
     /// Loudness levelling on or off (`ctl level on|off`, the web remote); docs/levelling.md.
     case setLevelling(Bool)
+    /// One effect of the chain changed (`ctl effect`: a parameter, a preset, the bypass), matched by
+    /// name; applied live without a gap, and kept for the next connections. docs/effects.md.
+    case setEffect(EffectSettings)
     case quit
 }
 

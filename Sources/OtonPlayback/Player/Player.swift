@@ -78,6 +78,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     let onFinish: @Sendable (Outcome) -> Void
     /// Levelling on or off now (`ctl level`); starts as the options say.
     var levellingEnabled: Bool
+    /// The effect chain as it is now (`ctl effect` changes it); starts as the options say.
+    var effects: [EffectSettings]
+    /// Plugins' in-place filters (ABI 1.6), after the effects; given once the plugins run (``useFilters(_:)``).
+    var filters: [AudioFilter] = []
 
     public convenience init(station: Station, bus: PluginBus, options: Options, stations: StationCatalogue? = nil,
                             logger: Logger = Logger(label: "oton.player"), onFinish: @escaping @Sendable (Outcome) -> Void) {
@@ -98,6 +102,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         self.onFinish = onFinish
         machine = PlaybackStateMachine(policy: options.reconnect)
         levellingEnabled = options.levelling?.enabled ?? false
+        effects = options.effects
         track = TrackAnnouncer(station: station, bus: bus)
         statusFollower = makeStatusFollower(for: station)
     }
@@ -149,10 +154,21 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             case let .setLevelling(enabled):
                 levellingEnabled = enabled
                 pipeline?.setLevelling(enabled: enabled)
+            case let .setEffect(changed):
+                guard let index = effects.firstIndex(where: { $0.name == changed.name }) else { break }
+                effects[index] = changed
+                pipeline?.setEffects(effects)
             case .quit:
                 finish(.quit)
             }
         }
+    }
+
+    /// The plugins' filters for the connections from now on (the session gives them once its plugins
+    /// run, before ``start()``). Their instances must outlive the player's pipelines: the session
+    /// shuts the player down before it destroys the plugins.
+    public func useFilters(_ filters: [AudioFilter]) {
+        queue.sync { self.filters = filters }
     }
 
     /// Stops the pipeline and waits until it is down (Ctrl-C, SIGTERM, tests).
@@ -192,7 +208,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             Snapshot(state: machine.state, station: current, volume: fader.volume, engine: pipeline?.kind, connections: connection,
                      receivedBytes: earlierConnectionsBytes + (pipeline?.flow.sourceBytes ?? 0),
                      lastByteAt: pipeline.flatMap { $0.flow.lastSourceBytesAt > 0 ? $0.flow.lastSourceBytesAt : nil } ?? lastByteAtBefore,
-                     levelling: pipeline?.levelling, levellingEnabled: options.levelling == nil ? nil : levellingEnabled)
+                     levelling: pipeline?.levelling, levellingEnabled: options.levelling == nil ? nil : levellingEnabled,
+                     effects: effects, effectReadings: pipeline?.effectReadings ?? [])
         }
     }
 

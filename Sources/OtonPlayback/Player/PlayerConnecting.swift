@@ -56,6 +56,8 @@ extension Player {
         description.isHLS = stream.isHLS
         description.isDASH = stream.isDASH
         description.levelling = levellingSettings()
+        description.effects = effects
+        description.filters = filters
         let connection = self.connection
         let kind: EngineKind = options.engine.kind(for: description) == .light && !lightUnsupported ? .light : .gstreamer
         do {

@@ -23,6 +23,8 @@ extension Player {
         /// Loudness levelling of what plays (target and whether it starts on; docs/levelling.md); nil: none
         /// (`oton play` sets it; recording hears nothing).
         public var levelling: LevellingSettings?
+        /// The effect chain of what plays (plugins.json's `effects`, checked: see ``EffectCatalogue``); docs/effects.md.
+        public var effects: [EffectSettings] = []
         /// Where each station's measured loudness is kept (nil: nowhere, every station measured afresh).
         public var loudnessMemory: LoudnessMemory?
         /// Where the volume the listener sets is kept for the next run (nil: nowhere).
@@ -66,5 +68,8 @@ extension Player {
         public var levelling: LevellingReading?
         /// Whether levelling is on (it is said even while no connection runs); nil: not configured.
         public var levellingEnabled: Bool?
+        /// The effect chain's settings now, and what each effect of the current connection does.
+        public var effects: [EffectSettings] = []
+        public var effectReadings: [EffectReading] = []
     }
 }

@@ -62,6 +62,9 @@ public struct OtonConfig: Equatable, Sendable {
     /// `loudness`: the levelling target of what plays (a number of LUFS), or `false` to start with
     /// levelling off (docs/levelling.md). On at −18 LUFS by default.
     public var loudness = LevellingSettings()
+    /// `effects`: the effect chain of what plays, in order (docs/effects.md). Read here as written;
+    /// whether each LV2 plugin is installed and its parameters fit is ``EffectCatalogue``'s to say.
+    public var effects: [EffectSettings] = []
 
     public init(file: String? = nil, defaultStationName: String? = nil, stations: [Station] = [], plugins: [PluginEntry] = []) {
         self.file = file
