@@ -1,9 +1,128 @@
 #include "oton_http_source.h"
 
 #include <gst/base/gstbasesrc.h>
+#include <gst/base/gstpushsrc.h>
+#include <string.h>
 
-/* The parent's start, read once in class_init (the class of souphttpsrc lives as long as the process). */
+/* The parent's start and create, read once in class_init (the class of souphttpsrc lives as long as the process). */
 static GstBaseSrcClass *parent_base_src_class;
+static GstPushSrcClass *parent_push_src_class;
+
+/* The XML rewriter (oton_http_source_set_xml_rewriter), read with g_atomic_pointer_get. */
+static gpointer xml_rewriter;
+
+/* What a source does with the body of its current response: undecided until its first non-blank
+ * byte; collecting (held back whole for the rewriter) when that byte is '<'; passing otherwise, or
+ * past OTON_HTTP_SOURCE_XML_LIMIT; sent once the held body went out (the next create is EOS). */
+typedef enum { BODY_UNDECIDED, BODY_COLLECTING, BODY_PASSING, BODY_SENT } BodyMode;
+
+/* One source's body state, as qdata. Touched by start (before the streaming thread runs) and by
+ * create (on the streaming thread), never at the same time. */
+typedef struct {
+    BodyMode mode;
+    GByteArray *held;
+} BodyState;
+
+static GQuark body_state_quark(void) {
+    static gsize quark = 0;
+    if (g_once_init_enter(&quark)) g_once_init_leave(&quark, (gsize)g_quark_from_static_string("oton-http-source-body"));
+    return (GQuark)quark;
+}
+
+static void body_state_free(gpointer data) {
+    BodyState *state = data;
+    g_byte_array_unref(state->held);
+    g_free(state);
+}
+
+static BodyState *body_state(GstElement *element) {
+    BodyState *state = g_object_get_qdata(G_OBJECT(element), body_state_quark());
+    if (!state) {
+        state = g_new0(BodyState, 1);
+        state->held = g_byte_array_new();
+        g_object_set_qdata_full(G_OBJECT(element), body_state_quark(), state, body_state_free);
+    }
+    return state;
+}
+
+static void body_state_reset(BodyState *state) {
+    state->mode = BODY_UNDECIDED;
+    g_byte_array_set_size(state->held, 0);
+}
+
+/* The first byte that is not blank (nor a UTF-8 byte-order mark) in `data`, or 0 when all are. */
+static guint8 first_meaningful_byte(const guint8 *data, gsize size) {
+    gsize i = 0;
+    if (size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF) i = 3;
+    for (; i < size; i++) {
+        guint8 c = data[i];
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return c;
+    }
+    return 0;
+}
+
+/* The held body as one buffer: rewritten when the rewriter asks, else as received. */
+static GstBuffer *take_held_body(BodyState *state) {
+    OtonXMLBodyRewriter rewriter = (OtonXMLBodyRewriter)g_atomic_pointer_get(&xml_rewriter);
+    guint8 *rewritten = NULL;
+    gsize rewritten_size = 0;
+    if (rewriter && rewriter(state->held->data, state->held->len, &rewritten, &rewritten_size) && rewritten) {
+        g_byte_array_set_size(state->held, 0);
+        return gst_buffer_new_wrapped(rewritten, rewritten_size);
+    }
+    GstBuffer *buffer = gst_buffer_new_memdup(state->held->data, state->held->len);
+    g_byte_array_set_size(state->held, 0);
+    return buffer;
+}
+
+/* souphttpsrc's create, holding back a response that starts like XML until its end, so that the
+ * rewriter sees it whole (a manifest is small: at most OTON_HTTP_SOURCE_XML_LIMIT is held). Audio
+ * and segments never start with '<': their buffers pass as they come. */
+static GstFlowReturn oton_http_source_create(GstPushSrc *source, GstBuffer **out) {
+    BodyState *state = body_state(GST_ELEMENT(source));
+    if (state->mode == BODY_PASSING || !g_atomic_pointer_get(&xml_rewriter)) return parent_push_src_class->create(source, out);
+    if (state->mode == BODY_SENT) return GST_FLOW_EOS;
+    for (;;) {
+        GstBuffer *buffer = NULL;
+        GstFlowReturn result = parent_push_src_class->create(source, &buffer);
+        if (result == GST_FLOW_EOS && state->held->len > 0) {
+            *out = take_held_body(state);
+            state->mode = BODY_SENT;
+            return GST_FLOW_OK;
+        }
+        if (result != GST_FLOW_OK) {
+            /* Flushing (a stop or a seek): what was held belongs to a response that is gone. */
+            body_state_reset(state);
+            return result;
+        }
+        GstMapInfo map;
+        if (!gst_buffer_map(buffer, &map, GST_MAP_READ)) {
+            state->mode = BODY_PASSING;
+            *out = buffer;
+            return GST_FLOW_OK;
+        }
+        if (state->mode == BODY_UNDECIDED) {
+            guint8 first = first_meaningful_byte(map.data, map.size);
+            if (first != 0) state->mode = first == '<' ? BODY_COLLECTING : BODY_PASSING;
+            if (state->mode == BODY_PASSING && state->held->len == 0) {
+                gst_buffer_unmap(buffer, &map);
+                *out = buffer;
+                return GST_FLOW_OK;
+            }
+        }
+        g_byte_array_append(state->held, map.data, (guint)map.size);
+        gst_buffer_unmap(buffer, &map);
+        gst_buffer_unref(buffer);
+        if (state->mode == BODY_PASSING || state->held->len > OTON_HTTP_SOURCE_XML_LIMIT) {
+            /* Blank bytes before audio, or XML too large to be a manifest: what was held goes on as it came. */
+            GstBuffer *held = gst_buffer_new_memdup(state->held->data, state->held->len);
+            g_byte_array_set_size(state->held, 0);
+            state->mode = BODY_PASSING;
+            *out = held;
+            return GST_FLOW_OK;
+        }
+    }
+}
 
 static void apply_identity(GstElement *element, GstContext *context) {
     const GstStructure *structure = gst_context_get_structure(context);
@@ -20,6 +139,7 @@ static void apply_identity(GstElement *element, GstContext *context) {
  * source) asks for it, and its downloader sets it on the source before the post returns. */
 static gboolean oton_http_source_start(GstBaseSrc *source) {
     GstElement *element = GST_ELEMENT(source);
+    body_state_reset(body_state(element)); /* a new response (a demuxer's downloader reuses its source) */
     GstContext *context = gst_element_get_context(element, OTON_REQUEST_IDENTITY_CONTEXT);
     if (!context) {
         gst_element_post_message(element, gst_message_new_need_context(GST_OBJECT(source), OTON_REQUEST_IDENTITY_CONTEXT));
@@ -35,7 +155,9 @@ static gboolean oton_http_source_start(GstBaseSrc *source) {
 static void oton_http_source_class_init(gpointer klass, gpointer data) {
     (void)data;
     parent_base_src_class = GST_BASE_SRC_CLASS(g_type_class_peek_parent(klass));
+    parent_push_src_class = GST_PUSH_SRC_CLASS(g_type_class_peek_parent(klass));
     GST_BASE_SRC_CLASS(klass)->start = oton_http_source_start;
+    GST_PUSH_SRC_CLASS(klass)->create = oton_http_source_create;
     gst_element_class_set_metadata(GST_ELEMENT_CLASS(klass), "oton HTTP source", "Source/Network",
                                    "souphttpsrc with the User-Agent and certificate authorities of oton's pipeline",
                                    "oton");
@@ -85,4 +207,8 @@ void oton_request_identity_set(GstElement *pipeline, const char *user_agent, con
     if (ca_file) gst_structure_set(structure, "ssl-ca-file", G_TYPE_STRING, ca_file, NULL);
     gst_element_set_context(pipeline, context);
     gst_context_unref(context);
+}
+
+void oton_http_source_set_xml_rewriter(OtonXMLBodyRewriter rewriter) {
+    g_atomic_pointer_set(&xml_rewriter, (gpointer)rewriter);
 }

@@ -151,6 +151,65 @@ final class HLSShapesTests: XCTestCase {
         XCTAssertEqual(run.process.terminationStatus, 0, run.stderr)
     }
 
+    /// Issue 39 §3: live DASH as ffmpeg's `-f dash` writes it, with 2 s segments, plays for as long as it
+    /// runs. It stopped when ffmpeg's window first slid (after 6 segments, 12 s): GStreamer 1.22's
+    /// dashdemux misplaced its position in a SegmentTimeline that no longer starts at 0, fetched only
+    /// /live.mpd from then on, and the player ran dry ("buffering-timeout"); joined after the slide it
+    /// fetched no segment at all (DASHTimelineRepair). Here the station is joined before the slide and
+    /// again after it, and each run must go on fetching new segments well past the window.
+    func testLiveDASHFromFFmpegPlaysPastItsWindowSlides() throws {
+        let station = try HLSStation(self, shape: .dash, options: ["--segment-seconds", "2"])
+        for join in ["before the window slid", "after the window slid"] {
+            if join.hasPrefix("after") {
+                // The window (6 segments) has slid once the newest segment is past number 7.
+                XCTAssertTrue(station.waitForManifestWindowToSlide(timeout: 60), "ffmpeg's window slides")
+            }
+            let run = try OtonRun(self, ["play", "--headless", station.url("/live.mpd")])
+            let playing = run.wait(timeout: 60) { run.stdout.contains("state: playing") }
+            XCTAssertTrue(playing.met, "\(join): \(run.stdout)\n\(run.stderr)")
+            let first = station.newestSegmentFetched ?? 0
+            let started = Date()
+            // 30 s of play, 15 segments of 2 s: at least 12 new ones fetched (generous on a loaded machine),
+            // the last of them after 30 s, and no dry spell.
+            let fetched = run.wait(timeout: 120) {
+                (station.newestSegmentFetched ?? 0) >= first + 12 && Date().timeIntervalSince(started) >= 30
+            }
+            XCTAssertTrue(fetched.met, "\(join): segments keep being fetched (newest \(station.newestSegmentFetched ?? -1), first \(first))"
+                          + " \(station.requests.suffix(8))\n\(run.stderr)")
+            let latest = station.newestSegmentFetched ?? 0
+            XCTAssertTrue(run.wait(timeout: 30) { (station.newestSegmentFetched ?? 0) > latest }.met, "\(join): still fetching after 30 s")
+            XCTAssertTrue(run.process.isRunning, run.stderr)
+            for failure in ["stopped delivering audio", "buffering-timeout", "state: reconnecting", "state: error"] {
+                XCTAssertFalse((run.stdout + run.stderr).contains(failure), "\(join): \(failure)\n\(run.stdout)\n\(run.stderr)")
+            }
+            XCTAssertLessThan(max(playing.peakMegabytes, fetched.peakMegabytes), Self.memoryBoundMegabytes)
+            let took = try XCTUnwrap(run.terminate(), "SIGTERM did not end oton play")
+            XCTAssertLessThan(took, 2.0, "SIGTERM took \(took) s")
+        }
+    }
+
+    /// Issue 39 §3: `oton record --duration` on live DASH (ffmpeg's, 2 s segments) records for as long as it
+    /// is asked, past the window's slides, and ends there: it wrote nothing and ended only at the safety
+    /// limit (twice the duration plus 30 s) when the demuxer stopped fetching.
+    func testRecordingLiveDASHForADurationEndsWithThatMuchAudio() throws {
+        let station = try HLSStation(self, shape: .dash, options: ["--segment-seconds", "2"])
+        XCTAssertTrue(station.waitForManifestWindowToSlide(timeout: 60), "ffmpeg's window slides")
+        let asked = 24.0
+        let run = try OtonRun(self, ["record", station.url("/live.mpd"), "--out", "{out}", "--duration", "24s", "--min-seconds", "1"])
+        let started = Date()
+        let ended = run.wait(timeout: 150) { !run.process.isRunning }
+        XCTAssertTrue(ended.met, "the recording ends\n\(run.stderr)")
+        let took = Date().timeIntervalSince(started)
+        XCTAssertEqual(run.process.terminationStatus, 0, run.stderr)
+        // The safety limit would end it only at 2 × 24 + 30 = 78 s.
+        XCTAssertLessThan(took, 2 * asked + 20, "ended by --duration, not by the safety limit\n\(run.stderr)")
+        let recorded = try XCTUnwrap(run.outputFiles().first { $0.hasSuffix(".aac") }, "\(run.outputFiles())\n\(run.stderr)")
+        let discovered = try Discovered.run(run.out + "/" + recorded)
+        XCTAssertTrue(discovered.ok, discovered.text)
+        XCTAssertEqual(discovered.seconds, asked, accuracy: 2.5, "the file holds the asked duration: \(discovered.text)\n\(run.stderr)")
+        XCTAssertEqual(run.filesOutsideOutput(), [])
+    }
+
     /// 27.9: recording on-demand DASH ends with the MPD ("the broadcast has ended", exit 0) instead
     /// of "the server ended the stream" and a reconnect for ever; the file is readable.
     func testRecordingOnDemandDASHEndsWithTheManifest() throws {

@@ -81,6 +81,26 @@ final class HLSStation: @unchecked Sendable {
     /// How many segments have been fetched so far (under any variant).
     var segmentRequests: Int { requests.filter { $0.contains("/seg/") }.count }
 
+    /// The largest DASH segment number fetched so far (`/seg/chunk-R-NNNNN.m4s`), nil before the first.
+    var newestSegmentFetched: Int? {
+        requests.compactMap { path -> Int? in
+            guard path.hasPrefix("/seg/chunk-"), path.hasSuffix(".m4s") else { return nil }
+            return path.dropLast(4).split(separator: "-").last.flatMap { Int($0) }
+        }.max()
+    }
+
+    /// (dash) Waits until ffmpeg's window of 6 segments has slid: its MPD's SegmentTimeline no longer
+    /// starts at 0 (`<S t="0"` is gone), the shape on which GStreamer 1.22's dashdemux lost its place.
+    func waitForManifestWindowToSlide(timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let result = try? runProcess("/usr/bin/env", ["curl", "-sf", "--max-time", "5", url("/live.mpd")]),
+               result.status == 0, result.stdout.contains("<S t=\""), !result.stdout.contains("<S t=\"0\"") { return true }
+            usleep(500_000)
+        }
+        return false
+    }
+
     /// Waits until `count` more segments than now have been fetched.
     func waitForSegments(moreThan count: Int, timeout: TimeInterval = 15) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

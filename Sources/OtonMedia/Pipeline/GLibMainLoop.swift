@@ -25,6 +25,7 @@ public final class GLibMainLoop: @unchecked Sendable {
         SoupLibraryChoice.loadPreferred()
         gst_init(nil, nil)
         AdaptiveDemuxerChoice.preferClassicDemuxer()
+        DASHTimelineRepair.install()
         AudioSinkChoice.keepNoisySinksOut()
         AudioDecoderChoice.keepLibavOffTheFirstSoundPath()
         context = g_main_context_new()
