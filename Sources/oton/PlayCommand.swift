@@ -54,6 +54,13 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(tr("Start with loudness levelling off (every station at its own level; `oton ctl level on` turns it on)")))
     var noLevel = false
 
+    @Option(name: .long, help: ArgumentHelp(tr("Keep this much of the stream to pause and rewind (`oton ctl seek -30s`): 30m, 2h; 0 turns it off. Overrides \"timeshift\" in plugins.json"), valueName: "duration"),
+            transform: { text in
+                guard let settings = TimeshiftSettings(text: text) else { throw ValidationError("--timeshift \(text): " + TimeshiftSettings.problem) }
+                return settings
+            })
+    var timeshift: TimeshiftSettings?
+
     @Option(name: .long, help: ArgumentHelp(tr("GStreamer audio output instead of the automatic choice: pulsesink, pipewiresink, alsasink, …")))
     var audioSink: String?
 
@@ -101,6 +108,7 @@ struct PlayCommand: ParsableCommand {
         playerOptions.levelling = config.loudness
         if noLevel { playerOptions.levelling?.enabled = false }
         playerOptions.loudnessMemory = LoudnessMemory()
+        playerOptions.timeshift = alarm ? nil : timeshift ?? config.timeshift
         if alarm, !noControl, instance == nil || instance == "default" { takeOver() }
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         if let audioSink {

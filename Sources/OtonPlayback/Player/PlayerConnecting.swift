@@ -56,6 +56,7 @@ extension Player {
         description.isHLS = stream.isHLS
         description.isDASH = stream.isDASH
         description.levelling = levellingSettings()
+        description.timeshift = timeshiftRing(for: description)
         let connection = self.connection
         let kind: EngineKind = options.engine.kind(for: description) == .light && !lightUnsupported ? .light : .gstreamer
         do {

@@ -62,6 +62,9 @@ public struct OtonConfig: Equatable, Sendable {
     /// `loudness`: the levelling target of what plays (a number of LUFS), or `false` to start with
     /// levelling off (docs/levelling.md). On at −18 LUFS by default.
     public var loudness = LevellingSettings()
+    /// `timeshift`: how much of the received stream `oton play` keeps to pause and rewind (docs/timeshift.md);
+    /// 30 minutes by default, 0 turns it off.
+    public var timeshift = TimeshiftSettings()
 
     public init(file: String? = nil, defaultStationName: String? = nil, stations: [Station] = [], plugins: [PluginEntry] = []) {
         self.file = file
