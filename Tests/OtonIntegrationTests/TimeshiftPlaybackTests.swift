@@ -78,10 +78,12 @@ final class TimeshiftPlaybackTests: XCTestCase {
         // ~15 s later the change to Song Two is heard again.
         XCTAssertNotNil(harness.waitForTrack(title: "Song Two", timeout: 40, after: back), "the change is announced when heard again")
 
-        // Further back than the ring holds: clamped, said so.
+        // Further back than the ring holds: clamped, said so; the ring's start was Song One.
+        let clamped = Clock.monotonicNanoseconds()
         guard case .clampedToStart = try XCTUnwrap(harness.player.seek(.by(-3_600_000_000_000))) else {
             return XCTFail("a seek before the ring's start is clamped")
         }
+        XCTAssertNotNil(harness.waitForTrack(title: "Song One", timeout: 20, after: clamped), "the ring's start is heard")
         // Live again.
         let live = Clock.monotonicNanoseconds()
         XCTAssertEqual(harness.player.seek(.behindLive(0)), .live)

@@ -223,7 +223,6 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     private func received(_ event: PipelineEvent) {
         switch event {
         case let .tags(tags, _):
-            FileHandle.standardError.write(Data("TSDEBUG note \(tags.title ?? "-") at \(ring.extent.head)\n".utf8))
             ring.note(.tags(tags))
         case .started:
             break
@@ -253,7 +252,6 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         reportedUpTo = offset
         lock.unlock()
         let now = Clock.monotonicNanoseconds()
-        if ProcessInfo.processInfo.environment["TSDEBUG"] != nil { FileHandle.standardError.write(Data("TSDEBUG \(now / 1_000_000) heard \(from)..<\(offset) marks \(ring.marks(in: from..<offset).count)\n".utf8)) }
         if let startTags { onEvent(.tags(startTags, monotonicNanoseconds: now)) }
         for mark in ring.marks(in: from..<offset) {
             switch mark.note {

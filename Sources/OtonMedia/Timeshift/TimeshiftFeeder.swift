@@ -100,7 +100,6 @@ final class TimeshiftFeeder: @unchecked Sendable {
             discont = false
             _ = piece.withUnsafeBytes { otgst_app_src_push(source, $0.baseAddress, gsize($0.count), flagged ? 1 : 0) }
             cursor += UInt64(piece.count)
-            if ProcessInfo.processInfo.environment["TSDEBUG"] != nil { FileHandle.standardError.write(Data("TSDEBUG \(Clock.monotonicNanoseconds() / 1_000_000) pushed to \(cursor)\n".utf8)) }
             pushedOnce = true
             return
         }
