@@ -21,7 +21,7 @@ extension ControlCommands {
     }
 
     /// "-30s" → −30,000; "+1m30s" → 90,000; nil when it is not a signed duration.
-    static func seekMilliseconds(_ text: String) -> Int64? {
+    package static func seekMilliseconds(_ text: String) -> Int64? {
         var rest = Substring(text.trimmingCharacters(in: .whitespaces))
         var sign: Int64 = 1
         if let first = rest.first, first == "-" || first == "+" || first == "−" {
@@ -45,12 +45,12 @@ extension ControlCommands {
         return .success(text, data: data)
     }
 
-    static var noTimeshift: String {
+    package static var noTimeshift: String {
         tr("no timeshift here: it needs oton play of a live stream with --timeshift above 0 (HLS has none yet)")
     }
 
     /// "−1:23 behind live" / "live", and the figures: behind_live_ms, behind_live (text), timeshift_held_ms.
-    static func behindLive(_ position: TimeshiftPosition?) -> (text: String, data: [String: JSONValue]) {
+    package static func behindLive(_ position: TimeshiftPosition?) -> (text: String, data: [String: JSONValue]) {
         guard let position else { return ("", [:]) }
         let milliseconds = Int(position.behindLive / 1_000_000)
         let text = milliseconds < 1000 ? tr("live") : tr("{behind} behind live", ["behind": behindText(milliseconds)])
@@ -59,7 +59,7 @@ extension ControlCommands {
     }
 
     /// "−1:23" (0:00 at live).
-    static func behindText(_ milliseconds: Int) -> String {
+    package static func behindText(_ milliseconds: Int) -> String {
         let seconds = milliseconds / 1000
         return seconds == 0 ? "0:00" : "−" + TimeText.minutesSeconds(seconds)
     }
