@@ -49,13 +49,13 @@ extension ControlCommands {
         tr("no timeshift here: it needs oton play of a live stream with --timeshift above 0 (HLS has none yet)")
     }
 
-    /// "−1:23 behind live" / "live", and the figures: behind_live_ms, behind_live (text), timeshift_held_ms.
+    /// "−1:23 behind live" / "live", and the figures: behind_live_ms, behind_live (text), timeshift_held_ms, timeshift_limit_ms.
     package static func behindLive(_ position: TimeshiftPosition?) -> (text: String, data: [String: JSONValue]) {
         guard let position else { return ("", [:]) }
         let milliseconds = Int(position.behindLive / 1_000_000)
         let text = milliseconds < 1000 ? tr("live") : tr("{behind} behind live", ["behind": behindText(milliseconds)])
         return (text, ["behind_live_ms": .int(milliseconds), "behind_live": .string(behindText(milliseconds)),
-                       "timeshift_held_ms": .int(Int(position.held / 1_000_000))])
+                       "timeshift_held_ms": .int(Int(position.held / 1_000_000)), "timeshift_limit_ms": .int(Int(position.limit / 1_000_000))])
     }
 
     /// "−1:23" (0:00 at live).
