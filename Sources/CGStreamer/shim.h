@@ -41,6 +41,8 @@ static inline void otgst_fix_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESHOL
 
 /* g_object_set with one property of each type (varargs are not callable from Swift). */
 static inline void otgst_set_bool(gpointer object, const char *name, gboolean value) { g_object_set(object, name, value, NULL); }
+/// Whether `object` has a property called `name` (an element the user named may lack one).
+static inline gboolean otgst_has_property(gpointer object, const char *name) { return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL; }
 static inline void otgst_set_uint(gpointer object, const char *name, guint value) { g_object_set(object, name, value, NULL); }
 static inline void otgst_set_uint64(gpointer object, const char *name, guint64 value) { g_object_set(object, name, value, NULL); }
 static inline void otgst_set_double(gpointer object, const char *name, gdouble value) { g_object_set(object, name, value, NULL); }

@@ -47,6 +47,15 @@ public enum TimeText {
         return try? Date(trimmed, strategy: Date.ISO8601FormatStyle())
     }
 
+    /// A length as a clock, rounded to the second: "0:08", "3:07", "1:02:03" (hours only when there
+    /// are any). The one form of a track's or a file's length: history rows, recorder lines.
+    public static func clock(_ seconds: Double) -> String {
+        let total = seconds.isFinite ? max(0, Int(seconds.rounded())) : 0
+        guard total >= 3600 else { return minutesSeconds(total) }
+        let minutes = total / 60 % 60
+        return String(total / 3600) + (minutes < 10 ? ":0" : ":") + minutesSeconds(total % 3600)
+    }
+
     /// "4:05": whole minutes, then two-digit seconds (negative counts as 0).
     public static func minutesSeconds(_ seconds: Int) -> String {
         let seconds = max(0, seconds)

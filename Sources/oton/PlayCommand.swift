@@ -7,7 +7,7 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: tr("Play a station (by name from plugins.json), a URL or a file. No argument plays the default station."),
         discussion: HelpText.paragraphs(
-            tr("Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · n p next / previous station · 1–9 station by number · s sleep timer presets · c cancel the sleep timer · h share the track · q quit."),
+            tr("Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · n p next / previous station · 1–9 station by number · s sleep timer presets · c cancel the sleep timer · h share the track · r record the track · q quit."),
             tr("Volume is in percent: 50 or 50%, 0–100, up to 150 amplified."),
             tr("Exit codes: 0 normal, 1 --search found nothing or could not reach the directory, 2 usage or configuration error, 3 stream not playable after the retries."),
             HelpText.examples("oton play                              # " + tr("the default station"),
@@ -40,9 +40,9 @@ struct PlayCommand: ParsableCommand {
     var events: String? { eventsAndRetries.events }
     var retries: Int? { eventsAndRetries.retries }
 
-    @Option(name: .long, help: ArgumentHelp(tr("Start volume in percent: 0–100, up to 150 amplified (50 or 50%)"), valueName: "percent"),
+    @Option(name: .long, help: ArgumentHelp(tr("Start volume in percent: 0–100, up to 150 amplified (50 or 50%); without it, the volume set last"), valueName: "percent"),
             transform: StartVolume.percent)
-    var volume: Int = 100
+    var volume: Int?
 
     @Option(name: .long, help: ArgumentHelp(tr("Rise from silence to the volume over this long once the station plays: 30s, 2m"), valueName: "duration"),
             transform: FadeInArgument.seconds)
@@ -101,7 +101,11 @@ struct PlayCommand: ParsableCommand {
             config = try options.loadConfig()
             chosen = try search.map { try searchedStation($0) } ?? options.resolveStation(station, in: config)
         }
-        var playerOptions = Player.Options(headless: headless, volume: Double(volume) / 100)
+        // Without --volume, the volume the listener set last (an alarm names its own and keeps it to itself).
+        let volumeMemory = VolumeMemory()
+        let startPercent = volume ?? (alarm ? nil : volumeMemory.lastPercent()) ?? 100
+        var playerOptions = Player.Options(headless: headless, volume: Double(startPercent) / 100)
+        if !alarm { playerOptions.volumeMemory = volumeMemory }
         if alarm || fadeIn != nil {
             playerOptions.wakeUp = WakeUp(fadeMilliseconds: (fadeIn ?? 0) * 1000, toneAfter: alarm ? WakeUp.alarmToneAfter : nil)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FileSinkLogic
 import Foundation
+import Synchronization
 import OtonHost
 
 /// `oton record`: headless recording of one station, or of many in one process (one session each),
@@ -279,21 +280,36 @@ struct RecordCommand: ParsableCommand {
             guard let wishes else { return lines }
             return WishRecordingObserver(lines: lines, watch: wishes.watch(bus: session.bus, station: session.station.name))
         }
+        let silent = Mutex<Set<String>>([])
         if let stopAfter {
             DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter * 2 + 30) { [recorder] in recorder.requestQuit() }
+            // A station that has sent nothing when the others are done ends then, and says so (it held
+            // the whole run to the safety limit above and ended without a word).
+            let patience = stopAfter + Self.silentStationGrace
+            DispatchQueue.global().asyncAfter(deadline: .now() + patience) { [recorder] in
+                for (session, _) in recorder.sessions where session.player.snapshot.receivedBytes == 0 {
+                    silent.withLock { _ = $0.insert(session.label) }
+                    Terminal.note(tr("{station}: nothing received in {seconds} s; not recorded", ["station": session.label, "seconds": "\(Int(patience))"]))
+                    session.requestQuit()
+                }
+            }
         }
         let control: HostSession.ControlInstance = instance.map { .named($0) } ?? .automatic(prefix: "record")
         let ended = recorder.run(stations, control: control)
+        let nothingReceived = silent.withLock { $0 }
         if let failed = ended.first(where: { $0.recordingFailure != nil }) {
             Terminal.error("recording \(failed.label) failed: \(failed.recordingFailure ?? "")")
             throw ExitStatus.recordingFailed
         }
-        let gaveUp = ended.filter { if case .gaveUp = $0.outcome { true } else { false } }
+        let gaveUp = ended.filter { if case .gaveUp = $0.outcome { true } else { nothingReceived.contains($0.label) } }
         if !ended.isEmpty, gaveUp.count == ended.count {
             Terminal.error("no station could be recorded")
             throw ExitStatus.notPlayable
         }
     }
+
+    /// With `--duration D` and several stations, one that has received nothing after D plus this is ended.
+    static let silentStationGrace = 15.0
 
     /// --wishlist: the wishlist of this configuration and the wishes kept before; a usage error when
     /// the list is empty or a file cannot be read (nothing is recorded then).

@@ -86,7 +86,7 @@ final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Senda
         let reason: String? = switch fields[OTON_FIELD_REASON_CODE] {
         case "too-short":
             tr("too short ({seconds} < {minimum}), not kept",
-               ["seconds": formatSecondsBelow(seconds), "minimum": formatSeconds(Double(fields[OTON_FIELD_MIN_SECONDS] ?? "") ?? 0)])
+               ["seconds": formatSecondsBelow(seconds), "minimum": formatSecondsPrecisely(Double(fields[OTON_FIELD_MIN_SECONDS] ?? "") ?? 0)])
         case "partial-dropped":
             tr("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept")
         case "wish-not-kept":

@@ -241,6 +241,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
                 draw()
             case UInt8(ascii: "c"): runPluginCommand("sleep", ["cancel"], onlyFailures: true)
             case UInt8(ascii: "h"): runPluginCommand("share", [], showWholeReply: true)
+            case UInt8(ascii: "r"): runPluginCommand("record-current", [])
             case UInt8(ascii: "n"): switchStation(step: 1)
             case UInt8(ascii: "p"): switchStation(step: -1)
             case UInt8(ascii: "1") ... UInt8(ascii: "9"): switchStation(number: Int(byte - UInt8(ascii: "0")))
@@ -293,6 +294,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             tr("keys:  space  pause / resume      + -  volume ±5 %"),
             tr("       s      sleep timer presets  c    cancel the sleep timer"),
             tr("       h      share the track (text, links, clipboard)"),
+            tr("       r      record the track playing, from its start"),
             tr("       n p    next / previous station  1–9  station by number"),
             tr("       ← →    back / on 10 s (timeshift)  L  live"),
             tr("       ?      this list            q    quit (Ctrl-C too)"),

@@ -165,6 +165,8 @@ final class AlarmRunTests: XCTestCase {
 
         poll("the evening's oton makes way", timeout: 20) { !evening.process.isRunning }
         XCTAssertEqual(evening.process.terminationStatus, 0, evening.directory.read("stderr.log"))
+        XCTAssertTrue(evening.directory.read("stderr.log").contains("an alarm is starting: this oton makes way for it and quits"),
+                      "the oton that ends says why: \(evening.directory.read("stderr.log"))")
         let status = { try runProcess(TestPaths.oton, ["ctl", "--instance", "default", "status"], environment: evening.environment) }
         poll("the alarm plays as the default oton", timeout: 30) { (try? status())?.stdout.hasPrefix("playing") == true }
         // Past the old sleep timer's deadline and fade, the alarm plays on.

@@ -21,7 +21,7 @@ final class HLSRecordTests: XCTestCase {
         XCTAssertEqual(harness.stop(), 0, harness.stderr)
 
         let files = harness.files()
-        let complete = try XCTUnwrap(files.first { $0.hasSuffix("Artist B - Song Two.aac") && !$0.hasPrefix("incomplete/") },
+        let complete = try XCTUnwrap(files.first { $0.hasSuffix("Artist B - Song Two.aac") && !$0.contains("/incomplete/") },
                                      "Song Two is a complete file: \(files)\n\(harness.stdout)")
         let discovered = try Discovered.run(harness.out + "/" + complete)
         XCTAssertTrue(discovered.ok, discovered.text)

@@ -15,6 +15,29 @@ final class HistoryStreamingTests: XCTestCase {
         return (directory.file("data/oton/plugins/org.oton.history/history.sqlite"), config, environment)
     }
 
+    /// Issue 39 §4: the first half hour of switching stations leaves only short plays, and
+    /// `oton history` said only "No tracks in the history match."
+    func testAnEmptyListingSaysHowManyShortPlaysItHidesAndHowToSeeThem() throws {
+        let directory = try TemporaryDirectory(self)
+        let history = try emptyHistory(directory)
+        let fill = try runProcess("/usr/bin/sqlite3", [history.path, """
+            INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, ended_at, seconds_listened, is_jingle, search_folded, is_placeholder)
+            VALUES ('A', 'Artist', 'Short One', 'Artist - Short One', 'http://127.0.0.1/s', 1700000000000000, 1700000012000000, 12.0, 0, 'artist short one', 0),
+                   ('B', 'Artist', 'Short Two', 'Artist - Short Two', 'http://127.0.0.1/s', 1700000020000000, 1700000029000000, 9.0, 0, 'artist short two', 0);
+            """])
+        XCTAssertEqual(fill.status, 0, fill.stderr)
+        let listed = try runProcess(TestPaths.oton, ["history", "--config", history.config], environment: history.environment)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stdout.contains("No tracks in the history match."), listed.stdout)
+        XCTAssertTrue(listed.stdout.contains("2 plays heard for less than 30 s (or without a title) are not listed; --all shows them."), listed.stdout)
+        let all = try runProcess(TestPaths.oton, ["history", "--all", "--config", history.config], environment: history.environment)
+        XCTAssertTrue(all.stdout.contains("Short One") && all.stdout.contains("Short Two"), all.stdout)
+        XCTAssertFalse(all.stdout.contains("not listed"), all.stdout)
+        // A filter that matches nothing hides nothing: no hint.
+        let none = try runProcess(TestPaths.oton, ["history", "--station", "Z", "--config", history.config], environment: history.environment)
+        XCTAssertFalse(none.stdout.contains("not listed"), none.stdout)
+    }
+
     func testOneHundredThousandRowsOfALargeHistoryStreamInBoundedMemory() throws {
         let directory = try TemporaryDirectory(self)
         let history = try emptyHistory(directory)

@@ -149,4 +149,32 @@ final class MultiStationRecordTests: XCTestCase {
         }
         XCTAssertEqual(kept.sorted(), folders, "each station recorded by exactly one shard")
     }
+
+    /// Issue 39 §4: a station that never connects held `--all --duration 20s` to its 70 s safety
+    /// limit and ended with exit 0 and no word about it.
+    func testAStationThatNeverConnectsEndsSoonAfterTheDurationAndSaysSo() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/up.mp3", format: .mp3, initialTitle: "Up A - First", stationName: "Up FM")
+        let config = """
+        {"stations": [{"name": "Up", "url": "\(server.url(mount: "/up.mp3").absoluteString)"},
+                      {"name": "Gone", "url": "http://127.0.0.1:\(try FreePort.allocate())/gone.mp3"}], "plugins": []}
+        """
+        let recorder = try RecordHarness(self, url: "--all", extra: ["--duration", "5s"], config: config)
+        let started = Date()
+        try recorder.start()
+        XCTAssertEqual(recorder.waitForExit(timeout: 120), 0, recorder.stderr)
+        let seconds = Date().timeIntervalSince(started)
+        print("[measure] --all --duration 5s with a station that never connects ended after \(String(format: "%.1f", seconds)) s (safety limit 40 s)")
+        XCTAssertTrue(recorder.stderr.contains("Gone: nothing received in 20 s; not recorded"), recorder.stderr)
+        XCTAssertTrue(recorder.files().contains { $0.hasPrefix("Up/") }, "\(recorder.files())")
+
+        // Every station silent: said for each, and exit 3 (nothing could be recorded).
+        let none = try RecordHarness(self, url: "--all", extra: ["--duration", "2s"], config: """
+            {"stations": [{"name": "Gone", "url": "http://127.0.0.1:\(try FreePort.allocate())/gone.mp3"}], "plugins": []}
+            """)
+        try none.start()
+        XCTAssertEqual(none.waitForExit(timeout: 120), 3, none.stderr)
+        XCTAssertTrue(none.stderr.contains("Gone: nothing received in 17 s; not recorded"), none.stderr)
+    }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import IcecastFixture
+import OtonHost
 import OtonTestSupport
 import XCTest
 
@@ -26,5 +28,30 @@ final class NoSoundDeviceTests: XCTestCase {
         let bogus = try runProcess(TestPaths.oton, ["play", audio, "--no-tui", "--audio-sink", "no-such-sink", "--config", config], environment: environment)
         XCTAssertEqual(bogus.status, 2)
         XCTAssertTrue(bogus.stderr.contains("--audio-sink no-such-sink: no such GStreamer element"), bogus.stderr)
+    }
+}
+
+/// `--audio-sink fakesink` (a sink that does not keep time by itself) flipped between buffering and
+/// playing four times a second (issue 39 §4): a sink the listener names runs in real time.
+final class NamedAudioSinkTests: XCTestCase {
+    func testAFakeSinkNamedWithAudioSinkPlaysInRealTimeWithoutBufferingFlips() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
+        let plugins = #"{"stations": [{"name": "Test FM", "url": "\#(server.url(mount: "/live.mp3"))"}], "plugins": []}"#
+        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--no-tui", "--audio-sink", "fakesink"], plugins: plugins)
+        let events = try oton.connect()
+        try events.write(["subscribe"])
+        XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
+        XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "playing" }, "playing")
+        // Six seconds of playing: no state change at all (the old flips came four times a second).
+        events.setTimeout(seconds: 1)
+        var changes: [String] = []
+        let end = Date().addingTimeInterval(6)
+        while Date() < end {
+            if let event = events.nextEvent(), event.kind == "state" { changes.append(event.fields["state"] ?? "?") }
+        }
+        XCTAssertLessThanOrEqual(changes.count, 1, "state changes while playing into a fakesink: \(changes)")
+        XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"))
     }
 }

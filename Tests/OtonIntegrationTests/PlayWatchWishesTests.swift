@@ -53,6 +53,33 @@ final class PlayWatchWishesTests: XCTestCase {
     }
 
     /// With the now-playing plugin: the wish is a desktop notification whose action switches there.
+    /// Issue 39 §4: an unreachable favourite printed a warning at every reconnect, forever (7 in 80 s).
+    func testAnUnreachableFavouriteWarnsOnceAndThenOnlyAtInfo() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/a.mp3", format: .mp3, initialTitle: "Artist A - One", stationName: "A FM")
+        let plugins = """
+        {"watch_wishes": true, "stations": [
+          {"name": "A", "url": "\(server.url(mount: "/a.mp3").absoluteString)"},
+          {"name": "Gone", "url": "http://127.0.0.1:\(try FreePort.allocate())/gone.mp3"}
+        ], "plugins": []}
+        """
+        let oton = try OtonProcess(self, arguments: ["play", "A", "--headless", "--log-level", "info"], plugins: plugins,
+                                   files: ["wishlist.json": #"{"wishes": [{"pattern": "queen - *", "field": "track"}]}"#])
+        let lines = { oton.directory.read("stderr.log").split(separator: "\n").filter { $0.contains("oton.wishlist[Gone]") } }
+        // Wait for three of its problems: the first said as a warning, the repeats at info.
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline, lines().count < 3 { usleep(200_000) }
+        let found = lines()
+        XCTAssertGreaterThanOrEqual(found.count, 3, oton.directory.read("stderr.log"))
+        let warnings = found.filter { $0.contains("warning") || $0.contains("error") }
+        XCTAssertEqual(warnings.count, 1, "one warning for the favourite:\n" + found.joined(separator: "\n"))
+        XCTAssertTrue(warnings.first?.contains("what follows for it is logged at --log-level info") == true, "\(warnings)")
+        let playing = Date().addingTimeInterval(30)
+        while Date() < playing, (try? oton.ctl(["status"]).stdout.hasPrefix("playing")) != true { usleep(200_000) }
+        XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"), "A plays on")
+    }
+
     func testTheWishNotificationsActionSwitchesToTheWish() async throws {
         let bus = try await PrivateSessionBus.start()
         defer { bus.stop() }

@@ -27,7 +27,7 @@ final class RecordBreakTests: XCTestCase {
 
         XCTAssertEqual(harness.files(), [
             "Oton Test FM/Artist B - Song Two.mp3", "Oton Test FM/Oton Test FM - Break.mp3",
-            "incomplete/Oton Test FM/Artist A - Song One.mp3", "incomplete/Oton Test FM/Artist C - Song Three.mp3",
+            "Oton Test FM/incomplete/Artist A - Song One.mp3", "Oton Test FM/incomplete/Artist C - Song Three.mp3",
             "index.json",
         ], harness.stderr)
         // The break lasts from its track event to Song Two's (what the recorder cuts at).

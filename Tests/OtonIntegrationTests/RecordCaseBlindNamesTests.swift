@@ -8,12 +8,12 @@ import XCTest
 final class RecordCaseBlindNamesTests: XCTestCase {
     func testPortableNamesKeepSongsThatDifferOnlyInCaseApart() async throws {
         let files = try await record(titles: ["Artist - Song", "ARTIST - song"], extra: [])
-        XCTAssertEqual(files.filter { $0.hasPrefix("Oton Test FM/") }, ["Oton Test FM/ARTIST - song (2).mp3", "Oton Test FM/Artist - Song.mp3"])
+        XCTAssertEqual(files.filter { $0.hasPrefix("Oton Test FM/") && !$0.contains("/incomplete/") }, ["Oton Test FM/ARTIST - song (2).mp3", "Oton Test FM/Artist - Song.mp3"])
     }
 
     func testPosixNamesKeepTheCaseAsItIs() async throws {
         let files = try await record(titles: ["Artist - Song", "ARTIST - song"], extra: ["--names", "posix"])
-        XCTAssertEqual(files.filter { $0.hasPrefix("Oton Test FM/") }, ["Oton Test FM/ARTIST - song.mp3", "Oton Test FM/Artist - Song.mp3"])
+        XCTAssertEqual(files.filter { $0.hasPrefix("Oton Test FM/") && !$0.contains("/incomplete/") }, ["Oton Test FM/ARTIST - song.mp3", "Oton Test FM/Artist - Song.mp3"])
     }
 
     /// Records the first title (cut in the middle, so it goes to incomplete/), then each of `titles`

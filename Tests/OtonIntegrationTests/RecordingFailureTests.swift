@@ -24,7 +24,7 @@ final class RecordingFailureTests: XCTestCase {
 
         let files = harness.files()
         XCTAssertTrue(files.contains("Oton Test FM/Artist B - Song Two.mp3"), "\(files)")
-        XCTAssertTrue(files.contains("incomplete/Oton Test FM/Artist A - Song One.mp3"), "\(files)")
+        XCTAssertTrue(files.contains("Oton Test FM/incomplete/Artist A - Song One.mp3"), "\(files)")
         let parts = files.filter { $0.hasSuffix(".part") }
         XCTAssertEqual(parts, ["Oton Test FM/Artist C - Song Three.mp3.part"])
         for file in files where file.hasSuffix(".mp3") {
@@ -93,7 +93,7 @@ final class RecordingFailureTests: XCTestCase {
         try await Task.sleep(nanoseconds: 3_000_000_000)
         XCTAssertEqual(harness.stop(), 0, harness.stderr)
         let files = harness.files().filter { $0.hasSuffix(".mp3") }
-        XCTAssertEqual(files, ["incomplete/Oton Test FM/Artist A - Song One (2).mp3", "incomplete/Oton Test FM/Artist A - Song One.mp3"],
+        XCTAssertEqual(files, ["Oton Test FM/incomplete/Artist A - Song One (2).mp3", "Oton Test FM/incomplete/Artist A - Song One.mp3"],
                        harness.stderr)
         for file in files {
             let found = try Discovered.run(harness.out + "/" + file)

@@ -20,7 +20,7 @@ final class RecordingOverHTTPSTests: XCTestCase {
         try await Task.sleep(nanoseconds: 2_000_000_000)
         XCTAssertEqual(harness.stop(), 0, harness.stderr)
         XCTAssertEqual(harness.files(), [
-            "incomplete/Oton Test FM/Artist A - Song One.mp3", "incomplete/Oton Test FM/Artist B - Song Two.mp3", "index.json",
+            "Oton Test FM/incomplete/Artist A - Song One.mp3", "Oton Test FM/incomplete/Artist B - Song Two.mp3", "index.json",
         ], harness.stderr)
         for file in harness.files() where file.hasSuffix(".mp3") {
             let found = try Discovered.run(harness.out + "/" + file)

@@ -148,7 +148,7 @@ final class RussianLanguageTests: XCTestCase {
         let record = try runProcess(TestPaths.oton, ["record", server.url(mount: "/ru.mp3").absoluteString, "--out", directory.file("out"),
                                                      "--config", config, "--duration", "3s", "--min-seconds", "1"], environment: environment)
         XCTAssertEqual(record.status, 0, record.stderr)
-        XCTAssertTrue(record.stdout.hasPrefix("неполный: \(directory.file("out"))/incomplete/"), record.stdout)
+        XCTAssertTrue(record.stdout.hasPrefix("неполный: \(directory.file("out"))/") && record.stdout.contains("/incomplete/"), record.stdout)
     }
 
     /// Plugin replies (ABI 1.4: the host passes its language and catalogues) are Russian under a Russian

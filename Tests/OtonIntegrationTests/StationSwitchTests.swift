@@ -87,8 +87,8 @@ final class StationSwitchTests: XCTestCase {
         let closed = rows.stdout.split(separator: "\n").map(String.init)
         // The recorder ended its file at every switch: one file per station played, never both in one.
         let recorded = (FileManager.default.enumerator(atPath: directory.file("rec"))?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".mp3") }
-        XCTAssertGreaterThanOrEqual(recorded.filter { $0.hasPrefix("incomplete/Alpha FM/Artist A - Song A") }.count, 5, "\(recorded)")
-        XCTAssertGreaterThanOrEqual(recorded.filter { $0.hasPrefix("incomplete/Beta FM/Artist B - Song B") }.count, 3, "\(recorded)")
+        XCTAssertGreaterThanOrEqual(recorded.filter { $0.hasPrefix("Alpha FM/incomplete/Artist A - Song A") }.count, 5, "\(recorded)")
+        XCTAssertGreaterThanOrEqual(recorded.filter { $0.hasPrefix("Beta FM/incomplete/Artist B - Song B") }.count, 3, "\(recorded)")
         XCTAssertEqual(recorded.filter { !$0.contains("Song A") && !$0.contains("Song B") }, [], "no file outside a station's own")
         XCTAssertEqual(closed.map { $0.split(separator: "|").dropFirst().joined(separator: "|") },
                        ["Song A|1", "Song B|1", "Song A|1", "Song B|1", "Song A|1", "Song B|1", "Song A|1", "Song A|1"], "one closed row per station played: \(rows.stdout)")

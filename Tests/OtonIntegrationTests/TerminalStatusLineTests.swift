@@ -21,7 +21,7 @@ final class TerminalStatusLineTests: XCTestCase {
         // --log-level info so that log lines (reconnecting, the server ending the stream) come while the line shows;
         // English whatever the developer's locale (RussianLanguageTests checks Russian).
         let command = """
-        env -u DISPLAY -u WAYLAND_DISPLAY -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 XDG_RUNTIME_DIR='\(directory.file("run"))' XDG_DATA_HOME='\(directory.file("data"))' \
+        env -u DISPLAY -u WAYLAND_DISPLAY -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 XDG_RUNTIME_DIR='\(directory.file("run"))' XDG_DATA_HOME='\(directory.file("data"))' XDG_STATE_HOME='\(directory.file("state"))' \
         XDG_CACHE_HOME='\(directory.file("cache"))' PULSE_SERVER=unix:/nonexistent \
         '\(TestPaths.oton)' play 'Test FM' --config '\(config)' --instance terminal --log-level info 2>&1; echo $? > '\(exitFile)'
         """

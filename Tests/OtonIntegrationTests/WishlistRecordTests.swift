@@ -99,7 +99,7 @@ final class WishlistRecordTests: XCTestCase {
         XCTAssertEqual(second.stop(), 0, second.stderr)
         XCTAssertEqual(second.files().filter { $0.hasSuffix(".mp3") }.sorted(), [
             "FM \(chosen)/\(Self.wished).mp3",
-            "incomplete/FM \(chosen)/\(Self.wished).mp3",
+            "FM \(chosen)/incomplete/\(Self.wished).mp3",
         ].sorted(), "\(second.files()) \(second.stdout) \(second.stderr)")
     }
 

@@ -210,7 +210,7 @@ final class FileSinkLogicTests: XCTestCase {
                        .drop("too short (4.9 s < 5.0 s), not kept"), "never \"5.0 s < 5.0 s\" (issue 39, N18)")
         // The track in progress at SIGTERM or a broken connection: kept as incomplete whatever its length (issue 37 §6).
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 2, minimumSeconds: 5, policy: .incomplete, cutShort: true),
-                       .keep("incomplete/S/a.mp3"))
+                       .keep("S/incomplete/a.mp3"))
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 2, minimumSeconds: 5, policy: .keep, cutShort: true),
                        .keep("S/a.mp3"))
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 2, minimumSeconds: 5, policy: .drop, cutShort: true),
@@ -235,6 +235,21 @@ final class FileSinkLogicTests: XCTestCase {
         XCTAssertThrowsError(try FileNameTemplate("/abs/{title}.{ext}"))
         XCTAssertThrowsError(try FileNameTemplate("{nope}.{ext}"))
         XCTAssertEqual(FileNameTemplate.safePath("../.././x/./y"), "_/_/_/x/_/y")
+    }
+
+    /// Issue 39 §4: a titleless station's tracks were "Unknown artist - Unknown title (2).ogg".
+    func testATitlelessTrackIsNamedByItsStationAndWhenItBegan() throws {
+        let template = try FileNameTemplate(FileNameTemplate.standard)
+        let moment = FileNameTemplate.titlelessMoment
+        XCTAssertEqual(template.render(["station": "Radio X", "artist": "", "title": " ", "ext": "ogg", moment: "2026-11-27 15.03.12"]),
+                       "Radio X/Radio X - 2026-11-27 15.03.12.ogg")
+        XCTAssertEqual(template.render(["station": "", "ext": "mp3", moment: "2026-11-27 15.03.12"]),
+                       "Unknown station/Unknown artist - 2026-11-27 15.03.12.mp3")
+        // A title alone, or an artist alone, still names the track.
+        XCTAssertEqual(template.render(["station": "Radio X", "title": "Jingle", "ext": "mp3", moment: "2026-11-27 15.03.12"]),
+                       "Radio X/Unknown artist - Jingle.mp3")
+        XCTAssertEqual(template.render(["station": "Radio X", "artist": "Kino", "ext": "mp3", moment: "x"]), "Radio X/Kino - Unknown title.mp3")
+        XCTAssertThrowsError(try FileNameTemplate("{\(moment)}.{ext}"), "not a placeholder a template can name")
     }
 
     func testID3v24LayoutWithSyncsafeSizes() {
@@ -316,7 +331,7 @@ final class FileSinkLogicTests: XCTestCase {
     func testPlacementOfPartialAndShortTracks() {
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: true, seconds: 200, minimumSeconds: 5, policy: .incomplete), .keep("S/a.mp3"))
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 200, minimumSeconds: 5, policy: .incomplete),
-                       .keep("incomplete/S/a.mp3"))
+                       .keep("S/incomplete/a.mp3"))
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 200, minimumSeconds: 5, policy: .keep), .keep("S/a.mp3"))
         guard case .drop = placement(relativeName: "S/a.mp3", complete: true, seconds: 2, minimumSeconds: 5, policy: .keep) else {
             return XCTFail("a short track is dropped")

@@ -21,8 +21,8 @@ final class WishlistPlacementTests: XCTestCase {
 
     func testAWishHeardFromItsMiddleGoesToIncompleteOnlyWhenAskedFor() {
         guard case .drop = place(complete: false, policy: .drop, .keep) else { return XCTFail("--partial drop (the default) drops it") }
-        XCTAssertEqual(place(complete: false, policy: .keep, .keep), .keep("incomplete/FM/A - B.mp3"), "--partial keep: into incomplete/")
-        XCTAssertEqual(place(complete: false, policy: .incomplete, .keep), .keep("incomplete/FM/A - B.mp3"))
+        XCTAssertEqual(place(complete: false, policy: .keep, .keep), .keep("FM/incomplete/A - B.mp3"), "--partial keep: into incomplete/")
+        XCTAssertEqual(place(complete: false, policy: .incomplete, .keep), .keep("FM/incomplete/A - B.mp3"))
         guard case .drop = place(complete: true, seconds: 2, policy: .keep, .keep) else { return XCTFail("too short is too short") }
     }
 }

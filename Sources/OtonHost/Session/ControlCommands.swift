@@ -72,6 +72,8 @@ package struct ControlCommands: ControlHandler {
             // An alarm starts in another process: this player makes way (see AlarmTakeover); the quit follows the reply.
             guard let alarm else { return .failure("only a playing oton makes way for an alarm") }
             alarm.cancelSleepTimer()
+            // The listener sees this oton end: say why (a warning, so the status line shows it too).
+            Logger(label: "oton.alarm").warning("\(tr("an alarm is starting: this oton makes way for it and quits"))")
             return .success("making way for the alarm")
         case "plugins": return pluginList()
         case "reload-stations": return reloadStations()

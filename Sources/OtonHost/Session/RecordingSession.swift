@@ -23,7 +23,7 @@ public final class RecordingSession: Sendable {
     public let startedAt = ContinuousClock.now
 
     public init(station: Station, label: String, plugins entries: [PluginEntry], configDirectory: String?, options: Player.Options,
-                shutdownTimeout: Double, events shared: (handle: FileHandle?, lock: NSLock)?,
+                shutdownTimeout: Double, events shared: (handle: FileHandle?, lock: NSLock)?, playerLogger: Logger? = nil,
                 onFinish: @escaping @Sendable (RecordingSession) -> Void) {
         self.station = station
         self.label = label
@@ -33,7 +33,7 @@ public final class RecordingSession: Sendable {
         self.bus = bus
         events = shared.map { EventLineWriter(shared: $0, bus: bus, station: label) }
         let outcome = self.outcome
-        player = Player(station: station, bus: bus, options: options, logger: Logger(label: "oton.player[\(label)]")) { result in
+        player = Player(station: station, bus: bus, options: options, logger: playerLogger ?? Logger(label: "oton.player[\(label)]")) { result in
             if let session = outcome.set(result) { onFinish(session) }
         }
         plugins = PluginManager(bus: bus, requests: player, shutdownTimeout: shutdownTimeout)

@@ -22,8 +22,9 @@ public final class FavouritesWishWatch: Sendable {
         var labels = StationLabels()
         sessions = stations.map { station in
             let label = labels.label(for: station.name)
+            let logger = Logger(label: "oton.wishlist[\(label)]") { label in FirstWarningLogHandler(label: label) }
             let session = RecordingSession(station: station, label: label, plugins: [], configDirectory: nil, options: options,
-                                           shutdownTimeout: shutdownTimeout, events: nil) { _ in }
+                                           shutdownTimeout: shutdownTimeout, events: nil, playerLogger: logger) { _ in }
             return (session, watcher.watch(bus: session.bus, station: station.name))
         }
     }

@@ -135,6 +135,9 @@ public final class StreamPipeline: @unchecked Sendable {
             otgst_set_bool(sink, "sync", 1) // real time without a sound device
         } else if let chosen = description.audioSink {
             sink = try builder.make(chosen, "sink", package: "the GStreamer plugin that provides \(chosen)")
+            // Every sink keeps time: fakesink does not by default, and played as fast as it could
+            // (the network buffer flipped between buffering and playing four times a second).
+            if otgst_has_property(sink, "sync") != 0 { otgst_set_bool(sink, "sync", 1) }
         } else {
             sink = try builder.make("autoaudiosink", "sink", package: "gstreamer1.0-plugins-good")
             autoSink = sink

@@ -133,9 +133,11 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             case let .setVolume(value):
                 fader.cancel()
                 fader.set(value)
+                options.volumeMemory?.remember(fader.volume)
             case let .changeVolume(change):
                 fader.cancel()
                 fader.set(Double(VolumeArgument.relative(change).applied(to: VolumeArgument.percent(of: fader.volume))) / 100)
+                options.volumeMemory?.remember(fader.volume)
             case let .fadeVolume(target, milliseconds):
                 fader.fade(to: target, over: milliseconds)
             case let .switchStation(next):

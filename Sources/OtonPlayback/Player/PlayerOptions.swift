@@ -27,6 +27,8 @@ extension Player {
         public var timeshift: TimeshiftSettings?
         /// Where each station's measured loudness is kept (nil: nowhere, every station measured afresh).
         public var loudnessMemory: LoudnessMemory?
+        /// Where the volume the listener sets is kept for the next run (nil: nowhere).
+        public var volumeMemory: VolumeMemory?
 
         public init(headless: Bool, reconnect: ReconnectPolicy? = nil, bufferingTimeout: Duration = .seconds(20), volume: Double = 1.0) {
             self.headless = headless

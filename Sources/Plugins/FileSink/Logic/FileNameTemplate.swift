@@ -45,8 +45,20 @@ public struct FileNameTemplate: Equatable, Sendable {
         self.text = text
     }
 
-    /// The relative path for these values; unknown values get a readable stand-in.
+    /// The value a track without a title is named by (``render(_:)``): when it started,
+    /// "2026-11-27 15.03.12". Not a placeholder a template can name.
+    public static let titlelessMoment = "titleless-moment"
+
+    /// The relative path for these values; unknown values get a readable stand-in. A track with
+    /// neither artist nor title (a titleless station) is named by its station and the moment it
+    /// started ("Radio X - 2026-11-27 15.03.12"), as streamripper names them, not
+    /// "Unknown artist - Unknown title (2)".
     public func render(_ values: [String: String]) -> String {
+        var values = values
+        if Self.clean(values["artist"]).isEmpty, Self.clean(values["title"]).isEmpty, let moment = values[Self.titlelessMoment] {
+            values["artist"] = Self.clean(values["station"]).isEmpty ? nil : values["station"]
+            values["title"] = moment
+        }
         var out = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
@@ -59,12 +71,16 @@ public struct FileNameTemplate: Equatable, Sendable {
         return Self.safePath(out, portable: portable)
     }
 
-    private static func value(_ raw: String?, for name: String) -> String {
-        let cleaned = (raw ?? "").unicodeScalars
+    private static func clean(_ raw: String?) -> String {
+        (raw ?? "").unicodeScalars
             .filter { !isControl($0) }
             .map { $0 == "/" || $0 == "\\" ? "-" : String($0) }
             .joined()
             .trimmingSpaces
+    }
+
+    private static func value(_ raw: String?, for name: String) -> String {
+        let cleaned = clean(raw)
         if !cleaned.isEmpty { return cleaned }
         switch name {
         case "artist": return "Unknown artist"

@@ -1,8 +1,9 @@
 import Foundation
+import OtonJSON
 
 /// What happens to a file when its segment ends.
 public enum PartialPolicy: String, Sendable, CaseIterable {
-    /// Incomplete tracks go to `incomplete/` under the output folder.
+    /// Incomplete tracks go to an `incomplete/` folder beside the complete ones (``incompletePath(_:)``).
     case incomplete
     /// Incomplete tracks are deleted.
     case drop
@@ -23,18 +24,18 @@ public enum Placement: Equatable, Sendable {
 public func placement(relativeName: String, complete: Bool, seconds: Double, minimumSeconds: Double, policy: PartialPolicy,
                       cutShort: Bool = false) -> Placement {
     if seconds < minimumSeconds && !(cutShort && !complete && seconds > 0 && policy != .drop) {
-        return .drop("too short (\(formatSecondsBelow(seconds)) < \(formatSeconds(minimumSeconds))), not kept")
+        return .drop("too short (\(formatSecondsBelow(seconds)) < \(formatSecondsPrecisely(minimumSeconds))), not kept")
     }
     if complete { return .keep(relativeName) }
     switch policy {
-    case .incomplete: return .keep("incomplete/" + relativeName)
+    case .incomplete: return .keep(incompletePath(relativeName))
     case .keep: return .keep(relativeName)
     case .drop: return .drop("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept")
     }
 }
 
 /// Wishlist mode: only tracks the host announced as wishes to keep stay; of those, one heard from its
-/// middle (or cut at its end) goes to `incomplete/` unless the policy is `drop` (`--partial keep` asks for it).
+/// middle (or cut at its end) goes to its folder's `incomplete/` unless the policy is `drop` (`--partial keep` asks for it).
 public func wishlistPlacement(relativeName: String, complete: Bool, seconds: Double, minimumSeconds: Double, policy: PartialPolicy,
                               wish: WishDecision) -> Placement {
     switch wish {
@@ -45,7 +46,15 @@ public func wishlistPlacement(relativeName: String, complete: Bool, seconds: Dou
     if seconds < minimumSeconds || complete || policy == .drop {
         return placement(relativeName: relativeName, complete: complete, seconds: seconds, minimumSeconds: minimumSeconds, policy: policy)
     }
-    return .keep("incomplete/" + relativeName)
+    return .keep(incompletePath(relativeName))
+}
+
+/// Where an incomplete track goes: an `incomplete/` folder in its own folder, "Oton FM/incomplete/A - B.mp3".
+/// One layout for a recorder of one station and of several (each station's folder has its own
+/// `incomplete/`); it used to be `incomplete/Oton FM/…` for one station and `Oton FM/incomplete/…` for several.
+public func incompletePath(_ relativeName: String) -> String {
+    guard let slash = relativeName.lastIndex(of: "/") else { return "incomplete/" + relativeName }
+    return relativeName[...slash] + "incomplete/" + relativeName[relativeName.index(after: slash)...]
 }
 
 /// What the host said of a track in wishlist mode.
@@ -85,16 +94,19 @@ public func formatBytes(_ bytes: UInt64) -> String {
     return String(format: "%.1f GB", value / 1_000_000_000)
 }
 
-/// "3:07", "0.4 s".
+/// A file's or a track's length in every line that lists one: "0:08", "3:07", "1:02:03"
+/// (one form: the recorder printed "0:12" and "8.0 s" side by side).
 public func formatSeconds(_ seconds: Double) -> String {
-    if seconds < 10 { return String(format: "%.1f s", seconds) }
-    let whole = Int(seconds.rounded())
-    return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
-        : String(format: "%d:%02d", whole / 60, whole % 60)
+    TimeText.clock(seconds)
 }
 
-/// As ``formatSeconds(_:)``, never rounded up: a length below a limit never reads as the limit
-/// ("4.9 s < 5.0 s", not "5.0 s < 5.0 s").
+/// A length beside a limit, to the tenth of a second: "5.0 s", "12.5 s".
+public func formatSecondsPrecisely(_ seconds: Double) -> String {
+    String(format: "%.1f s", seconds)
+}
+
+/// As ``formatSecondsPrecisely(_:)``, never rounded up: a length below a limit never reads as the
+/// limit ("4.9 s < 5.0 s", not "5.0 s < 5.0 s").
 public func formatSecondsBelow(_ seconds: Double) -> String {
-    formatSeconds(seconds < 10 ? (seconds * 10 + 1e-9).rounded(.down) / 10 : (seconds + 1e-9).rounded(.down))
+    formatSecondsPrecisely((seconds * 10 + 1e-9).rounded(.down) / 10)
 }

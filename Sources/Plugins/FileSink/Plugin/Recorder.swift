@@ -20,6 +20,8 @@ final class Recorder {
         var entry: RecordingIndex.Track
         /// --no-split: the titles that began inside this file after its first.
         var marks: [CueSheet.Track] = []
+        /// When the track began here: its file's {date}/{time}, and a titleless track's name, stay put.
+        let began = Date()
 
         init(segment: TrackSplitter.Segment, persist: Bool, entry: RecordingIndex.Track) {
             self.segment = segment
@@ -231,7 +233,7 @@ final class Recorder {
 
     /// Opens the .part file and writes what was buffered. False when recording had to stop.
     private func startFile(_ open: Open) -> Bool {
-        let relative = namer.relativeName(open.segment)
+        let relative = namer.relativeName(open.segment, at: open.began)
         let base = settings.directory + "/" + relative
         let directory = (base as NSString).deletingLastPathComponent
         do {
@@ -261,7 +263,7 @@ final class Recorder {
     /// so that what a crash leaves behind is named after its track too.
     private func renamePart(_ open: Open) {
         guard let file = open.file else { return }
-        let base = settings.directory + "/" + namer.relativeName(open.segment)
+        let base = settings.directory + "/" + namer.relativeName(open.segment, at: open.began)
         guard file.path != base + ".part" else { return }
         let directory = (base as NSString).deletingLastPathComponent
         let oldDirectory = (file.path as NSString).deletingLastPathComponent
@@ -369,7 +371,7 @@ final class Recorder {
         file.close(sync: false)
         let seconds = Double(open.segment.durationNanoseconds) / 1e9
         var isComplete = complete && !open.lostStart
-        let name = namer.relativeName(open.segment)
+        let name = namer.relativeName(open.segment, at: open.began)
         let sequence = open.segment.metadata?.sequence
         let announced = sequence.flatMap { sequence in wishes.last { $0.sequence == sequence } }
         let wish = settings.wishlist ? announced?.decision ?? .notWished : nil

@@ -10,6 +10,7 @@ struct TrackFileNamer {
     /// and a DateFormatter (or a cache of them) shared between them crashed one (seen under load).
     private let dayFormatter = TrackFileNamer.formatter("yyyy-MM-dd")
     private let timeFormatter = TrackFileNamer.formatter("HHmmss")
+    private let momentFormatter = TrackFileNamer.formatter("yyyy-MM-dd HH.mm.ss")
 
     func relativeName(_ segment: TrackSplitter.Segment, at date: Date = Date()) -> String {
         let metadata = segment.metadata
@@ -22,6 +23,7 @@ struct TrackFileNamer {
             "time": timeFormatter.string(from: date),
             "start": FileNameTemplate.startStamp(started),
             "sequence": metadata.map { String($0.sequence) } ?? "",
+            FileNameTemplate.titlelessMoment: momentFormatter.string(from: date),
         ])
     }
 

@@ -115,8 +115,6 @@ public enum HistoryFormatter {
     }
 
     static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        return total >= 3600 ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
-            : String(format: "%d:%02d", total / 60, total % 60)
+        TimeText.clock(seconds)
     }
 }

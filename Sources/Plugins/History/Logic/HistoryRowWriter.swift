@@ -61,6 +61,9 @@ public struct HistoryRowWriter {
         }
     }
 
+    /// No row was added.
+    public var isEmpty: Bool { rows == 0 }
+
     /// The text after the last row.
     public mutating func finish() -> String {
         switch format {

@@ -278,6 +278,16 @@ final class HistoryDatabase: Sendable {
         }
     }
 
+    /// How many plays the query leaves out as skipped (heard for less than the threshold, or a
+    /// placeholder): what `--all` would add. For the hint under an empty listing.
+    func countSkipped(_ query: HistoryQuery) throws -> Int {
+        let (whereClause, arguments) = filters(query, includeSkipped: true)
+        let clause = (whereClause.isEmpty ? "WHERE " : whereClause + " AND ") + Self.skipped
+        return try pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM plays \(clause)", arguments: arguments + [query.skipBelowSeconds]) ?? 0
+        }
+    }
+
     /// Counts real plays only: skipped ones are left out whatever `--all` says.
     func stats(_ query: HistoryQuery) throws -> HistoryStats {
         let (whereClause, arguments) = filters(query, includeSkipped: false)

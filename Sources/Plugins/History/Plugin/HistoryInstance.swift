@@ -224,7 +224,13 @@ final class HistoryInstance: @unchecked Sendable {
                     piece = ""
                 }
             }
-            reply(piece + writer.finish())
+            piece += writer.finish()
+            if writer.isEmpty, query.format == .table, !query.includeSkipped, let hidden = try? database.countSkipped(query), hidden > 0 {
+                // The first half hour of switching stations leaves only short plays: say why the list is empty.
+                piece += host.tr("{count} plays heard for less than {seconds} s (or without a title) are not listed; --all shows them.",
+                                 ["count": "\(hidden)", "seconds": "\(Int(query.skipBelowSeconds))"]) + "\n"
+            }
+            reply(piece)
             return true
         } catch {
             reply(describe(error))
