@@ -40,10 +40,11 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     private var volume: Double
     private var levellingOn: Bool?
     private var stopped = false
-    /// How far behind the newest byte playback runs at the live edge (the buffers' delay), in ns.
+    /// Playback follows the live edge (started there, or sent there by `live`); a pause or a seek back ends it.
+    private var followingLive = true
+    /// How long ago what is heard at the live edge was received (ns): the server's burst on connecting
+    /// and the buffers. "Live" is this far behind the newest byte, as playback without timeshift is.
     private var liveLag: Int64 = 0
-    /// A playback is at the live edge when its feeder waited for the receiver this recently.
-    static let liveWindow: Int64 = 1_500_000_000
 
     public init(_ description: PipelineDescription, ring: TimeshiftRing, connection: UInt64, bus: PluginBus,
                 onEvent: @escaping @Sendable (PipelineEvent) -> Void,
@@ -55,8 +56,9 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         self.onEvent = onEvent
         volume = description.volume
         if ring.extent.heldBytes > 0 { ring.note(.gap) } // a new connection: the bytes before it are another stream's
-        let start = ring.resumeOffset ?? ring.extent.head
-        try makePlayback(at: start)
+        let resume = ring.resumeOffset
+        followingLive = resume == nil
+        try makePlayback(at: resume ?? ring.extent.head)
         receiver = LightStream(description, connection: connection, bus: bus, onEvent: { [weak self] event in
             self?.received(event)
         }, inOrder: inOrder, onAudio: { [weak self] bytes in
@@ -104,8 +106,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         lock.lock()
         stopped = true
         let (playback, feeder) = (self.playback, self.feeder)
-        let caughtUp = feeder?.caughtUp(within: Self.liveWindow) ?? true
-        ring.resumeOffset = caughtUp && !held ? nil : heardOffset
+        ring.resumeOffset = followingLive && !held ? nil : heardOffset
         lock.unlock()
         feeder?.stop()
         let receiverStopped = receiver?.stop() ?? true
@@ -119,6 +120,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     public func hold() {
         lock.lock()
         held = true
+        followingLive = false
         let playback = self.playback
         lock.unlock()
         playback?.setPlaying(false)
@@ -140,9 +142,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         let extent = ring.extent
         lock.lock(); defer { lock.unlock() }
         let heardTime = ring.time(at: heardOffset) ?? now
-        let atLive = !held && (feeder?.caughtUp(within: Self.liveWindow, now: now) ?? false)
-        if atLive { liveLag = max(0, now - heardTime) }
-        let behind = atLive ? 0 : max(0, now - heardTime - liveLag)
+        let behind = followingLive ? 0 : max(0, now - heardTime - liveLag)
         return TimeshiftPosition(behindLive: behind, held: extent.span, limit: Int64(ring.settings.seconds * 1e9))
     }
 
@@ -171,19 +171,20 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     private func seek(toTime target: Int64, now: Int64) -> TimeshiftSeek {
         let extent = ring.extent
         if target >= now - lagAtLive - 500_000_000 {
-            restartPlayback(at: extent.head)
+            restartPlayback(at: ring.offset(at: now - lagAtLive), live: true)
             return .live
         }
         if let start = extent.startTime, target < start {
-            restartPlayback(at: extent.start)
+            restartPlayback(at: extent.start, live: false)
             return .clampedToStart(held: extent.span)
         }
-        restartPlayback(at: ring.offset(at: target))
+        restartPlayback(at: ring.offset(at: target), live: false)
         return .moved
     }
 
     /// A new playback pipeline at `offset`, paused if the listener has paused.
-    private func restartPlayback(at offset: UInt64) {
+    private func restartPlayback(at offset: UInt64, live: Bool) {
+        lock.lock(); followingLive = live; lock.unlock()
         let (old, oldFeeder) = current
         oldFeeder?.stop()
         old?.stop()
@@ -250,8 +251,9 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         startTagsPending = false
         heardOffset = offset
         reportedUpTo = offset
-        lock.unlock()
         let now = Clock.monotonicNanoseconds()
+        if followingLive, let heardTime = ring.time(at: offset) { liveLag = max(0, now - heardTime) }
+        lock.unlock()
         if let startTags { onEvent(.tags(startTags, monotonicNanoseconds: now)) }
         for mark in ring.marks(in: from..<offset) {
             switch mark.note {

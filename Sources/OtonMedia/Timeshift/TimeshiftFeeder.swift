@@ -10,7 +10,7 @@ import OtonSupport
 /// At the live edge it waits (in short steps, so a stop never waits long) for the receiver.
 ///
 /// Threads: `cursor`, `pushedOnce` and `discont` are the streaming thread's alone; `condition`
-/// guards `stopped` and `lastCaughtUp`.
+/// guards `stopped`.
 final class TimeshiftFeeder: @unchecked Sendable {
     let ring: TimeshiftRing
     let startOffset: UInt64
@@ -18,7 +18,6 @@ final class TimeshiftFeeder: @unchecked Sendable {
     private let onNotice: @Sendable (String) -> Void
     private let condition = NSCondition()
     private var stopped = false
-    private var lastCaughtUp: Int64 = 0
 
     private var cursor: UInt64
     private var pushedOnce = false
@@ -62,12 +61,6 @@ final class TimeshiftFeeder: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Whether it found nothing new to read within `nanoseconds` (it plays at the live edge).
-    func caughtUp(within nanoseconds: Int64, now: Int64 = Clock.monotonicNanoseconds()) -> Bool {
-        condition.lock(); defer { condition.unlock() }
-        return lastCaughtUp > 0 && now - lastCaughtUp <= nanoseconds
-    }
-
     private var isStopped: Bool {
         condition.lock(); defer { condition.unlock() }
         return stopped
@@ -85,7 +78,6 @@ final class TimeshiftFeeder: @unchecked Sendable {
             }
             guard !bytes.isEmpty else {
                 condition.lock()
-                lastCaughtUp = Clock.monotonicNanoseconds()
                 if !stopped { _ = condition.wait(until: Date().addingTimeInterval(0.2)) }
                 condition.unlock()
                 continue
