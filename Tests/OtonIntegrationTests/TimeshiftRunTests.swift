@@ -24,6 +24,10 @@ final class TimeshiftRunTests: XCTestCase {
         for second in 1...60 {
             largest = max(largest, Self.bytes(under: folder))
             if second == 20 || second == 60 { rss.append(Self.residentKilobytes(oton.process.processIdentifier)) }
+            if second == 25 {
+                let live = try XCTUnwrap(send(["status"])["data"])
+                XCTAssertEqual(live["behind_live_ms"]?.numberValue, 0, "playing live: 0 behind: \(live)")
+            }
             if second == 30 { _ = try send(["pause"]) }
             if second == 42 { _ = try send(["play"]) }
             try await Task.sleep(for: .seconds(1))
