@@ -19,7 +19,8 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     package var kind: EngineKind { .light }
 
     private let onEvent: @Sendable (PipelineEvent) -> Void
-    private let taps: MediaTapSource
+    /// Its stream tap (a timeshift connection publishes the bytes from it as they are heard).
+    package let taps: MediaTapSource
     private let wantsStreamTap: Bool
     private let lock = NSLock()
     private var stopped = false

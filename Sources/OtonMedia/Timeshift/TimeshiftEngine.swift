@@ -9,7 +9,9 @@ import OtonEvents
 /// the playback; a seek builds a new playback pipeline at the ring offset asked for.
 ///
 /// Titles follow the audio: the receiver's titles are noted in the ring, not reported; each is
-/// reported when the mark events that travel with the audio say playback has passed it. The
+/// reported when the mark events that travel with the audio say playback has passed it. So does the
+/// stream tap (recordings): its bytes are published as they are heard, each title before its bytes
+/// ("record what I hear"). The
 /// receiver reports failures and the end of the stream; the playback reports its start,
 /// buffering and errors; the Player cannot tell it from a plain pipeline.
 ///
@@ -26,6 +28,8 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     private let connection: UInt64
     private let bus: PluginBus
     private let onEvent: @Sendable (PipelineEvent) -> Void
+    private let inOrder: @Sendable (@escaping @Sendable () -> Void) -> Void
+    private let wantsStreamTap: Bool
     private var receiver: LightStream?
     private let lock = NSLock()
     private var playback: StreamPipeline?
@@ -54,12 +58,16 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         self.connection = connection
         self.bus = bus
         self.onEvent = onEvent
+        self.inOrder = inOrder
+        wantsStreamTap = description.taps & OTON_TAP_STREAM != 0
         volume = description.volume
         if ring.extent.heldBytes > 0 { ring.note(.gap) } // a new connection: the bytes before it are another stream's
         let resume = ring.resumeOffset
         followingLive = resume == nil
         try makePlayback(at: resume ?? ring.extent.head)
-        receiver = LightStream(description, connection: connection, bus: bus, onEvent: { [weak self] event in
+        var receiving = description
+        receiving.taps &= ~OTON_TAP_STREAM // published as heard (see heard(_:)), not as received
+        receiver = LightStream(receiving, connection: connection, bus: bus, onEvent: { [weak self] event in
             self?.received(event)
         }, inOrder: inOrder, onAudio: { [weak self] bytes in
             guard let self else { return }
@@ -255,13 +263,32 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         if followingLive, let heardTime = ring.time(at: offset) { liveLag = max(0, now - heardTime) }
         lock.unlock()
         if let startTags { onEvent(.tags(startTags, monotonicNanoseconds: now)) }
+        var published = from
         for mark in ring.marks(in: from..<offset) {
+            publishStream(published..<mark.offset)
+            published = mark.offset
             switch mark.note {
             case let .tags(tags):
                 if mark.offset != from || startTags == nil { onEvent(.tags(tags, monotonicNanoseconds: now)) }
             case .gap:
                 onEvent(.notice(tr("the connection was lost here and made again: a gap in what the timeshift holds")))
             }
+        }
+        publishStream(published..<offset)
+    }
+
+    /// The heard bytes on the stream tap, on the Player's queue after the titles reported before them.
+    private func publishStream(_ range: Range<UInt64>) {
+        guard wantsStreamTap, let taps = receiver?.taps else { return }
+        var next = range.lowerBound
+        while next < range.upperBound {
+            let (bytes, from) = ring.read(from: next, upTo: Int(min(range.upperBound - next, 16 * 1024)))
+            guard !bytes.isEmpty, from < range.upperBound else { return }
+            let end = min(from + UInt64(bytes.count), range.upperBound)
+            if let packet = bytes[..<Int(end - from)].withUnsafeBytes({ taps.streamPacket(bytes: $0) }) {
+                inOrder { taps.publish(packet) }
+            }
+            next = end
         }
     }
 }

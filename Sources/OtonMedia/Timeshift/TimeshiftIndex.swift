@@ -100,7 +100,8 @@ package struct TimeshiftIndex: Sendable {
         }
         let start = self.start
         // The time point at or before the start stays: times inside the first chunk are read from it.
-        if let keep = timePoints.lastIndex(where: { $0.offset <= start }), keep > 0 { timePoints.removeFirst(keep) }
+        let keep = (firstPoint(where: { $0.offset > start }) ?? timePoints.count) - 1
+        if keep > 0 { timePoints.removeFirst(keep) }
         if let firstKept = marks.firstIndex(where: { $0.offset >= start }) {
             // The title playing at the start stays too (it is what is heard there).
             let lastBefore = marks[..<firstKept].lastIndex { if case .tags = $0.note { true } else { false } }
@@ -122,9 +123,19 @@ package struct TimeshiftIndex: Sendable {
         return (chunks[low], offset - chunks[low].start)
     }
 
+    /// The index of the first time point for which `isAfter` holds (they are in order), or nil.
+    private func firstPoint(where isAfter: (TimePoint) -> Bool) -> Int? {
+        var low = 0, high = timePoints.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isAfter(timePoints[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low < timePoints.count ? low : nil
+    }
+
     /// When the byte at `offset` was received, interpolated between time points.
     package func time(at offset: UInt64) -> Int64? {
-        guard let afterIndex = timePoints.firstIndex(where: { $0.offset > offset }) else { return timePoints.last?.nanoseconds }
+        guard let afterIndex = firstPoint(where: { $0.offset > offset }) else { return timePoints.last?.nanoseconds }
         guard afterIndex > 0 else { return timePoints[0].nanoseconds }
         let before = timePoints[afterIndex - 1], after = timePoints[afterIndex]
         let fraction = Double(offset - before.offset) / Double(after.offset - before.offset)
@@ -134,7 +145,7 @@ package struct TimeshiftIndex: Sendable {
     /// The offset of the byte received at `nanoseconds`, clamped to what is held.
     package func offset(at nanoseconds: Int64) -> UInt64 {
         let start = self.start
-        guard let afterIndex = timePoints.firstIndex(where: { $0.nanoseconds > nanoseconds }) else { return head }
+        guard let afterIndex = firstPoint(where: { $0.nanoseconds > nanoseconds }) else { return head }
         guard afterIndex > 0 else { return start }
         let before = timePoints[afterIndex - 1], after = timePoints[afterIndex]
         let fraction = Double(nanoseconds - before.nanoseconds) / Double(after.nanoseconds - before.nanoseconds)
