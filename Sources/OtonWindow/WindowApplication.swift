@@ -17,10 +17,18 @@ public final class WindowApplication {
     private var stations: [StationRow] = []
     private lazy var directory = DirectorySearch(config: arguments.config)
     private lazy var favourites = FavouritesEditor(config: arguments.config)
+    private lazy var alarms = AlarmEditor(config: arguments.config)
     private var results: [DirectorySearch.Result] = []
     private var searchGeneration = 0
     /// The search result played last (`oton stations add --from-search N` adds it).
     private var playedResult: Int?
+    private var historyGeneration = 0
+    /// Whether the player answers `history` (its history plugin runs); nil until asked.
+    private var pluginHistory: Bool?
+    private var preferences: PreferencesWindow?
+    /// "Record this station": made when first used.
+    private var stationRecorder: StationRecorder?
+    private var showsRecording = false
 
     public init(arguments: WindowArguments) {
         self.arguments = arguments
@@ -32,7 +40,10 @@ public final class WindowApplication {
         let app = UnsafeMutableRawPointer(application)
         Signal.connect(app, "startup") { [unowned self] in startup() }
         Signal.connect(app, "activate") { [unowned self] in activate() }
-        Signal.connect(app, "shutdown") { [unowned self] in link?.stopOwnPlayer() }
+        Signal.connect(app, "shutdown") { [unowned self] in
+            stationRecorder?.stop(waiting: 10)
+            link?.stopOwnPlayer()
+        }
         let status = g_application_run(cast(application), 0, nil)
         g_object_unref(app)
         return status
@@ -51,15 +62,22 @@ public final class WindowApplication {
         MainThread.every(seconds: 1) { [weak self] in
             guard let self else { return false }
             if playing.isCountingDown { window?.showState(playing, now: Self.now()) }
+            let recording = stationRecorder?.isRecording ?? false
+            if recording != showsRecording { // a recorder that ended by itself (the station gave up)
+                showsRecording = recording
+                window?.showRecordingStation(recording)
+            }
             return true
         }
     }
 
     private func activate() {
         if window == nil {
-            window = MainWindow(application: cast(application), size: arguments.size, act: { [unowned self] in send($0) },
-                                playOrPause: { [unowned self] in playOrPause() }, search: { [unowned self] in search($0) },
-                                addToFavourites: { [unowned self] in addPlayedResult() })
+            let actions = MainWindow.Actions(act: { [unowned self] in send($0) }, playOrPause: { [unowned self] in playOrPause() },
+                                             search: { [unowned self] in search($0) }, addToFavourites: { [unowned self] in addPlayedResult() },
+                                             searchHistory: { [unowned self] _ in refreshHistory() },
+                                             rename: { [unowned self] in editFavourite("rename", $0, to: $1) })
+            window = MainWindow(application: cast(application), size: arguments.size, actions: actions)
             window?.show(playing, now: Self.now())
             window?.show(stations: stations)
         }
@@ -79,8 +97,11 @@ public final class WindowApplication {
             playing.playerGone = false
             stations = list
             window?.show(stations: list)
+            refreshHistory()
         case let .event(event):
+            let (heard, newest) = (playing.history.count, playing.history.first)
             guard playing.apply(event: event, now: Self.now()) else { return }
+            if playing.history.count != heard || playing.history.first != newest { historyHeard() }
         case let .gone(reason):
             playing.playerGone = true
             if playing.lastProblem == nil, reason != tr("the player stopped") { playing.lastProblem = .init(message: reason, suggestion: nil) }
@@ -161,11 +182,12 @@ public final class WindowApplication {
         }
     }
 
-    /// A favourite made the default, moved up or removed (`oton stations default|move|remove`), then the new list.
-    private func editFavourite(_ action: String, _ name: String) {
+    /// A favourite made the default, moved up, removed or renamed (`oton stations default|move|remove|rename`), then the new list.
+    private func editFavourite(_ action: String, _ name: String, to newName: String = "") {
         let words: [String]
         switch action {
         case "default": words = ["default", name]
+        case "rename": words = ["rename", name, newName]
         case "up":
             guard let index = stations.firstIndex(where: { $0.name == name }), index > 0 else { return }
             words = ["move", name, "\(index)"] // positions count from 1: index is the one above
@@ -178,6 +200,144 @@ public final class WindowApplication {
                 link?.stations { [weak self] list in MainThread.run { self?.showStations(list) } }
             }
         }
+    }
+
+    /// Today's tracks, or those the history search finds, from the player's history plugin (`history
+    /// --format json`); without that plugin, the tracks heard since the window opened. A late answer to
+    /// an older query is dropped.
+    private func refreshHistory() {
+        guard let link, let window else { return }
+        let query = window.history.query
+        if pluginHistory == false { return showOwnHistory() }
+        historyGeneration += 1
+        let generation = historyGeneration
+        let filter = query.isEmpty ? ["--since", "today"] : ["--search", query]
+        link.ask(["history"] + filter + ["--limit", "\(HistoryLines.limit)", "--format", "json"]) { reply, _ in
+            MainThread.run { [weak self] in
+                guard let self, generation == historyGeneration else { return }
+                guard let text = reply?["text"]?.stringValue, let lines = HistoryLines.lines(fromJSON: text) else {
+                    pluginHistory = false
+                    return showOwnHistory()
+                }
+                pluginHistory = true
+                self.window?.history.show(lines)
+                self.window?.history.say(query.isEmpty ? (lines.isEmpty ? tr("nothing heard today yet") : tr("today's tracks"))
+                    : lines.isEmpty ? tr("no track in the history matches \"{query}\"", ["query": query])
+                    : tr("tracks in the history matching \"{query}\"", ["query": query]))
+            }
+        }
+    }
+
+    /// The tracks heard since the window opened (no history plugin in the player), filtered by the search.
+    private func showOwnHistory() {
+        guard let window else { return }
+        window.history.show(HistoryLines.matching(playing.history, window.history.query))
+        window.history.say(tr("the player keeps no history (its history plugin is off): tracks heard since the window opened"))
+    }
+
+    /// A new track: the history shows it (the plugin writes it as the track starts: asked a moment later).
+    private func historyHeard() {
+        if pluginHistory == false { return showOwnHistory() }
+        MainThread.after(seconds: 1) { [weak self] in self?.refreshHistory() }
+    }
+
+    /// Share (app.share): the share plugin's text for the track playing, put on the clipboard.
+    private func share() {
+        link?.ask(["share", "--format", "json"]) { reply, problem in
+            let text = reply?["text"]?.stringValue.flatMap { try? JSONValue.parse(Data($0.utf8)) }?["text"]?.stringValue
+            MainThread.run { [weak self] in
+                guard let window = self?.window else { return }
+                if let text {
+                    window.copy(text, saying: tr("copied: {text}", ["text": text]))
+                } else {
+                    window.say(problem ?? tr("the share plugin gave no text"))
+                }
+            }
+        }
+    }
+
+    /// Record this station (app.record-station): starts `oton record` on the player's station URL, or stops it.
+    private func toggleStationRecording() {
+        if let recorder = stationRecorder, recorder.isRecording {
+            DispatchQueue.global().async {
+                recorder.stop(waiting: 30)
+                MainThread.run { [weak self] in
+                    self?.showsRecording = false
+                    self?.window?.showRecordingStation(false)
+                    self?.window?.say(tr("the recording is finished: {folder}", ["folder": StationRecorder.folder]))
+                }
+            }
+            return
+        }
+        link?.ask(["status"]) { reply, problem in
+            let url = reply?["data"]?["url"]?.stringValue ?? ""
+            MainThread.run { [weak self] in
+                guard let self else { return }
+                guard !url.isEmpty else {
+                    window?.say(problem ?? tr("no station to record"))
+                    return
+                }
+                let recorder = stationRecorder ?? StationRecorder(config: arguments.config)
+                stationRecorder = recorder
+                do {
+                    try recorder.start(url: url)
+                    showsRecording = true
+                    window?.showRecordingStation(true)
+                    window?.say(tr("recording the station into {folder}", ["folder": StationRecorder.folder]))
+                } catch {
+                    window?.say(tr("cannot start the recorder: {reason}", ["reason": "\(error)"]))
+                }
+            }
+        }
+    }
+
+    /// A command whose reply is worth saying when it worked too (`record-current`: where the file goes).
+    private func sendSaying(_ words: [String]) {
+        link?.ask(words) { reply, problem in
+            let said = problem ?? reply?["text"]?.stringValue ?? ""
+            MainThread.run { [weak self] in if !said.isEmpty { self?.window?.say(said) } }
+        }
+    }
+
+    /// Preferences (Ctrl+,): built when first opened, its plugins asked of the player and its alarms of `oton alarm` each time.
+    private func openPreferences() {
+        guard let window else { return }
+        let shown = preferences ?? PreferencesWindow(parent: window.window, addAlarm: { [unowned self] in addAlarm(when: $0, station: $1) },
+                                                     removeAlarm: { [unowned self] in removeAlarm($0) })
+        preferences = shown
+        shown.suggest(station: playing.station)
+        shown.present()
+        showAlarms()
+        link?.ask(["plugins"]) { reply, problem in
+            let rows = PluginRow.list(from: reply?["data"])
+            MainThread.run { [weak self] in
+                if let problem { self?.window?.say(problem) }
+                self?.preferences?.show(plugins: rows)
+            }
+        }
+    }
+
+    private func showAlarms() {
+        alarms.list { rows, problem in
+            MainThread.run { [weak self] in
+                guard let self else { return }
+                if let rows { preferences?.show(alarms: rows) } else if let problem { preferences?.say(problem) }
+            }
+        }
+    }
+
+    private func addAlarm(when: String, station: String) {
+        alarms.add(when: when, station: station) { problem in MainThread.run { [weak self] in self?.alarmsChanged(problem) } }
+    }
+
+    private func removeAlarm(_ number: Int) {
+        alarms.remove(number) { problem in MainThread.run { [weak self] in self?.alarmsChanged(problem) } }
+    }
+
+    /// After `oton alarm add|remove`: its refusal said, the list read again.
+    private func alarmsChanged(_ problem: String?) {
+        if let problem { preferences?.say(problem) }
+        showAlarms()
     }
 
     private func showStations(_ list: [StationRow]) {
@@ -193,15 +353,25 @@ public final class WindowApplication {
     /// app.search-result(N) (a search result's row).
     private func addActions() {
         let box = Unmanaged.passUnretained(self).toOpaque()
-        oton_gtk_add_action(application, "quit", nil, { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().quit() }
-        }, box)
-        oton_gtk_add_action(application, "play-pause", nil, { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playOrPause() }
-        }, box)
+        // The actions without a parameter, one C handler for them all: it finds the Swift one by the action's name.
+        let simple: oton_gtk_action_fn = { action, _, data in
+            let gAction: OpaquePointer = cast(action)
+            let name = String(cString: g_action_get_name(gAction))
+            MainActor.assumeIsolated {
+                let application = Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue()
+                WindowApplication.simpleActions[name]?(application)
+            }
+        }
+        for name in Self.simpleActions.keys { oton_gtk_add_action(application, name, nil, simple, box) }
         oton_gtk_add_action(application, "search-result", oton_gtk_int32_type(), { _, parameter, data in
             let number = g_variant_get_int32(parameter)
             MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playResult(Int(number)) }
+        }, box)
+        oton_gtk_add_action(application, "copy-line", oton_gtk_string_type(), { _, parameter, data in
+            let line = String(cString: g_variant_get_string(parameter, nil))
+            MainActor.assumeIsolated {
+                Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().window?.copy(line, saying: tr("copied: {text}", ["text": line]))
+            }
         }, box)
         for edit in ["default", "up", "remove"] {
             let handler: oton_gtk_action_fn = { action, parameter, data in
@@ -212,9 +382,6 @@ public final class WindowApplication {
             }
             oton_gtk_add_action(application, "favourite-" + edit, oton_gtk_string_type(), handler, box)
         }
-        oton_gtk_add_action(application, "search", nil, { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().window?.openSearch() }
-        }, box)
         oton_gtk_add_action(application, "station", oton_gtk_int32_type(), { _, parameter, data in
             let number = g_variant_get_int32(parameter)
             MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().send(["station", "\(number)"]) }
@@ -223,8 +390,16 @@ public final class WindowApplication {
         oton_gtk_accel(gtk, "app.quit", "<Control>q")
         oton_gtk_accel(gtk, "app.play-pause", "space")
         oton_gtk_accel(gtk, "app.search", "<Control>f")
+        oton_gtk_accel(gtk, "app.preferences", "<Control>comma")
         for number in 1...9 { oton_gtk_accel(gtk, "app.station(\(number))", "<Control>\(number)") }
     }
+
+    /// app.quit, app.play-pause, app.share, app.record-track, app.record-station, app.preferences, app.search.
+    private static let simpleActions: [String: @MainActor (WindowApplication) -> Void] = [
+        "quit": { $0.quit() }, "play-pause": { $0.playOrPause() }, "share": { $0.share() },
+        "record-track": { $0.sendSaying(["record-current"]) }, "record-station": { $0.toggleStationRecording() },
+        "preferences": { $0.openPreferences() }, "search": { $0.window?.openSearch() },
+    ]
 
     private func quit() {
         if let window { gtk_window_destroy(cast(window.window)) }

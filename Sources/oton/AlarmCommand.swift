@@ -24,10 +24,28 @@ struct AlarmCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: tr("List the alarms, their next times and whether each wakes a suspended machine."))
 
+        @Option(name: .long, help: ArgumentHelp(tr("table or json")))
+        var format: String = "table"
+
+        func validate() throws {
+            guard ["table", "json"].contains(format) else { throw ValidationError(tr("--format takes table or json, not \"{value}\"", ["value": format])) }
+        }
+
         func run() throws {
             let alarms = AlarmFolders.current.all()
-            if alarms.isEmpty { Terminal.note(tr("no alarms; add one with oton alarm add 07:00 --station NAME")) }
             let manager = SystemdUserManager()
+            if format == "json" {
+                // For scripts and `oton window`: the words are the listing's, in the reader's language; the keys stay English.
+                let rows: [JSONValue] = alarms.map { listed in
+                    ["number": .int(listed.alarm.number), "station": .string(listed.alarm.station), "when": .string(AlarmWords.when(listed.alarm.time)),
+                     "next": manager.nextElapse(listed.alarm.time.onCalendar).map(JSONValue.string) ?? .null,
+                     "fade_in_seconds": .int(listed.alarm.fadeInSeconds), "volume": listed.alarm.volumePercent.map { .int($0) } ?? .null,
+                     "wakes_system": .bool(listed.wakesSystem)]
+                }
+                print(JSONValue.array(rows).jsonText)
+                return
+            }
+            if alarms.isEmpty { Terminal.note(tr("no alarms; add one with oton alarm add 07:00 --station NAME")) }
             for listed in alarms {
                 let next = manager.nextElapse(listed.alarm.time.onCalendar).map { tr("next {time}", ["time": $0]) } ?? tr("next run unknown")
                 print("\(listed.alarm.number)  \(AlarmWords.when(listed.alarm.time))  \(StationsTable.clean(listed.alarm.station))"

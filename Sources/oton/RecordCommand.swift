@@ -57,7 +57,7 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Engine: auto (the light engine whenever only the encoded stream is recorded), light or gstreamer")))
     var engine: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Control socket name for `oton ctl --instance` (several stations; default: \"default\", or record-PID when taken)")))
+    @Option(name: .long, help: ArgumentHelp(tr("Control socket name for `oton ctl --instance` (several stations, or one with this option; default: \"default\", or record-PID when taken)")))
     var instance: String?
 
     @Option(name: .long, help: ArgumentHelp(tr("Folder to record into")))
@@ -216,7 +216,8 @@ struct RecordCommand: ParsableCommand {
         playerOptions.decodes = false // nobody listens: parse and tag the stream; decoded only when a plugin selects the PCM tap
         playerOptions.engine = engineChoice
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
-        if chosenStations.count > 1 || all || stationsFile != nil || shard != nil {
+        // One station with --instance too: the socket it names is the many-stations recorder's (status, quit).
+        if chosenStations.count > 1 || all || stationsFile != nil || shard != nil || instance != nil {
             return try recordMany(chosenStations, config: config, playerOptions: playerOptions, stopAfter: stopAfter, wishes: wishes) { plugins($0, $1) }
         }
         let chosen = chosenStations[0]

@@ -53,9 +53,14 @@ final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Senda
             lock.lock(); problem = message; lock.unlock()
             Terminal.error(prefix + message)
         default:
+            // Each failure and its reconnect are the player's log lines; this line only says that a
+            // station of several gave up (a single station's end is the command's own last line).
+            // Both used to say every reconnect, in other words.
             if case let .state(state) = event.event.payload, let error = state.error {
                 lock.lock(); problem = error.message; lock.unlock()
-                Terminal.error(prefix + "\(error.kind): \(error.playbackError?.localizedMessage ?? error.message)\(state.retryAttempt > 0 ? tr(" (reconnect attempt {attempt})", ["attempt": "\(state.retryAttempt)"]) : "")")
+                if state.state == .error, !prefix.isEmpty {
+                    Terminal.error(prefix + "\(error.kind): \(error.playbackError?.localizedMessage ?? error.message)")
+                }
             }
         }
     }

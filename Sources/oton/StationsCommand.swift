@@ -15,7 +15,7 @@ struct StationsCommand: ParsableCommand {
                               "oton stations default \"Oton FM\"", "oton stations remove \"My FM\"",
                               "oton stations export favourites.m3u", "oton play --search \"radio paradise\"")
         ),
-        subcommands: [List.self, Search.self, Add.self, Remove.self, Move.self, Default.self, Import.self, Export.self],
+        subcommands: [List.self, Search.self, Add.self, Remove.self, Rename.self, Move.self, Default.self, Import.self, Export.self],
         defaultSubcommand: List.self
     )
 

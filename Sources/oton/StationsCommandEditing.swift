@@ -176,6 +176,35 @@ extension StationsCommand {
         }
     }
 
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: tr("Rename a station of plugins.json (the default_station follows it)."))
+
+        @Argument(help: ArgumentHelp(tr("The station's name (any case)")))
+        var name: String
+
+        @Argument(help: ArgumentHelp(tr("Its new name")))
+        var newName: String
+
+        @OptionGroup var edited: EditedConfigOption
+
+        func validate() throws {
+            do {
+                _ = try StationInput.checkedName(newName)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
+
+        func run() throws {
+            let checked = (try? StationInput.checkedName(newName)) ?? newName // validate() refused a bad one
+            try StationsFileEdit.perform(config: edited.config) { file throws(StationsEditError) in
+                let old = file.entries[try file.index(of: name)].name
+                try file.rename(name, to: checked)
+                return "renamed \"\(old)\" to \"\(checked)\" in \(file.path)"
+            }
+        }
+    }
+
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: tr("Move a station to position POS in plugins.json (1 is the top)."))
 

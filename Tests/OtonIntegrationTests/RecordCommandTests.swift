@@ -24,6 +24,29 @@ final class RecordCommandTests: XCTestCase {
         XCTAssertEqual(stopped["error"], "false")
     }
 
+    /// Issue 39 §3/§4: a server that simply closes the stream was "network unavailable", and every
+    /// reconnect was said twice (the player's line and the recorder's).
+    func testAServerThatClosesTheStreamIsSaidSoOncePerReconnect() throws {
+        let directory = try TemporaryDirectory(self)
+        let audio = directory.file("four-seconds.mp3")
+        XCTAssertEqual(try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=172", "!", "audioconvert", "!",
+                                                       "lamemp3enc", "!", "filesink", "location=\(audio)"]).status, 0)
+        let server = try LocalHTTPServer.start(routes: ["/closing.mp3": CannedResponse(headers: ["Content-Type": "audio/mpeg"],
+                                                                                       body: try Data(contentsOf: URL(fileURLWithPath: audio)))])
+        defer { server.stop() }
+        let harness = try RecordHarness(self, url: server.url("/closing.mp3").absoluteString, extra: ["--duration", "6s"])
+        try harness.start()
+        XCTAssertEqual(harness.waitForExit(timeout: 90), 0, harness.stderr)
+        let ended = harness.stderr.components(separatedBy: "the server ended the stream").count - 1
+        XCTAssertGreaterThanOrEqual(ended, 1, harness.stderr)
+        XCTAssertFalse(harness.stderr.contains("network seems to be unavailable"), harness.stderr)
+        XCTAssertFalse(harness.stderr.contains("network-unavailable"), harness.stderr)
+        XCTAssertFalse(harness.stderr.contains("reconnect attempt"), "one line per reconnect, the player's: \(harness.stderr)")
+        let failure = try XCTUnwrap(harness.events.map(harness.fields).first { $0["error_kind"] != nil }, "a state event carries the failure")
+        XCTAssertEqual(failure["error_kind"], "stream-unavailable")
+        XCTAssertEqual(failure["error_message"], "The station's server ended the stream.")
+    }
+
     /// A recording is not listening: an enabled history plugin does not run (nothing is "heard" or scrobbled)
     /// unless --with-plugin asks for it; an id that is not enabled is a usage error.
     func testRecordRunsOnlyTheRecordingPluginsUnlessAskedForMore() async throws {

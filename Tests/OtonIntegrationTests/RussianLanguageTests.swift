@@ -192,6 +192,10 @@ final class RussianLanguageTests: XCTestCase {
         // The host's own replies too: the status line of `oton ctl status` and a refusal.
         XCTAssertTrue(try oton.ctl(["status"]).stdout.contains(" · Радио Один · громкость 100%"), "ctl status in Russian")
         XCTAssertTrue(try oton.ctl(["no-such-command"]).stderr.contains("неизвестная команда «no-such-command»"), "a refusal in Russian")
+        // Issue 39 §4: the volume's words were English in a Russian oton.
+        XCTAssertEqual(try oton.ctl(["volume", "120"]).stdout, "громкость 120% с усилением\n")
+        let fraction = try oton.ctl(["volume", "0.5"])
+        XCTAssertTrue(fraction.stderr.contains("громкость задаётся в процентах: 50 означает 0.5"), fraction.stderr)
         let commandsJSON = try oton.ctl(["--json", "commands"])
         XCTAssertTrue(commandsJSON.stdout.contains(#""help":"what is playing: state, station, track, volume""#), "JSON stays English: \(commandsJSON.stdout)")
     }

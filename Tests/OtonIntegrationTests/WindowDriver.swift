@@ -18,7 +18,8 @@ final class WindowDriver: @unchecked Sendable { // its state is set up once; `wi
     /// Screenshots land here, kept after the run (`.build/test-output/window`).
     static let outputFolder = TestPaths.root + "/.build/test-output/window"
 
-    init(_ testCase: XCTestCase, desktop: DesktopSession, plugins: String) throws {
+    /// `extra`: more environment for the window (ADW_DEBUG_COLOR_SCHEME=prefer-dark: a system that prefers dark).
+    init(_ testCase: XCTestCase, desktop: DesktopSession, plugins: String, extra: [String: String] = [:]) throws {
         self.desktop = desktop
         directory = try TemporaryDirectory(testCase)
         config = try directory.write("plugins.json", plugins)
@@ -39,6 +40,7 @@ final class WindowDriver: @unchecked Sendable { // its state is set up once; `wi
         environment["LC_ALL"] = nil
         environment["LANGUAGE"] = nil
         environment["PULSE_SERVER"] = "unix:/nonexistent" // the player plays into no device, as on a server
+        environment.merge(extra) { _, chosen in chosen }
         self.environment = environment
         testCase.addTeardownBlock { [self] in stop() }
     }
@@ -126,6 +128,22 @@ final class WindowDriver: @unchecked Sendable { // its state is set up once; `wi
     static func colourCount(_ path: String) throws -> Int {
         let result = try runProcess("/usr/bin/identify", ["-format", "%k", path])
         return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// The picture's mean brightness, 0 (black) to 1 (white): a dark style is well below the middle, a light one above.
+    static func brightness(_ path: String) throws -> Double {
+        let result = try runProcess("/usr/bin/convert", [path, "-colorspace", "Gray", "-format", "%[fx:mean]", "info:"])
+        return Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// The names of every label the window shows (a list row's text is its label's name).
+    func labelNames() -> [String] {
+        (drive(["names", "label"])?["names"]?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+
+    /// The text on the display's clipboard (nil when nothing answers).
+    func clipboard() -> String? {
+        drive(["clipboard"])?["text"]?.stringValue
     }
 
     static func size(_ path: String) throws -> String {

@@ -113,14 +113,16 @@ final class WindowTests: XCTestCase {
         XCTAssertEqual(marked.last, playerTitle, "the label shows the player's title as text")
         XCTAssertEqual(marked.last, #"<b>Bold</b> & <span size="99999">big</span>"#, "tags stay visible characters")
 
-        // The tracks heard, newest first, under "Recently played" (a plain-text row each).
-        XCTAssertTrue(driver.press("Recently played"), driver.tree())
+        // The tracks heard, newest first, under "History" (a plain-text row each): without the history
+        // plugin in the player, those heard since the window opened, and the page says so.
+        XCTAssertTrue(driver.press("History"), driver.tree())
         try await pollUntilTrue(timeout: 60, "the history rows") {
             let rows = driver.drive(["names", "label"])?["names"]?.arrayValue?.compactMap(\.stringValue) ?? []
             let songs = rows.filter { $0.contains(" – ") }
             return songs.count >= 3 && songs[0].contains("Artist C – <b>Bold</b>") && songs[1].contains("Artist B – Song Two · Lab FM")
                 && songs[2].contains("Artist A – Song One · Lab FM")
         }
+        XCTAssertEqual(driver.text("History status"), "the player keeps no history (its history plugin is off): tracks heard since the window opened")
         XCTAssertTrue(driver.press("Favourites"))
 
         // The volume slider acts on the player.
@@ -136,9 +138,10 @@ final class WindowTests: XCTestCase {
         }
         XCTAssertTrue(driver.waitForText("Sleep timer") { $0.hasPrefix("sleep 29:") || $0 == "sleep 30:00" }.matched, driver.tree())
 
-        let wide = try driver.screenshot("window-1280x800.png", width: 1280, height: 800)
+        let wide = try driver.screenshot("window-1280x800-light.png", width: 1280, height: 800)
         XCTAssertEqual(try WindowDriver.size(wide), "1280x800")
         XCTAssertGreaterThan(try WindowDriver.colourCount(wide), 16, "the screenshot shows a drawn window, not a blank screen")
+        XCTAssertGreaterThan(try WindowDriver.brightness(wide), 0.6, "light: the style a system without a preference gets")
 
         XCTAssertTrue(driver.press("Sleep timer"))
         XCTAssertTrue(driver.waitForButton("Sleep timer off"))
@@ -252,9 +255,10 @@ final class WindowTests: XCTestCase {
         let rows = driver.buttonNames().filter { $0.hasPrefix("Station ") }
         XCTAssertLessThan(rows.count, 1000, "only rows near the screen exist (GtkListView keeps about 200), not 10,000")
         XCTAssertTrue(driver.waitForButton("Next station"), "the controls answer while the list is long")
-        let narrow = try driver.screenshot("window-390x844.png", width: 390, height: 844)
+        let narrow = try driver.screenshot("window-390x844-light.png", width: 390, height: 844)
         XCTAssertEqual(try WindowDriver.size(narrow), "390x844")
         XCTAssertGreaterThan(try WindowDriver.colourCount(narrow), 16, "the screenshot shows a drawn window, not a blank screen")
+        XCTAssertGreaterThan(try WindowDriver.brightness(narrow), 0.6, "light: the style a system without a preference gets")
 
         // A window that dies without a word (SIGKILL) takes its player along: its lifeline closes.
         XCTAssertFalse(player.isEmpty, "the window's player runs below it")

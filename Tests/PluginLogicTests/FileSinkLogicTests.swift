@@ -211,6 +211,8 @@ final class FileSinkLogicTests: XCTestCase {
         // The track in progress at SIGTERM or a broken connection: kept as incomplete whatever its length (issue 37 §6).
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 2, minimumSeconds: 5, policy: .incomplete, cutShort: true),
                        .keep("S/incomplete/a.mp3"))
+        XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 0.4, minimumSeconds: 5, policy: .incomplete, cutShort: true),
+                       .drop("too short (0.4 s < 5.0 s), not kept"), "a few frames just before the stop are no recording")
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 2, minimumSeconds: 5, policy: .keep, cutShort: true),
                        .keep("S/a.mp3"))
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 2, minimumSeconds: 5, policy: .drop, cutShort: true),

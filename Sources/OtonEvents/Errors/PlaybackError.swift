@@ -23,6 +23,9 @@ public enum StreamUnavailableReason: Hashable, Sendable {
     case tooManyRedirects(limit: Int)
     /// A redirect to a scheme oton never follows (ftp:, file:, …).
     case redirectToUnsupportedScheme(String)
+    /// A live stream's server closed the connection as if the stream were over (its source left, or
+    /// it restarted). Not a network fault: it was shown as "the network seems to be unavailable".
+    case serverEnded
     /// The stream failed for a reason the classifier could not pin down.
     case unknown
     /// The URL is a playlist that gave no stream (see ``PlaylistProblem``).
@@ -41,6 +44,7 @@ public enum StreamUnavailableReason: Hashable, Sendable {
         case .sentNothing: "sent-nothing"
         case .tooManyRedirects: "too-many-redirects"
         case .redirectToUnsupportedScheme: "unsupported-redirect"
+        case .serverEnded: "server-ended"
         case .unknown: "unknown"
         case let .playlist(problem): problem.code
         }
@@ -92,6 +96,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             case .sentNothing(let seconds): catalogue.tr("The station's server accepted the connection but sent nothing for {seconds} s.", ["seconds": "\(seconds)"])
             case .tooManyRedirects(let limit): catalogue.tr("The address redirects in a loop (too many redirects, more than {limit}).", ["limit": "\(limit)"])
             case .redirectToUnsupportedScheme(let target): catalogue.tr("The server redirected to an address oton does not follow ({target}).", ["target": "\(target)"])
+            case .serverEnded: catalogue.tr("The station's server ended the stream.")
             case .unknown: catalogue.tr("The station's stream isn't available right now.")
             case let .playlist(problem): problem.message(in: catalogue)
             }
@@ -137,6 +142,8 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
                 catalogue.tr("The server may be overloaded or the station's source offline. oton tries again on its own; if it keeps happening, check the stream URL.")
             case .tooManyRedirects, .redirectToUnsupportedScheme:
                 catalogue.tr("The station's server is misconfigured. Check the stream URL (the station's website usually lists the current one).")
+            case .serverEnded:
+                catalogue.tr("Its source may have stopped or the server restarted. oton tries again on its own; to try at once, press space (or run `oton ctl play`).")
             case .unknown:
                 catalogue.tr("Try again in a moment. If it keeps failing, the station may be off air.")
             case let .playlist(problem):
@@ -165,6 +172,9 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             if case .sentNothing = reason {
                 return catalogue.tr("The server may be overloaded or the station's source offline. If it keeps happening, check the stream URL.")
             }
+            if case .serverEnded = reason {
+                return catalogue.tr("Its source may have stopped or the server restarted. Try again later.")
+            }
             return recoverySuggestion(in: catalogue)
         case .stalled:
             return catalogue.tr("The station or your connection is overloaded: try a lower-quality stream.")
@@ -192,7 +202,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             false
         case .streamUnavailable(let reason):
             switch reason {
-            case .notFound, .serverError, .unknown: true
+            case .notFound, .serverError, .unknown, .serverEnded: true
             case .secureConnectionFailed: true // a handshake can also fail on a flaky network; recording keeps trying
             case .httpStatus(let status): status == 408 || status == 429
             case .sentNothing: true

@@ -164,6 +164,10 @@ package struct ControlCommands: ControlHandler {
         if let engine = player.snapshot.engine { data["engine"] = .string(engine.rawValue) }
         for key in [OTON_FIELD_TITLE, OTON_FIELD_ARTIST, OTON_FIELD_RAW_TITLE, OTON_FIELD_GENRE, OTON_FIELD_CODEC, OTON_FIELD_BITRATE,
                     OTON_FIELD_ARTWORK_URL] { data[key] = track[key].map(JSONValue.string) }
+        // The artwork plugin's last picture, so a client that attaches mid-track (the window) shows it at once.
+        if let kind = bus.registry.kind(for: OTON_EVENT_NAME_ARTWORK_READY), let artwork = bus.current(kind)?.event {
+            data["artwork"] = .object(Dictionary(artwork.fields.map { ($0.key, JSONValue.string($0.value)) }, uniquingKeysWith: { _, last in last }))
+        }
         if let kind = state[OTON_FIELD_ERROR_KIND] {
             data["error"] = ["kind": .string(kind), "message": .string(state[OTON_FIELD_ERROR_MESSAGE] ?? ""),
                              "suggestion": .string(state[OTON_FIELD_ERROR_SUGGESTION] ?? "")]
@@ -172,7 +176,7 @@ package struct ControlCommands: ControlHandler {
         // The text is for a person, in their language (the data above is the API, in English).
         var text = "\(tr(state[OTON_FIELD_STATE] ?? "idle")) · \(player.station.name)"
         if !song.isEmpty { text += " · " + song }
-        text += " · " + tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent)])
+        text += " · " + tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent, in: .current)])
         let shift = Self.behindLive(player.snapshot.timeshift)
         if !shift.text.isEmpty {
             data.merge(shift.data) { _, new in new }
@@ -233,7 +237,7 @@ package struct ControlCommands: ControlHandler {
 
     private func volume(_ arguments: [String]) -> ControlReply {
         guard let argument = arguments.first else {
-            return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent)]), data: ["volume": .int(volumePercent)])
+            return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent, in: .current)]), data: ["volume": .int(volumePercent)])
         }
         let target: Int
         switch Self.volumeArgument(argument) {
@@ -245,7 +249,7 @@ package struct ControlCommands: ControlHandler {
             player.submit(.changeVolume(byPercent: change), from: "control")
         case let .failure(error): return .failure(error.description)
         }
-        return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: target)]), data: ["volume": .int(target)])
+        return .success(tr("volume {volume}", ["volume": VolumeArgument.text(percent: target, in: .current)]), data: ["volume": .int(target)])
     }
 
     /// `level [on|off]`: loudness levelling shown, or turned on or off (docs/levelling.md).
@@ -319,7 +323,12 @@ package struct ControlCommands: ControlHandler {
             case let .failed(error): tr("failed: {reason}", ["reason": error.reason(in: .current)])
             }
             lines.append("\(report.id)  \(shown)")
-            list.append(["id": .string(report.id), "status": .string(status), "path": .string(report.path)])
+            var entry: [String: JSONValue] = ["id": .string(report.id), "status": .string(status), "path": .string(report.path)]
+            if case let .running(manifest) = report.status {
+                entry["name"] = .string(manifest.name)
+                entry["description"] = .string(manifest.description)
+            }
+            list.append(.object(entry))
         }
         return .success(lines.isEmpty ? tr("no plugins configured") : lines.joined(separator: "\n"), data: ["plugins": .array(list)])
     }

@@ -31,7 +31,8 @@ public enum EmptyConnectionDiagnosis {
     public static func first(_ kind: PlaybackErrorKind, isHTTP: Bool, sourceBytes: UInt64) -> Step {
         guard isHTTP, sourceBytes == 0 else { return .keep }
         switch kind {
-        case .decodeError, .networkUnavailable, .streamUnavailable(reason: .unknown), .streamUnavailable(reason: .notAudio):
+        case .decodeError, .networkUnavailable, .streamUnavailable(reason: .unknown), .streamUnavailable(reason: .notAudio),
+             .streamUnavailable(reason: .serverEnded):
             return .probe
         case let .streamUnavailable(reason: .httpStatus(status)) where (300 ..< 400).contains(status):
             return .probe // a redirect libsoup would not follow

@@ -80,7 +80,7 @@ extension Player {
             finish(.ended)
         } else if pipeline?.description.isLive == true {
             logger.warning("\(current.url): \(tr("the server ended the stream"))")
-            fail(.networkUnavailable)
+            fail(.streamUnavailable(reason: .serverEnded))
         } else {
             handle(.stop)
             finish(.ended)

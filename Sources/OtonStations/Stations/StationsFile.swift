@@ -134,6 +134,23 @@ extension StationsFile {
         defaultStationName = entries[try index(of: name)].name
     }
 
+    /// Renames a station: only the value of its "name" changes (its other members stay as written),
+    /// and a default_station that named it follows. Another station with the new name (in any case) is refused.
+    public mutating func rename(_ name: String, to newName: String) throws(StationsEditError) {
+        let index = try index(of: name)
+        if let other = entries.firstIndex(where: { $0.hasName(newName) }), other != index { throw .duplicate(name: newName, file: path) }
+        let entry = entries[index]
+        let bytes = Array(entry.text.utf8)
+        let spans = JSONSpans(bytes: bytes)
+        guard let span = spans.members(ofObjectAt: spans.rootStart).first(where: { $0.key == "name" })?.value else {
+            throw .unknownStation(name: name, known: entries.map(\.name))
+        }
+        var text = bytes
+        text.replaceSubrange(span, with: Array(JSONValue.string(newName).jsonText.utf8))
+        entries[index] = StationEntry(name: newName, url: entry.url, text: String(decoding: text, as: UTF8.self))
+        if let defaultName = defaultStationName, entry.hasName(defaultName) { defaultStationName = newName }
+    }
+
     /// Moves a station to `position` (1 is the top).
     public mutating func move(_ name: String, to position: Int) throws(StationsEditError) {
         let index = try index(of: name)

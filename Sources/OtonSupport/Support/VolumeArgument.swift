@@ -13,7 +13,7 @@ public enum VolumeArgument: Equatable, Sendable {
         public let input: String
         /// What is wrong with it and what is accepted.
         public let reason: String
-        public var description: String { "volume \"\(input)\"\(reason)" }
+        public var description: String { tr("volume \"{input}\"{reason}", ["input": input, "reason": reason]) }
     }
 
     /// "30", "30%", "+5", "-5": an absolute volume from 0 to 150, or a change from -150 to +150.
@@ -24,18 +24,18 @@ public enum VolumeArgument: Equatable, Sendable {
         if digits.hasSuffix("%") { digits = digits.dropLast() }
         let sign = digits.first.flatMap { $0 == "+" || $0 == "-" ? $0 : nil }
         if sign != nil { digits = digits.dropFirst() }
-        let range = sign == nil ? "from 0 to 150" : "a change from -150 to +150"
+        let range = sign == nil ? tr("from 0 to 150") : tr("a change from -150 to +150")
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             var hint = ""
             if sign == nil, let fraction = Double(digits), fraction.isFinite, fraction > 0, fraction <= OutputVolume.maximum, digits.contains(".") {
-                hint = "; volume is in percent: \(Int((fraction * 100).rounded())) means \(digits)"
+                hint = tr("; volume is in percent: {percent} means {fraction}", ["percent": "\(Int((fraction * 100).rounded()))", "fraction": String(digits)])
             }
-            return .failure(Invalid(input: text, reason: ": takes a whole percentage \(range) (or +N / -N)\(hint)"))
+            return .failure(Invalid(input: text, reason: tr(": takes a whole percentage {range} (or +N / -N){hint}", ["range": range, "hint": hint])))
         }
         // At most three significant digits are in range; longer numbers are refused without converting them.
         let significant = digits.drop { $0 == "0" }
         guard significant.count <= 3, let magnitude = Int(significant.isEmpty ? "0" : significant), magnitude <= maximumPercent else {
-            return .failure(Invalid(input: text, reason: " is out of range: \(range)"))
+            return .failure(Invalid(input: text, reason: tr(" is out of range: {range}", ["range": range])))
         }
         switch sign {
         case "+": return .success(.relative(magnitude))

@@ -12,6 +12,15 @@ enum MainThread {
         }, box)
     }
 
+    /// Calls `work` once on the main loop after `seconds`.
+    @MainActor
+    static func after(seconds: UInt32, _ work: @escaping @MainActor () -> Void) {
+        every(seconds: seconds) {
+            work()
+            return false
+        }
+    }
+
     /// Calls `tick` on the main loop every `seconds` until it returns false.
     @MainActor
     static func every(seconds: UInt32, _ tick: @escaping @MainActor () -> Bool) {

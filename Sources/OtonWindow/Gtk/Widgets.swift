@@ -58,13 +58,13 @@ enum Widgets {
         return scrolled
     }
 
-    /// Replaces `count` rows of a GtkStringList from the top with `rows`, in one splice (one model change).
-    static func splice(_ strings: OpaquePointer, removing count: UInt32, inserting rows: [String]) {
+    /// Replaces `count` rows of a GtkStringList from `position` (the top) with `rows`, in one splice (one model change).
+    static func splice(_ strings: OpaquePointer, at position: UInt32 = 0, removing count: UInt32, inserting rows: [String]) {
         var copies = rows.map { strdup($0) }
         copies.append(nil)
         copies.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { pointer in
-                gtk_string_list_splice(strings, 0, count, pointer)
+                gtk_string_list_splice(strings, position, count, pointer)
             }
         }
         for copy in copies { free(copy) }

@@ -87,15 +87,25 @@ final class PlayerLink: @unchecked Sendable {
 
     /// Sends one control command; `reply` gets the error text of a refused or failed one (nil when it worked).
     func send(_ words: [String], reply: @escaping @Sendable (String?) -> Void = { _ in }) {
+        ask(words) { _, problem in reply(problem) }
+    }
+
+    /// Sends one control command; `answer` gets the whole reply object when it worked (`text`, `data`),
+    /// else the error text of a refused or failed one. A plugin's command (`history`, `share`) may take a while: 60 s.
+    func ask(_ words: [String], answer: @escaping @Sendable (_ reply: [String: JSONValue]?, _ problem: String?) -> Void) {
         let instance = instance
         commands.async {
             do {
                 let client = try ControlClient(instance: instance)
-                client.setTimeout(seconds: 15)
-                let answer = try client.send(words)
-                reply(answer["ok"]?.boolValue == true ? nil : answer["error"]?.stringValue ?? tr("the player refused"))
+                client.setTimeout(seconds: 60)
+                let reply = try client.send(words)
+                if reply["ok"]?.boolValue == true {
+                    answer(reply, nil)
+                } else {
+                    answer(nil, reply["error"]?.stringValue ?? tr("the player refused"))
+                }
             } catch {
-                reply("\(error)")
+                answer(nil, "\(error)")
             }
         }
     }

@@ -50,7 +50,6 @@ public struct NowPlaying: Equatable, Sendable {
 
     /// A track heard since the window attached, newest first: "14:05  Artist – Title · Station".
     public private(set) var history: [String] = []
-    public static let historyLimit = 500
 
     public init() {}
 
@@ -68,10 +67,7 @@ public struct NowPlaying: Equatable, Sendable {
             if let volume = fields[OTON_FIELD_VOLUME].flatMap(Double.init), volume.isFinite {
                 volumePercent = min(max(Int((volume * 100).rounded()), 0), 150)
             }
-        case OTON_EVENT_NAME_ARTWORK_READY:
-            artworkPath = fields[OTON_FIELD_PATH].flatMap { $0.isEmpty ? nil : $0 }
-            artworkType = artworkPath == nil ? nil : fields[OTON_FIELD_TYPE]
-            colour = fields[OTON_FIELD_COLOR].flatMap(Self.checkedColour)
+        case OTON_EVENT_NAME_ARTWORK_READY: applyArtwork(fields)
         case OTON_EVENT_NAME_SLEEP_SET:
             if fields[OTON_FIELD_MODE] == "after-track" {
                 sleep = .afterTrack
@@ -92,10 +88,18 @@ public struct NowPlaying: Equatable, Sendable {
         artist = data["artist"]?.stringValue ?? ""
         title = data["title"]?.stringValue ?? ""
         if let volume = data["volume"]?.int64Value { volumePercent = Int(min(max(volume, 0), 150)) }
+        if case let .object(artwork)? = data["artwork"] { applyArtwork(artwork.compactMapValues(\.text)) }
         if let error = data["error"] {
             errorMessage = error["message"]?.stringValue
             errorSuggestion = error["suggestion"]?.stringValue
         }
+    }
+
+    /// The artwork plugin's picture (its event, or `status`'s `artwork` when the window attaches mid-track).
+    private mutating func applyArtwork(_ fields: [String: String]) {
+        artworkPath = fields[OTON_FIELD_PATH].flatMap { $0.isEmpty ? nil : $0 }
+        artworkType = artworkPath == nil ? nil : fields[OTON_FIELD_TYPE]
+        colour = fields[OTON_FIELD_COLOR].flatMap(Self.checkedColour)
     }
 
     private mutating func applyState(_ fields: [String: String], now: Double) {
@@ -118,9 +122,8 @@ public struct NowPlaying: Equatable, Sendable {
 
     /// Puts the current track at the top of the history (its wall time as the listener's HH:MM).
     private mutating func remember(clock: String) {
-        let song = [artist, title].filter { !$0.isEmpty }.joined(separator: " – ")
-        history.insert(clock + "  " + song + (station.isEmpty ? "" : " · " + station), at: 0)
-        if history.count > Self.historyLimit { history.removeLast(history.count - Self.historyLimit) }
+        history.insert(HistoryLines.line(clock: clock, artist: artist, title: title, station: station), at: 0)
+        if history.count > HistoryLines.limit { history.removeLast(history.count - HistoryLines.limit) }
     }
 
     private mutating func applyTrack(_ fields: [String: String], clock: String) {

@@ -1,10 +1,11 @@
 import CGtk
 import OtonSupport
 
-/// One favourite: a flat button named after the station that plays it (`app.station(N)`, N from 1
+/// One favourite: a "now playing" mark (shown on the current station, whose button is then described
+/// "Playing now"), a flat button named after the station that plays it (`app.station(N)`, N from 1
 /// as `oton ctl stations` numbers them) and an "Edit NAME" button whose popover makes it the
-/// default, moves it up or removes it (`app.favourite-default|up|remove('NAME')`). Rows are made
-/// once and bound to whichever station scrolls into them.
+/// default, moves it up, removes it (`app.favourite-default|up|remove('NAME')`) or renames it (an
+/// entry "New name for NAME" and "Rename NAME"). Rows are made once and bound to whichever station scrolls into them.
 @MainActor
 enum FavouriteRow {
     typealias Widget = Widgets.Widget
@@ -13,7 +14,11 @@ enum FavouriteRow {
         ("app.favourite-default", N_("Make default")), ("app.favourite-up", N_("Move up")), ("app.favourite-remove", N_("Remove")),
     ]
 
-    static func make() -> Widget {
+    /// `rename` gets the station's name and the new name typed.
+    static func make(rename: @escaping @MainActor (String, String) -> Void) -> Widget {
+        let mark = gtk_image_new_from_icon_name("media-playback-start-symbolic")!
+        gtk_widget_set_margin_start(mark, 8)
+        gtk_widget_set_visible(mark, 0)
         let play = gtk_button_new()!
         gtk_widget_add_css_class(play, "flat")
         gtk_widget_set_hexpand(play, 1)
@@ -21,25 +26,39 @@ enum FavouriteRow {
         gtk_widget_add_css_class(edit, "flat")
         let popover = gtk_popover_new()!
         gtk_widget_set_parent(popover, edit)
-        let buttons = edits.map { entry -> Widget in
+        var buttons = edits.map { entry -> Widget in
             let button = gtk_button_new_with_label(tr(entry.title))!
             gtk_widget_add_css_class(button, "flat")
             Signal.connect(button, "clicked") { gtk_popover_popdown(cast(popover)) }
             return button
         }
+        let newName = gtk_entry_new()!
+        let apply = gtk_button_new_with_label(tr("Rename"))!
+        let renaming = { @MainActor in
+            guard let target = gtk_actionable_get_action_target_value(cast(apply)) else { return }
+            let name = String(cString: g_variant_get_string(target, nil))
+            let typed = String(cString: gtk_editable_get_text(cast(newName))).trimmingCharacters(in: .whitespaces)
+            gtk_popover_popdown(cast(popover))
+            if !typed.isEmpty, typed != name { rename(name, typed) }
+        }
+        Signal.connect(apply, "clicked") { renaming() }
+        Signal.connect(newName, "activate") { renaming() }
+        buttons.append(Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [newName, apply]))
         gtk_popover_set_child(cast(popover), Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 2, buttons))
         Signal.connect(edit, "clicked") { gtk_popover_popup(cast(popover)) }
-        return Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [play, edit])
+        return Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [mark, play, edit])
     }
 
-    static func bind(_ row: Widget, name: String, number: Int) {
-        guard let play = gtk_widget_get_first_child(row), let edit = gtk_widget_get_last_child(row),
+    static func bind(_ row: Widget, name: String, number: Int, isCurrent: Bool) {
+        guard let mark = gtk_widget_get_first_child(row), let play = gtk_widget_get_next_sibling(mark), let edit = gtk_widget_get_last_child(row),
               let popover = gtk_widget_get_last_child(edit), let box = gtk_popover_get_child(cast(popover)) else { return }
+        gtk_widget_set_visible(mark, isCurrent ? 1 : 0)
         gtk_button_set_label(cast(play), name)
         if let label = gtk_button_get_child(cast(play)) {
             gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_END)
             gtk_label_set_xalign(cast(label), 0)
         }
+        oton_gtk_accessible_description(play, isCurrent ? tr("Playing now") : "")
         // The target first: a name without its target is a mismatch GTK warns about.
         gtk_actionable_set_action_target_value(cast(play), g_variant_new_int32(Int32(clamping: number)))
         gtk_actionable_set_action_name(cast(play), "app.station")
@@ -55,5 +74,11 @@ enum FavouriteRow {
             gtk_actionable_set_action_name(cast(current), entry.action)
             button = gtk_widget_get_next_sibling(current)
         }
+        // The rename row: its entry starts with the name; the button keeps which station it renames (no action).
+        guard let renameRow = button, let entry = gtk_widget_get_first_child(renameRow), let apply = gtk_widget_get_last_child(renameRow) else { return }
+        gtk_editable_set_text(cast(entry), name)
+        oton_gtk_accessible_label(entry, tr("New name for {name}", values))
+        oton_gtk_accessible_label(apply, tr("Rename {name}", values))
+        gtk_actionable_set_action_target_value(cast(apply), g_variant_new_string(name))
     }
 }

@@ -10,20 +10,33 @@ final class MainWindow {
     let window: Widget
     private let nowPlaying = NowPlayingView()
     private let controls: ControlsBar
-    private let favourites = FavouritesList()
-    private let history = HistoryList()
+    private let favourites: FavouritesList
+    let history: HistoryPage
     let search: SearchPage
     private var lists: Widget?
     private let toasts: Widget
     private let page: Widget
     private let tint = gtk_css_provider_new()!
     private var tintColour: String?
+    private var recordStation: Widget?
 
-    init(application: UnsafeMutablePointer<GtkApplication>, size: (width: Int32, height: Int32),
-         act: @escaping @MainActor ([String]) -> Void, playOrPause: @escaping @MainActor () -> Void,
-         search searching: @escaping @MainActor (String) -> Void, addToFavourites: @escaping @MainActor () -> Void) {
-        controls = ControlsBar(act: act, playOrPause: playOrPause)
-        search = SearchPage(search: searching, addToFavourites: addToFavourites)
+    /// What the window's controls ask the application for.
+    struct Actions {
+        /// A control command ("next", "volume 40", …).
+        var act: @MainActor ([String]) -> Void
+        var playOrPause: @MainActor () -> Void
+        var search: @MainActor (String) -> Void
+        var addToFavourites: @MainActor () -> Void
+        var searchHistory: @MainActor (String) -> Void
+        /// A favourite's name and its new one.
+        var rename: @MainActor (String, String) -> Void
+    }
+
+    init(application: UnsafeMutablePointer<GtkApplication>, size: (width: Int32, height: Int32), actions: Actions) {
+        controls = ControlsBar(act: actions.act, playOrPause: actions.playOrPause)
+        search = SearchPage(search: actions.search, addToFavourites: actions.addToFavourites)
+        favourites = FavouritesList(rename: actions.rename)
+        history = HistoryPage(search: actions.searchHistory)
         window = adw_application_window_new(application)!
         gtk_window_set_title(cast(window), "Oton")
         gtk_window_set_default_size(cast(window), size.width, size.height)
@@ -32,18 +45,36 @@ final class MainWindow {
         let header = adw_header_bar_new()!
         let title = adw_window_title_new("Oton", nil)!
         adw_header_bar_set_title_widget(cast(header), title)
+        // Preferences (app.preferences, Ctrl+,), share the track (app.share), record it (app.record-track)
+        // or the station (app.record-station).
+        for (icon, name, action) in [("emblem-system-symbolic", tr("Preferences"), "app.preferences"),
+                                     ("send-to-symbolic", tr("Share"), "app.share"),
+                                     ("document-save-symbolic", tr("Record this track"), "app.record-track"),
+                                     ("media-record-symbolic", tr("Record this station"), "app.record-station")] {
+            let button = Widgets.iconButton(icon: icon, name: name, circular: false)
+            gtk_actionable_set_action_name(cast(button), action)
+            adw_header_bar_pack_end(cast(header), button)
+            if action == "app.record-station" { recordStation = button }
+        }
         // The favourites and the tracks heard, one at a time, chosen with a switcher above them.
         let lists = gtk_stack_new()!
         gtk_stack_add_titled(cast(lists), favourites.root, "favourites", tr("Favourites"))
-        gtk_stack_add_titled(cast(lists), history.root, "history", tr("Recently played"))
+        gtk_stack_add_titled(cast(lists), history.root, "history", tr("History"))
         gtk_stack_add_titled(cast(lists), search.root, "search", tr("Search"))
         gtk_widget_set_vexpand(lists, 1)
         gtk_widget_set_size_request(lists, -1, 120)
         let switcher = gtk_stack_switcher_new()!
         gtk_stack_switcher_set_stack(cast(switcher), cast(lists))
         gtk_widget_set_halign(switcher, GTK_ALIGN_START)
+        // The tabs are as wide as the widest title: in a window narrower than the three (a phone's 360 px,
+        // or longer titles in another language) they scroll sideways instead of widening the window.
+        let tabs = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(cast(tabs), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
+        gtk_scrolled_window_set_propagate_natural_width(cast(tabs), 1)
+        gtk_scrolled_window_set_propagate_natural_height(cast(tabs), 1)
+        gtk_scrolled_window_set_child(cast(tabs), switcher)
         self.lists = lists
-        let listsBox = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [switcher, lists])
+        let listsBox = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [tabs, lists])
         let column = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 24, [nowPlaying.root, controls.root, listsBox])
         Widgets.margins(column, 18)
         let clamp = adw_clamp_new()!
@@ -60,8 +91,8 @@ final class MainWindow {
 
     func show(_ playing: NowPlaying, now: Double) {
         nowPlaying.show(playing, now: now)
-        history.show(playing.history)
         controls.show(playing)
+        if !playing.station.isEmpty { favourites.markCurrent(playing.station) }
         if playing.colour != tintColour {
             tintColour = playing.colour
             // The colour is "#RRGGBB" (NowPlaying checks it): nothing else reaches the CSS.
@@ -91,6 +122,27 @@ final class MainWindow {
     func openSearch() {
         if let lists { gtk_stack_set_visible_child_name(cast(lists), "search") }
         search.focus()
+    }
+
+    /// "Record this station", or "Stop recording this station" while the recorder runs.
+    func showRecordingStation(_ recording: Bool) {
+        guard let recordStation else { return }
+        let name = recording ? tr("Stop recording this station") : tr("Record this station")
+        oton_gtk_accessible_label(recordStation, name)
+        gtk_widget_set_tooltip_text(recordStation, name)
+        if recording { gtk_widget_add_css_class(recordStation, "destructive-action") } else { gtk_widget_remove_css_class(recordStation, "destructive-action") }
+    }
+
+    /// Whether the history page is the one shown.
+    var showsHistory: Bool {
+        guard let lists, let name = gtk_stack_get_visible_child_name(cast(lists)) else { return false }
+        return String(cString: name) == "history"
+    }
+
+    /// Puts `text` on the clipboard (the window's display's), and says so.
+    func copy(_ text: String, saying message: String) {
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(window), text)
+        say(message)
     }
 
     func present() {

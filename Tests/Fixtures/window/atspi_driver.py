@@ -7,12 +7,13 @@ short command per run; it prints one JSON line and exits 0, or prints why and ex
     atspi_driver.py wait-text DESCRIPTION TEXT SECONDS   polls (every 50 ms, in this process) until that label's
                                           text is TEXT; prints the seconds it took, or exits 1 with the last text seen
     atspi_driver.py type NAME TEXT        puts TEXT in the entry named NAME (AT-SPI EditableText)
-    atspi_driver.py describe NAME         the role and description of the node named NAME ("Artwork")
+    atspi_driver.py describe NAME [ROLE]  the role and description of the node named NAME ("Artwork"), of that role
     atspi_driver.py names ROLE            the names of every node of ROLE ("push button", "list item" ...)
     atspi_driver.py press NAME            does the first action ("click") of the button named NAME
     atspi_driver.py value NAME [NUMBER]   reads (or sets) the value of the control named NAME ("Volume")
     atspi_driver.py keys KEYSYM...        types keys as the keyboard does (XTest through the AT-SPI registry):
                                           "Control_L+1" holds Control_L while typing 1
+    atspi_driver.py clipboard             the text on the display's clipboard (read as any application does, through GTK)
     atspi_driver.py dump                  the whole tree of the window's application, for a failure message
 """
 import json
@@ -22,7 +23,7 @@ import pyatspi
 
 APPLICATION = "oton-window"
 # Xvfb's default keymap (evdev keycodes, us layout): the keys the window's shortcuts use.
-KEYCODES = {"Control_L": 37, "space": 65, "q": 24, "1": 10, "2": 11, "3": 12}
+KEYCODES = {"Control_L": 37, "space": 65, "q": 24, "f": 41, "comma": 59, "1": 10, "2": 11, "3": 12}
 
 
 def application():
@@ -88,7 +89,7 @@ def main(words):
         done = node.queryEditableText().setTextContents(words[2])
         print(json.dumps({"typed": words[2], "done": bool(done)}))
     elif command == "describe":
-        node = find(lambda n: n.name == words[1])
+        node = find(lambda n: n.name == words[1] and (len(words) < 3 or n.getRoleName() == words[2]))
         if node is None:
             sys.exit(json.dumps({"error": "nothing named %r" % words[1]}))
         print(json.dumps({"description": node.description, "role": node.getRoleName()}))
@@ -120,6 +121,27 @@ def main(words):
             for name in reversed(parts[:-1]):
                 pyatspi.Registry.generateKeyboardEvent(KEYCODES[name], None, pyatspi.KEY_RELEASE)
         print(json.dumps({"typed": words[1:]}))
+    elif command == "clipboard":
+        import gi
+        gi.require_version("Gtk", "4.0")
+        from gi.repository import Gdk, GLib, Gtk
+        Gtk.init()
+        loop = GLib.MainLoop()
+        result = {}
+
+        def done(clipboard, outcome):
+            try:
+                result["text"] = clipboard.read_text_finish(outcome)
+            except GLib.Error as error:
+                result["error"] = error.message
+            loop.quit()
+
+        Gdk.Display.get_default().get_clipboard().read_text_async(None, done)
+        GLib.timeout_add_seconds(30, loop.quit)
+        loop.run()
+        if "text" not in result:
+            sys.exit(json.dumps({"error": result.get("error", "the clipboard did not answer")}))
+        print(json.dumps({"text": result["text"]}))
     elif command == "dump":
         lines = []
         for node, depth in walk(application()):

@@ -169,6 +169,30 @@ final class StationsFileTests: XCTestCase {
         XCTAssertEqual(try ConfigLoader.load(file: path).defaultStationName, "Beta")
     }
 
+    /// `oton stations rename OLD NEW`: only the station's "name" value changes (its other members and
+    /// every other byte stay), the default_station follows it, and a name another station has is refused.
+    func testARenameChangesOnlyTheNameAndTheDefaultFollows() throws {
+        let (_, path) = try write(original)
+        var file = try StationsFile.load(path)
+        try file.rename("alpha", to: #"<b>Al</b> "&" ☕"#)
+        try file.save()
+        let renamed = #""<b>Al</b> \"&\" ☕""#
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8),
+                       original.replacingOccurrences(of: #""name": "Alpha""#, with: #""name": "# + renamed)
+                           .replacingOccurrences(of: #""default_station": "Alpha""#, with: #""default_station": "# + renamed))
+        XCTAssertEqual(try stationNames(path), [#"<b>Al</b> "&" ☕"#, "Beta"])
+        XCTAssertEqual(try ConfigLoader.load(file: path).defaultStationName, #"<b>Al</b> "&" ☕"#)
+
+        file = try StationsFile.load(path)
+        XCTAssertThrowsError(try file.rename("Beta", to: #"<B>AL</B> "&" ☕"#)) { error in
+            XCTAssertTrue("\(error)".contains("already in"), "\(error)")
+        }
+        XCTAssertThrowsError(try file.rename("Gamma", to: "Delta")) { error in XCTAssertTrue("\(error)".contains("no station named")) }
+        try file.rename("beta", to: "BETA") // its own name in another case is no clash
+        try file.save()
+        XCTAssertEqual(try stationNames(path).last, "BETA")
+    }
+
     /// A file without "default_station" gets the member (first in the object), stations untouched.
     func testAFileWithoutADefaultGetsTheKey() throws {
         for text in [#"{"stations": [{"name": "A", "url": "http://127.0.0.1:1/a"}, {"name": "B", "url": "http://127.0.0.1:1/b"}]}"#,

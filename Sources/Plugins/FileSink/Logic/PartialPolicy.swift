@@ -18,12 +18,17 @@ public enum Placement: Equatable, Sendable {
     case drop(String)
 }
 
+/// A piece cut short (SIGTERM, a broken connection) is kept from this length: below it, a few frames
+/// that begin just before the stop are no recording anyone can play (a 20-station run kept one that
+/// decoded as 0 s) and are dropped with their reason like any short piece.
+public let minimumCutShortSeconds = 1.0
+
 /// Decides where a finished segment's file goes.
 /// `cutShort`: the track was still in progress when the recording stopped or the connection broke; such a
 /// piece is kept as incomplete whatever its length (as streamripper does), unless incomplete ones are dropped.
 public func placement(relativeName: String, complete: Bool, seconds: Double, minimumSeconds: Double, policy: PartialPolicy,
                       cutShort: Bool = false) -> Placement {
-    if seconds < minimumSeconds && !(cutShort && !complete && seconds > 0 && policy != .drop) {
+    if seconds < minimumSeconds && !(cutShort && !complete && seconds >= minimumCutShortSeconds && policy != .drop) {
         return .drop("too short (\(formatSecondsBelow(seconds)) < \(formatSecondsPrecisely(minimumSeconds))), not kept")
     }
     if complete { return .keep(relativeName) }

@@ -73,7 +73,7 @@ final class ArchiveRecorder {
         apply(splitter.receive(reading, arrival: arrival))
         // Archive only: --duration counts the audio archived, to the frame (with track files, the track recorder stops).
         if splitter.reachedLimit {
-            stop(reason: .maxDuration, message: "recording stopped: \(formatSeconds(Double(splitter.audioPlaced) / 1e9)) of audio recorded (the duration asked for)", isError: false)
+            stop(reason: .maxDuration, message: tr("recording stopped: {duration} of audio recorded (the duration asked for)", ["duration": formatSeconds(Double(splitter.audioPlaced) / 1e9)]), isError: false)
         }
     }
 
@@ -147,7 +147,7 @@ final class ArchiveRecorder {
                                                                    station: settings.station, streamURL: settings.streamURL), to: opened.ledgerPath)
             notify(.started(path: file.path, metadata: nil))
         } catch {
-            stop(reason: .writeFailed, message: "archive recording stopped: \(error)")
+            stop(reason: .writeFailed, message: tr("archive recording stopped: {reason}", ["reason": "\(error)"]))
         }
     }
 
@@ -157,12 +157,12 @@ final class ArchiveRecorder {
         do {
             try open.file.write(bytes)
         } catch {
-            stop(reason: .writeFailed, message: "archive recording stopped: \(error)")
+            stop(reason: .writeFailed, message: tr("archive recording stopped: {reason}", ["reason": "\(error)"]))
             return
         }
         totalBytes += UInt64(bytes.count)
         if settings.maxBytes > 0 && totalBytes >= settings.maxBytes && !settings.tracks {
-            stop(reason: .maxSize, message: "recording stopped: reached the size limit of \(settings.maxBytes / 1_048_576) MiB", isError: false)
+            stop(reason: .maxSize, message: tr("recording stopped: reached the size limit of {size} MiB", ["size": "\(settings.maxBytes / 1_048_576)"]), isError: false)
         }
     }
 
@@ -236,7 +236,7 @@ final class ArchiveRecorder {
             return true
         }
         if free < settings.diskFloorBytes + UInt64(count) {
-            stop(reason: .diskFull, message: "archive recording stopped: only \(free / 1_048_576) MiB free in \(settings.directory), below the floor of \(settings.diskFloorBytes / 1_048_576) MiB (config.disk_floor_mb / --disk-floor)")
+            stop(reason: .diskFull, message: tr("archive recording stopped: only {free} MiB free in {folder}, below the floor of {floor} MiB (config.disk_floor_mb / --disk-floor)", ["free": "\(free / 1_048_576)", "folder": settings.directory, "floor": "\(settings.diskFloorBytes / 1_048_576)"]))
             return false
         }
         return true

@@ -246,7 +246,7 @@ final class Recorder {
                 try open.file!.writeWAVHeader(PCMFormat(caps: open.segment.caps) ?? PCMFormat(rate: 44100, channels: 2))
             }
         } catch {
-            stop(reason: .writeFailed, message: "recording stopped: \(error)")
+            stop(reason: .writeFailed, message: tr("recording stopped: {reason}", ["reason": "\(error)"]))
             return false
         }
         open.entry.file = namer.relativePath(open.file!.path)
@@ -308,7 +308,7 @@ final class Recorder {
         guard settings.maxNanoseconds > 0, totalNanoseconds >= settings.maxNanoseconds, !stopped else { return }
         let untitled = open?.segment.metadata?.title == nil && open?.segment.metadata?.artist == nil
         if untitled && waitedNanoseconds < Self.titleGraceNanoseconds { return }
-        stop(reason: .maxDuration, message: "recording stopped: \(formatSeconds(Double(totalNanoseconds) / 1e9)) of audio recorded (the duration asked for)", isError: false)
+        stop(reason: .maxDuration, message: tr("recording stopped: {duration} of audio recorded (the duration asked for)", ["duration": formatSeconds(Double(totalNanoseconds) / 1e9)]), isError: false)
     }
 
     private func trimBuffer(_ open: Open) {
@@ -339,11 +339,11 @@ final class Recorder {
                 }
             }
         } catch {
-            stop(reason: .writeFailed, message: "recording stopped: \(error)")
+            stop(reason: .writeFailed, message: tr("recording stopped: {reason}", ["reason": "\(error)"]))
             return
         }
         if settings.maxBytes > 0 && totalBytes >= settings.maxBytes {
-            stop(reason: .maxSize, message: "recording stopped: reached the size limit of \(settings.maxBytes / 1_048_576) MiB", isError: false)
+            stop(reason: .maxSize, message: tr("recording stopped: reached the size limit of {size} MiB", ["size": "\(settings.maxBytes / 1_048_576)"]), isError: false)
         }
     }
 
@@ -354,7 +354,7 @@ final class Recorder {
         bytesSinceSpaceCheck = 0
         guard let free = DiskSpace.available(at: settings.directory) else { return true }
         if free < settings.diskFloorBytes + UInt64(count) {
-            stop(reason: .diskFull, message: "recording stopped: only \(free / 1_048_576) MiB free in \(settings.directory), below the floor of \(settings.diskFloorBytes / 1_048_576) MiB (config.disk_floor_mb / --disk-floor)")
+            stop(reason: .diskFull, message: tr("recording stopped: only {free} MiB free in {folder}, below the floor of {floor} MiB (config.disk_floor_mb / --disk-floor)", ["free": "\(free / 1_048_576)", "folder": settings.directory, "floor": "\(settings.diskFloorBytes / 1_048_576)"]))
             return false
         }
         return true
