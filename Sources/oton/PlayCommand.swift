@@ -7,7 +7,7 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: tr("Play a station (by name from plugins.json), a URL or a file. No argument plays the default station."),
         discussion: HelpText.paragraphs(
-            tr("Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · n p next / previous station · 1–9 station by number · s sleep timer presets · c cancel the sleep timer · h share the track · r record the track · q quit."),
+            tr("Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · n p next / previous station · 1–9 station by number · s sleep timer presets · c cancel the sleep timer · h share the track · r record the track · ← → back / on 10 s · L live (timeshift) · q quit."),
             tr("Volume is in percent: 50 or 50%, 0–100, up to 150 amplified."),
             tr("Exit codes: 0 normal, 1 --search found nothing or could not reach the directory, 2 usage or configuration error, 3 stream not playable after the retries."),
             HelpText.examples("oton play                              # " + tr("the default station"),
