@@ -248,7 +248,7 @@ let package = Package(
         plugin("WebRemote", dependencies: ["WebRemoteLogic", "CMicroHTTPD"]),
         pluginLogic("Metrics"),
         // The metrics listener: libmicrohttpd and the process-wide exporter, apart from the C glue so tests can run it.
-        .target(name: "MetricsHTTP", dependencies: ["MetricsLogic", "CMicroHTTPD"], path: "Sources/Plugins/Metrics/HTTP"),
+        .target(name: "MetricsHTTP", dependencies: ["MetricsLogic", "OtonPluginKit", "CMicroHTTPD"], path: "Sources/Plugins/Metrics/HTTP"),
         plugin("Metrics", dependencies: ["MetricsLogic", "MetricsHTTP"]),
         // Sends the decoded sound to a snapserver TCP source and the track to its control script
         // (Sources/Plugins/Snapcast/oton-snapcast-control); plain POSIX sockets on threads of its own.

@@ -13,16 +13,20 @@
 
 /* Binds exactly `address` (IPv4); the other arguments are the server's bounds: open connections,
  * seconds a connection may stay idle (a request must arrive within it), and the memory of one
- * connection, which caps the request head (a larger one is answered 431 and closed). */
-static inline struct MHD_Daemon *oton_mhd_start(const struct sockaddr_in *address, unsigned int connection_limit,
-                                                unsigned int timeout_seconds, size_t connection_memory,
-                                                MHD_AccessHandlerCallback handler, void *handler_context) {
+ * connection, which caps the request head (a larger one is answered 431 and closed). `notify`
+ * (may be NULL) hears each connection start and end on the daemon's thread (the metrics listener
+ * counts the connections still sending their request head). */
+static inline struct MHD_Daemon *oton_mhd_start_notified(const struct sockaddr_in *address, unsigned int connection_limit,
+                                                         unsigned int timeout_seconds, size_t connection_memory,
+                                                         MHD_NotifyConnectionCallback notify, void *notify_context,
+                                                         MHD_AccessHandlerCallback handler, void *handler_context) {
     return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC, ntohs(address->sin_port),
                             NULL, NULL, handler, handler_context,
                             MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)address,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, notify_context,
                             MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)16,
                             MHD_OPTION_END);
 }

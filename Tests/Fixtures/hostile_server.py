@@ -23,7 +23,8 @@ Paths:
                       an MP3 stream (silent 128 kbit/s frames) paced at RATE bytes/s (default 16000,
                       0: as fast as the socket takes them), with icy-metaint N (default 8192) and
                       each metadata block of KIND: title (StreamTitle='Hostile - N'), junk (random
-                      bytes), nul (NULs only), huge (255 × 16 bytes)
+                      bytes), nul (NULs only), huge (255 × 16 bytes), long (255 × 16 bytes: the block's
+                      number, then x to the end, so each names a new title)
   /icy-slow           headers of an ICY MP3 stream, then one byte every 2 s (slowloris)
   /gzip-mp3           MP3 frames sent with Content-Encoding: gzip (a stream no radio server should compress)
   /shoutcast-v1       a SHOUTcast v1 answer ("ICY 200 OK", not HTTP): icy-name "Shoutcast One", MP3 at
@@ -34,7 +35,13 @@ Paths:
                       the file P as Content-Type T at R bytes/s (once), with ICY metadata every N
                       bytes naming StreamTitle='File Artist - File Song' when N is given (not an
                       attack: the light engine's codec matrix)
+  /ogg?path=P&comment=N&chains=K&rate=R
+                      the Ogg Vorbis file P as audio/ogg at R bytes/s (0: as fast as the socket takes
+                      it), K times in a row (default 1, 0: until the connection's time is up), each
+                      time as a new chain link (a new serial) whose comment header names
+                      TITLE=Chain N and carries a COMMENT of N bytes (default 0: none)
 """
+import binascii
 import os
 import socket
 import sys
@@ -140,6 +147,9 @@ def icy_stream(conn, query):
                     block = bytes(32)
                 elif kind == "huge":
                     block = b"StreamTitle='" + b"x" * (255 * 16 - 15) + b"';"
+                elif kind == "long":
+                    number = b"%d " % counter
+                    block = b"StreamTitle='" + number + b"x" * (255 * 16 - 15 - len(number)) + b"';"
                 else:
                     block = b"StreamTitle='Hostile - %d';" % counter
                 block = block[: 255 * 16]
@@ -150,6 +160,130 @@ def icy_stream(conn, query):
             ahead = sent / rate - (time.monotonic() - started)
             if ahead > 0:
                 time.sleep(ahead)
+
+
+_BIT_REVERSED = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
+
+
+def ogg_crc(data):
+    """The Ogg page CRC (polynomial 0x04C11DB7, not reflected, initial 0, no final xor), through
+    zlib's reflected CRC-32 on bit-reversed bytes: fast enough for pages of megabytes of comments."""
+    raw = ~binascii.crc32(data.translate(_BIT_REVERSED), 0xFFFFFFFF) & 0xFFFFFFFF
+    return int(f"{raw:032b}"[::-1], 2)
+
+
+def ogg_pages(data):
+    """(header type, granule, serial, body, lacing) of each page of an Ogg file."""
+    pages = []
+    at = 0
+    while at + 27 <= len(data) and data[at:at + 4] == b"OggS":
+        segments = data[at + 26]
+        lacing = data[at + 27:at + 27 + segments]
+        start = at + 27 + segments
+        length = sum(lacing)
+        pages.append((data[at + 5], int.from_bytes(data[at + 6:at + 14], "little", signed=True),
+                      int.from_bytes(data[at + 14:at + 18], "little"), data[start:start + length], lacing))
+        at = start + length
+    return pages
+
+
+def ogg_page(kind, granule, serial, sequence, lacing, body):
+    header = (b"OggS\x00" + bytes([kind]) + granule.to_bytes(8, "little", signed=True) + serial.to_bytes(4, "little")
+              + sequence.to_bytes(4, "little") + bytes(4) + bytes([len(lacing)]) + bytes(lacing))
+    crc = ogg_crc(header + body)
+    return header[:22] + crc.to_bytes(4, "little") + header[26:] + body
+
+
+def ogg_paginate(packets, serial, sequence):
+    """Header packets on pages of their own (granule 0), as an encoder lays them out."""
+    pages = []
+    lacing = []
+    body = bytearray()
+    for packet in packets:
+        rest = len(packet)
+        offset = 0
+        while True:
+            take = min(255, rest)
+            lacing.append(take)
+            body += packet[offset:offset + take]
+            offset += take
+            rest -= take
+            if len(lacing) == 255:
+                pages.append((bytes(lacing), bool(rest or take == 255), bytes(body)))
+                lacing, body = [], bytearray()
+            if take < 255:
+                break
+    if lacing:
+        pages.append((bytes(lacing), False, bytes(body)))
+    out = []
+    continued = False
+    for lacing, ends_open, body in pages:
+        # As libogg lays them out: a page on which no packet ends has granule -1.
+        granule = 0 if any(value < 255 for value in lacing) else -1
+        out.append(ogg_page(0x01 if continued else 0, granule, serial, sequence, lacing, body))
+        sequence += 1
+        continued = ends_open
+    return out, sequence
+
+
+def ogg_chain(pages, serial, number, comment_size):
+    """One chain link: the file's first page, a new comment header, the setup header, the audio pages."""
+    packets = []
+    partial = b""
+    header_pages = 0
+    for index, (kind, granule, _, body, lacing) in enumerate(pages):
+        offset = 0
+        for value in lacing:
+            partial += body[offset:offset + value]
+            offset += value
+            if value < 255:
+                packets.append(partial)
+                partial = b""
+        if len(packets) >= 3:
+            header_pages = index + 1
+            break
+    comments = [b"TITLE=Chain %d" % number, b"ARTIST=Hostile"]
+    if comment_size:
+        comments.append(b"COMMENT=" + b"x" * comment_size)
+    vendor = b"hostile"
+    packet = b"\x03vorbis" + len(vendor).to_bytes(4, "little") + vendor + len(comments).to_bytes(4, "little")
+    for item in comments:
+        packet += len(item).to_bytes(4, "little") + item
+    packet += b"\x01"
+    first = pages[0]
+    out = [ogg_page(0x02, 0, serial, 0, first[4], first[3])]
+    headers, sequence = ogg_paginate([packet, packets[2]], serial, 1)
+    out += headers
+    for kind, granule, _, body, lacing in pages[header_pages:]:
+        out.append(ogg_page(kind & 0x05, granule, serial, sequence, lacing, body))
+        sequence += 1
+    return out
+
+
+def ogg_stream(conn, query):
+    options = dict(item.split("=", 1) for item in query.split("&") if "=" in item)
+    with open(urllib.parse.unquote(options["path"]), "rb") as source:
+        pages = ogg_pages(source.read())
+    comment_size = int(options.get("comment", "0"))
+    chains = int(options.get("chains", "1"))
+    rate = int(options.get("rate", "16000"))
+    send(conn, head(200, "OK", {"Content-Type": "audio/ogg", "icy-name": "Hostile Ogg"}))
+    started = time.monotonic()
+    sent = 0
+    number = 0
+    end = min(time.monotonic() + CONNECTION_SECONDS, DEADLINE)
+    while (chains == 0 or number < chains) and time.monotonic() < end:
+        number += 1
+        for page in ogg_chain(pages, 0x1000 + number, number, comment_size):
+            for at in range(0, len(page), 65536):
+                piece = page[at:at + 65536]
+                send(conn, piece)
+                sent += len(piece)
+                if rate > 0:
+                    ahead = sent / rate - (time.monotonic() - started)
+                    if ahead > 0:
+                        time.sleep(ahead)
+    hold(conn)
 
 
 def shoutcast_v1(conn):
@@ -197,6 +331,8 @@ def serve(conn):
             hold(conn)
         elif path == "/icy":
             icy_stream(conn, query)
+        elif path == "/ogg":
+            ogg_stream(conn, query)
         elif path == "/file":
             options = dict(item.split("=", 1) for item in query.split("&") if "=" in item)
             with open(urllib.parse.unquote(options["path"]), "rb") as source:

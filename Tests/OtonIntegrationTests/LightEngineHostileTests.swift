@@ -94,4 +94,79 @@ final class LightEngineHostileTests: XCTestCase {
         XCTAssertNil(recorder.waitForEvent("state", timeout: 0) { $0["state"] == "playing" }, "never 'playing'")
         XCTAssertEqual(recorder.files().filter { !$0.hasSuffix(".json") }, [], "nothing recorded")
     }
+
+    /// Issue 39, N5: a station whose Ogg comment headers are 20 MB each cost the file sink many times
+    /// that (133–174 MB peak with three such chains, 50 MB with ordinary comments; 320 MB with 64 MB
+    /// ones). Comments over the host's bound are recorded as empty ones: memory stays near an ordinary
+    /// stream's, the warning says so, and the files still play.
+    func testHugeOggCommentHeadersAreBoundedInTheFileSink() async throws {
+        let server = try HostileServer(self, maxSeconds: 240)
+        let source = try vorbisFile(buffers: 430) // 10 s
+        let url = server.url("/ogg?path=\(source)&comment=20000000&chains=3&rate=4000000")
+        let recorder = try RecordHarness(self, url: url, extra: ["--engine", "light", "--partial", "keep"])
+        try recorder.start()
+        var peakKB = 0
+        let deadline = Date().addingTimeInterval(150)
+        // Three chains of 10 s, each behind a 20 MB comment: the first two files end when the next chain begins.
+        while Date() < deadline && recorder.process.isRunning && recorder.finishedEvents().count < 2 {
+            peakKB = max(peakKB, ProcessMemory(pid: recorder.process.processIdentifier)?.peakKB ?? 0)
+            try await Task.sleep(nanoseconds: 250_000_000)
+        }
+        peakKB = max(peakKB, ProcessMemory(pid: recorder.process.processIdentifier)?.peakKB ?? 0)
+        XCTAssertEqual(recorder.stop(), 0, recorder.stderr)
+        let files = recorder.files().filter { $0.hasSuffix(".ogg") }
+        XCTAssertGreaterThanOrEqual(files.count, 2, "two chains were recorded: \(recorder.files()) \(recorder.stderr)")
+        XCTAssertLessThan(peakKB, 100_000, "peak resident memory stays near an ordinary stream's (50 MB), not 133–174 MB")
+        XCTAssertTrue(recorder.stderr.contains("Ogg comment header larger than"), recorder.stderr)
+        for file in files {
+            let path = recorder.out + "/" + file
+            let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+            XCTAssertLessThan(size, 1_000_000, "\(file): no 20 MB comment in the file")
+            let found = try Discovered.run(path)
+            XCTAssertTrue(found.ok, "\(file) plays: \(found.text)")
+            XCTAssertGreaterThan(found.seconds, 5, "\(file): \(found.text)")
+        }
+    }
+
+    /// Issue 39, N1: an Ogg station starting a new chain every 5 KB, as fast as the socket takes it, made
+    /// a track of every piece and an index entry of every dropped one (98,511 in 120 s; here 2,022
+    /// entries, 692 KB, after 60 s). Dropped pieces now leave no entry once the journal is merged, the
+    /// journal stays bounded while recording, and memory stays bounded (the sink's mailbox caps the backlog).
+    func testAStationOfEndlessTinyChainsLeavesNoIndexEntryPerPieceAndBoundedMemory() async throws {
+        let server = try HostileServer(self, maxSeconds: 240)
+        let source = try vorbisFile(buffers: 8) // 0.19 s, 4.8 KB
+        let recorder = try RecordHarness(self, url: server.url("/ogg?path=\(source)&chains=0&rate=0"), extra: ["--engine", "light"])
+        try recorder.start()
+        var peakKB = 0
+        var largestJournal = 0
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline && recorder.process.isRunning && recorder.finishedEvents().count < 500 {
+            peakKB = max(peakKB, ProcessMemory(pid: recorder.process.processIdentifier)?.peakKB ?? 0)
+            let journal = (try? FileManager.default.attributesOfItem(atPath: recorder.out + "/index.jsonl")[.size] as? Int) ?? 0
+            largestJournal = max(largestJournal, journal)
+            try await Task.sleep(nanoseconds: 250_000_000)
+        }
+        let finished = recorder.finishedEvents()
+        XCTAssertGreaterThanOrEqual(finished.count, 500, "a piece every few KB: \(recorder.stderr)")
+        XCTAssertEqual(recorder.stop(), 0, recorder.stderr)
+        XCTAssertLessThan(peakKB, 250_000, "memory stays bounded")
+        XCTAssertLessThan(largestJournal, 1 << 20, "the journal is merged as it grows")
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: recorder.out + "/index.json"))
+        let index = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let tracks = index["tracks"] as? [[String: Any]] ?? []
+        XCTAssertFalse(tracks.contains { $0["status"] as? String == "dropped" }, "no entry for a dropped piece")
+        XCTAssertLessThan(tracks.count, 10, "\(tracks.count) entries for \(finished.count) pieces")
+        XCTAssertLessThan(data.count, 10_000)
+    }
+
+    /// An Ogg Vorbis file of `buffers` × 1024 samples of a test tone, for the hostile server's /ogg.
+    private func vorbisFile(buffers: Int) throws -> String {
+        let source = try TemporaryDirectory(self).file("source.ogg")
+        let encoded = try runProcess("/usr/bin/gst-launch-1.0", [
+            "-q", "audiotestsrc", "num-buffers=\(buffers)", "samplesperbuffer=1024", "!", "audio/x-raw,rate=44100,channels=2", "!",
+            "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(source)",
+        ])
+        XCTAssertEqual(encoded.status, 0, encoded.stderr)
+        return source
+    }
 }

@@ -127,3 +127,36 @@ final class WishlistRecordTests: XCTestCase {
         guard stations().count == count else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "not every station reached \(title)"]) }
     }
 }
+
+/// Issue 39, N6: a 4 MiB wishlist of pathological patterns ("*x*x…*y*", 500 characters each) against a
+/// station whose titles are long runs of x (512 characters as the host keeps them) cost 3.6 s of CPU per title, and a stop waited for
+/// the backlog (SIGTERM hung for over a minute). Matching one title is now bounded (linear, and a
+/// budget for the whole list, said once), a wish early in the list is still heard, and SIGTERM ends
+/// the recorder promptly.
+final class WishlistHostileTests: XCTestCase {
+    func testAPathologicalListCostsBoundedCPUPerTitleAndSIGTERMDoesNotWaitForIt() async throws {
+        let server = try HostileServer(self, maxSeconds: 240)
+        let recorder = try RecordHarness(self, url: server.url("/icy?metaint=8192&meta=long&rate=16000"),
+                                         extra: ["--engine", "light", "--wishlist"])
+        let hard = "*" + String(repeating: "x*", count: 248) + "y*"
+        var lines = [#"    {"pattern": "3 x*", "field": "track"}"#]
+        while lines.count * (hard.utf8.count + 40) < (4 << 20) - 4096 { lines.append(#"    {"pattern": "\#(hard)", "field": "track"}"#) }
+        try recorder.directory.write("wishlist.json", "{\"wishes\": [\n" + lines.joined(separator: ",\n") + "\n]}\n")
+        try recorder.start()
+        let heard = recorder.waitForEvent("org.oton.wish.heard", timeout: 60) { ($0["title"] ?? "").hasPrefix("3 x") }
+        XCTAssertNotNil(heard, "the first wish of the list is heard: \(recorder.stderr)")
+        // Titles keep coming (two a second); let a few more arrive while memory and CPU are watched.
+        var titles = 0
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, titles < 8, recorder.process.isRunning {
+            titles = recorder.events.filter { $0["kind"] as? String == "track" }.count
+            try await Task.sleep(nanoseconds: 250_000_000)
+        }
+        XCTAssertGreaterThanOrEqual(titles, 8, recorder.stderr)
+        XCTAssertTrue(recorder.stderr.contains("the wishlist is too long to compare with a title this long"), recorder.stderr)
+        let stopped = Date()
+        recorder.process.terminate()
+        XCTAssertEqual(recorder.waitForExit(timeout: 30), 0, "SIGTERM ends it: \(recorder.stderr)")
+        XCTAssertLessThan(Date().timeIntervalSince(stopped), 10, "without waiting for the titles still queued")
+    }
+}

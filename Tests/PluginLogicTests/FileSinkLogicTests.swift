@@ -330,6 +330,25 @@ final class FileSinkLogicTests: XCTestCase {
         XCTAssertEqual(index, once, "merging the same journal twice (a merge interrupted before the journal was removed) changes nothing")
     }
 
+    /// Issue 39, N1: a dropped piece leaves no entry in the merged index (its file is gone).
+    func testDroppedTracksLeaveNoEntryOnceMerged() throws {
+        func track(_ id: Int, _ status: RecordingIndex.Track.Status) -> RecordingIndex.Track {
+            RecordingIndex.Track(id: id, session: "s-1", status: status, file: status == .dropped ? nil : "\(id).ogg", title: "Song \(id)",
+                                 artist: nil, station: nil, sequence: nil, connection: 1, started: "2026-11-21T07:00:00Z", sessionSeconds: 0,
+                                 streamOffset: 0)
+        }
+        var index = RecordingIndex(tracks: [track(1, .complete)])
+        var journal = Data()
+        for id in 2 ... 1001 {
+            journal += try RecordingIndex.journalLine(track(id, .recording))
+            journal += try RecordingIndex.journalLine(track(id, id == 500 ? .complete : .dropped))
+        }
+        journal += try RecordingIndex.journalLine(track(1002, .recording))
+        XCTAssertEqual(index.apply(journal: journal), 0)
+        index.forgetDropped()
+        XCTAssertEqual(index.tracks.map { "\($0.id) \($0.status.rawValue)" }, ["1 complete", "500 complete", "1002 recording"])
+    }
+
     func testPlacementOfPartialAndShortTracks() {
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: true, seconds: 200, minimumSeconds: 5, policy: .incomplete), .keep("S/a.mp3"))
         XCTAssertEqual(placement(relativeName: "S/a.mp3", complete: false, seconds: 200, minimumSeconds: 5, policy: .incomplete),

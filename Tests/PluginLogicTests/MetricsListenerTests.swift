@@ -152,3 +152,49 @@ enum FreeLoopbackPort {
         return UInt16(bigEndian: address.sin_port)
     }
 }
+
+extension MetricsListenerTests {
+    /// Issue 39, N9: 16 connections that trickle a request head a byte a second (reopened as soon as
+    /// they are closed) locked the scraper out: libmicrohttpd's limit was full and the idle timer never
+    /// ran out. The web remote's rules now apply (ConnectionGate): a head must arrive within 5 s, and a
+    /// new connection pushes out the oldest waiting one, so the scraper gets its answer.
+    func testTricklingConnectionsDoNotLockTheScraperOut() throws {
+        let exporter = MetricsExporter()
+        let attachment = try exporter.attach(meter("S", bytes: 1), address: anyPort, hostVersion: nil)
+        defer { exporter.detach(attachment) }
+        let port = attachment.port
+        let stop = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let attacker = Thread {
+            var sockets: [Int32] = []
+            let head = Array("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
+            var sent = 0
+            while stop.wait(timeout: .now() + 0.5) == .timedOut {
+                // Keep 20 open, each sending one more byte of a head that never ends.
+                sockets = sockets.filter { fd in
+                    let byte = [head[sent % head.count]]
+                    let result = byte.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                    var probe: UInt8 = 0
+                    let closed = result < 0 || recv(fd, &probe, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) == 0
+                    if closed { close(fd) }
+                    return !closed
+                }
+                sent += 1
+                while sockets.count < 20, let fd = try? LoopbackHTTP.connect(port: port, timeoutSeconds: 1) { sockets.append(fd) }
+            }
+            sockets.forEach { close($0) }
+            done.signal()
+        }
+        attacker.start()
+        defer { stop.signal(); done.wait() }
+        Thread.sleep(forTimeInterval: 3) // the trickling connections fill what they can
+        var answered: LoopbackHTTP.Response?
+        let deadline = Date().addingTimeInterval(45)
+        while answered?.status != 200 && Date() < deadline {
+            answered = try? LoopbackHTTP.get(port: port)
+            if answered?.status != 200 { Thread.sleep(forTimeInterval: 0.5) }
+        }
+        XCTAssertEqual(answered?.status, 200, "the scraper gets in among 20 trickling connections")
+        XCTAssertTrue(answered?.body.contains(#"{station="S"} 1"#) == true)
+    }
+}

@@ -1,3 +1,4 @@
+import OtonPluginKit
 import WebRemoteLogic
 import XCTest
 
@@ -13,7 +14,7 @@ final class WebRemoteWaitingConnectionsTests: XCTestCase {
     }
 
     func testANewConnectionFromABusyAddressPushesOutThatAddresssOldest() {
-        var waiting = WaitingConnections<Int>(limits: limits(perAddress: 3))
+        var waiting = WaitingConnections<Int>(limits: limits(perAddress: 3).waiting)
         for id in 0 ..< 3 { XCTAssertEqual(waiting.admit(id, address: "127.0.0.1", nowSeconds: 0), []) }
         XCTAssertEqual(waiting.admit(10, address: "10.0.0.2", nowSeconds: 0), [], "another address is not affected")
         XCTAssertEqual(waiting.admit(3, address: "127.0.0.1", nowSeconds: 1), [0], "the oldest of that address goes, not the newcomer")
@@ -24,14 +25,14 @@ final class WebRemoteWaitingConnectionsTests: XCTestCase {
     }
 
     func testTheTotalBoundPushesOutTheOldestOfAnyAddress() {
-        var waiting = WaitingConnections<Int>(limits: limits(perAddress: 8, total: 4))
+        var waiting = WaitingConnections<Int>(limits: limits(perAddress: 8, total: 4).waiting)
         for id in 0 ..< 4 { XCTAssertEqual(waiting.admit(id, address: "10.0.0.\(id)", nowSeconds: Int64(id)), []) }
         XCTAssertEqual(waiting.admit(4, address: "10.0.0.9", nowSeconds: 5), [0])
         XCTAssertEqual(waiting.count, 4)
     }
 
     func testAHeadThatIsLateExpires() {
-        var waiting = WaitingConnections<Int>(limits: limits(seconds: 5))
+        var waiting = WaitingConnections<Int>(limits: limits(seconds: 5).waiting)
         _ = waiting.admit(1, address: "a", nowSeconds: 100)
         _ = waiting.admit(2, address: "a", nowSeconds: 103)
         XCTAssertEqual(waiting.expire(nowSeconds: 104), [])

@@ -3,6 +3,7 @@ import Logging
 import PluginAPI
 import Synchronization
 import OtonEvents
+import OtonSupport
 
 /// The one place that decides "is this a wish": it listens to the track events of every session it
 /// is given and, when a track with a new sequence matches the wishlist, publishes
@@ -60,10 +61,27 @@ public final class WishWatcher: Sendable {
         Watch(watcher: self, bus: bus, station: station)
     }
 
+    /// Comparison steps one title may cost against the whole list: a list of hundreds of wishes
+    /// takes well under a tenth of it; past it the rest of the list is not tried for that title
+    /// (issue 39, N6: a pathological 4 MiB list cost 3.6 s of CPU per title).
+    package static let stepsPerTitle = 4_000_000
+    private let overBudgetSaid = Mutex(false)
+
     /// The wish a track is, if any (the first that matches, in the list's order).
     public func match(_ track: TrackInfo) -> Wish? {
         guard !track.isBreak else { return nil }
-        return wishes.first { $0.matches(artist: track.artist, title: track.title, rawTitle: track.rawTitle) }
+        let folded = FoldedTrack(artist: track.artist, title: track.title, rawTitle: track.rawTitle)
+        var budget = Self.stepsPerTitle
+        for (index, wish) in wishes.enumerated() {
+            guard let found = wish.matches(folded, budget: &budget) else {
+                if overBudgetSaid.withLock({ said in defer { said = true }; return !said }) {
+                    logger.warning("\(tr("the wishlist is too long to compare with a title this long: {count} of its {total} wishes were not tried; shorten the list or its patterns", ["count": String(wishes.count - index), "total": String(wishes.count)]))")
+                }
+                return nil
+            }
+            if found { return wish }
+        }
+        return nil
     }
 
     /// Decides keep and why for a heard wish (recording only), claiming the identity while it records.
@@ -109,6 +127,9 @@ public final class WishWatcher: Sendable {
         private var connectionNamedATrack = false
         /// Sequences announced with keep=true → their identity, until their file is finished.
         private var keeping: [UInt64: String] = [:]
+        /// Set by close(): the titles still queued are not matched (a stop must not wait for them),
+        /// the finished files still are.
+        private let closing = Atomic<Bool>(false)
 
         fileprivate init(watcher: WishWatcher, bus: PluginBus, station: String) {
             self.watcher = watcher
@@ -121,7 +142,7 @@ public final class WishWatcher: Sendable {
 
         public func deliver(event: FrozenEvent) {
             if case let .track(track, sequence) = event.event.payload {
-                guard sequence != lastSequence else { return }
+                guard sequence != lastSequence, !closing.load(ordering: .relaxed) else { return }
                 lastSequence = sequence
                 let fromStart = connectionNamedATrack
                 if track.title != nil || track.artist != nil || track.rawTitle != nil || track.isBreak { connectionNamedATrack = true }
@@ -156,8 +177,9 @@ public final class WishWatcher: Sendable {
         public func deliver(media: MediaPacket, extraFlags: UInt32) {}
         public func deliverDropNotice(_ counts: Mailbox.DropCounts) {}
 
-        /// Waits for what is queued (the last files' events), then stops watching.
+        /// Waits for what is queued (the last files' events; titles still queued are dropped), then stops watching.
         public func close() {
+            closing.store(true, ordering: .relaxed)
             subscription?.close(drain: true) { [watcher, station] in watcher.release(station: station) }
             subscription = nil
         }

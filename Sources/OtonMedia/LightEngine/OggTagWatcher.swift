@@ -1,10 +1,12 @@
+import PluginAPI
+
 /// Reads the titles of an Ogg stream as the light engine passes its bytes along: Icecast's Ogg
 /// mounts carry no ICY metadata; each track is a new logical stream (a chain) whose comment header
 /// (Vorbis "\u{3}vorbis", Opus "OpusTags", or FLAC's VORBIS_COMMENT block) names it. The bytes are
 /// only looked at, never changed.
 ///
-/// Bounded: a page is at most 65,307 bytes and a comment packet is read up to 256 KiB (beyond,
-/// its title is not read).
+/// Bounded: a page is at most 65,307 bytes and a comment packet is read up to the header's
+/// OTON_OGG_COMMENT_MAX_BYTES, 256 KiB (beyond, its title is not read; the file sink keeps no more).
 public struct OggTagWatcher: Sendable {
     public struct Tags: Equatable, Sendable {
         public var title: String?
@@ -12,7 +14,7 @@ public struct OggTagWatcher: Sendable {
         public var organization: String?
     }
 
-    package static let maximumCommentPacket = 256 * 1024
+    package static let maximumCommentPacket = Int(OTON_OGG_COMMENT_MAX_BYTES)
     private var buffer: [UInt8] = []
     private var serial: UInt32?
     /// Packets of the current logical stream completed so far, and the one being assembled.

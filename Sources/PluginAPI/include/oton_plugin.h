@@ -151,6 +151,12 @@ typedef uint32_t oton_event_kind;
  * to this ceiling. Requests outside the range are clamped to it. */
 #define OTON_VOLUME_MAX 1.5
 
+/* The largest Ogg comment header (Vorbis "\3vorbis", "OpusTags", FLAC's
+ * VORBIS_COMMENT block) oton reads or keeps, in bytes. The host reads no title
+ * from a larger one; the file sink records a larger one as an empty comment
+ * header (its tags are written anew when the file is finished). */
+#define OTON_OGG_COMMENT_MAX_BYTES 262144
+
 /* Well-known names of events that the bundled plugins publish. Their
  * payload is NULL; the data is in the key/value fields, listed here. */
 #define OTON_EVENT_NAME_ARTWORK_READY     "org.oton.artwork.ready"     /* path, url, type (cover|station-logo|default), color (#RRGGBB), title */

@@ -1,9 +1,13 @@
 /// Splits an Ogg stream into pages. Marks the page that begins a logical
 /// stream (BOS) and the codec header pages that follow it, and computes each
 /// audio page's duration from its granule position and the codec's sample
-/// rate (Vorbis, Opus and FLAC identification headers are read).
+/// rate (Vorbis, Opus and FLAC identification headers are read). Comment headers are kept
+/// within the host's bound on the way (``OggHeaderBound``).
 public struct OggPageFramer: StreamFramer {
     private var pending: [UInt8] = []
+    private var bound = OggHeaderBound()
+    /// Comment headers over the bound replaced by empty ones so far.
+    public var replacedComments: Int { bound.replacedComments }
     private var start = 0
     private var streams: [UInt32: LogicalStream] = [:]
     public private(set) var skippedBytes = 0
@@ -36,7 +40,11 @@ public struct OggPageFramer: StreamFramer {
             guard pending.count - start >= page.length else { break }
             let bytes = Array(pending[start ..< start + page.length])
             start += page.length
-            units.append(unit(for: page, bytes: bytes))
+            for passed in bound.pass(bytes, page) {
+                var unit = unit(for: passed.page, bytes: passed.bytes, isHeader: passed.isHeader)
+                if passed.sourceLength != passed.bytes.count { unit.streamLength = passed.sourceLength }
+                units.append(unit)
+            }
         }
         if start > 0 && (start >= 65536 || start == pending.count) {
             pending.removeFirst(start)
@@ -50,8 +58,10 @@ public struct OggPageFramer: StreamFramer {
         return Array(pending[start...])
     }
 
-    private mutating func unit(for page: OggPage, bytes: [UInt8]) -> StreamUnit {
+    /// `isHeader`: what the header bound knows (by counting header packets), nil when it does not.
+    private mutating func unit(for page: OggPage, bytes: [UInt8], isHeader: Bool?) -> StreamUnit {
         if page.isBOS {
+            if streams.count >= 16 { streams.removeAll() } // a chained stream has one at a time
             var stream = LogicalStream()
             let body = Array(bytes[page.headerLength...])
             stream.sampleRate = Self.sampleRate(body)
@@ -66,7 +76,7 @@ public struct OggPageFramer: StreamFramer {
             return StreamUnit(bytes: bytes)
         }
         defer { streams[page.serial] = stream }
-        if stream.inHeaders && page.granule == 0 {
+        if stream.inHeaders && (isHeader ?? (page.granule == 0)) {
             stream.lastGranule = 0
             return StreamUnit(bytes: bytes, beginsLogicalStream: page.isBOS, isCodecHeader: true)
         }

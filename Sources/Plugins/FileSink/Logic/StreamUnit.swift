@@ -12,6 +12,11 @@ public struct StreamUnit: Equatable, Sendable {
     public var isCodecHeader: Bool
     /// Loudness of decoded audio (mean square, 0 … 1); nil for encoded units.
     public var level: Double?
+    /// How many bytes of the received stream the unit stands for, when not its own count (an Ogg
+    /// comment header over the bound, replaced by an empty one: `OggHeaderBound`).
+    public var streamLength: Int?
+    /// Bytes of the received stream the unit stands for.
+    public var receivedLength: Int { streamLength ?? bytes.count }
 
     public init(bytes: [UInt8], durationNanoseconds: Int64 = 0, beginsLogicalStream: Bool = false, isCodecHeader: Bool = false,
                 level: Double? = nil) {

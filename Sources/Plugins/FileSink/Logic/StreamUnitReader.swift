@@ -20,6 +20,8 @@ public struct StreamUnitReader {
         public var units: [(unit: StreamUnit, offset: UInt64)] = []
         /// Bytes thrown away (an incomplete unit before a gap).
         public var discardedBytes = 0
+        /// Ogg comment headers over the host's bound that this buffer replaced by empty ones (`OggHeaderBound`).
+        public var replacedComments = 0
         /// The caps of `units`.
         public var container: StreamContainer
         public var caps: String
@@ -52,7 +54,7 @@ public struct StreamUnitReader {
             framedOffset = buffer.offset + UInt64(buffer.bytes.count)
             let bytes = held + buffer.bytes
             held = []
-            reading.units = frame(bytes, from: heldOffset)
+            reading.units = frame(bytes, from: heldOffset, replaced: &reading.replacedComments)
             return reading
         }
         var gap: Gap?
@@ -87,7 +89,7 @@ public struct StreamUnitReader {
         framedOffset = buffer.offset + UInt64(buffer.bytes.count)
         let bytes = held + buffer.bytes
         held = []
-        reading.units = frame(bytes, from: position)
+        reading.units = frame(bytes, from: position, replaced: &reading.replacedComments)
         return reading
     }
 
@@ -96,10 +98,12 @@ public struct StreamUnitReader {
         held = []
     }
 
-    private mutating func frame(_ bytes: [UInt8], from start: UInt64) -> [(unit: StreamUnit, offset: UInt64)] {
+    private mutating func frame(_ bytes: [UInt8], from start: UInt64, replaced: inout Int) -> [(unit: StreamUnit, offset: UInt64)] {
         var position = start
+        let before = (framer as? OggPageFramer)?.replacedComments ?? 0
+        defer { replaced = ((framer as? OggPageFramer)?.replacedComments ?? 0) - before }
         return framer.push(bytes).map { unit in
-            defer { position += UInt64(unit.bytes.count) }
+            defer { position += UInt64(unit.receivedLength) }
             return (unit, position)
         }
     }

@@ -196,7 +196,7 @@ public struct TrackSplitter {
         defer { latestIsFresh = false }
         var actions: [Action] = []
         let unitOffset = offset
-        offset += UInt64(unit.bytes.count)
+        offset += UInt64(unit.receivedLength)
         if aligning {
             if current == nil {
                 actions += begin(at: unitOffset, boundary: false, metadata: latest, carried: latest != nil && !latestIsFresh)

@@ -22,6 +22,8 @@ final class FileSinkInstance: @unchecked Sendable {
     private let tap: oton_media_tap
     /// Stream mode with a silence search also takes the PCM tap, for its loudness only.
     private let listens: Bool
+    /// The warning about an Ogg comment over the bound is given once per recording, not per chain.
+    private var saidCommentBound = false
 
     init(host: HostHandle, settings: FileSinkSettings) throws {
         self.host = host
@@ -52,6 +54,11 @@ final class FileSinkInstance: @unchecked Sendable {
             discontinuity: flags & OTON_MEDIA_FLAG_DISCONT != 0,
             formatChanged: flags & OTON_MEDIA_FLAG_FORMAT_CHANGED != 0,
             offset: raw.offset, connection: raw.connection, monotonicNanoseconds: raw.mono_ns))
+        if reading.replacedComments > 0 && !saidCommentBound {
+            saidCommentBound = true
+            host.log(OTON_LOG_WARNING, host.tr("the stream sent an Ogg comment header larger than {limit}; it is recorded as an empty one (the file's tags are written when it is finished)",
+                                               ["limit": formatBytes(UInt64(OggHeaderBound.maximumComment))]))
+        }
         recorder?.receive(reading, monotonicNanoseconds: raw.mono_ns)
         archive?.receive(reading, arrival: WallClock.wall(atMonotonic: raw.mono_ns))
     }

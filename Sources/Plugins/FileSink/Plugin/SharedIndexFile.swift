@@ -114,6 +114,7 @@ struct SharedIndexFile {
                 warnings.append("skipped \(skipped) unreadable line(s) of \(journalPath) (left by a recorder that ended mid-write)")
             }
         }
+        index.forgetDropped()
         var interrupted = 0
         if let session {
             let before = index.tracks.filter { $0.status == .interrupted }.count

@@ -1,3 +1,5 @@
+import OtonPluginKit
+
 /// The web server's bounds. Every one is a fixed number so that no client, however it behaves,
 /// can make the plugin use more memory or threads, or slow the bus, or keep the token holder out.
 public struct ServerLimits: Sendable, Equatable {
@@ -24,6 +26,12 @@ public struct ServerLimits: Sendable, Equatable {
     public var maximumBodyBytes = 4 * 1024
 
     public init() {}
+
+    /// The bounds on connections still sending their request head (the plugins' shared WaitingConnections).
+    public var waiting: WaitingLimits {
+        WaitingLimits(maximumWaitingConnections: maximumWaitingConnections, maximumWaitingPerAddress: maximumWaitingPerAddress,
+                      requestSeconds: requestSeconds)
+    }
 
     /// An event client whose channel moved no byte for this long is disconnected.
     public var stuckStreamSeconds: Int { 4 * heartbeatSeconds }

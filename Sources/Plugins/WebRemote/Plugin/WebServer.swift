@@ -3,6 +3,7 @@ import Foundation
 import OtonJSON
 import Synchronization
 import WebRemoteLogic
+import OtonPluginKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,24 +28,18 @@ protocol WebServerDelegate: AnyObject, Sendable {
 ///
 /// `@unchecked Sendable`: `daemon` and `reaper` are written once in init and used once in stop(),
 /// which the `stopped` Mutex lets run only once; `delegate` is written once in init; the
-/// connection registry is a Mutex; the event clients are the hub's (its own lock).
+/// connection gate has its own lock; the event clients are the hub's (its own lock).
 final class WebServer: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
-    }
-
-    /// The open connections (by our id) with their sockets, and those still waiting for a head.
-    private struct Registry {
-        var waiting: WaitingConnections<Int>
-        var sockets: [Int: Int32] = [:]
-        var nextID = 0
     }
 
     private(set) var port: UInt16 = 0
     private let limits: ServerLimits
     private weak var delegate: WebServerDelegate?
     private let hub = EventStreamHub()
-    private let registry: Mutex<Registry>
+    /// The open connections (by our id) with their sockets, and those still waiting for a head.
+    private let gate: ConnectionGate
     private let stopped = Mutex(false)
     private var daemon: OpaquePointer?
     private let reaperDone = DispatchSemaphore(value: 0)
@@ -54,12 +49,12 @@ final class WebServer: @unchecked Sendable {
     /// Event clients connected now. Any thread.
     var eventClients: Int { hub.count }
     /// Connections that have not sent a request head yet. Any thread.
-    var waitingConnections: Int { registry.withLock { $0.waiting.count } }
+    var waitingConnections: Int { gate.waitingCount }
 
     init(address: ListenAddress, limits: ServerLimits, delegate: WebServerDelegate) throws {
         self.limits = limits
         self.delegate = delegate
-        registry = Mutex(Registry(waiting: WaitingConnections(limits: limits)))
+        gate = ConnectionGate(limits: limits.waiting)
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = address.port.bigEndian
@@ -77,7 +72,7 @@ final class WebServer: @unchecked Sendable {
         let bound = oton_mhd_port(daemon)
         port = bound != 0 ? bound : address.port
         let reaper = Thread { [self] in
-            while !hub.sleep(seconds: 1) { expireWaiting() }
+            while !hub.sleep(seconds: 1) { gate.expire() }
             reaperDone.signal()
         }
         reaper.name = "org.oton.web-remote.reaper"
@@ -103,19 +98,6 @@ final class WebServer: @unchecked Sendable {
         hub.stateChanged()
     }
 
-    private static func nowSeconds() -> Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000_000) }
-
-    /// Closes the connections whose request head is late. Under the registry's lock, so a socket
-    /// is shut down only while its connection is open (libmicrohttpd reports the close, which
-    /// takes the same lock, before it closes the descriptor).
-    private func expireWaiting() {
-        registry.withLock { registry in
-            for id in registry.waiting.expire(nowSeconds: Self.nowSeconds()) {
-                if let fd = registry.sockets[id] { shutdown(fd, Int32(SHUT_RDWR)) }
-            }
-        }
-    }
-
     // MARK: connections
 
     /// What one TCP connection carries between libmicrohttpd's calls (one request per connection).
@@ -135,26 +117,15 @@ final class WebServer: @unchecked Sendable {
     }
 
     private func opened(fd: Int32, address: String) -> ClientConnection {
-        registry.withLock { registry in
-            let id = registry.nextID
-            registry.nextID += 1
-            registry.sockets[id] = fd
-            for evicted in registry.waiting.admit(id, address: address, nowSeconds: Self.nowSeconds()) {
-                if let socket = registry.sockets[evicted] { shutdown(socket, Int32(SHUT_RDWR)) }
-            }
-            return ClientConnection(id: id, fd: fd)
-        }
+        ClientConnection(id: gate.opened(fd: fd, address: address), fd: fd)
     }
 
     private func closed(_ connection: ClientConnection) {
-        registry.withLock { registry in
-            registry.sockets[connection.id] = nil
-            registry.waiting.remove(connection.id)
-        }
+        gate.closed(connection.id)
     }
 
     private func headArrived(_ connection: ClientConnection) {
-        registry.withLock { $0.waiting.remove(connection.id) }
+        gate.headArrived(connection.id)
     }
 
     private static let notify: MHD_NotifyConnectionCallback = { context, connection, socketContext, code in
@@ -171,11 +142,7 @@ final class WebServer: @unchecked Sendable {
 
     /// The peer's IPv4 address as text ("" when unknown: such peers share one bound).
     private static func peerAddress(_ connection: OpaquePointer) -> String {
-        guard let address = oton_mhd_connection_address(connection), address.pointee.sa_family == sa_family_t(AF_INET) else { return "" }
-        var inet = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
-        var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-        guard inet_ntop(AF_INET, &inet, &buffer, socklen_t(buffer.count)) != nil else { return "" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        ConnectionGate.peerAddress(oton_mhd_connection_address(connection))
     }
 
     // MARK: requests
