@@ -82,6 +82,13 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // libmpg123 for the file sink's air watch: a sampled second of an MP3 stream decoded to measure its level.
+        .systemLibrary(
+            name: "CMpg123",
+            path: "Sources/CMpg123",
+            pkgConfig: "libmpg123",
+            providers: [.apt(["libmpg123-dev"])]
+        ),
         // libqrencode for the web remote's QR code of its URL.
         .systemLibrary(
             name: "CQREncode",
@@ -145,6 +152,17 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ebur128"), .linkedLibrary("m")]
         ),
 
+        // The effect chain's own processors (docs/effects.md): LV2 plugins hosted with lilv (apt:
+        // liblilv-dev to build, liblilv-0-0 to run) and plugins' in-place filters, each run by a pad
+        // probe like the leveller, allocation-free per buffer.
+        .systemLibrary(name: "CLilv", path: "Sources/CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
+        .target(
+            name: "OtonEffects",
+            dependencies: ["CGStreamer", "CLilv"],
+            path: "Sources/OtonEffects",
+            linkerSettings: [.linkedLibrary("m")]
+        ),
+
         // The host in layers, bottom up; each target may import only those below it, so a
         // dependency that points the wrong way is a build error (docs/architecture.md).
         // Support: paths, localisation, clock, volume, text, atomic files.
@@ -158,7 +176,7 @@ let package = Package(
         // Media: the two engines (GStreamer pipeline, light libcurl engine) and the tag/title path.
         .target(
             name: "OtonMedia",
-            dependencies: ["OtonSupport", "OtonEvents", "PluginAPI", "CGStreamer", "CCurl", "OtonHTTP", "OtonHTTPSource", "OtonLeveller"]
+            dependencies: ["OtonSupport", "OtonEvents", "PluginAPI", "CGStreamer", "CCurl", "OtonHTTP", "OtonHTTPSource", "OtonLeveller", "OtonEffects"]
         ),
         // Stations: plugins.json, the catalogue and its editor, the resolver, playlists, the directory.
         .target(
@@ -229,7 +247,7 @@ let package = Package(
         pluginLogic("Share"),
         plugin("Share", dependencies: ["ShareLogic"]),
         pluginLogic("FileSink"),
-        plugin("FileSink", dependencies: ["FileSinkLogic"]),
+        plugin("FileSink", dependencies: ["FileSinkLogic", "OtonHTTP", "CMpg123"]),
         pluginLogic("NowPlaying"),
         // One GLib thread of a plugin's own (NowPlaying's D-Bus, UPnP's GUPnP), compiled into each that uses it.
         .target(name: "OtonGLibThread", dependencies: ["CGio"]),
@@ -283,7 +301,7 @@ let package = Package(
         // Tests by kind: host units (pure, in-process), plugin Logic units, and tests that run the
         // oton binary or load compiled C plugins; OtonIntegrationTests meets real servers.
         // (NumericInputTests drives numbers at their limits through the host and the plugins' parsers alike.)
-        .testTarget(name: "OtonHostTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "FileSinkLogic", "HistoryLogic", "SleepTimerLogic", "OtonLeveller"]),
+        .testTarget(name: "OtonHostTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "FileSinkLogic", "HistoryLogic", "SleepTimerLogic", "OtonLeveller", "OtonEffects"]),
         .testTarget(
             name: "PluginLogicTests",
             dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic",

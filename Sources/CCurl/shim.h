@@ -11,6 +11,7 @@ static inline CURLcode oton_curl_set_pointer(CURL *curl, CURLoption option, void
 static inline CURLcode oton_curl_set_off(CURL *curl, CURLoption option, curl_off_t value) { return curl_easy_setopt(curl, option, value); }
 static inline CURLcode oton_curl_set_write_function(CURL *curl, curl_write_callback function) { return curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, function); }
 static inline CURLcode oton_curl_set_header_function(CURL *curl, curl_write_callback function) { return curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, function); }
+static inline CURLcode oton_curl_set_read_function(CURL *curl, curl_read_callback function) { return curl_easy_setopt(curl, CURLOPT_READFUNCTION, function); }
 static inline CURLcode oton_curl_set_progress_function(CURL *curl, curl_xferinfo_callback function) { return curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, function); }
 static inline long oton_curl_response_code(CURL *curl) { long code = 0; curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code); return code; }
 static inline const char *oton_curl_content_type(CURL *curl) { char *type = NULL; curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &type); return type; }

@@ -109,6 +109,90 @@ public final class CappedHTTPClient: Sendable {
         }
     }
 
+    /// How a request to an S3-compatible store is signed: libcurl's AWS SigV4 (`CURLOPT_AWS_SIGV4`,
+    /// "aws:amz:REGION:s3") with the access key and secret as the user and password. The secret goes
+    /// to libcurl only; ``description`` never shows it.
+    public struct AWSSigning: Sendable, CustomStringConvertible {
+        public var region: String
+        public var service: String
+        public var accessKey: String
+        public var secretKey: String
+        /// A temporary credential's token (x-amz-security-token, signed with the other x-amz headers).
+        public var sessionToken: String?
+
+        public init(region: String, service: String = "s3", accessKey: String, secretKey: String, sessionToken: String? = nil) {
+            self.region = region
+            self.service = service
+            self.accessKey = accessKey
+            self.secretKey = secretKey
+            self.sessionToken = sessionToken
+        }
+
+        public var description: String { "AWS SigV4 (\(region), \(service), key \(accessKey.prefix(4))…)" }
+    }
+
+    /// A PUT of the file at `path` (read while sending, never whole in memory), signed with
+    /// `signing`, whose answer comes back whatever its status (the caller judges it). No redirect
+    /// is followed (a signed request goes nowhere else). A transfer slower than `lowSpeedBytes`
+    /// a second for `lowSpeedSeconds` ends as timed out, besides the client's total limit.
+    public func put(_ url: String, file path: String, headers: [String: String], signing: AWSSigning?,
+                    lowSpeedBytes: Int = 1024, lowSpeedSeconds: Int = 60,
+                    isCancelled: @escaping @Sendable () -> Bool = { false }) throws(Failure) -> Response {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .transport("cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .transport("cannot read \(path): \(String(cString: strerror(errno)))") }
+        let source = FileSource(fd: fd)
+        let context = Unmanaged.passRetained(source)
+        defer { context.release() }
+        return try signed(url, headers: headers, signing: signing, isCancelled: isCancelled) { curl in
+            oton_curl_set_long(curl, CURLOPT_UPLOAD, 1)
+            oton_curl_set_off(curl, CURLOPT_INFILESIZE_LARGE, curl_off_t(info.st_size))
+            oton_curl_set_read_function(curl) { buffer, size, count, user in
+                guard let buffer, let user else { return Int(CURL_READFUNC_ABORT) }
+                let got = read(Unmanaged<FileSource>.fromOpaque(user).takeUnretainedValue().fd, buffer, size * count)
+                return got < 0 ? Int(CURL_READFUNC_ABORT) : got
+            }
+            oton_curl_set_pointer(curl, CURLOPT_READDATA, context.toOpaque())
+            oton_curl_set_long(curl, CURLOPT_LOW_SPEED_LIMIT, lowSpeedBytes)
+            oton_curl_set_long(curl, CURLOPT_LOW_SPEED_TIME, lowSpeedSeconds)
+        }
+    }
+
+    /// A HEAD, signed with `signing`; the answer whatever its status (its headers: content-length, etag).
+    public func head(_ url: String, headers: [String: String] = [:], signing: AWSSigning?,
+                     isCancelled: @escaping @Sendable () -> Bool = { false }) throws(Failure) -> Response {
+        // No body comes, and the object's announced size is no reason to refuse the answer: no cap.
+        try signed(url, headers: headers, signing: signing, maxBytes: Int(Int64.max), isCancelled: isCancelled) { curl in
+            oton_curl_set_long(curl, CURLOPT_NOBODY, 1)
+        }
+    }
+
+    private func signed(_ url: String, headers: [String: String], signing: AWSSigning?, maxBytes: Int = 1 << 20,
+                        isCancelled: @escaping @Sendable () -> Bool,
+                        configure: (UnsafeMutableRawPointer) -> Void) throws(Failure) -> Response {
+        var all = headers
+        if let signing {
+            // S3 wants the payload's hash signed; a streamed file is sent as UNSIGNED-PAYLOAD (libcurl signs the header's value).
+            all["x-amz-content-sha256"] = all["x-amz-content-sha256"] ?? "UNSIGNED-PAYLOAD"
+            if let token = signing.sessionToken { all["x-amz-security-token"] = token }
+        }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in all.sorted(by: { $0.key < $1.key }) { list = curl_slist_append(list, "\(name): \(value)") }
+        defer { curl_slist_free_all(list) }
+        return try perform(url, maxBytes: maxBytes, isCancelled: isCancelled) { curl in
+            oton_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0)
+            oton_curl_set_pointer(curl, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
+            if let signing {
+                oton_curl_set_string(curl, CURLOPT_AWS_SIGV4, "aws:amz:\(signing.region):\(signing.service)")
+                oton_curl_set_string(curl, CURLOPT_USERNAME, signing.accessKey)
+                oton_curl_set_string(curl, CURLOPT_PASSWORD, signing.secretKey)
+            }
+            configure(curl)
+        }
+    }
+
     /// One transfer with every limit set; `configure` adds what the method needs.
     private func perform(_ url: String, maxBytes: Int, isCancelled: @escaping @Sendable () -> Bool,
                          configure: (UnsafeMutableRawPointer) -> Void) throws(Failure) -> Response {
@@ -178,6 +262,12 @@ public final class CappedHTTPClient: Sendable {
                         effectiveURL: oton_curl_effective_url(curl).map { String(cString: $0) } ?? url,
                         status: oton_curl_response_code(curl), headers: sink.headers)
     }
+}
+
+/// The file a PUT reads from, reached from curl's read callback on the calling thread only.
+private final class FileSource {
+    let fd: Int32
+    init(fd: Int32) { self.fd = fd }
 }
 
 /// The transfer's state, reached from curl's callbacks on the calling thread only.

@@ -71,7 +71,7 @@ public struct PluginDescriptorBuilder {
             description: permanent(description), consumes: consumesList,
             commands: commandList, command_count: UInt32(commands.count), reserved: 0,
             create: create, destroy: destroy, on_event: onEvent, on_media: onMedia, on_command: onCommand,
-            settings: settingList, setting_count: UInt32(settings.count), reserved2: 0))
+            settings: settingList, setting_count: UInt32(settings.count), reserved2: 0, filter: nil))
         return UnsafePointer(descriptor)
     }
 }

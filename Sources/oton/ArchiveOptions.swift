@@ -1,5 +1,6 @@
 import ArgumentParser
 import FileSinkLogic
+import Foundation
 import OtonHost
 
 /// `oton record`'s archive mode: segments cut at wall-clock boundaries, a gap ledger beside each,
@@ -26,6 +27,15 @@ struct ArchiveOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(tr("With --archive, below --disk-floor: stop recording (default) or remove the oldest finished segment (oldest)"), valueName: "stop|oldest"))
     var whenFull: String?
 
+    @Option(name: .long, help: ArgumentHelp(tr("With --archive: upload each finished segment and its ledger to object storage (credentials and region from the AWS variables or ~/.aws)"), valueName: "s3://bucket/prefix"))
+    var upload: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("With --upload: an S3-compatible server's address (MinIO, Ceph …; else AWS_ENDPOINT_URL, else AWS itself)"), valueName: "url"))
+    var uploadEndpoint: String?
+
+    @Flag(name: .long, help: ArgumentHelp(tr("With --upload: remove the local segment and ledger once their upload is confirmed")))
+    var uploadDelete = false
+
     /// "500G", "2T", "800M" (powers of 1024, an optional B or iB), or bytes.
     static func size(_ text: String) -> Double? {
         let units: [Character: Double] = ["k": 1024, "m": 1_048_576, "g": 1_073_741_824, "t": 1_099_511_627_776]
@@ -43,7 +53,8 @@ struct ArchiveOptions: ParsableArguments {
     func sinkConfig() throws -> [String: JSONValue] {
         guard let archive else {
             for (flag, given) in [("--archive-tz", archiveTZ != nil), ("--archive-template", archiveTemplate != nil), ("--keep", keep != nil),
-                                  ("--keep-size", keepSize != nil), ("--when-full", whenFull != nil)] where given {
+                                  ("--keep-size", keepSize != nil), ("--when-full", whenFull != nil), ("--upload", upload != nil),
+                                  ("--upload-endpoint", uploadEndpoint != nil), ("--upload-delete", uploadDelete)] where given {
                 Terminal.error(tr("{flag} applies to archive mode only: add --archive 1h (or another period)", ["flag": flag]))
                 throw ExitStatus.configuration
             }
@@ -92,6 +103,82 @@ struct ArchiveOptions: ParsableArguments {
                 throw ExitStatus.configuration
             }
             config[FileSinkKey.keepSizeMb.rawValue] = .number(bytes / 1_048_576)
+        }
+        try uploadConfig(into: &config)
+        return config
+    }
+
+    /// --upload, --upload-endpoint, --upload-delete: checked here (the address, the endpoint, that
+    /// credentials are there) so that a mistake is a usage error before anything is recorded.
+    private func uploadConfig(into config: inout [String: JSONValue]) throws {
+        guard let upload else {
+            for (flag, given) in [("--upload-endpoint", uploadEndpoint != nil), ("--upload-delete", uploadDelete)] where given {
+                Terminal.error(tr("{flag} applies to uploads only: add --upload s3://bucket/prefix", ["flag": flag]))
+                throw ExitStatus.configuration
+            }
+            return
+        }
+        guard S3Destination(upload) != nil else {
+            Terminal.error(tr("--upload {value}: use s3://bucket/prefix (a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens)", ["value": upload]))
+            throw ExitStatus.configuration
+        }
+        if let uploadEndpoint, !S3Destination.isEndpoint(uploadEndpoint) {
+            Terminal.error(tr("--upload-endpoint {value}: use an http:// or https:// address such as http://127.0.0.1:9000", ["value": uploadEndpoint]))
+            throw ExitStatus.configuration
+        }
+        do {
+            _ = try AWSEnvironment.resolve(environment: ProcessInfo.processInfo.environment) { path in
+                FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
+            }
+        } catch {
+            Terminal.error("--upload \(upload): \(error.description)")
+            throw ExitStatus.configuration
+        }
+        config[FileSinkKey.upload.rawValue] = .string(upload)
+        if let uploadEndpoint { config[FileSinkKey.uploadEndpoint.rawValue] = .string(uploadEndpoint) }
+        if uploadDelete { config[FileSinkKey.uploadDelete.rawValue] = .bool(true) }
+    }
+}
+
+/// `oton record`'s air watch: the level sampled (MP3), dead air, title stalls and format changes
+/// announced as alerts (events, metrics, `--on-alert`). Turned into the file sink's config keys.
+struct AirWatchOptions: ParsableArguments {
+    @Flag(name: .long, help: ArgumentHelp(tr("Watch what is on air: sample each station's level (MP3), and announce dead air, title stalls and format changes (implied by the options below)")))
+    var airWatch = false
+
+    @Option(name: .long, help: ArgumentHelp(tr("Dead air: a level below this many dBFS (default -50)"), valueName: "dBFS"))
+    var silenceThreshold: Double?
+
+    @Option(name: .long, help: ArgumentHelp(tr("Dead air: silent this long (default 30s)"), valueName: "duration"))
+    var silenceAfter: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("Title stall: the same title this long (15m, 2h; not watched unless given)"), valueName: "duration"))
+    var titleStallAfter: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("Run this shell command for each alert, with OTON_ALERT_STATION, OTON_ALERT_KIND and OTON_ALERT_DETAILS in its environment (at most 4 at once, 30 s each)"), valueName: "command"))
+    var onAlert: String?
+
+    var isOn: Bool { airWatch || silenceThreshold != nil || silenceAfter != nil || titleStallAfter != nil || onAlert != nil }
+
+    /// The file sink's air watch keys, or a usage error (exit 2) that says what is wrong.
+    func sinkConfig() throws -> [String: JSONValue] {
+        guard isOn else { return [:] }
+        var config: [String: JSONValue] = [FileSinkKey.airWatch.rawValue: .bool(true)]
+        if let silenceThreshold {
+            guard silenceThreshold.isFinite, (-120 ... 0).contains(silenceThreshold) else {
+                Terminal.error(tr("--silence-threshold {value}: use a level in dBFS from -120 to 0, such as -50", ["value": String(silenceThreshold)]))
+                throw ExitStatus.configuration
+            }
+            config[FileSinkKey.silenceThreshold.rawValue] = .number(silenceThreshold)
+        }
+        for (flag, text, key, range) in [("--silence-after", silenceAfter, FileSinkKey.silenceAfter, 1.0 ... 86400),
+                                         ("--title-stall-after", titleStallAfter, FileSinkKey.titleStallAfter, 1.0 ... 30 * 86400)] {
+            guard let text else { continue }
+            guard let seconds = try? DurationText.seconds(text), range.contains(seconds) else {
+                Terminal.error(tr("{flag} {value}: use a duration such as 30s, 5m or 2h (from 1s)", ["flag": flag, "value": text]))
+                throw ExitStatus.configuration
+            }
+            config[key.rawValue] = .number(seconds)
         }
         return config
     }

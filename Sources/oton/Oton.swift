@@ -14,7 +14,7 @@ struct Oton: ParsableCommand {
                               "oton plugins inspect libOtonSleepTimer.so")
         ),
         version: OtonVersionText.text,
-        subcommands: [PlayCommand.self, RecordCommand.self, CtlCommand.self, StationsCommand.self, WishCommand.self, ScheduleCommand.self, AlarmCommand.self, HistoryCommand.self, LastFMCommand.self, PluginsCommand.self, ConfigCommand.self, WindowCommand.self, PluginHostCommand.self]
+        subcommands: [PlayCommand.self, RecordCommand.self, CtlCommand.self, StationsCommand.self, WishCommand.self, ScheduleCommand.self, AlarmCommand.self, HistoryCommand.self, LastFMCommand.self, PluginsCommand.self, EffectsCommand.self, ConfigCommand.self, WindowCommand.self, PluginHostCommand.self]
     )
 
     /// ArgumentParser's main, except that every usage error exits 2 (ArgumentParser's default is

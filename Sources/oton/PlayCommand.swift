@@ -113,6 +113,11 @@ struct PlayCommand: ParsableCommand {
         if noLevel { playerOptions.levelling?.enabled = false }
         playerOptions.loudnessMemory = LoudnessMemory()
         playerOptions.timeshift = alarm ? nil : timeshift ?? config.timeshift
+        if !config.effects.isEmpty {
+            let chain = EffectCatalogue.usable(config.effects)
+            for problem in chain.problems { Terminal.error(problem) }
+            playerOptions.effects = chain.effects
+        }
         if alarm, !noControl, instance == nil || instance == "default" { takeOver() }
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         if let audioSink {

@@ -113,6 +113,8 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup var archiveOptions: ArchiveOptions
 
+    @OptionGroup var airWatchOptions: AirWatchOptions
+
     @OptionGroup var eventsAndRetries: EventsAndRetriesOptions
     var events: String? { eventsAndRetries.events }
     var retries: Int? { eventsAndRetries.retries }
@@ -155,7 +157,8 @@ struct RecordCommand: ParsableCommand {
                 throw ExitStatus.configuration
             }
         }
-        let archiveConfig = try archiveOptions.sinkConfig()
+        let archiveConfig = try archiveOptions.sinkConfig().merging(try airWatchOptions.sinkConfig()) { $1 }
+        let alertCommands = airWatchOptions.onAlert.map { BoundedCommands(command: $0) }
         let enabledIDs = Set(config.plugins.filter(\.enabled).map(\.id))
         if let unknown = withPlugin.first(where: { !enabledIDs.contains($0) }) {
             let known = enabledIDs.subtracting(Self.recordingPlugins).sorted()
@@ -207,6 +210,10 @@ struct RecordCommand: ParsableCommand {
                 if sink[FileSinkKey.archive.rawValue] != nil && sink[FileSinkKey.archiveTemplate.rawValue] == nil {
                     sink[FileSinkKey.archiveTemplate.rawValue] = .string(ArchiveNaming.standardInStationFolder)
                 }
+                // Each station's objects under its folder's name, as on the disk.
+                if case let .string(upload) = sink[FileSinkKey.upload.rawValue], let destination = S3Destination(upload) {
+                    sink[FileSinkKey.upload.rawValue] = .string(destination.appending(folder).text)
+                }
             }
             return [PluginEntry(id: Self.pluginID, path: path, enabled: true, config: .object(sink), location: "oton record")]
                 + otherPlugins.map { entry in folder.map { Self.labelled(metrics: entry, as: $0) } ?? entry }
@@ -218,7 +225,8 @@ struct RecordCommand: ParsableCommand {
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         // One station with --instance too: the socket it names is the many-stations recorder's (status, quit).
         if chosenStations.count > 1 || all || stationsFile != nil || shard != nil || instance != nil {
-            return try recordMany(chosenStations, config: config, playerOptions: playerOptions, stopAfter: stopAfter, wishes: wishes) { plugins($0, $1) }
+            return try recordMany(chosenStations, config: config, playerOptions: playerOptions, stopAfter: stopAfter, wishes: wishes,
+                                  alertCommands: alertCommands) { plugins($0, $1) }
         }
         let chosen = chosenStations[0]
         var recordConfig = config
@@ -237,7 +245,7 @@ struct RecordCommand: ParsableCommand {
         let outcome = session.run { session in
             watchdog = RecorderWatchdog { [player = session.player] in RecorderStatusLine.text([player]) }
             watchdog?.ready()
-            lines = RecordLogLines(bus: session.bus)
+            lines = RecordLogLines(bus: session.bus, onAlert: alertCommands)
             watch = wishes?.watch(bus: session.bus, station: chosen.name)
             if let report = session.plugins.reports.first(where: { $0.id == Self.pluginID }), case let .failed(error) = report.status {
                 sinkFailure = error.description(in: .current)
@@ -268,7 +276,7 @@ struct RecordCommand: ParsableCommand {
 
     /// Several stations: one process, a session each (``MultiRecorder``).
     private func recordMany(_ stations: [Station], config: OtonConfig, playerOptions: Player.Options, stopAfter: Double?, wishes: WishWatcher?,
-                            plugins: @escaping @Sendable (Station, String) -> [PluginEntry]) throws {
+                            alertCommands: BoundedCommands?, plugins: @escaping @Sendable (Station, String) -> [PluginEntry]) throws {
         let shared: (handle: FileHandle?, lock: NSLock)?
         do {
             shared = try events.map(EventLineWriter.openShared)
@@ -277,7 +285,7 @@ struct RecordCommand: ParsableCommand {
             throw ExitStatus.configuration
         }
         let recorder = MultiRecorder(catalogue: config, options: playerOptions, events: shared, plan: plugins) { session in
-            let lines = RecordLogLines(bus: session.bus, station: session.label)
+            let lines = RecordLogLines(bus: session.bus, station: session.label, onAlert: alertCommands)
             guard let wishes else { return lines }
             return WishRecordingObserver(lines: lines, watch: wishes.watch(bus: session.bus, station: session.station.name))
         }

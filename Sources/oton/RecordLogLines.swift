@@ -14,10 +14,13 @@ final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Senda
     private var problem: String?
     /// A recorder of several stations: error lines say which station.
     private let prefix: String
+    /// `--on-alert`: the command each air-watch alert runs.
+    private let onAlert: BoundedCommands?
 
-    init(bus: PluginBus, station: String? = nil) {
+    init(bus: PluginBus, station: String? = nil, onAlert: BoundedCommands? = nil) {
         prefix = station.map { "\($0): " } ?? ""
-        let kinds = [OTON_EVENT_NAME_RECORDING_DONE, OTON_EVENT_NAME_RECORDING_STOPPED].compactMap { bus.registry.kind(for: $0) }
+        self.onAlert = onAlert
+        let kinds = [OTON_EVENT_NAME_RECORDING_DONE, OTON_EVENT_NAME_RECORDING_STOPPED, OTON_EVENT_NAME_ALERT].compactMap { bus.registry.kind(for: $0) }
         subscription = BusSubscription(bus: bus, id: Self.id, kinds: .only(Set(kinds + [OTON_EVENT_STATE])), consumer: self)
     }
 
@@ -45,6 +48,14 @@ final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Senda
             if fields[OTON_FIELD_REASON_CODE] == "not-wished" { return }
             if fields[OTON_FIELD_STATUS] == "complete" || fields[OTON_FIELD_STATUS] == "incomplete" { lock.lock(); files += 1; lock.unlock() }
             StandardOutput.write(Self.finishedLine(fields) + "\n")
+        case OTON_EVENT_NAME_ALERT:
+            // The file sink logged it (a warning); the command gets the alert in its environment.
+            let station = fields[OTON_FIELD_STATION] ?? ""
+            let kind = fields[OTON_FIELD_KIND] ?? ""
+            var environment = ["OTON_ALERT_STATION": station, "OTON_ALERT_KIND": kind, "OTON_ALERT_DETAILS": fields[OTON_FIELD_DETAILS] ?? ""]
+            if let seconds = fields[OTON_FIELD_SECONDS] { environment["OTON_ALERT_SECONDS"] = seconds }
+            if let level = fields[OTON_FIELD_LEVEL_DBFS] { environment["OTON_ALERT_LEVEL_DBFS"] = level }
+            onAlert?.run(environment: environment, tag: "on-alert \(station) \(kind)")
         case OTON_EVENT_NAME_RECORDING_STOPPED:
             let message = fields[OTON_FIELD_MESSAGE] ?? "recording stopped"
             if fields[OTON_FIELD_ERROR] == "true" {

@@ -121,6 +121,7 @@ static const oton_plugin_descriptor descriptor = {
     flood_create, flood_destroy, flood_event, flood_media, flood_command,
 #if OTON_ABI_MINOR >= 6
     NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+    NULL,       /* 1.6: filter (none) */
 #endif
 };
 

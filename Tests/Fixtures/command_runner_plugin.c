@@ -116,6 +116,7 @@ static const oton_plugin_descriptor descriptor = {
     runner_create, runner_destroy, NULL, NULL, runner_command,
 #if OTON_ABI_MINOR >= 6
     NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+    NULL,       /* 1.6: filter (none) */
 #endif
 };
 

@@ -73,6 +73,7 @@ static const oton_plugin_descriptor descriptor = {
     forking_create, forking_destroy, forking_event, NULL, NULL,
 #if OTON_ABI_MINOR >= 6
     NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+    NULL,       /* 1.6: filter (none) */
 #endif
 };
 

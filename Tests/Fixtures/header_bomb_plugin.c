@@ -71,6 +71,7 @@ static const oton_plugin_descriptor descriptor = {
     bomb_create, bomb_destroy, bomb_event, NULL, NULL,
 #if OTON_ABI_MINOR >= 6
     NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+    NULL,       /* 1.6: filter (none) */
 #endif
 };
 

@@ -222,6 +222,7 @@ static const oton_plugin_descriptor reader_descriptor = {
     reader_create, reader_destroy, NULL, NULL, reader_on_command,
 #if OTON_ABI_MINOR >= 6
     NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+    NULL,       /* 1.6: filter (none) */
 #endif
 };
 

@@ -74,6 +74,7 @@ static const oton_plugin_descriptor descriptor = {
     speaker_create, speaker_destroy, NULL, NULL, speaker_command,
 #if OTON_ABI_MINOR >= 6
     NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+    NULL,       /* 1.6: filter (none) */
 #endif
 };
 

@@ -203,6 +203,7 @@ static const oton_plugin_descriptor misbehaving_descriptor = {
     misbehaving_create, misbehaving_destroy, misbehaving_on_event, misbehaving_on_media, misbehaving_on_command,
 #if OTON_ABI_MINOR >= 6
     NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+    NULL,       /* 1.6: filter (none) */
 #endif
 };
 #endif

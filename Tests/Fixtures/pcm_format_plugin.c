@@ -156,6 +156,7 @@ static const oton_plugin_descriptor descriptor = {
     pcm_create, pcm_destroy, pcm_event, pcm_media, NULL,
 #if OTON_ABI_MINOR >= 6
     NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+    NULL,       /* 1.6: filter (none) */
 #endif
 };
 

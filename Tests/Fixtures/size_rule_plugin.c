@@ -112,7 +112,8 @@ static const future_descriptor sized_descriptor = {
      NULL, &sized_commands[0].base, 3, 0,
      sized_create, sized_destroy, NULL, NULL, sized_on_command,
 #if OTON_ABI_MINOR >= 6
-     NULL, 0, 0,
+     NULL, 0, 0, /* settings, setting_count, reserved2 */
+     NULL,       /* filter */
 #endif
     },
     sized_destroy

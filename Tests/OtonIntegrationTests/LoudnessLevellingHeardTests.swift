@@ -98,7 +98,6 @@ final class LoudnessLevellingHeardTests: XCTestCase {
     }
 }
 
-private func decibels(_ fraction: Double) -> Double { 20 * log10(max(fraction, 1e-9)) }
 private func text(_ fraction: Double) -> String { String(format: "%.2f dBFS", decibels(fraction)) }
 
 /// Requests to the oton under test, each on a connection of its own: the control socket closes a
@@ -152,23 +151,12 @@ private struct Lab {
 
     /// Waits until oton says it plays `station`; returns where the recording stood then.
     func waitUntilPlaying(_ client: Control, station: String, timeout: TimeInterval = 60) throws -> Int {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let data = try client.send(["status"])["data"]
-            if data?["station"]?.stringValue == station, data?["state"]?.stringValue == "playing" { return HeardSound.count(in: recording) }
-            usleep(100_000)
-        }
-        throw FixtureError("\(station) did not play within \(timeout) s")
+        try SinkRecording(file: recording).waitUntilPlaying(client.oton, station: station, timeout: timeout)
     }
 
     /// `seconds` of recording from sample `start` on, waited for (a loaded machine records slowly).
     func recorded(from start: Int, seconds: Double, timeout: TimeInterval = 90) throws -> HeardSound {
-        let end = start + HeardSound.samples(seconds)
-        let deadline = Date().addingTimeInterval(timeout)
-        while HeardSound.count(in: recording) < end, Date() < deadline { usleep(100_000) }
-        let heard = HeardSound(file: recording)
-        guard heard.samples.count >= end else { throw FixtureError("the sink recorded \(heard.samples.count - start) of \(end - start) samples") }
-        return HeardSound(samples: Array(heard.samples[start ..< end]))
+        try SinkRecording(file: recording).recorded(from: start, seconds: seconds, timeout: timeout)
     }
 
     /// The level of the last 2 s of the first `seconds` after `station` plays.

@@ -212,6 +212,7 @@ static const oton_plugin_descriptor meter_descriptor = {
     meter_on_media,
     meter_on_command,
     NULL, 0, 0, /* 1.6: settings, setting_count, reserved2 (none declared) */
+    NULL,       /* 1.6: filter (none) */
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

@@ -203,6 +203,7 @@ static const oton_plugin_descriptor logger_descriptor = {
     logger_settings, /* 1.6 */
     1,
     0,
+    NULL, /* 1.6: filter (none: it only listens) */
 };
 
 OTON_EXPORT const oton_plugin_descriptor *oton_plugin_entry(void) {

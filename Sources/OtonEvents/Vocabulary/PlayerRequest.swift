@@ -25,6 +25,9 @@ public enum PlayerRequest: Equatable, Sendable {
     case seek(byMilliseconds: Int)
     /// Timeshift: play from this many milliseconds behind live (0: live; `ctl live`, MPRIS SetPosition).
     case seekBehindLive(milliseconds: Int)
+    /// One effect of the chain changed (`ctl effect`: a parameter, a preset, the bypass), matched by
+    /// name; applied live without a gap, and kept for the next connections. docs/effects.md.
+    case setEffect(EffectSettings)
     case quit
 }
 

@@ -66,6 +66,7 @@ public final class HostSession: @unchecked Sendable {
     public func run(onStarted: (HostSession) -> Void = { _ in }) -> Player.Outcome {
         let configDirectory = config.file.map { ($0 as NSString).deletingLastPathComponent }
         plugins.start(config.plugins, configDirectory: configDirectory)
+        player.useFilters(plugins.filters)
         openControlSocket()
         installSignalHandlers()
         // `oton play | head -2`: the reader went away; end as on Ctrl-C, quietly, exit 0.

@@ -93,6 +93,8 @@ package enum PipelineCallbacks {
             g_free(debug)
         case GST_MESSAGE_EOS:
             context.report(.endOfStream)
+        case GST_MESSAGE_ELEMENT:
+            if let notice = EffectChain.overrunNotice(message) { context.report(.notice(notice)) }
         case GST_MESSAGE_BUFFERING:
             var percent: gint = 0
             gst_message_parse_buffering(message, &percent)

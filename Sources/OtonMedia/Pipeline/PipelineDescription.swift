@@ -49,6 +49,10 @@ public struct PipelineDescription: Equatable, Sendable {
     public var networkBufferMilliseconds: Int = 500
     /// Loudness levelling of what plays (docs/levelling.md); nil: none. Only a heard pipeline levels.
     public var levelling: LevellingSettings?
+    /// The effect chain of what plays, in order (docs/effects.md): only a heard pipeline has one.
+    public var effects: [EffectSettings] = []
+    /// Plugins' in-place filters (ABI 1.6), after the effects.
+    public var filters: [AudioFilter] = []
     /// How titles are read (the station's `title_encoding`; see ``TitleByteDecoder/decode(convertedText:setting:)``).
     public var titleEncoding: TitleEncodingSetting = .auto
     /// The station's timeshift ring (docs/timeshift.md): the connection receives into it and plays

@@ -1,4 +1,5 @@
 import PluginAPI
+import OtonEvents
 
 /// How a session gets its stream (docs/architecture.md, "Walk 1"): GStreamer's pipeline
 /// whenever audio is decoded, the light engine (libcurl, no pipeline) when only the encoded bytes
@@ -19,6 +20,10 @@ public protocol StreamEngine: AnyObject, Sendable {
     var levelling: LevellingReading? { get }
     /// Turns the leveller on or off, where there is one.
     func setLevelling(enabled: Bool)
+    /// Sets the effects' parameters and bypasses live, where there is a chain (GStreamer, heard).
+    func setEffects(_ settings: [EffectSettings])
+    /// What each effect does now (empty: no chain).
+    var effectReadings: [EffectReading] { get }
     /// Drops the connection; afterwards no event and no media is reported. False when it could
     /// not be stopped within 2 s (left to finish on its own).
     @discardableResult func stop() -> Bool
@@ -28,6 +33,8 @@ extension StreamEngine {
     /// Engines without a leveller (the light engine: nothing is heard).
     public var levelling: LevellingReading? { nil }
     public func setLevelling(enabled: Bool) {}
+    public func setEffects(_ settings: [EffectSettings]) {}
+    public var effectReadings: [EffectReading] { [] }
 }
 
 /// Which engine runs a connection.

@@ -6,7 +6,7 @@ import OtonEvents
 /// One GStreamer pipeline for one connection:
 ///
 ///     souphttpsrc | filesrc → decodebin → [queue2] → audioconvert → audioresample → [tee → pcm tap]
-///         → [audioconvert → F32 → leveller] → volume → [audioconvert] → autoaudiosink | fakesink
+///         → [audioconvert → F32 → effects] → [audioconvert → F32 → leveller] → volume → [audioconvert] → autoaudiosink | fakesink
 ///
 /// with the encoded-stream tap as a buffer probe (after icydemux when the
 /// stream carries ICY metadata; for HLS, whose source delivers the playlist,
@@ -29,6 +29,8 @@ public final class StreamPipeline: @unchecked Sendable {
     private let volume: UnsafeMutablePointer<GstElement>?
     /// nil when nothing is heard or levelling was not asked for.
     private let leveller: Leveller?
+    /// nil when nothing is heard or no effect was asked for (docs/effects.md).
+    private let effects: EffectChain?
     /// autoaudiosink, when it chose the output (nil: headless, recording, or --audio-sink).
     private var autoSink: UnsafeMutablePointer<GstElement>?
     private var watch: OpaquePointer?
@@ -102,6 +104,7 @@ public final class StreamPipeline: @unchecked Sendable {
             try builder.link(feed, parse)
             volume = nil
             leveller = nil
+            effects = nil
             context = PipelineContext(onEvent: onEvent, decoded: parse, taps: taps, pipeline: pipeline, startsOnFirstBuffer: true)
             context.titleEncoding = description.titleEncoding
             PipelineCallbacks.connectParser(parse, context: context)
@@ -166,6 +169,12 @@ public final class StreamPipeline: @unchecked Sendable {
         } else {
             try builder.link(volume, sink)
         }
+        // The effects: after the PCM tap (plugins and WAV files keep the stream's own sound), before
+        // the leveller (it levels what the effects made) and the volume.
+        let chain = listened && !(description.effects.isEmpty && description.filters.isEmpty)
+            ? EffectChain(effects: description.effects, filters: description.filters) : nil
+        if let chain, !chain.isEmpty { output = try chain.build(before: output, builder: builder) }
+        effects = chain
         if description.taps & OTON_TAP_PCM != 0 {
             // The tap sits before the volume element: plugins see the stream's level, not the listener's.
             let tee = try builder.make("tee", "pcm-tee", package: "libgstreamer1.0-0")
@@ -298,6 +307,14 @@ public final class StreamPipeline: @unchecked Sendable {
         leveller?.setEnabled(enabled)
     }
 
+    /// Sets the effects' parameters and bypasses (matched by name) without a gap; the chain's shape stays.
+    public func setEffects(_ settings: [EffectSettings]) {
+        effects?.apply(settings)
+    }
+
+    /// What each effect of this connection does now (empty: none runs).
+    public var effectReadings: [EffectReading] { effects?.readings ?? [] }
+
     /// How long stop() waits for the streaming threads to end.
     public static let stopTimeout: DispatchTimeInterval = .seconds(2)
 
@@ -338,7 +355,7 @@ private final class HeardBox: Sendable {
 }
 
 /// Creates elements inside a bin and links them, with errors that say what to install.
-private struct ElementBuilder {
+struct ElementBuilder {
     let bin: UnsafeMutablePointer<GstElement>
 
     func make(_ factory: String, _ name: String, package: String) throws(PipelineBuildError) -> UnsafeMutablePointer<GstElement> {

@@ -84,6 +84,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     var holdingTimeshift = false
     /// Its folder could not be made (said once): this player plays without timeshift.
     var timeshiftUnavailable = false
+    /// The effect chain as it is now (`ctl effect` changes it); starts as the options say.
+    var effects: [EffectSettings]
+    /// Plugins' in-place filters (ABI 1.6), after the effects; given once the plugins run (``useFilters(_:)``).
+    var filters: [AudioFilter] = []
 
     public convenience init(station: Station, bus: PluginBus, options: Options, stations: StationCatalogue? = nil,
                             logger: Logger = Logger(label: "oton.player"), onFinish: @escaping @Sendable (Outcome) -> Void) {
@@ -104,6 +108,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         self.onFinish = onFinish
         machine = PlaybackStateMachine(policy: options.reconnect)
         levellingEnabled = options.levelling?.enabled ?? false
+        effects = options.effects
         track = TrackAnnouncer(station: station, bus: bus)
         statusFollower = makeStatusFollower(for: station)
     }
@@ -159,10 +164,21 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                 _ = seekNow(.by(Int64(milliseconds) * 1_000_000))
             case let .seekBehindLive(milliseconds):
                 _ = seekNow(.behindLive(Int64(max(0, milliseconds)) * 1_000_000))
+            case let .setEffect(changed):
+                guard let index = effects.firstIndex(where: { $0.name == changed.name }) else { break }
+                effects[index] = changed
+                pipeline?.setEffects(effects)
             case .quit:
                 finish(.quit)
             }
         }
+    }
+
+    /// The plugins' filters for the connections from now on (the session gives them once its plugins
+    /// run, before ``start()``). Their instances must outlive the player's pipelines: the session
+    /// shuts the player down before it destroys the plugins.
+    public func useFilters(_ filters: [AudioFilter]) {
+        queue.sync { self.filters = filters }
     }
 
     /// Stops the pipeline and waits until it is down (Ctrl-C, SIGTERM, tests).
@@ -204,7 +220,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                      receivedBytes: earlierConnectionsBytes + (pipeline?.flow.sourceBytes ?? 0),
                      lastByteAt: pipeline.flatMap { $0.flow.lastSourceBytesAt > 0 ? $0.flow.lastSourceBytesAt : nil } ?? lastByteAtBefore,
                      levelling: pipeline?.levelling, levellingEnabled: options.levelling == nil ? nil : levellingEnabled,
-                     timeshift: (pipeline as? TimeshiftEngine)?.position)
+                     timeshift: (pipeline as? TimeshiftEngine)?.position,
+                     effects: effects, effectReadings: pipeline?.effectReadings ?? [])
         }
     }
 

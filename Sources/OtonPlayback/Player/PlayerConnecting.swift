@@ -57,6 +57,8 @@ extension Player {
         description.isDASH = stream.isDASH
         description.levelling = levellingSettings()
         description.timeshift = timeshiftRing(for: description)
+        description.effects = effects
+        description.filters = filters
         let connection = self.connection
         let kind: EngineKind = options.engine.kind(for: description) == .light && !lightUnsupported ? .light : .gstreamer
         do {

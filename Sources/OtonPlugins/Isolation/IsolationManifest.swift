@@ -30,7 +30,7 @@ package enum IsolationManifest {
         return ["path": .string(manifest.path), "id": .string(manifest.id), "name": .string(manifest.name), "version": .string(manifest.version),
                 "description": .string(manifest.description), "abi": [number(manifest.abiMajor), number(manifest.abiMinor)],
                 "descriptor_size": .int(manifest.descriptorSize), "consumes": .strings(manifest.consumes), "media_taps": number(manifest.mediaTaps),
-                "callbacks": [.bool(manifest.hasOnEvent), .bool(manifest.hasOnMedia), .bool(manifest.hasOnCommand)],
+                "callbacks": [.bool(manifest.hasOnEvent), .bool(manifest.hasOnMedia), .bool(manifest.hasOnCommand)], "filter": .bool(manifest.hasFilter),
                 "taps": number(taps), "pcm": [number(pcm.sampleFormat), number(pcm.rate), number(pcm.channels)]]
     }
 
@@ -52,7 +52,8 @@ package enum IsolationManifest {
             abiMajor: abi[0], abiMinor: abi[1],
             descriptorSize: header["descriptor_size"]?.intValue ?? 0,
             consumes: header["consumes"]?.stringsValue ?? [], mediaTaps: uint32(header["media_taps"]) ?? 0,
-            commands: [], hasOnEvent: callbacks[0], hasOnMedia: callbacks[1], hasOnCommand: callbacks[2])
+            commands: [], hasOnEvent: callbacks[0], hasOnMedia: callbacks[1], hasOnCommand: callbacks[2],
+            hasFilter: header["filter"]?.boolValue ?? false)
         return Ready(manifest: manifest, taps: uint32(header["taps"]) ?? 0,
                      pcm: PCMFormatChoice(sampleFormat: pcm[0], rate: pcm[1], channels: pcm[2]),
                      commands: [])

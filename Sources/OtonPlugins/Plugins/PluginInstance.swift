@@ -3,6 +3,7 @@ import PluginAPI
 import Synchronization
 import OtonEvents
 import OtonJSON
+import OtonMedia
 
 /// The reply of a control command answered by a plugin.
 public struct CommandReply: Equatable, Sendable {
@@ -29,6 +30,14 @@ package final class PluginInstance: MailboxConsumer, @unchecked Sendable {
     private let culprit: PluginCrashCulprit
 
     package var id: String { library.manifest.id }
+
+    /// The plugin's filter with this instance (ABI 1.6), nil when it has none. Called on the audio
+    /// thread by the effect chain; the player stops before the instance is destroyed.
+    package var filter: AudioFilter? {
+        library.descriptor.filter.map { function in
+            AudioFilter(name: id, function: unsafeBitCast(function, to: AudioFilter.Function.self), context: instance)
+        }
+    }
 
     /// Calls the plugin's create() on the calling thread. The mailbox starts afterwards.
     package init(library: PluginLibrary, context: PluginHostContext, configJSON: String, mailbox: Mailbox) throws(PluginLoadError) {

@@ -115,7 +115,7 @@ public final class PluginLibrary: @unchecked Sendable {
             abiMajor: d.abi_major, abiMinor: d.abi_minor, descriptorSize: Int(d.struct_size),
             consumes: readStringList(d.consumes), mediaTaps: d.media_taps, commands: commands,
             hasOnEvent: d.on_event != nil, hasOnMedia: d.on_media != nil, hasOnCommand: d.on_command != nil,
-            settings: settings
+            settings: settings, hasFilter: d.filter != nil
         )
     }
 

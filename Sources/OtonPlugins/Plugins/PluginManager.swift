@@ -5,6 +5,7 @@ import Synchronization
 import OtonSupport
 import OtonEvents
 import OtonStations
+import OtonMedia
 
 /// Loads the plugins plugins.json names, creates them, subscribes them to
 /// the bus, routes their commands, and destroys them in order at the end.
@@ -127,6 +128,9 @@ public final class PluginManager: @unchecked Sendable {
                         $0.reports.append(Report(id: entry.id, path: path, status: .running(plugin.manifest)))
                     }
                     logger.info("plugin \(entry.id) \(plugin.manifest.version) started in its own process")
+                    if plugin.manifest.hasFilter {
+                        logger.warning("\(tr("plugin {plugin}: its audio filter cannot run isolated (the audio thread cannot wait for another process), so it runs without it; \"isolation\": \"in-process\" in plugins.json lets it filter", ["plugin": entry.id]))")
+                    }
                     continue
                 }
                 let instance = try load(entry: entry, path: path)
@@ -142,6 +146,10 @@ public final class PluginManager: @unchecked Sendable {
         }
         return reports
     }
+
+    /// The running instances' in-place filters (ABI 1.6), in plugins.json's order. Isolated plugins
+    /// have none here (see ``start(_:configDirectory:announcing:)``).
+    public var filters: [AudioFilter] { instances.compactMap(\.filter) }
 
     /// Finds a bare file name beside plugins.json, then in PluginSearchPath's directories.
     public func resolve(_ path: String, configDirectory: String?) throws(PluginLoadError) -> String {

@@ -33,8 +33,10 @@ public struct PluginManifest: Equatable, Sendable {
     public var hasOnCommand: Bool
     /// The keys of its "config" object (ABI 1.6); empty: the plugin checks its config itself.
     public var settings: [PluginSetting]
+    /// It has an in-place filter of the sound heard (ABI 1.6 `filter`).
+    public var hasFilter: Bool
 
-    package init(path: String, id: String, name: String, version: String, description: String, abiMajor: UInt32, abiMinor: UInt32, descriptorSize: Int, consumes: [String], mediaTaps: UInt32, commands: [Command], hasOnEvent: Bool, hasOnMedia: Bool, hasOnCommand: Bool, settings: [PluginSetting] = []) {
+    package init(path: String, id: String, name: String, version: String, description: String, abiMajor: UInt32, abiMinor: UInt32, descriptorSize: Int, consumes: [String], mediaTaps: UInt32, commands: [Command], hasOnEvent: Bool, hasOnMedia: Bool, hasOnCommand: Bool, settings: [PluginSetting] = [], hasFilter: Bool = false) {
         self.path = path
         self.id = id
         self.name = name
@@ -50,6 +52,7 @@ public struct PluginManifest: Equatable, Sendable {
         self.hasOnMedia = hasOnMedia
         self.hasOnCommand = hasOnCommand
         self.settings = settings
+        self.hasFilter = hasFilter
     }
 
     public var abiVersion: String { "\(abiMajor).\(abiMinor)" }

@@ -127,6 +127,13 @@ private struct ConfigReader {
         }
         if let value = top["loudness"] { config.loudness = try loudness(value) }
         if let value = top["timeshift"] { config.timeshift = try timeshift(value) }
+        config.effects = try array(top["effects"], at: "effects").enumerated().map { index, value throws(ConfigError) in
+            try effect(value, at: "effects[\(index)]")
+        }
+        var names = Set<String>()
+        for (index, effect) in config.effects.enumerated() where !names.insert(effect.name).inserted {
+            throw invalid("effects[\(index)].name", tr("\"{name}\" names two effects; give each a \"name\" of its own (`oton ctl effect NAME` chooses by it)", ["name": effect.name]))
+        }
         var seen = Set<String>()
         for entry in config.plugins {
             guard seen.insert(entry.id).inserted else { throw invalid(entry.location + ".id", tr("\"{id}\" appears twice; each plugin id may be listed once", ["id": entry.id])) }
@@ -156,6 +163,56 @@ private struct ConfigReader {
             throw invalid("timeshift", TimeshiftSettings.problem)
         }
         return settings
+    }
+
+    /// `{"equalizer": "bass-cut"}` or `{"lv2": "URI", "parameters": {"gain": -6}}`, with an optional
+    /// `name` (default: "equalizer", or the URI's last part) and `bypass`.
+    private func effect(_ value: JSONValue, at location: String) throws(ConfigError) -> EffectSettings {
+        guard case let .object(members) = value else {
+            throw invalid(location, tr("must be an object such as {\"equalizer\": \"bass-cut\"} or {\"lv2\": \"URI\", \"parameters\": {…}}"))
+        }
+        let known = ["name", "equalizer", "lv2", "parameters", "bypass"]
+        for key in members.keys.sorted() where !known.contains(key) {
+            let guess = NearestWord.nearest(to: key, among: known).map { tr("; did you mean \"{key}\"?", ["key": $0]) } ?? ""
+            throw invalid(location + "." + key, tr("is not a key of an effect (known: {known}){guess}", ["known": known.joined(separator: ", "), "guess": guess]))
+        }
+        var parameters: [String: Double] = [:]
+        if let given = members["parameters"] {
+            guard case let .object(values) = given else { throw invalid(location + ".parameters", tr("must be an object of numbers, such as {\"gain\": -6}")) }
+            for (key, number) in values {
+                guard let number = number.numberValue ?? number.boolValue.map({ $0 ? 1 : 0 }), number.isFinite else {
+                    throw invalid(location + ".parameters." + key, tr("must be a number"))
+                }
+                parameters[key] = number
+            }
+        }
+        var bypass = false
+        if let flag = members["bypass"] {
+            guard let bool = flag.boolValue else { throw invalid(location + ".bypass", tr("must be true or false")) }
+            bypass = bool
+        }
+        let name = try optionalString(members["name"], at: location + ".name")
+        switch (members["equalizer"], members["lv2"]) {
+        case let (preset?, nil):
+            let presetName = try requiredString(preset, at: location + ".equalizer")
+            guard var settings = EffectSettings.equalizer(name: name ?? "equalizer", preset: presetName, bypass: bypass) else {
+                throw invalid(location + ".equalizer", tr("\"{preset}\" is not a preset; use one of {presets}", ["preset": presetName, "presets": Equalizer.presetNames.joined(separator: ", ")]))
+            }
+            for (band, gain) in parameters {
+                if let problem = EffectCatalogue.check(band, gain, among: EffectCatalogue.equalizerParameters, effect: settings.name) {
+                    throw invalid(location + ".parameters." + band, problem.description)
+                }
+                settings.parameters[band] = gain
+            }
+            if !parameters.isEmpty { settings.preset = nil }
+            return settings
+        case let (nil, uri?):
+            let uri = try requiredString(uri, at: location + ".lv2")
+            let short = uri.split(whereSeparator: { "/#:".contains($0) }).last.map(String.init) ?? uri
+            return EffectSettings(name: name ?? short, kind: .lv2(uri: uri), parameters: parameters, bypass: bypass)
+        default:
+            throw invalid(location, tr("needs either \"equalizer\" (a preset) or \"lv2\" (a plugin's URI)"))
+        }
     }
 
     private func station(_ value: JSONValue, at location: String) throws(ConfigError) -> Station {

@@ -65,6 +65,9 @@ public struct OtonConfig: Equatable, Sendable {
     /// `timeshift`: how much of the received stream `oton play` keeps to pause and rewind (docs/timeshift.md);
     /// 30 minutes by default, 0 turns it off.
     public var timeshift = TimeshiftSettings()
+    /// `effects`: the effect chain of what plays, in order (docs/effects.md). Read here as written;
+    /// whether each LV2 plugin is installed and its parameters fit is ``EffectCatalogue``'s to say.
+    public var effects: [EffectSettings] = []
 
     public init(file: String? = nil, defaultStationName: String? = nil, stations: [Station] = [], plugins: [PluginEntry] = []) {
         self.file = file

@@ -58,7 +58,8 @@ extern "C" {
                               1.4: oton_host.language, oton_host.translate;
                               1.5: oton_host.read_json, oton_json_value (config and arguments by path);
                               1.6: oton_plugin_descriptor.settings, oton_setting_decl (declared settings),
-                                   oton_host.write_json_string (a JSON string literal for the plugin) */
+                                   oton_host.write_json_string (a JSON string literal for the plugin),
+                                   oton_plugin_descriptor.filter (an in-place filter of the sound heard) */
 
 /* The one symbol the host looks up with dlsym(). */
 #define OTON_PLUGIN_ENTRY_SYMBOL "oton_plugin_entry"
@@ -186,6 +187,15 @@ typedef uint32_t oton_event_kind;
                                                                         `oton record --wishlist` adds keep (true|false) and, when false,
                                                                         why (kept-before|being-kept): a file sink in wishlist mode keeps
                                                                         exactly the tracks announced with keep=true */
+/* 1.6, published by the file sink's air watch (`oton record`), per station: */
+#define OTON_EVENT_NAME_ALERT             "org.oton.alert"             /* station, kind (dead-air|dead-air-over|title-stall|
+                                                                        format-change), details (one line for people), seconds
+                                                                        (how long the condition has lasted; absent for format-change),
+                                                                        level_dbfs (dead air: the sampled level) */
+#define OTON_EVENT_NAME_AIR               "org.oton.station.air"       /* station, level_dbfs (the RMS of the last sampled second,
+                                                                        "-inf" for digital silence; absent for a codec not sampled),
+                                                                        silence_seconds, title_age_seconds (absent before a title);
+                                                                        after every sampled second (about every 10 s) */
 
 /* The field keys of the events above, one constant each: publishers and readers (the host, the
  * bundled plugins, third parties) spell a key only through these. The keys themselves are those the
@@ -215,6 +225,11 @@ typedef uint32_t oton_event_kind;
 #define OTON_FIELD_FROM_START         "from_start"
 #define OTON_FIELD_KEEP               "keep"
 #define OTON_FIELD_WHY                "why"
+#define OTON_FIELD_KIND               "kind"                /* 1.6 */
+#define OTON_FIELD_DETAILS            "details"             /* 1.6 */
+#define OTON_FIELD_LEVEL_DBFS         "level_dbfs"          /* 1.6 */
+#define OTON_FIELD_SILENCE_SECONDS    "silence_seconds"     /* 1.6 */
+#define OTON_FIELD_TITLE_AGE_SECONDS  "title_age_seconds"   /* 1.6 */
 
 /* Event flags. */
 #define OTON_EVENT_FLAG_NONE        0u
@@ -750,6 +765,40 @@ typedef struct oton_plugin_descriptor {
     const oton_setting_decl *settings;
     uint32_t    setting_count;
     uint32_t    reserved2;      /* 0 */
+
+    /* 1.6 (after reserved2; read only when struct_size covers it): an
+     * in-place filter of the sound that is HEARD. Optional (NULL).
+     *
+     * AUDIO THREAD: a GStreamer streaming thread, while the plugin's mailbox
+     * calls (on_event, on_media, on_command) run at the same time on another
+     * thread: share state with them through atomics only. Calls for one
+     * instance never overlap one another. The first call comes after
+     * create(), the last before destroy().
+     *
+     * `samples`: `frames` interleaved frames of `channels` 32-bit floats
+     * (nominal range -1 … 1) at `rate` Hz; BORROWED for this call. Change
+     * them in place; the buffer's length cannot change.
+     *
+     * Where it sits: after the PCM tap (on_media and WAV recordings get the
+     * stream's own sound, never the filtered one) and after plugins.json's
+     * "effects", before the loudness leveller and the volume.
+     *
+     * The real-time rules: no allocation (malloc, new, Swift arrays or
+     * strings), no locks or waits (mutexes, semaphores, sleep, condition
+     * variables), no I/O (files, sockets, logging, printf), no call into the
+     * host table. Prepare everything in create().
+     *
+     * The time budget: half the buffer's duration (frames / rate / 2),
+     * at least 2 ms. A call that takes longer is the filter's last on this
+     * connection: the host bypasses it (the sound passes unfiltered) and logs
+     * a line naming the plugin; it is called again on the next connection.
+     * A call that never returns stops the sound: the host cannot interrupt it.
+     *
+     * Isolated plugins ("isolation": "process") cannot filter: the audio
+     * thread cannot wait for another process. The host says so in the log
+     * and runs the plugin without its filter. */
+    void (*filter)(oton_instance *instance, float *samples, size_t frames,
+                   uint32_t channels, uint32_t rate);
 } oton_plugin_descriptor;
 
 /* ------------------------------------------------------------------------ */
@@ -801,6 +850,7 @@ _Static_assert(offsetof(oton_host, read_json) == 136, "oton_host: 1.5 layout cha
 _Static_assert(offsetof(oton_host, write_json_string) == 144, "oton_host: 1.6 layout changed");
 _Static_assert(OTON_FIELD_END(oton_setting_decl, reserved) == OTON_SETTING_DECL_SIZE_1_6, "oton_setting_decl: 1.6 layout changed");
 _Static_assert(OTON_FIELD_END(oton_plugin_descriptor, reserved2) == OTON_DESCRIPTOR_SIZE_1_6, "oton_plugin_descriptor: 1.6 layout changed");
+_Static_assert(offsetof(oton_plugin_descriptor, filter) == OTON_DESCRIPTOR_SIZE_1_6, "oton_plugin_descriptor: 1.6 filter layout changed");
 #endif
 
 /* The entry point's type. The plugin defines exactly one function named

@@ -34,4 +34,15 @@ public enum FileSinkKey: String, CaseIterable, Sendable {
     case keepSizeMb = "keep_size_mb"
     /// Below the free-space floor: "stop" recording (the default) or remove the "oldest" finished segment.
     case whenFull = "when_full"
+    /// Archive upload: "s3://bucket/prefix", an S3-compatible endpoint's URL, and whether a confirmed upload removes the local copy.
+    case upload
+    case uploadEndpoint = "upload_endpoint"
+    case uploadDelete = "upload_delete"
+    /// The air watch (`oton record`): the level sampled, dead air, title stalls and format changes
+    /// as alerts; the silence threshold in dBFS, the seconds of silence that are dead air, the
+    /// seconds one title may stay.
+    case airWatch = "air_watch"
+    case silenceThreshold = "silence_threshold"
+    case silenceAfter = "silence_after"
+    case titleStallAfter = "title_stall_after"
 }

@@ -58,6 +58,8 @@ public struct FileSinkSettings: Equatable, Sendable {
     public var tracks = true
     /// Archive mode: segments cut at wall-clock boundaries, with a gap ledger each.
     public var archive: ArchiveSettings?
+    /// Level, dead air, title stalls and format changes watched and announced (nil: not watched).
+    public var airWatch: AirWatch.Settings?
 
     public init(directory: String, template: FileNameTemplate) {
         self.directory = directory
@@ -136,6 +138,7 @@ public struct FileSinkSettings: Equatable, Sendable {
             if let flag = try config.bool(key(name)) { settings[keyPath: path] = flag }
         }
         settings.archive = try ArchiveSettings.parse(config)
+        settings.airWatch = try AirWatch.Settings.parse(config)
         if settings.archive != nil && settings.format == .wav {
             throw config.error(key(.archive), "records the encoded stream as received; it cannot be used with format \"wav\"")
         }

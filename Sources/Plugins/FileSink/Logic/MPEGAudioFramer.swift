@@ -59,6 +59,10 @@ public struct MPEGFrameHeader: Equatable, Sendable {
     public var samples: Int
     public var sampleRate: Int
     public var isADTS: Bool
+    /// Bits a second (MPEG audio; 0 for ADTS, whose header does not say).
+    public var bitrate = 0
+    /// MPEG version and layer ("MPEG-1 layer III"), or "AAC" for ADTS.
+    public var codec = "AAC"
 
     public var durationNanoseconds: Int64 { Int64(samples) * 1_000_000_000 / Int64(sampleRate) }
 
@@ -117,6 +121,8 @@ public struct MPEGFrameHeader: Equatable, Sendable {
         }
         guard length > 4 else { return nil }
         self.init(length: length, samples: samples, sampleRate: sampleRate, isADTS: false)
+        self.bitrate = bitrate
+        codec = (version == 3 ? "MPEG-1" : version == 2 ? "MPEG-2" : "MPEG-2.5") + " layer " + ["", "III", "II", "I"][layer]
     }
 
     public init(length: Int, samples: Int, sampleRate: Int, isADTS: Bool) {

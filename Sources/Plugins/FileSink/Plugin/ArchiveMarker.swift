@@ -42,10 +42,13 @@ enum ArchiveMarker {
         }
     }
 
-    /// Finishes the segments of recorders that are gone; returns how many.
-    static func finishAbandoned(in directory: String) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
+    /// Finishes the segments of recorders that are gone: how many were interrupted, and every
+    /// segment a marker named that now has its final name (those interrupted, and one a recorder
+    /// finished but died before it let go of the marker), for the upload journal.
+    static func finishAbandoned(in directory: String) -> (interrupted: Int, segments: [String]) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return (0, []) }
         var count = 0
+        var segments: [String] = []
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".json") {
             let pidText = name.dropFirst(prefix.count).dropLast(".json".count)
             guard let pid = pid_t(pidText), pid != getpid(), !isAlive(pid) else { continue }
@@ -56,15 +59,18 @@ enum ArchiveMarker {
                 continue
             }
             var info = stat()
+            let final = String(part.dropLast(".part".count))
             if stat(part, &info) == 0 {
                 _ = try? FileOps.sync(part)
-                _ = try? FileOps.linkWithoutReplacing(part, to: String(part.dropLast(".part".count)))
+                if let named = try? FileOps.linkWithoutReplacing(part, to: final) { segments.append(named) }
                 try? appendLine(ArchiveLedger.interruptedLine(bytes: UInt64(info.st_size), markedAt: Int64(Date().timeIntervalSince1970 * 1e9)), to: ledger)
                 count += 1
+            } else if access(final, F_OK) == 0 {
+                segments.append(final)
             }
             unlink(marker)
         }
-        return count
+        return (count, segments)
     }
 
     private static func isAlive(_ pid: pid_t) -> Bool {

@@ -36,6 +36,8 @@ final class ArchiveRecorder {
     private var bytesSinceSpaceCheck: UInt64 = .max
     private var totalBytes: UInt64 = 0
     private let markerPath: String
+    /// Where finished segments are uploaded (nil: nowhere).
+    private var uploads: UploadSettings?
     private let notify: (Recorder.Notice) -> Void
     private let tr: (String, [String: String]) -> String
 
@@ -56,10 +58,25 @@ final class ArchiveRecorder {
         guard access(settings.directory, W_OK) == 0 else {
             throw PartFile.Failure(description: "the output folder \(settings.directory) is not writable")
         }
-        let finished = ArchiveMarker.finishAbandoned(in: settings.directory)
-        if finished > 0 {
-            notify(.log(level: .warning, message: tr("{count} archive segment(s) in {folder} were left unfinished by a recorder that ended abruptly; renamed and marked interrupted in their ledgers", ["count": String(finished), "folder": settings.directory])))
+        if let upload = archive.upload {
+            let aws: AWSEnvironment
+            do {
+                aws = try AWSEnvironment.resolve(environment: ProcessInfo.processInfo.environment) { path in
+                    FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
+                }
+            } catch {
+                throw PartFile.Failure(description: "cannot upload to \(upload.destination.text): \(error)")
+            }
+            uploads = upload
+            ArchiveUploader.shared.register(directory: settings.directory, settings: upload, aws: aws, translate: translate) { level, message in
+                notify(.log(level: level, message: message))
+            }
         }
+        let abandoned = ArchiveMarker.finishAbandoned(in: settings.directory)
+        if abandoned.interrupted > 0 {
+            notify(.log(level: .warning, message: tr("{count} archive segment(s) in {folder} were left unfinished by a recorder that ended abruptly; renamed and marked interrupted in their ledgers", ["count": String(abandoned.interrupted), "folder": settings.directory])))
+        }
+        for segment in abandoned.segments { queueUpload(segment) }
         if archive.retention.isActive {
             catalogue = ArchiveCatalogue.scan(settings.directory)
             applyRetention()
@@ -91,6 +108,23 @@ final class ArchiveRecorder {
         guard !stopped else { return }
         apply(splitter.finish())
         stopped = true
+    }
+
+    /// The instance goes: uploads of this folder get a moment to finish (the journal keeps the rest).
+    func close() {
+        if uploads != nil { ArchiveUploader.shared.unregister(directory: settings.directory) }
+    }
+
+    /// Writes the pending-upload journal entry of a finished segment and wakes the uploader.
+    private func queueUpload(_ path: String) {
+        guard uploads != nil, path.hasPrefix(settings.directory + "/") else { return }
+        let relative = String(path.dropFirst(settings.directory.count + 1))
+        do {
+            try UploadJournalFiles.write(directory: settings.directory, relative: relative)
+            ArchiveUploader.shared.queued(directory: settings.directory, relative: relative)
+        } catch {
+            notify(.log(level: .error, message: tr("cannot queue {path} for upload: {reason}", ["path": path, "reason": "\(error)"])))
+        }
     }
 
     // MARK: -
@@ -180,6 +214,7 @@ final class ArchiveRecorder {
         let status: ArchiveLedger.Status = reason == .boundary ? .complete : .endedEarly
         ledger(ArchiveLedger.endLine(segment, status: status, why: reason == .boundary ? nil : reason.rawValue,
                                      gaps: open.gaps, missingNanoseconds: open.missingNanoseconds), to: open.ledgerPath)
+        queueUpload(final) // before the marker goes: a crash in between queues it again at the next start
         unlink(markerPath)
         let seconds = Double(segment.audioNanoseconds) / 1e9
         notify(.archived(path: final, seconds: seconds, bytes: segment.bytes, status: status.rawValue))
@@ -199,14 +234,29 @@ final class ArchiveRecorder {
         }
     }
 
-    /// Removes what the retention says, oldest first; never the open segment (it is not in the catalogue).
+    /// Removes what the retention says, oldest first; never the open segment (it is not in the
+    /// catalogue) nor one waiting for its upload (it counts towards the size, but stays).
     private func applyRetention() {
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
-        let doomed = archive.retention.expired(catalogue, now: now, writingBytes: open?.file.size ?? 0)
+        let (removable, pendingBytes) = removableSegments()
+        let doomed = archive.retention.expired(removable, now: now, writingBytes: (open?.file.size ?? 0) + pendingBytes)
         remove(doomed, why: tr("--keep {keep}, --keep-size {size}", [
             "keep": archive.retention.maxAgeNanoseconds.map { formatSeconds(Double($0) / 1e9) } ?? "-",
             "size": archive.retention.maxBytes.map { formatBytes($0) } ?? "-",
         ]))
+    }
+
+    /// The catalogue's segments the retention may remove: those gone already (an upload with
+    /// `upload_delete` removed them) leave the catalogue; those in the upload journal stay, with their bytes.
+    private func removableSegments() -> (removable: [ArchiveRetention.Entry], pendingBytes: UInt64) {
+        catalogue.removeAll { access($0.path, F_OK) != 0 }
+        var pendingBytes: UInt64 = 0
+        let removable = catalogue.filter { entry in
+            guard UploadJournalFiles.isPending(entry.path, directory: settings.directory) else { return true }
+            pendingBytes += entry.bytes
+            return false
+        }
+        return (removable, pendingBytes)
     }
 
     /// Deletes finished segments with their ledgers, and the folders they leave empty; each removal is logged.
@@ -228,7 +278,7 @@ final class ArchiveRecorder {
         guard bytesSinceSpaceCheck >= 256 << 10 else { return true }
         bytesSinceSpaceCheck = 0
         guard let free = DiskSpace.available(at: settings.directory) else { return true }
-        if free < settings.diskFloorBytes + UInt64(count), let oldest = archive.retention.oldestToFreeSpace(catalogue) {
+        if free < settings.diskFloorBytes + UInt64(count), let oldest = archive.retention.oldestToFreeSpace(removableSegments().removable) {
             // --when-full oldest: the oldest finished segment goes instead of the recording stopping.
             remove([oldest], why: tr("only {free} MiB free, below the floor of {floor} MiB (--when-full oldest)",
                                      ["free": String(free / 1_048_576), "floor": String(settings.diskFloorBytes / 1_048_576)]))

@@ -16,6 +16,8 @@ final class FileSinkInstance: @unchecked Sendable {
     private let recorder: Recorder?
     /// Archive mode: segments at wall-clock boundaries.
     private let archive: ArchiveRecorder?
+    /// The air watch: level, dead air, title stalls, format changes (nil: not asked for).
+    private let air: AirWatcher?
     /// Reads each stream buffer into units once, for the tracks and the archive.
     private var reader = StreamUnitReader()
     /// The tap this instance records from.
@@ -33,6 +35,7 @@ final class FileSinkInstance: @unchecked Sendable {
         let announce: (Recorder.Notice) -> Void = { [host, settings] notice in Self.announce(notice, host: host, settings: settings) }
         recorder = settings.tracks ? try Recorder(settings: settings, translate: host.tr, notify: announce) : nil
         archive = try settings.archive.map { try ArchiveRecorder(settings: settings, archive: $0, translate: host.tr, notify: announce) }
+        air = settings.airWatch.map { AirWatcher(settings: $0, host: host, station: settings.station ?? "") }
     }
 
     func media(_ buffer: UnsafePointer<oton_media_buffer>) {
@@ -61,6 +64,7 @@ final class FileSinkInstance: @unchecked Sendable {
         }
         recorder?.receive(reading, monotonicNanoseconds: raw.mono_ns)
         archive?.receive(reading, arrival: WallClock.wall(atMonotonic: raw.mono_ns))
+        air?.receive(reading, now: raw.mono_ns > 0 ? raw.mono_ns : WallClock.monotonicNow())
     }
 
     func event(_ event: EventView.Snapshot) {
@@ -68,6 +72,8 @@ final class FileSinkInstance: @unchecked Sendable {
             guard let metadata = TrackMetadata(fields: event.fields) else { return }
             recorder?.track(metadata)
             archive?.track(metadata)
+            let heard = [metadata.artist, metadata.title].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: " - ")
+            if !heard.isEmpty { air?.title(heard, now: WallClock.monotonicNow()) }
         } else if event.kind == OTON_EVENT_STATE {
             if event[OTON_FIELD_STATE] == "error", let kind = event[OTON_FIELD_ERROR_KIND] { archive?.playerError(kind: kind) }
         } else if event.name == OTON_EVENT_NAME_WISH_HEARD {
@@ -90,6 +96,7 @@ final class FileSinkInstance: @unchecked Sendable {
     func shutdown() {
         recorder?.finish()
         archive?.finish()
+        archive?.close()
     }
 
     private static func announce(_ notice: Recorder.Notice, host: HostHandle, settings: FileSinkSettings) {

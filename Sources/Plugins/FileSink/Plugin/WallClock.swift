@@ -13,4 +13,11 @@ enum WallClock {
         let monoNow = Int64(mono.tv_sec) * 1_000_000_000 + Int64(mono.tv_nsec)
         return monotonic > 0 ? realNow - (monoNow - monotonic) : realNow
     }
+
+    /// CLOCK_MONOTONIC now, in nanoseconds.
+    static func monotonicNow() -> Int64 {
+        var mono = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &mono)
+        return Int64(mono.tv_sec) * 1_000_000_000 + Int64(mono.tv_nsec)
+    }
 }

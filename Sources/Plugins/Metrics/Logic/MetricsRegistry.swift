@@ -72,6 +72,20 @@ public final class MetricsRegistry: Sendable {
                    stations.map { name, list in
                        .init([("station", name)], list.map { $0.secondsSinceLastByte(now: now) }.min() ?? 0)
                    })
+        func latest(_ value: (StationFigures) -> Double?) -> [Exposition.Sample] {
+            stations.compactMap { name, list in list.compactMap(value).first.map { .init([("station", name)], $0) } }
+        }
+        out.family("oton_station_level_dbfs", .gauge, help: "The level of the last sampled second of the stream (RMS, dBFS; -Inf for digital silence), from oton record's air watch.",
+                   latest(\.levelDBFS))
+        out.family("oton_station_silence_seconds", .gauge, help: "Seconds the station has been below the silence threshold (0 when it is not).",
+                   latest(\.silenceSeconds))
+        out.family("oton_station_title_age_seconds", .gauge, help: "Seconds the current title has been on.",
+                   latest(\.titleAgeSeconds))
+        let alertCounts = stations.flatMap { name, list in
+            Dictionary(list.flatMap(\.alerts), uniquingKeysWith: +).sorted { $0.key < $1.key }.map { (name, $0.key, $0.value) }
+        }
+        out.family("oton_station_alerts_total", .counter, help: "Alerts of the air watch by kind (dead-air, dead-air-over, title-stall, format-change).",
+                   alertCounts.map { .init([("station", $0.0), ("kind", $0.1)], Double($0.2)) })
         let drops = stations.flatMap { name, list in Self.dropTotals(list).map { (name, $0.key, $0.value) } }
         out.family("oton_plugin_dropped_events_total", .counter, help: "Events a plugin's full queue lost, as the bus announced them.",
                    drops.map { .init([("station", $0.0), ("plugin", $0.1)], Double($0.2.events)) })

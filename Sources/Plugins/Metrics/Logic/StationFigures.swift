@@ -1,4 +1,5 @@
 import OtonPluginKit
+import PluginAPI
 /// What one plugin instance (one session, one station) has counted, from its events and its
 /// stream tap. A value type: the instance owns it (through a StationMeter) and the registry copies it.
 public struct StationFigures: Sendable, Equatable {
@@ -30,6 +31,13 @@ public struct StationFigures: Sendable, Equatable {
     public private(set) var errors: UInt64 = 0
     /// Per plugin id, from `dropped` events about that plugin.
     public private(set) var drops: [String: DropTotals] = [:]
+    /// The air watch's last report (`org.oton.station.air`, from the file sink of `oton record`):
+    /// the sampled level in dBFS, seconds of silence, seconds the title has been on.
+    public private(set) var levelDBFS: Double?
+    public private(set) var silenceSeconds: Double?
+    public private(set) var titleAgeSeconds: Double?
+    /// Alerts (`org.oton.alert`) by kind.
+    public private(set) var alerts: [String: UInt64] = [:]
     /// CLOCK_MONOTONIC (ns) when the last stream byte arrived, or when counting began.
     public private(set) var lastByteMonotonicNanoseconds: Int64
     /// True once a byte arrived.
@@ -70,6 +78,13 @@ public struct StationFigures: Sendable, Equatable {
             totals.events = max(totals.events, drop.droppedEvents)
             totals.bytes = max(totals.bytes, drop.droppedBytes)
             drops[drop.pluginID] = totals
+        case OTON_EVENT_NAME_AIR:
+            levelDBFS = fields[OTON_FIELD_LEVEL_DBFS].flatMap { $0 == "-inf" ? -.infinity : Double($0) }
+            silenceSeconds = fields[OTON_FIELD_SILENCE_SECONDS].flatMap(Double.init)
+            titleAgeSeconds = fields[OTON_FIELD_TITLE_AGE_SECONDS].flatMap(Double.init)
+        case OTON_EVENT_NAME_ALERT:
+            guard let kind = fields[OTON_FIELD_KIND], !kind.isEmpty, !isReplay else { return }
+            alerts[kind, default: 0] += 1
         default:
             break
         }

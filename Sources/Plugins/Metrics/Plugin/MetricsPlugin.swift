@@ -10,7 +10,7 @@ nonisolated(unsafe) let metricsDescriptor = PluginDescriptorBuilder(
     name: "Metrics",
     version: MetricsRegistry.pluginVersion,
     description: "Serves Prometheus metrics (bytes, state, tracks, reconnects, drops per station; the process's own) on 127.0.0.1:9464/metrics",
-    consumes: ["track", "state", "dropped"],
+    consumes: ["track", "state", "dropped", OTON_EVENT_NAME_AIR, OTON_EVENT_NAME_ALERT],
     mediaTaps: OTON_TAP_STREAM
 ).build { host, config in
     try MetricsInstance(host: host, config: MetricsConfig.parse(config))

@@ -1,0 +1,177 @@
+import Foundation
+import IcecastFixture
+import OtonHost
+import OtonTestSupport
+import XCTest
+
+/// Issue 38 §1 as a listener hears it: WAV tones (made by gst-launch-1.0) played by
+/// `oton play --audio-sink pulsesink --no-level` into a real PulseAudio null sink, its monitor
+/// recorded with parec and measured before and after each effect is switched in with
+/// `oton ctl effect NAME bypass off` while playing. Levelling is off, so what changes is the effect's.
+final class EffectsHeardTests: XCTestCase {
+    static let ampURI = "http://plugin.org.uk/swh-plugins/amp"
+
+    func testAnLV2AmplifierAtMinusSixDecibelsIsHeardSixDecibelsDownAndItsBypassTogglesLive() throws {
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: "/usr/lib/lv2/amp-swh.lv2"), "swh-lv2 (scripts/bootstrap installs it)")
+        let lab = try Lab(self, tones: ["tone": 1000])
+        defer { lab.stop() }
+        let oton = try lab.play("Tone", effects: #"[{"lv2": "\#(Self.ampURI)", "parameters": {"gain": -6}, "bypass": true}]"#)
+        _ = try lab.sink.waitUntilPlaying(oton)
+        let bypassed = try lab.sink.levelFromNow()
+        let on = try oton.connect().send(["effect", "amp", "bypass", "off"])
+        XCTAssertEqual(on["ok"]?.boolValue, true, "\(on)")
+        let amplified = try lab.sink.levelFromNow()
+        _ = try oton.connect().send(["effect", "amp", "bypass", "on"])
+        let back = try lab.sink.levelFromNow()
+        let change = decibels(amplified) - decibels(bypassed)
+        print("[measure] LV2 amp at -6 dB: bypassed \(text(bypassed)), on \(text(amplified)) (\(String(format: "%+.2f", change)) dB), bypassed again \(text(back))")
+        XCTAssertGreaterThan(bypassed, 0.05, "the tone is heard")
+        XCTAssertEqual(change, -6.0, accuracy: 0.1, "the amplifier at -6 dB")
+        XCTAssertEqual(decibels(back) - decibels(bypassed), 0, accuracy: 0.1, "the bypass, toggled back live")
+        // A parameter changed live: -12 dB.
+        _ = try oton.connect().send(["effect", "amp", "bypass", "off"])
+        let set = try oton.connect().send(["effect", "amp", "gain", "-12"])
+        XCTAssertEqual(set["ok"]?.boolValue, true, "\(set)")
+        let twelve = try lab.sink.levelFromNow()
+        XCTAssertEqual(decibels(twelve) - decibels(bypassed), -12.0, accuracy: 0.2, "gain -12 set live: \(text(twelve))")
+        // Bad requests are refused and change nothing; playback goes on.
+        let unknown = try oton.connect().send(["effect", "amp", "gian", "-3"])
+        XCTAssertEqual(unknown["ok"]?.boolValue, false)
+        XCTAssertTrue("\(unknown)".contains("did you mean") && "\(unknown)".contains("gain"), "\(unknown)")
+        let outOfRange = try oton.connect().send(["effect", "amp", "gain", "99"])
+        XCTAssertEqual(outOfRange["ok"]?.boolValue, false)
+        XCTAssertTrue("\(outOfRange)".contains("-70") && "\(outOfRange)".contains("70"), "\(outOfRange)")
+        let noSuch = try oton.connect().send(["effect", "reverb", "bypass", "on"])
+        XCTAssertEqual(noSuch["ok"]?.boolValue, false)
+        XCTAssertTrue("\(noSuch)".contains("amp"), "names the chain's effects: \(noSuch)")
+        let still = try lab.sink.levelFromNow()
+        XCTAssertEqual(decibels(still) - decibels(twelve), 0, accuracy: 0.2, "playback goes on as it was: \(text(still))")
+    }
+
+    func testTheEqualizersBassCutLowersAHundredHertzToneAndLeavesAOneKilohertzTone() throws {
+        let lab = try Lab(self, tones: ["Low": 100, "Mid": 1000])
+        defer { lab.stop() }
+        let oton = try lab.play("Low", effects: #"[{"name": "eq", "equalizer": "bass-cut", "bypass": true}]"#)
+        var changes: [String: Double] = [:]
+        for station in ["Low", "Mid"] {
+            if station != "Low" { _ = try oton.connect().send(["station", station]) }
+            _ = try lab.sink.waitUntilPlaying(oton, station: station)
+            _ = try oton.connect().send(["effect", "eq", "bypass", "on"])
+            let flat = try lab.sink.levelFromNow()
+            let on = try oton.connect().send(["effect", "eq", "bypass", "off"])
+            XCTAssertEqual(on["ok"]?.boolValue, true, "\(on)")
+            let cut = try lab.sink.levelFromNow()
+            changes[station] = decibels(cut) - decibels(flat)
+            print("[measure] equalizer bass-cut on \(station): bypassed \(text(flat)), on \(text(cut)): \(String(format: "%+.2f", changes[station]!)) dB")
+            XCTAssertGreaterThan(flat, 0.05, "\(station) is heard")
+        }
+        XCTAssertLessThan(try XCTUnwrap(changes["Low"]), -9, "100 Hz is cut")
+        XCTAssertEqual(try XCTUnwrap(changes["Mid"]), 0, accuracy: 1, "1 kHz stays")
+        let listing = try oton.connect().send(["effect"])
+        XCTAssertTrue("\(listing)".contains("bass-cut"), "\(listing)")
+    }
+
+    func testTheExampleCFilterHalvesTheLevel() throws {
+        // Built before the sound server starts (a compiler run beside parec once never ended).
+        let built = try TemporaryDirectory(self)
+        let library = try CPluginBuilder.build(TestPaths.root + "/examples/c-half-gain/oton_half_gain.c", into: built, name: "oton_half_gain")
+        let lab = try Lab(self, tones: ["Tone": 1000])
+        defer { lab.stop() }
+        let plain = try lab.play("Tone")
+        _ = try lab.sink.waitUntilPlaying(plain)
+        let before = try lab.sink.levelFromNow()
+        // The first oton makes way: asked to quit, and what matters here is that the sink falls silent.
+        plain.process.terminate()
+        let deadline = Date().addingTimeInterval(30)
+        var silent = false
+        while !silent, Date() < deadline {
+            usleep(200_000)
+            let heard = HeardSound(file: lab.sink.file)
+            silent = heard.rms(heard.samples.count - HeardSound.samples(0.2) ..< heard.samples.count) < 0.001
+        }
+        XCTAssertTrue(silent, "the first oton stopped playing")
+        let filtered = try lab.play("Tone", plugins: #"[{"id": "org.example.half-gain", "path": "\#(library)"}]"#)
+        _ = try lab.sink.waitUntilPlaying(filtered)
+        let after = try lab.sink.levelFromNow()
+        let change = decibels(after) - decibels(before)
+        print("[measure] C example filter (gain 0.5): \(text(before)) → \(text(after)): \(String(format: "%+.2f", change)) dB")
+        XCTAssertGreaterThan(before, 0.05)
+        XCTAssertEqual(change, -6.02, accuracy: 0.1)
+    }
+
+    func testAFilterThatSleepsIsBypassedWithALineNamingItAndPlaybackGoesOnWithoutAGap() throws {
+        let built = try TemporaryDirectory(self)
+        let library = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/sleeping_filter_plugin.c", into: built, name: "sleeping_filter")
+        let lab = try Lab(self, tones: ["Tone": 1000])
+        defer { lab.stop() }
+        let start = HeardSound.count(in: lab.sink.file)
+        let oton = try lab.play("Tone", plugins: #"[{"id": "org.oton.test.sleeping-filter", "path": "\#(library)"}]"#)
+        _ = try lab.sink.waitUntilPlaying(oton)
+        let level = try lab.sink.levelFromNow(settle: 1, seconds: 3)
+        XCTAssertGreaterThan(level, 0.05, "the tone plays on (the filter would silence it)")
+        let deadline = Date().addingTimeInterval(30)
+        var log = ""
+        while Date() < deadline {
+            log = oton.directory.read("stderr.log")
+            if log.contains("org.oton.test.sleeping-filter") && log.contains("bypassed") { break }
+            usleep(100_000)
+        }
+        XCTAssertTrue(log.contains("org.oton.test.sleeping-filter") && log.contains("bypassed"), "the log names the filter: \(log)")
+        // From the first sound on, no stretch of silence longer than 50 ms.
+        let heard = HeardSound(file: lab.sink.file)
+        let window = HeardSound.samples(0.01)
+        let first = try XCTUnwrap(stride(from: start, to: heard.samples.count - window, by: window).first { heard.rms($0 ..< $0 + window) > 0.05 })
+        var longest = 0, run = 0
+        for from in stride(from: first, to: heard.samples.count - window, by: window) {
+            run = heard.rms(from ..< from + window) < 0.01 ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        print("[measure] sleeping filter: longest silence after the first sound \(longest * 10) ms over \(String(format: "%.1f", HeardSound.seconds(heard.samples.count - first))) s")
+        XCTAssertLessThanOrEqual(longest * 10, 50, "no audible gap over 50 ms")
+        let effects = try oton.connect().send(["effect"])
+        XCTAssertTrue("\(effects)".contains("overran"), "ctl effect says it: \(effects)")
+    }
+}
+
+private func text(_ fraction: Double) -> String { String(format: "%.2f dBFS", decibels(fraction)) }
+
+/// WAV tones of 90 s (sines at 0.25 of full scale, stereo 48 kHz) as stations, a PulseAudio null
+/// sink recorded by parec.
+private struct Lab {
+    let testCase: XCTestCase
+    let pulse: PulseAudioServer
+    let directory: TemporaryDirectory
+    let sink: SinkRecording
+    let stations: String
+
+    init(_ testCase: XCTestCase, tones: [String: Int]) throws {
+        try XCTSkipUnless(PulseAudioServer.isInstalled, "pulseaudio and pulseaudio-utils (scripts/bootstrap installs them)")
+        self.testCase = testCase
+        directory = try TemporaryDirectory(testCase)
+        var list: [String] = []
+        for (name, frequency) in tones.sorted(by: { $0.key < $1.key }) {
+            let file = directory.file("\(name).wav")
+            let made = try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "wave=sine", "freq=\(frequency)", "volume=0.25",
+                                                       "num-buffers=900", "samplesperbuffer=4800", "!",
+                                                       "audio/x-raw,format=S16LE,rate=48000,channels=2", "!", "wavenc", "!", "filesink", "location=\(file)"])
+            guard made.status == 0 else { throw FixtureError("gst-launch-1.0 could not make \(file): \(made.stderr)") }
+            list.append(#"{"name": "\#(name)", "url": "file://\#(file)"}"#)
+        }
+        stations = list.joined(separator: ", ")
+        pulse = try PulseAudioServer(directory: directory.file("pulse"))
+        sink = SinkRecording(file: directory.file("monitor.raw"))
+        try pulse.record(into: sink.file)
+    }
+
+    func stop() {
+        pulse.stop()
+    }
+
+    func play(_ station: String, effects: String = "[]", plugins: String = "[]") throws -> OtonProcess {
+        let config = #"{"stations": [\#(stations)], "plugins": \#(plugins), "effects": \#(effects)}"#
+        let oton = try OtonProcess(testCase, arguments: ["play", station, "--audio-sink", "pulsesink", "--no-tui", "--no-level"],
+                                   plugins: config, environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
+        _ = try oton.connect(timeout: 30)
+        return oton
+    }
+}
