@@ -6,6 +6,7 @@
 
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
 #include <malloc.h>
 
 static inline GstMessageType otgst_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
@@ -47,5 +48,70 @@ static inline void otgst_set_uint64(gpointer object, const char *name, guint64 v
 static inline void otgst_set_double(gpointer object, const char *name, gdouble value) { g_object_set(object, name, value, NULL); }
 static inline void otgst_set_string(gpointer object, const char *name, const char *value) { g_object_set(object, name, value, NULL); }
 static inline void otgst_set_caps(gpointer object, const char *name, GstCaps *value) { g_object_set(object, name, value, NULL); }
+
+/* Timeshift playback (Sources/OtonMedia/Timeshift/TimeshiftFeeder.swift): an appsrc fed from the
+ * ring in its need-data callback (on the appsrc's streaming thread), and a mark event that travels
+ * downstream in order with the bytes, so the host learns which ring offset is being heard. */
+typedef void (*otgst_need_data_fn)(GstAppSrc *src, guint length, gpointer user_data);
+static inline void otgst_app_src_connect(GstElement *element, otgst_need_data_fn need_data, gpointer user_data, GDestroyNotify notify) {
+    GstAppSrcCallbacks callbacks = {0};
+    callbacks.need_data = need_data;
+    gst_app_src_set_callbacks(GST_APP_SRC(element), &callbacks, user_data, notify);
+}
+/* Copies `size` bytes into a new buffer and queues it on the appsrc (DISCONT when asked). */
+static inline GstFlowReturn otgst_app_src_push(GstAppSrc *src, const void *data, gsize size, gboolean discont) {
+    GstBuffer *buffer = gst_buffer_new_allocate(NULL, size, NULL);
+    gst_buffer_fill(buffer, 0, data, size);
+    if (discont) GST_BUFFER_FLAG_SET(buffer, GST_BUFFER_FLAG_DISCONT);
+    return gst_app_src_push_buffer(src, buffer);
+}
+#define OTGST_RING_MARK "oton-ring-mark"
+/* Pushes a serialized custom event "every byte before `offset` has gone downstream" on the appsrc's
+ * pad; call only from its streaming thread (need-data), after its first buffer. */
+static inline gboolean otgst_app_src_push_mark(GstAppSrc *src, guint64 offset) {
+    GstPad *pad = gst_element_get_static_pad(GST_ELEMENT(src), "src");
+    if (!pad) return FALSE;
+    GstEvent *event = gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM,
+        gst_structure_new(OTGST_RING_MARK, "offset", G_TYPE_UINT64, offset, NULL));
+    gboolean pushed = gst_pad_push_event(pad, event);
+    gst_object_unref(pad);
+    return pushed;
+}
+/* The offset of a ring mark event seen by a pad probe; FALSE for any other event. */
+static inline gboolean otgst_read_ring_mark(GstPadProbeInfo *info, guint64 *offset) {
+    if (!(GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM)) return FALSE;
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (!event || GST_EVENT_TYPE(event) != GST_EVENT_CUSTOM_DOWNSTREAM) return FALSE;
+    const GstStructure *structure = gst_event_get_structure(event);
+    if (!structure || !gst_structure_has_name(structure, OTGST_RING_MARK)) return FALSE;
+    return gst_structure_get_uint64(structure, "offset", offset);
+}
+typedef gboolean (*otgst_ring_mark_fn)(guint64 offset, gpointer user_data);
+typedef struct { otgst_ring_mark_fn heard; gpointer user_data; GDestroyNotify notify; } otgst_ring_mark_probe;
+static inline GstPadProbeReturn otgst_ring_mark_probe_call(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad;
+    guint64 offset;
+    if (otgst_read_ring_mark(info, &offset)) {
+        otgst_ring_mark_probe *probe = (otgst_ring_mark_probe *)data;
+        probe->heard(offset, probe->user_data);
+        return GST_PAD_PROBE_DROP; /* it ends here: the sink need not see it */
+    }
+    return GST_PAD_PROBE_OK;
+}
+static inline void otgst_ring_mark_probe_free(gpointer data) {
+    otgst_ring_mark_probe *probe = (otgst_ring_mark_probe *)data;
+    if (probe->notify) probe->notify(probe->user_data);
+    g_free(probe);
+}
+/* Calls `heard` (on the streaming thread) for each ring mark reaching `element`'s sink pad. */
+static inline void otgst_watch_ring_marks(GstElement *element, otgst_ring_mark_fn heard, gpointer user_data, GDestroyNotify notify) {
+    GstPad *pad = gst_element_get_static_pad(element, "sink");
+    if (!pad) { if (notify) notify(user_data); return; }
+    otgst_ring_mark_probe *probe = g_new0(otgst_ring_mark_probe, 1);
+    probe->heard = heard; probe->user_data = user_data; probe->notify = notify;
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, otgst_ring_mark_probe_call, probe, otgst_ring_mark_probe_free);
+    gst_object_unref(pad);
+}
+static inline GstAppSrc *otgst_app_src(GstElement *element) { return GST_APP_SRC(element); }
 
 #endif

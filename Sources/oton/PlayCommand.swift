@@ -7,7 +7,7 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: tr("Play a station (by name from plugins.json), a URL or a file. No argument plays the default station."),
         discussion: HelpText.paragraphs(
-            tr("Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · n p next / previous station · 1–9 station by number · s sleep timer presets · c cancel the sleep timer · h share the track · r record the track · q quit."),
+            tr("Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · n p next / previous station · 1–9 station by number · s sleep timer presets · c cancel the sleep timer · h share the track · r record the track · ← → back / on 10 s · L live (timeshift) · q quit."),
             tr("Volume is in percent: 50 or 50%, 0–100, up to 150 amplified."),
             tr("Exit codes: 0 normal, 1 --search found nothing or could not reach the directory, 2 usage or configuration error, 3 stream not playable after the retries."),
             HelpText.examples("oton play                              # " + tr("the default station"),
@@ -53,6 +53,13 @@ struct PlayCommand: ParsableCommand {
 
     @Flag(name: .long, help: ArgumentHelp(tr("Start with loudness levelling off (every station at its own level; `oton ctl level on` turns it on)")))
     var noLevel = false
+
+    @Option(name: .long, help: ArgumentHelp(tr("Keep this much of the stream to pause and rewind (`oton ctl seek -30s`): 30m, 2h; 0 turns it off. Overrides \"timeshift\" in plugins.json"), valueName: "duration"),
+            transform: { text in
+                guard let settings = TimeshiftSettings(text: text) else { throw ValidationError("--timeshift \(text): " + TimeshiftSettings.problem) }
+                return settings
+            })
+    var timeshift: TimeshiftSettings?
 
     @Option(name: .long, help: ArgumentHelp(tr("GStreamer audio output instead of the automatic choice: pulsesink, pipewiresink, alsasink, …")))
     var audioSink: String?
@@ -105,6 +112,7 @@ struct PlayCommand: ParsableCommand {
         playerOptions.levelling = config.loudness
         if noLevel { playerOptions.levelling?.enabled = false }
         playerOptions.loudnessMemory = LoudnessMemory()
+        playerOptions.timeshift = alarm ? nil : timeshift ?? config.timeshift
         if !config.effects.isEmpty {
             let chain = EffectCatalogue.usable(config.effects)
             for problem in chain.problems { Terminal.error(problem) }

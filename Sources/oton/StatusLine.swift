@@ -169,6 +169,9 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             let left = max(0, Int(until.timeIntervalSince(now).rounded(.up)))
             tail.append(tr("snoozing {time}", ["time": TimeText.minutesSeconds(left)]))
         }
+        if let behind = session.player.snapshot.timeshift?.behindLive, behind >= 1_000_000_000 {
+            tail.append(tr("{behind} behind live", ["behind": ControlCommands.behindText(Int(behind / 1_000_000))]))
+        }
         // A message gives way like the title does, after the station, so that neither pushes the other off.
         let message = notice.flatMap { now < noticeUntil ? $0 : nil } ?? ""
         if message.isEmpty, !keysHinted { tail.append(tr("? keys")) }
@@ -212,7 +215,15 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
 
     private func readKeys() {
         var byte: UInt8 = 0
+        var escape = 0 // ESC [ C / ESC [ D: the arrow keys
         while read(STDIN_FILENO, &byte, 1) == 1 {
+            if escape == 0, byte == 27 { escape = 1; continue }
+            if escape == 1 { escape = byte == UInt8(ascii: "[") ? 2 : 0; continue }
+            if escape == 2 {
+                escape = 0
+                if byte == UInt8(ascii: "C") { seek(by: 10) } else if byte == UInt8(ascii: "D") { seek(by: -10) }
+                continue
+            }
             lock.lock()
             let (done, retrying) = (closed, reconnect != nil || state.hasPrefix("error"))
             let sleepSet = sleepDeadline != nil || sleepAfterTrack || sleepFadingAction != nil
@@ -234,6 +245,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             case UInt8(ascii: "n"): switchStation(step: 1)
             case UInt8(ascii: "p"): switchStation(step: -1)
             case UInt8(ascii: "1") ... UInt8(ascii: "9"): switchStation(number: Int(byte - UInt8(ascii: "0")))
+            case UInt8(ascii: "L"), UInt8(ascii: "l"): seek(by: nil)
             case UInt8(ascii: "q"), 3: session.requestQuit() // 3: Ctrl-C in raw mode
             default: break
             }
@@ -257,6 +269,19 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         session.player.submit(.switchStation(target), from: "terminal")
     }
 
+    /// ← and → move 10 s through the timeshift ring, L goes live (as `oton ctl seek -10s|+10s` and `live` do).
+    private func seek(by seconds: Int64?) {
+        let result = session.player.seek(seconds.map { .by($0 * 1_000_000_000) } ?? .behindLive(0))
+        let text: String? = switch result {
+        case nil: ControlCommands.noTimeshift
+        case let .clampedToStart(held): Player.clampText(held: held)
+        case .live: tr("live")
+        case .moved: nil
+        }
+        if let text { lock.withLock { show(notice: text, seconds: 4) } }
+        draw()
+    }
+
     /// + and - change the volume as `oton ctl volume +5` does: in whole percent, within 0–150.
     private func changeVolume(by change: Int) {
         session.player.submit(.changeVolume(byPercent: change), from: "terminal")
@@ -271,6 +296,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             tr("       h      share the track (text, links, clipboard)"),
             tr("       r      record the track playing, from its start"),
             tr("       n p    next / previous station  1–9  station by number"),
+            tr("       ← →    back / on 10 s (timeshift)  L  live"),
             tr("       ?      this list            q    quit (Ctrl-C too)"),
         ].joined(separator: "\n")
     }

@@ -12,11 +12,13 @@ final class PlayerHarness: @unchecked Sendable {
     private let recorder = OutcomeRecorder()
 
     init(url: String, name: String = "Test station", statusURL: String? = nil, headless: Bool = true, retries: Int? = nil,
-         stallTimeout: Duration? = nil, userAgent: String? = nil, recording engine: EngineChoice? = nil) {
+         stallTimeout: Duration? = nil, userAgent: String? = nil, recording engine: EngineChoice? = nil,
+         timeshift: TimeshiftSettings? = nil) {
         events = EventCollector(bus: bus, id: "test.collector")
         var options = Player.Options(headless: headless)
         if let retries { options.reconnect.maxAttempts = retries }
         if let stallTimeout { options.stallTimeout = stallTimeout }
+        options.timeshift = timeshift
         if let engine {
             // What a recorder asks: the encoded stream, not decoded, on this engine.
             options.decodes = false

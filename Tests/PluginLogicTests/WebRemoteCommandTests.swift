@@ -89,3 +89,21 @@ final class WebRemoteCommandTests: XCTestCase {
         XCTAssertFalse(state.render(monotonicNow: 0).contains("notice"))
     }
 }
+
+/// Timeshift on the page (docs/timeshift.md): the seek and live actions, and status's behind-live.
+final class WebRemoteTimeshiftTests: XCTestCase {
+    func testSeekAndLiveActionsAndTheBehindLiveReply() throws {
+        func action(_ json: String) throws -> RemoteAction { try RemoteAction.parse(Array(json.utf8)) }
+        XCTAssertEqual(try action(#"{"action": "seek", "seconds": -30}"#), .seek(seconds: -30))
+        XCTAssertEqual(try action(#"{"action": "live"}"#), .live)
+        for bad in ["0", "1.5", "4000", "\"-30\""] {
+            XCTAssertThrowsError(try action(#"{"action": "seek", "seconds": \#(bad)}"#), bad)
+        }
+        let reply = #"{"ok":true,"text":"…","data":{"state":"playing","behind_live_ms":83000,"behind_live":"−1:23","timeshift_held_ms":600000}}"#
+        XCTAssertEqual(CommandReplies.timeshift(reply), RemoteState.Timeshift(behindMilliseconds: 83000, heldMilliseconds: 600000))
+        XCTAssertNil(CommandReplies.timeshift(#"{"ok":true,"text":"…","data":{"state":"playing"}}"#), "no timeshift: nothing shown")
+        var state = RemoteState()
+        state.setTimeshift(CommandReplies.timeshift(reply))
+        XCTAssertTrue(state.render(monotonicNow: 0).contains(#""behind_live_ms":83000"#), state.render(monotonicNow: 0))
+    }
+}

@@ -20,6 +20,11 @@ public enum PlayerRequest: Equatable, Sendable {
     case wakeUp(WakeUp, volume: Double)
     /// Loudness levelling on or off (`ctl level on|off`, the web remote); docs/levelling.md.
     case setLevelling(Bool)
+    /// Timeshift (docs/timeshift.md): move what is heard by this many milliseconds (negative: back;
+    /// `ctl seek -30s`, the ← and → keys, MPRIS Seek).
+    case seek(byMilliseconds: Int)
+    /// Timeshift: play from this many milliseconds behind live (0: live; `ctl live`, MPRIS SetPosition).
+    case seekBehindLive(milliseconds: Int)
     /// One effect of the chain changed (`ctl effect`: a parameter, a preset, the bypass), matched by
     /// name; applied live without a gap, and kept for the next connections. docs/effects.md.
     case setEffect(EffectSettings)

@@ -32,6 +32,8 @@ package struct ControlCommands: ControlHandler {
         ("snooze", "snooze [DURATION]", N_("stop now and play again after DURATION (default 10m), rising from silence as an alarm does")),
         ("volume", "volume [N|+N|-N]", N_("show or set the volume in percent: 50 or 50%, +5, -5 (0–100, up to 150 amplified)")),
         ("level", "level [on|off]", N_("show loudness levelling (gain, measured loudness) or turn it on or off")),
+        ("seek", "seek -30s|+10s|-5m", N_("timeshift: play from earlier (-) or later (+) than what is heard")),
+        ("live", "live", N_("timeshift: back to the live edge")),
         ("effect", "effect [NAME [bypass on|off | preset PRESET | PARAMETER VALUE]]", N_("show the effect chain, or change an effect while playing: its bypass, the equalizer's preset, a parameter (docs/effects.md)")),
         ("plugins", "plugins", N_("the plugins and their state")),
         ("reload-stations", "reload-stations", N_("re-read the stations from plugins.json (oton stations add/remove/move send it)")),
@@ -64,6 +66,8 @@ package struct ControlCommands: ControlHandler {
         case "quit": return .success(tr("quitting")) // the quit itself follows the reply: see afterReply
         case "volume": return volume(request.arguments)
         case "level": return level(request.arguments)
+        case "seek": return seek(request.arguments)
+        case "live": return live()
         case "effect", "effects": return effect(request.arguments)
         case "snooze": return snooze(request.arguments)
         case "alarm-takeover":
@@ -175,6 +179,11 @@ package struct ControlCommands: ControlHandler {
         var text = "\(tr(state[OTON_FIELD_STATE] ?? "idle")) · \(player.station.name)"
         if !song.isEmpty { text += " · " + song }
         text += " · " + tr("volume {volume}", ["volume": VolumeArgument.text(percent: volumePercent, in: .current)])
+        let shift = Self.behindLive(player.snapshot.timeshift)
+        if !shift.text.isEmpty {
+            data.merge(shift.data) { _, new in new }
+            text += " · " + shift.text
+        }
         if let level = levelStatus() {
             data["level"] = .object(level.data)
             text += " · " + level.text

@@ -19,7 +19,8 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     package var kind: EngineKind { .light }
 
     private let onEvent: @Sendable (PipelineEvent) -> Void
-    private let taps: MediaTapSource
+    /// Its stream tap (a timeshift connection publishes the bytes from it as they are heard).
+    package let taps: MediaTapSource
     private let wantsStreamTap: Bool
     private let lock = NSLock()
     private var stopped = false
@@ -49,6 +50,10 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     package private(set) var isReceiving = false
     private var retained: Unmanaged<LightStream>?
 
+    /// The audio bytes as they arrive, on the driver thread, in order with the titles reported
+    /// (a timeshift ring keeps them: docs/timeshift.md).
+    private let onAudio: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+
     /// Runs work on the player's queue, after the events reported before it.
     private let inOrder: @Sendable (@escaping @Sendable () -> Void) -> Void
 
@@ -56,9 +61,11 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     /// title reported before some bytes reaches the plugins before those bytes, as a recorder
     /// needs to name the file its bytes go into (GStreamer's engine reads titles before audio).
     package init(_ description: PipelineDescription, connection: UInt64, bus: PluginBus, onEvent: @escaping @Sendable (PipelineEvent) -> Void,
-         inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+         inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+         onAudio: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil) {
         self.description = description
         self.onEvent = onEvent
+        self.onAudio = onAudio
         self.inOrder = inOrder
         taps = MediaTapSource(bus: bus, connection: connection)
         wantsStreamTap = description.taps & OTON_TAP_STREAM != 0
@@ -287,6 +294,7 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     private func publish(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
         if audioSinceTitle < Int.max - bytes.count { audioSinceTitle += bytes.count }
+        onAudio?(bytes)
         if oggTags != nil {
             for found in oggTags!.push(bytes) {
                 // Every new track names itself; a chain link without a title is a track with none. Chain

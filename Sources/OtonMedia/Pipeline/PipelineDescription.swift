@@ -55,6 +55,9 @@ public struct PipelineDescription: Equatable, Sendable {
     public var filters: [AudioFilter] = []
     /// How titles are read (the station's `title_encoding`; see ``TitleByteDecoder/decode(convertedText:setting:)``).
     public var titleEncoding: TitleEncodingSetting = .auto
+    /// The station's timeshift ring (docs/timeshift.md): the connection receives into it and plays
+    /// out of it (``TimeshiftEngine``). nil: played as it arrives.
+    public var timeshift: TimeshiftRing?
     /// The http(s) source is an HLS playlist (``ResolvedStream/isHLS``): GStreamer's HLS demuxer
     /// fetches the segments, and the encoded-stream tap sits after the audio parser, not on the source.
     public var isHLS = false

@@ -11,16 +11,19 @@ package protocol StreamEngineFactory: Sendable {
               inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) throws(PipelineBuildError) -> any StreamEngine
 }
 
-/// The two engines oton has.
+/// The two engines oton has (and their pair for timeshift: the light engine into a ring, GStreamer out of it).
 package struct SystemStreamEngines: StreamEngineFactory {
     package init() {}
 
     package func make(_ kind: EngineKind, _ description: PipelineDescription, connection: UInt64, bus: PluginBus,
                       onEvent: @escaping @Sendable (PipelineEvent) -> Void,
                       inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) throws(PipelineBuildError) -> any StreamEngine {
+        if kind == .gstreamer, let ring = description.timeshift {
+            return try TimeshiftEngine(description, ring: ring, connection: connection, bus: bus, onEvent: onEvent, inOrder: inOrder)
+        }
         switch kind {
-        case .light: LightStream(description, connection: connection, bus: bus, onEvent: onEvent, inOrder: inOrder)
-        case .gstreamer: try StreamPipeline(description, connection: connection, bus: bus, onEvent: onEvent)
+        case .light: return LightStream(description, connection: connection, bus: bus, onEvent: onEvent, inOrder: inOrder)
+        case .gstreamer: return try StreamPipeline(description, connection: connection, bus: bus, onEvent: onEvent)
         }
     }
 }

@@ -37,9 +37,12 @@ public final class StreamPipeline: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    /// Builds the pipeline (state NULL). `onEvent` is called on the GLib thread.
-    public init(_ description: PipelineDescription, connection: UInt64, bus: PluginBus,
-                onEvent: @escaping @Sendable (PipelineEvent) -> Void) throws(PipelineBuildError) {
+    /// Builds the pipeline (state NULL). `onEvent` is called on the GLib thread. With a `feeder`
+    /// the source is an appsrc it fills from a timeshift ring, and `heard` gets the ring offsets
+    /// its marks carry as they reach the volume element (on the streaming thread).
+    init(_ description: PipelineDescription, connection: UInt64, bus: PluginBus,
+         feeder: TimeshiftFeeder?, heard: (@Sendable (UInt64) -> Void)? = nil,
+         onEvent: @escaping @Sendable (PipelineEvent) -> Void) throws(PipelineBuildError) {
         _ = GLibMainLoop.shared
         self.description = description
         self.connection = connection
@@ -57,6 +60,10 @@ public final class StreamPipeline: @unchecked Sendable {
             throw .missing(AdaptiveDemuxerChoice.requiredDASH, package: AdaptiveDemuxerChoice.package)
         }
         let source: UnsafeMutablePointer<GstElement>
+        if let feeder {
+            source = try builder.make("appsrc", "source", package: "gstreamer1.0-plugins-base")
+            feeder.attach(to: source)
+        } else {
         switch description.source {
         case let .http(url):
             // Its User-Agent and certificate authorities come from the pipeline's identity, as for
@@ -80,6 +87,7 @@ public final class StreamPipeline: @unchecked Sendable {
             otgst_set_uint(source, "sine-periods-per-tick", guint(PipelineDescription.Tone.sinePeriodsPerBeep))
             otgst_set_bool(source, "apply-tick-ramp", 1)
             otgst_set_double(source, "volume", PipelineDescription.Tone.amplitude)
+        }
         }
         // What the decoder reads: the source, or for DASH the source typed as a manifest.
         var feed = source
@@ -109,6 +117,14 @@ public final class StreamPipeline: @unchecked Sendable {
         let volume = try builder.make("volume", "volume", package: "gstreamer1.0-plugins-base")
         otgst_set_double(volume, "volume", description.volume)
         self.volume = volume
+        if let heard {
+            let box = Unmanaged.passRetained(HeardBox(heard)).toOpaque()
+            otgst_watch_ring_marks(volume, { offset, data in
+                guard let data else { return 0 }
+                Unmanaged<HeardBox>.fromOpaque(data).takeUnretainedValue().heard(UInt64(offset))
+                return 1
+            }, box, { data in if let data { Unmanaged<HeardBox>.fromOpaque(data).release() } })
+        }
         // Decoding although nobody listens (a recording that asked for the PCM tap): no sound, no
         // clock, and no network buffer to wait for: buffering pauses would only hold the recording up.
         let listened = description.decodes
@@ -178,6 +194,11 @@ public final class StreamPipeline: @unchecked Sendable {
                 otgst_set_caps(tapFilter, "caps", caps)
                 otgst_caps_unref(caps)
                 otgst_set_bool(tapSink, "sync", 0)
+                // Nor does it hold a pause up: PLAYING → PAUSED waits for every sink to preroll, and this
+                // one, having taken every buffer at once, would wait for a buffer the tee cannot send while
+                // the audio branch is full and its sink prerolled: the pause never completed, nor the
+                // PLAYING asked after it (a timeshift pause, or a buffering pause).
+                otgst_set_bool(tapSink, "async", 0)
                 for (from, to) in [(tee, tapQueue), (tapQueue, tapConvert), (tapConvert, tapResample),
                                    (tapResample, tapFilter), (tapFilter, tapSink)] {
                     try builder.link(from, to)
@@ -231,6 +252,12 @@ public final class StreamPipeline: @unchecked Sendable {
         let bus = gst_pipeline_get_bus(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstPipeline.self))!
         defer { gst_object_unref(bus) }
         return GLibMainLoop.shared.watch(bus, handler: PipelineCallbacks.busHandler, data: Unmanaged.passRetained(context).toOpaque())
+    }
+
+    /// Builds the pipeline (state NULL). `onEvent` is called on the GLib thread.
+    public convenience init(_ description: PipelineDescription, connection: UInt64, bus: PluginBus,
+                            onEvent: @escaping @Sendable (PipelineEvent) -> Void) throws(PipelineBuildError) {
+        try self.init(description, connection: connection, bus: bus, feeder: nil, onEvent: onEvent)
     }
 
     deinit {
@@ -319,6 +346,12 @@ public final class StreamPipeline: @unchecked Sendable {
         stopper.start()
         return done.wait(timeout: .now() + Self.stopTimeout) == .success
     }
+}
+
+/// The timeshift marks' receiver, kept alive by the probe that calls it.
+private final class HeardBox: Sendable {
+    let heard: @Sendable (UInt64) -> Void
+    init(_ heard: @escaping @Sendable (UInt64) -> Void) { self.heard = heard }
 }
 
 /// Creates elements inside a bin and links them, with errors that say what to install.

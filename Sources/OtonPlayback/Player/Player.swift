@@ -78,6 +78,12 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     let onFinish: @Sendable (Outcome) -> Void
     /// Levelling on or off now (`ctl level`); starts as the options say.
     var levellingEnabled: Bool
+    /// The current station's timeshift ring (nil: timeshift off, or not for this stream); a new one per station.
+    var timeshiftRing: TimeshiftRing?
+    /// The listener paused a timeshift connection: it is held (receiving), not stopped.
+    var holdingTimeshift = false
+    /// Its folder could not be made (said once): this player plays without timeshift.
+    var timeshiftUnavailable = false
     /// The effect chain as it is now (`ctl effect` changes it); starts as the options say.
     var effects: [EffectSettings]
     /// Plugins' in-place filters (ABI 1.6), after the effects; given once the plugins run (``useFilters(_:)``).
@@ -154,6 +160,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             case let .setLevelling(enabled):
                 levellingEnabled = enabled
                 pipeline?.setLevelling(enabled: enabled)
+            case let .seek(milliseconds):
+                _ = seekNow(.by(Int64(milliseconds) * 1_000_000))
+            case let .seekBehindLive(milliseconds):
+                _ = seekNow(.behindLive(Int64(max(0, milliseconds)) * 1_000_000))
             case let .setEffect(changed):
                 guard let index = effects.firstIndex(where: { $0.name == changed.name }) else { break }
                 effects[index] = changed
@@ -184,6 +194,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             liveResolution.withLock { $0 += 1 }
             pipeline?.stop()
             pipeline = nil
+            dropTimeshiftRing()
         }
     }
 
@@ -209,6 +220,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                      receivedBytes: earlierConnectionsBytes + (pipeline?.flow.sourceBytes ?? 0),
                      lastByteAt: pipeline.flatMap { $0.flow.lastSourceBytesAt > 0 ? $0.flow.lastSourceBytesAt : nil } ?? lastByteAtBefore,
                      levelling: pipeline?.levelling, levellingEnabled: options.levelling == nil ? nil : levellingEnabled,
+                     timeshift: (pipeline as? TimeshiftEngine)?.position,
                      effects: effects, effectReadings: pipeline?.effectReadings ?? [])
         }
     }
@@ -227,6 +239,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         retryTimer = nil
         statusFollower?.stop()
         handle(.stop)
+        dropTimeshiftRing() // a station switch starts a new ring
         current = next
         statusFollower = makeStatusFollower(for: next)
         lightUnsupported = false
@@ -275,7 +288,15 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             logger.debug("ignored \(event) in \(before)")
             return
         }
-        for effect in transition.effects { perform(effect) }
+        // A timeshift connection paused by the listener is held, receiving, and resumed where it was.
+        let holds = event == .pause && pipeline is TimeshiftEngine
+        for effect in transition.effects {
+            if holds, effect == .stopPipeline { holdTimeshift(); continue }
+            if effect == .startPipeline, resumeHeldTimeshift() { continue }
+            perform(effect)
+        }
+        if holdingTimeshift, machine.state != .paused { endHeldTimeshift() }
+        if event == .stop { timeshiftRing?.resumeOffset = nil } // play after stop is live
         if event == .stop && machine.state == .idle && before != .idle {
             bus.publish(.state(StateInfo(.stopped))) // stopped on request; idle follows
         }

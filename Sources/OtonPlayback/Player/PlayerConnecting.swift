@@ -56,6 +56,7 @@ extension Player {
         description.isHLS = stream.isHLS
         description.isDASH = stream.isDASH
         description.levelling = levellingSettings()
+        description.timeshift = timeshiftRing(for: description)
         description.effects = effects
         description.filters = filters
         let connection = self.connection

@@ -23,6 +23,8 @@ extension Player {
         /// Loudness levelling of what plays (target and whether it starts on; docs/levelling.md); nil: none
         /// (`oton play` sets it; recording hears nothing).
         public var levelling: LevellingSettings?
+        /// Timeshift (docs/timeshift.md): how much of the received stream a ring keeps; nil or 0: none.
+        public var timeshift: TimeshiftSettings?
         /// The effect chain of what plays (plugins.json's `effects`, checked: see ``EffectCatalogue``); docs/effects.md.
         public var effects: [EffectSettings] = []
         /// Where each station's measured loudness is kept (nil: nowhere, every station measured afresh).
@@ -68,6 +70,8 @@ extension Player {
         public var levelling: LevellingReading?
         /// Whether levelling is on (it is said even while no connection runs); nil: not configured.
         public var levellingEnabled: Bool?
+        /// Where timeshift playback is (nil: this connection has no timeshift).
+        public var timeshift: TimeshiftPosition? = nil
         /// The effect chain's settings now, and what each effect of the current connection does.
         public var effects: [EffectSettings] = []
         public var effectReadings: [EffectReading] = []

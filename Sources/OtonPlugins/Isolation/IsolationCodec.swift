@@ -106,7 +106,7 @@ package enum IsolationCodec {
         case let .fadeVolume(volume, milliseconds): ["r": "fade", "v": .number(volume), "ms": .int(milliseconds)]
         case let .switchStationNamed(name): ["r": "station", "s": .string(name)]
         case let .stepStation(step): ["r": "step", "n": .int(step)]
-        case .changeVolume, .switchStation, .wakeUp, .setLevelling, .setEffect: nil // not reachable from the C ABI
+        case .changeVolume, .switchStation, .wakeUp, .setLevelling, .seek, .seekBehindLive, .setEffect: nil // not reachable from the C ABI
         }
     }
 

@@ -126,6 +126,7 @@ private struct ConfigReader {
             config.watchWishes = flag
         }
         if let value = top["loudness"] { config.loudness = try loudness(value) }
+        if let value = top["timeshift"] { config.timeshift = try timeshift(value) }
         config.effects = try array(top["effects"], at: "effects").enumerated().map { index, value throws(ConfigError) in
             try effect(value, at: "effects[\(index)]")
         }
@@ -152,6 +153,16 @@ private struct ConfigReader {
                                          ["low": "\(Int(range.lowerBound))", "high": "\(Int(range.upperBound))"]))
         }
         return LevellingSettings(targetLUFS: target)
+    }
+
+    /// `"timeshift": "2h"` (what the ring keeps), `"0"` / `0` / `false` (off) (docs/timeshift.md).
+    private func timeshift(_ value: JSONValue) throws(ConfigError) -> TimeshiftSettings {
+        if case .bool(false) = value { return TimeshiftSettings(seconds: 0) }
+        if value.numberValue == 0 { return TimeshiftSettings(seconds: 0) }
+        guard case let .string(text) = value, let settings = TimeshiftSettings(text: text) else {
+            throw invalid("timeshift", TimeshiftSettings.problem)
+        }
+        return settings
     }
 
     /// `{"equalizer": "bass-cut"}` or `{"lv2": "URI", "parameters": {"gain": -6}}`, with an optional

@@ -62,6 +62,9 @@ public struct OtonConfig: Equatable, Sendable {
     /// `loudness`: the levelling target of what plays (a number of LUFS), or `false` to start with
     /// levelling off (docs/levelling.md). On at −18 LUFS by default.
     public var loudness = LevellingSettings()
+    /// `timeshift`: how much of the received stream `oton play` keeps to pause and rewind (docs/timeshift.md);
+    /// off unless asked for (`"30m"`, `--timeshift 30m`) until the whole suite has run with it on; 0 turns it off.
+    public var timeshift = TimeshiftSettings(seconds: 0)
     /// `effects`: the effect chain of what plays, in order (docs/effects.md). Read here as written;
     /// whether each LV2 plugin is installed and its parameters fit is ``EffectCatalogue``'s to say.
     public var effects: [EffectSettings] = []

@@ -3,7 +3,7 @@ import Foundation
 /// The one owner of where oton keeps files, by the XDG Base Directory rule: a variable counts only
 /// when it is an absolute path (the specification says to ignore a relative one), else the default
 /// under $HOME. Every file oton or a plugin writes is found from here: plugins.json and the wishlist
-/// (config), plugin data, kept wishes and history (data), the last search (cache), each station's
+/// (config), plugin data, kept wishes and history (data), the last search and the timeshift rings (cache), each station's
 /// measured loudness and the last volume (state), control sockets (runtime), systemd user units (config). Nil when neither the variable nor HOME is set.
 public struct XDGPaths: Sendable {
     private let environment: [String: String]
@@ -33,6 +33,8 @@ public struct XDGPaths: Sendable {
     public var userConfigFile: String? { otonConfig.map { $0 + "/plugins.json" } }
     /// Each station's measured loudness, for the leveller (docs/levelling.md): `$XDG_STATE_HOME/oton/loudness.json`.
     public var loudnessFile: String? { otonState.map { $0 + "/loudness.json" } }
+    /// The timeshift rings of running players (docs/timeshift.md): `$XDG_CACHE_HOME/oton/timeshift`, a folder per ring.
+    public var timeshiftFolder: String? { otonCache.map { $0 + "/timeshift" } }
     /// The volume the listener set last, for the next `oton play`: `$XDG_STATE_HOME/oton/volume.json`.
     public var volumeFile: String? { otonState.map { $0 + "/volume.json" } }
     /// systemd's user unit folder: `$XDG_CONFIG_HOME/systemd/user`.

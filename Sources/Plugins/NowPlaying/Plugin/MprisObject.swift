@@ -11,6 +11,11 @@ protocol MprisController: AnyObject {
     func switchStation(to url: String)
     /// A client wrote the Volume property.
     func requestVolume(_ volume: Double)
+    /// Timeshift (docs/timeshift.md): where playback is in the ring (µs), nil when there is none.
+    var position: Int64? { get }
+    /// Seek (by µs) and SetPosition (to µs); the Seeked signal follows when done.
+    func seek(byMicroseconds offset: Int64)
+    func setPosition(_ position: Int64)
 }
 
 /// /org/mpris/MediaPlayer2 with its two interfaces, registered on a connection.
@@ -51,7 +56,8 @@ final class MprisObject {
     func propertiesChanged(_ names: [String]) {
         guard let controller, !names.isEmpty else { return }
         let entries = names.compactMap { name in
-            MprisProperties.value(interface: MprisIntrospection.playerInterface, name: name, model: controller.model).map { (name, $0) }
+            MprisProperties.value(interface: MprisIntrospection.playerInterface, name: name, model: controller.model,
+                                  position: controller.position).map { (name, $0) }
         }
         let parameters = oton_variant_tuple3(Variants.string(MprisIntrospection.playerInterface),
                                              Variants.dictionary(entries), oton_variant_empty_strv())
@@ -75,8 +81,13 @@ final class MprisObject {
         case (MprisIntrospection.playerInterface, "Stop"): kind = OTON_REQUEST_STOP
         case (MprisIntrospection.playerInterface, "Next"): kind = OTON_REQUEST_NEXT_STATION // stations, wrapping
         case (MprisIntrospection.playerInterface, "Previous"): kind = OTON_REQUEST_PREV_STATION
-        case (MprisIntrospection.playerInterface, "Seek"), (MprisIntrospection.playerInterface, "SetPosition"):
-            kind = nil // a live stream: CanSeek is false, so these do nothing (as the spec says)
+        case (MprisIntrospection.playerInterface, "Seek"):
+            // Without timeshift CanSeek is false, and this does nothing (as the spec says).
+            if let parameters, let offset = Self.int64(parameters, child: 0) { controller?.seek(byMicroseconds: offset) }
+            kind = nil
+        case (MprisIntrospection.playerInterface, "SetPosition"):
+            if let parameters, let position = Self.int64(parameters, child: 1), position >= 0 { controller?.setPosition(position) }
+            kind = nil
         case (MprisIntrospection.playerInterface, "OpenUri"):
             var text = ""
             if let parameters, g_variant_n_children(parameters) == 1, let child = g_variant_get_child_value(parameters, 0) {
@@ -105,7 +116,24 @@ final class MprisObject {
 
     fileprivate func getProperty(interface: String, name: String) -> OpaquePointer? {
         guard let controller else { return nil }
-        return MprisProperties.value(interface: interface, name: name, model: controller.model)
+        return MprisProperties.value(interface: interface, name: name, model: controller.model, position: controller.position)
+    }
+
+    /// The `x` (int64) argument at `child` of a method's parameters.
+    private static func int64(_ parameters: OpaquePointer, child index: Int) -> Int64? {
+        guard g_variant_n_children(parameters) > index, let child = g_variant_get_child_value(parameters, gsize(index)) else { return nil }
+        defer { g_variant_unref(child) }
+        guard String(cString: g_variant_get_type_string(child)) == "x" else { return nil }
+        return Int64(g_variant_get_int64(child))
+    }
+
+    /// Emits the Seeked signal (after a Seek or SetPosition, or a seek from elsewhere).
+    func seeked(to position: Int64) {
+        var error: UnsafeMutablePointer<GError>?
+        if g_dbus_connection_emit_signal(connection, nil, MprisIntrospection.objectPath, MprisIntrospection.playerInterface,
+                                         "Seeked", oton_variant_tuple1(Variants.int64(position)), &error) == 0 {
+            g_error_free(error)
+        }
     }
 
     fileprivate func setProperty(interface: String, name: String, value: OpaquePointer?) -> Bool {

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import OtonGLibThread
 import CGio
 import NowPlayingLogic
@@ -19,6 +20,8 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
     private var mpris: MprisObject?
     private var notifier: DesktopNotifier?
     private var ownedName: String?
+    /// Timeshift as the last `status` said it (GLib thread); nil: none.
+    private var timeline: TimeshiftTimeline?
     private var notifyFailing = false
     private var toldNoServer = false
 
@@ -94,6 +97,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
             changes = model.applyArtwork(fields: event.fields)
         }
         mpris?.propertiesChanged(changes.properties)
+        if mpris != nil, event.kind == OTON_EVENT_STATE || event.kind == OTON_EVENT_TRACK { refreshTimeline() }
         if let notification = changes.notification, let notifier { show(notification, with: notifier) }
     }
 
@@ -137,6 +141,54 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
 
     func requestVolume(_ volume: Double) {
         host.request(OTON_REQUEST_SET_VOLUME, volume: volume)
+    }
+
+    // MARK: timeshift (docs/timeshift.md), GLib thread
+
+    var position: Int64? { timeline?.position(at: Self.monotonicNow()) }
+
+    func seek(byMicroseconds offset: Int64) {
+        guard timeline != nil else { return }
+        runSeek(TimeshiftTimeline.seekArgument(byMicroseconds: offset))
+    }
+
+    func setPosition(_ position: Int64) {
+        guard let timeline else { return }
+        runSeek(timeline.seekArgument(toPosition: position, at: Self.monotonicNow()))
+    }
+
+    /// `oton ctl seek ARG`, then the new position read back and announced (Seeked).
+    private func runSeek(_ argument: String) {
+        host.runCommand("seek", [argument]) { [weak self] _, reply in
+            self?.glib.invoke { [weak self] in self?.readTimeline(reply, seeked: true) }
+        }
+    }
+
+    /// Asks `status` where timeshift playback is (on each state and track event).
+    private func refreshTimeline() {
+        host.runCommand("status") { [weak self] _, reply in
+            self?.glib.invoke { [weak self] in self?.readTimeline(reply, seeked: false) }
+        }
+    }
+
+    private func readTimeline(_ replyJSON: String, seeked: Bool) {
+        let data = (try? JSONValue.parse(Data(replyJSON.utf8), maxBytes: 1 << 20))?["data"]
+        let had = timeline != nil
+        if let held = data?["timeshift_held_ms"]?.numberValue, let behind = data?["behind_live_ms"]?.numberValue {
+            timeline = TimeshiftTimeline(heldMilliseconds: Int64(held), behindMilliseconds: Int64(behind),
+                                         limitMilliseconds: Int64(data?["timeshift_limit_ms"]?.numberValue ?? held), readAt: Self.monotonicNow(),
+                                         playing: model.status == .playing)
+        } else if !seeked {
+            timeline = nil
+        }
+        if had != (timeline != nil) { mpris?.propertiesChanged(["CanSeek"]) }
+        if seeked, let position { mpris?.seeked(to: position) }
+    }
+
+    private static func monotonicNow() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     // MARK: teardown

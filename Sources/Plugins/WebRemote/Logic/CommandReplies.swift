@@ -19,6 +19,13 @@ public enum CommandReplies {
         }
     }
 
+    /// `oton ctl status` (or `seek`, `live`): data {"behind_live_ms", "timeshift_held_ms"}; nil without timeshift.
+    public static func timeshift(_ replyJSON: String) -> RemoteState.Timeshift? {
+        guard let data = object(replyJSON)?["data"], let behind = data["behind_live_ms"]?.numberValue,
+              let held = data["timeshift_held_ms"]?.numberValue else { return nil }
+        return RemoteState.Timeshift(behindMilliseconds: Int(behind), heldMilliseconds: Int(held))
+    }
+
     /// `oton ctl level`: data {"enabled", "gain_db"}; nil when the reply says neither (no levelling here).
     public static func level(_ replyJSON: String) -> RemoteState.Level? {
         guard let data = object(replyJSON)?["data"], let enabled = data["enabled"]?.boolValue else { return nil }

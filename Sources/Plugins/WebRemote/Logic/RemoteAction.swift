@@ -18,6 +18,10 @@ public enum RemoteAction: Sendable, Equatable {
     case sleep(String)
     /// `oton ctl level on|off`: loudness levelling (docs/levelling.md).
     case level(Bool)
+    /// `oton ctl seek -30s|+30s`: timeshift (docs/timeshift.md); seconds, -3600 to 3600.
+    case seek(seconds: Int)
+    /// `oton ctl live`.
+    case live
 
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
@@ -55,8 +59,14 @@ public enum RemoteAction: Sendable, Equatable {
                 throw Invalid(description: "level needs \"value\": \"on\" or \"off\"")
             }
             return .level(on)
+        case "seek":
+            guard let value = object["seconds"]?.numberValue, value.rounded() == value, abs(value) <= 3600, value != 0 else {
+                throw Invalid(description: "seek needs \"seconds\": a whole number from -3600 to 3600, not 0")
+            }
+            return .seek(seconds: Int(value))
+        case "live": return .live
         default:
-            throw Invalid(description: "unknown action \"\(name)\"; use play, pause, play-pause, stop, volume, next, prev, station, sleep or level")
+            throw Invalid(description: "unknown action \"\(name)\"; use play, pause, play-pause, stop, volume, next, prev, station, sleep, level, seek or live")
         }
     }
 

@@ -43,6 +43,17 @@ public struct RemoteState: Sendable, Equatable {
     }
 
     /// Loudness levelling as `oton ctl level` last said it.
+    /// Timeshift (docs/timeshift.md) as `status` last said it: how far behind live, how much is held.
+    public struct Timeshift: Sendable, Equatable {
+        public var behindMilliseconds: Int
+        public var heldMilliseconds: Int
+
+        public init(behindMilliseconds: Int, heldMilliseconds: Int) {
+            self.behindMilliseconds = behindMilliseconds
+            self.heldMilliseconds = heldMilliseconds
+        }
+    }
+
     public struct Level: Sendable, Equatable {
         public var enabled: Bool
         /// The levelling gain (dB), when a connection measures.
@@ -106,6 +117,15 @@ public struct RemoteState: Sendable, Equatable {
         }
         guard !older.isEmpty else { return }
         history = Array((known + older).sorted { $0.wallMilliseconds > $1.wallMilliseconds }.prefix(Self.historyLimit))
+        version += 1
+    }
+
+    /// nil: no timeshift here (the page shows no "behind live").
+    public private(set) var timeshift: Timeshift?
+
+    public mutating func setTimeshift(_ value: Timeshift?) {
+        guard value != timeshift else { return }
+        timeshift = value
         version += 1
     }
 
@@ -221,6 +241,9 @@ public struct RemoteState: Sendable, Equatable {
             var entry: [String: JSONValue] = ["enabled": .bool(level.enabled)]
             if let gain = level.gainDB { entry["gain_db"] = .number((gain * 10).rounded() / 10) }
             object["level"] = .object(entry)
+        }
+        if let timeshift {
+            object["timeshift"] = ["behind_live_ms": .int(timeshift.behindMilliseconds), "held_ms": .int(timeshift.heldMilliseconds)]
         }
         if let cast { object["cast"] = ["renderer": .string(cast.renderer), "url": .string(cast.url)] }
         if let sleep {

@@ -68,6 +68,11 @@ ol { margin: 0; padding-left: 1.4em; } li { margin: 2px 0; overflow-wrap: anywhe
       <label for="volume"><span>Volume</span> <span id="volume-value">100%</span></label>
       <input id="volume" type="range" min="0" max="100" step="1" value="100">
     </div>
+    <div class="controls" id="timeshift-box" style="margin-top:12px" hidden>
+      <button id="back30" type="button">Back 30 s</button>
+      <span id="behind" class="note" aria-live="polite"></span>
+      <button id="live" type="button" hidden>Back to live</button>
+    </div>
     <div class="controls" id="level-box" style="margin-top:12px" hidden>
       <button id="level" type="button" aria-pressed="false">Loudness levelling: off</button>
       <span id="level-gain" class="note" aria-live="polite"></span>
@@ -162,6 +167,13 @@ function render(s) {
   $("playpause").setAttribute("aria-label", t(playing ? "Pause" : "Play"));
   if (document.activeElement !== $("volume")) $("volume").value = Math.round(Math.min(s.volume, 1) * 100);
   $("volume-value").textContent = Math.round(s.volume * 100) + "%";
+  $("timeshift-box").hidden = !s.timeshift;
+  if (s.timeshift) {
+    const behind = Math.floor(s.timeshift.behind_live_ms / 1000);
+    $("behind").textContent = behind > 0
+      ? t("Behind live") + " −" + Math.floor(behind / 60) + ":" + String(behind % 60).padStart(2, "0") : t("Live");
+    $("live").hidden = behind <= 0;
+  }
   $("level-box").hidden = !s.level;
   if (s.level) {
     $("level").setAttribute("aria-pressed", s.level.enabled ? "true" : "false");
@@ -227,6 +239,8 @@ document.querySelectorAll("#sleep-presets button").forEach((b) =>
   b.addEventListener("click", () => post({ action: "sleep", value: b.dataset.sleep })));
 $("prev").addEventListener("click", () => post({ action: "prev" }));
 $("next").addEventListener("click", () => post({ action: "next" }));
+$("back30").addEventListener("click", () => post({ action: "seek", seconds: -30 }));
+$("live").addEventListener("click", () => post({ action: "live" }));
 $("level").addEventListener("click", () =>
   post({ action: "level", value: current && current.level && current.level.enabled ? "off" : "on" }));
 $("volume").addEventListener("change", (e) => post({ action: "volume", value: e.target.value / 100 }));

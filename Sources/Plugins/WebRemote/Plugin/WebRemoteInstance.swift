@@ -64,6 +64,7 @@ final class WebRemoteInstance: @unchecked Sendable {
         if stationNow != stationBefore, server != nil { refreshStations() } // the list marks the current one
         // The levelling gain is the player's, not an event: asked again when playback (re)starts and per track.
         if server != nil, event.name == "track" || (event.name == "state" && event.fields[OTON_FIELD_STATE] == "playing") { refreshLevel() }
+        if server != nil, event.name == "track" || event.name == "state" { refreshTimeshift("status") }
     }
 
     /// `level` (quietly: an oton that does not level answers with an error, and the page shows no toggle).
@@ -72,6 +73,15 @@ final class WebRemoteInstance: @unchecked Sendable {
         runCommand("level", arguments, quietly: quietly) { [weak self] reply in
             let level = CommandReplies.level(reply)
             self?.update { $0.setLevel(level) }
+        }
+    }
+
+    /// Where timeshift playback is, from `status`, or from `seek`/`live` after moving it (docs/timeshift.md).
+    @discardableResult
+    private func refreshTimeshift(_ command: String, _ arguments: [String] = []) -> oton_status {
+        runCommand(command, arguments, quietly: command == "status") { [weak self] reply in
+            let timeshift = CommandReplies.timeshift(reply)
+            self?.update { $0.setTimeshift(timeshift) }
         }
     }
 
@@ -156,6 +166,8 @@ final class WebRemoteInstance: @unchecked Sendable {
         case let .switchStation(name): host.request(OTON_REQUEST_SWITCH_STATION, station: name)
         case let .sleep(argument): runCommand("sleep", [argument])
         case let .level(on): refreshLevel([on ? "on" : "off"], quietly: false)
+        case let .seek(seconds): refreshTimeshift("seek", [(seconds < 0 ? "-" : "+") + "\(abs(seconds))s"])
+        case .live: refreshTimeshift("live")
         }
     }
 }

@@ -1,0 +1,313 @@
+import Foundation
+import PluginAPI
+import OtonSupport
+import OtonEvents
+
+/// A connection with timeshift (docs/timeshift.md): the light engine receives the stream into
+/// the station's ``TimeshiftRing`` (bytes, titles, and a gap where a new connection starts), and a
+/// GStreamer pipeline plays the ring from an appsrc (``TimeshiftFeeder``). Pausing pauses only
+/// the playback; a seek builds a new playback pipeline at the ring offset asked for.
+///
+/// Titles follow the audio: the receiver's titles are noted in the ring, not reported; each is
+/// reported when the mark events that travel with the audio say playback has passed it. So does the
+/// stream tap (recordings): its bytes are published as they are heard, each title before its bytes
+/// ("record what I hear"). The
+/// receiver reports failures and the end of the stream; the playback reports its start,
+/// buffering and errors; the Player cannot tell it from a plain pipeline.
+///
+/// Threads: the receiver's callbacks run on the curl driver thread, `heard` on the playback's
+/// streaming thread, the rest on the Player's queue; `lock` guards the playback pipeline, its
+/// feeder and what has been heard.
+public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
+    public let description: PipelineDescription
+    public let ring: TimeshiftRing
+    public var kind: EngineKind { .gstreamer }
+    public var flow: PipelineFlow { receiver?.flow ?? PipelineFlow() }
+    public var playsSilently: Bool { current.playback?.playsSilently ?? false }
+
+    private let connection: UInt64
+    private let bus: PluginBus
+    private let onEvent: @Sendable (PipelineEvent) -> Void
+    private let inOrder: @Sendable (@escaping @Sendable () -> Void) -> Void
+    private let wantsStreamTap: Bool
+    private var receiver: LightStream?
+    private let lock = NSLock()
+    private var playback: StreamPipeline?
+    private var feeder: TimeshiftFeeder?
+    /// Heard up to here (the last mark that reached the output), and the notes reported up to here.
+    private var heardOffset: UInt64 = 0
+    private var reportedUpTo: UInt64 = 0
+    /// The title at the start offset is yet to be reported (after a start or a seek).
+    private var startTagsPending = true
+    private var held = false
+    private var playing = true
+    private var volume: Double
+    private var levellingOn: Bool?
+    private var stopped = false
+    /// Playback follows the live edge (started there, or sent there by `live`); a pause or a seek back ends it.
+    private var followingLive = true
+    /// How long ago what is heard at the live edge was received (ns): the server's burst on connecting
+    /// and the buffers. "Live" is this far behind the newest byte, as playback without timeshift is.
+    private var liveLag: Int64 = 0
+
+    public init(_ description: PipelineDescription, ring: TimeshiftRing, connection: UInt64, bus: PluginBus,
+                onEvent: @escaping @Sendable (PipelineEvent) -> Void,
+                inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) throws(PipelineBuildError) {
+        self.description = description
+        self.ring = ring
+        self.connection = connection
+        self.bus = bus
+        self.onEvent = onEvent
+        self.inOrder = inOrder
+        wantsStreamTap = description.taps & OTON_TAP_STREAM != 0
+        volume = description.volume
+        if ring.extent.heldBytes > 0 { ring.note(.gap) } // a new connection: the bytes before it are another stream's
+        let resume = ring.resumeOffset
+        followingLive = resume == nil
+        try makePlayback(at: resume ?? ring.extent.head)
+        var receiving = description
+        receiving.taps &= ~OTON_TAP_STREAM // published as heard (see heard(_:)), not as received
+        receiver = LightStream(receiving, connection: connection, bus: bus, onEvent: { [weak self] event in
+            self?.received(event)
+        }, inOrder: inOrder, onAudio: { [weak self] bytes in
+            guard let self else { return }
+            ring.write(bytes)
+            current.feeder?.dataArrived()
+        })
+    }
+
+    private var current: (playback: StreamPipeline?, feeder: TimeshiftFeeder?) {
+        lock.lock(); defer { lock.unlock() }
+        return (playback, feeder)
+    }
+
+    // MARK: StreamEngine
+
+    public func start() {
+        receiver?.start()
+        current.playback?.start()
+    }
+
+    /// Buffering pauses and resumes the playback; the receiver goes on.
+    public func setPlaying(_ playing: Bool) {
+        lock.lock()
+        self.playing = playing
+        let playback = held ? nil : self.playback
+        lock.unlock()
+        playback?.setPlaying(playing)
+    }
+
+    public func setVolume(_ value: Double) {
+        lock.lock(); volume = value; lock.unlock()
+        current.playback?.setVolume(value)
+    }
+
+    public var levelling: LevellingReading? { current.playback?.levelling }
+
+    public func setLevelling(enabled: Bool) {
+        lock.lock(); levellingOn = enabled; lock.unlock()
+        current.playback?.setLevelling(enabled: enabled)
+    }
+
+    @discardableResult
+    public func stop() -> Bool {
+        lock.lock()
+        stopped = true
+        let (playback, feeder) = (self.playback, self.feeder)
+        ring.resumeOffset = followingLive && !held ? nil : heardOffset
+        lock.unlock()
+        feeder?.stop()
+        let receiverStopped = receiver?.stop() ?? true
+        let playbackStopped = playback?.stop() ?? true
+        return receiverStopped && playbackStopped
+    }
+
+    // MARK: pause and seek (the Player's queue)
+
+    /// The listener paused: playback stops where it is; the receiver goes on filling the ring.
+    public func hold() {
+        lock.lock()
+        held = true
+        followingLive = false
+        let playback = self.playback
+        lock.unlock()
+        playback?.setPlaying(false)
+    }
+
+    /// Play from where it was held; reports `.started` (the Player is connecting again).
+    public func release() {
+        lock.lock()
+        held = false
+        let playback = self.playback
+        lock.unlock()
+        playback?.setPlaying(true)
+        onEvent(.started)
+    }
+
+    /// Where playback is: how far behind live, how much the ring holds.
+    public var position: TimeshiftPosition {
+        let now = Clock.monotonicNanoseconds()
+        let extent = ring.extent
+        lock.lock(); defer { lock.unlock() }
+        let heardTime = ring.time(at: heardOffset) ?? now
+        let behind = followingLive ? 0 : max(0, now - heardTime - liveLag)
+        return TimeshiftPosition(behindLive: behind, held: extent.span, limit: Int64(ring.settings.seconds * 1e9))
+    }
+
+    /// Moves playback by `nanoseconds` (negative: back). Returns what happened.
+    public func seek(by nanoseconds: Int64) -> TimeshiftSeek {
+        let now = Clock.monotonicNanoseconds()
+        let base: Int64
+        do {
+            lock.lock(); defer { lock.unlock() }
+            base = ring.time(at: heardOffset) ?? now
+        }
+        return seek(toTime: base + nanoseconds, now: now)
+    }
+
+    /// Plays from `nanoseconds` behind live (0: live).
+    public func seek(behindLive nanoseconds: Int64) -> TimeshiftSeek {
+        let now = Clock.monotonicNanoseconds()
+        return seek(toTime: now - lagAtLive - max(0, nanoseconds), now: now)
+    }
+
+    private var lagAtLive: Int64 {
+        lock.lock(); defer { lock.unlock() }
+        return liveLag
+    }
+
+    private func seek(toTime target: Int64, now: Int64) -> TimeshiftSeek {
+        let extent = ring.extent
+        if target >= now - lagAtLive - 500_000_000 {
+            restartPlayback(at: ring.offset(at: now - lagAtLive), live: true)
+            return .live
+        }
+        if let start = extent.startTime, target < start {
+            restartPlayback(at: extent.start, live: false)
+            return .clampedToStart(held: extent.span)
+        }
+        restartPlayback(at: ring.offset(at: target), live: false)
+        return .moved
+    }
+
+    /// A new playback pipeline at `offset`, paused if the listener has paused.
+    private func restartPlayback(at offset: UInt64, live: Bool) {
+        lock.lock(); followingLive = live; lock.unlock()
+        let (old, oldFeeder) = current
+        oldFeeder?.stop()
+        old?.stop()
+        do {
+            try makePlayback(at: offset)
+        } catch {
+            onEvent(.failure(.decodeError, detail: "\(error)"))
+            return
+        }
+        lock.lock()
+        let (playback, held, playing, volume, levellingOn) = (self.playback, self.held, self.playing, self.volume, self.levellingOn)
+        lock.unlock()
+        playback?.setVolume(volume)
+        if let levellingOn { playback?.setLevelling(enabled: levellingOn) }
+        if held || !playing { playback?.setPlaying(false) } else { playback?.start() }
+    }
+
+    private func makePlayback(at offset: UInt64) throws(PipelineBuildError) {
+        let feeder = TimeshiftFeeder(ring: ring, from: offset) { [onEvent] text in onEvent(.notice(text)) }
+        var playbackDescription = description
+        playbackDescription.taps &= ~OTON_TAP_STREAM // the receiver publishes the stream as it arrives
+        let playback = try StreamPipeline(playbackDescription, connection: connection, bus: bus, feeder: feeder,
+                                          heard: { [weak self] offset in self?.heard(offset) },
+                                          onEvent: { [weak self] event in self?.played(event) })
+        lock.lock()
+        self.playback = playback
+        self.feeder = feeder
+        heardOffset = offset
+        reportedUpTo = offset
+        startTagsPending = true
+        lock.unlock()
+    }
+
+    // MARK: reports
+
+    /// The receiver's reports (driver thread): titles go into the ring; its own start is not news.
+    private func received(_ event: PipelineEvent) {
+        switch event {
+        case let .tags(tags, _):
+            ring.note(.tags(tags))
+        case .started:
+            break
+        case .buffering, .error, .warning, .notice, .endOfStream, .failure, .needsPipeline:
+            onEvent(event)
+        }
+    }
+
+    /// The playback's reports: its tags are the ring's own titles again (dropped: they were noted).
+    private func played(_ event: PipelineEvent) {
+        switch event {
+        case .tags:
+            break
+        case .started, .buffering, .error, .warning, .notice, .endOfStream, .failure, .needsPipeline:
+            onEvent(event)
+        }
+    }
+
+    /// A mark reached the output (streaming thread): what was noted before it is heard now.
+    private func heard(_ offset: UInt64) {
+        lock.lock()
+        guard !stopped, offset >= reportedUpTo else { lock.unlock(); return }
+        let from = reportedUpTo
+        let startTags = startTagsPending ? ring.tags(at: from) : nil
+        startTagsPending = false
+        heardOffset = offset
+        reportedUpTo = offset
+        let now = Clock.monotonicNanoseconds()
+        if followingLive, let heardTime = ring.time(at: offset) { liveLag = max(0, now - heardTime) }
+        lock.unlock()
+        if let startTags { onEvent(.tags(startTags, monotonicNanoseconds: now)) }
+        var published = from
+        for mark in ring.marks(in: from..<offset) {
+            publishStream(published..<mark.offset)
+            published = mark.offset
+            switch mark.note {
+            case let .tags(tags):
+                if mark.offset != from || startTags == nil { onEvent(.tags(tags, monotonicNanoseconds: now)) }
+            case .gap:
+                onEvent(.notice(tr("the connection was lost here and made again: a gap in what the timeshift holds")))
+            }
+        }
+        publishStream(published..<offset)
+    }
+
+    /// The heard bytes on the stream tap, on the Player's queue after the titles reported before them.
+    private func publishStream(_ range: Range<UInt64>) {
+        guard wantsStreamTap, let taps = receiver?.taps else { return }
+        var next = range.lowerBound
+        while next < range.upperBound {
+            let (bytes, from) = ring.read(from: next, upTo: Int(min(range.upperBound - next, 16 * 1024)))
+            guard !bytes.isEmpty, from < range.upperBound else { return }
+            let end = min(from + UInt64(bytes.count), range.upperBound)
+            if let packet = bytes[..<Int(end - from)].withUnsafeBytes({ taps.streamPacket(bytes: $0) }) {
+                inOrder { taps.publish(packet) }
+            }
+            next = end
+        }
+    }
+}
+
+/// Where timeshift playback is (nanoseconds).
+public struct TimeshiftPosition: Sendable, Equatable {
+    /// How far behind the live edge what is heard is (0 at live).
+    public var behindLive: Int64
+    /// How much the ring holds now.
+    public var held: Int64
+    /// How much it may hold (its setting).
+    public var limit: Int64
+}
+
+/// What a seek did.
+public enum TimeshiftSeek: Sendable, Equatable {
+    case moved
+    /// It reached (or passed) the live edge: playing live.
+    case live
+    /// It was before the oldest audio held: playing from there (the ring held this much).
+    case clampedToStart(held: Int64)
+}

@@ -1,0 +1,99 @@
+import CGStreamer
+import Foundation
+import OtonSupport
+
+/// Feeds one playback pipeline's appsrc from a ``TimeshiftRing``, from a start offset onwards
+/// (docs/timeshift.md). Each time the appsrc runs dry (need-data, on its streaming thread) it
+/// pushes the next piece of the ring — DISCONT after a gap or a jump — and, before it, a mark
+/// event saying which ring offset everything before it ended at; the mark travels downstream in
+/// order with the audio, so whoever watches it at the output knows which offset is heard.
+/// At the live edge it waits (in short steps, so a stop never waits long) for the receiver.
+///
+/// Threads: `cursor`, `pushedOnce` and `discont` are the streaming thread's alone; `condition`
+/// guards `stopped`.
+final class TimeshiftFeeder: @unchecked Sendable {
+    let ring: TimeshiftRing
+    let startOffset: UInt64
+    /// A line for the listener's log (the ring lost the audio at the cursor).
+    private let onNotice: @Sendable (String) -> Void
+    private let condition = NSCondition()
+    private var stopped = false
+
+    private var cursor: UInt64
+    private var pushedOnce = false
+    private var discont = false
+
+    /// At most this much a push: 4 KiB is a quarter second of 128 kbit/s, the grain titles follow at.
+    static let pieceBytes = 4096
+
+    init(ring: TimeshiftRing, from offset: UInt64, onNotice: @escaping @Sendable (String) -> Void) {
+        self.ring = ring
+        startOffset = offset
+        cursor = offset
+        self.onNotice = onNotice
+    }
+
+    /// Connects it to an appsrc (bytes, no timestamps: the parsers time the audio).
+    func attach(to element: UnsafeMutablePointer<GstElement>) {
+        otgst_set_bool(element, "is-live", 0)
+        otgst_set_uint64(element, "max-bytes", 64 * 1024)
+        otgst_set_bool(element, "block", 0)
+        otgst_app_src_connect(element, { source, _, data in
+            guard let source, let data else { return }
+            Unmanaged<TimeshiftFeeder>.fromOpaque(data).takeUnretainedValue().needData(source)
+        }, Unmanaged.passRetained(self).toOpaque(), { data in
+            if let data { Unmanaged<TimeshiftFeeder>.fromOpaque(data).release() }
+        })
+    }
+
+    /// Ends every wait; pushes nothing after it.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The receiver wrote more (wakes a feeder waiting at the live edge).
+    func dataArrived() {
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private var isStopped: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return stopped
+    }
+
+    /// On the appsrc's streaming thread: one piece, or nothing once stopped.
+    private func needData(_ source: UnsafeMutablePointer<GstAppSrc>) {
+        if pushedOnce { _ = otgst_app_src_push_mark(source, guint64(cursor)) }
+        while !isStopped {
+            let (bytes, from) = ring.read(from: cursor, upTo: Self.pieceBytes)
+            if from > cursor {
+                discont = true
+                onNotice(tr("the timeshift ring no longer held the paused audio; playing from the oldest it holds"))
+                cursor = from
+            }
+            guard !bytes.isEmpty else {
+                condition.lock()
+                if !stopped { _ = condition.wait(until: Date().addingTimeInterval(0.2)) }
+                condition.unlock()
+                continue
+            }
+            // A gap (a new connection) inside the piece: the piece ends there, and the next starts DISCONT.
+            var piece = bytes[...]
+            let range = cursor..<(cursor + UInt64(bytes.count))
+            if let gap = ring.marks(in: range).first(where: { $0.note == .gap && $0.offset > cursor }) {
+                piece = bytes[..<Int(gap.offset - cursor)]
+            }
+            let flagged = discont || ring.marks(in: cursor..<(cursor + 1)).contains { $0.note == .gap }
+            discont = false
+            _ = piece.withUnsafeBytes { otgst_app_src_push(source, $0.baseAddress, gsize($0.count), flagged ? 1 : 0) }
+            cursor += UInt64(piece.count)
+            pushedOnce = true
+            return
+        }
+    }
+}
