@@ -192,6 +192,7 @@ static const struct {
     misbehaving_create, misbehaving_destroy, misbehaving_on_event, misbehaving_on_media, misbehaving_on_command,
 #if OTON_ABI_MINOR >= 6
     NULL, 0, 0,
+    NULL,       /* 1.6: filter (none) */
 #endif
 }, {0}};
 #define misbehaving_descriptor misbehaving_large.descriptor
