@@ -315,6 +315,27 @@ public final class StreamPipeline: @unchecked Sendable {
     /// What each effect of this connection does now (empty: none runs).
     public var effectReadings: [EffectReading] { effects?.readings ?? [] }
 
+    /// What an audio sink holds ahead of what is heard (pulsesink's and alsasink's default
+    /// buffer-time, 200 ms, and a margin): after the fade-out left the leveller, the pipeline runs
+    /// this long more so the fade is heard, not cut.
+    static let sinkPlayoutSeconds = 0.25
+    /// The longest a fade-out waits for the streaming thread to pass it (a stalled stream).
+    static let fadeBound: DispatchTimeInterval = .milliseconds(300)
+
+    public func fadeOutThenStop() {
+        guard let leveller, autoSink != nil || description.audioSink != nil else {
+            stop()
+            return
+        }
+        leveller.fadeOut()
+        DispatchQueue.global().async { [self] in
+            let deadline = DispatchTime.now() + Self.fadeBound
+            while !leveller.isSilent, DispatchTime.now() < deadline { usleep(2_000) }
+            if leveller.isSilent { Thread.sleep(forTimeInterval: Self.sinkPlayoutSeconds) }
+            stop()
+        }
+    }
+
     /// How long stop() waits for the streaming threads to end.
     public static let stopTimeout: DispatchTimeInterval = .seconds(2)
 
