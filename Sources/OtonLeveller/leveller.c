@@ -99,6 +99,9 @@ int oton_leveller_faded_out(const oton_leveller *leveller) {
     return atomic_load_explicit(&shared->silent, memory_order_acquire);
 }
 
+/* Below this (−48 dBFS) a frame at a connection's start counts as silence (see fade). */
+#define FADE_IN_THRESHOLD 0.004f
+
 /* The ramps of a start and of a pause (see OTON_LEVELLER_FADE_MS), on the audio before the
  * limiter: its delay line then starts and ends in silence too. */
 static void fade(oton_leveller *leveller, float *samples, size_t frames) {
@@ -109,13 +112,22 @@ static void fade(oton_leveller *leveller, float *samples, size_t frames) {
     if (!out && leveller->faded_in >= ramp) return;
     for (size_t i = 0; i < frames; i++) {
         float gain = 1.0f;
-        if (leveller->faded_in < ramp) gain = (float)(++leveller->faded_in) / (float)ramp;
+        float *frame = samples + i * channels;
+        if (leveller->faded_in == 0) {
+            /* The ramp starts at the first audible frame: a decoder's priming silence (an MP3
+             * frame's worth at a connection's start) must not use it up before the sound. */
+            float loudest = 0.0f;
+            for (unsigned c = 0; c < channels; c++) loudest = fmaxf(loudest, fabsf(frame[c]));
+            if (loudest < FADE_IN_THRESHOLD) gain = 0.0f;
+            else leveller->faded_in = 1, gain = 1.0f / (float)ramp;
+        } else if (leveller->faded_in < ramp) {
+            gain = (float)(++leveller->faded_in) / (float)ramp;
+        }
         if (out) {
             size_t done = leveller->faded_out++;
             float down = done >= ramp ? 0.0f : 1.0f - (float)(done + 1) / (float)ramp;
             if (down < gain) gain = down;
         }
-        float *frame = samples + i * channels;
         for (unsigned c = 0; c < channels; c++) frame[c] *= gain;
     }
 }
