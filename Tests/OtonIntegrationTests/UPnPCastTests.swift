@@ -45,6 +45,22 @@ final class UPnPCastTests: XCTestCase {
         XCTAssertTrue(oton.process.isRunning, "oton goes on")
     }
 
+    /// The isolated plugin's process logs at oton's level: under `--log-level warning` (what the
+    /// status line shows) its info lines ("searching for UPnP renderers…") stay out of the terminal.
+    func testTheIsolatedPluginsInfoLinesFollowOtonsLogLevel() throws {
+        guard ProcessInfo.processInfo.environment[UPnPNamespaceScenarios.insideVariable] == nil else { return }
+        let plugins = """
+        {"stations": [{"name": "Nowhere", "url": "http://127.0.0.1:9/none.mp3"}],
+         "plugins": [{"id": "org.oton.upnp", "path": "libOtonUPnP.so", "isolation": "process", "config": {"interface": "lo"}}]}
+        """
+        let oton = try OtonProcess(self, arguments: ["play", "Nowhere", "--headless", "--log-level", "warning"], plugins: plugins)
+        _ = try oton.connect()
+        let reply = try oton.ctl(["cast", "list"])
+        XCTAssertEqual(reply.status, 0, "the plugin runs: \(reply.stderr) \(oton.directory.read("stderr.log"))")
+        let stderr = oton.directory.read("stderr.log")
+        XCTAssertFalse(stderr.contains(" info "), "no info line under --log-level warning: \(stderr)")
+    }
+
     private func runScenario(_ name: String) throws {
         guard ProcessInfo.processInfo.environment[UPnPNamespaceScenarios.insideVariable] == nil else { return }
         let directory = try TemporaryDirectory(self)
