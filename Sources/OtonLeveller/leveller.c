@@ -33,6 +33,7 @@ struct oton_leveller {
     atomic_int fading_out;
     atomic_int silent;  /* the fade-out and the limiter's delay after it are done */
     atomic_int configured; /* a usable format was configured (audio may have passed) */
+    atomic_int restart;    /* a fade-in was asked for after a fade-out (taken on the streaming thread) */
 };
 
 oton_leveller *oton_leveller_new(double target_lufs, double remembered_lufs, int enabled) {
@@ -48,6 +49,7 @@ oton_leveller *oton_leveller_new(double target_lufs, double remembered_lufs, int
     atomic_init(&leveller->fading_out, 0);
     atomic_init(&leveller->silent, 0);
     atomic_init(&leveller->configured, 0);
+    atomic_init(&leveller->restart, 0);
     leveller->applied = enabled ? (float)pow(10.0, leveller->logic.gain_db / 20.0) : 1.0f;
     return leveller;
 }
@@ -92,6 +94,10 @@ void oton_leveller_fade_out(oton_leveller *leveller) {
     atomic_store_explicit(&leveller->fading_out, 1, memory_order_release);
 }
 
+void oton_leveller_fade_in(oton_leveller *leveller) {
+    atomic_store_explicit(&leveller->restart, 1, memory_order_release);
+}
+
 int oton_leveller_faded_out(const oton_leveller *leveller) {
     oton_leveller *shared = (oton_leveller *)leveller;
     /* No usable format yet: nothing was ever heard through it. */
@@ -108,6 +114,12 @@ static void fade(oton_leveller *leveller, float *samples, size_t frames) {
     size_t ramp = (size_t)leveller->rate * OTON_LEVELLER_FADE_MS / 1000;
     if (ramp == 0) ramp = 1;
     unsigned channels = leveller->channels;
+    if (atomic_exchange_explicit(&leveller->restart, 0, memory_order_acq_rel)) {
+        leveller->faded_in = 0;
+        leveller->faded_out = 0;
+        atomic_store_explicit(&leveller->fading_out, 0, memory_order_relaxed);
+        atomic_store_explicit(&leveller->silent, 0, memory_order_release);
+    }
     int out = atomic_load_explicit(&leveller->fading_out, memory_order_acquire);
     if (!out && leveller->faded_in >= ramp) return;
     for (size_t i = 0; i < frames; i++) {

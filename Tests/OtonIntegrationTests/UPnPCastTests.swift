@@ -296,19 +296,27 @@ final class UPnPNamespaceScenarios: XCTestCase {
         XCTAssertEqual(cast.status, 0, cast.stderr)
         XCTAssertTrue(cast.stdout.contains("(audio/ogg)"), "the format is known: \(cast.stdout)")
         XCTAssertFalse(cast.stdout.contains("format unknown"), cast.stdout)
-        XCTAssertNotNil(events.waitForEvent("state", timeout: 30) { $0["state"] == "paused" }, "local playback pauses while casting")
+        try await pollUntilTrue(timeout: 30, interval: 0.2, "local playback pauses while casting") {
+            (try? oton.ctl(["status"]))?.stdout.hasPrefix("paused") == true
+        }
 
         // Away to an MP3 station and back to the Ogg one while casting: the renderer follows each time.
         for (station, url) in [("Cast FM", server.url(mount: "/cast.mp3").absoluteString), ("Quiet Ogg", ogg)] {
             XCTAssertEqual(try oton.ctl(["station", station]).status, 0)
-            XCTAssertNotNil(events.waitForEvent("org.oton.cast.state", timeout: 60) { $0["url"] == url && $0["state"] == "casting" },
-                            "the renderer was handed \(station): \(oton.directory.read("stderr.log"))")
-            XCTAssertNotNil(events.waitForEvent("state", timeout: 30) { $0["state"] == "paused" }, "not played locally beside the renderer: \(station)")
+            var pausedAgain = false
+            XCTAssertNotNil(events.waitForEvent("org.oton.cast.state", timeout: 60, where: { $0["url"] == url && $0["state"] == "casting" }) {
+                if $0.kind == "state", $0.fields["state"] == "paused" { pausedAgain = true } // a timeshift hold can come first
+            }, "the renderer was handed \(station): \(oton.directory.read("stderr.log"))")
+            if !pausedAgain {
+                XCTAssertNotNil(events.waitForEvent("state", timeout: 30) { $0["state"] == "paused" }, "not played locally beside the renderer: \(station)")
+            }
             try await pollUntilTrue(timeout: 60, interval: 0.5, "gmediarender plays \(station)") { [self] in
                 ((try? avTransport(port: 49496, "GetMediaInfo")) ?? "").contains("<CurrentURI>\(url)</CurrentURI>")
             }
         }
-        XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("paused"), "one station plays: the renderer's")
+        try await pollUntilTrue(timeout: 30, interval: 0.2, "one station plays: the renderer's") {
+            (try? oton.ctl(["status"]))?.stdout.hasPrefix("paused") == true
+        }
         print(Self.passedMarker + "testCastingATitlelessOggStation")
     }
 

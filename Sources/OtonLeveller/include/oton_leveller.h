@@ -118,6 +118,9 @@ void oton_leveller_fade_out(oton_leveller *leveller);
 /* Any thread: whether the fade-out has left the leveller whole (ramp and limiter delay): all that
  * follows it is silence. Also 1 when no format was ever configured (nothing to fade). */
 int oton_leveller_faded_out(const oton_leveller *leveller);
+/* Any thread: ends a fade-out; the next audible frame rises over OTON_LEVELLER_FADE_MS again (a
+ * held timeshift connection that plays on). */
+void oton_leveller_fade_in(oton_leveller *leveller);
 
 /* ---- GStreamer: the leveller as a buffer probe on a pad carrying F32LE interleaved audio ---- */
 

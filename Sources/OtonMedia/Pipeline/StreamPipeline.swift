@@ -36,6 +36,8 @@ public final class StreamPipeline: @unchecked Sendable {
     private var watch: OpaquePointer?
     private let lock = NSLock()
     private var stopped = false
+    /// Fades asked for so far (guarded by `lock`): a fade-out's end acts only if none came after it.
+    private var fades = 0
 
     /// Builds the pipeline (state NULL). `onEvent` is called on the GLib thread. With a `feeder`
     /// the source is an appsrc it fills from a timeshift ring, and `heard` gets the ring offsets
@@ -323,16 +325,35 @@ public final class StreamPipeline: @unchecked Sendable {
     static let fadeBound: DispatchTimeInterval = .milliseconds(300)
 
     public func fadeOutThenStop() {
+        fadeOut { [self] in stop() }
+    }
+
+    /// A held timeshift connection: the sound fades out and plays out before the pipeline pauses
+    /// (as ``fadeOutThenStop()``); unless ``fadeInThenPlay()`` came first.
+    public func fadeOutThenPause() {
+        fadeOut { [self] in setPlaying(false) }
+    }
+
+    /// Plays again after ``fadeOutThenPause()``: the sound rises from silence over a few ms.
+    public func fadeInThenPlay() {
+        lock.withLock { fades += 1 }
+        leveller?.fadeIn()
+        setPlaying(true)
+    }
+
+    /// Fades out, waits until it was heard, then `then` — unless a fade-in came meanwhile.
+    private func fadeOut(then: @escaping @Sendable () -> Void) {
         guard let leveller, autoSink != nil || description.audioSink != nil else {
-            stop()
+            then()
             return
         }
+        let fade = lock.withLock { fades += 1; return fades }
         leveller.fadeOut()
         DispatchQueue.global().async { [self] in
             let deadline = DispatchTime.now() + Self.fadeBound
             while !leveller.isSilent, DispatchTime.now() < deadline { usleep(2_000) }
             if leveller.isSilent { Thread.sleep(forTimeInterval: Self.sinkPlayoutSeconds) }
-            stop()
+            if lock.withLock({ fades == fade && !stopped }) { then() }
         }
     }
 
