@@ -16,12 +16,7 @@ final class TimeshiftRecordTests: XCTestCase {
         let out = directory.file("out")
         let harness = PlayerHarness(url: server.url(mount: "/tsrc.mp3").absoluteString, name: "Oton Test FM",
                                     timeshift: TimeshiftSettings(seconds: 600))
-        let plugins = PluginManager(bus: harness.bus, requests: harness.player,
-                                    directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
-        let entry = PluginEntry(id: "org.oton.file-sink", path: TestPaths.pluginLibrary("OtonFileSink"),
-                                config: .object(["directory": .string(out), "mode": .string("on-demand"), "min_seconds": .number(1)]))
-        let reports = plugins.start([entry])
-        guard case .running = reports.first?.status else { return XCTFail("\(reports)") }
+        let plugins = try XCTUnwrap(OnDemandFileSink.start(on: harness, in: directory, out: out))
         harness.start()
         defer { harness.stop(); plugins.shutdown() }
         XCTAssertNotNil(harness.waitForTrack(title: "Song One", timeout: 60))

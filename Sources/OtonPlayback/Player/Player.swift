@@ -53,6 +53,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     var connection: UInt64 = 0
     /// The stream the current connection was made to (a fallback to GStreamer makes it again).
     var lastResolved: ResolvedStream?
+    /// The loudness the last connection measured, and of which stream (see ``rememberLoudness(of:)``).
+    var heardLoudness: (url: String, lufs: Double)?
     let track: TrackAnnouncer
     /// The current station's status API, when it has one (a new follower per station).
     var statusFollower: StationStatusFollower?
@@ -249,36 +251,6 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         handle(.play)
     }
 
-    // MARK: waking up (--fade-in, --alarm, a snooze's ring)
-
-    func prepare(_ wakeUp: WakeUp, volume target: Double) {
-        ring.prepare(wakeUp, volume: target, current: current, fader: fader) { [weak self] seconds in
-            guard let self, !finished else { return }
-            if case .playing = machine.state, !ring.playingTone { return }
-            playTone(because: "no audio within \(seconds) s")
-        }
-    }
-
-    /// A ring after a snooze: back to the alarm's station (from the tone too), from silence.
-    func wake(_ wakeUp: WakeUp, volume target: Double) {
-        guard !finished else { return }
-        let back = ring.stationToReturnTo
-        prepare(wakeUp, volume: target) // while the tone still counts as playing, so the alarm's station stays the one to return to
-        ring.toneEnds()
-        if let back {
-            switchTo(back)
-        } else if case .playing = machine.state {
-            ring.audioPlays(fader: fader)
-        } else {
-            handle(.play)
-        }
-    }
-
-    /// The alarm's station did not play: the built-in tone does, from silence again, and says why.
-    func playTone(because reason: String) {
-        if let tone = ring.tone(because: reason, fader: fader) { switchTo(tone) }
-    }
-
     // MARK: the state machine
 
     func handle(_ event: PlaybackEvent) {
@@ -292,6 +264,14 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         let holds = event == .pause && pipeline is TimeshiftEngine
         for effect in transition.effects {
             if holds, effect == .stopPipeline { holdTimeshift(); continue }
+            // A pause fades out (a few ms) instead of cutting the sound: no click.
+            if event == .pause, effect == .stopPipeline, let pipeline {
+                bufferingTimer?.cancel()
+                watchdog.cancel()
+                self.pipeline = nil
+                pipeline.fadeOutThenStop()
+                continue
+            }
             if effect == .startPipeline, resumeHeldTimeshift() { continue }
             perform(effect)
         }
