@@ -17,17 +17,36 @@ final class TimeshiftOggTests: XCTestCase {
         try await seekBackPlays(format: .opus, mount: "/ts.opus")
     }
 
+    /// Native FLAC (`audio/flac`): one stream header at the start, then frames; a seek gets the header first.
+    func testASeekBackInNativeFLACPlaysAtOnce() async throws {
+        let server = try HostileServer(self, maxSeconds: 300)
+        let directory = try TemporaryDirectory(self)
+        let file = directory.file("tone.flac")
+        let made = try runProcess("/usr/bin/gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=2600", "samplesperbuffer=1024", "wave=sine",
+                                                              "volume=0.1", "!", "audio/x-raw,rate=44100,channels=2", "!", "audioconvert", "!",
+                                                              "flacenc", "!", "filesink", "location=\(file)"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        let path = file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? file
+        // Sent at the rate that makes the file last its 60 s, as a station would.
+        let url = server.url("/file?path=\(path)&type=audio%2Fflac&rate=\(max(size / 60, 1))")
+        try await seekBackPlays(url: url, rate: 44100, name: "native FLAC")
+    }
+
     private func seekBackPlays(format: StreamFormat, mount: String) async throws {
         let server = try await IcecastServer.start()
         addTeardownBlock { server.stop() }
         _ = try await server.startSource(mount: mount, format: format, initialTitle: "", timeout: 40)
-        let harness = PlayerHarness(url: server.url(mount: mount).absoluteString, timeshift: TimeshiftSettings(seconds: 600))
+        try await seekBackPlays(url: server.url(mount: mount).absoluteString, rate: format == .opus ? 48000 : 44100, name: "\(format)")
+    }
+
+    private func seekBackPlays(url: String, rate: Int, name format: String) async throws {
+        let harness = PlayerHarness(url: url, timeshift: TimeshiftSettings(seconds: 600))
         let media = MediaCollector(bus: harness.bus, taps: OTON_TAP_PCM)
         harness.start()
         defer { harness.stop() }
         XCTAssertNotNil(harness.waitForState("playing", timeout: 60), "it plays")
-        // 20 s heard (at 48 kHz for Opus, 44.1 kHz for Vorbis: 16-bit stereo).
-        let rate = format == .opus ? 48000 : 44100
+        // 20 s heard (16-bit stereo at the stream's rate).
         _ = try XCTUnwrap(media.waitForBytes(tap: OTON_TAP_PCM, count: rate * 4 * 20, timeout: 90), "20 s heard")
 
         // Back 10 s: into the middle of the one chain, its headers 20 s behind.

@@ -6,7 +6,12 @@ import PluginAPI
 /// behind the place a seek lands. Playback from such a place is sent the headers first, then the
 /// chain's pages from the next page boundary — what Icecast itself sends a listener who joins.
 ///
-/// Watched only for a connection whose first bytes are an Ogg page; MP3 and AAC cost nothing.
+/// Native FLAC is the same story with one chain: its stream header ("fLaC" and the metadata blocks)
+/// comes first, and playback from later is sent it, then the bytes from there (the parser finds
+/// the next frame).
+///
+/// Watched only for a connection whose first bytes are an Ogg page or a FLAC stream header; MP3
+/// and AAC cost nothing.
 /// A chain's headers are the pages from its first (BOS) page up to its first page that ends an
 /// audio packet (granule position neither 0 nor −1).
 ///
@@ -25,6 +30,8 @@ package struct TimeshiftOggHeaders: Sendable {
         package var headers: [UInt8]
         package var serial: UInt32
         package var tooLarge = false
+        /// Native FLAC's one "chain": playback starts at the offset asked, its parser finds the next frame.
+        package var isFLAC = false
     }
 
     /// Where playback asked for at an offset starts, and what is sent before it.
@@ -44,8 +51,9 @@ package struct TimeshiftOggHeaders: Sendable {
     package static let maxPageBytes = 27 + 255 + 255 * 255
 
     package private(set) var chains: [Chain] = []
-    /// nil until a connection's first bytes say whether it is Ogg.
-    private var watching: Bool?
+    private enum Watching { case ogg, flacHeader, nothing }
+    /// nil until a connection's first bytes say whether it is Ogg or native FLAC.
+    private var watching: Watching?
     private var pending: [UInt8] = []
     private var pendingStart: UInt64 = 0
     private var totalBytes = 0
@@ -63,12 +71,13 @@ package struct TimeshiftOggHeaders: Sendable {
     package mutating func received(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) {
         if watching == nil {
             guard bytes.count > 0 else { return }
-            watching = bytes.count >= 4 ? bytes.starts(with: Array("OggS".utf8)) : bytes.first == 0x4F
+            watching = bytes.starts(with: Array("fLaC".utf8)) ? .flacHeader : bytes.starts(with: Array("OggS".utf8)) ? .ogg : .nothing
             pendingStart = offset
         }
-        guard watching == true else { return }
+        guard let watching, watching != .nothing else { return }
         if pending.isEmpty { pendingStart = offset }
         pending.append(contentsOf: bytes)
+        if watching == .flacHeader { return flacHeaderReceived() }
         var at = 0
         while let page = Self.page(in: pending, from: at) {
             if page.start > at { at = page.start } // junk before a page: skipped
@@ -100,9 +109,36 @@ package struct TimeshiftOggHeaders: Sendable {
         guard let index = chains.lastIndex(where: { $0.start <= offset }) else { return Start(offset: offset, prefix: []) }
         let chain = chains[index]
         guard let headersEnd = chain.headersEnd, offset >= headersEnd else { return Start(offset: chain.start, prefix: []) }
+        if chain.isFLAC { return Start(offset: offset, prefix: chain.headers) }
         guard !chain.headers.isEmpty, let page = pageStart(offset) else { return Start(offset: offset, prefix: []) }
         if index + 1 < chains.count, page >= chains[index + 1].start { return Start(offset: chains[index + 1].start, prefix: []) }
         return Start(offset: page, prefix: chain.headers)
+    }
+
+    // MARK: native FLAC
+
+    /// The stream header so far: "fLaC", then metadata blocks (a byte whose top bit marks the last,
+    /// a 24-bit length) — once the last is complete it is the one chain's headers.
+    private mutating func flacHeaderReceived() {
+        var at = 4
+        while at + 4 <= pending.count, at <= Self.maxChainBytes {
+            let last = pending[at] & 0x80 != 0
+            let length = Int(pending[at + 1]) << 16 | Int(pending[at + 2]) << 8 | Int(pending[at + 3])
+            at += 4 + length
+            guard last else { continue }
+            let fits = at <= Self.maxChainBytes
+            if fits, at > pending.count { return } // the last block is still arriving
+            let headers = fits ? Array(pending[..<at]) : []
+            chains.append(Chain(start: pendingStart, headersEnd: pendingStart + UInt64(at), headers: headers, serial: 0, tooLarge: !fits, isFLAC: true))
+            totalBytes += headers.count
+            return stopWatching()
+        }
+        if at > Self.maxChainBytes { stopWatching() } // larger than the bound: seeks play as before
+    }
+
+    private mutating func stopWatching() {
+        watching = Watching.nothing
+        pending = []
     }
 
     // MARK: pages

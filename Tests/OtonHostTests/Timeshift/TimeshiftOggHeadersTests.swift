@@ -105,4 +105,18 @@ final class TimeshiftOggHeadersTests: XCTestCase {
         XCTAssertTrue(keeper.chains[0].headers.isEmpty, "bounded: a chain's headers over the bound are dropped")
         XCTAssertEqual(keeper.start(at: UInt64(audio + 5), pageStart: pageStart(in: bytes)).prefix, [])
     }
+
+    func testNativeFLACKeepsItsStreamHeaderForAStartAfterIt() {
+        // "fLaC", STREAMINFO (34 bytes), a 5,000-byte PADDING block marked last, then frames.
+        var header = Array("fLaC".utf8) + [0x00, 0, 0, 34] + [UInt8](repeating: 0x11, count: 34)
+        header += [0x81, 0x00, 0x13, 0x88] + [UInt8](repeating: 0, count: 5000)
+        let bytes = header + [UInt8](repeating: 0xF8, count: 20_000)
+        var keeper = TimeshiftOggHeaders()
+        feed(&keeper, bytes, at: 0, pieces: 1000)
+        XCTAssertEqual(keeper.chains.count, 1)
+        XCTAssertEqual(keeper.chains[0].headersEnd, UInt64(header.count))
+        XCTAssertEqual(keeper.start(at: 12_345, pageStart: { _ in nil }), .init(offset: 12_345, prefix: header),
+                       "the header, then the bytes from the offset asked (the parser finds the next frame)")
+        XCTAssertEqual(keeper.start(at: 100, pageStart: { _ in nil }), .init(offset: 0, prefix: []), "inside the header: from its start")
+    }
 }
