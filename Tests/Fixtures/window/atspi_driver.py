@@ -107,7 +107,15 @@ def main(words):
         node = find(lambda n: n.name == words[1] and n.getRoleName() in ("entry", "text", "password text"))
         if node is None:
             sys.exit(json.dumps({"error": "no entry named %r" % words[1]}))
-        print(json.dumps({"text": text_of(node)}))
+        text = None
+        for inner, _ in walk(node):  # a search entry's text is its inner GtkText's
+            try:
+                content = inner.queryText()
+                text = content.getText(0, content.characterCount)
+                break
+            except NotImplementedError:
+                continue
+        print(json.dumps({"text": text}))
     elif command == "names":
         print(json.dumps({"names": [n.name for n, _ in walk(application()) if n.getRoleName() == words[1]]}))
     elif command == "press":
