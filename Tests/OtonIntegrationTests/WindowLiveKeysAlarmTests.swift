@@ -50,7 +50,7 @@ final class WindowLiveKeysAlarmTests: XCTestCase {
         driver.status(instance: instance)?["state"]?.stringValue
     }
 
-    /// Timeshift on (`"timeshift": "30m"`): paused, the window counts how far behind live it falls;
+    /// Timeshift (`"timeshift": "30m"`, as by default): paused, the window counts how far behind live it falls;
     /// played, it stays behind and offers "Go live", which brings the player to live (`live`). The
     /// "Loudness levelling" toggle turns the player's levelling off and on (`level off|on`).
     func testBehindLiveGoLiveAndLoudnessToggle() async throws {
@@ -107,9 +107,9 @@ final class WindowLiveKeysAlarmTests: XCTestCase {
         try await pollUntilTrue(timeout: 60, "Go live hidden") { !driver.isShowing("Go live") }
     }
 
-    /// Without timeshift the player has no ring: no "behind live" and no Go live (the row is the levelling toggle's alone).
+    /// Without timeshift (`"timeshift": 0`) the player has no ring: no "behind live" and no Go live (the row is the levelling toggle's alone).
     func testNoTimeshiftShowsNoBehindLive() async throws {
-        let driver = try await openOnLabStation(instance: "nolive")
+        let driver = try await openOnLabStation(instance: "nolive", extra: #""timeshift": 0, "#)
         try await waitShowing(driver, "nolive", "the levelling toggle shown") { driver.isShowing("Loudness levelling") }
         XCTAssertNil(driver.status(instance: "nolive")?["behind_live_ms"], "the player keeps no ring")
         XCTAssertEqual(driver.text("Behind live") ?? "", "", "no behind-live text without timeshift")
