@@ -31,6 +31,8 @@ public struct StreamUnitReader {
     public private(set) var container: StreamContainer = .unknown
     public private(set) var caps = ""
     public private(set) var connection: UInt64 = 0
+    /// Bytes dropped because their type is not audio (see ``carriesAudio``).
+    public private(set) var nonAudioBytes: UInt64 = 0
     private var framer: any StreamFramer = RawFramer()
     /// Bytes of the current connection handed to the framer before the pending ones.
     private var framedOffset: UInt64 = 0
@@ -98,7 +100,17 @@ public struct StreamUnitReader {
         held = []
     }
 
+    /// Whether the bytes of the current caps may be written at all: a container oton frames, or
+    /// any other `audio/…` type (raw chunks). Text, images, HTML, a typefinder that never decided
+    /// (`application/octet-stream` past ``maxHeldBytes``): not audio, never copied into a recording
+    /// (a local file named by a list, issue 39 N7).
+    public var carriesAudio: Bool { container != .unknown || caps.lowercased().hasPrefix("audio/") }
+
     private mutating func frame(_ bytes: [UInt8], from start: UInt64, replaced: inout Int) -> [(unit: StreamUnit, offset: UInt64)] {
+        guard carriesAudio else {
+            nonAudioBytes += UInt64(bytes.count)
+            return []
+        }
         var position = start
         let before = (framer as? OggPageFramer)?.replacedComments ?? 0
         defer { replaced = ((framer as? OggPageFramer)?.replacedComments ?? 0) - before }
