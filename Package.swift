@@ -311,7 +311,7 @@ let package = Package(
         ),
         .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),
         .testTarget(name: "OtonJSONTests", dependencies: ["OtonJSON"]),
-        .testTarget(name: "OtonWindowTests", dependencies: ["OtonWindow", "OtonJSON"]),
+        .testTarget(name: "OtonWindowTests", dependencies: ["OtonWindow", "OtonJSON", "OtonSupport"]),
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
         .testTarget(
             name: "OtonIntegrationTests",

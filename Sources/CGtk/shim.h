@@ -64,6 +64,32 @@ static inline GtkListItemFactory *oton_gtk_string_row_factory(void) {
     return factory;
 }
 
+/* Space anywhere in `window` but in text being typed: `handler(data)`, and the key goes no further
+ * (so a focused button is not clicked by it). A key controller in the capture phase: it sees the key
+ * before the focused widget does. In an entry (a GtkEditable has the focus) the space is the entry's. */
+typedef void (*oton_gtk_key_fn)(void *data);
+static inline gboolean oton_gtk_space_pressed(GtkEventControllerKey *controller, guint keyval, guint keycode,
+                                              GdkModifierType state, gpointer data) {
+    (void)keycode;
+    if (keyval != GDK_KEY_space || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK | GDK_SHIFT_MASK)) != 0) return FALSE;
+    GtkWidget *widget = gtk_event_controller_get_widget(GTK_EVENT_CONTROLLER(controller));
+    GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(widget));
+    if (focus != NULL && GTK_IS_EDITABLE(focus)) return FALSE;
+    oton_gtk_key_fn *handler = g_object_get_data(G_OBJECT(controller), "oton-handler");
+    (*handler)(data);
+    return TRUE;
+}
+
+static inline void oton_gtk_on_space(GtkWidget *window, oton_gtk_key_fn handler, void *data) {
+    GtkEventController *controller = gtk_event_controller_key_new();
+    gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE);
+    oton_gtk_key_fn *stored = g_new(oton_gtk_key_fn, 1);
+    *stored = handler;
+    g_object_set_data_full(G_OBJECT(controller), "oton-handler", stored, g_free);
+    g_signal_connect(controller, "key-pressed", G_CALLBACK(oton_gtk_space_pressed), data);
+    gtk_widget_add_controller(window, controller);
+}
+
 /* Page colours from the artwork's average colour (a "#RRGGBB" the caller has checked). */
 static inline void oton_gtk_load_css(GtkCssProvider *provider, const char *css) {
     gtk_css_provider_load_from_data(provider, css, -1);

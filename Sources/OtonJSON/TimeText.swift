@@ -61,4 +61,11 @@ public enum TimeText {
         let seconds = max(0, seconds)
         return String(seconds / 60) + ":" + (seconds % 60 < 10 ? "0" : "") + String(seconds % 60)
     }
+
+    /// How far behind live timeshift playback is: "−1:23" (a minus sign, U+2212), "0:00" at live. The
+    /// one form of it: `oton ctl status`, the status line and the window.
+    public static func behindLive(milliseconds: Int) -> String {
+        let seconds = milliseconds / 1000
+        return seconds <= 0 ? "0:00" : "−" + minutesSeconds(seconds)
+    }
 }

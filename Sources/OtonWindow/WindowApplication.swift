@@ -76,8 +76,14 @@ public final class WindowApplication {
             let actions = MainWindow.Actions(act: { [unowned self] in send($0) }, playOrPause: { [unowned self] in playOrPause() },
                                              search: { [unowned self] in search($0) }, addToFavourites: { [unowned self] in addPlayedResult() },
                                              searchHistory: { [unowned self] _ in refreshHistory() },
+                                             historyShown: { [unowned self] in refreshHistory() },
                                              rename: { [unowned self] in editFavourite("rename", $0, to: $1) })
             window = MainWindow(application: cast(application), size: arguments.size, actions: actions)
+            if let window {
+                oton_gtk_on_space(window.window, { data in
+                    MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playOrPause() }
+                }, Unmanaged.passUnretained(self).toOpaque())
+            }
             window?.show(playing, now: Self.now())
             window?.show(stations: stations)
         }
@@ -93,13 +99,17 @@ public final class WindowApplication {
     private func apply(_ update: PlayerLink.Update) {
         switch update {
         case let .attached(status, list):
-            playing.apply(status: status)
+            playing.apply(status: status, now: Self.now())
             playing.playerGone = false
             stations = list
             window?.show(stations: list)
             refreshHistory()
         case let .event(event):
             let (heard, newest) = (playing.history.count, playing.history.first)
+            let kind = event["kind"]?.stringValue
+            if kind == "track" || (kind == "state" && ["playing", "paused"].contains(event["fields"]?["state"]?.stringValue ?? "")) {
+                refreshLiveAndLevel() // neither is an event: asked of `status` as playback starts, pauses, or a track changes
+            }
             guard playing.apply(event: event, now: Self.now()) else { return }
             if playing.history.count != heard || playing.history.first != newest { historyHeard() }
         case let .gone(reason):
@@ -116,9 +126,30 @@ public final class WindowApplication {
             restartPlayer(then: words)
             return
         }
-        link.send(words) { problem in
-            guard let problem else { return }
-            MainThread.run { [weak self] in self?.window?.say(problem) }
+        link.ask(words) { reply, problem in
+            let data = reply?["data"]?.objectValue
+            MainThread.run { [weak self] in
+                guard let self else { return }
+                if let problem {
+                    window?.say(problem)
+                    return
+                }
+                // `live` and `level` answer with where playback is now and whether it levels.
+                if let data, ["live", "level", "seek"].contains(words.first ?? ""), playing.apply(timeshiftAndLevel: data, now: Self.now()) {
+                    window?.show(playing, now: Self.now())
+                }
+            }
+        }
+    }
+
+    /// Timeshift's "behind live" and levelling, from `status` (docs/timeshift.md, docs/levelling.md).
+    private func refreshLiveAndLevel() {
+        link?.ask(["status"]) { reply, _ in
+            guard let data = reply?["data"]?.objectValue else { return }
+            MainThread.run { [weak self] in
+                guard let self, playing.apply(timeshiftAndLevel: data, now: Self.now()) else { return }
+                window?.show(playing, now: Self.now())
+            }
         }
     }
 
@@ -206,7 +237,7 @@ public final class WindowApplication {
     /// --format json`); without that plugin, the tracks heard since the window opened. A late answer to
     /// an older query is dropped.
     private func refreshHistory() {
-        guard let link, let window else { return }
+        guard let link, let window, window.hasHistory else { return } // filled when first shown
         let query = window.history.query
         if pluginHistory == false { return showOwnHistory() }
         historyGeneration += 1
@@ -230,7 +261,7 @@ public final class WindowApplication {
 
     /// The tracks heard since the window opened (no history plugin in the player), filtered by the search.
     private func showOwnHistory() {
-        guard let window else { return }
+        guard let window, window.hasHistory else { return }
         window.history.show(HistoryLines.matching(playing.history, window.history.query))
         window.history.say(tr("the player keeps no history (its history plugin is off): tracks heard since the window opened"))
     }
@@ -302,7 +333,7 @@ public final class WindowApplication {
     /// Preferences (Ctrl+,): built when first opened, its plugins asked of the player and its alarms of `oton alarm` each time.
     private func openPreferences() {
         guard let window else { return }
-        let shown = preferences ?? PreferencesWindow(parent: window.window, addAlarm: { [unowned self] in addAlarm(when: $0, station: $1) },
+        let shown = preferences ?? PreferencesWindow(parent: window.window, addAlarm: { [unowned self] in addAlarm(when: $0, station: $1, days: $2) },
                                                      removeAlarm: { [unowned self] in removeAlarm($0) })
         preferences = shown
         shown.suggest(station: playing.station)
@@ -326,8 +357,8 @@ public final class WindowApplication {
         }
     }
 
-    private func addAlarm(when: String, station: String) {
-        alarms.add(when: when, station: station) { problem in MainThread.run { [weak self] in self?.alarmsChanged(problem) } }
+    private func addAlarm(when: String, station: String, days: Set<Int>) {
+        alarms.add(when: when, station: station, days: days) { problem in MainThread.run { [weak self] in self?.alarmsChanged(problem) } }
     }
 
     private func removeAlarm(_ number: Int) {
@@ -388,7 +419,7 @@ public final class WindowApplication {
         }, box)
         let gtk: UnsafeMutablePointer<GtkApplication> = cast(application)
         oton_gtk_accel(gtk, "app.quit", "<Control>q")
-        oton_gtk_accel(gtk, "app.play-pause", "space")
+        // Space: a key controller on the window (MainWindow), not an accelerator, so an entry keeps its spaces.
         oton_gtk_accel(gtk, "app.search", "<Control>f")
         oton_gtk_accel(gtk, "app.preferences", "<Control>comma")
         for number in 1...9 { oton_gtk_accel(gtk, "app.station(\(number))", "<Control>\(number)") }

@@ -97,6 +97,21 @@ final class WindowDriver: @unchecked Sendable { // its state is set up once; `wi
         return false
     }
 
+    /// The AT-SPI states of the node named `name` (of `role`), "checked", "focused", "showing" …; nil when there is none.
+    func states(_ name: String, role: String? = nil) -> [String]? {
+        drive(["states", name] + (role.map { [$0] } ?? []))?["states"]?.arrayValue?.compactMap(\.stringValue)
+    }
+
+    /// Whether a control named `name` is there: GTK leaves a hidden widget (and a page not built yet) out of the AT-SPI tree.
+    func isShowing(_ name: String, role: String? = nil) -> Bool {
+        states(name, role: role) != nil
+    }
+
+    /// The text in the entry named `name`.
+    func entryText(_ name: String) -> String? {
+        drive(["entry-text", name])?["text"]?.stringValue
+    }
+
     func press(_ name: String) -> Bool {
         drive(["press", name])?["done"]?.boolValue == true
     }

@@ -199,6 +199,8 @@ final class WindowTests: XCTestCase {
         XCTAssertTrue(driver.waitForButton("Home FM"), "\(driver.log)\n\(driver.tree())")
 
         XCTAssertTrue(driver.press("Search"), driver.tree())
+        // The page is built when first shown: its entry appears on the AT-SPI bus a moment after the switch.
+        try await pollUntilTrue(timeout: 60, "the search page built") { driver.isShowing("Search stations") }
         // A directory that fails says so, naming the server, as the CLI does.
         XCTAssertEqual(driver.drive(["type", "Search stations", "broken"])?["done"]?.boolValue, true, driver.tree())
         let failed = driver.waitForText("Search status") { $0.contains("127.0.0.1") && !$0.hasPrefix("searching") }

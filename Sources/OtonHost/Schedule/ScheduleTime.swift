@@ -24,7 +24,7 @@ public struct ScheduleTime: Equatable, Sendable {
         public let description: String
     }
 
-    package static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    package static let weekdayNames = Weekdays.names
     package static let fullWeekdayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
     package static let systemdWeekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 

@@ -58,9 +58,8 @@ extension ControlCommands {
                        "timeshift_held_ms": .int(Int(position.held / 1_000_000)), "timeshift_limit_ms": .int(Int(position.limit / 1_000_000))])
     }
 
-    /// "−1:23" (0:00 at live).
+    /// "−1:23" (0:00 at live): TimeText's.
     package static func behindText(_ milliseconds: Int) -> String {
-        let seconds = milliseconds / 1000
-        return seconds == 0 ? "0:00" : "−" + TimeText.minutesSeconds(seconds)
+        TimeText.behindLive(milliseconds: milliseconds)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OtonSupport
 
 /// The alarms through the command line's own code (`oton alarm list --format json`, `add TIME
 /// --station NAME`, `remove N`): the same systemd units, checks and messages as `oton alarm`.
@@ -19,9 +20,11 @@ final class AlarmEditor: @unchecked Sendable {
         }
     }
 
-    /// `oton alarm add WHEN --station STATION` (with the window's plugins.json); `done` gets the CLI's message on failure.
-    func add(when: String, station: String, done: @escaping @Sendable (String?) -> Void) {
+    /// `oton alarm add WHEN --station STATION [--days mon,wed]` (with the window's plugins.json); `days`:
+    /// weekdays, 1 = Monday (none or all: every day). `done` gets the CLI's message on failure.
+    func add(when: String, station: String, days: Set<Int> = [], done: @escaping @Sendable (String?) -> Void) {
         var words = ["alarm", "add", "--station=" + station]
+        if let days = Weekdays.daysArgument(days) { words.append("--days=" + days) }
         if let config { words.append("--config=" + config) }
         words += ["--", when] // a time typed with a leading "-" is a time the CLI refuses, not an option
         queue.async { [words] in

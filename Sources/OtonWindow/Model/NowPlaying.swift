@@ -48,6 +48,19 @@ public struct NowPlaying: Equatable, Sendable {
 
     public var sleep: Sleep?
 
+    /// Timeshift (docs/timeshift.md): how far behind live playback was at `at` (monotonic seconds), from
+    /// `status`'s `behind_live_ms`; nil when the player keeps no ring. While paused it grows as time passes.
+    public struct Timeshift: Equatable, Sendable {
+        public var behindMilliseconds: Int
+        public var at: Double
+        /// The ring's length (`timeshift_limit_ms`): paused longer, playback is that far behind at most.
+        public var limitMilliseconds: Int?
+    }
+
+    public var timeshift: Timeshift?
+    /// Loudness levelling on or off (`status`'s `level.enabled`); nil when the player does not level.
+    public var levelling: Bool?
+
     /// A track heard since the window attached, newest first: "14:05  Artist – Title · Station".
     public private(set) var history: [String] = []
 
@@ -81,8 +94,8 @@ public struct NowPlaying: Equatable, Sendable {
         return self != before
     }
 
-    /// Applies a `status` reply's `data` (what the player is doing when the window attaches).
-    public mutating func apply(status data: [String: JSONValue]) {
+    /// Applies a `status` reply's `data` (what the player is doing when the window attaches), read at `now`.
+    public mutating func apply(status data: [String: JSONValue], now: Double = 0) {
         if let value = data["state"]?.stringValue { state = value }
         if let value = data["station"]?.stringValue { station = value }
         artist = data["artist"]?.stringValue ?? ""
@@ -93,6 +106,41 @@ public struct NowPlaying: Equatable, Sendable {
             errorMessage = error["message"]?.stringValue
             errorSuggestion = error["suggestion"]?.stringValue
         }
+        apply(timeshiftAndLevel: data, now: now)
+    }
+
+    /// The timeshift position and levelling of a `status` (or `live`, `seek`, `level`) reply's `data`,
+    /// read at `now`. Returns whether anything shown changed.
+    @discardableResult
+    public mutating func apply(timeshiftAndLevel data: [String: JSONValue], now: Double) -> Bool {
+        let before = (timeshift, levelling)
+        if let behind = data["behind_live_ms"]?.numberValue, behind.isFinite {
+            timeshift = Timeshift(behindMilliseconds: Int(max(0, behind)), at: now,
+                                  limitMilliseconds: data["timeshift_limit_ms"]?.numberValue.map { Int($0) })
+        } else if data["state"] != nil {
+            timeshift = nil // a whole status without the figures: no ring (off, HLS, another station)
+        }
+        if let enabled = data["level"]?["enabled"]?.boolValue ?? data["enabled"]?.boolValue {
+            levelling = enabled
+        } else if data["state"] != nil {
+            levelling = nil
+        }
+        return before != (timeshift, levelling)
+    }
+
+    /// How far behind live playback is at `now`; nil without timeshift. Paused, it grows with the
+    /// time since it was read, up to the ring's length.
+    public func behindLiveMilliseconds(now: Double) -> Int? {
+        guard let timeshift else { return nil }
+        guard state == "paused", now > timeshift.at else { return timeshift.behindMilliseconds }
+        let grown = timeshift.behindMilliseconds + Int(((now - timeshift.at) * 1000).rounded())
+        return timeshift.limitMilliseconds.map { min(grown, max($0, timeshift.behindMilliseconds)) } ?? grown
+    }
+
+    /// "−1:23 behind live", or "live" within a second of it; nil without timeshift.
+    public func behindLiveText(now: Double) -> String? {
+        guard let milliseconds = behindLiveMilliseconds(now: now) else { return nil }
+        return milliseconds < 1000 ? tr("live") : tr("{behind} behind live", ["behind": TimeText.behindLive(milliseconds: milliseconds)])
     }
 
     /// The artwork plugin's picture (its event, or `status`'s `artwork` when the window attaches mid-track).
@@ -104,6 +152,10 @@ public struct NowPlaying: Equatable, Sendable {
 
     private mutating func applyState(_ fields: [String: String], now: Double) {
         guard let name = fields[OTON_FIELD_STATE], !name.isEmpty else { return }
+        if let shift = timeshift { // what a pause added, kept until `status` says it exactly
+            timeshift = Timeshift(behindMilliseconds: behindLiveMilliseconds(now: now) ?? shift.behindMilliseconds, at: now,
+                                  limitMilliseconds: shift.limitMilliseconds)
+        }
         state = name
         playerGone = false
         bufferingPercent = name == "buffering" ? fields[OTON_FIELD_BUFFERING_PERCENT].flatMap { Int($0) } : nil
@@ -185,6 +237,7 @@ public struct NowPlaying: Equatable, Sendable {
     /// Whether the window has something that counts down each second.
     public var isCountingDown: Bool {
         if reconnect != nil { return true }
+        if timeshift != nil, state == "paused" { return true }
         if case .at = sleep { return true }
         return false
     }

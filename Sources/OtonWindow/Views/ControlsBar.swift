@@ -1,7 +1,8 @@
 import CGtk
 import OtonSupport
 
-/// Previous, play/pause, stop, next and the volume (0–150 %, as the command line).
+/// Previous, play/pause, stop, next and the volume (0–150 %, as the command line); below them, with
+/// timeshift, how far behind live playback is and "Go live" (`live`), and the loudness levelling toggle (`level on|off`).
 @MainActor
 final class ControlsBar {
     typealias Widget = Widgets.Widget
@@ -10,6 +11,10 @@ final class ControlsBar {
     private let volume: Widget
     private let volumeText: Widget
     private let sleepTimer: SleepTimerButton
+    private let behind: Widget
+    private let goLive: Widget
+    private let levelling: Widget
+    private let liveRow: Widget
     private var showsPause = false
     /// Set while the scale follows the player, so that following it sends nothing back.
     private var following = false
@@ -35,12 +40,30 @@ final class ControlsBar {
         gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
         sleepTimer = SleepTimerButton(act: act)
         let volumeRow = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [speaker, volume, volumeText, sleepTimer.root])
-        root = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, [buttons, volumeRow])
+        behind = Widgets.label(description: tr("Behind live"), cssClasses: ["caption-heading"])
+        gtk_widget_set_visible(behind, 0)
+        goLive = gtk_button_new_with_label(tr("Go live"))!
+        oton_gtk_accessible_label(goLive, tr("Go live"))
+        gtk_widget_add_css_class(goLive, "pill")
+        gtk_widget_set_visible(goLive, 0)
+        levelling = gtk_toggle_button_new_with_label(tr("Loudness levelling"))!
+        oton_gtk_accessible_label(levelling, tr("Loudness levelling"))
+        gtk_widget_set_tooltip_text(levelling, tr("One loudness for every station (levelling to a target)"))
+        gtk_widget_set_visible(levelling, 0)
+        let gap = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+        gtk_widget_set_hexpand(gap, 1)
+        liveRow = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, [behind, goLive, gap, levelling])
+        gtk_widget_set_visible(liveRow, 0)
+        root = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, [buttons, volumeRow, liveRow])
 
         Signal.connect(previous, "clicked") { act(["prev"]) }
         Signal.connect(next, "clicked") { act(["next"]) }
         Signal.connect(stop, "clicked") { act(["stop"]) }
         Signal.connect(playPause, "clicked") { playOrPause() }
+        Signal.connect(goLive, "clicked") { act(["live"]) }
+        Signal.connect(levelling, "toggled") { [unowned self] () -> Void in
+            if !following { act(["level", gtk_toggle_button_get_active(cast(levelling)) != 0 ? "on" : "off"]) }
+        }
         Signal.connect(volume, "value-changed") { [unowned self] () -> Void in
             let percent = Int(gtk_range_get_value(cast(volume)).rounded())
             Widgets.setText(volumeText, "\(percent) %")
@@ -48,7 +71,7 @@ final class ControlsBar {
         }
     }
 
-    func show(_ playing: NowPlaying) {
+    func show(_ playing: NowPlaying, now: Double) {
         if playing.isPlaying != showsPause {
             showsPause = playing.isPlaying
             let name = showsPause ? tr("Pause") : tr("Play")
@@ -63,5 +86,21 @@ final class ControlsBar {
             following = false
         }
         Widgets.setText(volumeText, "\(playing.volumePercent) %")
+        if let on = playing.levelling, (gtk_toggle_button_get_active(cast(levelling)) != 0) != on {
+            following = true
+            gtk_toggle_button_set_active(cast(levelling), on ? 1 : 0)
+            following = false
+        }
+        gtk_widget_set_visible(levelling, playing.levelling == nil ? 0 : 1)
+        showBehind(playing, now: now)
+    }
+
+    /// How far behind live, and "Go live" while more than a second behind (ticks each second while paused).
+    func showBehind(_ playing: NowPlaying, now: Double) {
+        let text = playing.behindLiveText(now: now)
+        Widgets.setText(behind, text ?? "")
+        gtk_widget_set_visible(behind, text == nil ? 0 : 1)
+        gtk_widget_set_visible(goLive, (playing.behindLiveMilliseconds(now: now) ?? 0) >= 1000 ? 1 : 0)
+        gtk_widget_set_visible(liveRow, text != nil || playing.levelling != nil ? 1 : 0)
     }
 }

@@ -11,8 +11,13 @@ final class MainWindow {
     private let nowPlaying = NowPlayingView()
     private let controls: ControlsBar
     private let favourites: FavouritesList
-    let history: HistoryPage
-    let search: SearchPage
+    private let actions: Actions
+    /// History and Search are built the first time they are shown (most sessions never open them):
+    /// until then their tab holds an empty box, and the window maps sooner.
+    private var historyPage: HistoryPage?
+    private var searchPage: SearchPage?
+    private let historySlot = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [])
+    private let searchSlot = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [])
     private var lists: Widget?
     private let toasts: Widget
     private let page: Widget
@@ -28,15 +33,16 @@ final class MainWindow {
         var search: @MainActor (String) -> Void
         var addToFavourites: @MainActor () -> Void
         var searchHistory: @MainActor (String) -> Void
+        /// The history page was shown for the first time (it is built then): fill it.
+        var historyShown: @MainActor () -> Void
         /// A favourite's name and its new one.
         var rename: @MainActor (String, String) -> Void
     }
 
     init(application: UnsafeMutablePointer<GtkApplication>, size: (width: Int32, height: Int32), actions: Actions) {
         controls = ControlsBar(act: actions.act, playOrPause: actions.playOrPause)
-        search = SearchPage(search: actions.search, addToFavourites: actions.addToFavourites)
+        self.actions = actions
         favourites = FavouritesList(rename: actions.rename)
-        history = HistoryPage(search: actions.searchHistory)
         window = adw_application_window_new(application)!
         gtk_window_set_title(cast(window), "Oton")
         gtk_window_set_default_size(cast(window), size.width, size.height)
@@ -59,8 +65,8 @@ final class MainWindow {
         // The favourites and the tracks heard, one at a time, chosen with a switcher above them.
         let lists = gtk_stack_new()!
         gtk_stack_add_titled(cast(lists), favourites.root, "favourites", tr("Favourites"))
-        gtk_stack_add_titled(cast(lists), history.root, "history", tr("History"))
-        gtk_stack_add_titled(cast(lists), search.root, "search", tr("Search"))
+        gtk_stack_add_titled(cast(lists), historySlot, "history", tr("History"))
+        gtk_stack_add_titled(cast(lists), searchSlot, "search", tr("Search"))
         gtk_widget_set_vexpand(lists, 1)
         gtk_widget_set_size_request(lists, -1, 120)
         let switcher = gtk_stack_switcher_new()!
@@ -87,11 +93,21 @@ final class MainWindow {
         adw_toast_overlay_set_child(cast(toasts), page)
         adw_application_window_set_content(cast(window), toasts)
         gtk_style_context_add_provider_for_display(gdk_display_get_default(), OpaquePointer(tint), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        // A page shown for the first time is built then.
+        Signal.connectObject(cast(lists), "notify::visible-child-name") { [unowned self] _ in
+            switch visibleList {
+            case "history" where historyPage == nil:
+                _ = history
+                self.actions.historyShown()
+            case "search": _ = search
+            default: break
+            }
+        }
     }
 
     func show(_ playing: NowPlaying, now: Double) {
         nowPlaying.show(playing, now: now)
-        controls.show(playing)
+        controls.show(playing, now: now)
         if !playing.station.isEmpty { favourites.markCurrent(playing.station) }
         if playing.colour != tintColour {
             tintColour = playing.colour
@@ -103,6 +119,7 @@ final class MainWindow {
 
     func showState(_ playing: NowPlaying, now: Double) {
         nowPlaying.showState(playing, now: now)
+        controls.showBehind(playing, now: now)
     }
 
     func show(stations: [StationRow]) {
@@ -133,10 +150,33 @@ final class MainWindow {
         if recording { gtk_widget_add_css_class(recordStation, "destructive-action") } else { gtk_widget_remove_css_class(recordStation, "destructive-action") }
     }
 
-    /// Whether the history page is the one shown.
-    var showsHistory: Bool {
-        guard let lists, let name = gtk_stack_get_visible_child_name(cast(lists)) else { return false }
-        return String(cString: name) == "history"
+    /// The history page, built when first asked for.
+    var history: HistoryPage {
+        if let historyPage { return historyPage }
+        let page = HistoryPage(search: actions.searchHistory)
+        gtk_widget_set_vexpand(page.root, 1)
+        gtk_box_append(cast(historySlot), page.root)
+        historyPage = page
+        return page
+    }
+
+    /// Whether the history page exists yet (it is filled only once it does).
+    var hasHistory: Bool { historyPage != nil }
+
+    /// The search page, built when first asked for.
+    var search: SearchPage {
+        if let searchPage { return searchPage }
+        let page = SearchPage(search: actions.search, addToFavourites: actions.addToFavourites)
+        gtk_widget_set_vexpand(page.root, 1)
+        gtk_box_append(cast(searchSlot), page.root)
+        searchPage = page
+        return page
+    }
+
+    /// The name of the list shown ("favourites", "history", "search").
+    private var visibleList: String {
+        guard let lists, let name = gtk_stack_get_visible_child_name(cast(lists)) else { return "" }
+        return String(cString: name)
     }
 
     /// Puts `text` on the clipboard (the window's display's), and says so.

@@ -3,7 +3,8 @@ import OtonSupport
 
 /// Preferences (Ctrl+,): the player's plugins, each enabled or not with what it is (the
 /// `plugins` command), and the alarms (`oton alarm`'s units: each with "Remove alarm N"; a new one
-/// from "Alarm time" and "Alarm station" with "Add alarm"). Built the first time it opens, not at start.
+/// from "Alarm time", the days it rings on (a toggle per weekday, "Monday" … "Sunday": none or all
+/// is every day) and "Alarm station" with "Add alarm"). Built the first time it opens, not at start.
 @MainActor
 final class PreferencesWindow {
     typealias Widget = Widgets.Widget
@@ -14,9 +15,11 @@ final class PreferencesWindow {
     private var alarmRows: [Widget] = []
     private let alarmTime: Widget
     private let alarmStation: Widget
+    /// Monday first, as `oton alarm add --days` counts (1 = Monday).
+    private var dayToggles: [Widget] = []
 
-    /// `addAlarm` gets the time and station typed; `removeAlarm` an alarm's number.
-    init(parent: Widget, addAlarm: @escaping @MainActor (String, String) -> Void, removeAlarm: @escaping @MainActor (Int) -> Void) {
+    /// `addAlarm` gets the time and station typed and the weekdays chosen (1 = Monday); `removeAlarm` an alarm's number.
+    init(parent: Widget, addAlarm: @escaping @MainActor (String, String, Set<Int>) -> Void, removeAlarm: @escaping @MainActor (Int) -> Void) {
         self.removeAlarm = removeAlarm
         window = adw_preferences_window_new()!
         gtk_window_set_transient_for(cast(window), cast(parent))
@@ -54,6 +57,23 @@ final class PreferencesWindow {
             adw_action_row_add_suffix(cast(row), entry)
             adw_preferences_group_add(cast(adding), row)
         }
+        // The days: a toggle each, short names shown, full names said; none or all seven is every day.
+        let days = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
+        gtk_widget_add_css_class(days, "linked")
+        gtk_widget_set_valign(days, GTK_ALIGN_CENTER)
+        for (short, full) in [(tr("Mon"), tr("Monday")), (tr("Tue"), tr("Tuesday")), (tr("Wed"), tr("Wednesday")), (tr("Thu"), tr("Thursday")),
+                              (tr("Fri"), tr("Friday")), (tr("Sat"), tr("Saturday")), (tr("Sun"), tr("Sunday"))] {
+            let toggle = gtk_toggle_button_new_with_label(short)!
+            oton_gtk_accessible_label(toggle, full)
+            gtk_widget_set_tooltip_text(toggle, full)
+            gtk_box_append(cast(days), toggle)
+            dayToggles.append(toggle)
+        }
+        let daysRow = adw_action_row_new()!
+        adw_preferences_row_set_title(cast(daysRow), tr("Alarm days"))
+        adw_action_row_set_subtitle(cast(daysRow), tr("none chosen: every day; with a time of HH:MM only"))
+        adw_action_row_add_suffix(cast(daysRow), days)
+        adw_preferences_group_add(cast(adding), daysRow)
         let add = gtk_button_new_with_label(tr("Add alarm"))!
         gtk_widget_add_css_class(add, "suggested-action")
         gtk_widget_set_halign(add, GTK_ALIGN_END)
@@ -63,7 +83,7 @@ final class PreferencesWindow {
         adw_preferences_page_add(cast(alarms), cast(adding))
         adw_preferences_window_add(cast(window), cast(alarms))
         Signal.connect(add, "clicked") { [unowned self] in
-            addAlarm(Self.text(alarmTime), Self.text(alarmStation))
+            addAlarm(Self.text(alarmTime), Self.text(alarmStation), chosenDays)
         }
     }
 
@@ -75,6 +95,11 @@ final class PreferencesWindow {
     }
 
     private let removeAlarm: @MainActor (Int) -> Void
+
+    /// The weekdays toggled on, 1 = Monday … 7 = Sunday.
+    private var chosenDays: Set<Int> {
+        Set(dayToggles.indices.filter { gtk_toggle_button_get_active(cast(dayToggles[$0])) != 0 }.map { $0 + 1 })
+    }
 
     private static func text(_ editable: Widget) -> String {
         String(cString: gtk_editable_get_text(cast(editable))).trimmingCharacters(in: .whitespaces)

@@ -13,6 +13,9 @@ short command per run; it prints one JSON line and exits 0, or prints why and ex
     atspi_driver.py value NAME [NUMBER]   reads (or sets) the value of the control named NAME ("Volume")
     atspi_driver.py keys KEYSYM...        types keys as the keyboard does (XTest through the AT-SPI registry):
                                           "Control_L+1" holds Control_L while typing 1
+    atspi_driver.py states NAME [ROLE]    the AT-SPI states of the node named NAME ("checked", "focused", "showing" ...);
+                                          {"states": null} when no such node exists (a hidden widget has none)
+    atspi_driver.py entry-text NAME       the text in the entry named NAME
     atspi_driver.py clipboard             the text on the display's clipboard (read as any application does, through GTK)
     atspi_driver.py dump                  the whole tree of the window's application, for a failure message
 """
@@ -23,7 +26,7 @@ import pyatspi
 
 APPLICATION = "oton-window"
 # Xvfb's default keymap (evdev keycodes, us layout): the keys the window's shortcuts use.
-KEYCODES = {"Control_L": 37, "space": 65, "q": 24, "f": 41, "comma": 59, "1": 10, "2": 11, "3": 12}
+KEYCODES = {"Control_L": 37, "space": 65, "q": 24, "f": 41, "comma": 59, "1": 10, "2": 11, "3": 12, "a": 38, "b": 56}
 
 
 def application():
@@ -93,6 +96,26 @@ def main(words):
         if node is None:
             sys.exit(json.dumps({"error": "nothing named %r" % words[1]}))
         print(json.dumps({"description": node.description, "role": node.getRoleName()}))
+    elif command == "states":
+        node = find(lambda n: n.name == words[1] and (len(words) < 3 or n.getRoleName() == words[2]))
+        if node is None:
+            print(json.dumps({"states": None}))
+            return
+        states = node.getState().getStates()
+        print(json.dumps({"states": [pyatspi.stateToString(state) for state in states], "role": node.getRoleName()}))
+    elif command == "entry-text":
+        node = find(lambda n: n.name == words[1] and n.getRoleName() in ("entry", "text", "password text"))
+        if node is None:
+            sys.exit(json.dumps({"error": "no entry named %r" % words[1]}))
+        text = None
+        for inner, _ in walk(node):  # a search entry's text is its inner GtkText's
+            try:
+                content = inner.queryText()
+                text = content.getText(0, content.characterCount)
+                break
+            except NotImplementedError:
+                continue
+        print(json.dumps({"text": text}))
     elif command == "names":
         print(json.dumps({"names": [n.name for n, _ in walk(application()) if n.getRoleName() == words[1]]}))
     elif command == "press":
