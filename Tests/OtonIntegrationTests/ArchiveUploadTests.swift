@@ -76,12 +76,7 @@ final class ArchiveUploadTests: XCTestCase {
 
         // What SIGTERM left goes at the next start; then every segment is in the store exactly once, and gone locally.
         let finished = recorder.finishedEvents().filter { $0["status"] == "archive" }
-        // The next start waits for the next 5 s window: a start inside the window of the segment SIGTERM ended
-        // names its first segment alike, and with --upload-delete that name is free again locally, so the store's
-        // object is replaced (a known bug, in the session notes: names must not repeat after an upload-delete).
-        let window = 5.0
-        let now = Date().timeIntervalSince1970
-        usleep(useconds_t(((now / window).rounded(.down) * window + window - now + 0.3) * 1_000_000))
+        // The next start comes at once, inside the window of the segment SIGTERM ended: its first segment gets a name of its own.
         let again = try RecordHarness(self, url: server.url(mount: "/f.mp3").absoluteString, extra: [
             "--archive", "5s", "--upload", "s3://\(bucket)", "--upload-endpoint", store.endpoint, "--upload-delete",
         ], out: recorder.out, environment: store.credentials)
@@ -106,6 +101,76 @@ final class ArchiveUploadTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: path), "\(relative): removed once confirmed (--upload-delete)")
             XCTAssertNotNil(objects[(relative as NSString).deletingPathExtension + ".jsonl"], "its ledger too")
         }
+    }
+
+    /// A name is never given twice, though --upload-delete frees it locally: every segment of an hour
+    /// is named alike here ({hh}, no {start}), so without the record of names given the third segment took
+    /// the first one's name (uploaded and removed by then) and replaced its object; and a recorder restarted
+    /// inside the window of the segment SIGTERM ended gets a name of its own. Each object holds the bytes
+    /// its segment was written with (the test keeps a hard link to every `.part` while it is written).
+    func testARestartInsideTheWindowWithUploadDeleteNeverReplacesAnObject() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/n.mp3", format: .mp3, initialTitle: "Artist N - One")
+        let store = try S3Lab(self, bucket: bucket)
+        try store.waitUntilReady()
+        let extra = ["--archive", "5s", "--archive-template", "{yyyy}/{mm}/{dd}/{hh}.{ext}", "--upload", "s3://\(bucket)", "--upload-endpoint",
+                     store.endpoint, "--upload-delete"]
+        let kept = try TemporaryDirectory(self)
+        var links: [String: String] = [:] // segment path → the test's hard link to its inode
+        func linkParts(under root: String) {
+            guard let walker = FileManager.default.enumerator(atPath: root) else { return }
+            while let relative = walker.nextObject() as? String {
+                guard relative.hasSuffix(".mp3.part") else { continue }
+                let segment = root + "/" + String(relative.dropLast(".part".count))
+                guard links[segment] == nil else { continue }
+                let link = kept.file("\(links.count).mp3")
+                if Glibc.link(root + "/" + relative, link) == 0 { links[segment] = link }
+            }
+        }
+        let first = try RecordHarness(self, url: server.url(mount: "/n.mp3").absoluteString, extra: extra, environment: store.credentials)
+        try first.start()
+        let uploadedThree = await poll(timeout: 120, every: 0.1) {
+            linkParts(under: first.out)
+            return first.finishedEvents().filter { $0["status"] == "archive" }.count >= 3
+                && store.segmentKeys().count >= 3
+        }
+        XCTAssertTrue(uploadedThree, "objects: \(store.objects().keys.sorted())\n\(first.stderr)")
+        XCTAssertEqual(first.stop(), 0, first.stderr)
+        // At once: inside the window of the segment SIGTERM ended.
+        let second = try RecordHarness(self, url: server.url(mount: "/n.mp3").absoluteString, extra: extra, out: first.out, environment: store.credentials)
+        try second.start()
+        let recordedTwo = await poll(timeout: 90, every: 0.1) {
+            linkParts(under: first.out)
+            return second.finishedEvents().filter { $0["status"] == "archive" }.count >= 2
+        }
+        XCTAssertTrue(recordedTwo, second.stderr)
+        XCTAssertEqual(second.stop(), 0, second.stderr)
+
+        let finished = (first.finishedEvents() + second.finishedEvents()).filter { $0["status"] == "archive" }.compactMap { $0["path"] }
+        XCTAssertEqual(Set(finished).count, finished.count, "a name given twice: \(finished)")
+        let last = second.finishedEvents().filter { $0["status"] == "archive" }.last?["path"]
+        // Everything but what the second SIGTERM left (it may wait in the journal for the next start) is in the store.
+        let arrived = await poll(timeout: 60, every: 0.5) {
+            let keys = Set(store.objects().keys)
+            return finished.allSatisfy { $0 == last || keys.contains(String($0.dropFirst(first.out.count + 1))) }
+        }
+        XCTAssertTrue(arrived, "objects: \(store.objects().keys.sorted())\nfinished: \(finished)")
+        let objects = store.objects()
+        var compared = 0
+        for path in finished {
+            let key = String(path.dropFirst(first.out.count + 1))
+            guard let object = objects[key] else {
+                XCTAssertEqual(path, last, "\(key) is neither in the store nor the last segment")
+                XCTAssertTrue(FileManager.default.fileExists(atPath: path), "\(key): not uploaded, so kept")
+                continue
+            }
+            XCTAssertEqual(object.puts, 1, "\(key) was written once")
+            let link = try XCTUnwrap(links[path], "the test saw \(key) being written")
+            XCTAssertEqual(try store.bytes(key), [UInt8](FileManager.default.contents(atPath: link) ?? Data()), "\(key) holds its own bytes")
+            compared += 1
+        }
+        XCTAssertGreaterThanOrEqual(compared, 4)
     }
 
     func testAStoreThatIsDownLeavesAJournalThatTheNextStartUploads() async throws {
@@ -155,11 +220,11 @@ final class ArchiveUploadTests: XCTestCase {
         }
     }
 
-    private func poll(timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
+    private func poll(timeout: TimeInterval, every interval: TimeInterval = 0.5, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
-            try? await Task.sleep(nanoseconds: 500_000_000)
+            try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
         }
         return condition()
     }
