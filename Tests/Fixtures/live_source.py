@@ -141,6 +141,10 @@ def main():
                 with lock:
                     state["epoch"] += 1
                     listening["crash"] = float(words[1])
+                try:
+                    listening["socket"].shutdown(socket.SHUT_RDWR)  # refuses from now on (Linux), not after accept's timeout
+                except OSError:
+                    pass
         os._exit(0)
 
     threading.Thread(target=commands, daemon=True).start()
@@ -159,6 +163,9 @@ def main():
         try:
             conn, _ = listening["socket"].accept()
         except socket.timeout:
+            continue
+        except OSError:  # shut down by a crash command: the next turn closes it
+            time.sleep(0.01)
             continue
         threading.Thread(target=serve, args=(conn,), daemon=True).start()
 

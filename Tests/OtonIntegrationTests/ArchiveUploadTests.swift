@@ -117,22 +117,13 @@ final class ArchiveUploadTests: XCTestCase {
         let extra = ["--archive", "5s", "--archive-template", "{yyyy}/{mm}/{dd}/{hh}.{ext}", "--upload", "s3://\(bucket)", "--upload-endpoint",
                      store.endpoint, "--upload-delete"]
         let kept = try TemporaryDirectory(self)
-        var links: [String: String] = [:] // segment path → the test's hard link to its inode
-        func linkParts(under root: String) {
-            guard let walker = FileManager.default.enumerator(atPath: root) else { return }
-            while let relative = walker.nextObject() as? String {
-                guard relative.hasSuffix(".mp3.part") else { continue }
-                let segment = root + "/" + String(relative.dropLast(".part".count))
-                guard links[segment] == nil else { continue }
-                let link = kept.file("\(links.count).mp3")
-                if Glibc.link(root + "/" + relative, link) == 0 { links[segment] = link }
-            }
-        }
-        let first = try RecordHarness(self, url: server.url(mount: "/n.mp3").absoluteString, extra: extra, environment: store.credentials)
+        let out = kept.file("out")
+        let keeper = PartKeeper(root: out, into: kept.file("links"))
+        defer { keeper.stop() }
+        let first = try RecordHarness(self, url: server.url(mount: "/n.mp3").absoluteString, extra: extra, out: out, environment: store.credentials)
         try first.start()
-        let uploadedThree = await poll(timeout: 120, every: 0.1) {
-            linkParts(under: first.out)
-            return first.finishedEvents().filter { $0["status"] == "archive" }.count >= 3
+        let uploadedThree = await poll(timeout: 120) {
+            first.finishedEvents().filter { $0["status"] == "archive" }.count >= 3
                 && store.segmentKeys().count >= 3
         }
         XCTAssertTrue(uploadedThree, "objects: \(store.objects().keys.sorted())\n\(first.stderr)")
@@ -140,14 +131,15 @@ final class ArchiveUploadTests: XCTestCase {
         // At once: inside the window of the segment SIGTERM ended.
         let second = try RecordHarness(self, url: server.url(mount: "/n.mp3").absoluteString, extra: extra, out: first.out, environment: store.credentials)
         try second.start()
-        let recordedTwo = await poll(timeout: 90, every: 0.1) {
-            linkParts(under: first.out)
-            return second.finishedEvents().filter { $0["status"] == "archive" }.count >= 2
+        let recordedTwo = await poll(timeout: 90) {
+            second.finishedEvents().filter { $0["status"] == "archive" }.count >= 2
         }
         XCTAssertTrue(recordedTwo, second.stderr)
         XCTAssertEqual(second.stop(), 0, second.stderr)
 
-        let finished = (first.finishedEvents() + second.finishedEvents()).filter { $0["status"] == "archive" }.compactMap { $0["path"] }
+        keeper.stop()
+        let events = (first.finishedEvents() + second.finishedEvents()).filter { $0["status"] == "archive" }
+        let finished = events.compactMap { $0["path"] }
         XCTAssertEqual(Set(finished).count, finished.count, "a name given twice: \(finished)")
         let last = second.finishedEvents().filter { $0["status"] == "archive" }.last?["path"]
         // Everything but what the second SIGTERM left (it may wait in the journal for the next start) is in the store.
@@ -166,11 +158,13 @@ final class ArchiveUploadTests: XCTestCase {
                 continue
             }
             XCTAssertEqual(object.puts, 1, "\(key) was written once")
-            let link = try XCTUnwrap(links[path], "the test saw \(key) being written")
+            XCTAssertEqual(object.size, Int(events.first { $0["path"] == path }?["bytes"] ?? ""), "\(key): the size recorded")
+            // A segment of a few frames (the first of a run may end at a boundary just after it began) can come and go between two looks.
+            guard let link = keeper.link(of: path) else { continue }
             XCTAssertEqual(try store.bytes(key), [UInt8](FileManager.default.contents(atPath: link) ?? Data()), "\(key) holds its own bytes")
             compared += 1
         }
-        XCTAssertGreaterThanOrEqual(compared, 4)
+        XCTAssertGreaterThanOrEqual(compared, 4, "segments compared byte for byte")
     }
 
     func testAStoreThatIsDownLeavesAJournalThatTheNextStartUploads() async throws {
@@ -227,6 +221,56 @@ final class ArchiveUploadTests: XCTestCase {
             try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
         }
         return condition()
+    }
+}
+
+/// Keeps a hard link to every `.mp3.part` under `root` (looked for every 20 ms on a thread of its
+/// own), so a test can read a segment's bytes after `--upload-delete` removed it: the link is the
+/// same inode, which the recorder writes to the end and then renames.
+final class PartKeeper: @unchecked Sendable {
+    private let lock = NSLock()
+    private var links: [String: String] = [:]
+    private var stopped = false
+    private let thread: Thread
+
+    init(root: String, into folder: String) {
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let state = Box()
+        thread = Thread {
+            while true {
+                state.keeper?.lock.lock()
+                let done = state.keeper?.stopped ?? true
+                state.keeper?.lock.unlock()
+                if done { return }
+                if let walker = FileManager.default.enumerator(atPath: root) {
+                    while let relative = walker.nextObject() as? String {
+                        guard relative.hasSuffix(".mp3.part"), let keeper = state.keeper else { continue }
+                        let segment = root + "/" + String(relative.dropLast(".part".count))
+                        keeper.lock.lock()
+                        let known = keeper.links[segment] != nil
+                        let link = folder + "/\(keeper.links.count).mp3"
+                        keeper.lock.unlock()
+                        if !known, Glibc.link(root + "/" + relative, link) == 0 {
+                            keeper.lock.lock(); keeper.links[segment] = link; keeper.lock.unlock()
+                        }
+                    }
+                }
+                usleep(20_000)
+            }
+        }
+        state.keeper = self
+        thread.start()
+    }
+
+    private final class Box: @unchecked Sendable { weak var keeper: PartKeeper? }
+
+    func link(of segment: String) -> String? {
+        lock.lock(); defer { lock.unlock() }
+        return links[segment]
+    }
+
+    func stop() {
+        lock.lock(); stopped = true; lock.unlock()
     }
 }
 

@@ -16,8 +16,8 @@ final class ArchiveNameRecordTests: XCTestCase {
     func testAnEntryGoesOnlyWhenOldAndNoLongerTheNameBeingGiven() {
         let period = try! XCTUnwrap(ArchivePeriod(seconds: 3600))
         let horizon = ArchiveNameRecord.horizon(period: period)
-        XCTAssertEqual(horizon, 2 * 86_400 * second, "two days for periods up to a day")
-        XCTAssertEqual(ArchiveNameRecord.horizon(period: try! XCTUnwrap(ArchivePeriod(seconds: 86_400))), 2 * 86_400 * second)
+        XCTAssertEqual(horizon, 2 * 3600 * second, "two periods")
+        XCTAssertEqual(ArchiveNameRecord.horizon(period: try! XCTUnwrap(ArchivePeriod(seconds: 5))), 600 * second, "ten minutes at least")
         let now = 1_795_000_000 * second
         let recent = ArchiveNameRecord.Entry(name: "a (2).mp3", base: "a.mp3", start: now - 60 * second)
         let old = ArchiveNameRecord.Entry(name: "b.mp3", base: "b.mp3", start: now - horizon - second)

@@ -28,13 +28,15 @@ public struct ReconnectPolicy: Hashable, Sendable {
     /// Someone is listening: give up after 3 attempts and tell them.
     public static let listening = ReconnectPolicy(maxAttempts: 3)
     /// Headless/daemon mode (recording): keep trying forever, at most every 30 s. The first tries come
-    /// quickly — 0.5 s, 1 s, 2 s, then 4 s, 6 s … — so a server that restarts (a crash, a deploy) loses
-    /// the recorder about a second of audio, not two (streamripper reconnected in 0.95 s, oton in 2.0 s).
-    public static let headless = ReconnectPolicy(maxAttempts: nil, early: [.milliseconds(500), .seconds(1)])
+    /// quickly — after 0.5 s, then every second for about ten seconds, then 2 s, 4 s, 6 s … — so a
+    /// server that restarts (a crash, a deploy) has the recorder back within a second of its return,
+    /// as streamripper (which tries every second) is; it was 2 s and more (Benchmarks/results.md).
+    /// A refused connection costs next to nothing, so ten quick tries are cheap even for 1000 stations.
+    public static let headless = ReconnectPolicy(maxAttempts: nil, early: [.milliseconds(500)] + Array(repeating: .seconds(1), count: 9))
 
     /// Delay before attempt `attempt` (1-based): the early delay of that attempt, else
-    /// min(step × (attempt − early.count), maxDelay) … with the first linear one at `step`
-    /// after two early ones (0.5 s, 1 s, 2 s, 4 s …). Attempts below 1 are treated as 1; huge values do not overflow.
+    /// min(step × (attempt − early.count), maxDelay) (… 1 s, 2 s, 4 s …). Attempts below 1 are
+    /// treated as 1; huge values do not overflow.
     public func delay(forAttempt attempt: Int) -> Duration {
         var attempt = max(1, attempt)
         if attempt <= early.count { return min(early[attempt - 1], maxDelay) }

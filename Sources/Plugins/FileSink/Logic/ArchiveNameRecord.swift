@@ -12,7 +12,9 @@ import OtonJSON
 ///
 /// Bounded: an entry is dropped when its segment began more than ``horizon(period:)`` ago and the
 /// template no longer renders the name being given now (a template's names follow the clock, so a
-/// name the clock has left is not rendered again). Pure; the file is read and written by the recorder.
+/// name the clock has left is not rendered again; the horizon covers a first segment dated back by
+/// a server's burst). So it holds a few names, not a day's: it is read at every segment's start.
+/// Pure; the file is read and written by the recorder.
 public enum ArchiveNameRecord {
     public static let fileName = ".archive-names.jsonl"
 
@@ -31,9 +33,9 @@ public enum ArchiveNameRecord {
         }
     }
 
-    /// Two days, or two periods when they are longer.
+    /// Ten minutes, or two periods when they are longer: more than any burst a server sends at connect.
     public static func horizon(period: ArchivePeriod) -> Int64 {
-        max(2 * ArchivePeriod.day, 2 * period.seconds) * 1_000_000_000
+        max(600, 2 * period.seconds) * 1_000_000_000
     }
 
     /// The entries of the record's text; lines that are not an entry (a torn last line) are skipped.

@@ -54,7 +54,14 @@ enum ArchiveNames {
         let ledger = ArchiveMarker.ledgerPath(forSegment: path)
         if access(path, F_OK) == 0 || access(path + ".part", F_OK) == 0 || access(ledger, F_OK) == 0 { return true }
         if UploadJournalFiles.isPending(path, directory: root) { return true }
-        return caseBlind && (FileOps.takenInAnotherCase(path + ".part") || FileOps.takenInAnotherCase(path) || FileOps.takenInAnotherCase(ledger))
+        guard caseBlind, let names = try? FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent) else { return false }
+        // One listing of the folder (a day of 1-minute segments is 2,880 names) for the three names.
+        let folded = Set(names.map(CaseBlindNames.folded))
+        let exact = Set(names)
+        return [path + ".part", path, ledger].contains { candidate in
+            let name = (candidate as NSString).lastPathComponent
+            return !exact.contains(name) && folded.contains(CaseBlindNames.folded(name))
+        }
     }
 
     private static func relative(_ path: String, root: String) -> String {
