@@ -149,6 +149,7 @@ let package = Package(
             name: "OtonLeveller",
             dependencies: ["CGStreamer"],
             path: "Sources/OtonLeveller",
+            cSettings: [.headerSearchPath("../CGStreamer")], // shim.h: the one reading of a caps event
             linkerSettings: [.linkedLibrary("ebur128"), .linkedLibrary("m")]
         ),
 
@@ -160,6 +161,7 @@ let package = Package(
             name: "OtonEffects",
             dependencies: ["CGStreamer", "CLilv"],
             path: "Sources/OtonEffects",
+            cSettings: [.headerSearchPath("../CGStreamer")], // shim.h: the one reading of a caps event
             linkerSettings: [.linkedLibrary("m")]
         ),
 

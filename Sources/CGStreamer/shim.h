@@ -26,6 +26,23 @@ static inline void otgst_probe_replace_buffer(GstPadProbeInfo *info, const void 
     GST_PAD_PROBE_INFO_DATA(info) = buffer;
 }
 static inline GstEventType otgst_event_type(GstEvent *event) { return GST_EVENT_TYPE(event); }
+/* The rate and channels of the audio a caps event describes when it is interleaved F32LE (what the
+ * leveller and the effect chain process in place); 0 and 0 for any other format. */
+static inline void otgst_caps_event_f32_interleaved(GstEvent *event, unsigned *rate, unsigned *channels) {
+    GstCaps *caps = NULL;
+    gst_event_parse_caps(event, &caps);
+    const GstStructure *structure = caps ? gst_caps_get_structure(caps, 0) : NULL;
+    const gchar *format = structure ? gst_structure_get_string(structure, "format") : NULL;
+    const gchar *layout = structure ? gst_structure_get_string(structure, "layout") : NULL;
+    gint r = 0, c = 0;
+    if (structure) {
+        gst_structure_get_int(structure, "rate", &r);
+        gst_structure_get_int(structure, "channels", &c);
+    }
+    int usable = format && g_str_equal(format, "F32LE") && (!layout || g_str_equal(layout, "interleaved")) && r > 0 && c > 0;
+    *rate = usable ? (unsigned)r : 0;
+    *channels = usable ? (unsigned)c : 0;
+}
 static inline GstBin *otgst_bin(GstElement *element) { return GST_BIN(element); }
 static inline GstAppSink *otgst_app_sink(GstElement *element) { return GST_APP_SINK(element); }
 static inline GstObject *otgst_object(gpointer object) { return GST_OBJECT(object); }

@@ -2,21 +2,13 @@
 #include "effects_internal.h"
 
 #include <gst/gst.h>
+#include "shim.h"
 #include <string.h>
 
 static void configure_from(oton_effect *effect, GstEvent *event) {
-    GstCaps *caps = NULL;
-    gst_event_parse_caps(event, &caps);
-    const GstStructure *structure = caps ? gst_caps_get_structure(caps, 0) : NULL;
-    const gchar *format = structure ? gst_structure_get_string(structure, "format") : NULL;
-    const gchar *layout = structure ? gst_structure_get_string(structure, "layout") : NULL;
-    gint rate = 0, channels = 0;
-    if (structure) {
-        gst_structure_get_int(structure, "rate", &rate);
-        gst_structure_get_int(structure, "channels", &channels);
-    }
-    int usable = format && strcmp(format, "F32LE") == 0 && (!layout || strcmp(layout, "interleaved") == 0) && rate > 0 && channels > 0;
-    oton_effect_configure(effect, usable ? (unsigned)rate : 0, usable ? (unsigned)channels : 0);
+    unsigned rate, channels;
+    otgst_caps_event_f32_interleaved(event, &rate, &channels);
+    oton_effect_configure(effect, rate, channels);
 }
 
 /* Says once, on the pipeline's bus, that a filter overran (the Player logs it). Allocates: it

@@ -3,22 +3,14 @@
 #include "leveller_format.h"
 
 #include <gst/gst.h>
+#include "shim.h"
 #include <string.h>
 
 static void configure_from(oton_leveller *leveller, GstEvent *event) {
-    GstCaps *caps = NULL;
-    gst_event_parse_caps(event, &caps);
-    const GstStructure *structure = caps ? gst_caps_get_structure(caps, 0) : NULL;
-    const gchar *format = structure ? gst_structure_get_string(structure, "format") : NULL;
-    const gchar *layout = structure ? gst_structure_get_string(structure, "layout") : NULL;
-    gint rate = 0, channels = 0;
-    if (structure) {
-        gst_structure_get_int(structure, "rate", &rate);
-        gst_structure_get_int(structure, "channels", &channels);
-    }
-    int usable = format && strcmp(format, "F32LE") == 0 && (!layout || strcmp(layout, "interleaved") == 0) && rate > 0 && channels > 0;
+    unsigned rate, channels;
+    otgst_caps_event_f32_interleaved(event, &rate, &channels);
     /* An unusable format leaves the audio untouched (rate 0 makes configure fail). */
-    oton_leveller_configure(leveller, usable ? (unsigned)rate : 0, usable ? (unsigned)channels : 0);
+    oton_leveller_configure(leveller, rate, channels);
 }
 
 static GstPadProbeReturn on_data(GstPad *pad, GstPadProbeInfo *info, gpointer data) {

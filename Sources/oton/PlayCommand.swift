@@ -54,7 +54,7 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(tr("Start with loudness levelling off (every station at its own level; `oton ctl level on` turns it on)")))
     var noLevel = false
 
-    @Option(name: .long, help: ArgumentHelp(tr("Keep this much of the stream to pause and rewind (`oton ctl seek -30s`): 30m, 2h; 0 turns it off. Overrides \"timeshift\" in plugins.json"), valueName: "duration"),
+    @Option(name: .long, help: ArgumentHelp(tr("Keep this much of the stream to pause and rewind (`oton ctl seek -30s`): 30m (unset), 2h; 0 turns it off. Overrides \"timeshift\" in plugins.json"), valueName: "duration"),
             transform: { text in
                 guard let settings = TimeshiftSettings(text: text) else { throw ValidationError("--timeshift \(text): " + TimeshiftSettings.problem) }
                 return settings

@@ -22,15 +22,7 @@ final class MprisStationSwitchTests: XCTestCase {
          "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true,
                       "config": {"notifications": false}}]}
         """)
-        var environment = bus.environment
-        environment["XDG_CACHE_HOME"] = directory.file("cache")
-        environment["XDG_DATA_HOME"] = directory.file("data")
-        let log = directory.file("oton.log")
-        FileManager.default.createFile(atPath: log, contents: nil)
-        let oton = ManagedProcess(name: "oton", executable: TestPaths.oton,
-                                  arguments: ["play", "--headless", "--no-tui", "--no-control", "--config", config],
-                                  environment: environment, stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: log)))
-        try oton.start()
+        let (oton, log) = try bus.startOton(["play", "--headless", "--no-tui", "--no-control", "--config", config], in: directory)
         defer { oton.stop() }
 
         func title(_ expected: String) async throws {

@@ -16,15 +16,7 @@ final class MprisTimeshiftTests: XCTestCase {
          "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true,
                       "config": {"notifications": false}}]}
         """)
-        var environment = bus.environment
-        environment["XDG_CACHE_HOME"] = directory.file("cache")
-        environment["XDG_DATA_HOME"] = directory.file("data")
-        let log = directory.file("oton.log")
-        FileManager.default.createFile(atPath: log, contents: nil)
-        let oton = ManagedProcess(name: "oton", executable: TestPaths.oton,
-                                  arguments: ["play", "Steps", "--headless", "--no-tui", "--no-control", "--timeshift", "10m", "--config", config],
-                                  environment: environment, stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: log)))
-        try oton.start()
+        let (oton, log) = try bus.startOton(["play", "Steps", "--headless", "--no-tui", "--no-control", "--timeshift", "10m", "--config", config], in: directory)
         defer { oton.stop() }
         func playerctl(_ words: [String]) throws -> String {
             try bus.run("/usr/bin/playerctl", ["-p", "oton"] + words).stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -17,15 +17,7 @@ final class NoNotificationServerTests: XCTestCase {
         {"stations": [{"name": "Quiet FM", "url": "\(icecast.url(mount: "/quiet.mp3").absoluteString)"}],
          "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true}]}
         """)
-        var environment = bus.environment
-        environment["XDG_CACHE_HOME"] = directory.file("cache")
-        environment["XDG_DATA_HOME"] = directory.file("data")
-        let log = directory.file("oton.log")
-        FileManager.default.createFile(atPath: log, contents: nil)
-        let oton = ManagedProcess(name: "oton", executable: TestPaths.oton,
-                                  arguments: ["play", "Quiet FM", "--headless", "--no-tui", "--config", config],
-                                  environment: environment, stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: log)))
-        try oton.start()
+        let (oton, log) = try bus.startOton(["play", "Quiet FM", "--headless", "--no-tui", "--config", config], in: directory)
         defer { oton.stop() }
 
         func title(_ expected: String) async throws {

@@ -31,15 +31,7 @@ final class NowPlayingEndToEndTests: XCTestCase {
            "config": {"status_retry_seconds": [0.5, 1, 1.5], "timeout_seconds": 5}},
           {"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true}]}
         """)
-        var environment = bus.environment
-        environment["XDG_CACHE_HOME"] = directory.file("cache")
-        environment["XDG_DATA_HOME"] = directory.file("data")
-        let log = directory.file("oton.log")
-        FileManager.default.createFile(atPath: log, contents: nil)
-        let oton = ManagedProcess(name: "oton", executable: TestPaths.oton,
-                                  arguments: ["play", "--headless", "--no-tui", "--config", config],
-                                  environment: environment, stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: log)))
-        try oton.start()
+        let (oton, log) = try bus.startOton(["play", "--headless", "--no-tui", "--config", config], in: directory)
         defer { oton.stop() }
 
         func metadata(_ key: String, until expected: @escaping @Sendable (String) -> Bool) async throws -> String {

@@ -14,12 +14,7 @@ final class RecordCurrentTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let out = directory.file("out")
         let harness = PlayerHarness(url: server.url(mount: "/rc.mp3").absoluteString, name: "Oton Test FM")
-        let plugins = PluginManager(bus: harness.bus, requests: harness.player,
-                                    directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
-        let entry = PluginEntry(id: "org.oton.file-sink", path: TestPaths.pluginLibrary("OtonFileSink"),
-                                config: .object(["directory": .string(out), "mode": .string("on-demand"), "min_seconds": .number(1)]))
-        let reports = plugins.start([entry])
-        guard case .running = reports.first?.status else { return XCTFail("\(reports)") }
+        let plugins = try XCTUnwrap(OnDemandFileSink.start(on: harness, in: directory, out: out))
         harness.start()
         defer { harness.stop(); plugins.shutdown() }
         XCTAssertNotNil(harness.waitForTrack(title: "Song One"))
@@ -47,5 +42,23 @@ final class RecordCurrentTests: XCTestCase {
         plugins.shutdown()
         let names = try FileManager.default.contentsOfDirectory(atPath: out + "/Oton Test FM")
         XCTAssertEqual(names, ["Artist B - Song Two.mp3"])
+    }
+}
+
+/// The file sink in on-demand mode on a harness's bus, as a listening session loads it
+/// (`record-current` saves the track playing). nil, with the reports as a failure, when it did not start.
+enum OnDemandFileSink {
+    static func start(on harness: PlayerHarness, in directory: TemporaryDirectory, out: String,
+                      file: StaticString = #filePath, line: UInt = #line) -> PluginManager? {
+        let plugins = PluginManager(bus: harness.bus, requests: harness.player,
+                                    directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
+        let entry = PluginEntry(id: "org.oton.file-sink", path: TestPaths.pluginLibrary("OtonFileSink"),
+                                config: .object(["directory": .string(out), "mode": .string("on-demand"), "min_seconds": .number(1)]))
+        let reports = plugins.start([entry])
+        guard case .running = reports.first?.status else {
+            XCTFail("the file sink did not start: \(reports)", file: file, line: line)
+            return nil
+        }
+        return plugins
     }
 }

@@ -99,15 +99,7 @@ final class SwitchEndsTrackTests: XCTestCase {
          "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "config": {"notifications": false}},
                      {"id": "org.oton.history", "path": "libOtonHistory.so", "config": {"database": "\(history)"}}]}
         """)
-        var environment = bus.environment
-        environment["XDG_CACHE_HOME"] = directory.file("cache")
-        environment["XDG_DATA_HOME"] = directory.file("data")
-        let log = directory.file("oton.log")
-        FileManager.default.createFile(atPath: log, contents: nil)
-        let oton = ManagedProcess(name: "oton", executable: TestPaths.oton,
-                                  arguments: ["play", "Lab MP3", "--headless", "--no-tui", "--no-control", "--config", config],
-                                  environment: environment, stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: log)))
-        try oton.start()
+        let (oton, log) = try bus.startOton(["play", "Lab MP3", "--headless", "--no-tui", "--no-control", "--config", config], in: directory)
         defer { oton.stop() }
 
         func metadata(_ expected: [String: String]) async throws {

@@ -210,8 +210,10 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         if held || !playing { playback?.setPlaying(false) } else { playback?.start() }
     }
 
-    private func makePlayback(at offset: UInt64) throws(PipelineBuildError) {
-        let feeder = TimeshiftFeeder(ring: ring, from: offset) { [onEvent] text in onEvent(.notice(text)) }
+    private func makePlayback(at asked: UInt64) throws(PipelineBuildError) {
+        let start = ring.playbackStart(at: asked)
+        let offset = start.offset
+        let feeder = TimeshiftFeeder(ring: ring, from: offset, prefix: start.prefix) { [onEvent] text in onEvent(.notice(text)) }
         var playbackDescription = description
         playbackDescription.taps &= ~OTON_TAP_STREAM // the receiver publishes the stream as it arrives
         let playback = try StreamPipeline(playbackDescription, connection: connection, bus: bus, feeder: feeder,

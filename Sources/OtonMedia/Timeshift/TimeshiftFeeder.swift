@@ -9,7 +9,7 @@ import OtonSupport
 /// order with the audio, so whoever watches it at the output knows which offset is heard.
 /// At the live edge it waits (in short steps, so a stop never waits long) for the receiver.
 ///
-/// Threads: `cursor`, `pushedOnce` and `discont` are the streaming thread's alone; `condition`
+/// Threads: `cursor`, `prefix`, `pushedOnce` and `discont` are the streaming thread's alone; `condition`
 /// guards `stopped`.
 final class TimeshiftFeeder: @unchecked Sendable {
     let ring: TimeshiftRing
@@ -26,10 +26,14 @@ final class TimeshiftFeeder: @unchecked Sendable {
     /// At most this much a push: 4 KiB is a quarter second of 128 kbit/s, the grain titles follow at.
     static let pieceBytes = 4096
 
-    init(ring: TimeshiftRing, from offset: UInt64, onNotice: @escaping @Sendable (String) -> Void) {
+    /// Sent before the ring's bytes (an Ogg chain's headers when starting inside it).
+    private var prefix: [UInt8]
+
+    init(ring: TimeshiftRing, from offset: UInt64, prefix: [UInt8] = [], onNotice: @escaping @Sendable (String) -> Void) {
         self.ring = ring
         startOffset = offset
         cursor = offset
+        self.prefix = prefix
         self.onNotice = onNotice
     }
 
@@ -68,6 +72,11 @@ final class TimeshiftFeeder: @unchecked Sendable {
 
     /// On the appsrc's streaming thread: one piece, or nothing once stopped.
     private func needData(_ source: UnsafeMutablePointer<GstAppSrc>) {
+        if !prefix.isEmpty {
+            _ = prefix.withUnsafeBytes { otgst_app_src_push(source, $0.baseAddress, gsize($0.count), 0) }
+            prefix = []
+            return
+        }
         if pushedOnce { _ = otgst_app_src_push_mark(source, guint64(cursor)) }
         while !isStopped {
             let (bytes, from) = ring.read(from: cursor, upTo: Self.pieceBytes)

@@ -16,6 +16,7 @@ public final class TimeshiftRing: @unchecked Sendable, Equatable {
     public let settings: TimeshiftSettings
     private let lock = NSLock()
     private var index: TimeshiftIndex
+    private var oggHeaders = TimeshiftOggHeaders()
     private var files: [Int: Int32] = [:]
     private var closed = false
     /// Where the next connection's playback starts (nil: at live): set when a connection ends behind live.
@@ -61,6 +62,7 @@ public final class TimeshiftRing: @unchecked Sendable, Equatable {
     public func write(_ bytes: UnsafeRawBufferPointer, at now: Int64 = Clock.monotonicNanoseconds()) {
         lock.lock(); defer { lock.unlock() }
         guard !closed, bytes.count > 0, let base = bytes.baseAddress else { return }
+        oggHeaders.received(bytes, at: index.head)
         var done = 0
         for piece in index.append(bytes.count, at: now) {
             if let descriptor = file(piece.chunk, create: true) {
@@ -72,12 +74,15 @@ public final class TimeshiftRing: @unchecked Sendable, Equatable {
             if let descriptor = files.removeValue(forKey: number) { Foundation.close(descriptor) }
             unlink(path(of: number))
         }
+        oggHeaders.prune(before: index.start)
     }
 
     /// A title (or a gap: a new connection) at the head.
     package func note(_ note: TimeshiftIndex.Note) {
         lock.lock(); defer { lock.unlock() }
-        if !closed { index.note(note) }
+        guard !closed else { return }
+        index.note(note)
+        if note == .gap { oggHeaders.connectionStarted() }
     }
 
     // MARK: reading (playback)
@@ -86,6 +91,32 @@ public final class TimeshiftRing: @unchecked Sendable, Equatable {
     /// ring no longer held it). Empty when `offset` is at the head (nothing newer yet).
     public func read(from offset: UInt64, upTo count: Int) -> (bytes: [UInt8], from: UInt64) {
         lock.lock(); defer { lock.unlock() }
+        return readHeld(from: offset, upTo: count)
+    }
+
+    /// Where playback asked for at `offset` starts, and the bytes sent before it: inside an Ogg
+    /// chain, its header pages and then its next page (``TimeshiftOggHeaders``); else `offset` as it is.
+    package func playbackStart(at offset: UInt64) -> TimeshiftOggHeaders.Start {
+        lock.lock(); defer { lock.unlock() }
+        var start = oggHeaders.start(at: max(offset, index.start)) { oggPage(from: $0) }
+        start.offset = max(start.offset, index.start) // a chain begun before the ring's start: from its start
+        return start
+    }
+
+    /// The first page at or after `offset` (under the lock), looked for in the next two pages' worth of bytes.
+    private func oggPage(from offset: UInt64) -> UInt64? {
+        var bytes: [UInt8] = []
+        var next = offset
+        while bytes.count < 2 * TimeshiftOggHeaders.maxPageBytes {
+            let (piece, from) = readHeld(from: next, upTo: 64 * 1024)
+            guard !piece.isEmpty, from == next else { break }
+            bytes += piece
+            next += UInt64(piece.count)
+        }
+        return TimeshiftOggHeaders.page(in: bytes, from: 0).map { offset + UInt64($0.start) }
+    }
+
+    private func readHeld(from offset: UInt64, upTo count: Int) -> (bytes: [UInt8], from: UInt64) {
         let from = max(offset, index.start)
         guard !closed, let (chunk, inChunk) = index.locate(from), let descriptor = file(chunk.number, create: false) else { return ([], from) }
         let length = Int(min(UInt64(count), chunk.length - inChunk))

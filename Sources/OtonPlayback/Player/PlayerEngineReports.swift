@@ -49,6 +49,7 @@ extension Player {
             if resolveAfterAll(kind) { return }
             logger.info("\(current.url): \(detail)")
             logger.warning("\(current.url): \(kind.message(in: .current))")
+            logger.debug("\(current.url): [light engine] → \(kind.code)") // as the GStreamer engine's errors above
             fail(kind)
         case let .needsPipeline(reason):
             fallBackToGStreamer(because: reason)

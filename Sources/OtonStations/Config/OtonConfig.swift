@@ -63,8 +63,8 @@ public struct OtonConfig: Equatable, Sendable {
     /// levelling off (docs/levelling.md). On at −18 LUFS by default.
     public var loudness = LevellingSettings()
     /// `timeshift`: how much of the received stream `oton play` keeps to pause and rewind (docs/timeshift.md);
-    /// off unless asked for (`"30m"`, `--timeshift 30m`) until the whole suite has run with it on; 0 turns it off.
-    public var timeshift = TimeshiftSettings(seconds: 0)
+    /// 30 minutes unless set (`"2h"`, `--timeshift 2h`); 0 turns it off.
+    public var timeshift = TimeshiftSettings()
     /// `effects`: the effect chain of what plays, in order (docs/effects.md). Read here as written;
     /// whether each LV2 plugin is installed and its parameters fit is ``EffectCatalogue``'s to say.
     public var effects: [EffectSettings] = []
