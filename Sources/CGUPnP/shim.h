@@ -11,6 +11,8 @@
 #include <libxml/xmlversion.h>
 #undef LIBXML_ICU_ENABLED
 #include <libgupnp/gupnp.h>
+#include <libxml/xmlerror.h>
+#include <libxml/globals.h>
 #include <string.h>
 
 #define OTON_UPNP_RENDERER_TYPE "urn:schemas-upnp-org:device:MediaRenderer:1"
@@ -106,5 +108,22 @@ static inline void oton_upnp_invoke(GMainContext *context, GSourceFunc function,
     g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, function, data, NULL);
 }
 static inline gboolean oton_upnp_source_remove(void) { return G_SOURCE_REMOVE; }
+
+/* libxml2 prints its parse errors to stderr by default, quoting the offending bytes: any device on
+ * the LAN that announces itself by SSDP could write terminal escapes there through a malformed
+ * description. `handler` gets each parse error instead (on the thread that parsed: the plugin's
+ * GLib thread), for the plugin to clean, cap and log; other generic messages are dropped. Set for
+ * the calling thread and as the default of threads started later. */
+static inline void oton_upnp_xml_drop_generic(void *context, const char *message, ...) { (void)context; (void)message; }
+static inline void oton_upnp_route_xml_errors(xmlStructuredErrorFunc handler, void *user) {
+    xmlSetStructuredErrorFunc(user, handler);
+    xmlSetGenericErrorFunc(NULL, oton_upnp_xml_drop_generic);
+    xmlThrDefSetStructuredErrorFunc(user, handler);
+    xmlThrDefSetGenericErrorFunc(NULL, oton_upnp_xml_drop_generic);
+}
+/* The message of one libxml2 error (its own text, which may quote the peer's bytes). */
+static inline const char *oton_upnp_xml_error_message(const void *error) {
+    return error != NULL ? ((const xmlError *)error)->message : NULL;
+}
 
 #endif

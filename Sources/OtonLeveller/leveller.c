@@ -28,6 +28,12 @@ struct oton_leveller {
     size_t frames_since_step;
     size_t frames_measured;
     float applied;      /* the linear gain at the end of the last buffer */
+    size_t faded_in;    /* frames of the fade-in done (OTON_LEVELLER_FADE_MS at the first sound) */
+    size_t faded_out;   /* frames since the fade-out began */
+    atomic_int fading_out;
+    atomic_int silent;  /* the fade-out and the limiter's delay after it are done */
+    atomic_int configured; /* a usable format was configured (audio may have passed) */
+    atomic_int restart;    /* a fade-in was asked for after a fade-out (taken on the streaming thread) */
 };
 
 oton_leveller *oton_leveller_new(double target_lufs, double remembered_lufs, int enabled) {
@@ -40,6 +46,10 @@ oton_leveller *oton_leveller_new(double target_lufs, double remembered_lufs, int
     atomic_init(&leveller->loudness_lufs, oton_level_gain_loudness(&leveller->logic));
     atomic_init(&leveller->measured_seconds, leveller->logic.gated_seconds);
     atomic_init(&leveller->limiter_db, 0.0);
+    atomic_init(&leveller->fading_out, 0);
+    atomic_init(&leveller->silent, 0);
+    atomic_init(&leveller->configured, 0);
+    atomic_init(&leveller->restart, 0);
     leveller->applied = enabled ? (float)pow(10.0, leveller->logic.gain_db / 20.0) : 1.0f;
     return leveller;
 }
@@ -76,7 +86,62 @@ int oton_leveller_configure(oton_leveller *leveller, unsigned rate, unsigned cha
         release_format(leveller);
         return 0;
     }
+    atomic_store_explicit(&leveller->configured, 1, memory_order_release);
     return 1;
+}
+
+void oton_leveller_fade_out(oton_leveller *leveller) {
+    atomic_store_explicit(&leveller->fading_out, 1, memory_order_release);
+}
+
+void oton_leveller_fade_in(oton_leveller *leveller) {
+    atomic_store_explicit(&leveller->restart, 1, memory_order_release);
+}
+
+int oton_leveller_faded_out(const oton_leveller *leveller) {
+    oton_leveller *shared = (oton_leveller *)leveller;
+    /* No usable format yet: nothing was ever heard through it. */
+    if (!atomic_load_explicit(&shared->configured, memory_order_acquire)) return 1;
+    return atomic_load_explicit(&shared->silent, memory_order_acquire);
+}
+
+/* Below this (−48 dBFS) a frame at a connection's start counts as silence (see fade). */
+#define FADE_IN_THRESHOLD 0.004f
+
+/* The ramps of a start and of a pause (see OTON_LEVELLER_FADE_MS), on the audio before the
+ * limiter: its delay line then starts and ends in silence too. */
+static void fade(oton_leveller *leveller, float *samples, size_t frames) {
+    size_t ramp = (size_t)leveller->rate * OTON_LEVELLER_FADE_MS / 1000;
+    if (ramp == 0) ramp = 1;
+    unsigned channels = leveller->channels;
+    if (atomic_exchange_explicit(&leveller->restart, 0, memory_order_acq_rel)) {
+        leveller->faded_in = 0;
+        leveller->faded_out = 0;
+        atomic_store_explicit(&leveller->fading_out, 0, memory_order_relaxed);
+        atomic_store_explicit(&leveller->silent, 0, memory_order_release);
+    }
+    int out = atomic_load_explicit(&leveller->fading_out, memory_order_acquire);
+    if (!out && leveller->faded_in >= ramp) return;
+    for (size_t i = 0; i < frames; i++) {
+        float gain = 1.0f;
+        float *frame = samples + i * channels;
+        if (leveller->faded_in == 0) {
+            /* The ramp starts at the first audible frame: a decoder's priming silence (an MP3
+             * frame's worth at a connection's start) must not use it up before the sound. */
+            float loudest = 0.0f;
+            for (unsigned c = 0; c < channels; c++) loudest = fmaxf(loudest, fabsf(frame[c]));
+            if (loudest < FADE_IN_THRESHOLD) gain = 0.0f;
+            else leveller->faded_in = 1, gain = 1.0f / (float)ramp;
+        } else if (leveller->faded_in < ramp) {
+            gain = (float)(++leveller->faded_in) / (float)ramp;
+        }
+        if (out) {
+            size_t done = leveller->faded_out++;
+            float down = done >= ramp ? 0.0f : 1.0f - (float)(done + 1) / (float)ramp;
+            if (down < gain) gain = down;
+        }
+        for (unsigned c = 0; c < channels; c++) frame[c] *= gain;
+    }
 }
 
 unsigned oton_leveller_channels(const oton_leveller *leveller) { return leveller->meter ? leveller->channels : 0; }
@@ -132,6 +197,10 @@ void oton_leveller_process(oton_leveller *leveller, float *samples, size_t frame
         }
     }
     leveller->applied = target;
+    fade(leveller, samples, frames);
     oton_peak_limiter_process(leveller->limiter, samples, frames, enabled);
+    if (atomic_load_explicit(&leveller->fading_out, memory_order_relaxed)
+        && leveller->faded_out >= (size_t)leveller->rate * OTON_LEVELLER_FADE_MS / 1000 + oton_peak_limiter_latency(leveller->limiter))
+        atomic_store_explicit(&leveller->silent, 1, memory_order_release);
     atomic_store_explicit(&leveller->limiter_db, oton_peak_limiter_reduction_db(leveller->limiter), memory_order_relaxed);
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import OtonHost
 
 /// `oton plugin-host`: the child process of a plugin with `"isolation": "process"`. oton starts it
@@ -24,6 +25,13 @@ struct PluginHostCommand: ParsableCommand {
     @Flag(name: .long) var restart = false
 
     func run() throws {
+        // At the parent oton's level (info when not said): see IsolatedPluginProcess.spawn.
+        let level = ProcessInfo.processInfo.environment[IsolatedPluginProcess.logLevelVariable].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
         guard worker else { throw ExitCode(PluginHostKeeper.run(handing: fd)) }
         let value = (try? JSONParser(maxBytes: 16 << 20).parse(Data(config.utf8))) ?? .object([:])
         let entry = PluginEntry(id: id, path: path, config: value, location: "isolated")

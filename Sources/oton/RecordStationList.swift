@@ -56,11 +56,19 @@ enum RecordStationList {
         let format = PlaylistDetector.format(body: body, contentType: nil, url: url) ?? .m3u
         do {
             let playlist = try PlaylistParser.parse(body, format: format, base: url)
-            guard !playlist.entries.isEmpty else {
+            // Local files are recorded only when named on the command line: a list (written by
+            // anyone, or fetched) must not turn a file of this machine into a "recording" (issue 39, N7).
+            let streams = playlist.entries.filter { StationResolver.scheme(of: $0.url).map { ["http", "https"].contains($0) } ?? false }
+            let local = playlist.entries.count - streams.count
+            if local > 0 {
+                Terminal.error(tr("--stations {path}: entries naming local files are left out ({count}); name a local file on the command line to record it",
+                                  ["path": path, "count": String(local)]))
+            }
+            guard !streams.isEmpty else {
                 Terminal.error("--stations \(path): the list names no http(s) stream")
                 throw ExitStatus.configuration
             }
-            return playlist.entries.map { entry in
+            return streams.map { entry in
                 Station(name: entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? URL(string: entry.url)?.host ?? entry.url, url: entry.url)
             }
         } catch let failure as PlaylistParser.Failure {

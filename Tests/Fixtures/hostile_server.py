@@ -31,10 +31,12 @@ Paths:
                       16000 bytes/s with icy-metaint 8192; 'Artist A - Song One' for 6 s, then
                       'Artist B - Song Two' (not an attack: the stream shape streamripper records)
   /id3-mp3            a 20 KB ID3v2 tag, then MP3 frames at 16000 bytes/s, no ICY metadata
-  /file?path=P&type=T&rate=R[&metaint=N]
+  /file?path=P&type=T&rate=R[&metaint=N][&burst=B][&then=Q]
                       the file P as Content-Type T at R bytes/s (once), with ICY metadata every N
                       bytes naming StreamTitle='File Artist - File Song' when N is given (not an
-                      attack: the light engine's codec matrix)
+                      attack: the light engine's codec matrix); the first B bytes at once (as
+                      Icecast's burst to a new listener); then the file Q in the same body (a
+                      server that switches codec mid-connection, or a chained Ogg of two codecs)
   /ogg?path=P&comment=N&chains=K&rate=R
                       the Ogg Vorbis file P as audio/ogg at R bytes/s (0: as fast as the socket takes
                       it), K times in a row (default 1, 0: until the connection's time is up), each
@@ -337,6 +339,10 @@ def serve(conn):
             options = dict(item.split("=", 1) for item in query.split("&") if "=" in item)
             with open(urllib.parse.unquote(options["path"]), "rb") as source:
                 body = source.read()
+            if "then" in options:
+                with open(urllib.parse.unquote(options["then"]), "rb") as source:
+                    body += source.read()
+            burst = int(options.get("burst", "0"))
             rate = int(options.get("rate", "16000"))
             metaint = int(options.get("metaint", "0"))
             headers = {"Content-Type": urllib.parse.unquote(options.get("type", "application/octet-stream"))}
@@ -354,7 +360,7 @@ def serve(conn):
                 if metaint and sent % metaint == 0:
                     piece += bytes([len(block) // 16]) + block
                 send(conn, piece)
-                ahead = sent / rate - (time.monotonic() - started)
+                ahead = max(sent - burst, 0) / rate - (time.monotonic() - started)
                 if ahead > 0:
                     time.sleep(ahead)
         elif path == "/gzip-mp3":

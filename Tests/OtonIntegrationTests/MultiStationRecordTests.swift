@@ -86,7 +86,10 @@ final class MultiStationRecordTests: XCTestCase {
         _ = try await server.startSource(mount: "/one.mp3", format: .mp3, initialTitle: "One A - First", stationName: "One FM")
         _ = try await server.startSource(mount: "/two.mp3", format: .mp3, initialTitle: "Two A - First", stationName: "Two FM")
         let directory = try TemporaryDirectory(self)
-        let list = try directory.write("list.m3u", "#EXTM3U\n#EXTINF:-1,One\n\(server.url(mount: "/one.mp3").absoluteString)\n")
+        // A local secret named by the list and by `record add` is never recorded (issue 39, N7).
+        let secret = try directory.write("secret.env", "SECRET=hunter2\n" + String(repeating: "x", count: 4096))
+        chmod(secret, 0o600)
+        let list = try directory.write("list.m3u", "#EXTM3U\n#EXTINF:-1,One\n\(server.url(mount: "/one.mp3").absoluteString)\n#EXTINF:-1,Secret\nfile://\(secret)\n")
         let run = directory.file("run")
         try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true)
         let recorder = try RecordHarness(self, url: "--stations=\(list)", extra: ["--instance", "edit"], environment: ["XDG_RUNTIME_DIR": run])
@@ -98,6 +101,12 @@ final class MultiStationRecordTests: XCTestCase {
         let socketDeadline = Date().addingTimeInterval(20)
         while Date() < socketDeadline, (try? ctl(["status"]))?.stdout.contains("One · playing") != true { usleep(200_000) }
         XCTAssertTrue(try ctl(["status"]).stdout.contains("One · playing"), recorder.stderr)
+        XCTAssertTrue(recorder.stderr.contains("entries naming local files are left out (1)"), recorder.stderr)
+        for local in [secret, "file://" + secret] {
+            let refused = try ctl(["record", "add", local])
+            XCTAssertNotEqual(refused.status, 0, "a local file is not added from the control socket: \(refused.stdout)")
+            XCTAssertTrue(refused.stderr.contains("http(s) URL"), refused.stderr)
+        }
         let added = try ctl(["record", "add", server.url(mount: "/two.mp3").absoluteString])
         XCTAssertEqual(added.status, 0, added.stderr)
         let again = try ctl(["record", "add", server.url(mount: "/one.mp3").absoluteString])
@@ -123,6 +132,11 @@ final class MultiStationRecordTests: XCTestCase {
         XCTAssertTrue(recorder.stdout.contains("One/"), "One's file was finished when it was removed: \(recorder.stdout)")
         XCTAssertEqual(recorder.stop(), 0, recorder.stderr)
         XCTAssertTrue(recorder.files().contains { $0.hasPrefix("127.0.0.1/") || $0.hasPrefix("127.0.0.1 ") }, "\(recorder.files())")
+        XCTAssertFalse(recorder.files().contains { $0.contains("Secret") || $0.hasSuffix(".bin") }, "\(recorder.files())")
+        for file in recorder.files() {
+            let data = FileManager.default.contents(atPath: recorder.out + "/" + file) ?? Data()
+            XCTAssertNil(data.range(of: Data("hunter2".utf8)), "the secret's bytes are in \(file)")
+        }
     }
 
     /// `--all` records every station of plugins.json, each in a folder named after it; `--shard`

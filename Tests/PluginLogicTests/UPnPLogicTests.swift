@@ -85,4 +85,18 @@ final class UPnPLogicTests: XCTestCase {
         XCTAssertEqual(fields.map(\.0), ["renderer", "state", "url", "message"])
         XCTAssertEqual(fields[1].1, "failed")
     }
+
+    func testXMLErrorsFromPeersAreCleanedCutAndRateLimited() throws {
+        var errors = PeerXMLErrors()
+        let hostile = "PCDATA invalid Char value 27\n<friendlyName>Evil\u{1B}[31mRed\u{07}" + String(repeating: "x", count: 10_000)
+        let first = try XCTUnwrap(errors.line(for: hostile, now: 0))
+        XCTAssertFalse(first.unicodeScalars.contains { $0.value < 0x20 }, first.debugDescription)
+        XCTAssertTrue(first.contains("PCDATA invalid Char value 27 <friendlyName>Evil[31mRed"), first)
+        XCTAssertLessThan(first.count, 400, "cut short")
+        for second in 1 ..< PeerXMLErrors.perWindow { XCTAssertNotNil(errors.line(for: "e", now: Double(second))) }
+        XCTAssertNil(errors.line(for: "e", now: 10), "the window's lines are spent")
+        XCTAssertNil(errors.line(for: "e", now: 59))
+        let next = errors.line(for: "again", now: 61)
+        XCTAssertEqual(next, "UPnP: a device on the network sent XML that does not parse: again (2 more such errors not shown)")
+    }
 }

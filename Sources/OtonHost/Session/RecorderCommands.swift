@@ -46,7 +46,14 @@ package struct RecorderCommands: ControlHandler {
                 return .failure(tr("the station contains control characters"))
             }
             do {
-                let station = try StationResolver.resolve(argument, in: recorder.catalogue)
+                // A station of the list or an http(s) URL, never a local file: whoever can reach the
+                // control socket must not make a file of this machine a recording (issue 39, N7).
+                let station: Station
+                if let named = recorder.catalogue.station(named: argument) {
+                    station = named
+                } else {
+                    station = try StationResolver.resolve(argument, among: recorder.catalogue.stations, runningOton: true)
+                }
                 // A second session of one stream would record every track twice (issue 39).
                 if let running = recorder.sessions.first(where: { $0.session.station.url == station.url }) {
                     return .failure(tr("{station} is already being recorded into {folder}/", ["station": station.name, "folder": running.session.label]))

@@ -109,6 +109,19 @@ void oton_leveller_process(oton_leveller *leveller, float *samples, size_t frame
 void oton_leveller_set_enabled(oton_leveller *leveller, int enabled);
 oton_leveller_reading oton_leveller_read(const oton_leveller *leveller);
 
+/* Length of the ramps (ms) at a connection's first sound and at a pause, whether or not the
+ * levelling is on: a start or a stop is never a step (a click), nor a burst before the gain. */
+#define OTON_LEVELLER_FADE_MS 8
+/* Any thread: from the next buffer on, the sound falls to silence over OTON_LEVELLER_FADE_MS and
+ * stays silent (the connection is about to be stopped: a pause). */
+void oton_leveller_fade_out(oton_leveller *leveller);
+/* Any thread: whether the fade-out has left the leveller whole (ramp and limiter delay): all that
+ * follows it is silence. Also 1 when no format was ever configured (nothing to fade). */
+int oton_leveller_faded_out(const oton_leveller *leveller);
+/* Any thread: ends a fade-out; the next audible frame rises over OTON_LEVELLER_FADE_MS again (a
+ * held timeshift connection that plays on). */
+void oton_leveller_fade_in(oton_leveller *leveller);
+
 /* ---- GStreamer: the leveller as a buffer probe on a pad carrying F32LE interleaved audio ---- */
 
 /* Adds the probe to `pad` (a GstPad *), which holds a reference of its own until it is removed or

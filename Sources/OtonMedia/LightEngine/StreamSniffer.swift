@@ -5,7 +5,7 @@ import Foundation
 /// the stream tap says the same thing whichever engine runs and a recorder cuts it the same way.
 ///
 /// Known: MP3 (and MPEG-1/2 layers I–II), also behind a leading ID3v2 tag, which is skipped;
-/// ADTS AAC; Ogg with Vorbis, Opus or FLAC inside. Anything else (native FLAC, MP4, HLS, HTML)
+/// ADTS AAC; Ogg with Vorbis, Opus or FLAC inside; native FLAC. Anything else (MP4, HLS, HTML)
 /// is not framed here: the caller falls back to GStreamer or reports what the server sent.
 public struct StreamSniffer: Sendable {
     public struct Kind: Equatable, Sendable {
@@ -89,7 +89,8 @@ public struct StreamSniffer: Sendable {
             if packet.starts(with: [0x7F] + Array("FLAC".utf8)) { return audio("audio/ogg, codec=(string)flac", "FLAC", skip: 0) }
             return .unsupported(reason: "an Ogg stream of a codec oton does not frame")
         }
-        if held.starts(with: Array("fLaC".utf8)) { return .unsupported(reason: "native FLAC") }
+        // Native FLAC (audio/flac): the recorder frames it (a "0.0 s" .bin was all it made of it: issue 39 §3).
+        if held.starts(with: Array("fLaC".utf8)) { return audio("audio/x-flac", "FLAC", skip: 0) }
         if let text = textualContent() { return .notAudio(contentType: text) }
         // The first MPEG sync (11 bits set) whose header is valid and, when the frame's end is in
         // sight, is followed by another sync.

@@ -63,9 +63,11 @@ public struct TagSet: Hashable, Sendable {
 /// - **Emission.** `apply` returns the full, current `TrackInfo` only when
 ///   the set carries a visible field (title, artist, station, artwork, or is
 ///   a status-API snapshot) *and* the visible projection (title, artist,
-///   station, artworkURL) differs from the last one returned. Bitrate, codec
-///   and genre never trigger an event on their own, but are always current
-///   in the next event.
+///   station, artworkURL) differs from the last one returned — or when the
+///   codec becomes known or changes (a titleless station would otherwise
+///   never report it: status, casting and the recorder's names need it).
+///   Bitrate and genre never trigger an event on their own, but are always
+///   current in the next event.
 /// - **Stream title.** A stream set with `title` starts a new track: it is
 ///   normalized together with the same set's `artist` (explicit ARTIST wins
 ///   over "Artist - Title" splitting). A set with `artist` but no `title`
@@ -141,6 +143,8 @@ public struct TrackAccumulator: Sendable {
     private var statusArtworkURL: URL?
     private var logoURL: URL?
     private var lastReported: TrackInfo.Visible?
+    /// The codec of the last report (a change of it is reported, see **Emission**).
+    private var reportedCodec: String?
     /// The stream named a real track on this station (so a placeholder title now is a break).
     private var streamHadTitle = false
     private var lastHeard: Heard?
@@ -191,14 +195,17 @@ public struct TrackAccumulator: Sendable {
             if let logo = tags.logoURL { logoURL = logo }
         }
         if let value = cleaned(tags.genre) { genre = value }
+        let codecBefore = codec
         if let value = cleaned(tags.codec) { codec = value }
+        let codecLearned = codec != codecBefore && codec != reportedCodec
         if let value = tags.bitrate, value > 0 { measuredBitrate = value }
         if let value = tags.nominalBitrate, value > 0 { nominalBitrate = value }
 
-        guard tags.hasVisibleField else { return nil }
+        guard tags.hasVisibleField || codecLearned else { return nil }
         let info = current
-        guard info.visible != lastReported else { return nil }
+        guard info.visible != lastReported || codecLearned else { return nil }
         lastReported = info.visible
+        reportedCodec = info.codec
         let heard: Heard? = info.isBreak ? .break : info.title.map { .track(title: $0, artist: info.artist) }
         if let heard, heard != lastHeard {
             sequence += 1
@@ -217,19 +224,20 @@ public struct TrackAccumulator: Sendable {
         sequence += 1
         let info = current
         lastReported = info.visible
+        reportedCodec = info.codec
         return Report(track: info, sequence: sequence)
     }
 
     /// Forgets the track for a new connection; see the type documentation.
     public mutating func reset(keepStation: Bool) {
         let station = (streamStation, statusStation, logoURL)
-        let heard = (lastReported, lastHeard, streamHadTitle)
+        let heard = (lastReported, lastHeard, streamHadTitle, reportedCodec)
         let (names, sequence) = (stationNames, sequence)
         self = TrackAccumulator(streamURL: streamURL, normalizer: normalizer)
         (stationNames, self.sequence) = (names, sequence)
         if keepStation {
             (streamStation, statusStation, logoURL) = station
-            (lastReported, lastHeard, streamHadTitle) = heard
+            (lastReported, lastHeard, streamHadTitle, reportedCodec) = heard
         }
     }
 

@@ -22,6 +22,15 @@ final class Leveller: @unchecked Sendable {
         gst_object_unref(UnsafeMutableRawPointer(pad))
     }
 
+    /// From the next buffer on, the sound falls to silence over a few ms (a pause; any thread).
+    func fadeOut() { oton_leveller_fade_out(state) }
+
+    /// Ends a fade-out: the next audible frame rises from silence again (any thread).
+    func fadeIn() { oton_leveller_fade_in(state) }
+
+    /// Whether all that leaves the leveller now is silence (the fade-out is done, or nothing was heard).
+    var isSilent: Bool { oton_leveller_faded_out(state) != 0 }
+
     func setEnabled(_ enabled: Bool) {
         oton_leveller_set_enabled(state, enabled ? 1 : 0)
     }

@@ -20,7 +20,7 @@ public enum PipelineEvent: Sendable {
     /// The light engine knows what went wrong without GStreamer's words (an HTTP status, a curl
     /// error): the kind, and a detail for the log.
     case failure(PlaybackErrorKind, detail: String)
-    /// The light engine cannot frame this stream (native FLAC, MP4, a playlist …): the same
+    /// The light engine cannot frame this stream (MP4, a playlist …): the same
     /// connection is to be made again with GStreamer.
     case needsPipeline(reason: String)
 }

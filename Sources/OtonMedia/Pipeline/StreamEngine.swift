@@ -27,6 +27,10 @@ public protocol StreamEngine: AnyObject, Sendable {
     /// Drops the connection; afterwards no event and no media is reported. False when it could
     /// not be stopped within 2 s (left to finish on its own).
     @discardableResult func stop() -> Bool
+    /// A pause: the sound falls to silence over a few ms and what the sink holds plays out before
+    /// the connection stops (about a quarter of a second later, on another thread); returns at once.
+    /// Afterwards, as after `stop()`, the caller hears of this connection no more.
+    func fadeOutThenStop()
 }
 
 extension StreamEngine {
@@ -35,6 +39,8 @@ extension StreamEngine {
     public func setLevelling(enabled: Bool) {}
     public func setEffects(_ settings: [EffectSettings]) {}
     public var effectReadings: [EffectReading] { [] }
+    /// Engines that play nothing stop at once.
+    public func fadeOutThenStop() { stop() }
 }
 
 /// Which engine runs a connection.

@@ -36,6 +36,8 @@ public final class StreamPipeline: @unchecked Sendable {
     private var watch: OpaquePointer?
     private let lock = NSLock()
     private var stopped = false
+    /// Fades asked for so far (guarded by `lock`): a fade-out's end acts only if none came after it.
+    private var fades = 0
 
     /// Builds the pipeline (state NULL). `onEvent` is called on the GLib thread. With a `feeder`
     /// the source is an appsrc it fills from a timeshift ring, and `heard` gets the ring offsets
@@ -314,6 +316,46 @@ public final class StreamPipeline: @unchecked Sendable {
 
     /// What each effect of this connection does now (empty: none runs).
     public var effectReadings: [EffectReading] { effects?.readings ?? [] }
+
+    /// What an audio sink holds ahead of what is heard (pulsesink's and alsasink's default
+    /// buffer-time, 200 ms, and a margin): after the fade-out left the leveller, the pipeline runs
+    /// this long more so the fade is heard, not cut.
+    static let sinkPlayoutSeconds = 0.25
+    /// The longest a fade-out waits for the streaming thread to pass it (a stalled stream).
+    static let fadeBound: DispatchTimeInterval = .milliseconds(300)
+
+    public func fadeOutThenStop() {
+        fadeOut { [self] in stop() }
+    }
+
+    /// A held timeshift connection: the sound fades out and plays out before the pipeline pauses
+    /// (as ``fadeOutThenStop()``); unless ``fadeInThenPlay()`` came first.
+    public func fadeOutThenPause() {
+        fadeOut { [self] in setPlaying(false) }
+    }
+
+    /// Plays again after ``fadeOutThenPause()``: the sound rises from silence over a few ms.
+    public func fadeInThenPlay() {
+        lock.withLock { fades += 1 }
+        leveller?.fadeIn()
+        setPlaying(true)
+    }
+
+    /// Fades out, waits until it was heard, then `then` — unless a fade-in came meanwhile.
+    private func fadeOut(then: @escaping @Sendable () -> Void) {
+        guard let leveller, autoSink != nil || description.audioSink != nil else {
+            then()
+            return
+        }
+        let fade = lock.withLock { fades += 1; return fades }
+        leveller.fadeOut()
+        DispatchQueue.global().async { [self] in
+            let deadline = DispatchTime.now() + Self.fadeBound
+            while !leveller.isSilent, DispatchTime.now() < deadline { usleep(2_000) }
+            if leveller.isSilent { Thread.sleep(forTimeInterval: Self.sinkPlayoutSeconds) }
+            if lock.withLock({ fades == fade && !stopped }) { then() }
+        }
+    }
 
     /// How long stop() waits for the streaming threads to end.
     public static let stopTimeout: DispatchTimeInterval = .seconds(2)

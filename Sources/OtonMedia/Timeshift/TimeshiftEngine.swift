@@ -131,7 +131,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         followingLive = false
         let playback = self.playback
         lock.unlock()
-        playback?.setPlaying(false)
+        playback?.fadeOutThenPause()
     }
 
     /// Play from where it was held; reports `.started` (the Player is connecting again).
@@ -140,7 +140,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         held = false
         let playback = self.playback
         lock.unlock()
-        playback?.setPlaying(true)
+        playback?.fadeInThenPlay()
         onEvent(.started)
     }
 

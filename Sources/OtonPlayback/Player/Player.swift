@@ -53,6 +53,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     var connection: UInt64 = 0
     /// The stream the current connection was made to (a fallback to GStreamer makes it again).
     var lastResolved: ResolvedStream?
+    /// The loudness the last connection measured, and of which stream (see ``rememberLoudness(of:)``).
+    var heardLoudness: (url: String, lufs: Double)?
     let track: TrackAnnouncer
     /// The current station's status API, when it has one (a new follower per station).
     var statusFollower: StationStatusFollower?
@@ -262,6 +264,14 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         let holds = event == .pause && pipeline is TimeshiftEngine
         for effect in transition.effects {
             if holds, effect == .stopPipeline { holdTimeshift(); continue }
+            // A pause fades out (a few ms) instead of cutting the sound: no click.
+            if event == .pause, effect == .stopPipeline, let pipeline {
+                bufferingTimer?.cancel()
+                watchdog.cancel()
+                self.pipeline = nil
+                pipeline.fadeOutThenStop()
+                continue
+            }
             if effect == .startPipeline, resumeHeldTimeshift() { continue }
             perform(effect)
         }

@@ -10,13 +10,20 @@ extension Player {
         guard var settings = options.levelling, current.url != PipelineDescription.toneURL else { return nil }
         settings.enabled = levellingEnabled
         settings.rememberedLUFS = options.loudnessMemory?.loudness(of: current.url)
+            ?? (heardLoudness?.url == current.url ? heardLoudness?.lufs : nil)
         return settings
     }
 
     /// Keeps what `engine` measured of the current station, when it measured long enough.
+    /// A measurement too short to be kept across runs (``LoudnessMemory/minimumSeconds``) still
+    /// starts the next connection to the same station in this run (a resume after a short listen),
+    /// from this much sound on: else its first half second plays at the unlevelled gain, a burst.
+    static let sessionLoudnessSeconds = 1.0
+
     func rememberLoudness(of engine: any StreamEngine) {
-        guard let memory = options.loudnessMemory, let reading = engine.levelling, reading.enabled,
-              let loudness = reading.loudnessLUFS, reading.measuredSeconds >= LoudnessMemory.minimumSeconds else { return }
+        guard let reading = engine.levelling, reading.enabled, let loudness = reading.loudnessLUFS else { return }
+        if reading.measuredSeconds >= Self.sessionLoudnessSeconds { heardLoudness = (current.url, loudness) }
+        guard let memory = options.loudnessMemory, reading.measuredSeconds >= LoudnessMemory.minimumSeconds else { return }
         memory.remember(loudness, of: current.url)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import OtonProcessKeeper
 import OtonSupport
 import OtonStations
@@ -18,6 +19,9 @@ package enum IsolatedPluginProcess {
         if (own as NSString).lastPathComponent == "oton" { return own }
         return ((own as NSString).deletingLastPathComponent as NSString).appendingPathComponent("oton")
     }
+
+    /// The environment variable that hands oton's log level to `oton plugin-host`.
+    package static let logLevelVariable = "OTON_PLUGIN_HOST_LOG_LEVEL"
 
     /// Asks the keeper `pid` to end the plugin's whole process tree.
     package static func end(_ pid: pid_t) {
@@ -50,6 +54,9 @@ package enum IsolatedPluginProcess {
         // Swift's backtracer would keep the dead child around for many seconds first.
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        // The child logs to the stderr it shares with oton, at oton's level: with the status line
+        // showing, oton shows warnings only, and the child's info lines must not cross that line.
+        environment[Self.logLevelVariable] = Logger(label: "oton.plugins").logLevel.rawValue
         var cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in cEnvironment { free(pointer) } }
         // A clean signal state: the calling thread may be a dispatch worker that blocks signals,

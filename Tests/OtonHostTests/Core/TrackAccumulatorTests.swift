@@ -47,10 +47,27 @@ final class TrackAccumulatorTests: XCTestCase {
     func testCodecAndBitrateAreCarriedIntoTheNextEvent() {
         var accumulator = makeAccumulator()
         XCTAssertNotNil(accumulator.apply(TagSet(title: "A - B"))?.track)
-        XCTAssertNil(accumulator.apply(TagSet(bitrate: 192_000, codec: "MPEG-1 Layer 3 (MP3)"))?.track)
+        XCTAssertNil(accumulator.apply(TagSet(bitrate: 192_000))?.track)
+        XCTAssertEqual(accumulator.apply(TagSet(bitrate: 192_000, codec: "MPEG-1 Layer 3 (MP3)"))?.track.codec, "MPEG-1 Layer 3 (MP3)")
         let event = accumulator.apply(TagSet(title: "C - D"))?.track
         XCTAssertEqual(event?.codec, "MPEG-1 Layer 3 (MP3)")
         XCTAssertEqual(event?.bitrate, 192_000)
+    }
+
+    /// A titleless station (an Ogg stream whose comments name nothing) sends its station name
+    /// first and its codec after: the codec alone is reported, once, so status and casting know it.
+    func testACodecLearnedAfterTheLastReportIsReportedOnceWithTheSameSequence() {
+        var accumulator = makeAccumulator()
+        let first = accumulator.apply(TagSet(station: "Quiet FM"))
+        XCTAssertNil(first?.track.codec)
+        let learned = accumulator.apply(TagSet(codec: "Vorbis"))
+        XCTAssertEqual(learned?.track.codec, "Vorbis")
+        XCTAssertEqual(learned?.track.station, "Quiet FM")
+        XCTAssertEqual(learned?.sequence, first?.sequence, "the same heard track")
+        XCTAssertNil(accumulator.apply(TagSet(bitrate: 96_000, codec: "Vorbis")), "the same codec again is no event")
+        accumulator.reset(keepStation: true)
+        XCTAssertNil(accumulator.apply(TagSet(codec: "Vorbis")), "nor after a reconnect to the same stream")
+        XCTAssertEqual(accumulator.apply(TagSet(codec: "Opus"))?.track.codec, "Opus", "a chained stream's new codec is")
     }
 
     func testNominalBitrateWinsOverMeasured() {

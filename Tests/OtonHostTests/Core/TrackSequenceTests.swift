@@ -112,7 +112,9 @@ final class TrackSequenceTests: XCTestCase {
         XCTAssertEqual(switched.track, TrackInfo(streamURL: URL(string: "http://lab/ogg")),
                        "no title, artist, station name, codec or bitrate of the old station")
         XCTAssertEqual(accumulator.stationNames, ["Lab Ogg"])
-        XCTAssertNil(accumulator.apply(TagSet(bitrate: 112_000, codec: "Vorbis")), "codec and bitrate alone stay silent")
+        XCTAssertNil(accumulator.apply(TagSet(bitrate: 112_000)), "a bitrate alone stays silent")
+        XCTAssertEqual(accumulator.apply(TagSet(bitrate: 112_000, codec: "Vorbis"))?.sequence, 2,
+                       "the new stream's codec is reported (a titleless station has no other event to carry it) and keeps the number")
         XCTAssertEqual(accumulator.apply(TagSet(station: "Lab Ogg FM"))?.sequence, 2, "the station's name keeps the number")
         XCTAssertEqual(accumulator.apply(TagSet(title: "Кино - Группа крови"))?.sequence, 3,
                        "the same song on the new station is heard anew")

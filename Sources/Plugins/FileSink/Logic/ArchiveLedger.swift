@@ -78,6 +78,7 @@ public enum ArchiveLedger {
         case .mpegAudio: return "mp3"
         case .adts: return "aac"
         case .ogg: return caps.contains("opus") ? "opus" : caps.contains("flac") ? "flac" : "vorbis"
+        case .flac: return "flac"
         case .pcm: return "pcm"
         case .unknown: return "unknown"
         }

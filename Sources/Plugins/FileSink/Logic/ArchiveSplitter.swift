@@ -179,7 +179,7 @@ public struct ArchiveSplitter {
         }
         if current == nil {
             actions += begin(at: time, middle: middle, container: container, caps: caps)
-            if container == .ogg && !unit.isCodecHeader && !unit.beginsLogicalStream {
+            if container.hasCodecHeaders && !unit.isCodecHeader && !unit.beginsLogicalStream {
                 for header in codecHeaders { actions += write(header, repeated: true, end: time) }
             }
         }

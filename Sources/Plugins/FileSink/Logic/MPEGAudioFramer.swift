@@ -8,14 +8,24 @@ public struct MPEGAudioFramer: StreamFramer {
     private var synced = false
     /// Bytes skipped while searching for a frame header (garbage, stray tags).
     public private(set) var skippedBytes = 0
+    public private(set) var switchedTo: StreamContainer?
 
     public init() {}
 
     public mutating func push(_ bytes: [UInt8]) -> [StreamUnit] {
         pending.append(contentsOf: bytes)
         var units: [StreamUnit] = []
-        while pending.count - start >= 7 {
+        while pending.count - start >= 7, switchedTo == nil {
             guard let header = MPEGFrameHeader(pending, at: start) else {
+                switch FormatSwitch.at(pending, start, from: .mpegAudio) {
+                case let .to(container):
+                    switchedTo = container
+                    continue
+                case .wait:
+                    return units
+                case .no:
+                    break
+                }
                 synced = false
                 start += 1
                 skippedBytes += 1
@@ -33,7 +43,15 @@ public struct MPEGAudioFramer: StreamFramer {
                 synced = true
             }
             guard pending.count >= end else { break }
-            units.append(StreamUnit(bytes: Array(pending[start ..< end]), durationNanoseconds: header.durationNanoseconds))
+            if header.isStreamSummary(pending, at: start) {
+                // A Xing/Info/VBRI frame counts the frames and bytes of the whole stream (a file served as a
+                // stream): kept, it made a 7.9 s recording read as 100 s (issue 39 §3). It holds no audio.
+                var unit = StreamUnit(bytes: [])
+                unit.streamLength = header.length
+                units.append(unit)
+            } else {
+                units.append(StreamUnit(bytes: Array(pending[start ..< end]), durationNanoseconds: header.durationNanoseconds))
+            }
             start = end
         }
         compact()
@@ -46,7 +64,7 @@ public struct MPEGAudioFramer: StreamFramer {
     }
 
     private mutating func compact() {
-        if start > 0 && (start >= 65536 || start == pending.count) {
+        if start > 0 && switchedTo == nil && (start >= 65536 || start == pending.count) {
             pending.removeFirst(start)
             start = 0
         }
@@ -125,10 +143,74 @@ public struct MPEGFrameHeader: Equatable, Sendable {
         codec = (version == 3 ? "MPEG-1" : version == 2 ? "MPEG-2" : "MPEG-2.5") + " layer " + ["", "III", "II", "I"][layer]
     }
 
+    /// The frame at `index` (whose header this is, and which is whole) is a Xing, Info or VBRI frame:
+    /// an encoder's summary of the whole stream (its frame count, byte count, seek table), no audio.
+    public func isStreamSummary(_ bytes: [UInt8], at index: Int) -> Bool {
+        guard !isADTS, codec.hasSuffix("layer III") else { return false }
+        let mono = bytes[index + 3] >> 6 == 3
+        let sideInformation = codec.hasPrefix("MPEG-1") ? (mono ? 17 : 32) : (mono ? 9 : 17)
+        func named(_ tag: String, at offset: Int) -> Bool {
+            offset + 4 <= length && bytes[(index + offset) ..< (index + offset + 4)].elementsEqual(tag.utf8)
+        }
+        return named("Xing", at: 4 + sideInformation) || named("Info", at: 4 + sideInformation) || named("VBRI", at: 36)
+    }
+
     public init(length: Int, samples: Int, sampleRate: Int, isADTS: Bool) {
         self.length = length
         self.samples = samples
         self.sampleRate = sampleRate
         self.isADTS = isADTS
+    }
+}
+
+/// The Xing frame of a recorded VBR MP3 file: the stream's own was left out, as it counted the whole
+/// stream's frames; without one a player estimates a VBR file's length from its first frames' bitrate
+/// (ffprobe read 7.75 s for 8.0 s). A CBR file gets none: its length follows from its size.
+public struct XingFrame {
+    private var framer = MPEGAudioFramer()
+    private var frames = 0
+    private var bytes = 0
+    private var bitrates = Set<Int>()
+    private var first: [UInt8]?
+
+    public init() {}
+
+    /// The file's bytes, in order, in any pieces.
+    public mutating func count(_ chunk: [UInt8]) {
+        for unit in framer.push(chunk) {
+            guard let header = MPEGFrameHeader(unit.bytes + [0, 0, 0], at: 0), !header.isADTS else { continue }
+            frames += 1
+            bytes += unit.bytes.count
+            bitrates.insert(header.bitrate)
+            if first == nil { first = Array(unit.bytes.prefix(4)) }
+        }
+    }
+
+    /// The frame to put before the file's first, or nil for a CBR file (or one that is not MPEG audio layer III).
+    public func frame() -> [UInt8]? {
+        guard bitrates.count > 1, let first, frames > 0 else { return nil }
+        var header = first
+        header[1] |= 0x01 // no CRC after the header
+        header[2] &= 0x0D // no padding; the bitrate index is chosen below
+        let version = (header[1] >> 3) & 3
+        let mono = header[3] >> 6 == 3
+        let sideInformation = version == 3 ? (mono ? 17 : 32) : (mono ? 9 : 17)
+        let needed = 4 + sideInformation + 16
+        for index in 1 ... 14 {
+            header[2] = header[2] & 0x0F | UInt8(index << 4)
+            guard let parsed = MPEGFrameHeader(header + [0, 0, 0], at: 0), parsed.codec.hasSuffix("layer III") else { return nil }
+            guard parsed.length >= needed else { continue }
+            var frame = header + [UInt8](repeating: 0, count: parsed.length - 4)
+            func put(_ value: Int, at offset: Int) {
+                for byte in 0 ..< 4 { frame[offset + byte] = UInt8((value >> (8 * (3 - byte))) & 0xFF) }
+            }
+            let at = 4 + sideInformation
+            frame.replaceSubrange(at ..< at + 4, with: Array("Xing".utf8))
+            put(0x03, at: at + 4) // frames and bytes follow
+            put(frames, at: at + 8)
+            put(bytes + parsed.length, at: at + 12)
+            return frame
+        }
+        return nil
     }
 }

@@ -11,6 +11,7 @@ public struct OggPageFramer: StreamFramer {
     private var start = 0
     private var streams: [UInt32: LogicalStream] = [:]
     public private(set) var skippedBytes = 0
+    public private(set) var switchedTo: StreamContainer?
 
     private struct LogicalStream {
         var sampleRate: Int64 = 0
@@ -28,11 +29,14 @@ public struct OggPageFramer: StreamFramer {
     public mutating func push(_ bytes: [UInt8]) -> [StreamUnit] {
         pending.append(contentsOf: bytes)
         var units: [StreamUnit] = []
-        while pending.count - start >= 27 {
+        while pending.count - start >= 27, switchedTo == nil {
             if OggPage.startsWithCapture(pending, at: start) && pending.count - start < 27 + Int(pending[start + 26]) {
                 break // the segment table is still on its way
             }
             guard let page = OggPage(pending, at: start) else {
+                let other = FormatSwitch.at(pending, start, from: .ogg)
+                if case let .to(container) = other { switchedTo = container }
+                if other != .no { break }
                 start += 1
                 skippedBytes += 1
                 continue
@@ -46,7 +50,7 @@ public struct OggPageFramer: StreamFramer {
                 units.append(unit)
             }
         }
-        if start > 0 && (start >= 65536 || start == pending.count) {
+        if start > 0 && switchedTo == nil && (start >= 65536 || start == pending.count) {
             pending.removeFirst(start)
             start = 0
         }
@@ -101,22 +105,34 @@ public struct OggPageFramer: StreamFramer {
         return StreamUnit(bytes: bytes, durationNanoseconds: duration)
     }
 
+    /// The codecs whose identification header the file sink reads.
+    public enum Codec: String, Sendable {
+        case vorbis, opus, flac
+
+        /// The stream tap's caps for an Ogg stream of this codec (as the light engine names it).
+        public var caps: String { "audio/ogg, codec=(string)\(rawValue)" }
+    }
+
+    /// The codec a BOS page's body (its identification header) names, nil when unknown.
+    public static func codec(_ body: ArraySlice<UInt8>) -> Codec? {
+        if body.count >= 16, body.first == 1, body.dropFirst().starts(with: "vorbis".utf8) { return .vorbis }
+        if body.starts(with: "OpusHead".utf8) { return .opus }
+        if body.count >= 13, body.first == 0x7F, body.dropFirst().starts(with: "FLAC".utf8) { return .flac }
+        return nil
+    }
+
     /// The granule rate (units per second) from a BOS page body, 0 when the codec is unknown.
     static func sampleRate(_ body: [UInt8]) -> Int64 {
         func le32(_ at: Int) -> Int64 {
             guard at + 4 <= body.count else { return 0 }
             return Int64(body[at]) | Int64(body[at + 1]) << 8 | Int64(body[at + 2]) << 16 | Int64(body[at + 3]) << 24
         }
-        if body.count >= 16, body[0] == 1, Array(body[1 ..< 7]) == Array("vorbis".utf8) {
-            return le32(12)
+        switch codec(body[...]) {
+        case .vorbis: return le32(12)
+        case .opus: return 48000 // granules count 48 kHz samples whatever the input rate
+        case .flac: return body.count >= 30 ? (Int64(body[27]) << 12 | Int64(body[28]) << 4 | Int64(body[29]) >> 4) : 0
+        case nil: return 0
         }
-        if body.count >= 8, Array(body[0 ..< 8]) == Array("OpusHead".utf8) {
-            return 48000 // granules count 48 kHz samples whatever the input rate
-        }
-        if body.count >= 13, body[0] == 0x7F, Array(body[1 ..< 5]) == Array("FLAC".utf8) {
-            return body.count >= 30 ? (Int64(body[27]) << 12 | Int64(body[28]) << 4 | Int64(body[29]) >> 4) : 0
-        }
-        return 0
     }
 }
 

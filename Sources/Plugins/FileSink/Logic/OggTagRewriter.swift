@@ -28,10 +28,16 @@ public struct OggTagRewriter {
     private var nextSequence: UInt32 = 0
     /// The first audio page waits for the second when the base must be estimated.
     private var heldAudioPage: (bytes: [UInt8], page: OggPage)?
+    /// `--duration` ended the file inside its last page: how much of it to keep (nil: all).
+    private let keepNanoseconds: Int64?
+    /// The granule (from the file's start) the last page is cut back to: its end is trimmed, as the Ogg
+    /// mappings allow on a stream's last page, so the file lasts the duration asked for to the sample.
+    private var granuleLimit: Int64?
 
-    public init(tags: TrackTags, granuleBase: Int64?) {
+    public init(tags: TrackTags, granuleBase: Int64?, keepNanoseconds: Int64? = nil) {
         self.tags = tags
         self.granuleBase = granuleBase
+        self.keepNanoseconds = keepNanoseconds
     }
 
     /// Bytes of the recorded file, in order, in any pieces; returns the bytes of the new file so far.
@@ -170,6 +176,10 @@ public struct OggTagRewriter {
         comments.set("ARTIST", tags.artist)
         comments.set("ALBUM", tags.album)
         comments.set("COMMENT", tags.comment)
+        if let keepNanoseconds {
+            let rate = OggPageFramer.sampleRate(Array(first[firstPage.headerLength...]))
+            if rate > 0 { granuleLimit = keepNanoseconds / 1_000_000_000 * rate + keepNanoseconds % 1_000_000_000 * rate / 1_000_000_000 }
+        }
         let rest = [comments.packet] + packets.dropFirst(2)
         let pages = OggPageWriter.paginate(Array(rest), serial: serial, sequence: firstPage.sequence + 1, granule: 0)
         nextSequence = firstPage.sequence + 1 + UInt32(pages.count)
@@ -181,7 +191,12 @@ public struct OggTagRewriter {
         let sequence = nextSequence
         nextSequence &+= 1
         let base = granuleBase ?? 0
-        let granule: Int64? = page.granule >= 0 && base > 0 ? max(0, page.granule - base) : nil
+        var granule: Int64? = page.granule >= 0 && base > 0 ? max(0, page.granule - base) : nil
+        var bytes = bytes
+        if let limit = granuleLimit, page.granule >= 0, (granule ?? page.granule) > limit {
+            granule = limit
+            bytes[5] |= 0x04 // end of stream: only the last page may trim its end
+        }
         guard sequence != page.sequence || granule != nil else { return bytes }
         return OggPageWriter.rewritten(bytes, sequence: sequence, granule: granule)
     }

@@ -34,6 +34,13 @@ public protocol StreamFramer {
     mutating func push(_ bytes: [UInt8]) -> [StreamUnit]
     /// What is left over at the end of a connection (an incomplete unit), as raw bytes.
     mutating func flush() -> [UInt8]
+    /// Another container began where this one lost its sync (``FormatSwitch``): the framer took nothing
+    /// from there on, and `flush()` gives the bytes from its start.
+    var switchedTo: StreamContainer? { get }
+}
+
+extension StreamFramer {
+    public var switchedTo: StreamContainer? { nil }
 }
 
 /// The encoded formats a recording knows how to cut, from the stream tap's caps.
@@ -41,6 +48,8 @@ public enum StreamContainer: String, Equatable, Sendable {
     case mpegAudio
     case adts
     case ogg
+    /// Native FLAC (`audio/flac`, not in Ogg).
+    case flac
     /// Raw S16LE PCM from the PCM tap, written as WAV.
     case pcm
     case unknown
@@ -56,6 +65,8 @@ public enum StreamContainer: String, Equatable, Sendable {
             } else {
                 self = .mpegAudio
             }
+        } else if lower.hasPrefix("audio/x-flac") || lower.hasPrefix("audio/flac") {
+            self = .flac
         } else if lower.hasPrefix("audio/aac") || lower.hasPrefix("audio/x-aac") {
             self = .adts
         } else if PCMFormat(caps: caps) != nil {
@@ -65,12 +76,25 @@ public enum StreamContainer: String, Equatable, Sendable {
         }
     }
 
+    /// The format as people name it, in messages: "MP3", "AAC", "Ogg", "FLAC".
+    public var name: String {
+        switch self {
+        case .mpegAudio: "MP3"
+        case .adts: "AAC"
+        case .ogg: "Ogg"
+        case .flac: "FLAC"
+        case .pcm: "PCM"
+        case .unknown: "an unknown format"
+        }
+    }
+
     /// File name extension for a recording in this container.
     public func fileExtension(caps: String) -> String {
         switch self {
         case .mpegAudio: return "mp3"
         case .adts: return "aac"
         case .ogg: return caps.lowercased().contains("opus") ? "opus" : "ogg"
+        case .flac: return "flac"
         case .pcm: return "wav"
         case .unknown: return "bin"
         }
@@ -81,12 +105,17 @@ public enum StreamContainer: String, Equatable, Sendable {
         case .pcm: return PCMFramer(format: PCMFormat(caps: caps) ?? PCMFormat(rate: 44100, channels: 2))
         case .mpegAudio, .adts: return MPEGAudioFramer()
         case .ogg: return OggPageFramer()
+        case .flac: return FLACFramer()
         case .unknown: return RawFramer()
         }
     }
 
     /// Units carry an exact duration, so a cut can be moved and padded in time (not Ogg: pages of
     /// one logical stream cannot be moved into another file without rewriting them).
+    /// The stream begins with codec headers (Ogg's header pages, native FLAC's "fLaC" and metadata blocks)
+    /// that every file needs at its start, so they are held and repeated at each cut.
+    public var hasCodecHeaders: Bool { self == .ogg || self == .flac }
+
     public var supportsAlignedCuts: Bool { self == .mpegAudio || self == .adts || self == .pcm }
 }
 

@@ -22,6 +22,8 @@ public struct StreamUnitReader {
         public var discardedBytes = 0
         /// Ogg comment headers over the host's bound that this buffer replaced by empty ones (`OggHeaderBound`).
         public var replacedComments = 0
+        /// After a `.formatChanged` gap found in the bytes (``FormatSwitch``): the container before it.
+        public var switchedFrom: StreamContainer?
         /// The caps of `units`.
         public var container: StreamContainer
         public var caps: String
@@ -31,6 +33,11 @@ public struct StreamUnitReader {
     public private(set) var container: StreamContainer = .unknown
     public private(set) var caps = ""
     public private(set) var connection: UInt64 = 0
+    /// What the host's tap says the stream is; `container` and `caps` differ from it after a change of codec
+    /// within the connection, until the tap says something new.
+    private var tapCaps = ""
+    /// Bytes dropped because their type is not audio (see ``carriesAudio``).
+    public private(set) var nonAudioBytes: UInt64 = 0
     private var framer: any StreamFramer = RawFramer()
     /// Bytes of the current connection handed to the framer before the pending ones.
     private var framedOffset: UInt64 = 0
@@ -43,12 +50,32 @@ public struct StreamUnitReader {
 
     public init() {}
 
+    /// What one buffer gave: its reading, then one more for each change of codec found inside it
+    /// (``FormatSwitch``; each begins with a `.formatChanged` gap). Hand them on in this order.
+    public mutating func readings(_ buffer: TrackSplitter.Buffer) -> [Reading] {
+        var all = [read(buffer)]
+        // A few per buffer at most: what is left after that is framed as the last one found.
+        while all.count < 8, let next = framer.switchedTo {
+            let rest = framer.flush()
+            container = next
+            caps = FormatSwitch.caps(next)
+            framer = container.makeFramer(caps: caps)
+            var reading = Reading(gap: .formatChanged, container: container, caps: caps, connection: connection)
+            reading.switchedFrom = all.last?.container
+            reading.units = frame(rest, from: framedOffset - UInt64(rest.count), replaced: &reading.replacedComments)
+            all.append(reading)
+        }
+        return all
+    }
+
+    /// One buffer's reading, without what follows a change of codec inside it (``readings(_:)`` has that).
     public mutating func read(_ buffer: TrackSplitter.Buffer) -> Reading {
         let sameConnection = !buffer.newConnection && buffer.connection == connection && !buffer.discontinuity
-        if sameConnection && caps == Self.unknownCaps && buffer.caps != caps && !held.isEmpty {
+        if sameConnection && tapCaps == Self.unknownCaps && buffer.caps != tapCaps && !held.isEmpty {
             // The type was found after the first bytes: frame them with what they turned out to be.
             container = StreamContainer(caps: buffer.caps)
             caps = buffer.caps
+            tapCaps = buffer.caps
             framer = container.makeFramer(caps: caps)
             var reading = Reading(container: container, caps: caps, connection: connection)
             framedOffset = buffer.offset + UInt64(buffer.bytes.count)
@@ -59,12 +86,13 @@ public struct StreamUnitReader {
         }
         var gap: Gap?
         var discarded = 0
-        if !sameConnection || buffer.formatChanged || buffer.caps != caps {
-            if buffer.caps != caps || !sameConnection {
+        if !sameConnection || buffer.formatChanged || buffer.caps != tapCaps {
+            if buffer.caps != tapCaps || !sameConnection {
                 container = StreamContainer(caps: buffer.caps)
                 caps = buffer.caps
+                tapCaps = buffer.caps
             }
-            if buffer.newConnection || buffer.connection != connection || buffer.formatChanged || buffer.caps != caps {
+            if buffer.newConnection || buffer.connection != connection || buffer.formatChanged || buffer.caps != tapCaps {
                 discarded = framer.flush().count
                 framer = container.makeFramer(caps: caps)
                 gap = buffer.newConnection || buffer.connection != connection ? .newConnection : .formatChanged
@@ -78,7 +106,7 @@ public struct StreamUnitReader {
             framedOffset = buffer.offset
         }
         var reading = Reading(gap: gap, discardedBytes: discarded, container: container, caps: caps, connection: connection)
-        if caps == Self.unknownCaps && held.count + buffer.bytes.count <= Self.maxHeldBytes {
+        if tapCaps == Self.unknownCaps && held.count + buffer.bytes.count <= Self.maxHeldBytes {
             // Not typed yet (the host's typefinder is still looking): wait for the caps.
             if held.isEmpty { heldOffset = buffer.offset }
             held += buffer.bytes
@@ -98,13 +126,23 @@ public struct StreamUnitReader {
         held = []
     }
 
+    /// Whether the bytes of the current caps may be written at all: a container oton frames, or
+    /// any other `audio/…` type (raw chunks). Text, images, HTML, a typefinder that never decided
+    /// (`application/octet-stream` past ``maxHeldBytes``): not audio, never copied into a recording
+    /// (a local file named by a list, issue 39 N7).
+    public var carriesAudio: Bool { container != .unknown || caps.lowercased().hasPrefix("audio/") }
+
     private mutating func frame(_ bytes: [UInt8], from start: UInt64, replaced: inout Int) -> [(unit: StreamUnit, offset: UInt64)] {
+        guard carriesAudio else {
+            nonAudioBytes += UInt64(bytes.count)
+            return []
+        }
         var position = start
         let before = (framer as? OggPageFramer)?.replacedComments ?? 0
         defer { replaced = ((framer as? OggPageFramer)?.replacedComments ?? 0) - before }
-        return framer.push(bytes).map { unit in
+        return framer.push(bytes).compactMap { unit in
             defer { position += UInt64(unit.receivedLength) }
-            return (unit, position)
+            return unit.bytes.isEmpty ? nil : (unit, position) // a frame left out (an MP3 stream's Xing frame)
         }
     }
 }

@@ -33,6 +33,8 @@ public struct TrackSplitter {
         /// Ogg: the granule position at the cut (0 at the start of a chain); nil when the
         /// recording joined a logical stream in the middle and the position is not known yet.
         public var granuleBase: Int64?
+        /// Ogg: audio at the end of the last page past `--duration`, trimmed by its granule position when the file is finished.
+        public var trimNanoseconds: Int64 = 0
     }
 
     public enum Action: Equatable, Sendable {
@@ -102,6 +104,9 @@ public struct TrackSplitter {
     private var latestIsFresh = false
     private var pendingCut: (metadata: TrackMetadata, deadline: Int64)?
     private var codecHeaders: [StreamUnit] = []
+    /// Ogg: the caps of the chain now running, from its BOS page; a chained stream may change codec
+    /// (an Opus chain, then a Vorbis one), and each file is named after its own (issue 39 §3).
+    private var chainCaps: String?
     /// Ogg: granule position after the last audio page placed (see Segment.granuleBase).
     private var oggGranule: Int64?
     private var lastMonotonic: Int64 = 0
@@ -125,8 +130,7 @@ public struct TrackSplitter {
 
     /// A buffer from the stream tap.
     public mutating func receive(_ buffer: Buffer) -> [Action] {
-        let reading = reader.read(buffer)
-        return receive(reading, monotonicNanoseconds: buffer.monotonicNanoseconds)
+        reader.readings(buffer).flatMap { receive($0, monotonicNanoseconds: buffer.monotonicNanoseconds) }
     }
 
     /// A buffer already read into units (the recorder reads each buffer once for the tracks and the archive).
@@ -139,6 +143,7 @@ public struct TrackSplitter {
             container = reading.container
             caps = reading.caps
             if gap != .lostData {
+                chainCaps = nil
                 codecHeaders = []
                 chainHasAudio = false
                 oggGranule = nil
@@ -197,6 +202,10 @@ public struct TrackSplitter {
         var actions: [Action] = []
         let unitOffset = offset
         offset += UInt64(unit.receivedLength)
+        if container == .ogg && unit.beginsLogicalStream, let page = OggPage(unit.bytes, at: 0),
+           let codec = OggPageFramer.codec(unit.bytes[page.headerLength...]) {
+            chainCaps = codec.caps
+        }
         if aligning {
             if current == nil {
                 actions += begin(at: unitOffset, boundary: false, metadata: latest, carried: latest != nil && !latestIsFresh)
@@ -285,7 +294,8 @@ public struct TrackSplitter {
     }
 
     private mutating func begin(at offset: UInt64, boundary: Bool, metadata: TrackMetadata?, carried: Bool) -> [Action] {
-        let segment = Segment(id: nextID, metadata: metadata, startedAtBoundary: boundary, container: container, caps: caps,
+        let segment = Segment(id: nextID, metadata: metadata, startedAtBoundary: boundary, container: container,
+                              caps: container == .ogg ? chainCaps ?? caps : caps,
                               connection: connection, streamOffset: offset, startedMonotonic: lastMonotonic,
                               granuleBase: container == .ogg ? oggGranule : nil)
         nextID += 1

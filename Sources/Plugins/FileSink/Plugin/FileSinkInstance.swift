@@ -51,20 +51,34 @@ final class FileSinkInstance: @unchecked Sendable {
         let bytes = raw.data.map { Array(UnsafeBufferPointer(start: $0, count: raw.size)) } ?? []
         let caps = format.pointee.caps.map { String(cString: $0) } ?? "application/octet-stream"
         let flags = raw.flags
-        let reading = reader.read(TrackSplitter.Buffer(
+        let readings = reader.readings(TrackSplitter.Buffer(
             bytes: bytes, caps: caps,
             newConnection: flags & OTON_MEDIA_FLAG_NEW_CONNECTION != 0,
             discontinuity: flags & OTON_MEDIA_FLAG_DISCONT != 0,
             formatChanged: flags & OTON_MEDIA_FLAG_FORMAT_CHANGED != 0,
             offset: raw.offset, connection: raw.connection, monotonicNanoseconds: raw.mono_ns))
+        for reading in readings { receive(reading, monotonicNanoseconds: raw.mono_ns) }
+    }
+
+    /// Said for the first few changes of codec within a connection; a server that changes all the time is not a flood of lines.
+    private var saidSwitches = 0
+    private static let switchesSaid = 3
+
+    private func receive(_ reading: StreamUnitReader.Reading, monotonicNanoseconds: Int64) {
+        if let before = reading.switchedFrom, saidSwitches < Self.switchesSaid {
+            saidSwitches += 1
+            host.log(OTON_LOG_WARNING, host.tr("the stream changed from {before} to {after} within the connection; a new file begins in the new format",
+                                               ["before": before.name, "after": reading.container.name])
+                     + (saidSwitches == Self.switchesSaid ? host.tr(" (further changes are not logged)") : ""))
+        }
         if reading.replacedComments > 0 && !saidCommentBound {
             saidCommentBound = true
             host.log(OTON_LOG_WARNING, host.tr("the stream sent an Ogg comment header larger than {limit}; it is recorded as an empty one (the file's tags are written when it is finished)",
                                                ["limit": formatBytes(UInt64(OggHeaderBound.maximumComment))]))
         }
-        recorder?.receive(reading, monotonicNanoseconds: raw.mono_ns)
-        archive?.receive(reading, arrival: WallClock.wall(atMonotonic: raw.mono_ns))
-        air?.receive(reading, now: raw.mono_ns > 0 ? raw.mono_ns : WallClock.monotonicNow())
+        recorder?.receive(reading, monotonicNanoseconds: monotonicNanoseconds)
+        archive?.receive(reading, arrival: WallClock.wall(atMonotonic: monotonicNanoseconds))
+        air?.receive(reading, now: monotonicNanoseconds > 0 ? monotonicNanoseconds : WallClock.monotonicNow())
     }
 
     func event(_ event: EventView.Snapshot) {

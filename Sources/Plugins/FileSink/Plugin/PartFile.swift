@@ -20,7 +20,7 @@ final class PartFile {
 
     /// Creates `path` (which must not exist yet) with mode 0644.
     init(creating path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) // read back: a FLAC header gets its length
         guard fd >= 0 else {
             let code = errno
             throw Failure(description: "cannot create \(path): \(String(cString: strerror(code)))", code: code)
@@ -60,6 +60,15 @@ final class PartFile {
         guard result == bytes.count else {
             throw Failure(description: "cannot write \(path): \(String(cString: strerror(result < 0 ? errno : EIO)))")
         }
+    }
+
+    /// The file's first `count` bytes (fewer when it is shorter).
+    func head(_ count: Int) throws -> [UInt8] {
+        guard descriptor >= 0 else { throw Failure(description: "\(path) is closed") }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, count, 0) }
+        guard read >= 0 else { throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        return Array(bytes.prefix(read))
     }
 
     /// Gives the open file a new name: `base` + `suffix`, or `base (2)` … + `suffix` when taken. Never replaces a file.

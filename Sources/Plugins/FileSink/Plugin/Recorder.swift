@@ -46,6 +46,8 @@ final class Recorder {
     private var totalBytes: UInt64 = 0
     /// Audio written to files so far (the `max_seconds` limit).
     private var totalNanoseconds: Int64 = 0
+    /// The next unit would have taken the audio further from `max_seconds` than stopping short of it: nothing more is written.
+    private var durationReached = false
     /// The duration was reached before the first title named the file (a server's burst arrives at once):
     /// the stop waits for that title, or for this much more audio.
     private static let titleGraceNanoseconds: Int64 = 5_000_000_000
@@ -177,6 +179,23 @@ final class Recorder {
         for action in actions {
             guard !stopped else { return }
             if case let .write(_, bytes, nanoseconds) = action, nanoseconds > 0 {
+                if let open, open.persist, settings.maxNanoseconds > 0 {
+                    // --duration ends at the unit (frame, page) nearest the duration, not after the whole buffer
+                    // it came in: a server's burst arrives in one piece (+2.4 s on a Vorbis station: issue 39 §3).
+                    // An Ogg page can be half a second or more: the one that crosses the duration is written
+                    // and its end trimmed when the file is finished (its granule position); a frame is
+                    // short enough to take the nearest.
+                    let left = settings.maxNanoseconds - totalNanoseconds - runNanoseconds
+                    let trims = open.segment.container == .ogg
+                    if !durationReached && (trims ? left <= 0 : left < nanoseconds - nanoseconds / 2) {
+                        flushRun()
+                        durationReached = true
+                    }
+                    if durationReached {
+                        write(bytes, nanoseconds: nanoseconds)
+                        continue
+                    }
+                }
                 run += bytes
                 runNanoseconds += nanoseconds
                 continue
@@ -282,7 +301,8 @@ final class Recorder {
 
     private func write(_ bytes: [UInt8], nanoseconds: Int64) {
         guard let open else { return }
-        if open.persist && settings.maxNanoseconds > 0 && totalNanoseconds >= settings.maxNanoseconds {
+        if open.persist && settings.maxNanoseconds > 0 && (durationReached || totalNanoseconds >= settings.maxNanoseconds) {
+            durationReached = true
             // The duration is in the file: what comes while the stop waits for a title is not written
             // (it made an untitled 15 s recording 20 s long), only counted against the grace.
             waitedNanoseconds += nanoseconds
@@ -305,7 +325,15 @@ final class Recorder {
     /// Keeps the on-demand buffer bounded: the oldest audio goes (Ogg codec headers stay).
     /// Stops at `max_seconds` of audio, but not before the first title has named the file (within a grace).
     private func stopAtDurationIfReached() {
-        guard settings.maxNanoseconds > 0, totalNanoseconds >= settings.maxNanoseconds, !stopped else { return }
+        guard settings.maxNanoseconds > 0, durationReached || totalNanoseconds >= settings.maxNanoseconds, !stopped else { return }
+        durationReached = true
+        if let open, open.segment.container == .ogg, totalNanoseconds > settings.maxNanoseconds {
+            // Now, not at the stop: the file may end (a connection closing) while the stop waits for a title.
+            let over = min(totalNanoseconds - settings.maxNanoseconds, open.segment.durationNanoseconds)
+            open.segment.trimNanoseconds = over
+            open.segment.durationNanoseconds -= over
+            totalNanoseconds -= over
+        }
         let untitled = open?.segment.metadata?.title == nil && open?.segment.metadata?.artist == nil
         if untitled && waitedNanoseconds < Self.titleGraceNanoseconds { return }
         stop(reason: .maxDuration, message: tr("recording stopped: {duration} of audio recorded (the duration asked for)", ["duration": formatSeconds(Double(totalNanoseconds) / 1e9)]), isError: false)
@@ -314,7 +342,7 @@ final class Recorder {
     private func trimBuffer(_ open: Open) {
         guard open.bufferedBytes > settings.bufferBytes else { return }
         var protected = 0
-        if open.segment.container == .ogg {
+        if open.segment.container.hasCodecHeaders {
             while protected < open.buffered.count && open.buffered[protected].nanoseconds == 0 { protected += 1 }
         }
         while open.bufferedBytes > settings.bufferBytes && open.buffered.count > protected + 1 {
@@ -393,6 +421,9 @@ final class Recorder {
             open.entry.file = nil
             reason = why
             reasonCode = wish?.reasonCode ?? (seconds < settings.minimumSeconds ? "too-short" : "partial-dropped")
+            if wish == nil && file.size > 0 { // an empty one (a new connection just as the duration was reached) is no loss
+                if reasonCode == "too-short" { notKept.short.add(seconds) } else { notKept.partial.add(seconds) }
+            }
         case let .keep(relative):
             do {
                 finalPath = try finisher.finalize(file, track, relative: relative, tagging: tagging)
@@ -422,6 +453,35 @@ final class Recorder {
         }
     }
 
+    /// Audio written and then deleted, so that the files hold less than "{duration} of audio recorded" says
+    /// (the default --min-seconds 5 kept 8 of 15 s of a lab MP3, and only the per-file lines said why: issue 39 §3).
+    private struct NotKept {
+        struct Tally {
+            var count = 0
+            var seconds = 0.0
+            mutating func add(_ piece: Double) { count += 1; seconds += piece }
+        }
+        var short = Tally()
+        var partial = Tally()
+    }
+    private var notKept = NotKept()
+
+    /// "; 7.0 s of it not kept: 2 pieces shorter than --min-seconds (5.0 s)", or nothing when every piece was kept.
+    private func notKeptSummary() -> String {
+        var parts: [String] = []
+        if notKept.short.count > 0 {
+            parts.append(tr("{seconds} in {count} piece(s) shorter than --min-seconds ({minimum})",
+                            ["seconds": formatSeconds(notKept.short.seconds), "count": String(notKept.short.count),
+                             "minimum": formatSecondsPrecisely(settings.minimumSeconds)]))
+        }
+        if notKept.partial.count > 0 {
+            parts.append(tr("{seconds} in {count} incomplete piece(s) (--partial drop)",
+                            ["seconds": formatSeconds(notKept.partial.seconds), "count": String(notKept.partial.count)]))
+        }
+        guard !parts.isEmpty else { return "" }
+        return tr("; not kept: {pieces}", ["pieces": parts.joined(separator: tr(" and ", [:]))])
+    }
+
     /// Stops cleanly: the current file ends as incomplete and nothing more is written.
     private func stop(reason: StopReason, message: String, isError: Bool = true) {
         guard !stopped else { return }
@@ -429,6 +489,6 @@ final class Recorder {
         // What was written is intact (a failed write is cut back); file it as incomplete.
         if let open { end(open.segment, complete: false) }
         stopped = true
-        notify(.stopped(reason: reason, message: message, isError: isError))
+        notify(.stopped(reason: reason, message: message + notKeptSummary(), isError: isError))
     }
 }

@@ -16,6 +16,18 @@ struct TrackFinisher {
 
     /// Writes what must be inside the file before it is closed (WAV sizes and tags).
     func seal(_ file: PartFile, _ track: Track, tagging: Bool) {
+        if track.segment.container == .flac {
+            // STREAMINFO was written with total samples unknown: it now says the file's own length,
+            // which players read as its duration (a cut FLAC file once read as the whole stream's).
+            do {
+                if let patch = FLACStreamInfo.totalSamplesPatch(head: try file.head(42), durationNanoseconds: track.segment.durationNanoseconds) {
+                    try file.overwrite(patch.bytes, at: patch.offset)
+                }
+            } catch {
+                log(.warning, "cannot write the length into the FLAC header of \(file.path): \(error)")
+            }
+            return
+        }
         guard track.segment.container == .pcm else { return }
         do {
             try file.refreshWAVSizes()
@@ -40,10 +52,14 @@ struct TrackFinisher {
                 let tag = id3(track).bytes()
                 if let tagged = copy(file, relative: relative, to: target, { output in
                     try output.write(tag)
+                    var xing = XingFrame()
+                    try FileOps.forEachChunk(of: file.path) { xing.count($0) }
+                    if let frame = xing.frame() { try output.write(frame) }
                     try FileOps.append(contentsOf: file.path, to: output)
                 }) { return tagged }
             case .ogg:
-                var rewriter = OggTagRewriter(tags: tags(track), granuleBase: track.segment.granuleBase)
+                var rewriter = OggTagRewriter(tags: tags(track), granuleBase: track.segment.granuleBase,
+                                              keepNanoseconds: track.segment.trimNanoseconds > 0 ? track.segment.durationNanoseconds : nil)
                 if let tagged = copy(file, relative: relative, to: target, { output in
                     try FileOps.forEachChunk(of: file.path) { chunk in
                         let bytes = rewriter.push(chunk)
@@ -52,7 +68,7 @@ struct TrackFinisher {
                     let rest = rewriter.finish()
                     if !rest.isEmpty { try output.write(rest) }
                 }) { return tagged }
-            case .adts, .pcm, .unknown:
+            case .adts, .flac, .pcm, .unknown:
                 break
             }
         }

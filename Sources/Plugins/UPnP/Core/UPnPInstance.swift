@@ -34,6 +34,7 @@ final class UPnPInstance: SwiftPluginInstance, @unchecked Sendable {
         let directory = self.directory
         let interface = config.interface
         glib.start(name: "oton-upnp") {
+            XMLErrorRoute.shared.install(log: { host.log(OTON_LOG_WARNING, $0) })
             let reason = directory.start(interface: interface)
             failure.set(reason)
             started.signal()
@@ -50,15 +51,18 @@ final class UPnPInstance: SwiftPluginInstance, @unchecked Sendable {
     func shutdown() {
         let directory = self.directory
         glib.stop { directory.stop() }
+        XMLErrorRoute.shared.uninstall()
     }
 
     func receive(_ event: EventView.Snapshot) {
         guard event.kind == OTON_EVENT_TRACK else { return }
         latestTrack = event.track
-        guard let casting, let target = CastTarget(track: event.track), target.format != nil,
-              target.url != casting.target.url else { return }
+        guard let casting, let target = CastTarget(track: event.track), target.url != casting.target.url,
+              target.format != nil || target.codec != nil else { return }
         // The player moved to another station (or another stream of the playlist) while casting:
         // the renderer takes the new stream, and local playback, which the switch started, pauses again.
+        // It waits for the track event that names the codec (every stream's, titleless ones too:
+        // see TrackAccumulator), so the renderer's formats are checked first.
         let deadline = DispatchTime.now() + .seconds(UPnPConfig.commandBudgetSeconds)
         switch handOver(target, to: casting.udn, name: casting.name, deadline: deadline) {
         case .success:
