@@ -15,6 +15,7 @@ static inline CURLcode oton_curl_set_read_function(CURL *curl, curl_read_callbac
 static inline CURLcode oton_curl_set_progress_function(CURL *curl, curl_xferinfo_callback function) { return curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, function); }
 static inline long oton_curl_response_code(CURL *curl) { long code = 0; curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code); return code; }
 static inline const char *oton_curl_content_type(CURL *curl) { char *type = NULL; curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &type); return type; }
+static inline long oton_curl_os_errno(CURL *curl) { long value = 0; curl_easy_getinfo(curl, CURLINFO_OS_ERRNO, &value); return value; }
 static inline const char *oton_curl_effective_url(CURL *curl) { char *url = NULL; curl_easy_getinfo(curl, CURLINFO_EFFECTIVE_URL, &url); return url; }
 
 static inline void *oton_curl_private(CURL *curl) { char *value = NULL; curl_easy_getinfo(curl, CURLINFO_PRIVATE, &value); return value; }

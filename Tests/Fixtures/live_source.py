@@ -12,8 +12,14 @@ Logs in LOG_DIR: sent-<n>.bin, the bytes sent on connection n (whole frames only
 sent-<n>.json, {"first_frame": k, "t0": T0, "frame_seconds": d}, so a test can tell the air time
 of every byte it received.
 
+sent-<n>.json also says when the connection's request arrived ("accepted", wall time).
+
 Standard input commands (one a line):
   down SECONDS   close every listener now and answer 404 for SECONDS (the source is gone)
+  crash SECONDS  close every listener and the listening socket now (connections are refused, as
+                 when the server process dies) and listen again on the same port after SECONDS;
+                 prints "UP <wall time>" when it listens again and adds that time to LOG_DIR/up.log
+  empty N        close the next N requests at once without an answer (a connection that yields nothing)
 Ends when MAX_SECONDS (default 300) have passed or standard input closes.
 """
 import json
@@ -51,7 +57,7 @@ def main():
         frames, frame_seconds = frames_of(f.read())
     t0_wall = time.time()
     t0_mono = time.monotonic()
-    state = {"down_until": 0.0, "epoch": 0, "connections": 0}
+    state = {"down_until": 0.0, "epoch": 0, "connections": 0, "empty": 0}
     lock = threading.Lock()
 
     def on_air_index(now_mono):
@@ -67,7 +73,11 @@ def main():
                 if not chunk:
                     return
                 request += chunk
+            accepted = time.time()
             with lock:
+                if state["empty"] > 0:
+                    state["empty"] -= 1
+                    return
                 if time.monotonic() < state["down_until"]:
                     conn.sendall(b"HTTP/1.0 404 Not Found\r\nContent-Type: text/plain\r\n\r\nsource down\n")
                     return
@@ -77,7 +87,7 @@ def main():
             now = time.monotonic()
             first = max(0, on_air_index(now) + 1 - int(BURST_SECONDS / frame_seconds))
             with open(os.path.join(log_dir, "sent-%d.json" % number), "w") as meta:
-                json.dump({"first_frame": first, "t0": t0_wall, "frame_seconds": frame_seconds}, meta)
+                json.dump({"first_frame": first, "t0": t0_wall, "frame_seconds": frame_seconds, "accepted": accepted}, meta)
             log = open(os.path.join(log_dir, "sent-%d.bin" % number), "wb")
             conn.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: audio/mpeg\r\nicy-name: Live Source\r\n\r\n")
             k = first
@@ -104,12 +114,17 @@ def main():
                 pass
             conn.close()
 
-    server = socket.socket()
-    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    server.bind(("127.0.0.1", 0))
-    server.listen(16)
-    server.settimeout(0.5)
-    print("PORT %d" % server.getsockname()[1], flush=True)
+    def listen(port):
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
+        sock.listen(16)
+        sock.settimeout(0.2)
+        return sock
+
+    listening = {"socket": listen(0), "crash": None}
+    port = listening["socket"].getsockname()[1]
+    print("PORT %d" % port, flush=True)
 
     def commands():
         for line in sys.stdin:
@@ -119,13 +134,38 @@ def main():
                     state["down_until"] = time.monotonic() + float(words[1])
                     state["epoch"] += 1
                 print("DOWN", flush=True)
+            elif len(words) == 2 and words[0] == "empty":
+                with lock:
+                    state["empty"] += int(words[1])
+            elif len(words) == 2 and words[0] == "crash":
+                with lock:
+                    state["epoch"] += 1
+                    listening["crash"] = float(words[1])
+                try:
+                    listening["socket"].shutdown(socket.SHUT_RDWR)  # refuses from now on (Linux), not after accept's timeout
+                except OSError:
+                    pass
         os._exit(0)
 
     threading.Thread(target=commands, daemon=True).start()
     while time.monotonic() < deadline:
+        with lock:
+            crash, listening["crash"] = listening["crash"], None
+        if crash is not None:
+            listening["socket"].close()
+            print("CRASHED", flush=True)
+            time.sleep(crash)
+            listening["socket"] = listen(port)
+            up = time.time()
+            with open(os.path.join(log_dir, "up.log"), "a") as log:
+                log.write("%.6f\n" % up)
+            print("UP %.6f" % up, flush=True)
         try:
-            conn, _ = server.accept()
+            conn, _ = listening["socket"].accept()
         except socket.timeout:
+            continue
+        except OSError:  # shut down by a crash command: the next turn closes it
+            time.sleep(0.01)
             continue
         threading.Thread(target=serve, args=(conn,), daemon=True).start()
 

@@ -76,12 +76,7 @@ final class ArchiveUploadTests: XCTestCase {
 
         // What SIGTERM left goes at the next start; then every segment is in the store exactly once, and gone locally.
         let finished = recorder.finishedEvents().filter { $0["status"] == "archive" }
-        // The next start waits for the next 5 s window: a start inside the window of the segment SIGTERM ended
-        // names its first segment alike, and with --upload-delete that name is free again locally, so the store's
-        // object is replaced (a known bug, in the session notes: names must not repeat after an upload-delete).
-        let window = 5.0
-        let now = Date().timeIntervalSince1970
-        usleep(useconds_t(((now / window).rounded(.down) * window + window - now + 0.3) * 1_000_000))
+        // The next start comes at once, inside the window of the segment SIGTERM ended: its first segment gets a name of its own.
         let again = try RecordHarness(self, url: server.url(mount: "/f.mp3").absoluteString, extra: [
             "--archive", "5s", "--upload", "s3://\(bucket)", "--upload-endpoint", store.endpoint, "--upload-delete",
         ], out: recorder.out, environment: store.credentials)
@@ -106,6 +101,70 @@ final class ArchiveUploadTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: path), "\(relative): removed once confirmed (--upload-delete)")
             XCTAssertNotNil(objects[(relative as NSString).deletingPathExtension + ".jsonl"], "its ledger too")
         }
+    }
+
+    /// A name is never given twice, though --upload-delete frees it locally: every segment of an hour
+    /// is named alike here ({hh}, no {start}), so without the record of names given the third segment took
+    /// the first one's name (uploaded and removed by then) and replaced its object; and a recorder restarted
+    /// inside the window of the segment SIGTERM ended gets a name of its own. Each object holds the bytes
+    /// its segment was written with (the test keeps a hard link to every `.part` while it is written).
+    func testARestartInsideTheWindowWithUploadDeleteNeverReplacesAnObject() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/n.mp3", format: .mp3, initialTitle: "Artist N - One")
+        let store = try S3Lab(self, bucket: bucket)
+        try store.waitUntilReady()
+        let extra = ["--archive", "5s", "--archive-template", "{yyyy}/{mm}/{dd}/{hh}.{ext}", "--upload", "s3://\(bucket)", "--upload-endpoint",
+                     store.endpoint, "--upload-delete"]
+        let kept = try TemporaryDirectory(self)
+        let out = kept.file("out")
+        let keeper = PartKeeper(root: out, into: kept.file("links"))
+        defer { keeper.stop() }
+        let first = try RecordHarness(self, url: server.url(mount: "/n.mp3").absoluteString, extra: extra, out: out, environment: store.credentials)
+        try first.start()
+        let uploadedThree = await poll(timeout: 120) {
+            first.finishedEvents().filter { $0["status"] == "archive" }.count >= 3
+                && store.segmentKeys().count >= 3
+        }
+        XCTAssertTrue(uploadedThree, "objects: \(store.objects().keys.sorted())\n\(first.stderr)")
+        XCTAssertEqual(first.stop(), 0, first.stderr)
+        // At once: inside the window of the segment SIGTERM ended.
+        let second = try RecordHarness(self, url: server.url(mount: "/n.mp3").absoluteString, extra: extra, out: first.out, environment: store.credentials)
+        try second.start()
+        let recordedTwo = await poll(timeout: 90) {
+            second.finishedEvents().filter { $0["status"] == "archive" }.count >= 2
+        }
+        XCTAssertTrue(recordedTwo, second.stderr)
+        XCTAssertEqual(second.stop(), 0, second.stderr)
+
+        keeper.stop()
+        let events = (first.finishedEvents() + second.finishedEvents()).filter { $0["status"] == "archive" }
+        let finished = events.compactMap { $0["path"] }
+        XCTAssertEqual(Set(finished).count, finished.count, "a name given twice: \(finished)")
+        let last = second.finishedEvents().filter { $0["status"] == "archive" }.last?["path"]
+        // Everything but what the second SIGTERM left (it may wait in the journal for the next start) is in the store.
+        let arrived = await poll(timeout: 60, every: 0.5) {
+            let keys = Set(store.objects().keys)
+            return finished.allSatisfy { $0 == last || keys.contains(String($0.dropFirst(first.out.count + 1))) }
+        }
+        XCTAssertTrue(arrived, "objects: \(store.objects().keys.sorted())\nfinished: \(finished)")
+        let objects = store.objects()
+        var compared = 0
+        for path in finished {
+            let key = String(path.dropFirst(first.out.count + 1))
+            guard let object = objects[key] else {
+                XCTAssertEqual(path, last, "\(key) is neither in the store nor the last segment")
+                XCTAssertTrue(FileManager.default.fileExists(atPath: path), "\(key): not uploaded, so kept")
+                continue
+            }
+            XCTAssertEqual(object.puts, 1, "\(key) was written once")
+            XCTAssertEqual(object.size, Int(events.first { $0["path"] == path }?["bytes"] ?? ""), "\(key): the size recorded")
+            // A segment of a few frames (the first of a run may end at a boundary just after it began) can come and go between two looks.
+            guard let link = keeper.link(of: path) else { continue }
+            XCTAssertEqual(try store.bytes(key), [UInt8](FileManager.default.contents(atPath: link) ?? Data()), "\(key) holds its own bytes")
+            compared += 1
+        }
+        XCTAssertGreaterThanOrEqual(compared, 4, "segments compared byte for byte")
     }
 
     func testAStoreThatIsDownLeavesAJournalThatTheNextStartUploads() async throws {
@@ -155,13 +214,63 @@ final class ArchiveUploadTests: XCTestCase {
         }
     }
 
-    private func poll(timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
+    private func poll(timeout: TimeInterval, every interval: TimeInterval = 0.5, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
-            try? await Task.sleep(nanoseconds: 500_000_000)
+            try? await Task.sleep(nanoseconds: UInt64(interval * 1e9))
         }
         return condition()
+    }
+}
+
+/// Keeps a hard link to every `.mp3.part` under `root` (looked for every 20 ms on a thread of its
+/// own), so a test can read a segment's bytes after `--upload-delete` removed it: the link is the
+/// same inode, which the recorder writes to the end and then renames.
+final class PartKeeper: @unchecked Sendable {
+    private let lock = NSLock()
+    private var links: [String: String] = [:]
+    private var stopped = false
+    private let thread: Thread
+
+    init(root: String, into folder: String) {
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let state = Box()
+        thread = Thread {
+            while true {
+                state.keeper?.lock.lock()
+                let done = state.keeper?.stopped ?? true
+                state.keeper?.lock.unlock()
+                if done { return }
+                if let walker = FileManager.default.enumerator(atPath: root) {
+                    while let relative = walker.nextObject() as? String {
+                        guard relative.hasSuffix(".mp3.part"), let keeper = state.keeper else { continue }
+                        let segment = root + "/" + String(relative.dropLast(".part".count))
+                        keeper.lock.lock()
+                        let known = keeper.links[segment] != nil
+                        let link = folder + "/\(keeper.links.count).mp3"
+                        keeper.lock.unlock()
+                        if !known, Glibc.link(root + "/" + relative, link) == 0 {
+                            keeper.lock.lock(); keeper.links[segment] = link; keeper.lock.unlock()
+                        }
+                    }
+                }
+                usleep(20_000)
+            }
+        }
+        state.keeper = self
+        thread.start()
+    }
+
+    private final class Box: @unchecked Sendable { weak var keeper: PartKeeper? }
+
+    func link(of segment: String) -> String? {
+        lock.lock(); defer { lock.unlock() }
+        return links[segment]
+    }
+
+    func stop() {
+        lock.lock(); stopped = true; lock.unlock()
     }
 }
 

@@ -43,11 +43,29 @@ final class LiveSource: @unchecked Sendable {
         input.fileHandleForWriting.write(Data("down \(seconds)\n".utf8))
     }
 
-    /// What connection `number` (1, 2 …) was sent, and the air time of its first frame.
+    /// Closes every listener and the listening socket (connections are refused, as when the server
+    /// process dies), and listens again on the same port after `seconds`.
+    func crash(seconds: Double) {
+        input.fileHandleForWriting.write(Data("crash \(seconds)\n".utf8))
+    }
+
+    /// The next `count` requests are closed at once without an answer (connections that yield nothing).
+    func closeEmpty(_ count: Int) {
+        input.fileHandleForWriting.write(Data("empty \(count)\n".utf8))
+    }
+
+    /// When the server listened again after each ``crash(seconds:)`` (wall time).
+    var upTimes: [Double] {
+        let text = (try? String(contentsOfFile: logDirectory + "/up.log", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { Double($0) }
+    }
+
+    /// What connection `number` (1, 2 …) was sent, the air time of its first frame, and when its request arrived.
     struct Connection {
         var bytes: [UInt8]
         var firstFrameAirTime: Double
         var frameSeconds: Double
+        var accepted: Double
     }
 
     func connections() throws -> [Connection] {
@@ -57,7 +75,8 @@ final class LiveSource: @unchecked Sendable {
               let meta = FileManager.default.contents(atPath: logDirectory + "/sent-\(number).json"),
               let fields = try JSONSerialization.jsonObject(with: meta) as? [String: Any],
               let first = fields["first_frame"] as? Int, let t0 = fields["t0"] as? Double, let frame = fields["frame_seconds"] as? Double {
-            result.append(Connection(bytes: [UInt8](data), firstFrameAirTime: t0 + Double(first) * frame, frameSeconds: frame))
+            result.append(Connection(bytes: [UInt8](data), firstFrameAirTime: t0 + Double(first) * frame, frameSeconds: frame,
+                                     accepted: fields["accepted"] as? Double ?? 0))
             number += 1
         }
         return result

@@ -8,12 +8,18 @@ import OtonSupport
 ///
 /// A consumer stuck in a call holds its worker; a watcher adds a worker whenever every worker has
 /// been inside one call for more than a second while mailboxes wait (up to `maximumWorkers`), so a
-/// hung plugin never holds up the others — the same promise a thread per mailbox kept.
+/// hung plugin never holds up the others — the same promise a thread per mailbox kept. A slow disk
+/// looks the same (a track's fsync that takes a second at 1000 stations), so a worker added this way
+/// leaves again once it has had nothing to do for `extraIdleSeconds`: the count comes back to the
+/// base (it grew 39 → 83 threads and stayed there in a 1000-station run with short tracks, issue 37 §6).
 package final class MailboxPool: @unchecked Sendable { // `condition` guards every var
     package static let shared = MailboxPool(
         workers: ProcessInfo.processInfo.environment["OTON_MAILBOX_THREADS"].flatMap(Int.init).map { min(max($0, 1), 64) } ?? 4)
 
     package static let maximumWorkers = 256
+    /// An added worker idle this long leaves (the base workers stay).
+    package static let extraIdleSeconds = 10.0
+    private let baseWorkers: Int
     private let condition = NSCondition()
     private var ready: [Mailbox] = []
     private var readyHead = 0
@@ -27,6 +33,7 @@ package final class MailboxPool: @unchecked Sendable { // `condition` guards eve
     private var nextWorker = 0
 
     package init(workers: Int) {
+        baseWorkers = max(1, workers)
         condition.lock()
         for _ in 0 ..< workers { startWorker() }
         condition.unlock()
@@ -70,9 +77,18 @@ package final class MailboxPool: @unchecked Sendable { // `condition` guards eve
             condition.lock()
             while readyHead == ready.count {
                 idle += 1
-                condition.wait()
+                // Beyond the base count, a worker waits only so long for work, then leaves.
+                let extra = workers > baseWorkers
+                let woken = extra ? condition.wait(until: Date(timeIntervalSinceNow: Self.extraIdleSeconds)) : { condition.wait(); return true }()
                 idle -= 1
-                if wakeupsInFlight > 0 { wakeupsInFlight -= 1 }
+                if woken, wakeupsInFlight > 0 { wakeupsInFlight -= 1 }
+                // A wake-up meant for a worker whose wait had just timed out went to nobody.
+                wakeupsInFlight = min(wakeupsInFlight, idle)
+                if !woken, readyHead == ready.count, workers > baseWorkers {
+                    workers -= 1
+                    condition.unlock()
+                    return
+                }
             }
             let mailbox = ready[readyHead]
             readyHead += 1

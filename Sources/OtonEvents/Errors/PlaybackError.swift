@@ -26,6 +26,9 @@ public enum StreamUnavailableReason: Hashable, Sendable {
     /// A live stream's server closed the connection as if the stream were over (its source left, or
     /// it restarted). Not a network fault: it was shown as "the network seems to be unavailable".
     case serverEnded
+    /// Nothing accepts connections at the station's address (ECONNREFUSED): its server is down or
+    /// restarting. The network works (the host answered): it was shown as "the network seems to be unavailable".
+    case refused
     /// The stream failed for a reason the classifier could not pin down.
     case unknown
     /// The URL is a playlist that gave no stream (see ``PlaylistProblem``).
@@ -45,6 +48,7 @@ public enum StreamUnavailableReason: Hashable, Sendable {
         case .tooManyRedirects: "too-many-redirects"
         case .redirectToUnsupportedScheme: "unsupported-redirect"
         case .serverEnded: "server-ended"
+        case .refused: "refused"
         case .unknown: "unknown"
         case let .playlist(problem): problem.code
         }
@@ -97,6 +101,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             case .tooManyRedirects(let limit): catalogue.tr("The address redirects in a loop (too many redirects, more than {limit}).", ["limit": "\(limit)"])
             case .redirectToUnsupportedScheme(let target): catalogue.tr("The server redirected to an address oton does not follow ({target}).", ["target": "\(target)"])
             case .serverEnded: catalogue.tr("The station's server ended the stream.")
+            case .refused: catalogue.tr("The station's server refused the connection: it is down or restarting.")
             case .unknown: catalogue.tr("The station's stream isn't available right now.")
             case let .playlist(problem): problem.message(in: catalogue)
             }
@@ -144,6 +149,8 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
                 catalogue.tr("The station's server is misconfigured. Check the stream URL (the station's website usually lists the current one).")
             case .serverEnded:
                 catalogue.tr("Its source may have stopped or the server restarted. oton tries again on its own; to try at once, press space (or run `oton ctl play`).")
+            case .refused:
+                catalogue.tr("oton tries again on its own; if it keeps happening, check the stream URL's host and port.")
             case .unknown:
                 catalogue.tr("Try again in a moment. If it keeps failing, the station may be off air.")
             case let .playlist(problem):
@@ -175,6 +182,9 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             if case .serverEnded = reason {
                 return catalogue.tr("Its source may have stopped or the server restarted. Try again later.")
             }
+            if case .refused = reason {
+                return catalogue.tr("Try again later; if it keeps happening, check the stream URL's host and port.")
+            }
             return recoverySuggestion(in: catalogue)
         case .stalled:
             return catalogue.tr("The station or your connection is overloaded: try a lower-quality stream.")
@@ -202,7 +212,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             false
         case .streamUnavailable(let reason):
             switch reason {
-            case .notFound, .serverError, .unknown, .serverEnded: true
+            case .notFound, .serverError, .unknown, .serverEnded, .refused: true
             case .secureConnectionFailed: true // a handshake can also fail on a flaky network; recording keeps trying
             case .httpStatus(let status): status == 408 || status == 429
             case .sentNothing: true

@@ -123,6 +123,7 @@ public enum PlaybackErrorClassifier {
         if let status, let kind = classify(httpStatus: status) { return kind }
         if report.code == Resource.notAuthorized { return .streamUnavailable(reason: .notAuthorized) }
         if mentionsTLSFailure(text) { return .streamUnavailable(reason: .secureConnectionFailed) }
+        if text.contains("connection refused") { return .streamUnavailable(reason: .refused) } // the server is down, not the network
         if mentionsNetworkTrouble(text) { return .networkUnavailable }
         switch report.code {
         case Resource.notFound: return .streamUnavailable(reason: .notFound)

@@ -80,9 +80,10 @@ package final class CurlStreamDriver: @unchecked Sendable { // `condition` guard
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                       let stream = LightStream.from(easy) else { continue }
                 let code = message.pointee.data.result
+                let osErrno = Int32(clamping: oton_curl_os_errno(easy)) // read before the handle is freed
                 active.removeValue(forKey: ObjectIdentifier(stream))
                 stream.detach(from: multi)
-                stream.finished(code)
+                stream.finished(code, osErrno: osErrno)
             }
 
             if active.isEmpty {

@@ -1,10 +1,14 @@
 import CCurl
+#if canImport(Glibc)
+import Glibc
+#endif
 import OtonEvents
 
 /// What a failed light-engine transfer means for the listener: the same kinds the GStreamer
 /// engine's errors become (``PlaybackErrorClassifier``), from curl's code and the HTTP status.
 package enum LightFailure {
-    package static func kind(_ code: CURLcode, httpStatus: Int?, maxRedirects: Int) -> PlaybackErrorKind {
+    /// `osErrno`: the system's error of the failed connect or read (CURLINFO_OS_ERRNO), 0 when none.
+    package static func kind(_ code: CURLcode, httpStatus: Int?, maxRedirects: Int, osErrno: Int32 = 0) -> PlaybackErrorKind {
         if code == CURLE_HTTP_RETURNED_ERROR, let status = httpStatus, let kind = PlaybackErrorClassifier.classify(httpStatus: status) {
             return kind
         }
@@ -18,6 +22,9 @@ package enum LightFailure {
             return .streamUnavailable(reason: .secureConnectionFailed)
         case CURLE_WEIRD_SERVER_REPLY:
             return .streamUnavailable(reason: .notAudio)
+        case CURLE_COULDNT_CONNECT where osErrno == ECONNREFUSED:
+            // The host answered that nothing listens there: a server down or restarting, not the network.
+            return .streamUnavailable(reason: .refused)
         default:
             return .networkUnavailable
         }

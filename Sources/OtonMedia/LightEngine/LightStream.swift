@@ -163,7 +163,8 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     package static let maxRedirects = 5
 
     /// The transfer ended: the server closed the stream (OK) or curl says why it failed.
-    package func finished(_ code: CURLcode) {
+    /// `osErrno`: the system's error behind a failed connect or read (CURLINFO_OS_ERRNO).
+    package func finished(_ code: CURLcode, osErrno: Int32 = 0) {
         guard !abandoned else { return }
         if code == CURLE_OK {
             report(.endOfStream)
@@ -171,7 +172,8 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
         }
         let detail = String(cString: errorBuffer)
         let words = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-        report(.failure(LightFailure.kind(code, httpStatus: headers.status, maxRedirects: Self.maxRedirects), detail: words))
+        report(.failure(LightFailure.kind(code, httpStatus: headers.status, maxRedirects: Self.maxRedirects, osErrno: osErrno),
+                        detail: words))
     }
 
     /// A piece of the body; false ends the transfer.

@@ -17,6 +17,8 @@ import OtonEvents
 /// 2. Otherwise, when the connection failed after the source's own read
 ///    timeout, the server sent nothing for that long.
 /// 3. Otherwise GStreamer's classification stands.
+/// When the GET got a body, the station has recovered meanwhile: the player reconnects at once
+/// (``answersAgain(_:)``) rather than throw that away and wait for its backoff.
 public enum EmptyConnectionDiagnosis {
     public enum Step: Equatable, Sendable {
         /// GStreamer's classification stands.
@@ -57,6 +59,15 @@ public enum EmptyConnectionDiagnosis {
             return .streamUnavailable(reason: .sentNothing(seconds: sourceTimeoutSeconds))
         }
         return kind
+    }
+
+    /// The diagnostic GET got a body (a live stream fills the 16 KiB cap): the station has recovered
+    /// since the connection that yielded nothing, and the player reconnects at once instead of after its backoff.
+    public static func answersAgain(_ failure: CappedHTTPClient.Failure?) -> Bool {
+        switch failure {
+        case nil, .tooLarge?: true
+        default: false
+        }
     }
 
     /// Asks `url` once (on a private queue) and calls back with curl's failure, nil when it got a body.

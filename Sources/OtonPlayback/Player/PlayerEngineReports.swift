@@ -129,6 +129,14 @@ extension Player {
                                                                  sourceTimeoutSeconds: PipelineDescription.sourceTimeoutSeconds)
                     if better != kind { logger.info("\(current.url): \(better.message)") }
                     handle(.failed(better))
+                    // The diagnostic connection got a stream: the station has recovered. Its bytes are not
+                    // thrown away for a backoff's wait (4 s of audio at Icecast's burst): reconnect at once.
+                    if EmptyConnectionDiagnosis.answersAgain(failure), case .reconnecting = machine.state {
+                        logger.info("\(current.url): the station answers again; reconnecting at once")
+                        retryTimer?.cancel()
+                        retryTimer = nil
+                        handle(.retryTimerFired)
+                    }
                 }
             }
         }

@@ -8,6 +8,17 @@ final class ReconnectPolicyTests: XCTestCase {
                        [.seconds(2), .seconds(4), .seconds(6), .seconds(8), .seconds(10)])
     }
 
+    /// A recorder's first reconnects come quickly (a restarted server costs about a second, issue 37 §6),
+    /// then the usual growth, capped.
+    func testARecorderReconnectsQuicklyFirstThenBacksOff() {
+        let policy = ReconnectPolicy.headless
+        XCTAssertEqual((1...13).map(policy.delay(forAttempt:)),
+                       [.milliseconds(500)] + Array(repeating: .seconds(1), count: 9) + [.seconds(2), .seconds(4), .seconds(6)])
+        XCTAssertEqual(policy.delay(forAttempt: 1_000), .seconds(30))
+        XCTAssertEqual(policy.delay(forAttempt: 0), .milliseconds(500))
+        XCTAssertEqual(ReconnectPolicy.listening.delay(forAttempt: 1), .seconds(2), "a listener's retries are as they were")
+    }
+
     func testDelayIsCappedAtThirtySeconds() {
         let policy = ReconnectPolicy()
         XCTAssertEqual(policy.delay(forAttempt: 15), .seconds(30))

@@ -172,7 +172,9 @@ final class ArchiveRecorder {
             guard FileOps.isInside(directory, root: settings.directory) else {
                 throw PartFile.Failure(description: "\(directory) leads outside the output folder (a symbolic link?)")
             }
-            let file = try FileOps.createUnique(base, suffix: ".part", caseBlind: settings.template.portable)
+            // A name given before (its segment may be uploaded and removed) is not given again: a restart inside a window gets `NAME (2)`.
+            let file = try ArchiveNames.claim(base, root: settings.directory, start: segment.start, period: archive.period,
+                                              caseBlind: settings.template.portable)
             let final = String(file.path.dropLast(".part".count))
             let opened = Open(segment: segment, file: file, ledgerPath: ArchiveMarker.ledgerPath(forSegment: final))
             open = opened
