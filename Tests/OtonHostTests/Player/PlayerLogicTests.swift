@@ -44,15 +44,15 @@ final class PlayerReconnectLogicTests: XCTestCase {
         harness.play()
         XCTAssertEqual(harness.stateName, "playing")
         harness.fail()
-        XCTAssertEqual(harness.state?.field(OTON_FIELD_RETRY_IN_MS), "2000", "the first attempt again after playing")
+        XCTAssertEqual(harness.state?.field(OTON_FIELD_RETRY_IN_MS), "500", "the first attempt again after playing (headless: after 0.5 s)")
         XCTAssertNil(harness.state?.field(OTON_FIELD_RETRY_MAX), "unlimited")
-        for _ in 0 ..< 20 {
+        for _ in 0 ..< 25 { // 0.5 s, 1 s × 9, then 2 s, 4 s … : 30 s from the 25th
             harness.advance(.seconds(30))
             harness.fail()
         }
         XCTAssertNil(harness.outcome)
         XCTAssertEqual(harness.state?.field(OTON_FIELD_RETRY_IN_MS), "30000", "the delay stops growing at 30 s")
-        XCTAssertEqual(harness.engines.engines.count, 22, "the first, one after the first failure, one per 30 s")
+        XCTAssertEqual(harness.engines.engines.count, 27, "the first, one after the first failure, one per 30 s")
     }
 
     func testAFailureNotWorthARetryEndsAtOnce() {
@@ -119,11 +119,12 @@ final class PlayerWatchdogLogicTests: XCTestCase {
         harness.play()
         harness.advance(.seconds(9))
         XCTAssertEqual(harness.stateName, "playing")
-        harness.advance(.seconds(3))
+        // A headless player retries 0.5 s after the error: look for it in small steps.
+        for _ in 0 ..< 40 where harness.stateName != "error" { harness.advance(.milliseconds(100)) }
         XCTAssertEqual(harness.stateName, "error")
         XCTAssertEqual(harness.state?.field(OTON_FIELD_ERROR_KIND), PlaybackErrorKind.stalled(seconds: 10).code)
         XCTAssertTrue(harness.engines.engines[0].isStopped)
-        harness.advance(.seconds(2))
+        harness.advance(.seconds(1))
         XCTAssertEqual(harness.engines.engines.count, 2, "a stall reconnects like any failure")
     }
 
@@ -150,7 +151,7 @@ final class PlayerWatchdogLogicTests: XCTestCase {
         XCTAssertEqual(harness.engines.last?.playingAsked, [false], "the pipeline pauses to refill")
         harness.advance(.seconds(19))
         XCTAssertEqual(harness.stateName, "buffering")
-        harness.advance(.seconds(2))
+        for _ in 0 ..< 30 where harness.state?.field(OTON_FIELD_ERROR_KIND) == nil { harness.advance(.milliseconds(100)) }
         XCTAssertEqual(harness.state?.field(OTON_FIELD_ERROR_KIND), PlaybackErrorKind.bufferingTimeout.code)
     }
 }
