@@ -8,27 +8,8 @@ import Foundation
 /// the free-space floor and the size limit. Not thread safe: FileSinkInstance
 /// calls it from the plugin's mailbox worker only.
 final class Recorder {
-    private final class Open {
-        var segment: TrackSplitter.Segment
-        var file: PartFile?
-        /// On-demand mode: the track so far, in memory, until record-current.
-        var buffered: [(bytes: [UInt8], nanoseconds: Int64)] = []
-        var bufferedBytes = 0
-        var lostStart = false
-        var persist: Bool
-        var artworkPath: String?
-        var entry: RecordingIndex.Track
-        /// --no-split: the titles that began inside this file after its first.
-        var marks: [CueSheet.Track] = []
-        /// When the track began here: its file's {date}/{time}, and a titleless track's name, stay put.
-        let began = Date()
-
-        init(segment: TrackSplitter.Segment, persist: Bool, entry: RecordingIndex.Track) {
-            self.segment = segment
-            self.persist = persist
-            self.entry = entry
-        }
-    }
+    /// The track being cut (RecorderTrack.swift).
+    private typealias Open = RecorderTrack
 
     let settings: FileSinkSettings
     private var splitter: TrackSplitter
@@ -40,6 +21,7 @@ final class Recorder {
     private let session: String
     private let sessionStart = Date()
     private var stopped = false
+    private var notKept = RecorderNotKept()
     /// Tagging copies the file; not when space ran out.
     private var tagging = true
     private var bytesSinceSpaceCheck: UInt64 = .max
@@ -422,7 +404,7 @@ final class Recorder {
             reason = why
             reasonCode = wish?.reasonCode ?? (seconds < settings.minimumSeconds ? "too-short" : "partial-dropped")
             if wish == nil && file.size > 0 { // an empty one (a new connection just as the duration was reached) is no loss
-                if reasonCode == "too-short" { notKept.short.add(seconds) } else { notKept.partial.add(seconds) }
+                notKept.add(seconds, tooShort: reasonCode == "too-short")
             }
         case let .keep(relative):
             do {
@@ -453,35 +435,6 @@ final class Recorder {
         }
     }
 
-    /// Audio written and then deleted, so that the files hold less than "{duration} of audio recorded" says
-    /// (the default --min-seconds 5 kept 8 of 15 s of a lab MP3, and only the per-file lines said why: issue 39 §3).
-    private struct NotKept {
-        struct Tally {
-            var count = 0
-            var seconds = 0.0
-            mutating func add(_ piece: Double) { count += 1; seconds += piece }
-        }
-        var short = Tally()
-        var partial = Tally()
-    }
-    private var notKept = NotKept()
-
-    /// "; 7.0 s of it not kept: 2 pieces shorter than --min-seconds (5.0 s)", or nothing when every piece was kept.
-    private func notKeptSummary() -> String {
-        var parts: [String] = []
-        if notKept.short.count > 0 {
-            parts.append(tr("{seconds} in {count} piece(s) shorter than --min-seconds ({minimum})",
-                            ["seconds": formatSeconds(notKept.short.seconds), "count": String(notKept.short.count),
-                             "minimum": formatSecondsPrecisely(settings.minimumSeconds)]))
-        }
-        if notKept.partial.count > 0 {
-            parts.append(tr("{seconds} in {count} incomplete piece(s) (--partial drop)",
-                            ["seconds": formatSeconds(notKept.partial.seconds), "count": String(notKept.partial.count)]))
-        }
-        guard !parts.isEmpty else { return "" }
-        return tr("; not kept: {pieces}", ["pieces": parts.joined(separator: tr(" and ", [:]))])
-    }
-
     /// Stops cleanly: the current file ends as incomplete and nothing more is written.
     private func stop(reason: StopReason, message: String, isError: Bool = true) {
         guard !stopped else { return }
@@ -489,6 +442,6 @@ final class Recorder {
         // What was written is intact (a failed write is cut back); file it as incomplete.
         if let open { end(open.segment, complete: false) }
         stopped = true
-        notify(.stopped(reason: reason, message: message + notKeptSummary(), isError: isError))
+        notify(.stopped(reason: reason, message: message + notKept.summary(minimumSeconds: settings.minimumSeconds, tr: tr), isError: isError))
     }
 }
