@@ -326,8 +326,31 @@ package enum PipelineCallbacks {
         guard let element, let factory = gst_element_get_factory(element),
               tappedParsers.contains(String(cString: otgst_object_name(otgst_object(UnsafeMutableRawPointer(factory))))),
               let pad = gst_element_get_static_pad(element, "src") else { return }
-        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, demuxedStreamProbe, PipelineContext.from(data).retained(), release)
+        let mask = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+        gst_pad_add_probe(pad, mask, parsedStreamProbe, PipelineContext.from(data).retained(), release)
         gst_object_unref(pad)
+    }
+
+    /// The parser's output (HLS, DASH): whole frames. Every caps event sets the stream's caps, so
+    /// new codec parameters after a discontinuity (an ad in another rate) begin a new file, while
+    /// the same caps again change nothing. A buffer's DISCONT flag there marks a jump in time — an
+    /// `#EXT-X-DISCONTINUITY`, a variant switch — not bytes lost inside a frame, so it is not passed
+    /// on: the recording keeps going across it (issue 39 §3).
+    private static let parsedStreamProbe: GstPadProbeCallback = { _, info, data in
+        guard let info else { return GST_PAD_PROBE_OK }
+        let taps = PipelineContext.from(data).taps
+        if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue != 0 {
+            guard let event = otgst_probe_event(info), otgst_event_type(event) == GST_EVENT_CAPS else { return GST_PAD_PROBE_OK }
+            var caps: UnsafeMutablePointer<GstCaps>?
+            gst_event_parse_caps(event, &caps)
+            if let caps, let text = gst_caps_to_string(caps) {
+                taps.setStreamCaps(String(cString: text))
+                g_free(text)
+            }
+            return GST_PAD_PROBE_OK
+        }
+        if let buffer = otgst_probe_buffer(info) { taps.stream(buffer, wholeFrames: true) }
+        return GST_PAD_PROBE_OK
     }
 
     /// decodebin's typefinder names what the stream is (for ICY streams, icydemux's pad does).
