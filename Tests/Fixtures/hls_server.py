@@ -21,6 +21,7 @@ slides with the wall clock, as a broadcaster's packager does:
   --pool-seconds N the tone repeats every N s, after an #EXT-X-DISCONTINUITY (an ad break's shape)
   --ad-rate R      (packed) every other pass of the pool is encoded at R Hz: codec parameters
                    change at the discontinuity
+  --extinf-attributes  #EXTINF lines carry title="T",artist="A" attributes instead of "A - T"
   --big-tag-mb N   (packed, event) every segment's ID3 tag also carries an APIC picture and a
                    PRIV frame of N MB together: the tag of a hostile or broken packager.
 
@@ -109,6 +110,7 @@ class Station:
 
     def __init__(self, shape, segment_seconds, pool_seconds, workdir, big_tag_mb=0, event_segments=0, ad_rate=0):
         self.shape = shape
+        self.extinf_attributes = False
         self.bulk = bulk_frames(big_tag_mb)
         self.event_segments = event_segments
         self.lock = threading.Lock()
@@ -175,7 +177,10 @@ class Station:
             if index == 0 and number > 0:
                 lines.append("#EXT-X-DISCONTINUITY")  # the pool starts again: timestamps jump back
             artist, title = self.titles[number]
-            lines.append(f"#EXTINF:{self.durations[index]:.3f},{artist} - {title}")
+            if self.extinf_attributes:
+                lines.append(f'#EXTINF:{self.durations[index]:.3f},title="{title}",artist="{artist}"')
+            else:
+                lines.append(f"#EXTINF:{self.durations[index]:.3f},{artist} - {title}")
             lines.append(f"seg/{number}.{ext}")
         if ended:
             lines.append("#EXT-X-ENDLIST")
@@ -332,6 +337,8 @@ def main():
     parser.add_argument("--big-tag-mb", type=float, default=0, help="bulk ID3 frames of this many MB in every segment")
     parser.add_argument("--event-segments", type=int, default=8, help="(event) segments before #EXT-X-ENDLIST")
     parser.add_argument("--segment-seconds", type=float, default=1.0)
+    parser.add_argument("--extinf-attributes", action="store_true",
+                        help='(packed, ts) #EXTINF lines as title="T",artist="A" instead of "A - T"')
     parser.add_argument("--ad-rate", type=int, default=0, help="(packed) every other pass of the pool is encoded at this sample rate")
     parser.add_argument("--pool-seconds", type=float, default=60.0)
     parser.add_argument("--content-type-lies", action="store_true", help="serve playlists as text/plain")
@@ -342,6 +349,7 @@ def main():
             station = FFmpegStation(args.shape, args.segment_seconds, workdir)
         else:
             station = Station(args.shape, args.segment_seconds, args.pool_seconds, workdir, args.big_tag_mb, args.event_segments, args.ad_rate)
+            station.extinf_attributes = args.extinf_attributes
         server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(station, args.content_type_lies))
         server.daemon_threads = True
         threading.Timer(args.max_seconds, server.shutdown).start()

@@ -24,6 +24,14 @@ package final class PipelineContext: @unchecked Sendable {
     private let lock = NSLock()
     private var silenced = false
     private var started = false
+    private var streamTitled = false
+
+    /// Whether a title came in the stream itself (ID3, ICY, Vorbis comments): then the playlist's
+    /// `#EXTINF` titles are not used (``HLSSegmentTitles``).
+    package var hasStreamTitle: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return streamTitled
+    }
 
     package init(onEvent: @escaping @Sendable (PipelineEvent) -> Void, decoded: UnsafeMutablePointer<GstElement>,
          taps: MediaTapSource, pipeline: UnsafeMutablePointer<GstElement>, startsOnFirstBuffer: Bool = false) {
@@ -42,6 +50,10 @@ package final class PipelineContext: @unchecked Sendable {
         started = true
         lock.unlock()
         if first { report(.started) }
+    }
+
+    package func markStreamTitle() {
+        lock.lock(); streamTitled = true; lock.unlock()
     }
 
     /// After stop(): late messages are not reported.
@@ -239,6 +251,7 @@ package enum PipelineCallbacks {
         if let tags { // the tag list belongs to the event
             let context = PipelineContext.from(data)
             var set = TagReader.read(tags, encoding: context.titleEncoding)
+            if set.title != nil { context.markStreamTitle() }
             switch EmbeddedCover.read(tags) {
             case let .file(url): set.artworkURL = url
             case let .tooLarge(size):
