@@ -25,6 +25,7 @@ package enum HLSSegmentTagFilter {
         var awaitingFirstBytes = true
         /// The last `#EXTINF` title reported from this source (the same again is not reported).
         var lastTitle: String?
+        var lastReport: Int64 = .min / 2
         init(context: PipelineContext) { self.context = context }
     }
 
@@ -88,7 +89,12 @@ package enum HLSSegmentTagFilter {
         guard let track = HLSSegmentTitles.title(forSegment: url) else { return }
         let key = track.title + "\u{0}" + (track.artist ?? "")
         guard key != source.lastTitle else { return }
+        // The light engine's rate for titles (one owner): a playlist of tiny segments, each with its own
+        // title, gives at most one a 200 ms; one skipped is reported with a later segment that has it.
+        let now = Clock.monotonicNanoseconds()
+        guard now - source.lastReport >= LightStream.titleInterval else { return }
         source.lastTitle = key
-        source.context.report(.tags(TagSet(title: track.title, artist: track.artist), monotonicNanoseconds: Clock.monotonicNanoseconds()))
+        source.lastReport = now
+        source.context.report(.tags(TagSet(title: track.title, artist: track.artist), monotonicNanoseconds: now))
     }
 }
