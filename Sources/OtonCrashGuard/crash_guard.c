@@ -1,11 +1,14 @@
 #define _GNU_SOURCE
 #include "oton_crash_guard.h"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static _Thread_local const char *current_prefix;
@@ -43,6 +46,107 @@ static const char *signal_name(int signal) {
     }
 }
 
+
+/* ---- The backtracer's guardian (issue 39, N12) ----
+ * Swift's handler (the one chained to) starts swift-backtrace and waits for it, serving it the
+ * crashed process's memory over a socketpair it creates without close-on-exec: the backtracer
+ * inherits its own peer end. When the crashed process dies before the backtracer is done (its
+ * in-process memory server faulted on this machine, after "Registers:"; or a SIGKILL), the
+ * backtracer waits on that socket for ever (75 MB each). So, before chaining, a tiny process is
+ * forked that keeps a pidfd of the crashed process and of the backtracer once it appears among
+ * the crashing thread's children, and kills the backtracer when the crashed process is gone and
+ * it has not ended within a short grace, or when it has run for a minute (it also stalled for
+ * minutes with the crashed process alive). Async-signal-safe: raw syscalls only. */
+
+/* The backtracer's whole time (a debug build symbolicated under load took under 10 s when it did not
+ * stall), its grace once the crashed process is gone, and how often the guardian looks for it. */
+enum { GUARDIAN_LIMIT_MS = 60000, GUARDIAN_GRACE_MS = 1000, GUARDIAN_LOOK_MS = 20 };
+
+static int pidfd_of(pid_t pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+static void append_number(char **cursor, long value) {
+    char digits[24];
+    int count = 0;
+    do { digits[count++] = (char)('0' + value % 10); value /= 10; } while (value > 0);
+    while (count > 0) *(*cursor)++ = digits[--count];
+}
+
+/* The first child of `thread` (in `process`) other than `self`, from /proc/PID/task/TID/children; 0 if none. */
+static pid_t other_child(pid_t process, pid_t thread, pid_t self) {
+    char path[96], text[256], *cursor = path;
+    const char *parts[] = {"/proc/", "/task/", "/children"};
+    ssize_t length;
+    int fd, index;
+    pid_t value = 0;
+    memcpy(cursor, parts[0], 6); cursor += 6;
+    append_number(&cursor, process);
+    memcpy(cursor, parts[1], 6); cursor += 6;
+    append_number(&cursor, thread);
+    memcpy(cursor, parts[2], 10); cursor += 10;
+    *cursor = 0;
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    length = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (length <= 0) return 0;
+    text[length] = 0;
+    for (index = 0; index <= length; index++) {
+        char c = text[index];
+        if (c >= '0' && c <= '9') { value = value * 10 + (c - '0'); continue; }
+        if (value != 0 && value != self) return value;
+        value = 0;
+    }
+    return 0;
+}
+
+static void guard_backtracer(pid_t crashed, pid_t thread) {
+    pid_t self = (pid_t)syscall(SYS_getpid);
+    int crashed_fd, tracer_fd = -1;
+    /* Nothing of the crashed process's: a pipe the guardian held would keep its reader waiting. */
+    syscall(SYS_close_range, 0U, ~0U, 0U);
+    crashed_fd = pidfd_of(crashed);
+    if (crashed_fd < 0) _exit(0);
+    for (;;) {
+        struct pollfd ended = {crashed_fd, POLLIN, 0};
+        int gone = poll(&ended, 1, GUARDIAN_LOOK_MS) > 0;
+        if (tracer_fd < 0 && !gone) {
+            pid_t tracer = other_child(crashed, thread, self);
+            if (tracer > 0) tracer_fd = pidfd_of(tracer);
+            if (tracer_fd >= 0) {
+                /* Found: it ends, or the crashed process does, or its time is up. */
+                struct pollfd both[2] = {{crashed_fd, POLLIN, 0}, {tracer_fd, POLLIN, 0}};
+                int waited = 0, ready = 0;
+                while (waited < GUARDIAN_LIMIT_MS && (ready = poll(both, 2, 1000)) <= 0) {
+                    if (ready == 0) waited += 1000;
+                }
+                if (both[1].revents & POLLIN) _exit(0); /* the backtracer is done: nothing to guard */
+                if (!(both[0].revents & POLLIN)) {
+                    /* Stalled with the crashed process alive (seen under load: no line after "Backtracing
+                     * from"): the runtime then says "failed" and the process dies by its signal. */
+                    syscall(SYS_pidfd_send_signal, tracer_fd, SIGKILL, NULL, 0U);
+                    _exit(0);
+                }
+                gone = 1;
+            }
+        }
+        if (gone) break;
+    }
+    if (tracer_fd >= 0) {
+        struct pollfd done = {tracer_fd, POLLIN, 0};
+        if (poll(&done, 1, GUARDIAN_GRACE_MS) <= 0) syscall(SYS_pidfd_send_signal, tracer_fd, SIGKILL, NULL, 0U);
+    }
+    _exit(0);
+}
+
+static void start_guardian(void) {
+    pid_t crashed = (pid_t)syscall(SYS_getpid), thread = (pid_t)syscall(SYS_gettid);
+    /* A raw fork: no atfork handlers run in a crashing process. */
+    long child = syscall(SYS_clone, (unsigned long)SIGCHLD, 0UL, 0UL, 0UL, 0UL);
+    if (child == 0) guard_backtracer(crashed, thread);
+}
+
 static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
     const char *prefix = current_prefix;
     size_t index;
@@ -57,7 +161,14 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
     if (index < FATAL_COUNT) {
         struct sigaction *before = &previous_actions[index];
         if ((before->sa_flags & SA_SIGINFO) && before->sa_sigaction != NULL) {
+            start_guardian();
             before->sa_sigaction(signal, info, context);
+            /* A signal sent with kill() is not raised again by returning: Swift's handler has put
+             * back the default action, so raise it (pending while this handler runs) and die by it. */
+            if (info == NULL || info->si_code <= 0) {
+                struct sigaction now;
+                if (sigaction(signal, NULL, &now) == 0 && !(now.sa_flags & SA_SIGINFO) && now.sa_handler == SIG_DFL) raise(signal);
+            }
             return;
         }
         if (!(before->sa_flags & SA_SIGINFO) && before->sa_handler != SIG_DFL && before->sa_handler != SIG_IGN) {

@@ -19,7 +19,7 @@ extension AlarmCommand {
         @Option(name: .long, help: ArgumentHelp(tr("Rise from silence to the volume over this long: 30s, 2m (default: at once)")))
         var fadeIn: String?
 
-        @Option(name: .long, help: ArgumentHelp(tr("The volume in percent: 0–100, up to 150 amplified"), valueName: "percent"),
+        @Option(name: .long, help: ArgumentHelp(tr("The volume in percent: 0 to 100, up to 150 amplified"), valueName: "percent"),
                 transform: StartVolume.percent)
         var volume: Int?
 

@@ -20,6 +20,9 @@ struct Oton: ParsableCommand {
     /// ArgumentParser's main, except that every usage error exits 2 (ArgumentParser's default is
     /// 64), as the README promises: the message, then the hint where to read more.
     static func main() {
+        // Chained before Swift's crash handler in every oton process: it also keeps Swift's
+        // backtracer from outliving a crashed oton (issue 39, N12; OtonCrashGuard).
+        PluginCrashCulprit.installOnce()
         // An unknown command, also with --help, is a usage error, not the top-level help and exit 0.
         if let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-"), first != "help", !commandNames.contains(first) {
             let listed = commandNames.filter { $0 != "plugin-host" }.joined(separator: ", ")

@@ -7,8 +7,8 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: tr("Play a station (by name from plugins.json), a URL or a file. No argument plays the default station."),
         discussion: HelpText.paragraphs(
-            tr("Keys under the status line: ? keys · space pause/resume · + - volume ±5 % · n p next / previous station · 1–9 station by number · s sleep timer presets · c cancel the sleep timer · h share the track · r record the track · ← → back / on 10 s · L live (timeshift) · q quit."),
-            tr("Volume is in percent: 50 or 50%, 0–100, up to 150 amplified."),
+            tr("Keys under the status line: ? keys; space pause/resume; + - volume up/down 5 %; n p next / previous station; 1 to 9 station by number; s sleep timer presets; c cancel the sleep timer; h share the track; r record the track; Left Right back / on 10 s; L live (timeshift); q quit."),
+            tr("Volume is in percent: 50 or 50%, 0 to 100, up to 150 amplified."),
             tr("Exit codes: 0 normal, 1 --search found nothing or could not reach the directory, 2 usage or configuration error, 3 stream not playable after the retries."),
             HelpText.examples("oton play                              # " + tr("the default station"),
                               "oton play \"Oton FM\" --volume 60%",
@@ -40,7 +40,7 @@ struct PlayCommand: ParsableCommand {
     var events: String? { eventsAndRetries.events }
     var retries: Int? { eventsAndRetries.retries }
 
-    @Option(name: .long, help: ArgumentHelp(tr("Start volume in percent: 0–100, up to 150 amplified (50 or 50%); without it, the volume set last"), valueName: "percent"),
+    @Option(name: .long, help: ArgumentHelp(tr("Start volume in percent: 0 to 100, up to 150 amplified (50 or 50%); without it, the volume set last"), valueName: "percent"),
             transform: StartVolume.percent)
     var volume: Int?
 

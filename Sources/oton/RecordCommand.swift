@@ -69,7 +69,7 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("stream: the encoded stream as received (default); wav: decoded PCM")))
     var format: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Move each cut to the quietest moment within ± this many seconds of the title change (MP3, AAC, WAV)")))
+    @Option(name: .long, help: ArgumentHelp(tr("Move each cut to the quietest moment within +/- this many seconds of the title change (MP3, AAC, WAV)")))
     var silenceWindow: Double?
 
     @Option(name: .long, help: ArgumentHelp(tr("Start each track this many seconds early (files overlap)")))

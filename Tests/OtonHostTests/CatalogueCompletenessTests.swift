@@ -33,6 +33,18 @@ final class CatalogueCompletenessTests: XCTestCase {
         XCTAssertEqual(catalogue.problems, [])
     }
 
+    /// Russian quotes a value named in prose with «…» (issue 39 §4: "…", «…» and '…' were mixed); ASCII
+    /// quotes stay only inside what a person types (JSON, a shell argument), never around a {placeholder}.
+    func testRussianQuotesAValueInProseWithGuillemets() throws {
+        let russian = try POFileReader.translations(in: String(contentsOfFile: Self.locale + "/ru.po", encoding: .utf8))
+        let asciiQuoted = try NSRegularExpression(pattern: #""\{[a-z_]+\}:?"|'[^' ]{1,3}'"#)
+        let mixed = russian.filter { _, text in
+            asciiQuoted.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        XCTAssertEqual(mixed.keys.sorted(), [], "use «…» for these in ru.po")
+        XCTAssertGreaterThan(russian.values.filter { $0.contains("«{name}»") }.count, 3, "the scan reads the translations")
+    }
+
     func testEveryCatalogueListsEveryMessageAndReadsCleanly() throws {
         let used = try Self.msgidsInCode()
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.locale).filter { $0.hasSuffix(".po") }

@@ -35,7 +35,36 @@ final class RecordStreamShapesTests: XCTestCase {
             XCTAssertTrue(discovered.ok, "\(engine): \(discovered.text)")
             XCTAssertEqual(discovered.seconds, 6, accuracy: 0.1, "\(engine) gst-discoverer: \(discovered.text)")
             print("[measure] native FLAC, \(engine): \(name), ffprobe \(probed.seconds) s, gst-discoverer \(discovered.seconds) s")
+            // Tagged as Ogg files are (a VORBIS_COMMENT block): the stream URL as COMMENT.
+            let tags = try formatTags(path)
+            XCTAssertEqual(tags["comment"], url, "\(engine): \(tags)")
+            XCTAssertNotNil(tags["album"], "\(engine): the station as ALBUM: \(tags)")
         }
+    }
+
+    /// The Ogg end trim (to the sample of `--duration`) was made only with tags on: with `"tags": false`
+    /// a Vorbis file ended at its last whole page, up to a page past the duration asked for.
+    func testOggIsTrimmedToTheDurationWithTagsOff() throws {
+        let server = try HostileServer(self, maxSeconds: 300)
+        let directory = try TemporaryDirectory(self)
+        let file = directory.file("tone.ogg")
+        try encode(file, buffers: 1300, wave: "pink-noise", rate: 44100, encoder: ["vorbisenc", "quality=0.9", "!", "oggmux"])
+        let url = server.url(fileQuery(file, type: "audio/ogg", seconds: 30, burst: 65_535))
+        let config = """
+        {"stations": [], "plugins": [{"id": "org.oton.file-sink", "path": "\(TestPaths.pluginLibrary("OtonFileSink"))", "config": {"tags": false}}]}
+        """
+        let recorder = try RecordHarness(self, url: url, extra: ["--engine", "light", "--duration", "6s", "--partial", "keep"], config: config)
+        try recorder.start()
+        XCTAssertEqual(recorder.waitForExit(timeout: 90), 0, recorder.stderr)
+        let files = recorder.files().filter { $0 != "index.json" }
+        XCTAssertEqual(files.count, 1, "\(files) \(recorder.stdout) \(recorder.stderr)")
+        guard let name = files.first else { return }
+        let probed = try Probe(recorder.out + "/" + name)
+        let discovered = try Discovered.run(recorder.out + "/" + name)
+        print("[measure] --duration 6s, Vorbis, tags off: ffprobe \(probed.seconds) s, gst-discoverer \(discovered.seconds) s (\(name))")
+        XCTAssertEqual(probed.seconds, 6, accuracy: 0.1, probed.text)
+        XCTAssertEqual(discovered.seconds, 6, accuracy: 0.1, discovered.text)
+        XCTAssertNotEqual(try formatTags(recorder.out + "/" + name)["comment"], url, "and not tagged by oton (the stream URL as COMMENT)")
     }
 
     // MARK: --duration
@@ -204,6 +233,17 @@ final class RecordStreamShapesTests: XCTestCase {
                                                               + encoder + ["!", "filesink", "location=\(path)"])
         XCTAssertEqual(made.status, 0, made.stderr)
     }
+}
+
+/// ffprobe's format and stream tags of a file, keys in lower case.
+private func formatTags(_ path: String) throws -> [String: String] {
+    let result = try runProcess("/usr/bin/env", ["ffprobe", "-v", "error", "-show_entries", "format_tags:stream_tags", "-of", "default=nw=1", path])
+    var tags: [String: String] = [:]
+    for line in result.stdout.split(separator: "\n") where line.hasPrefix("TAG:") {
+        let parts = line.dropFirst(4).split(separator: "=", maxSplits: 1)
+        if parts.count == 2 { tags[parts[0].lowercased()] = String(parts[1]) }
+    }
+    return tags
 }
 
 /// What ffprobe says of a file: its duration and its first audio stream's codec.

@@ -80,6 +80,40 @@ final class StreamShapeLogicTests: XCTestCase {
         XCTAssertEqual(patch?.offset, 18)
     }
 
+    /// A native FLAC file gets its tags as Ogg files do: a VORBIS_COMMENT block after STREAMINFO (the
+    /// stream's own comments kept beside them); the frames pass unchanged.
+    func testNativeFLACIsTaggedWithAVorbisCommentBlock() throws {
+        var framer = FLACFramer()
+        let stream = flacStream(frames: 4)
+        let units = framer.push(stream)
+        let file = units.flatMap(\.bytes)
+        var rewriter = FLACTagRewriter(tags: .init(title: "Song Two", artist: "Artist B", album: "Oton FM", comment: "http://s/"))
+        var output: [UInt8] = []
+        for start in stride(from: 0, to: file.count, by: 7) { output += rewriter.push(Array(file[start ..< min(start + 7, file.count)])) }
+        output += rewriter.finish()
+        XCTAssertEqual(Array(output.prefix(4)), Array("fLaC".utf8))
+        XCTAssertEqual(output[4], 0x00, "STREAMINFO first, no longer the last block")
+        let commentAt = 4 + 4 + 34
+        XCTAssertEqual(output[commentAt], 0x84, "then the VORBIS_COMMENT block, the last")
+        let length = Int(output[commentAt + 1]) << 16 | Int(output[commentAt + 2]) << 8 | Int(output[commentAt + 3])
+        let comments = try XCTUnwrap(VorbisComments(packet: Array(output[commentAt ..< commentAt + 4 + length])))
+        XCTAssertEqual(comments.value("TITLE"), "Song Two")
+        XCTAssertEqual(comments.value("ARTIST"), "Artist B")
+        XCTAssertEqual(comments.value("ALBUM"), "Oton FM")
+        XCTAssertEqual(comments.value("COMMENT"), "http://s/")
+        XCTAssertEqual(Array(output[(commentAt + 4 + length)...]), Array(file[(4 + 4 + 34)...]), "the frames unchanged")
+
+        // A stream comment block is kept and the tags set in it; a head that is not FLAC passes unchanged.
+        var again = FLACTagRewriter(tags: .init(title: "Three"))
+        let retagged = again.push(output) + again.finish()
+        let second = try XCTUnwrap(VorbisComments(packet: Array(retagged[commentAt ..< commentAt + 4 + Int(retagged[commentAt + 3]) + (Int(retagged[commentAt + 2]) << 8)])))
+        XCTAssertEqual(second.value("TITLE"), "Three")
+        XCTAssertEqual(second.value("ARTIST"), "Artist B")
+        var other = FLACTagRewriter(tags: .init(title: "x"))
+        let joined = Array(file[(4 + 4 + 34)...])
+        XCTAssertEqual(other.push(joined) + other.finish(), joined)
+    }
+
     func testAnMP3StreamsXingFrameIsLeftOutAndAVBRFileGetsItsOwn() {
         var framer = MPEGAudioFramer()
         let units = framer.push(xingFrame() + mp3Frame(fill: 1) + mp3Frame(fill: 2) + mp3Frame(fill: 3))

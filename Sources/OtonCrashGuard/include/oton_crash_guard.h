@@ -10,7 +10,12 @@
 
 /* Installs the handlers once (later calls do nothing). Call after the Swift
  * runtime has installed its own, so that they are chained, not replaced.
- * Thread: any. */
+ * When a fatal signal is chained to Swift's handler (its backtracer), a small
+ * guardian process is forked first: it kills swift-backtrace if the crashed
+ * process ends before it (the backtracer inherits its own end of the runtime's
+ * memory-server socket and would wait on it for ever) or if it runs longer than
+ * a minute (the runtime then says the backtrace failed and the process dies by
+ * its signal). oton installs this at the start of main. Thread: any. */
 void oton_crash_guard_install(void);
 
 /* Marks the calling thread as running plugin code. `prefix` is the start of the

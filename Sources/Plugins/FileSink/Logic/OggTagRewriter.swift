@@ -15,7 +15,8 @@ public struct OggTagRewriter {
         case passThrough
     }
 
-    private let tags: TrackTags
+    /// Nil (`--no-tags`): the comment header stays as recorded; the granules are still moved and the end trimmed.
+    private let tags: TrackTags?
     /// Granule position at the cut (the end of the page before the file's first audio page);
     /// nil: estimated from the first two audio pages.
     private var granuleBase: Int64?
@@ -36,7 +37,7 @@ public struct OggTagRewriter {
     /// mappings allow on a stream's last page, so the file lasts the duration asked for to the sample.
     private var granuleLimit: Int64?
 
-    public init(tags: TrackTags, granuleBase: Int64?, keepNanoseconds: Int64? = nil) {
+    public init(tags: TrackTags?, granuleBase: Int64?, keepNanoseconds: Int64? = nil) {
         self.tags = tags
         self.granuleBase = granuleBase
         self.keepNanoseconds = keepNanoseconds
@@ -174,10 +175,12 @@ public struct OggTagRewriter {
             defer { headerPages = [] }
             return headerPages.flatMap { $0 }
         }
-        comments.set("TITLE", tags.title)
-        comments.set("ARTIST", tags.artist)
-        comments.set("ALBUM", tags.album)
-        comments.set("COMMENT", tags.comment)
+        if let tags {
+            comments.set("TITLE", tags.title)
+            comments.set("ARTIST", tags.artist)
+            comments.set("ALBUM", tags.album)
+            comments.set("COMMENT", tags.comment)
+        }
         if let keepNanoseconds {
             let rate = OggPageFramer.sampleRate(Array(first[firstPage.headerLength...]))
             if rate > 0 { granuleLimit = keepNanoseconds / 1_000_000_000 * rate + keepNanoseconds % 1_000_000_000 * rate / 1_000_000_000 }

@@ -2,8 +2,8 @@ import FileSinkLogic
 import Foundation
 
 /// Turns a finished .part file into the track's file: tags it (ID3v2.4 in
-/// front of MP3 and the rewritten comment header of Ogg, both by copying;
-/// the reserved INFO region of WAV, in place) and names it without
+/// front of MP3, the rewritten comment header of Ogg and the VORBIS_COMMENT
+/// block of native FLAC, by copying; the reserved INFO region of WAV, in place) and names it without
 /// replacing anything. A file that cannot be tagged keeps its name untagged.
 struct TrackFinisher {
     let settings: FileSinkSettings
@@ -37,7 +37,7 @@ struct TrackFinisher {
         }
     }
 
-    /// Names the closed file `relative` (inside the output folder), tagging MP3 and Ogg first, and
+    /// Names the closed file `relative` (inside the output folder), tagging MP3, Ogg and FLAC first, and
     /// flushes what gets the name to the disk before naming it. Returns its path.
     func finalize(_ file: PartFile, _ track: Track, relative: String, tagging: Bool) throws -> String {
         let target = settings.directory + "/" + relative
@@ -46,9 +46,12 @@ struct TrackFinisher {
         guard FileOps.isInside(directory, root: settings.directory) else {
             throw PartFile.Failure(description: "\(directory) leads outside the output folder")
         }
-        if settings.writeTags && tagging {
+        // `tagging` is false once the disk failed or filled (each of these copies the file). The Ogg
+        // copy also makes the file play from 0 and trims its end to the duration asked for, so it is
+        // made with or without tags.
+        if tagging {
             switch track.segment.container {
-            case .mpegAudio:
+            case .mpegAudio where settings.writeTags:
                 let tag = id3(track).bytes()
                 if let tagged = copy(file, relative: relative, to: target, { output in
                     try output.write(tag)
@@ -58,17 +61,17 @@ struct TrackFinisher {
                     try FileOps.append(contentsOf: file.path, to: output)
                 }) { return tagged }
             case .ogg:
-                var rewriter = OggTagRewriter(tags: tags(track), granuleBase: track.segment.granuleBase,
+                var rewriter = OggTagRewriter(tags: settings.writeTags ? tags(track) : nil, granuleBase: track.segment.granuleBase,
                                               keepNanoseconds: track.segment.trimNanoseconds > 0 ? track.segment.durationNanoseconds : nil)
-                if let tagged = copy(file, relative: relative, to: target, { output in
-                    try FileOps.forEachChunk(of: file.path) { chunk in
-                        let bytes = rewriter.push(chunk)
-                        if !bytes.isEmpty { try output.write(bytes) }
-                    }
-                    let rest = rewriter.finish()
-                    if !rest.isEmpty { try output.write(rest) }
-                }) { return tagged }
-            case .adts, .flac, .pcm, .unknown:
+                if let tagged = copy(file, relative: relative, to: target, rewritten: { rewriter.push($0) }, end: { rewriter.finish() }) {
+                    return tagged
+                }
+            case .flac where settings.writeTags:
+                var rewriter = FLACTagRewriter(tags: tags(track))
+                if let tagged = copy(file, relative: relative, to: target, rewritten: { rewriter.push($0) }, end: { rewriter.finish() }) {
+                    return tagged
+                }
+            case .mpegAudio, .flac, .adts, .pcm, .unknown:
                 break
             }
         }
@@ -87,6 +90,18 @@ struct TrackFinisher {
             try FileOps.replaceAtomically(cuePath, with: Data(sheet.text.utf8))
         } catch {
             log(.warning, "cannot write the CUE sheet \(cuePath): \(error)")
+        }
+    }
+
+    /// ``copy(_:relative:to:_:)`` with `file`'s bytes through a rewriter (`rewritten` for each chunk, then `end`).
+    private func copy(_ file: PartFile, relative: String, to target: String, rewritten: ([UInt8]) -> [UInt8], end: () -> [UInt8]) -> String? {
+        copy(file, relative: relative, to: target) { output in
+            try FileOps.forEachChunk(of: file.path) { chunk in
+                let bytes = rewritten(chunk)
+                if !bytes.isEmpty { try output.write(bytes) }
+            }
+            let rest = end()
+            if !rest.isEmpty { try output.write(rest) }
         }
     }
 
