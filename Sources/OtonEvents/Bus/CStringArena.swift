@@ -25,14 +25,18 @@ package struct CStringArena {
         capacity = max(used, 1)
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
         for (string, offset) in pending {
-            var cursor = offset
-            for byte in string.utf8 {
-                // A NUL inside a Swift string would cut the C string short; it never reaches here
-                // from the host, and plugin input was already read as a C string.
-                buffer[cursor] = CChar(bitPattern: byte)
-                cursor += 1
+            // One copy of the string's UTF-8 (contiguous after withUTF8), not a loop over its bytes:
+            // an event with a thousand fields is a thousand strings. A NUL inside a Swift string
+            // would cut the C string short; it never reaches here from the host, and plugin input
+            // was already read as a C string.
+            var text = string
+            let count = text.withUTF8 { bytes -> Int in
+                if let source = bytes.baseAddress {
+                    UnsafeMutableRawPointer(buffer + offset).copyMemory(from: source, byteCount: bytes.count)
+                }
+                return bytes.count
             }
-            buffer[cursor] = 0
+            buffer[offset + count] = 0
         }
         pending.removeAll()
         base = buffer

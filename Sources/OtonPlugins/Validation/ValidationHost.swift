@@ -111,21 +111,12 @@ package final class ValidationHost: @unchecked Sendable {
     }
 
     /// Waits until the instance got past every marker queued, failing when one callback
-    /// takes longer than `limit` (no marker passed for that long).
+    /// takes longer than `limit` (no marker passed for that long). Wakes when the last marker
+    /// passes, not at the next poll.
     package func awaitProgress(of instance: PluginInstance, _ progress: ProgressCounter, what: String) throws(ValidationFailure) {
-        let expected = progress.queued
-        var seen = progress.passed
-        var since = DispatchTime.now()
-        while seen < expected {
-            usleep(5_000)
-            let now = progress.passed
-            if now != seen {
-                seen = now
-                since = .now()
-            } else if Double(DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds) / 1e9 > limit {
-                let call = instance.currentCall?.name ?? "a callback"
-                throw ValidationFailure(reason: "\(what): \(call) blocked for more than \(Self.seconds(limit))")
-            }
+        guard progress.wait(for: progress.queued, stall: limit) else {
+            let call = instance.currentCall?.name ?? "a callback"
+            throw ValidationFailure(reason: "\(what): \(call) blocked for more than \(Self.seconds(limit))")
         }
     }
 
@@ -136,11 +127,55 @@ package final class ValidationHost: @unchecked Sendable {
 
 /// How far a mailbox got through the markers queued between the items of a check.
 package final class ProgressCounter: @unchecked Sendable {
-    private let count = Atomic<Int>(0)
+    private struct State {
+        var passed = 0
+        /// When the last marker passed (DispatchTime's uptime nanoseconds).
+        var lastStep: UInt64 = 0
+        /// The count a waiter wants signalled; Int.max when nobody waits.
+        var target = Int.max
+    }
+
+    private let state = Mutex(State())
+    private let reached = DispatchSemaphore(value: 0)
     /// Markers queued so far (by the validating thread only).
     package var queued = 0
-    package var passed: Int { count.load(ordering: .acquiring) }
-    package func step() { count.add(1, ordering: .releasing) }
+    package var passed: Int { state.withLock { $0.passed } }
+
+    /// On the mailbox's thread: one marker passed.
+    package func step() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let wake = state.withLock { state -> Bool in
+            state.passed += 1
+            state.lastStep = now
+            guard state.passed >= state.target else { return false }
+            state.target = .max
+            return true
+        }
+        if wake { reached.signal() }
+    }
+
+    /// Waits until `target` markers passed (true), or until none passed for `stall` seconds,
+    /// counted from the later of this call and the last marker (false).
+    package func wait(for target: Int, stall: Double) -> Bool {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let stallNanoseconds = UInt64(stall * 1e9)
+        while true {
+            let (done, since) = state.withLock { state -> (Bool, UInt64) in
+                if state.passed >= target { return (true, 0) }
+                state.target = target
+                return (false, max(state.lastStep, started))
+            }
+            if done { return true }
+            // A signal left from an earlier wait only makes this loop look again.
+            if reached.wait(timeout: DispatchTime(uptimeNanoseconds: since + stallNanoseconds)) == .success { continue }
+            let stalled = state.withLock { state -> Bool in
+                guard state.passed < target, max(state.lastStep, started) == since else { return false }
+                state.target = .max
+                return true
+            }
+            if stalled { return false }
+        }
+    }
 }
 
 /// No player runs: requests are accepted and go nowhere.
