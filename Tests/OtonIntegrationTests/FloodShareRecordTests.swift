@@ -77,7 +77,10 @@ final class FloodShareRecordTests: XCTestCase {
         {"stations": [{"name": "Flood", "url": "\(hostile.url("/icy?metaint=2147483647&rate=0"))"},
                       {"name": "Good", "url": "\(server.url(mount: "/good.mp3").absoluteString)"}], "plugins": []}
         """
-        let recorder = try RecordHarness(self, url: "--all", extra: ["--disk-floor", "2", "--partial", "keep"], out: mountPoint + "/out", config: config)
+        let run = directory.file("run")
+        try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true)
+        let recorder = try RecordHarness(self, url: "--all", extra: ["--disk-floor", "2", "--partial", "keep", "--instance", "share"],
+                                         out: mountPoint + "/out", environment: ["XDG_RUNTIME_DIR": run], config: config)
         try recorder.start()
         let size = { (folder: String) -> Int in
             let root = recorder.out + "/" + folder
