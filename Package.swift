@@ -129,6 +129,10 @@ let package = Package(
         // the history search and the wishlist. Shared by the host and the History plugin (compiled into each).
         .target(name: "OtonTextFolding"),
 
+        // How encoded audio is framed: Ogg pages and the codec a logical stream starts with, MPEG audio
+        // and ADTS frame headers. Shared by the light engine, timeshift and the file sink (compiled into each).
+        .target(name: "OtonStreamFraming"),
+
         // Names the plugin a fatal signal came from (a per-thread record and a write(2)-only handler).
         .target(name: "OtonCrashGuard", path: "Sources/OtonCrashGuard"),
 
@@ -178,7 +182,10 @@ let package = Package(
         // Media: the two engines (GStreamer pipeline, light libcurl engine) and the tag/title path.
         .target(
             name: "OtonMedia",
-            dependencies: ["OtonSupport", "OtonEvents", "PluginAPI", "CGStreamer", "CCurl", "OtonHTTP", "OtonHTTPSource", "OtonLeveller", "OtonEffects"]
+            dependencies: [
+                "OtonSupport", "OtonEvents", "PluginAPI", "CGStreamer", "CCurl", "OtonHTTP", "OtonHTTPSource", "OtonLeveller", "OtonEffects",
+                "OtonStreamFraming",
+            ]
         ),
         // Stations: plugins.json, the catalogue and its editor, the resolver, playlists, the directory.
         .target(
@@ -248,8 +255,8 @@ let package = Package(
         plugin("SleepTimer", dependencies: ["SleepTimerLogic"]),
         pluginLogic("Share"),
         plugin("Share", dependencies: ["ShareLogic"]),
-        pluginLogic("FileSink"),
-        plugin("FileSink", dependencies: ["FileSinkLogic", "OtonHTTP", "CMpg123"]),
+        pluginLogic("FileSink", dependencies: ["OtonStreamFraming"]),
+        plugin("FileSink", dependencies: ["FileSinkLogic", "OtonStreamFraming", "OtonHTTP", "CMpg123"]),
         pluginLogic("NowPlaying"),
         // One GLib thread of a plugin's own (NowPlaying's D-Bus, UPnP's GUPnP), compiled into each that uses it.
         .target(name: "OtonGLibThread", dependencies: ["CGio"]),
@@ -303,10 +310,10 @@ let package = Package(
         // Tests by kind: host units (pure, in-process), plugin Logic units, and tests that run the
         // oton binary or load compiled C plugins; OtonIntegrationTests meets real servers.
         // (NumericInputTests drives numbers at their limits through the host and the plugins' parsers alike.)
-        .testTarget(name: "OtonHostTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "FileSinkLogic", "HistoryLogic", "SleepTimerLogic", "OtonLeveller", "OtonEffects"]),
+        .testTarget(name: "OtonHostTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "FileSinkLogic", "OtonStreamFraming", "HistoryLogic", "SleepTimerLogic", "OtonLeveller", "OtonEffects"]),
         .testTarget(
             name: "PluginLogicTests",
-            dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic",
+            dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "OtonStreamFraming", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic",
                            "MetricsLogic", "MetricsHTTP", "SnapcastLogic", "UPnPLogic", "OtonTestSupport"]
         ),
         .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),

@@ -59,6 +59,13 @@ final class RecordStreamShapesTests: XCTestCase {
         let aac = directory.file("low.aac")
         try encode(aac, buffers: 1300, wave: "pink-noise", rate: 44100, encoder: ["avenc_aac", "bitrate=32000", "!", "aacparse", "!", "audio/mpeg,stream-format=adts"])
         urls.append(("aac 32k", hostile.url(fileQuery(aac, type: "audio/aac", seconds: 30, burst: 65_535))))
+        // HE-AAC in ADTS is signalled implicitly: its headers are those of its AAC core at half the rate
+        // (1024 samples a frame at 22.05 kHz, 46 ms), which is what the recorder counts. Debian has no
+        // HE-AAC encoder; the core's frames at 24 kbit/s mono stand for an HE-AAC v2 station's timing.
+        let core = directory.file("he-core.aac")
+        try encode(core, buffers: 650, wave: "pink-noise", rate: 22050,
+                   encoder: ["audio/x-raw,channels=1", "!", "avenc_aac", "bitrate=24000", "!", "aacparse", "!", "audio/mpeg,stream-format=adts"])
+        urls.append(("aac 22.05 kHz mono (HE-AAC's core)", hostile.url(fileQuery(core, type: "audio/aac", seconds: 30, burst: 65_535))))
         var failures: [String] = []
         for (name, url) in urls {
             let recorder = try RecordHarness(self, url: url, extra: ["--engine", "light", "--duration", "6s", "--partial", "keep"])

@@ -42,6 +42,18 @@ final class TestRunnerTests: XCTestCase {
         print("measured: the runner ended a test past its 3 s limit and finished in \(String(format: "%.1f", took)) s")
     }
 
+    func testAUnitTestClassRunsInOneProcessAndItsFailedTestIsNamedAlone() throws {
+        let directory = try TemporaryDirectory(self)
+        let run = try runner(["--filter", "TestRunnerBatchFixtureTests/"], in: directory, environment: ["OTON_TEST_RUNNER_BATCH_FAIL": "1"])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("running 3 tests in 1 process") }, "one process for the class: \(run.stdout)")
+        XCTAssertTrue(lines.contains("FAILED: OtonHostTests.TestRunnerBatchFixtureTests/testBFailsWhenAsked"), run.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("=== FAILED OtonHostTests.TestRunnerBatchFixtureTests/testBFailsWhenAsked") }, run.stdout)
+        XCTAssertTrue(lines.contains { $0.contains("the failure TestRunnerTests asked for") }, "its assertion is shown: \(run.stdout)")
+        XCTAssertEqual(lines.last, "tests: 2 passed, 1 failed", run.stdout)
+    }
+
     func testARunWithNoTestIsAFailure() throws {
         let directory = try TemporaryDirectory(self)
         let run = try runner(["--filter", "NoSuchTestAnywhere"], in: directory)

@@ -1,5 +1,6 @@
 import FileSinkLogic
 import Foundation
+import OtonStreamFraming
 import XCTest
 
 /// The file sink's pure logic: framing, cutting, names, tags, settings.

@@ -1,5 +1,6 @@
 import FileSinkLogic
 import Foundation
+import OtonStreamFraming
 import XCTest
 
 /// Issue 39, N5: an Ogg comment header over the host's bound is recorded as an empty one, so the file

@@ -1,5 +1,6 @@
 import FileSinkLogic
 import Foundation
+import OtonStreamFraming
 import XCTest
 
 /// Ogg files that carry their track's tags and start at time 0: CRC, comment packets, the rewriter.

@@ -1,3 +1,4 @@
+import OtonStreamFraming
 import PluginAPI
 
 /// Reads the titles of an Ogg stream as the light engine passes its bytes along: Icecast's Ogg
@@ -31,20 +32,17 @@ public struct OggTagWatcher: Sendable {
         var found: [Tags] = []
         var at = 0
         while true {
-            // Resynchronise on "OggS".
-            while at + 4 <= buffer.count, !(buffer[at] == 0x4F && buffer[at + 1] == 0x67 && buffer[at + 2] == 0x67 && buffer[at + 3] == 0x53) {
-                at += 1
+            guard let (start, page) = OggPage.next(in: buffer, from: at) else {
+                while at + 27 <= buffer.count, !OggPage.startsWithCapture(buffer, at: at) { at += 1 } // junk: dropped
+                break
             }
-            guard at + 27 <= buffer.count else { break }
-            let segments = Int(buffer[at + 26])
-            guard at + 27 + segments <= buffer.count else { break }
-            let lacing = buffer[(at + 27) ..< (at + 27 + segments)]
-            let bodyLength = lacing.reduce(0) { $0 + Int($1) }
-            let bodyStart = at + 27 + segments
-            guard bodyStart + bodyLength <= buffer.count else { break }
-            let flags = buffer[at + 5]
-            let pageSerial = UInt32(buffer[at + 14]) | UInt32(buffer[at + 15]) << 8 | UInt32(buffer[at + 16]) << 16 | UInt32(buffer[at + 17]) << 24
-            if flags & 0x02 != 0 || serial == nil {
+            at = start // junk before a page: skipped
+            guard start + page.length <= buffer.count else { break }
+            let bodyStart = start + page.headerLength
+            let lacing = buffer[(start + 27) ..< bodyStart]
+            let bodyLength = page.length - page.headerLength
+            let pageSerial = page.serial
+            if page.isBOS || serial == nil {
                 serial = pageSerial
                 packetIndex = 0
                 packet = []
@@ -81,7 +79,7 @@ public struct OggTagWatcher: Sendable {
     /// A packet of the current stream is complete: the first says the codec, a comment header its tags.
     private mutating func completed() -> Tags? {
         if packetIndex == 0 {
-            isFLAC = packet.starts(with: [0x7F, 0x46, 0x4C, 0x41, 0x43]) // "\x7FFLAC"
+            isFLAC = OggCodec(identification: packet[...]) == .flac
             return nil
         }
         guard !oversized else { return nil }

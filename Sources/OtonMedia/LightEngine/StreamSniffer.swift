@@ -1,4 +1,5 @@
 import Foundation
+import OtonStreamFraming
 
 /// Names the codec of an encoded stream from its Content-Type and first bytes, for the light
 /// engine, which has no GStreamer typefinder. The answer is caps text in GStreamer's words, so
@@ -79,15 +80,14 @@ public struct StreamSniffer: Sendable {
         }
         if held.count < 4 { return .undecided }
         if held.starts(with: [0x4F, 0x67, 0x67, 0x53]) { // "OggS"
-            guard held.count >= 28 + 8 else { return .undecided }
-            let segments = Int(held[26])
-            let body = 27 + segments
-            guard held.count >= body + 8 else { return .undecided }
-            let packet = held[body...]
-            if packet.starts(with: [0x01] + Array("vorbis".utf8)) { return audio("audio/ogg, codec=(string)vorbis", "Vorbis", skip: 0) }
-            if packet.starts(with: Array("OpusHead".utf8)) { return audio("audio/ogg, codec=(string)opus", "Opus", skip: 0) }
-            if packet.starts(with: [0x7F] + Array("FLAC".utf8)) { return audio("audio/ogg, codec=(string)flac", "FLAC", skip: 0) }
-            return .unsupported(reason: "an Ogg stream of a codec oton does not frame")
+            guard held.count >= 27, held.count >= 27 + Int(held[26]) else { return .undecided }
+            guard let page = OggPage(held, at: 0) else { return .unsupported(reason: "an Ogg stream of a codec oton does not frame") }
+            // The identification header is whole on the first page (each codec's fits in one).
+            guard held.count >= page.length else { return .undecided }
+            guard let codec = OggCodec(identification: held[page.headerLength ..< page.length]) else {
+                return .unsupported(reason: "an Ogg stream of a codec oton does not frame")
+            }
+            return audio(codec.caps, codec.name, skip: 0)
         }
         // Native FLAC (audio/flac): the recorder frames it (a "0.0 s" .bin was all it made of it: issue 39 §3).
         if held.starts(with: Array("fLaC".utf8)) { return audio("audio/x-flac", "FLAC", skip: 0) }
@@ -130,7 +130,8 @@ public struct StreamSniffer: Sendable {
     }
 }
 
-/// One MPEG audio or ADTS frame header.
+/// One MPEG audio or ADTS frame header, as the sniffer names it (the header itself is read by
+/// ``MPEGFrameHeader``, which the file sink cuts with).
 package struct FrameHeader {
     package var length: Int
     package var caps: String
@@ -138,47 +139,17 @@ package struct FrameHeader {
     package var bitrate: Int?
 
     package init?(_ bytes: [UInt8], at index: Int) {
-        let b1 = bytes[index + 1], b2 = bytes[index + 2]
-        let layerBits = (b1 >> 1) & 0x03
-        if layerBits == 0 {
-            // ADTS: 12 sync bits, layer 00; the frame length is 13 bits across bytes 3–5.
-            guard index + 6 <= bytes.count, b1 & 0xF0 == 0xF0 else { return nil }
-            let frequency = (b2 >> 2) & 0x0F
-            guard frequency < 13 else { return nil }
-            let length = (Int(bytes[index + 3] & 0x03) << 11) | (Int(bytes[index + 4]) << 3) | Int(bytes[index + 5] >> 5)
-            guard length >= 7 else { return nil }
-            let version = b1 & 0x08 != 0 ? 2 : 4
-            self.length = length
-            caps = "audio/mpeg, mpegversion=(int)\(version), stream-format=(string)adts"
+        guard let header = MPEGFrameHeader(bytes, at: index) else { return nil }
+        length = header.length
+        if header.isADTS {
+            caps = "audio/mpeg, mpegversion=(int)\(header.mpegVersion), stream-format=(string)adts"
             codec = "MPEG-4 AAC"
             bitrate = nil
-            return
-        }
-        let versionBits = (b1 >> 3) & 0x03 // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5
-        guard versionBits != 1 else { return nil }
-        let bitrateIndex = Int(b2 >> 4), rateIndex = Int((b2 >> 2) & 0x03)
-        guard bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3 else { return nil }
-        let layer = 4 - Int(layerBits)
-        let mpeg1 = versionBits == 3
-        let tables: [[Int]] = mpeg1
-            ? [[0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
-               [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
-               [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]]
-            : [[0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
-               [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
-               [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]]
-        let kbps = tables[layer - 1][bitrateIndex]
-        let baseRates = [44100, 48000, 32000]
-        let rate = baseRates[rateIndex] / (mpeg1 ? 1 : (versionBits == 2 ? 2 : 4))
-        let padding = Int((b2 >> 1) & 0x01)
-        if layer == 1 {
-            length = (12 * kbps * 1000 / rate + padding) * 4
         } else {
-            length = (layer == 3 && !mpeg1 ? 72 : 144) * kbps * 1000 / rate + padding
+            caps = "audio/mpeg, mpegversion=(int)1, layer=(int)\(header.layer)"
+            let mpeg1 = header.codec.hasPrefix("MPEG-1")
+            codec = header.layer == 3 ? (mpeg1 ? "MPEG-1 Layer 3 (MP3)" : "MPEG-2 Layer 3 (MP3)") : "MPEG-1 Layer \(header.layer)"
+            bitrate = header.bitrate
         }
-        guard length >= 4 else { return nil }
-        caps = "audio/mpeg, mpegversion=(int)1, layer=(int)\(layer)"
-        codec = layer == 3 ? (mpeg1 ? "MPEG-1 Layer 3 (MP3)" : "MPEG-2 Layer 3 (MP3)") : "MPEG-1 Layer \(layer)"
-        bitrate = kbps * 1000
     }
 }

@@ -1,3 +1,4 @@
+import OtonStreamFraming
 import PluginAPI
 
 /// The header pages of each Ogg chain a timeshift ring receives (docs/timeshift.md), so playback
@@ -79,11 +80,11 @@ package struct TimeshiftOggHeaders: Sendable {
         pending.append(contentsOf: bytes)
         if watching == .flacHeader { return flacHeaderReceived() }
         var at = 0
-        while let page = Self.page(in: pending, from: at) {
-            if page.start > at { at = page.start } // junk before a page: skipped
-            guard page.end <= pending.count else { break }
-            pageReceived(pending[page.start ..< page.end], at: pendingStart + UInt64(page.start))
-            at = page.end
+        while let (start, header) = OggPage.next(in: pending, from: at) {
+            if start > at { at = start } // junk before a page: skipped
+            guard start + header.length <= pending.count else { break }
+            pageReceived(pending[start ..< start + header.length], header, at: pendingStart + UInt64(start))
+            at = start + header.length
         }
         pending.removeFirst(min(at, pending.count))
         pendingStart += UInt64(at)
@@ -143,13 +144,9 @@ package struct TimeshiftOggHeaders: Sendable {
 
     // MARK: pages
 
-    private mutating func pageReceived(_ page: ArraySlice<UInt8>, at offset: UInt64) {
-        let base = page.startIndex
-        let flags = page[base + 5]
-        var granule: UInt64 = 0
-        for byte in 0 ..< 8 { granule |= UInt64(page[base + 6 + byte]) << (8 * UInt64(byte)) }
-        let serial = Self.serial(of: page)
-        if flags & 0x02 != 0 {
+    private mutating func pageReceived(_ page: ArraySlice<UInt8>, _ header: OggPage, at offset: UInt64) {
+        let serial = header.serial
+        if header.isBOS {
             // A first page: of a new chain, or of another stream multiplexed into the chain being read.
             if let last = chains.indices.last, chains[last].headersEnd == nil {
                 append(page, toChain: last)
@@ -160,7 +157,7 @@ package struct TimeshiftOggHeaders: Sendable {
             return
         }
         guard let last = chains.indices.last, chains[last].headersEnd == nil else { return }
-        if granule == 0 || granule == UInt64.max {
+        if header.granule == 0 || header.granule == -1 {
             append(page, toChain: last)
         } else {
             chains[last].headersEnd = offset
@@ -184,27 +181,5 @@ package struct TimeshiftOggHeaders: Sendable {
             chains[oldest].headers = []
             oldest += 1
         }
-    }
-
-    /// The next page in `bytes` from `from`: where it starts and ends (its end may lie beyond the
-    /// bytes: not complete yet). nil when no page header is complete.
-    package static func page(in bytes: [UInt8], from: Int) -> (start: Int, end: Int)? {
-        var at = from
-        while at + 27 <= bytes.count {
-            if bytes[at] == 0x4F, bytes[at + 1] == 0x67, bytes[at + 2] == 0x67, bytes[at + 3] == 0x53, bytes[at + 4] == 0 {
-                let segments = Int(bytes[at + 26])
-                guard at + 27 + segments <= bytes.count else { return nil }
-                var body = 0
-                for lacing in bytes[(at + 27) ..< (at + 27 + segments)] { body += Int(lacing) }
-                return (at, at + 27 + segments + body)
-            }
-            at += 1
-        }
-        return nil
-    }
-
-    package static func serial<C: Collection>(of page: C) -> UInt32 where C.Element == UInt8, C.Index == Int {
-        let base = page.startIndex
-        return UInt32(page[base + 14]) | UInt32(page[base + 15]) << 8 | UInt32(page[base + 16]) << 16 | UInt32(page[base + 17]) << 24
     }
 }

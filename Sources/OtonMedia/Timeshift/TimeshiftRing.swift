@@ -1,6 +1,7 @@
 import Foundation
 import OtonSupport
 import OtonEvents
+import OtonStreamFraming
 
 /// One station's timeshift ring (docs/timeshift.md): the received stream, compressed as it came,
 /// in chunk files of a folder of its own under `$XDG_CACHE_HOME/oton/timeshift`, with its
@@ -113,7 +114,7 @@ public final class TimeshiftRing: @unchecked Sendable, Equatable {
             bytes += piece
             next += UInt64(piece.count)
         }
-        return TimeshiftOggHeaders.page(in: bytes, from: 0).map { offset + UInt64($0.start) }
+        return OggPage.next(in: bytes, from: 0).map { offset + UInt64($0.start) }
     }
 
     private func readHeld(from offset: UInt64, upTo count: Int) -> (bytes: [UInt8], from: UInt64) {

@@ -1,4 +1,5 @@
 import OtonHost
+import OtonStreamFraming
 import XCTest
 
 /// An Ogg chain's headers kept for playback that starts inside it (docs/timeshift.md), on made-up pages.
@@ -42,7 +43,7 @@ final class TimeshiftOggHeadersTests: XCTestCase {
 
     /// The first page at or after an offset, as the ring finds it in its bytes.
     private func pageStart(in bytes: [UInt8]) -> (UInt64) -> UInt64? {
-        { offset in TimeshiftOggHeaders.page(in: bytes, from: Int(offset)).map { UInt64($0.start) } }
+        { offset in OggPage.next(in: bytes, from: Int(offset)).map { UInt64($0.start) } }
     }
 
     func testAStartInsideAChainGetsItsHeadersThenItsNextPage() {

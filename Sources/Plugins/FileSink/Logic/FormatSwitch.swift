@@ -1,3 +1,5 @@
+import OtonStreamFraming
+
 /// A stream that changes codec within one connection: a server that switches from MP3 to Ogg in the
 /// same body kept sending "audio/mpeg", and the Ogg pages went into the MP3 file (issue 39, N15).
 /// A framer that has lost its sync asks this whether another container plainly begins where it is

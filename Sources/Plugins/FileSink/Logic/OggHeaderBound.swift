@@ -1,3 +1,4 @@
+import OtonStreamFraming
 import PluginAPI
 
 /// Keeps each Ogg logical stream's comment header within the header's OTON_OGG_COMMENT_MAX_BYTES

@@ -1,3 +1,5 @@
+import OtonStreamFraming
+
 /// Splits an Ogg stream into pages. Marks the page that begins a logical
 /// stream (BOS) and the codec header pages that follow it, and computes each
 /// audio page's duration from its granule position and the codec's sample
@@ -105,73 +107,13 @@ public struct OggPageFramer: StreamFramer {
         return StreamUnit(bytes: bytes, durationNanoseconds: duration)
     }
 
-    /// The codecs whose identification header the file sink reads.
-    public enum Codec: String, Sendable {
-        case vorbis, opus, flac
-
-        /// The stream tap's caps for an Ogg stream of this codec (as the light engine names it).
-        public var caps: String { "audio/ogg, codec=(string)\(rawValue)" }
-    }
+    /// The codecs whose identification header the file sink reads (one owner: ``OggCodec``).
+    public typealias Codec = OggCodec
 
     /// The codec a BOS page's body (its identification header) names, nil when unknown.
-    public static func codec(_ body: ArraySlice<UInt8>) -> Codec? {
-        if body.count >= 16, body.first == 1, body.dropFirst().starts(with: "vorbis".utf8) { return .vorbis }
-        if body.starts(with: "OpusHead".utf8) { return .opus }
-        if body.count >= 13, body.first == 0x7F, body.dropFirst().starts(with: "FLAC".utf8) { return .flac }
-        return nil
-    }
+    public static func codec(_ body: ArraySlice<UInt8>) -> Codec? { OggCodec(identification: body) }
 
     /// The granule rate (units per second) from a BOS page body, 0 when the codec is unknown.
-    static func sampleRate(_ body: [UInt8]) -> Int64 {
-        func le32(_ at: Int) -> Int64 {
-            guard at + 4 <= body.count else { return 0 }
-            return Int64(body[at]) | Int64(body[at + 1]) << 8 | Int64(body[at + 2]) << 16 | Int64(body[at + 3]) << 24
-        }
-        switch codec(body[...]) {
-        case .vorbis: return le32(12)
-        case .opus: return 48000 // granules count 48 kHz samples whatever the input rate
-        case .flac: return body.count >= 30 ? (Int64(body[27]) << 12 | Int64(body[28]) << 4 | Int64(body[29]) >> 4) : 0
-        case nil: return 0
-        }
-    }
-}
+    static func sampleRate(_ body: [UInt8]) -> Int64 { OggCodec.granuleRate(body[...]) }
 
-/// A parsed Ogg page header (RFC 3533).
-public struct OggPage: Equatable, Sendable {
-    public var headerType: UInt8
-    public var granule: Int64
-    public var serial: UInt32
-    public var sequence: UInt32
-    public var headerLength: Int
-    public var length: Int
-
-    public var isBOS: Bool { headerType & 0x02 != 0 }
-    public var isEOS: Bool { headerType & 0x04 != 0 }
-    public var isContinuation: Bool { headerType & 0x01 != 0 }
-
-    static func startsWithCapture(_ bytes: [UInt8], at index: Int) -> Bool {
-        index + 27 <= bytes.count && bytes[index] == 0x4F && bytes[index + 1] == 0x67 && bytes[index + 2] == 0x67
-            && bytes[index + 3] == 0x53 && bytes[index + 4] == 0
-    }
-
-    /// Parses the page header at `index` (the segment table must be present), or nil.
-    public init?(_ bytes: [UInt8], at index: Int) {
-        guard index + 27 <= bytes.count, bytes[index] == 0x4F, bytes[index + 1] == 0x67, bytes[index + 2] == 0x67,
-              bytes[index + 3] == 0x53, bytes[index + 4] == 0 else { return nil }
-        func le(_ at: Int, _ count: Int) -> UInt64 {
-            var value: UInt64 = 0
-            for byte in 0 ..< count { value |= UInt64(bytes[index + at + byte]) << (8 * UInt64(byte)) }
-            return value
-        }
-        let segments = Int(bytes[index + 26])
-        guard index + 27 + segments <= bytes.count else { return nil }
-        headerType = bytes[index + 5]
-        granule = Int64(bitPattern: le(6, 8))
-        serial = UInt32(le(14, 4))
-        sequence = UInt32(le(18, 4))
-        headerLength = 27 + segments
-        var bodyLength = 0
-        for segment in 0 ..< segments { bodyLength += Int(bytes[index + 27 + segment]) }
-        length = headerLength + bodyLength
-    }
 }

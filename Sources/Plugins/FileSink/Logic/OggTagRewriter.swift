@@ -1,3 +1,5 @@
+import OtonStreamFraming
+
 /// Rewrites a recorded Ogg file page by page so that it carries its track's
 /// tags and plays from time 0: the comment header of its (first) logical
 /// stream gets TITLE, ARTIST, ALBUM and COMMENT; the header pages are laid

@@ -1,3 +1,5 @@
+import OtonStreamFraming
+
 /// Decides where one file ends and the next begins. Fed the stream tap's
 /// buffers and the host's track events in the order they arrive; answers
 /// with what to do to files. Pure logic: no files, no clocks.

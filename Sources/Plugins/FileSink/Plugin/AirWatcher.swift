@@ -2,6 +2,7 @@ import CMpg123
 import FileSinkLogic
 import Foundation
 import OtonPluginKit
+import OtonStreamFraming
 import PluginAPI
 
 /// The air watch of one station (``AirWatch`` does the judging): every 10 s (or a third of the
