@@ -64,6 +64,8 @@ static inline void otgst_set_uint(gpointer object, const char *name, guint value
 static inline void otgst_set_uint64(gpointer object, const char *name, guint64 value) { g_object_set(object, name, value, NULL); }
 static inline void otgst_set_double(gpointer object, const char *name, gdouble value) { g_object_set(object, name, value, NULL); }
 static inline void otgst_set_string(gpointer object, const char *name, const char *value) { g_object_set(object, name, value, NULL); }
+/* A string property's value, g_free'd by the caller (NULL when unset). */
+static inline gchar *otgst_dup_string(gpointer object, const char *name) { gchar *value = NULL; g_object_get(object, name, &value, NULL); return value; }
 static inline void otgst_set_caps(gpointer object, const char *name, GstCaps *value) { g_object_set(object, name, value, NULL); }
 
 /* Timeshift playback (Sources/OtonMedia/Timeshift/TimeshiftFeeder.swift): an appsrc fed from the

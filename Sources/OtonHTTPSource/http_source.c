@@ -10,6 +10,8 @@ static GstPushSrcClass *parent_push_src_class;
 
 /* The XML rewriter (oton_http_source_set_xml_rewriter), read with g_atomic_pointer_get. */
 static gpointer xml_rewriter;
+/* The playlist observer (oton_http_source_set_playlist_observer), read with g_atomic_pointer_get. */
+static gpointer playlist_observer;
 
 /* What a source does with the body of its current response: undecided until its first non-blank
  * byte; collecting (held back whole for the rewriter) when that byte is '<'; passing otherwise, or
@@ -21,6 +23,10 @@ typedef enum { BODY_UNDECIDED, BODY_COLLECTING, BODY_PASSING, BODY_SENT } BodyMo
 typedef struct {
     BodyMode mode;
     GByteArray *held;
+    /* A copy of a response that starts with "#EXTM3U" (an HLS playlist), for the observer; the
+     * response itself passes unchanged. 0: undecided, 1: copying, 2: not a playlist (or too large). */
+    int playlist_mode;
+    GByteArray *playlist;
 } BodyState;
 
 static GQuark body_state_quark(void) {
@@ -32,6 +38,7 @@ static GQuark body_state_quark(void) {
 static void body_state_free(gpointer data) {
     BodyState *state = data;
     g_byte_array_unref(state->held);
+    g_byte_array_unref(state->playlist);
     g_free(state);
 }
 
@@ -40,6 +47,7 @@ static BodyState *body_state(GstElement *element) {
     if (!state) {
         state = g_new0(BodyState, 1);
         state->held = g_byte_array_new();
+        state->playlist = g_byte_array_new();
         g_object_set_qdata_full(G_OBJECT(element), body_state_quark(), state, body_state_free);
     }
     return state;
@@ -48,6 +56,8 @@ static BodyState *body_state(GstElement *element) {
 static void body_state_reset(BodyState *state) {
     state->mode = BODY_UNDECIDED;
     g_byte_array_set_size(state->held, 0);
+    state->playlist_mode = 0;
+    g_byte_array_set_size(state->playlist, 0);
 }
 
 /* The first byte that is not blank (nor a UTF-8 byte-order mark) in `data`, or 0 when all are. */
@@ -78,7 +88,7 @@ static GstBuffer *take_held_body(BodyState *state) {
 /* souphttpsrc's create, holding back a response that starts like XML until its end, so that the
  * rewriter sees it whole (a manifest is small: at most OTON_HTTP_SOURCE_XML_LIMIT is held). Audio
  * and segments never start with '<': their buffers pass as they come. */
-static GstFlowReturn oton_http_source_create(GstPushSrc *source, GstBuffer **out) {
+static GstFlowReturn create_body(GstPushSrc *source, GstBuffer **out) {
     BodyState *state = body_state(GST_ELEMENT(source));
     if (state->mode == BODY_PASSING || !g_atomic_pointer_get(&xml_rewriter)) return parent_push_src_class->create(source, out);
     if (state->mode == BODY_SENT) return GST_FLOW_EOS;
@@ -122,6 +132,44 @@ static GstFlowReturn oton_http_source_create(GstPushSrc *source, GstBuffer **out
             return GST_FLOW_OK;
         }
     }
+}
+
+/* Copies a playlist response for the observer as it passes, and hands it over at its end. */
+static void observe_playlist(GstPushSrc *source, GstFlowReturn result, GstBuffer *buffer) {
+    OtonPlaylistObserver observer = (OtonPlaylistObserver)g_atomic_pointer_get(&playlist_observer);
+    BodyState *state = body_state(GST_ELEMENT(source));
+    if (!observer || state->playlist_mode == 2) return;
+    if (result == GST_FLOW_EOS && state->playlist_mode == 1) {
+        gchar *location = NULL;
+        g_object_get(source, "location", &location, NULL);
+        if (location) observer(location, state->playlist->data, state->playlist->len);
+        g_free(location);
+        g_byte_array_set_size(state->playlist, 0);
+        state->playlist_mode = 2;
+        return;
+    }
+    if (result != GST_FLOW_OK || !buffer) return;
+    GstMapInfo map;
+    if (!gst_buffer_map(buffer, &map, GST_MAP_READ)) return;
+    if (state->playlist_mode == 0) {
+        gsize skip = map.size >= 3 && map.data[0] == 0xEF && map.data[1] == 0xBB && map.data[2] == 0xBF ? 3 : 0;
+        state->playlist_mode = map.size >= skip + 7 && memcmp(map.data + skip, "#EXTM3U", 7) == 0 ? 1 : 2;
+    }
+    if (state->playlist_mode == 1) {
+        if (state->playlist->len + map.size > OTON_HTTP_SOURCE_PLAYLIST_LIMIT) {
+            state->playlist_mode = 2;
+            g_byte_array_set_size(state->playlist, 0);
+        } else {
+            g_byte_array_append(state->playlist, map.data, (guint)map.size);
+        }
+    }
+    gst_buffer_unmap(buffer, &map);
+}
+
+static GstFlowReturn oton_http_source_create(GstPushSrc *source, GstBuffer **out) {
+    GstFlowReturn result = create_body(source, out);
+    observe_playlist(source, result, result == GST_FLOW_OK ? *out : NULL);
+    return result;
 }
 
 static void apply_identity(GstElement *element, GstContext *context) {
@@ -207,6 +255,10 @@ void oton_request_identity_set(GstElement *pipeline, const char *user_agent, con
     if (ca_file) gst_structure_set(structure, "ssl-ca-file", G_TYPE_STRING, ca_file, NULL);
     gst_element_set_context(pipeline, context);
     gst_context_unref(context);
+}
+
+void oton_http_source_set_playlist_observer(OtonPlaylistObserver observer) {
+    g_atomic_pointer_set(&playlist_observer, (gpointer)observer);
 }
 
 void oton_http_source_set_xml_rewriter(OtonXMLBodyRewriter rewriter) {

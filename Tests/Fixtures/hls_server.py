@@ -18,6 +18,10 @@ slides with the wall clock, as a broadcaster's packager does:
                    section (#EXT-X-MAP) and .m4s fragments, the window sliding as ffmpeg writes.
   --shape dash     live DASH made by ffmpeg's -f dash (a dynamic MPD with a SegmentTemplate).
   --shape dash-vod on-demand DASH: ffmpeg's -f dash run to its end first (a static MPD).
+  --pool-seconds N the tone repeats every N s, after an #EXT-X-DISCONTINUITY (an ad break's shape)
+  --ad-rate R      (packed) every other pass of the pool is encoded at R Hz: codec parameters
+                   change at the discontinuity
+  --extinf-attributes  #EXTINF lines carry title="T",artist="A" attributes instead of "A - T"
   --big-tag-mb N   (packed, event) every segment's ID3 tag also carries an APIC picture and a
                    PRIV frame of N MB together: the tag of a hostile or broken packager.
 
@@ -27,6 +31,8 @@ Paths:
   /master.m3u8             a master playlist naming /low/live.m3u8 (64 kbit/s)
                            and /high/live.m3u8 (256 kbit/s); both serve the
                            same media, and each request is logged with its path
+  /master-low-first.m3u8   the same variants, the low one first: hlsdemux starts on it and
+                           switches up to the high one after its first segments (a variant switch)
   /seg/N.aac | /seg/N.ts   segment N (media sequence number)
   /live.mpd, /seg/...      (dash shapes) the MPD and the files ffmpeg wrote; (fmp4) /live.m3u8,
                            /init.mp4 and /seg/N.m4s are ffmpeg's files; (ts-ffmpeg) /live.m3u8 and /seg/N.ts
@@ -53,10 +59,10 @@ def run_gst(pipeline):
     subprocess.run(["gst-launch-1.0", "-q"] + pipeline, check=True, timeout=60, stdout=subprocess.DEVNULL)
 
 
-def encode_adts(seconds, path):
-    buffers = int(seconds * 44100 / 1024) + 1
+def encode_adts(seconds, path, rate=44100):
+    buffers = int(seconds * rate / 1024) + 1
     run_gst(["audiotestsrc", "wave=sine", "freq=440", f"num-buffers={buffers}", "samplesperbuffer=1024", "!",
-             "audio/x-raw,rate=44100,channels=2", "!", "audioconvert", "!", "avenc_aac", "bitrate=64000", "!",
+             f"audio/x-raw,rate={rate},channels=2", "!", "audioconvert", "!", "avenc_aac", "bitrate=64000", "!",
              "aacparse", "!", "audio/mpeg,stream-format=adts", "!", "filesink", f"location={path}"])
 
 
@@ -102,8 +108,9 @@ def bulk_frames(megabytes):
 class Station:
     window = 6
 
-    def __init__(self, shape, segment_seconds, pool_seconds, workdir, big_tag_mb=0, event_segments=0):
+    def __init__(self, shape, segment_seconds, pool_seconds, workdir, big_tag_mb=0, event_segments=0, ad_rate=0):
         self.shape = shape
+        self.extinf_attributes = False
         self.bulk = bulk_frames(big_tag_mb)
         self.event_segments = event_segments
         self.lock = threading.Lock()
@@ -118,6 +125,14 @@ class Station:
             self.frames_per_segment = per
             self.pool = [b"".join(frames[k:k + per]) for k in range(0, len(frames) - per + 1, per)]
             self.durations = [per * 1024 / 44100] * len(self.pool)
+            # Every other pass of the pool is an "ad break" encoded at another rate (codec parameters change).
+            self.ad_pool = []
+            if ad_rate:
+                path = os.path.join(workdir, "ad.aac")
+                encode_adts(pool_seconds, path, ad_rate)
+                frames = adts_frames(open(path, "rb").read())
+                per_ad = max(1, round(segment_seconds * ad_rate / 1024))
+                self.ad_pool = [b"".join(frames[k:k + per_ad]) for k in range(0, len(frames) - per_ad + 1, per_ad)][:len(self.pool)]
         else:
             # One continuous MPEG-TS cut at packet boundaries: mpegtsmux repeats PAT and PMT every
             # 100 ms, so every segment can start a listener, as a packager's segments do.
@@ -162,7 +177,10 @@ class Station:
             if index == 0 and number > 0:
                 lines.append("#EXT-X-DISCONTINUITY")  # the pool starts again: timestamps jump back
             artist, title = self.titles[number]
-            lines.append(f"#EXTINF:{self.durations[index]:.3f},{artist} - {title}")
+            if self.extinf_attributes:
+                lines.append(f'#EXTINF:{self.durations[index]:.3f},title="{title}",artist="{artist}"')
+            else:
+                lines.append(f"#EXTINF:{self.durations[index]:.3f},{artist} - {title}")
             lines.append(f"seg/{number}.{ext}")
         if ended:
             lines.append("#EXT-X-ENDLIST")
@@ -172,6 +190,8 @@ class Station:
         if number > self.newest() or (self.shape == "event" and number >= self.event_segments):
             return None
         body = self.pool[number % len(self.pool)]
+        if getattr(self, "ad_pool", None) and (number // len(self.pool)) % 2 == 1:
+            body = self.ad_pool[min(number % len(self.pool), len(self.ad_pool) - 1)]
         if self.shape != "ts":
             with self.lock:
                 artist, title = self.titles.get(number, self.current)
@@ -241,10 +261,10 @@ class FFmpegStation:
             self.process.wait()
 
 
-def master_playlist():
-    return (b"#EXTM3U\n"
-            b"#EXT-X-STREAM-INF:BANDWIDTH=256000,CODECS=\"mp4a.40.2\"\nhigh/live.m3u8\n"
-            b"#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\"\nlow/live.m3u8\n")
+def master_playlist(low_first=False):
+    high = b"#EXT-X-STREAM-INF:BANDWIDTH=256000,CODECS=\"mp4a.40.2\"\nhigh/live.m3u8\n"
+    low = b"#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\"\nlow/live.m3u8\n"
+    return b"#EXTM3U\n" + (low + high if low_first else high + low)
 
 
 def make_handler(station, content_type_lies):
@@ -289,6 +309,8 @@ def make_handler(station, content_type_lies):
             playlist_type = "text/plain" if content_type_lies else "application/vnd.apple.mpegurl"
             if path == "/master.m3u8":
                 return self.send(200, master_playlist(), playlist_type)
+            if path == "/master-low-first.m3u8":
+                return self.send(200, master_playlist(low_first=True), playlist_type)
             if path == "/listen":
                 return self.send(200, station.playlist(), "text/html; charset=utf-8")
             if path.endswith("/live.m3u8") or path == "/live.m3u8":
@@ -315,6 +337,9 @@ def main():
     parser.add_argument("--big-tag-mb", type=float, default=0, help="bulk ID3 frames of this many MB in every segment")
     parser.add_argument("--event-segments", type=int, default=8, help="(event) segments before #EXT-X-ENDLIST")
     parser.add_argument("--segment-seconds", type=float, default=1.0)
+    parser.add_argument("--extinf-attributes", action="store_true",
+                        help='(packed, ts) #EXTINF lines as title="T",artist="A" instead of "A - T"')
+    parser.add_argument("--ad-rate", type=int, default=0, help="(packed) every other pass of the pool is encoded at this sample rate")
     parser.add_argument("--pool-seconds", type=float, default=60.0)
     parser.add_argument("--content-type-lies", action="store_true", help="serve playlists as text/plain")
     parser.add_argument("--max-seconds", type=float, default=300, help="exit after this long (a test that died)")
@@ -323,7 +348,8 @@ def main():
         if args.shape in ("ts-ffmpeg", "fmp4", "dash", "dash-vod"):
             station = FFmpegStation(args.shape, args.segment_seconds, workdir)
         else:
-            station = Station(args.shape, args.segment_seconds, args.pool_seconds, workdir, args.big_tag_mb, args.event_segments)
+            station = Station(args.shape, args.segment_seconds, args.pool_seconds, workdir, args.big_tag_mb, args.event_segments, args.ad_rate)
+            station.extinf_attributes = args.extinf_attributes
         server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(station, args.content_type_lies))
         server.daemon_threads = True
         threading.Timer(args.max_seconds, server.shutdown).start()

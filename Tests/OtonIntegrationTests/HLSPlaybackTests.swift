@@ -22,6 +22,29 @@ final class HLSPlaybackTests: XCTestCase {
         return harness
     }
 
+    /// Issue 39 §3: MPEG-TS segments without ID3 titles are titled by their `#EXTINF:1.0,Artist - Title`
+    /// lines, cleaned as every stream title is (an escape sequence from the playlist loses its ESC),
+    /// and a new title in the playlist follows. Before, such a station showed no title at all.
+    func testEXTINFTitlesNameAStationWithoutID3Titles() throws {
+        let station = try HLSStation(self, shape: .ts)
+        let harness = play(station.url("/live.m3u8"))
+        XCTAssertNotNil(harness.waitForTrack(title: "Song One", artist: "Artist A", timeout: 30),
+                        "the #EXTINF title names the track: \(harness.trackEvents.map(\.fields))")
+        let sent = Clock.monotonicNanoseconds()
+        try station.setTitle(artist: "Band B", title: "Tune\u{1B}[31mRed")
+        let second = try XCTUnwrap(harness.waitForTrack(title: "Tune[31mRed", artist: "Band B", timeout: 30, after: sent),
+                                   "the new #EXTINF title, its ESC removed: \(harness.trackEvents.map(\.fields))")
+        XCTAssertFalse(second.fields.contains { $0.value.contains("\u{1B}") })
+    }
+
+    /// Issue 39 §3: `#EXTINF:1.0,title="…",artist="…"` attributes (as some HLS radio packagers write) name the track.
+    func testEXTINFTitleAttributesNameTheTrack() throws {
+        let station = try HLSStation(self, shape: .ts, options: ["--extinf-attributes"])
+        let harness = play(station.url("/live.m3u8"))
+        XCTAssertNotNil(harness.waitForTrack(title: "Song One", artist: "Artist A", timeout: 30),
+                        "the title=\"…\" and artist=\"…\" attributes name the track: \(harness.trackEvents.map(\.fields))")
+    }
+
     func testPackedAudioPlaysWithItsTimedID3TitlesAndFollowsAChange() throws {
         let station = try HLSStation(self)
         let harness = play(station.url("/live.m3u8"))

@@ -32,6 +32,41 @@ final class HLSRecordTests: XCTestCase {
         XCTAssertTrue(files.contains { $0.hasSuffix("Artist A - Song One.aac") }, "the first track, begun before the recording: \(files)")
     }
 
+    /// Issue 39 §3: a variant switch (the master lists the low variant first; hlsdemux switches up
+    /// after a segment) and an `#EXT-X-DISCONTINUITY` every 6 s (an ad break's shape) with the same
+    /// codec parameters: one file of every second. Before, each marked its first buffer DISCONT,
+    /// which the recording took for lost bytes and cut a new file: with `--min-seconds 0` 15 s came
+    /// out as 1 + 14 s (the switch) or 2 + 10 + 3 s (the breaks), and the default minimum dropped the short pieces.
+    func testRecordingKeepsEverySecondAcrossAVariantSwitchAndDiscontinuities() throws {
+        let station = try HLSStation(self, options: ["--pool-seconds", "6"])
+        let run = try OtonRun(self, ["record", station.url("/master-low-first.m3u8"), "--out", "{out}", "--min-seconds", "0", "--duration", "15s"])
+        XCTAssertTrue(run.wait(timeout: 120) { !run.process.isRunning }.met, "--duration 15s ended the recording\n\(run.stderr)")
+        XCTAssertEqual(run.process.terminationStatus, 0, run.stderr)
+        XCTAssertTrue(station.requests.contains { $0.hasPrefix("/low/seg/") } && station.requests.contains { $0.hasPrefix("/high/seg/") },
+                      "both variants were fetched (a switch happened): \(station.requests)")
+        let files = run.outputFiles().filter { $0.hasSuffix(".aac") }
+        XCTAssertEqual(files.count, 1, "one file across the switch and the discontinuities: \(files)\n\(run.stderr)")
+        let path = try XCTUnwrap(files.first.map { run.out + "/" + $0 })
+        let discovered = try Discovered.run(path)
+        XCTAssertTrue(discovered.ok, discovered.text)
+        XCTAssertGreaterThan(discovered.seconds, 14, "every second of the 15 s: \(discovered.text)")
+    }
+
+    /// Issue 39 §3: a discontinuity after which the codec parameters change (the "ad" is at 22.05 kHz)
+    /// begins a new file, so that no file mixes two sample rates, and nothing is lost on either side.
+    func testADiscontinuityThatChangesTheSampleRateBeginsANewFile() throws {
+        let station = try HLSStation(self, options: ["--pool-seconds", "6", "--ad-rate", "22050"])
+        let run = try OtonRun(self, ["record", station.url("/live.m3u8"), "--out", "{out}", "--min-seconds", "0", "--duration", "15s"])
+        XCTAssertTrue(run.wait(timeout: 120) { !run.process.isRunning }.met, "--duration 15s ended the recording\n\(run.stderr)")
+        XCTAssertEqual(run.process.terminationStatus, 0, run.stderr)
+        let files = run.outputFiles().filter { $0.hasSuffix(".aac") }
+        let discovered = try files.map { try Discovered.run(run.out + "/" + $0) }
+        let rates = discovered.map { item in ["44100", "22050"].filter { item.text.contains("Sample rate: \($0)") } }
+        XCTAssertTrue(rates.allSatisfy { $0.count == 1 }, "each file has one sample rate: \(rates)\n\(files)")
+        XCTAssertTrue(rates.contains(["22050"]) && rates.contains(["44100"]), "files at both rates: \(rates)\n\(files)\n\(run.stderr)")
+        XCTAssertGreaterThan(discovered.map(\.seconds).reduce(0, +), 14, "every second of the 15 s: \(discovered.map(\.seconds))")
+    }
+
     func testRecordingAPlaylistURLRecordsItsStream() async throws {
         let server = try await IcecastServer.start()
         defer { server.stop() }

@@ -42,4 +42,17 @@ typedef gboolean (*OtonXMLBodyRewriter)(const guint8 *body, gsize size, guint8 *
 /* Sets the rewriter every otonhttpsrc uses from now on (NULL: none). Any thread; set once at start. */
 void oton_http_source_set_xml_rewriter(OtonXMLBodyRewriter rewriter);
 
+/* An observer of HLS playlists: called with the URL a source fetched (its "location") and the whole
+ * body of a response that starts with "#EXTM3U" (at most OTON_HTTP_SOURCE_PLAYLIST_LIMIT bytes;
+ * larger ones are not observed), once the response has ended. The response itself passes on
+ * unchanged; the bytes belong to the source and are valid during the call only. Called on the
+ * source's streaming thread, for a pipeline's first playlist and every reload its demuxer's
+ * downloader makes; it must not block. Why: the #EXTINF titles of a station's segments, which
+ * GStreamer's HLS demuxer reads but does not pass on (HLSSegmentTitles in OtonMedia). */
+typedef void (*OtonPlaylistObserver)(const char *url, const guint8 *body, gsize size);
+#define OTON_HTTP_SOURCE_PLAYLIST_LIMIT (1024 * 1024)
+
+/* Sets the observer every otonhttpsrc uses from now on (NULL: none). Any thread; set once at start. */
+void oton_http_source_set_playlist_observer(OtonPlaylistObserver observer);
+
 #endif

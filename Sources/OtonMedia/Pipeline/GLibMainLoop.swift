@@ -26,6 +26,7 @@ public final class GLibMainLoop: @unchecked Sendable {
         gst_init(nil, nil)
         AdaptiveDemuxerChoice.preferClassicDemuxer()
         DASHTimelineRepair.install()
+        HLSSegmentTitles.install()
         AudioSinkChoice.keepNoisySinksOut()
         AudioDecoderChoice.keepLibavOffTheFirstSoundPath()
         context = g_main_context_new()

@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import OtonHTTPSource
+import OtonSupport
 
 /// Puts an ``ID3TagSlimmer`` on every segment source an HLS demuxer creates below the decoder,
 /// so an oversized ID3 tag is cut down as it arrives, before the demuxer buffers it (issue 27.4).
@@ -8,8 +9,10 @@ import OtonHTTPSource
 /// Each segment source's output pad gets a probe with its own slimmer, reset when a new download
 /// starts (the source sends STREAM_START and SEGMENT before a download's first bytes).
 package enum HLSSegmentTagFilter {
-    package static func apply(below bin: UnsafeMutablePointer<GstElement>) {
-        g_signal_connect_data(bin, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
+    /// `context`: where a segment's `#EXTINF` title is reported (``HLSSegmentTitles``).
+    package static func apply(below bin: UnsafeMutablePointer<GstElement>, context: PipelineContext) {
+        g_signal_connect_data(bin, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), context.retained(),
+                              PipelineCallbacks.releaseClosure, GConnectFlags(rawValue: 0))
     }
 
     /// One segment source's slimmer. The probe runs on that source's streaming thread; `lock`
@@ -17,12 +20,20 @@ package enum HLSSegmentTagFilter {
     private final class Source: @unchecked Sendable {
         let lock = NSLock()
         var slimmer = ID3TagSlimmer()
+        let context: PipelineContext
+        /// A download began and its first bytes have not come yet.
+        var awaitingFirstBytes = true
+        /// The last `#EXTINF` title reported from this source (the same again is not reported).
+        var lastTitle: String?
+        var lastReport: Int64 = .min / 2
+        init(context: PipelineContext) { self.context = context }
     }
 
-    private static let elementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, _ in
+    private static let elementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, data in
         guard let element, oton_is_http_source(element) != 0, let pad = gst_element_get_static_pad(element, "src") else { return }
         let mask = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
-        gst_pad_add_probe(pad, mask, probe, Unmanaged.passRetained(Source()).toOpaque(), release)
+        let source = Source(context: PipelineContext.from(data))
+        gst_pad_add_probe(pad, mask, probe, Unmanaged.passRetained(source).toOpaque(), release)
         gst_object_unref(pad)
     }
 
@@ -31,20 +42,24 @@ package enum HLSSegmentTagFilter {
         Unmanaged<Source>.fromOpaque(data).release()
     }
 
-    private static let probe: GstPadProbeCallback = { _, info, data in
+    private static let probe: GstPadProbeCallback = { pad, info, data in
         guard let info, let data else { return GST_PAD_PROBE_OK }
         let source = Unmanaged<Source>.fromOpaque(data).takeUnretainedValue()
         let isEvent = info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue != 0
         if isEvent, let event = otgst_probe_event(info) {
             switch otgst_event_type(event) {
             case GST_EVENT_STREAM_START, GST_EVENT_SEGMENT, GST_EVENT_FLUSH_STOP:
-                source.lock.lock(); source.slimmer.reset(); source.lock.unlock()
+                source.lock.lock(); source.slimmer.reset(); source.awaitingFirstBytes = true; source.lock.unlock()
             default: break
             }
             return GST_PAD_PROBE_OK
         }
         guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0, let buffer = otgst_probe_buffer(info) else { return GST_PAD_PROBE_OK }
         source.lock.lock(); defer { source.lock.unlock() }
+        if source.awaitingFirstBytes {
+            source.awaitingFirstBytes = false
+            reportPlaylistTitle(of: buffer, from: pad, source: source)
+        }
         if source.slimmer.isPassingThrough { return GST_PAD_PROBE_OK }
         var map = GstMapInfo()
         guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return GST_PAD_PROBE_OK }
@@ -57,5 +72,29 @@ package enum HLSSegmentTagFilter {
         if unchanged { return GST_PAD_PROBE_OK }
         output.withUnsafeBytes { otgst_probe_replace_buffer(info, $0.baseAddress, gsize($0.count)) }
         return GST_PAD_PROBE_OK
+    }
+
+    /// A segment's first bytes: when they are not a timed ID3 tag (which carries the stream's own
+    /// title) and the stream never titled itself, the playlist's `#EXTINF` title of this segment is
+    /// reported, as a stream tag, when it differs from the last one reported.
+    private static func reportPlaylistTitle(of buffer: UnsafeMutablePointer<GstBuffer>, from pad: UnsafeMutablePointer<GstPad>?, source: Source) {
+        guard !source.context.hasStreamTitle, let pad, let element = gst_pad_get_parent_element(pad) else { return }
+        defer { gst_object_unref(element) }
+        var head = [UInt8](repeating: 0, count: 3)
+        let copied = gst_buffer_extract(buffer, 0, &head, 3)
+        if copied == 3 && head == Array("ID3".utf8) { return }
+        guard let location = otgst_dup_string(element, "location") else { return }
+        let url = String(cString: location)
+        g_free(location)
+        guard let track = HLSSegmentTitles.title(forSegment: url) else { return }
+        let key = track.title + "\u{0}" + (track.artist ?? "")
+        guard key != source.lastTitle else { return }
+        // The light engine's rate for titles (one owner): a playlist of tiny segments, each with its own
+        // title, gives at most one a 200 ms; one skipped is reported with a later segment that has it.
+        let now = Clock.monotonicNanoseconds()
+        guard now - source.lastReport >= LightStream.titleInterval else { return }
+        source.lastTitle = key
+        source.lastReport = now
+        source.context.report(.tags(TagSet(title: track.title, artist: track.artist), monotonicNanoseconds: now))
     }
 }

@@ -51,12 +51,17 @@ package final class MediaTapSource: @unchecked Sendable {
     /// When the tapped stream is raw AAC: the ADTS header each frame gets.
     private var adts: RawAACFraming?
 
-    /// An encoded buffer as received (ICY metadata already removed by icydemux).
-    package func stream(_ buffer: UnsafeMutablePointer<GstBuffer>) {
+    /// An encoded buffer as received (ICY metadata already removed by icydemux). `wholeFrames`: a
+    /// parser's output, where the buffer's DISCONT flag is a jump in time between whole frames (an
+    /// HLS discontinuity or variant switch), not lost bytes, and is not passed on.
+    package func stream(_ buffer: UnsafeMutablePointer<GstBuffer>, wholeFrames: Bool = false) {
         lock.lock()
         let framing = adts
         lock.unlock()
-        guard let framing else { return publish(buffer, format: currentStreamFormat()) }
+        guard let framing else {
+            let format = currentStreamFormat()
+            return publish(buffer, format: format.0, extraFlags: format.changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0, passDiscont: !wholeFrames)
+        }
         // One raw AAC frame per buffer (aacparse frames it): header + frame, one packet.
         var map = GstMapInfo()
         guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return }
@@ -69,7 +74,7 @@ package final class MediaTapSource: @unchecked Sendable {
         let pts = otgst_buffer_pts(buffer)
         bytes.withUnsafeBytes {
             publish($0.baseAddress, count: $0.count, format: format.0, extraFlags: format.changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0,
-                    discont: otgst_buffer_is_discont(buffer) != 0, pts: otgst_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1)
+                    discont: !wholeFrames && otgst_buffer_is_discont(buffer) != 0, pts: otgst_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1)
         }
     }
 
@@ -90,10 +95,6 @@ package final class MediaTapSource: @unchecked Sendable {
         let quiet = silenced
         lock.unlock()
         if !quiet { bus.publish(media: packet) }
-    }
-
-    private func publish(_ buffer: UnsafeMutablePointer<GstBuffer>, format: (MediaFormat, changed: Bool)) {
-        publish(buffer, format: format.0, extraFlags: format.changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0)
     }
 
     /// The stream tap's format for the caps known now, and whether it differs from the last packet's.
@@ -125,12 +126,12 @@ package final class MediaTapSource: @unchecked Sendable {
         publish(buffer, format: format)
     }
 
-    private func publish(_ buffer: UnsafeMutablePointer<GstBuffer>, format: MediaFormat, extraFlags: UInt32 = 0) {
+    private func publish(_ buffer: UnsafeMutablePointer<GstBuffer>, format: MediaFormat, extraFlags: UInt32 = 0, passDiscont: Bool = true) {
         var map = GstMapInfo()
         guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return }
         defer { gst_buffer_unmap(buffer, &map) }
         let pts = otgst_buffer_pts(buffer)
-        publish(map.data, count: Int(map.size), format: format, extraFlags: extraFlags, discont: otgst_buffer_is_discont(buffer) != 0,
+        publish(map.data, count: Int(map.size), format: format, extraFlags: extraFlags, discont: passDiscont && otgst_buffer_is_discont(buffer) != 0,
                 pts: otgst_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1)
     }
 

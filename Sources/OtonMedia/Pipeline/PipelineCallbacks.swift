@@ -24,6 +24,14 @@ package final class PipelineContext: @unchecked Sendable {
     private let lock = NSLock()
     private var silenced = false
     private var started = false
+    private var streamTitled = false
+
+    /// Whether a title came in the stream itself (ID3, ICY, Vorbis comments): then the playlist's
+    /// `#EXTINF` titles are not used (``HLSSegmentTitles``).
+    package var hasStreamTitle: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return streamTitled
+    }
 
     package init(onEvent: @escaping @Sendable (PipelineEvent) -> Void, decoded: UnsafeMutablePointer<GstElement>,
          taps: MediaTapSource, pipeline: UnsafeMutablePointer<GstElement>, startsOnFirstBuffer: Bool = false) {
@@ -42,6 +50,10 @@ package final class PipelineContext: @unchecked Sendable {
         started = true
         lock.unlock()
         if first { report(.started) }
+    }
+
+    package func markStreamTitle() {
+        lock.lock(); streamTitled = true; lock.unlock()
     }
 
     /// After stop(): late messages are not reported.
@@ -239,6 +251,7 @@ package enum PipelineCallbacks {
         if let tags { // the tag list belongs to the event
             let context = PipelineContext.from(data)
             var set = TagReader.read(tags, encoding: context.titleEncoding)
+            if set.title != nil { context.markStreamTitle() }
             switch EmbeddedCover.read(tags) {
             case let .file(url): set.artworkURL = url
             case let .tooLarge(size):
@@ -326,8 +339,31 @@ package enum PipelineCallbacks {
         guard let element, let factory = gst_element_get_factory(element),
               tappedParsers.contains(String(cString: otgst_object_name(otgst_object(UnsafeMutableRawPointer(factory))))),
               let pad = gst_element_get_static_pad(element, "src") else { return }
-        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, demuxedStreamProbe, PipelineContext.from(data).retained(), release)
+        let mask = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+        gst_pad_add_probe(pad, mask, parsedStreamProbe, PipelineContext.from(data).retained(), release)
         gst_object_unref(pad)
+    }
+
+    /// The parser's output (HLS, DASH): whole frames. Every caps event sets the stream's caps, so
+    /// new codec parameters after a discontinuity (an ad in another rate) begin a new file, while
+    /// the same caps again change nothing. A buffer's DISCONT flag there marks a jump in time — an
+    /// `#EXT-X-DISCONTINUITY`, a variant switch — not bytes lost inside a frame, so it is not passed
+    /// on: the recording keeps going across it (issue 39 §3).
+    private static let parsedStreamProbe: GstPadProbeCallback = { _, info, data in
+        guard let info else { return GST_PAD_PROBE_OK }
+        let taps = PipelineContext.from(data).taps
+        if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue != 0 {
+            guard let event = otgst_probe_event(info), otgst_event_type(event) == GST_EVENT_CAPS else { return GST_PAD_PROBE_OK }
+            var caps: UnsafeMutablePointer<GstCaps>?
+            gst_event_parse_caps(event, &caps)
+            if let caps, let text = gst_caps_to_string(caps) {
+                taps.setStreamCaps(String(cString: text))
+                g_free(text)
+            }
+            return GST_PAD_PROBE_OK
+        }
+        if let buffer = otgst_probe_buffer(info) { taps.stream(buffer, wholeFrames: true) }
+        return GST_PAD_PROBE_OK
     }
 
     /// decodebin's typefinder names what the stream is (for ICY streams, icydemux's pad does).

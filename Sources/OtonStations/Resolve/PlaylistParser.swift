@@ -90,18 +90,8 @@ public enum PlaylistParser {
         return playlistTitle
     }
 
-    /// The text after the first comma outside quotes (`#EXTINF:-1 tvg-name="a,b",Title`).
-    package static func extinfTitle(_ line: String) -> String? {
-        var inQuotes = false
-        for index in line.indices {
-            switch line[index] {
-            case "\"": inQuotes.toggle()
-            case "," where !inQuotes: return PlaylistText.nonEmpty(String(line[line.index(after: index)...]))
-            default: break
-            }
-        }
-        return nil
-    }
+    /// The text after the first comma outside quotes (`#EXTINF:-1 tvg-name="a,b",Title`): ``EXTINFLine``.
+    package static func extinfTitle(_ line: String) -> String? { EXTINFLine.text(line) }
 
     // MARK: XSPF
 
