@@ -20,5 +20,9 @@ static inline const char *oton_curl_effective_url(CURL *curl) { char *url = NULL
 
 static inline void *oton_curl_private(CURL *curl) { char *value = NULL; curl_easy_getinfo(curl, CURLINFO_PRIVATE, &value); return value; }
 static inline CURLMcode oton_curl_multi_set_long(CURLM *multi, CURLMoption option, long value) { return curl_multi_setopt(multi, option, value); }
+/* What a write callback returns to hold a transfer (the bytes are handed over again after oton_curl_resume). */
+static inline size_t oton_curl_write_pause(void) { return CURL_WRITEFUNC_PAUSE; }
+/* Holds (1) or resumes (0) reading a transfer. */
+static inline CURLcode oton_curl_hold_receiving(CURL *curl, int hold) { return curl_easy_pause(curl, hold ? CURLPAUSE_RECV : CURLPAUSE_CONT); }
 
 #endif

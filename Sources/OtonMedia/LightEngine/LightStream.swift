@@ -26,7 +26,7 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     private var stopped = false
 
     // Driver thread only:
-    private var easy: UnsafeMutableRawPointer?
+    private(set) var easy: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     /// curl writes its error text here; allocated once, freed in deinit.
     private let errorBuffer: UnsafeMutablePointer<CChar> = {
@@ -48,6 +48,13 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     /// The transfer was ended on purpose (unsupported or not audio): its curl error is not news.
     private var abandoned = false
     package private(set) var isReceiving = false
+    /// How fast this connection may be read (LightStream+Holding.swift).
+    var flood = FloodGuard(now: 0)
+    /// Held by the flood guard until it may be read again; held by the driver while others connect.
+    var heldByFlood = false
+    var heldByDriver = false
+    /// What curl was last told (or the write callback returned): reading is paused.
+    var holding = false
     private var retained: Unmanaged<LightStream>?
 
     /// The audio bytes as they arrive, on the driver thread, in order with the titles reported
@@ -101,7 +108,7 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
         return stopped
     }
 
-    private func report(_ event: PipelineEvent) {
+    func report(_ event: PipelineEvent) {
         if !isStopped { onEvent(event) }
     }
 
@@ -111,6 +118,7 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     package func attach(to multi: UnsafeMutableRawPointer) -> Bool {
         guard !isStopped, let curl = curl_easy_init() else { return false }
         easy = curl
+        flood = FloodGuard(now: Clock.monotonicNanoseconds())
         let this = Unmanaged.passRetained(self)
         retained = this
         let context = this.toOpaque()
@@ -134,6 +142,7 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
             guard let user else { return 0 }
             let bytes = size * count
             let stream = Unmanaged<LightStream>.fromOpaque(user).takeUnretainedValue()
+            if stream.holdsBack(bytes) { return oton_curl_write_pause() } // handed over again once resumed
             return stream.received(UnsafeRawBufferPointer(start: data, count: bytes)) ? bytes : 0
         }
         oton_curl_set_pointer(curl, CURLOPT_WRITEDATA, context)
@@ -268,6 +277,7 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
             return true
         case let .audio(kind, skip):
             sniffed = kind
+            flood.declare(bitsPerSecond: max(headers.bitrate ?? 0, kind.bitrate ?? 0))
             if kind.caps.hasPrefix("audio/ogg") { oggTags = OggTagWatcher() }
             taps.setStreamCaps(kind.caps)
             var tags = TagSet(origin: .stream, codec: kind.codec)

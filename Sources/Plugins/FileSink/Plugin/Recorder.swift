@@ -24,7 +24,7 @@ final class Recorder {
     private var notKept = RecorderNotKept()
     /// Tagging copies the file; not when space ran out.
     private var tagging = true
-    private var bytesSinceSpaceCheck: UInt64 = .max
+    private lazy var share = DiskShare(directory: settings.directory) // this recorder's part of the disk (DiskShare.swift)
     private var totalBytes: UInt64 = 0
     /// Audio written to files so far (the `max_seconds` limit).
     private var totalNanoseconds: Int64 = 0
@@ -357,14 +357,11 @@ final class Recorder {
         }
     }
 
-    /// statvfs at most every 256 KiB written. False (and recording stopped) below the floor.
+    /// statvfs at most every 256 KiB written. False (and recording stopped) below the floor, or near it for the station writing most.
     private func checkSpace(adding count: Int) -> Bool {
-        bytesSinceSpaceCheck = bytesSinceSpaceCheck == .max ? .max : bytesSinceSpaceCheck + UInt64(count)
-        guard bytesSinceSpaceCheck >= 256 << 10 else { return true }
-        bytesSinceSpaceCheck = 0
-        guard let free = DiskSpace.available(at: settings.directory) else { return true }
-        if free < settings.diskFloorBytes + UInt64(count) {
-            stop(reason: .diskFull, message: tr("recording stopped: only {free} MiB free in {folder}, below the floor of {floor} MiB (config.disk_floor_mb / --disk-floor)", ["free": "\(free / 1_048_576)", "folder": settings.directory, "floor": "\(settings.diskFloorBytes / 1_048_576)"]))
+        guard share.wrote(count), let free = DiskSpace.available(at: settings.directory) else { return true }
+        if let message = share.stopMessage(free: free, adding: count, settings: settings, tr: tr) {
+            stop(reason: .diskFull, message: message)
             return false
         }
         return true
@@ -442,6 +439,7 @@ final class Recorder {
         // What was written is intact (a failed write is cut back); file it as incomplete.
         if let open { end(open.segment, complete: false) }
         stopped = true
+        share.leave()
         notify(.stopped(reason: reason, message: message + notKept.summary(minimumSeconds: settings.minimumSeconds, tr: tr), isError: isError))
     }
 }
