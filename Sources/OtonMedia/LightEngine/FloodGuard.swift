@@ -6,8 +6,9 @@
 /// only a station that keeps sending far faster than it says it does is held back. The limit is
 /// `factor` × the rate the station declares (icy-br) or its first frame header gives, whichever
 /// is higher, and never under `floorBytesPerSecond` (VBR streams and understated rates stay
-/// clear of it); while nothing is known (before the codec is named, or an Ogg or FLAC stream
-/// without icy-br) it is `ceilingBytesPerSecond`.
+/// clear of it); while nothing is known (before the codec is named, and always for Ogg and FLAC,
+/// whose icy-br no frame header confirms: a lossless station understating it would be held) it is
+/// `ceilingBytesPerSecond`.
 ///
 /// Pure logic on monotonic nanoseconds; the driver thread owns it (LightStream).
 package struct FloodGuard: Sendable {

@@ -277,7 +277,9 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
             return true
         case let .audio(kind, skip):
             sniffed = kind
-            flood.declare(bitsPerSecond: max(headers.bitrate ?? 0, kind.bitrate ?? 0))
+            // Only MPEG audio and ADTS declare a rate the flood cap is cut to: an Ogg or FLAC station's
+            // icy-br is all it says, and a lossless one that understates it would be held below its rate.
+            if kind.caps.hasPrefix("audio/mpeg") { flood.declare(bitsPerSecond: max(headers.bitrate ?? 0, kind.bitrate ?? 0)) }
             if kind.caps.hasPrefix("audio/ogg") { oggTags = OggTagWatcher() }
             taps.setStreamCaps(kind.caps)
             var tags = TagSet(origin: .stream, codec: kind.codec)
