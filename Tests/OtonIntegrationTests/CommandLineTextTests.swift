@@ -15,7 +15,7 @@ final class CommandLineTextTests: XCTestCase {
         let play = try oton(["play", "--help"])
         XCTAssertEqual(play.status, 0, play.stderr)
         let playHelp = play.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ") // unwrapped
-        for text in ["? keys", "space pause/resume", "n p next / previous station", "1–9 station by number",
+        for text in ["? keys", "space pause/resume", "n p next / previous station", "1 to 9 station by number",
                      "Exit codes: 0 normal, 1 --search found nothing", "2 usage", "Examples:", "oton play \"Oton FM\" --volume 60%"] {
             XCTAssertTrue(playHelp.contains(text), "play --help lacks \(text):\n\(play.stdout)")
         }
