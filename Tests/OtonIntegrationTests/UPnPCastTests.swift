@@ -284,6 +284,10 @@ final class UPnPNamespaceScenarios: XCTestCase {
         try await pollUntilTrue(timeout: 30, interval: 0.5, "gmediarender says STOPPED") { [self] in
             (try? avTransport(port: 49494, "GetTransportInfo"))?.contains("<CurrentTransportState>STOPPED</CurrentTransportState>") == true
         }
+        // The worker's memory after a cast and back, for its memory limit's margin (see the huge description's test).
+        for pid in Self.descendants(of: oton.process.processIdentifier) where Self.commandLine(pid).contains("--worker") {
+            print("UPNP FIGURE: worker after casting: VmHWM \((Self.statusKiB(pid, "VmHWM") ?? 0) / 1024) MiB, VmData \((Self.statusKiB(pid, "VmData") ?? 0) / 1024) MiB")
+        }
         print(Self.passedMarker + "testCastingToGmediarenderAndBack")
     }
 
