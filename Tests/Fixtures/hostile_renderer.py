@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hostile UPnP MediaRenderers for the UPnP casting plugin's tests.
 
-Usage: hostile_renderer.py ADDRESS  (an IPv4 address of the interface the plugin searches on)
+Usage: hostile_renderer.py ADDRESS [HUGE_MB]  (ADDRESS: an IPv4 address of the interface the plugin searches on)
 
 Serves two device descriptions over HTTP on ADDRESS (a free port, printed as "PORT n") and
 announces both by SSDP (NOTIFY ssdp:alive to 239.255.255.250:1900 through ADDRESS, every second):
@@ -10,6 +10,9 @@ announces both by SSDP (NOTIFY ssdp:alive to 239.255.255.250:1900 through ADDRES
               answers a SOAP fault (UPnP error 701, "Transition not available").
   /hang.xml   friendlyName of 100 000 characters; every SOAP call to it is read and never
               answered (the connection stays open until this process ends).
+
+With HUGE_MB, it serves and announces only /huge.xml instead: a description that starts as XML
+and goes on with HUGE_MB MiB of junk inside <friendlyName>, made as it is sent (never stored).
 
 Each request is printed as "REQUEST METHOD PATH". Exits when its standard input closes.
 """
@@ -20,6 +23,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ADDRESS = sys.argv[1]
+HUGE_MB = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+HUGE_UDN = "uuid:0071c0de-b16b-4000-8000-000000000000"
 FAULT_UDN = "uuid:0071c0de-fa17-4000-8000-000000000701"
 HANG_UDN = "uuid:0071c0de-4a49-4000-8000-000000000000"
 RENDERER = "urn:schemas-upnp-org:device:MediaRenderer:1"
@@ -67,6 +72,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         print(f"REQUEST GET {self.path}", flush=True)
+        if HUGE_MB and self.path == "/huge.xml":
+            self.send_huge()
+            return
         body = DESCRIPTIONS.get(self.path)
         if body is None:
             self.send_response(404)
@@ -78,6 +86,21 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def send_huge(self):
+        head = description(HUGE_UDN, "Huge", "huge").split(b"<friendlyName>")[0] + b"<friendlyName>"
+        chunk = b"junk " * 13107 + b"j"  # 65 536 bytes
+        self.send_response(200)
+        self.send_header("Content-Type", 'text/xml; charset="utf-8"')
+        self.send_header("Content-Length", str(len(head) + HUGE_MB * 16 * len(chunk)))
+        self.end_headers()
+        try:
+            self.wfile.write(head)
+            for _ in range(HUGE_MB * 16):
+                self.wfile.write(chunk)
+        except OSError:
+            pass  # the reader died (its memory limit) or gave up
+        print("HUGE SENT", flush=True)
 
     def do_POST(self):
         print(f"REQUEST POST {self.path}", flush=True)
@@ -98,7 +121,8 @@ def announce(port):
     sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(ADDRESS))
     sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 2)
     while True:
-        for path, udn in (("/fault.xml", FAULT_UDN), ("/hang.xml", HANG_UDN)):
+        devices = (("/huge.xml", HUGE_UDN),) if HUGE_MB else (("/fault.xml", FAULT_UDN), ("/hang.xml", HANG_UDN))
+        for path, udn in devices:
             for nt, usn in ((RENDERER, f"{udn}::{RENDERER}"), (udn, udn)):
                 message = (
                     "NOTIFY * HTTP/1.1\r\nHOST: 239.255.255.250:1900\r\nCACHE-CONTROL: max-age=1800\r\n"

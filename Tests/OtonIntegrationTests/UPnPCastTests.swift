@@ -27,6 +27,13 @@ final class UPnPCastTests: XCTestCase {
         try runScenario("testHostileRenderers")
     }
 
+    /// A renderer whose device description is 200 MiB (issue 39 N16): the isolated plugin's worker
+    /// hits its memory limit and dies instead of holding the description, is restarted, and oton
+    /// plays on with its own memory small.
+    func testARendererWithAHugeDescriptionCostsThePluginItsProcessNotOtonItsMemory() throws {
+        try runScenario("testARendererWithAHugeDescriptionCostsThePluginItsProcessNotOtonItsMemory")
+    }
+
     /// Without "isolation": "process" the plugin would load GUPnP's libsoup 3 beside the player's
     /// libsoup 2.4, which aborts oton: it refuses to start instead, saying what to add, and oton plays on.
     func testInsideOtonsOwnProcessThePluginRefusesToStartAndSaysWhy() throws {
@@ -83,6 +90,7 @@ final class UPnPCastTests: XCTestCase {
         try scenario.start()
         XCTAssertTrue(scenario.waitForExit(timeout: 300), "the scenario ended within 300 s")
         let log = directory.read("scenario.log")
+        for line in log.split(separator: "\n") where line.hasPrefix("UPNP FIGURE") { print(line) } // into the test's log
         XCTAssertEqual(scenario.terminationStatus, 0, log)
         XCTAssertTrue(log.contains(UPnPNamespaceScenarios.passedMarker + name), "the scenario ran to its end, not skipped: \(log)")
     }
@@ -276,6 +284,10 @@ final class UPnPNamespaceScenarios: XCTestCase {
         try await pollUntilTrue(timeout: 30, interval: 0.5, "gmediarender says STOPPED") { [self] in
             (try? avTransport(port: 49494, "GetTransportInfo"))?.contains("<CurrentTransportState>STOPPED</CurrentTransportState>") == true
         }
+        // The worker's memory after a cast and back, for its memory limit's margin (see the huge description's test).
+        for pid in Self.descendants(of: oton.process.processIdentifier) where Self.commandLine(pid).contains("--worker") {
+            print("UPNP FIGURE: worker after casting: VmHWM \((Self.statusKiB(pid, "VmHWM") ?? 0) / 1024) MiB, VmData \((Self.statusKiB(pid, "VmData") ?? 0) / 1024) MiB")
+        }
         print(Self.passedMarker + "testCastingToGmediarenderAndBack")
     }
 
@@ -356,6 +368,71 @@ final class UPnPNamespaceScenarios: XCTestCase {
     }
 }
 
+extension UPnPNamespaceScenarios {
+    func testARendererWithAHugeDescriptionCostsThePluginItsProcessNotOtonItsMemory() async throws {
+        let (oton, _) = try await startOton()
+        let otonPID = oton.process.processIdentifier
+        // The worker at rest, for the figures (the limit must leave room above it).
+        let idle = Self.descendants(of: otonPID).filter { Self.commandLine($0).contains("--worker") }
+        print("UPNP FIGURE: idle worker " + idle.map { "VmHWM \((Self.statusKiB($0, "VmHWM") ?? 0) / 1024) MiB, VmData \((Self.statusKiB($0, "VmData") ?? 0) / 1024) MiB" }.joined(separator: "; "))
+        let hostile = try HostileRenderers(self, hugeMegabytes: 200)
+        var workerPeakKiB = 0, workerPeakDataKiB = 0, otonPeakKiB = 0, workers = Set<pid_t>()
+        let deadline = Date().addingTimeInterval(180)
+        var restarted = false
+        while Date() < deadline, !restarted {
+            for pid in Self.descendants(of: otonPID) where Self.commandLine(pid).contains("--worker") {
+                workers.insert(pid)
+                workerPeakKiB = max(workerPeakKiB, Self.statusKiB(pid, "VmHWM") ?? 0)
+                workerPeakDataKiB = max(workerPeakDataKiB, Self.statusKiB(pid, "VmData") ?? 0)
+            }
+            otonPeakKiB = max(otonPeakKiB, Self.statusKiB(otonPID, "VmHWM") ?? 0)
+            restarted = hostile.requests("GET /huge.xml") > 0
+                && oton.directory.read("stderr.log").contains("plugin org.oton.upnp restarted in a new process")
+            usleep(50_000)
+        }
+        let log = oton.directory.read("stderr.log")
+        print("UPNP FIGURE: huge description: worker peak VmHWM \(workerPeakKiB / 1024) MiB, VmData \(workerPeakDataKiB / 1024) MiB; oton VmHWM \(otonPeakKiB / 1024) MiB; workers seen \(workers.count); \(hostile.requests("GET /huge.xml")) fetches")
+        XCTAssertTrue(restarted, "the worker died at its limit and was restarted: \(log.suffix(3000))")
+        let crash = log.split(separator: "\n").first { $0.contains("plugin org.oton.upnp ") && $0.contains("restarting in") }
+        print("UPNP FIGURE: crash line: \(crash ?? "none")")
+        XCTAssertNotNil(crash, "the worker's death is logged as a crash oton restarts: \(log.suffix(3000))")
+        let limitKiB = Int(IsolatedPluginProcess.memoryLimitBytes >> 10)
+        XCTAssertLessThan(workerPeakKiB, limitKiB + (100 << 10), "the worker's resident peak stays near its data limit")
+        XCTAssertLessThan(otonPeakKiB, 300 << 10, "oton's own memory stays small")
+        let playing = Date().addingTimeInterval(60)
+        while Date() < playing, (try? oton.ctl(["status"]).stdout.hasPrefix("playing")) != true { usleep(200_000) }
+        XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"), "playback goes on")
+        print(Self.passedMarker + "testARendererWithAHugeDescriptionCostsThePluginItsProcessNotOtonItsMemory")
+    }
+
+    /// Every process below `pid` (its children, theirs, …), from /proc/PID/task/*/children.
+    static func descendants(of pid: pid_t) -> [pid_t] {
+        var found: [pid_t] = [], queue = [pid]
+        while let next = queue.popLast() {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(next)/task")) ?? []
+            for task in tasks {
+                let text = (try? String(contentsOfFile: "/proc/\(next)/task/\(task)/children", encoding: .utf8)) ?? ""
+                let children = text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                found += children
+                queue += children
+            }
+        }
+        return found
+    }
+
+    static func commandLine(_ pid: pid_t) -> String {
+        let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+        return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// A "KEY: n kB" line of /proc/PID/status, in KiB; nil when the process is gone.
+    static func statusKiB(_ pid: pid_t, _ key: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") }) else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+}
+
 /// Tests/Fixtures/hostile_renderer.py on the namespace's interface: two renderers announced by
 /// SSDP, one answering SOAP faults with a name full of escape sequences, one that never answers
 /// with a name of 100 000 characters.
@@ -366,9 +443,10 @@ final class HostileRenderers: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
 
-    init(_ testCase: XCTestCase) throws {
+    /// `hugeMegabytes`: the one renderer instead, whose description is that many MiB.
+    init(_ testCase: XCTestCase, hugeMegabytes: Int? = nil) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [TestPaths.root + "/Tests/Fixtures/hostile_renderer.py", UPnPNamespaceScenarios.address]
+        process.arguments = [TestPaths.root + "/Tests/Fixtures/hostile_renderer.py", UPnPNamespaceScenarios.address] + (hugeMegabytes.map { [String($0)] } ?? [])
         process.standardOutput = output
         process.standardInput = input // the script exits when this closes
         process.standardError = FileHandle.standardError

@@ -13,6 +13,16 @@ import OtonStations
 package enum IsolatedPluginProcess {
     package static let startSeconds = 20.0
 
+    /// The data size an isolated plugin's worker may reach (RLIMIT_DATA: its heap, anonymous
+    /// mappings and thread stacks), set before it loads the plugin. What a plugin holds can follow
+    /// what others send it (the UPnP plugin's libsoup reads a whole device description into memory,
+    /// 290 MB for a 60 MB one, issue 39 N16): over this an allocation fails, the worker dies, and
+    /// it is restarted like any crash, while oton's own memory and playback are untouched. The
+    /// UPnP worker has about 20 MiB of data at rest and 79 MiB after casting to gmediarender and
+    /// back (45 MiB resident); a 200 MiB description took it to 756 MiB. The limit leaves over three
+    /// times its normal use.
+    package static let memoryLimitBytes: UInt64 = 256 << 20
+
     /// Where `oton plugin-host` is: this executable when it is oton, else the oton beside it (tests).
     package static var executable: String {
         let own = PluginLibrary.realPath("/proc/self/exe") ?? "oton"

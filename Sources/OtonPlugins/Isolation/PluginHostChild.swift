@@ -25,6 +25,10 @@ public enum PluginHostChild {
         // Ctrl-C in a terminal signals the whole process group: oton decides when this child ends.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
+        var limit = rlimit(rlim_cur: rlim_t(IsolatedPluginProcess.memoryLimitBytes), rlim_max: rlim_t(IsolatedPluginProcess.memoryLimitBytes))
+        if setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit) != 0 {
+            Logger(label: "oton.plugins").warning("\(entry.id): could not limit its process's memory: \(String(cString: strerror(errno)))")
+        }
         let channel = IsolationChannel(fd: fd)
         let logger = Logger(label: "oton.plugins")
         let bus = PluginBus(logger: Logger(label: "oton.bus"))
