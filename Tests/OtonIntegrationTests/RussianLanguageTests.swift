@@ -239,6 +239,6 @@ final class RussianLanguageTests: XCTestCase {
         let result = try runProcess(TestPaths.oton, ["play", "Нет такой", "--config", config, "--headless"],
                                     environment: Self.environment(lang: "ru_RU.UTF-8"))
         XCTAssertEqual(result.status, 2, result.stderr)
-        XCTAssertTrue(result.stderr.contains("нет станции с именем \"Нет такой\" (известные: Радио Один)"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("нет станции с именем «Нет такой» (известные: Радио Один)"), result.stderr)
     }
 }
