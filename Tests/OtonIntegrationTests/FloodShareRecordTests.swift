@@ -96,7 +96,8 @@ final class FloodShareRecordTests: XCTestCase {
         XCTAssertTrue(line.contains("the other stations keep recording"), line)
         XCTAssertTrue(recorder.process.isRunning, "the process goes on: \(recorder.stderr)")
         // The stopped file is finished first (its tags written, its last partial frame dropped: ±100 bytes seen).
-        try await Task.sleep(nanoseconds: 2_000_000_000)
+        let finished = Date().addingTimeInterval(60)
+        while Date() < finished, !recorder.finishedEvents().contains(where: { ($0["path"] ?? "").contains("/out/Flood/") }) { usleep(100_000) }
         let flood = size("Flood"), good = size("Good")
         try await Task.sleep(nanoseconds: 10_000_000_000)
         print("[measure] flood stopped at \(size("Flood")) bytes written; good station \(good) → \(size("Good")) bytes in the next 10 s")
