@@ -60,4 +60,18 @@ final class ArchiveBoundaryTests: XCTestCase {
                        "20261127/18/2026-11-27T18-04-56+0530.opus")
         XCTAssertThrowsError(try ArchiveNaming("{station}/{artist}.{ext}", zone: .utc), "track placeholders mean nothing to a segment")
     }
+
+    /// Segments of one run have names in the order they began: a segment begun off its boundary
+    /// (after an outage) 0.4 s before the next one is cut at a boundary is named for its own second.
+    func testNamesOfOneRunSortInTheOrderTheSegmentsBegan() throws {
+        let utc = try ArchiveNaming(ArchiveNaming.standardInStationFolder, zone: .utc)
+        let boundary: Int64 = 1_795_780_800 * second // 12:00:00Z
+        let afterOutage = ArchiveNaming.namedTime(start: boundary - 400_000_000, periodStart: boundary - 10 * second, fromBoundary: false)
+        let cut = ArchiveNaming.namedTime(start: boundary - 10_000_000, periodStart: boundary, fromBoundary: true)
+        let first = utc.relativePath(start: afterOutage, station: nil, container: .mpegAudio, caps: "audio/mpeg")
+        let second = utc.relativePath(start: cut, station: nil, container: .mpegAudio, caps: "audio/mpeg")
+        XCTAssertEqual(first, "2026/11/27/2026-11-27T11-59-59Z.mp3")
+        XCTAssertEqual(second, "2026/11/27/2026-11-27T12-00-00Z.mp3", "a cut 10 ms early is the 12:00 segment")
+        XCTAssertLessThan(first, second)
+    }
 }

@@ -1,8 +1,7 @@
 /// Names archive segments from a template: `{station}/{yyyy}/{mm}/{dd}/{start}.{ext}` by default,
 /// with `{hh}` (the hour) too. All of them are the segment's start in the archive's zone; `{start}`
 /// is `2026-11-27T12-00-00Z` in UTC, `2026-11-27T13-00-00+0100` in local time (no colons, so
-/// the name is portable, and names sort by time). Rounded to the nearest second: a segment cut at
-/// 11:59:59.990 is the 12:00 segment.
+/// the name is portable, and names sort by time). The time named is ``namedTime(of:)``.
 public struct ArchiveNaming: Equatable, Sendable {
     public static let standard = "{station}/{yyyy}/{mm}/{dd}/{start}.{ext}"
     /// Several stations each in their own folder: the station is already the folder.
@@ -17,7 +16,21 @@ public struct ArchiveNaming: Equatable, Sendable {
         self.zone = zone
     }
 
-    /// The path relative to the output folder (made safe by the template), without `.part`.
+    /// The time a segment's name carries. Cut at its boundary, the boundary: a segment cut at
+    /// 11:59:59.990 is the 12:00 segment. Begun elsewhere (the recording's start, after an outage,
+    /// a format change), the second it began in, floored: a segment begun at 11:59:59.6 after an
+    /// outage is 11-59-59 and sorts before the 12:00 segment cut 0.4 s later (rounded, both were
+    /// 12-00-00 and the second became `12-00-00Z (2)`, which sorts first).
+    public static func namedTime(of segment: ArchiveSplitter.Segment) -> Int64 {
+        namedTime(start: segment.start, periodStart: segment.periodStart, fromBoundary: segment.fromBoundary)
+    }
+
+    public static func namedTime(start: Int64, periodStart: Int64, fromBoundary: Bool) -> Int64 {
+        fromBoundary ? periodStart : ArchivePeriod.floorDivide(start, 1_000_000_000) * 1_000_000_000
+    }
+
+    /// The path relative to the output folder (made safe by the template), without `.part`; `start`
+    /// is rounded to the nearest second.
     public func relativePath(start wall: Int64, station: String?, container: StreamContainer, caps: String) -> String {
         let parts = Self.civil(wall, offsetSeconds: zone.offsetSeconds(at: wall))
         return template.render([

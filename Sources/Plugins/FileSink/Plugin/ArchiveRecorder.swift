@@ -164,7 +164,7 @@ final class ArchiveRecorder {
     }
 
     private func begin(_ segment: ArchiveSplitter.Segment) {
-        let relative = archive.naming.relativePath(start: segment.start, station: settings.station, container: segment.container, caps: segment.caps)
+        let relative = archive.naming.relativePath(start: ArchiveNaming.namedTime(of: segment), station: settings.station, container: segment.container, caps: segment.caps)
         let base = settings.directory + "/" + relative
         let directory = (base as NSString).deletingLastPathComponent
         do {
