@@ -133,4 +133,47 @@ static inline void otgst_watch_ring_marks(GstElement *element, otgst_ring_mark_f
 }
 static inline GstAppSrc *otgst_app_src(GstElement *element) { return GST_APP_SRC(element); }
 
+/* Sound at once: a stream whose first audio is dated after its segment's start (an MPEG-TS from
+ * ffmpeg starts its audio 0.7 s after the PCR; fMP4 HLS joined mid-window dates it at the
+ * fragment's time) would hold the sink silent that long after PLAYING, since a sink plays each
+ * buffer at its running time. The first buffer after the start or a flush moves the pad's offset
+ * back by its running time, so it is played as it arrives (as mpv does); what follows keeps its
+ * spacing. Per pad, on its streaming thread; the flush re-arms it. */
+typedef struct { gint armed; } otgst_start_gap_probe;
+static inline GstPadProbeReturn otgst_start_gap_probe_call(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    otgst_start_gap_probe *probe = (otgst_start_gap_probe *)data;
+    if (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
+        GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+        if (event && GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP) {
+            gst_pad_set_offset(pad, 0);
+            g_atomic_int_set(&probe->armed, 1);
+        }
+        return GST_PAD_PROBE_OK;
+    }
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (!buffer || !g_atomic_int_compare_and_exchange(&probe->armed, 1, 0)) return GST_PAD_PROBE_OK;
+    GstEvent *segmentEvent = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0);
+    if (!segmentEvent) return GST_PAD_PROBE_OK;
+    const GstSegment *segment = NULL;
+    gst_event_parse_segment(segmentEvent, &segment);
+    GstClockTime pts = GST_BUFFER_PTS(buffer);
+    if (segment && segment->format == GST_FORMAT_TIME && GST_CLOCK_TIME_IS_VALID(pts)) {
+        guint64 running = gst_segment_to_running_time(segment, GST_FORMAT_TIME, pts);
+        /* The offset is applied to the segment resent before this buffer goes on. */
+        if (GST_CLOCK_TIME_IS_VALID(running) && running > 20 * GST_MSECOND) gst_pad_set_offset(pad, -(gint64)running);
+    }
+    gst_event_unref(segmentEvent);
+    return GST_PAD_PROBE_OK;
+}
+/* Plays the first audio of `element`'s output at once (see otgst_start_gap_probe). */
+static inline void otgst_play_first_buffer_at_once(GstElement *element) {
+    GstPad *pad = gst_element_get_static_pad(element, "src");
+    if (!pad) return;
+    otgst_start_gap_probe *probe = g_new0(otgst_start_gap_probe, 1);
+    probe->armed = 1;
+    gst_pad_add_probe(pad, (GstPadProbeType)(GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
+                      otgst_start_gap_probe_call, probe, g_free);
+    gst_object_unref(pad);
+}
+
 #endif

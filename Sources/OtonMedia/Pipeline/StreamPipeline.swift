@@ -213,7 +213,11 @@ public final class StreamPipeline: @unchecked Sendable {
 
         context = PipelineContext(onEvent: onEvent, decoded: decoded, taps: taps, pipeline: pipeline, startsOnFirstBuffer: !listened)
         context.titleEncoding = description.titleEncoding
-        if !listened { PipelineCallbacks.reportStartOnFirstBuffer(into: convert, context: context) }
+        if listened {
+            otgst_play_first_buffer_at_once(convert)
+        } else {
+            PipelineCallbacks.reportStartOnFirstBuffer(into: convert, context: context)
+        }
         PipelineCallbacks.connectDecoder(decode, context: context)
         watch = Self.watch(source: source, output: sink, decoder: decode, pipeline: pipeline, description: description, context: context)
     }
