@@ -27,7 +27,7 @@ public enum PluginHostChild {
         signal(SIGTERM, SIG_IGN)
         var limit = rlimit(rlim_cur: rlim_t(IsolatedPluginProcess.memoryLimitBytes), rlim_max: rlim_t(IsolatedPluginProcess.memoryLimitBytes))
         if setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit) != 0 {
-            Logger(label: "oton.plugins").warning("\(entry.id): could not limit its process's memory: \(String(cString: strerror(errno)))")
+            Logger(label: "oton.plugins").warning("\(tr("{plugin}: could not limit its process's memory: {reason}", ["plugin": entry.id, "reason": String(cString: strerror(errno))]))")
         }
         let channel = IsolationChannel(fd: fd)
         let logger = Logger(label: "oton.plugins")
