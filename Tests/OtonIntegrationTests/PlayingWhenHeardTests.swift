@@ -19,14 +19,24 @@ final class PlayingWhenHeardTests: XCTestCase {
         defer { pulse.stop() }
         let file = directory.file("monitor.raw")
         try pulse.record(into: file)
+        // The null sink renders (and its monitor records) only while a stream plays into it, and
+        // starting it takes its own while: a stream of silence keeps it running from before oton
+        // starts, so the monitor's samples follow the clock throughout.
+        let silence = ManagedProcess(name: "pacat", executable: "/usr/bin/pacat", arguments: [
+            "--playback", "--raw", "--format=s16le", "--rate=\(PulseAudioServer.rate)", "--channels=2", "--latency-msec=20", "/dev/zero",
+        ], environment: pulse.environment)
+        try silence.start()
+        defer { silence.kill() }
+        let running = Date().addingTimeInterval(30)
+        while HeardSound.count(in: file) < HeardSound.samples(0.5), Date() < running { usleep(10_000) }
+        XCTAssertGreaterThanOrEqual(HeardSound.count(in: file), HeardSound.samples(0.5), "the null sink runs with a stream of silence")
         let events = directory.file("events.jsonl")
         let run = try OtonRun(self, ["play", station.url("/live.m3u8"), "--no-tui", "--audio-sink", "pulsesink", "--events", events],
                               environment: ["PULSE_SERVER": try XCTUnwrap(pulse.environment["PULSE_SERVER"])])
 
-        // The null sink's monitor records nothing until a stream plays into the sink, then in real
-        // time: each look at how much it has recorded bounds the time of sample 0 from above (a look
-        // may come late, never early), so the smallest bound over many looks dates it within parec's
-        // own latency (20 ms).
+        // The monitor records in real time: each look at how much it has recorded bounds the time
+        // of sample 0 from above (a look may come late, never early), so the smallest bound over
+        // many looks dates it within parec's own latency (20 ms).
         var origin = Double.infinity
         var playing: Double?
         let deadline = Self.now() + 90
