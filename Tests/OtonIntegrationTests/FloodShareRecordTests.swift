@@ -96,8 +96,9 @@ final class FloodShareRecordTests: XCTestCase {
         XCTAssertTrue(line.contains("the other stations keep recording"), line)
         XCTAssertTrue(recorder.process.isRunning, "the process goes on: \(recorder.stderr)")
         // The stopped file is finished first (its tags written, its last partial frame dropped: ±100 bytes seen).
-        let finished = Date().addingTimeInterval(60)
-        while Date() < finished, !recorder.finishedEvents().contains(where: { ($0["path"] ?? "").contains("/out/Flood/") }) { usleep(100_000) }
+        try await pollUntilTrue(timeout: 60, interval: 0.1, "the stopped flood file's finished event") {
+            recorder.finishedEvents().contains { ($0["path"] ?? "").contains("/out/Flood/") }
+        }
         let flood = size("Flood"), good = size("Good")
         try await Task.sleep(nanoseconds: 10_000_000_000)
         print("[measure] flood stopped at \(size("Flood")) bytes written; good station \(good) → \(size("Good")) bytes in the next 10 s")

@@ -11,7 +11,7 @@ import Glibc
 /// of its segment: the sink was PLAYING (and `playing` said) 0.7 s before its first sample played.
 /// Now the first audio plays as it arrives (as mpv does).
 final class PlayingWhenHeardTests: XCTestCase {
-    func testPlayingIsSaidWhenTheFirstSoundReachesTheSink() throws {
+    func testPlayingIsSaidWhenTheFirstSoundReachesTheSink() async throws {
         try XCTSkipUnless(PulseAudioServer.isInstalled, "pulseaudio and pulseaudio-utils (scripts/bootstrap installs them)")
         let station = try HLSStation(self, shape: .tsFFmpeg, options: ["--segment-seconds", "2"])
         let directory = try TemporaryDirectory(self)
@@ -27,9 +27,9 @@ final class PlayingWhenHeardTests: XCTestCase {
         ], environment: pulse.environment)
         try silence.start()
         defer { silence.kill() }
-        let running = Date().addingTimeInterval(30)
-        while HeardSound.count(in: file) < HeardSound.samples(0.5), Date() < running { usleep(10_000) }
-        XCTAssertGreaterThanOrEqual(HeardSound.count(in: file), HeardSound.samples(0.5), "the null sink runs with a stream of silence")
+        try await pollUntilTrue(timeout: 30, interval: 0.01, "the null sink running with a stream of silence") {
+            HeardSound.count(in: file) >= HeardSound.samples(0.5)
+        }
         let events = directory.file("events.jsonl")
         let run = try OtonRun(self, ["play", station.url("/live.m3u8"), "--no-tui", "--audio-sink", "pulsesink", "--events", events],
                               environment: ["PULSE_SERVER": try XCTUnwrap(pulse.environment["PULSE_SERVER"])])
@@ -46,7 +46,7 @@ final class PlayingWhenHeardTests: XCTestCase {
             if recorded > 0 { origin = min(origin, looked - HeardSound.seconds(recorded)) }
             if playing == nil { playing = Self.playingTime(in: events) }
             if let playing, looked > playing + 3 { break }
-            usleep(5000)
+            usleep(5000) // the measurement's sampling period: each look dates sample 0 (above), not a wait
         }
         let said = try XCTUnwrap(playing, "oton said playing: \(run.stderr)")
         let heard = HeardSound(file: file)
