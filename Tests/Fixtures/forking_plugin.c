@@ -7,6 +7,7 @@
  * crashes, the restarted one lives (with a grandchild of its own) until oton ends. Compiled by
  * the tests with cc against Sources/PluginAPI/include alone.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -36,19 +37,34 @@ static void append_pid(const char *path, pid_t pid) {
 static oton_instance *forking_create(const oton_host *host, const char *config, char *error, size_t error_size) {
     (void)host;
     (void)config;
+    /* create() returns only once the grandchild has left the session and written its pid: on a
+     * loaded machine it may otherwise not have run at all before the first event's crash ends it,
+     * and the test would take the restarted process's grandchild for the first one. */
+    int ready[2];
+    if (pipe(ready) != 0) {
+        snprintf(error, error_size, "pipe failed");
+        return NULL;
+    }
     pid_t grandchild = fork();
     if (grandchild < 0) {
         snprintf(error, error_size, "fork failed");
         return NULL;
     }
     if (grandchild == 0) {
+        close(ready[0]);
         setsid();
         signal(SIGTERM, SIG_IGN);
         signal(SIGINT, SIG_IGN);
         signal(SIGHUP, SIG_IGN);
         append_pid(GRANDCHILD_PIDS, getpid());
+        if (write(ready[1], "r", 1) < 0) { /* the parent then reads end of file and goes on */ }
+        close(ready[1]);
         for (;;) pause();
     }
+    close(ready[1]);
+    char byte;
+    while (read(ready[0], &byte, 1) < 0 && errno == EINTR) { /* interrupted: read again */ }
+    close(ready[0]);
     append_pid(WORKER_PIDS, getpid());
     return &instance_storage;
 }

@@ -174,8 +174,9 @@ final class HostileIsolatedPluginTests: XCTestCase {
         XCTAssertTrue(log.contains { $0.contains("plugin org.oton.test.forking crashed: SIGSEGV; restarting in 1 s") }, log.joined(separator: "\n"))
         let first = try XCTUnwrap(pids(grandchildren).first, "the first process forked")
         let (firstGone, _) = wait(for: oton, timeout: 20) { !Self.isAlive(first) }
-        // On a failure, oton's log says what the isolation saw (it failed once in a loaded full run: no
-        // kill of the grandchild and no fork by the restarted worker within 20 s, cause unknown).
+        // The fixture's create() returns only after its grandchild wrote its pid: once, in a loaded full
+        // run, the crash ended a grandchild that had not yet run, the restarted process's grandchild was
+        // the first pid written, and both waits below failed. On a failure, oton's log is printed.
         XCTAssertTrue(firstGone, "the setsid grandchild of the crashed process was ended with it (pid \(first)):\n\(lines(stderr).joined(separator: "\n"))")
         let (forkedAgain, _) = wait(for: oton, timeout: 20) { pids(grandchildren).count >= 2 }
         XCTAssertTrue(forkedAgain, "the restarted process forked too:\n\(lines(stderr).joined(separator: "\n"))")
