@@ -27,6 +27,10 @@ typedef struct {
      * response itself passes unchanged. 0: undecided, 1: copying, 2: not a playlist (or too large). */
     int playlist_mode;
     GByteArray *playlist;
+    /* oton_http_source_preload's body: the next response is these bytes, once (NULL: none). */
+    GBytes *preloaded;
+    /* The preloaded body is this start's response: 1 before it went out, 2 after (the next create is EOS). */
+    int serving_preloaded;
 } BodyState;
 
 static GQuark body_state_quark(void) {
@@ -39,6 +43,7 @@ static void body_state_free(gpointer data) {
     BodyState *state = data;
     g_byte_array_unref(state->held);
     g_byte_array_unref(state->playlist);
+    if (state->preloaded) g_bytes_unref(state->preloaded);
     g_free(state);
 }
 
@@ -166,8 +171,19 @@ static void observe_playlist(GstPushSrc *source, GstFlowReturn result, GstBuffer
     gst_buffer_unmap(buffer, &map);
 }
 
+/* The preloaded body as this start's whole response: one buffer, then EOS. */
+static GstFlowReturn create_preloaded(BodyState *state, GstBuffer **out) {
+    if (state->serving_preloaded == 2) return GST_FLOW_EOS;
+    state->serving_preloaded = 2;
+    *out = gst_buffer_new_wrapped_bytes(state->preloaded);
+    g_bytes_unref(state->preloaded);
+    state->preloaded = NULL;
+    return GST_FLOW_OK;
+}
+
 static GstFlowReturn oton_http_source_create(GstPushSrc *source, GstBuffer **out) {
-    GstFlowReturn result = create_body(source, out);
+    BodyState *state = body_state(GST_ELEMENT(source));
+    GstFlowReturn result = state->serving_preloaded ? create_preloaded(state, out) : create_body(source, out);
     observe_playlist(source, result, result == GST_FLOW_OK ? *out : NULL);
     return result;
 }
@@ -187,7 +203,9 @@ static void apply_identity(GstElement *element, GstContext *context) {
  * source) asks for it, and its downloader sets it on the source before the post returns. */
 static gboolean oton_http_source_start(GstBaseSrc *source) {
     GstElement *element = GST_ELEMENT(source);
-    body_state_reset(body_state(element)); /* a new response (a demuxer's downloader reuses its source) */
+    BodyState *state = body_state(element);
+    body_state_reset(state); /* a new response (a demuxer's downloader reuses its source) */
+    state->serving_preloaded = state->preloaded ? 1 : 0;
     GstContext *context = gst_element_get_context(element, OTON_REQUEST_IDENTITY_CONTEXT);
     if (!context) {
         gst_element_post_message(element, gst_message_new_need_context(GST_OBJECT(source), OTON_REQUEST_IDENTITY_CONTEXT));
@@ -263,4 +281,13 @@ void oton_http_source_set_playlist_observer(OtonPlaylistObserver observer) {
 
 void oton_http_source_set_xml_rewriter(OtonXMLBodyRewriter rewriter) {
     g_atomic_pointer_set(&xml_rewriter, (gpointer)rewriter);
+}
+
+gboolean oton_http_source_preload(GstElement *source, const guint8 *body, gsize size) {
+    GType type = g_type_from_name("OtonHTTPSource");
+    if (type == 0 || !g_type_is_a(G_OBJECT_TYPE(source), type) || size > OTON_HTTP_SOURCE_PLAYLIST_LIMIT) return FALSE;
+    BodyState *state = body_state(source);
+    if (state->preloaded) g_bytes_unref(state->preloaded);
+    state->preloaded = g_bytes_new(body, size);
+    return TRUE;
 }

@@ -45,6 +45,22 @@ final class HLSPlaybackTests: XCTestCase {
                         "the title=\"…\" and artist=\"…\" attributes name the track: \(harness.trackEvents.map(\.fields))")
     }
 
+    /// Issue 39 §3 (first sound ≤ mpv's on HLS): the resolver reads the playlist to tell HLS from a list
+    /// of stations; the pipeline's source delivers that body instead of fetching it again, so the first
+    /// segment is asked for after one playlist request, not two (a round trip less before sound).
+    func testThePlaylistTheResolverReadIsNotFetchedAgainBeforeTheFirstSegment() throws {
+        let station = try HLSStation(self)
+        let harness = play(station.url("/live.m3u8"))
+        XCTAssertNotNil(harness.waitForState("playing", timeout: 20), "the station plays from the preloaded playlist")
+        let requests = station.requests
+        let beforeFirstSegment = requests.prefix { !$0.contains("/seg/") }
+        XCTAssertLessThan(beforeFirstSegment.count, requests.count, "a segment was fetched: \(requests)")
+        XCTAssertEqual(beforeFirstSegment.filter { $0.hasPrefix("/live.m3u8") }.count, 1,
+                       "one request of the playlist before the first segment: \(requests)")
+        XCTAssertTrue(station.waitForSegments(moreThan: station.segmentRequests + 1, timeout: 30),
+                      "later reloads of the playlist bring the next segments: \(station.requests)")
+    }
+
     func testPackedAudioPlaysWithItsTimedID3TitlesAndFollowsAChange() throws {
         let station = try HLSStation(self)
         let harness = play(station.url("/live.m3u8"))

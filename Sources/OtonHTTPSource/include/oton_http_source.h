@@ -55,4 +55,13 @@ typedef void (*OtonPlaylistObserver)(const char *url, const guint8 *body, gsize 
 /* Sets the observer every otonhttpsrc uses from now on (NULL: none). Any thread; set once at start. */
 void oton_http_source_set_playlist_observer(OtonPlaylistObserver observer);
 
+/* Gives `source` (an otonhttpsrc, before it starts) the body of its location's first response,
+ * fetched a moment ago by someone else (the station resolver, which reads an HLS playlist to tell
+ * it from a list of stations): that response is these bytes, delivered at once, without a request;
+ * every later start of the source fetches as usual. Copies `body` (at most
+ * OTON_HTTP_SOURCE_PLAYLIST_LIMIT bytes; a larger one is ignored). FALSE when `source` is not an
+ * otonhttpsrc. Why: the demuxer's second GET of a playlist just read cost a round trip before the
+ * first segment was asked for. */
+gboolean oton_http_source_preload(GstElement *source, const guint8 *body, gsize size);
+
 #endif

@@ -65,6 +65,10 @@ public struct PipelineDescription: Equatable, Sendable {
     /// fetches the segments; the source is typed as application/dash+xml for it (GStreamer 1.22's
     /// typefinder calls ffmpeg's MPD plain application/xml), and the tap sits after the audio parser.
     public var isDASH = false
+    /// The HLS playlist as the resolver just read it (``ResolvedStream/playlistBody``): the source
+    /// delivers it as its first response rather than fetching it a second time (one round trip less
+    /// before the first segment is asked for). Ignored unless `isHLS`.
+    public var playlistBody: Data?
     /// HLS or DASH: the source delivers a manifest, and its end (#EXT-X-ENDLIST, a static MPD) is the
     /// broadcast's end rather than a dropped connection.
     public var isAdaptive: Bool { isHLS || isDASH }

@@ -2,6 +2,7 @@ import CGStreamer
 import Foundation
 import PluginAPI
 import OtonEvents
+import OtonHTTPSource
 
 /// One GStreamer pipeline for one connection:
 ///
@@ -74,6 +75,9 @@ public final class StreamPipeline: @unchecked Sendable {
             otgst_set_string(source, "location", url)
             otgst_set_bool(source, "iradio-mode", description.isAdaptive ? 0 : 1)
             otgst_set_uint(source, "timeout", guint(PipelineDescription.sourceTimeoutSeconds))
+            if description.isHLS, let body = description.playlistBody {
+                _ = body.withUnsafeBytes { oton_http_source_preload(source, $0.bindMemory(to: guint8.self).baseAddress, gsize($0.count)) }
+            }
         case let .file(path):
             source = try builder.make("filesrc", "source", package: "libgstreamer1.0-0")
             otgst_set_string(source, "location", path)

@@ -55,6 +55,7 @@ extension Player {
         description.userAgent = current.requestUserAgent
         description.isHLS = stream.isHLS
         description.isDASH = stream.isDASH
+        description.playlistBody = stream.playlistBody
         description.levelling = levellingSettings()
         description.timeshift = timeshiftRing(for: description)
         description.effects = effects

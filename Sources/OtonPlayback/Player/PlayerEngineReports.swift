@@ -61,7 +61,7 @@ extension Player {
     /// The light engine cannot frame this stream: GStreamer takes over (unless `--engine light`).
     func fallBackToGStreamer(because reason: String) {
         if resolveAfterAll(.streamUnavailable(reason: .unsupportedFormat)) { return }
-        guard options.engine == .auto, let lastResolved else {
+        guard options.engine == .auto, var lastResolved else {
             logger.warning("\(current.url): \(tr("the light engine cannot record {reason} (--engine light)", ["reason": reason]))")
             return handle(.failed(.streamUnavailable(reason: .unsupportedFormat)))
         }
@@ -69,6 +69,7 @@ extension Player {
         lightUnsupported = true
         pipeline?.stop()
         pipeline = nil
+        lastResolved.playlistBody = nil // read a while ago: the new pipeline fetches a fresh playlist
         startPipeline(lastResolved)
     }
 

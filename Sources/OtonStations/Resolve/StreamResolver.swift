@@ -20,6 +20,10 @@ public struct ResolvedStream: Sendable, Equatable {
     public var unprobed = false
     /// `url` is a DASH manifest (MPD): GStreamer's DASH demuxer fetches its segments.
     public var isDASH = false
+    /// The HLS playlist's body as the resolver read it a moment ago (nil when it was not fetched, or
+    /// fetched through a redirect): the pipeline's source delivers it as its first response instead
+    /// of fetching it again. Used once: a later start (a reconnect resolves afresh) fetches as usual.
+    public var playlistBody: Data?
 
     public init(url: String, stationTitle: String? = nil, playlists: [String] = [], isHLS: Bool = false, isDASH: Bool = false) {
         self.url = url
@@ -170,7 +174,11 @@ public final class StreamResolver: Sendable {
         guard let format = PlaylistDetector.format(body: response.body, contentType: response.contentType, url: base) else {
             return ResolvedStream(url: url) // small, and not a playlist: GStreamer decides what it is
         }
-        if format == .m3u, HLSDetector.isHLS(response.body) { return ResolvedStream(url: url, isHLS: true) }
+        if format == .m3u, HLSDetector.isHLS(response.body) {
+            var stream = ResolvedStream(url: url, isHLS: true)
+            if response.effectiveURL == url { stream.playlistBody = response.body }
+            return stream
+        }
         return try follow(body: response.body, format: format, base: base, from: url, depth: depth, chain: chain,
                           userAgent: userAgent, isCancelled: isCancelled)
     }
