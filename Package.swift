@@ -144,7 +144,7 @@ let package = Package(
 
         // otonhttpsrc: souphttpsrc taking the User-Agent and certificate authorities of the pipeline it
         // serves, so the HLS/DASH demuxers' own playlist downloader goes out as oton too.
-        .target(name: "OtonHTTPSource", dependencies: ["CGStreamer"], path: "Sources/OtonHTTPSource"),
+        .target(name: "OtonHTTPSource", dependencies: ["CGStreamer", "CGio"], path: "Sources/OtonHTTPSource"),
 
         // The loudness leveller of what plays (docs/levelling.md): EBU R128 measurement with libebur128
         // (apt: libebur128-dev to build, libebur128-1 to run), a smoothed gain and a look-ahead limiter,

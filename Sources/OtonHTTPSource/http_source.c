@@ -1,5 +1,6 @@
 #include "oton_http_source.h"
 
+#include <gio/gio.h>
 #include <gst/base/gstbasesrc.h>
 #include <gst/base/gstpushsrc.h>
 #include <string.h>
@@ -290,4 +291,14 @@ gboolean oton_http_source_preload(GstElement *source, const guint8 *body, gsize 
     if (state->preloaded) g_bytes_unref(state->preloaded);
     state->preloaded = g_bytes_new(body, size);
     return TRUE;
+}
+
+void oton_http_source_warm_up(void) {
+    oton_http_source_register();
+    GTlsBackend *backend = g_tls_backend_get_default();
+    if (backend && g_tls_backend_supports_tls(backend)) {
+        GTlsDatabase *database = g_tls_backend_get_default_database(backend);
+        if (database) g_object_unref(database);
+    }
+    (void)g_proxy_resolver_get_default();
 }

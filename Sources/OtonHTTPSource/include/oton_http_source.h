@@ -55,6 +55,14 @@ typedef void (*OtonPlaylistObserver)(const char *url, const guint8 *body, gsize 
 /* Sets the observer every otonhttpsrc uses from now on (NULL: none). Any thread; set once at start. */
 void oton_http_source_set_playlist_observer(OtonPlaylistObserver observer);
 
+/* Does now, on the calling thread, what the first otonhttpsrc of the process would otherwise do
+ * on the way to its first response: registers it (loading souphttpsrc and libsoup), starts GIO's
+ * TLS backend with its system certificate database, and makes GIO's proxy resolver. Each is made
+ * once per process and kept, so a source started later finds them ready. Call it after gst_init,
+ * on a thread of its own while the command does other work (GLibMainLoop.warmUp): about 50 ms
+ * less before the first segment of an HLS station. Thread-safe; repeated calls cost nothing. */
+void oton_http_source_warm_up(void);
+
 /* Gives `source` (an otonhttpsrc, before it starts) the body of its location's first response,
  * fetched a moment ago by someone else (the station resolver, which reads an HLS playlist to tell
  * it from a list of stations): that response is these bytes, delivered at once, without a request;

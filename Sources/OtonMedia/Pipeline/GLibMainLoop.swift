@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import OtonHTTPSource
 
 /// GStreamer's initialisation and the one GLib main loop of the process,
 /// running on its own thread. Bus watches are attached to its context, so
@@ -12,8 +13,14 @@ public final class GLibMainLoop: @unchecked Sendable {
     /// Starts GStreamer's initialisation (its registry, libsoup) on another thread, so it overlaps
     /// what the command does before its first pipeline (options, plugins.json, plugins): the first
     /// sound comes that much sooner. `shared` waits for it when it is still running.
+    /// Then, on the same thread, it readies what the first HTTP source needs (libsoup, GIO's TLS
+    /// backend and certificates, the proxy resolver; `oton_http_source_warm_up`) while the command
+    /// goes on.
     public static func warmUp() {
-        Thread.detachNewThread { _ = GLibMainLoop.shared }
+        Thread.detachNewThread {
+            _ = GLibMainLoop.shared
+            oton_http_source_warm_up()
+        }
     }
 
     package let context: OpaquePointer
