@@ -5,6 +5,9 @@
 #include <gst/base/gstpushsrc.h>
 #include <string.h>
 
+/* The GType name otonhttpsrc is registered under (register_once) and recognised by (preload). */
+#define OTON_HTTP_SOURCE_TYPE_NAME "OtonHTTPSource"
+
 /* The parent's start and create, read once in class_init (the class of souphttpsrc lives as long as the process). */
 static GstBaseSrcClass *parent_base_src_class;
 static GstPushSrcClass *parent_push_src_class;
@@ -30,8 +33,8 @@ typedef struct {
     GByteArray *playlist;
     /* oton_http_source_preload's body: the next response is these bytes, once (NULL: none). */
     GBytes *preloaded;
-    /* The preloaded body is this start's response: 1 before it went out, 2 after (the next create is EOS). */
-    int serving_preloaded;
+    /* This start's response is the preloaded body: while `preloaded` is set it goes out, then EOS. */
+    gboolean serving_preloaded;
 } BodyState;
 
 static GQuark body_state_quark(void) {
@@ -174,8 +177,7 @@ static void observe_playlist(GstPushSrc *source, GstFlowReturn result, GstBuffer
 
 /* The preloaded body as this start's whole response: one buffer, then EOS. */
 static GstFlowReturn create_preloaded(BodyState *state, GstBuffer **out) {
-    if (state->serving_preloaded == 2) return GST_FLOW_EOS;
-    state->serving_preloaded = 2;
+    if (!state->preloaded) return GST_FLOW_EOS;
     *out = gst_buffer_new_wrapped_bytes(state->preloaded);
     g_bytes_unref(state->preloaded);
     state->preloaded = NULL;
@@ -206,7 +208,7 @@ static gboolean oton_http_source_start(GstBaseSrc *source) {
     GstElement *element = GST_ELEMENT(source);
     BodyState *state = body_state(element);
     body_state_reset(state); /* a new response (a demuxer's downloader reuses its source) */
-    state->serving_preloaded = state->preloaded ? 1 : 0;
+    state->serving_preloaded = state->preloaded != NULL;
     GstContext *context = gst_element_get_context(element, OTON_REQUEST_IDENTITY_CONTEXT);
     if (!context) {
         gst_element_post_message(element, gst_message_new_need_context(GST_OBJECT(source), OTON_REQUEST_IDENTITY_CONTEXT));
@@ -248,7 +250,7 @@ static gboolean register_once(void) {
         .class_init = oton_http_source_class_init,
         .instance_size = (guint16)query.instance_size,
     };
-    GType type = g_type_register_static(parent, "OtonHTTPSource", &info, 0);
+    GType type = g_type_register_static(parent, OTON_HTTP_SOURCE_TYPE_NAME, &info, 0);
     return gst_element_register(NULL, OTON_HTTP_SOURCE_FACTORY, GST_RANK_PRIMARY + 1, type);
 }
 
@@ -285,7 +287,7 @@ void oton_http_source_set_xml_rewriter(OtonXMLBodyRewriter rewriter) {
 }
 
 gboolean oton_http_source_preload(GstElement *source, const guint8 *body, gsize size) {
-    GType type = g_type_from_name("OtonHTTPSource");
+    GType type = g_type_from_name(OTON_HTTP_SOURCE_TYPE_NAME);
     if (type == 0 || !g_type_is_a(G_OBJECT_TYPE(source), type) || size > OTON_HTTP_SOURCE_PLAYLIST_LIMIT) return FALSE;
     BodyState *state = body_state(source);
     if (state->preloaded) g_bytes_unref(state->preloaded);
