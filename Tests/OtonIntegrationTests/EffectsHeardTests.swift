@@ -96,7 +96,10 @@ final class EffectsHeardTests: XCTestCase {
         let change = decibels(after) - decibels(before)
         print("[measure] C example filter (gain 0.5): \(text(before)) → \(text(after)): \(String(format: "%+.2f", change)) dB")
         XCTAssertGreaterThan(before, 0.05)
-        XCTAssertEqual(change, -6.02, accuracy: 0.1)
+        // Half the gain is -6.02 dB. A loaded sound server's underrun puts a few ms of silence into a
+        // measured window and lowers its level (-6.15 dB seen beside two CPU hogs); without the filter
+        // the change is 0 dB, far outside this bound.
+        XCTAssertEqual(change, -6.02, accuracy: 0.3)
     }
 
     func testAFilterThatSleepsIsBypassedWithALineNamingItAndPlaybackGoesOnWithoutAGap() throws {
