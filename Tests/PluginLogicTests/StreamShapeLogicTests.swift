@@ -1,5 +1,6 @@
 import FileSinkLogic
 import Foundation
+import OtonStreamFraming
 import XCTest
 
 /// The file sink's framing of the stream shapes of issue 39 §3 and N15, on bytes built here: native

@@ -82,40 +82,12 @@ public struct OggTagWatcher: Sendable {
             isFLAC = OggCodec(identification: packet[...]) == .flac
             return nil
         }
-        guard !oversized else { return nil }
-        var body: ArraySlice<UInt8>
-        if isFLAC {
-            // A FLAC metadata block: type 4 is VORBIS_COMMENT (after a 4-byte block header).
-            guard packet.count >= 4, packet[0] & 0x7F == 4 else { return nil }
-            body = packet[4...]
-        } else if packet.starts(with: [3] + Array("vorbis".utf8)) {
-            body = packet[7...]
-        } else if packet.starts(with: Array("OpusTags".utf8)) {
-            body = packet[8...]
-        } else {
-            return nil
-        }
-        return Self.comments(body)
-    }
-
-    private static func comments(_ bytes: ArraySlice<UInt8>) -> Tags? {
-        var at = bytes.startIndex
-        func le32() -> Int? {
-            guard at + 4 <= bytes.endIndex else { return nil }
-            defer { at += 4 }
-            return Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
-        }
-        guard let vendor = le32(), vendor <= bytes.endIndex - at else { return nil }
-        at += vendor
-        guard let count = le32(), count <= bytes.count / 4 else { return nil }
+        guard !oversized, let (codec, fields) = VorbisComments.fields(ofPacket: packet[...]), (codec == .flac) == isFLAC else { return nil }
         var tags = Tags()
-        for _ in 0 ..< count {
-            guard let length = le32(), length <= bytes.endIndex - at else { return tags }
-            let comment = bytes[at ..< at + length]
-            at += length
-            guard let equals = comment.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let key = String(decoding: comment[comment.startIndex ..< equals], as: UTF8.self).uppercased()
-            let value = TitleByteDecoder.decode(Array(comment[(equals + 1)...])).text
+        for field in fields {
+            guard let equals = field.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let key = String(decoding: field[field.startIndex ..< equals], as: UTF8.self).uppercased()
+            let value = TitleByteDecoder.decode(Array(field[(equals + 1)...])).text
             switch key {
             case "TITLE": tags.title = tags.title ?? value
             case "ARTIST": tags.artist = tags.artist ?? value

@@ -1,3 +1,4 @@
+import OtonStreamFraming
 /// Rewrites a recorded native FLAC file (`fLaC`, its metadata blocks, its frames) so that it carries
 /// its track's tags the way an Ogg file gets them (``OggTagRewriter``): the VORBIS_COMMENT block the
 /// stream sent gets TITLE, ARTIST, ALBUM and COMMENT (one is added after STREAMINFO when there was
