@@ -47,6 +47,70 @@ public enum TimeText {
         return try? Date(trimmed, strategy: Date.ISO8601FormatStyle())
     }
 
+    /// Wall-clock time in `timeZone` laid out by `pattern`: "yyyy", "MM", "dd", "HH", "mm" and "ss"
+    /// are the year, month, day, hour, minute and second, zero-padded; every other character stands as
+    /// it is ("yyyy-MM-dd HH:mm" → "2026-11-27 14:05"). The one writer of local times: file names,
+    /// history rows, the window's clock, replies. By hand, not a DateFormatter: those cost most of a
+    /// long listing and are not safe to share between the threads of a recorder's file sinks.
+    public static func local(_ date: Date, _ pattern: String, timeZone: TimeZone = .current) -> String {
+        let seconds = Int64((date.timeIntervalSince1970).rounded(.down))
+        var clock = time_t(seconds + Int64(timeZone.secondsFromGMT(for: date)))
+        var parts = tm()
+        guard gmtime_r(&clock, &parts) != nil else { return "" }
+        func padded(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let fields: [(token: String, text: String)] = [
+            ("yyyy", padded(parts.tm_year + 1900, 4)), ("MM", padded(parts.tm_mon + 1, 2)), ("dd", padded(parts.tm_mday, 2)),
+            ("HH", padded(parts.tm_hour, 2)), ("mm", padded(parts.tm_min, 2)), ("ss", padded(parts.tm_sec, 2)),
+        ]
+        var result = ""
+        var rest = Substring(pattern)
+        while let first = rest.first {
+            if let field = fields.first(where: { rest.hasPrefix($0.token) }) {
+                result += field.text
+                rest = rest.dropFirst(field.token.count)
+            } else {
+                result.append(first)
+                rest = rest.dropFirst()
+            }
+        }
+        return result
+    }
+
+    /// A local time in `timeZone` as a person types it: "2026-11-27", "2026-11-27 14:05" or
+    /// "2026-11-27 14:05:09", with a space or a "T" between day and time; nil for anything else,
+    /// or for a day or time that does not exist ("2026-02-30", "24:00").
+    public static func date(local text: String, timeZone: TimeZone = .current) -> Date? {
+        let trimmed = String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        let halves = trimmed.split(maxSplits: 1, omittingEmptySubsequences: false) { $0 == " " || $0 == "T" }
+        func numbers(_ part: Substring, separator: Character, widths: [ClosedRange<Int>]) -> [Int]? {
+            let fields = part.split(separator: separator, omittingEmptySubsequences: false)
+            guard fields.count == widths.count else { return nil }
+            var values: [Int] = []
+            for (field, width) in zip(fields, widths) {
+                guard width.contains(field.count), field.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(field) else { return nil }
+                values.append(value)
+            }
+            return values
+        }
+        guard let day = halves.first.flatMap({ numbers($0, separator: "-", widths: [4 ... 4, 1 ... 2, 1 ... 2]) }) else { return nil }
+        var time = [0, 0, 0]
+        if halves.count == 2 {
+            guard let given = numbers(halves[1], separator: ":", widths: [1 ... 2, 2 ... 2])
+                ?? numbers(halves[1], separator: ":", widths: [1 ... 2, 2 ... 2, 2 ... 2]) else { return nil }
+            time = given + (given.count == 2 ? [0] : [])
+        }
+        guard (1 ... 12).contains(day[1]), (1 ... 31).contains(day[2]), time[0] < 24, time[1] < 60, time[2] < 60 else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let components = DateComponents(year: day[0], month: day[1], day: day[2], hour: time[0], minute: time[1], second: time[2])
+        guard let date = calendar.date(from: components),
+              calendar.component(.day, from: date) == day[2] else { return nil } // 2026-02-30 would be March 2
+        return date
+    }
+
     /// A length as a clock, rounded to the second: "0:08", "3:07", "1:02:03" (hours only when there
     /// are any). The one form of a track's or a file's length: history rows, recorder lines.
     public static func clock(_ seconds: Double) -> String {

@@ -231,9 +231,7 @@ package struct ControlCommands: ControlHandler {
         }
         let seconds = Int(typed.rounded(.up))
         let at = alarm.snooze(seconds: seconds)
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
-        return .success("snoozing: playing again at \(formatter.string(from: at)) (in \(seconds) s)",
+        return .success("snoozing: playing again at \(TimeText.local(at, "HH:mm:ss")) (in \(seconds) s)",
                         data: ["seconds": .int(seconds), "until": .string(TimeText.iso8601(at))])
     }
 

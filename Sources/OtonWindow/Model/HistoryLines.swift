@@ -20,13 +20,12 @@ public enum HistoryLines {
         guard let rows = (try? JSONValue.parse(Data(json.utf8), maxBytes: 16 << 20))?.arrayValue else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let time = formatter("HH:mm", timeZone), dated = formatter("yyyy-MM-dd HH:mm", timeZone)
         return rows.prefix(limit).compactMap { row in
             guard row["jingle"]?.boolValue != true, let started = row["started_at"]?.stringValue.flatMap(TimeText.date(iso8601:)) else { return nil }
             let title = row["title"]?.stringValue ?? row["raw_title"]?.stringValue ?? ""
             let artist = row["artist"]?.stringValue ?? ""
             guard !title.isEmpty || !artist.isEmpty else { return nil }
-            let clock = calendar.isDate(started, inSameDayAs: now) ? time.string(from: started) : dated.string(from: started)
+            let clock = TimeText.local(started, calendar.isDate(started, inSameDayAs: now) ? "HH:mm" : "yyyy-MM-dd HH:mm", timeZone: timeZone)
             return line(clock: clock, artist: artist, title: title, station: row["station"]?.stringValue ?? "")
         }
     }
@@ -36,13 +35,5 @@ public enum HistoryLines {
         let wanted = query.trimmingCharacters(in: .whitespaces)
         guard !wanted.isEmpty else { return lines }
         return lines.filter { $0.range(of: wanted, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
-    }
-
-    private static func formatter(_ pattern: String, _ timeZone: TimeZone) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = pattern
-        return formatter
     }
 }

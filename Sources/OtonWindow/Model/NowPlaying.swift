@@ -252,10 +252,7 @@ public struct NowPlaying: Equatable, Sendable {
 
     /// The local time of day, "14:05".
     public static func localClock() -> String {
-        var seconds = time(nil)
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        return String(format: "%02d:%02d", parts.tm_hour, parts.tm_min)
+        TimeText.local(Date(), "HH:mm")
     }
 
     static func checkedColour(_ text: String) -> String? {

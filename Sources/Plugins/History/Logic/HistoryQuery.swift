@@ -129,13 +129,7 @@ public struct HistoryQuery: Equatable, Sendable {
             return try micros(now.addingTimeInterval(-seconds), text: text)
         }
         if let date = TimeText.date(iso8601: text) { return try micros(date, text: text) }
-        for pattern in ["yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = timeZone
-            formatter.dateFormat = pattern
-            if let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) { return try micros(date, text: text) }
-        }
+        if let date = TimeText.date(local: text, timeZone: timeZone) { return try micros(date, text: text) }
         throw Invalid(N_("--since: \"{value}\" is not a date (try 2024-05-01, \"2024-05-01 18:30\", today, 12h or 7d)"), ["value": text])
     }
 

@@ -12,7 +12,6 @@ public struct HistoryRowWriter {
     private let format: HistoryQuery.Format
     private let labels: HistoryLabels
     private let timeZone: TimeZone
-    private let localFormatter: DateFormatter
     private var rows = 0
     private var held: [[String]] = []
     private var widths: [Int]?
@@ -21,10 +20,6 @@ public struct HistoryRowWriter {
         self.format = format
         self.labels = labels
         self.timeZone = timeZone
-        localFormatter = DateFormatter()
-        localFormatter.locale = Locale(identifier: "en_US_POSIX")
-        localFormatter.timeZone = timeZone
-        localFormatter.dateFormat = "yyyy-MM-dd HH:mm"
     }
 
     /// The text for one more row (empty while a table holds its first rows).
@@ -50,7 +45,7 @@ public struct HistoryRowWriter {
                         row.artworkPath ?? "", row.isSkipped ? "1" : "0"].map(HistoryFormatter.csvField).joined(separator: ",")
             return (rows == 0 ? Self.csvHeader + "\n" : "") + line + "\n"
         case .table:
-            let cells = [localFormatter.string(from: Date(timeIntervalSince1970: Double(row.startedAt) / 1e6)),
+            let cells = [TimeText.local(Date(timeIntervalSince1970: Double(row.startedAt) / 1e6), "yyyy-MM-dd HH:mm", timeZone: timeZone),
                          row.secondsListened.map(HistoryFormatter.duration) ?? (row.endedAt == nil ? "…" : ""),
                          row.station ?? "", row.artist ?? "",
                          (row.title ?? row.rawTitle ?? "") + (row.isJingle ? " " + labels("[jingle]") : "") + (row.isSkipped ? " " + labels("[skipped]") : "")]

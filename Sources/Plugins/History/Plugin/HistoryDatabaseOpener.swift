@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import OtonJSON
 
 /// Opens history.sqlite; a damaged one (not a database, unreadable pages,
 /// tables Oton does not know) is moved aside, never deleted or overwritten,
@@ -104,11 +105,7 @@ enum HistoryDatabaseOpener {
     /// Renames `path` (and its -wal and -shm, which belong to it) to `path.damaged-YYYYMMDD-HHMMSS`
     /// (`-2`, `-3` … when taken). Returns the new path. Never replaces a file.
     static func moveAside(_ path: String, now: Date) throws -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone.current
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let stem = path + ".damaged-" + formatter.string(from: now)
+        let stem = path + ".damaged-" + TimeText.local(now, "yyyyMMdd-HHmmss")
         for counter in 1 ... 1000 {
             let candidate = counter == 1 ? stem : stem + "-\(counter)"
             // link + unlink: fails instead of replacing a file of that name.
