@@ -22,57 +22,25 @@ final class HLSStation: @unchecked Sendable {
         case dashOnDemand = "dash-vod"
     }
 
-    let port: UInt16
-    private let process = Process()
-    private let output = Pipe()
-    private let lock = NSLock()
-    private var lines: [String] = []
+    private let server: ScriptServer
+    var port: UInt16 { server.port }
 
     /// `options`: more of the script's options, e.g. `["--big-tag-mb", "30"]`.
     init(_ testCase: XCTestCase, shape: Shape = .packed, options: [String] = []) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [TestPaths.root + "/Tests/Fixtures/hls_server.py", "--shape", shape.rawValue, "--max-seconds", "240"] + options
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        let process = self.process
-        testCase.addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
-        let reader = output.fileHandleForReading
-        var buffer = Data()
-        var port: UInt16?
-        while port == nil {
-            let chunk = reader.availableData
-            guard !chunk.isEmpty else { throw StartFailed() }
-            buffer.append(chunk)
-            if let text = String(data: buffer, encoding: .utf8), let line = text.split(separator: "\n").first(where: { $0.hasPrefix("READY ") }) {
-                port = UInt16(line.dropFirst(6))
-            }
-        }
-        self.port = port!
-        reader.readabilityHandler = { [weak self] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            guard let self else { return }
-            self.lock.lock(); self.lines += text.split(separator: "\n").map(String.init); self.lock.unlock()
-        }
+        server = try ScriptServer(testCase, script: "hls_server.py", arguments: ["--shape", shape.rawValue, "--max-seconds", "240"] + options,
+                                  readyPrefix: "READY ")
     }
 
-    /// The script ended before it listened: its error is on the test's stderr (scripts/bootstrap installs what it needs).
-    struct StartFailed: Error, CustomStringConvertible {
-        var description: String { "hls_server.py exited before listening; its error is above (are gstreamer1.0-plugins-bad and ffmpeg installed?)" }
-    }
-
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    func url(_ path: String) -> String { server.url(path) }
 
     /// The paths requested so far, in order.
     var requests: [String] {
-        lock.lock(); defer { lock.unlock() }
-        return lines.filter { $0.hasPrefix("GET ") }.map { String($0.dropFirst(4)) }
+        server.printed.filter { $0.hasPrefix("GET ") }.map { String($0.dropFirst(4)) }
     }
 
     /// The User-Agent of every request so far, with its path, in order.
     var agents: [(path: String, userAgent: String)] {
-        lock.lock(); defer { lock.unlock() }
-        return lines.filter { $0.hasPrefix("AGENT ") }.map { line in
+        server.printed.filter { $0.hasPrefix("AGENT ") }.map { line in
             let parts = line.dropFirst(6).split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }

@@ -5,53 +5,33 @@ import XCTest
 /// Tests/Fixtures/live_source.py on loopback: a live MP3 station on a timeline of its own that
 /// logs every byte it sends (sent-N.bin, sent-N.json per connection) and goes down on request.
 final class LiveSource: @unchecked Sendable {
-    let port: UInt16
     let logDirectory: String
-    private let process = Process()
-    private let input = Pipe()
+    private let server: ScriptServer
+    var port: UInt16 { server.port }
 
     /// A station playing `file` (MP3, looped).
     init(_ testCase: XCTestCase, file: String, logDirectory: String, maxSeconds: Int = 240) throws {
         self.logDirectory = logDirectory
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [TestPaths.root + "/Tests/Fixtures/live_source.py", file, logDirectory, String(maxSeconds)]
-        process.standardOutput = output
-        process.standardInput = input // the server exits when this closes
-        process.standardError = FileHandle.standardError
-        try process.run()
-        let process = self.process
-        testCase.addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
-        var buffer = Data()
-        var port: UInt16?
-        while port == nil {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw XCTSkip("live_source.py exited before listening") }
-            buffer.append(chunk)
-            if let text = String(data: buffer, encoding: .utf8), let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }) {
-                port = UInt16(line.dropFirst(5))
-            }
-        }
-        self.port = port!
+        server = try ScriptServer(testCase, script: "live_source.py", arguments: [file, logDirectory, String(maxSeconds)])
     }
 
     var url: String { "http://127.0.0.1:\(port)/live.mp3" }
 
     /// Closes every listener and answers 404 for `seconds` (the source is gone).
     func goDown(seconds: Double) {
-        input.fileHandleForWriting.write(Data("down \(seconds)\n".utf8))
+        server.send("down \(seconds)")
     }
 
     /// Closes every listener and the listening socket (connections are refused, as when the server
     /// process dies), and listens again on the same port after `seconds`.
     func crash(seconds: Double) {
-        input.fileHandleForWriting.write(Data("crash \(seconds)\n".utf8))
+        server.send("crash \(seconds)")
     }
 
     /// The next `count` requests are closed at once without an answer (connections that yield nothing).
     func closeEmpty(_ count: Int) {
-        input.fileHandleForWriting.write(Data("empty \(count)\n".utf8))
+        server.send("empty \(count)")
     }
 
     /// When the server listened again after each ``crash(seconds:)`` (wall time).

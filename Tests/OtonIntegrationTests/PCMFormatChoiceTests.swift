@@ -20,14 +20,7 @@ final class PCMFormatChoiceTests: XCTestCase {
 
     /// The log's lines once `done` holds (the plugin writes from the oton process).
     private func waitForLines(_ path: String, timeout: TimeInterval = 20, until done: ([String]) -> Bool) -> [String] {
-        let deadline = Date().addingTimeInterval(timeout)
-        var lines: [String] = []
-        while Date() < deadline {
-            lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            if done(lines) { return lines }
-            usleep(20_000)
-        }
-        return lines
+        OtonTestSupport.waitForLines(path, timeout: timeout, until: done)
     }
 
     private func peak(_ lines: [String]) -> Double? {

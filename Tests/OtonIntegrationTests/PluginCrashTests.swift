@@ -61,16 +61,9 @@ final class PluginCrashTests: XCTestCase {
         XCTAssertEqual(lines.filter { $0 == line }.count, 1, stderr)
     }
 
-    /// The file's lines once `done` holds (written by other processes: read again every 20 ms).
+    /// The log's lines once `done` holds (the plugin writes from the oton process).
     private func waitForLines(_ path: String, timeout: TimeInterval = 30, until done: ([String]) -> Bool) -> [String] {
-        let deadline = Date().addingTimeInterval(timeout)
-        var lines: [String] = []
-        while Date() < deadline {
-            lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            if done(lines) { return lines }
-            usleep(20_000)
-        }
-        return lines
+        OtonTestSupport.waitForLines(path, timeout: timeout, until: done)
     }
 
     /// The test: isolated, the same plugin crashes on its third event; oton plays on, says

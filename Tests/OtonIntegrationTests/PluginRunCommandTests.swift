@@ -18,17 +18,9 @@ final class PluginRunCommandTests: XCTestCase {
         server?.stop()
     }
 
-    /// The log's lines once `done` holds for them; the plugin writes from its own process, so the
-    /// file is read again every 20 ms until then.
+    /// The log's lines once `done` holds (the plugin writes from the oton process).
     private func waitForLines(_ path: String, timeout: TimeInterval = 15, until done: ([String]) -> Bool) -> [String] {
-        let deadline = Date().addingTimeInterval(timeout)
-        var lines: [String] = []
-        while Date() < deadline {
-            lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            if done(lines) { return lines }
-            usleep(20_000)
-        }
-        return lines
+        OtonTestSupport.waitForLines(path, timeout: timeout, until: done)
     }
 
     private func reply(_ line: String, after prefix: String) throws -> [String: Any] {

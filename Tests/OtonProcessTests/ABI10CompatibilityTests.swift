@@ -12,14 +12,7 @@ final class ABI10CompatibilityTests: XCTestCase {
 
     /// cc as a third party would run it, against the 1.0 header only.
     private func compile(_ source: String, into directory: TemporaryDirectory, output: String, shared: Bool) throws -> String {
-        let path = directory.file(output)
-        let result = try runProcess("/usr/bin/env", ["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic",
-                                                     "-D_POSIX_C_SOURCE=200809L", "-fvisibility=hidden", "-I", Self.fixtures]
-                                    + (shared ? ["-shared", "-fPIC"] : []) + [source, "-o", path])
-        guard result.status == 0 else {
-            throw NSError(domain: "cc", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
-        }
-        return path
+        try CPluginBuilder.compile(source, into: directory, output: output, header: Self.fixtures, shared: shared)
     }
 
     func testTheFixtureHeaderIsABI10() throws {
