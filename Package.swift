@@ -6,7 +6,7 @@ import PackageDescription
 /// and never links OtonHost; the version script keeps every symbol but the
 /// entry point hidden, so plugins cannot clash with each other or the host.
 let pluginLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(["-Xlinker", "--version-script=Sources/Plugins/exports.map"]),
+    .unsafeFlags(["-Xlinker", "--version-script=Sources/Plugins/exports.map"])
 ]
 
 /// A plugin's C glue (Sources/Plugins/NAME/Plugin), built into the dynamic library.
@@ -153,7 +153,7 @@ let package = Package(
             name: "OtonLeveller",
             dependencies: ["CGStreamer"],
             path: "Sources/OtonLeveller",
-            cSettings: [.headerSearchPath("../CGStreamer")], // shim.h: the one reading of a caps event
+            cSettings: [.headerSearchPath("../CGStreamer")],  // shim.h: the one reading of a caps event
             linkerSettings: [.linkedLibrary("ebur128"), .linkedLibrary("m")]
         ),
 
@@ -165,7 +165,7 @@ let package = Package(
             name: "OtonEffects",
             dependencies: ["CGStreamer", "CLilv"],
             path: "Sources/OtonEffects",
-            cSettings: [.headerSearchPath("../CGStreamer")], // shim.h: the one reading of a caps event
+            cSettings: [.headerSearchPath("../CGStreamer")],  // shim.h: the one reading of a caps event
             linkerSettings: [.linkedLibrary("m")]
         ),
 
@@ -264,12 +264,14 @@ let package = Package(
         pluginLogic("Artwork"),
         plugin("Artwork", dependencies: ["ArtworkLogic", "OtonHTTP", "CGdkPixbuf"]),
         pluginLogic("History", dependencies: ["OtonTextFolding"]),
-        plugin("History", dependencies: [
-            "HistoryLogic",
-            .product(name: "GRDB", package: "GRDB.swift"),
-            "CGio",
-            "OtonHTTP",
-        ]),
+        plugin(
+            "History",
+            dependencies: [
+                "HistoryLogic",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                "CGio",
+                "OtonHTTP",
+            ]),
         pluginLogic("WebRemote", dependencies: ["CQREncode"]),
         // The web remote's server is libmicrohttpd (thread per connection, for its event streams).
         plugin("WebRemote", dependencies: ["WebRemoteLogic", "CMicroHTTPD"]),
@@ -291,16 +293,19 @@ let package = Package(
             path: "Sources/Plugins/UPnP/Core",
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=Sources/Plugins/UPnP/core-exports.map"])]
         ),
-        .target(name: "UPnP", dependencies: ["PluginAPI"], path: "Sources/Plugins/UPnP/Plugin",
-                linkerSettings: pluginLinkerSettings + [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .target(
+            name: "UPnP", dependencies: ["PluginAPI"], path: "Sources/Plugins/UPnP/Plugin",
+            linkerSettings: pluginLinkerSettings + [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
         // Now playing to an MQTT broker (Home Assistant's discovery included): a C plugin on libmosquitto,
         // built against the header alone, as a third party's would be.
-        .target(name: "MQTT", dependencies: ["PluginAPI"], path: "Sources/Plugins/MQTT/Plugin",
-                linkerSettings: pluginLinkerSettings + [.linkedLibrary("mosquitto"), .linkedLibrary("pthread")]),
+        .target(
+            name: "MQTT", dependencies: ["PluginAPI"], path: "Sources/Plugins/MQTT/Plugin",
+            linkerSettings: pluginLinkerSettings + [.linkedLibrary("mosquitto"), .linkedLibrary("pthread")]),
         // Runs a command of the user's on each track change (bounded, with a timeout): C, POSIX only.
-        .target(name: "Hook", dependencies: ["PluginAPI"], path: "Sources/Plugins/Hook/Plugin",
-                linkerSettings: pluginLinkerSettings + [.linkedLibrary("pthread")]),
+        .target(
+            name: "Hook", dependencies: ["PluginAPI"], path: "Sources/Plugins/Hook/Plugin",
+            linkerSettings: pluginLinkerSettings + [.linkedLibrary("pthread")]),
 
         // Test support: temporary directories, process running, C plugin building, event collecting.
         .target(name: "OtonTestSupport", dependencies: ["OtonHost"], path: "Tests/OtonTestSupport"),
@@ -310,11 +315,18 @@ let package = Package(
         // Tests by kind: host units (pure, in-process), plugin Logic units, and tests that run the
         // oton binary or load compiled C plugins; OtonIntegrationTests meets real servers.
         // (NumericInputTests drives numbers at their limits through the host and the plugins' parsers alike.)
-        .testTarget(name: "OtonHostTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport", "FileSinkLogic", "OtonStreamFraming", "HistoryLogic", "SleepTimerLogic", "OtonLeveller", "OtonEffects"]),
+        .testTarget(
+            name: "OtonHostTests",
+            dependencies: [
+                "OtonHost", "PluginAPI", "OtonTestSupport", "FileSinkLogic", "OtonStreamFraming", "HistoryLogic", "SleepTimerLogic", "OtonLeveller",
+                "OtonEffects",
+            ]),
         .testTarget(
             name: "PluginLogicTests",
-            dependencies: ["SleepTimerLogic", "ShareLogic", "FileSinkLogic", "OtonStreamFraming", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic",
-                           "MetricsLogic", "MetricsHTTP", "SnapcastLogic", "UPnPLogic", "OtonTestSupport"]
+            dependencies: [
+                "SleepTimerLogic", "ShareLogic", "FileSinkLogic", "OtonStreamFraming", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic",
+                "MetricsLogic", "MetricsHTTP", "SnapcastLogic", "UPnPLogic", "OtonTestSupport",
+            ]
         ),
         .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),
         .testTarget(name: "OtonJSONTests", dependencies: ["OtonJSON"]),

@@ -17,16 +17,21 @@ var count = 200_000
 var isolated = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
-    if argument == "--events", let value = arguments.popFirst().flatMap(Int.init) { count = value }
-    else if argument == "--isolated" { isolated = true }
-    else { libraries.append(argument) }
+    if argument == "--events", let value = arguments.popFirst().flatMap(Int.init) {
+        count = value
+    } else if argument == "--isolated" {
+        isolated = true
+    } else {
+        libraries.append(argument)
+    }
 }
 
 let bus = PluginBus()
 let scratch = NSTemporaryDirectory() + "/oton-bench-\(getpid())"
-let manager = PluginManager(bus: bus, requests: NoPlayer(),
-                            directories: .init(dataHome: scratch + "/data", cacheHome: scratch + "/cache"),
-                            mailboxLimits: Mailbox.Limits(events: 1 << 20, mediaBytes: 0))
+let manager = PluginManager(
+    bus: bus, requests: NoPlayer(),
+    directories: .init(dataHome: scratch + "/data", cacheHome: scratch + "/cache"),
+    mailboxLimits: Mailbox.Limits(events: 1 << 20, mediaBytes: 0))
 let entries = libraries.enumerated().map { index, path in
     PluginEntry(id: "org.oton.bench.\(index)", path: path, location: "bench[\(index)]", isolation: isolated ? .process : .inProcess)
 }
@@ -35,10 +40,10 @@ for report in manager.start(entries) {
 }
 let track = TrackInfo(title: "Song", artist: "Artist", rawTitle: "Artist - Song", station: "Bench FM", bitrate: 128_000, codec: "MP3")
 // Warm up, then measure publish → every plugin has handled every event.
-for sequence in 0 ..< 1000 { bus.publish(.track(track, sequence: UInt64(sequence))) }
+for sequence in 0..<1000 { bus.publish(.track(track, sequence: UInt64(sequence))) }
 manager.drain()
 let start = Clock.monotonicNanoseconds()
-for sequence in 0 ..< count { bus.publish(.track(track, sequence: UInt64(sequence))) }
+for sequence in 0..<count { bus.publish(.track(track, sequence: UInt64(sequence))) }
 let published = Clock.monotonicNanoseconds()
 manager.drain()
 // Every plugin's count: its reply follows every event it was sent (in-process and isolated alike).
@@ -50,7 +55,10 @@ let received = counts.compactMap { $0 }.reduce(0, +) - 1000 * counts.compactMap 
 let drops = counts.contains(nil) ? entries.compactMap { manager.dropCounts(of: $0.id).map { Int($0.events) } }.reduce(0, +) : count * entries.count - received
 let seconds = Double(done - start) / 1e9
 let delivered = Double(count * entries.count) - Double(drops)
-print(String(format: "{\"isolated\": \(isolated), \"plugins\": %d, \"events\": %d, \"seconds\": %.4f, \"publish_seconds\": %.4f, \"events_per_second\": %.0f, \"deliveries_per_second\": %.0f, \"dropped\": %d}",
-             entries.count, count, seconds, Double(published - start) / 1e9, Double(count) / seconds, delivered / seconds, drops))
+print(
+    String(
+        format:
+            "{\"isolated\": \(isolated), \"plugins\": %d, \"events\": %d, \"seconds\": %.4f, \"publish_seconds\": %.4f, \"events_per_second\": %.0f, \"deliveries_per_second\": %.0f, \"dropped\": %d}",
+        entries.count, count, seconds, Double(published - start) / 1e9, Double(count) / seconds, delivered / seconds, drops))
 manager.shutdown()
 try? FileManager.default.removeItem(atPath: scratch)

@@ -1,6 +1,6 @@
 import Foundation
-import OtonSupport
 import OtonJSON
+import OtonSupport
 
 /// The client side of the control socket, for `oton ctl`.
 public final class ControlClient {
@@ -21,15 +21,18 @@ public final class ControlClient {
             switch live.count {
             case 0: throw Failure(description: tr("no running oton found in {folder}; start one with `oton play`", ["folder": ControlSocketPath.directory()]))
             case 1: path = ControlSocketPath.socket(instance: live[0])
-            default: throw Failure(description: tr("several oton instances run ({instances}); pass --instance NAME", ["instances": live.joined(separator: ", ")]))
+            default:
+                throw Failure(description: tr("several oton instances run ({instances}); pass --instance NAME", ["instances": live.joined(separator: ", ")]))
             }
         }
         do {
             fd = try UnixSocket.connect(to: path)
         } catch {
             if error.nobodyListens, let instance {
-                throw Failure(description: tr("no oton is running as instance \"{instance}\" (nothing listens at {path}); start one with `oton play --instance {instance}`",
-                                              ["instance": instance, "path": path]))
+                throw Failure(
+                    description: tr(
+                        "no oton is running as instance \"{instance}\" (nothing listens at {path}); start one with `oton play --instance {instance}`",
+                        ["instance": instance, "path": path]))
             }
             throw Failure(description: tr("cannot reach oton at {path}: {reason}", ["path": path, "reason": "\(error)"]))
         }

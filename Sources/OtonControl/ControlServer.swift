@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import OtonSupport
 import OtonEvents
 import OtonJSON
+import OtonSupport
 
 /// The control socket of a running oton: one JSON request per line, one JSON
 /// reply per line (docs/control.md). Each client has its own thread, so a
@@ -39,14 +39,16 @@ public final class ControlServer: @unchecked Sendable {
     /// A server whose requests `handler` answers; `subscribe` streams `bus`'s events.
     package init(instance: String, bus: PluginBus, handler: any ControlHandler, logger: Logger = Logger(label: "oton.control")) throws {
         guard ControlSocketPath.isValidInstance(instance) else {
-            throw ControlSocketPath.Refused(description: tr("instance name \"{instance}\" may use only letters, digits, '.', '_' and '-'", ["instance": instance]))
+            throw ControlSocketPath.Refused(
+                description: tr("instance name \"{instance}\" may use only letters, digits, '.', '_' and '-'", ["instance": instance]))
         }
         let directory = ControlSocketPath.directory()
         try ControlSocketPath.prepare(directory)
         path = directory + "/" + instance + ".sock"
         if FileManager.default.fileExists(atPath: path) {
             guard !UnixSocket.isLive(path) else {
-                throw ControlSocketPath.Refused(description: tr("another oton is running as instance \"{instance}\" ({path}); pass --instance NAME", ["instance": instance, "path": path]))
+                throw ControlSocketPath.Refused(
+                    description: tr("another oton is running as instance \"{instance}\" ({path}); pass --instance NAME", ["instance": instance, "path": path]))
             }
             unlink(path)
         }
@@ -55,7 +57,9 @@ public final class ControlServer: @unchecked Sendable {
         self.logger = logger
         commands = handler
         threads = 1
-        let thread = Thread { [self] in acceptLoop(); threadEnded() }
+        let thread = Thread { [self] in
+            acceptLoop(); threadEnded()
+        }
         thread.name = "oton.control.accept"
         thread.start()
         logger.info("control socket: \(path)")
@@ -85,7 +89,9 @@ public final class ControlServer: @unchecked Sendable {
         let left = threads
         lock.unlock()
         if left > 0 {
-            logger.warning("\(tr("control socket: {count} client threads still busy after {seconds} s; not waiting longer", ["count": String(left), "seconds": String(Int(Self.closeWaitSeconds))]))")
+            logger.warning(
+                "\(tr("control socket: {count} client threads still busy after {seconds} s; not waiting longer", ["count": String(left), "seconds": String(Int(Self.closeWaitSeconds))]))"
+            )
             return false
         }
         return true
@@ -110,11 +116,12 @@ public final class ControlServer: @unchecked Sendable {
                 if closing { Glibc.close(listener) }
                 lock.unlock()
                 if !closing {
-                    logger.error("\(tr("control socket: accept failed ({reason}); no new clients until restart", ["reason": String(cString: strerror(reason))]))")
+                    logger.error(
+                        "\(tr("control socket: accept failed ({reason}); no new clients until restart", ["reason": String(cString: strerror(reason))]))")
                 }
                 return
             }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC) // children (clipboard tools, …) must not inherit clients
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // children (clipboard tools, …) must not inherit clients
             lock.lock()
             let full = clients.count >= Self.maximumClients || closed
             if !full { clients.insert(fd); threads += 1 }
@@ -124,7 +131,9 @@ public final class ControlServer: @unchecked Sendable {
                 Glibc.close(fd)
                 continue
             }
-            let thread = Thread { [self] in serve(fd); threadEnded() }
+            let thread = Thread { [self] in
+                serve(fd); threadEnded()
+            }
             thread.name = "oton.control.client"
             thread.start()
         }
@@ -172,9 +181,10 @@ public final class ControlServer: @unchecked Sendable {
         guard UnixSocket.writeAll(fd, ControlReply.success("subscribed").line(id: id)) else { return }
         let subscriber = SocketEventStream(fd: fd)
         let subscriberID = "oton.control.subscriber.\(fd).\(Clock.monotonicNanoseconds())"
-        let subscription = BusSubscription(bus: bus, id: subscriberID, kinds: .all, limits: Mailbox.Limits(events: 4096, mediaBytes: 0),
-                                           consumer: subscriber)
-        UnixSocket.setReceiveTimeout(fd, seconds: 0) // a subscriber may stay silent
+        let subscription = BusSubscription(
+            bus: bus, id: subscriberID, kinds: .all, limits: Mailbox.Limits(events: 4096, mediaBytes: 0),
+            consumer: subscriber)
+        UnixSocket.setReceiveTimeout(fd, seconds: 0)  // a subscriber may stay silent
         var byte: UInt8 = 0
         while recv(fd, &byte, 1, 0) > 0 && !subscriber.isGone {}
         subscription.close(drain: false)
@@ -197,7 +207,7 @@ private final class SocketEventStream: MailboxConsumer, @unchecked Sendable {
     func deliver(event: FrozenEvent) {
         guard !isGone else { return }
         var line = EventLineWriter.line(for: event.event)
-        line.removeLast() // the newline
+        line.removeLast()  // the newline
         if !UnixSocket.writeAll(fd, Data(("{\"event\":" + line + "}\n").utf8)) {
             lock.lock(); gone = true; lock.unlock()
             shutdown(fd, Int32(SHUT_RDWR))

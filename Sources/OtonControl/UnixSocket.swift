@@ -113,8 +113,8 @@ package struct LineReader {
     package mutating func next(deadline: ContinuousClock.Instant? = nil) -> Line {
         while true {
             if let newline = buffer[(buffer.startIndex + scanned)...].firstIndex(of: 0x0A) {
-                let line = buffer[buffer.startIndex ..< newline]
-                buffer.removeSubrange(buffer.startIndex ... newline)
+                let line = buffer[buffer.startIndex..<newline]
+                buffer.removeSubrange(buffer.startIndex...newline)
                 scanned = 0
                 return line.count > limit ? .tooLong : .line(Data(line))
             }
@@ -132,8 +132,8 @@ package struct LineReader {
             }
             var chunk = [UInt8](repeating: 0, count: 16 * 1024)
             let count = recv(fd, &chunk, chunk.count, 0)
-            if count <= 0 { return .closed } // closed, error, or the idle timeout
-            buffer.append(contentsOf: chunk[0 ..< count])
+            if count <= 0 { return .closed }  // closed, error, or the idle timeout
+            buffer.append(contentsOf: chunk[0..<count])
         }
     }
 }

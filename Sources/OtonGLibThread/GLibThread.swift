@@ -46,11 +46,13 @@ public final class GLibThread: @unchecked Sendable {
     public func invoke(_ work: @escaping () -> Void) -> Bool {
         guard lock.withLock({ running }) else { return false }
         let box = Unmanaged.passRetained(WorkBox(work)).toOpaque()
-        oton_context_invoke(context, { data in
-            guard let data else { return oton_source_remove() }
-            Unmanaged<WorkBox>.fromOpaque(data).takeRetainedValue().work()
-            return oton_source_remove()
-        }, box)
+        oton_context_invoke(
+            context,
+            { data in
+                guard let data else { return oton_source_remove() }
+                Unmanaged<WorkBox>.fromOpaque(data).takeRetainedValue().work()
+                return oton_source_remove()
+            }, box)
         return true
     }
 
@@ -58,10 +60,12 @@ public final class GLibThread: @unchecked Sendable {
     /// when the loop is not running.
     public func stop(cleanup: @escaping () -> Void) {
         let loop = self.loop
-        guard invoke({
-            cleanup()
-            g_main_loop_quit(loop)
-        }) else { return }
+        guard
+            invoke({
+                cleanup()
+                g_main_loop_quit(loop)
+            })
+        else { return }
         finished.wait()
     }
 }

@@ -76,26 +76,30 @@ public final class CappedHTTPClient: Sendable {
 
     /// `isCancelled` is polled during the transfer (about once a second at least) and ends it early.
     /// `userAgent` replaces the client's own for this request (a station that names its own).
-    public func get(_ url: String, maxBytes: Int, userAgent: String? = nil,
-                    isCancelled: @escaping @Sendable () -> Bool = { false }) throws(Failure) -> Response {
+    public func get(
+        _ url: String, maxBytes: Int, userAgent: String? = nil,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) throws(Failure) -> Response {
         let limits = limits
         let response = try perform(url, maxBytes: maxBytes, isCancelled: isCancelled) { curl in
             oton_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)
             oton_curl_set_long(curl, CURLOPT_MAXREDIRS, limits.maxRedirects)
             if let userAgent { oton_curl_set_string(curl, CURLOPT_USERAGENT, userAgent) }
         }
-        guard (200 ..< 300).contains(response.status) else { throw .http(status: response.status) }
+        guard (200..<300).contains(response.status) else { throw .http(status: response.status) }
         return response
     }
 
     /// A POST of `body` with `headers`, whose answer comes back whatever its status. Redirects are
     /// not followed: a 3xx comes back with its `location` header for the caller to judge, because
     /// a request that carries a credential must not follow a server anywhere it points.
-    public func post(_ url: String, headers: [String: String], body: [UInt8], maxBytes: Int,
-                     isCancelled: @escaping @Sendable () -> Bool = { false }) throws(Failure) -> Response {
+    public func post(
+        _ url: String, headers: [String: String], body: [UInt8], maxBytes: Int,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) throws(Failure) -> Response {
         var list: UnsafeMutablePointer<curl_slist>?
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { list = curl_slist_append(list, "\(name): \(value)") }
-        list = curl_slist_append(list, "Expect:") // no 100-continue round trip
+        list = curl_slist_append(list, "Expect:")  // no 100-continue round trip
         defer { curl_slist_free_all(list) }
         return try perform(url, maxBytes: maxBytes, isCancelled: isCancelled) { curl in
             oton_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0)
@@ -135,9 +139,11 @@ public final class CappedHTTPClient: Sendable {
     /// `signing`, whose answer comes back whatever its status (the caller judges it). No redirect
     /// is followed (a signed request goes nowhere else). A transfer slower than `lowSpeedBytes`
     /// a second for `lowSpeedSeconds` ends as timed out, besides the client's total limit.
-    public func put(_ url: String, file path: String, headers: [String: String], signing: AWSSigning?,
-                    lowSpeedBytes: Int = 1024, lowSpeedSeconds: Int = 60,
-                    isCancelled: @escaping @Sendable () -> Bool = { false }) throws(Failure) -> Response {
+    public func put(
+        _ url: String, file path: String, headers: [String: String], signing: AWSSigning?,
+        lowSpeedBytes: Int = 1024, lowSpeedSeconds: Int = 60,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) throws(Failure) -> Response {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .transport("cannot read \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -161,17 +167,21 @@ public final class CappedHTTPClient: Sendable {
     }
 
     /// A HEAD, signed with `signing`; the answer whatever its status (its headers: content-length, etag).
-    public func head(_ url: String, headers: [String: String] = [:], signing: AWSSigning?,
-                     isCancelled: @escaping @Sendable () -> Bool = { false }) throws(Failure) -> Response {
+    public func head(
+        _ url: String, headers: [String: String] = [:], signing: AWSSigning?,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) throws(Failure) -> Response {
         // No body comes, and the object's announced size is no reason to refuse the answer: no cap.
         try signed(url, headers: headers, signing: signing, maxBytes: Int(Int64.max), isCancelled: isCancelled) { curl in
             oton_curl_set_long(curl, CURLOPT_NOBODY, 1)
         }
     }
 
-    private func signed(_ url: String, headers: [String: String], signing: AWSSigning?, maxBytes: Int = 1 << 20,
-                        isCancelled: @escaping @Sendable () -> Bool,
-                        configure: (UnsafeMutableRawPointer) -> Void) throws(Failure) -> Response {
+    private func signed(
+        _ url: String, headers: [String: String], signing: AWSSigning?, maxBytes: Int = 1 << 20,
+        isCancelled: @escaping @Sendable () -> Bool,
+        configure: (UnsafeMutableRawPointer) -> Void
+    ) throws(Failure) -> Response {
         var all = headers
         if let signing {
             // S3 wants the payload's hash signed; a streamed file is sent as UNSIGNED-PAYLOAD (libcurl signs the header's value).
@@ -194,8 +204,10 @@ public final class CappedHTTPClient: Sendable {
     }
 
     /// One transfer with every limit set; `configure` adds what the method needs.
-    private func perform(_ url: String, maxBytes: Int, isCancelled: @escaping @Sendable () -> Bool,
-                         configure: (UnsafeMutableRawPointer) -> Void) throws(Failure) -> Response {
+    private func perform(
+        _ url: String, maxBytes: Int, isCancelled: @escaping @Sendable () -> Bool,
+        configure: (UnsafeMutableRawPointer) -> Void
+    ) throws(Failure) -> Response {
         guard let curl = curl_easy_init() else { throw .transport("libcurl could not start a transfer") }
         defer { curl_easy_cleanup(curl) }
         let sink = Sink(limit: max(0, maxBytes), isCancelled: isCancelled)
@@ -215,14 +227,14 @@ public final class CappedHTTPClient: Sendable {
             oton_curl_set_long(curl, CURLOPT_FORBID_REUSE, 1)
             oton_curl_set_off(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(0, maxBytes)))
             oton_curl_set_string(curl, CURLOPT_USERAGENT, userAgent)
-            oton_curl_set_string(curl, CURLOPT_ACCEPT_ENCODING, "") // whatever curl decodes; the cap counts decoded bytes
+            oton_curl_set_string(curl, CURLOPT_ACCEPT_ENCODING, "")  // whatever curl decodes; the cap counts decoded bytes
             oton_curl_set_write_function(curl) { data, size, count, user in
                 guard let user else { return 0 }
                 let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
                 let (bytes, overflow) = size.multipliedReportingOverflow(by: count)
                 guard let data, !overflow, bytes <= sink.limit - sink.body.count else {
                     sink.overflowed = true
-                    return 0 // makes curl stop with CURLE_WRITE_ERROR
+                    return 0  // makes curl stop with CURLE_WRITE_ERROR
                 }
                 sink.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: bytes)
                 return bytes
@@ -230,7 +242,7 @@ public final class CappedHTTPClient: Sendable {
             oton_curl_set_pointer(curl, CURLOPT_WRITEDATA, context.toOpaque())
             oton_curl_set_header_function(curl) { data, size, count, user in
                 guard let user, let data else { return 0 }
-                let bytes = size * count // curl bounds one header line (CURL_MAX_HTTP_HEADER)
+                let bytes = size * count  // curl bounds one header line (CURL_MAX_HTTP_HEADER)
                 Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
                     .header(UnsafeRawBufferPointer(start: data, count: bytes))
                 return bytes
@@ -257,10 +269,11 @@ public final class CappedHTTPClient: Sendable {
             default: throw .transport(detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
             }
         }
-        return Response(body: sink.body,
-                        contentType: oton_curl_content_type(curl).map { String(cString: $0) },
-                        effectiveURL: oton_curl_effective_url(curl).map { String(cString: $0) } ?? url,
-                        status: oton_curl_response_code(curl), headers: sink.headers)
+        return Response(
+            body: sink.body,
+            contentType: oton_curl_content_type(curl).map { String(cString: $0) },
+            effectiveURL: oton_curl_effective_url(curl).map { String(cString: $0) } ?? url,
+            status: oton_curl_response_code(curl), headers: sink.headers)
     }
 }
 

@@ -64,7 +64,8 @@ public enum DurationText {
     private static func clock(_ input: String) throws(Problem) -> Double {
         let parts = input.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3,
-              parts.allSatisfy({ !$0.isEmpty && $0.count <= 6 && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else {
+            parts.allSatisfy({ !$0.isEmpty && $0.count <= 6 && $0.allSatisfy { $0.isASCII && $0.isNumber } })
+        else {
             throw .clockShape
         }
         let values = parts.map { Double(Int($0)!) }

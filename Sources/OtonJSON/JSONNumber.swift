@@ -16,7 +16,7 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
     public init?(_ value: Double) {
         guard value.isFinite else { return nil }
         if value == value.rounded(), abs(value) < 1e15 {
-            literal = String(Int64(value)) // |value| < 1e15: exact and in range
+            literal = String(Int64(value))  // |value| < 1e15: exact and in range
         } else {
             literal = String(value)
         }
@@ -40,7 +40,8 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
         if isPlainInteger { return Int64(literal) }
         let value = double
         guard value.isFinite, value == value.rounded(),
-              value >= -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0 else { return nil }
+            value >= -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0
+        else { return nil }
         return Int64(value)
     }
 

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The one JSON reader of the host (plugins.json, the status API, the control socket):
@@ -28,8 +28,9 @@ public struct JSONParser: Sendable {
     /// Parses one JSON value (any kind at the top) filling the whole text; a UTF-8 byte order mark is skipped.
     public func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
         guard data.count <= maxBytes else {
-            throw JSONSyntaxError(kind: .tooLarge, line: 1, column: 1,
-                                  reason: "the text is \(data.count) bytes; the limit is \(maxBytes) bytes")
+            throw JSONSyntaxError(
+                kind: .tooLarge, line: 1, column: 1,
+                reason: "the text is \(data.count) bytes; the limit is \(maxBytes) bytes")
         }
         let outcome: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in
             var reader = JSONByteReader(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
@@ -75,7 +76,7 @@ private struct JSONByteReader {
         case UInt8(ascii: "t"): try word("true"); return .bool(true)
         case UInt8(ascii: "f"): try word("false"); return .bool(false)
         case UInt8(ascii: "n"): try word("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"): return .number(try number())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
         default: throw fail("expected a value (object, array, string, number, true, false or null), found \(found)")
         }
     }
@@ -159,23 +160,23 @@ private struct JSONByteReader {
     private mutating func string() throws(JSONSyntaxError) -> String {
         let start = index
         index += 1
-        var decoded: [UInt8]? = nil // only when the string has escapes
+        var decoded: [UInt8]? = nil  // only when the string has escapes
         var runStart = index
         while true {
             guard let byte = peek else { throw fail(at: start, "this string is not closed; add the closing '\"'") }
             switch byte {
             case UInt8(ascii: "\""):
-                let run = UnsafeBufferPointer(rebasing: bytes[runStart ..< index])
+                let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
                 index += 1
                 if decoded == nil { return try text(run, stringStart: start) }
                 decoded!.append(contentsOf: run)
                 return try text(UnsafeBufferPointer<UInt8>(start: nil, count: 0), prefix: decoded!, stringStart: start)
             case UInt8(ascii: "\\"):
                 if decoded == nil { decoded = [] }
-                decoded!.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart ..< index]))
+                decoded!.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 try escape(into: &decoded!)
                 runStart = index
-            case 0 ..< 0x20:
+            case 0..<0x20:
                 throw fail("a control character (byte 0x\(String(byte, radix: 16))) inside a string must be written as an escape such as \\n")
             default:
                 index += 1
@@ -203,16 +204,16 @@ private struct JSONByteReader {
         case UInt8(ascii: "t"): out.append(0x09)
         case UInt8(ascii: "u"):
             var scalar = try hex4(escapeStart: start)
-            if (0xD800 ... 0xDBFF).contains(scalar) {
+            if (0xD800...0xDBFF).contains(scalar) {
                 guard peek == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
                     throw fail(at: start, "\\u escape of a high surrogate without the low surrogate after it")
                 }
                 let lowStart = index
                 index += 2
                 let low = try hex4(escapeStart: lowStart)
-                guard (0xDC00 ... 0xDFFF).contains(low) else { throw fail(at: lowStart, "expected a low surrogate \\uDC00…\\uDFFF here") }
+                guard (0xDC00...0xDFFF).contains(low) else { throw fail(at: lowStart, "expected a low surrogate \\uDC00…\\uDFFF here") }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00 ... 0xDFFF).contains(scalar) {
+            } else if (0xDC00...0xDFFF).contains(scalar) {
                 throw fail(at: start, "\\u escape of a low surrogate without a high surrogate before it")
             }
             guard let unicode = Unicode.Scalar(scalar) else { throw fail(at: start, "\\u escape is not a Unicode scalar") }
@@ -224,7 +225,7 @@ private struct JSONByteReader {
 
     private mutating func hex4(escapeStart: Int) throws(JSONSyntaxError) -> UInt32 {
         var value: UInt32 = 0
-        for _ in 0 ..< 4 {
+        for _ in 0..<4 {
             guard let byte = peek, let digit = Self.hexValue(byte) else {
                 throw fail(at: escapeStart, "\\u must be followed by four hex digits")
             }
@@ -236,9 +237,9 @@ private struct JSONByteReader {
 
     private static func hexValue(_ byte: UInt8) -> UInt32? {
         switch byte {
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a") ... UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A") ... UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
         default: nil
         }
     }
@@ -269,7 +270,7 @@ private struct JSONByteReader {
         guard index - start <= JSONParser.maxNumberLength else {
             throw fail(.numberOutOfRange, at: start, "a number \(index - start) characters long; the limit is \(JSONParser.maxNumberLength)")
         }
-        let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< index]), as: UTF8.self)
+        let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(literal), value.isFinite else {
             throw fail(.numberOutOfRange, at: start, "the number \(literal.prefix(40)) is out of range (beyond ±1.8e308)")
         }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Reads one typed value out of a JSON text by a path such as `config.station.name` or `args[0]`:
@@ -52,8 +52,9 @@ public enum JSONPathReader {
     /// The value at `path` in `json` (UTF-8 JSON text of at most ``PluginConfigReader/maxBytes``).
     public static func read(_ json: Data, path: String, want: Want) throws(PluginConfigError) -> Value {
         guard let (root, steps) = parse(path) else {
-            throw PluginConfigError(message: N_("the path {path} is not valid: write a name, then .key or [index] for each step, e.g. config.station.name or args[0]"),
-                                    values: ["path": PluginConfigReader.shown(.string(path))])
+            throw PluginConfigError(
+                message: N_("the path {path} is not valid: write a name, then .key or [index] for each step, e.g. config.station.name or args[0]"),
+                values: ["path": PluginConfigReader.shown(.string(path))])
         }
         var value: JSONValue
         if root == "config" {
@@ -103,7 +104,7 @@ public enum JSONPathReader {
         var position = 0
         while position < bytes.count, isNameByte(bytes[position]) { position += 1 }
         guard position > 0 else { return nil }
-        let root = String(decoding: bytes[0 ..< position], as: UTF8.self)
+        let root = String(decoding: bytes[0..<position], as: UTF8.self)
         var steps: [Step] = []
         while position < bytes.count {
             guard steps.count < maxSteps else { return nil }
@@ -113,14 +114,14 @@ public enum JSONPathReader {
                 position = start
                 while position < bytes.count, bytes[position] != UInt8(ascii: "."), bytes[position] != UInt8(ascii: "[") { position += 1 }
                 guard position > start else { return nil }
-                steps.append(.key(String(decoding: bytes[start ..< position], as: UTF8.self)))
+                steps.append(.key(String(decoding: bytes[start..<position], as: UTF8.self)))
             case UInt8(ascii: "["):
                 let start = position + 1
                 position = start
                 while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 { position += 1 }
                 // At most 9 digits: an index never overflows, and no list is that long anyway.
                 guard position > start, position - start <= 9, position < bytes.count, bytes[position] == UInt8(ascii: "]") else { return nil }
-                steps.append(.index(Int(String(decoding: bytes[start ..< position], as: UTF8.self))!))
+                steps.append(.index(Int(String(decoding: bytes[start..<position], as: UTF8.self))!))
                 position += 1
             default:
                 return nil

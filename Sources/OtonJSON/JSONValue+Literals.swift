@@ -1,7 +1,8 @@
 /// Writing JSON values in Swift as JSON looks: `["ok": true, "volume": 40, "stations": ["A", "B"]]`.
 /// (No nil literal: `cond ? value : nil` must stay an Optional, never a JSON null.)
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
     public init(stringLiteral value: String) { self = .string(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }

@@ -10,7 +10,7 @@ public enum MessageTemplate {
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
             result += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}"), let value = values[String(rest[rest.index(after: open) ..< close])] else {
+            guard let close = rest[open...].firstIndex(of: "}"), let value = values[String(rest[rest.index(after: open)..<close])] else {
                 result.append("{")
                 rest = rest[rest.index(after: open)...]
                 continue

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Reads a plugin's `config` object (the text the host passes to `create`) into typed values.
@@ -35,13 +35,15 @@ public struct PluginConfigReader: Sendable {
             root = try JSONParser(maxBytes: Self.maxBytes).parse(data)
         } catch {
             let values = ["reason": "\(error)", "example": example ?? ""]
-            throw example == nil ? PluginConfigError(message: N_("config is not valid JSON ({reason})"), values: values)
-                                 : PluginConfigError(message: N_("config is not valid JSON ({reason}), e.g. {example}"), values: values)
+            throw example == nil
+                ? PluginConfigError(message: N_("config is not valid JSON ({reason})"), values: values)
+                : PluginConfigError(message: N_("config is not valid JSON ({reason}), e.g. {example}"), values: values)
         }
         guard case let .object(members) = root else {
             let values = ["value": Self.shown(root), "example": example ?? ""]
-            throw example == nil ? PluginConfigError(message: N_("config must be a JSON object, not {value}"), values: values)
-                                 : PluginConfigError(message: N_("config must be a JSON object, e.g. {example}, not {value}"), values: values)
+            throw example == nil
+                ? PluginConfigError(message: N_("config must be a JSON object, not {value}"), values: values)
+                : PluginConfigError(message: N_("config must be a JSON object, e.g. {example}, not {value}"), values: values)
         }
         return members
     }
@@ -84,8 +86,10 @@ public struct PluginConfigReader: Sendable {
     }
 
     /// A string; `nonEmpty` refuses "", `maxCount` counts characters.
-    public func string(_ key: String, nonEmpty: Bool = false, maxCount: Int = .max,
-                       expected: String? = nil) throws(PluginConfigError) -> String? {
+    public func string(
+        _ key: String, nonEmpty: Bool = false, maxCount: Int = .max,
+        expected: String? = nil
+    ) throws(PluginConfigError) -> String? {
         guard let value = value(key) else { return nil }
         guard case let .string(text) = value, !nonEmpty || !text.isEmpty, text.count <= maxCount else {
             throw mismatch(key, expected, or: nonEmpty ? N_("{key} must be a non-empty string, not {value}") : N_("{key} must be a string, not {value}"), value)
@@ -101,30 +105,37 @@ public struct PluginConfigReader: Sendable {
         guard case let .string(text) = value, let choice = Choice(rawValue: text) else {
             let names = Choice.allCases.map { "\"\($0.rawValue)\"" }
             guard expected == nil, names.count > 1 else { throw mismatch(key, Optional(expected ?? names.joined()), or: "", value) }
-            throw mismatch(key, N_("{key} must be {choices} or {last}, not {value}"), value,
-                           ["choices": names.dropLast().joined(separator: ", "), "last": names[names.count - 1]])
+            throw mismatch(
+                key, N_("{key} must be {choices} or {last}, not {value}"), value,
+                ["choices": names.dropLast().joined(separator: ", "), "last": names[names.count - 1]])
         }
         return choice
     }
 
     /// A number within `range` (fractions allowed).
-    public func number(_ key: String, in range: ClosedRange<Double>,
-                       expected: String? = nil) throws(PluginConfigError) -> Double? {
+    public func number(
+        _ key: String, in range: ClosedRange<Double>,
+        expected: String? = nil
+    ) throws(PluginConfigError) -> Double? {
         guard let value = value(key) else { return nil }
         guard case let .number(number) = value, range.contains(number.double) else {
-            throw mismatch(key, expected, or: N_("{key} must be a number from {min} to {max}, not {value}"), value,
-                           ["min": Self.shown(range.lowerBound), "max": Self.shown(range.upperBound)])
+            throw mismatch(
+                key, expected, or: N_("{key} must be a number from {min} to {max}, not {value}"), value,
+                ["min": Self.shown(range.lowerBound), "max": Self.shown(range.upperBound)])
         }
         return number.double
     }
 
     /// A whole number within `range` (`1e3` is 1000; `1.5` and `true` are refused).
-    public func integer(_ key: String, in range: ClosedRange<Int>,
-                        expected: String? = nil) throws(PluginConfigError) -> Int? {
+    public func integer(
+        _ key: String, in range: ClosedRange<Int>,
+        expected: String? = nil
+    ) throws(PluginConfigError) -> Int? {
         guard let value = value(key) else { return nil }
         guard case let .number(number) = value, let whole = number.int, range.contains(whole) else {
-            throw mismatch(key, expected, or: N_("{key} must be a whole number from {min} to {max}, not {value}"), value,
-                           ["min": String(range.lowerBound), "max": String(range.upperBound)])
+            throw mismatch(
+                key, expected, or: N_("{key} must be a whole number from {min} to {max}, not {value}"), value,
+                ["min": String(range.lowerBound), "max": String(range.upperBound)])
         }
         return whole
     }
@@ -156,34 +167,49 @@ public struct PluginConfigReader: Sendable {
 
     /// A list of strings, at most `maxCount` long.
     public func strings(_ key: String, maxCount: Int = .max, expected: String? = nil) throws(PluginConfigError) -> [String]? {
-        try list(key, maxCount: maxCount, phrase: expected.map(ListPhrase.init(expected:))
-                 ?? ListPhrase(whole: N_("{key} must be a list of strings, not {value}"), item: N_("{key} must be a list of strings; item {index} is {value}"))) { item in
+        try list(
+            key, maxCount: maxCount,
+            phrase: expected.map(ListPhrase.init(expected:))
+                ?? ListPhrase(whole: N_("{key} must be a list of strings, not {value}"), item: N_("{key} must be a list of strings; item {index} is {value}"))
+        ) { item in
             if case let .string(text) = item { text } else { nil }
         }
     }
 
     /// A list of numbers, each within `range`.
-    public func numbers(_ key: String, in range: ClosedRange<Double>, maxCount: Int = .max,
-                        expected: String? = nil) throws(PluginConfigError) -> [Double]? {
-        let phrase = expected.map(ListPhrase.init(expected:))
-            ?? ListPhrase(whole: N_("{key} must be a list of numbers from {min} to {max}, not {value}"),
-                          item: N_("{key} must be a list of numbers from {min} to {max}; item {index} is {value}"),
-                          values: ["min": Self.shown(range.lowerBound), "max": Self.shown(range.upperBound)])
+    public func numbers(
+        _ key: String, in range: ClosedRange<Double>, maxCount: Int = .max,
+        expected: String? = nil
+    ) throws(PluginConfigError) -> [Double]? {
+        let phrase =
+            expected.map(ListPhrase.init(expected:))
+            ?? ListPhrase(
+                whole: N_("{key} must be a list of numbers from {min} to {max}, not {value}"),
+                item: N_("{key} must be a list of numbers from {min} to {max}; item {index} is {value}"),
+                values: ["min": Self.shown(range.lowerBound), "max": Self.shown(range.upperBound)])
         return try list(key, maxCount: maxCount, phrase: phrase) { item in
             if case let .number(number) = item, range.contains(number.double) { number.double } else { nil }
         }
     }
 
     /// A list of whole numbers, each within `range`.
-    public func integers(_ key: String, in range: ClosedRange<Int>, count: ClosedRange<Int> = 0 ... .max,
-                         expected: String? = nil) throws(PluginConfigError) -> [Int]? {
-        let phrase = expected.map(ListPhrase.init(expected:))
-            ?? ListPhrase(whole: N_("{key} must be a list of whole numbers from {min} to {max}, not {value}"),
-                          item: N_("{key} must be a list of whole numbers from {min} to {max}; item {index} is {value}"),
-                          values: ["min": String(range.lowerBound), "max": String(range.upperBound)])
-        guard let values = try list(key, maxCount: count.upperBound, phrase: phrase, item: { item -> Int? in
-            if case let .number(number) = item, let whole = number.int, range.contains(whole) { whole } else { nil }
-        }) else { return nil }
+    public func integers(
+        _ key: String, in range: ClosedRange<Int>, count: ClosedRange<Int> = 0 ... .max,
+        expected: String? = nil
+    ) throws(PluginConfigError) -> [Int]? {
+        let phrase =
+            expected.map(ListPhrase.init(expected:))
+            ?? ListPhrase(
+                whole: N_("{key} must be a list of whole numbers from {min} to {max}, not {value}"),
+                item: N_("{key} must be a list of whole numbers from {min} to {max}; item {index} is {value}"),
+                values: ["min": String(range.lowerBound), "max": String(range.upperBound)])
+        guard
+            let values = try list(
+                key, maxCount: count.upperBound, phrase: phrase,
+                item: { item -> Int? in
+                    if case let .number(number) = item, let whole = number.int, range.contains(whole) { whole } else { nil }
+                })
+        else { return nil }
         guard values.count >= count.lowerBound else { throw mismatch(key, phrase.whole, value(key) ?? .null, phrase.values) }
         return values
     }
@@ -196,8 +222,9 @@ public struct PluginConfigReader: Sendable {
         for (index, item) in items.enumerated() {
             guard case let .object(members) = item else {
                 let values = ["key": "\(named(key))[\(index)]", "value": Self.shown(item), "expected": expected ?? ""]
-                throw PluginConfigError(message: expected == nil ? N_("{key} must be an object, not {value}") : N_("{key} must be {expected}, not {value}"),
-                                        values: values)
+                throw PluginConfigError(
+                    message: expected == nil ? N_("{key} must be an object, not {value}") : N_("{key} must be {expected}, not {value}"),
+                    values: values)
             }
             readers.append(PluginConfigReader(members: members, location: "\(named(key))[\(index)]"))
         }
@@ -231,8 +258,10 @@ public struct PluginConfigReader: Sendable {
         }
     }
 
-    private func list<Item>(_ key: String, maxCount: Int, phrase: ListPhrase,
-                            item convert: (JSONValue) -> Item?) throws(PluginConfigError) -> [Item]? {
+    private func list<Item>(
+        _ key: String, maxCount: Int, phrase: ListPhrase,
+        item convert: (JSONValue) -> Item?
+    ) throws(PluginConfigError) -> [Item]? {
         guard let value = value(key) else { return nil }
         guard case let .array(items) = value, items.count <= maxCount else { throw mismatch(key, phrase.whole, value, phrase.values) }
         var result: [Item] = []
@@ -254,8 +283,10 @@ public struct PluginConfigReader: Sendable {
     }
 
     /// `message`, or the plugin's own `expected` wording (English) when it gave one.
-    private func mismatch(_ key: String, _ expected: String?, or message: String, _ value: JSONValue,
-                          _ values: [String: String] = [:]) -> PluginConfigError {
+    private func mismatch(
+        _ key: String, _ expected: String?, or message: String, _ value: JSONValue,
+        _ values: [String: String] = [:]
+    ) -> PluginConfigError {
         guard let expected else { return mismatch(key, message, value, values) }
         return mismatch(key, N_("{key} must be {expected}, not {value}"), value, ["expected": expected])
     }

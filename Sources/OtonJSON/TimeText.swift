@@ -1,10 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one writer (and reader) of the times oton prints: ISO 8601 in UTC to the second
@@ -95,19 +95,22 @@ public enum TimeText {
             }
             return values
         }
-        guard let day = halves.first.flatMap({ numbers($0, separator: "-", widths: [4 ... 4, 1 ... 2, 1 ... 2]) }) else { return nil }
+        guard let day = halves.first.flatMap({ numbers($0, separator: "-", widths: [4...4, 1...2, 1...2]) }) else { return nil }
         var time = [0, 0, 0]
         if halves.count == 2 {
-            guard let given = numbers(halves[1], separator: ":", widths: [1 ... 2, 2 ... 2])
-                ?? numbers(halves[1], separator: ":", widths: [1 ... 2, 2 ... 2, 2 ... 2]) else { return nil }
+            guard
+                let given = numbers(halves[1], separator: ":", widths: [1...2, 2...2])
+                    ?? numbers(halves[1], separator: ":", widths: [1...2, 2...2, 2...2])
+            else { return nil }
             time = given + (given.count == 2 ? [0] : [])
         }
-        guard (1 ... 12).contains(day[1]), (1 ... 31).contains(day[2]), time[0] < 24, time[1] < 60, time[2] < 60 else { return nil }
+        guard (1...12).contains(day[1]), (1...31).contains(day[2]), time[0] < 24, time[1] < 60, time[2] < 60 else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let components = DateComponents(year: day[0], month: day[1], day: day[2], hour: time[0], minute: time[1], second: time[2])
         guard let date = calendar.date(from: components),
-              calendar.component(.day, from: date) == day[2] else { return nil } // 2026-02-30 would be March 2
+            calendar.component(.day, from: date) == day[2]
+        else { return nil }  // 2026-02-30 would be March 2
         return date
     }
 

@@ -30,7 +30,7 @@ public struct EventView {
         let event = pointer.pointee
         guard hasField(pointer, \oton_event.fields), let list = event.fields else { return [:] }
         var out: [String: String] = [:]
-        for index in 0 ..< Int(event.field_count) {
+        for index in 0..<Int(event.field_count) {
             if let key = list[index].key, let value = list[index].value {
                 out[String(cString: key)] = String(cString: value)
             }
@@ -40,8 +40,9 @@ public struct EventView {
 
     public var snapshot: Snapshot {
         let event = pointer.pointee
-        return Snapshot(kind: event.kind, name: name, source: event.source.map { String(cString: $0) } ?? "",
-                        flags: event.flags, monotonicNanoseconds: event.mono_ns, wallMicroseconds: event.wall_us, fields: fields)
+        return Snapshot(
+            kind: event.kind, name: name, source: event.source.map { String(cString: $0) } ?? "",
+            flags: event.flags, monotonicNanoseconds: event.mono_ns, wallMicroseconds: event.wall_us, fields: fields)
     }
 }
 

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PluginAPI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A reply callback of run_command, kept alive (retained) until the host calls it.
 /// Concurrency: immutable; `done` is itself @Sendable.
@@ -55,29 +56,34 @@ public struct HostHandle: @unchecked Sendable {
     @discardableResult
     public func request(_ kind: oton_request_kind, volume: Double = 0, durationMilliseconds: UInt32 = 0, station: String? = nil) -> oton_status {
         func send(_ pointer: UnsafePointer<CChar>?) -> oton_status {
-            var request = oton_request(struct_size: UInt32(MemoryLayout<oton_request>.size), kind: kind,
-                                       volume: volume, duration_ms: durationMilliseconds, reserved: 0, station: pointer)
+            var request = oton_request(
+                struct_size: UInt32(MemoryLayout<oton_request>.size), kind: kind,
+                volume: volume, duration_ms: durationMilliseconds, reserved: 0, station: pointer)
             return table.pointee.request?(table, &request) ?? OTON_ERR_UNSUPPORTED
         }
         guard let station else { return send(nil) }
-        return station.withCString { send($0) } // borrowed for the call: the host copies it
+        return station.withCString { send($0) }  // borrowed for the call: the host copies it
     }
 
     /// Runs a control command as `oton ctl NAME ARGS…` would (ABI 1.3). Returns at once; `done`
     /// gets the reply object's JSON text later, on this instance's mailbox (never after destroy()).
     /// OTON_ERR_UNSUPPORTED from a host older than 1.3, which has no run_command.
     @discardableResult
-    public func runCommand(_ name: String, _ arguments: [String] = [],
-                           done: (@Sendable (_ ok: Bool, _ replyJSON: String) -> Void)? = nil) -> oton_status {
+    public func runCommand(
+        _ name: String, _ arguments: [String] = [],
+        done: (@Sendable (_ ok: Bool, _ replyJSON: String) -> Void)? = nil
+    ) -> oton_status {
         guard hasField(table, \oton_host.run_command), let run = table.pointee.run_command else { return OTON_ERR_UNSUPPORTED }
         let argumentsJSON = JSONValue.strings(arguments).jsonText
         guard let done else { return run(table, name, argumentsJSON, nil, nil) }
         let box = Unmanaged.passRetained(CommandDoneBox(done)).toOpaque()
-        let status = run(table, name, argumentsJSON, { user, status, reply in
-            guard let user else { return }
-            let box = Unmanaged<CommandDoneBox>.fromOpaque(user).takeRetainedValue()
-            box.done(status == OTON_OK, reply.map { String(cString: $0) } ?? "")
-        }, box)
+        let status = run(
+            table, name, argumentsJSON,
+            { user, status, reply in
+                guard let user else { return }
+                let box = Unmanaged<CommandDoneBox>.fromOpaque(user).takeRetainedValue()
+                box.done(status == OTON_OK, reply.map { String(cString: $0) } ?? "")
+            }, box)
         if status != OTON_OK { Unmanaged<CommandDoneBox>.fromOpaque(box).release() }
         return status
     }
@@ -86,10 +92,12 @@ public struct HostHandle: @unchecked Sendable {
     public func current(_ kind: oton_event_kind) -> EventView.Snapshot? {
         final class Box { var snapshot: EventView.Snapshot? }
         let box = Box()
-        let status = table.pointee.current?(table, kind, { user, event in
-            guard let user, let event else { return }
-            Unmanaged<Box>.fromOpaque(user).takeUnretainedValue().snapshot = EventView(event).snapshot
-        }, Unmanaged.passUnretained(box).toOpaque())
+        let status = table.pointee.current?(
+            table, kind,
+            { user, event in
+                guard let user, let event else { return }
+                Unmanaged<Box>.fromOpaque(user).takeUnretainedValue().snapshot = EventView(event).snapshot
+            }, Unmanaged.passUnretained(box).toOpaque())
         return status == OTON_OK ? box.snapshot : nil
     }
 }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PluginAPI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Builds the constant descriptor a Swift plugin's `oton_plugin_entry` returns.
 /// Everything is allocated once and lives for the life of the process, as the
@@ -17,9 +18,11 @@ public struct PluginDescriptorBuilder {
     /// The keys of the plugin's "config" (ABI 1.6): the host checks plugins.json against them before create().
     public var settings: [SettingDeclaration]
 
-    public init(id: String, name: String, version: String, description: String = "",
-                consumes: [String] = [], mediaTaps: UInt32 = OTON_TAP_NONE,
-                commands: [(name: String, usage: String, help: String)] = [], settings: [SettingDeclaration] = []) {
+    public init(
+        id: String, name: String, version: String, description: String = "",
+        consumes: [String] = [], mediaTaps: UInt32 = OTON_TAP_NONE,
+        commands: [(name: String, usage: String, help: String)] = [], settings: [SettingDeclaration] = []
+    ) {
         self.id = id
         self.name = name
         self.version = version
@@ -36,7 +39,9 @@ public struct PluginDescriptorBuilder {
         destroy: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void,
         onEvent: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<oton_event>?) -> Void)? = nil,
         onMedia: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<oton_media_buffer>?) -> Void)? = nil,
-        onCommand: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, oton_reply_fn?, UnsafeMutableRawPointer?) -> oton_status)? = nil
+        onCommand: (
+            @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, oton_reply_fn?, UnsafeMutableRawPointer?) -> oton_status
+        )? = nil
     ) -> UnsafePointer<oton_plugin_descriptor> {
         func permanent(_ string: String) -> UnsafePointer<CChar> { UnsafePointer(strdup(string)!) }
 
@@ -64,14 +69,15 @@ public struct PluginDescriptorBuilder {
             settingList = UnsafePointer(list)
         }
         let descriptor = UnsafeMutablePointer<oton_plugin_descriptor>.allocate(capacity: 1)
-        descriptor.initialize(to: oton_plugin_descriptor(
-            struct_size: UInt32(MemoryLayout<oton_plugin_descriptor>.size),
-            abi_major: OTON_ABI_MAJOR, abi_minor: OTON_ABI_MINOR, media_taps: mediaTaps,
-            id: permanent(id), name: permanent(name), version: permanent(version),
-            description: permanent(description), consumes: consumesList,
-            commands: commandList, command_count: UInt32(commands.count), reserved: 0,
-            create: create, destroy: destroy, on_event: onEvent, on_media: onMedia, on_command: onCommand,
-            settings: settingList, setting_count: UInt32(settings.count), reserved2: 0, filter: nil))
+        descriptor.initialize(
+            to: oton_plugin_descriptor(
+                struct_size: UInt32(MemoryLayout<oton_plugin_descriptor>.size),
+                abi_major: OTON_ABI_MAJOR, abi_minor: OTON_ABI_MINOR, media_taps: mediaTaps,
+                id: permanent(id), name: permanent(name), version: permanent(version),
+                description: permanent(description), consumes: consumesList,
+                commands: commandList, command_count: UInt32(commands.count), reserved: 0,
+                create: create, destroy: destroy, on_event: onEvent, on_media: onMedia, on_command: onCommand,
+                settings: settingList, setting_count: UInt32(settings.count), reserved2: 0, filter: nil))
         return UnsafePointer(descriptor)
     }
 }

@@ -25,7 +25,8 @@ public extension HostHandle {
     func tr(_ message: String, _ values: [String: String] = [:]) -> String {
         var template = message
         if hasField(table, \oton_host.translate), let translate = table.pointee.translate,
-           let translated = message.withCString({ translate(table, $0).map { String(cString: $0) } }) {
+            let translated = message.withCString({ translate(table, $0).map { String(cString: $0) } })
+        {
             template = translated
         }
         return MessageTemplate.filled(template, values)

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PluginAPI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One key of a Swift plugin's "config", declared in its descriptor (ABI 1.6, oton_setting_decl).
 public struct SettingDeclaration: Sendable {
@@ -29,8 +30,10 @@ public struct SettingDeclaration: Sendable {
     public var required: Bool
     public var secret: Bool
 
-    public init(_ key: String, _ kind: Kind, help: String, defaultJSON: String? = nil, choices: [String] = [],
-                range: ClosedRange<Double>? = nil, required: Bool = false, secret: Bool = false) {
+    public init(
+        _ key: String, _ kind: Kind, help: String, defaultJSON: String? = nil, choices: [String] = [],
+        range: ClosedRange<Double>? = nil, required: Bool = false, secret: Bool = false
+    ) {
         self.key = key
         self.kind = kind
         self.help = help

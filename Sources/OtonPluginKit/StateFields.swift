@@ -11,8 +11,10 @@ public struct StateFields: Equatable, Sendable {
     public var errorMessage: String?
     public var errorSuggestion: String?
 
-    public init(state: String, bufferingPercent: Int? = nil, retryAttempt: Int = 0, errorKind: String? = nil,
-                errorMessage: String? = nil, errorSuggestion: String? = nil) {
+    public init(
+        state: String, bufferingPercent: Int? = nil, retryAttempt: Int = 0, errorKind: String? = nil,
+        errorMessage: String? = nil, errorSuggestion: String? = nil
+    ) {
         self.state = state
         self.bufferingPercent = bufferingPercent
         self.retryAttempt = retryAttempt
@@ -24,10 +26,11 @@ public struct StateFields: Equatable, Sendable {
     /// A `state` event's fields; nil without a state.
     public init?(fields: [String: String]) {
         guard let state = fields[OTON_FIELD_STATE], !state.isEmpty else { return nil }
-        self.init(state: state, bufferingPercent: fields[OTON_FIELD_BUFFERING_PERCENT].flatMap { Int($0) },
-                  retryAttempt: fields[OTON_FIELD_RETRY_ATTEMPT].flatMap { Int($0) } ?? 0,
-                  errorKind: fields[OTON_FIELD_ERROR_KIND], errorMessage: fields[OTON_FIELD_ERROR_MESSAGE],
-                  errorSuggestion: fields[OTON_FIELD_ERROR_SUGGESTION])
+        self.init(
+            state: state, bufferingPercent: fields[OTON_FIELD_BUFFERING_PERCENT].flatMap { Int($0) },
+            retryAttempt: fields[OTON_FIELD_RETRY_ATTEMPT].flatMap { Int($0) } ?? 0,
+            errorKind: fields[OTON_FIELD_ERROR_KIND], errorMessage: fields[OTON_FIELD_ERROR_MESSAGE],
+            errorSuggestion: fields[OTON_FIELD_ERROR_SUGGESTION])
     }
 }
 

@@ -66,7 +66,8 @@ enum SwiftPluginGlue {
         Unmanaged<Box>.fromOpaque(pointer).takeUnretainedValue().instance
     }
 
-    static let create: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int) -> UnsafeMutableRawPointer? = { host, config, errorBuffer, errorSize in
+    static let create: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int) -> UnsafeMutableRawPointer? = {
+        host, config, errorBuffer, errorSize in
         guard let host, let factory = SwiftPluginGlue.factory else {
             writeCreateError("no host table", into: errorBuffer, size: errorSize)
             return nil
@@ -98,13 +99,15 @@ enum SwiftPluginGlue {
         instance(pointer).receive(media: buffer)
     }
 
-    static let onCommand: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, oton_reply_fn?, UnsafeMutableRawPointer?) -> oton_status = { pointer, name, arguments, reply, context in
-        guard let pointer, let name else { return OTON_ERR_INVALID }
-        let json = arguments.map { String(cString: $0) } ?? "[]"
-        let list = (try? JSONValue.parse(Data(json.utf8)))?.stringsValue ?? []
-        let ok = instance(pointer).command(String(cString: name), list) { piece in reply?(context, piece) }
-        return ok ? OTON_OK : OTON_ERR_FAILED
-    }
+    static let onCommand:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, oton_reply_fn?, UnsafeMutableRawPointer?) -> oton_status = {
+            pointer, name, arguments, reply, context in
+            guard let pointer, let name else { return OTON_ERR_INVALID }
+            let json = arguments.map { String(cString: $0) } ?? "[]"
+            let list = (try? JSONValue.parse(Data(json.utf8)))?.stringsValue ?? []
+            let ok = instance(pointer).command(String(cString: name), list) { piece in reply?(context, piece) }
+            return ok ? OTON_OK : OTON_ERR_FAILED
+        }
 }
 
 /// An instance that answers one command and handles events in one place (the share, sleep-timer and

@@ -26,10 +26,12 @@ public struct TrackFields: Equatable, Sendable {
     /// The track's length in seconds, when its source knows it (positive and finite).
     public var durationSeconds: Double?
 
-    public init(sequence: UInt64, isBreak: Bool = false, title: String? = nil, artist: String? = nil, rawTitle: String? = nil,
-                station: String? = nil, genre: String? = nil, codec: String? = nil, bitrate: Int? = nil,
-                artworkURL: String? = nil, streamURL: String? = nil, stationLogoURL: String? = nil,
-                stationHomepage: String? = nil, stationStatusURL: String? = nil, stationCount: Int = 1, durationSeconds: Double? = nil) {
+    public init(
+        sequence: UInt64, isBreak: Bool = false, title: String? = nil, artist: String? = nil, rawTitle: String? = nil,
+        station: String? = nil, genre: String? = nil, codec: String? = nil, bitrate: Int? = nil,
+        artworkURL: String? = nil, streamURL: String? = nil, stationLogoURL: String? = nil,
+        stationHomepage: String? = nil, stationStatusURL: String? = nil, stationCount: Int = 1, durationSeconds: Double? = nil
+    ) {
         self.sequence = sequence
         self.isBreak = isBreak
         self.title = title
@@ -56,14 +58,15 @@ public struct TrackFields: Equatable, Sendable {
             return value
         }
         guard let sequence = text(OTON_FIELD_SEQUENCE).flatMap(UInt64.init) else { return nil }
-        self.init(sequence: sequence, isBreak: fields[OTON_FIELD_BREAK] == "1", title: text(OTON_FIELD_TITLE),
-                  artist: text(OTON_FIELD_ARTIST), rawTitle: text(OTON_FIELD_RAW_TITLE), station: text(OTON_FIELD_STATION),
-                  genre: text(OTON_FIELD_GENRE), codec: text(OTON_FIELD_CODEC), bitrate: text(OTON_FIELD_BITRATE).flatMap { Int($0) },
-                  artworkURL: text(OTON_FIELD_ARTWORK_URL), streamURL: text(OTON_FIELD_STREAM_URL),
-                  stationLogoURL: text(OTON_FIELD_STATION_LOGO_URL), stationHomepage: text(OTON_FIELD_STATION_HOMEPAGE),
-                  stationStatusURL: text(OTON_FIELD_STATION_STATUS_URL),
-                  stationCount: text(OTON_FIELD_STATION_COUNT).flatMap { Int($0) }.map { max(1, $0) } ?? 1,
-                  durationSeconds: text(OTON_FIELD_DURATION).flatMap(Double.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil })
+        self.init(
+            sequence: sequence, isBreak: fields[OTON_FIELD_BREAK] == "1", title: text(OTON_FIELD_TITLE),
+            artist: text(OTON_FIELD_ARTIST), rawTitle: text(OTON_FIELD_RAW_TITLE), station: text(OTON_FIELD_STATION),
+            genre: text(OTON_FIELD_GENRE), codec: text(OTON_FIELD_CODEC), bitrate: text(OTON_FIELD_BITRATE).flatMap { Int($0) },
+            artworkURL: text(OTON_FIELD_ARTWORK_URL), streamURL: text(OTON_FIELD_STREAM_URL),
+            stationLogoURL: text(OTON_FIELD_STATION_LOGO_URL), stationHomepage: text(OTON_FIELD_STATION_HOMEPAGE),
+            stationStatusURL: text(OTON_FIELD_STATION_STATUS_URL),
+            stationCount: text(OTON_FIELD_STATION_COUNT).flatMap { Int($0) }.map { max(1, $0) } ?? 1,
+            durationSeconds: text(OTON_FIELD_DURATION).flatMap(Double.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil })
     }
 
     /// True when the stream named something: a title, an artist or a raw title.

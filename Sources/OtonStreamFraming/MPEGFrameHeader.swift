@@ -16,10 +16,10 @@ public struct MPEGFrameHeader: Equatable, Sendable {
     public var durationNanoseconds: Int64 { Int64(samples) * 1_000_000_000 / Int64(sampleRate) }
 
     private static let bitratesV1: [[Int]] = [
-        [], // layer index 0 is reserved
-        [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],    // layer III
-        [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],   // layer II
-        [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448], // layer I
+        [],  // layer index 0 is reserved
+        [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],  // layer III
+        [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],  // layer II
+        [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],  // layer I
     ]
     private static let bitratesV2: [[Int]] = [
         [],
@@ -33,8 +33,8 @@ public struct MPEGFrameHeader: Equatable, Sendable {
     public init?(_ bytes: [UInt8], at index: Int) {
         guard index + 7 <= bytes.count, bytes[index] == 0xFF, bytes[index + 1] & 0xE0 == 0xE0 else { return nil }
         let b1 = Int(bytes[index + 1]), b2 = Int(bytes[index + 2])
-        let version = (b1 >> 3) & 3 // 0 MPEG-2.5, 1 reserved, 2 MPEG-2, 3 MPEG-1
-        let layer = (b1 >> 1) & 3   // 1 III, 2 II, 3 I, 0: ADTS when the sync is 12 bits
+        let version = (b1 >> 3) & 3  // 0 MPEG-2.5, 1 reserved, 2 MPEG-2, 3 MPEG-1
+        let layer = (b1 >> 1) & 3  // 1 III, 2 II, 3 I, 0: ADTS when the sync is 12 bits
         if layer == 0 {
             // ADTS: 1111 1111 1111 V00P, length in 13 bits.
             guard b1 & 0xF6 == 0xF0 else { return nil }
@@ -51,7 +51,7 @@ public struct MPEGFrameHeader: Equatable, Sendable {
         guard version != 1 else { return nil }
         let bitrateIndex = b2 >> 4
         let rateIndex = (b2 >> 2) & 3
-        guard bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3 else { return nil } // free format is not cut
+        guard bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3 else { return nil }  // free format is not cut
         let padding = (b2 >> 1) & 1
         let baseRates = [44100, 48000, 32000][rateIndex]
         let sampleRate = version == 3 ? baseRates : version == 2 ? baseRates / 2 : baseRates / 4
@@ -59,13 +59,13 @@ public struct MPEGFrameHeader: Equatable, Sendable {
         let length: Int
         let samples: Int
         switch layer {
-        case 3: // layer I
+        case 3:  // layer I
             length = (12 * bitrate / sampleRate + padding) * 4
             samples = 384
-        case 2: // layer II
+        case 2:  // layer II
             length = 144 * bitrate / sampleRate + padding
             samples = 1152
-        default: // layer III
+        default:  // layer III
             length = (version == 3 ? 144 : 72) * bitrate / sampleRate + padding
             samples = version == 3 ? 1152 : 576
         }
@@ -83,7 +83,7 @@ public struct MPEGFrameHeader: Equatable, Sendable {
         let mono = bytes[index + 3] >> 6 == 3
         let sideInformation = codec.hasPrefix("MPEG-1") ? (mono ? 17 : 32) : (mono ? 9 : 17)
         func named(_ tag: String, at offset: Int) -> Bool {
-            offset + 4 <= length && bytes[(index + offset) ..< (index + offset + 4)].elementsEqual(tag.utf8)
+            offset + 4 <= length && bytes[(index + offset)..<(index + offset + 4)].elementsEqual(tag.utf8)
         }
         return named("Xing", at: 4 + sideInformation) || named("Info", at: 4 + sideInformation) || named("VBRI", at: 36)
     }

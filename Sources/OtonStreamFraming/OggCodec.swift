@@ -38,7 +38,7 @@ public enum OggCodec: String, Sendable {
         }
         switch OggCodec(identification: header) {
         case .vorbis: return le32(12)
-        case .opus: return 48000 // granules count 48 kHz samples whatever the input rate
+        case .opus: return 48000  // granules count 48 kHz samples whatever the input rate
         case .flac: return body.count >= 30 ? (Int64(body[27]) << 12 | Int64(body[28]) << 4 | Int64(body[29]) >> 4) : 0
         case nil: return 0
         }

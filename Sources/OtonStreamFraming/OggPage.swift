@@ -19,10 +19,11 @@ public struct OggPage: Equatable, Sendable {
     /// Parses the page header at `index` (the segment table must be present), or nil.
     public init?(_ bytes: [UInt8], at index: Int) {
         guard index + 27 <= bytes.count, bytes[index] == 0x4F, bytes[index + 1] == 0x67, bytes[index + 2] == 0x67,
-              bytes[index + 3] == 0x53, bytes[index + 4] == 0 else { return nil }
+            bytes[index + 3] == 0x53, bytes[index + 4] == 0
+        else { return nil }
         func le(_ at: Int, _ count: Int) -> UInt64 {
             var value: UInt64 = 0
-            for byte in 0 ..< count { value |= UInt64(bytes[index + at + byte]) << (8 * UInt64(byte)) }
+            for byte in 0..<count { value |= UInt64(bytes[index + at + byte]) << (8 * UInt64(byte)) }
             return value
         }
         let segments = Int(bytes[index + 26])
@@ -33,7 +34,7 @@ public struct OggPage: Equatable, Sendable {
         sequence = UInt32(le(18, 4))
         headerLength = 27 + segments
         var bodyLength = 0
-        for segment in 0 ..< segments { bodyLength += Int(bytes[index + 27 + segment]) }
+        for segment in 0..<segments { bodyLength += Int(bytes[index + 27 + segment]) }
         length = headerLength + bodyLength
     }
 }
@@ -46,7 +47,7 @@ extension OggPage {
         var at = from
         while at + 27 <= bytes.count {
             if startsWithCapture(bytes, at: at) {
-                return OggPage(bytes, at: at).map { (at, $0) } // nil: its segment table is on its way
+                return OggPage(bytes, at: at).map { (at, $0) }  // nil: its segment table is on its way
             }
             at += 1
         }

@@ -54,7 +54,8 @@ public struct VorbisComments: Equatable, Sendable {
         } else if packet.starts(with: opusMagic) {
             (codec, magicLength) = (.opus, opusMagic.count)
         } else if packet.count >= 4, packet[start] & 0x7F == 4,
-                  Int(packet[start + 1]) << 16 | Int(packet[start + 2]) << 8 | Int(packet[start + 3]) == packet.count - 4 {
+            Int(packet[start + 1]) << 16 | Int(packet[start + 2]) << 8 | Int(packet[start + 3]) == packet.count - 4
+        {
             (codec, magicLength) = (.flac, 4)
         } else {
             return nil
@@ -66,17 +67,17 @@ public struct VorbisComments: Equatable, Sendable {
             return Int(packet[at]) | Int(packet[at + 1]) << 8 | Int(packet[at + 2]) << 16 | Int(packet[at + 3]) << 24
         }
         guard let vendorLength = le32(), vendorLength <= packet.endIndex - at else { return nil }
-        let vendor = packet[at ..< at + vendorLength]
+        let vendor = packet[at..<at + vendorLength]
         at += vendorLength
         // Each comment takes at least its 4-byte length: a larger count is a lie, not a long list.
         guard let count = le32(), count <= packet.count / 4 else { return nil }
         var fields: [ArraySlice<UInt8>] = []
-        for _ in 0 ..< count {
+        for _ in 0..<count {
             guard let length = le32(), length <= packet.endIndex - at else {
                 if lenient { break }
                 return nil
             }
-            fields.append(packet[at ..< at + length])
+            fields.append(packet[at..<at + length])
             at += length
         }
         return Read(codec: codec, vendor: vendor, fields: fields, end: min(at, packet.endIndex))
@@ -96,14 +97,14 @@ public struct VorbisComments: Equatable, Sendable {
     }
 
     public var packet: [UInt8] {
-        func le32(_ value: Int) -> [UInt8] { (0 ..< 4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
         var bytes: [UInt8] = le32(vendor.count) + vendor + le32(comments.count)
         for comment in comments {
             let utf8 = Array(comment.utf8)
             bytes += le32(utf8.count) + utf8
         }
         switch codec {
-        case .vorbis: return Self.vorbisMagic + bytes + (trailer.isEmpty ? [1] : trailer) // the framing bit
+        case .vorbis: return Self.vorbisMagic + bytes + (trailer.isEmpty ? [1] : trailer)  // the framing bit
         case .opus: return Self.opusMagic + bytes + trailer
         case .flac:
             let body = bytes + trailer

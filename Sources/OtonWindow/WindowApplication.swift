@@ -63,7 +63,7 @@ public final class WindowApplication {
             guard let self else { return false }
             if playing.isCountingDown { window?.showState(playing, now: Self.now()) }
             let recording = stationRecorder?.isRecording ?? false
-            if recording != showsRecording { // a recorder that ended by itself (the station gave up)
+            if recording != showsRecording {  // a recorder that ended by itself (the station gave up)
                 showsRecording = recording
                 window?.showRecordingStation(recording)
             }
@@ -73,16 +73,19 @@ public final class WindowApplication {
 
     private func activate() {
         if window == nil {
-            let actions = MainWindow.Actions(act: { [unowned self] in send($0) }, playOrPause: { [unowned self] in playOrPause() },
-                                             search: { [unowned self] in search($0) }, addToFavourites: { [unowned self] in addPlayedResult() },
-                                             searchHistory: { [unowned self] _ in refreshHistory() },
-                                             historyShown: { [unowned self] in refreshHistory() },
-                                             rename: { [unowned self] in editFavourite("rename", $0, to: $1) })
+            let actions = MainWindow.Actions(
+                act: { [unowned self] in send($0) }, playOrPause: { [unowned self] in playOrPause() },
+                search: { [unowned self] in search($0) }, addToFavourites: { [unowned self] in addPlayedResult() },
+                searchHistory: { [unowned self] _ in refreshHistory() },
+                historyShown: { [unowned self] in refreshHistory() },
+                rename: { [unowned self] in editFavourite("rename", $0, to: $1) })
             window = MainWindow(application: cast(application), size: arguments.size, actions: actions)
             if let window {
-                oton_gtk_on_space(window.window, { data in
-                    MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playOrPause() }
-                }, Unmanaged.passUnretained(self).toOpaque())
+                oton_gtk_on_space(
+                    window.window,
+                    { data in
+                        MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playOrPause() }
+                    }, Unmanaged.passUnretained(self).toOpaque())
             }
             window?.show(playing, now: Self.now())
             window?.show(stations: stations)
@@ -108,7 +111,7 @@ public final class WindowApplication {
             let (heard, newest) = (playing.history.count, playing.history.first)
             let kind = event["kind"]?.stringValue
             if kind == "track" || (kind == "state" && ["playing", "paused"].contains(event["fields"]?["state"]?.stringValue ?? "")) {
-                refreshLiveAndLevel() // neither is an event: asked of `status` as playback starts, pauses, or a track changes
+                refreshLiveAndLevel()  // neither is an event: asked of `status` as playback starts, pauses, or a track changes
             }
             guard playing.apply(event: event, now: Self.now()) else { return }
             if playing.history.count != heard || playing.history.first != newest { historyHeard() }
@@ -180,8 +183,10 @@ public final class WindowApplication {
                     playedResult = nil
                     window?.search.allowAdding(false)
                     window?.search.show(found)
-                    window?.search.say(found.isEmpty ? tr("the directory has nothing for \"{query}\"", ["query": query])
-                        : found.count == 1 ? tr("1 station found") : tr("{count} stations found", ["count": "\(found.count)"]))
+                    window?.search.say(
+                        found.isEmpty
+                            ? tr("the directory has nothing for \"{query}\"", ["query": query])
+                            : found.count == 1 ? tr("1 station found") : tr("{count} stations found", ["count": "\(found.count)"]))
                 case let .failure(problem):
                     window?.search.say(problem.message)
                 }
@@ -221,7 +226,7 @@ public final class WindowApplication {
         case "rename": words = ["rename", name, newName]
         case "up":
             guard let index = stations.firstIndex(where: { $0.name == name }), index > 0 else { return }
-            words = ["move", name, "\(index)"] // positions count from 1: index is the one above
+            words = ["move", name, "\(index)"]  // positions count from 1: index is the one above
         default: words = ["remove", name]
         }
         favourites.edit(words) { problem in
@@ -237,7 +242,7 @@ public final class WindowApplication {
     /// --format json`); without that plugin, the tracks heard since the window opened. A late answer to
     /// an older query is dropped.
     private func refreshHistory() {
-        guard let link, let window, window.hasHistory else { return } // filled when first shown
+        guard let link, let window, window.hasHistory else { return }  // filled when first shown
         let query = window.history.query
         if pluginHistory == false { return showOwnHistory() }
         historyGeneration += 1
@@ -252,9 +257,12 @@ public final class WindowApplication {
                 }
                 pluginHistory = true
                 self.window?.history.show(lines)
-                self.window?.history.say(query.isEmpty ? (lines.isEmpty ? tr("nothing heard today yet") : tr("today's tracks"))
-                    : lines.isEmpty ? tr("no track in the history matches \"{query}\"", ["query": query])
-                    : tr("tracks in the history matching \"{query}\"", ["query": query]))
+                self.window?.history.say(
+                    query.isEmpty
+                        ? (lines.isEmpty ? tr("nothing heard today yet") : tr("today's tracks"))
+                        : lines.isEmpty
+                            ? tr("no track in the history matches \"{query}\"", ["query": query])
+                            : tr("tracks in the history matching \"{query}\"", ["query": query]))
             }
         }
     }
@@ -333,8 +341,11 @@ public final class WindowApplication {
     /// Preferences (Ctrl+,): built when first opened, its plugins asked of the player and its alarms of `oton alarm` each time.
     private func openPreferences() {
         guard let window else { return }
-        let shown = preferences ?? PreferencesWindow(parent: window.window, addAlarm: { [unowned self] in addAlarm(when: $0, station: $1, days: $2) },
-                                                     removeAlarm: { [unowned self] in removeAlarm($0) })
+        let shown =
+            preferences
+            ?? PreferencesWindow(
+                parent: window.window, addAlarm: { [unowned self] in addAlarm(when: $0, station: $1, days: $2) },
+                removeAlarm: { [unowned self] in removeAlarm($0) })
         preferences = shown
         shown.suggest(station: playing.station)
         shown.present()
@@ -394,16 +405,20 @@ public final class WindowApplication {
             }
         }
         for name in Self.simpleActions.keys { oton_gtk_add_action(application, name, nil, simple, box) }
-        oton_gtk_add_action(application, "search-result", oton_gtk_int32_type(), { _, parameter, data in
-            let number = g_variant_get_int32(parameter)
-            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playResult(Int(number)) }
-        }, box)
-        oton_gtk_add_action(application, "copy-line", oton_gtk_string_type(), { _, parameter, data in
-            let line = String(cString: g_variant_get_string(parameter, nil))
-            MainActor.assumeIsolated {
-                Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().window?.copy(line, saying: tr("copied: {text}", ["text": line]))
-            }
-        }, box)
+        oton_gtk_add_action(
+            application, "search-result", oton_gtk_int32_type(),
+            { _, parameter, data in
+                let number = g_variant_get_int32(parameter)
+                MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playResult(Int(number)) }
+            }, box)
+        oton_gtk_add_action(
+            application, "copy-line", oton_gtk_string_type(),
+            { _, parameter, data in
+                let line = String(cString: g_variant_get_string(parameter, nil))
+                MainActor.assumeIsolated {
+                    Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().window?.copy(line, saying: tr("copied: {text}", ["text": line]))
+                }
+            }, box)
         for edit in ["default", "up", "remove"] {
             let handler: oton_gtk_action_fn = { action, parameter, data in
                 let name = String(cString: g_variant_get_string(parameter, nil))
@@ -413,10 +428,12 @@ public final class WindowApplication {
             }
             oton_gtk_add_action(application, "favourite-" + edit, oton_gtk_string_type(), handler, box)
         }
-        oton_gtk_add_action(application, "station", oton_gtk_int32_type(), { _, parameter, data in
-            let number = g_variant_get_int32(parameter)
-            MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().send(["station", "\(number)"]) }
-        }, box)
+        oton_gtk_add_action(
+            application, "station", oton_gtk_int32_type(),
+            { _, parameter, data in
+                let number = g_variant_get_int32(parameter)
+                MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().send(["station", "\(number)"]) }
+            }, box)
         let gtk: UnsafeMutablePointer<GtkApplication> = cast(application)
         oton_gtk_accel(gtk, "app.quit", "<Control>q")
         // Space: a key controller on the window (MainWindow), not an accelerator, so an entry keeps its spaces.

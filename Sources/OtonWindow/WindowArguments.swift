@@ -43,7 +43,8 @@ public struct WindowArguments: Sendable {
     private static func size(_ text: String) throws(Problem) -> (width: Int32, height: Int32) {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int32(parts[0]), let height = Int32(parts[1]),
-              (360...16384).contains(width), (360...16384).contains(height) else {
+            (360...16384).contains(width), (360...16384).contains(height)
+        else {
             throw Problem(description: tr("--size takes WIDTHxHEIGHT in pixels, each 360 to 16384, not \"{value}\"", ["value": text]))
         }
         return (width, height)

@@ -13,7 +13,9 @@ public enum WindowExit {
         if gtk_init_check() != 0 { return true }
         let environment = ProcessInfo.processInfo.environment
         let tried = ["WAYLAND_DISPLAY", "DISPLAY"].compactMap { name in environment[name].map { "\(name)=\($0)" } }
-        let line = tried.isEmpty ? tr("no display: neither WAYLAND_DISPLAY nor DISPLAY is set; run `oton window` in a desktop session")
+        let line =
+            tried.isEmpty
+            ? tr("no display: neither WAYLAND_DISPLAY nor DISPLAY is set; run `oton window` in a desktop session")
             : tr("no display: cannot open {displays}; run `oton window` in a desktop session", ["displays": tried.joined(separator: ", ")])
         FileHandle.standardError.write(Data(("oton window: " + line + "\n").utf8))
         return false

@@ -8,13 +8,18 @@ struct AlarmCommand: ParsableCommand {
         commandName: "alarm",
         abstract: tr("Wake up to a station: alarms run by systemd timers."),
         discussion: HelpText.paragraphs(
-            tr("Each alarm is a systemd user timer and service in $XDG_CONFIG_HOME/systemd/user (default ~/.config/systemd/user), named oton-alarm-N.timer and .service; the service runs `oton play STATION --alarm --fade-in D --volume P`. Times are local. An alarm is never silent: when the station cannot be reached within 20 s a built-in tone plays instead. `oton ctl snooze 10m` stops it and plays again 10 minutes later."),
-            tr("A user timer fires only while the machine is awake unless the user manager may wake it (systemd 254 and later, local sessions). --wake writes a system timer with WakeSystem=true instead (run it with sudo); `oton alarm list` says which alarms wake a suspended machine."),
+            tr(
+                "Each alarm is a systemd user timer and service in $XDG_CONFIG_HOME/systemd/user (default ~/.config/systemd/user), named oton-alarm-N.timer and .service; the service runs `oton play STATION --alarm --fade-in D --volume P`. Times are local. An alarm is never silent: when the station cannot be reached within 20 s a built-in tone plays instead. `oton ctl snooze 10m` stops it and plays again 10 minutes later."
+            ),
+            tr(
+                "A user timer fires only while the machine is awake unless the user manager may wake it (systemd 254 and later, local sessions). --wake writes a system timer with WakeSystem=true instead (run it with sudo); `oton alarm list` says which alarms wake a suspended machine."
+            ),
             tr("Exit codes: 0 done, 1 the units could not be written or enabled (or --wake needs sudo), 2 usage error."),
-            HelpText.examples("oton alarm add 07:00 --station \"Oton FM\" --days mon-fri --fade-in 2m --volume 40",
-                              "oton alarm add \"Sat 09:30\" --station \"Jazz 24\"",
-                              "sudo oton alarm add 06:45 --station \"Oton FM\" --days mon-fri --wake",
-                              "oton alarm list", "oton alarm remove 1")
+            HelpText.examples(
+                "oton alarm add 07:00 --station \"Oton FM\" --days mon-fri --fade-in 2m --volume 40",
+                "oton alarm add \"Sat 09:30\" --station \"Jazz 24\"",
+                "sudo oton alarm add 06:45 --station \"Oton FM\" --days mon-fri --wake",
+                "oton alarm list", "oton alarm remove 1")
         ),
         subcommands: [Add.self, List.self, Remove.self],
         defaultSubcommand: List.self
@@ -37,10 +42,12 @@ struct AlarmCommand: ParsableCommand {
             if format == "json" {
                 // For scripts and `oton window`: the words are the listing's, in the reader's language; the keys stay English.
                 let rows: [JSONValue] = alarms.map { listed in
-                    ["number": .int(listed.alarm.number), "station": .string(listed.alarm.station), "when": .string(AlarmWords.when(listed.alarm.time)),
-                     "next": manager.nextElapse(listed.alarm.time.onCalendar).map(JSONValue.string) ?? .null,
-                     "fade_in_seconds": .int(listed.alarm.fadeInSeconds), "volume": listed.alarm.volumePercent.map { .int($0) } ?? .null,
-                     "wakes_system": .bool(listed.wakesSystem)]
+                    [
+                        "number": .int(listed.alarm.number), "station": .string(listed.alarm.station), "when": .string(AlarmWords.when(listed.alarm.time)),
+                        "next": manager.nextElapse(listed.alarm.time.onCalendar).map(JSONValue.string) ?? .null,
+                        "fade_in_seconds": .int(listed.alarm.fadeInSeconds), "volume": listed.alarm.volumePercent.map { .int($0) } ?? .null,
+                        "wakes_system": .bool(listed.wakesSystem),
+                    ]
                 }
                 print(JSONValue.array(rows).jsonText)
                 return
@@ -48,8 +55,9 @@ struct AlarmCommand: ParsableCommand {
             if alarms.isEmpty { Terminal.note(tr("no alarms; add one with oton alarm add 07:00 --station NAME")) }
             for listed in alarms {
                 let next = manager.nextElapse(listed.alarm.time.onCalendar).map { tr("next {time}", ["time": $0]) } ?? tr("next run unknown")
-                print("\(listed.alarm.number)  \(AlarmWords.when(listed.alarm.time))  \(StationsTable.clean(listed.alarm.station))"
-                    + "\(AlarmWords.sound(listed.alarm))  \(next)  \(AlarmWords.waking(listed))")
+                print(
+                    "\(listed.alarm.number)  \(AlarmWords.when(listed.alarm.time))  \(StationsTable.clean(listed.alarm.station))"
+                        + "\(AlarmWords.sound(listed.alarm))  \(next)  \(AlarmWords.waking(listed))")
             }
         }
     }
@@ -76,8 +84,10 @@ struct AlarmCommand: ParsableCommand {
                 if running { _ = manager.systemctl(["daemon-reload"]) }
             case .system:
                 guard geteuid() == 0 else {
-                    Terminal.error(tr("alarm {number} is a system timer (it wakes the machine); remove it with: {command}",
-                                      ["number": "\(number)", "command": "sudo " + AlarmFolders.otonPath + " alarm remove \(number)"]))
+                    Terminal.error(
+                        tr(
+                            "alarm {number} is a system timer (it wakes the machine); remove it with: {command}",
+                            ["number": "\(number)", "command": "sudo " + AlarmFolders.otonPath + " alarm remove \(number)"]))
                     throw ExitCode.failure
                 }
                 _ = manager.systemSystemctl(["disable", "--now", listed.alarm.timerName])
@@ -99,9 +109,11 @@ struct AlarmFolders {
     static var current: AlarmFolders {
         let environment = ProcessInfo.processInfo.environment
         if geteuid() == 0, let name = environment["SUDO_USER"], let uid = environment["SUDO_UID"].flatMap(Int.init),
-           let entry = getpwnam(name) {
-            return AlarmFolders(user: ScheduleUnitFolder(path: String(cString: entry.pointee.pw_dir) + "/.config/systemd/user"),
-                                userName: name, uid: uid)
+            let entry = getpwnam(name)
+        {
+            return AlarmFolders(
+                user: ScheduleUnitFolder(path: String(cString: entry.pointee.pw_dir) + "/.config/systemd/user"),
+                userName: name, uid: uid)
         }
         let name = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? environment["USER"] ?? "\(getuid())"
         return AlarmFolders(user: ScheduleUnitFolder(environment: environment), userName: name, uid: Int(getuid()))

@@ -19,14 +19,16 @@ extension AlarmCommand {
         @Option(name: .long, help: ArgumentHelp(tr("Rise from silence to the volume over this long: 30s, 2m (default: at once)")))
         var fadeIn: String?
 
-        @Option(name: .long, help: ArgumentHelp(tr("The volume in percent: 0 to 100, up to 150 amplified"), valueName: "percent"),
-                transform: StartVolume.percent)
+        @Option(
+            name: .long, help: ArgumentHelp(tr("The volume in percent: 0 to 100, up to 150 amplified"), valueName: "percent"),
+            transform: StartVolume.percent)
         var volume: Int?
 
         @Flag(name: .long, help: ArgumentHelp(tr("Wake a suspended machine: a system timer with WakeSystem=true (needs sudo)")))
         var wake = false
 
-        @Option(name: .long, help: ArgumentHelp(tr("plugins.json the alarm plays with, written into the unit (default: $OTON_CONFIG, else where oton play looks)")))
+        @Option(
+            name: .long, help: ArgumentHelp(tr("plugins.json the alarm plays with, written into the unit (default: $OTON_CONFIG, else where oton play looks)")))
         var config: String?
 
         func run() throws {
@@ -37,9 +39,10 @@ extension AlarmCommand {
             do {
                 let parsed = try ScheduleTime.parse(alarm: time.joined(separator: " "), days: days)
                 let fade = try fadeIn.map { try FadeInArgument.seconds($0) } ?? 0
-                alarm = try Alarm(number: folders.nextNumber(), station: station, time: parsed,
-                                  fadeInSeconds: fade, volumePercent: volume,
-                                  placement: wake ? .system(user: folders.userName, uid: folders.uid) : .user, config: configPath)
+                alarm = try Alarm(
+                    number: folders.nextNumber(), station: station, time: parsed,
+                    fadeInSeconds: fade, volumePercent: volume,
+                    placement: wake ? .system(user: folders.userName, uid: folders.uid) : .user, config: configPath)
             } catch {
                 Terminal.error("\(error)")
                 throw ExitStatus.configuration
@@ -55,7 +58,10 @@ extension AlarmCommand {
                 throw ExitCode.failure
             }
             guard manager.isRunning else {
-                Terminal.note(tr("no systemd user manager runs: the units are written to {folder} and start with the next one; meanwhile this crontab line (crontab -e) does the same:", ["folder": folders.user.path]))
+                Terminal.note(
+                    tr(
+                        "no systemd user manager runs: the units are written to {folder} and start with the next one; meanwhile this crontab line (crontab -e) does the same:",
+                        ["folder": folders.user.path]))
                 print(AlarmUnitText.crontabLine(alarm, oton: AlarmFolders.otonPath))
                 return
             }
@@ -98,8 +104,13 @@ extension AlarmCommand {
         private func announce(_ alarm: Alarm, wakes: Bool, manager: SystemdUserManager) {
             let next = manager.nextElapse(alarm.time.onCalendar).map { tr("next {time}", ["time": $0]) } ?? tr("next run unknown")
             let listed = ScheduleUnitFolder.ListedAlarm(alarm: alarm, wakesSystem: wakes)
-            print(tr("alarm {number}: {when}, {next}; {waking}", ["number": "\(alarm.number)", "when": AlarmWords.when(alarm.time),
-                                                                 "next": next, "waking": AlarmWords.waking(listed)]))
+            print(
+                tr(
+                    "alarm {number}: {when}, {next}; {waking}",
+                    [
+                        "number": "\(alarm.number)", "when": AlarmWords.when(alarm.time),
+                        "next": next, "waking": AlarmWords.waking(listed),
+                    ]))
         }
 
         static func shellWord(_ word: String) -> String {

@@ -6,7 +6,11 @@ import OtonHost
 /// `oton record`'s archive mode: segments cut at wall-clock boundaries, a gap ledger beside each,
 /// retention. Turned into the file sink's config keys (``FileSinkKey``).
 struct ArchiveOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(tr("Archive mode: also write segments cut at clock boundaries every 1m, 5m, 15m, 1h, 1d … (a period that divides a day), each with a gap ledger"), valueName: "period"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            tr("Archive mode: also write segments cut at clock boundaries every 1m, 5m, 15m, 1h, 1d … (a period that divides a day), each with a gap ledger"),
+            valueName: "period"))
     var archive: String?
 
     @Option(name: .customLong("archive-tz"), help: ArgumentHelp(tr("Boundaries and names of archive segments in utc (default) or local time")))
@@ -21,16 +25,27 @@ struct ArchiveOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(tr("With --archive: remove finished segments older than this (30d, 12h)"), valueName: "age"))
     var keep: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("With --archive: remove the oldest finished segments while the archive is larger than this (500G, 800M)"), valueName: "size"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(tr("With --archive: remove the oldest finished segments while the archive is larger than this (500G, 800M)"), valueName: "size"))
     var keepSize: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("With --archive, below --disk-floor: stop recording (default) or remove the oldest finished segment (oldest)"), valueName: "stop|oldest"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            tr("With --archive, below --disk-floor: stop recording (default) or remove the oldest finished segment (oldest)"), valueName: "stop|oldest"))
     var whenFull: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("With --archive: upload each finished segment and its ledger to object storage (credentials and region from the AWS variables or ~/.aws)"), valueName: "s3://bucket/prefix"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            tr("With --archive: upload each finished segment and its ledger to object storage (credentials and region from the AWS variables or ~/.aws)"),
+            valueName: "s3://bucket/prefix"))
     var upload: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("With --upload: an S3-compatible server's address (MinIO, Ceph …; else AWS_ENDPOINT_URL, else AWS itself)"), valueName: "url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(tr("With --upload: an S3-compatible server's address (MinIO, Ceph …; else AWS_ENDPOINT_URL, else AWS itself)"), valueName: "url"))
     var uploadEndpoint: String?
 
     @Flag(name: .long, help: ArgumentHelp(tr("With --upload: remove the local segment and ledger once their upload is confirmed")))
@@ -52,9 +67,11 @@ struct ArchiveOptions: ParsableArguments {
     /// The file sink's archive keys, or a usage error (exit 2) that says what is wrong.
     func sinkConfig() throws -> [String: JSONValue] {
         guard let archive else {
-            for (flag, given) in [("--archive-tz", archiveTZ != nil), ("--archive-template", archiveTemplate != nil), ("--keep", keep != nil),
-                                  ("--keep-size", keepSize != nil), ("--when-full", whenFull != nil), ("--upload", upload != nil),
-                                  ("--upload-endpoint", uploadEndpoint != nil), ("--upload-delete", uploadDelete)] where given {
+            for (flag, given) in [
+                ("--archive-tz", archiveTZ != nil), ("--archive-template", archiveTemplate != nil), ("--keep", keep != nil),
+                ("--keep-size", keepSize != nil), ("--when-full", whenFull != nil), ("--upload", upload != nil),
+                ("--upload-endpoint", uploadEndpoint != nil), ("--upload-delete", uploadDelete),
+            ] where given {
                 Terminal.error(tr("{flag} applies to archive mode only: add --archive 1h (or another period)", ["flag": flag]))
                 throw ExitStatus.configuration
             }
@@ -62,7 +79,10 @@ struct ArchiveOptions: ParsableArguments {
         }
         var config: [String: JSONValue] = [:]
         guard case .success = ArchiveSettings.period(archive) else {
-            Terminal.error(tr("--archive {value}: use a period that divides a day: 1m, 5m, 15m, 1h, 6h, 1d (any whole number of seconds that divides a day, from 1s)", ["value": archive]))
+            Terminal.error(
+                tr(
+                    "--archive {value}: use a period that divides a day: 1m, 5m, 15m, 1h, 6h, 1d (any whole number of seconds that divides a day, from 1s)",
+                    ["value": archive]))
             throw ExitStatus.configuration
         }
         config[FileSinkKey.archive.rawValue] = .string(archive)
@@ -119,7 +139,8 @@ struct ArchiveOptions: ParsableArguments {
             return
         }
         guard S3Destination(upload) != nil else {
-            Terminal.error(tr("--upload {value}: use s3://bucket/prefix (a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens)", ["value": upload]))
+            Terminal.error(
+                tr("--upload {value}: use s3://bucket/prefix (a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens)", ["value": upload]))
             throw ExitStatus.configuration
         }
         if let uploadEndpoint, !S3Destination.isEndpoint(uploadEndpoint) {
@@ -143,7 +164,11 @@ struct ArchiveOptions: ParsableArguments {
 /// `oton record`'s air watch: the level sampled (MP3), dead air, title stalls and format changes
 /// announced as alerts (events, metrics, `--on-alert`). Turned into the file sink's config keys.
 struct AirWatchOptions: ParsableArguments {
-    @Flag(name: .long, help: ArgumentHelp(tr("Watch what is on air: sample each station's level (MP3), and announce dead air, title stalls and format changes (implied by the options below)")))
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            tr("Watch what is on air: sample each station's level (MP3), and announce dead air, title stalls and format changes (implied by the options below)")
+        ))
     var airWatch = false
 
     @Option(name: .long, help: ArgumentHelp(tr("Dead air: a level below this many dBFS (default -50)"), valueName: "dBFS"))
@@ -155,7 +180,12 @@ struct AirWatchOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(tr("Title stall: the same title this long (15m, 2h; not watched unless given)"), valueName: "duration"))
     var titleStallAfter: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Run this shell command for each alert, with OTON_ALERT_STATION, OTON_ALERT_KIND and OTON_ALERT_DETAILS in its environment (at most 4 at once, 30 s each)"), valueName: "command"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            tr(
+                "Run this shell command for each alert, with OTON_ALERT_STATION, OTON_ALERT_KIND and OTON_ALERT_DETAILS in its environment (at most 4 at once, 30 s each)"
+            ), valueName: "command"))
     var onAlert: String?
 
     var isOn: Bool { airWatch || silenceThreshold != nil || silenceAfter != nil || titleStallAfter != nil || onAlert != nil }
@@ -165,14 +195,16 @@ struct AirWatchOptions: ParsableArguments {
         guard isOn else { return [:] }
         var config: [String: JSONValue] = [FileSinkKey.airWatch.rawValue: .bool(true)]
         if let silenceThreshold {
-            guard silenceThreshold.isFinite, (-120 ... 0).contains(silenceThreshold) else {
+            guard silenceThreshold.isFinite, (-120...0).contains(silenceThreshold) else {
                 Terminal.error(tr("--silence-threshold {value}: use a level in dBFS from -120 to 0, such as -50", ["value": String(silenceThreshold)]))
                 throw ExitStatus.configuration
             }
             config[FileSinkKey.silenceThreshold.rawValue] = .number(silenceThreshold)
         }
-        for (flag, text, key, range) in [("--silence-after", silenceAfter, FileSinkKey.silenceAfter, 1.0 ... 86400),
-                                         ("--title-stall-after", titleStallAfter, FileSinkKey.titleStallAfter, 1.0 ... 30 * 86400)] {
+        for (flag, text, key, range) in [
+            ("--silence-after", silenceAfter, FileSinkKey.silenceAfter, 1.0...86400),
+            ("--title-stall-after", titleStallAfter, FileSinkKey.titleStallAfter, 1.0...30 * 86400),
+        ] {
             guard let text else { continue }
             guard let seconds = try? DurationText.seconds(text), range.contains(seconds) else {
                 Terminal.error(tr("{flag} {value}: use a duration such as 30s, 5m or 2h (from 1s)", ["flag": flag, "value": text]))

@@ -5,7 +5,9 @@ import OtonHost
 struct CtlCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ctl",
-        abstract: tr("Control a running oton: status, play, pause, toggle, stop, volume N, plugins, commands, subscribe, and every plugin command (sleep 30m, share, …)."),
+        abstract: tr(
+            "Control a running oton: status, play, pause, toggle, stop, volume N, plugins, commands, subscribe, and every plugin command (sleep 30m, share, …)."
+        ),
         discussion: HelpText.paragraphs(
             tr("Options go before the command. `oton ctl commands` lists what the running oton understands."),
             tr("Volume is in percent (50, 50%, +5, -5); durations say their unit (90s, 30m, 1h30m)."),
@@ -44,7 +46,8 @@ struct CtlCommand: ParsableCommand {
         do {
             try client.write(words)
             guard let line = client.nextLine(),
-                  let reply = (try? JSONValue.parse(Data(line.utf8), maxBytes: ControlClient.maximumLineBytes))?.objectValue else {
+                let reply = (try? JSONValue.parse(Data(line.utf8), maxBytes: ControlClient.maximumLineBytes))?.objectValue
+            else {
                 Terminal.error("oton closed the connection without a reply")
                 throw ExitCode.failure
             }

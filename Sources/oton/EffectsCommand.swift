@@ -37,39 +37,54 @@ struct EffectsCommand: ParsableCommand {
             }
             if json {
                 let list: [JSONValue] = plugins.map { plugin in
-                    ["uri": .string(plugin.uri), "name": .string(plugin.name), "audio_inputs": .int(plugin.audioInputs),
-                     "audio_outputs": .int(plugin.audioOutputs), "usable": .bool(plugin.unsupported == nil),
-                     "unsupported": plugin.unsupported.map(JSONValue.string) ?? .null,
-                     "parameters": .array(plugin.parameters.map(Self.json))]
+                    [
+                        "uri": .string(plugin.uri), "name": .string(plugin.name), "audio_inputs": .int(plugin.audioInputs),
+                        "audio_outputs": .int(plugin.audioOutputs), "usable": .bool(plugin.unsupported == nil),
+                        "unsupported": plugin.unsupported.map(JSONValue.string) ?? .null,
+                        "parameters": .array(plugin.parameters.map(Self.json)),
+                    ]
                 }
-                let equalizer: JSONValue = ["presets": .strings(Equalizer.presetNames), "parameters": .array(EffectCatalogue.equalizerParameters.map(Self.json))]
+                let equalizer: JSONValue = [
+                    "presets": .strings(Equalizer.presetNames), "parameters": .array(EffectCatalogue.equalizerParameters.map(Self.json)),
+                ]
                 print(JSONValue.object(["equalizer": equalizer, "lv2": .array(list)]).prettyJSONText)
                 return
             }
             if lv2 == nil {
                 print(tr("equalizer (built in: {\"equalizer\": PRESET})"))
                 print("  " + tr("presets: {presets}", ["presets": Equalizer.presetNames.joined(separator: ", ")]))
-                print("  " + tr("bands: {bands} (dB, {low} to {high})", ["bands": Equalizer.bandNames.joined(separator: ", "),
-                                                                         "low": EffectProblem.number(Equalizer.gainRange.lowerBound),
-                                                                         "high": EffectProblem.number(Equalizer.gainRange.upperBound)]))
+                print(
+                    "  "
+                        + tr(
+                            "bands: {bands} (dB, {low} to {high})",
+                            [
+                                "bands": Equalizer.bandNames.joined(separator: ", "),
+                                "low": EffectProblem.number(Equalizer.gainRange.lowerBound),
+                                "high": EffectProblem.number(Equalizer.gainRange.upperBound),
+                            ]))
                 print("")
-                print(plugins.isEmpty ? tr("no LV2 plugins installed (Debian: apt install swh-lv2, x42-plugins or lsp-plugins-lv2)")
-                    : tr("{count} LV2 plugins (LV2_PATH, else the system's folders):", ["count": "\(plugins.count)"]))
+                print(
+                    plugins.isEmpty
+                        ? tr("no LV2 plugins installed (Debian: apt install swh-lv2, x42-plugins or lsp-plugins-lv2)")
+                        : tr("{count} LV2 plugins (LV2_PATH, else the system's folders):", ["count": "\(plugins.count)"]))
             }
             for plugin in plugins {
                 let shape = "\(plugin.audioInputs) in, \(plugin.audioOutputs) out"
                 print("\(plugin.uri)  \(plugin.name)  (\(shape))" + (plugin.unsupported.map { "  " + tr("cannot run here: {reason}", ["reason": $0]) } ?? ""))
                 for parameter in plugin.parameters {
-                    print("    \(parameter.symbol)  \(parameter.name)  \(EffectProblem.number(parameter.range.lowerBound))…\(EffectProblem.number(parameter.range.upperBound)), "
-                        + tr("default {value}", ["value": EffectProblem.number(parameter.defaultValue)]))
+                    print(
+                        "    \(parameter.symbol)  \(parameter.name)  \(EffectProblem.number(parameter.range.lowerBound))…\(EffectProblem.number(parameter.range.upperBound)), "
+                            + tr("default {value}", ["value": EffectProblem.number(parameter.defaultValue)]))
                 }
             }
         }
 
         static func json(_ parameter: EffectParameter) -> JSONValue {
             func number(_ value: Double) -> JSONValue { value.isFinite ? .number(value) : .null }
-            return ["symbol": .string(parameter.symbol), "name": .string(parameter.name), "minimum": number(parameter.range.lowerBound),
-                    "maximum": number(parameter.range.upperBound), "default": number(parameter.defaultValue)]
+            return [
+                "symbol": .string(parameter.symbol), "name": .string(parameter.name), "minimum": number(parameter.range.lowerBound),
+                "maximum": number(parameter.range.upperBound), "default": number(parameter.defaultValue),
+            ]
         }
     }
 }

@@ -8,8 +8,9 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(tr("plugins.json to use (default: $OTON_CONFIG, $XDG_CONFIG_HOME/oton/plugins.json, ./plugins.json)")))
     var config: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Log level: debug, info, warning, error (default: info; warning under the status line)")),
-            transform: GlobalOptions.level)
+    @Option(
+        name: .long, help: ArgumentHelp(tr("Log level: debug, info, warning, error (default: info; warning under the status line)")),
+        transform: GlobalOptions.level)
     var logLevel: Logger.Level?
 
     /// A --log-level value; anything else is a usage error naming the accepted ones.

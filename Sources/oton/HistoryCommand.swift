@@ -25,7 +25,12 @@ struct HistoryCommand: ParsableCommand {
         @Option(name: .long, help: ArgumentHelp(tr("Only tracks whose artist or title contains TEXT (case and accents ignored, every script)")))
         var search: String?
 
-        @Flag(name: .long, help: ArgumentHelp(tr("Also show skipped plays (heard for less than the scrobble threshold, 30 s by default, or a placeholder such as Unknown - Unknown); stats never count them")))
+        @Flag(
+            name: .long,
+            help: ArgumentHelp(
+                tr(
+                    "Also show skipped plays (heard for less than the scrobble threshold, 30 s by default, or a placeholder such as Unknown - Unknown); stats never count them"
+                )))
         var all = false
 
         @Option(name: .long, help: ArgumentHelp(tr("table, json or csv")))
@@ -33,11 +38,13 @@ struct HistoryCommand: ParsableCommand {
 
         /// The History plugin's table words (HistoryLabels.english) in the reader's language.
         static var tableWords: [(String, String)] {
-            [("STARTED", tr("STARTED")), ("HEARD", tr("HEARD")), ("STATION", tr("STATION")), ("ARTIST", tr("ARTIST")),
-             ("TITLE", tr("TITLE")), ("PLAYS", tr("PLAYS")), ("HOURS", tr("HOURS")), ("TRACKS", tr("TRACKS")),
-             ("No tracks in the history match.", tr("No tracks in the history match.")), ("[jingle]", tr("[jingle]")),
-             ("[skipped]", tr("[skipped]")), ("Top artists", tr("Top artists")), ("Top tracks", tr("Top tracks")),
-             ("Hours listened per station", tr("Hours listened per station")), ("(none)", tr("(none)"))]
+            [
+                ("STARTED", tr("STARTED")), ("HEARD", tr("HEARD")), ("STATION", tr("STATION")), ("ARTIST", tr("ARTIST")),
+                ("TITLE", tr("TITLE")), ("PLAYS", tr("PLAYS")), ("HOURS", tr("HOURS")), ("TRACKS", tr("TRACKS")),
+                ("No tracks in the history match.", tr("No tracks in the history match.")), ("[jingle]", tr("[jingle]")),
+                ("[skipped]", tr("[skipped]")), ("Top artists", tr("Top artists")), ("Top tracks", tr("Top tracks")),
+                ("Hours listened per station", tr("Hours listened per station")), ("(none)", tr("(none)")),
+            ]
         }
 
         var arguments: [String] {
@@ -59,8 +66,9 @@ struct HistoryCommand: ParsableCommand {
 
         func run() throws {
             // Streamed; a history another program keeps locked is waited for (HistoryDatabaseOpener.lockPatience).
-            try PluginCommandLine.run(pluginID: "org.oton.history", library: "libOtonHistory.so", command: "history",
-                                      arguments: filters.arguments, options: options, streamed: true, timeout: 60)
+            try PluginCommandLine.run(
+                pluginID: "org.oton.history", library: "libOtonHistory.so", command: "history",
+                arguments: filters.arguments, options: options, streamed: true, timeout: 60)
         }
     }
 
@@ -70,8 +78,9 @@ struct HistoryCommand: ParsableCommand {
         @OptionGroup var filters: Filters
 
         func run() throws {
-            try PluginCommandLine.run(pluginID: "org.oton.history", library: "libOtonHistory.so", command: "history",
-                                      arguments: ["stats"] + filters.arguments, options: options, timeout: 60)
+            try PluginCommandLine.run(
+                pluginID: "org.oton.history", library: "libOtonHistory.so", command: "history",
+                arguments: ["stats"] + filters.arguments, options: options, timeout: 60)
         }
     }
 }
@@ -80,18 +89,21 @@ struct HistoryCommand: ParsableCommand {
 enum PluginCommandLine {
     /// `streamed`: the reply goes to standard output in pieces as the plugin writes them (a long
     /// listing never sits whole in memory), and `timeout` is the longest pause between pieces.
-    static func run(pluginID: String, library: String, command: String, arguments: [String], options: GlobalOptions,
-                    streamed: Bool = false, timeout: Double = 30) throws {
+    static func run(
+        pluginID: String, library: String, command: String, arguments: [String], options: GlobalOptions,
+        streamed: Bool = false, timeout: Double = 30
+    ) throws {
         options.bootstrapLogging()
         let config = (try? ConfigLoader.load(explicit: options.config)) ?? OtonConfig()
-        if options.config != nil { _ = try options.loadConfig() } // an explicit file that is broken is an error
+        if options.config != nil { _ = try options.loadConfig() }  // an explicit file that is broken is an error
         let write: @Sendable (String) -> Void = { text in _ = StandardOutput.write(text) }
         let output = streamed ? write : nil
         let reply: CommandReply
         do {
-            reply = try OfflineCommand.run(pluginID: pluginID, command: command, arguments: arguments, config: config,
-                                           defaultLibrary: library, timeout: timeout,
-                                           output: output)
+            reply = try OfflineCommand.run(
+                pluginID: pluginID, command: command, arguments: arguments, config: config,
+                defaultLibrary: library, timeout: timeout,
+                output: output)
         } catch {
             Terminal.error("\(error)")
             throw ExitStatus.configuration

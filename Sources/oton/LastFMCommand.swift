@@ -30,12 +30,14 @@ struct LastFMCommand: ParsableCommand {
                 try OfflineCommand.with(pluginID: "org.oton.history", defaultLibrary: "libOtonHistory.so", config: config) { plugin in
                     let started = plugin.run("lastfm-login", ["start"])
                     guard started.ok,
-                          let object = try? JSONValue.parse(Data(started.text.utf8)),
-                          let token = object["token"]?.stringValue, let url = object["url"]?.stringValue else {
+                        let object = try? JSONValue.parse(Data(started.text.utf8)),
+                        let token = object["token"]?.stringValue, let url = object["url"]?.stringValue
+                    else {
                         Terminal.error(started.text)
                         throw ExitStatus.configuration
                     }
-                    StandardOutput.write("Open this URL in a browser and allow Oton to use your Last.fm account:\n\n  \(url)\n\nWaiting for the authorization…\n")
+                    StandardOutput.write(
+                        "Open this URL in a browser and allow Oton to use your Last.fm account:\n\n  \(url)\n\nWaiting for the authorization…\n")
                     let deadline = Date().addingTimeInterval(wait)
                     while true {
                         let finished = plugin.run("lastfm-login", ["finish", token])
@@ -44,7 +46,9 @@ struct LastFMCommand: ParsableCommand {
                             return
                         }
                         guard finished.text.hasPrefix("pending:"), Date() < deadline else {
-                            Terminal.error(finished.text.hasPrefix("pending:") ? "the token was not authorized within \(Int(wait)) s; run oton lastfm login again" : finished.text)
+                            Terminal.error(
+                                finished.text.hasPrefix("pending:")
+                                    ? "the token was not authorized within \(Int(wait)) s; run oton lastfm login again" : finished.text)
                             throw ExitStatus.configuration
                         }
                         Thread.sleep(forTimeInterval: max(0.1, interval))

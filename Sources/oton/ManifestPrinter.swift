@@ -12,7 +12,8 @@ enum ManifestPrinter {
             "abi:         \(m.abiVersion) (this oton: \(PluginLibrary.hostABI.major).\(PluginLibrary.hostABI.minor)), descriptor \(m.descriptorSize) bytes",
             "consumes:    \(m.consumes.isEmpty ? "(nothing)" : m.consumes.joined(separator: ", "))",
             "media taps:  \(m.mediaTapNames.isEmpty ? "(none)" : m.mediaTapNames.joined(separator: ", "))",
-            "callbacks:   " + [m.hasOnEvent ? "on_event" : nil, m.hasOnMedia ? "on_media" : nil, m.hasOnCommand ? "on_command" : nil]
+            "callbacks:   "
+                + [m.hasOnEvent ? "on_event" : nil, m.hasOnMedia ? "on_media" : nil, m.hasOnCommand ? "on_command" : nil]
                 .compactMap { $0 }.joined(separator: ", "),
             "commands:    \(m.commands.isEmpty ? "(none)" : "")",
         ]

@@ -8,13 +8,19 @@ struct Oton: ParsableCommand {
         commandName: "oton",
         abstract: tr("Internet radio player and recorder with plugins."),
         discussion: HelpText.paragraphs(
-            tr("Exit codes: 0 normal, 1 the command failed (a directory search found nothing, a control request refused, units not written), 2 usage or configuration error, 3 stream not playable, 4 recording failed, 5 no display for `oton window`.") + "\n"
+            tr(
+                "Exit codes: 0 normal, 1 the command failed (a directory search found nothing, a control request refused, units not written), 2 usage or configuration error, 3 stream not playable, 4 recording failed, 5 no display for `oton window`."
+            ) + "\n"
                 + tr("Shell completion: oton --generate-completion-script bash|zsh|fish."),
-            HelpText.examples("oton play \"Oton FM\"", "oton ctl sleep 30m", "oton record \"Oton FM\" --out ~/rec --duration 2h",
-                              "oton plugins inspect libOtonSleepTimer.so")
+            HelpText.examples(
+                "oton play \"Oton FM\"", "oton ctl sleep 30m", "oton record \"Oton FM\" --out ~/rec --duration 2h",
+                "oton plugins inspect libOtonSleepTimer.so")
         ),
         version: OtonVersionText.text,
-        subcommands: [PlayCommand.self, RecordCommand.self, CtlCommand.self, StationsCommand.self, WishCommand.self, ScheduleCommand.self, AlarmCommand.self, HistoryCommand.self, LastFMCommand.self, PluginsCommand.self, EffectsCommand.self, ConfigCommand.self, WindowCommand.self, PluginHostCommand.self]
+        subcommands: [
+            PlayCommand.self, RecordCommand.self, CtlCommand.self, StationsCommand.self, WishCommand.self, ScheduleCommand.self, AlarmCommand.self,
+            HistoryCommand.self, LastFMCommand.self, PluginsCommand.self, EffectsCommand.self, ConfigCommand.self, WindowCommand.self, PluginHostCommand.self,
+        ]
     )
 
     /// ArgumentParser's main, except that every usage error exits 2 (ArgumentParser's default is

@@ -7,14 +7,19 @@ struct PlayCommand: ParsableCommand {
         commandName: "play",
         abstract: tr("Play a station (by name from plugins.json), a URL or a file. No argument plays the default station."),
         discussion: HelpText.paragraphs(
-            tr("Keys under the status line: ? keys; space pause/resume; + - volume up/down 5 %; n p next / previous station; 1 to 9 station by number; s sleep timer presets; c cancel the sleep timer; h share the track; r record the track; Left Right back / on 10 s; L live (timeshift); q quit."),
+            tr(
+                "Keys under the status line: ? keys; space pause/resume; + - volume up/down 5 %; n p next / previous station; 1 to 9 station by number; s sleep timer presets; c cancel the sleep timer; h share the track; r record the track; Left Right back / on 10 s; L live (timeshift); q quit."
+            ),
             tr("Volume is in percent: 50 or 50%, 0 to 100, up to 150 amplified."),
-            tr("Exit codes: 0 normal, 1 --search found nothing or could not reach the directory, 2 usage or configuration error, 3 stream not playable after the retries."),
-            HelpText.examples("oton play                              # " + tr("the default station"),
-                              "oton play \"Oton FM\" --volume 60%",
-                              "oton play https://host/stream.mp3 --no-tui",
-                              "oton play --headless --events events.jsonl",
-                              "oton play --search \"radio paradise\"     # " + tr("the first result of the station directory"))
+            tr(
+                "Exit codes: 0 normal, 1 --search found nothing or could not reach the directory, 2 usage or configuration error, 3 stream not playable after the retries."
+            ),
+            HelpText.examples(
+                "oton play                              # " + tr("the default station"),
+                "oton play \"Oton FM\" --volume 60%",
+                "oton play https://host/stream.mp3 --no-tui",
+                "oton play --headless --events events.jsonl",
+                "oton play --search \"radio paradise\"     # " + tr("the first result of the station directory"))
         )
     )
 
@@ -26,8 +31,11 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Play the first station the Radio Browser directory finds for these words"), valueName: "query"))
     var search: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Radio Browser server for --search (default: \"directory_server\" in plugins.json, else DNS)"),
-                                            valueName: "url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            tr("Radio Browser server for --search (default: \"directory_server\" in plugins.json, else DNS)"),
+            valueName: "url"))
     var directoryServer: String?
 
     @Flag(name: .long, help: ArgumentHelp(tr("No sound device (real time into a fake sink) and no status line: for servers and recording")))
@@ -40,25 +48,38 @@ struct PlayCommand: ParsableCommand {
     var events: String? { eventsAndRetries.events }
     var retries: Int? { eventsAndRetries.retries }
 
-    @Option(name: .long, help: ArgumentHelp(tr("Start volume in percent: 0 to 100, up to 150 amplified (50 or 50%); without it, the volume set last"), valueName: "percent"),
-            transform: StartVolume.percent)
+    @Option(
+        name: .long,
+        help: ArgumentHelp(tr("Start volume in percent: 0 to 100, up to 150 amplified (50 or 50%); without it, the volume set last"), valueName: "percent"),
+        transform: StartVolume.percent)
     var volume: Int?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Rise from silence to the volume over this long once the station plays: 30s, 2m"), valueName: "duration"),
-            transform: FadeInArgument.seconds)
+    @Option(
+        name: .long, help: ArgumentHelp(tr("Rise from silence to the volume over this long once the station plays: 30s, 2m"), valueName: "duration"),
+        transform: FadeInArgument.seconds)
     var fadeIn: Int?
 
-    @Flag(name: .long, help: ArgumentHelp(tr("Play as an alarm (what `oton alarm` timers run): never silent, a built-in tone when the station does not play within 20 s; a running oton makes way")))
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            tr(
+                "Play as an alarm (what `oton alarm` timers run): never silent, a built-in tone when the station does not play within 20 s; a running oton makes way"
+            )))
     var alarm = false
 
     @Flag(name: .long, help: ArgumentHelp(tr("Start with loudness levelling off (every station at its own level; `oton ctl level on` turns it on)")))
     var noLevel = false
 
-    @Option(name: .long, help: ArgumentHelp(tr("Keep this much of the stream to pause and rewind (`oton ctl seek -30s`): 30m (unset), 2h; 0 turns it off. Overrides \"timeshift\" in plugins.json"), valueName: "duration"),
-            transform: { text in
-                guard let settings = TimeshiftSettings(text: text) else { throw ValidationError("--timeshift \(text): " + TimeshiftSettings.problem) }
-                return settings
-            })
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            tr(
+                "Keep this much of the stream to pause and rewind (`oton ctl seek -30s`): 30m (unset), 2h; 0 turns it off. Overrides \"timeshift\" in plugins.json"
+            ), valueName: "duration"),
+        transform: { text in
+            guard let settings = TimeshiftSettings(text: text) else { throw ValidationError("--timeshift \(text): " + TimeshiftSettings.problem) }
+            return settings
+        })
     var timeshift: TimeshiftSettings?
 
     @Option(name: .long, help: ArgumentHelp(tr("GStreamer audio output instead of the automatic choice: pulsesink, pipewiresink, alsasink, …")))
@@ -89,7 +110,7 @@ struct PlayCommand: ParsableCommand {
     }
 
     func run() throws {
-        QuitSignals.installEarly(endingStuckStarts: true) // a SIGTERM during the start waits for the session instead of being lost
+        QuitSignals.installEarly(endingStuckStarts: true)  // a SIGTERM during the start waits for the session instead of being lost
         GLibMainLoop.warmUp()
         let interactive = !headless && !noTui && isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 && events != "-"
         options.bootstrapLogging(terminal: interactive)
@@ -122,7 +143,8 @@ struct PlayCommand: ParsableCommand {
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         if let audioSink {
             guard StreamPipeline.hasElement(audioSink) else {
-                Terminal.error("--audio-sink \(audioSink): no such GStreamer element here; try pulsesink, pipewiresink or alsasink (gst-inspect-1.0 lists them)")
+                Terminal.error(
+                    "--audio-sink \(audioSink): no such GStreamer element here; try pulsesink, pipewiresink or alsasink (gst-inspect-1.0 lists them)")
                 throw ExitStatus.configuration
             }
             playerOptions.audioSink = audioSink
@@ -153,11 +175,12 @@ struct PlayCommand: ParsableCommand {
         logLines?.close()
         if case let .gaveUp(kind, reconnects) = outcome {
             // Said once, and true: the suggestion promises no retries, and the count is the one made.
-            Terminal.error("""
-            \(tr("cannot play {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]))
-              \(kind.localizedFinalRecoverySuggestion)
-              \(Self.stoppedLine(kind: kind, reconnects: reconnects, limit: playerOptions.reconnect.maxAttempts))
-            """)
+            Terminal.error(
+                """
+                \(tr("cannot play {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]))
+                  \(kind.localizedFinalRecoverySuggestion)
+                  \(Self.stoppedLine(kind: kind, reconnects: reconnects, limit: playerOptions.reconnect.maxAttempts))
+                """)
             throw ExitStatus.notPlayable
         }
     }
@@ -206,10 +229,12 @@ struct PlayCommand: ParsableCommand {
         if reconnects == 0, !kind.isRetryable { return tr("oton stopped without reconnecting, as that would not help.") }
         let moreRetriesHelp = limit.map { reconnects >= $0 } == true && kind.retryLimit.map { reconnects < $0 } != false
         if !moreRetriesHelp {
-            return reconnects == 1 ? tr("oton stopped after 1 reconnect attempt; run the same command to try again.")
+            return reconnects == 1
+                ? tr("oton stopped after 1 reconnect attempt; run the same command to try again.")
                 : tr("oton stopped after {count} reconnect attempts; run the same command to try again.", count)
         }
-        return reconnects == 1 ? tr("oton stopped after 1 reconnect attempt; run the same command to try again (--retries N for more attempts).")
+        return reconnects == 1
+            ? tr("oton stopped after 1 reconnect attempt; run the same command to try again (--retries N for more attempts).")
             : tr("oton stopped after {count} reconnect attempts; run the same command to try again (--retries N for more attempts).", count)
     }
 }

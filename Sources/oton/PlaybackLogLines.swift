@@ -37,7 +37,7 @@ final class PlaybackLogLines: MailboxConsumer, @unchecked Sendable {
             switch event.event.name {
             case OTON_EVENT_NAME_RECORDING_DONE:
                 line = RecordLogLines.finishedLine(fields)
-            case OTON_EVENT_NAME_RECORDING_STOPPED where fields[OTON_FIELD_ERROR] != "true": // an error is in the log already
+            case OTON_EVENT_NAME_RECORDING_STOPPED where fields[OTON_FIELD_ERROR] != "true":  // an error is in the log already
                 line = fields[OTON_FIELD_MESSAGE] ?? "recording stopped"
             default:
                 return

@@ -35,8 +35,9 @@ struct PluginHostCommand: ParsableCommand {
         guard worker else { throw ExitCode(PluginHostKeeper.run(handing: fd)) }
         let value = (try? JSONParser(maxBytes: 16 << 20).parse(Data(config.utf8))) ?? .object([:])
         let entry = PluginEntry(id: id, path: path, config: value, location: "isolated")
-        let status = PluginHostChild.run(fd: fd, entry: entry, directories: .init(dataHome: dataHome, cacheHome: cacheHome),
-                                         restart: restart)
+        let status = PluginHostChild.run(
+            fd: fd, entry: entry, directories: .init(dataHome: dataHome, cacheHome: cacheHome),
+            restart: restart)
         throw ExitCode(status)
     }
 }

@@ -31,7 +31,9 @@ struct PluginsCommand: ParsableCommand {
                     let problems = PluginSettingsCheck.problems(config: entry.config, settings: manifest.settings)
                     if !problems.isEmpty { throw .settingsRefused(path: path, id: entry.id, problems: problems) }
                 } catch {
-                    print("  ✗ \(entry.id)  \(entry.enabled ? tr("enabled") : tr("disabled"))  \(error.reason(in: .current))\n      \(error.path)\n      \(tr("hint: {hint}", ["hint": error.hint(in: .current)]))")
+                    print(
+                        "  ✗ \(entry.id)  \(entry.enabled ? tr("enabled") : tr("disabled"))  \(error.reason(in: .current))\n      \(error.path)\n      \(tr("hint: {hint}", ["hint": error.hint(in: .current)]))"
+                    )
                     continue
                 }
                 print("  \(entry.enabled ? "✓" : "-") \(entry.id)  \(status)")
@@ -42,11 +44,16 @@ struct PluginsCommand: ParsableCommand {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: tr("Print everything a plugin library declares, without creating it."),
-            discussion: HelpText.examples("oton plugins inspect libOtonSleepTimer.so", "oton plugins inspect org.oton.share --json",
-                                          "oton plugins inspect ./build/libmyplugin.so")
+            discussion: HelpText.examples(
+                "oton plugins inspect libOtonSleepTimer.so", "oton plugins inspect org.oton.share --json",
+                "oton plugins inspect ./build/libmyplugin.so")
         )
 
-        @Argument(help: ArgumentHelp(tr("The plugin: a path, a bare file name (found where plugins.json paths are found, e.g. libOtonSleepTimer.so), or a plugin id from plugins.json (org.oton.share)")))
+        @Argument(
+            help: ArgumentHelp(
+                tr(
+                    "The plugin: a path, a bare file name (found where plugins.json paths are found, e.g. libOtonSleepTimer.so), or a plugin id from plugins.json (org.oton.share)"
+                )))
         var path: String
 
         @Flag(name: .long, help: ArgumentHelp(tr("Print JSON")))
@@ -80,8 +87,10 @@ struct PluginsCommand: ParsableCommand {
                 return try probe.resolve(path, configDirectory: configDirectory)
             } catch {
                 let ids = configuration?.plugins.map(\.id).joined(separator: ", ") ?? "none"
-                throw InspectFailure(description: tr("no plugin file or id \"{plugin}\": {reason} (plugin ids in the configuration: {ids})",
-                                                     ["plugin": path, "reason": error.reason(in: .current), "ids": ids]))
+                throw InspectFailure(
+                    description: tr(
+                        "no plugin file or id \"{plugin}\": {reason} (plugin ids in the configuration: {ids})",
+                        ["plugin": path, "reason": error.reason(in: .current), "ids": ids]))
             }
         }
     }

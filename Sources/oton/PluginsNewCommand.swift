@@ -8,7 +8,9 @@ extension PluginsCommand {
         static let configuration = CommandConfiguration(
             abstract: tr("Make a new plugin project in a folder of its own: a C source, a Makefile that builds it against the installed SDK, and a README."),
             discussion: HelpText.paragraphs(
-                tr("The project builds with make (the header through pkg-config oton-plugin, which scripts/install installs) and passes oton plugins validate as generated: make check runs it. --kind sink writes the current track to a file, replaced atomically (a now-playing file for OBS); --kind command answers a control command."),
+                tr(
+                    "The project builds with make (the header through pkg-config oton-plugin, which scripts/install installs) and passes oton plugins validate as generated: make check runs it. --kind sink writes the current track to a file, replaced atomically (a now-playing file for OBS); --kind command answers a control command."
+                ),
                 HelpText.examples("oton plugins new now-playing-file", "oton plugins new track-counter --kind command --id org.example.counter")
             )
         )
@@ -30,11 +32,15 @@ extension PluginsCommand {
 
         func run() throws {
             guard PluginProjectTemplate.isValidName(name) else {
-                Terminal.error(tr("\"{name}\" cannot name a plugin: use lower-case letters, digits and '-', starting with a letter, at most 40", ["name": name]))
+                Terminal.error(
+                    tr("\"{name}\" cannot name a plugin: use lower-case letters, digits and '-', starting with a letter, at most 40", ["name": name]))
                 throw ExitStatus.configuration
             }
             guard lang == "c" else {
-                Terminal.error(tr("--lang {lang}: only c projects are made so far; a Swift plugin uses OtonPluginKit inside oton's package (docs/plugin-guide.md)", ["lang": lang]))
+                Terminal.error(
+                    tr(
+                        "--lang {lang}: only c projects are made so far; a Swift plugin uses OtonPluginKit inside oton's package (docs/plugin-guide.md)",
+                        ["lang": lang]))
                 throw ExitStatus.configuration
             }
             guard let kind = PluginProjectTemplate.Kind(rawValue: kind) else {

@@ -8,9 +8,15 @@ extension PluginsCommand {
         static let configuration = CommandConfiguration(
             abstract: tr("Feed scripted events, commands and audio to one plugin, without a station, and print what it published and answered."),
             discussion: HelpText.paragraphs(
-                tr("The script has one JSON object a line: an event as --events and oton ctl subscribe print it ({\"kind\": \"track\", \"fields\": {\"artist\": \"A\", \"title\": \"B\"}}), a command ({\"command\": \"NAME\", \"args\": [\"…\"]}), or {\"audio\": true}, where the --audio WAV file (16-bit PCM) is fed to the PCM tap. Lines starting with # are skipped. Output: one JSON line for each event the plugin published (as --events prints it) and each command's reply ({\"command\", \"ok\", \"text\"}), in order. The plugin's I/O is real; its data and cache folders are temporary."),
-                tr("Exit status: 0 when the script ran, 1 when the plugin refused its config, blocked or the script is wrong (the reason on stderr), 2 for a usage error."),
-                HelpText.examples("oton plugins run ./libmine.so --events script.jsonl", "oton plugins run org.example.level-meter --audio tone.wav --events audio.jsonl --plugin-config '{\"window_ms\": 500}'")
+                tr(
+                    "The script has one JSON object a line: an event as --events and oton ctl subscribe print it ({\"kind\": \"track\", \"fields\": {\"artist\": \"A\", \"title\": \"B\"}}), a command ({\"command\": \"NAME\", \"args\": [\"…\"]}), or {\"audio\": true}, where the --audio WAV file (16-bit PCM) is fed to the PCM tap. Lines starting with # are skipped. Output: one JSON line for each event the plugin published (as --events prints it) and each command's reply ({\"command\", \"ok\", \"text\"}), in order. The plugin's I/O is real; its data and cache folders are temporary."
+                ),
+                tr(
+                    "Exit status: 0 when the script ran, 1 when the plugin refused its config, blocked or the script is wrong (the reason on stderr), 2 for a usage error."
+                ),
+                HelpText.examples(
+                    "oton plugins run ./libmine.so --events script.jsonl",
+                    "oton plugins run org.example.level-meter --audio tone.wav --events audio.jsonl --plugin-config '{\"window_ms\": 500}'")
             )
         )
 
@@ -23,7 +29,8 @@ extension PluginsCommand {
         @Option(name: .long, help: ArgumentHelp(tr("A 16-bit PCM WAV file, fed where the script says {\"audio\": true}")))
         var audio: String?
 
-        @Option(name: .customLong("plugin-config"), help: ArgumentHelp(tr("The plugin's config as a JSON object (default: its entry's in plugins.json, else {})")))
+        @Option(
+            name: .customLong("plugin-config"), help: ArgumentHelp(tr("The plugin's config as a JSON object (default: its entry's in plugins.json, else {})")))
         var pluginConfig: String?
 
         @Option(name: .long, help: ArgumentHelp(tr("Time limit for one call into the plugin, in seconds")))

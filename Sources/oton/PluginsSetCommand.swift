@@ -10,8 +10,11 @@ extension PluginsCommand {
             commandName: "set",
             abstract: tr("Set one key of a plugin's config in plugins.json, checked against the settings the plugin declares."),
             discussion: HelpText.paragraphs(
-                tr("The value is read as the setting's type: true or false, a number, text, or a list (comma-separated or JSON). A plugin that declares no settings gets the value as JSON when it parses, else as text. Only that value changes in the file; the file is replaced atomically. A running oton uses it from its next start."),
-                HelpText.examples("oton plugins set org.example.now-playing-file format '{artist} – {title}'", "oton plugins set org.oton.web-remote listen 127.0.0.1:8800")
+                tr(
+                    "The value is read as the setting's type: true or false, a number, text, or a list (comma-separated or JSON). A plugin that declares no settings gets the value as JSON when it parses, else as text. Only that value changes in the file; the file is replaced atomically. A running oton uses it from its next start."
+                ),
+                HelpText.examples(
+                    "oton plugins set org.example.now-playing-file format '{artist} – {title}'", "oton plugins set org.oton.web-remote listen 127.0.0.1:8800")
             )
         )
 

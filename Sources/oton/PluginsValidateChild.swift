@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import OtonHost
+import Synchronization
 
 /// Starts `oton plugins validate-one` for one check and turns what happened to it into an outcome:
 /// its report, or the signal that ended it, or the time limit it ran past.
@@ -47,20 +47,27 @@ enum ValidationChild {
             return .fail("cannot create the report file \(report)")
         }
         defer { unlink(report) }
-        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return .fail("cannot find the oton executable") }
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            return .fail("cannot find the oton executable")
+        }
         // The child works in an empty folder of its own: a config the plugin takes as a relative
         // file name (the hostile ones) must not leave files where the user runs the validator.
         let folder = NSTemporaryDirectory() + "/oton-validate-\(getpid())-\(check.rawValue)"
-        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false,
-                                                         attributes: [.posixPermissions: 0o700])) != nil else {
+        guard
+            (try? FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700])) != nil
+        else {
             return .fail("cannot create the working folder \(folder)")
         }
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let process = Process()
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["plugins", "validate-one", "--check", check.rawValue, "--report", report,
-                             "--limit", String(limit), "--plugin-config", config, library]
+        process.arguments = [
+            "plugins", "validate-one", "--check", check.rawValue, "--report", report,
+            "--limit", String(limit), "--plugin-config", config, library,
+        ]
         // What the plugin prints is not the validator's output; its stderr is kept for the crash
         // line that names the callback (OtonCrashGuard).
         let errors = folder + "/stderr.log"
@@ -117,7 +124,8 @@ enum ValidationChild {
         try? file.seek(toOffset: size > 65536 ? size - 65536 : 0)
         let text = String(decoding: (try? file.readToEnd()) ?? Data(), as: UTF8.self)
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("oton: plugin ") && $0.contains(") crashed in ") }),
-              let range = line.range(of: ") crashed in ") else { return nil }
+            let range = line.range(of: ") crashed in ")
+        else { return nil }
         let callback = line[range.upperBound...].prefix { $0 != ":" }
         return callback.isEmpty ? nil : String(callback)
     }

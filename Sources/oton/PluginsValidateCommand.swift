@@ -9,10 +9,13 @@ extension PluginsCommand {
         static let configuration = CommandConfiguration(
             abstract: tr("Run a plugin through the plugin contract, each check in a child process, and report every check."),
             discussion: HelpText.paragraphs(
-                tr("Checks: the descriptor; create/destroy with empty, hostile and huge config; every declared command with bad arguments; a storm of every event kind it consumes; a leak check (heap growth per event, media buffer and command; file descriptors and threads left after destroy); media at its taps with DISCONT and format changes; destroy while events are pending; no call into the host after destroy. Every call into the plugin has a time limit (--timeout). A crash or a hang fails that check only. Data and cache directories are temporary; requests reach no player."),
+                tr(
+                    "Checks: the descriptor; create/destroy with empty, hostile and huge config; every declared command with bad arguments; a storm of every event kind it consumes; a leak check (heap growth per event, media buffer and command; file descriptors and threads left after destroy); media at its taps with DISCONT and format changes; destroy while events are pending; no call into the host after destroy. Every call into the plugin has a time limit (--timeout). A crash or a hang fails that check only. Data and cache directories are temporary; requests reach no player."
+                ),
                 tr("Exit status: 0 when no check fails (the last line counts the skipped ones), 1 when one fails, 2 for a usage error."),
-                HelpText.examples("oton plugins validate ./liboton_event_logger.so", "oton plugins validate org.oton.history --timeout 5",
-                                  "oton plugins validate ./libmine.so --plugin-config '{\"file\":\"/tmp/x.log\"}'")
+                HelpText.examples(
+                    "oton plugins validate ./liboton_event_logger.so", "oton plugins validate org.oton.history --timeout 5",
+                    "oton plugins validate ./libmine.so --plugin-config '{\"file\":\"/tmp/x.log\"}'")
             )
         )
 
@@ -22,7 +25,12 @@ extension PluginsCommand {
         @Option(name: .long, help: ArgumentHelp(tr("Time limit for one call into the plugin, in seconds")))
         var timeout: Double = 2
 
-        @Option(name: .customLong("plugin-config"), help: ArgumentHelp(tr("The plugin's config as a JSON object, for the checks that need a running instance; the plugin's I/O is then real (its files, its network peers)")))
+        @Option(
+            name: .customLong("plugin-config"),
+            help: ArgumentHelp(
+                tr(
+                    "The plugin's config as a JSON object, for the checks that need a running instance; the plugin's I/O is then real (its files, its network peers)"
+                )))
         var pluginConfig: String?
 
         @Option(name: .long, help: ArgumentHelp(tr("plugins.json whose ids and folders to use (default: the usual lookup)")))
@@ -87,13 +95,16 @@ extension PluginsCommand {
 
         func run() throws {
             guard let check = ValidationCheck(rawValue: check),
-                  let out = FileHandle(forWritingAtPath: report) else { throw ExitStatus.configuration }
+                let out = FileHandle(forWritingAtPath: report)
+            else { throw ExitStatus.configuration }
             func line(_ text: String) {
                 out.write(Data((text.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
             }
             // The parent made the working folder and removes it, even when this process crashes.
-            let validator = PluginValidator(path: path, config: pluginConfig, limit: limit,
-                                            scratchParent: FileManager.default.currentDirectoryPath) { line("phase\t" + $0) }
+            let validator = PluginValidator(
+                path: path, config: pluginConfig, limit: limit,
+                scratchParent: FileManager.default.currentDirectoryPath
+            ) { line("phase\t" + $0) }
             switch validator.run(check) {
             case let .pass(note): line("pass\t" + (note ?? ""))
             case let .skip(reason): line("skip\t" + reason)

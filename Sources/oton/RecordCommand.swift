@@ -1,8 +1,8 @@
 import ArgumentParser
 import FileSinkLogic
 import Foundation
-import Synchronization
 import OtonHost
+import Synchronization
 
 /// `oton record`: headless recording of one station, or of many in one process (one session each),
 /// with the file-sink plugin.
@@ -15,11 +15,21 @@ struct RecordCommand: ParsableCommand {
         abstract: tr("Record a station headless into a folder, one file per track (no sound device, no status line)."),
         discussion: HelpText.paragraphs(
             tr("Reconnects forever with growing delay unless --retries is given. One line per finished track on standard output."),
-            tr("Several stations (names, URLs, --all, --stations FILE) are recorded by one process, each into its own folder under --out, with its own reconnects and index; `oton ctl status` lists them and `oton ctl record add|remove NAME` changes the set while it runs. --shard I/N keeps only the stations shard I of N owns (rendezvous hashing of the URL), so N recorders share a list with nothing else shared."),
-            tr("Only the encoded stream is recorded (--format stream, no plugin asking for decoded audio), so the light engine reads it (libcurl, no GStreamer pipeline); HLS, WAV and --silence-window use GStreamer. --engine chooses by hand."),
-            tr("A recording is not listening: only the file sink and the artwork plugin (for covers) run, so nothing is added to the listening history or scrobbled. --with-plugin ID runs another enabled plugin too."),
-            tr("--wishlist keeps only the tracks on the wishlist (`oton wish add`), each whole from its first byte: every track is recorded and, when it ends, kept if it was a wish and dropped otherwise. A wish heard from its middle (the first track after connecting) is dropped unless --partial keep puts it into incomplete/. A wish already kept (the same artist and title, folded) is not kept again unless --again. `oton record --all --wishlist --out DIR` watches every station of plugins.json."),
-            tr("--duration counts the audio recorded, not the clock. A server's burst (audio from before the start, which Icecast sends at once to a new listener) is kept and counted, as streamripper keeps it. If the station sends nothing, oton record still ends after twice the duration plus 30 s."),
+            tr(
+                "Several stations (names, URLs, --all, --stations FILE) are recorded by one process, each into its own folder under --out, with its own reconnects and index; `oton ctl status` lists them and `oton ctl record add|remove NAME` changes the set while it runs. --shard I/N keeps only the stations shard I of N owns (rendezvous hashing of the URL), so N recorders share a list with nothing else shared."
+            ),
+            tr(
+                "Only the encoded stream is recorded (--format stream, no plugin asking for decoded audio), so the light engine reads it (libcurl, no GStreamer pipeline); HLS, WAV and --silence-window use GStreamer. --engine chooses by hand."
+            ),
+            tr(
+                "A recording is not listening: only the file sink and the artwork plugin (for covers) run, so nothing is added to the listening history or scrobbled. --with-plugin ID runs another enabled plugin too."
+            ),
+            tr(
+                "--wishlist keeps only the tracks on the wishlist (`oton wish add`), each whole from its first byte: every track is recorded and, when it ends, kept if it was a wish and dropped otherwise. A wish heard from its middle (the first track after connecting) is dropped unless --partial keep puts it into incomplete/. A wish already kept (the same artist and title, folded) is not kept again unless --again. `oton record --all --wishlist --out DIR` watches every station of plugins.json."
+            ),
+            tr(
+                "--duration counts the audio recorded, not the clock. A server's burst (audio from before the start, which Icecast sends at once to a new listener) is kept and counted, as streamripper keeps it. If the station sends nothing, oton record still ends after twice the duration plus 30 s."
+            ),
             tr("Exit codes: 0 done, 2 usage or configuration, 3 stream not playable, 4 recording failed (disk full, write error).")
         )
     )
@@ -57,7 +67,10 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Engine: auto (the light engine whenever only the encoded stream is recorded), light or gstreamer")))
     var engine: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Control socket name for `oton ctl --instance` (several stations, or one with this option; default: \"default\", or record-PID when taken)")))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            tr("Control socket name for `oton ctl --instance` (several stations, or one with this option; default: \"default\", or record-PID when taken)")))
     var instance: String?
 
     @Option(name: .long, help: ArgumentHelp(tr("Folder to record into")))
@@ -84,7 +97,9 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Stop after this much audio is recorded: 90s, 30m, 2h, 1h30m (the server's burst counts)")))
     var duration: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Also run this plugin enabled in plugins.json (repeatable); by default only the file sink and artwork run"), valueName: "id"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(tr("Also run this plugin enabled in plugins.json (repeatable); by default only the file sink and artwork run"), valueName: "id"))
     var withPlugin: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(tr("Stop after this much is written: 500M, 2G, or bytes")))
@@ -93,10 +108,20 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("File name template (default {station}/{artist} - {title}.{ext})")))
     var template: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("File names: portable (default; FAT, exFAT, SMB and Windows accept them: : ? * \" < > | \\ replaced, no trailing dots or spaces) or posix (every character Linux allows)")))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            tr(
+                "File names: portable (default; FAT, exFAT, SMB and Windows accept them: : ? * \" < > | \\ replaced, no trailing dots or spaces) or posix (every character Linux allows)"
+            )))
     var names: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Incomplete first and last tracks: incomplete (into incomplete/), drop or keep (with --wishlist: drop by default; keep puts a wish heard from its middle into incomplete/)")))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            tr(
+                "Incomplete first and last tracks: incomplete (into incomplete/), drop or keep (with --wishlist: drop by default; keep puts a wish heard from its middle into incomplete/)"
+            )))
     var partial: String?
 
     @Flag(name: .long, help: ArgumentHelp(tr("Keep only the tracks on the wishlist (oton wish add), whole from their first byte")))
@@ -120,18 +145,20 @@ struct RecordCommand: ParsableCommand {
     var retries: Int? { eventsAndRetries.retries }
 
     func run() throws {
-        QuitSignals.installEarly() // a SIGTERM during the start waits for the session instead of being lost
+        QuitSignals.installEarly()  // a SIGTERM during the start waits for the session instead of being lost
         options.bootstrapLogging()
         let config = try options.loadConfig()
-        let chosenStations = try RecordStationList.choose(arguments: stations, all: all, file: stationsFile, shard: shard, config: config,
-                                                          options: options)
-        let engineChoice = try engine.map { text throws -> EngineChoice in
-            guard let choice = EngineChoice(rawValue: text) else {
-                Terminal.error("--engine \(text): use auto, light or gstreamer")
-                throw ExitStatus.configuration
-            }
-            return choice
-        } ?? .auto
+        let chosenStations = try RecordStationList.choose(
+            arguments: stations, all: all, file: stationsFile, shard: shard, config: config,
+            options: options)
+        let engineChoice =
+            try engine.map { text throws -> EngineChoice in
+                guard let choice = EngineChoice(rawValue: text) else {
+                    Terminal.error("--engine \(text): use auto, light or gstreamer")
+                    throw ExitStatus.configuration
+                }
+                return choice
+            } ?? .auto
         if engineChoice == .light, format == "wav" || silenceWindow != nil {
             Terminal.error("--engine light records the encoded stream only; --format wav and --silence-window need GStreamer (use --engine auto)")
             throw ExitStatus.configuration
@@ -150,8 +177,10 @@ struct RecordCommand: ParsableCommand {
             throw ExitStatus.configuration
         }
         // inf and nan parse as Doubles; the file sink checks each range, these it could not even receive as JSON.
-        for (flag, value) in [("--silence-window", silenceWindow), ("--pad-before", padBefore), ("--pad-after", padAfter),
-                              ("--min-seconds", minSeconds), ("--disk-floor", diskFloor)] {
+        for (flag, value) in [
+            ("--silence-window", silenceWindow), ("--pad-before", padBefore), ("--pad-after", padAfter),
+            ("--min-seconds", minSeconds), ("--disk-floor", diskFloor),
+        ] {
             if let value, !value.isFinite {
                 Terminal.error("\(flag) \(value): must be a finite number (see oton record --help for its range)")
                 throw ExitStatus.configuration
@@ -162,7 +191,9 @@ struct RecordCommand: ParsableCommand {
         let enabledIDs = Set(config.plugins.filter(\.enabled).map(\.id))
         if let unknown = withPlugin.first(where: { !enabledIDs.contains($0) }) {
             let known = enabledIDs.subtracting(Self.recordingPlugins).sorted()
-            Terminal.error("--with-plugin \(unknown): no enabled plugin has that id; " + (known.isEmpty ? "plugins.json enables no other plugin" : "enabled: \(known.joined(separator: ", "))"))
+            Terminal.error(
+                "--with-plugin \(unknown): no enabled plugin has that id; "
+                    + (known.isEmpty ? "plugins.json enables no other plugin" : "enabled: \(known.joined(separator: ", "))"))
             throw ExitStatus.configuration
         }
         let wishes = try wishlist ? loadWishes() : nil
@@ -220,13 +251,15 @@ struct RecordCommand: ParsableCommand {
         }
 
         var playerOptions = Player.Options(headless: true)
-        playerOptions.decodes = false // nobody listens: parse and tag the stream; decoded only when a plugin selects the PCM tap
+        playerOptions.decodes = false  // nobody listens: parse and tag the stream; decoded only when a plugin selects the PCM tap
         playerOptions.engine = engineChoice
         if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
         // One station with --instance too: the socket it names is the many-stations recorder's (status, quit).
         if chosenStations.count > 1 || all || stationsFile != nil || shard != nil || instance != nil {
-            return try recordMany(chosenStations, config: config, playerOptions: playerOptions, stopAfter: stopAfter, wishes: wishes,
-                                  alertCommands: alertCommands) { plugins($0, $1) }
+            return try recordMany(
+                chosenStations, config: config, playerOptions: playerOptions, stopAfter: stopAfter, wishes: wishes,
+                alertCommands: alertCommands
+            ) { plugins($0, $1) }
         }
         let chosen = chosenStations[0]
         var recordConfig = config
@@ -269,14 +302,17 @@ struct RecordCommand: ParsableCommand {
             throw ExitStatus.recordingFailed
         }
         if case let .gaveUp(kind, _) = outcome {
-            Terminal.error(tr("cannot record {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]) + "\n  " + kind.localizedFinalRecoverySuggestion)
+            Terminal.error(
+                tr("cannot record {url}: {message}", ["url": chosen.url, "message": kind.localizedMessage]) + "\n  " + kind.localizedFinalRecoverySuggestion)
             throw ExitStatus.notPlayable
         }
     }
 
     /// Several stations: one process, a session each (``MultiRecorder``).
-    private func recordMany(_ stations: [Station], config: OtonConfig, playerOptions: Player.Options, stopAfter: Double?, wishes: WishWatcher?,
-                            alertCommands: BoundedCommands?, plugins: @escaping @Sendable (Station, String) -> [PluginEntry]) throws {
+    private func recordMany(
+        _ stations: [Station], config: OtonConfig, playerOptions: Player.Options, stopAfter: Double?, wishes: WishWatcher?,
+        alertCommands: BoundedCommands?, plugins: @escaping @Sendable (Station, String) -> [PluginEntry]
+    ) throws {
         let shared: (handle: FileHandle?, lock: NSLock)?
         do {
             shared = try events.map(EventLineWriter.openShared)

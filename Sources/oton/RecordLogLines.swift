@@ -5,7 +5,7 @@ import PluginAPI
 
 /// `oton record`'s output: one line per finished track on standard output,
 /// connection trouble and a stopped recording on standard error.
-final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Sendable { // `lock` guards the counts
+final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Sendable {  // `lock` guards the counts
     private static let id = "oton.cli.record-lines"
     private var subscription: BusSubscription?
     private let lock = NSLock()
@@ -89,27 +89,30 @@ final class RecordLogLines: MailboxConsumer, RecordingObserver, @unchecked Senda
     static func finishedLine(_ fields: [String: String]) -> String {
         let seconds = Double(fields[OTON_FIELD_SECONDS] ?? "") ?? 0
         let size = formatBytes(UInt64(fields[OTON_FIELD_BYTES] ?? "") ?? 0)
-        let status: String = switch fields[OTON_FIELD_STATUS] {
-        case "complete": tr("complete")
-        case "incomplete": tr("incomplete")
-        case "dropped": tr("dropped")
-        case "failed": tr("failed")
-        case "archive": tr("archive segment")
-        default: fields[OTON_FIELD_STATUS] ?? "finished"
-        }
+        let status: String =
+            switch fields[OTON_FIELD_STATUS] {
+            case "complete": tr("complete")
+            case "incomplete": tr("incomplete")
+            case "dropped": tr("dropped")
+            case "failed": tr("failed")
+            case "archive": tr("archive segment")
+            default: fields[OTON_FIELD_STATUS] ?? "finished"
+            }
         let path = fields[OTON_FIELD_PATH].flatMap { $0.isEmpty ? nil : $0 } ?? fields[OTON_FIELD_NAME].flatMap { $0.isEmpty ? nil : $0 } ?? tr("a track")
         var line = "\(status): \(path) (\(formatSeconds(seconds)), \(size))"
-        let reason: String? = switch fields[OTON_FIELD_REASON_CODE] {
-        case "too-short":
-            tr("too short ({seconds} < {minimum}), not kept",
-               ["seconds": formatSecondsBelow(seconds), "minimum": formatSecondsPrecisely(Double(fields[OTON_FIELD_MIN_SECONDS] ?? "") ?? 0)])
-        case "partial-dropped":
-            tr("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept")
-        case "wish-not-kept":
-            tr("a wish already kept or being recorded from another station, not kept (--again keeps it again)")
-        default:
-            fields[OTON_FIELD_REASON].flatMap { $0.isEmpty ? nil : $0 }
-        }
+        let reason: String? =
+            switch fields[OTON_FIELD_REASON_CODE] {
+            case "too-short":
+                tr(
+                    "too short ({seconds} < {minimum}), not kept",
+                    ["seconds": formatSecondsBelow(seconds), "minimum": formatSecondsPrecisely(Double(fields[OTON_FIELD_MIN_SECONDS] ?? "") ?? 0)])
+            case "partial-dropped":
+                tr("incomplete (begun or ended mid-track) and --partial drop asks not to keep those, not kept")
+            case "wish-not-kept":
+                tr("a wish already kept or being recorded from another station, not kept (--again keeps it again)")
+            default:
+                fields[OTON_FIELD_REASON].flatMap { $0.isEmpty ? nil : $0 }
+            }
         if let reason { line += ": \(reason)" }
         return line
     }

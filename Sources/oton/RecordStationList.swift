@@ -5,8 +5,10 @@ import OtonHost
 /// Which stations `oton record` records: the arguments (names, URLs, files), plugins.json's with
 /// --all, an .m3u/.pls list with --stations, narrowed by --shard. The same URL twice is recorded once.
 enum RecordStationList {
-    static func choose(arguments: [String], all: Bool, file: String?, shard: String?, config: OtonConfig,
-                       options: GlobalOptions) throws -> [Station] {
+    static func choose(
+        arguments: [String], all: Bool, file: String?, shard: String?, config: OtonConfig,
+        options: GlobalOptions
+    ) throws -> [Station] {
         var stations: [Station] = []
         if arguments.isEmpty && !all && file == nil {
             stations.append(try options.resolveStation(nil, in: config))
@@ -61,8 +63,10 @@ enum RecordStationList {
             let streams = playlist.entries.filter { StationResolver.scheme(of: $0.url).map { ["http", "https"].contains($0) } ?? false }
             let local = playlist.entries.count - streams.count
             if local > 0 {
-                Terminal.error(tr("--stations {path}: entries naming local files are left out ({count}); name a local file on the command line to record it",
-                                  ["path": path, "count": String(local)]))
+                Terminal.error(
+                    tr(
+                        "--stations {path}: entries naming local files are left out ({count}); name a local file on the command line to record it",
+                        ["path": path, "count": String(local)]))
             }
             guard !streams.isEmpty else {
                 Terminal.error("--stations \(path): the list names no http(s) stream")

@@ -8,12 +8,15 @@ struct ScheduleCommand: ParsableCommand {
         commandName: "schedule",
         abstract: tr("Record shows at set times with systemd user timers."),
         discussion: HelpText.paragraphs(
-            tr("Each schedule is a systemd user timer and service in $XDG_CONFIG_HOME/systemd/user (default ~/.config/systemd/user), named oton-schedule-<name>.timer and .service; the service runs `oton record STATION --out DIR/NAME --duration D`, naming files \"2026-12-01 20.00 - Artist - Title.mp3\". Times are local. Without a systemd user manager the units are still written (and start with the next one), and the equivalent crontab line is printed."),
+            tr(
+                "Each schedule is a systemd user timer and service in $XDG_CONFIG_HOME/systemd/user (default ~/.config/systemd/user), named oton-schedule-<name>.timer and .service; the service runs `oton record STATION --out DIR/NAME --duration D`, naming files \"2026-12-01 20.00 - Artist - Title.mp3\". Times are local. Without a systemd user manager the units are still written (and start with the next one), and the equivalent crontab line is printed."
+            ),
             tr("Exit codes: 0 done, 1 the units could not be written or enabled, 2 usage error."),
-            HelpText.examples("oton schedule add \"Jazz Hour\" --station \"Oton FM\" --at \"Tue 20:00\" --for 2h",
-                              "oton schedule add \"Morning\" --station \"Oton FM\" --at 06:30 --every weekdays --for 1h",
-                              "oton schedule add \"New Year\" --station \"Oton FM\" --at \"2026-12-31 23:00\" --for 2h",
-                              "oton schedule list", "oton schedule remove \"Jazz Hour\"")
+            HelpText.examples(
+                "oton schedule add \"Jazz Hour\" --station \"Oton FM\" --at \"Tue 20:00\" --for 2h",
+                "oton schedule add \"Morning\" --station \"Oton FM\" --at 06:30 --every weekdays --for 1h",
+                "oton schedule add \"New Year\" --station \"Oton FM\" --at \"2026-12-31 23:00\" --for 2h",
+                "oton schedule list", "oton schedule remove \"Jazz Hour\"")
         ),
         subcommands: [Add.self, List.self, Remove.self],
         defaultSubcommand: List.self

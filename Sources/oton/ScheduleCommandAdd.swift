@@ -25,10 +25,14 @@ extension ScheduleCommand {
         @Option(name: .long, help: ArgumentHelp(tr("Folder that holds the show's folder (default ~/Music/oton)")))
         var out: String?
 
-        @Option(name: .long, help: ArgumentHelp(tr("File names inside the show's folder, as oton record --template takes them (default {start} - {artist} - {title}.{ext})")))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(tr("File names inside the show's folder, as oton record --template takes them (default {start} - {artist} - {title}.{ext})")))
         var template: String?
 
-        @Option(name: .long, help: ArgumentHelp(tr("plugins.json the recording runs with, written into the unit (default: $OTON_CONFIG, else where oton record looks)")))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(tr("plugins.json the recording runs with, written into the unit (default: $OTON_CONFIG, else where oton record looks)")))
         var config: String?
 
         func run() throws {
@@ -38,9 +42,10 @@ extension ScheduleCommand {
             do {
                 let time = try ScheduleTime.parse(at: at, every: every)
                 let seconds = try RecordArguments.seconds(length)
-                recording = try ScheduledRecording(show: name, station: station, time: time, seconds: Int(seconds.rounded(.up)),
-                                                   outDirectory: outDirectory(), template: template ?? ScheduledRecording.defaultTemplate,
-                                                   config: configPath)
+                recording = try ScheduledRecording(
+                    show: name, station: station, time: time, seconds: Int(seconds.rounded(.up)),
+                    outDirectory: outDirectory(), template: template ?? ScheduledRecording.defaultTemplate,
+                    config: configPath)
             } catch let error as RecordArguments.Invalid {
                 Terminal.error(error.description.replacingOccurrences(of: "--duration", with: "--for"))
                 throw ExitStatus.configuration
@@ -73,7 +78,10 @@ extension ScheduleCommand {
             let manager = SystemdUserManager()
             let timer = SystemdUnitName.timer(for: recording.show)
             guard manager.isRunning else {
-                Terminal.note(tr("no systemd user manager runs: the units are written to {folder} and start with the next one; meanwhile this crontab line (crontab -e) does the same:", ["folder": folder.path]))
+                Terminal.note(
+                    tr(
+                        "no systemd user manager runs: the units are written to {folder} and start with the next one; meanwhile this crontab line (crontab -e) does the same:",
+                        ["folder": folder.path]))
                 print(ScheduleUnitText.crontabLine(recording, oton: oton))
                 if case .once = recording.time.repeats { Terminal.note(tr("cron has no year: remove the line after the show")) }
                 return

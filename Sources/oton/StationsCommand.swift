@@ -8,12 +8,15 @@ struct StationsCommand: ParsableCommand {
         commandName: "stations",
         abstract: tr("Find stations in the Radio Browser directory and keep favourites in plugins.json."),
         discussion: HelpText.paragraphs(
-            tr("Edits go to --config FILE, else $OTON_CONFIG, else $XDG_CONFIG_HOME/oton/plugins.json (created from the built-in default when missing). Only the \"stations\" array changes; every other key stays as written. The file is replaced atomically, and every running oton is told (`oton ctl reload-stations`)."),
+            tr(
+                "Edits go to --config FILE, else $OTON_CONFIG, else $XDG_CONFIG_HOME/oton/plugins.json (created from the built-in default when missing). Only the \"stations\" array changes; every other key stays as written. The file is replaced atomically, and every running oton is told (`oton ctl reload-stations`)."
+            ),
             tr("Exit codes: 0 done, 1 the directory failed or found nothing, 2 usage or configuration error."),
-            HelpText.examples("oton stations search jazz --country DE --limit 10", "oton stations add --from-search 2",
-                              "oton stations add \"My FM\" https://host/stream.mp3", "oton stations move \"My FM\" 1",
-                              "oton stations default \"Oton FM\"", "oton stations remove \"My FM\"",
-                              "oton stations export favourites.m3u", "oton play --search \"radio paradise\"")
+            HelpText.examples(
+                "oton stations search jazz --country DE --limit 10", "oton stations add --from-search 2",
+                "oton stations add \"My FM\" https://host/stream.mp3", "oton stations move \"My FM\" 1",
+                "oton stations default \"Oton FM\"", "oton stations remove \"My FM\"",
+                "oton stations export favourites.m3u", "oton play --search \"radio paradise\"")
         ),
         subcommands: [List.self, Search.self, Add.self, Remove.self, Rename.self, Move.self, Default.self, Import.self, Export.self],
         defaultSubcommand: List.self
@@ -41,8 +44,10 @@ struct StationsCommand: ParsableCommand {
             switch format {
             case .json:
                 let list: [JSONValue] = loaded.stations.map { station in
-                    var members: [String: JSONValue] = ["name": .string(station.name), "url": .string(station.url),
-                                                        "default": .bool(station.name == defaultName)]
+                    var members: [String: JSONValue] = [
+                        "name": .string(station.name), "url": .string(station.url),
+                        "default": .bool(station.name == defaultName),
+                    ]
                     if let homepage = station.homepage { members["homepage"] = .string(homepage) }
                     if let statusURL = station.statusURL { members["status_url"] = .string(statusURL) }
                     return .object(members)

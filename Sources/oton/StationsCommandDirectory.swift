@@ -5,8 +5,11 @@ import OtonHost
 
 /// Options that choose the directory server, shared by `stations search` and `play --search`.
 struct DirectoryServerOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(tr("Radio Browser server (default: \"directory_server\" in plugins.json, else one found through DNS)"),
-                                            valueName: "url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            tr("Radio Browser server (default: \"directory_server\" in plugins.json, else one found through DNS)"),
+            valueName: "url"))
     var server: String?
 
     @Option(name: .long, help: ArgumentHelp(tr("Seconds to wait for the directory's answer")))

@@ -116,7 +116,7 @@ extension StationsCommand {
                 Terminal.error("no saved search to add from\n  hint: run `oton stations search QUERY` first")
                 throw ExitStatus.configuration
             }
-            guard (1 ... saved.stations.count).contains(position) else {
+            guard (1...saved.stations.count).contains(position) else {
                 Terminal.error("--from-search \(position): the last search (\"\(saved.query)\") has results 1 to \(saved.stations.count)")
                 throw ExitStatus.configuration
             }
@@ -196,7 +196,7 @@ extension StationsCommand {
         }
 
         func run() throws {
-            let checked = (try? StationInput.checkedName(newName)) ?? newName // validate() refused a bad one
+            let checked = (try? StationInput.checkedName(newName)) ?? newName  // validate() refused a bad one
             try StationsFileEdit.perform(config: edited.config) { file throws(StationsEditError) in
                 let old = file.entries[try file.index(of: name)].name
                 try file.rename(name, to: checked)

@@ -21,7 +21,8 @@ extension StationsCommand {
                 let data = try handle.read(upToCount: PlaylistParser.maxBytes + 1) ?? Data()
                 stations = try StationPlaylistFile.stations(in: data, file: file)
             } catch let failure as PlaylistParser.Failure {
-                Terminal.error("\(file): not imported: \(failure == .hls ? "an HLS playlist, not a list of stations" : "larger than \(PlaylistParser.maxBytes) bytes")")
+                Terminal.error(
+                    "\(file): not imported: \(failure == .hls ? "an HLS playlist, not a list of stations" : "larger than \(PlaylistParser.maxBytes) bytes")")
                 throw ExitStatus.configuration
             } catch {
                 Terminal.error("\(file): cannot read: \(error.localizedDescription)")

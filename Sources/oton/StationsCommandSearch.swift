@@ -37,7 +37,7 @@ extension StationsCommand {
         var config: String?
 
         func validate() throws {
-            guard (1 ... DirectorySearchQuery.maxLimit).contains(limit) else {
+            guard (1...DirectorySearchQuery.maxLimit).contains(limit) else {
                 throw ValidationError(tr("--limit {value}: use 1 to {maximum}", ["value": String(limit), "maximum": String(DirectorySearchQuery.maxLimit)]))
             }
             if let country, country.count != 2 || !country.allSatisfy(\.isLetter) {

@@ -45,6 +45,6 @@ enum StationsTable {
 
     /// Text from a file or the directory without control characters, for the terminal.
     static func clean(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F ... 0x9F).contains($0.value) }))
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
     }
 }

@@ -1,6 +1,6 @@
-import OtonJSON
 import Foundation
 import OtonHost
+import OtonJSON
 import PluginAPI
 
 /// The one-line terminal status (state, station, artist – title, time on this
@@ -64,8 +64,10 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             if let error = info.error {
                 if info.retryAttempt > 0 {
                     let delay = event.event.field(OTON_FIELD_RETRY_IN_MS).flatMap(Double.init).map { $0 / 1000 } ?? 0
-                    reconnect = (Date().addingTimeInterval(delay), Int(info.retryAttempt), event.event.field(OTON_FIELD_RETRY_MAX).flatMap(Int.init),
-                                 error.playbackError?.localizedMessage ?? error.message)
+                    reconnect = (
+                        Date().addingTimeInterval(delay), Int(info.retryAttempt), event.event.field(OTON_FIELD_RETRY_MAX).flatMap(Int.init),
+                        error.playbackError?.localizedMessage ?? error.message
+                    )
                 } else {
                     state = "error"
                     problem = error.playbackError?.localizedMessage ?? error.message
@@ -112,11 +114,12 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
     private func sleepFadeEnded(state name: String) {
         guard let action = sleepFadingAction, name != "playing", name != "buffering" else { return }
         sleepFadingAction = nil
-        let text = switch action {
-        case "pause": tr("sleep timer: paused playback (space resumes)")
-        case "quit": tr("sleep timer: quitting")
-        default: tr("sleep timer: stopped playback (space plays again)")
-        }
+        let text =
+            switch action {
+            case "pause": tr("sleep timer: paused playback (space resumes)")
+            case "quit": tr("sleep timer: quitting")
+            default: tr("sleep timer: stopped playback (space plays again)")
+            }
         show(notice: text, seconds: 10)
     }
 
@@ -151,12 +154,18 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
         if let reconnect {
             let seconds = max(0, Int(reconnect.at.timeIntervalSince(now).rounded(.up)))
             let values = ["seconds": "\(seconds)", "attempt": "\(reconnect.attempt)", "max": reconnect.max.map { "\($0)" } ?? ""]
-            head = ["… " + (reconnect.max == nil ? tr("reconnecting in {seconds} s (attempt {attempt})", values)
-                                                 : tr("reconnecting in {seconds} s (attempt {attempt}/{max})", values))]
+            head = [
+                "… "
+                    + (reconnect.max == nil
+                        ? tr("reconnecting in {seconds} s (attempt {attempt})", values)
+                        : tr("reconnecting in {seconds} s (attempt {attempt}/{max})", values))
+            ]
         }
         let reason = reconnect?.reason ?? problem ?? ""
         let song = track.map { [$0.artist, $0.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ") } ?? ""
-        var tail = [TimeText.minutesSeconds(elapsed), tr("vol {volume}", ["volume": VolumeArgument.text(percent: VolumeArgument.percent(of: volume), in: .current)])]
+        var tail = [
+            TimeText.minutesSeconds(elapsed), tr("vol {volume}", ["volume": VolumeArgument.text(percent: VolumeArgument.percent(of: volume), in: .current)]),
+        ]
         if let sleepDeadline {
             let left = max(0, Int(sleepDeadline.timeIntervalSince(now).rounded(.up)))
             tail.append(tr("sleep {time}", ["time": TimeText.minutesSeconds(left)]))
@@ -196,16 +205,17 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
     /// A state as the listener reads it: "playing", "buffering 40%" (the name from the state event, then any percent).
     private static func stateText(_ state: String) -> String {
         let name = state.prefix { $0 != " " }
-        let word = switch name {
-        case "idle": tr("idle")
-        case "connecting": tr("connecting")
-        case "playing": tr("playing")
-        case "buffering": tr("buffering")
-        case "paused": tr("paused")
-        case "stopped": tr("stopped")
-        case "error": tr("error")
-        default: String(name)
-        }
+        let word =
+            switch name {
+            case "idle": tr("idle")
+            case "connecting": tr("connecting")
+            case "playing": tr("playing")
+            case "buffering": tr("buffering")
+            case "paused": tr("paused")
+            case "stopped": tr("stopped")
+            case "error": tr("error")
+            default: String(name)
+            }
         return word + state.dropFirst(name.count)
     }
 
@@ -215,7 +225,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
 
     private func readKeys() {
         var byte: UInt8 = 0
-        var escape = 0 // ESC [ C / ESC [ D: the arrow keys
+        var escape = 0  // ESC [ C / ESC [ D: the arrow keys
         while read(STDIN_FILENO, &byte, 1) == 1 {
             if escape == 0, byte == 27 { escape = 1; continue }
             if escape == 1 { escape = byte == UInt8(ascii: "[") ? 2 : 0; continue }
@@ -244,9 +254,9 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             case UInt8(ascii: "r"): runPluginCommand("record-current", [])
             case UInt8(ascii: "n"): switchStation(step: 1)
             case UInt8(ascii: "p"): switchStation(step: -1)
-            case UInt8(ascii: "1") ... UInt8(ascii: "9"): switchStation(number: Int(byte - UInt8(ascii: "0")))
+            case UInt8(ascii: "1")...UInt8(ascii: "9"): switchStation(number: Int(byte - UInt8(ascii: "0")))
             case UInt8(ascii: "L"), UInt8(ascii: "l"): seek(by: nil)
-            case UInt8(ascii: "q"), 3: session.requestQuit() // 3: Ctrl-C in raw mode
+            case UInt8(ascii: "q"), 3: session.requestQuit()  // 3: Ctrl-C in raw mode
             default: break
             }
         }
@@ -272,12 +282,13 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
     /// ← and → move 10 s through the timeshift ring, L goes live (as `oton ctl seek -10s|+10s` and `live` do).
     private func seek(by seconds: Int64?) {
         let result = session.player.seek(seconds.map { .by($0 * 1_000_000_000) } ?? .behindLive(0))
-        let text: String? = switch result {
-        case nil: ControlCommands.noTimeshift
-        case let .clampedToStart(held): Player.clampText(held: held)
-        case .live: tr("live")
-        case .moved: nil
-        }
+        let text: String? =
+            switch result {
+            case nil: ControlCommands.noTimeshift
+            case let .clampedToStart(held): Player.clampText(held: held)
+            case .live: tr("live")
+            case .moved: nil
+            }
         if let text { lock.withLock { show(notice: text, seconds: 4) } }
         draw()
     }

@@ -23,8 +23,10 @@ enum UnitCommandChecks {
     /// Says so when the unit will run a build (no installed oton was found).
     static func noteWhenABuildRuns(_ oton: String) {
         guard isBuild(oton) else { return }
-        Terminal.note(tr("the unit runs oton from a build folder ({path}): it stops working when that build goes; scripts/install puts oton where units keep working",
-                         ["path": oton]))
+        Terminal.note(
+            tr(
+                "the unit runs oton from a build folder ({path}): it stops working when that build goes; scripts/install puts oton where units keep working",
+                ["path": oton]))
     }
 
     private static func isBuild(_ path: String) -> Bool { path.contains("/.build/") }
@@ -46,7 +48,7 @@ enum UnitCommandChecks {
             Terminal.error(error.description)
             throw ExitStatus.configuration
         }
-        guard !station.hasPrefix("-") else { return } // refused with its own words where the unit is made
+        guard !station.hasPrefix("-") else { return }  // refused with its own words where the unit is made
         do {
             _ = try StationResolver.resolve(station, in: loaded)
         } catch {

@@ -9,7 +9,9 @@ struct WindowCommand: ParsableCommand {
         commandName: "window",
         abstract: tr("Open the desktop window (GTK 4): now playing, controls, favourites"),
         discussion: HelpText.paragraphs(
-            tr("Shows the running oton (--instance, else \"default\", else the only one) or starts one, which stops when the window closes. A second `oton window` raises the first.") + "\n"
+            tr(
+                "Shows the running oton (--instance, else \"default\", else the only one) or starts one, which stops when the window closes. A second `oton window` raises the first."
+            ) + "\n"
                 + tr("Exit codes: 0 closed, 2 usage error, 5 no display."),
             HelpText.examples("oton window", "oton window --instance kitchen")
         )
@@ -33,8 +35,12 @@ struct WindowCommand: ParsableCommand {
         if let size { arguments += ["--size", size] }
         let pointers = arguments.map { strdup($0) } + [nil]
         execv(program, pointers)
-        FileHandle.standardError.write(Data(("oton: " + tr("cannot run {program}: {reason}; install it beside oton (scripts/install)",
-                                                           ["program": program, "reason": String(cString: strerror(errno))]) + "\n").utf8))
+        FileHandle.standardError.write(
+            Data(
+                ("oton: "
+                    + tr(
+                        "cannot run {program}: {reason}; install it beside oton (scripts/install)",
+                        ["program": program, "reason": String(cString: strerror(errno))]) + "\n").utf8))
         throw ExitCode.failure
     }
 }

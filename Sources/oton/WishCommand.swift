@@ -8,10 +8,15 @@ struct WishCommand: ParsableCommand {
         commandName: "wish",
         abstract: tr("Keep a wishlist of tracks for `oton record --wishlist`: add, list, remove."),
         discussion: HelpText.paragraphs(
-            tr("A wish is a pattern compared with each track's \"Artist - Title\" (or with the artist or the title alone: --artist, --title). Case, accents and width are ignored in every script, as in `oton history --search` (кино finds Кино, beyonce finds Beyoncé); * stands for any run of characters and ? for one. The pattern matches the whole text: \"Кино - *\" is every track by Кино, \"*rhapsody*\" any title with the word."),
-            tr("The list is wishlist.json beside plugins.json (the folder of --config FILE or $OTON_CONFIG, else $XDG_CONFIG_HOME/oton), replaced atomically on each change."),
-            HelpText.examples("oton wish add \"Кино - *\"", "oton wish add --artist \"Beyoncé\"", "oton wish add --title \"Bohemian Rhapsody\"",
-                              "oton wish list", "oton wish remove 2", "oton record --all --wishlist --out ~/Music/wishes")
+            tr(
+                "A wish is a pattern compared with each track's \"Artist - Title\" (or with the artist or the title alone: --artist, --title). Case, accents and width are ignored in every script, as in `oton history --search` (кино finds Кино, beyonce finds Beyoncé); * stands for any run of characters and ? for one. The pattern matches the whole text: \"Кино - *\" is every track by Кино, \"*rhapsody*\" any title with the word."
+            ),
+            tr(
+                "The list is wishlist.json beside plugins.json (the folder of --config FILE or $OTON_CONFIG, else $XDG_CONFIG_HOME/oton), replaced atomically on each change."
+            ),
+            HelpText.examples(
+                "oton wish add \"Кино - *\"", "oton wish add --artist \"Beyoncé\"", "oton wish add --title \"Bohemian Rhapsody\"",
+                "oton wish list", "oton wish remove 2", "oton record --all --wishlist --out ~/Music/wishes")
         ),
         subcommands: [List.self, Add.self, Remove.self],
         defaultSubcommand: List.self
@@ -94,8 +99,10 @@ struct WishCommand: ParsableCommand {
             }
             try WishCommand.edit(config: options.config) { (file: inout WishlistFile) throws(WishlistFile.Failure) -> String in
                 if let index = file.wishes.firstIndex(of: wish) {
-                    throw WishlistFile.Failure(description: tr("\"{wish}\" is already wish {number}; nothing changed",
-                                                               ["wish": wish.shown, "number": String(index + 1)]))
+                    throw WishlistFile.Failure(
+                        description: tr(
+                            "\"{wish}\" is already wish {number}; nothing changed",
+                            ["wish": wish.shown, "number": String(index + 1)]))
                 }
                 file.wishes.append(wish)
                 return tr("added wish {number}: {wish}", ["number": String(file.wishes.count), "wish": wish.shown])
@@ -113,10 +120,13 @@ struct WishCommand: ParsableCommand {
 
         func run() throws {
             try WishCommand.edit(config: options.config) { (file: inout WishlistFile) throws(WishlistFile.Failure) -> String in
-                guard (1 ... max(file.wishes.count, 1)).contains(number), !file.wishes.isEmpty else {
-                    throw WishlistFile.Failure(description: file.wishes.isEmpty
-                        ? tr("the wishlist is empty; there is no wish {number} to remove", ["number": String(number)])
-                        : tr("there is no wish {number}; use 1 to {count} (see `oton wish list`)", ["number": String(number), "count": String(file.wishes.count)]))
+                guard (1...max(file.wishes.count, 1)).contains(number), !file.wishes.isEmpty else {
+                    throw WishlistFile.Failure(
+                        description: file.wishes.isEmpty
+                            ? tr("the wishlist is empty; there is no wish {number} to remove", ["number": String(number)])
+                            : tr(
+                                "there is no wish {number}; use 1 to {count} (see `oton wish list`)",
+                                ["number": String(number), "count": String(file.wishes.count)]))
                 }
                 let removed = file.wishes.remove(at: number - 1)
                 return tr("removed wish {number}: {wish}", ["number": String(number), "wish": removed.shown])

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A desktop for one test: a real X server (Xvfb) of a given size, a private D-Bus session bus and
@@ -27,10 +28,11 @@ public final class DesktopSession: @unchecked Sendable {
         let directory = try makeTemporaryDirectory(prefix: "oton-desktop")
         // Xvfb picks a free display number itself and writes it to the descriptor -displayfd names.
         let numberPipe = Pipe()
-        let xvfb = ManagedProcess(name: "Xvfb", executable: "/usr/bin/Xvfb",
-                                  arguments: ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"],
-                                  stdout: numberPipe.fileHandleForWriting,
-                                  stderr: try logFileHandle(directory.appendingPathComponent("xvfb.log")))
+        let xvfb = ManagedProcess(
+            name: "Xvfb", executable: "/usr/bin/Xvfb",
+            arguments: ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"],
+            stdout: numberPipe.fileHandleForWriting,
+            stderr: try logFileHandle(directory.appendingPathComponent("xvfb.log")))
         try xvfb.start()
         try? numberPipe.fileHandleForWriting.close()
         let reader = numberPipe.fileHandleForReading.fileDescriptor
@@ -42,7 +44,7 @@ public final class DesktopSession: @unchecked Sendable {
                 guard xvfb.isRunning else { throw FixtureError("Xvfb exited: \(Self.read(directory, "xvfb.log"))") }
                 var buffer = [UInt8](repeating: 0, count: 32)
                 let count = Glibc.read(reader, &buffer, buffer.count)
-                if count > 0 { written += String(decoding: buffer[0 ..< count], as: UTF8.self) }
+                if count > 0 { written += String(decoding: buffer[0..<count], as: UTF8.self) }
                 return written.hasSuffix("\n") ? written.trimmingCharacters(in: .whitespacesAndNewlines) : nil
             }
         } catch {
@@ -53,9 +55,10 @@ public final class DesktopSession: @unchecked Sendable {
         do { bus = try await PrivateSessionBus.start() } catch { xvfb.stop(); throw error }
         var environment = bus.environment
         environment["DISPLAY"] = ":\(number)"
-        let accessibility = ManagedProcess(name: "at-spi-bus-launcher", executable: "/usr/libexec/at-spi-bus-launcher",
-                                           arguments: ["--launch-immediately", "--a11y=1"], environment: environment,
-                                           stderr: try logFileHandle(directory.appendingPathComponent("at-spi.log")))
+        let accessibility = ManagedProcess(
+            name: "at-spi-bus-launcher", executable: "/usr/libexec/at-spi-bus-launcher",
+            arguments: ["--launch-immediately", "--a11y=1"], environment: environment,
+            stderr: try logFileHandle(directory.appendingPathComponent("at-spi.log")))
         let session = DesktopSession(display: ":\(number)", bus: bus, directory: directory, xvfb: xvfb, accessibility: accessibility)
         do {
             try accessibility.start()
@@ -64,8 +67,12 @@ public final class DesktopSession: @unchecked Sendable {
                 return try bus.hasOwner("org.a11y.Bus")
             }
             // Assistive technologies are on: toolkits export their widgets.
-            _ = try bus.run("/usr/bin/dbus-send", ["--print-reply", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.freedesktop.DBus.Properties.Set",
-                                                   "string:org.a11y.Status", "string:IsEnabled", "variant:boolean:true"])
+            _ = try bus.run(
+                "/usr/bin/dbus-send",
+                [
+                    "--print-reply", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.freedesktop.DBus.Properties.Set",
+                    "string:org.a11y.Status", "string:IsEnabled", "variant:boolean:true",
+                ])
         } catch {
             session.stop()
             throw error
@@ -105,7 +112,8 @@ public final class DesktopSession: @unchecked Sendable {
         var parents: [Int32: [Int32]] = [:]
         for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let child = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
+                let close = stat.lastIndex(of: ")")
+            else { continue }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             if fields.count > 1, let parent = Int32(fields[1]) { parents[parent, default: []].append(child) }
         }

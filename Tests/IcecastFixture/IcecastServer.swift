@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real Icecast2 server on 127.0.0.1 (free port, fresh temp dir), for integration tests.
@@ -56,7 +57,7 @@ public final class IcecastServer: @unchecked Sendable {
     /// Starts icecast2 and waits until `/status-json.xsl` answers with valid JSON.
     public static func start(_ configuration: Configuration = Configuration()) async throws -> IcecastServer {
         var lastError: Error = FixtureError("icecast did not start")
-        for _ in 0..<3 { // retry with another port if the free port got taken meanwhile
+        for _ in 0..<3 {  // retry with another port if the free port got taken meanwhile
             let server = try launch(configuration)
             do {
                 try await server.waitUntilReady()
@@ -96,8 +97,9 @@ public final class IcecastServer: @unchecked Sendable {
                 throw FixtureError("icecast2 exited with status \(process.terminationStatus ?? -1). \(diagnostics())")
             }
             guard let response = try? await SimpleHTTPClient.get(port: port, path: "/status-json.xsl", timeout: 1),
-                  response.status == 200,
-                  let status = try? IcecastStatus.parse(response.body) else { return false }
+                response.status == 200,
+                let status = try? IcecastStatus.parse(response.body)
+            else { return false }
             return status.serverID != nil
         }
     }
@@ -105,7 +107,9 @@ public final class IcecastServer: @unchecked Sendable {
     /// Kills every source, then icecast (SIGKILL: a test server has nothing to save,
     /// and icecast needs ~1 s to react to SIGTERM), and removes the temp dir. Idempotent.
     public func stop() {
-        let wasStopped = stopped.mutate { old -> Bool in defer { old = true }; return old }
+        let wasStopped = stopped.mutate { old -> Bool in
+            defer { old = true }; return old
+        }
         for source in sources.get() { source.stop() }
         process.kill()
         if !wasStopped && ProcessInfo.processInfo.environment["OTON_KEEP_FIXTURE_LOGS"] == nil {
@@ -242,50 +246,50 @@ public final class IcecastServer: @unchecked Sendable {
                 .replacingOccurrences(of: ">", with: "&gt;")
         }
         return """
-        <icecast>
-            <location>Oton test</location>
-            <admin>test@localhost</admin>
-            <hostname>127.0.0.1</hostname>
-            <limits>
-                <clients>100</clients>
-                <sources>\(c.maxSources)</sources>
-                <queue-size>524288</queue-size>
-                <client-timeout>30</client-timeout>
-                <header-timeout>15</header-timeout>
-                <source-timeout>\(c.sourceTimeout)</source-timeout>
-                <burst-on-connect>\(c.burstOnConnect ? 1 : 0)</burst-on-connect>
-                <burst-size>\(c.burstSize)</burst-size>
-            </limits>
-            <authentication>
-                <source-password>\(x(c.sourcePassword))</source-password>
-                <relay-password>\(x(c.sourcePassword))-relay</relay-password>
-                <admin-user>\(x(c.adminUser))</admin-user>
-                <admin-password>\(x(c.adminPassword))</admin-password>
-            </authentication>
-            <listen-socket>
-                <port>\(port)</port>
-                <bind-address>127.0.0.1</bind-address>
-            </listen-socket>
-            <fileserve>1</fileserve>
-            <paths>
-                <basedir>\(x(dir.path))</basedir>
-                <logdir>\(x(logDir.path))</logdir>
-                <webroot>\(x(c.webroot))</webroot>
-                <adminroot>\(x(c.adminroot))</adminroot>
-                <pidfile>\(x(dir.appendingPathComponent("icecast.pid").path))</pidfile>
-                <alias source="/" destination="/status.xsl"/>
-            </paths>
-            <logging>
-                <accesslog>access.log</accesslog>
-                <errorlog>error.log</errorlog>
-                <loglevel>3</loglevel>
-                <logsize>10000</logsize>
-            </logging>
-            <security>
-                <chroot>0</chroot>
-            </security>
-        </icecast>
+            <icecast>
+                <location>Oton test</location>
+                <admin>test@localhost</admin>
+                <hostname>127.0.0.1</hostname>
+                <limits>
+                    <clients>100</clients>
+                    <sources>\(c.maxSources)</sources>
+                    <queue-size>524288</queue-size>
+                    <client-timeout>30</client-timeout>
+                    <header-timeout>15</header-timeout>
+                    <source-timeout>\(c.sourceTimeout)</source-timeout>
+                    <burst-on-connect>\(c.burstOnConnect ? 1 : 0)</burst-on-connect>
+                    <burst-size>\(c.burstSize)</burst-size>
+                </limits>
+                <authentication>
+                    <source-password>\(x(c.sourcePassword))</source-password>
+                    <relay-password>\(x(c.sourcePassword))-relay</relay-password>
+                    <admin-user>\(x(c.adminUser))</admin-user>
+                    <admin-password>\(x(c.adminPassword))</admin-password>
+                </authentication>
+                <listen-socket>
+                    <port>\(port)</port>
+                    <bind-address>127.0.0.1</bind-address>
+                </listen-socket>
+                <fileserve>1</fileserve>
+                <paths>
+                    <basedir>\(x(dir.path))</basedir>
+                    <logdir>\(x(logDir.path))</logdir>
+                    <webroot>\(x(c.webroot))</webroot>
+                    <adminroot>\(x(c.adminroot))</adminroot>
+                    <pidfile>\(x(dir.appendingPathComponent("icecast.pid").path))</pidfile>
+                    <alias source="/" destination="/status.xsl"/>
+                </paths>
+                <logging>
+                    <accesslog>access.log</accesslog>
+                    <errorlog>error.log</errorlog>
+                    <loglevel>3</loglevel>
+                    <logsize>10000</logsize>
+                </logging>
+                <security>
+                    <chroot>0</chroot>
+                </security>
+            </icecast>
 
-        """
+            """
     }
 }

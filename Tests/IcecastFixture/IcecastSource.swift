@@ -41,8 +41,10 @@ public final class IcecastSource: @unchecked Sendable {
     }
     private let state: LockedValue<(title: String, process: ManagedProcess?, launches: Int)>
 
-    init(server: IcecastServer, mount: String, format: StreamFormat, initialTitle: String,
-         stationName: String, genre: String, description: String, amplitude: Double? = nil) {
+    init(
+        server: IcecastServer, mount: String, format: StreamFormat, initialTitle: String,
+        stationName: String, genre: String, description: String, amplitude: Double? = nil
+    ) {
         self.amplitude = amplitude
         self.weakServer = server
         self.mount = mount
@@ -74,7 +76,9 @@ public final class IcecastSource: @unchecked Sendable {
 
     func launchAndWait(timeout: TimeInterval) async throws {
         let server = try self.server
-        let (title, launches) = state.mutate { s -> (String, Int) in s.launches += 1; return (s.title, s.launches) }
+        let (title, launches) = state.mutate { s -> (String, Int) in
+            s.launches += 1; return (s.title, s.launches)
+        }
         let safeMount = mount.replacingOccurrences(of: "/", with: "_")
         let logURL = server.directory.appendingPathComponent("source\(safeMount)-\(launches).log")
         let log = try logFileHandle(logURL)
@@ -124,32 +128,55 @@ public final class IcecastSource: @unchecked Sendable {
         var args = ["-q", "audiotestsrc", "is-live=true"]
         switch format {
         case .mp3:
-            args += ["wave=sine", "volume=\(amplitude ?? 0.1)", "!", "audio/x-raw,rate=44100,channels=2",
-                     "!", "audioconvert", "!"] + inject + ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"]
+            args +=
+                [
+                    "wave=sine", "volume=\(amplitude ?? 0.1)", "!", "audio/x-raw,rate=44100,channels=2",
+                    "!", "audioconvert", "!",
+                ] + inject + ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"]
         case .mp3WithPauses:
             // wave=ticks: a tick of 1936 sine periods at 440 Hz (4.4 s) every 5 s, silence between.
-            args += ["wave=ticks", "freq=440", "sine-periods-per-tick=1936", "tick-interval=5000000000", "volume=0.3",
-                     "!", "audio/x-raw,rate=44100,channels=2",
-                     "!", "audioconvert", "!"] + inject + ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"]
+            args +=
+                [
+                    "wave=ticks", "freq=440", "sine-periods-per-tick=1936", "tick-interval=5000000000", "volume=0.3",
+                    "!", "audio/x-raw,rate=44100,channels=2",
+                    "!", "audioconvert", "!",
+                ] + inject + ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"]
         case .ogg:
             // Pink noise keeps Vorbis VBR at ~100 kbit/s; a pure sine compresses to
             // ~25 kbit/s and then Ogg pages (and title changes) take seconds to arrive.
-            args += ["wave=pink-noise", "volume=0.05", "!", "audio/x-raw,rate=44100,channels=2",
-                     "!", "audioconvert", "!"] + inject + ["vorbisenc", "quality=0.3",
-                     "!", "oggmux", "max-delay=100000000", "max-page-delay=100000000"]
+            args +=
+                [
+                    "wave=pink-noise", "volume=0.05", "!", "audio/x-raw,rate=44100,channels=2",
+                    "!", "audioconvert", "!",
+                ] + inject + [
+                    "vorbisenc", "quality=0.3",
+                    "!", "oggmux", "max-delay=100000000", "max-page-delay=100000000",
+                ]
         case .opus:
-            args += ["wave=pink-noise", "volume=0.05", "!", "audio/x-raw,rate=48000,channels=2",
-                     "!", "audioconvert", "!"] + inject + ["opusenc", "bitrate=96000",
-                     "!", "oggmux", "max-delay=100000000", "max-page-delay=100000000"]
+            args +=
+                [
+                    "wave=pink-noise", "volume=0.05", "!", "audio/x-raw,rate=48000,channels=2",
+                    "!", "audioconvert", "!",
+                ] + inject + [
+                    "opusenc", "bitrate=96000",
+                    "!", "oggmux", "max-delay=100000000", "max-page-delay=100000000",
+                ]
         case .oggFLAC:
-            args += ["wave=sine", "volume=0.1", "!", "audio/x-raw,rate=44100,channels=2,format=S16LE",
-                     "!", "audioconvert", "!"] + inject + ["flacenc",
-                     "!", "oggmux", "max-delay=100000000", "max-page-delay=100000000"]
+            args +=
+                [
+                    "wave=sine", "volume=0.1", "!", "audio/x-raw,rate=44100,channels=2,format=S16LE",
+                    "!", "audioconvert", "!",
+                ] + inject + [
+                    "flacenc",
+                    "!", "oggmux", "max-delay=100000000", "max-page-delay=100000000",
+                ]
         }
-        args += ["!", "shout2send", "ip=127.0.0.1", "port=\(server.port)",
-                 "password=\(Self.quote(c.sourcePassword))", "mount=\(Self.quote(mount))",
-                 "streamname=\(Self.quote(stationName))", "genre=\(Self.quote(genre))",
-                 "description=\(Self.quote(description))", "public=false"]
+        args += [
+            "!", "shout2send", "ip=127.0.0.1", "port=\(server.port)",
+            "password=\(Self.quote(c.sourcePassword))", "mount=\(Self.quote(mount))",
+            "streamname=\(Self.quote(stationName))", "genre=\(Self.quote(genre))",
+            "description=\(Self.quote(description))", "public=false",
+        ]
         return args
     }
 

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A request received by `LocalHTTPServer`.
@@ -94,7 +95,9 @@ public final class LocalHTTPServer: @unchecked Sendable {
 
     /// Stops accepting and closes the socket (waits for the accept loop). Idempotent.
     public func stop() {
-        let wasRunning = running.mutate { r -> Bool in defer { r = false }; return r }
+        let wasRunning = running.mutate { r -> Bool in
+            defer { r = false }; return r
+        }
         guard wasRunning else { return }
         _ = finished.wait(timeout: .now() + 2)
         close(listenFD)
@@ -144,7 +147,8 @@ public final class LocalHTTPServer: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         guard let request = readRequest(fd) else { return }
         recorded.mutate { $0.append(request) }
-        let response = handler.get()?(request)
+        let response =
+            handler.get()?(request)
             ?? routes.get()[request.target]
             ?? routes.get()[request.path]
             ?? .notFound

@@ -28,10 +28,11 @@ public final class NotificationServer: @unchecked Sendable {
         let directory = try makeTemporaryDirectory(prefix: "oton-notify")
         let log = directory.appendingPathComponent("calls.log")
         // The system python: the dbusmock module is a Debian package (python3-dbusmock).
-        let process = ManagedProcess(name: "dbusmock", executable: "/usr/bin/python3",
-                                     arguments: ["-m", "dbusmock", "--template", "notification_daemon", "-l", log.path],
-                                     environment: bus.environment,
-                                     stderr: try logFileHandle(directory.appendingPathComponent("stderr.log")))
+        let process = ManagedProcess(
+            name: "dbusmock", executable: "/usr/bin/python3",
+            arguments: ["-m", "dbusmock", "--template", "notification_daemon", "-l", log.path],
+            environment: bus.environment,
+            stderr: try logFileHandle(directory.appendingPathComponent("stderr.log")))
         try process.start()
         let server = NotificationServer(process: process, log: log, directory: directory)
         do {
@@ -77,10 +78,12 @@ public final class NotificationServer: @unchecked Sendable {
             try? JSONSerialization.jsonObject(with: Data(token.utf8), options: [.fragmentsAllowed])
         }
         guard let app = json(tokens[2]) as? String, let replaces = UInt32(tokens[3]),
-              let summary = json(tokens[5]) as? String, let body = json(tokens[6]) as? String,
-              let hints = json(tokens[8]) as? [String: Any], let timeout = Int32(tokens[9]) else { return nil }
-        return NotifyCall(appName: app, replacesID: replaces, summary: summary, body: body,
-                          hints: hints.mapValues { "\($0)" }, timeout: timeout)
+            let summary = json(tokens[5]) as? String, let body = json(tokens[6]) as? String,
+            let hints = json(tokens[8]) as? [String: Any], let timeout = Int32(tokens[9])
+        else { return nil }
+        return NotifyCall(
+            appName: app, replacesID: replaces, summary: summary, body: body,
+            hints: hints.mapValues { "\($0)" }, timeout: timeout)
     }
 
     /// Splits on spaces outside quoted strings, brackets and braces.

@@ -18,16 +18,22 @@ public final class PrivateSessionBus: @unchecked Sendable {
         let directory = try makeTemporaryDirectory(prefix: "oton-dbus")
         let socket = directory.appendingPathComponent("bus").path
         let address = "unix:path=\(socket)"
-        let daemon = ManagedProcess(name: "dbus-daemon", executable: "/usr/bin/dbus-daemon",
-                                    arguments: ["--session", "--nofork", "--nopidfile", "--address=\(address)"],
-                                    stderr: try logFileHandle(directory.appendingPathComponent("daemon.log")))
+        let daemon = ManagedProcess(
+            name: "dbus-daemon", executable: "/usr/bin/dbus-daemon",
+            arguments: ["--session", "--nofork", "--nopidfile", "--address=\(address)"],
+            stderr: try logFileHandle(directory.appendingPathComponent("daemon.log")))
         try daemon.start()
         let bus = PrivateSessionBus(address: address, directory: directory, daemon: daemon)
         do {
             try await pollUntilTrue(timeout: 10, "dbus-daemon at \(address)") {
                 guard daemon.isRunning else { throw FixtureError("dbus-daemon exited: \(bus.daemonLog)") }
-                return try bus.run("/usr/bin/dbus-send", ["--bus=\(address)", "--print-reply", "--dest=org.freedesktop.DBus",
-                                                          "/org/freedesktop/DBus", "org.freedesktop.DBus.GetId"]).status == 0
+                return try bus.run(
+                    "/usr/bin/dbus-send",
+                    [
+                        "--bus=\(address)", "--print-reply", "--dest=org.freedesktop.DBus",
+                        "/org/freedesktop/DBus", "org.freedesktop.DBus.GetId",
+                    ]
+                ).status == 0
             }
         } catch {
             bus.stop()
@@ -49,8 +55,12 @@ public final class PrivateSessionBus: @unchecked Sendable {
 
     /// True when some connection owns `name` on this bus.
     public func hasOwner(_ name: String) throws -> Bool {
-        let result = try run("/usr/bin/dbus-send", ["--bus=\(address)", "--print-reply", "--dest=org.freedesktop.DBus",
-                                                    "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:\(name)"])
+        let result = try run(
+            "/usr/bin/dbus-send",
+            [
+                "--bus=\(address)", "--print-reply", "--dest=org.freedesktop.DBus",
+                "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:\(name)",
+            ])
         return result.status == 0 && result.stdout.contains("boolean true")
     }
 

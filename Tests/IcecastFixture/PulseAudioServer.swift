@@ -19,15 +19,19 @@ public final class PulseAudioServer: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let socket = directory + "/native"
         var environment = ProcessInfo.processInfo.environment
-        for (key, value) in ["PULSE_SERVER": "unix:" + socket, "PULSE_RUNTIME_PATH": directory, "PULSE_STATE_PATH": directory,
-                             "XDG_RUNTIME_DIR": directory, "HOME": directory] { environment[key] = value }
+        for (key, value) in [
+            "PULSE_SERVER": "unix:" + socket, "PULSE_RUNTIME_PATH": directory, "PULSE_STATE_PATH": directory,
+            "XDG_RUNTIME_DIR": directory, "HOME": directory,
+        ] { environment[key] = value }
         environment["DISPLAY"] = nil
         self.environment = environment
-        daemon = ManagedProcess(name: "pulseaudio", executable: "/usr/bin/pulseaudio", arguments: [
-            "--system=no", "--daemonize=no", "--exit-idle-time=-1", "-n", "--disable-shm=yes",
-            "--load=module-native-protocol-unix auth-anonymous=1 socket=" + socket,
-            "--load=module-null-sink sink_name=oton_test rate=\(Self.rate) channels=2",
-        ], environment: environment)
+        daemon = ManagedProcess(
+            name: "pulseaudio", executable: "/usr/bin/pulseaudio",
+            arguments: [
+                "--system=no", "--daemonize=no", "--exit-idle-time=-1", "-n", "--disable-shm=yes",
+                "--load=module-native-protocol-unix auth-anonymous=1 socket=" + socket,
+                "--load=module-null-sink sink_name=oton_test rate=\(Self.rate) channels=2",
+            ], environment: environment)
         try daemon.start()
         // Ready when its socket accepts a connection. (`pactl info` in a loop hung the test in
         // Process.waitUntilExit once; the null sink is the only sink, so it is the default anyway.)
@@ -58,9 +62,11 @@ public final class PulseAudioServer: @unchecked Sendable {
     /// Starts recording the sink's monitor (mono S16LE at `rate`) into `file`.
     public func record(into file: String) throws {
         FileManager.default.createFile(atPath: file, contents: nil)
-        let recorder = ManagedProcess(name: "parec", executable: "/usr/bin/parec", arguments: [
-            "-d", "oton_test.monitor", "--raw", "--format=s16le", "--rate=\(Self.rate)", "--channels=1", "--latency-msec=20",
-        ], environment: environment, stdout: FileHandle(forWritingAtPath: file))
+        let recorder = ManagedProcess(
+            name: "parec", executable: "/usr/bin/parec",
+            arguments: [
+                "-d", "oton_test.monitor", "--raw", "--format=s16le", "--rate=\(Self.rate)", "--channels=1", "--latency-msec=20",
+            ], environment: environment, stdout: FileHandle(forWritingAtPath: file))
         try recorder.start()
         self.recorder = recorder
     }
@@ -71,7 +77,7 @@ public final class PulseAudioServer: @unchecked Sendable {
         let window = Int(Double(rate) * windowSeconds)
         let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         return stride(from: 0, to: samples.count - window + 1, by: window).map { start in
-            let sum = samples[start ..< start + window].reduce(0.0) { $0 + Double($1) * Double($1) }
+            let sum = samples[start..<start + window].reduce(0.0) { $0 + Double($1) * Double($1) }
             return (sum / Double(window)).squareRoot() / 32768
         }
     }
@@ -126,7 +132,7 @@ public struct HeardSound: Sendable {
         var start = from
         var silent = false
         while start + window <= samples.count {
-            let level = rms(start ..< start + window)
+            let level = rms(start..<start + window)
             if !silent { silent = level < silence } else if level > threshold { return start }
             start += window
         }

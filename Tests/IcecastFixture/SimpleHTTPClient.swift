@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A response read by `SimpleHTTPClient`.
@@ -49,9 +50,10 @@ public enum SimpleHTTPClient {
         let bytes = payload
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    try blockingExchange(port: port, payload: bytes, timeout: timeout, maxBytes: maxBytes)
-                })
+                continuation.resume(
+                    with: Result {
+                        try blockingExchange(port: port, payload: bytes, timeout: timeout, maxBytes: maxBytes)
+                    })
             }
         }
     }

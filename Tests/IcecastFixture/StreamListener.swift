@@ -127,7 +127,8 @@ public final class StreamListener: @unchecked Sendable {
 
     private func handle(_ line: String) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let type = object["type"] as? String, let kind = ListenerEvent.Kind(rawValue: type) else { return }
+            let type = object["type"] as? String, let kind = ListenerEvent.Kind(rawValue: type)
+        else { return }
         var tags: [String: String] = [:]
         for (k, v) in (object["tags"] as? [String: Any]) ?? [:] { tags[k] = "\(v)" }
         let event = ListenerEvent(
@@ -137,49 +138,49 @@ public final class StreamListener: @unchecked Sendable {
     }
 
     static let script = #"""
-import sys, json, time
-import gi
-gi.require_version('Gst', '1.0')
-from gi.repository import Gst, GLib
-Gst.init(None)
-t0 = time.monotonic()
-def out(d):
-    d["t"] = round(time.monotonic() - t0, 3)
-    sys.stdout.write(json.dumps(d) + "\n")
-    sys.stdout.flush()
-p = Gst.Pipeline.new("listener")
-src = Gst.ElementFactory.make("souphttpsrc", "src")
-src.set_property("location", sys.argv[1])
-src.set_property("iradio-mode", True)
-src.set_property("user-agent", "OtonTestListener/1.0")
-dec = Gst.ElementFactory.make("decodebin", "dec")
-p.add(src); p.add(dec); src.link(dec)
-def pad_added(_, pad):
-    # one fakesink per pad: chained Ogg streams produce a new pad per chain
-    sink = Gst.ElementFactory.make("fakesink", None)
-    sink.set_property("sync", False)
-    p.add(sink); sink.sync_state_with_parent()
-    pad.link(sink.get_static_pad("sink"))
-dec.connect("pad-added", pad_added)
-loop = GLib.MainLoop()
-def on_msg(bus, m):
-    if m.type == Gst.MessageType.TAG:
-        tl = m.parse_tag(); tags = {}
-        for i in range(tl.n_tags()):
-            n = tl.nth_tag_name(i); v = tl.get_value_index(n, 0)
-            if isinstance(v, (str, int, float, bool)): tags[n] = v
-        out({"type": "tag", "tags": tags})
-    elif m.type == Gst.MessageType.ERROR:
-        e, dbg = m.parse_error(); out({"type": "error", "message": e.message + " | " + (dbg or "")}); loop.quit()
-    elif m.type == Gst.MessageType.EOS:
-        out({"type": "eos"}); loop.quit()
-    elif m.type == Gst.MessageType.STATE_CHANGED and m.src == p:
-        if m.parse_state_changed()[1] == Gst.State.PLAYING: out({"type": "playing"})
-bus = p.get_bus(); bus.add_signal_watch(); bus.connect("message", on_msg)
-p.set_state(Gst.State.PLAYING)
-try:
-    loop.run()
-finally:
-    p.set_state(Gst.State.NULL)
-"""#
+        import sys, json, time
+        import gi
+        gi.require_version('Gst', '1.0')
+        from gi.repository import Gst, GLib
+        Gst.init(None)
+        t0 = time.monotonic()
+        def out(d):
+            d["t"] = round(time.monotonic() - t0, 3)
+            sys.stdout.write(json.dumps(d) + "\n")
+            sys.stdout.flush()
+        p = Gst.Pipeline.new("listener")
+        src = Gst.ElementFactory.make("souphttpsrc", "src")
+        src.set_property("location", sys.argv[1])
+        src.set_property("iradio-mode", True)
+        src.set_property("user-agent", "OtonTestListener/1.0")
+        dec = Gst.ElementFactory.make("decodebin", "dec")
+        p.add(src); p.add(dec); src.link(dec)
+        def pad_added(_, pad):
+            # one fakesink per pad: chained Ogg streams produce a new pad per chain
+            sink = Gst.ElementFactory.make("fakesink", None)
+            sink.set_property("sync", False)
+            p.add(sink); sink.sync_state_with_parent()
+            pad.link(sink.get_static_pad("sink"))
+        dec.connect("pad-added", pad_added)
+        loop = GLib.MainLoop()
+        def on_msg(bus, m):
+            if m.type == Gst.MessageType.TAG:
+                tl = m.parse_tag(); tags = {}
+                for i in range(tl.n_tags()):
+                    n = tl.nth_tag_name(i); v = tl.get_value_index(n, 0)
+                    if isinstance(v, (str, int, float, bool)): tags[n] = v
+                out({"type": "tag", "tags": tags})
+            elif m.type == Gst.MessageType.ERROR:
+                e, dbg = m.parse_error(); out({"type": "error", "message": e.message + " | " + (dbg or "")}); loop.quit()
+            elif m.type == Gst.MessageType.EOS:
+                out({"type": "eos"}); loop.quit()
+            elif m.type == Gst.MessageType.STATE_CHANGED and m.src == p:
+                if m.parse_state_changed()[1] == Gst.State.PLAYING: out({"type": "playing"})
+        bus = p.get_bus(); bus.add_signal_watch(); bus.connect("message", on_msg)
+        p.set_state(Gst.State.PLAYING)
+        try:
+            loop.run()
+        finally:
+            p.set_state(Gst.State.NULL)
+        """#
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import IcecastFixture
 
 final class IcecastFixtureTests: XCTestCase {
@@ -57,8 +58,9 @@ final class IcecastFixtureTests: XCTestCase {
     func testMP3InitialTitleOnConnectAndLiveTitleChange() async throws {
         let server = try await startServer()
         let t0 = Date()
-        _ = try await server.startSource(mount: "/test.mp3", format: .mp3, initialTitle: "Artist A - Song One",
-                                         stationName: "Oton Test FM", genre: "Test")
+        _ = try await server.startSource(
+            mount: "/test.mp3", format: .mp3, initialTitle: "Artist A - Song One",
+            stationName: "Oton Test FM", genre: "Test")
         print("[timing] mp3 mount live after \(ms(since: t0)) ms")
 
         let status = try await server.status()
@@ -93,8 +95,9 @@ final class IcecastFixtureTests: XCTestCase {
     func testOggInitialTitleOnConnectAndLiveTitleChange() async throws {
         let server = try await startServer()
         let t0 = Date()
-        _ = try await server.startSource(mount: "/test.ogg", format: .ogg, initialTitle: "Artist A - Song One",
-                                         stationName: "Oton Test FM", genre: "Test")
+        _ = try await server.startSource(
+            mount: "/test.ogg", format: .ogg, initialTitle: "Artist A - Song One",
+            stationName: "Oton Test FM", genre: "Test")
         print("[timing] ogg mount live after \(ms(since: t0)) ms")
         let oggStatus = try await server.status()
         let mount = try XCTUnwrap(oggStatus.mount("/test.ogg"))
@@ -175,15 +178,17 @@ final class IcecastFixtureTests: XCTestCase {
 
     func testStatusJSONListsSeveralMountsAsArray() async throws {
         let server = try await startServer()
-        _ = try await server.startSource(mount: "/one.mp3", format: .mp3, initialTitle: "One - Mp3",
-                                         stationName: "Station One", genre: "Jazz")
+        _ = try await server.startSource(
+            mount: "/one.mp3", format: .mp3, initialTitle: "One - Mp3",
+            stationName: "Station One", genre: "Jazz")
         // One mount: icestats.source is an object.
         let single = try await server.get("/status-json.xsl")
         let singleRoot = try XCTUnwrap(try JSONSerialization.jsonObject(with: single.body) as? [String: Any])
         XCTAssertTrue((singleRoot["icestats"] as? [String: Any])?["source"] is [String: Any])
 
-        _ = try await server.startSource(mount: "/two.ogg", format: .ogg, initialTitle: "Two - Ogg",
-                                         stationName: "Station Two", genre: "Rock")
+        _ = try await server.startSource(
+            mount: "/two.ogg", format: .ogg, initialTitle: "Two - Ogg",
+            stationName: "Station Two", genre: "Rock")
         let several = try await server.get("/status-json.xsl")
         let severalRoot = try XCTUnwrap(try JSONSerialization.jsonObject(with: several.body) as? [String: Any])
         XCTAssertTrue((severalRoot["icestats"] as? [String: Any])?["source"] is [[String: Any]])

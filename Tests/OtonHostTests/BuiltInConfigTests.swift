@@ -1,7 +1,8 @@
 import Foundation
-@testable import OtonHost
 import OtonTestSupport
 import XCTest
+
+@testable import OtonHost
 
 /// The built-in default is the one source of the shipped plugins.json and of `oton config init`.
 final class BuiltInConfigTests: XCTestCase {
@@ -13,10 +14,14 @@ final class BuiltInConfigTests: XCTestCase {
     func testTheBuiltInDefaultPlaysOtonFMWithEveryBundledPlugin() throws {
         let config = try ConfigLoader.loadBuiltIn()
         XCTAssertEqual(config.defaultStation?.name, "Oton FM")
-        XCTAssertEqual(Set(config.plugins.map(\.id)), ["org.oton.sleep-timer", "org.oton.share", "org.oton.artwork",
-                                                       "org.oton.now-playing", "org.oton.history", "org.oton.file-sink",
-                                                       "org.oton.web-remote", "org.oton.metrics", "org.oton.snapcast",
-                                                       "org.oton.upnp"])
+        XCTAssertEqual(
+            Set(config.plugins.map(\.id)),
+            [
+                "org.oton.sleep-timer", "org.oton.share", "org.oton.artwork",
+                "org.oton.now-playing", "org.oton.history", "org.oton.file-sink",
+                "org.oton.web-remote", "org.oton.metrics", "org.oton.snapcast",
+                "org.oton.upnp",
+            ])
     }
 
     func testWithNoFileAnywhereTheBuiltInDefaultIsChosenAndSaysWhereItLooked() throws {
@@ -27,7 +32,9 @@ final class BuiltInConfigTests: XCTestCase {
         XCTAssertEqual(try ConfigLoader.load(explicit: nil, environment: environment, currentDirectory: directory.path).defaultStation?.name, "Oton FM")
         // A missing file that was asked for by name is still an error, never the default.
         XCTAssertThrowsError(try ConfigLoader.locate(explicit: directory.file("missing.json"), environment: environment, currentDirectory: directory.path))
-        XCTAssertThrowsError(try ConfigLoader.locate(explicit: nil, environment: ["OTON_CONFIG": directory.file("missing.json")],
-                                                     currentDirectory: directory.path))
+        XCTAssertThrowsError(
+            try ConfigLoader.locate(
+                explicit: nil, environment: ["OTON_CONFIG": directory.file("missing.json")],
+                currentDirectory: directory.path))
     }
 }

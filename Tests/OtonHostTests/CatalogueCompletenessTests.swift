@@ -13,11 +13,13 @@ final class CatalogueCompletenessTests: XCTestCase {
     func testEveryMessageInTheCodeIsTranslatedIntoRussian() throws {
         let used = try Self.msgidsInCode()
         XCTAssertGreaterThan(used.count, 50, "the scan finds the messages (status line, errors, abstracts)")
-        for expected in ["playing", "reconnecting in {seconds} s (attempt {attempt}/{max})", "? keys",
-                         "Can't reach the station. The network seems to be unavailable.", "cannot play {url}: {message}",
-                         // The bundled plugins' replies (ABI 1.4: host.tr in OtonPluginKit reads the same catalogues).
-                         "Sleep timer: stop in {time} (fade {fade} s)", "Nothing is playing right now: there is no track to share",
-                         "a number needs its unit: {number}m for minutes, {number}s for seconds; from 1 second to 24 hours"] {
+        for expected in [
+            "playing", "reconnecting in {seconds} s (attempt {attempt}/{max})", "? keys",
+            "Can't reach the station. The network seems to be unavailable.", "cannot play {url}: {message}",
+            // The bundled plugins' replies (ABI 1.4: host.tr in OtonPluginKit reads the same catalogues).
+            "Sleep timer: stop in {time} (fade {fade} s)", "Nothing is playing right now: there is no track to share",
+            "a number needs its unit: {number}m for minutes, {number}s for seconds; from 1 second to 24 hours",
+        ] {
             XCTAssertNotNil(used[expected], "the scan misses \(expected)")
         }
         let russian = try POFileReader.translations(in: String(contentsOfFile: Self.locale + "/ru.po", encoding: .utf8))
@@ -26,8 +28,9 @@ final class CatalogueCompletenessTests: XCTestCase {
                 XCTFail("\(file): \"\(msgid)\" has no Russian translation in ru.po (run scripts/update-catalogues, then translate it)")
                 continue
             }
-            XCTAssertEqual(MessageCatalogue.placeholders(in: translation), MessageCatalogue.placeholders(in: msgid),
-                           "ru.po: the translation of \"\(msgid)\" must use the same {placeholders}")
+            XCTAssertEqual(
+                MessageCatalogue.placeholders(in: translation), MessageCatalogue.placeholders(in: msgid),
+                "ru.po: the translation of \"\(msgid)\" must use the same {placeholders}")
         }
         let catalogue = MessageCatalogue.load(languages: ["ru"], directories: [Self.locale])
         XCTAssertEqual(catalogue.problems, [])
@@ -53,9 +56,10 @@ final class CatalogueCompletenessTests: XCTestCase {
             let text = try String(contentsOfFile: Self.locale + "/" + file, encoding: .utf8)
             XCTAssertNoThrow(try POFileReader.translations(in: text), file)
             // Untranslated entries (empty msgstr) are listed too, so a volunteer sees every message.
-            let listed = Set(text.split(separator: "\n").filter { $0.hasPrefix("msgid \"") }.map { line in
-                Self.unescaped(String(line.dropFirst(7).dropLast()))
-            })
+            let listed = Set(
+                text.split(separator: "\n").filter { $0.hasPrefix("msgid \"") }.map { line in
+                    Self.unescaped(String(line.dropFirst(7).dropLast()))
+                })
             for msgid in used.keys.sorted() where !listed.contains(msgid) {
                 XCTFail("\(file) does not list \"\(msgid)\" (run scripts/update-catalogues)")
             }
@@ -70,7 +74,7 @@ final class CatalogueCompletenessTests: XCTestCase {
         var checked = 0
         guard let walker = FileManager.default.enumerator(atPath: plugins) else { return XCTFail("no Sources/Plugins") }
         for case let relative as String in walker where relative.hasSuffix(".swift") && relative.contains("/Plugin/") {
-            let text = try String(contentsOfFile: plugins + "/" + relative, encoding: .utf8)
+            let text = try Self.source(plugins + "/" + relative)
             checked += 1
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = String(line)
@@ -89,7 +93,7 @@ final class CatalogueCompletenessTests: XCTestCase {
         let bare = try NSRegularExpression(pattern: #"(abstract|help|discussion): "|ArgumentHelp\("|discussion: \"\"\""#)
         var checked = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".swift") {
-            let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+            let text = try Self.source(folder + "/" + name)
             checked += 1
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = String(line)
@@ -105,7 +109,8 @@ final class CatalogueCompletenessTests: XCTestCase {
     /// `tr("…")` message, or only values (a URL, a message GStreamer or a plugin wrote) around punctuation.
     func testWarningsAndErrorsGoThroughTheCatalogue() throws {
         // The host's logger, a plugin's host.log and the file sink's notices.
-        let logged = try NSRegularExpression(pattern: #"(?:logger\.(?:warning|error)\(|host\.log\(OTON_LOG_(?:WARNING|ERROR), |\.log\(level: \.(?:warning|error), message: )"(.*)"\)+\s*$"#)
+        let logged = try NSRegularExpression(
+            pattern: #"(?:logger\.(?:warning|error)\(|host\.log\(OTON_LOG_(?:WARNING|ERROR), |\.log\(level: \.(?:warning|error), message: )"(.*)"\)+\s*$"#)
         // What is left of a logged literal once its interpolations are taken out.
         let interpolation = try NSRegularExpression(pattern: #"\\\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"#)
         var checked = 0
@@ -115,11 +120,12 @@ final class CatalogueCompletenessTests: XCTestCase {
             let root = TestPaths.root + "/Sources/" + folder
             guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
             for case let relative as String in walker where relative.hasSuffix(".swift") {
-                let text = try String(contentsOfFile: root + "/" + relative, encoding: .utf8)
+                let text = try Self.source(root + "/" + relative)
                 for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                     let line = String(line)
                     guard let match = logged.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
-                          let range = Range(match.range(at: 1), in: line) else { continue }
+                        let range = Range(match.range(at: 1), in: line)
+                    else { continue }
                     checked += 1
                     let literal = String(line[range])
                     if literal.contains("tr(\"") { continue }
@@ -133,6 +139,15 @@ final class CatalogueCompletenessTests: XCTestCase {
         XCTAssertGreaterThan(checked, 20, "the scan finds the host's warnings")
     }
 
+    /// A source file's text with each call the formatter broke after its "(" joined again
+    /// ("tr(\n        \"…\"" reads "tr(\"…\""; a lone ")" rejoins its line), so every scan here reads a call on
+    /// one line, as scripts/update-catalogues does.
+    static func source(_ path: String) throws -> String {
+        try String(contentsOfFile: path, encoding: .utf8)
+            .replacingOccurrences(of: #"\(\n\s*"#, with: "(", options: .regularExpression)
+            .replacingOccurrences(of: #"\n\s*\)"#, with: ")", options: .regularExpression)
+    }
+
     /// msgid → the first file using it: every `tr("…")` literal in Sources (comment lines skipped).
     /// An interpolation in a msgid would make a key that no catalogue can hold, so it fails here.
     static func msgidsInCode() throws -> [String: String] {
@@ -141,7 +156,7 @@ final class CatalogueCompletenessTests: XCTestCase {
         let call = try NSRegularExpression(pattern: #"\b(?:tr|N_)\("((?:[^"\\]|\\.)*)""#)
         guard let walker = FileManager.default.enumerator(atPath: sources) else { return [:] }
         for case let relative as String in walker where relative.hasSuffix(".swift") {
-            let text = try String(contentsOfFile: sources + "/" + relative, encoding: .utf8)
+            let text = try Self.source(sources + "/" + relative)
             for line in text.split(separator: "\n") where !line.drop(while: { $0 == " " }).hasPrefix("//") {
                 let line = String(line)
                 for match in call.matches(in: line, range: NSRange(line.startIndex..., in: line)) {

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
-@testable import OtonHost
 import XCTest
+
+@testable import OtonHost
 
 /// One rule for every command registration, in-process or from an isolated plugin's process:
 /// the name rule, no control characters, 1 KiB of usage and help, 64 commands per plugin.
@@ -22,8 +23,9 @@ final class CommandRuleTests: XCTestCase {
     func testHelpAndUsageAreBoundedAndPrintable() {
         let registry = CommandRegistry()
         XCTAssertEqual(registry.register(command("a", help: String(repeating: "h", count: 1024)), for: "org.x"), .registered)
-        XCTAssertEqual(registry.register(command("b", help: String(repeating: "h", count: 1025)), for: "org.x"),
-                       .refused("its help is 1025 bytes (at most 1024)"))
+        XCTAssertEqual(
+            registry.register(command("b", help: String(repeating: "h", count: 1025)), for: "org.x"),
+            .refused("its help is 1025 bytes (at most 1024)"))
         XCTAssertEqual(registry.register(command("c", help: "red \u{1B}[31m"), for: "org.x"), .refused("its help contains control characters"))
         XCTAssertEqual(registry.register(command("d", usage: "d\u{9B}2J"), for: "org.x"), .refused("its usage contains control characters"))
         XCTAssertEqual(registry.register(command("e", help: "Песня «ü»"), for: "org.x"), .registered)
@@ -31,7 +33,7 @@ final class CommandRuleTests: XCTestCase {
 
     func testAPluginHasAtMost64CommandsAndOthersAreNotAffected() {
         let registry = CommandRegistry()
-        for index in 0 ..< CommandRule.maximumPerPlugin {
+        for index in 0..<CommandRule.maximumPerPlugin {
             XCTAssertEqual(registry.register(command("c-\(index)"), for: "org.x"), .registered)
         }
         guard case .refused = registry.register(command("one-more"), for: "org.x") else { return XCTFail("the 65th command") }

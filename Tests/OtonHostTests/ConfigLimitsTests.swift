@@ -7,26 +7,27 @@ import XCTest
 final class ConfigLimitsTests: XCTestCase {
     func testDuplicateKeyNamesFileLineAndColumnOfBoth() throws {
         let text = """
-        {
-          "plugins": [
             {
-              "id": "org.oton.sleep-timer",
-              "path": "libOtonSleepTimer.so",
-              "config": {
-                "fade_seconds": 10,
-                "volume": 1,
-                "action": "stop",
-                "presets_minutes": [5, 10],
-                "fade_seconds": 20,
-                "volume": 2
-              }
+              "plugins": [
+                {
+                  "id": "org.oton.sleep-timer",
+                  "path": "libOtonSleepTimer.so",
+                  "config": {
+                    "fade_seconds": 10,
+                    "volume": 1,
+                    "action": "stop",
+                    "presets_minutes": [5, 10],
+                    "fade_seconds": 20,
+                    "volume": 2
+                  }
+                }
+              ]
             }
-          ]
-        }
-        """
+            """
         XCTAssertThrowsError(try ConfigLoader.parse(Data(text.utf8), file: "/etc/oton/plugins.json")) { error in
-            XCTAssertEqual("\((error as? ConfigError)?.message ?? "")",
-                           #"/etc/oton/plugins.json:11:9: duplicate key "fade_seconds" (first at 7:9); remove one"#)
+            XCTAssertEqual(
+                "\((error as? ConfigError)?.message ?? "")",
+                #"/etc/oton/plugins.json:11:9: duplicate key "fade_seconds" (first at 7:9); remove one"#)
         }
     }
 
@@ -53,9 +54,9 @@ final class ConfigLimitsTests: XCTestCase {
         var index = 0
         while size < 5_000 {
             let entry = """
-                {"id": "org.example.p\(index)", "path": "libP\(index).so", "enabled": \(index % 2 == 0),
-                 "config": {"list": [[1, 2, [3, [4, [5]]]], {"a": {"b": {"c": [true, null, 1.50]}}}], "n": 12345678901234567890}}
-            """
+                    {"id": "org.example.p\(index)", "path": "libP\(index).so", "enabled": \(index % 2 == 0),
+                     "config": {"list": [[1, 2, [3, [4, [5]]]], {"a": {"b": {"c": [true, null, 1.50]}}}], "n": 12345678901234567890}}
+                """
             plugins.append(entry)
             size += entry.utf8.count
             index += 1

@@ -14,7 +14,8 @@ final class ConfigTests: XCTestCase {
     }
 
     func testRelativePluginPathsAreResolvedAgainstTheFile() throws {
-        let data = Data(#"{"plugins":[{"id":"org.a.b","path":"lib/libx.so"},{"id":"org.a.c","path":"liby.so","enabled":false,"config":{"k":[1,true,"s"]}}]}"#.utf8)
+        let data = Data(
+            #"{"plugins":[{"id":"org.a.b","path":"lib/libx.so"},{"id":"org.a.c","path":"liby.so","enabled":false,"config":{"k":[1,true,"s"]}}]}"#.utf8)
         let config = try ConfigLoader.parse(data, file: "/etc/oton/plugins.json")
         XCTAssertEqual(config.plugins[0].path, "/etc/oton/lib/libx.so")
         XCTAssertTrue(config.plugins[0].enabled)
@@ -53,10 +54,12 @@ final class ConfigTests: XCTestCase {
     func testLookupOrder() {
         let environment = ["OTON_CONFIG": "/env/p.json", "XDG_CONFIG_HOME": "/xdg", "HOME": "/home/u"]
         XCTAssertEqual(ConfigLoader.candidates(explicit: "/flag.json", environment: environment, currentDirectory: "/cwd"), ["/flag.json"])
-        XCTAssertEqual(ConfigLoader.candidates(explicit: nil, environment: environment, currentDirectory: "/cwd"),
-                       ["/env/p.json", "/xdg/oton/plugins.json", "/cwd/plugins.json"])
-        XCTAssertEqual(ConfigLoader.candidates(explicit: nil, environment: ["HOME": "/home/u"], currentDirectory: "/cwd"),
-                       ["/home/u/.config/oton/plugins.json", "/cwd/plugins.json"])
+        XCTAssertEqual(
+            ConfigLoader.candidates(explicit: nil, environment: environment, currentDirectory: "/cwd"),
+            ["/env/p.json", "/xdg/oton/plugins.json", "/cwd/plugins.json"])
+        XCTAssertEqual(
+            ConfigLoader.candidates(explicit: nil, environment: ["HOME": "/home/u"], currentDirectory: "/cwd"),
+            ["/home/u/.config/oton/plugins.json", "/cwd/plugins.json"])
     }
 
     func testMissingExplicitFileIsAnError() {

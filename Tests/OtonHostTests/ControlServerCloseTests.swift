@@ -9,8 +9,9 @@ final class ControlServerCloseTests: XCTestCase {
     /// Inodes of the sockets this process has open.
     private func openSocketInodes() -> Set<String> {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return Set(entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }
-            .filter { $0.hasPrefix("socket:") })
+        return Set(
+            entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }
+                .filter { $0.hasPrefix("socket:") })
     }
 
     private func connect(_ path: String) throws -> Int32 {
@@ -49,8 +50,9 @@ final class ControlServerCloseTests: XCTestCase {
         let bus = PluginBus()
         let player = Player(station: Station(name: "Nowhere", url: "http://127.0.0.1:9/none"), bus: bus, options: Player.Options(headless: true)) { _ in }
         defer { player.shutdown() }
-        let plugins = PluginManager(bus: bus, requests: RecordingRequests(),
-                                    directories: .init(dataHome: directory.file("d"), cacheHome: directory.file("c")))
+        let plugins = PluginManager(
+            bus: bus, requests: RecordingRequests(),
+            directories: .init(dataHome: directory.file("d"), cacheHome: directory.file("c")))
         let before = openSocketInodes()
         let server = try ControlServer(instance: "close-test-\(getpid())", bus: bus, player: player, plugins: plugins)
 
@@ -71,10 +73,11 @@ final class ControlServerCloseTests: XCTestCase {
 
         XCTAssertTrue(server.close(), "every client thread ended within the wait")
         XCTAssertFalse(FileManager.default.fileExists(atPath: server.path), "the socket file is removed")
-        XCTAssertEqual(openSocketInodes().subtracting(before).count, 3,
-                       "when close() returns only the test's own 3 client sockets are left: the server closed the listener and its side of each client")
+        XCTAssertEqual(
+            openSocketInodes().subtracting(before).count, 3,
+            "when close() returns only the test's own 3 client sockets are left: the server closed the listener and its side of each client")
         for fd in [subscriber, asker, idle] {
-            while readLine(fd) != nil {} // what was sent before the hang-up
+            while readLine(fd) != nil {}  // what was sent before the hang-up
             var byte: UInt8 = 0
             XCTAssertEqual(recv(fd, &byte, 1, 0), 0, "the server hung up")
         }

@@ -1,5 +1,6 @@
-@testable import OtonMedia
 import XCTest
+
+@testable import OtonMedia
 
 /// The `#EXTINF` reading behind HLS segment titles (issue 39 §3) and M3U entry titles.
 final class EXTINFLineTests: XCTestCase {
@@ -24,7 +25,8 @@ final class EXTINFLineTests: XCTestCase {
         let many = (0..<(HLSSegmentTitles.capacity + 10)).map { "#EXTINF:1,T\($0)\nmany/\($0).ts" }.joined(separator: "\n")
         HLSSegmentTitles.remember(playlist: "#EXTM3U\n" + many, url: base)
         XCTAssertNil(HLSSegmentTitles.title(forSegment: "http://127.0.0.1:9/extinf-test/seg/1.ts"), "the oldest are forgotten past the capacity")
-        XCTAssertEqual(HLSSegmentTitles.title(forSegment: "http://127.0.0.1:9/extinf-test/many/\(HLSSegmentTitles.capacity + 9).ts")?.title,
-                       "T\(HLSSegmentTitles.capacity + 9)")
+        XCTAssertEqual(
+            HLSSegmentTitles.title(forSegment: "http://127.0.0.1:9/extinf-test/many/\(HLSSegmentTitles.capacity + 9).ts")?.title,
+            "T\(HLSSegmentTitles.capacity + 9)")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import OtonTestSupport
 import SleepTimerLogic
 import XCTest
+
 @testable import OtonHost
 
 /// What the help texts offer is what the code does: every key the status line handles is in
@@ -14,10 +15,10 @@ final class HelpAgreesWithTheCodeTests: XCTestCase {
         let source = try String(contentsOfFile: TestPaths.root + "/Sources/oton/StatusLine.swift", encoding: .utf8)
         let switchStart = try XCTUnwrap(source.range(of: "switch byte {"), "the key switch")
         let switchEnd = try XCTUnwrap(source[switchStart.upperBound...].range(of: "default: break"), "the key switch's end")
-        let body = source[switchStart.upperBound ..< switchEnd.lowerBound]
+        let body = source[switchStart.upperBound..<switchEnd.lowerBound]
         var keys: [String] = []
         for line in body.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("case ") {
-            guard let match = line.firstMatch(of: #/case UInt8\(ascii: "(.)"\)(?: \.\.\. UInt8\(ascii: "(.)"\))?/#) else { continue }
+            guard let match = line.firstMatch(of: #/case UInt8\(ascii: "(.)"\)(?: ?\.\.\. ?UInt8\(ascii: "(.)"\))?/#) else { continue }
             let key = match.output.2.map { "\(match.output.1)–\($0)" } ?? (match.output.1 == " " ? "space" : String(match.output.1))
             if !keys.contains(key) { keys.append(key) }
         }

@@ -1,19 +1,20 @@
 import Foundation
-@testable import OtonHost
 import XCTest
+
+@testable import OtonHost
 
 /// A peer on the isolation socket announces a 64 MiB JSON header: the channel refuses it from the
 /// length prefix alone, without waiting for (or reading) one byte of it, and says why.
 final class IsolationChannelCapTests: XCTestCase {
     private func prefix(length: UInt32, kind: UInt8, headerLength: UInt32) -> [UInt8] {
-        func le(_ value: UInt32) -> [UInt8] { (0 ..< 4).map { UInt8(truncatingIfNeeded: value >> UInt32($0 * 8)) } }
+        func le(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> UInt32($0 * 8)) } }
         return le(length) + [kind] + le(headerLength)
     }
 
     func testAHeaderOverTheCapIsRefusedBeforeItIsRead() throws {
         let (ours, theirs) = try IsolationChannel.pair()
         defer { close(ours); close(theirs) }
-        let headerLength = UInt32(64 << 20) - 5 // the largest a frame may carry
+        let headerLength = UInt32(64 << 20) - 5  // the largest a frame may carry
         let bytes = prefix(length: 5 + headerLength, kind: IsolationChannel.Kind.request.rawValue, headerLength: headerLength)
         XCTAssertEqual(bytes.withUnsafeBytes { write(theirs, $0.baseAddress, $0.count) }, 9)
         // Only the prefix was sent: a channel that tried to read the header would wait here forever.
@@ -35,7 +36,9 @@ final class IsolationChannelCapTests: XCTestCase {
         let received = DispatchQueue.global()
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var frame: IsolationChannel.Frame?
-        received.async { frame = receiver.receive(); done.signal() }
+        received.async {
+            frame = receiver.receive(); done.signal()
+        }
         XCTAssertTrue(sender.send(.reply, ["t": .string(text)]))
         XCTAssertEqual(done.wait(timeout: .now() + 20), .success)
         XCTAssertEqual(frame?.header["t"]?.stringValue, text)

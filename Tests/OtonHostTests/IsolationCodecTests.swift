@@ -1,15 +1,17 @@
 import Foundation
-@testable import OtonHost
 import PluginAPI
 import XCTest
+
+@testable import OtonHost
 
 /// The frames an isolated plugin's events and media travel in: what goes in comes out (the core
 /// kinds' payloads rebuilt from their fields), and every truncated or lying body reads as nothing.
 final class IsolationCodecTests: XCTestCase {
     func testATrackEventComesBackWithItsPayloadAndExtraFields() throws {
         let registry = EventKindRegistry()
-        let track = TrackInfo(title: "Песня", artist: "Artist \"A\"", rawTitle: "Artist \"A\" - Песня", station: "Test FM",
-                              bitrate: 128_000, codec: "MP3", streamURL: URL(string: "http://127.0.0.1/s"), isBreak: false)
+        let track = TrackInfo(
+            title: "Песня", artist: "Artist \"A\"", rawTitle: "Artist \"A\" - Песня", station: "Test FM",
+            bitrate: 128_000, codec: "MP3", streamURL: URL(string: "http://127.0.0.1/s"), isBreak: false)
         var event = BusEvent.track(track, sequence: 7)
         event.extraFields = [("tag_mono_ns", "123"), ("", "\u{0}\n")]
         let back = try XCTUnwrap(IsolationCodec.event(fromBody: IsolationCodec.body(of: event), registry: registry))
@@ -40,7 +42,7 @@ final class IsolationCodecTests: XCTestCase {
     func testTruncatedAndLyingBodiesReadAsNothing() {
         let registry = EventKindRegistry()
         let body = IsolationCodec.body(of: BusEvent.volume(0.5))
-        for length in 0 ..< body.count {
+        for length in 0..<body.count {
             XCTAssertNil(IsolationCodec.event(fromBody: Array(body.prefix(length)), registry: registry), "cut at \(length)")
         }
         var lying = IsolationBinaryWriter()
@@ -56,15 +58,16 @@ final class IsolationCodecTests: XCTestCase {
     /// The child's ready message and requests are JSON headers: they come back as sent, and a
     /// child that lies about a number (beyond UInt32, a fraction, a string) is not believed.
     func testTheReadyManifestComesBackAndLyingNumbersAreRefused() throws {
-        let manifest = PluginManifest(path: "/p/libX.so", id: "org.x", name: "X «ü»", version: "1.0", description: "d\n\u{1}",
-                                      abiMajor: 1, abiMinor: 3, descriptorSize: 200, consumes: ["track"], mediaTaps: 3,
-                                      commands: [.init(name: "x", usage: "x [y]", help: "h")], hasOnEvent: true, hasOnMedia: false, hasOnCommand: true)
+        let manifest = PluginManifest(
+            path: "/p/libX.so", id: "org.x", name: "X «ü»", version: "1.0", description: "d\n\u{1}",
+            abiMajor: 1, abiMinor: 3, descriptorSize: 200, consumes: ["track"], mediaTaps: 3,
+            commands: [.init(name: "x", usage: "x [y]", help: "h")], hasOnEvent: true, hasOnMedia: false, hasOnCommand: true)
         let pcm = PCMFormatChoice(sampleFormat: 2, rate: 192_000, channels: 8)
         let header = IsolationManifest.header(of: manifest, taps: 1, pcm: pcm)
         let sent = try XCTUnwrap(JSONValue.parse(Data(JSONValue.object(header).jsonText.utf8)).objectValue)
         let ready = try XCTUnwrap(IsolationManifest.ready(from: sent))
         var withoutCommands = manifest
-        withoutCommands.commands = [] // they come in `registered` frames before it
+        withoutCommands.commands = []  // they come in `registered` frames before it
         XCTAssertEqual(ready.manifest, withoutCommands)
         XCTAssertEqual(ready.pcm, pcm)
         XCTAssertEqual(ready.taps, 1)
@@ -77,8 +80,9 @@ final class IsolationCodecTests: XCTestCase {
             lying["abi"] = lie
             XCTAssertNil(IsolationManifest.ready(from: lying), lie.jsonText)
         }
-        XCTAssertEqual(IsolationCodec.request(from: try XCTUnwrap(IsolationCodec.header(of: .fadeVolume(to: 0.25, milliseconds: 300)))),
-                       .fadeVolume(to: 0.25, milliseconds: 300))
+        XCTAssertEqual(
+            IsolationCodec.request(from: try XCTUnwrap(IsolationCodec.header(of: .fadeVolume(to: 0.25, milliseconds: 300)))),
+            .fadeVolume(to: 0.25, milliseconds: 300))
         XCTAssertEqual(IsolationCodec.request(from: ["r": "volume", "v": .number(1e300)]), .setVolume(1.5), "clamped")
         XCTAssertNil(IsolationCodec.request(from: ["r": "volume", "v": "loud"]))
         XCTAssertNil(IsolationCodec.request(from: ["r": "explode"]))

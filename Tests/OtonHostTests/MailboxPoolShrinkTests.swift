@@ -22,7 +22,7 @@ final class MailboxPoolShrinkTests: XCTestCase {
     func testAWorkerAddedForStuckCallsLeavesWhenIdle() throws {
         let pool = MailboxPool.shared
         let base = pool.workerCount
-        let gates = (0 ... base).map { _ in Gate() }
+        let gates = (0...base).map { _ in Gate() }
         let mailboxes = gates.enumerated().map { index, gate in
             let mailbox = Mailbox(name: "stuck-\(index)")
             mailbox.start(consumer: gate)

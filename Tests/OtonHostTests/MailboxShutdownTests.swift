@@ -42,7 +42,7 @@ final class MailboxShutdownTests: XCTestCase {
         mailbox.start(consumer: consumer)
         mailbox.offer(track(1))
         XCTAssertEqual(consumer.entered.wait(timeout: .now() + 5), .success)
-        for sequence in UInt64(2) ... 50 { mailbox.offer(track(sequence)) }
+        for sequence in UInt64(2)...50 { mailbox.offer(track(sequence)) }
         XCTAssertEqual(mailbox.discardPending(), 49, "everything behind the call in progress")
         mailbox.offer(track(99))
         consumer.release.signal()
@@ -54,11 +54,11 @@ final class MailboxShutdownTests: XCTestCase {
     func testEventsAlreadyTakenIntoTheBatchAreDroppedToo() {
         // The thread takes the queue as one batch; events of that batch not yet delivered
         // must be dropped (and counted) as well, each exactly once.
-        for _ in 0 ..< 20 {
+        for _ in 0..<20 {
             let consumer = GatedConsumer()
             let mailbox = Mailbox(name: "batch")
             mailbox.start(consumer: consumer)
-            for sequence in 1 ... 200 { mailbox.offer(track(UInt64(sequence))) }
+            for sequence in 1...200 { mailbox.offer(track(UInt64(sequence))) }
             XCTAssertEqual(consumer.entered.wait(timeout: .now() + 5), .success)
             let dropped = mailbox.discardPending()
             consumer.release.signal()

@@ -42,27 +42,32 @@ final class MessageCatalogueTests: XCTestCase {
 
     func testPlaceholdersAreFilledByNameInTheTranslatorsOrder() throws {
         let directory = try TemporaryDirectory(self)
-        try directory.write("ru.po", """
-        msgid "reconnecting in {seconds} s (attempt {attempt})"
-        msgstr "попытка {attempt} через {seconds} с"
-        """)
+        try directory.write(
+            "ru.po",
+            """
+            msgid "reconnecting in {seconds} s (attempt {attempt})"
+            msgstr "попытка {attempt} через {seconds} с"
+            """)
         let catalogue = MessageCatalogue.load(languages: ["ru"], directories: [directory.path])
         XCTAssertEqual(catalogue.tr("reconnecting in {seconds} s (attempt {attempt})", ["seconds": "4", "attempt": "2"]), "попытка 2 через 4 с")
         // A value is never read again as a template; braces that name no value stay.
-        XCTAssertEqual(MessageCatalogue.english.tr("cannot play {url}: {message}", ["url": "http://h/{message}", "message": "x"]),
-                       "cannot play http://h/{message}: x")
+        XCTAssertEqual(
+            MessageCatalogue.english.tr("cannot play {url}: {message}", ["url": "http://h/{message}", "message": "x"]),
+            "cannot play http://h/{message}: x")
         XCTAssertEqual(MessageCatalogue.english.tr("{not a name} {x", ["x": "1"]), "{not a name} {x")
     }
 
     func testATranslationWithOtherPlaceholdersIsNotUsed() throws {
         let directory = try TemporaryDirectory(self)
-        try directory.write("ru.po", """
-        msgid "HTTP {status}"
-        msgstr "HTTP {статус}"
+        try directory.write(
+            "ru.po",
+            """
+            msgid "HTTP {status}"
+            msgstr "HTTP {статус}"
 
-        msgid "sleep {time}"
-        msgstr "таймер сна {time}"
-        """)
+            msgid "sleep {time}"
+            msgstr "таймер сна {time}"
+            """)
         let catalogue = MessageCatalogue.load(languages: ["ru"], directories: [directory.path])
         XCTAssertEqual(catalogue.tr("HTTP {status}", ["status": "404"]), "HTTP 404", "English, not a blank placeholder")
         XCTAssertEqual(catalogue.tr("sleep {time}", ["time": "4:59"]), "таймер сна 4:59")

@@ -1,15 +1,18 @@
 import FileSinkLogic
 import Foundation
 import HistoryLogic
-@testable import OtonHost
 import SleepTimerLogic
 import XCTest
+
+@testable import OtonHost
 
 /// Every numeric parser of user, config and control input at its limits: none may trap,
 /// and each refusal names the value and the accepted range.
 final class NumericInputTests: XCTestCase {
-    private let hostile = ["9223372036854775807", "9223372036854775808", "-9223372036854775808", "99999999999999999999999",
-                           "1e30", "1e400", "inf", "infinity", "nan", "0x1p70", "0x10", "-1", "-0", "", " ", "1.5.5", "١٢"]
+    private let hostile = [
+        "9223372036854775807", "9223372036854775808", "-9223372036854775808", "99999999999999999999999",
+        "1e30", "1e400", "inf", "infinity", "nan", "0x1p70", "0x10", "-1", "-0", "", " ", "1.5.5", "١٢",
+    ]
 
     // MARK: oton ctl volume
 
@@ -21,8 +24,10 @@ final class NumericInputTests: XCTestCase {
         for (text, expected) in accepted {
             XCTAssertEqual(try ControlCommands.volumeArgument(text).get(), expected, text)
         }
-        for text in ["151", "+151", "-151", "+9223372036854775807", "-9223372036854775808", "9223372036854775808",
-                     "99999999999999999999999", "1e3", "0x10", "5.5", "inf", "nan", "", "+", "%", "++5", "5%%", "١٢"] {
+        for text in [
+            "151", "+151", "-151", "+9223372036854775807", "-9223372036854775808", "9223372036854775808",
+            "99999999999999999999999", "1e3", "0x10", "5.5", "inf", "nan", "", "+", "%", "++5", "5%%", "١٢",
+        ] {
             guard case let .failure(error) = ControlCommands.volumeArgument(text) else {
                 XCTFail("\(text) was accepted")
                 continue
@@ -42,8 +47,10 @@ final class NumericInputTests: XCTestCase {
         XCTAssertEqual(try HistoryQuery.parseDate("0d", now: now, timeZone: utc), 1_700_000_000 * 1_000_000)
         XCTAssertNoThrow(try HistoryQuery.parseDate("5217w", now: now, timeZone: utc), "just under 100 years")
         XCTAssertNoThrow(try HistoryQuery.parseDate("36525d", now: now, timeZone: utc), "100 years")
-        for text in ["1e30d", "infw", "1e400w", "99999999999999h", "-5d", "nand", "nanw", "0x1p70h", "5218w", "36526d",
-                     "9223372036854775807m", ".d", "1.5.5h", "+5d", "d"] {
+        for text in [
+            "1e30d", "infw", "1e400w", "99999999999999h", "-5d", "nand", "nanw", "0x1p70h", "5218w", "36526d",
+            "9223372036854775807m", ".d", "1.5.5h", "+5d", "d",
+        ] {
             XCTAssertThrowsError(try HistoryQuery.parseDate(text, now: now, timeZone: utc), text) { error in
                 XCTAssertTrue("\(error)".contains("--since \(text)"), "names the value: \(error)")
                 XCTAssertTrue("\(error)".contains("from 0 to 100 years"), "names the range: \(error)")
@@ -120,9 +127,11 @@ final class NumericInputTests: XCTestCase {
         XCTAssertEqual(try settings(#""max_mb": 1048576"#).maxBytes, 1 << 40)
         XCTAssertEqual(try settings(#""max_mb": 0"#).maxBytes, 0)
         XCTAssertEqual(try settings(#""disk_floor_mb": 1000000000"#).diskFloorBytes, 1_000_000_000 * 1_048_576)
-        for member in [#""max_mb": 1e300"#, #""max_mb": 1048577"#, #""max_mb": -1"#, #""max_mb": 1.7e308"#,
-                       #""max_mb": 18446744073709551615"#, #""disk_floor_mb": 1e300"#, #""buffer_mb": 1e300"#,
-                       #""min_seconds": 1e300"#, #""silence_window": 1e300"#, #""pad_before": -1e300"#] {
+        for member in [
+            #""max_mb": 1e300"#, #""max_mb": 1048577"#, #""max_mb": -1"#, #""max_mb": 1.7e308"#,
+            #""max_mb": 18446744073709551615"#, #""disk_floor_mb": 1e300"#, #""buffer_mb": 1e300"#,
+            #""min_seconds": 1e300"#, #""silence_window": 1e300"#, #""pad_before": -1e300"#,
+        ] {
             XCTAssertThrowsError(try settings(member), member) { error in
                 XCTAssertTrue("\(error)".contains(" must be a number"), "names the range: \(member): \(error)")
                 XCTAssertTrue("\(error)".contains(", not "), "names the value: \(member): \(error)")
@@ -145,8 +154,10 @@ final class NumericInputTests: XCTestCase {
         XCTAssertEqual(try SleepDuration.parse("24h"), 86400)
         XCTAssertEqual(try SleepDuration.parse("1440m"), 86400)
         XCTAssertEqual(try SleepDuration.parse("23:59:59"), 86399)
-        for text in ["0", "0s", "1441", "1441m", "24h1s", "9223372036854775807", "9223372036854775808", "99999999999999999999999",
-                     "999999h", "9999999h", "999999:59:59", "1e3", "inf", "nan", "-5", "0x10", "", "5x", "1h1h"] {
+        for text in [
+            "0", "0s", "1441", "1441m", "24h1s", "9223372036854775807", "9223372036854775808", "99999999999999999999999",
+            "999999h", "9999999h", "999999:59:59", "1e3", "inf", "nan", "-5", "0x10", "", "5x", "1h1h",
+        ] {
             XCTAssertThrowsError(try SleepDuration.parse(text), text) { error in
                 XCTAssertTrue("\(error)".contains("is not a duration"), "\(text): \(error)")
             }

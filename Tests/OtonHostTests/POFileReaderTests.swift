@@ -5,55 +5,57 @@ import XCTest
 final class POFileReaderTests: XCTestCase {
     func testEntriesEscapesAndContinuedStrings() throws {
         let text = """
-        # A translator's comment.
-        msgid ""
-        msgstr ""
-        "Language: ru\\n"
-        "Content-Type: text/plain; charset=UTF-8\\n"
+            # A translator's comment.
+            msgid ""
+            msgstr ""
+            "Language: ru\\n"
+            "Content-Type: text/plain; charset=UTF-8\\n"
 
-        #: Sources/oton/StatusLine.swift
-        msgid "playing"
-        msgstr "воспроизведение"
+            #: Sources/oton/StatusLine.swift
+            msgid "playing"
+            msgstr "воспроизведение"
 
-        msgid "say \\"{name}\\"\\tthen\\\\\\n"
-        msgstr "скажите «{name}»\\t\\\\\\n"
+            msgid "say \\"{name}\\"\\tthen\\\\\\n"
+            msgstr "скажите «{name}»\\t\\\\\\n"
 
-        msgid ""
-        "a long message "
-        "in two parts"
-        msgstr ""
-        "длинное сообщение "
-        "из двух частей"
-        """
+            msgid ""
+            "a long message "
+            "in two parts"
+            msgstr ""
+            "длинное сообщение "
+            "из двух частей"
+            """
         let entries = try POFileReader.translations(in: text)
-        XCTAssertEqual(entries, [
-            "playing": "воспроизведение",
-            "say \"{name}\"\tthen\\\n": "скажите «{name}»\t\\\n",
-            "a long message in two parts": "длинное сообщение из двух частей",
-        ])
+        XCTAssertEqual(
+            entries,
+            [
+                "playing": "воспроизведение",
+                "say \"{name}\"\tthen\\\n": "скажите «{name}»\t\\\n",
+                "a long message in two parts": "длинное сообщение из двух частей",
+            ])
     }
 
     func testUntranslatedFuzzyContextAndPluralEntriesAreSkipped() throws {
         let text = """
-        \u{FEFF}msgid "empty"
-        msgstr ""
+            \u{FEFF}msgid "empty"
+            msgstr ""
 
-        #, fuzzy
-        msgid "unsure"
-        msgstr "не уверен"
+            #, fuzzy
+            msgid "unsure"
+            msgstr "не уверен"
 
-        msgctxt "menu"
-        msgid "open"
-        msgstr "открыть"
+            msgctxt "menu"
+            msgid "open"
+            msgstr "открыть"
 
-        msgid "one file"
-        msgid_plural "{count} files"
-        msgstr[0] "файл"
-        msgstr[1] "файла"
+            msgid "one file"
+            msgid_plural "{count} files"
+            msgstr[0] "файл"
+            msgstr[1] "файла"
 
-        msgid "kept"\r
-        msgstr "оставлено"\r
-        """
+            msgid "kept"\r
+            msgstr "оставлено"\r
+            """
         XCTAssertEqual(try POFileReader.translations(in: text), ["kept": "оставлено"])
     }
 

@@ -1,6 +1,7 @@
 import CGStreamer
-@testable import OtonHost
 import XCTest
+
+@testable import OtonHost
 
 /// Issue 27.7: live MPEG-TS HLS stalled at the start in about one run of four. The cause is a race in
 /// GStreamer 1.22's bins, made to happen every time here: a bin finishes its preroll (ASYNC_DONE) and
@@ -12,7 +13,7 @@ final class PipelineStateRequestsTests: XCTestCase {
     private var pipeline: UnsafeMutablePointer<GstElement>!
 
     override func setUp() {
-        _ = GLibMainLoop.shared // gst_init
+        _ = GLibMainLoop.shared  // gst_init
         pipeline = gst_parse_launch("audiotestsrc ! fakesink sync=true", nil)
     }
 
@@ -24,8 +25,9 @@ final class PipelineStateRequestsTests: XCTestCase {
     /// Without the requests: GStreamer's own behaviour, the stall this works around.
     func testTwoStateChangesDuringTheContinuationLeaveABarePipelinePaused() {
         raceTheContinuation(asking: [GST_STATE_PAUSED, GST_STATE_PLAYING]) { state in _ = gst_element_set_state(pipeline, state) }
-        XCTAssertEqual(settledState(within: 3), GST_STATE_PAUSED,
-                       "GStreamer 1.22 leaves the pipeline PAUSED with PLAYING pending; if this changed, PipelineStateRequests may no longer be needed")
+        XCTAssertEqual(
+            settledState(within: 3), GST_STATE_PAUSED,
+            "GStreamer 1.22 leaves the pipeline PAUSED with PLAYING pending; if this changed, PipelineStateRequests may no longer be needed")
     }
 
     /// With the requests, the same two changes wait for the continuation and the pipeline plays.
@@ -68,7 +70,7 @@ final class PipelineStateRequestsTests: XCTestCase {
     /// to PLAYING is queued and waits for the lock), asks for `states` in turn as the buffering messages
     /// did, and lets go of the lock.
     private func raceTheContinuation(start: (() -> Void)? = nil, asking states: [GstState], ask: (GstState) -> Void) {
-        otgst_state_lock(pipeline) // recursive: this thread's own set_state calls still go through
+        otgst_state_lock(pipeline)  // recursive: this thread's own set_state calls still go through
         if let start { start() } else { _ = gst_element_set_state(pipeline, GST_STATE_PLAYING) }
         // The bin notes its state cookie for the continuation before it posts this message: any change
         // asked from here on makes the continuation abort, however late its thread runs.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import OtonHost
 
 final class PlaylistParserTests: XCTestCase {
@@ -12,10 +13,15 @@ final class PlaylistParserTests: XCTestCase {
     // MARK: PLS
 
     func testPLSOrdersByNumberWithKeysInAnyCase() throws {
-        let text = "[playlist]\r\nNumberOfEntries=2\r\nfile2=http://b.example/stream\r\nTITLE2=Backup\r\nFile1=http://a.example:8000/live\r\nTitle1=Main (128k)\r\nLength1=-1\r\nVersion=2\r\n"
+        let text =
+            "[playlist]\r\nNumberOfEntries=2\r\nfile2=http://b.example/stream\r\nTITLE2=Backup\r\nFile1=http://a.example:8000/live\r\nTitle1=Main (128k)\r\nLength1=-1\r\nVersion=2\r\n"
         let playlist = try parse(text, .pls)
-        XCTAssertEqual(playlist.entries, [PlaylistEntry(url: "http://a.example:8000/live", title: "Main (128k)"),
-                                          PlaylistEntry(url: "http://b.example/stream", title: "Backup")])
+        XCTAssertEqual(
+            playlist.entries,
+            [
+                PlaylistEntry(url: "http://a.example:8000/live", title: "Main (128k)"),
+                PlaylistEntry(url: "http://b.example/stream", title: "Backup"),
+            ])
     }
 
     func testPLSResolvesRelativeEntries() throws {
@@ -26,11 +32,16 @@ final class PlaylistParserTests: XCTestCase {
     // MARK: M3U
 
     func testExtendedM3UWithBOMCRLFTitlesAndComments() throws {
-        let text = "\u{FEFF}#EXTM3U\r\n#PLAYLIST:Radio Example\r\n# a comment\r\n#EXTINF:-1 tvg-name=\"a,b\",Radio Example – 128k\r\nhttp://a.example/live\r\n\r\nhttps://b.example/backup.aac\r\n"
+        let text =
+            "\u{FEFF}#EXTM3U\r\n#PLAYLIST:Radio Example\r\n# a comment\r\n#EXTINF:-1 tvg-name=\"a,b\",Radio Example – 128k\r\nhttp://a.example/live\r\n\r\nhttps://b.example/backup.aac\r\n"
         let playlist = try parse(text, .m3u)
         XCTAssertEqual(playlist.title, "Radio Example")
-        XCTAssertEqual(playlist.entries, [PlaylistEntry(url: "http://a.example/live", title: "Radio Example – 128k"),
-                                          PlaylistEntry(url: "https://b.example/backup.aac", title: nil)])
+        XCTAssertEqual(
+            playlist.entries,
+            [
+                PlaylistEntry(url: "http://a.example/live", title: "Radio Example – 128k"),
+                PlaylistEntry(url: "https://b.example/backup.aac", title: nil),
+            ])
     }
 
     func testPlainM3UWithRelativePaths() throws {
@@ -41,9 +52,11 @@ final class PlaylistParserTests: XCTestCase {
     /// An HLS playlist is not a list of stations: the parser refuses it, and the resolver hands it to
     /// GStreamer's HLS demuxer as a stream of its own, from a file (here) or over HTTP (HLSPlaybackTests).
     func testHLSIsNotParsedAsAStationListButResolvedAsAStream() throws {
-        let texts = ["#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nseg1.aac\n",
-                     "\u{FEFF}#EXTM3U\r\n#EXT-X-STREAM-INF:BANDWIDTH=128000\r\nchunklist.m3u8\r\n",
-                     "#EXTM3U\n#ext-x-media-sequence:7\nseg7.ts\n"]
+        let texts = [
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nseg1.aac\n",
+            "\u{FEFF}#EXTM3U\r\n#EXT-X-STREAM-INF:BANDWIDTH=128000\r\nchunklist.m3u8\r\n",
+            "#EXTM3U\n#ext-x-media-sequence:7\nseg7.ts\n",
+        ]
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("oton-hls-\(getpid())-\(UInt32.random(in: 0 ... .max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -68,35 +81,43 @@ final class PlaylistParserTests: XCTestCase {
 
     func testXSPFLocationsTitlesAndEntities() throws {
         let text = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <playlist version="1" xmlns="http://xspf.org/ns/0/">
-          <title>Station &amp; Friends</title>
-          <trackList>
-            <track><title>Main</title><location>http://a.example/live?x=1&amp;y=2</location></track>
-            <track><location> relative.ogg </location></track>
-          </trackList>
-        </playlist>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <playlist version="1" xmlns="http://xspf.org/ns/0/">
+              <title>Station &amp; Friends</title>
+              <trackList>
+                <track><title>Main</title><location>http://a.example/live?x=1&amp;y=2</location></track>
+                <track><location> relative.ogg </location></track>
+              </trackList>
+            </playlist>
+            """
         let playlist = try parse(text, .xspf)
         XCTAssertEqual(playlist.title, "Station & Friends")
-        XCTAssertEqual(playlist.entries, [PlaylistEntry(url: "http://a.example/live?x=1&y=2", title: "Main"),
-                                          PlaylistEntry(url: "http://radio.example/lists/relative.ogg", title: nil)])
+        XCTAssertEqual(
+            playlist.entries,
+            [
+                PlaylistEntry(url: "http://a.example/live?x=1&y=2", title: "Main"),
+                PlaylistEntry(url: "http://radio.example/lists/relative.ogg", title: nil),
+            ])
     }
 
     // MARK: ASX
 
     func testASXWithTagsInAnyCaseAndUnquotedAttributes() throws {
         let text = """
-        <ASX version="3.0"><Title>Radio ASX</Title>
-        <Entry><TITLE>First</TITLE><REF HREF="http://a.example/live"/><ref href=http://a2.example/live /></Entry>
-        <entry><ref   href = 'mms://old.example/x' /><Ref href="http://b.example/stream"></entry>
-        </ASX>
-        """
+            <ASX version="3.0"><Title>Radio ASX</Title>
+            <Entry><TITLE>First</TITLE><REF HREF="http://a.example/live"/><ref href=http://a2.example/live /></Entry>
+            <entry><ref   href = 'mms://old.example/x' /><Ref href="http://b.example/stream"></entry>
+            </ASX>
+            """
         let playlist = try parse(text, .asx)
         XCTAssertEqual(playlist.title, "Radio ASX")
-        XCTAssertEqual(playlist.entries, [PlaylistEntry(url: "http://a.example/live", title: "First"),
-                                          PlaylistEntry(url: "http://a2.example/live", title: "First"),
-                                          PlaylistEntry(url: "http://b.example/stream", title: nil)])
+        XCTAssertEqual(
+            playlist.entries,
+            [
+                PlaylistEntry(url: "http://a.example/live", title: "First"),
+                PlaylistEntry(url: "http://a2.example/live", title: "First"),
+                PlaylistEntry(url: "http://b.example/stream", title: nil),
+            ])
         XCTAssertEqual(playlist.refusedEntries, ["mms://old.example/x"])
     }
 
@@ -122,7 +143,7 @@ final class PlaylistParserTests: XCTestCase {
     }
 
     func testEntriesAreCappedAtTenThousand() throws {
-        let text = (0 ..< 10_050).map { "http://h.example/\($0)" }.joined(separator: "\n")
+        let text = (0..<10_050).map { "http://h.example/\($0)" }.joined(separator: "\n")
         let playlist = try parse(text, .m3u)
         XCTAssertEqual(playlist.entries.count, 10_000)
         XCTAssertTrue(playlist.wasTruncated)

@@ -1,7 +1,7 @@
 import Foundation
 import OtonHost
-import PluginAPI
 import OtonTestSupport
+import PluginAPI
 import XCTest
 
 /// Delivery through real plugins: order, isolation of a blocked plugin, loss accounting, media.
@@ -17,8 +17,9 @@ final class PluginBusTests: XCTestCase {
     }
 
     private func manager(limits: Mailbox.Limits = Mailbox.Limits()) -> PluginManager {
-        PluginManager(bus: bus, requests: requests, directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")),
-                      mailboxLimits: limits)
+        PluginManager(
+            bus: bus, requests: requests, directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")),
+            mailboxLimits: limits)
     }
 
     private func probe(_ name: String, id: String, defines: [String] = [], config: [String: JSONValue]) throws -> PluginEntry {
@@ -28,10 +29,12 @@ final class PluginBusTests: XCTestCase {
 
     func testEachPluginReceivesEventsInPublishOrder() throws {
         let manager = manager()
-        manager.start([try probe("a", id: "org.test.a", config: ["log": .string(directory.file("a.log"))]),
-                       try probe("b", id: "org.test.b", config: ["log": .string(directory.file("b.log"))])])
+        manager.start([
+            try probe("a", id: "org.test.a", config: ["log": .string(directory.file("a.log"))]),
+            try probe("b", id: "org.test.b", config: ["log": .string(directory.file("b.log"))]),
+        ])
         defer { manager.shutdown() }
-        for sequence in 1 ... 2000 {
+        for sequence in 1...2000 {
             bus.publish(.track(TrackInfo(title: "T\(sequence)"), sequence: UInt64(sequence)))
         }
         manager.drain()
@@ -39,21 +42,23 @@ final class PluginBusTests: XCTestCase {
             let sequences = directory.lines(log).filter { $0.hasPrefix("event track") }.compactMap { line in
                 line.split(separator: " ").first { $0.hasPrefix("seq=") }.flatMap { UInt64($0.dropFirst(4)) }
             }
-            XCTAssertEqual(sequences, Array(1 ... 2000), log)
+            XCTAssertEqual(sequences, Array(1...2000), log)
         }
     }
 
     func testBlockedPluginDelaysNeitherPublisherNorOtherPlugins() throws {
         let release = directory.file("release")
         let manager = manager()
-        manager.start([try probe("slow", id: "org.test.slow", config: ["log": .string(directory.file("slow.log")), "block_until": .string(release)]),
-                       try probe("fast", id: "org.test.fast", config: ["log": .string(directory.file("fast.log"))])])
+        manager.start([
+            try probe("slow", id: "org.test.slow", config: ["log": .string(directory.file("slow.log")), "block_until": .string(release)]),
+            try probe("fast", id: "org.test.fast", config: ["log": .string(directory.file("fast.log"))]),
+        ])
         defer {
             _ = FileManager.default.createFile(atPath: release, contents: nil)
             manager.shutdown()
         }
         let start = Clock.monotonicNanoseconds()
-        for sequence in 1 ... 100 { bus.publish(.track(TrackInfo(title: "T\(sequence)"), sequence: UInt64(sequence))) }
+        for sequence in 1...100 { bus.publish(.track(TrackInfo(title: "T\(sequence)"), sequence: UInt64(sequence))) }
         let publishNanoseconds = Clock.monotonicNanoseconds() - start
         XCTAssertLessThan(publishNanoseconds, 500_000_000, "publishing must not wait for a blocked plugin")
 
@@ -90,8 +95,9 @@ final class PluginBusTests: XCTestCase {
         _ = FileManager.default.createFile(atPath: release, contents: nil)
         manager.drain()
         let victimLines = directory.lines("victim.log")
-        XCTAssertTrue(victimLines.contains { $0.hasPrefix("event dropped plugin=org.test.victim events=") },
-                      "the victim is told it lost events: \(victimLines.suffix(3))")
+        XCTAssertTrue(
+            victimLines.contains { $0.hasPrefix("event dropped plugin=org.test.victim events=") },
+            "the victim is told it lost events: \(victimLines.suffix(3))")
         let delivered = victimLines.filter { $0.hasPrefix("event track") }.count
         let published = collector.events.filter { $0.name == "track" }.count
         XCTAssertEqual(UInt64(delivered) + dropped, UInt64(published), "every event is either delivered or counted as dropped")
@@ -99,8 +105,10 @@ final class PluginBusTests: XCTestCase {
 
     func testPublishedEventsReachOthersNotTheSenderAndRequestsReachThePlayer() throws {
         let manager = manager()
-        manager.start([try probe("one", id: "org.test.one", config: ["log": .string(directory.file("one.log"))]),
-                       try probe("two", id: "org.test.two", config: ["log": .string(directory.file("two.log"))])])
+        manager.start([
+            try probe("one", id: "org.test.one", config: ["log": .string(directory.file("one.log"))]),
+            try probe("two", id: "org.test.two", config: ["log": .string(directory.file("two.log"))]),
+        ])
         defer { manager.shutdown() }
         let reply = try XCTUnwrap(manager.run(command: "probe-publish", arguments: []))
         XCTAssertEqual(reply, CommandReply(ok: true, text: "published"))
@@ -116,8 +124,9 @@ final class PluginBusTests: XCTestCase {
         let manager = manager()
         manager.start([try probe("echo", id: "org.test.echo", config: [:])])
         defer { manager.shutdown() }
-        XCTAssertEqual(manager.run(command: "probe-echo", arguments: ["30m", "ё \"q\""]),
-                       CommandReply(ok: true, text: #"echo:["30m","ё \"q\""]"#))
+        XCTAssertEqual(
+            manager.run(command: "probe-echo", arguments: ["30m", "ё \"q\""]),
+            CommandReply(ok: true, text: #"echo:["30m","ё \"q\""]"#))
         XCTAssertNil(manager.run(command: "no-such-command", arguments: []))
     }
 
@@ -133,13 +142,16 @@ final class PluginBusTests: XCTestCase {
     func testMediaTapDeliversInOrderAndMarksLossAsDiscontinuity() throws {
         let release = directory.file("release")
         let manager = manager(limits: Mailbox.Limits(events: 64, mediaBytes: 4096))
-        manager.start([try probe("tap", id: "org.test.tap", defines: ["PROBE_TAPS=OTON_TAP_STREAM"],
-                                 config: ["log": .string(directory.file("tap.log")), "block_until": .string(release)])])
+        manager.start([
+            try probe(
+                "tap", id: "org.test.tap", defines: ["PROBE_TAPS=OTON_TAP_STREAM"],
+                config: ["log": .string(directory.file("tap.log")), "block_until": .string(release)])
+        ])
         defer { manager.shutdown() }
         XCTAssertEqual(bus.requestedTaps, OTON_TAP_STREAM)
         let format = MediaFormat(tap: OTON_TAP_STREAM, caps: "audio/mpeg, mpegversion=(int)1")
         var offset: UInt64 = 0
-        for index in 0 ..< 40 {
+        for index in 0..<40 {
             bus.publish(media: MediaPacket(format: format, bytes: [UInt8](repeating: UInt8(index), count: 1024), offset: offset))
             offset += 1024
         }
@@ -164,8 +176,10 @@ final class PluginBusTests: XCTestCase {
         defer { manager.shutdown() }
         let format = MediaFormat(tap: OTON_TAP_PCM, caps: "audio/x-raw", sampleFormat: OTON_SAMPLE_S16LE, rate: 44100, channels: 2)
         // A real-time-like producer: 4 KiB every millisecond or so, awaited per packet batch.
-        for batch in 0 ..< 50 {
-            for index in 0 ..< 4 { bus.publish(media: MediaPacket(format: format, bytes: [UInt8](repeating: 1, count: 4096), offset: UInt64((batch * 4 + index) * 4096))) }
+        for batch in 0..<50 {
+            for index in 0..<4 {
+                bus.publish(media: MediaPacket(format: format, bytes: [UInt8](repeating: 1, count: 4096), offset: UInt64((batch * 4 + index) * 4096)))
+            }
             manager.drain()
         }
         XCTAssertEqual(manager.dropCounts(of: "org.test.keeps")?.mediaBuffers, 0)
@@ -175,15 +189,18 @@ final class PluginBusTests: XCTestCase {
     func testAnInstanceNarrowsItsTapsDuringCreateOnly() throws {
         let manager = manager()
         manager.start([
-            try probe("both", id: "org.test.both", defines: ["PROBE_TAPS=(OTON_TAP_STREAM|OTON_TAP_PCM)"],
-                      config: ["log": .string(directory.file("both.log")), "select_taps": .string("2")]),
-            try probe("wrong", id: "org.test.wrong", defines: ["PROBE_TAPS=OTON_TAP_PCM"],
-                      config: ["log": .string(directory.file("wrong.log")), "select_taps": .string("1")]),
+            try probe(
+                "both", id: "org.test.both", defines: ["PROBE_TAPS=(OTON_TAP_STREAM|OTON_TAP_PCM)"],
+                config: ["log": .string(directory.file("both.log")), "select_taps": .string("2")]),
+            try probe(
+                "wrong", id: "org.test.wrong", defines: ["PROBE_TAPS=OTON_TAP_PCM"],
+                config: ["log": .string(directory.file("wrong.log")), "select_taps": .string("1")]),
         ])
         defer { manager.shutdown() }
         XCTAssertTrue(directory.read("both.log").contains("select_taps 2 status=\(OTON_OK)"), directory.read("both.log"))
-        XCTAssertTrue(directory.read("wrong.log").contains("select_taps 1 status=\(OTON_ERR_INVALID)"),
-                      "a tap the descriptor does not declare is refused")
+        XCTAssertTrue(
+            directory.read("wrong.log").contains("select_taps 1 status=\(OTON_ERR_INVALID)"),
+            "a tap the descriptor does not declare is refused")
         XCTAssertEqual(bus.requestedTaps, OTON_TAP_PCM, "the stream tap declared by org.test.both was narrowed away")
         let stream = MediaFormat(tap: OTON_TAP_STREAM, caps: "audio/mpeg")
         let pcm = MediaFormat(tap: OTON_TAP_PCM, caps: "audio/x-raw", sampleFormat: OTON_SAMPLE_S16LE, rate: 44100, channels: 2)
@@ -191,8 +208,9 @@ final class PluginBusTests: XCTestCase {
         bus.publish(media: MediaPacket(format: pcm, bytes: [0, 0, 0, 0], offset: 0))
         manager.drain()
         XCTAssertEqual(directory.lines("both.log").filter { $0.hasPrefix("media") }.map { String($0.prefix(11)) }, ["media tap=2"])
-        XCTAssertEqual(manager.run(command: "probe-select-late", arguments: [])?.text, "status=\(OTON_ERR_BUSY)",
-                       "after create the choice is fixed")
+        XCTAssertEqual(
+            manager.run(command: "probe-select-late", arguments: [])?.text, "status=\(OTON_ERR_BUSY)",
+            "after create the choice is fixed")
     }
 
     /// Polls a log file that a plugin writes from its own thread (there is no event to await for a file).

@@ -1,8 +1,9 @@
 import Foundation
-@testable import OtonHost
 import OtonTestSupport
 import PluginAPI
 import XCTest
+
+@testable import OtonHost
 
 /// ABI 1.5's `oton_host.read_json` as a C plugin calls it: typed reads by path, absent values, refusals
 /// in the config reader's words (and in the table's language), and hostile texts and paths.
@@ -22,8 +23,10 @@ final class PluginJSONReadingTests: XCTestCase {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private func read(_ json: String, _ path: String, _ type: oton_json_type, range: (Double, Double) = (0, 0),
-                      textSize: Int = 256, errorSize: Int = 512, catalogue: MessageCatalogue = .english) -> Read {
+    private func read(
+        _ json: String, _ path: String, _ type: oton_json_type, range: (Double, Double) = (0, 0),
+        textSize: Int = 256, errorSize: Int = 512, catalogue: MessageCatalogue = .english
+    ) -> Read {
         var value = oton_json_value()
         value.struct_size = UInt32(MemoryLayout<oton_json_value>.size)
         value.type = type
@@ -41,7 +44,8 @@ final class PluginJSONReadingTests: XCTestCase {
         return result
     }
 
-    private let config = #"{"name": "Jazz FM", "volume": 0.25, "port": 8080, "big": 1e3, "loud": true, "tags": ["a", "b", 3], "#
+    private let config =
+        #"{"name": "Jazz FM", "volume": 0.25, "port": 8080, "big": 1e3, "loud": true, "tags": ["a", "b", 3], "#
         + #""station": {"name": "Radio \"Ю\"", "urls": [{"url": "http://a"}, {"url": "http://b"}]}, "gone": null}"#
 
     func testEachTypeIsReadAtItsPath() {
@@ -69,8 +73,9 @@ final class PluginJSONReadingTests: XCTestCase {
     }
 
     func testAWrongTypeIsRefusedInTheConfigReadersWords() {
-        XCTAssertEqual(read(#"{"port": "80"}"#, "config.port", OTON_JSON_INTEGER, range: (1, 65535)).error,
-                       #"config.port must be a whole number from 1 to 65535, not "80""#)
+        XCTAssertEqual(
+            read(#"{"port": "80"}"#, "config.port", OTON_JSON_INTEGER, range: (1, 65535)).error,
+            #"config.port must be a whole number from 1 to 65535, not "80""#)
         XCTAssertEqual(read(#"{"port": 70000}"#, "config.port", OTON_JSON_INTEGER, range: (1, 65535)).status, OTON_ERR_INVALID)
         XCTAssertEqual(read(#"{"port": 1.5}"#, "config.port", OTON_JSON_INTEGER).error, "config.port must be a whole number, not 1.5")
         XCTAssertEqual(read(config, "config.volume", OTON_JSON_NUMBER, range: (0.5, 1)).error, "config.volume must be a number from 0.5 to 1, not 0.25")
@@ -95,8 +100,11 @@ final class PluginJSONReadingTests: XCTestCase {
         let russian = MessageCatalogue.load(languages: ["ru"], directories: [TestPaths.root + "/Sources/OtonHost/Resources/locale"])
         let refused = read(#"{"port": "80"}"#, "config.port", OTON_JSON_INTEGER, range: (1, 65535), catalogue: russian)
         XCTAssertEqual(refused.status, OTON_ERR_INVALID)
-        XCTAssertEqual(refused.error, russian.tr("{key} must be a whole number from {min} to {max}, not {value}",
-                                                 ["key": "config.port", "min": "1", "max": "65535", "value": "\"80\""]))
+        XCTAssertEqual(
+            refused.error,
+            russian.tr(
+                "{key} must be a whole number from {min} to {max}, not {value}",
+                ["key": "config.port", "min": "1", "max": "65535", "value": "\"80\""]))
         XCTAssertNotEqual(refused.error, #"config.port must be a whole number from 1 to 65535, not "80""#)
     }
 
@@ -118,13 +126,14 @@ final class PluginJSONReadingTests: XCTestCase {
         value.struct_size = 8
         value.type = OTON_JSON_BOOL
         var error = [CChar](repeating: 0, count: 128)
-        XCTAssertEqual(PluginJSONReading.read(json: "{}", path: "config.a", value: &value, error: &error, errorSize: 128, catalogue: .english), OTON_ERR_INVALID)
+        XCTAssertEqual(
+            PluginJSONReading.read(json: "{}", path: "config.a", value: &value, error: &error, errorSize: 128, catalogue: .english), OTON_ERR_INVALID)
         XCTAssertTrue(Self.string(error).contains("struct_size"), Self.string(error))
         XCTAssertEqual(PluginJSONReading.read(json: nil, path: "config.a", value: &value, error: nil, errorSize: 0, catalogue: .english), OTON_ERR_INVALID)
         // A one-byte error buffer holds the NUL only; a Russian error cut short ends on a whole character.
         XCTAssertEqual(read(#"{"a": 1}"#, "config.a", OTON_JSON_STRING, errorSize: 1).error, "")
         let russian = MessageCatalogue.load(languages: ["ru"], directories: [TestPaths.root + "/Sources/OtonHost/Resources/locale"])
-        for size in 2 ... 40 {
+        for size in 2...40 {
             let cut = read(#"{"a": "Ю"}"#, "config.a", OTON_JSON_INTEGER, errorSize: size, catalogue: russian)
             XCTAssertLessThan(cut.error.utf8.count, size)
             XCTAssertFalse(cut.error.contains("\u{FFFD}"), "cut at \(size): \(cut.error)")
@@ -132,8 +141,10 @@ final class PluginJSONReadingTests: XCTestCase {
     }
 
     func testBadPathsAreRefused() {
-        for path in ["", ".a", "config.", "config..a", "config[", "config[]", "config[x]", "config[1", "config[1234567890]", "con fig", "config a",
-                     "config." + String(repeating: "a", count: 1100), "args" + String(repeating: "[0]", count: 65)] {
+        for path in [
+            "", ".a", "config.", "config..a", "config[", "config[]", "config[x]", "config[1", "config[1234567890]", "con fig", "config a",
+            "config." + String(repeating: "a", count: 1100), "args" + String(repeating: "[0]", count: 65),
+        ] {
             let result = read(config, path, OTON_JSON_STRING)
             XCTAssertEqual(result.status, OTON_ERR_INVALID, path)
             XCTAssertTrue(result.error.contains("is not valid"), result.error)

@@ -1,7 +1,7 @@
 import Foundation
 import OtonHost
-import PluginAPI
 import OtonTestSupport
+import PluginAPI
 import XCTest
 
 /// The loader's checks, on real shared libraries compiled from Tests/Fixtures/probe_plugin.c.
@@ -103,9 +103,11 @@ final class PluginLoaderTests: XCTestCase {
         let third = try probe(directory, "third", [#"PROBE_ID="org.oton.test.third""#])
         let fourth = try probe(directory, "fourth", [#"PROBE_ID="org.oton.test.fourth""#])
         let bus = PluginBus()
-        let manager = PluginManager(bus: bus, requests: RecordingRequests(), directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
+        let manager = PluginManager(
+            bus: bus, requests: RecordingRequests(), directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
         let reports = manager.start([
-            PluginEntry(id: "org.oton.test.probe", path: first, enabled: true, config: .object(["log": .string(directory.file("first.log"))]), location: "plugins[0]"),
+            PluginEntry(
+                id: "org.oton.test.probe", path: first, enabled: true, config: .object(["log": .string(directory.file("first.log"))]), location: "plugins[0]"),
             PluginEntry(id: "org.oton.test.probe", path: second, enabled: true, config: .object([:]), location: "plugins[1]"),
             PluginEntry(id: "org.oton.test.third", path: third, enabled: true, config: .object(["fail": .string("needs a token")]), location: "plugins[2]"),
             PluginEntry(id: "org.oton.test.wrong", path: fourth, enabled: true, config: .object([:]), location: "plugins[3]"),

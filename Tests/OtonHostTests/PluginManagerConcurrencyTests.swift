@@ -10,8 +10,9 @@ final class PluginManagerConcurrencyTests: XCTestCase {
     func testCommandsFromOtherThreadsDuringShutdownGetAReplyOrNoneAndNeverCrash() throws {
         let directory = try TemporaryDirectory(self)
         let library = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "probe")
-        let manager = PluginManager(bus: PluginBus(), requests: RecordingRequests(),
-                                    directories: .init(dataHome: directory.file("d"), cacheHome: directory.file("c")))
+        let manager = PluginManager(
+            bus: PluginBus(), requests: RecordingRequests(),
+            directories: .init(dataHome: directory.file("d"), cacheHome: directory.file("c")))
         manager.start([PluginEntry(id: "org.oton.test.probe", path: library, enabled: true, config: .object([:]), location: "plugins[0]")])
         XCTAssertEqual(manager.run(command: "probe-echo", arguments: ["warm"])?.ok, true)
 
@@ -19,7 +20,7 @@ final class PluginManagerConcurrencyTests: XCTestCase {
         let started = DispatchSemaphore(value: 0)
         let outcomes = Outcomes()
         let group = DispatchGroup()
-        for caller in 0 ..< callers {
+        for caller in 0..<callers {
             group.enter()
             Thread {
                 defer { group.leave() }
@@ -48,7 +49,7 @@ final class PluginManagerConcurrencyTests: XCTestCase {
             }
             watcherDone.signal()
         }.start()
-        for _ in 0 ..< callers { started.wait() }
+        for _ in 0..<callers { started.wait() }
         XCTAssertEqual(manager.shutdown(), [], "nothing abandoned")
         shutDown.store(true, ordering: .relaxed)
         XCTAssertEqual(watcherDone.wait(timeout: .now() + 10), .success)

@@ -16,15 +16,18 @@ final class PluginPathSecurityTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true)
         chmod(folderPath, 0o755)
         let marker = directory.file("\(name).constructed")
-        let built = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: name,
-                                             defines: [#"PROBE_ID="org.oton.test.\#(name)""#, #"PROBE_CONSTRUCTOR_MARKER="\#(marker)""#])
+        let built = try CPluginBuilder.build(
+            CPluginBuilder.probeSource, into: directory, name: name,
+            defines: [#"PROBE_ID="org.oton.test.\#(name)""#, #"PROBE_CONSTRUCTOR_MARKER="\#(marker)""#])
         let path = folderPath + "/lib\(name).so"
         try FileManager.default.moveItem(atPath: built, toPath: path)
         return (path, marker)
     }
 
-    private func assertRefused(_ path: String, marker: String, containing expected: String,
-                               file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRefused(
+        _ path: String, marker: String, containing expected: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try PluginLibrary(path: path), file: file, line: line) { error in
             guard case let .unsafeFile(_, reason) = error as? PluginLoadError else { return XCTFail("\(error)", file: file, line: line) }
             XCTAssertTrue(reason.contains(expected), "\(reason) should contain \(expected)", file: file, line: line)
@@ -53,7 +56,11 @@ final class PluginPathSecurityTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let (path, marker) = try library(in: directory, folder: "open/inner", name: "innerprobe")
         chmod(directory.file("open"), 0o777)
-        assertRefused(path, marker: marker, containing: "the directory \(directory.file("open")) is writable by every user (mode 777) and not sticky, so anyone could replace \(directory.file("open/inner"))")
+        assertRefused(
+            path, marker: marker,
+            containing:
+                "the directory \(directory.file("open")) is writable by every user (mode 777) and not sticky, so anyone could replace \(directory.file("open/inner"))"
+        )
     }
 
     func testLibraryInOwnFolderUnderStickySharedFolderLoads() throws {
@@ -69,7 +76,9 @@ final class PluginPathSecurityTests: XCTestCase {
         let (path, marker) = try library(in: directory, folder: "shared/theirs", name: "theirsprobe")
         chmod(directory.file("shared"), 0o1777)
         XCTAssertEqual(chown(directory.file("shared/theirs"), otherUser, gid_t(otherUser)), 0)
-        assertRefused(path, marker: marker, containing: "\(directory.file("shared/theirs")) belongs to another user (uid 65534) inside the shared directory \(directory.file("shared"))")
+        assertRefused(
+            path, marker: marker,
+            containing: "\(directory.file("shared/theirs")) belongs to another user (uid 65534) inside the shared directory \(directory.file("shared"))")
     }
 
     func testSymlinkOfAnotherUserInStickySharedFolderIsRefused() throws {
@@ -108,7 +117,9 @@ final class PluginPathSecurityTests: XCTestCase {
             let started = Date()
             XCTAssertThrowsError(try PluginLibrary(path: path)) { error in
                 XCTAssertEqual(error as? PluginLoadError, .notRegularFile(path: path, type: "a FIFO (named pipe)"))
-                XCTAssertEqual("\(error)", "\(path): refused: it is a FIFO (named pipe), not a regular file\n  hint: point \"path\" at the plugin's shared library file itself")
+                XCTAssertEqual(
+                    "\(error)",
+                    "\(path): refused: it is a FIFO (named pipe), not a regular file\n  hint: point \"path\" at the plugin's shared library file itself")
             }
             XCTAssertLessThan(Date().timeIntervalSince(started), 1)
         }

@@ -8,8 +8,8 @@ final class PluginSettingsCheckTests: XCTestCase {
     private let settings = [
         PluginSetting(key: "file", kind: .string, help: "the file to write", required: true),
         PluginSetting(key: "format", kind: .string, help: "how", defaultValue: .string("text"), choices: ["text", "json"]),
-        PluginSetting(key: "interval_ms", kind: .integer, help: "how often", range: 100 ... 60000),
-        PluginSetting(key: "gain", kind: .number, help: "dB", range: -12 ... 12),
+        PluginSetting(key: "interval_ms", kind: .integer, help: "how often", range: 100...60000),
+        PluginSetting(key: "gain", kind: .number, help: "dB", range: -12...12),
         PluginSetting(key: "verbose", kind: .boolean, help: "every event"),
         PluginSetting(key: "tags", kind: .strings, help: "words"),
     ]
@@ -30,14 +30,16 @@ final class PluginSettingsCheckTests: XCTestCase {
 
     func testWrongTypesRangesChoicesAndMissingRequiredKeysAreEachNamed() throws {
         let found = try problems(#"{"format": "xml", "interval_ms": 5, "gain": "loud", "verbose": "yes", "tags": [1]}"#)
-        XCTAssertEqual(found, [
-            "config.format is \"xml\", not one of text, json",
-            "config.gain must be number -12–12, not text",
-            "config.interval_ms is 5, outside 100–60000",
-            "config.tags must be a list of strings",
-            "config.verbose must be true or false, not text",
-            "config.file is required: the file to write",
-        ])
+        XCTAssertEqual(
+            found,
+            [
+                "config.format is \"xml\", not one of text, json",
+                "config.gain must be number -12–12, not text",
+                "config.interval_ms is 5, outside 100–60000",
+                "config.tags must be a list of strings",
+                "config.verbose must be true or false, not text",
+                "config.file is required: the file to write",
+            ])
         XCTAssertEqual(try problems(#"{"file": "x", "interval_ms": 150.5}"#), ["config.interval_ms must be a whole number, not 150.5"])
     }
 
@@ -100,8 +102,11 @@ final class PluginSettingsCheckTests: XCTestCase {
 
     func testAnUnknownPluginIsRefusedWithTheKnownIds() {
         XCTAssertThrowsError(try edit("x", .int(1), "org.example.none")) { error in
-            XCTAssertEqual(error as? StationsEditError, .unknownPlugin(id: "org.example.none", file: "plugins.json",
-                                                                        known: ["org.example.one", "org.example.two", "org.example.three"]))
+            XCTAssertEqual(
+                error as? StationsEditError,
+                .unknownPlugin(
+                    id: "org.example.none", file: "plugins.json",
+                    known: ["org.example.one", "org.example.two", "org.example.three"]))
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import OtonHost
-import PluginAPI
 import OtonTestSupport
+import PluginAPI
 import XCTest
 
 /// PluginManager.shutdown with real C plugins compiled from Tests/Fixtures/blocking_plugin.c.
@@ -15,15 +15,17 @@ final class PluginShutdownDeadlineTests: XCTestCase {
 
     private func blocking(_ name: String, defines: [String]) throws -> PluginEntry {
         let id = "org.oton.test.\(name)"
-        let path = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/blocking_plugin.c", into: directory, name: name,
-                                            defines: [#"BLOCK_ID="\#(id)""#] + defines)
+        let path = try CPluginBuilder.build(
+            TestPaths.root + "/Tests/Fixtures/blocking_plugin.c", into: directory, name: name,
+            defines: [#"BLOCK_ID="\#(id)""#] + defines)
         return PluginEntry(id: id, path: path, enabled: true, config: .object(["log": .string(directory.file("\(name).log"))]), location: name)
     }
 
     private func manager(timeout: Double) -> PluginManager {
-        PluginManager(bus: bus, requests: RecordingRequests(),
-                      directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")),
-                      shutdownTimeout: timeout)
+        PluginManager(
+            bus: bus, requests: RecordingRequests(),
+            directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")),
+            shutdownTimeout: timeout)
     }
 
     func testFinalStoppedStateArrivesBeforeDestroy() throws {
@@ -32,14 +34,15 @@ final class PluginShutdownDeadlineTests: XCTestCase {
         bus.publish(.state(StateInfo(.playing)))
         manager.drain()
         XCTAssertEqual(manager.shutdown(finalState: StateInfo(.stopped)), [])
-        XCTAssertEqual(directory.lines("polite.log"),
-                       ["create", "event state=\(OTON_STATE_PLAYING)", "event state=\(OTON_STATE_STOPPED)", "destroy begins", "destroy ends"])
+        XCTAssertEqual(
+            directory.lines("polite.log"),
+            ["create", "event state=\(OTON_STATE_PLAYING)", "event state=\(OTON_STATE_STOPPED)", "destroy begins", "destroy ends"])
     }
 
     func testWhatAFastPluginHasQueuedIsDeliveredBeforeDestroy() throws {
         let manager = manager(timeout: 3)
         manager.start([try blocking("fast", defines: [])])
-        for _ in 0 ..< 500 { bus.publish(.volume(0.5)) }
+        for _ in 0..<500 { bus.publish(.volume(0.5)) }
         XCTAssertEqual(manager.shutdown(finalState: StateInfo(.stopped)), [])
         let lines = directory.lines("fast.log")
         XCTAssertEqual(lines.filter { $0 == "event volume" }.count, 500, "a plugin that keeps up loses nothing")
@@ -49,7 +52,7 @@ final class PluginShutdownDeadlineTests: XCTestCase {
     func testASlowPluginsQueueIsDroppedAfterHalfTheDeadline() throws {
         let manager = manager(timeout: 2)
         manager.start([try blocking("slow", defines: ["BLOCK_IN_EVENT", "BLOCK_MS=200"])])
-        for _ in 0 ..< 100 { bus.publish(.volume(0.5)) } // 20 s of work at 0.2 s each
+        for _ in 0..<100 { bus.publish(.volume(0.5)) }  // 20 s of work at 0.2 s each
         let started = Date()
         XCTAssertEqual(manager.shutdown(finalState: StateInfo(.stopped)), [])
         let took = Date().timeIntervalSince(started)
@@ -66,8 +69,10 @@ final class PluginShutdownDeadlineTests: XCTestCase {
 
     func testPluginThatOverrunsIsAbandonedAndTheNextIsStillDestroyed() throws {
         let manager = manager(timeout: 0.5)
-        manager.start([try blocking("stuck", defines: ["BLOCK_IN_DESTROY", "BLOCK_MS=30000"]),
-                       try blocking("after", defines: [])])
+        manager.start([
+            try blocking("stuck", defines: ["BLOCK_IN_DESTROY", "BLOCK_MS=30000"]),
+            try blocking("after", defines: []),
+        ])
         let started = Date()
         XCTAssertEqual(manager.shutdown(), ["org.oton.test.stuck"])
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)

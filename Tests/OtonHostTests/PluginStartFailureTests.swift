@@ -7,11 +7,15 @@ import XCTest
 final class PluginStartFailureTests: XCTestCase {
     private func startFailing(config: [String: JSONValue], in directory: TemporaryDirectory) throws -> PluginManager.Report {
         let path = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "failing")
-        let manager = PluginManager(bus: PluginBus(), requests: RecordingRequests(),
-                                    directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
+        let manager = PluginManager(
+            bus: PluginBus(), requests: RecordingRequests(),
+            directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
         defer { manager.shutdown() }
-        return manager.start([PluginEntry(id: "org.oton.test.probe", path: path, enabled: true,
-                                          config: .object(config), location: "plugins[0]")])[0]
+        return manager.start([
+            PluginEntry(
+                id: "org.oton.test.probe", path: path, enabled: true,
+                config: .object(config), location: "plugins[0]")
+        ])[0]
     }
 
     func testFailedCreateLeavesNoDataOrCacheDirectoryBehind() throws {
@@ -43,12 +47,14 @@ final class PluginStartFailureTests: XCTestCase {
     }
 
     func testBareNamesAreSearchedBesideTheExecutableThenInTheInstallThenInTheUserFolder() {
-        let directories = PluginSearchPath.directories(executableDirectory: "/opt/oton/bin",
-                                                       environment: ["HOME": "/home/ana", "XDG_DATA_HOME": "/data/ana"])
+        let directories = PluginSearchPath.directories(
+            executableDirectory: "/opt/oton/bin",
+            environment: ["HOME": "/home/ana", "XDG_DATA_HOME": "/data/ana"])
         XCTAssertEqual(directories, ["/opt/oton/bin", "/opt/oton/lib/oton/plugins", "/data/ana/oton/plugins"])
         // A relative XDG_DATA_HOME is ignored, as the XDG spec says.
-        XCTAssertEqual(PluginSearchPath.userDirectory(environment: ["HOME": "/home/ana", "XDG_DATA_HOME": "rel"]),
-                       "/home/ana/.local/share/oton/plugins")
+        XCTAssertEqual(
+            PluginSearchPath.userDirectory(environment: ["HOME": "/home/ana", "XDG_DATA_HOME": "rel"]),
+            "/home/ana/.local/share/oton/plugins")
     }
 
     func testBareNameIsFoundInTheUserPluginFolder() throws {
@@ -56,8 +62,9 @@ final class PluginStartFailureTests: XCTestCase {
         let user = directory.file("xdg/oton/plugins")
         try FileManager.default.createDirectory(atPath: user, withIntermediateDirectories: true)
         try directory.write("xdg/oton/plugins/libmine.so", "")
-        let search = PluginSearchPath.directories(executableDirectory: directory.file("bin"),
-                                                  environment: ["HOME": directory.path, "XDG_DATA_HOME": directory.file("xdg")])
+        let search = PluginSearchPath.directories(
+            executableDirectory: directory.file("bin"),
+            environment: ["HOME": directory.path, "XDG_DATA_HOME": directory.file("xdg")])
         let manager = PluginManager(bus: PluginBus(), requests: RecordingRequests(), searchDirectories: search)
         XCTAssertEqual(try manager.resolve("libmine.so", configDirectory: nil), user + "/libmine.so")
         XCTAssertThrowsError(try manager.resolve("libother.so", configDirectory: nil)) { error in

@@ -3,10 +3,10 @@ import XCTest
 
 /// `--shard I/N`: rendezvous hashing covers every station exactly once and moves few when N grows.
 final class ShardSelectionTests: XCTestCase {
-    let urls = (1 ... 60).map { "http://127.0.0.1:8000/station.mp3?s=\($0)" }
+    let urls = (1...60).map { "http://127.0.0.1:8000/station.mp3?s=\($0)" }
 
     func testThreeShardsCoverSixtyStationsExactlyOnce() throws {
-        let shards = try (1 ... 3).map { try ShardSelection("\($0)/3") }
+        let shards = try (1...3).map { try ShardSelection("\($0)/3") }
         for url in urls {
             XCTAssertEqual(shards.filter { $0.keeps(url) }.count, 1, url)
         }

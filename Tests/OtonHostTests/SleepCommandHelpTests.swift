@@ -1,6 +1,7 @@
 import OtonTestSupport
 import SleepTimerLogic
 import XCTest
+
 @testable import OtonHost
 
 /// The sleep command's help (`oton ctl commands`, `oton plugins inspect`) offers only durations
@@ -12,7 +13,7 @@ final class SleepCommandHelpTests: XCTestCase {
         // The examples are the parenthesised list: "set the sleep timer (90s, 30m, …), stop after …".
         let open = try XCTUnwrap(sleep.help.firstIndex(of: "("), sleep.help)
         let close = try XCTUnwrap(sleep.help[open...].firstIndex(of: ")"), sleep.help)
-        let offered = sleep.help[sleep.help.index(after: open) ..< close].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let offered = sleep.help[sleep.help.index(after: open)..<close].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         XCTAssertGreaterThanOrEqual(offered.count, 3, sleep.help)
         for duration in offered {
             XCTAssertNoThrow(try SleepDuration.parse(duration), "the help offers \"\(duration)\", which sleep refuses")

@@ -14,8 +14,9 @@ final class StationLabelsTests: XCTestCase {
             XCTAssertLessThanOrEqual(first.utf8.count, StationLabels.maximumBytes, first)
             XCTAssertNotEqual(first, second, "two stations of one name are told apart")
             for label in [first, second] {
-                XCTAssertNoThrow(try FileManager.default.createDirectory(atPath: directory.file(label), withIntermediateDirectories: false),
-                                 "a folder of that name can be made: \(label.utf8.count) bytes")
+                XCTAssertNoThrow(
+                    try FileManager.default.createDirectory(atPath: directory.file(label), withIntermediateDirectories: false),
+                    "a folder of that name can be made: \(label.utf8.count) bytes")
             }
         }
         XCTAssertEqual(labels.label(for: "Jazz/24: \"live\""), "Jazz_24_ _live_")

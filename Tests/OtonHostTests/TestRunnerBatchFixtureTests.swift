@@ -5,7 +5,7 @@ import XCTest
 /// for ``TestRunnerTests``. One test fails when the variable asks for it (it is skipped otherwise);
 /// the tests around it pass.
 final class TestRunnerBatchFixtureTests: XCTestCase {
-    static let variable = "OTON_TEST_RUNNER_BATCH_FAIL" // TestRunnerTests sets it by this name
+    static let variable = "OTON_TEST_RUNNER_BATCH_FAIL"  // TestRunnerTests sets it by this name
 
     func testAPassesBeforeTheFailure() {
         XCTAssertTrue(true)

@@ -4,8 +4,10 @@ import XCTest
 /// One volume scale for people, in percent, in every place a volume is typed.
 final class VolumeArgumentTests: XCTestCase {
     func testPercentagesAndChangesAreReadTheSameEverywhere() {
-        let read: [(String, VolumeArgument)] = [("50", .absolute(50)), ("50%", .absolute(50)), ("+5", .relative(5)), ("-5", .relative(-5)),
-                                                ("150", .absolute(150)), ("0", .absolute(0))]
+        let read: [(String, VolumeArgument)] = [
+            ("50", .absolute(50)), ("50%", .absolute(50)), ("+5", .relative(5)), ("-5", .relative(-5)),
+            ("150", .absolute(150)), ("0", .absolute(0)),
+        ]
         for (text, expected) in read { XCTAssertEqual(try VolumeArgument.parse(text).get(), expected, text) }
     }
 

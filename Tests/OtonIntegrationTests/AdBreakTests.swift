@@ -32,8 +32,9 @@ final class AdBreakTests: XCTestCase {
 
         let sent = Clock.monotonicNanoseconds()
         try await server.setTitle(mount: "/ads.mp3", title: "")
-        let breakEvent = try XCTUnwrap(harness.events.wait(for: "track", timeout: 5) { $0.monotonicNanoseconds >= sent && $0.field("break") == "1" },
-                                       "the empty title arrives as a break: \(harness.trackEvents.map(\.fields))")
+        let breakEvent = try XCTUnwrap(
+            harness.events.wait(for: "track", timeout: 5) { $0.monotonicNanoseconds >= sent && $0.field("break") == "1" },
+            "the empty title arrives as a break: \(harness.trackEvents.map(\.fields))")
         XCTAssertEqual(breakEvent.field("sequence"), String(sequence + 1))
         XCTAssertNil(breakEvent.field("title"), "a break has no title")
         XCTAssertNil(breakEvent.field("artist"))

@@ -20,15 +20,17 @@ final class AirWatchTests: XCTestCase {
         let alerts = directory.file("alerts")
         try FileManager.default.createDirectory(atPath: alerts, withIntermediateDirectories: true)
         let config = """
-        {"stations": [{"name": "Quiet", "url": "\(server.url(mount: "/quiet.mp3"))"}, {"name": "Tone", "url": "\(server.url(mount: "/tone.mp3"))"}],
-         "plugins": [{"id": "org.oton.metrics", "path": "\(TestPaths.pluginLibrary("OtonMetrics"))", "enabled": true,
-          "config": {"listen": "127.0.0.1:\(port)"}}]}
-        """
+            {"stations": [{"name": "Quiet", "url": "\(server.url(mount: "/quiet.mp3"))"}, {"name": "Tone", "url": "\(server.url(mount: "/tone.mp3"))"}],
+             "plugins": [{"id": "org.oton.metrics", "path": "\(TestPaths.pluginLibrary("OtonMetrics"))", "enabled": true,
+              "config": {"listen": "127.0.0.1:\(port)"}}]}
+            """
         // Shortened: 4 s of silence is dead air (sampled every 1.3 s), 12 s on one title a stall.
         let command = #"env | grep '^OTON_ALERT_' | sort > "$ALERTS/$OTON_ALERT_STATION-$OTON_ALERT_KIND.env"; echo "said $OTON_ALERT_KIND""#
-        let recorder = try RecordHarness(self, url: "--all", extra: [
-            "--with-plugin", "org.oton.metrics", "--silence-after", "4s", "--title-stall-after", "12s", "--on-alert", command,
-        ], environment: ["ALERTS": alerts], config: config)
+        let recorder = try RecordHarness(
+            self, url: "--all",
+            extra: [
+                "--with-plugin", "org.oton.metrics", "--silence-after", "4s", "--title-stall-after", "12s", "--on-alert", command,
+            ], environment: ["ALERTS": alerts], config: config)
         try recorder.start()
 
         let deadAir = recorder.waitForEvent("org.oton.alert", timeout: 60) { $0["kind"] == "dead-air" }
@@ -40,7 +42,9 @@ final class AirWatchTests: XCTestCase {
 
         // The command ran with the alert in its environment.
         let file = alerts + "/Quiet-dead-air.env"
-        let ran = await poll(timeout: 30) { FileManager.default.fileExists(atPath: file) && ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("DETAILS") }
+        let ran = await poll(timeout: 30) {
+            FileManager.default.fileExists(atPath: file) && ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("DETAILS")
+        }
         XCTAssertTrue(ran, recorder.stderr)
         let environment = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
         XCTAssertTrue(environment.contains("OTON_ALERT_STATION=Quiet\n"), environment)

@@ -19,13 +19,17 @@ final class AlarmFadeHeardTests: XCTestCase {
         let recording = directory.file("monitor.raw")
         try pulse.record(into: recording)
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/tone.mp3"))"}], "plugins": []}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/tone.mp3"))"}], "plugins": []}
+            """
         // --no-level: the station at its own level, so the plateau is the volume's alone (levelling at
         // the sink is LoudnessLevellingHeardTests').
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--fade-in", "5s", "--volume", "40", "--alarm",
-                                                    "--audio-sink", "pulsesink", "--no-tui", "--no-level"],
-                                   plugins: plugins, environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
+        let oton = try OtonProcess(
+            self,
+            arguments: [
+                "play", "Test FM", "--fade-in", "5s", "--volume", "40", "--alarm",
+                "--audio-sink", "pulsesink", "--no-tui", "--no-level",
+            ],
+            plugins: plugins, environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
         _ = try oton.connect(timeout: 30)
 
         // Wait until the level has stayed flat for 2 s after rising: the fade is over.
@@ -52,7 +56,7 @@ final class AlarmFadeHeardTests: XCTestCase {
         let perWindow = HeardSound.samples(window)
         let dropouts = heard.indices.dropFirst().filter { index in
             let from = (start + index) * perWindow
-            return Self.hasSilence(in: samples[min(from, samples.count) ..< min(from + perWindow, samples.count)], run: HeardSound.samples(0.01))
+            return Self.hasSilence(in: samples[min(from, samples.count)..<min(from + perWindow, samples.count)], run: HeardSound.samples(0.01))
         }
         XCTAssertLessThanOrEqual(dropouts.count, 4, "the sound keeps flowing: \(dropouts) of \(heard)")
         let flowing = heard.indices.filter { !dropouts.contains($0) }.map { heard[$0] }

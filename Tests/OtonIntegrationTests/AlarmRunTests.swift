@@ -10,8 +10,9 @@ import XCTest
 final class AlarmRunTests: XCTestCase {
     /// The service's ExecStart words after the program: `play --alarm --fade-in=Ns --volume=P -- STATION`, --headless before `--`.
     private func execStart(station: String, fade: Int, volume: Int?, headless: Bool = true, adding extra: [String] = []) throws -> [String] {
-        let alarm = try Alarm(number: 1, station: station, time: ScheduleTime.parse(alarm: "07:00", days: nil), fadeInSeconds: fade,
-                              volumePercent: volume, placement: .user)
+        let alarm = try Alarm(
+            number: 1, station: station, time: ScheduleTime.parse(alarm: "07:00", days: nil), fadeInSeconds: fade,
+            volumePercent: volume, placement: .user)
         let service = AlarmUnitText.service(alarm, oton: TestPaths.oton)
         XCTAssertTrue(service.contains("ExecStart=" + alarm.playArguments(oton: TestPaths.oton).map { "\"\($0)\"" }.joined(separator: " ") + "\n"), service)
         var words = Array(alarm.playArguments(oton: TestPaths.oton).dropFirst())
@@ -25,7 +26,8 @@ final class AlarmRunTests: XCTestCase {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             guard let object = (try? JSONValue.parse(Data(line.utf8), maxBytes: 1 << 20))?.objectValue,
-                  let kind = object["kind"]?.stringValue, let at = object["mono_ns"]?.int64Value else { return nil }
+                let kind = object["kind"]?.stringValue, let at = object["mono_ns"]?.int64Value
+            else { return nil }
             return (kind, (object["fields"]?.objectValue ?? [:]).compactMapValues(\.stringValue), at)
         }
     }
@@ -44,9 +46,11 @@ final class AlarmRunTests: XCTestCase {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let directory = try TemporaryDirectory(self)
         let eventsPath = directory.file("events.jsonl")
-        let oton = try OtonProcess(self, arguments: try execStart(station: "Test FM", fade: 5, volume: 40, adding: ["--events", eventsPath]), plugins: """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}], "plugins": []}
-        """)
+        let oton = try OtonProcess(
+            self, arguments: try execStart(station: "Test FM", fade: 5, volume: 40, adding: ["--events", eventsPath]),
+            plugins: """
+                {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}], "plugins": []}
+                """)
         poll("the fade reaches 40 %", timeout: 60) { events(eventsPath).contains { $0.kind == "volume" && $0.fields["volume"].flatMap(Double.init) == 0.4 } }
         let all = events(eventsPath)
         let volumes = all.filter { $0.kind == "volume" }.compactMap { event in event.fields["volume"].flatMap(Double.init).map { ($0, event.at) } }
@@ -78,17 +82,20 @@ final class AlarmRunTests: XCTestCase {
 
     @discardableResult
     private func assertTheTonePlays(output: [String]) throws -> (OtonProcess, String) {
-        let dead = "http://127.0.0.1:\(try FreePort.allocate())/alarm.mp3" // nothing listens there
+        let dead = "http://127.0.0.1:\(try FreePort.allocate())/alarm.mp3"  // nothing listens there
         let directory = try TemporaryDirectory(self)
         let eventsPath = directory.file("events.jsonl"), pcmLog = directory.file("pcm.log")
         // A real PCM tap (Tests/Fixtures/pcm_format_plugin.c): the tone is audio, not only a state.
-        let tap = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/pcm_format_plugin.c", into: directory, name: "pcm-tap",
-                                           defines: [], libraries: ["m"])
+        let tap = try CPluginBuilder.build(
+            TestPaths.root + "/Tests/Fixtures/pcm_format_plugin.c", into: directory, name: "pcm-tap",
+            defines: [], libraries: ["m"])
         let arguments = try execStart(station: "Dead FM", fade: 0, volume: 40, headless: false, adding: output + ["--events", eventsPath])
-        let oton = try OtonProcess(self, arguments: arguments, plugins: """
-        {"stations": [{"name": "Dead FM", "url": "\(dead)"}],
-         "plugins": [{"id": "org.oton.test.pcm-format", "path": "\(tap)", "config": {"log": "\(pcmLog)"}}]}
-        """)
+        let oton = try OtonProcess(
+            self, arguments: arguments,
+            plugins: """
+                {"stations": [{"name": "Dead FM", "url": "\(dead)"}],
+                 "plugins": [{"id": "org.oton.test.pcm-format", "path": "\(tap)", "config": {"log": "\(pcmLog)"}}]}
+                """)
         func tonePlaying() -> Int64? {
             let all = events(eventsPath)
             guard let tone = all.firstIndex(where: { $0.kind == "track" && ($0.fields["station"] ?? "").hasPrefix("alarm tone") }) else { return nil }
@@ -120,7 +127,8 @@ final class AlarmRunTests: XCTestCase {
         let server = try await IcecastServer.start()
         defer { server.stop() }
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
-        let oton = try OtonProcess(self, arguments: try execStart(station: "Test FM", fade: 1, volume: 40), plugins: Self.plugins(server.url(mount: "/live.mp3")))
+        let oton = try OtonProcess(
+            self, arguments: try execStart(station: "Test FM", fade: 1, volume: 40), plugins: Self.plugins(server.url(mount: "/live.mp3")))
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
@@ -148,8 +156,9 @@ final class AlarmRunTests: XCTestCase {
         let server = try await IcecastServer.start()
         defer { server.stop() }
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
-        let evening = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: Self.plugins(server.url(mount: "/live.mp3")),
-                                      instance: "default")
+        let evening = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"], plugins: Self.plugins(server.url(mount: "/live.mp3")),
+            instance: "default")
         _ = try evening.connect()
         XCTAssertEqual(try evening.ctl(["sleep", "8s"]).status, 0)
         let sleepSetAt = Date()
@@ -165,8 +174,9 @@ final class AlarmRunTests: XCTestCase {
 
         poll("the evening's oton makes way", timeout: 20) { !evening.process.isRunning }
         XCTAssertEqual(evening.process.terminationStatus, 0, evening.directory.read("stderr.log"))
-        XCTAssertTrue(evening.directory.read("stderr.log").contains("an alarm is starting: this oton makes way for it and quits"),
-                      "the oton that ends says why: \(evening.directory.read("stderr.log"))")
+        XCTAssertTrue(
+            evening.directory.read("stderr.log").contains("an alarm is starting: this oton makes way for it and quits"),
+            "the oton that ends says why: \(evening.directory.read("stderr.log"))")
         let status = { try runProcess(TestPaths.oton, ["ctl", "--instance", "default", "status"], environment: evening.environment) }
         poll("the alarm plays as the default oton", timeout: 30) { (try? status())?.stdout.hasPrefix("playing") == true }
         // Past the old sleep timer's deadline and fade, the alarm plays on.

@@ -16,9 +16,10 @@ final class AlarmToneHeardTests: XCTestCase {
         defer { pulse.stop() }
         let recording = directory.file("monitor.raw")
         try pulse.record(into: recording)
-        let oton = try OtonProcess(self, arguments: ["play", "No Such FM", "--alarm", "--volume", "100", "--audio-sink", "pulsesink", "--no-tui"],
-                                   plugins: #"{"stations": [{"name": "Oton FM", "url": "http://127.0.0.1:9/a.mp3"}], "plugins": []}"#,
-                                   environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
+        let oton = try OtonProcess(
+            self, arguments: ["play", "No Such FM", "--alarm", "--volume", "100", "--audio-sink", "pulsesink", "--no-tui"],
+            plugins: #"{"stations": [{"name": "Oton FM", "url": "http://127.0.0.1:9/a.mp3"}], "plugins": []}"#,
+            environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
         _ = try oton.connect(timeout: 30)
         let window = 0.05
         var levels: [Double] = []
@@ -43,8 +44,10 @@ final class AlarmToneHeardTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(Double(longest) * window, 0.15, "beeps of a few hundred ms, not ticks: \(heard)")
         let share = Double(on.filter { $0 }.count) / Double(on.count)
-        XCTAssertTrue((0.3 ... 0.7).contains(share), "beeps with pauses between them (\(share) of the time sounding): \(heard)")
+        XCTAssertTrue((0.3...0.7).contains(share), "beeps with pauses between them (\(share) of the time sounding): \(heard)")
         XCTAssertTrue(oton.process.isRunning, "the alarm keeps ringing")
-        print("[measure] alarm tone at the sink: loudest 50 ms RMS \(String(format: "%.3f", loudest)) (\(String(format: "%.1f", 20 * log10(loudest))) dBFS), longest beep \(Double(longest) * window) s, sounding \(String(format: "%.0f", share * 100)) % of the time")
+        print(
+            "[measure] alarm tone at the sink: loudest 50 ms RMS \(String(format: "%.3f", loudest)) (\(String(format: "%.1f", 20 * log10(loudest))) dBFS), longest beep \(Double(longest) * window) s, sounding \(String(format: "%.0f", share * 100)) % of the time"
+        )
     }
 }

@@ -12,7 +12,8 @@ final class ArchiveIcecastTests: XCTestCase {
         defer { server.stop() }
         let ogg = try await server.startSource(mount: "/a.ogg", format: .ogg, initialTitle: "Artist A - One", stationName: "Ogg FM")
         _ = try await server.startSource(mount: "/b.mp3", format: .mp3, initialTitle: "Artist B - One", stationName: "MP3 FM")
-        let config = #"{"stations": [{"name": "Ogg FM", "url": "\#(server.url(mount: "/a.ogg"))"}, {"name": "MP3 FM", "url": "\#(server.url(mount: "/b.mp3"))"}], "plugins": []}"#
+        let config =
+            #"{"stations": [{"name": "Ogg FM", "url": "\#(server.url(mount: "/a.ogg"))"}, {"name": "MP3 FM", "url": "\#(server.url(mount: "/b.mp3"))"}], "plugins": []}"#
         let recorder = try RecordHarness(self, url: "--all", extra: ["--archive", "10s", "--tracks", "--keep-size", "420K"], config: config)
         try recorder.start()
         let archived = { (station: String) in
@@ -23,7 +24,7 @@ final class ArchiveIcecastTests: XCTestCase {
         try await server.setTitle(mount: "/b.mp3", title: "Artist B - Two")
         ogg.kill()
         try await server.waitForMountGone("/a.ogg")
-        try await Task.sleep(nanoseconds: 5_000_000_000) // the outage itself: the source stays away for 5 s
+        try await Task.sleep(nanoseconds: 5_000_000_000)  // the outage itself: the source stays away for 5 s
         try await ogg.restart()
         let before = archived("Ogg FM").count
         let crossed = await poll(timeout: 90) { archived("Ogg FM").count >= before + 2 && archived("MP3 FM").count >= 4 }
@@ -38,7 +39,7 @@ final class ArchiveIcecastTests: XCTestCase {
             XCTAssertTrue(segment.path.hasSuffix(".ogg"), name)
             XCTAssertEqual(Array(segment.bytes.prefix(4)), Array("OggS".utf8), name)
             XCTAssertEqual(segment.bytes.count > 5 ? segment.bytes[5] & 2 : 0, 2, "\(name) begins with a BOS page (the headers)")
-            if (segment.summary?["frames"] as? Int ?? 0) >= 3 || !segment.fromBoundary { // a page or two after a boundary, then SIGTERM: too short to type
+            if (segment.summary?["frames"] as? Int ?? 0) >= 3 || !segment.fromBoundary {  // a page or two after a boundary, then SIGTERM: too short to type
                 let decoded = try Discovered.run(segment.path)
                 XCTAssertTrue(decoded.ok, "\(name): \(decoded.text)")
             }

@@ -40,8 +40,9 @@ final class ArchiveRecordTests: XCTestCase {
         // but the last (cut by SIGTERM: what was in flight then was sent but never received).
         let joined = archive.joined
         XCTAssertGreaterThan(joined.count, sent.count - connections.last!.bytes.count, "all of the first connection and some of the next")
-        XCTAssertTrue(joined.count <= sent.count && Array(sent.prefix(joined.count)) == joined,
-                      "the segments joined are the bytes sent (\(joined.count) of \(sent.count) bytes)")
+        XCTAssertTrue(
+            joined.count <= sent.count && Array(sent.prefix(joined.count)) == joined,
+            "the segments joined are the bytes sent (\(joined.count) of \(sent.count) bytes)")
 
         let frame = connections[0].frameSeconds
         var offset = 0
@@ -59,7 +60,7 @@ final class ArchiveRecordTests: XCTestCase {
             XCTAssertEqual(summary["bitrate_kbps"] as? Int, 128, name)
             let seconds = try XCTUnwrap(summary["seconds"] as? Double)
             XCTAssertEqual(Double(summary["frames"] as? Int ?? 0) * frame, seconds, accuracy: 0.002, name)
-            if summary["frames"] as? Int ?? 0 >= 3 { // GStreamer's typefinder needs 3 frames; SIGTERM just after a boundary leaves fewer
+            if summary["frames"] as? Int ?? 0 >= 3 {  // GStreamer's typefinder needs 3 frames; SIGTERM just after a boundary leaves fewer
                 let decoded = try Discovered.run(segment.path)
                 XCTAssertTrue(decoded.ok, "\(name) decodes on its own: \(decoded.text)")
                 XCTAssertEqual(decoded.seconds, seconds, accuracy: 0.03, "\(name): decoded length and ledger agree")
@@ -106,10 +107,11 @@ final class ArchiveRecordTests: XCTestCase {
         try first.start()
         let parts = { ((FileManager.default.enumerator(atPath: out)?.allObjects as? [String]) ?? []).filter { $0.hasSuffix(".mp3.part") } }
         var size: UInt64 = 0
-        XCTAssertTrue(poll(timeout: 60) {
-            size = parts().first.flatMap { try? FileManager.default.attributesOfItem(atPath: out + "/" + $0)[.size] as? UInt64 } ?? 0
-            return size > 50_000
-        }, first.stderr)
+        XCTAssertTrue(
+            poll(timeout: 60) {
+                size = parts().first.flatMap { try? FileManager.default.attributesOfItem(atPath: out + "/" + $0)[.size] as? UInt64 } ?? 0
+                return size > 50_000
+            }, first.stderr)
         kill(first.process.processIdentifier, SIGKILL)
         first.process.waitUntilExit()
         let part = try XCTUnwrap(parts().first)
@@ -143,7 +145,7 @@ final class ArchiveRecordTests: XCTestCase {
                 let bytes = connection.bytes
                 while position < rest, position + 3 < bytes.count {
                     guard bytes[position] == 0xFF else { return nil }
-                    position += 417 + Int((bytes[position + 2] >> 1) & 1) // 128 kbit/s at 44.1 kHz, padded or not
+                    position += 417 + Int((bytes[position + 2] >> 1) & 1)  // 128 kbit/s at 44.1 kHz, padded or not
                     frames += 1
                 }
                 return position == rest ? connection.firstFrameAirTime + Double(frames) * connection.frameSeconds : nil

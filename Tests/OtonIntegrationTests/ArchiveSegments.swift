@@ -25,7 +25,10 @@ struct ArchiveSegments {
             let path = folder + "/" + relative
             // A segment has its ledger beside it (track files, in the same folder tree, have none).
             if extensions.contains((relative as NSString).pathExtension),
-               FileManager.default.fileExists(atPath: (path as NSString).deletingPathExtension + ".jsonl") { paths.append(path) }
+                FileManager.default.fileExists(atPath: (path as NSString).deletingPathExtension + ".jsonl")
+            {
+                paths.append(path)
+            }
         }
         for path in paths.sorted(by: { ($0 as NSString).lastPathComponent < ($1 as NSString).lastPathComponent }) {
             let ledgerPath = (path as NSString).deletingPathExtension + ".jsonl"

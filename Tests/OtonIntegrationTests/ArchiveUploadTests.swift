@@ -18,9 +18,10 @@ final class ArchiveUploadTests: XCTestCase {
         _ = try await server.startSource(mount: "/u.mp3", format: .mp3, initialTitle: "Artist U - One")
         let store = try S3Lab(self, bucket: bucket, sessionToken: "token-123")
         try store.waitUntilReady()
-        let recorder = try RecordHarness(self, url: server.url(mount: "/u.mp3").absoluteString,
-                                         extra: ["--archive", "5s", "--upload", "s3://\(bucket)/radio", "--upload-endpoint", store.endpoint],
-                                         environment: store.credentials)
+        let recorder = try RecordHarness(
+            self, url: server.url(mount: "/u.mp3").absoluteString,
+            extra: ["--archive", "5s", "--upload", "s3://\(bucket)/radio", "--upload-endpoint", store.endpoint],
+            environment: store.credentials)
         try recorder.start()
         let uploaded = await poll(timeout: 90) { store.segmentKeys().count >= 3 }
         XCTAssertTrue(uploaded, "objects: \(store.objects().keys.sorted())\n\(recorder.stderr)")
@@ -32,7 +33,7 @@ final class ArchiveUploadTests: XCTestCase {
         var compared = 0
         for segment in segments {
             let relative = String(segment.path.dropFirst(recorder.out.count + 1))
-            guard let object = objects["radio/" + relative] else { continue } // the last, cut by SIGTERM, may wait for the next start
+            guard let object = objects["radio/" + relative] else { continue }  // the last, cut by SIGTERM, may wait for the next start
             XCTAssertEqual(object.puts, 1, relative)
             XCTAssertEqual(try store.bytes("radio/" + relative), segment.bytes, "\(relative): the object holds the recorded bytes")
             let ledgerKey = "radio/" + (relative as NSString).deletingPathExtension + ".jsonl"
@@ -54,9 +55,10 @@ final class ArchiveUploadTests: XCTestCase {
         _ = try await server.startSource(mount: "/f.mp3", format: .mp3, initialTitle: "Artist F - One")
         let store = try S3Lab(self, bucket: bucket, failEvery: 2)
         try store.waitUntilReady()
-        let recorder = try RecordHarness(self, url: server.url(mount: "/f.mp3").absoluteString,
-                                         extra: ["--archive", "5s", "--upload", "s3://\(bucket)", "--upload-endpoint", store.endpoint, "--upload-delete"],
-                                         environment: store.credentials)
+        let recorder = try RecordHarness(
+            self, url: server.url(mount: "/f.mp3").absoluteString,
+            extra: ["--archive", "5s", "--upload", "s3://\(bucket)", "--upload-endpoint", store.endpoint, "--upload-delete"],
+            environment: store.credentials)
         try recorder.start()
         // While it runs: every finished segment is on the disk or in the store, never neither.
         var lost: [String] = []
@@ -77,9 +79,11 @@ final class ArchiveUploadTests: XCTestCase {
         // What SIGTERM left goes at the next start; then every segment is in the store exactly once, and gone locally.
         let finished = recorder.finishedEvents().filter { $0["status"] == "archive" }
         // The next start comes at once, inside the window of the segment SIGTERM ended: its first segment gets a name of its own.
-        let again = try RecordHarness(self, url: server.url(mount: "/f.mp3").absoluteString, extra: [
-            "--archive", "5s", "--upload", "s3://\(bucket)", "--upload-endpoint", store.endpoint, "--upload-delete",
-        ], out: recorder.out, environment: store.credentials)
+        let again = try RecordHarness(
+            self, url: server.url(mount: "/f.mp3").absoluteString,
+            extra: [
+                "--archive", "5s", "--upload", "s3://\(bucket)", "--upload-endpoint", store.endpoint, "--upload-delete",
+            ], out: recorder.out, environment: store.credentials)
         try again.start()
         let all = await poll(timeout: 90) {
             let keys = Set(store.objects().keys)
@@ -114,8 +118,10 @@ final class ArchiveUploadTests: XCTestCase {
         _ = try await server.startSource(mount: "/n.mp3", format: .mp3, initialTitle: "Artist N - One")
         let store = try S3Lab(self, bucket: bucket)
         try store.waitUntilReady()
-        let extra = ["--archive", "5s", "--archive-template", "{yyyy}/{mm}/{dd}/{hh}.{ext}", "--upload", "s3://\(bucket)", "--upload-endpoint",
-                     store.endpoint, "--upload-delete"]
+        let extra = [
+            "--archive", "5s", "--archive-template", "{yyyy}/{mm}/{dd}/{hh}.{ext}", "--upload", "s3://\(bucket)", "--upload-endpoint",
+            store.endpoint, "--upload-delete",
+        ]
         let kept = try TemporaryDirectory(self)
         let out = kept.file("out")
         let keeper = PartKeeper(root: out, into: kept.file("links"))
@@ -173,9 +179,10 @@ final class ArchiveUploadTests: XCTestCase {
         _ = try await server.startSource(mount: "/d.mp3", format: .mp3, initialTitle: "Artist D - One")
         // The store refuses connections for its first 20 s (the two minutes, shortened).
         let store = try S3Lab(self, bucket: bucket, downSeconds: 20)
-        let recorder = try RecordHarness(self, url: server.url(mount: "/d.mp3").absoluteString,
-                                         extra: ["--archive", "5s", "--upload", "s3://\(bucket)/d", "--upload-endpoint", store.endpoint, "--keep-size", "1K"],
-                                         environment: store.credentials)
+        let recorder = try RecordHarness(
+            self, url: server.url(mount: "/d.mp3").absoluteString,
+            extra: ["--archive", "5s", "--upload", "s3://\(bucket)/d", "--upload-endpoint", store.endpoint, "--keep-size", "1K"],
+            environment: store.credentials)
         try recorder.start()
         // The recording goes on while the store is away; the retention (1 KiB!) keeps every segment not uploaded.
         let recorded = await poll(timeout: 60) { recorder.finishedEvents().filter { $0["status"] == "archive" }.count >= 2 }
@@ -190,9 +197,11 @@ final class ArchiveUploadTests: XCTestCase {
 
         // The next start, with the store back, uploads the journal (and records on).
         try store.waitUntilReady(timeout: 60)
-        let again = try RecordHarness(self, url: server.url(mount: "/d.mp3").absoluteString, extra: [
-            "--archive", "5s", "--upload", "s3://\(bucket)/d", "--upload-endpoint", store.endpoint, "--keep-size", "1K",
-        ], out: recorder.out, environment: store.credentials)
+        let again = try RecordHarness(
+            self, url: server.url(mount: "/d.mp3").absoluteString,
+            extra: [
+                "--archive", "5s", "--upload", "s3://\(bucket)/d", "--upload-endpoint", store.endpoint, "--keep-size", "1K",
+            ], out: recorder.out, environment: store.credentials)
         try again.start()
         let arrived = await poll(timeout: 90) {
             let keys = Set(store.objects().keys)
@@ -296,8 +305,11 @@ final class S3Lab: @unchecked Sendable {
         self.bucket = bucket
         self.sessionToken = sessionToken
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestPaths.root + "/Tests/Fixtures/s3_server.py", "--port", String(port), "--bucket", bucket,
-                             "--access-key", accessKey, "--secret", secret, "--fail-every", String(failEvery), "--down-seconds", String(downSeconds)]
+        process.arguments =
+            [
+                "python3", TestPaths.root + "/Tests/Fixtures/s3_server.py", "--port", String(port), "--bucket", bucket,
+                "--access-key", accessKey, "--secret", secret, "--fail-every", String(failEvery), "--down-seconds", String(downSeconds),
+            ]
             + (sessionToken.map { ["--session-token", $0] } ?? [])
         process.standardOutput = output
         process.standardError = errors
@@ -341,16 +353,19 @@ final class S3Lab: @unchecked Sendable {
     /// Every object in the bucket, with how many PUTs of it reached the store.
     func objects() -> [String: Object] {
         guard isReady, let result = try? runProcess("/usr/bin/env", ["curl", "-s", "--max-time", "20", endpoint + "/__oton/objects"]),
-              let value = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: [String: Int]] else { return [:] }
+            let value = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: [String: Int]]
+        else { return [:] }
         return value.mapValues { Object(size: $0["size"] ?? -1, puts: $0["puts"] ?? 0) }
     }
 
     func segmentKeys() -> [String] { objects().keys.filter { $0.hasSuffix(".mp3") } }
 
     func bytes(_ key: String) throws -> [UInt8] {
-        let url = endpoint + "/__oton/object/" + key.split(separator: "/").map {
-            String($0).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "+&="))) ?? String($0)
-        }.joined(separator: "/")
+        let url =
+            endpoint + "/__oton/object/"
+            + key.split(separator: "/").map {
+                String($0).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "+&="))) ?? String($0)
+            }.joined(separator: "/")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["curl", "-s", "--fail", "--max-time", "30", url]

@@ -16,15 +16,20 @@ final class ArtworkTests: XCTestCase {
     static func makeImages(_ directory: TemporaryDirectory) throws -> Images {
         func encode(_ name: String, color: String, width: Int, height: Int, encoder: String) throws -> Data {
             let path = directory.file(name)
-            let result = try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "pattern=solid-color",
-                                                         "foreground-color=\(color)", "!", "video/x-raw,width=\(width),height=\(height)",
-                                                         "!", "videoconvert", "!", encoder, "!", "filesink", "location=\(path)"])
+            let result = try runProcess(
+                "/usr/bin/env",
+                [
+                    "gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "pattern=solid-color",
+                    "foreground-color=\(color)", "!", "video/x-raw,width=\(width),height=\(height)",
+                    "!", "videoconvert", "!", encoder, "!", "filesink", "location=\(path)",
+                ])
             guard result.status == 0 else { throw NSError(domain: "gst", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
             return try Data(contentsOf: URL(fileURLWithPath: path))
         }
-        return Images(png: try encode("a.png", color: "0xff204080", width: 64, height: 64, encoder: "pngenc"),
-                      jpeg: try encode("b.jpg", color: "0xff808080", width: 64, height: 48, encoder: "jpegenc"),
-                      huge: try encode("huge.png", color: "0xff204080", width: 5000, height: 5000, encoder: "pngenc"))
+        return Images(
+            png: try encode("a.png", color: "0xff204080", width: 64, height: 64, encoder: "pngenc"),
+            jpeg: try encode("b.jpg", color: "0xff808080", width: 64, height: 48, encoder: "jpegenc"),
+            huge: try encode("huge.png", color: "0xff204080", width: 5000, height: 5000, encoder: "pngenc"))
     }
 
     static func image(_ data: Data, _ type: String) -> CannedResponse {
@@ -33,16 +38,20 @@ final class ArtworkTests: XCTestCase {
 
     static func status(title: String, artwork: String?, logo: String) -> CannedResponse {
         let art = artwork.map { #""artwork_url":"\#($0)","artwork_url_large":"\#($0)","# } ?? ""
-        return .json(#"{"status":"online","current_track":{\#(art)"title":"\#(title)","start_time":"2026-11-21T04:00:00+00:00"},"logo_url":"\#(logo)","history":[]}"#)
+        return .json(
+            #"{"status":"online","current_track":{\#(art)"title":"\#(title)","start_time":"2026-11-21T04:00:00+00:00"},"logo_url":"\#(logo)","history":[]}"#)
     }
 
     private func startArtwork(_ bus: PluginBus, _ directory: TemporaryDirectory, cache: String, timeout: Double = 2) throws -> PluginManager {
-        let manager = PluginManager(bus: bus, requests: RecordingRequests(),
-                                    directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
-        let reports = manager.start([PluginEntry(
-            id: "org.oton.artwork", path: TestPaths.pluginLibrary("OtonArtwork"), enabled: true,
-            config: .object(["cache_dir": .string(cache), "timeout_seconds": .number(timeout)]),
-            location: "plugins[0]")])
+        let manager = PluginManager(
+            bus: bus, requests: RecordingRequests(),
+            directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
+        let reports = manager.start([
+            PluginEntry(
+                id: "org.oton.artwork", path: TestPaths.pluginLibrary("OtonArtwork"), enabled: true,
+                config: .object(["cache_dir": .string(cache), "timeout_seconds": .number(timeout)]),
+                location: "plugins[0]")
+        ])
         guard case .running = reports.first?.status else {
             manager.shutdown()
             throw XCTSkip("artwork did not start: \(reports)")
@@ -50,10 +59,14 @@ final class ArtworkTests: XCTestCase {
         return manager
     }
 
-    private func publishTrack(_ bus: PluginBus, sequence: UInt64, title: String, artist: String = "Artist A",
-                              artworkURL: String? = nil, extra: [(key: String, value: String)]) {
-        var event = BusEvent.track(TrackInfo(title: title, artist: artist, rawTitle: "\(artist) - \(title)", station: "Oton FM",
-                                             artworkURL: artworkURL.flatMap(URL.init(string:))), sequence: sequence)
+    private func publishTrack(
+        _ bus: PluginBus, sequence: UInt64, title: String, artist: String = "Artist A",
+        artworkURL: String? = nil, extra: [(key: String, value: String)]
+    ) {
+        var event = BusEvent.track(
+            TrackInfo(
+                title: title, artist: artist, rawTitle: "\(artist) - \(title)", station: "Oton FM",
+                artworkURL: artworkURL.flatMap(URL.init(string:))), sequence: sequence)
         event.extraFields = extra
         bus.publish(event)
     }
@@ -65,8 +78,10 @@ final class ArtworkTests: XCTestCase {
     func testTheHostsCoverIsFetchedOnceThenServedFromMemoryAndDisk() throws {
         let directory = try TemporaryDirectory(self)
         let images = try Self.makeImages(directory)
-        let http = try LocalHTTPServer.start(routes: ["/covers/a.png": Self.image(images.png, "image/png"),
-                                                      "/station_logos/logo.jpg": Self.image(images.jpeg, "image/jpeg")])
+        let http = try LocalHTTPServer.start(routes: [
+            "/covers/a.png": Self.image(images.png, "image/png"),
+            "/station_logos/logo.jpg": Self.image(images.jpeg, "image/jpeg"),
+        ])
         defer { http.stop() }
         let cover = http.url("/covers/a.png").absoluteString
         let logo = http.url("/station_logos/logo.jpg").absoluteString
@@ -75,8 +90,9 @@ final class ArtworkTests: XCTestCase {
         let collector = EventCollector(bus: bus, id: "test.collector")
         let manager = try startArtwork(bus, directory, cache: cache)
         // A status URL on the event is the host's business now: the plugin never asks it.
-        publishTrack(bus, sequence: 1, title: "Song One", artworkURL: cover,
-                     extra: [("station_logo_url", logo), ("station_status_url", http.url("/stations/x/status").absoluteString)])
+        publishTrack(
+            bus, sequence: 1, title: "Song One", artworkURL: cover,
+            extra: [("station_logo_url", logo), ("station_status_url", http.url("/stations/x/status").absoluteString)])
         let ready = try XCTUnwrap(artwork(collector, sequence: 1))
         XCTAssertEqual(ready.field("type"), "cover")
         XCTAssertEqual(ready.field("url"), cover)
@@ -92,9 +108,10 @@ final class ArtworkTests: XCTestCase {
         publishTrack(bus, sequence: 2, title: "Song Two", extra: [])
         XCTAssertEqual(artwork(collector, sequence: 2)?.field("type"), "default")
         publishTrack(bus, sequence: 2, title: "Song Two", extra: [("station_logo_url", logo)])
-        let logoReady = try XCTUnwrap(collector.wait(for: OTON_EVENT_NAME_ARTWORK_READY, timeout: 10) {
-            $0.field("sequence") == "2" && $0.field("type") == "station-logo"
-        })
+        let logoReady = try XCTUnwrap(
+            collector.wait(for: OTON_EVENT_NAME_ARTWORK_READY, timeout: 10) {
+                $0.field("sequence") == "2" && $0.field("type") == "station-logo"
+            })
         XCTAssertEqual(logoReady.field("url"), logo)
 
         // The next track has the same cover: served from memory, no request.
@@ -133,7 +150,7 @@ final class ArtworkTests: XCTestCase {
             switch request.path {
             case "/loop.png": return CannedResponse(status: 302, headers: ["Location": "/loop.png"])
             case "/slow.png":
-                Thread.sleep(forTimeInterval: 4) // the server that never answers in time
+                Thread.sleep(forTimeInterval: 4)  // the server that never answers in time
                 return Self.image(images.png, "image/png")
             default: return nil
             }
@@ -148,8 +165,9 @@ final class ArtworkTests: XCTestCase {
         for (index, path) in hostile.enumerated() {
             let sequence = UInt64(index + 1)
             let started = Date()
-            publishTrack(bus, sequence: sequence, title: "Song \(sequence)", artworkURL: http.url(path).absoluteString,
-                         extra: [("station_logo_url", logo)])
+            publishTrack(
+                bus, sequence: sequence, title: "Song \(sequence)", artworkURL: http.url(path).absoluteString,
+                extra: [("station_logo_url", logo)])
             let ready = try XCTUnwrap(artwork(collector, sequence: sequence), path)
             XCTAssertEqual(ready.field("type"), "station-logo", path)
             XCTAssertEqual(ready.field("url"), logo, path)
@@ -162,8 +180,9 @@ final class ArtworkTests: XCTestCase {
         XCTAssertEqual(artwork(collector, sequence: 20)?.field("type"), "station-logo")
 
         // Nothing usable at all: the built-in default.
-        publishTrack(bus, sequence: 21, title: "Song 21", artworkURL: http.url("/page.jpg").absoluteString,
-                     extra: [("station_logo_url", http.url("/gone.png").absoluteString)])
+        publishTrack(
+            bus, sequence: 21, title: "Song 21", artworkURL: http.url("/page.jpg").absoluteString,
+            extra: [("station_logo_url", http.url("/gone.png").absoluteString)])
         let fallback = try XCTUnwrap(artwork(collector, sequence: 21))
         XCTAssertEqual(fallback.field("type"), "default")
         XCTAssertNotNil(fallback.field("color")?.wholeMatch(of: #/#[0-9A-F]{6}/#), "the built-in picture's average colour")

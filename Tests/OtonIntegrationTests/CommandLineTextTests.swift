@@ -7,16 +7,19 @@ import XCTest
 final class CommandLineTextTests: XCTestCase {
     private func oton(_ arguments: [String]) throws -> ProcessResult {
         let directory = try TemporaryDirectory(self)
-        return try runProcess(TestPaths.oton, arguments,
-                              environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": directory.path]) { $1 })
+        return try runProcess(
+            TestPaths.oton, arguments,
+            environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": directory.path]) { $1 })
     }
 
     func testHelpListsTheKeysTheExitCodesAndExamples() throws {
         let play = try oton(["play", "--help"])
         XCTAssertEqual(play.status, 0, play.stderr)
-        let playHelp = play.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ") // unwrapped
-        for text in ["? keys", "space pause/resume", "n p next / previous station", "1 to 9 station by number",
-                     "Exit codes: 0 normal, 1 --search found nothing", "2 usage", "Examples:", "oton play \"Oton FM\" --volume 60%"] {
+        let playHelp = play.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")  // unwrapped
+        for text in [
+            "? keys", "space pause/resume", "n p next / previous station", "1 to 9 station by number",
+            "Exit codes: 0 normal, 1 --search found nothing", "2 usage", "Examples:", "oton play \"Oton FM\" --volume 60%",
+        ] {
             XCTAssertTrue(playHelp.contains(text), "play --help lacks \(text):\n\(play.stdout)")
         }
         for arguments in [["ctl", "--help"], ["--help"], ["plugins", "inspect", "--help"]] {

@@ -137,8 +137,9 @@ final class ControlSocketTests: XCTestCase {
     }
 
     func testShareWithNothingPlayingSaysSo() async throws {
-        let oton = try OtonProcess(self, arguments: ["play", "\(server.url(mount: "/nothing.mp3"))", "--headless", "--retries", "100"],
-                                   plugins: pluginsJSON())
+        let oton = try OtonProcess(
+            self, arguments: ["play", "\(server.url(mount: "/nothing.mp3"))", "--headless", "--retries", "100"],
+            plugins: pluginsJSON())
         _ = try oton.connect()
         let result = try oton.ctl(["share"])
         XCTAssertEqual(result.status, 1)
@@ -148,7 +149,7 @@ final class ControlSocketTests: XCTestCase {
     func testGarbageOversizedLinesAndIdleClientsDoNotDisturbPlayback() async throws {
         let (oton, events) = try await startPlaying()
         XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song One" })
-        let idle = try oton.connect() // connects and says nothing
+        let idle = try oton.connect()  // connects and says nothing
         let garbage = try RawSocket(path: oton.socketPath)
         garbage.send(Data("this is not json\n".utf8))
         XCTAssertTrue(garbage.readLine()?.contains("not valid JSON") == true)
@@ -183,7 +184,7 @@ final class ControlSocketTests: XCTestCase {
         _ = events
         // Every slot (the subscriber holds one) taken by a client that sends one byte every 2 s:
         // an idle timeout would never fire.
-        let tricklers = try (1 ..< ControlServer.maximumClients).map { _ in try RawSocket(path: oton.socketPath) }
+        let tricklers = try (1..<ControlServer.maximumClients).map { _ in try RawSocket(path: oton.socketPath) }
         let started = Date()
         let refused = try oton.ctl(["status"])
         XCTAssertNotEqual(refused.status, 0, "all slots are taken")
@@ -249,14 +250,14 @@ final class RawSocket {
     func readLine() -> String? {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = buffer[buffer.startIndex ..< newline]
-                buffer.removeSubrange(buffer.startIndex ... newline)
+                let line = buffer[buffer.startIndex..<newline]
+                buffer.removeSubrange(buffer.startIndex...newline)
                 return String(decoding: line, as: UTF8.self)
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = recv(fd, &chunk, chunk.count, 0)
             if count <= 0 { return nil }
-            buffer.append(contentsOf: chunk[0 ..< count])
+            buffer.append(contentsOf: chunk[0..<count])
         }
     }
 }

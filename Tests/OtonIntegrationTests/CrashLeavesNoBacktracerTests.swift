@@ -60,9 +60,10 @@ final class CrashLeavesNoBacktracerTests: XCTestCase {
 
     func testAnOtonKilledBySIGSEGVLeavesNoBacktracerAndIsReported() async throws {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
-                                   plugins: #"{"stations": [{"name": "Test FM", "url": "\#(server.url(mount: "/live.mp3"))"}], "plugins": []}"#,
-                                   environment: ["SWIFT_BACKTRACE": nil])
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"],
+            plugins: #"{"stations": [{"name": "Test FM", "url": "\#(server.url(mount: "/live.mp3"))"}], "plugins": []}"#,
+            environment: ["SWIFT_BACKTRACE": nil])
         _ = try oton.connect(timeout: 60)
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, (try? oton.ctl(["status"]).stdout.hasPrefix("playing")) != true { usleep(200_000) }
@@ -78,11 +79,12 @@ final class CrashLeavesNoBacktracerTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let probe = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "crashprobe", defines: ["PROBE_CRASH_ON_EVENT=3"])
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.test.probe", "path": "\(probe)", "config": {"log": "\(directory.file("probe.log"))"}}]}
-        """
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless", "--no-control"], plugins: plugins,
-                                   environment: ["SWIFT_BACKTRACE": nil])
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+             "plugins": [{"id": "org.oton.test.probe", "path": "\(probe)", "config": {"log": "\(directory.file("probe.log"))"}}]}
+            """
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless", "--no-control"], plugins: plugins,
+            environment: ["SWIFT_BACKTRACE": nil])
         assertNothingOutlives(oton)
         let stderr = oton.directory.read("stderr.log")
         XCTAssertTrue(stderr.contains("oton: plugin org.oton.test.probe (libcrashprobe.so) crashed in on_event: SIGSEGV"), String(stderr.suffix(2000)))

@@ -36,8 +36,10 @@ final class DamagedHistoryTests: XCTestCase {
     }
 
     /// The damaged file is kept unchanged under its new name, the log names both paths, and the new database records plays.
-    private func assertRecovered(_ harness: HistoryPluginHarness, original: Data, reason: String,
-                                 file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertRecovered(
+        _ harness: HistoryPluginHarness, original: Data, reason: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let path = harness.databasePath
         let aside = try damagedCopy(beside: path)
         XCTAssertEqual(FileManager.default.contents(atPath: aside), original, "kept byte for byte", file: file, line: line)
@@ -53,7 +55,7 @@ final class DamagedHistoryTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let path = try databasePath(directory)
         var generator = SystemRandomNumberGenerator()
-        let junk = Data((0 ..< 8192).map { _ in UInt8.random(in: 0 ... 255, using: &generator) })
+        let junk = Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) })
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: junk))
         let harness = try start(directory)
         try assertRecovered(harness, original: junk, reason: "it is not an SQLite database")
@@ -65,7 +67,7 @@ final class DamagedHistoryTests: XCTestCase {
         // A real history with enough rows to span many pages, closed cleanly (no -wal left).
         let first = try start(directory)
         first.state(.playing)
-        for index in 1 ... 400 {
+        for index in 1...400 {
             first.track(UInt64(index), artist: "Artist \(index) " + String(repeating: "x", count: 200), title: "Song \(index)")
             first.advance(seconds: 30)
         }
@@ -88,8 +90,9 @@ final class DamagedHistoryTests: XCTestCase {
         XCTAssertEqual(made.status, 0, made.stderr)
         let original = try XCTUnwrap(FileManager.default.contents(atPath: path))
         let harness = try start(directory)
-        try assertRecovered(harness, original: original,
-                            reason: "its tables are not the ones Oton keeps (made by another program, or by a different Oton)")
+        try assertRecovered(
+            harness, original: original,
+            reason: "its tables are not the ones Oton keeps (made by another program, or by a different Oton)")
         let aside = try damagedCopy(beside: path)
         XCTAssertEqual(try runProcess("/usr/bin/sqlite3", [aside, "SELECT song FROM plays"]).stdout, "kept\n", "still readable by others")
     }
@@ -106,8 +109,10 @@ final class DamagedHistoryTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "No tracks in the history match.\n")
         let aside = try damagedCopy(beside: path)
-        XCTAssertTrue(result.stderr.contains("the listening history at \(path) was damaged (it is not an SQLite database); it was moved to \(aside) and a new one started"),
-                      result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "the listening history at \(path) was damaged (it is not an SQLite database); it was moved to \(aside) and a new one started"),
+            result.stderr)
         XCTAssertFalse(result.stderr.contains("fix the plugin"), result.stderr)
         XCTAssertEqual(FileManager.default.contents(atPath: aside), junk)
         // The next run finds a healthy history and says nothing.

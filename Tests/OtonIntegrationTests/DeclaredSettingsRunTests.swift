@@ -22,8 +22,9 @@ final class DeclaredSettingsRunTests: XCTestCase {
                  "plugins": [{"id": "org.oton.test.settings", "path": "\(library)", "config": \(config)\(isolated ? #", "isolation": "process""# : "")}]}
                 """
             }
-            let typo = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
-                                       plugins: plugins(#"{"file": "\#(created)", "fromat": "json"}"#))
+            let typo = try OtonProcess(
+                self, arguments: ["play", "Test FM", "--headless"],
+                plugins: plugins(#"{"file": "\#(created)", "fromat": "json"}"#))
             _ = try typo.connect(timeout: 60)
             let stderr = typo.directory.file("stderr.log")
             func log() -> String { (try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "" }
@@ -36,12 +37,15 @@ final class DeclaredSettingsRunTests: XCTestCase {
             typo.process.terminate()
             typo.process.waitUntilExit()
 
-            let fixed = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
-                                        plugins: plugins(#"{"file": "\#(created)", "format": "json"}"#))
+            let fixed = try OtonProcess(
+                self, arguments: ["play", "Test FM", "--headless"],
+                plugins: plugins(#"{"file": "\#(created)", "format": "json"}"#))
             _ = try fixed.connect(timeout: 60)
             let started = Date().addingTimeInterval(60)
             while !FileManager.default.fileExists(atPath: created), Date() < started { usleep(20_000) }
-            XCTAssertTrue((try? String(contentsOfFile: created, encoding: .utf8))?.contains(#""format":"json""#) ?? false, "create() got the config (isolated \(isolated))")
+            XCTAssertTrue(
+                (try? String(contentsOfFile: created, encoding: .utf8))?.contains(#""format":"json""#) ?? false,
+                "create() got the config (isolated \(isolated))")
             fixed.process.terminate()
             fixed.process.waitUntilExit()
         }

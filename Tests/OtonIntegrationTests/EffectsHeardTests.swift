@@ -24,7 +24,9 @@ final class EffectsHeardTests: XCTestCase {
         _ = try oton.connect().send(["effect", "amp", "bypass", "on"])
         let back = try lab.sink.levelFromNow()
         let change = decibels(amplified) - decibels(bypassed)
-        print("[measure] LV2 amp at -6 dB: bypassed \(text(bypassed)), on \(text(amplified)) (\(String(format: "%+.2f", change)) dB), bypassed again \(text(back))")
+        print(
+            "[measure] LV2 amp at -6 dB: bypassed \(text(bypassed)), on \(text(amplified)) (\(String(format: "%+.2f", change)) dB), bypassed again \(text(back))"
+        )
         XCTAssertGreaterThan(bypassed, 0.05, "the tone is heard")
         XCTAssertEqual(change, -6.0, accuracy: 0.1, "the amplifier at -6 dB")
         XCTAssertEqual(decibels(back) - decibels(bypassed), 0, accuracy: 0.1, "the bypass, toggled back live")
@@ -87,7 +89,7 @@ final class EffectsHeardTests: XCTestCase {
         while !silent, Date() < deadline {
             usleep(200_000)
             let heard = HeardSound(file: lab.sink.file)
-            silent = heard.rms(heard.samples.count - HeardSound.samples(0.2) ..< heard.samples.count) < 0.001
+            silent = heard.rms(heard.samples.count - HeardSound.samples(0.2)..<heard.samples.count) < 0.001
         }
         XCTAssertTrue(silent, "the first oton stopped playing")
         let filtered = try lab.play("Tone", plugins: #"[{"id": "org.example.half-gain", "path": "\#(library)"}]"#)
@@ -123,13 +125,15 @@ final class EffectsHeardTests: XCTestCase {
         // From the first sound on, no stretch of silence longer than 50 ms.
         let heard = HeardSound(file: lab.sink.file)
         let window = HeardSound.samples(0.01)
-        let first = try XCTUnwrap(stride(from: start, to: heard.samples.count - window, by: window).first { heard.rms($0 ..< $0 + window) > 0.05 })
+        let first = try XCTUnwrap(stride(from: start, to: heard.samples.count - window, by: window).first { heard.rms($0..<$0 + window) > 0.05 })
         var longest = 0, run = 0
         for from in stride(from: first, to: heard.samples.count - window, by: window) {
-            run = heard.rms(from ..< from + window) < 0.01 ? run + 1 : 0
+            run = heard.rms(from..<from + window) < 0.01 ? run + 1 : 0
             longest = max(longest, run)
         }
-        print("[measure] sleeping filter: longest silence after the first sound \(longest * 10) ms over \(String(format: "%.1f", HeardSound.seconds(heard.samples.count - first))) s")
+        print(
+            "[measure] sleeping filter: longest silence after the first sound \(longest * 10) ms over \(String(format: "%.1f", HeardSound.seconds(heard.samples.count - first))) s"
+        )
         XCTAssertLessThanOrEqual(longest * 10, 50, "no audible gap over 50 ms")
         let effects = try oton.connect().send(["effect"])
         XCTAssertTrue("\(effects)".contains("overran"), "ctl effect says it: \(effects)")
@@ -154,9 +158,13 @@ private struct Lab {
         var list: [String] = []
         for (name, frequency) in tones.sorted(by: { $0.key < $1.key }) {
             let file = directory.file("\(name).wav")
-            let made = try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "wave=sine", "freq=\(frequency)", "volume=0.25",
-                                                       "num-buffers=900", "samplesperbuffer=4800", "!",
-                                                       "audio/x-raw,format=S16LE,rate=48000,channels=2", "!", "wavenc", "!", "filesink", "location=\(file)"])
+            let made = try runProcess(
+                "/usr/bin/env",
+                [
+                    "gst-launch-1.0", "-q", "audiotestsrc", "wave=sine", "freq=\(frequency)", "volume=0.25",
+                    "num-buffers=900", "samplesperbuffer=4800", "!",
+                    "audio/x-raw,format=S16LE,rate=48000,channels=2", "!", "wavenc", "!", "filesink", "location=\(file)",
+                ])
             guard made.status == 0 else { throw FixtureError("gst-launch-1.0 could not make \(file): \(made.stderr)") }
             list.append(#"{"name": "\#(name)", "url": "file://\#(file)"}"#)
         }
@@ -172,8 +180,9 @@ private struct Lab {
 
     func play(_ station: String, effects: String = "[]", plugins: String = "[]") throws -> OtonProcess {
         let config = #"{"stations": [\#(stations)], "plugins": \#(plugins), "effects": \#(effects)}"#
-        let oton = try OtonProcess(testCase, arguments: ["play", station, "--audio-sink", "pulsesink", "--no-tui", "--no-level"],
-                                   plugins: config, environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
+        let oton = try OtonProcess(
+            testCase, arguments: ["play", station, "--audio-sink", "pulsesink", "--no-tui", "--no-level"],
+            plugins: config, environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
         _ = try oton.connect(timeout: 30)
         return oton
     }

@@ -8,9 +8,13 @@ final class EmbeddedCoverTests: XCTestCase {
     /// A 64×64 #204080 PNG made by GStreamer.
     private func png(_ directory: TemporaryDirectory) throws -> Data {
         let path = directory.file("cover.png")
-        let made = try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "pattern=solid-color",
-                                                   "foreground-color=0xff204080", "!", "video/x-raw,width=64,height=64", "!", "videoconvert",
-                                                   "!", "pngenc", "!", "filesink", "location=\(path)"])
+        let made = try runProcess(
+            "/usr/bin/env",
+            [
+                "gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "pattern=solid-color",
+                "foreground-color=0xff204080", "!", "video/x-raw,width=64,height=64", "!", "videoconvert",
+                "!", "pngenc", "!", "filesink", "location=\(path)",
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
@@ -18,16 +22,20 @@ final class EmbeddedCoverTests: XCTestCase {
     /// Ten seconds of MP3 by GStreamer, behind an ID3v2.3 tag with a title and an APIC frame holding `picture`.
     private func mp3(_ directory: TemporaryDirectory, picture: Data, mime: String = "image/png") throws -> String {
         let plain = directory.file("plain.mp3")
-        let made = try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=430", "!", "audioconvert", "!",
-                                                   "lamemp3enc", "!", "filesink", "location=\(plain)"])
+        let made = try runProcess(
+            "/usr/bin/env",
+            [
+                "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=430", "!", "audioconvert", "!",
+                "lamemp3enc", "!", "filesink", "location=\(plain)",
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
         func frame(_ id: String, _ body: Data) -> Data {
             let size = UInt32(body.count)
             return Data(id.utf8) + Data([UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF), 0, 0]) + body
         }
-        let apic = Data([0]) + Data(mime.utf8) + Data([0, 3, 0]) + picture // Latin-1, MIME, front cover, no description
+        let apic = Data([0]) + Data(mime.utf8) + Data([0, 3, 0]) + picture  // Latin-1, MIME, front cover, no description
         let frames = frame("TIT2", Data([3]) + Data("Covered Song".utf8)) + frame("APIC", apic)
-        let size = frames.count // syncsafe
+        let size = frames.count  // syncsafe
         let header = Data("ID3".utf8) + Data([3, 0, 0, UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)])
         let path = directory.file("covered.mp3")
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: header + frames + (try Data(contentsOf: URL(fileURLWithPath: plain)))))
@@ -36,7 +44,8 @@ final class EmbeddedCoverTests: XCTestCase {
 
     /// Plays `file` headless with the artwork plugin until the first artwork.ready event; returns it and the log.
     private func play(_ file: String, _ directory: TemporaryDirectory) throws -> (artwork: [String: String]?, events: [[String: Any]], stderr: String) {
-        let config = try directory.write("plugins.json", #"{"stations": [], "plugins": [{"id": "org.oton.artwork", "path": "libOtonArtwork.so", "config": {"timeout_seconds": 2}}]}"#)
+        let config = try directory.write(
+            "plugins.json", #"{"stations": [], "plugins": [{"id": "org.oton.artwork", "path": "libOtonArtwork.so", "config": {"timeout_seconds": 2}}]}"#)
         let events = directory.file("events.jsonl")
         let log = directory.file("stderr.log")
         XCTAssertTrue(FileManager.default.createFile(atPath: log, contents: nil))

@@ -89,12 +89,13 @@ final class EngineConformanceTests: XCTestCase {
         let closed = "http://127.0.0.1:\(try FreePort.allocate())/nobody.mp3"
         let upstream = try LocalHTTPServer.start(routes: ["/tls.mp3": CannedResponse(headers: ["Content-Type": "audio/mpeg"], body: Data(count: 4096))])
         defer { upstream.stop() }
-        let proxy = try TLSProxy(self, upstreamPort: upstream.port) // a self-signed certificate nobody trusts here
+        let proxy = try TLSProxy(self, upstreamPort: upstream.port)  // a self-signed certificate nobody trusts here
         for engine in Self.engines {
             // Nothing listens: the connection is refused, which names the server (issue 37 §6), alike on both engines.
             XCTAssertEqual(try failure(closed, on: engine), PlaybackErrorKind.streamUnavailable(reason: .refused).message, "\(engine)")
-            XCTAssertEqual(try failure(proxy.url(mount: "/tls.mp3"), on: engine),
-                           PlaybackErrorKind.streamUnavailable(reason: .secureConnectionFailed).message, "\(engine)")
+            XCTAssertEqual(
+                try failure(proxy.url(mount: "/tls.mp3"), on: engine),
+                PlaybackErrorKind.streamUnavailable(reason: .secureConnectionFailed).message, "\(engine)")
         }
     }
 }

@@ -123,8 +123,9 @@ final class FakeScrobbleService: @unchecked Sendable {
             if type == "playing_now" && item["listened_at"] != nil { return violation("playing_now must not have listened_at") }
             if type != "playing_now" && (listenedAt ?? 0) < 1_033_430_400 { return violation("listened_at missing or before 2002-10-01") }
             guard let metadata = item["track_metadata"] as? [String: Any],
-                  let artist = metadata["artist_name"] as? String, !artist.isEmpty,
-                  let title = metadata["track_name"] as? String, !title.isEmpty else {
+                let artist = metadata["artist_name"] as? String, !artist.isEmpty,
+                let title = metadata["track_name"] as? String, !title.isEmpty
+            else {
                 return violation("track_metadata needs artist_name and track_name")
             }
             var info: [String: String] = [:]
@@ -163,8 +164,12 @@ final class FakeScrobbleService: @unchecked Sendable {
         guard let method = fields["method"] else { return violation("no method") }
         guard fields["format"] == "json" else { return violation("format=json expected") }
         guard fields["api_key"] == Self.apiKey else { return .json(#"{"error": 10, "message": "Invalid API key"}"#) }
-        guard let signature = fields["api_sig"], signature == Self.md5(pairs.filter { $0.0 != "api_sig" && $0.0 != "format" && $0.0 != "callback" }
-            .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }.map { $0.0 + $0.1 }.joined() + Self.apiSecret) else {
+        guard let signature = fields["api_sig"],
+            signature
+                == Self.md5(
+                    pairs.filter { $0.0 != "api_sig" && $0.0 != "format" && $0.0 != "callback" }
+                        .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }.map { $0.0 + $0.1 }.joined() + Self.apiSecret)
+        else {
             return .json(#"{"error": 13, "message": "Invalid method signature supplied"}"#)
         }
         switch method {
@@ -172,7 +177,9 @@ final class FakeScrobbleService: @unchecked Sendable {
             return .json(#"{"token": "tok3n0123456789"}"#)
         case "auth.getSession":
             guard fields["token"] == "tok3n0123456789" else { return .json(#"{"error": 4, "message": "Invalid authentication token"}"#) }
-            let authorized = lock.withLock { () -> Bool in getSessionCalls += 1; return getSessionCalls > sessionTokenAuthorizedAfter }
+            let authorized = lock.withLock { () -> Bool in
+                getSessionCalls += 1; return getSessionCalls > sessionTokenAuthorizedAfter
+            }
             guard authorized else { return .json(#"{"error": 14, "message": "Unauthorized Token - This token has not been authorized"}"#) }
             return .json(#"{"session": {"name": "oton-user", "key": "\#(Self.sessionKey)", "subscriber": 0}}"#)
         case "track.updateNowPlaying", "track.scrobble":
@@ -181,7 +188,7 @@ final class FakeScrobbleService: @unchecked Sendable {
                 var count = 0
                 while fields["artist[\(count)]"] != nil { count += 1 }
                 guard count >= 1, count <= 50 else { return violation("track.scrobble takes 1 to 50 scrobbles, got \(count)") }
-                for index in 0 ..< count {
+                for index in 0..<count {
                     guard fields["track[\(index)]"] != nil, Int64(fields["timestamp[\(index)]"] ?? "") != nil else {
                         return violation("scrobble \(index) needs track and timestamp")
                     }
@@ -224,4 +231,3 @@ extension CannedResponse {
         return copy
     }
 }
-

@@ -17,17 +17,18 @@ final class FloodShareRecordTests: XCTestCase {
         defer { server.stop() }
         _ = try await server.startSource(mount: "/good.mp3", format: .mp3, initialTitle: "Good A - One", stationName: "Good FM")
         let config = """
-        {"stations": [{"name": "Flood", "url": "\(hostile.url("/icy?metaint=2147483647&rate=0"))"},
-                      {"name": "Good 1", "url": "\(server.url(mount: "/good.mp3").absoluteString)?s=1"},
-                      {"name": "Good 2", "url": "\(server.url(mount: "/good.mp3").absoluteString)?s=2"}], "plugins": []}
-        """
+            {"stations": [{"name": "Flood", "url": "\(hostile.url("/icy?metaint=2147483647&rate=0"))"},
+                          {"name": "Good 1", "url": "\(server.url(mount: "/good.mp3").absoluteString)?s=1"},
+                          {"name": "Good 2", "url": "\(server.url(mount: "/good.mp3").absoluteString)?s=2"}], "plugins": []}
+            """
         let run = try TemporaryDirectory(self).file("run")
         try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true)
         let recorder = try RecordHarness(self, url: "--all", extra: ["--instance", "flood"], environment: ["XDG_RUNTIME_DIR": run], config: config)
         try recorder.start()
         let stations = { () -> [String: [String: Any]] in
-            let result = try? runProcess(TestPaths.oton, ["ctl", "--instance", "flood", "--json", "status"],
-                                         environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": run]) { $1 })
+            let result = try? runProcess(
+                TestPaths.oton, ["ctl", "--instance", "flood", "--json", "status"],
+                environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": run]) { $1 })
             let json = (try? JSONSerialization.jsonObject(with: Data((result?.stdout ?? "").utf8))) as? [String: Any]
             let list = ((json?["data"] as? [String: Any])?["stations"] as? [[String: Any]]) ?? []
             return Dictionary(list.map { ($0["label"] as? String ?? "", $0) }) { first, _ in first }
@@ -74,13 +75,14 @@ final class FloodShareRecordTests: XCTestCase {
         defer { server.stop() }
         _ = try await server.startSource(mount: "/good.mp3", format: .mp3, initialTitle: "Good A - One", stationName: "Good FM")
         let config = """
-        {"stations": [{"name": "Flood", "url": "\(hostile.url("/icy?metaint=2147483647&rate=0"))"},
-                      {"name": "Good", "url": "\(server.url(mount: "/good.mp3").absoluteString)"}], "plugins": []}
-        """
+            {"stations": [{"name": "Flood", "url": "\(hostile.url("/icy?metaint=2147483647&rate=0"))"},
+                          {"name": "Good", "url": "\(server.url(mount: "/good.mp3").absoluteString)"}], "plugins": []}
+            """
         let run = directory.file("run")
         try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true)
-        let recorder = try RecordHarness(self, url: "--all", extra: ["--disk-floor", "2", "--partial", "keep", "--instance", "share"],
-                                         out: mountPoint + "/out", environment: ["XDG_RUNTIME_DIR": run], config: config)
+        let recorder = try RecordHarness(
+            self, url: "--all", extra: ["--disk-floor", "2", "--partial", "keep", "--instance", "share"],
+            out: mountPoint + "/out", environment: ["XDG_RUNTIME_DIR": run], config: config)
         try recorder.start()
         let size = { (folder: String) -> Int in
             let root = recorder.out + "/" + folder

@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import IcecastFixture
 import OtonTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An Icecast-style MP3 stream on 127.0.0.1 that sends as fast as the socket
 /// takes it: real MP3 frames (encoded once by lamemp3enc) in a loop, ICY
@@ -30,11 +31,13 @@ final class FloodStreamServer: @unchecked Sendable {
     init(directory: TemporaryDirectory, seconds: Int = 5, blocksPerTitle: Int = 4) throws {
         self.blocksPerTitle = blocksPerTitle
         let file = directory.file("flood-source.mp3")
-        let encoded = try runProcess("/usr/bin/gst-launch-1.0", [
-            "-q", "audiotestsrc", "num-buffers=\(seconds * 44100 / 1024)", "samplesperbuffer=1024", "!",
-            "audio/x-raw,rate=44100,channels=2", "!", "lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true", "!",
-            "filesink", "location=\(file)",
-        ])
+        let encoded = try runProcess(
+            "/usr/bin/gst-launch-1.0",
+            [
+                "-q", "audiotestsrc", "num-buffers=\(seconds * 44100 / 1024)", "samplesperbuffer=1024", "!",
+                "audio/x-raw,rate=44100,channels=2", "!", "lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true", "!",
+                "filesink", "location=\(file)",
+            ])
         guard encoded.status == 0, let data = FileManager.default.contents(atPath: file), data.count > 20_000 else {
             throw NSError(domain: "FloodStreamServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "lamemp3enc failed: \(encoded.stderr)"])
         }
@@ -61,7 +64,9 @@ final class FloodStreamServer: @unchecked Sendable {
     }
 
     func stop() {
-        let wasRunning = lock.withLock { () -> Bool in defer { running = false }; return running }
+        let wasRunning = lock.withLock { () -> Bool in
+            defer { running = false }; return running
+        }
         guard wasRunning else { return }
         _ = acceptDone.wait(timeout: .now() + 2)
         close(listenFD)
@@ -98,7 +103,7 @@ final class FloodStreamServer: @unchecked Sendable {
             chunk.reserveCapacity(metaint)
             while chunk.count < metaint {
                 let take = min(metaint - chunk.count, audio.count - position)
-                chunk += audio[position ..< position + take]
+                chunk += audio[position..<position + take]
                 position = (position + take) % audio.count
             }
             chunk += metadata(block)
@@ -111,7 +116,9 @@ final class FloodStreamServer: @unchecked Sendable {
     /// A title every `blocksPerTitle` blocks, an empty block otherwise.
     private func metadata(_ block: Int) -> [UInt8] {
         guard block % blocksPerTitle == 0 else { return [0] }
-        let number = lock.withLock { () -> Int in titles += 1; return titles }
+        let number = lock.withLock { () -> Int in
+            titles += 1; return titles
+        }
         var text = Array("StreamTitle='Flood Artist - Flood Song \(number)';".utf8)
         let blocks = (text.count + 15) / 16
         text += [UInt8](repeating: 0, count: blocks * 16 - text.count)
@@ -131,4 +138,3 @@ final class FloodStreamServer: @unchecked Sendable {
         return true
     }
 }
-

@@ -14,10 +14,12 @@ final class GeneratedSinkRunTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let library = try GeneratedSink.makeSink(in: directory)
         let file = directory.file("now-playing.txt")
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: """
-            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-             "plugins": [{"id": "org.example.now-playing-file", "path": "\(library)", "config": {"file": "\(file)"}}]}
-            """)
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"],
+            plugins: """
+                {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+                 "plugins": [{"id": "org.example.now-playing-file", "path": "\(library)", "config": {"file": "\(file)"}}]}
+                """)
         _ = try oton.connect(timeout: 60)
         func contents() -> String { (try? String(contentsOfFile: file, encoding: .utf8)) ?? "" }
         func wait(for text: String) -> Bool {

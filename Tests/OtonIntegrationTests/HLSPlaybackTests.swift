@@ -28,12 +28,14 @@ final class HLSPlaybackTests: XCTestCase {
     func testEXTINFTitlesNameAStationWithoutID3Titles() throws {
         let station = try HLSStation(self, shape: .ts)
         let harness = play(station.url("/live.m3u8"))
-        XCTAssertNotNil(harness.waitForTrack(title: "Song One", artist: "Artist A", timeout: 30),
-                        "the #EXTINF title names the track: \(harness.trackEvents.map(\.fields))")
+        XCTAssertNotNil(
+            harness.waitForTrack(title: "Song One", artist: "Artist A", timeout: 30),
+            "the #EXTINF title names the track: \(harness.trackEvents.map(\.fields))")
         let sent = Clock.monotonicNanoseconds()
         try station.setTitle(artist: "Band B", title: "Tune\u{1B}[31mRed")
-        let second = try XCTUnwrap(harness.waitForTrack(title: "Tune[31mRed", artist: "Band B", timeout: 30, after: sent),
-                                   "the new #EXTINF title, its ESC removed: \(harness.trackEvents.map(\.fields))")
+        let second = try XCTUnwrap(
+            harness.waitForTrack(title: "Tune[31mRed", artist: "Band B", timeout: 30, after: sent),
+            "the new #EXTINF title, its ESC removed: \(harness.trackEvents.map(\.fields))")
         XCTAssertFalse(second.fields.contains { $0.value.contains("\u{1B}") })
     }
 
@@ -41,8 +43,9 @@ final class HLSPlaybackTests: XCTestCase {
     func testEXTINFTitleAttributesNameTheTrack() throws {
         let station = try HLSStation(self, shape: .ts, options: ["--extinf-attributes"])
         let harness = play(station.url("/live.m3u8"))
-        XCTAssertNotNil(harness.waitForTrack(title: "Song One", artist: "Artist A", timeout: 30),
-                        "the title=\"…\" and artist=\"…\" attributes name the track: \(harness.trackEvents.map(\.fields))")
+        XCTAssertNotNil(
+            harness.waitForTrack(title: "Song One", artist: "Artist A", timeout: 30),
+            "the title=\"…\" and artist=\"…\" attributes name the track: \(harness.trackEvents.map(\.fields))")
     }
 
     /// Issue 39 §3 (first sound ≤ mpv's on HLS): the resolver reads the playlist to tell HLS from a list
@@ -55,24 +58,28 @@ final class HLSPlaybackTests: XCTestCase {
         let requests = station.requests
         let beforeFirstSegment = requests.prefix { !$0.contains("/seg/") }
         XCTAssertLessThan(beforeFirstSegment.count, requests.count, "a segment was fetched: \(requests)")
-        XCTAssertEqual(beforeFirstSegment.filter { $0.hasPrefix("/live.m3u8") }.count, 1,
-                       "one request of the playlist before the first segment: \(requests)")
-        XCTAssertTrue(station.waitForSegments(moreThan: station.segmentRequests + 1, timeout: 30),
-                      "later reloads of the playlist bring the next segments: \(station.requests)")
+        XCTAssertEqual(
+            beforeFirstSegment.filter { $0.hasPrefix("/live.m3u8") }.count, 1,
+            "one request of the playlist before the first segment: \(requests)")
+        XCTAssertTrue(
+            station.waitForSegments(moreThan: station.segmentRequests + 1, timeout: 30),
+            "later reloads of the playlist bring the next segments: \(station.requests)")
     }
 
     func testPackedAudioPlaysWithItsTimedID3TitlesAndFollowsAChange() throws {
         let station = try HLSStation(self)
         let harness = play(station.url("/live.m3u8"))
-        let first = try XCTUnwrap(harness.waitForTrack(title: "Song One", artist: "Artist A", timeout: 20),
-                                  "the title comes from the segments' ID3 tags: \(harness.events.events.map(\.fields))")
+        let first = try XCTUnwrap(
+            harness.waitForTrack(title: "Song One", artist: "Artist A", timeout: 20),
+            "the title comes from the segments' ID3 tags: \(harness.events.events.map(\.fields))")
         XCTAssertEqual(first.field("station"), "HLS Test FM", "the configured name names an HLS station (HLS has no icy-name)")
         XCTAssertEqual(first.field("stream_url"), station.url("/live.m3u8"))
         XCTAssertNotNil(harness.waitForState("playing"))
         let sent = Clock.monotonicNanoseconds()
         try station.setTitle(artist: "Artist B", title: "Песня Два")
-        let second = try XCTUnwrap(harness.waitForTrack(title: "Песня Два", artist: "Artist B", timeout: 15, after: sent),
-                                   "new segments bring the new title: \(harness.trackEvents.map(\.fields))")
+        let second = try XCTUnwrap(
+            harness.waitForTrack(title: "Песня Два", artist: "Artist B", timeout: 15, after: sent),
+            "new segments bring the new title: \(harness.trackEvents.map(\.fields))")
         XCTAssertNotEqual(second.field("sequence"), first.field("sequence"))
         let fetched = station.segmentRequests
         XCTAssertTrue(station.waitForSegments(moreThan: fetched + 2), "segments keep being fetched while playing")
@@ -161,9 +168,10 @@ final class HLSPlaybackTests: XCTestCase {
         XCTAssertNotNil(harness.waitForState("playing", timeout: 20))
         let cut = Clock.monotonicNanoseconds()
         try station.stopServing()
-        let lost = try XCTUnwrap(harness.events.wait(for: "state", timeout: 30) {
-            $0.monotonicNanoseconds >= cut && ["reconnecting", "error"].contains($0.field("state") ?? "")
-        }, "a station that answers 404 is noticed: \(harness.events.events.suffix(5).map(\.fields))")
+        let lost = try XCTUnwrap(
+            harness.events.wait(for: "state", timeout: 30) {
+                $0.monotonicNanoseconds >= cut && ["reconnecting", "error"].contains($0.field("state") ?? "")
+            }, "a station that answers 404 is noticed: \(harness.events.events.suffix(5).map(\.fields))")
         XCTAssertNotNil(lost.field("error_kind") ?? lost.field("retry_attempt"), "\(lost.fields)")
         let back = Clock.monotonicNanoseconds()
         try station.startServing()

@@ -16,13 +16,15 @@ final class HLSRecordTests: XCTestCase {
         // Song Two is recorded from its first segment; a third title completes it.
         try await Task.sleep(nanoseconds: 3_000_000_000)
         try station.setTitle(artist: "Artist C", title: "Song Three")
-        XCTAssertNotNil(harness.waitForEvent("org.oton.recording.finished", timeout: 20) { $0["path"]?.hasSuffix("Artist B - Song Two.aac") == true },
-                        "\(harness.finishedEvents())\n\(harness.stdout)")
+        XCTAssertNotNil(
+            harness.waitForEvent("org.oton.recording.finished", timeout: 20) { $0["path"]?.hasSuffix("Artist B - Song Two.aac") == true },
+            "\(harness.finishedEvents())\n\(harness.stdout)")
         XCTAssertEqual(harness.stop(), 0, harness.stderr)
 
         let files = harness.files()
-        let complete = try XCTUnwrap(files.first { $0.hasSuffix("Artist B - Song Two.aac") && !$0.contains("/incomplete/") },
-                                     "Song Two is a complete file: \(files)\n\(harness.stdout)")
+        let complete = try XCTUnwrap(
+            files.first { $0.hasSuffix("Artist B - Song Two.aac") && !$0.contains("/incomplete/") },
+            "Song Two is a complete file: \(files)\n\(harness.stdout)")
         let discovered = try Discovered.run(harness.out + "/" + complete)
         XCTAssertTrue(discovered.ok, discovered.text)
         XCTAssertTrue(discovered.text.contains("MPEG-4 AAC"), discovered.text)
@@ -42,8 +44,9 @@ final class HLSRecordTests: XCTestCase {
         let run = try OtonRun(self, ["record", station.url("/master-low-first.m3u8"), "--out", "{out}", "--min-seconds", "0", "--duration", "15s"])
         XCTAssertTrue(run.wait(timeout: 120) { !run.process.isRunning }.met, "--duration 15s ended the recording\n\(run.stderr)")
         XCTAssertEqual(run.process.terminationStatus, 0, run.stderr)
-        XCTAssertTrue(station.requests.contains { $0.hasPrefix("/low/seg/") } && station.requests.contains { $0.hasPrefix("/high/seg/") },
-                      "both variants were fetched (a switch happened): \(station.requests)")
+        XCTAssertTrue(
+            station.requests.contains { $0.hasPrefix("/low/seg/") } && station.requests.contains { $0.hasPrefix("/high/seg/") },
+            "both variants were fetched (a switch happened): \(station.requests)")
         let files = run.outputFiles().filter { $0.hasSuffix(".aac") }
         XCTAssertEqual(files.count, 1, "one file across the switch and the discontinuities: \(files)\n\(run.stderr)")
         let path = try XCTUnwrap(files.first.map { run.out + "/" + $0 })

@@ -174,8 +174,10 @@ final class HLSShapesTests: XCTestCase {
             let fetched = run.wait(timeout: 120) {
                 (station.newestSegmentFetched ?? 0) >= first + 12 && Date().timeIntervalSince(started) >= 30
             }
-            XCTAssertTrue(fetched.met, "\(join): segments keep being fetched (newest \(station.newestSegmentFetched ?? -1), first \(first))"
-                          + " \(station.requests.suffix(8))\n\(run.stderr)")
+            XCTAssertTrue(
+                fetched.met,
+                "\(join): segments keep being fetched (newest \(station.newestSegmentFetched ?? -1), first \(first))"
+                    + " \(station.requests.suffix(8))\n\(run.stderr)")
             let latest = station.newestSegmentFetched ?? 0
             XCTAssertTrue(run.wait(timeout: 30) { (station.newestSegmentFetched ?? 0) > latest }.met, "\(join): still fetching after 30 s")
             XCTAssertTrue(run.process.isRunning, run.stderr)

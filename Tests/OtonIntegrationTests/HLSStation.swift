@@ -27,8 +27,9 @@ final class HLSStation: @unchecked Sendable {
 
     /// `options`: more of the script's options, e.g. `["--big-tag-mb", "30"]`.
     init(_ testCase: XCTestCase, shape: Shape = .packed, options: [String] = []) throws {
-        server = try ScriptServer(testCase, script: "hls_server.py", arguments: ["--shape", shape.rawValue, "--max-seconds", "240"] + options,
-                                  readyPrefix: "READY ")
+        server = try ScriptServer(
+            testCase, script: "hls_server.py", arguments: ["--shape", shape.rawValue, "--max-seconds", "240"] + options,
+            readyPrefix: "READY ")
     }
 
     func url(_ path: String) -> String { server.url(path) }
@@ -63,7 +64,10 @@ final class HLSStation: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let result = try? runProcess("/usr/bin/env", ["curl", "-sf", "--max-time", "5", url("/live.mpd")]),
-               result.status == 0, result.stdout.contains("<S t=\""), !result.stdout.contains("<S t=\"0\"") { return true }
+                result.status == 0, result.stdout.contains("<S t=\""), !result.stdout.contains("<S t=\"0\"")
+            {
+                return true
+            }
             usleep(500_000)
         }
         return false

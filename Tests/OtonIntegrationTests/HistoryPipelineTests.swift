@@ -35,7 +35,9 @@ final class HistoryPipelineTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let token = try directory.write("lb.token", FakeScrobbleService.token + "\n")
         chmod(token, 0o600)
-        let config = try directory.write("plugins.json", """
+        let config = try directory.write(
+            "plugins.json",
+            """
             {"plugins": [{"id": "org.oton.history", "path": "\(TestPaths.pluginLibrary("OtonHistory"))",
               "config": {"min_live_seconds": \(minimumLiveSeconds), "retry_initial_seconds": 0.2, "retry_max_seconds": 1,
                          "listenbrainz": {"url": "\(service.baseURL)", "token_env": "TEST_LB_TOKEN_UNSET", "token_file": "\(token)"}}}]}
@@ -43,8 +45,9 @@ final class HistoryPipelineTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = directory.file("data")
         environment["XDG_CACHE_HOME"] = directory.file("cache")
-        return Setup(directory: directory, config: config, environment: environment,
-                     database: directory.file("data") + "/oton/plugins/org.oton.history/history.sqlite")
+        return Setup(
+            directory: directory, config: config, environment: environment,
+            database: directory.file("data") + "/oton/plugins/org.oton.history/history.sqlite")
     }
 
     private func startOton(_ setup: Setup, url: String, name: String) throws -> Process {
@@ -71,7 +74,7 @@ final class HistoryPipelineTests: XCTestCase {
         for (index, title) in ["Artist B - Song Two", "Artist C - Song Three"].enumerated() {
             let previous = index == 0 ? "Song One" : "Song Two"
             XCTAssertTrue(service.wait { self.service.playingNow.contains { $0.title == previous } }, "playing_now for \(previous): \(service.listens)")
-            try await Task.sleep(nanoseconds: UInt64(seconds * 1e9)) // listening time is what is measured
+            try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))  // listening time is what is measured
             try await server.setTitle(mount: mount, title: title)
         }
         XCTAssertTrue(service.wait { self.service.playingNow.contains { $0.title == "Song Three" } }, "\(service.listens)")
@@ -97,8 +100,9 @@ final class HistoryPipelineTests: XCTestCase {
         XCTAssertEqual(oton.terminationStatus, 0, setup.directory.read("oton.err"))
 
         let rows = sql(setup.database, "SELECT artist, title, station, started_at, ended_at, seconds_listened, is_jingle FROM plays ORDER BY id")
-        XCTAssertEqual(rows.map { $0.split(separator: "|").prefix(3).joined(separator: "|") },
-                       ["Artist A|Song One|History FM", "Artist B|Song Two|History FM", "Artist C|Song Three|History FM"])
+        XCTAssertEqual(
+            rows.map { $0.split(separator: "|").prefix(3).joined(separator: "|") },
+            ["Artist A|Song One|History FM", "Artist B|Song Two|History FM", "Artist C|Song Three|History FM"])
         let window = (Int64(started.timeIntervalSince1970 * 1e6), Int64(Date().timeIntervalSince1970 * 1e6))
         for row in rows {
             let cells = row.split(separator: "|").map(String.init)
@@ -161,7 +165,7 @@ final class HistoryPipelineTests: XCTestCase {
         XCTAssertEqual(empty.status, 0, empty.stderr)
         XCTAssertEqual(empty.stdout, "No tracks in the history match.\n")
         let database = directory.file("data") + "/oton/plugins/org.oton.history/history.sqlite"
-        let day: Int64 = 1_714_521_600_000_000 // 2024-05-01T00:00:00Z
+        let day: Int64 = 1_714_521_600_000_000  // 2024-05-01T00:00:00Z
         var inserts = ""
         let rows: [(String, String, String, Int64, Double, Int)] = [
             ("Alpha", "Artist A", "Song One", day + 3_600_000_000, 200, 0),
@@ -172,7 +176,8 @@ final class HistoryPipelineTests: XCTestCase {
         ]
         for (station, artist, title, started, seconds, jingle) in rows {
             let artistSQL = artist.isEmpty ? "NULL" : "'\(artist)'"
-            inserts += "INSERT INTO plays (station, artist, title, raw_title, started_at, ended_at, seconds_listened, is_jingle) VALUES ('\(station)', \(artistSQL), '\(title.replacingOccurrences(of: "'", with: "''"))', '\(title)', \(started), \(started + Int64(seconds * 1e6)), \(seconds), \(jingle));\n"
+            inserts +=
+                "INSERT INTO plays (station, artist, title, raw_title, started_at, ended_at, seconds_listened, is_jingle) VALUES ('\(station)', \(artistSQL), '\(title.replacingOccurrences(of: "'", with: "''"))', '\(title)', \(started), \(started + Int64(seconds * 1e6)), \(seconds), \(jingle));\n"
         }
         let filled = try runProcess("/usr/bin/sqlite3", [database, inserts])
         XCTAssertEqual(filled.status, 0, filled.stderr)
@@ -207,7 +212,7 @@ final class HistoryPipelineTests: XCTestCase {
         XCTAssertEqual(tracks.first?["plays"] as? Int, 2)
         let stations = try XCTUnwrap(object["stations"] as? [[String: Any]])
         XCTAssertEqual(stations.first?["station"] as? String, "Alpha")
-        XCTAssertEqual(stations.first?["hours"] as? Double, 1.11) // 3980 s
+        XCTAssertEqual(stations.first?["hours"] as? Double, 1.11)  // 3980 s
 
         let textStats = try history(["stats"])
         XCTAssertTrue(textStats.stdout.contains("Hours listened per station"), textStats.stdout)

@@ -28,8 +28,9 @@ final class HistoryPluginHarness {
     }
 
     func start() throws {
-        manager = PluginManager(bus: bus, requests: RecordingRequests(),
-                                directories: .init(dataHome: dataHome + "/oton", cacheHome: directory.file("cache")), logger: log.logger)
+        manager = PluginManager(
+            bus: bus, requests: RecordingRequests(),
+            directories: .init(dataHome: dataHome + "/oton", cacheHome: directory.file("cache")), logger: log.logger)
         let config = try JSONValue.parse(Data(configJSON.utf8))
         let reports = manager.start([PluginEntry(id: "org.oton.history", path: TestPaths.pluginLibrary("OtonHistory"), config: config)])
         guard case .running = reports.first?.status else {
@@ -45,21 +46,27 @@ final class HistoryPluginHarness {
     }
 
     func state(_ code: PlaybackStateCode) {
-        bus.publish(BusEvent(kind: OTON_EVENT_STATE, name: "state", payload: .state(StateInfo(code)),
-                             monotonicNanoseconds: mono, wallMicroseconds: wall))
+        bus.publish(
+            BusEvent(
+                kind: OTON_EVENT_STATE, name: "state", payload: .state(StateInfo(code)),
+                monotonicNanoseconds: mono, wallMicroseconds: wall))
     }
 
     func track(_ sequence: UInt64, artist: String?, title: String?, station: String = "Test FM", stream: String = "http://127.0.0.1:1/live.mp3") {
         let raw = [artist, title].compactMap { $0 }.joined(separator: " - ")
         let info = TrackInfo(title: title, artist: artist, rawTitle: raw, station: station, streamURL: URL(string: stream))
-        bus.publish(BusEvent(kind: OTON_EVENT_TRACK, name: "track", payload: .track(info, sequence: sequence),
-                             monotonicNanoseconds: mono, wallMicroseconds: wall))
+        bus.publish(
+            BusEvent(
+                kind: OTON_EVENT_TRACK, name: "track", payload: .track(info, sequence: sequence),
+                monotonicNanoseconds: mono, wallMicroseconds: wall))
     }
 
     func publishArtwork(path: String) {
         let kind = bus.registry.kind(for: OTON_EVENT_NAME_ARTWORK_READY)!
-        bus.publish(BusEvent(kind: kind, name: OTON_EVENT_NAME_ARTWORK_READY, source: "org.oton.artwork",
-                             extraFields: [("path", path), ("type", "cover")], monotonicNanoseconds: mono, wallMicroseconds: wall))
+        bus.publish(
+            BusEvent(
+                kind: kind, name: OTON_EVENT_NAME_ARTWORK_READY, source: "org.oton.artwork",
+                extraFields: [("path", path), ("type", "cover")], monotonicNanoseconds: mono, wallMicroseconds: wall))
     }
 
     func drain() { manager.drain() }

@@ -29,10 +29,12 @@ final class HistoryPluginTests: XCTestCase {
     private func listenBrainzHarness(extra: String = "", directory given: TemporaryDirectory? = nil) throws -> HistoryPluginHarness {
         let directory = try given ?? TemporaryDirectory(self)
         let token = try secretFile(directory, "lb.token", FakeScrobbleService.token)
-        let harness = try HistoryPluginHarness(self, config: """
-            {"retry_initial_seconds": 0.2, "retry_max_seconds": 1, "jingle_patterns": ["^advert"] \(extra),
-             "listenbrainz": {"url": "\(service.baseURL)", "token_file": "\(token)"}}
-            """, directory: directory)
+        let harness = try HistoryPluginHarness(
+            self,
+            config: """
+                {"retry_initial_seconds": 0.2, "retry_max_seconds": 1, "jingle_patterns": ["^advert"] \(extra),
+                 "listenbrainz": {"url": "\(service.baseURL)", "token_file": "\(token)"}}
+                """, directory: directory)
         harnesses.append(harness)
         return harness
     }
@@ -48,32 +50,36 @@ final class HistoryPluginTests: XCTestCase {
         harness.publishArtwork(path: "/tmp/cover-a.jpg")
         harness.advance(seconds: 45)
         harness.track(2, artist: "Artist B", title: "Song Two")
-        harness.advance(seconds: 10) // too short for a live listen
-        harness.track(3, artist: nil, title: "ADVERT break") // a configured pattern, any case (the station name never arrives: the host decides)
+        harness.advance(seconds: 10)  // too short for a live listen
+        harness.track(3, artist: nil, title: "ADVERT break")  // a configured pattern, any case (the station name never arrives: the host decides)
         harness.advance(seconds: 40)
-        harness.track(4, artist: "Advert", title: "advert: buy now") // matches a configured pattern
+        harness.track(4, artist: "Advert", title: "advert: buy now")  // matches a configured pattern
         harness.advance(seconds: 35)
         harness.track(5, artist: "Artist C", title: "Song Three")
         harness.advance(seconds: 50)
-        harness.state(.idle) // ended by stop, not by a title change: not a live listen
+        harness.state(.idle)  // ended by stop, not by a title change: not a live listen
         harness.drain()
 
         let rows = try harness.sql("SELECT artist, title, seconds_listened, is_jingle, artwork_path, started_at, ended_at FROM plays ORDER BY id")
-        XCTAssertEqual(rows.map { $0.split(separator: "|", omittingEmptySubsequences: false).prefix(5).joined(separator: "|") }, [
-            "Artist A|Song One|45.0|0|/tmp/cover-a.jpg", "Artist B|Song Two|10.0|0|", "|ADVERT break|40.0|1|",
-            "Advert|advert: buy now|35.0|1|", "Artist C|Song Three|50.0|0|",
-        ])
+        XCTAssertEqual(
+            rows.map { $0.split(separator: "|", omittingEmptySubsequences: false).prefix(5).joined(separator: "|") },
+            [
+                "Artist A|Song One|45.0|0|/tmp/cover-a.jpg", "Artist B|Song Two|10.0|0|", "|ADVERT break|40.0|1|",
+                "Advert|advert: buy now|35.0|1|", "Artist C|Song Three|50.0|0|",
+            ])
         let first = rows[0].split(separator: "|").map(String.init)
         XCTAssertEqual(Int64(first[6])! - Int64(first[5])!, 45_000_000, "started_at and ended_at are wall microseconds")
 
         // A notice still unsent when a newer track starts is replaced by the newer one.
         XCTAssertTrue(service.wait { self.service.singles.count >= 1 && self.service.playingNow.last?.title == "Song Three" }, "\(service.listens)")
         // The journal says "sent" once the service's answer is back, a moment after the service has it.
-        XCTAssertTrue(service.wait { (try? harness.sql("SELECT service, status FROM scrobble_journal")) == ["listenbrainz|sent"] },
-                      "\((try? harness.sql("SELECT service, status FROM scrobble_journal")) ?? [])")
+        XCTAssertTrue(
+            service.wait { (try? harness.sql("SELECT service, status FROM scrobble_journal")) == ["listenbrainz|sent"] },
+            "\((try? harness.sql("SELECT service, status FROM scrobble_journal")) ?? [])")
         harness.shutdown()
         XCTAssertEqual(service.singles.map(\.title), ["Song One"])
-        XCTAssertTrue(Set(service.playingNow.map(\.title)).isSubset(of: ["Song One", "Song Two", "Song Three"]), "never for jingles or adverts: \(service.playingNow)")
+        XCTAssertTrue(
+            Set(service.playingNow.map(\.title)).isSubset(of: ["Song One", "Song Two", "Song Three"]), "never for jingles or adverts: \(service.playingNow)")
         let listen = try XCTUnwrap(service.singles.first)
         XCTAssertEqual(listen.listenedAt, 1_700_000_000)
         XCTAssertEqual(listen.additionalInfo["media_player"], "Oton")
@@ -89,7 +95,7 @@ final class HistoryPluginTests: XCTestCase {
         let harness = try listenBrainzHarness(extra: #", "min_live_seconds": 5"#)
         service.setMode(.status(503, resetIn: nil))
         harness.state(.playing)
-        for index in 1 ... 4 {
+        for index in 1...4 {
             harness.track(UInt64(index), artist: "Artist \(index)", title: "Song \(index)")
             harness.advance(seconds: 6)
         }
@@ -142,9 +148,11 @@ final class HistoryPluginTests: XCTestCase {
     func testInvalidTokenKeepsListensAndTellsTheUser() throws {
         let directory = try TemporaryDirectory(self)
         let token = try secretFile(directory, "lb.token", "wrong-token")
-        let harness = try HistoryPluginHarness(self, config: """
-            {"min_live_seconds": 5, "listenbrainz": {"url": "\(service.baseURL)", "token_file": "\(token)"}}
-            """, directory: directory)
+        let harness = try HistoryPluginHarness(
+            self,
+            config: """
+                {"min_live_seconds": 5, "listenbrainz": {"url": "\(service.baseURL)", "token_file": "\(token)"}}
+                """, directory: directory)
         harnesses.append(harness)
         harness.state(.playing)
         harness.track(1, artist: "Artist 1", title: "Song 1")
@@ -162,9 +170,11 @@ final class HistoryPluginTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("secrets are never read from plugins.json"), "\(error)")
         }
         let open = try secretFile(directory, "open.token", FakeScrobbleService.token, mode: 0o644)
-        let harness = try HistoryPluginHarness(self, config: """
-            {"listenbrainz": {"url": "\(service.baseURL)", "token_file": "\(open)"}}
-            """, directory: directory)
+        let harness = try HistoryPluginHarness(
+            self,
+            config: """
+                {"listenbrainz": {"url": "\(service.baseURL)", "token_file": "\(open)"}}
+                """, directory: directory)
         harnesses.append(harness)
         harness.state(.playing)
         harness.drain()
@@ -176,19 +186,21 @@ final class HistoryPluginTests: XCTestCase {
         let key = try secretFile(directory, "lastfm.key", FakeScrobbleService.apiKey)
         let secret = try secretFile(directory, "lastfm.secret", FakeScrobbleService.apiSecret)
         let sessionFile = try secretFile(directory, "lastfm.session", session)
-        let harness = try HistoryPluginHarness(self, config: """
-            {"min_live_seconds": 5, "retry_initial_seconds": 0.2, "retry_max_seconds": 1,
-             "lastfm": {"url": "\(service.lastFMURL)", "api_key_file": "\(key)", "api_secret_file": "\(secret)", "session_key_file": "\(sessionFile)"}}
-            """, directory: directory)
+        let harness = try HistoryPluginHarness(
+            self,
+            config: """
+                {"min_live_seconds": 5, "retry_initial_seconds": 0.2, "retry_max_seconds": 1,
+                 "lastfm": {"url": "\(service.lastFMURL)", "api_key_file": "\(key)", "api_secret_file": "\(secret)", "session_key_file": "\(sessionFile)"}}
+                """, directory: directory)
         harnesses.append(harness)
         return harness
     }
 
     func testLastFMNowPlayingAndBatchedSignedScrobblesThroughTemporaryErrors() throws {
         let harness = try lastFMHarness()
-        service.setMode(.lastFMError(11)) // service offline, under HTTP 200
+        service.setMode(.lastFMError(11))  // service offline, under HTTP 200
         harness.state(.playing)
-        for index in 1 ... 3 {
+        for index in 1...3 {
             harness.track(UInt64(index), artist: "Künstler \(index)", title: "Lied & Song \(index)")
             harness.advance(seconds: 7)
         }
@@ -199,7 +211,7 @@ final class HistoryPluginTests: XCTestCase {
         service.setMode(.ok)
         XCTAssertTrue(service.wait { self.service.lastFM.filter { $0.method == "track.scrobble" }.count >= 1 })
         let scrobbles = service.lastFM.filter { $0.method == "track.scrobble" }
-        let titles = scrobbles.flatMap { call in (0 ..< 50).compactMap { call.fields["track[\($0)]"] } }
+        let titles = scrobbles.flatMap { call in (0..<50).compactMap { call.fields["track[\($0)]"] } }
         XCTAssertEqual(titles, ["Lied & Song 1", "Lied & Song 2", "Lied & Song 3"], "one batch, each once, in order")
         XCTAssertEqual(scrobbles.first?.fields["artist[0]"], "Künstler 1")
         XCTAssertEqual(scrobbles.first?.fields["timestamp[0]"], "1700000000")
@@ -232,7 +244,7 @@ final class HistoryPluginTests: XCTestCase {
         let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [[String: Any]])
         XCTAssertEqual(rows.map { $0["title"] as? String }, ["Song Two"])
         let stats = try XCTUnwrap(harness.command("history", ["stats", "--format", "json"]))
-        XCTAssertTrue(stats.text.contains("\"hours\" : 0.02"), stats.text) // Alpha: 60 s
+        XCTAssertTrue(stats.text.contains("\"hours\" : 0.02"), stats.text)  // Alpha: 60 s
         let bad = try XCTUnwrap(harness.command("history", ["--limit", "x"]))
         XCTAssertFalse(bad.ok)
         XCTAssertTrue(bad.text.contains("--limit"), bad.text)
@@ -248,7 +260,7 @@ final class HistoryPluginTests: XCTestCase {
         harness.track(2, artist: "Beyoncé", title: "Halo")
         harness.advance(seconds: 40)
         harness.track(3, artist: "Pink Floyd", title: "Money")
-        harness.advance(seconds: 5) // a restart: not a play
+        harness.advance(seconds: 5)  // a restart: not a play
         harness.track(4, artist: "Pink Floyd", title: "Money")
         harness.advance(seconds: 45)
         harness.track(5, artist: "ДДТ", title: "Ёлка")
@@ -294,8 +306,12 @@ final class HistoryPluginTests: XCTestCase {
         first.shutdown()
         // Back to the first schema: no column, and the migration not yet recorded.
         // `.timeout`: the first plugin's connection may still be closing; wait for its lock, do not fail on it.
-        let downgrade = try runProcess("/usr/bin/env", ["sqlite3", "-cmd", ".timeout 10000", database,
-            "ALTER TABLE plays DROP COLUMN search_folded; DELETE FROM grdb_migrations WHERE identifier = 'v2-search-folded';"])
+        let downgrade = try runProcess(
+            "/usr/bin/env",
+            [
+                "sqlite3", "-cmd", ".timeout 10000", database,
+                "ALTER TABLE plays DROP COLUMN search_folded; DELETE FROM grdb_migrations WHERE identifier = 'v2-search-folded';",
+            ])
         XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
         let second = try listenBrainzHarness(directory: directory)
         let reply = try XCTUnwrap(second.command("history", ["--search", "кино", "--format", "csv"]))
@@ -311,7 +327,7 @@ final class HistoryPluginTests: XCTestCase {
         harness.state(.playing)
         harness.track(1, artist: "Pink Floyd", title: "Money")
         harness.advance(seconds: 60)
-        harness.track(2, artist: "Unknown", title: "Time") // a real title with an unknown artist is a play
+        harness.track(2, artist: "Unknown", title: "Time")  // a real title with an unknown artist is a play
         harness.advance(seconds: 40)
         harness.track(3, artist: "Artist E", title: "Song Five")
         harness.advance(seconds: 45)
@@ -331,11 +347,16 @@ final class HistoryPluginTests: XCTestCase {
         // The same file as an oton before the column left it, with the placeholder rows that oton kept.
         let database = harness.databasePath
         // `.timeout`: the first plugin's connection may still be closing; wait for its lock, do not fail on it.
-        let downgrade = try runProcess("/usr/bin/env", ["sqlite3", "-cmd", ".timeout 10000", database, """
-            ALTER TABLE plays DROP COLUMN is_placeholder; DELETE FROM grdb_migrations WHERE identifier = 'v3-placeholder';
-            INSERT INTO plays (station, artist, title, started_at, ended_at, seconds_listened)
-                VALUES ('Test FM', 'Unknown', 'Unknown', 1000000, 2000000, 120), ('Test FM', 'UNKNOWN', 'unknown', 3000000, 4000000, 90);
-            """])
+        let downgrade = try runProcess(
+            "/usr/bin/env",
+            [
+                "sqlite3", "-cmd", ".timeout 10000", database,
+                """
+                ALTER TABLE plays DROP COLUMN is_placeholder; DELETE FROM grdb_migrations WHERE identifier = 'v3-placeholder';
+                INSERT INTO plays (station, artist, title, started_at, ended_at, seconds_listened)
+                    VALUES ('Test FM', 'Unknown', 'Unknown', 1000000, 2000000, 120), ('Test FM', 'UNKNOWN', 'unknown', 3000000, 4000000, 90);
+                """,
+            ])
         XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
         let upgraded = try listenBrainzHarness(directory: directory)
         XCTAssertEqual(try upgraded.sql("SELECT COUNT(*) FROM plays"), ["5"], "no row lost in the upgrade")
@@ -372,7 +393,9 @@ final class HistoryPluginTests: XCTestCase {
     func testLastFMLoginCommandStoresTheSessionKeyWithMode0600() throws {
         let directory = try TemporaryDirectory(self)
         let sessionFile = directory.file("session/lastfm.session")
-        let config = try directory.write("plugins.json", """
+        let config = try directory.write(
+            "plugins.json",
+            """
             {"plugins": [{"id": "org.oton.history", "path": "\(TestPaths.pluginLibrary("OtonHistory"))",
               "config": {"lastfm": {"url": "\(service.lastFMURL)", "auth_url": "http://127.0.0.1:1/api/auth/",
                 "api_key_env": "TEST_LASTFM_KEY", "api_secret_env": "TEST_LASTFM_SECRET", "session_key_file": "\(sessionFile)"}}}]}
@@ -382,8 +405,9 @@ final class HistoryPluginTests: XCTestCase {
         environment["XDG_DATA_HOME"] = directory.file("data")
         environment["TEST_LASTFM_KEY"] = FakeScrobbleService.apiKey
         environment["TEST_LASTFM_SECRET"] = FakeScrobbleService.apiSecret
-        let result = try runProcess(TestPaths.oton, ["lastfm", "login", "--config", config, "--interval", "0.1", "--wait", "20"],
-                                    environment: environment)
+        let result = try runProcess(
+            TestPaths.oton, ["lastfm", "login", "--config", config, "--interval", "0.1", "--wait", "20"],
+            environment: environment)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("http://127.0.0.1:1/api/auth/?api_key=\(FakeScrobbleService.apiKey)&token=tok3n0123456789"), result.stdout)
         XCTAssertTrue(result.stdout.contains("as oton-user"), result.stdout)

@@ -20,11 +20,16 @@ final class HistoryStreamingTests: XCTestCase {
     func testAnEmptyListingSaysHowManyShortPlaysItHidesAndHowToSeeThem() throws {
         let directory = try TemporaryDirectory(self)
         let history = try emptyHistory(directory)
-        let fill = try runProcess("/usr/bin/sqlite3", [history.path, """
-            INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, ended_at, seconds_listened, is_jingle, search_folded, is_placeholder)
-            VALUES ('A', 'Artist', 'Short One', 'Artist - Short One', 'http://127.0.0.1/s', 1700000000000000, 1700000012000000, 12.0, 0, 'artist short one', 0),
-                   ('B', 'Artist', 'Short Two', 'Artist - Short Two', 'http://127.0.0.1/s', 1700000020000000, 1700000029000000, 9.0, 0, 'artist short two', 0);
-            """])
+        let fill = try runProcess(
+            "/usr/bin/sqlite3",
+            [
+                history.path,
+                """
+                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, ended_at, seconds_listened, is_jingle, search_folded, is_placeholder)
+                VALUES ('A', 'Artist', 'Short One', 'Artist - Short One', 'http://127.0.0.1/s', 1700000000000000, 1700000012000000, 12.0, 0, 'artist short one', 0),
+                       ('B', 'Artist', 'Short Two', 'Artist - Short Two', 'http://127.0.0.1/s', 1700000020000000, 1700000029000000, 9.0, 0, 'artist short two', 0);
+                """,
+            ])
         XCTAssertEqual(fill.status, 0, fill.stderr)
         let listed = try runProcess(TestPaths.oton, ["history", "--config", history.config], environment: history.environment)
         XCTAssertEqual(listed.status, 0, listed.stderr)
@@ -42,12 +47,17 @@ final class HistoryStreamingTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let history = try emptyHistory(directory)
         // 150,000 plays with 400-character titles: a 150 MB history, made by SQLite in a few seconds.
-        let fill = try runProcess("/usr/bin/sqlite3", [history.path, """
-            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150000)
-            INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, ended_at, seconds_listened, is_jingle, search_folded, is_placeholder)
-            SELECT 'Station ' || (i % 7), 'Artist ' || i, 'Title ' || i || ' ' || hex(randomblob(200)), 'Artist ' || i || ' - ' || hex(randomblob(200)),
-                   'http://127.0.0.1/s', 1700000000000000 + i * 180000000, 1700000000000000 + i * 180000000 + 170000000, 170.0, 0, 'artist ' || i, 0 FROM n;
-            """])
+        let fill = try runProcess(
+            "/usr/bin/sqlite3",
+            [
+                history.path,
+                """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150000)
+                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, ended_at, seconds_listened, is_jingle, search_folded, is_placeholder)
+                SELECT 'Station ' || (i % 7), 'Artist ' || i, 'Title ' || i || ' ' || hex(randomblob(200)), 'Artist ' || i || ' - ' || hex(randomblob(200)),
+                       'http://127.0.0.1/s', 1700000000000000 + i * 180000000, 1700000000000000 + i * 180000000 + 170000000, 170.0, 0, 'artist ' || i, 0 FROM n;
+                """,
+            ])
         XCTAssertEqual(fill.status, 0, fill.stderr)
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: history.path)[.size] as? Int)
         XCTAssertGreaterThan(size, 100 << 20)
@@ -88,7 +98,10 @@ final class HistoryStreamingTests: XCTestCase {
     func testAHistoryLockedAtStartIsWaitedForAndReadOnceReleased() throws {
         let directory = try TemporaryDirectory(self)
         let history = try emptyHistory(directory)
-        XCTAssertEqual(try runProcess("/usr/bin/sqlite3", [history.path, "INSERT INTO plays (artist, title, started_at) VALUES ('Artist', 'Kept Song', 1700000000000000);"]).status, 0)
+        XCTAssertEqual(
+            try runProcess(
+                "/usr/bin/sqlite3", [history.path, "INSERT INTO plays (artist, title, started_at) VALUES ('Artist', 'Kept Song', 1700000000000000);"]
+            ).status, 0)
         let holder = try LockHolder(history.path, self)
         // Released only once oton said it found the lock: its first attempt has failed by then.
         let oton = try OutputProcess(TestPaths.oton, ["history", "--config", history.config], environment: history.environment, self)
@@ -109,14 +122,18 @@ final class HistoryStreamingTests: XCTestCase {
         holder.release()
         XCTAssertEqual(result.status, 2, result.stderr)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertTrue(result.stderr.contains("oton: the listening history at \(history.path) stayed locked by another program for 30 s; close what holds it (sqlite3, a backup or sync tool, another oton) and try again"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "oton: the listening history at \(history.path) stayed locked by another program for 30 s; close what holds it (sqlite3, a backup or sync tool, another oton) and try again"
+            ), result.stderr)
         XCTAssertGreaterThan(seconds, 30, "it waited the 30 s")
         XCTAssertLessThan(seconds, 120)
     }
 
     private static func peakResidentKiB(_ pid: Int32) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return nil }
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 }
@@ -130,7 +147,9 @@ private final class LockHolder {
     init(_ path: String, _ testCase: XCTestCase) throws {
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
             db.execute("PRAGMA locking_mode=EXCLUSIVE")
@@ -140,7 +159,8 @@ private final class LockHolder {
             sys.stdin.readline()
             db.execute("COMMIT")
             db.close()
-            """, path]
+            """, path,
+        ]
         process.standardInput = input
         process.standardOutput = output
         try process.run()

@@ -9,10 +9,12 @@ import XCTest
 /// is ended at its timeout, with a line that says so, while playback goes on.
 final class HookPluginTests: XCTestCase {
     private func play(_ server: IcecastServer, config: String) throws -> OtonProcess {
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: """
-            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-             "plugins": [{"id": "org.oton.hook", "path": "\(TestPaths.pluginLibrary("OtonHook"))", "config": \(config)}]}
-            """)
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"],
+            plugins: """
+                {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+                 "plugins": [{"id": "org.oton.hook", "path": "\(TestPaths.pluginLibrary("OtonHook"))", "config": \(config)}]}
+                """)
         _ = try oton.connect(timeout: 60)
         return oton
     }
@@ -42,8 +44,9 @@ final class HookPluginTests: XCTestCase {
         defer { server.stop() }
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let oton = try play(server, config: #"{"command": ["/bin/sleep", "600"], "timeout_seconds": 1}"#)
-        XCTAssertTrue(wait { oton.directory.read("stderr.log").contains("hook still running after 1 s: ended (SIGKILL to its process group)") },
-                      oton.directory.read("stderr.log"))
+        XCTAssertTrue(
+            wait { oton.directory.read("stderr.log").contains("hook still running after 1 s: ended (SIGKILL to its process group)") },
+            oton.directory.read("stderr.log"))
         let sleepers = try runProcess("/usr/bin/pgrep", ["-f", "^/bin/sleep 600$", "-P", String(oton.process.processIdentifier)])
         XCTAssertEqual(sleepers.stdout, "", "no run outlives its timeout")
         XCTAssertEqual(try oton.ctl(["status"]).status, 0, "playback goes on")
@@ -51,7 +54,9 @@ final class HookPluginTests: XCTestCase {
 
     func testARelativeCommandIsRefusedBeforeAnythingRuns() throws {
         let directory = try TemporaryDirectory(self)
-        let config = try directory.write("plugins.json", """
+        let config = try directory.write(
+            "plugins.json",
+            """
             {"stations": [], "plugins": [{"id": "org.oton.hook", "path": "\(TestPaths.pluginLibrary("OtonHook"))", "config": {"command": ["np"], "timeout_secs": 5}}]}
             """)
         let list = try runProcess(TestPaths.oton, ["plugins", "list", "--config", config])

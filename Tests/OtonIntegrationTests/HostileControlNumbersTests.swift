@@ -21,9 +21,9 @@ final class HostileControlNumbersTests: XCTestCase {
     func testHostileVolumesAreRefusedAndPlaybackContinues() async throws {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so"}]}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+             "plugins": [{"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so"}]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         let events = try oton.connect()
         try events.write(["subscribe"])

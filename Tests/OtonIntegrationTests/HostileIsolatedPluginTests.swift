@@ -49,8 +49,9 @@ final class HostileIsolatedPluginTests: XCTestCase {
     /// VmRSS from /proc/PID/status, in MB; nil when the process is gone.
     static func residentMB(_ pid: pid_t) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return nil }
         return kilobytes / 1024
     }
 
@@ -95,8 +96,9 @@ final class HostileIsolatedPluginTests: XCTestCase {
     func testAnInProcessPluginGetsTheSameCommandRuleAndCaps() throws {
         let directory = try TemporaryDirectory(self)
         let flood = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/command_flood_plugin.c", into: directory, name: "flood")
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
-                                   plugins: plugins(id: "org.oton.test.flood", path: flood, isolated: false))
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"],
+            plugins: plugins(id: "org.oton.test.flood", path: flood, isolated: false))
         _ = try oton.connect()
         let commands = try floodCommands(oton)
         XCTAssertEqual(commands.count, CommandRule.maximumPerPlugin, commands.joined(separator: "\n"))
@@ -110,8 +112,9 @@ final class HostileIsolatedPluginTests: XCTestCase {
     func testAFloodOfRegistrationsFromAnIsolatedPluginIsCheckedCappedAndBounded() throws {
         let directory = try TemporaryDirectory(self)
         let done = directory.file("flood-done")
-        let flood = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/command_flood_plugin.c", into: directory, name: "flood",
-                                             defines: ["RAW_FLOOD", "DONE_FILE=\"\(done)\""])
+        let flood = try CPluginBuilder.build(
+            TestPaths.root + "/Tests/Fixtures/command_flood_plugin.c", into: directory, name: "flood",
+            defines: ["RAW_FLOOD", "DONE_FILE=\"\(done)\""])
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins(id: "org.oton.test.flood", path: flood))
         _ = try oton.connect()
         let (flooded, peak) = wait(for: oton, timeout: 600) { FileManager.default.fileExists(atPath: done) }
@@ -158,9 +161,12 @@ final class HostileIsolatedPluginTests: XCTestCase {
     func testAForkingPluginsCrashIsSeenAndNoneOfItsProcessesOutlivesOton() throws {
         let directory = try TemporaryDirectory(self)
         let grandchildren = directory.file("grandchildren"), workers = directory.file("workers")
-        let forking = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/forking_plugin.c", into: directory, name: "forking",
-                                               defines: ["GRANDCHILD_PIDS=\"\(grandchildren)\"", "WORKER_PIDS=\"\(workers)\"",
-                                                         "CRASH_MARK=\"\(directory.file("crashed"))\""])
+        let forking = try CPluginBuilder.build(
+            TestPaths.root + "/Tests/Fixtures/forking_plugin.c", into: directory, name: "forking",
+            defines: [
+                "GRANDCHILD_PIDS=\"\(grandchildren)\"", "WORKER_PIDS=\"\(workers)\"",
+                "CRASH_MARK=\"\(directory.file("crashed"))\"",
+            ])
         // Whatever happens, no fixture process is left behind for the next test.
         addTeardownBlock { [self] in
             for pid in pids(grandchildren) + pids(workers) + Self.processes(naming: forking) { kill(pid, SIGKILL) }

@@ -58,17 +58,27 @@ final class HostileServerTests: XCTestCase {
         let server = try HostileServer(self)
         let directory = try TemporaryDirectory(self)
         let audio = directory.file("tone.mp3")
-        XCTAssertEqual(try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=3000", "!", "audioconvert", "!",
-                                                       "lamemp3enc", "!", "filesink", "location=\(audio)"]).status, 0)
-        let config = try config(directory, """
-        {"stations": [{"name": "Hostile", "url": "file://\(audio)", "status_url": "\(server.url("/endless-json"))"}], "plugins": []}
-        """)
+        XCTAssertEqual(
+            try runProcess(
+                "/usr/bin/env",
+                [
+                    "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=3000", "!", "audioconvert", "!",
+                    "lamemp3enc", "!", "filesink", "location=\(audio)",
+                ]
+            ).status, 0)
+        let config = try config(
+            directory,
+            """
+            {"stations": [{"name": "Hostile", "url": "file://\(audio)", "status_url": "\(server.url("/endless-json"))"}], "plugins": []}
+            """)
         let events = directory.file("events.jsonl")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.oton)
         process.arguments = ["play", "Hostile", "--headless", "--no-tui", "--config", config, "--events", events]
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": directory.file("data"), "XDG_CACHE_HOME": directory.file("cache"),
-                                                                            "XDG_RUNTIME_DIR": directory.file("run")]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "XDG_DATA_HOME": directory.file("data"), "XDG_CACHE_HOME": directory.file("cache"),
+            "XDG_RUNTIME_DIR": directory.file("run"),
+        ]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -78,7 +88,7 @@ final class HostileServerTests: XCTestCase {
         while server.requests("/endless-json") == 0 && Date() < deadline { usleep(50_000) }
         XCTAssertGreaterThan(server.requests("/endless-json"), 0, "oton asked the status API")
         // The endless body streams as fast as loopback allows; the cap ends it within a second.
-        Thread.sleep(forTimeInterval: 2) // nothing to await: this measures memory while it would grow
+        Thread.sleep(forTimeInterval: 2)  // nothing to await: this measures memory while it would grow
         let memory = try XCTUnwrap(ProcessMemory(pid: process.processIdentifier))
         XCTAssertLessThan(memory.peakKB, 200_000, "peak RSS \(memory.peakKB) kB")
         XCTAssertTrue(process.isRunning)
@@ -174,8 +184,14 @@ final class HostileServerTests: XCTestCase {
     func testPlayingWithoutAudioIsAStallAndReconnects() throws {
         let directory = try TemporaryDirectory(self)
         let audio = directory.file("tone.mp3")
-        XCTAssertEqual(try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=100", "!", "audioconvert", "!",
-                                                       "lamemp3enc", "!", "filesink", "location=\(audio)"]).status, 0)
+        XCTAssertEqual(
+            try runProcess(
+                "/usr/bin/env",
+                [
+                    "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=100", "!", "audioconvert", "!",
+                    "lamemp3enc", "!", "filesink", "location=\(audio)",
+                ]
+            ).status, 0)
         let fifo = directory.file("stream.fifo")
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: audio))
@@ -190,8 +206,9 @@ final class HostileServerTests: XCTestCase {
         harness.start()
         defer { harness.stop() }
         let playing = try XCTUnwrap(harness.waitForState("playing", timeout: 30))
-        let stalled = try XCTUnwrap(harness.waitForState("error", timeout: 20) { $0.field("error_kind") == "stalled" },
-                                    "no audio for 3 s in playing is a failure")
+        let stalled = try XCTUnwrap(
+            harness.waitForState("error", timeout: 20) { $0.field("error_kind") == "stalled" },
+            "no audio for 3 s in playing is a failure")
         let seconds = Double(stalled.monotonicNanoseconds - playing.monotonicNanoseconds) / 1e9
         XCTAssertGreaterThanOrEqual(seconds, 3, "not before the stall timeout")
         XCTAssertTrue(stalled.field("error_message")?.contains("No audio arrived for 3 s") == true, stalled.field("error_message") ?? "")

@@ -55,7 +55,7 @@ final class LegacyTitleEncodingTests: XCTestCase {
     }
 
     func testKOI8RTitleWithTheStationSetting() async throws {
-        let bytes: [UInt8] = [0xEB, 0xC9, 0xCE, 0xCF, 0x20, 0x2D, 0x20, 0xE7, 0xD2, 0xD5, 0xD0, 0xD0, 0xC1] // "Кино - Группа"
+        let bytes: [UInt8] = [0xEB, 0xC9, 0xCE, 0xCF, 0x20, 0x2D, 0x20, 0xE7, 0xD2, 0xD5, 0xD0, 0xD0, 0xC1]  // "Кино - Группа"
         let heardTrack = try await heard(bytes, encoding: .koi8r)
         let track = try XCTUnwrap(heardTrack)
         XCTAssertEqual(track.field("raw_title"), "Кино - Группа", "\(track.fields)")

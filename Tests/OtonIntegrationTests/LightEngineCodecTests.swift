@@ -18,13 +18,16 @@ final class LightEngineCodecTests: XCTestCase {
     }
 
     static let shapes = [
-        Shape(name: "mp3-id3", encoder: ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true", "!", "id3v2mux"],
-              contentType: "audio/mpeg", extensionName: "mp3", icy: true),
-        Shape(name: "adts", encoder: ["avenc_aac", "!", "aacparse", "!", "audio/mpeg,stream-format=adts"],
-              contentType: "audio/aac", extensionName: "aac", icy: true),
+        Shape(
+            name: "mp3-id3", encoder: ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true", "!", "id3v2mux"],
+            contentType: "audio/mpeg", extensionName: "mp3", icy: true),
+        Shape(
+            name: "adts", encoder: ["avenc_aac", "!", "aacparse", "!", "audio/mpeg,stream-format=adts"],
+            contentType: "audio/aac", extensionName: "aac", icy: true),
         Shape(name: "vorbis", encoder: ["vorbisenc", "!", "oggmux"], contentType: "application/ogg", extensionName: "ogg", icy: false),
-        Shape(name: "opus", encoder: ["audioresample", "!", "audio/x-raw,rate=48000", "!", "opusenc", "!", "oggmux"],
-              contentType: "audio/ogg", extensionName: "opus", icy: false),
+        Shape(
+            name: "opus", encoder: ["audioresample", "!", "audio/x-raw,rate=48000", "!", "opusenc", "!", "oggmux"],
+            contentType: "audio/ogg", extensionName: "opus", icy: false),
         Shape(name: "flac", encoder: ["flacenc", "!", "oggmux"], contentType: "audio/ogg", extensionName: "ogg", icy: false),
     ]
 
@@ -33,14 +36,19 @@ final class LightEngineCodecTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         for shape in Self.shapes {
             let file = directory.file("\(shape.name).bin")
-            let made = try runProcess("/usr/bin/gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=1300", "samplesperbuffer=1024", "wave=sine", "!",
-                                                                  "audio/x-raw,rate=44100,channels=2", "!", "audioconvert", "!",
-                                                                  "taginject", "tags=title=Song,artist=Band", "!"]
-                                                                  + shape.encoder + ["!", "filesink", "location=\(file)"])
+            let made = try runProcess(
+                "/usr/bin/gst-launch-1.0",
+                [
+                    "-q", "audiotestsrc", "num-buffers=1300", "samplesperbuffer=1024", "wave=sine", "!",
+                    "audio/x-raw,rate=44100,channels=2", "!", "audioconvert", "!",
+                    "taginject", "tags=title=Song,artist=Band", "!",
+                ]
+                    + shape.encoder + ["!", "filesink", "location=\(file)"])
             XCTAssertEqual(made.status, 0, "\(shape.name): \(made.stderr)")
             let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
-            let rate = max(size / 30, 1) // 30 s of audio, served at its own pace
-            var path = "/file?path=\(file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? file)&rate=\(rate)"
+            let rate = max(size / 30, 1)  // 30 s of audio, served at its own pace
+            var path =
+                "/file?path=\(file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? file)&rate=\(rate)"
                 + "&type=\(shape.contentType.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
             if shape.icy { path += "&metaint=8192" }
             let recorder = try RecordHarness(self, url: server.url(path), extra: ["--engine", "light", "--duration", "10s", "--partial", "keep"])

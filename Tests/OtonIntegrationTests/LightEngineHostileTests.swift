@@ -16,12 +16,12 @@ final class LightEngineHostileTests: XCTestCase {
     func testHostileICYStreamsKeepMemoryBoundedAndStopPromptly() async throws {
         let server = try HostileServer(self, maxSeconds: 240)
         let cases = [
-            Case(path: "/icy?metaint=1&meta=title", expectAudioFile: false), // a new title every byte: tracks too short to keep
+            Case(path: "/icy?metaint=1&meta=title", expectAudioFile: false),  // a new title every byte: tracks too short to keep
             Case(path: "/icy?metaint=2147483647", expectAudioFile: true),
             Case(path: "/icy?metaint=512&meta=junk", expectAudioFile: true),
             Case(path: "/icy?metaint=512&meta=nul", expectAudioFile: true),
             Case(path: "/icy?metaint=1024&meta=huge", expectAudioFile: true),
-            Case(path: "/icy?metaint=8192&rate=0", expectAudioFile: true), // a flood: as fast as the socket takes it
+            Case(path: "/icy?metaint=8192&rate=0", expectAudioFile: true),  // a flood: as fast as the socket takes it
         ]
         for entry in cases {
             let recorder = try RecordHarness(self, url: server.url(entry.path), extra: ["--engine", "light", "--partial", "keep"])
@@ -29,7 +29,7 @@ final class LightEngineHostileTests: XCTestCase {
             XCTAssertNotNil(recorder.waitForEvent("state", timeout: 20) { $0["state"] == "playing" }, "\(entry.path): \(recorder.stderr)")
             // Let it run a while, watching memory.
             var peakKB = 0
-            for _ in 0 ..< 16 {
+            for _ in 0..<16 {
                 try await Task.sleep(nanoseconds: 250_000_000)
                 peakKB = max(peakKB, ProcessMemory(pid: recorder.process.processIdentifier)?.residentKB ?? 0)
             }
@@ -101,7 +101,7 @@ final class LightEngineHostileTests: XCTestCase {
     /// stream's, the warning says so, and the files still play.
     func testHugeOggCommentHeadersAreBoundedInTheFileSink() async throws {
         let server = try HostileServer(self, maxSeconds: 240)
-        let source = try vorbisFile(buffers: 430) // 10 s
+        let source = try vorbisFile(buffers: 430)  // 10 s
         let url = server.url("/ogg?path=\(source)&comment=20000000&chains=3&rate=4000000")
         let recorder = try RecordHarness(self, url: url, extra: ["--engine", "light", "--partial", "keep"])
         try recorder.start()
@@ -134,7 +134,7 @@ final class LightEngineHostileTests: XCTestCase {
     /// journal stays bounded while recording, and memory stays bounded (the sink's mailbox caps the backlog).
     func testAStationOfEndlessTinyChainsLeavesNoIndexEntryPerPieceAndBoundedMemory() async throws {
         let server = try HostileServer(self, maxSeconds: 240)
-        let source = try vorbisFile(buffers: 8) // 0.19 s, 4.8 KB
+        let source = try vorbisFile(buffers: 8)  // 0.19 s, 4.8 KB
         let recorder = try RecordHarness(self, url: server.url("/ogg?path=\(source)&chains=0&rate=0"), extra: ["--engine", "light"])
         try recorder.start()
         var peakKB = 0
@@ -162,10 +162,12 @@ final class LightEngineHostileTests: XCTestCase {
     /// An Ogg Vorbis file of `buffers` × 1024 samples of a test tone, for the hostile server's /ogg.
     private func vorbisFile(buffers: Int) throws -> String {
         let source = try TemporaryDirectory(self).file("source.ogg")
-        let encoded = try runProcess("/usr/bin/gst-launch-1.0", [
-            "-q", "audiotestsrc", "num-buffers=\(buffers)", "samplesperbuffer=1024", "!", "audio/x-raw,rate=44100,channels=2", "!",
-            "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(source)",
-        ])
+        let encoded = try runProcess(
+            "/usr/bin/gst-launch-1.0",
+            [
+                "-q", "audiotestsrc", "num-buffers=\(buffers)", "samplesperbuffer=1024", "!", "audio/x-raw,rate=44100,channels=2", "!",
+                "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(source)",
+            ])
         XCTAssertEqual(encoded.status, 0, encoded.stderr)
         return source
     }

@@ -54,7 +54,7 @@ final class LineClient {
         guard poll(&waiting, 1, timeoutMilliseconds) == 1 else { return [] }
         var buffer = [UInt8](repeating: 0, count: 65536)
         let count = recv(fd, &buffer, buffer.count, 0)
-        return count > 0 ? Array(buffer[0 ..< count]) : nil
+        return count > 0 ? Array(buffer[0..<count]) : nil
     }
 
     func close() {

@@ -52,11 +52,14 @@ final class LiveSource: @unchecked Sendable {
         var result: [Connection] = []
         var number = 1
         while let data = FileManager.default.contents(atPath: logDirectory + "/sent-\(number).bin"),
-              let meta = FileManager.default.contents(atPath: logDirectory + "/sent-\(number).json"),
-              let fields = try JSONSerialization.jsonObject(with: meta) as? [String: Any],
-              let first = fields["first_frame"] as? Int, let t0 = fields["t0"] as? Double, let frame = fields["frame_seconds"] as? Double {
-            result.append(Connection(bytes: [UInt8](data), firstFrameAirTime: t0 + Double(first) * frame, frameSeconds: frame,
-                                     accepted: fields["accepted"] as? Double ?? 0))
+            let meta = FileManager.default.contents(atPath: logDirectory + "/sent-\(number).json"),
+            let fields = try JSONSerialization.jsonObject(with: meta) as? [String: Any],
+            let first = fields["first_frame"] as? Int, let t0 = fields["t0"] as? Double, let frame = fields["frame_seconds"] as? Double
+        {
+            result.append(
+                Connection(
+                    bytes: [UInt8](data), firstFrameAirTime: t0 + Double(first) * frame, frameSeconds: frame,
+                    accepted: fields["accepted"] as? Double ?? 0))
             number += 1
         }
         return result
@@ -65,9 +68,13 @@ final class LiveSource: @unchecked Sendable {
     /// An MP3 file of `seconds` of pink noise (every frame different), 128 kbit/s CBR at 44.1 kHz.
     static func makeFile(_ path: String, seconds: Double) throws {
         let buffers = Int(seconds * 44100 / 1024)
-        let result = try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=\(buffers)", "samplesperbuffer=1024",
-                                                     "wave=pink-noise", "volume=0.1", "!", "audio/x-raw,rate=44100,channels=2", "!", "audioconvert", "!",
-                                                     "lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true", "!", "filesink", "location=\(path)"])
+        let result = try runProcess(
+            "/usr/bin/env",
+            [
+                "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=\(buffers)", "samplesperbuffer=1024",
+                "wave=pink-noise", "volume=0.1", "!", "audio/x-raw,rate=44100,channels=2", "!", "audioconvert", "!",
+                "lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true", "!", "filesink", "location=\(path)",
+            ])
         guard result.status == 0 else { throw XCTSkip("cannot encode MP3 with gst-launch-1.0: \(result.stderr)") }
     }
 }

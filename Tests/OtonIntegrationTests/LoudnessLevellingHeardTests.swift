@@ -24,7 +24,9 @@ final class LoudnessLevellingHeardTests: XCTestCase {
         _ = try client.send(["station", "Loud FM"])
         let loud = try lab.levelAfterPlaying(client, station: "Loud FM", seconds: 10)
         let apart = abs(decibels(loud) - decibels(quiet))
-        print("[measure] levelled at the sink after 10 s: quiet station \(text(quiet)), loud station \(text(loud)): \(String(format: "%.2f", apart)) dB apart (12.04 dB at the source)")
+        print(
+            "[measure] levelled at the sink after 10 s: quiet station \(text(quiet)), loud station \(text(loud)): \(String(format: "%.2f", apart)) dB apart (12.04 dB at the source)"
+        )
         XCTAssertLessThan(apart, 1, "within 1 dB: quiet \(text(quiet)), loud \(text(loud))")
         let status = try client.send(["status"])
         let level = try XCTUnwrap(status["data"]?["level"], "status says the levelling: \(status)")
@@ -52,8 +54,9 @@ final class LoudnessLevellingHeardTests: XCTestCase {
         }
         for heard in firstSeconds {
             print("[measure] first second after switching back to \(heard.station): \(text(heard.level)) (steady \(text(heard.steady)))")
-            XCTAssertLessThan(abs(decibels(heard.level) - decibels(heard.steady)), 2,
-                              "\(heard.station) starts at its remembered gain: first second \(text(heard.level)), steady \(text(heard.steady))")
+            XCTAssertLessThan(
+                abs(decibels(heard.level) - decibels(heard.steady)), 2,
+                "\(heard.station) starts at its remembered gain: first second \(text(heard.level)), steady \(text(heard.steady))")
         }
         let memory = oton.directory.read("state/oton/loudness.json")
         XCTAssertTrue(memory.contains("/quiet.mp3") && memory.contains("/loud.mp3"), "both stations remembered: \(memory)")
@@ -69,7 +72,7 @@ final class LoudnessLevellingHeardTests: XCTestCase {
         // From the first sound on, when the gain is still 0 dB and only the limiter stands between
         // a sine at 0.99 of full scale and the sink, through the settling, to the levelled sound.
         let heard = try lab.recorded(from: start, seconds: 8)
-        let peak = heard.peak(0 ..< heard.samples.count)
+        let peak = heard.peak(0..<heard.samples.count)
         print("[measure] near full scale (sine at 0.99): sample peak at the sink \(String(format: "%.2f", decibels(peak))) dBFS over 8 s from the start")
         XCTAssertGreaterThan(peak, 0.05, "it was heard")
         XCTAssertLessThanOrEqual(decibels(peak), -1.0, "the limiter keeps the sample peak at or below −1 dBFS")
@@ -124,8 +127,10 @@ private struct Lab {
         try XCTSkipUnless(PulseAudioServer.isInstalled, "pulseaudio and pulseaudio-utils (scripts/bootstrap installs them)")
         self.testCase = testCase
         server = try await IcecastServer.start()
-        for (mount, amplitude) in [("/quiet.mp3", LoudnessLevellingHeardTests.quietAmplitude),
-                                   ("/loud.mp3", LoudnessLevellingHeardTests.loudAmplitude), ("/full.mp3", 0.99)] {
+        for (mount, amplitude) in [
+            ("/quiet.mp3", LoudnessLevellingHeardTests.quietAmplitude),
+            ("/loud.mp3", LoudnessLevellingHeardTests.loudAmplitude), ("/full.mp3", 0.99),
+        ] {
             _ = try await server.startSource(mount: mount, format: .mp3, initialTitle: "Artist - Tone", stationName: mount, amplitude: amplitude)
         }
         directory = try TemporaryDirectory(testCase)
@@ -133,10 +138,10 @@ private struct Lab {
         recording = directory.file("monitor.raw")
         try pulse.record(into: recording)
         plugins = """
-        {"stations": [{"name": "Quiet FM", "url": "\(server.url(mount: "/quiet.mp3"))"},
-                      {"name": "Loud FM", "url": "\(server.url(mount: "/loud.mp3"))"},
-                      {"name": "Full FM", "url": "\(server.url(mount: "/full.mp3"))"}], "plugins": []}
-        """
+            {"stations": [{"name": "Quiet FM", "url": "\(server.url(mount: "/quiet.mp3"))"},
+                          {"name": "Loud FM", "url": "\(server.url(mount: "/loud.mp3"))"},
+                          {"name": "Full FM", "url": "\(server.url(mount: "/full.mp3"))"}], "plugins": []}
+            """
     }
 
     func stop() {
@@ -145,8 +150,9 @@ private struct Lab {
     }
 
     func play(_ station: String, extra: [String] = []) throws -> OtonProcess {
-        try OtonProcess(testCase, arguments: ["play", station, "--audio-sink", "pulsesink", "--no-tui"] + extra,
-                        plugins: plugins, environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
+        try OtonProcess(
+            testCase, arguments: ["play", station, "--audio-sink", "pulsesink", "--no-tui"] + extra,
+            plugins: plugins, environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
     }
 
     /// Waits until oton says it plays `station`; returns where the recording stood then.
@@ -163,7 +169,7 @@ private struct Lab {
     func levelAfterPlaying(_ client: Control, station: String, seconds: Double) throws -> Double {
         let start = try waitUntilPlaying(client, station: station)
         let heard = try recorded(from: start, seconds: seconds)
-        return heard.rms(heard.samples.count - HeardSound.samples(2) ..< heard.samples.count)
+        return heard.rms(heard.samples.count - HeardSound.samples(2)..<heard.samples.count)
     }
 
     /// The level of the first second of sound after the silence a switch makes (the switch was
@@ -175,7 +181,7 @@ private struct Lab {
             if let start = heard.soundAfterSilence(from: switched), heard.samples.count >= start + HeardSound.samples(1.1) {
                 // One 50 ms window in: the window that found the start may hold its first samples only.
                 let from = start + HeardSound.samples(0.05)
-                return heard.rms(from ..< from + HeardSound.samples(1))
+                return heard.rms(from..<from + HeardSound.samples(1))
             }
             usleep(100_000)
         }

@@ -28,7 +28,9 @@ final class MQTTPluginTests: XCTestCase {
         broker = process
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            if let probe = try? runProcess("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", "probe", "-m", "x"]), probe.status == 0 { return port }
+            if let probe = try? runProcess("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", "probe", "-m", "x"]), probe.status == 0 {
+                return port
+            }
             usleep(50_000)
         }
         throw NSError(domain: "mosquitto", code: 1, userInfo: [NSLocalizedDescriptionKey: directory.read("mosquitto.log")])
@@ -36,8 +38,10 @@ final class MQTTPluginTests: XCTestCase {
 
     /// The retained message of `topic`, or nil when there is none within a few seconds.
     private func retained(_ topic: String, port: UInt16) -> String? {
-        guard let result = try? runProcess("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "1", "-W", "3", "--retained-only"]),
-              result.status == 0 else { return nil }
+        guard
+            let result = try? runProcess("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "1", "-W", "3", "--retained-only"]),
+            result.status == 0
+        else { return nil }
         return result.stdout.hasSuffix("\n") ? String(result.stdout.dropLast()) : result.stdout
     }
 
@@ -58,11 +62,13 @@ final class MQTTPluginTests: XCTestCase {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let directory = try TemporaryDirectory(self)
         let port = try startBroker(in: directory)
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: """
-            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-             "plugins": [{"id": "org.oton.mqtt", "path": "\(TestPaths.pluginLibrary("OtonMQTT"))",
-                          "config": {"broker": "127.0.0.1", "port": \(port), "topic": "radio/kitchen"}}]}
-            """)
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"],
+            plugins: """
+                {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+                 "plugins": [{"id": "org.oton.mqtt", "path": "\(TestPaths.pluginLibrary("OtonMQTT"))",
+                              "config": {"broker": "127.0.0.1", "port": \(port), "topic": "radio/kitchen"}}]}
+                """)
         _ = try oton.connect(timeout: 60)
 
         let first = waitForRetained("radio/kitchen/now_playing", port: port) { $0.contains("Song One") && $0.contains("\"playing\"") }

@@ -18,7 +18,8 @@ final class MetricsRecordTests: XCTestCase {
         var body = ""
         while Date() < deadline {
             if let response = try? WebRemoteHTTPClient.exchange(port: port, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"),
-               response.status == 200 {
+                response.status == 200
+            {
                 body = response.body
                 if predicate(body) { return body }
             }
@@ -34,11 +35,12 @@ final class MetricsRecordTests: XCTestCase {
         _ = try await server.startSource(mount: "/metrics.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Oton Test FM")
         let port = try FreePort.allocate()
         let config = """
-        {"stations": [], "plugins": [{"id": "org.oton.metrics", "path": "\(TestPaths.pluginLibrary("OtonMetrics"))", "enabled": true,
-          "config": {"listen": "127.0.0.1:\(port)"}}]}
-        """
-        let harness = try RecordHarness(self, url: server.url(mount: "/metrics.mp3").absoluteString,
-                                        extra: ["--with-plugin", "org.oton.metrics"], config: config)
+            {"stations": [], "plugins": [{"id": "org.oton.metrics", "path": "\(TestPaths.pluginLibrary("OtonMetrics"))", "enabled": true,
+              "config": {"listen": "127.0.0.1:\(port)"}}]}
+            """
+        let harness = try RecordHarness(
+            self, url: server.url(mount: "/metrics.mp3").absoluteString,
+            extra: ["--with-plugin", "org.oton.metrics"], config: config)
         try harness.start()
         XCTAssertNotNil(harness.waitForEvent("track", timeout: 30) { $0["title"] == "Song One" }, harness.stderr)
 
@@ -90,11 +92,11 @@ final class MetricsRecordTests: XCTestCase {
         }
         let port = try FreePort.allocate()
         let config = """
-        {"stations": [{"name": "First", "url": "\(server.url(mount: "/a.mp3"))"}, {"name": "Second", "url": "\(server.url(mount: "/b.mp3"))"},
-                      {"name": "Dead", "url": "http://127.0.0.1:\(try FreePort.allocate())/dead.mp3"}],
-         "plugins": [{"id": "org.oton.metrics", "path": "\(TestPaths.pluginLibrary("OtonMetrics"))", "enabled": true,
-          "config": {"listen": "127.0.0.1:\(port)"}}]}
-        """
+            {"stations": [{"name": "First", "url": "\(server.url(mount: "/a.mp3"))"}, {"name": "Second", "url": "\(server.url(mount: "/b.mp3"))"},
+                          {"name": "Dead", "url": "http://127.0.0.1:\(try FreePort.allocate())/dead.mp3"}],
+             "plugins": [{"id": "org.oton.metrics", "path": "\(TestPaths.pluginLibrary("OtonMetrics"))", "enabled": true,
+              "config": {"listen": "127.0.0.1:\(port)"}}]}
+            """
         let harness = try RecordHarness(self, url: "--all", extra: ["--with-plugin", "org.oton.metrics"], config: config)
         try harness.start()
         let body = scrape(port: port, harness: harness) {

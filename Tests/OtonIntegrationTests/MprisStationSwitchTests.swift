@@ -15,13 +15,15 @@ final class MprisStationSwitchTests: XCTestCase {
         _ = try await icecast.startSource(mount: "/one.mp3", format: .mp3, initialTitle: "Artist A - Song One")
         _ = try await icecast.startSource(mount: "/two.mp3", format: .mp3, initialTitle: "Artist B - Song Two")
         _ = try await icecast.startSource(mount: "/three.mp3", format: .mp3, initialTitle: "Artist C - Song Three")
-        let config = try directory.write("plugins.json", """
-        {"default_station": "One",
-         "stations": [{"name": "One", "url": "\(icecast.url(mount: "/one.mp3").absoluteString)"},
-                      {"name": "Two", "url": "\(icecast.url(mount: "/two.mp3").absoluteString)"}],
-         "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true,
-                      "config": {"notifications": false}}]}
-        """)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {"default_station": "One",
+             "stations": [{"name": "One", "url": "\(icecast.url(mount: "/one.mp3").absoluteString)"},
+                          {"name": "Two", "url": "\(icecast.url(mount: "/two.mp3").absoluteString)"}],
+             "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true,
+                          "config": {"notifications": false}}]}
+            """)
         let (oton, log) = try bus.startOton(["play", "--headless", "--no-tui", "--no-control", "--config", config], in: directory)
         defer { oton.stop() }
 
@@ -37,9 +39,13 @@ final class MprisStationSwitchTests: XCTestCase {
             }
         }
         try await title("Song One")
-        let canGoNext = try bus.run("/usr/bin/gdbus", ["call", "--session", "--dest", "org.mpris.MediaPlayer2.oton",
-                                                       "--object-path", "/org/mpris/MediaPlayer2", "--method",
-                                                       "org.freedesktop.DBus.Properties.Get", "org.mpris.MediaPlayer2.Player", "CanGoNext"])
+        let canGoNext = try bus.run(
+            "/usr/bin/gdbus",
+            [
+                "call", "--session", "--dest", "org.mpris.MediaPlayer2.oton",
+                "--object-path", "/org/mpris/MediaPlayer2", "--method",
+                "org.freedesktop.DBus.Properties.Get", "org.mpris.MediaPlayer2.Player", "CanGoNext",
+            ])
         XCTAssertTrue(canGoNext.stdout.contains("true"), canGoNext.stdout + canGoNext.stderr)
         XCTAssertEqual(try bus.run("/usr/bin/playerctl", ["-p", "oton", "next"]).status, 0)
         try await title("Song Two")
@@ -48,9 +54,13 @@ final class MprisStationSwitchTests: XCTestCase {
         let open = try bus.run("/usr/bin/playerctl", ["-p", "oton", "open", icecast.url(mount: "/three.mp3").absoluteString])
         XCTAssertEqual(open.status, 0, open.stderr)
         try await title("Song Three")
-        let refused = try bus.run("/usr/bin/gdbus", ["call", "--session", "--dest", "org.mpris.MediaPlayer2.oton",
-                                                     "--object-path", "/org/mpris/MediaPlayer2", "--method",
-                                                     "org.mpris.MediaPlayer2.Player.OpenUri", "file:///etc/passwd"])
+        let refused = try bus.run(
+            "/usr/bin/gdbus",
+            [
+                "call", "--session", "--dest", "org.mpris.MediaPlayer2.oton",
+                "--object-path", "/org/mpris/MediaPlayer2", "--method",
+                "org.mpris.MediaPlayer2.Player.OpenUri", "file:///etc/passwd",
+            ])
         XCTAssertNotEqual(refused.status, 0, "only http(s) URLs are opened")
         XCTAssertTrue(refused.stderr.contains("InvalidArgs"), refused.stderr)
     }

@@ -11,12 +11,15 @@ final class MprisTimeshiftTests: XCTestCase {
         let bus = try await PrivateSessionBus.start()
         defer { bus.stop() }
         let station = try await TimeshiftStation.start(self)
-        let config = try directory.write("plugins.json", """
-        {"stations": [{"name": "Steps", "url": "\(station.url)"}],
-         "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true,
-                      "config": {"notifications": false}}]}
-        """)
-        let (oton, log) = try bus.startOton(["play", "Steps", "--headless", "--no-tui", "--no-control", "--timeshift", "10m", "--config", config], in: directory)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {"stations": [{"name": "Steps", "url": "\(station.url)"}],
+             "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true,
+                          "config": {"notifications": false}}]}
+            """)
+        let (oton, log) = try bus.startOton(
+            ["play", "Steps", "--headless", "--no-tui", "--no-control", "--timeshift", "10m", "--config", config], in: directory)
         defer { oton.stop() }
         func playerctl(_ words: [String]) throws -> String {
             try bus.run("/usr/bin/playerctl", ["-p", "oton"] + words).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -27,9 +30,13 @@ final class MprisTimeshiftTests: XCTestCase {
             try playerctl(["metadata", "title"]) == "Song One" ? true : nil
         }
         try await Task.sleep(for: .seconds(20))
-        let canSeek = try bus.run("/usr/bin/gdbus", ["call", "--session", "--dest", "org.mpris.MediaPlayer2.oton",
-                                                     "--object-path", "/org/mpris/MediaPlayer2", "--method",
-                                                     "org.freedesktop.DBus.Properties.Get", "org.mpris.MediaPlayer2.Player", "CanSeek"])
+        let canSeek = try bus.run(
+            "/usr/bin/gdbus",
+            [
+                "call", "--session", "--dest", "org.mpris.MediaPlayer2.oton",
+                "--object-path", "/org/mpris/MediaPlayer2", "--method",
+                "org.freedesktop.DBus.Properties.Get", "org.mpris.MediaPlayer2.Player", "CanSeek",
+            ])
         XCTAssertTrue(canSeek.stdout.contains("true"), canSeek.stdout + canSeek.stderr + directory.read("oton.log"))
         let live = try position()
         XCTAssertGreaterThan(live, 15, "at live, the position is what the ring holds")

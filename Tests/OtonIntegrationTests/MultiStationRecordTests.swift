@@ -16,18 +16,21 @@ final class MultiStationRecordTests: XCTestCase {
         let mounts = ["/a.mp3", "/b.mp3", "/c.ogg", "/d.mp3"]
         var sources: [String: IcecastSource] = [:]
         for mount in mounts {
-            sources[mount] = try await server.startSource(mount: mount, format: mount.hasSuffix(".ogg") ? .ogg : .mp3,
-                                                          initialTitle: "Artist \(mount.dropFirst().prefix(1)) - One", stationName: "FM \(mount)")
+            sources[mount] = try await server.startSource(
+                mount: mount, format: mount.hasSuffix(".ogg") ? .ogg : .mp3,
+                initialTitle: "Artist \(mount.dropFirst().prefix(1)) - One", stationName: "FM \(mount)")
         }
-        let urls = mounts.flatMap { mount in (1 ... 5).map { server.url(mount: mount).absoluteString + "?s=\($0)" } }
+        let urls = mounts.flatMap { mount in (1...5).map { server.url(mount: mount).absoluteString + "?s=\($0)" } }
         let run = try TemporaryDirectory(self).file("run")
         try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true)
-        let recorder = try RecordHarness(self, url: urls[0], extra: Array(urls.dropFirst()) + ["--instance", "many"],
-                                         environment: ["XDG_RUNTIME_DIR": run])
+        let recorder = try RecordHarness(
+            self, url: urls[0], extra: Array(urls.dropFirst()) + ["--instance", "many"],
+            environment: ["XDG_RUNTIME_DIR": run])
         try recorder.start()
         let ctl = { (arguments: [String]) throws -> [String: Any] in
-            let result = try runProcess(TestPaths.oton, ["ctl", "--instance", "many", "--json"] + arguments,
-                                        environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": run]) { $1 })
+            let result = try runProcess(
+                TestPaths.oton, ["ctl", "--instance", "many", "--json"] + arguments,
+                environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": run]) { $1 })
             return (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? ["raw": result.stdout + result.stderr]
         }
         let stations = { () throws -> [[String: Any]] in ((try ctl(["status"])["data"] as? [String: Any])?["stations"] as? [[String: Any]]) ?? [] }
@@ -42,7 +45,7 @@ final class MultiStationRecordTests: XCTestCase {
         // Titles change at different moments, one mount at a time.
         for (index, mount) in mounts.enumerated() {
             try await server.setTitle(mount: mount, title: "Artist \(mount.dropFirst().prefix(1)) - Two")
-            if index == 1 { try await sources["/b.mp3"]!.restart(initialTitle: "Artist b - Two") } // b's source dies and comes back
+            if index == 1 { try await sources["/b.mp3"]!.restart(initialTitle: "Artist b - Two") }  // b's source dies and comes back
             try await Task.sleep(nanoseconds: 700_000_000)
         }
         let waitAll = Date().addingTimeInterval(30)
@@ -89,7 +92,8 @@ final class MultiStationRecordTests: XCTestCase {
         // A local secret named by the list and by `record add` is never recorded (issue 39, N7).
         let secret = try directory.write("secret.env", "SECRET=hunter2\n" + String(repeating: "x", count: 4096))
         chmod(secret, 0o600)
-        let list = try directory.write("list.m3u", "#EXTM3U\n#EXTINF:-1,One\n\(server.url(mount: "/one.mp3").absoluteString)\n#EXTINF:-1,Secret\nfile://\(secret)\n")
+        let list = try directory.write(
+            "list.m3u", "#EXTM3U\n#EXTINF:-1,One\n\(server.url(mount: "/one.mp3").absoluteString)\n#EXTINF:-1,Secret\nfile://\(secret)\n")
         let run = directory.file("run")
         try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true)
         let recorder = try RecordHarness(self, url: "--stations=\(list)", extra: ["--instance", "edit"], environment: ["XDG_RUNTIME_DIR": run])
@@ -117,8 +121,9 @@ final class MultiStationRecordTests: XCTestCase {
         let both = try ctl(["status"]).stdout
         XCTAssertEqual(both.components(separatedBy: "· playing").count, 3, both)
         for line in both.split(separator: "\n") {
-            XCTAssertNotNil(line.range(of: #" · \d+ bytes · (1 file|(0|[2-9]|\d{2,}) files)( · .*)? · (light|gstreamer)$"#, options: .regularExpression),
-                            "bytes, files (\"1 file\", not \"1 files\"), the engine: \(line)")
+            XCTAssertNotNil(
+                line.range(of: #" · \d+ bytes · (1 file|(0|[2-9]|\d{2,}) files)( · .*)? · (light|gstreamer)$"#, options: .regularExpression),
+                "bytes, files (\"1 file\", not \"1 files\"), the engine: \(line)")
         }
         XCTAssertEqual(try ctl(["record", "remove", "One"]).status, 0)
         let removeDeadline = Date().addingTimeInterval(20)
@@ -145,7 +150,7 @@ final class MultiStationRecordTests: XCTestCase {
         let server = try await IcecastServer.start()
         defer { server.stop() }
         _ = try await server.startSource(mount: "/all.mp3", format: .mp3, initialTitle: "All A - First", stationName: "All FM")
-        let urls = (1 ... 4).map { server.url(mount: "/all.mp3").absoluteString + "?s=\($0)" }
+        let urls = (1...4).map { server.url(mount: "/all.mp3").absoluteString + "?s=\($0)" }
         let stations = urls.enumerated().map { #"{"name": "Station \#($0.offset + 1)", "url": "\#($0.element)"}"# }.joined(separator: ", ")
         let config = #"{"stations": [\#(stations)], "plugins": []}"#
         let recorder = try RecordHarness(self, url: "--all", extra: ["--duration", "3s"], config: config)
@@ -171,9 +176,9 @@ final class MultiStationRecordTests: XCTestCase {
         defer { server.stop() }
         _ = try await server.startSource(mount: "/up.mp3", format: .mp3, initialTitle: "Up A - First", stationName: "Up FM")
         let config = """
-        {"stations": [{"name": "Up", "url": "\(server.url(mount: "/up.mp3").absoluteString)"},
-                      {"name": "Gone", "url": "http://127.0.0.1:\(try FreePort.allocate())/gone.mp3"}], "plugins": []}
-        """
+            {"stations": [{"name": "Up", "url": "\(server.url(mount: "/up.mp3").absoluteString)"},
+                          {"name": "Gone", "url": "http://127.0.0.1:\(try FreePort.allocate())/gone.mp3"}], "plugins": []}
+            """
         let recorder = try RecordHarness(self, url: "--all", extra: ["--duration", "5s"], config: config)
         let started = Date()
         try recorder.start()
@@ -184,9 +189,11 @@ final class MultiStationRecordTests: XCTestCase {
         XCTAssertTrue(recorder.files().contains { $0.hasPrefix("Up/") }, "\(recorder.files())")
 
         // Every station silent: said for each, and exit 3 (nothing could be recorded).
-        let none = try RecordHarness(self, url: "--all", extra: ["--duration", "2s"], config: """
-            {"stations": [{"name": "Gone", "url": "http://127.0.0.1:\(try FreePort.allocate())/gone.mp3"}], "plugins": []}
-            """)
+        let none = try RecordHarness(
+            self, url: "--all", extra: ["--duration", "2s"],
+            config: """
+                {"stations": [{"name": "Gone", "url": "http://127.0.0.1:\(try FreePort.allocate())/gone.mp3"}], "plugins": []}
+                """)
         try none.start()
         XCTAssertEqual(none.waitForExit(timeout: 120), 3, none.stderr)
         XCTAssertTrue(none.stderr.contains("Gone: nothing received in 17 s; not recorded"), none.stderr)

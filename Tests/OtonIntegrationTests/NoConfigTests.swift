@@ -22,17 +22,25 @@ final class NoConfigTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let audio = directory.file("tone.ogg")
-        XCTAssertEqual(try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=50", "!", "audioconvert", "!",
-                                                       "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(audio)"]).status, 0)
+        XCTAssertEqual(
+            try runProcess(
+                "/usr/bin/env",
+                [
+                    "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=50", "!", "audioconvert", "!",
+                    "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(audio)",
+                ]
+            ).status, 0)
         let events = directory.file("events.jsonl")
-        let result = try runProcess(TestPaths.oton, ["play", audio, "--headless", "--no-tui", "--events", events],
-                                    environment: environment(directory), currentDirectory: empty)
+        let result = try runProcess(
+            TestPaths.oton, ["play", audio, "--headless", "--no-tui", "--events", events],
+            environment: environment(directory), currentDirectory: empty)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertFalse(result.stderr.contains("no plugins.json"), result.stderr)
         XCTAssertTrue(directory.read("events.jsonl").contains(#""state":"playing""#))
         // The built-in default loads the bundled plugins found beside the executable.
-        XCTAssertTrue(directory.read("events.jsonl").contains(#""source":"org.oton.sleep-timer""#)
-            || FileManager.default.fileExists(atPath: directory.file("data") + "/oton"), result.stderr)
+        XCTAssertTrue(
+            directory.read("events.jsonl").contains(#""source":"org.oton.sleep-timer""#)
+                || FileManager.default.fileExists(atPath: directory.file("data") + "/oton"), result.stderr)
     }
 
     func testConfigPathSaysWhichFileAndWhyAndInitNeverOverwrites() throws {

@@ -13,10 +13,12 @@ final class NoNotificationServerTests: XCTestCase {
         let icecast = try await IcecastServer.start()
         defer { icecast.stop() }
         _ = try await icecast.startSource(mount: "/quiet.mp3", format: .mp3, initialTitle: "Artist A - Song One")
-        let config = try directory.write("plugins.json", """
-        {"stations": [{"name": "Quiet FM", "url": "\(icecast.url(mount: "/quiet.mp3").absoluteString)"}],
-         "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true}]}
-        """)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {"stations": [{"name": "Quiet FM", "url": "\(icecast.url(mount: "/quiet.mp3").absoluteString)"}],
+             "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true}]}
+            """)
         let (oton, log) = try bus.startOton(["play", "Quiet FM", "--headless", "--no-tui", "--config", config], in: directory)
         defer { oton.stop() }
 
@@ -33,7 +35,7 @@ final class NoNotificationServerTests: XCTestCase {
         // A second track tries again and fails the same way: still one line.
         try await icecast.setTitle(mount: "/quiet.mp3", title: "Artist B - Song Two")
         try await title("Song Two")
-        oton.stop() // the plugin's queue is delivered before it is destroyed: every attempt is in the log
+        oton.stop()  // the plugin's queue is delivered before it is destroyed: every attempt is in the log
         let text = directory.read("oton.log")
         let said = text.components(separatedBy: "no notification server is running").count - 1
         XCTAssertEqual(said, 1, text)

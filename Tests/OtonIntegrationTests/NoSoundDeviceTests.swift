@@ -10,8 +10,14 @@ final class NoSoundDeviceTests: XCTestCase {
         guard !FileManager.default.fileExists(atPath: "/dev/snd") else { throw XCTSkip("this machine has sound devices") }
         let directory = try TemporaryDirectory(self)
         let audio = directory.file("tone.ogg")
-        XCTAssertEqual(try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=40", "!", "audioconvert", "!",
-                                                       "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(audio)"]).status, 0)
+        XCTAssertEqual(
+            try runProcess(
+                "/usr/bin/env",
+                [
+                    "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=40", "!", "audioconvert", "!",
+                    "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(audio)",
+                ]
+            ).status, 0)
         let config = try directory.write("plugins.json", #"{"stations": [], "plugins": []}"#)
         // A runtime directory of our own: no PulseAudio or PipeWire socket can be found in it.
         let environment = ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": directory.path, "PULSE_SERVER": "unix:/nonexistent"]) { $1 }

@@ -19,18 +19,23 @@ final class NowPlayingEndToEndTests: XCTestCase {
         _ = try await icecast.startSource(mount: "/e2e.mp3", format: .mp3, initialTitle: "Artist A - Song One")
         let http = try LocalHTTPServer.start(routes: ["/covers/a.png": ArtworkTests.image(images.png, "image/png")])
         defer { http.stop() }
-        http.setRoute("/stations/e2e/status", ArtworkTests.status(title: "Artist A - Song One", artwork: http.url("/covers/a.png").absoluteString,
-                                                                  logo: http.url("/station_logos/e2e.png").absoluteString))
+        http.setRoute(
+            "/stations/e2e/status",
+            ArtworkTests.status(
+                title: "Artist A - Song One", artwork: http.url("/covers/a.png").absoluteString,
+                logo: http.url("/station_logos/e2e.png").absoluteString))
 
-        let config = try directory.write("plugins.json", """
-        {"default_station": "E2E FM",
-         "stations": [{"name": "E2E FM", "url": "\(icecast.url(mount: "/e2e.mp3").absoluteString)",
-                       "status_url": "\(http.url("/stations/e2e/status").absoluteString)"}],
-         "plugins": [
-          {"id": "org.oton.artwork", "path": "\(TestPaths.pluginLibrary("OtonArtwork"))", "enabled": true,
-           "config": {"status_retry_seconds": [0.5, 1, 1.5], "timeout_seconds": 5}},
-          {"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true}]}
-        """)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {"default_station": "E2E FM",
+             "stations": [{"name": "E2E FM", "url": "\(icecast.url(mount: "/e2e.mp3").absoluteString)",
+                           "status_url": "\(http.url("/stations/e2e/status").absoluteString)"}],
+             "plugins": [
+              {"id": "org.oton.artwork", "path": "\(TestPaths.pluginLibrary("OtonArtwork"))", "enabled": true,
+               "config": {"status_retry_seconds": [0.5, 1, 1.5], "timeout_seconds": 5}},
+              {"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true}]}
+            """)
         let (oton, log) = try bus.startOton(["play", "--headless", "--no-tui", "--config", config], in: directory)
         defer { oton.stop() }
 

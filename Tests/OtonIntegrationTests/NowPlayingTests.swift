@@ -19,12 +19,18 @@ final class NowPlayingTests: XCTestCase {
         }
     }
 
-    private func startNowPlaying(_ harness: PlayerHarness, _ directory: TemporaryDirectory,
-                                 config: [String: JSONValue] = [:], requests: (any PlayerRequestSink)? = nil) throws -> PluginManager {
-        let manager = PluginManager(bus: harness.bus, requests: requests ?? harness.player,
-                                    directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
-        let reports = manager.start([PluginEntry(id: "org.oton.now-playing", path: TestPaths.pluginLibrary("OtonNowPlaying"),
-                                                 enabled: true, config: .object(config), location: "plugins[0]")])
+    private func startNowPlaying(
+        _ harness: PlayerHarness, _ directory: TemporaryDirectory,
+        config: [String: JSONValue] = [:], requests: (any PlayerRequestSink)? = nil
+    ) throws -> PluginManager {
+        let manager = PluginManager(
+            bus: harness.bus, requests: requests ?? harness.player,
+            directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
+        let reports = manager.start([
+            PluginEntry(
+                id: "org.oton.now-playing", path: TestPaths.pluginLibrary("OtonNowPlaying"),
+                enabled: true, config: .object(config), location: "plugins[0]")
+        ])
         guard case .running = reports.first?.status else {
             manager.shutdown()
             throw XCTSkip("now-playing did not start: \(reports)")
@@ -33,8 +39,10 @@ final class NowPlayingTests: XCTestCase {
     }
 
     /// `playerctl -p oton metadata --format …` once it shows `expected` (the plugin updates asynchronously).
-    private func playerctl(_ bus: PrivateSessionBus, _ arguments: [String], until expected: @escaping @Sendable (String) -> Bool,
-                           timeout: TimeInterval = 10) async throws -> String {
+    private func playerctl(
+        _ bus: PrivateSessionBus, _ arguments: [String], until expected: @escaping @Sendable (String) -> Bool,
+        timeout: TimeInterval = 10
+    ) async throws -> String {
         try await pollUntil(timeout: timeout, interval: 0.1, "playerctl \(arguments.joined(separator: " "))") {
             let result = try bus.run("/usr/bin/playerctl", ["-p", "oton"] + arguments)
             let text = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -130,14 +138,22 @@ final class NowPlayingTests: XCTestCase {
         XCTAssertEqual(harness.events.wait(for: "org.oton.now-playing.ready")?.field("bus_name"), Self.mprisName)
 
         // Root interface properties, read the way any client does.
-        let identity = try bus.run("/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=\(Self.mprisName)", "/org/mpris/MediaPlayer2",
-                                                          "org.freedesktop.DBus.Properties.GetAll", "string:org.mpris.MediaPlayer2"])
+        let identity = try bus.run(
+            "/usr/bin/dbus-send",
+            [
+                "--session", "--print-reply", "--dest=\(Self.mprisName)", "/org/mpris/MediaPlayer2",
+                "org.freedesktop.DBus.Properties.GetAll", "string:org.mpris.MediaPlayer2",
+            ])
         XCTAssertEqual(identity.status, 0, identity.stderr)
         for expected in ["\"Identity\"", "\"Oton\"", "\"DesktopEntry\"", "\"oton\"", "\"CanQuit\"", "\"SupportedUriSchemes\"", "\"https\"", "\"audio/mpeg\""] {
             XCTAssertTrue(identity.stdout.contains(expected), "\(expected) in \(identity.stdout)")
         }
-        let player = try bus.run("/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=\(Self.mprisName)", "/org/mpris/MediaPlayer2",
-                                                        "org.freedesktop.DBus.Properties.GetAll", "string:org.mpris.MediaPlayer2.Player"])
+        let player = try bus.run(
+            "/usr/bin/dbus-send",
+            [
+                "--session", "--print-reply", "--dest=\(Self.mprisName)", "/org/mpris/MediaPlayer2",
+                "org.freedesktop.DBus.Properties.GetAll", "string:org.mpris.MediaPlayer2.Player",
+            ])
         XCTAssertTrue(player.stdout.contains("\"CanSeek\"\n         variant             boolean false"), player.stdout)
         XCTAssertTrue(player.stdout.contains("\"CanControl\"\n         variant             boolean true"), player.stdout)
         XCTAssertTrue(player.stdout.contains("\"MaximumRate\"\n         variant             double 1"), player.stdout)
@@ -147,9 +163,13 @@ final class NowPlayingTests: XCTestCase {
         let note = try await notifications.waitForCall { $0.summary == "Song One" }
         let artwork = try directory.write("cover art.png", "not read by the plugin")
         let kind = try XCTUnwrap(harness.bus.registry.kind(for: OTON_EVENT_NAME_ARTWORK_READY))
-        harness.bus.publish(BusEvent(kind: kind, name: OTON_EVENT_NAME_ARTWORK_READY, source: "org.oton.artwork",
-                                     extraFields: [("path", artwork), ("url", "http://127.0.0.1/x.png"), ("type", "cover"),
-                                                   ("color", "#102030"), ("title", "Song One"), ("sequence", "7")]))
+        harness.bus.publish(
+            BusEvent(
+                kind: kind, name: OTON_EVENT_NAME_ARTWORK_READY, source: "org.oton.artwork",
+                extraFields: [
+                    ("path", artwork), ("url", "http://127.0.0.1/x.png"), ("type", "cover"),
+                    ("color", "#102030"), ("title", "Song One"), ("sequence", "7"),
+                ]))
         let artURL = try await playerctl(bus, ["metadata", "mpris:artUrl"]) { $0.hasPrefix("file://") }
         XCTAssertEqual(artURL, "file://" + directory.path + "/cover%20art.png")
         let withImage = try await notifications.waitForCall { $0.hints["image-path"] != nil }
@@ -161,12 +181,22 @@ final class NowPlayingTests: XCTestCase {
         // Methods become requests; Seek is a no-op; Quit ends oton.
         for method in ["Play", "Pause", "PlayPause", "Stop", "Seek int64:5000000"] {
             let words = method.split(separator: " ").map(String.init)
-            let result = try bus.run("/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=\(Self.mprisName)", "/org/mpris/MediaPlayer2",
-                                                            "org.mpris.MediaPlayer2.Player.\(words[0])"] + words.dropFirst())
+            let result = try bus.run(
+                "/usr/bin/dbus-send",
+                [
+                    "--session", "--print-reply", "--dest=\(Self.mprisName)", "/org/mpris/MediaPlayer2",
+                    "org.mpris.MediaPlayer2.Player.\(words[0])",
+                ] + words.dropFirst())
             XCTAssertEqual(result.status, 0, "\(method): \(result.stderr)")
         }
-        XCTAssertEqual(try bus.run("/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=\(Self.mprisName)", "/org/mpris/MediaPlayer2",
-                                                          "org.mpris.MediaPlayer2.Quit"]).status, 0)
+        XCTAssertEqual(
+            try bus.run(
+                "/usr/bin/dbus-send",
+                [
+                    "--session", "--print-reply", "--dest=\(Self.mprisName)", "/org/mpris/MediaPlayer2",
+                    "org.mpris.MediaPlayer2.Quit",
+                ]
+            ).status, 0)
         XCTAssertEqual(requests.wait(forCount: 5), [.play, .pause, .playPause, .stop, .quit])
 
         // A second oton on the same bus gets the instance name.
@@ -181,12 +211,18 @@ final class NowPlayingTests: XCTestCase {
     func testWithoutASessionBusThePluginSaysSoOnceAndPlaybackIsUnaffected() throws {
         let directory = try TemporaryDirectory(self)
         let file = directory.file("short.mp3")
-        let encode = try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=100", "!", "audioconvert",
-                                                     "!", "lamemp3enc", "!", "filesink", "location=\(file)"])
+        let encode = try runProcess(
+            "/usr/bin/env",
+            [
+                "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=100", "!", "audioconvert",
+                "!", "lamemp3enc", "!", "filesink", "location=\(file)",
+            ])
         XCTAssertEqual(encode.status, 0, encode.stderr)
-        let config = try directory.write("plugins.json", """
-        {"stations": [], "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true}]}
-        """)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {"stations": [], "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true}]}
+            """)
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(directory.file("no-such-bus"))"
         environment["XDG_RUNTIME_DIR"] = directory.path

@@ -11,8 +11,9 @@ extension PrivateSessionBus {
         environment["XDG_DATA_HOME"] = directory.file("data")
         let log = directory.file("oton.log")
         FileManager.default.createFile(atPath: log, contents: nil)
-        let oton = ManagedProcess(name: "oton", executable: TestPaths.oton, arguments: arguments,
-                                  environment: environment, stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: log)))
+        let oton = ManagedProcess(
+            name: "oton", executable: TestPaths.oton, arguments: arguments,
+            environment: environment, stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: log)))
         try oton.start()
         return (oton, log)
     }

@@ -13,15 +13,17 @@ final class OtonProcess {
 
     /// `environment` is laid over the test's own (e.g. `LANG`; a nil value removes the variable).
     /// `files`: written beside plugins.json before oton starts (name → text), e.g. a wishlist.json.
-    init(_ testCase: XCTestCase, arguments: [String], plugins: String = #"{"stations": [], "plugins": []}"#, instance: String = "test",
-         environment extra: [String: String?] = [:], files: [String: String] = [:]) throws {
+    init(
+        _ testCase: XCTestCase, arguments: [String], plugins: String = #"{"stations": [], "plugins": []}"#, instance: String = "test",
+        environment extra: [String: String?] = [:], files: [String: String] = [:]
+    ) throws {
         directory = try TemporaryDirectory(testCase)
         self.instance = instance
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = directory.file("run")
         environment["XDG_DATA_HOME"] = directory.file("data")
         environment["XDG_CACHE_HOME"] = directory.file("cache")
-        environment["XDG_STATE_HOME"] = directory.file("state") // the stations' measured loudness
+        environment["XDG_STATE_HOME"] = directory.file("state")  // the stations' measured loudness
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = nil
         for (name, value) in extra { environment[name] = value }
@@ -96,8 +98,10 @@ extension ControlClient {
         (try? nextObject()).flatMap(SubscribedEvent.init)
     }
 
-    func waitForEvent(_ kind: String, timeout: TimeInterval = 15, where predicate: ([String: String]) -> Bool = { _ in true },
-                      seen: ((SubscribedEvent) -> Void)? = nil) -> [String: String]? {
+    func waitForEvent(
+        _ kind: String, timeout: TimeInterval = 15, where predicate: ([String: String]) -> Bool = { _ in true },
+        seen: ((SubscribedEvent) -> Void)? = nil
+    ) -> [String: String]? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             guard let event = nextEvent() else { return nil }

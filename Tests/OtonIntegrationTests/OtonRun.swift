@@ -14,27 +14,31 @@ final class OtonRun {
 
     /// `arguments`: "{out}" stands for ``out``. `environment` adds to (or replaces in) the test's own.
     /// `plugins`: the text of its plugins.json.
-    init(_ testCase: XCTestCase, _ arguments: [String], environment extra: [String: String] = [:],
-         plugins: String = #"{"stations": [], "plugins": []}"#) throws {
+    init(
+        _ testCase: XCTestCase, _ arguments: [String], environment extra: [String: String] = [:],
+        plugins: String = #"{"stations": [], "plugins": []}"#
+    ) throws {
         directory = try TemporaryDirectory(testCase)
         let config = try directory.write("plugins.json", plugins)
         FileManager.default.createFile(atPath: directory.file("stdout.log"), contents: nil)
         FileManager.default.createFile(atPath: directory.file("stderr.log"), contents: nil)
-        try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory.file("run"), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let outPath = directory.file("out")
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = directory.file("run")
         environment["XDG_DATA_HOME"] = directory.file("data")
         environment["XDG_CACHE_HOME"] = directory.file("cache")
-        environment["XDG_STATE_HOME"] = directory.file("state") // the stations' measured loudness
+        environment["XDG_STATE_HOME"] = directory.file("state")  // the stations' measured loudness
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = nil
         environment.merge(extra) { _, new in new }
-        process = ManagedProcess(name: "oton", executable: TestPaths.oton, arguments: arguments.map { $0 == "{out}" ? outPath : $0 } + ["--config", config],
-                                 environment: environment,
-                                 stdout: FileHandle(forWritingAtPath: directory.file("stdout.log")),
-                                 stderr: FileHandle(forWritingAtPath: directory.file("stderr.log")))
+        process = ManagedProcess(
+            name: "oton", executable: TestPaths.oton, arguments: arguments.map { $0 == "{out}" ? outPath : $0 } + ["--config", config],
+            environment: environment,
+            stdout: FileHandle(forWritingAtPath: directory.file("stdout.log")),
+            stderr: FileHandle(forWritingAtPath: directory.file("stderr.log")))
         try process.start()
         let process = self.process
         testCase.addTeardownBlock { process.kill() }
@@ -46,8 +50,9 @@ final class OtonRun {
     /// VmRSS from /proc/PID/status in MB (nil once the process is gone).
     var residentMegabytes: Double? {
         guard let status = try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return nil }
         return kilobytes / 1024
     }
 
@@ -82,8 +87,9 @@ final class OtonRun {
         while let name = names.nextObject() as? String {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory.file(name), isDirectory: &isDirectory), !isDirectory.boolValue,
-                  !own.contains(name), !name.hasPrefix("out/"), !name.hasPrefix("data/"), !name.hasPrefix("cache/"),
-                  !name.hasPrefix("run/") else { continue }
+                !own.contains(name), !name.hasPrefix("out/"), !name.hasPrefix("data/"), !name.hasPrefix("cache/"),
+                !name.hasPrefix("run/")
+            else { continue }
             stray.append(name)
         }
         return stray

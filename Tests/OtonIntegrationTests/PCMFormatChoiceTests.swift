@@ -39,17 +39,18 @@ final class PCMFormatChoiceTests: XCTestCase {
         ]
         for plugin in plugins {
             let id = "org.oton.test.pcm-\(plugin.name)"
-            let library = try CPluginBuilder.build(source, into: directory, name: "pcm-\(plugin.name)",
-                                                   defines: [#"PCM_ID="\#(id)""#], libraries: ["m"])
+            let library = try CPluginBuilder.build(
+                source, into: directory, name: "pcm-\(plugin.name)",
+                defines: [#"PCM_ID="\#(id)""#], libraries: ["m"])
             let config = [#""log": "\#(directory.file(plugin.name + ".log"))""#, plugin.config].filter { !$0.isEmpty }.joined(separator: ", ")
             // The first runs isolated: its choice and its PCM cross the socket to its own process.
             let isolation = plugin.name == "mono16k" ? #", "isolation": "process""# : ""
             entries.append(#"{"id": "\#(id)", "path": "\#(library)"\#(isolation), "config": {\#(config)}}"#)
         }
         let config = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [\(entries.joined(separator: ", "))]}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+             "plugins": [\(entries.joined(separator: ", "))]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: config)
         _ = try oton.connect()
 

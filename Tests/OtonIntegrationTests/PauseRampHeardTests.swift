@@ -22,10 +22,11 @@ final class PauseRampHeardTests: XCTestCase {
         try pulse.record(into: file)
         let recording = SinkRecording(file: file)
         let plugins = """
-        {"stations": [{"name": "Tone FM", "url": "\(server.url(mount: "/tone.mp3"))"}], "plugins": []}
-        """
-        let oton = try OtonProcess(self, arguments: ["play", "Tone FM", "--audio-sink", "pulsesink", "--no-tui"],
-                                   plugins: plugins, environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
+            {"stations": [{"name": "Tone FM", "url": "\(server.url(mount: "/tone.mp3"))"}], "plugins": []}
+            """
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Tone FM", "--audio-sink", "pulsesink", "--no-tui"],
+            plugins: plugins, environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
         _ = try oton.connect(timeout: 30)
         let started = try recording.waitUntilPlaying(oton)
         _ = try recording.recorded(from: started, seconds: 3)
@@ -35,8 +36,8 @@ final class PauseRampHeardTests: XCTestCase {
         // From half a second before the request on: parec's file may lag what the server plays.
         let pause = try recording.recorded(from: pausedAt - HeardSound.samples(0.5), seconds: 2)
         let end = try XCTUnwrap(Self.lastSound(in: pause), "the sound stopped after the pause: \(oton.directory.read("stderr.log"))")
-        let steady = pause.peak(max(0, end - HeardSound.samples(0.3)) ..< end - HeardSound.samples(0.05))
-        let last = pause.peak(end - HeardSound.samples(0.001) ..< end + 1)
+        let steady = pause.peak(max(0, end - HeardSound.samples(0.3))..<end - HeardSound.samples(0.05))
+        let last = pause.peak(end - HeardSound.samples(0.001)..<end + 1)
         XCTAssertGreaterThan(steady, 0.05, "sound before the pause")
 
         let resumedAt = HeardSound.count(in: file)
@@ -54,11 +55,14 @@ final class PauseRampHeardTests: XCTestCase {
             usleep(100_000)
         }
         let first = try XCTUnwrap(begin, "sound again after the resume")
-        let resumedSteady = resume.peak(first + HeardSound.samples(1.5) ..< first + HeardSound.samples(2))
-        let onset = resume.peak(first ..< first + HeardSound.samples(0.001))
-        let burst = resume.peak(first ..< first + HeardSound.samples(0.4))
-        print(String(format: "[measure] pause: last 1 ms at %.2f of the level before (%.3f); resume: first 1 ms at %.2f, first 400 ms peak at %.2f of the level after (%.3f)",
-                     last / steady, steady, onset / resumedSteady, burst / resumedSteady, resumedSteady))
+        let resumedSteady = resume.peak(first + HeardSound.samples(1.5)..<first + HeardSound.samples(2))
+        let onset = resume.peak(first..<first + HeardSound.samples(0.001))
+        let burst = resume.peak(first..<first + HeardSound.samples(0.4))
+        print(
+            String(
+                format:
+                    "[measure] pause: last 1 ms at %.2f of the level before (%.3f); resume: first 1 ms at %.2f, first 400 ms peak at %.2f of the level after (%.3f)",
+                last / steady, steady, onset / resumedSteady, burst / resumedSteady, resumedSteady))
         XCTAssertLessThan(last, steady * 0.5, "the pause fades out, it does not cut the wave at full level")
         XCTAssertLessThan(onset, resumedSteady * 0.5, "the resume fades in, it does not start with a step")
         XCTAssertLessThan(burst, resumedSteady * 1.2, "the resume is not louder than what follows while the leveller settles")

@@ -14,13 +14,14 @@ final class PlayWatchWishesTests: XCTestCase {
         _ = try await server.startSource(mount: "/a.mp3", format: .mp3, initialTitle: "Artist A - One", stationName: "A FM")
         _ = try await server.startSource(mount: "/b.mp3", format: .mp3, initialTitle: "Artist B - One", stationName: "B FM")
         let plugins = """
-        {"watch_wishes": true, "stations": [
-          {"name": "A", "url": "\(server.url(mount: "/a.mp3").absoluteString)"},
-          {"name": "B", "url": "\(server.url(mount: "/b.mp3").absoluteString)"}
-        ], "plugins": []}
-        """
-        let oton = try OtonProcess(self, arguments: ["play", "A", "--headless"], plugins: plugins,
-                                   files: ["wishlist.json": #"{"wishes": [{"pattern": "queen - *", "field": "track"}]}"#])
+            {"watch_wishes": true, "stations": [
+              {"name": "A", "url": "\(server.url(mount: "/a.mp3").absoluteString)"},
+              {"name": "B", "url": "\(server.url(mount: "/b.mp3").absoluteString)"}
+            ], "plugins": []}
+            """
+        let oton = try OtonProcess(
+            self, arguments: ["play", "A", "--headless"], plugins: plugins,
+            files: ["wishlist.json": #"{"wishes": [{"pattern": "queen - *", "field": "track"}]}"#])
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
@@ -59,13 +60,14 @@ final class PlayWatchWishesTests: XCTestCase {
         defer { server.stop() }
         _ = try await server.startSource(mount: "/a.mp3", format: .mp3, initialTitle: "Artist A - One", stationName: "A FM")
         let plugins = """
-        {"watch_wishes": true, "stations": [
-          {"name": "A", "url": "\(server.url(mount: "/a.mp3").absoluteString)"},
-          {"name": "Gone", "url": "http://127.0.0.1:\(try FreePort.allocate())/gone.mp3"}
-        ], "plugins": []}
-        """
-        let oton = try OtonProcess(self, arguments: ["play", "A", "--headless", "--log-level", "info"], plugins: plugins,
-                                   files: ["wishlist.json": #"{"wishes": [{"pattern": "queen - *", "field": "track"}]}"#])
+            {"watch_wishes": true, "stations": [
+              {"name": "A", "url": "\(server.url(mount: "/a.mp3").absoluteString)"},
+              {"name": "Gone", "url": "http://127.0.0.1:\(try FreePort.allocate())/gone.mp3"}
+            ], "plugins": []}
+            """
+        let oton = try OtonProcess(
+            self, arguments: ["play", "A", "--headless", "--log-level", "info"], plugins: plugins,
+            files: ["wishlist.json": #"{"wishes": [{"pattern": "queen - *", "field": "track"}]}"#])
         let lines = { oton.directory.read("stderr.log").split(separator: "\n").filter { $0.contains("oton.wishlist[Gone]") } }
         // Wait for three of its problems: the first said as a warning, the repeats at info.
         let deadline = Date().addingTimeInterval(90)
@@ -90,13 +92,15 @@ final class PlayWatchWishesTests: XCTestCase {
         _ = try await server.startSource(mount: "/a.mp3", format: .mp3, initialTitle: "Artist A - One", stationName: "A FM")
         _ = try await server.startSource(mount: "/b.mp3", format: .mp3, initialTitle: "Artist B - One", stationName: "B FM")
         let directory = try TemporaryDirectory(self)
-        let config = try directory.write("plugins.json", """
-        {"watch_wishes": true, "stations": [
-          {"name": "A", "url": "\(server.url(mount: "/a.mp3").absoluteString)"},
-          {"name": "B", "url": "\(server.url(mount: "/b.mp3").absoluteString)"}
-        ], "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true,
-                        "config": {"mpris": false}}]}
-        """)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {"watch_wishes": true, "stations": [
+              {"name": "A", "url": "\(server.url(mount: "/a.mp3").absoluteString)"},
+              {"name": "B", "url": "\(server.url(mount: "/b.mp3").absoluteString)"}
+            ], "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "enabled": true,
+                            "config": {"mpris": false}}]}
+            """)
         try directory.write("wishlist.json", #"{"wishes": [{"pattern": "Bohemian Rhapsody", "field": "title"}]}"#)
         var environment = bus.environment
         environment["XDG_CACHE_HOME"] = directory.file("cache")
@@ -105,9 +109,10 @@ final class PlayWatchWishesTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let log = directory.file("oton.log")
         FileManager.default.createFile(atPath: log, contents: nil)
-        let oton = ManagedProcess(name: "oton", executable: TestPaths.oton,
-                                  arguments: ["play", "A", "--headless", "--no-tui", "--config", config, "--instance", "wish"],
-                                  environment: environment, stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: log)))
+        let oton = ManagedProcess(
+            name: "oton", executable: TestPaths.oton,
+            arguments: ["play", "A", "--headless", "--no-tui", "--config", config, "--instance", "wish"],
+            environment: environment, stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: log)))
         try oton.start()
         defer { oton.stop() }
         let ctl = { (words: [String]) throws -> ProcessResult in
@@ -119,10 +124,14 @@ final class PlayWatchWishesTests: XCTestCase {
         XCTAssertEqual(note.body, "Queen – Bohemian Rhapsody")
         XCTAssertEqual(note.hints["category"], "x-oton.wish")
         // The user clicks "Switch": the server emits ActionInvoked (for every id it gave; only the wish's is taken).
-        for id in 1 ... 4 {
-            _ = try bus.run("/usr/bin/gdbus", ["call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
-                                               "/org/freedesktop/Notifications", "--method", "org.freedesktop.DBus.Mock.EmitSignal",
-                                               "org.freedesktop.Notifications", "ActionInvoked", "us", "[<uint32 \(id)>, <'switch-to-wish'>]"])
+        for id in 1...4 {
+            _ = try bus.run(
+                "/usr/bin/gdbus",
+                [
+                    "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
+                    "/org/freedesktop/Notifications", "--method", "org.freedesktop.DBus.Mock.EmitSignal",
+                    "org.freedesktop.Notifications", "ActionInvoked", "us", "[<uint32 \(id)>, <'switch-to-wish'>]",
+                ])
         }
         let deadline = Date().addingTimeInterval(30)
         var station = ""

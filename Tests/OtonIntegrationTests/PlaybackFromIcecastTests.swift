@@ -28,8 +28,9 @@ final class PlaybackFromIcecastTests: XCTestCase {
     }
 
     private func checkInitialTitleStationAndChange(format: StreamFormat, mount: String) async throws {
-        _ = try await server.startSource(mount: mount, format: format, initialTitle: "Artist A - Song One",
-                                         stationName: "Oton Test FM", genre: "Test")
+        _ = try await server.startSource(
+            mount: mount, format: format, initialTitle: "Artist A - Song One",
+            stationName: "Oton Test FM", genre: "Test")
         let harness = play(mount)
         let first = try XCTUnwrap(harness.waitForTrack(title: "Song One", artist: "Artist A"), "the title current at connect reaches plugins")
         XCTAssertEqual(first.field("sequence"), "1")
@@ -40,8 +41,9 @@ final class PlaybackFromIcecastTests: XCTestCase {
 
         let sent = Clock.monotonicNanoseconds()
         try await server.setTitle(mount: mount, title: "Artist B - Song Two")
-        let second = try XCTUnwrap(harness.waitForTrack(title: "Song Two", artist: "Artist B", timeout: 2, after: sent),
-                                   "a title change arrives within 2 s")
+        let second = try XCTUnwrap(
+            harness.waitForTrack(title: "Song Two", artist: "Artist B", timeout: 2, after: sent),
+            "a title change arrives within 2 s")
         XCTAssertEqual(second.field("station"), "Oton Test FM")
         // ICY carries "Artist - Title" as one string; Vorbis comments carry ARTIST and TITLE apart.
         XCTAssertEqual(second.field("raw_title"), format == .mp3 ? "Artist B - Song Two" : "Song Two")
@@ -87,7 +89,7 @@ final class PlaybackFromIcecastTests: XCTestCase {
         let paused = Clock.monotonicNanoseconds()
         harness.player.submit(.pause, from: "test")
         XCTAssertNotNil(harness.waitForState("paused", after: paused))
-        try await server.waitForMount("/pause.mp3") { $0.listeners == 0 } // a live stream's connection is dropped
+        try await server.waitForMount("/pause.mp3") { $0.listeners == 0 }  // a live stream's connection is dropped
         let resumed = Clock.monotonicNanoseconds()
         harness.player.submit(.play, from: "test")
         XCTAssertNotNil(harness.waitForState("connecting", after: resumed))

@@ -11,9 +11,11 @@ final class PlayerHarness: @unchecked Sendable {
     let player: Player
     private let recorder = OutcomeRecorder()
 
-    init(url: String, name: String = "Test station", statusURL: String? = nil, headless: Bool = true, retries: Int? = nil,
-         stallTimeout: Duration? = nil, userAgent: String? = nil, recording engine: EngineChoice? = nil,
-         timeshift: TimeshiftSettings? = nil) {
+    init(
+        url: String, name: String = "Test station", statusURL: String? = nil, headless: Bool = true, retries: Int? = nil,
+        stallTimeout: Duration? = nil, userAgent: String? = nil, recording engine: EngineChoice? = nil,
+        timeshift: TimeshiftSettings? = nil
+    ) {
         events = EventCollector(bus: bus, id: "test.collector")
         var options = Player.Options(headless: headless)
         if let retries { options.reconnect.maxAttempts = retries }

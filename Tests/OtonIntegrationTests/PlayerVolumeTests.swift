@@ -14,8 +14,9 @@ final class PlayerVolumeTests: XCTestCase {
         harness.player.submit(.changeVolume(byPercent: 5), from: "terminal")
         harness.player.submit(.changeVolume(byPercent: -200), from: "control")
         harness.player.submit(.changeVolume(byPercent: 500), from: "control")
-        let last = try XCTUnwrap(harness.events.wait(for: "volume", timeout: 5) { $0.field("volume_percent") == "150" },
-                                 "\(harness.events.events.filter { $0.name == "volume" }.map(\.fields))")
+        let last = try XCTUnwrap(
+            harness.events.wait(for: "volume", timeout: 5) { $0.field("volume_percent") == "150" },
+            "\(harness.events.events.filter { $0.name == "volume" }.map(\.fields))")
         let percents = harness.events.events.filter { $0.name == "volume" && $0.monotonicNanoseconds <= last.monotonicNanoseconds }
             .compactMap { $0.field("volume_percent") }
         XCTAssertEqual(Array(percents.suffix(5)), ["50", "55", "60", "0", "150"], "each change starts from the one before, clamped to 0–150")

@@ -2,8 +2,9 @@ import Foundation
 import IcecastFixture
 import OtonTestSupport
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `playing` is said when sound plays (issue 39 §3), measured at a real PulseAudio null sink. The
@@ -22,17 +23,20 @@ final class PlayingWhenHeardTests: XCTestCase {
         // The null sink renders (and its monitor records) only while a stream plays into it, and
         // starting it takes its own while: a stream of silence keeps it running from before oton
         // starts, so the monitor's samples follow the clock throughout.
-        let silence = ManagedProcess(name: "pacat", executable: "/usr/bin/pacat", arguments: [
-            "--playback", "--raw", "--format=s16le", "--rate=\(PulseAudioServer.rate)", "--channels=2", "--latency-msec=20", "/dev/zero",
-        ], environment: pulse.environment)
+        let silence = ManagedProcess(
+            name: "pacat", executable: "/usr/bin/pacat",
+            arguments: [
+                "--playback", "--raw", "--format=s16le", "--rate=\(PulseAudioServer.rate)", "--channels=2", "--latency-msec=20", "/dev/zero",
+            ], environment: pulse.environment)
         try silence.start()
         defer { silence.kill() }
         try await pollUntilTrue(timeout: 30, interval: 0.01, "the null sink running with a stream of silence") {
             HeardSound.count(in: file) >= HeardSound.samples(0.5)
         }
         let events = directory.file("events.jsonl")
-        let run = try OtonRun(self, ["play", station.url("/live.m3u8"), "--no-tui", "--audio-sink", "pulsesink", "--events", events],
-                              environment: ["PULSE_SERVER": try XCTUnwrap(pulse.environment["PULSE_SERVER"])])
+        let run = try OtonRun(
+            self, ["play", station.url("/live.m3u8"), "--no-tui", "--audio-sink", "pulsesink", "--events", events],
+            environment: ["PULSE_SERVER": try XCTUnwrap(pulse.environment["PULSE_SERVER"])])
 
         // The monitor records in real time: each look at how much it has recorded bounds the time
         // of sample 0 from above (a look may come late, never early), so the smallest bound over
@@ -46,7 +50,7 @@ final class PlayingWhenHeardTests: XCTestCase {
             if recorded > 0 { origin = min(origin, looked - HeardSound.seconds(recorded)) }
             if playing == nil { playing = Self.playingTime(in: events) }
             if let playing, looked > playing + 3 { break }
-            usleep(5000) // the measurement's sampling period: each look dates sample 0 (above), not a wait
+            usleep(5000)  // the measurement's sampling period: each look dates sample 0 (above), not a wait
         }
         let said = try XCTUnwrap(playing, "oton said playing: \(run.stderr)")
         let heard = HeardSound(file: file)
@@ -69,7 +73,8 @@ final class PlayingWhenHeardTests: XCTestCase {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         for line in text.split(separator: "\n") where line.contains("\"state\":\"playing\"") {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let nanoseconds = (object["mono_ns"] as? NSNumber)?.int64Value else { continue }
+                let nanoseconds = (object["mono_ns"] as? NSNumber)?.int64Value
+            else { continue }
             return Double(nanoseconds) / 1e9
         }
         return nil

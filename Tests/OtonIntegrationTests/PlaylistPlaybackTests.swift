@@ -42,8 +42,9 @@ final class PlaylistPlaybackTests: XCTestCase {
         _ = try await server.startSource(mount: mount, format: .mp3, initialTitle: "Artist A - Song One", stationName: "Oton Test FM")
         http.setRoute(path, CannedResponse(headers: ["Content-Type": contentType], body: Data(body.utf8)))
         let harness = play(http.url(path).absoluteString)
-        let first = try XCTUnwrap(harness.waitForTrack(title: "Song One", artist: "Artist A", timeout: 15),
-                                  "the playlist's live entry plays: \(harness.events.events.map(\.fields))")
+        let first = try XCTUnwrap(
+            harness.waitForTrack(title: "Song One", artist: "Artist A", timeout: 15),
+            "the playlist's live entry plays: \(harness.events.events.map(\.fields))")
         XCTAssertEqual(first.field("stream_url"), streamURL, "the pipeline opened the entry, not the playlist")
         XCTAssertNotNil(harness.waitForState("playing"))
         XCTAssertNotNil(harness.events.wait(for: "track") { $0.field("station") == "Oton Test FM" })
@@ -73,11 +74,11 @@ final class PlaylistPlaybackTests: XCTestCase {
 
     func testXSPFServedAsHTMLIsSniffed() async throws {
         let body = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <playlist version="1" xmlns="http://xspf.org/ns/0/"><title>Oton XSPF</title><trackList>
-        <track><location>\(try deadURL())</location></track><track><location>\(streamURL)</location></track>
-        </trackList></playlist>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <playlist version="1" xmlns="http://xspf.org/ns/0/"><title>Oton XSPF</title><trackList>
+            <track><location>\(try deadURL())</location></track><track><location>\(streamURL)</location></track>
+            </trackList></playlist>
+            """
         try await checkPlays(path: "/playlist", contentType: "text/html", body: body)
     }
 
@@ -93,8 +94,11 @@ final class PlaylistPlaybackTests: XCTestCase {
     }
 
     func testEveryEntryDeadEndsInAPlaylistError() async throws {
-        http.setRoute("/dead.pls", CannedResponse(headers: ["Content-Type": "audio/x-scpls"],
-                                                  body: Data("[playlist]\nFile1=\(try deadURL())\nFile2=\(try deadURL())\n".utf8)))
+        http.setRoute(
+            "/dead.pls",
+            CannedResponse(
+                headers: ["Content-Type": "audio/x-scpls"],
+                body: Data("[playlist]\nFile1=\(try deadURL())\nFile2=\(try deadURL())\n".utf8)))
         let harness = play(http.url("/dead.pls").absoluteString, retries: 0)
         let error = try XCTUnwrap(harness.waitForState("error"))
         XCTAssertTrue(error.field("error_message")?.contains("None of the 2 streams") == true, "\(error.fields)")

@@ -26,12 +26,18 @@ final class PlaylistSwitchTests: XCTestCase {
         _ = try await server.startSource(mount: "/b.mp3", format: .mp3, initialTitle: "Artist B - Song B", stationName: "Beta FM")
         let (alpha, beta) = (server.url(mount: "/a.mp3").absoluteString, server.url(mount: "/b.mp3").absoluteString)
         let dead = "http://127.0.0.1:\(try FreePort.allocate())/gone.mp3"
-        http.setRoute("/beta.pls", CannedResponse(headers: ["Content-Type": "audio/x-scpls"], body: Data(
-            "[playlist]\nNumberOfEntries=2\nFile1=\(dead)\nFile2=\(beta)\nVersion=2\n".utf8)))
+        http.setRoute(
+            "/beta.pls",
+            CannedResponse(
+                headers: ["Content-Type": "audio/x-scpls"],
+                body: Data(
+                    "[playlist]\nNumberOfEntries=2\nFile1=\(dead)\nFile2=\(beta)\nVersion=2\n".utf8)))
         http.setRoute("/alpha.m3u", CannedResponse(headers: ["Content-Type": "audio/x-mpegurl"], body: Data("#EXTM3U\n\(alpha)\n".utf8)))
-        let oton = try OtonProcess(self, arguments: ["play", "Alpha", "--headless"], plugins: """
-            {"stations": [{"name": "Alpha", "url": "\(alpha)"}, {"name": "Beta list", "url": "\(http.url("/beta.pls"))"}], "plugins": []}
-            """)
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Alpha", "--headless"],
+            plugins: """
+                {"stations": [{"name": "Alpha", "url": "\(alpha)"}, {"name": "Beta list", "url": "\(http.url("/beta.pls"))"}], "plugins": []}
+                """)
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)

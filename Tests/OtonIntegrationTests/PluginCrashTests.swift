@@ -24,9 +24,9 @@ final class PluginCrashTests: XCTestCase {
     private func plugins(probe: String, config: String, isolation: String? = nil) -> String {
         let isolationKey = isolation.map { #", "isolation": "\#($0)""# } ?? ""
         return """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.test.probe", "path": "\(probe)"\(isolationKey), "config": \(config)}]}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+             "plugins": [{"id": "org.oton.test.probe", "path": "\(probe)"\(isolationKey), "config": \(config)}]}
+            """
     }
 
     /// Waits for the process to end (its termination is the event); false after `timeout`.
@@ -46,8 +46,9 @@ final class PluginCrashTests: XCTestCase {
         // (after printing "Registers:"); the test is about the line and the signal, so it is off here.
         setenv("SWIFT_BACKTRACE", "enable=no", 1)
         defer { unsetenv("SWIFT_BACKTRACE") }
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless", "--no-control"],
-                                   plugins: plugins(probe: probe, config: #"{"log": "\#(log)"}"#))
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless", "--no-control"],
+            plugins: plugins(probe: probe, config: #"{"log": "\#(log)"}"#))
         guard waitForExit(oton.process, timeout: 60) else {
             kill(oton.process.processIdentifier, SIGKILL)
             return XCTFail("oton still runs; probe log: \(directory.read("probe.log")); stderr: \(oton.directory.read("stderr.log"))")
@@ -56,7 +57,8 @@ final class PluginCrashTests: XCTestCase {
         XCTAssertEqual(oton.process.terminationReason, .uncaughtSignal, stderr)
         XCTAssertEqual(oton.process.terminationStatus, SIGSEGV, stderr)
         XCTAssertTrue(directory.read("probe.log").contains("crashing on event 3"), directory.read("probe.log"))
-        let line = #"oton: plugin org.oton.test.probe (libcrashprobe.so) crashed in on_event: SIGSEGV; run it with "isolation": "process" or report it to its author"#
+        let line =
+            #"oton: plugin org.oton.test.probe (libcrashprobe.so) crashed in on_event: SIGSEGV; run it with "isolation": "process" or report it to its author"#
         let lines = stderr.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.filter { $0 == line }.count, 1, stderr)
     }
@@ -75,8 +77,9 @@ final class PluginCrashTests: XCTestCase {
         let probe = try crashingProbe(in: directory)
         let log = directory.file("probe.log")
         let config = #"{"log": "\#(log)", "crash_once": "\#(directory.file("crashed"))", "pid_file": "\#(directory.file("pids"))"}"#
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
-                                   plugins: plugins(probe: probe, config: config, isolation: "process"))
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"],
+            plugins: plugins(probe: probe, config: config, isolation: "process"))
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
@@ -85,8 +88,9 @@ final class PluginCrashTests: XCTestCase {
         let crashed = waitForLines(stderrPath) { $0.contains { $0.contains("restarted in a new process") } }
         let crashLine = crashed.first { $0.contains("plugin org.oton.test.probe crashed: SIGSEGV; restarting in 1 s (crash 1 of 5") }
         XCTAssertNotNil(crashLine, "the crash is named, with its signal and the restart:\n\(crashed.joined(separator: "\n"))")
-        XCTAssertTrue(crashed.contains { $0.contains("oton: plugin org.oton.test.probe (libcrashprobe.so) crashed in on_event: SIGSEGV in its isolated process") },
-                      crashed.joined(separator: "\n"))
+        XCTAssertTrue(
+            crashed.contains { $0.contains("oton: plugin org.oton.test.probe (libcrashprobe.so) crashed in on_event: SIGSEGV in its isolated process") },
+            crashed.joined(separator: "\n"))
         XCTAssertTrue(oton.process.isRunning, "oton lives on")
         XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"), "and keeps playing")
 
@@ -99,8 +103,9 @@ final class PluginCrashTests: XCTestCase {
         let crashAt = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("crashing on event 3") }, "\(lines)")
         XCTAssertTrue(creates[0] < crashAt && crashAt < creates[1], "\(lines)")
         XCTAssertTrue(lines[creates[1]...].contains { $0.contains("title=Song Two artist=Artist B") }, "the restarted plugin hears the new title: \(lines)")
-        XCTAssertTrue(lines[creates[1]...].contains { $0.hasPrefix("event track") && $0.contains("title=Song One") || $0.contains("title=Song Two") },
-                      "it was told where things stand: \(lines)")
+        XCTAssertTrue(
+            lines[creates[1]...].contains { $0.hasPrefix("event track") && $0.contains("title=Song One") || $0.contains("title=Song Two") },
+            "it was told where things stand: \(lines)")
         let pids = directory.read("pids").split(separator: "\n").compactMap { Int32($0) }
         XCTAssertEqual(Set(pids).count, 2, "two processes: \(pids)")
         XCTAssertFalse(pids.contains(oton.process.processIdentifier), "neither of them oton: \(pids)")
@@ -116,13 +121,20 @@ final class PluginCrashTests: XCTestCase {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let directory = try TemporaryDirectory(self)
         let probe = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "crashprobe", defines: ["PROBE_CRASH_IN_CREATE"])
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
-                                   plugins: plugins(probe: probe, config: "{}", isolation: "process"))
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"],
+            plugins: plugins(probe: probe, config: "{}", isolation: "process"))
         _ = try oton.connect()
         let lines = waitForLines(oton.directory.file("stderr.log"), timeout: 60) { $0.contains { $0.contains("crashed while starting (SIGSEGV)") } }
         let text = lines.joined(separator: "\n")
-        XCTAssertTrue(lines.contains { $0.contains("oton: plugin org.oton.test.probe (libcrashprobe.so) crashed in create: SIGSEGV in its isolated process while starting; oton goes on without it") }, text)
-        XCTAssertTrue(lines.contains { $0.contains("org.oton.test.probe crashed while starting (SIGSEGV) in its isolated process; oton goes on without it") }, text)
+        XCTAssertTrue(
+            lines.contains {
+                $0.contains(
+                    "oton: plugin org.oton.test.probe (libcrashprobe.so) crashed in create: SIGSEGV in its isolated process while starting; oton goes on without it"
+                )
+            }, text)
+        XCTAssertTrue(
+            lines.contains { $0.contains("org.oton.test.probe crashed while starting (SIGSEGV) in its isolated process; oton goes on without it") }, text)
         XCTAssertTrue(text.contains("report it to its author"), text)
         XCTAssertFalse(text.contains("restarts it"), "it is not restarted: \(text)")
         XCTAssertFalse(text.contains("fix the plugin's"), "the config is not what crashed: \(text)")
@@ -145,8 +157,9 @@ final class PluginCrashTests: XCTestCase {
         let probe = try crashingProbe(in: directory)
         let marker = directory.file("crashed")
         let config = #"{"log": "\#(directory.file("probe.log"))", "crash_once": "\#(marker)", "crash_in_create_if": "\#(marker)"}"#
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
-                                   plugins: plugins(probe: probe, config: config, isolation: "process"))
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"],
+            plugins: plugins(probe: probe, config: config, isolation: "process"))
         _ = try oton.connect()
         let lines = waitForLines(oton.directory.file("stderr.log"), timeout: 60) { $0.contains { $0.contains("did not start again") } }
         let text = lines.joined(separator: "\n")
@@ -160,8 +173,9 @@ final class PluginCrashTests: XCTestCase {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let directory = try TemporaryDirectory(self)
         let probe = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "crashprobe", defines: ["PROBE_CRASH_ON_EVENT=1"])
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
-                                   plugins: plugins(probe: probe, config: #"{"log": "\#(directory.file("probe.log"))"}"#, isolation: "process"))
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"],
+            plugins: plugins(probe: probe, config: #"{"log": "\#(directory.file("probe.log"))"}"#, isolation: "process"))
         _ = try oton.connect()
         let stderrPath = oton.directory.file("stderr.log")
         // Restarts after 1 + 2 + 4 + 8 s: the fifth crash comes some 15 s in.
@@ -182,19 +196,21 @@ final class PluginCrashTests: XCTestCase {
         let probe = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "blockprobe")
         let gate = directory.file("gate")
         let config = #"{"log": "\#(directory.file("probe.log"))", "block_until": "\#(gate)", "pid_file": "\#(directory.file("pids"))"}"#
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"],
-                                   plugins: plugins(probe: probe, config: config, isolation: "process"))
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"],
+            plugins: plugins(probe: probe, config: config, isolation: "process"))
         _ = try oton.connect()
         let stderrPath = oton.directory.file("stderr.log")
         let hung = waitForLines(stderrPath, timeout: 40) { $0.contains { $0.contains("crashed: SIGKILL; restarting in 1 s") } }
-        XCTAssertTrue(hung.contains { $0.contains("plugin org.oton.test.probe has not answered for") && $0.contains("(stuck in a callback); killing its process") },
-                      hung.joined(separator: "\n"))
+        XCTAssertTrue(
+            hung.contains { $0.contains("plugin org.oton.test.probe has not answered for") && $0.contains("(stuck in a callback); killing its process") },
+            hung.joined(separator: "\n"))
         XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"), "playback never waited for it")
-        FileManager.default.createFile(atPath: gate, contents: nil) // the next process gets past its first event
+        FileManager.default.createFile(atPath: gate, contents: nil)  // the next process gets past its first event
         let restarted = waitForLines(stderrPath, timeout: 20) { $0.contains { $0.contains("restarted in a new process") } }
         XCTAssertTrue(restarted.contains { $0.contains("restarted in a new process") }, restarted.joined(separator: "\n"))
         var echo = try oton.ctl(["probe-echo", "alive"])
-        for _ in 0 ..< 50 where echo.status != 0 { usleep(100_000); echo = try oton.ctl(["probe-echo", "alive"]) }
+        for _ in 0..<50 where echo.status != 0 { usleep(100_000); echo = try oton.ctl(["probe-echo", "alive"]) }
         XCTAssertEqual(echo.status, 0, echo.stdout + echo.stderr)
         XCTAssertGreaterThanOrEqual(Set(directory.read("pids").split(separator: "\n")).count, 2)
     }
@@ -206,16 +222,17 @@ final class PluginCrashTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let vandal = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/socket_vandal_plugin.c", into: directory, name: "vandal")
         let config = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.test.vandal", "path": "\(vandal)", "isolation": "process"}]}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+             "plugins": [{"id": "org.oton.test.vandal", "path": "\(vandal)", "isolation": "process"}]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: config)
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         let lines = waitForLines(oton.directory.file("stderr.log")) { $0.contains { $0.contains("restarting in") } }
-        XCTAssertTrue(lines.contains { $0.contains("plugin org.oton.test.vandal sent oton something that is not a frame (killed); restarting in 1 s") },
-                      lines.joined(separator: "\n"))
+        XCTAssertTrue(
+            lines.contains { $0.contains("plugin org.oton.test.vandal sent oton something that is not a frame (killed); restarting in 1 s") },
+            lines.joined(separator: "\n"))
         XCTAssertTrue(oton.process.isRunning)
         XCTAssertNotNil(events.waitForEvent("state", timeout: 20) { $0["state"] == "playing" }, "playback goes on")
     }

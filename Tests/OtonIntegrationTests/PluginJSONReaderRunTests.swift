@@ -24,10 +24,10 @@ final class PluginJSONReaderRunTests: XCTestCase {
         let library = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/json_reader_plugin.c", into: directory, name: "reader")
         let isolationKey = isolation.map { #", "isolation": "\#($0)""# } ?? ""
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.test.json-reader", "path": "\(library)"\(isolationKey),
-                      "config": {"greeting": "Привет", "volume": 0.75, "port": 9000, "loud": false, "tags": [1, 2, 3], "station": {"name": "Test FM"}}}]}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+             "plugins": [{"id": "org.oton.test.json-reader", "path": "\(library)"\(isolationKey),
+                          "config": {"greeting": "Привет", "volume": 0.75, "port": 9000, "loud": false, "tags": [1, 2, 3], "station": {"name": "Test FM"}}}]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         _ = try oton.connect()
         let config = try oton.ctl(["reader-config"])

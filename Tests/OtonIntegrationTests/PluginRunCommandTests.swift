@@ -34,9 +34,9 @@ final class PluginRunCommandTests: XCTestCase {
         let library = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/command_runner_plugin.c", into: directory, name: "runner")
         let log = directory.file("runner.log")
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.test.command-runner", "path": "\(library)", "config": {"log": "\(log)"}}]}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+             "plugins": [{"id": "org.oton.test.command-runner", "path": "\(library)", "config": {"log": "\(log)"}}]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         _ = try oton.connect()
 

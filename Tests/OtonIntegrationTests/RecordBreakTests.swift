@@ -13,7 +13,7 @@ final class RecordBreakTests: XCTestCase {
         let harness = try RecordHarness(self, url: server.url(mount: "/ads.mp3").absoluteString)
         try harness.start()
         XCTAssertNotNil(harness.waitForEvent("org.oton.recording.started"), harness.stderr)
-        try await Task.sleep(nanoseconds: 2_000_000_000) // what the test records of each part
+        try await Task.sleep(nanoseconds: 2_000_000_000)  // what the test records of each part
         try await server.setTitle(mount: "/ads.mp3", title: "")
         XCTAssertNotNil(harness.waitForEvent("track") { $0["break"] == "1" }, "the recorder's host sees the break: \(harness.stderr)")
         try await Task.sleep(nanoseconds: 3_000_000_000)
@@ -25,11 +25,13 @@ final class RecordBreakTests: XCTestCase {
         try await Task.sleep(nanoseconds: 3_000_000_000)
         XCTAssertEqual(harness.stop(), 0, harness.stderr)
 
-        XCTAssertEqual(harness.files(), [
-            "Oton Test FM/Artist B - Song Two.mp3", "Oton Test FM/Oton Test FM - Break.mp3",
-            "Oton Test FM/incomplete/Artist A - Song One.mp3", "Oton Test FM/incomplete/Artist C - Song Three.mp3",
-            "index.json",
-        ], harness.stderr)
+        XCTAssertEqual(
+            harness.files(),
+            [
+                "Oton Test FM/Artist B - Song Two.mp3", "Oton Test FM/Oton Test FM - Break.mp3",
+                "Oton Test FM/incomplete/Artist A - Song One.mp3", "Oton Test FM/incomplete/Artist C - Song Three.mp3",
+                "index.json",
+            ], harness.stderr)
         // The break lasts from its track event to Song Two's (what the recorder cuts at).
         let tracks = harness.events.filter { $0["kind"] as? String == "track" }
         let startOf = { (match: ([String: String]) -> Bool) in tracks.first { match(harness.fields($0)) }?["mono_ns"] as? Double }

@@ -8,12 +8,16 @@ import XCTest
 final class RecordCaseBlindNamesTests: XCTestCase {
     func testPortableNamesKeepSongsThatDifferOnlyInCaseApart() async throws {
         let files = try await record(titles: ["Artist - Song", "ARTIST - song"], extra: [])
-        XCTAssertEqual(files.filter { $0.hasPrefix("Oton Test FM/") && !$0.contains("/incomplete/") }, ["Oton Test FM/ARTIST - song (2).mp3", "Oton Test FM/Artist - Song.mp3"])
+        XCTAssertEqual(
+            files.filter { $0.hasPrefix("Oton Test FM/") && !$0.contains("/incomplete/") },
+            ["Oton Test FM/ARTIST - song (2).mp3", "Oton Test FM/Artist - Song.mp3"])
     }
 
     func testPosixNamesKeepTheCaseAsItIs() async throws {
         let files = try await record(titles: ["Artist - Song", "ARTIST - song"], extra: ["--names", "posix"])
-        XCTAssertEqual(files.filter { $0.hasPrefix("Oton Test FM/") && !$0.contains("/incomplete/") }, ["Oton Test FM/ARTIST - song.mp3", "Oton Test FM/Artist - Song.mp3"])
+        XCTAssertEqual(
+            files.filter { $0.hasPrefix("Oton Test FM/") && !$0.contains("/incomplete/") },
+            ["Oton Test FM/ARTIST - song.mp3", "Oton Test FM/Artist - Song.mp3"])
     }
 
     /// Records the first title (cut in the middle, so it goes to incomplete/), then each of `titles`
@@ -27,7 +31,7 @@ final class RecordCaseBlindNamesTests: XCTestCase {
         try harness.start()
         XCTAssertNotNil(harness.waitForEvent("org.oton.recording.started"), harness.stderr)
         for (index, title) in (titles + ["Someone - Last"]).enumerated() {
-            try await Task.sleep(nanoseconds: 2_000_000_000) // what each file holds
+            try await Task.sleep(nanoseconds: 2_000_000_000)  // what each file holds
             try await server.setTitle(mount: "/case.mp3", title: title)
             let song = String(title.split(separator: "-").last!).trimmingCharacters(in: .whitespaces)
             XCTAssertNotNil(harness.waitForEvent("track", timeout: 30) { $0["title"] == song }, "track \(index): \(harness.stderr)")

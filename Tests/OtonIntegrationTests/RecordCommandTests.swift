@@ -29,10 +29,19 @@ final class RecordCommandTests: XCTestCase {
     func testAServerThatClosesTheStreamIsSaidSoOncePerReconnect() throws {
         let directory = try TemporaryDirectory(self)
         let audio = directory.file("four-seconds.mp3")
-        XCTAssertEqual(try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=172", "!", "audioconvert", "!",
-                                                       "lamemp3enc", "!", "filesink", "location=\(audio)"]).status, 0)
-        let server = try LocalHTTPServer.start(routes: ["/closing.mp3": CannedResponse(headers: ["Content-Type": "audio/mpeg"],
-                                                                                       body: try Data(contentsOf: URL(fileURLWithPath: audio)))])
+        XCTAssertEqual(
+            try runProcess(
+                "/usr/bin/env",
+                [
+                    "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=172", "!", "audioconvert", "!",
+                    "lamemp3enc", "!", "filesink", "location=\(audio)",
+                ]
+            ).status, 0)
+        let server = try LocalHTTPServer.start(routes: [
+            "/closing.mp3": CannedResponse(
+                headers: ["Content-Type": "audio/mpeg"],
+                body: try Data(contentsOf: URL(fileURLWithPath: audio)))
+        ])
         defer { server.stop() }
         let harness = try RecordHarness(self, url: server.url("/closing.mp3").absoluteString, extra: ["--duration", "6s"])
         try harness.start()
@@ -54,22 +63,24 @@ final class RecordCommandTests: XCTestCase {
         defer { server.stop() }
         _ = try await server.startSource(mount: "/only.mp3", format: .mp3, initialTitle: "Artist A - Song One")
         let config = """
-        {"stations": [], "plugins": [{"id": "org.oton.history", "path": "\(TestPaths.pluginLibrary("OtonHistory"))", "enabled": true}]}
-        """
+            {"stations": [], "plugins": [{"id": "org.oton.history", "path": "\(TestPaths.pluginLibrary("OtonHistory"))", "enabled": true}]}
+            """
         let plain = try RecordHarness(self, url: server.url(mount: "/only.mp3").absoluteString, extra: ["--duration", "2s"], config: config)
         try plain.start()
         XCTAssertEqual(plain.waitForExit(timeout: 30), 0, plain.stderr)
         XCTAssertFalse(plain.stderr.contains("org.oton.history"), plain.stderr)
         XCTAssertTrue(plain.stderr.contains("org.oton.file-sink"), plain.stderr)
 
-        let asked = try RecordHarness(self, url: server.url(mount: "/only.mp3").absoluteString,
-                                      extra: ["--duration", "2s", "--with-plugin", "org.oton.history"], config: config)
+        let asked = try RecordHarness(
+            self, url: server.url(mount: "/only.mp3").absoluteString,
+            extra: ["--duration", "2s", "--with-plugin", "org.oton.history"], config: config)
         try asked.start()
         XCTAssertEqual(asked.waitForExit(timeout: 30), 0, asked.stderr)
         XCTAssertTrue(asked.stderr.contains("plugin org.oton.history"), asked.stderr)
 
-        let unknown = try RecordHarness(self, url: server.url(mount: "/only.mp3").absoluteString,
-                                        extra: ["--with-plugin", "org.example.none"], config: config)
+        let unknown = try RecordHarness(
+            self, url: server.url(mount: "/only.mp3").absoluteString,
+            extra: ["--with-plugin", "org.example.none"], config: config)
         try unknown.start()
         XCTAssertEqual(unknown.waitForExit(timeout: 20), 2, unknown.stderr)
         XCTAssertTrue(unknown.stderr.contains("--with-plugin org.example.none: no enabled plugin has that id; enabled: org.oton.history"), unknown.stderr)

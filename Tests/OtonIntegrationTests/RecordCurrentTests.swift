@@ -21,7 +21,7 @@ final class RecordCurrentTests: XCTestCase {
         try await Task.sleep(nanoseconds: 1_000_000_000)
         try await server.setTitle(mount: "/rc.mp3", title: "Artist B - Song Two")
         let two = try XCTUnwrap(harness.waitForTrack(title: "Song Two"))
-        try await Task.sleep(nanoseconds: 3_000_000_000) // the track plays for a while before the listener asks
+        try await Task.sleep(nanoseconds: 3_000_000_000)  // the track plays for a while before the listener asks
         let reply = try XCTUnwrap(plugins.run(command: "record-current", arguments: []))
         XCTAssertTrue(reply.ok, reply.text)
         XCTAssertTrue(reply.text.contains("\"Artist B - Song Two\" from its start"), reply.text)
@@ -48,12 +48,16 @@ final class RecordCurrentTests: XCTestCase {
 /// The file sink in on-demand mode on a harness's bus, as a listening session loads it
 /// (`record-current` saves the track playing). nil, with the reports as a failure, when it did not start.
 enum OnDemandFileSink {
-    static func start(on harness: PlayerHarness, in directory: TemporaryDirectory, out: String,
-                      file: StaticString = #filePath, line: UInt = #line) -> PluginManager? {
-        let plugins = PluginManager(bus: harness.bus, requests: harness.player,
-                                    directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
-        let entry = PluginEntry(id: "org.oton.file-sink", path: TestPaths.pluginLibrary("OtonFileSink"),
-                                config: .object(["directory": .string(out), "mode": .string("on-demand"), "min_seconds": .number(1)]))
+    static func start(
+        on harness: PlayerHarness, in directory: TemporaryDirectory, out: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> PluginManager? {
+        let plugins = PluginManager(
+            bus: harness.bus, requests: harness.player,
+            directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
+        let entry = PluginEntry(
+            id: "org.oton.file-sink", path: TestPaths.pluginLibrary("OtonFileSink"),
+            config: .object(["directory": .string(out), "mode": .string("on-demand"), "min_seconds": .number(1)]))
         let reports = plugins.start([entry])
         guard case .running = reports.first?.status else {
             XCTFail("the file sink did not start: \(reports)", file: file, line: line)

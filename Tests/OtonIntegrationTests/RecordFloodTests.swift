@@ -27,7 +27,9 @@ final class RecordFloodTests: XCTestCase {
         kill(harness.process.processIdentifier, SIGTERM)
         let status = harness.waitForExit(timeout: 20)
         let seconds = Date().timeIntervalSince(signalled)
-        print("measured: flood of \(flood.bytesSent / 1_048_576) MiB, \(flood.titlesSent) titles sent, \(finishedBeforeStop) files finished before SIGTERM, \(harness.finishedEvents().count) after; exit \(String(format: "%.2f", seconds)) s after SIGTERM")
+        print(
+            "measured: flood of \(flood.bytesSent / 1_048_576) MiB, \(flood.titlesSent) titles sent, \(finishedBeforeStop) files finished before SIGTERM, \(harness.finishedEvents().count) after; exit \(String(format: "%.2f", seconds)) s after SIGTERM"
+        )
         XCTAssertEqual(status, 0, harness.stderr.suffix(3000).description)
         XCTAssertLessThan(seconds, 6.0, "SIGTERM to exit (typically 0.2 s; the margin is for a loaded machine)")
 

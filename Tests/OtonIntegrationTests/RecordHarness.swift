@@ -12,8 +12,10 @@ final class RecordHarness: @unchecked Sendable {
     private let stderrPipe = Pipe()
     private let output = OutputBuffer()
 
-    init(_ testCase: XCTestCase, url: String, extra: [String] = [], out: String? = nil, environment: [String: String] = [:],
-         config configText: String = #"{"stations": [], "plugins": []}"#) throws {
+    init(
+        _ testCase: XCTestCase, url: String, extra: [String] = [], out: String? = nil, environment: [String: String] = [:],
+        config configText: String = #"{"stations": [], "plugins": []}"#
+    ) throws {
         directory = try TemporaryDirectory(testCase)
         self.out = out ?? directory.file("out")
         eventsPath = directory.file("events.jsonl")
@@ -21,7 +23,8 @@ final class RecordHarness: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: TestPaths.oton)
         process.arguments = ["record", url, "--out", self.out, "--config", config, "--events", eventsPath, "--min-seconds", "1"] + extra
         process.environment = ProcessInfo.processInfo.environment.merging(
-            ["XDG_DATA_HOME": directory.file("data"), "XDG_CACHE_HOME": directory.file("cache")].merging(environment) { $1 }) { $1 }
+            ["XDG_DATA_HOME": directory.file("data"), "XDG_CACHE_HOME": directory.file("cache")].merging(environment) { $1 }
+        ) { $1 }
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = FileHandle.nullDevice

@@ -33,11 +33,13 @@ final class RecordOutputLinesTests: XCTestCase {
         _ = try await server.startSource(mount: "/play.mp3", format: .mp3, initialTitle: "Artist A - Song One")
         let directory = try TemporaryDirectory(self)
         let out = directory.file("out")
-        let config = try directory.write("plugins.json", """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/play.mp3"))"}],
-         "plugins": [{"id": "org.oton.file-sink", "path": "\(TestPaths.pluginLibrary("OtonFileSink"))",
-                      "config": {"directory": "\(out)", "mode": "always", "max_seconds": 3, "min_seconds": 1}}]}
-        """)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/play.mp3"))"}],
+             "plugins": [{"id": "org.oton.file-sink", "path": "\(TestPaths.pluginLibrary("OtonFileSink"))",
+                          "config": {"directory": "\(out)", "mode": "always", "max_seconds": 3, "min_seconds": 1}}]}
+            """)
         try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.oton)

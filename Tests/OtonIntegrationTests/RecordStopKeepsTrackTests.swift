@@ -15,7 +15,9 @@ final class RecordStopKeepsTrackTests: XCTestCase {
         XCTAssertNotNil(recorder.waitForEvent("org.oton.recording.started", timeout: 60), recorder.stderr)
         let parts = { recorder.files().filter { $0.hasSuffix(".part") } }
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, (parts().first.flatMap { try? FileManager.default.attributesOfItem(atPath: recorder.out + "/" + $0)[.size] as? Int } ?? 0) < 40_000 {
+        while Date() < deadline,
+            (parts().first.flatMap { try? FileManager.default.attributesOfItem(atPath: recorder.out + "/" + $0)[.size] as? Int } ?? 0) < 40_000
+        {
             usleep(100_000)
         }
         XCTAssertEqual(recorder.stop(), 0, recorder.stderr)

@@ -51,8 +51,8 @@ final class RecordStreamShapesTests: XCTestCase {
         try encode(file, buffers: 1300, wave: "pink-noise", rate: 44100, encoder: ["vorbisenc", "quality=0.9", "!", "oggmux"])
         let url = server.url(fileQuery(file, type: "audio/ogg", seconds: 30, burst: 65_535))
         let config = """
-        {"stations": [], "plugins": [{"id": "org.oton.file-sink", "path": "\(TestPaths.pluginLibrary("OtonFileSink"))", "config": {"tags": false}}]}
-        """
+            {"stations": [], "plugins": [{"id": "org.oton.file-sink", "path": "\(TestPaths.pluginLibrary("OtonFileSink"))", "config": {"tags": false}}]}
+            """
         let recorder = try RecordHarness(self, url: url, extra: ["--engine", "light", "--duration", "6s", "--partial", "keep"], config: config)
         try recorder.start()
         XCTAssertEqual(recorder.waitForExit(timeout: 90), 0, recorder.stderr)
@@ -86,14 +86,16 @@ final class RecordStreamShapesTests: XCTestCase {
         let hostile = try HostileServer(self, maxSeconds: 300)
         let directory = try TemporaryDirectory(self)
         let aac = directory.file("low.aac")
-        try encode(aac, buffers: 1300, wave: "pink-noise", rate: 44100, encoder: ["avenc_aac", "bitrate=32000", "!", "aacparse", "!", "audio/mpeg,stream-format=adts"])
+        try encode(
+            aac, buffers: 1300, wave: "pink-noise", rate: 44100, encoder: ["avenc_aac", "bitrate=32000", "!", "aacparse", "!", "audio/mpeg,stream-format=adts"])
         urls.append(("aac 32k", hostile.url(fileQuery(aac, type: "audio/aac", seconds: 30, burst: 65_535))))
         // HE-AAC in ADTS is signalled implicitly: its headers are those of its AAC core at half the rate
         // (1024 samples a frame at 22.05 kHz, 46 ms), which is what the recorder counts. Debian has no
         // HE-AAC encoder; the core's frames at 24 kbit/s mono stand for an HE-AAC v2 station's timing.
         let core = directory.file("he-core.aac")
-        try encode(core, buffers: 650, wave: "pink-noise", rate: 22050,
-                   encoder: ["audio/x-raw,channels=1", "!", "avenc_aac", "bitrate=24000", "!", "aacparse", "!", "audio/mpeg,stream-format=adts"])
+        try encode(
+            core, buffers: 650, wave: "pink-noise", rate: 22050,
+            encoder: ["audio/x-raw,channels=1", "!", "avenc_aac", "bitrate=24000", "!", "aacparse", "!", "audio/mpeg,stream-format=adts"])
         urls.append(("aac 22.05 kHz mono (HE-AAC's core)", hostile.url(fileQuery(core, type: "audio/aac", seconds: 30, burst: 65_535))))
         var failures: [String] = []
         for (name, url) in urls {
@@ -119,8 +121,9 @@ final class RecordStreamShapesTests: XCTestCase {
         let server = try await IcecastServer.start()
         defer { server.stop() }
         _ = try await server.startSource(mount: "/m.mp3", format: .mp3, initialTitle: "Band - First")
-        let recorder = try RecordHarness(self, url: server.url(mount: "/m.mp3").absoluteString,
-                                         extra: ["--engine", "light", "--duration", "14s", "--min-seconds", "8"])
+        let recorder = try RecordHarness(
+            self, url: server.url(mount: "/m.mp3").absoluteString,
+            extra: ["--engine", "light", "--duration", "14s", "--min-seconds", "8"])
         try recorder.start()
         // The first title is the recorder's before the second is sent (else the second names the first file).
         XCTAssertNotNil(recorder.waitForEvent("track", timeout: 60) { $0["title"] == "First" }, recorder.stderr)
@@ -200,8 +203,9 @@ final class RecordStreamShapesTests: XCTestCase {
         try encode(file, buffers: 4300, wave: "pink-noise", rate: 44100, encoder: ["lamemp3enc", "target=quality", "quality=4", "!", "xingmux"])
         let head = try XCTUnwrap(FileManager.default.contents(atPath: file)).prefix(200)
         XCTAssertNotNil(head.range(of: Data("Xing".utf8)) ?? head.range(of: Data("Info".utf8)), "the encoder wrote no Xing frame")
-        let recorder = try RecordHarness(self, url: server.url(fileQuery(file, type: "audio/mpeg", seconds: 25)),
-                                         extra: ["--engine", "light", "--duration", "8s", "--partial", "keep"])
+        let recorder = try RecordHarness(
+            self, url: server.url(fileQuery(file, type: "audio/mpeg", seconds: 25)),
+            extra: ["--engine", "light", "--duration", "8s", "--partial", "keep"])
         try recorder.start()
         XCTAssertEqual(recorder.waitForExit(timeout: 90), 0, recorder.stderr)
         let files = recorder.files().filter { $0 != "index.json" }
@@ -228,9 +232,13 @@ final class RecordStreamShapesTests: XCTestCase {
 
     /// `buffers` × 1024 samples of a test tone, encoded by gst-launch-1.0 into `path`.
     private func encode(_ path: String, buffers: Int, wave: String, rate: Int, encoder: [String]) throws {
-        let made = try runProcess("/usr/bin/gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=\(buffers)", "samplesperbuffer=1024", "wave=\(wave)",
-                                                              "volume=0.1", "!", "audio/x-raw,rate=\(rate),channels=2", "!", "audioconvert", "!"]
-                                                              + encoder + ["!", "filesink", "location=\(path)"])
+        let made = try runProcess(
+            "/usr/bin/gst-launch-1.0",
+            [
+                "-q", "audiotestsrc", "num-buffers=\(buffers)", "samplesperbuffer=1024", "wave=\(wave)",
+                "volume=0.1", "!", "audio/x-raw,rate=\(rate),channels=2", "!", "audioconvert", "!",
+            ]
+                + encoder + ["!", "filesink", "location=\(path)"])
         XCTAssertEqual(made.status, 0, made.stderr)
     }
 }
@@ -253,13 +261,18 @@ private struct Probe {
     var text: String
 
     init(_ path: String) throws {
-        let result = try runProcess("/usr/bin/env", ["ffprobe", "-v", "error", "-show_entries", "format=duration:stream=codec_name",
-                                                     "-of", "default=nw=1", path])
+        let result = try runProcess(
+            "/usr/bin/env",
+            [
+                "ffprobe", "-v", "error", "-show_entries", "format=duration:stream=codec_name",
+                "-of", "default=nw=1", path,
+            ])
         text = result.stdout + result.stderr
-        let fields = Dictionary(text.split(separator: "\n").compactMap { line -> (String, String)? in
-            let parts = line.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
-        }, uniquingKeysWith: { first, _ in first })
+        let fields = Dictionary(
+            text.split(separator: "\n").compactMap { line -> (String, String)? in
+                let parts = line.split(separator: "=", maxSplits: 1)
+                return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+            }, uniquingKeysWith: { first, _ in first })
         seconds = Double(fields["duration"] ?? "") ?? -1
         codec = fields["codec_name"] ?? ""
     }

@@ -27,14 +27,15 @@ final class RecorderHealthTests: XCTestCase {
         let file = directory.file("source.mp3")
         try LiveSource.makeFile(file, seconds: 4)
         let station = try LiveSource(self, file: file, logDirectory: directory.file("sent"))
-        let deadPort = try FreePort.allocate() // nothing listens there
+        let deadPort = try FreePort.allocate()  // nothing listens there
         let port = try FreePort.allocate()
         let config = """
-        {"stations": [], "plugins": [{"id": "org.oton.metrics", "path": "\(TestPaths.pluginLibrary("OtonMetrics"))", "enabled": true,
-          "config": {"listen": "127.0.0.1:\(port)", "health_share": 0.5, "health_stall_seconds": 3}}]}
-        """
-        let recorder = try RecordHarness(self, url: station.url, extra: ["http://127.0.0.1:\(deadPort)/down.mp3", "--with-plugin", "org.oton.metrics"],
-                                         config: config)
+            {"stations": [], "plugins": [{"id": "org.oton.metrics", "path": "\(TestPaths.pluginLibrary("OtonMetrics"))", "enabled": true,
+              "config": {"listen": "127.0.0.1:\(port)", "health_share": 0.5, "health_stall_seconds": 3}}]}
+            """
+        let recorder = try RecordHarness(
+            self, url: station.url, extra: ["http://127.0.0.1:\(deadPort)/down.mp3", "--with-plugin", "org.oton.metrics"],
+            config: config)
         try recorder.start()
         let ready = poll(port, "/readyz") { status, _ in status == 200 }
         XCTAssertEqual(ready?.status, 200, "\(String(describing: ready)) \(recorder.stderr)")
@@ -64,8 +65,9 @@ final class RecorderHealthTests: XCTestCase {
         let deadPort = try FreePort.allocate()
         for (stations, expected) in [([String](), "1 of 1 station recording"), (["http://127.0.0.1:\(deadPort)/down.mp3"], "1 of 2 stations recording")] {
             let socket = try NotifySocket(path: directory.file("notify-\(stations.count)"))
-            let recorder = try RecordHarness(self, url: station.url, extra: stations, out: directory.file("out-\(stations.count)"),
-                                             environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "1000000"])
+            let recorder = try RecordHarness(
+                self, url: station.url, extra: stations, out: directory.file("out-\(stations.count)"),
+                environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "1000000"])
             try recorder.start()
             let ready = try XCTUnwrap(socket.receive(timeout: 60), recorder.stderr)
             XCTAssertTrue(ready.contains("READY=1\n") && ready.contains("MAINPID=\(recorder.process.processIdentifier)\n"), ready)
@@ -74,7 +76,7 @@ final class RecorderHealthTests: XCTestCase {
             recorder.process.terminate()
             let stopping = socket.receive(until: { $0.contains("STOPPING=1") }, timeout: 30)
             XCTAssertTrue(stopping.last?.contains("STOPPING=1") ?? false, "\(stopping)")
-            XCTAssertEqual(recorder.waitForExit(timeout: 60), 0, recorder.stderr) // one SIGTERM: a second would exit at once
+            XCTAssertEqual(recorder.waitForExit(timeout: 60), 0, recorder.stderr)  // one SIGTERM: a second would exit at once
         }
     }
 }

@@ -65,7 +65,7 @@ final class RecordingFailureTests: XCTestCase {
         let bytes = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: part), "\(harness.files())"))
         func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
         let dataSize = u32(2084 + 4)
-        XCTAssertEqual(String(decoding: bytes[2084 ..< 2088], as: UTF8.self), "data")
+        XCTAssertEqual(String(decoding: bytes[2084..<2088], as: UTF8.self), "data")
         XCTAssertGreaterThanOrEqual(dataSize, 1 << 20, "the header was refreshed while recording")
         XCTAssertLessThanOrEqual(dataSize, bytes.count - 2092, "it never claims more than is there")
         XCTAssertEqual(u32(4), 2084 + dataSize, "RIFF size agrees")
@@ -93,8 +93,9 @@ final class RecordingFailureTests: XCTestCase {
         try await Task.sleep(nanoseconds: 3_000_000_000)
         XCTAssertEqual(harness.stop(), 0, harness.stderr)
         let files = harness.files().filter { $0.hasSuffix(".mp3") }
-        XCTAssertEqual(files, ["Oton Test FM/incomplete/Artist A - Song One (2).mp3", "Oton Test FM/incomplete/Artist A - Song One.mp3"],
-                       harness.stderr)
+        XCTAssertEqual(
+            files, ["Oton Test FM/incomplete/Artist A - Song One (2).mp3", "Oton Test FM/incomplete/Artist A - Song One.mp3"],
+            harness.stderr)
         for file in files {
             let found = try Discovered.run(harness.out + "/" + file)
             XCTAssertTrue(found.ok, found.text)
@@ -119,7 +120,7 @@ final class RecordingFailureTests: XCTestCase {
         try await Task.sleep(nanoseconds: 2_000_000_000)
         XCTAssertEqual(harness.stop(), 0, harness.stderr)
         let files = harness.files()
-        XCTAssertEqual(files.count, 4, "\(files)") // three tracks and the index
+        XCTAssertEqual(files.count, 4, "\(files)")  // three tracks and the index
         for file in files {
             XCTAssertFalse(file.split(separator: "/").contains(".."), file)
             XCTAssertFalse(file.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, file)
@@ -135,7 +136,7 @@ final class RecordingFailureTests: XCTestCase {
         _ = try await server.startSource(mount: "/d.mp3", format: .mp3, initialTitle: "Artist A - Song One")
         let directory = try TemporaryDirectory(self)
         let free = try XCTUnwrap(try FileManager.default.attributesOfFileSystem(forPath: directory.path)[.systemFreeSize] as? NSNumber)
-        let floor = free.doubleValue / 1_048_576 + 1024 // a floor 1 GiB above what is free
+        let floor = free.doubleValue / 1_048_576 + 1024  // a floor 1 GiB above what is free
         let harness = try RecordHarness(self, url: server.url(mount: "/d.mp3").absoluteString, extra: ["--disk-floor", String(Int(floor))])
         try harness.start()
         let status = harness.waitForExit(timeout: 30)
@@ -156,8 +157,9 @@ final class RecordingFailureTests: XCTestCase {
         let server = try await IcecastServer.start()
         defer { server.stop() }
         _ = try await server.startSource(mount: "/t.mp3", format: .mp3, initialTitle: "Artist A - Song One")
-        let harness = try RecordHarness(self, url: server.url(mount: "/t.mp3").absoluteString,
-                                        extra: ["--disk-floor", "0.25", "--partial", "keep"], out: mountPoint + "/out")
+        let harness = try RecordHarness(
+            self, url: server.url(mount: "/t.mp3").absoluteString,
+            extra: ["--disk-floor", "0.25", "--partial", "keep"], out: mountPoint + "/out")
         try harness.start()
         XCTAssertNotNil(harness.waitForEvent("org.oton.recording.started"), harness.stderr)
         try await Task.sleep(nanoseconds: 2_000_000_000)

@@ -19,9 +19,11 @@ final class RecordingOverHTTPSTests: XCTestCase {
         XCTAssertNotNil(harness.waitForEvent("track", timeout: 10) { $0["title"] == "Song Two" }, harness.stderr)
         try await Task.sleep(nanoseconds: 2_000_000_000)
         XCTAssertEqual(harness.stop(), 0, harness.stderr)
-        XCTAssertEqual(harness.files(), [
-            "Oton Test FM/incomplete/Artist A - Song One.mp3", "Oton Test FM/incomplete/Artist B - Song Two.mp3", "index.json",
-        ], harness.stderr)
+        XCTAssertEqual(
+            harness.files(),
+            [
+                "Oton Test FM/incomplete/Artist A - Song One.mp3", "Oton Test FM/incomplete/Artist B - Song Two.mp3", "index.json",
+            ], harness.stderr)
         for file in harness.files() where file.hasSuffix(".mp3") {
             let found = try Discovered.run(harness.out + "/" + file)
             XCTAssertTrue(found.ok, found.text)

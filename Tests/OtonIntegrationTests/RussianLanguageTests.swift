@@ -15,7 +15,9 @@ final class RussianLanguageTests: XCTestCase {
     }
 
     func testAnUnplayableStreamIsExplainedInRussianWithItsSuggestion() throws {
-        let http = try LocalHTTPServer.start(routes: ["/page": .html("<html><body><h1>Наше радио</h1>" + String(repeating: "<p>text</p>", count: 500) + "</body></html>")])
+        let http = try LocalHTTPServer.start(routes: [
+            "/page": .html("<html><body><h1>Наше радио</h1>" + String(repeating: "<p>text</p>", count: 500) + "</body></html>")
+        ])
         defer { http.stop() }
         let directory = try TemporaryDirectory(self)
         let config = try directory.write("plugins.json", #"{"stations": [], "plugins": []}"#)
@@ -74,17 +76,19 @@ final class RussianLanguageTests: XCTestCase {
         defer { server.stop() }
         let source = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let directory = try TemporaryDirectory(self)
-        let config = try directory.write("plugins.json", """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}], "plugins": []}
-        """)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}], "plugins": []}
+            """)
         try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let exitFile = directory.file("exit-status")
         let command = """
-        env -u DISPLAY -u WAYLAND_DISPLAY -u LC_ALL -u LC_MESSAGES -u LANGUAGE -u OTON_LOCALE_DIR LANG=ru_RU.UTF-8 \
-        XDG_RUNTIME_DIR='\(directory.file("run"))' XDG_DATA_HOME='\(directory.file("data"))' \
-        XDG_CACHE_HOME='\(directory.file("cache"))' PULSE_SERVER=unix:/nonexistent \
-        '\(TestPaths.oton)' play 'Test FM' --config '\(config)' --instance terminal-ru 2>&1; echo $? > '\(exitFile)'
-        """
+            env -u DISPLAY -u WAYLAND_DISPLAY -u LC_ALL -u LC_MESSAGES -u LANGUAGE -u OTON_LOCALE_DIR LANG=ru_RU.UTF-8 \
+            XDG_RUNTIME_DIR='\(directory.file("run"))' XDG_DATA_HOME='\(directory.file("data"))' \
+            XDG_CACHE_HOME='\(directory.file("cache"))' PULSE_SERVER=unix:/nonexistent \
+            '\(TestPaths.oton)' play 'Test FM' --config '\(config)' --instance terminal-ru 2>&1; echo $? > '\(exitFile)'
+            """
         let terminal = try TmuxTerminal(self, command: command, columns: 160)
         let status = { (rows: [String]) in rows.last { !$0.isEmpty } ?? "" }
 
@@ -108,7 +112,7 @@ final class RussianLanguageTests: XCTestCase {
         }
         let reason = try XCTUnwrap(status(rows).components(separatedBy: "(попытка 1/3) · ").last)
         let firstLetter = reason.unicodeScalars.first?.value ?? 0
-        XCTAssertTrue((0x0400 ... 0x04FF).contains(firstLetter), "the reason is in Russian: \(status(rows))")
+        XCTAssertTrue((0x0400...0x04FF).contains(firstLetter), "the reason is in Russian: \(status(rows))")
 
         try terminal.type("q")
         let deadline = Date().addingTimeInterval(10)
@@ -128,10 +132,15 @@ final class RussianLanguageTests: XCTestCase {
         XCTAssertEqual(empty.stdout, "В истории нет подходящих треков.\n")
         let database = directory.file("data") + "/oton/plugins/org.oton.history/history.sqlite"
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
-        let insert = try runProcess("/usr/bin/sqlite3", [database, """
-            INSERT INTO plays (station, artist, title, started_at, ended_at, seconds_listened, is_jingle, search_folded)
-            VALUES ('Радио', 'Кино', 'Кукушка', \(now - 10_000_000), \(now - 5_000_000), 5, 0, 'кино\nкукушка');
-            """])
+        let insert = try runProcess(
+            "/usr/bin/sqlite3",
+            [
+                database,
+                """
+                INSERT INTO plays (station, artist, title, started_at, ended_at, seconds_listened, is_jingle, search_folded)
+                VALUES ('Радио', 'Кино', 'Кукушка', \(now - 10_000_000), \(now - 5_000_000), 5, 0, 'кино\nкукушка');
+                """,
+            ])
         XCTAssertEqual(insert.status, 0, insert.stderr)
         let table = try runProcess(TestPaths.oton, ["history", "--all", "--config", config], environment: environment)
         XCTAssertEqual(table.status, 0, table.stderr)
@@ -145,8 +154,12 @@ final class RussianLanguageTests: XCTestCase {
         let server = try await IcecastServer.start()
         defer { server.stop() }
         _ = try await server.startSource(mount: "/ru.mp3", format: .mp3, initialTitle: "Artist A - Song One")
-        let record = try runProcess(TestPaths.oton, ["record", server.url(mount: "/ru.mp3").absoluteString, "--out", directory.file("out"),
-                                                     "--config", config, "--duration", "3s", "--min-seconds", "1"], environment: environment)
+        let record = try runProcess(
+            TestPaths.oton,
+            [
+                "record", server.url(mount: "/ru.mp3").absoluteString, "--out", directory.file("out"),
+                "--config", config, "--duration", "3s", "--min-seconds", "1",
+            ], environment: environment)
         XCTAssertEqual(record.status, 0, record.stderr)
         XCTAssertTrue(record.stdout.hasPrefix("неполный: \(directory.file("out"))/") && record.stdout.contains("/incomplete/"), record.stdout)
     }
@@ -156,11 +169,13 @@ final class RussianLanguageTests: XCTestCase {
     /// the events stay English. No stream is needed: the station does not answer, oton keeps retrying.
     func testPluginRepliesAreInRussianInProcessAndIsolated() throws {
         let russian: [String: String?] = ["LANG": "ru_RU.UTF-8", "LC_ALL": nil, "LC_MESSAGES": nil, "LANGUAGE": nil, "OTON_LOCALE_DIR": nil]
-        let oton = try OtonProcess(self, arguments: ["play", "Радио Один", "--headless"], plugins: """
-            {"stations": [{"name": "Радио Один", "url": "http://127.0.0.1:9/one.mp3"}],
-             "plugins": [{"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so", "isolation": "process"},
-                         {"id": "org.oton.share", "path": "libOtonShare.so"}]}
-            """, instance: "ru-plugins", environment: russian)
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Радио Один", "--headless"],
+            plugins: """
+                {"stations": [{"name": "Радио Один", "url": "http://127.0.0.1:9/one.mp3"}],
+                 "plugins": [{"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so", "isolation": "process"},
+                             {"id": "org.oton.share", "path": "libOtonShare.so"}]}
+                """, instance: "ru-plugins", environment: russian)
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
@@ -211,7 +226,7 @@ final class RussianLanguageTests: XCTestCase {
         let second = Process()
         second.executableURL = URL(fileURLWithPath: TestPaths.oton)
         second.arguments = ["play", "Радио Один", "--headless", "--config", first.directory.file("plugins.json"), "--instance", "ru-warn"]
-        second.environment = first.environment // the same runtime folder: the name is taken
+        second.environment = first.environment  // the same runtime folder: the name is taken
         let log = first.directory.file("second.log")
         FileManager.default.createFile(atPath: log, contents: nil)
         second.standardError = FileHandle(forWritingAtPath: log)
@@ -219,8 +234,10 @@ final class RussianLanguageTests: XCTestCase {
         try second.run()
         addTeardownBlock { if second.isRunning { second.terminate(); second.waitUntilExit() } }
 
-        let expected = ["управляющий сокет ru-warn: экземпляр oton «ru-warn» уже запущен",
-                        "управляющего сокета нет: `oton ctl` не сможет связаться с этим oton"]
+        let expected = [
+            "управляющий сокет ru-warn: экземпляр oton «ru-warn» уже запущен",
+            "управляющего сокета нет: `oton ctl` не сможет связаться с этим oton",
+        ]
         let deadline = Date().addingTimeInterval(30)
         var text = ""
         while Date() < deadline {
@@ -236,8 +253,9 @@ final class RussianLanguageTests: XCTestCase {
     func testAnUnknownStationIsRefusedInRussian() throws {
         let directory = try TemporaryDirectory(self)
         let config = try directory.write("plugins.json", #"{"stations": [{"name": "Радио Один", "url": "http://127.0.0.1:9/one.mp3"}], "plugins": []}"#)
-        let result = try runProcess(TestPaths.oton, ["play", "Нет такой", "--config", config, "--headless"],
-                                    environment: Self.environment(lang: "ru_RU.UTF-8"))
+        let result = try runProcess(
+            TestPaths.oton, ["play", "Нет такой", "--config", config, "--headless"],
+            environment: Self.environment(lang: "ru_RU.UTF-8"))
         XCTAssertEqual(result.status, 2, result.stderr)
         XCTAssertTrue(result.stderr.contains("нет станции с именем «Нет такой» (известные: Радио Один)"), result.stderr)
     }

@@ -12,8 +12,9 @@ final class ScheduledRecordingRunTests: XCTestCase {
         defer { server.stop() }
         _ = try await server.startSource(mount: "/show.mp3", format: .mp3, initialTitle: "Artist A - Song One")
         let directory = try TemporaryDirectory(self)
-        let recording = try ScheduledRecording(show: "Jazz Hour", station: server.url(mount: "/show.mp3").absoluteString,
-                                               time: ScheduleTime.parse(at: "Tue 20:00", every: nil), seconds: 15, outDirectory: directory.file("rec"))
+        let recording = try ScheduledRecording(
+            show: "Jazz Hour", station: server.url(mount: "/show.mp3").absoluteString,
+            time: ScheduleTime.parse(at: "Tue 20:00", every: nil), seconds: 15, outDirectory: directory.file("rec"))
         let folder = ScheduleUnitFolder(path: directory.file("units"))
         try folder.write(recording, oton: TestPaths.oton)
         let service = try String(contentsOfFile: folder.servicePath("Jazz Hour"), encoding: .utf8)

@@ -41,7 +41,7 @@ final class ScriptServer: @unchecked Sendable {
             let got = take(chunk)
             if let ready = got.firstIndex(where: { $0.hasPrefix(readyPrefix) }) {
                 port = UInt16(got[ready].dropFirst(readyPrefix.count)) ?? 0
-                lines += got[(ready + 1)...] // what it printed right after, in the same read
+                lines += got[(ready + 1)...]  // what it printed right after, in the same read
             }
         }
         reader.readabilityHandler = { [weak self] handle in
@@ -57,7 +57,7 @@ final class ScriptServer: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         partial.append(chunk)
         guard let end = partial.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
-        let text = String(decoding: partial[partial.startIndex ..< end], as: UTF8.self)
+        let text = String(decoding: partial[partial.startIndex..<end], as: UTF8.self)
         partial = Data(partial[(end + 1)...])
         return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }

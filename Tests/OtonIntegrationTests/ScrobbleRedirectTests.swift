@@ -35,10 +35,12 @@ final class ScrobbleRedirectTests: XCTestCase {
     private func listenBrainz(url: String) throws -> HistoryPluginHarness {
         let directory = try TemporaryDirectory(self)
         let token = try secretFile(directory, "lb.token", FakeScrobbleService.token)
-        let harness = try HistoryPluginHarness(self, config: """
-            {"min_live_seconds": 5, "retry_initial_seconds": 0.2, "retry_max_seconds": 1,
-             "listenbrainz": {"url": "\(url)", "token_file": "\(token)"}}
-            """, directory: directory)
+        let harness = try HistoryPluginHarness(
+            self,
+            config: """
+                {"min_live_seconds": 5, "retry_initial_seconds": 0.2, "retry_max_seconds": 1,
+                 "listenbrainz": {"url": "\(url)", "token_file": "\(token)"}}
+                """, directory: directory)
         harnesses.append(harness)
         return harness
     }
@@ -48,10 +50,12 @@ final class ScrobbleRedirectTests: XCTestCase {
         let key = try secretFile(directory, "lastfm.key", FakeScrobbleService.apiKey)
         let secret = try secretFile(directory, "lastfm.secret", FakeScrobbleService.apiSecret)
         let session = try secretFile(directory, "lastfm.session", FakeScrobbleService.sessionKey)
-        let harness = try HistoryPluginHarness(self, config: """
-            {"min_live_seconds": 5, "retry_initial_seconds": 0.2, "retry_max_seconds": 1,
-             "lastfm": {"url": "\(url)", "api_key_file": "\(key)", "api_secret_file": "\(secret)", "session_key_file": "\(session)"}}
-            """, directory: directory)
+        let harness = try HistoryPluginHarness(
+            self,
+            config: """
+                {"min_live_seconds": 5, "retry_initial_seconds": 0.2, "retry_max_seconds": 1,
+                 "lastfm": {"url": "\(url)", "api_key_file": "\(key)", "api_secret_file": "\(secret)", "session_key_file": "\(session)"}}
+                """, directory: directory)
         harnesses.append(harness)
         return harness
     }
@@ -71,10 +75,11 @@ final class ScrobbleRedirectTests: XCTestCase {
         service.redirect("/1/submit-listens", to: elsewhere.baseURL + "/1/submit-listens")
         let harness = try listenBrainz(url: service.baseURL)
         listen(harness)
-        XCTAssertTrue(service.wait(timeout: 10) {
-            harness.log.all.contains { $0.contains("redirected to another host (\(self.elsewhereOrigin))") }
-                && self.service.server.requests(path: "/1/submit-listens").count >= 3
-        }, "\(harness.log.all)")
+        XCTAssertTrue(
+            service.wait(timeout: 10) {
+                harness.log.all.contains { $0.contains("redirected to another host (\(self.elsewhereOrigin))") }
+                    && self.service.server.requests(path: "/1/submit-listens").count >= 3
+            }, "\(harness.log.all)")
         XCTAssertEqual(elsewhere.server.requests.count, 0, "the other origin received nothing, so no Authorization header")
         XCTAssertEqual(try harness.sql("SELECT status FROM scrobble_journal"), ["pending"], "the listen is kept")
         let log = harness.log.all.joined(separator: "\n")
@@ -98,8 +103,9 @@ final class ScrobbleRedirectTests: XCTestCase {
         service.redirect("/loop/1/submit-listens", to: "/loop/1/submit-listens")
         let harness = try listenBrainz(url: service.baseURL + "/loop")
         listen(harness)
-        XCTAssertTrue(service.wait(timeout: 10) { harness.log.all.contains { $0.contains("redirected more than 5 times") } },
-                      "\(harness.log.all)")
+        XCTAssertTrue(
+            service.wait(timeout: 10) { harness.log.all.contains { $0.contains("redirected more than 5 times") } },
+            "\(harness.log.all)")
         harness.shutdown()
         harnesses = []
         let sent = service.server.requests(path: "/loop/1/submit-listens").count
@@ -111,10 +117,11 @@ final class ScrobbleRedirectTests: XCTestCase {
         service.redirect("/2.0/", to: elsewhere.lastFMURL)
         let harness = try lastFM(url: service.lastFMURL)
         listen(harness)
-        XCTAssertTrue(service.wait(timeout: 10) {
-            harness.log.all.contains { $0.contains("redirected to another host (\(self.elsewhereOrigin))") }
-                && self.service.server.requests(path: "/2.0/").count >= 3
-        }, "\(harness.log.all)")
+        XCTAssertTrue(
+            service.wait(timeout: 10) {
+                harness.log.all.contains { $0.contains("redirected to another host (\(self.elsewhereOrigin))") }
+                    && self.service.server.requests(path: "/2.0/").count >= 3
+            }, "\(harness.log.all)")
         XCTAssertEqual(elsewhere.server.requests.count, 0, "the other origin received no api_key and no sk")
         XCTAssertEqual(try harness.sql("SELECT status FROM scrobble_journal"), ["pending"])
         let log = harness.log.all.joined(separator: "\n")

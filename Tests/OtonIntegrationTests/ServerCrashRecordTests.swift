@@ -29,9 +29,10 @@ final class ServerCrashRecordTests: XCTestCase {
         let recorder = try RecordHarness(self, url: station.url, extra: ["--archive", "1h", "--tracks", "--min-seconds", "600"])
         try recorder.start()
         let parts = { ((FileManager.default.enumerator(atPath: recorder.out)?.allObjects as? [String]) ?? []).filter { $0.hasSuffix(".part") } }
-        XCTAssertTrue(poll(timeout: 60) {
-            parts().contains { (try? FileManager.default.attributesOfItem(atPath: recorder.out + "/" + $0)[.size] as? Int) ?? 0 > 40_000 }
-        }, recorder.stderr)
+        XCTAssertTrue(
+            poll(timeout: 60) {
+                parts().contains { (try? FileManager.default.attributesOfItem(atPath: recorder.out + "/" + $0)[.size] as? Int) ?? 0 > 40_000 }
+            }, recorder.stderr)
         let before = recorder.stderr.count
         station.crash(seconds: 2)
         XCTAssertTrue(poll(timeout: 60) { ((try? station.connections().count) ?? 0) >= 2 }, "reconnected after the crash: \(recorder.stderr)")
@@ -52,8 +53,9 @@ final class ServerCrashRecordTests: XCTestCase {
         let sent = connections.reduce(into: [UInt8]()) { $0 += $1.bytes }
         let joined = archive.joined
         XCTAssertGreaterThan(joined.count, sent.count - connections.last!.bytes.count, "all of the first connection and some of the next")
-        XCTAssertTrue(joined.count <= sent.count && Array(sent.prefix(joined.count)) == joined,
-                      "the archive is the bytes sent (\(joined.count) of \(sent.count))")
+        XCTAssertTrue(
+            joined.count <= sent.count && Array(sent.prefix(joined.count)) == joined,
+            "the archive is the bytes sent (\(joined.count) of \(sent.count))")
         XCTAssertEqual(archive.segments.first?.summary?["status"] as? String, "ended-early")
         XCTAssertFalse(archive.segments.first?.gaps.isEmpty ?? true, "the crash is a gap in the ledger")
 
@@ -79,7 +81,7 @@ final class ServerCrashRecordTests: XCTestCase {
         try recorder.start()
         XCTAssertNotNil(recorder.waitForEvent("org.oton.recording.started", timeout: 60), recorder.stderr)
         station.closeEmpty(1)
-        station.goDown(seconds: 0) // the listener is closed; the reconnect gets an empty answer, the next request the stream
+        station.goDown(seconds: 0)  // the listener is closed; the reconnect gets an empty answer, the next request the stream
         XCTAssertTrue(poll(timeout: 60) { ((try? station.connections().count) ?? 0) >= 3 }, recorder.stderr)
         XCTAssertTrue(poll(timeout: 30) { recorder.stderr.contains("the station answers again; reconnecting at once") }, recorder.stderr)
         XCTAssertEqual(recorder.stop(), 0, recorder.stderr)

@@ -13,20 +13,29 @@ final class ShutdownTests: XCTestCase {
         let second = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "second", defines: [#"PROBE_ID="org.test.second""#])
         let log = directory.file("plugins.log")
         let audio = directory.file("tone.ogg")
-        XCTAssertEqual(try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=2000", "!", "audioconvert", "!",
-                                                       "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(audio)"]).status, 0)
-        let config = try directory.write("plugins.json", """
-        {"stations": [{"name": "Tone", "url": "file://\(audio)"}],
-         "plugins": [
-           {"id": "org.test.first", "path": "\(first)", "config": {"log": "\(log)"}},
-           {"id": "org.test.second", "path": "\(second)", "config": {"log": "\(log)"}}
-         ]}
-        """)
+        XCTAssertEqual(
+            try runProcess(
+                "/usr/bin/env",
+                [
+                    "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=2000", "!", "audioconvert", "!",
+                    "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(audio)",
+                ]
+            ).status, 0)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {"stations": [{"name": "Tone", "url": "file://\(audio)"}],
+             "plugins": [
+               {"id": "org.test.first", "path": "\(first)", "config": {"log": "\(log)"}},
+               {"id": "org.test.second", "path": "\(second)", "config": {"log": "\(log)"}}
+             ]}
+            """)
         let events = directory.file("events.jsonl")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.oton)
         process.arguments = ["play", "Tone", "--headless", "--config", config, "--events", events]
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": directory.file("data"), "XDG_CACHE_HOME": directory.file("cache")]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": directory.file("data"), "XDG_CACHE_HOME": directory.file("cache")])
+        { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -34,14 +43,15 @@ final class ShutdownTests: XCTestCase {
         let deadline = Date().addingTimeInterval(15)
         while !directory.read("events.jsonl").contains(#""state":"playing""#) && Date() < deadline { usleep(20_000) }
         XCTAssertTrue(directory.read("events.jsonl").contains(#""state":"playing""#))
-        process.terminate() // SIGTERM
+        process.terminate()  // SIGTERM
         process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .exit)
         XCTAssertEqual(process.terminationStatus, 0)
         let lines = directory.lines("plugins.log").filter { $0.hasPrefix("create") || $0.hasPrefix("destroy") }
-        XCTAssertEqual(lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") },
-                       ["create org.test.first", "create org.test.second", "destroy org.test.first", "destroy org.test.second"],
-                       "created and destroyed in the order of plugins.json")
+        XCTAssertEqual(
+            lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") },
+            ["create org.test.first", "create org.test.second", "destroy org.test.first", "destroy org.test.second"],
+            "created and destroyed in the order of plugins.json")
         // The events file was closed complete: every line is a JSON object.
         for line in directory.lines("events.jsonl") {
             XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8)), line)
@@ -54,19 +64,29 @@ final class ShutdownTests: XCTestCase {
     /// whose on_event sleeps 30 s per event (far past every deadline, so a loaded machine cannot blur
     /// "the deadline ended it" with "the plugin finished"); returns once the events file says "playing".
     private func playWithBlockingPlugin(_ directory: TemporaryDirectory, topLevel: String = "") throws -> Process {
-        let plugin = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/blocking_plugin.c", into: directory, name: "blocking",
-                                              defines: ["BLOCK_IN_EVENT", "BLOCK_MS=30000"])
+        let plugin = try CPluginBuilder.build(
+            TestPaths.root + "/Tests/Fixtures/blocking_plugin.c", into: directory, name: "blocking",
+            defines: ["BLOCK_IN_EVENT", "BLOCK_MS=30000"])
         let audio = directory.file("tone.ogg")
-        XCTAssertEqual(try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=2000", "!", "audioconvert", "!",
-                                                       "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(audio)"]).status, 0)
-        let config = try directory.write("plugins.json", """
-        {\(topLevel)"stations": [{"name": "Tone", "url": "file://\(audio)"}],
-         "plugins": [{"id": "org.oton.test.blocking", "path": "\(plugin)", "config": {"log": "\(directory.file("plugin.log"))"}}]}
-        """)
+        XCTAssertEqual(
+            try runProcess(
+                "/usr/bin/env",
+                [
+                    "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=2000", "!", "audioconvert", "!",
+                    "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(audio)",
+                ]
+            ).status, 0)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {\(topLevel)"stations": [{"name": "Tone", "url": "file://\(audio)"}],
+             "plugins": [{"id": "org.oton.test.blocking", "path": "\(plugin)", "config": {"log": "\(directory.file("plugin.log"))"}}]}
+            """)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.oton)
         process.arguments = ["play", "Tone", "--headless", "--no-control", "--config", config, "--events", directory.file("events.jsonl")]
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": directory.file("data"), "XDG_CACHE_HOME": directory.file("cache")]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": directory.file("data"), "XDG_CACHE_HOME": directory.file("cache")])
+        { $1 }
         process.standardOutput = FileHandle.nullDevice
         FileManager.default.createFile(atPath: directory.file("stderr.log"), contents: nil)
         process.standardError = FileHandle(forWritingAtPath: directory.file("stderr.log"))
@@ -113,9 +133,10 @@ final class ShutdownTests: XCTestCase {
     func testASIGTERMAtAnyMomentOfTheStartEndsOton() throws {
         let directory = try TemporaryDirectory(self)
         let config = try directory.write("plugins.json", #"{"stations": [{"name": "Nowhere", "url": "http://127.0.0.1:9/none.mp3"}], "plugins": []}"#)
-        for attempt in 0 ..< 12 {
-            let process = ManagedProcess(name: "oton-\(attempt)", executable: TestPaths.oton,
-                                         arguments: ["play", "Nowhere", "--headless", "--no-control", "--config", config])
+        for attempt in 0..<12 {
+            let process = ManagedProcess(
+                name: "oton-\(attempt)", executable: TestPaths.oton,
+                arguments: ["play", "Nowhere", "--headless", "--no-control", "--config", config])
             try process.start()
             usleep(useconds_t(attempt * 40_000))
             _ = kill(process.pid, SIGTERM)
@@ -142,7 +163,9 @@ final class ShutdownTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
         let stderr = directory.read("stderr.log")
         XCTAssertTrue(stderr.contains("plugin org.oton.test.blocking did not finish within 3 s at shutdown (still in on_event); abandoned"), stderr)
-        XCTAssertNotNil(stderr.range(of: #"plugin org.oton.test.blocking: [1-9][0-9]* queued events and media buffers dropped at shutdown"#, options: .regularExpression), stderr)
+        XCTAssertNotNil(
+            stderr.range(of: #"plugin org.oton.test.blocking: [1-9][0-9]* queued events and media buffers dropped at shutdown"#, options: .regularExpression),
+            stderr)
         XCTAssertFalse(directory.read("plugin.log").contains("destroy"), "an abandoned plugin is not called again")
         assertEventsAreJSONLines(directory)
         XCTAssertTrue(directory.read("events.jsonl").contains(#""state":"stopped""#))

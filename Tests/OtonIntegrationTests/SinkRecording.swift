@@ -27,14 +27,14 @@ struct SinkRecording {
         while HeardSound.count(in: file) < end, Date() < deadline { usleep(100_000) }
         let heard = HeardSound(file: file)
         guard heard.samples.count >= end else { throw FixtureError("the sink recorded \(heard.samples.count - start) of \(end - start) samples") }
-        return HeardSound(samples: Array(heard.samples[start ..< end]))
+        return HeardSound(samples: Array(heard.samples[start..<end]))
     }
 
     /// The level (RMS) of `seconds` recorded from now on, after `settle` seconds (what was asked
     /// before reaches the sink through its buffer first).
     func levelFromNow(settle: Double = 1, seconds: Double = 2) throws -> Double {
         let heard = try recorded(from: HeardSound.count(in: file), seconds: settle + seconds)
-        return heard.rms(HeardSound.samples(settle) ..< heard.samples.count)
+        return heard.rms(HeardSound.samples(settle)..<heard.samples.count)
     }
 }
 

@@ -10,10 +10,12 @@ final class SleepQuitTests: XCTestCase {
         let server = try await IcecastServer.start()
         defer { server.stop() }
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so", "config": {"fade_seconds": 0.5, "action": "quit"}}]}
-        """)
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"],
+            plugins: """
+                {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+                 "plugins": [{"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so", "config": {"fade_seconds": 0.5, "action": "quit"}}]}
+                """)
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)

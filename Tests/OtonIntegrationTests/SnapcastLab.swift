@@ -33,25 +33,27 @@ final class SnapcastLab {
         try FileManager.default.createDirectory(atPath: directory.file("snapserver-data"), withIntermediateDirectories: true)
         // snapserver 0.26 cuts a query value at its first '/', so the script's path is percent-encoded.
         let script = Self.controlScript.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? Self.controlScript
-        _ = try directory.write("snapserver.conf", """
-        [server]
-        datadir = \(directory.file("snapserver-data"))
-        [http]
-        enabled = true
-        bind_to_address = 127.0.0.1
-        port = \(httpPort)
-        [tcp]
-        enabled = true
-        bind_to_address = 127.0.0.1
-        port = \(controlPort)
-        [stream]
-        bind_to_address = 127.0.0.1
-        port = \(clientPort)
-        source = tcp://127.0.0.1:\(sourcePort)?name=Oton&mode=server&controlscript=\(script)
-        [logging]
-        sink = stderr
-        filter = *:info
-        """)
+        _ = try directory.write(
+            "snapserver.conf",
+            """
+            [server]
+            datadir = \(directory.file("snapserver-data"))
+            [http]
+            enabled = true
+            bind_to_address = 127.0.0.1
+            port = \(httpPort)
+            [tcp]
+            enabled = true
+            bind_to_address = 127.0.0.1
+            port = \(controlPort)
+            [stream]
+            bind_to_address = 127.0.0.1
+            port = \(clientPort)
+            source = tcp://127.0.0.1:\(sourcePort)?name=Oton&mode=server&controlscript=\(script)
+            [logging]
+            sink = stderr
+            filter = *:info
+            """)
         testCase.addTeardownBlock { [self] in
             client?.stop()
             server?.stop()
@@ -65,8 +67,9 @@ final class SnapcastLab {
         var environment = ProcessInfo.processInfo.environment
         // snapserver 0.26 passes no controlscriptparams: the script finds the plugin through this.
         environment["OTON_SNAPCAST_ADDRESS"] = "127.0.0.1:\(metadataPort)"
-        let process = ManagedProcess(name: "snapserver", executable: "snapserver", arguments: ["-c", directory.file("snapserver.conf")],
-                                     environment: environment, stdout: log, stderr: log)
+        let process = ManagedProcess(
+            name: "snapserver", executable: "snapserver", arguments: ["-c", directory.file("snapserver.conf")],
+            environment: environment, stdout: log, stderr: log)
         try process.start()
         server = process
         try await pollUntilTrue(timeout: 30, "snapserver's JSON-RPC on port \(controlPort). \(serverLog)") {
@@ -82,15 +85,18 @@ final class SnapcastLab {
 
     func startClient() throws {
         let log = try logHandle("snapclient.log")
-        let process = ManagedProcess(name: "snapclient", executable: "snapclient",
-                                     arguments: ["-h", "127.0.0.1", "-p", String(clientPort), "--hostID", "oton-test-room",
-                                                 "--player", "file:filename=\(clientOutput),mode=a", "--logsink", "stderr"],
-                                     stdout: log, stderr: log)
+        let process = ManagedProcess(
+            name: "snapclient", executable: "snapclient",
+            arguments: [
+                "-h", "127.0.0.1", "-p", String(clientPort), "--hostID", "oton-test-room",
+                "--player", "file:filename=\(clientOutput),mode=a", "--logsink", "stderr",
+            ],
+            stdout: log, stderr: log)
         try process.start()
         client = process
     }
 
-    var serverLog: String { (1 ... max(1, serverStarts)).map { directory.read("snapserver-\($0).log") }.joined(separator: "\n---\n") }
+    var serverLog: String { (1...max(1, serverStarts)).map { directory.read("snapserver-\($0).log") }.joined(separator: "\n---\n") }
     var clientLog: String { directory.read("snapclient.log") }
 
     private func logHandle(_ name: String) throws -> FileHandle {
@@ -115,7 +121,7 @@ final class SnapcastLab {
     func clientSamples(fromSecond: Double = 0) -> [Int16] {
         guard let data = FileManager.default.contents(atPath: clientOutput) else { return [] }
         let start = min(data.count, Int(fromSecond * 48000) * 4)
-        return data[data.startIndex + start ..< data.startIndex + data.count - (data.count - start) % 4].withUnsafeBytes { raw in
+        return data[data.startIndex + start..<data.startIndex + data.count - (data.count - start) % 4].withUnsafeBytes { raw in
             let samples = raw.bindMemory(to: Int16.self)
             return stride(from: 0, to: samples.count, by: 2).map { Int16(littleEndian: samples[$0]) }
         }
@@ -136,7 +142,7 @@ enum ToneMeter {
     /// counts fewer crossings, so callers take the median).
     static func frequencies(_ samples: [Int16], threshold: Int16 = 2000) -> [Double] {
         stride(from: 0, to: samples.count - window, by: window).compactMap { start in
-            let slice = samples[start ..< start + window]
+            let slice = samples[start..<start + window]
             guard slice.contains(where: { abs(Int32($0)) > Int32(threshold) }) else { return nil }
             var crossings = 0
             var previous = slice.first! < 0
@@ -187,7 +193,7 @@ enum SnapcastRPC {
             guard waiting.revents != 0 else { continue }
             let count = recv(fd, &buffer, buffer.count, 0)
             guard count > 0 else { break }
-            received += buffer[0 ..< count]
+            received += buffer[0..<count]
         }
         throw FixtureError("no reply to \(method) from snapserver on \(port)")
     }

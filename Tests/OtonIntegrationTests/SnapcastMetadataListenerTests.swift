@@ -12,21 +12,22 @@ final class SnapcastMetadataListenerTests: XCTestCase {
         defer { icecast.stop() }
         _ = try await icecast.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let metadataPort = try FreePort.allocate()
-        let closedPort = try FreePort.allocate() // no snapserver: the sound is dropped, the metadata still served
+        let closedPort = try FreePort.allocate()  // no snapserver: the sound is dropped, the metadata still served
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(icecast.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.snapcast", "path": "libOtonSnapcast.so",
-                      "config": {"port": \(closedPort), "metadata_listen": "127.0.0.1:\(metadataPort)"}}]}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(icecast.url(mount: "/live.mp3"))"}],
+             "plugins": [{"id": "org.oton.snapcast", "path": "libOtonSnapcast.so",
+                          "config": {"port": \(closedPort), "metadata_listen": "127.0.0.1:\(metadataPort)"}}]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         // "playing" may come before or after the title (a loaded machine subscribes late and gets both replayed).
         var playing = false
-        XCTAssertNotNil(events.waitForEvent("track", timeout: 30, where: { $0["title"] == "Song One" }) { event in
-            if event.kind == "state" && event.fields["state"] == "playing" { playing = true }
-        }, oton.directory.read("stderr.log"))
+        XCTAssertNotNil(
+            events.waitForEvent("track", timeout: 30, where: { $0["title"] == "Song One" }) { event in
+                if event.kind == "state" && event.fields["state"] == "playing" { playing = true }
+            }, oton.directory.read("stderr.log"))
         if !playing {
             XCTAssertNotNil(events.waitForEvent("state", timeout: 30) { $0["state"] == "playing" }, oton.directory.read("stderr.log"))
         }
@@ -46,7 +47,7 @@ final class SnapcastMetadataListenerTests: XCTestCase {
 
         // Four connections that say nothing fill every place; the script still gets in (the oldest
         // is closed for it), and the silent ones are closed once they fail to name their stream.
-        let squatters = try (0 ..< 4).map { _ in try LineClient(port: metadataPort) }
+        let squatters = try (0..<4).map { _ in try LineClient(port: metadataPort) }
         let script = try LineClient(port: metadataPort)
         script.send(#"{"jsonrpc":"2.0","method":"Oton.Stream","params":{"stream":"Oton"}}"#)
         script.send(#"{"id":4,"jsonrpc":"2.0","method":"Plugin.Stream.Player.GetProperties"}"#)
@@ -61,8 +62,9 @@ final class SnapcastMetadataListenerTests: XCTestCase {
         for (index, squatter) in squatters.enumerated() {
             XCTAssertTrue(squatter.waitForClose(timeout: 30), "silent connection \(index) closed")
         }
-        XCTAssertEqual(try JSONValue.parse(Data(try oton.ctl(["snapcast", "--format", "json"]).stdout.utf8))["control_scripts"]?.numberValue, 1,
-                       "the script is still connected")
+        XCTAssertEqual(
+            try JSONValue.parse(Data(try oton.ctl(["snapcast", "--format", "json"]).stdout.utf8))["control_scripts"]?.numberValue, 1,
+            "the script is still connected")
 
         let log = oton.directory.read("stderr.log")
         XCTAssertTrue(log.contains("more than 4 connections at once; the oldest is closed"), log)

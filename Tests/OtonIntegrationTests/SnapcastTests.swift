@@ -21,11 +21,11 @@ final class SnapcastTests: XCTestCase {
 
     private func startOton(sourcePort: UInt16, metadataPort: UInt16, extraConfig: String = "") throws -> (OtonProcess, ControlClient) {
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(icecast.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.snapcast", "path": "libOtonSnapcast.so",
-                      "config": {"host": "127.0.0.1", "port": \(sourcePort), "stream": "Oton",
-                                 "metadata_listen": "127.0.0.1:\(metadataPort)"\(extraConfig)}}]}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(icecast.url(mount: "/live.mp3"))"}],
+             "plugins": [{"id": "org.oton.snapcast", "path": "libOtonSnapcast.so",
+                          "config": {"host": "127.0.0.1", "port": \(sourcePort), "stream": "Oton",
+                                     "metadata_listen": "127.0.0.1:\(metadataPort)"\(extraConfig)}}]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         let events = try oton.connect()
         try events.write(["subscribe"])
@@ -64,9 +64,10 @@ final class SnapcastTests: XCTestCase {
         XCTAssertEqual(frequency ?? 0, 440, accuracy: 5, "the lab's 440 Hz tone, resampled to 48 kHz, played by snapclient")
         print("snapcast: the client plays \(frequency ?? 0) Hz (median of its loud 0.1 s windows)")
 
-        let stream = try await waitForStream(lab) {
-            $0?["properties"]?["metadata"]?["title"]?.stringValue == "Song One" && $0?["status"]?.stringValue == "playing"
-        } ?? lab.stream()
+        let stream =
+            try await waitForStream(lab) {
+                $0?["properties"]?["metadata"]?["title"]?.stringValue == "Song One" && $0?["status"]?.stringValue == "playing"
+            } ?? lab.stream()
         XCTAssertEqual(stream?["status"]?.stringValue, "playing", "\(stream?.jsonText ?? "no stream") \(lab.serverLog)")
         let metadata = stream?["properties"]?["metadata"]
         XCTAssertEqual(metadata?["title"]?.stringValue, "Song One", "\(stream?.jsonText ?? "") \(lab.serverLog)")
@@ -145,7 +146,7 @@ final class SnapcastTests: XCTestCase {
         XCTAssertNotNil(waitForTone(lab, fromSecond: 0), "tone before the restart. \(lab.clientLog)")
 
         var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now) // the clock of the events' mono_ns
+        clock_gettime(CLOCK_MONOTONIC, &now)  // the clock of the events' mono_ns
         let stoppedAt = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
         lab.stopServer()
         // snapclient stops its player when it loses the server (its file stops growing), and says so.
@@ -166,11 +167,15 @@ final class SnapcastTests: XCTestCase {
         let resumeDeadline = Date().addingTimeInterval(30)
         while frequency == nil, Date() < resumeDeadline {
             if reconnectedAfter == nil, try figures(oton)["connected"]?.boolValue == true { reconnectedAfter = Date().timeIntervalSince(restartedAt) }
-            if clientBackAfter == nil, lab.clientLog.components(separatedBy: "Connected to").count > clientConnections { clientBackAfter = Date().timeIntervalSince(restartedAt) }
+            if clientBackAfter == nil, lab.clientLog.components(separatedBy: "Connected to").count > clientConnections {
+                clientBackAfter = Date().timeIntervalSince(restartedAt)
+            }
             frequency = waitForTone(lab, fromSecond: resumeFrom, seconds: 0.5, timeout: 0.1)
         }
         let resumedAfter = Date().timeIntervalSince(restartedAt)
-        print("snapcast: after the restart oton reconnected at \(reconnectedAfter.map { String(format: "%.2f", $0) } ?? "-") s, snapclient at \(clientBackAfter.map { String(format: "%.2f", $0) } ?? "-") s")
+        print(
+            "snapcast: after the restart oton reconnected at \(reconnectedAfter.map { String(format: "%.2f", $0) } ?? "-") s, snapclient at \(clientBackAfter.map { String(format: "%.2f", $0) } ?? "-") s"
+        )
         XCTAssertNotNil(frequency, "no tone after the restart. oton: \(oton.directory.read("stderr.log")) client: \(lab.clientLog)")
         XCTAssertEqual(frequency ?? 0, 440, accuracy: 5)
         print("snapcast: tone back at the client \(String(format: "%.2f", resumedAfter)) s after snapserver restarted")
@@ -190,7 +195,10 @@ final class SnapcastTests: XCTestCase {
         var left: [String] = []
         while let event = events.nextEvent() {
             if event.kind == "state", (event.monotonicNanoseconds ?? .max) > stoppedAt,
-               !["playing", "buffering"].contains(event.fields["state"] ?? "") { left.append("\(event.fields)") }
+                !["playing", "buffering"].contains(event.fields["state"] ?? "")
+            {
+                left.append("\(event.fields)")
+            }
         }
         XCTAssertEqual(left, [], "local playback never stopped while snapserver went away and came back")
     }
@@ -203,8 +211,9 @@ final class SnapcastTests: XCTestCase {
         let sink = try SilentPeer()
         defer { sink.close() }
         let metadataPort = try FreePort.allocate()
-        let (oton, events) = try startOton(sourcePort: sink.port, metadataPort: metadataPort,
-                                           extraConfig: #", "format": "192000:16:2", "buffer_ms": 1000"#)
+        let (oton, events) = try startOton(
+            sourcePort: sink.port, metadataPort: metadataPort,
+            extraConfig: #", "format": "192000:16:2", "buffer_ms": 1000"#)
         XCTAssertNotNil(events.waitForEvent("state", timeout: 30) { $0["state"] == "playing" }, oton.directory.read("stderr.log"))
         XCTAssertTrue(sink.acceptOne(timeout: 30), "oton connected to the silent peer. \(oton.directory.read("stderr.log"))")
 

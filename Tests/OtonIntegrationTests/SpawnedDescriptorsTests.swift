@@ -13,8 +13,8 @@ final class SpawnedDescriptorsTests: XCTestCase {
     private func isolated(_ plugins: [(id: String, path: String)], config: String = "{}") -> String {
         let entries = plugins.map { #"{"id": "\#($0.id)", "path": "\#($0.path)", "isolation": "process", "config": \#(config)}"# }
         return """
-        {"stations": [{"name": "Nowhere", "url": "http://127.0.0.1:9/none.mp3"}], "plugins": [\(entries.joined(separator: ", "))]}
-        """
+            {"stations": [{"name": "Nowhere", "url": "http://127.0.0.1:9/none.mp3"}], "plugins": [\(entries.joined(separator: ", "))]}
+            """
     }
 
     /// The descriptors `pid` holds: number → what it points at.
@@ -43,10 +43,13 @@ final class SpawnedDescriptorsTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = directory.file("data")
         environment["XDG_CACHE_HOME"] = directory.file("cache")
-        let oton = ManagedProcess(name: "oton", executable: "/bin/sh",
-                                  arguments: ["-c", #"exec 9<"$0" && exec "$@""#, marker, TestPaths.oton,
-                                              "play", "Nowhere", "--headless", "--no-control", "--config", config],
-                                  environment: environment)
+        let oton = ManagedProcess(
+            name: "oton", executable: "/bin/sh",
+            arguments: [
+                "-c", #"exec 9<"$0" && exec "$@""#, marker, TestPaths.oton,
+                "play", "Nowhere", "--headless", "--no-control", "--config", config,
+            ],
+            environment: environment)
         try oton.start()
         addTeardownBlock { oton.kill() }
         let deadline = Date().addingTimeInterval(60)
@@ -72,23 +75,26 @@ final class SpawnedDescriptorsTests: XCTestCase {
         let folder = directory.file("gst-plugins")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let killer = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/scanner_killing_library.c", into: directory, name: "scannerkiller")
-        for copy in 0 ..< 100 { try FileManager.default.copyItem(atPath: killer, toPath: "\(folder)/libscannerkiller\(copy).so") }
-        let plugins = try (1 ... 4).map { number in
+        for copy in 0..<100 { try FileManager.default.copyItem(atPath: killer, toPath: "\(folder)/libscannerkiller\(copy).so") }
+        let plugins = try (1...4).map { number in
             let id = "org.oton.test.probe\(number)"
             return (id, try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "probe\(number)", defines: [#"PROBE_ID="\#(id)""#]))
         }
-        for start in 0 ..< 5 {
-            let run = try OtonRun(self, ["play", "Nowhere", "--headless", "--no-control"],
-                                  environment: ["GST_REGISTRY": directory.file("registry-\(start).bin"), "GST_PLUGIN_PATH": folder],
-                                  plugins: isolated(plugins))
+        for start in 0..<5 {
+            let run = try OtonRun(
+                self, ["play", "Nowhere", "--headless", "--no-control"],
+                environment: ["GST_REGISTRY": directory.file("registry-\(start).bin"), "GST_PLUGIN_PATH": folder],
+                plugins: isolated(plugins))
             // Far more than a start takes on a loaded machine (2 to 4 s here); a hung one never gets there.
             let (connected, _) = run.wait(timeout: 90) { run.stdout.contains("state: connecting") }
             XCTAssertTrue(connected, "start \(start) reached the stream (past gst_init):\n\(run.stdout)\n\(run.stderr)")
             XCTAssertEqual(run.stderr.components(separatedBy: "started in its own process").count - 1, 4, run.stderr)
             let took = run.terminate(timeout: 30)
             XCTAssertNotNil(took, "start \(start): SIGTERM ended oton")
-            print("measured: start \(start) \(connected ? "reached the stream" : "hung"); SIGTERM ended it in \(took.map { String(format: "%.2f s", $0) } ?? "more than 30 s")")
-            guard connected else { break } // one hang says it; the others would each wait the whole bound
+            print(
+                "measured: start \(start) \(connected ? "reached the stream" : "hung"); SIGTERM ended it in \(took.map { String(format: "%.2f s", $0) } ?? "more than 30 s")"
+            )
+            guard connected else { break }  // one hang says it; the others would each wait the whole bound
         }
     }
 }

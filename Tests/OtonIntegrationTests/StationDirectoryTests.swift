@@ -11,14 +11,14 @@ final class StationDirectoryTests: XCTestCase {
     private var home: TemporaryDirectory!
 
     static let jazz = """
-    {"stationuuid": "11111111-aaaa-4bbb-8ccc-000000000001", "name": "Jazz One", "url": "http://127.0.0.1:9/one.pls",
-     "url_resolved": "http://127.0.0.1:9/one.mp3", "homepage": "https://one.example", "tags": "jazz,smooth",
-     "countrycode": "DE", "country": "Germany", "language": "german", "codec": "MP3", "bitrate": 128, "lastcheckok": 1}
-    """
+        {"stationuuid": "11111111-aaaa-4bbb-8ccc-000000000001", "name": "Jazz One", "url": "http://127.0.0.1:9/one.pls",
+         "url_resolved": "http://127.0.0.1:9/one.mp3", "homepage": "https://one.example", "tags": "jazz,smooth",
+         "countrycode": "DE", "country": "Germany", "language": "german", "codec": "MP3", "bitrate": 128, "lastcheckok": 1}
+        """
     static let evil = """
-    {"stationuuid": "11111111-aaaa-4bbb-8ccc-000000000002", "name": "Evil\\u001b[31m Jazz\\u0007", "url": "http://127.0.0.1:9/two",
-     "tags": "jazz", "countrycode": "FR", "codec": "AAC", "bitrate": "64", "lastcheckok": 0}
-    """
+        {"stationuuid": "11111111-aaaa-4bbb-8ccc-000000000002", "name": "Evil\\u001b[31m Jazz\\u0007", "url": "http://127.0.0.1:9/two",
+         "tags": "jazz", "countrycode": "FR", "codec": "AAC", "bitrate": "64", "lastcheckok": 0}
+        """
     static let nameless = #"{"stationuuid": "11111111-aaaa-4bbb-8ccc-000000000003", "url": "http://127.0.0.1:9/three"}"#
     static let sparse = #"{"name": "Bare Jazz", "url": "https://127.0.0.1:9/bare"}"#
 
@@ -51,8 +51,9 @@ final class StationDirectoryTests: XCTestCase {
         let lines = search.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 4, "a header and three stations:\n\(search.stdout)")
         XCTAssertTrue(lines[0].hasPrefix("#  NAME"), lines[0])
-        XCTAssertTrue(lines[1].hasPrefix("1  Jazz One") && lines[1].contains("DE") && lines[1].contains("MP3")
-            && lines[1].contains("128") && lines[1].contains("yes") && lines[1].hasSuffix("jazz,smooth"), lines[1])
+        XCTAssertTrue(
+            lines[1].hasPrefix("1  Jazz One") && lines[1].contains("DE") && lines[1].contains("MP3")
+                && lines[1].contains("128") && lines[1].contains("yes") && lines[1].hasSuffix("jazz,smooth"), lines[1])
         XCTAssertTrue(lines[2].hasPrefix("2  Evil[31m Jazz ") && lines[2].contains(" no "), "control characters are gone: \(lines[2])")
         XCTAssertTrue(lines[3].hasPrefix("3  Bare Jazz") && lines[3].contains(" ? "), "missing fields show as unknown: \(lines[3])")
         XCTAssertFalse(search.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })

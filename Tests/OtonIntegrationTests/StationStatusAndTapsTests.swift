@@ -10,8 +10,12 @@ final class StationStatusAndTapsTests: XCTestCase {
     /// A local MP3 file without tags: only the status API can name the track.
     private func untaggedMP3(_ directory: TemporaryDirectory) throws -> String {
         let path = directory.file("untagged.mp3")
-        let result = try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=400", "!", "audioconvert",
-                                                     "!", "lamemp3enc", "!", "filesink", "location=\(path)"])
+        let result = try runProcess(
+            "/usr/bin/env",
+            [
+                "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=400", "!", "audioconvert",
+                "!", "lamemp3enc", "!", "filesink", "location=\(path)",
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         return path
     }
@@ -20,10 +24,10 @@ final class StationStatusAndTapsTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let file = try untaggedMP3(directory)
         let status = """
-        {"status":"online","current_track":{"title":"Кюннэй - Сахам сирэ","start_time":"2026-11-21T04:00:00+00:00",
-         "artwork_url":"https://images.radio.co/covers/s.jpg","artwork_url_large":"https://images.radio.co/covers/l.jpg"},
-         "logo_url":"https://images.radio.co/station_logos/s696f24a77.png","history":[]}
-        """
+            {"status":"online","current_track":{"title":"Кюннэй - Сахам сирэ","start_time":"2026-11-21T04:00:00+00:00",
+             "artwork_url":"https://images.radio.co/covers/s.jpg","artwork_url_large":"https://images.radio.co/covers/l.jpg"},
+             "logo_url":"https://images.radio.co/station_logos/s696f24a77.png","history":[]}
+            """
         let http = try LocalHTTPServer.start(routes: ["/stations/x/status": .json(status)])
         defer { http.stop() }
         let harness = PlayerHarness(url: file, statusURL: http.url("/stations/x/status").absoluteString)
@@ -39,9 +43,13 @@ final class StationStatusAndTapsTests: XCTestCase {
     func testALaggingStatusNeverReplacesTheHeardTitleAndItsCoverComesOnceItMatches() throws {
         let directory = try TemporaryDirectory(self)
         let file = directory.file("tagged.mp3")
-        let made = try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=1200", "!", "audioconvert",
-                                                   "!", "lamemp3enc", "!", "taginject", #"tags="title=\"Song One\",artist=\"Artist A\"""#,
-                                                   "!", "id3v2mux", "!", "filesink", "location=\(file)"])
+        let made = try runProcess(
+            "/usr/bin/env",
+            [
+                "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=1200", "!", "audioconvert",
+                "!", "lamemp3enc", "!", "taginject", #"tags="title=\"Song One\",artist=\"Artist A\"""#,
+                "!", "id3v2mux", "!", "filesink", "location=\(file)",
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let calls = LockedValue(0)
         let http = try LocalHTTPServer.start()
@@ -50,22 +58,28 @@ final class StationStatusAndTapsTests: XCTestCase {
         http.setHandler { request in
             guard request.path == "/stations/x/status" else { return nil }
             // The API lags the stream: the previous title twice, then the one playing.
-            let call = calls.mutate { value -> Int in value += 1; return value }
-            let (title, cover) = call <= 2 ? ("Someone - Old Song", "https://img.example.com/old.png")
-                                           : ("Artist A - Song One", "https://img.example.com/covers/one.png")
+            let call = calls.mutate { value -> Int in
+                value += 1; return value
+            }
+            let (title, cover) =
+                call <= 2
+                ? ("Someone - Old Song", "https://img.example.com/old.png")
+                : ("Artist A - Song One", "https://img.example.com/covers/one.png")
             return .json(#"{"status":"online","current_track":{"title":"\#(title)","artwork_url":"\#(cover)"},"logo_url":"\#(logo)"}"#)
         }
         let harness = PlayerHarness(url: file, statusURL: http.url("/stations/x/status").absoluteString)
         harness.start()
         defer { harness.stop() }
-        let withCover = try XCTUnwrap(harness.events.wait(for: "track", timeout: 20) { $0.field("artwork_url") != nil },
-                                      "the cover arrives once the status names the heard track")
+        let withCover = try XCTUnwrap(
+            harness.events.wait(for: "track", timeout: 20) { $0.field("artwork_url") != nil },
+            "the cover arrives once the status names the heard track")
         XCTAssertEqual(withCover.field("artwork_url"), "https://img.example.com/covers/one.png")
         XCTAssertEqual(withCover.field("station_logo_url"), logo)
         XCTAssertGreaterThanOrEqual(http.requests(path: "/stations/x/status").count, 3)
         let tracks = harness.trackEvents
-        XCTAssertTrue(tracks.allSatisfy { $0.field("title") == "Song One" && $0.field("artist") == "Artist A" },
-                      "the status's older title never shows: \(tracks.map { $0.field("title") ?? "-" })")
+        XCTAssertTrue(
+            tracks.allSatisfy { $0.field("title") == "Song One" && $0.field("artist") == "Artist A" },
+            "the status's older title never shows: \(tracks.map { $0.field("title") ?? "-" })")
         XCTAssertEqual(Set(tracks.map { $0.field("sequence") }), ["1"], "one heard track, one sequence")
         XCTAssertFalse(tracks.contains { $0.field("artwork_url") == "https://img.example.com/old.png" })
     }

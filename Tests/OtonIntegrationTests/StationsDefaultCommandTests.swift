@@ -8,10 +8,12 @@ import XCTest
 final class StationsDefaultCommandTests: XCTestCase {
     func testTheDefaultMovesAndThenTheOldDefaultCanBeRemoved() throws {
         let home = try TemporaryDirectory(self)
-        let config = try home.write("plugins.json", """
-        {"default_station": "Alpha",
-         "stations": [{"name": "Alpha", "url": "http://127.0.0.1:9/a"}, {"name": "Beta", "url": "http://127.0.0.1:9/b"}]}
-        """)
+        let config = try home.write(
+            "plugins.json",
+            """
+            {"default_station": "Alpha",
+             "stations": [{"name": "Alpha", "url": "http://127.0.0.1:9/a"}, {"name": "Beta", "url": "http://127.0.0.1:9/b"}]}
+            """)
         let runtime = home.file("run")
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let environment = ["XDG_RUNTIME_DIR": runtime, "XDG_CACHE_HOME": home.file("cache"), "LANG": "C.UTF-8"]

@@ -31,8 +31,9 @@ final class StationsLiveEditTests: XCTestCase {
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         XCTAssertNotNil(events.waitForEvent("track") { $0["title"] == "Song One" }, "the first result plays: \(oton.directory.read("stderr.log"))")
         let status = try oton.ctl(["--json", "status"])
-        XCTAssertTrue(status.stdout.contains(#""station":"Found FM""#) && status.stdout.contains(server.url(mount: "/found.mp3").absoluteString),
-                      status.stdout)
+        XCTAssertTrue(
+            status.stdout.contains(#""station":"Found FM""#) && status.stdout.contains(server.url(mount: "/found.mp3").absoluteString),
+            status.stdout)
 
         let click = try await directory.http.waitForRequest(path: "/json/url/\(uuid)", timeout: 10)
         XCTAssertEqual(click.headers["user-agent"], StationDirectoryClient.userAgent)
@@ -40,8 +41,9 @@ final class StationsLiveEditTests: XCTestCase {
 
         // The running oton re-reads its stations when `oton stations add` edits its file.
         let config = oton.directory.file("plugins.json")
-        let add = try runProcess(TestPaths.oton, ["stations", "add", "Kept", "http://127.0.0.1:9/kept", "--config", config],
-                                 environment: oton.environment)
+        let add = try runProcess(
+            TestPaths.oton, ["stations", "add", "Kept", "http://127.0.0.1:9/kept", "--config", config],
+            environment: oton.environment)
         XCTAssertEqual(add.status, 0, add.stderr)
         XCTAssertTrue(add.stderr.contains("running oton \"test\": 1 station reloaded from \(config)"), add.stderr)
 
@@ -97,7 +99,7 @@ final class StationsLiveEditTests: XCTestCase {
         XCTAssertEqual(home.read("plugins.json"), original, "the old file is whole")
 
         environment[AtomicFileWriter.holdBeforeRenameVariable] = nil
-        for attempt in 0 ..< 8 {
+        for attempt in 0..<8 {
             let name = "Station \(attempt)"
             let racing = Process()
             racing.executableURL = URL(fileURLWithPath: TestPaths.oton)
@@ -107,7 +109,7 @@ final class StationsLiveEditTests: XCTestCase {
             racing.standardError = FileHandle.nullDevice
             let before = home.read("plugins.json")
             try racing.run()
-            usleep(useconds_t.random(in: 0 ... 60_000)) // a random moment, not a synchronization
+            usleep(useconds_t.random(in: 0...60_000))  // a random moment, not a synchronization
             kill(racing.processIdentifier, SIGKILL)
             racing.waitUntilExit()
             let after = home.read("plugins.json")
@@ -126,7 +128,7 @@ final class StationsLiveEditTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = home.file("run")
         try FileManager.default.createDirectory(atPath: home.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let names = (1 ... 6).map { "Parallel \($0)" }
+        let names = (1...6).map { "Parallel \($0)" }
         let processes = try names.map { name in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: TestPaths.oton)

@@ -13,7 +13,8 @@ final class StuckStartTests: XCTestCase {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { pid_t($0) }.filter { child in
             guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")"),
-                  stat[stat.index(after: close)...].split(separator: " ").dropFirst().first.flatMap({ pid_t($0) }) == pid else { return false }
+                stat[stat.index(after: close)...].split(separator: " ").dropFirst().first.flatMap({ pid_t($0) }) == pid
+            else { return false }
             // Read to its end: Foundation's reads of a whole /proc file stop after 4 KiB.
             let maps = FileHandle(forReadingAtPath: "/proc/\(child)/maps")?.readDataToEndOfFile()
             return maps.map { String(decoding: $0, as: UTF8.self).contains(library) } ?? false
@@ -34,8 +35,9 @@ final class StuckStartTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let holder = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/scanner_holding_library.c", into: directory, name: "scannerholder")
         try FileManager.default.copyItem(atPath: holder, toPath: folder + "/libscannerholder.so")
-        let run = try OtonRun(self, ["play", "http://127.0.0.1:9/none.mp3", "--headless", "--no-control"],
-                              environment: ["GST_REGISTRY": directory.file("registry.bin"), "GST_PLUGIN_PATH": folder])
+        let run = try OtonRun(
+            self, ["play", "http://127.0.0.1:9/none.mp3", "--headless", "--no-control"],
+            environment: ["GST_REGISTRY": directory.file("registry.bin"), "GST_PLUGIN_PATH": folder])
         var scanners: [pid_t] = []
         let (held, _) = run.wait(timeout: 60) {
             scanners = Self.children(of: run.process.pid, mapping: folder + "/libscannerholder.so")

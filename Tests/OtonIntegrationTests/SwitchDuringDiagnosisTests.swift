@@ -27,9 +27,11 @@ final class SwitchDuringDiagnosisTests: XCTestCase {
             Thread.sleep(forTimeInterval: 2)
             return CannedResponse(headers: ["Content-Type": "audio/x-mpegurl"], body: Data("\(icecast.url(mount: "/new.mp3"))\n".utf8))
         }
-        let oton = try OtonProcess(self, arguments: ["play", "Old", "--headless"], plugins: """
-            {"stations": [{"name": "Old", "url": "\(old.url("/old.mp3"))"}, {"name": "New", "url": "\(lists.url("/new.m3u"))"}], "plugins": []}
-            """)
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Old", "--headless"],
+            plugins: """
+                {"stations": [{"name": "Old", "url": "\(old.url("/old.mp3"))"}, {"name": "New", "url": "\(lists.url("/new.m3u"))"}], "plugins": []}
+                """)
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)

@@ -15,22 +15,24 @@ final class SwitchEndsTrackTests: XCTestCase {
         _ = try await server.startSource(mount: "/lab.ogg", format: .ogg, initialTitle: "", stationName: "")
         let ogg = server.url(mount: "/lab.ogg").absoluteString
         let plugins = """
-        {"stations": [{"name": "Lab MP3", "url": "\(server.url(mount: "/lab.mp3"))"}, {"name": "Lab Ogg", "url": "\(ogg)"}],
-         "plugins": []}
-        """
+            {"stations": [{"name": "Lab MP3", "url": "\(server.url(mount: "/lab.mp3"))"}, {"name": "Lab Ogg", "url": "\(ogg)"}],
+             "plugins": []}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "--headless", "Lab MP3"], plugins: plugins, instance: "x")
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
-        let song = try XCTUnwrap(events.waitForEvent("track", timeout: 30) { $0["title"] == "Blood Type" },
-                                 "Lab MP3 plays: \(oton.directory.read("stderr.log"))")
+        let song = try XCTUnwrap(
+            events.waitForEvent("track", timeout: 30) { $0["title"] == "Blood Type" },
+            "Lab MP3 plays: \(oton.directory.read("stderr.log"))")
         let songSequence = try XCTUnwrap(song["sequence"].flatMap(UInt64.init))
         let playing = try status(oton)
         XCTAssertEqual(playing["artist"] as? String, "Kino", "\(playing)")
 
         XCTAssertEqual(try oton.ctl(["next"]).status, 0)
-        let ended = try XCTUnwrap(events.waitForEvent("track", timeout: 30) { ($0["sequence"].flatMap(UInt64.init) ?? 0) > songSequence },
-                                  "the switch ends the song with a track event: \(oton.directory.read("stderr.log"))")
+        let ended = try XCTUnwrap(
+            events.waitForEvent("track", timeout: 30) { ($0["sequence"].flatMap(UInt64.init) ?? 0) > songSequence },
+            "the switch ends the song with a track event: \(oton.directory.read("stderr.log"))")
         XCTAssertNil(ended["title"], "\(ended)")
         XCTAssertNil(ended["artist"], "\(ended)")
         XCTAssertNil(ended["codec"], "the old station's codec is not the new one's: \(ended)")
@@ -63,9 +65,11 @@ final class SwitchEndsTrackTests: XCTestCase {
             CannedResponse(headers: ["Content-Type": "audio/x-mpegurl"], body: Data("#EXTM3U\n\(entry)\n".utf8))
         }
         http.setRoute("/lab.m3u", playlist(server.url(mount: "/lab.mp3").absoluteString))
-        let oton = try OtonProcess(self, arguments: ["play", "--headless", "Lab"], plugins: """
-            {"stations": [{"name": "Lab", "url": "\(http.url("/lab.m3u"))"}], "plugins": []}
-            """)
+        let oton = try OtonProcess(
+            self, arguments: ["play", "--headless", "Lab"],
+            plugins: """
+                {"stations": [{"name": "Lab", "url": "\(http.url("/lab.m3u"))"}], "plugins": []}
+                """)
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
@@ -73,9 +77,10 @@ final class SwitchEndsTrackTests: XCTestCase {
         let songSequence = try XCTUnwrap(song["sequence"].flatMap(UInt64.init))
 
         http.setRoute("/lab.m3u", playlist(ogg))
-        mp3.stop() // the connection drops; the reconnect resolves the playlist again
-        let ended = try XCTUnwrap(events.waitForEvent("track", timeout: 40) { ($0["sequence"].flatMap(UInt64.init) ?? 0) > songSequence },
-                                  "the reconnect to another URL ends the song: \(oton.directory.read("stderr.log"))")
+        mp3.stop()  // the connection drops; the reconnect resolves the playlist again
+        let ended = try XCTUnwrap(
+            events.waitForEvent("track", timeout: 40) { ($0["sequence"].flatMap(UInt64.init) ?? 0) > songSequence },
+            "the reconnect to another URL ends the song: \(oton.directory.read("stderr.log"))")
         XCTAssertNil(ended["title"], "\(ended)")
         XCTAssertNil(ended["codec"], "\(ended)")
         XCTAssertEqual(ended["stream_url"], ogg)
@@ -94,11 +99,13 @@ final class SwitchEndsTrackTests: XCTestCase {
         _ = try await server.startSource(mount: "/lab.ogg", format: .ogg, initialTitle: "", stationName: "")
         let ogg = server.url(mount: "/lab.ogg").absoluteString
         let history = directory.file("history.sqlite")
-        let config = try directory.write("plugins.json", """
-        {"stations": [{"name": "Lab MP3", "url": "\(server.url(mount: "/lab.mp3"))"}, {"name": "Lab Ogg", "url": "\(ogg)"}],
-         "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "config": {"notifications": false}},
-                     {"id": "org.oton.history", "path": "libOtonHistory.so", "config": {"database": "\(history)"}}]}
-        """)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {"stations": [{"name": "Lab MP3", "url": "\(server.url(mount: "/lab.mp3"))"}, {"name": "Lab Ogg", "url": "\(ogg)"}],
+             "plugins": [{"id": "org.oton.now-playing", "path": "\(TestPaths.pluginLibrary("OtonNowPlaying"))", "config": {"notifications": false}},
+                         {"id": "org.oton.history", "path": "libOtonHistory.so", "config": {"database": "\(history)"}}]}
+            """)
         let (oton, log) = try bus.startOton(["play", "Lab MP3", "--headless", "--no-tui", "--no-control", "--config", config], in: directory)
         defer { oton.stop() }
 
@@ -131,16 +138,18 @@ final class SwitchEndsTrackTests: XCTestCase {
         _ = try await server.startSource(mount: "/lab.mp3", format: .mp3, initialTitle: "Kino - Blood Type", stationName: "Lab MP3")
         _ = try await server.startSource(mount: "/lab.ogg", format: .ogg, initialTitle: "", stationName: "")
         let directory = try TemporaryDirectory(self)
-        let config = try directory.write("plugins.json", """
-        {"stations": [{"name": "Lab MP3", "url": "\(server.url(mount: "/lab.mp3"))"}, {"name": "Lab Ogg", "url": "\(server.url(mount: "/lab.ogg"))"}],
-         "plugins": []}
-        """)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {"stations": [{"name": "Lab MP3", "url": "\(server.url(mount: "/lab.mp3"))"}, {"name": "Lab Ogg", "url": "\(server.url(mount: "/lab.ogg"))"}],
+             "plugins": []}
+            """)
         try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let command = """
-        env -u DISPLAY -u WAYLAND_DISPLAY -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 XDG_RUNTIME_DIR='\(directory.file("run"))' \
-        XDG_DATA_HOME='\(directory.file("data"))' XDG_CACHE_HOME='\(directory.file("cache"))' PULSE_SERVER=unix:/nonexistent \
-        '\(TestPaths.oton)' play 'Lab MP3' --config '\(config)' --instance terminal
-        """
+            env -u DISPLAY -u WAYLAND_DISPLAY -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 XDG_RUNTIME_DIR='\(directory.file("run"))' \
+            XDG_DATA_HOME='\(directory.file("data"))' XDG_CACHE_HOME='\(directory.file("cache"))' PULSE_SERVER=unix:/nonexistent \
+            '\(TestPaths.oton)' play 'Lab MP3' --config '\(config)' --instance terminal
+            """
         let terminal = try TmuxTerminal(self, command: command)
         let status = { (rows: [String]) in rows.last { !$0.isEmpty } ?? "" }
         func clock(_ line: String) -> Int? {

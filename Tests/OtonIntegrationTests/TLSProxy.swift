@@ -14,10 +14,12 @@ final class TLSProxy: @unchecked Sendable {
         let directory = try TemporaryDirectory(testCase)
         certificate = directory.file("cert.pem")
         let key = directory.file("key.pem")
-        let made = try runProcess("/usr/bin/env", [
-            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
-        ])
+        let made = try runProcess(
+            "/usr/bin/env",
+            [
+                "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+            ])
         guard made.status == 0 else { throw XCTSkip("openssl could not make a certificate: \(made.stderr)") }
         // Its first line is "PORT n"; later lines report each handshake.
         server = try ScriptServer(testCase, script: "tls_proxy.py", arguments: [certificate, key, String(upstreamPort)])

@@ -13,18 +13,20 @@ final class TerminalSleepLineTests: XCTestCase {
         defer { server.stop() }
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let directory = try TemporaryDirectory(self)
-        let config = try directory.write("plugins.json", """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.sleep-timer", "path": "\(TestPaths.pluginLibrary("OtonSleepTimer"))",
-                      "config": {"fade_seconds": 4, "action": "stop"}}]}
-        """)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+             "plugins": [{"id": "org.oton.sleep-timer", "path": "\(TestPaths.pluginLibrary("OtonSleepTimer"))",
+                          "config": {"fade_seconds": 4, "action": "stop"}}]}
+            """)
         let run = directory.file("run")
         try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let command = """
-        env -u DISPLAY -u WAYLAND_DISPLAY -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 XDG_RUNTIME_DIR='\(run)' XDG_DATA_HOME='\(directory.file("data"))' \
-        XDG_CACHE_HOME='\(directory.file("cache"))' PULSE_SERVER=unix:/nonexistent \
-        '\(TestPaths.oton)' play 'Test FM' --config '\(config)' --instance sleepline 2>&1
-        """
+            env -u DISPLAY -u WAYLAND_DISPLAY -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 XDG_RUNTIME_DIR='\(run)' XDG_DATA_HOME='\(directory.file("data"))' \
+            XDG_CACHE_HOME='\(directory.file("cache"))' PULSE_SERVER=unix:/nonexistent \
+            '\(TestPaths.oton)' play 'Test FM' --config '\(config)' --instance sleepline 2>&1
+            """
         let terminal = try TmuxTerminal(self, command: command)
         let status = { (rows: [String]) in rows.last { !$0.isEmpty } ?? "" }
         try terminal.waitForScreen("playing the first track") { status($0).contains("▶ playing") && status($0).contains("Song One") }

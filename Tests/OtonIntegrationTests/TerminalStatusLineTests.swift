@@ -11,20 +11,22 @@ final class TerminalStatusLineTests: XCTestCase {
         defer { server.stop() }
         let source = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let directory = try TemporaryDirectory(self)
-        let config = try directory.write("plugins.json", """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.sleep-timer", "path": "\(TestPaths.pluginLibrary("OtonSleepTimer"))"},
-                     {"id": "org.oton.share", "path": "\(TestPaths.pluginLibrary("OtonShare"))"}]}
-        """)
+        let config = try directory.write(
+            "plugins.json",
+            """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+             "plugins": [{"id": "org.oton.sleep-timer", "path": "\(TestPaths.pluginLibrary("OtonSleepTimer"))"},
+                         {"id": "org.oton.share", "path": "\(TestPaths.pluginLibrary("OtonShare"))"}]}
+            """)
         try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let exitFile = directory.file("exit-status")
         // --log-level info so that log lines (reconnecting, the server ending the stream) come while the line shows;
         // English whatever the developer's locale (RussianLanguageTests checks Russian).
         let command = """
-        env -u DISPLAY -u WAYLAND_DISPLAY -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 XDG_RUNTIME_DIR='\(directory.file("run"))' XDG_DATA_HOME='\(directory.file("data"))' XDG_STATE_HOME='\(directory.file("state"))' \
-        XDG_CACHE_HOME='\(directory.file("cache"))' PULSE_SERVER=unix:/nonexistent \
-        '\(TestPaths.oton)' play 'Test FM' --config '\(config)' --instance terminal --log-level info 2>&1; echo $? > '\(exitFile)'
-        """
+            env -u DISPLAY -u WAYLAND_DISPLAY -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C.UTF-8 XDG_RUNTIME_DIR='\(directory.file("run"))' XDG_DATA_HOME='\(directory.file("data"))' XDG_STATE_HOME='\(directory.file("state"))' \
+            XDG_CACHE_HOME='\(directory.file("cache"))' PULSE_SERVER=unix:/nonexistent \
+            '\(TestPaths.oton)' play 'Test FM' --config '\(config)' --instance terminal --log-level info 2>&1; echo $? > '\(exitFile)'
+            """
         let terminal = try TmuxTerminal(self, command: command)
 
         let status = { (rows: [String]) in rows.last { !$0.isEmpty } ?? "" }

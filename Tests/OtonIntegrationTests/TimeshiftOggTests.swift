@@ -22,9 +22,13 @@ final class TimeshiftOggTests: XCTestCase {
         let server = try HostileServer(self, maxSeconds: 300)
         let directory = try TemporaryDirectory(self)
         let file = directory.file("tone.flac")
-        let made = try runProcess("/usr/bin/gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=2600", "samplesperbuffer=1024", "wave=sine",
-                                                              "volume=0.1", "!", "audio/x-raw,rate=44100,channels=2", "!", "audioconvert", "!",
-                                                              "flacenc", "!", "filesink", "location=\(file)"])
+        let made = try runProcess(
+            "/usr/bin/gst-launch-1.0",
+            [
+                "-q", "audiotestsrc", "num-buffers=2600", "samplesperbuffer=1024", "wave=sine",
+                "volume=0.1", "!", "audio/x-raw,rate=44100,channels=2", "!", "audioconvert", "!",
+                "flacenc", "!", "filesink", "location=\(file)",
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
         let path = file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? file
@@ -54,8 +58,9 @@ final class TimeshiftOggTests: XCTestCase {
         let back = Clock.monotonicNanoseconds()
         XCTAssertEqual(harness.player.seek(.by(-10_000_000_000)), .moved)
         // Five seconds of sound after the seek, well within the time a reconnect would take.
-        let after = try XCTUnwrap(media.waitForBytes(tap: OTON_TAP_PCM, count: heardBefore + rate * 4 * 5, timeout: 30),
-                                  "sound after the seek, from inside the chain")
+        let after = try XCTUnwrap(
+            media.waitForBytes(tap: OTON_TAP_PCM, count: heardBefore + rate * 4 * 5, timeout: 30),
+            "sound after the seek, from inside the chain")
         let waited = Double(Clock.monotonicNanoseconds() - back) / 1e9
         print("[measure] \(format): 5 s heard \(waited) s after a seek back 10 s into a chain (\(after.count - heardBefore) bytes)")
         XCTAssertEqual(harness.player.state, .playing)

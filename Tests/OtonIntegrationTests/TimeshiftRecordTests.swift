@@ -14,8 +14,9 @@ final class TimeshiftRecordTests: XCTestCase {
         _ = try await server.startSource(mount: "/tsrc.mp3", format: .mp3, initialTitle: "Artist A - Song One")
         let directory = try TemporaryDirectory(self)
         let out = directory.file("out")
-        let harness = PlayerHarness(url: server.url(mount: "/tsrc.mp3").absoluteString, name: "Oton Test FM",
-                                    timeshift: TimeshiftSettings(seconds: 600))
+        let harness = PlayerHarness(
+            url: server.url(mount: "/tsrc.mp3").absoluteString, name: "Oton Test FM",
+            timeshift: TimeshiftSettings(seconds: 600))
         let plugins = try XCTUnwrap(OnDemandFileSink.start(on: harness, in: directory, out: out))
         harness.start()
         defer { harness.stop(); plugins.shutdown() }

@@ -35,7 +35,9 @@ final class TimeshiftRunTests: XCTestCase {
         // 128 kbit/s is 16,000 bytes a second: 20 s are 320,000 bytes, plus the chunk being written and
         // Icecast's burst of 64 KiB on connecting (received at once, so dropped at once).
         let timeBound = 20 * 16_000 + 2 * settings.chunkBytes + 65_536
-        print("[measure] 20 s ring over 60 s at 128 kbit/s: at most \(largest) bytes on disk (bound \(timeBound); size bound \(settings.maxBytes)); RSS \(rss) KiB at 20 s and 60 s")
+        print(
+            "[measure] 20 s ring over 60 s at 128 kbit/s: at most \(largest) bytes on disk (bound \(timeBound); size bound \(settings.maxBytes)); RSS \(rss) KiB at 20 s and 60 s"
+        )
         XCTAssertGreaterThan(largest, 200_000, "the ring keeps the stream")
         XCTAssertLessThanOrEqual(largest, timeBound, "within the ring's length")
         XCTAssertLessThanOrEqual(largest, settings.maxBytes + settings.chunkBytes, "within its size bound")

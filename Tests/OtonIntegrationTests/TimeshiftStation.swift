@@ -22,14 +22,18 @@ struct TimeshiftStation {
         let wav = directory.file("steps.wav")
         try steppedTone(seconds: seconds).write(to: URL(fileURLWithPath: wav))
         let c = server.configuration
-        let source = ManagedProcess(name: "gst-launch steps", executable: "/usr/bin/gst-launch-1.0", arguments: [
-            "-q", "filesrc", "location=\(wav)", "!", "wavparse", "!", "identity", "sync=true", "!", "audioconvert", "!",
-            "lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true", "!",
-            "shout2send", "ip=127.0.0.1", "port=\(server.port)", "password=\(c.sourcePassword)", "mount=/steps.mp3",
-            "streamname=Steps FM", "public=false",
-        ])
+        let source = ManagedProcess(
+            name: "gst-launch steps", executable: "/usr/bin/gst-launch-1.0",
+            arguments: [
+                "-q", "filesrc", "location=\(wav)", "!", "wavparse", "!", "identity", "sync=true", "!", "audioconvert", "!",
+                "lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true", "!",
+                "shout2send", "ip=127.0.0.1", "port=\(server.port)", "password=\(c.sourcePassword)", "mount=/steps.mp3",
+                "streamname=Steps FM", "public=false",
+            ])
         try source.start()
-        testCase.addTeardownBlock { source.kill(); server.stop() }
+        testCase.addTeardownBlock {
+            source.kill(); server.stop()
+        }
         let station = TimeshiftStation(server: server, source: source)
         _ = try await server.waitForMount(station.mount, timeout: 20)
         try await station.setTitle("Artist A - Song One")
@@ -94,7 +98,8 @@ struct TimeshiftStation {
         var index = 0
         while index < steps.count {
             if let step = steps[index].step, step != current, index + 10 <= steps.count,
-               steps[index..<(index + 10)].allSatisfy({ $0.step == step }) {
+                steps[index..<(index + 10)].allSatisfy({ $0.step == step })
+            {
                 current = step
                 starts.append(steps[index].at)
                 index += 10

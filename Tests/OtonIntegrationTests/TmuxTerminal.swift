@@ -25,13 +25,15 @@ final class TmuxTerminal {
         // posix_spawn and waitpid rather than Foundation's Process, whose wait never returned for a
         // tmux client that daemonizes its server (the client stayed a zombie). The server gets
         // /dev/null for its output, so that no reader waits for a pipe it holds open.
-        let arguments = ["tmux", "-L", socketName, "-f", "/dev/null", "new-session", "-d", "-s", "oton",
-                         "-x", String(columns), "-y", String(rows), command]
+        let arguments = [
+            "tmux", "-L", socketName, "-f", "/dev/null", "new-session", "-d", "-s", "oton",
+            "-x", String(columns), "-y", String(rows), command,
+        ]
         let environment = Self.environment.map { "\($0.key)=\($0.value)" }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor in Int32(0) ... 2 { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0) }
+        for descriptor in Int32(0)...2 { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0) }
         let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -48,8 +50,9 @@ final class TmuxTerminal {
             usleep(20_000)
         }
         guard status == 0 else { throw Failure(description: "tmux new-session ended with wait status \(status)") }
-        paneProcessGroup = pid_t(try tmux(["display-message", "-p", "-t", "oton", "#{pane_pid}"]).stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines))
+        paneProcessGroup = pid_t(
+            try tmux(["display-message", "-p", "-t", "oton", "#{pane_pid}"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The process group of the command in the pane (its leader is the pane's first process).

@@ -39,13 +39,14 @@ final class UPnPCastTests: XCTestCase {
     func testInsideOtonsOwnProcessThePluginRefusesToStartAndSaysWhy() throws {
         guard ProcessInfo.processInfo.environment[UPnPNamespaceScenarios.insideVariable] == nil else { return }
         let plugins = """
-        {"stations": [{"name": "Nowhere", "url": "http://127.0.0.1:9/none.mp3"}],
-         "plugins": [{"id": "org.oton.upnp", "path": "libOtonUPnP.so", "config": {"interface": "lo"}}]}
-        """
+            {"stations": [{"name": "Nowhere", "url": "http://127.0.0.1:9/none.mp3"}],
+             "plugins": [{"id": "org.oton.upnp", "path": "libOtonUPnP.so", "config": {"interface": "lo"}}]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Nowhere", "--headless"], plugins: plugins)
         _ = try oton.connect()
-        XCTAssertTrue(oton.directory.read("stderr.log").contains(
-            #"org.oton.upnp failed to start: the UPnP plugin must run in a process of its own: add "isolation": "process" to its entry in plugins.json"#),
+        XCTAssertTrue(
+            oton.directory.read("stderr.log").contains(
+                #"org.oton.upnp failed to start: the UPnP plugin must run in a process of its own: add "isolation": "process" to its entry in plugins.json"#),
             oton.directory.read("stderr.log"))
         let reply = try oton.ctl(["cast", "list"])
         XCTAssertNotEqual(reply.status, 0, "no cast command without the plugin")
@@ -57,9 +58,9 @@ final class UPnPCastTests: XCTestCase {
     func testTheIsolatedPluginsInfoLinesFollowOtonsLogLevel() throws {
         guard ProcessInfo.processInfo.environment[UPnPNamespaceScenarios.insideVariable] == nil else { return }
         let plugins = """
-        {"stations": [{"name": "Nowhere", "url": "http://127.0.0.1:9/none.mp3"}],
-         "plugins": [{"id": "org.oton.upnp", "path": "libOtonUPnP.so", "isolation": "process", "config": {"interface": "lo"}}]}
-        """
+            {"stations": [{"name": "Nowhere", "url": "http://127.0.0.1:9/none.mp3"}],
+             "plugins": [{"id": "org.oton.upnp", "path": "libOtonUPnP.so", "isolation": "process", "config": {"interface": "lo"}}]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Nowhere", "--headless", "--log-level", "warning"], plugins: plugins)
         _ = try oton.connect()
         let reply = try oton.ctl(["cast", "list"])
@@ -73,24 +74,25 @@ final class UPnPCastTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let bundle = TestPaths.products + "/OtonPackageTests.xctest"
         let script = """
-        set -e
-        ip link set lo up
-        ip link add oton0 type veth peer name oton1
-        ip addr add \(UPnPNamespaceScenarios.address)/24 dev oton0
-        ip link set oton0 up multicast on
-        ip link set oton1 up
-        exec "$0" "OtonIntegrationTests.UPnPNamespaceScenarios/\(name)"
-        """
+            set -e
+            ip link set lo up
+            ip link add oton0 type veth peer name oton1
+            ip addr add \(UPnPNamespaceScenarios.address)/24 dev oton0
+            ip link set oton0 up multicast on
+            ip link set oton1 up
+            exec "$0" "OtonIntegrationTests.UPnPNamespaceScenarios/\(name)"
+            """
         let output = try logFile(directory.file("scenario.log"))
         var environment = ProcessInfo.processInfo.environment
         environment[UPnPNamespaceScenarios.insideVariable] = "1"
-        let scenario = ManagedProcess(name: "unshare", executable: "/usr/bin/unshare",
-                                      arguments: [geteuid() == 0 ? "-n" : "-rn", "sh", "-c", script, bundle],
-                                      environment: environment, stdout: output, stderr: output)
+        let scenario = ManagedProcess(
+            name: "unshare", executable: "/usr/bin/unshare",
+            arguments: [geteuid() == 0 ? "-n" : "-rn", "sh", "-c", script, bundle],
+            environment: environment, stdout: output, stderr: output)
         try scenario.start()
         XCTAssertTrue(scenario.waitForExit(timeout: 300), "the scenario ended within 300 s")
         let log = directory.read("scenario.log")
-        for line in log.split(separator: "\n") where line.hasPrefix("UPNP FIGURE") { print(line) } // into the test's log
+        for line in log.split(separator: "\n") where line.hasPrefix("UPNP FIGURE") { print(line) }  // into the test's log
         XCTAssertEqual(scenario.terminationStatus, 0, log)
         XCTAssertTrue(log.contains(UPnPNamespaceScenarios.passedMarker + name), "the scenario ran to its end, not skipped: \(log)")
     }
@@ -122,22 +124,25 @@ final class UPnPNamespaceScenarios: XCTestCase {
         server?.stop()
     }
 
-    private func startOton(timeoutSeconds: Int = 5, extraPlugins: String = "", extraStations: String = "",
-                           environment: [String: String?] = [:]) async throws -> (OtonProcess, ControlClient) {
+    private func startOton(
+        timeoutSeconds: Int = 5, extraPlugins: String = "", extraStations: String = "",
+        environment: [String: String?] = [:]
+    ) async throws -> (OtonProcess, ControlClient) {
         _ = try await server.startSource(mount: "/cast.mp3", format: .mp3, initialTitle: "Cast Artist - Cast Song", stationName: "Cast FM")
         _ = try await server.startSource(mount: "/second.mp3", format: .mp3, initialTitle: "Other Artist - Second Song", stationName: "Second FM")
         let plugins = """
-        {"stations": [{"name": "Cast FM", "url": "\(server.url(mount: "/cast.mp3"))"},
-                      {"name": "Second FM", "url": "\(server.url(mount: "/second.mp3"))"}\(extraStations)],
-         "plugins": [{"id": "org.oton.upnp", "path": "libOtonUPnP.so", "isolation": "process",
-                      "config": {"interface": "\(Self.interface)", "timeout_seconds": \(timeoutSeconds)}}\(extraPlugins)]}
-        """
+            {"stations": [{"name": "Cast FM", "url": "\(server.url(mount: "/cast.mp3"))"},
+                          {"name": "Second FM", "url": "\(server.url(mount: "/second.mp3"))"}\(extraStations)],
+             "plugins": [{"id": "org.oton.upnp", "path": "libOtonUPnP.so", "isolation": "process",
+                          "config": {"interface": "\(Self.interface)", "timeout_seconds": \(timeoutSeconds)}}\(extraPlugins)]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Cast FM", "--headless"], plugins: plugins, environment: environment)
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
-        XCTAssertNotNil(events.waitForEvent("track", timeout: 60) { $0["title"] == "Cast Song" && $0["codec"] != nil },
-                        "the station plays locally first: \(oton.directory.read("stderr.log"))")
+        XCTAssertNotNil(
+            events.waitForEvent("track", timeout: 60) { $0["title"] == "Cast Song" && $0["codec"] != nil },
+            "the station plays locally first: \(oton.directory.read("stderr.log"))")
         return (oton, events)
     }
 
@@ -157,20 +162,27 @@ final class UPnPNamespaceScenarios: XCTestCase {
     /// One SOAP action sent straight to gmediarender's AVTransport (not through the plugin).
     private func avTransport(port: UInt16, _ action: String) throws -> String {
         let body = """
-        <?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" s:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"><s:Body><u:\(action) xmlns:u="urn:schemas-upnp-org:service:AVTransport:1"><InstanceID>0</InstanceID></u:\(action)></s:Body></s:Envelope>
-        """
-        let result = try runProcess("/usr/bin/curl", ["-s", "-m", "10", "-H", "Content-Type: text/xml; charset=\"utf-8\"",
-                                                      "-H", "SOAPACTION: \"urn:schemas-upnp-org:service:AVTransport:1#\(action)\"",
-                                                      "--data-binary", body, "http://\(Self.address):\(port)/upnp/control/rendertransport1"])
+            <?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" s:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"><s:Body><u:\(action) xmlns:u="urn:schemas-upnp-org:service:AVTransport:1"><InstanceID>0</InstanceID></u:\(action)></s:Body></s:Envelope>
+            """
+        let result = try runProcess(
+            "/usr/bin/curl",
+            [
+                "-s", "-m", "10", "-H", "Content-Type: text/xml; charset=\"utf-8\"",
+                "-H", "SOAPACTION: \"urn:schemas-upnp-org:service:AVTransport:1#\(action)\"",
+                "--data-binary", body, "http://\(Self.address):\(port)/upnp/control/rendertransport1",
+            ])
         return result.stdout
     }
 
     private func startRenderer(_ name: String, port: UInt16, extra: [String] = []) throws -> ManagedProcess {
         let log = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/null"))
-        let renderer = ManagedProcess(name: "gmediarender", executable: "/usr/bin/gmediarender",
-                                      arguments: ["-I", Self.interface, "-f", name, "-u", UUID().uuidString.lowercased(), "--port", String(port),
-                                                  "--gstout-audiosink=fakesink"] + extra,
-                                      stdout: log, stderr: log)
+        let renderer = ManagedProcess(
+            name: "gmediarender", executable: "/usr/bin/gmediarender",
+            arguments: [
+                "-I", Self.interface, "-f", name, "-u", UUID().uuidString.lowercased(), "--port", String(port),
+                "--gstout-audiosink=fakesink",
+            ] + extra,
+            stdout: log, stderr: log)
         try renderer.start()
         addTeardownBlock { renderer.stop() }
         // libupnp retries its bind until the veth's addresses settle; its description answers when it is up.
@@ -189,11 +201,12 @@ final class UPnPNamespaceScenarios: XCTestCase {
         let bus = try await PrivateSessionBus.start()
         defer { bus.stop() }
         let remotePort = try FreePort.allocate()
-        let (oton, events) = try await startOton(extraPlugins: """
-        ,
-        {"id": "org.oton.now-playing", "path": "libOtonNowPlaying.so", "config": {"notifications": false}},
-        {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(remotePort)"}}
-        """, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let (oton, events) = try await startOton(
+            extraPlugins: """
+                ,
+                {"id": "org.oton.now-playing", "path": "libOtonNowPlaying.so", "config": {"notifications": false}},
+                {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(remotePort)"}}
+                """, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         let remoteURL = try XCTUnwrap(try oton.ctl(["web-remote", "url"]).stdout.split(separator: "\n").first.map(String.init))
         let stateURL = remoteURL.replacingOccurrences(of: "/?token=", with: "/state?token=")
         let searchStarted = Date()
@@ -258,9 +271,10 @@ final class UPnPNamespaceScenarios: XCTestCase {
         XCTAssertEqual(try oton.ctl(["station", "Second FM"]).status, 0)
         let second = server.url(mount: "/second.mp3").absoluteString
         var pausedAgain = false
-        XCTAssertNotNil(events.waitForEvent("org.oton.cast.state", timeout: 60, where: { $0["url"] == second && $0["state"] == "casting" }) {
-            if $0.kind == "state", $0.fields["state"] == "paused" { pausedAgain = true } // a timeshift hold can come first
-        }, "the renderer was handed the new station: \(oton.directory.read("stderr.log"))")
+        XCTAssertNotNil(
+            events.waitForEvent("org.oton.cast.state", timeout: 60, where: { $0["url"] == second && $0["state"] == "casting" }) {
+                if $0.kind == "state", $0.fields["state"] == "paused" { pausedAgain = true }  // a timeshift hold can come first
+            }, "the renderer was handed the new station: \(oton.directory.read("stderr.log"))")
         try await pollUntilTrue(timeout: 60, interval: 0.5, "gmediarender plays the second station") { [self] in
             let media = (try? avTransport(port: 49494, "GetMediaInfo")) ?? ""
             let transport = (try? avTransport(port: 49494, "GetTransportInfo")) ?? ""
@@ -286,7 +300,9 @@ final class UPnPNamespaceScenarios: XCTestCase {
         }
         // The worker's memory after a cast and back, for its memory limit's margin (see the huge description's test).
         for pid in Self.descendants(of: oton.process.processIdentifier) where Self.commandLine(pid).contains("--worker") {
-            print("UPNP FIGURE: worker after casting: VmHWM \((Self.statusKiB(pid, "VmHWM") ?? 0) / 1024) MiB, VmData \((Self.statusKiB(pid, "VmData") ?? 0) / 1024) MiB")
+            print(
+                "UPNP FIGURE: worker after casting: VmHWM \((Self.statusKiB(pid, "VmHWM") ?? 0) / 1024) MiB, VmData \((Self.statusKiB(pid, "VmData") ?? 0) / 1024) MiB"
+            )
         }
         print(Self.passedMarker + "testCastingToGmediarenderAndBack")
     }
@@ -300,8 +316,9 @@ final class UPnPNamespaceScenarios: XCTestCase {
 
         // Played locally, the titleless Ogg station's codec is known.
         XCTAssertEqual(try oton.ctl(["station", "Quiet Ogg"]).status, 0)
-        XCTAssertNotNil(events.waitForEvent("track", timeout: 60) { $0["codec"] == "Vorbis" && $0["stream_url"] == ogg },
-                        "a track event names the codec of a titleless Ogg station: \(oton.directory.read("stderr.log"))")
+        XCTAssertNotNil(
+            events.waitForEvent("track", timeout: 60) { $0["codec"] == "Vorbis" && $0["stream_url"] == ogg },
+            "a track event names the codec of a titleless Ogg station: \(oton.directory.read("stderr.log"))")
         let status = try oton.connect().send(["status"])["data"]
         XCTAssertEqual(status?["codec"]?.stringValue, "Vorbis", "ctl --json status: \(String(describing: status))")
         let cast = try oton.ctl(["cast", "to", "Oton Ogg Renderer"])
@@ -316,9 +333,10 @@ final class UPnPNamespaceScenarios: XCTestCase {
         for (station, url) in [("Cast FM", server.url(mount: "/cast.mp3").absoluteString), ("Quiet Ogg", ogg)] {
             XCTAssertEqual(try oton.ctl(["station", station]).status, 0)
             var pausedAgain = false
-            XCTAssertNotNil(events.waitForEvent("org.oton.cast.state", timeout: 60, where: { $0["url"] == url && $0["state"] == "casting" }) {
-                if $0.kind == "state", $0.fields["state"] == "paused" { pausedAgain = true } // a timeshift hold can come first
-            }, "the renderer was handed \(station): \(oton.directory.read("stderr.log"))")
+            XCTAssertNotNil(
+                events.waitForEvent("org.oton.cast.state", timeout: 60, where: { $0["url"] == url && $0["state"] == "casting" }) {
+                    if $0.kind == "state", $0.fields["state"] == "paused" { pausedAgain = true }  // a timeshift hold can come first
+                }, "the renderer was handed \(station): \(oton.directory.read("stderr.log"))")
             if !pausedAgain {
                 XCTAssertNotNil(events.waitForEvent("state", timeout: 30) { $0["state"] == "paused" }, "not played locally beside the renderer: \(station)")
             }
@@ -351,7 +369,9 @@ final class UPnPNamespaceScenarios: XCTestCase {
         print(String(format: "UPNP FIGURE: a silent renderer's `cast to` failed after %.2f s (timeout_seconds 3)", seconds))
         XCTAssertNotEqual(hang.status, 0)
         XCTAssertTrue(hang.stderr.contains("did not answer GetProtocolInfo within 3 s"), hang.stderr)
-        XCTAssertTrue(hang.stderr.hasPrefix("oton: " + String(repeating: "A", count: 64) + "… did not answer"), "the renderer is named, cut short: \(hang.stderr.prefix(200))")
+        XCTAssertTrue(
+            hang.stderr.hasPrefix("oton: " + String(repeating: "A", count: 64) + "… did not answer"),
+            "the renderer is named, cut short: \(hang.stderr.prefix(200))")
         XCTAssertGreaterThan(seconds, 2.5)
         XCTAssertLessThan(seconds, 20, "the deadline holds")
         XCTAssertGreaterThan(hostile.requests("POST /hang/cm"), 0, "the call reached the silent renderer")
@@ -374,7 +394,10 @@ extension UPnPNamespaceScenarios {
         let otonPID = oton.process.processIdentifier
         // The worker at rest, for the figures (the limit must leave room above it).
         let idle = Self.descendants(of: otonPID).filter { Self.commandLine($0).contains("--worker") }
-        print("UPNP FIGURE: idle worker " + idle.map { "VmHWM \((Self.statusKiB($0, "VmHWM") ?? 0) / 1024) MiB, VmData \((Self.statusKiB($0, "VmData") ?? 0) / 1024) MiB" }.joined(separator: "; "))
+        print(
+            "UPNP FIGURE: idle worker "
+                + idle.map { "VmHWM \((Self.statusKiB($0, "VmHWM") ?? 0) / 1024) MiB, VmData \((Self.statusKiB($0, "VmData") ?? 0) / 1024) MiB" }.joined(
+                    separator: "; "))
         let hostile = try HostileRenderers(self, hugeMegabytes: 200)
         var workerPeakKiB = 0, workerPeakDataKiB = 0, otonPeakKiB = 0, workers = Set<pid_t>()
         let deadline = Date().addingTimeInterval(180)
@@ -386,12 +409,15 @@ extension UPnPNamespaceScenarios {
                 workerPeakDataKiB = max(workerPeakDataKiB, Self.statusKiB(pid, "VmData") ?? 0)
             }
             otonPeakKiB = max(otonPeakKiB, Self.statusKiB(otonPID, "VmHWM") ?? 0)
-            restarted = hostile.requests("GET /huge.xml") > 0
+            restarted =
+                hostile.requests("GET /huge.xml") > 0
                 && oton.directory.read("stderr.log").contains("plugin org.oton.upnp restarted in a new process")
             usleep(50_000)
         }
         let log = oton.directory.read("stderr.log")
-        print("UPNP FIGURE: huge description: worker peak VmHWM \(workerPeakKiB / 1024) MiB, VmData \(workerPeakDataKiB / 1024) MiB; oton VmHWM \(otonPeakKiB / 1024) MiB; workers seen \(workers.count); \(hostile.requests("GET /huge.xml")) fetches")
+        print(
+            "UPNP FIGURE: huge description: worker peak VmHWM \(workerPeakKiB / 1024) MiB, VmData \(workerPeakDataKiB / 1024) MiB; oton VmHWM \(otonPeakKiB / 1024) MiB; workers seen \(workers.count); \(hostile.requests("GET /huge.xml")) fetches"
+        )
         XCTAssertTrue(restarted, "the worker died at its limit and was restarted: \(log.suffix(3000))")
         let crash = log.split(separator: "\n").first { $0.contains("plugin org.oton.upnp ") && $0.contains("restarting in") }
         print("UPNP FIGURE: crash line: \(crash ?? "none")")
@@ -428,7 +454,8 @@ extension UPnPNamespaceScenarios {
     /// A "KEY: n kB" line of /proc/PID/status, in KiB; nil when the process is gone.
     static func statusKiB(_ pid: pid_t, _ key: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") }) else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") })
+        else { return nil }
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 }
@@ -446,9 +473,10 @@ final class HostileRenderers: @unchecked Sendable {
     /// `hugeMegabytes`: the one renderer instead, whose description is that many MiB.
     init(_ testCase: XCTestCase, hugeMegabytes: Int? = nil) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [TestPaths.root + "/Tests/Fixtures/hostile_renderer.py", UPnPNamespaceScenarios.address] + (hugeMegabytes.map { [String($0)] } ?? [])
+        process.arguments =
+            [TestPaths.root + "/Tests/Fixtures/hostile_renderer.py", UPnPNamespaceScenarios.address] + (hugeMegabytes.map { [String($0)] } ?? [])
         process.standardOutput = output
-        process.standardInput = input // the script exits when this closes
+        process.standardInput = input  // the script exits when this closes
         process.standardError = FileHandle.standardError
         try process.run()
         let process = self.process

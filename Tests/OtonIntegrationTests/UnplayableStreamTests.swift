@@ -13,8 +13,12 @@ final class UnplayableStreamTests: XCTestCase {
         let config = try directory.write("plugins.json", #"{"stations": [], "plugins": []}"#)
         let url = server.url(mount: "/missing.mp3").absoluteString
         let started = Date()
-        let result = try runProcess(TestPaths.oton, ["play", url, "--headless", "--retries", "1", "--config", config,
-                                                     "--events", directory.file("events.jsonl")])
+        let result = try runProcess(
+            TestPaths.oton,
+            [
+                "play", url, "--headless", "--retries", "1", "--config", config,
+                "--events", directory.file("events.jsonl"),
+            ])
         XCTAssertEqual(result.status, 3, result.stderr)
         XCTAssertTrue(result.stderr.contains("cannot play \(url)"), result.stderr)
         XCTAssertTrue(result.stderr.contains("HTTP 404"), result.stderr)
@@ -30,7 +34,9 @@ final class UnplayableStreamTests: XCTestCase {
     }
 
     func testURLServingHTMLIsStreamUnavailableAndNotRetried() throws {
-        let http = try LocalHTTPServer.start(routes: ["/page": .html("<html><body><h1>Welcome to our radio</h1>" + String(repeating: "<p>text</p>", count: 500) + "</body></html>")])
+        let http = try LocalHTTPServer.start(routes: [
+            "/page": .html("<html><body><h1>Welcome to our radio</h1>" + String(repeating: "<p>text</p>", count: 500) + "</body></html>")
+        ])
         defer { http.stop() }
         let harness = PlayerHarness(url: http.url("/page").absoluteString)
         harness.start()
@@ -77,8 +83,12 @@ final class UnplayableStreamTests: XCTestCase {
         for code in ["error-quark", "→ stream-unavailable", "HTTP 4]"] {
             XCTAssertFalse(result.stderr.contains(code), "codes are for --log-level debug: \(result.stderr)")
         }
-        let debug = try runProcess(TestPaths.oton, ["play", url, "--no-tui", "--audio-sink", "fakesink", "--retries", "0",
-                                                    "--log-level", "debug", "--config", config])
+        let debug = try runProcess(
+            TestPaths.oton,
+            [
+                "play", url, "--no-tui", "--audio-sink", "fakesink", "--retries", "0",
+                "--log-level", "debug", "--config", config,
+            ])
         // GStreamer's code, or libcurl's where the light engine receives (timeshift, on by default).
         XCTAssertTrue(debug.stderr.contains("gst-resource-error-quark") || debug.stderr.contains("[light engine]"), debug.stderr)
         XCTAssertTrue(debug.stderr.contains("→ stream-unavailable"), debug.stderr)

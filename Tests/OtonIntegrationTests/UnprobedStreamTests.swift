@@ -18,8 +18,9 @@ final class UnprobedStreamTests: XCTestCase {
         let events = try oton.connect(timeout: 30)
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
-        XCTAssertNotNil(events.waitForEvent("track", timeout: 40) { $0["title"]?.hasPrefix("Hostile") == true || $0["artist"] == "Hostile" },
-                        oton.directory.read("stderr.log"))
+        XCTAssertNotNil(
+            events.waitForEvent("track", timeout: 40) { $0["title"]?.hasPrefix("Hostile") == true || $0["artist"] == "Hostile" },
+            oton.directory.read("stderr.log"))
         XCTAssertEqual(server.requests("/icy"), 1, "one listener: \(oton.directory.read("stderr.log"))")
     }
 
@@ -36,14 +37,16 @@ final class UnprobedStreamTests: XCTestCase {
     func testAnExtensionlessPlaylistStillPlaysItsEntry() throws {
         let server = try HostileServer(self)
         let directory = try TemporaryDirectory(self)
-        let playlist = try directory.write("station", "[playlist]\nFile1=\(server.url("/icy?metaint=8192&meta=title"))\nTitle1=Entry FM\nNumberOfEntries=1\nVersion=2\n")
+        let playlist = try directory.write(
+            "station", "[playlist]\nFile1=\(server.url("/icy?metaint=8192&meta=title"))\nTitle1=Entry FM\nNumberOfEntries=1\nVersion=2\n")
         let url = server.url("/file?path=\(playlist.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? playlist)&type=audio%2Fx-scpls&rate=100000")
         let oton = try OtonProcess(self, arguments: ["play", url, "--headless"])
         let events = try oton.connect(timeout: 30)
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
-        XCTAssertNotNil(events.waitForEvent("track", timeout: 40) { $0["title"]?.hasPrefix("Hostile") == true || $0["artist"] == "Hostile" },
-                        oton.directory.read("stderr.log"))
+        XCTAssertNotNil(
+            events.waitForEvent("track", timeout: 40) { $0["title"]?.hasPrefix("Hostile") == true || $0["artist"] == "Hostile" },
+            oton.directory.read("stderr.log"))
         // A playlist's entries are looked at before one is chosen (a dead one falls through to the next).
         XCTAssertEqual(server.requests("/icy"), 2, "the resolver's look at the entry, then the stream: \(oton.directory.read("stderr.log"))")
         XCTAssertEqual(waitForRequests(server, "/file", atLeast: 2), 2, "the engine's look, then the resolver's: \(oton.directory.read("stderr.log"))")

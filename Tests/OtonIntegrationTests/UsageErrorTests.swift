@@ -7,8 +7,9 @@ final class UsageErrorTests: XCTestCase {
     private func oton(_ arguments: [String]) throws -> ProcessResult {
         let directory = try TemporaryDirectory(self)
         // No running oton anywhere: help must not try to reach one.
-        return try runProcess(TestPaths.oton, arguments,
-                              environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": directory.path]) { $1 })
+        return try runProcess(
+            TestPaths.oton, arguments,
+            environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": directory.path]) { $1 })
     }
 
     func testUsageErrorsExitTwoWithAHint() throws {
@@ -33,8 +34,9 @@ final class UsageErrorTests: XCTestCase {
 
     func testCtlWithNoOtonRunningSaysSoAndHowToStartOne() throws {
         let directory = try TemporaryDirectory(self)
-        let result = try runProcess(TestPaths.oton, ["ctl", "--instance", "x", "status"],
-                                    environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": directory.path]) { $1 })
+        let result = try runProcess(
+            TestPaths.oton, ["ctl", "--instance", "x", "status"],
+            environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": directory.path]) { $1 })
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.stderr.contains("no oton is running"), result.stderr)
         XCTAssertTrue(result.stderr.contains("oton play --instance x"), "how to start one: \(result.stderr)")

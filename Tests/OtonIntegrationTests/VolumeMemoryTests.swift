@@ -24,8 +24,9 @@ final class VolumeMemoryTests: XCTestCase {
 
     /// Starts `oton play` with its state in `state`, waits for playing, and returns the volume it started at (percent).
     private func play(state: String, extra: [String] = []) throws -> (OtonProcess, Int) {
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"] + extra, plugins: plugins,
-                                   environment: ["XDG_STATE_HOME": state])
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"] + extra, plugins: plugins,
+            environment: ["XDG_STATE_HOME": state])
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)

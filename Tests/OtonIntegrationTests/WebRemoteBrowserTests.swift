@@ -20,21 +20,23 @@ final class WebRemoteBrowserTests: XCTestCase {
 
     func testThePageShowsTheTitleFollowsTheStreamAndPausesPlayback() async throws {
         for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw NSError(domain: "web-remote", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(tool) is missing: run scripts/bootstrap (chromium, chromium-driver, python3-selenium)"])
+            throw NSError(
+                domain: "web-remote", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "\(tool) is missing: run scripts/bootstrap (chromium, chromium-driver, python3-selenium)"])
         }
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         _ = try await server.startSource(mount: "/second.mp3", format: .mp3, initialTitle: "Artist Z - Other Song", stationName: "Second FM")
         let port = try FreePort.allocate()
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"},
-                      {"name": "Second FM", "url": "\(server.url(mount: "/second.mp3"))"}],
-         "plugins": [
-           {"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so"},
-           {"id": "org.oton.share", "path": "libOtonShare.so"},
-           {"id": "org.oton.artwork", "path": "libOtonArtwork.so", "config": {"timeout_seconds": 2, "status_retry_seconds": []}},
-           {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(port)"}}
-         ]}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"},
+                          {"name": "Second FM", "url": "\(server.url(mount: "/second.mp3"))"}],
+             "plugins": [
+               {"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so"},
+               {"id": "org.oton.share", "path": "libOtonShare.so"},
+               {"id": "org.oton.artwork", "path": "libOtonArtwork.so", "config": {"timeout_seconds": 2, "status_retry_seconds": []}},
+               {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(port)"}}
+             ]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         let events = try oton.connect()
         try events.write(["subscribe"])
@@ -61,7 +63,7 @@ final class WebRemoteBrowserTests: XCTestCase {
         XCTAssertTrue(status.contains("sleep 30:00") || status.contains("sleep 29:"), status)
         XCTAssertEqual(try oton.ctl(["share"]).status, 0)
         XCTAssertNotNil(events.waitForEvent("org.oton.share"))
-        browser.write("continue") // the page then shows the countdown and the cover before its screenshots
+        browser.write("continue")  // the page then shows the countdown and the cover before its screenshots
         XCTAssertEqual(browser.nextLine(timeout: 30), "play-clicked", browser.diagnostics)
         XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "playing" }, "the page's button resumed playback")
         XCTAssertEqual(browser.nextLine(timeout: 30), "screenshots 2", browser.diagnostics)
@@ -70,8 +72,9 @@ final class WebRemoteBrowserTests: XCTestCase {
             XCTAssertGreaterThan(size ?? 0, 1000, name)
         }
         XCTAssertEqual(browser.nextLine(timeout: 15), "station-clicked", browser.diagnostics)
-        XCTAssertNotNil(events.waitForEvent("track", timeout: 20) { $0["station"] == "Second FM" && $0["title"] == "Other Song" },
-                        "the page's station button switched the player")
+        XCTAssertNotNil(
+            events.waitForEvent("track", timeout: 20) { $0["station"] == "Second FM" && $0["title"] == "Other Song" },
+            "the page's station button switched the player")
         browser.write("expect Other Song")
         XCTAssertEqual(browser.nextLine(timeout: 30), "station-shown", browser.diagnostics)
     }
@@ -102,7 +105,7 @@ final class LineProcess: @unchecked Sendable {
                 if chunk.isEmpty { break }
                 pending += chunk
                 while let newline = pending.firstIndex(of: 10) {
-                    let line = String(decoding: pending[pending.startIndex ..< newline], as: UTF8.self)
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                     pending = pending[(newline + 1)...]
                     lock.withLock { lines.append(line) }
                     arrived.signal()

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A raw HTTP/1.1 client on loopback for the web remote's tests: it sends exactly the bytes a test
@@ -49,7 +50,7 @@ final class WebRemoteHTTPClient {
         while true {
             let count = recv(fd, &buffer, buffer.count, 0)
             if count <= 0 { break }
-            data += buffer[0 ..< count]
+            data += buffer[0..<count]
         }
         let text = String(decoding: data, as: UTF8.self)
         guard let split = text.range(of: "\r\n\r\n"), let status = Int(text.split(separator: " ").dropFirst().first ?? "") else { return nil }
@@ -61,14 +62,14 @@ final class WebRemoteHTTPClient {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             if let end = firstEventEnd() {
-                let block = String(decoding: pending[0 ..< end], as: UTF8.self)
+                let block = String(decoding: pending[0..<end], as: UTF8.self)
                 pending.removeFirst(end + 2)
                 if let line = block.split(separator: "\n").first(where: { $0.hasPrefix("data: ") }) { return String(line.dropFirst(6)) }
                 continue
             }
             let count = recv(fd, &buffer, buffer.count, 0)
             if count <= 0 { return nil }
-            pending += buffer[0 ..< count]
+            pending += buffer[0..<count]
             if let head = headEnd() { pending.removeFirst(head + 4) }
         }
     }
@@ -78,7 +79,7 @@ final class WebRemoteHTTPClient {
         guard !headSkipped else { return nil }
         let text = Array("\r\n\r\n".utf8)
         guard pending.count >= 4 else { return nil }
-        for index in 0 ... pending.count - 4 where Array(pending[index ..< index + 4]) == text {
+        for index in 0...pending.count - 4 where Array(pending[index..<index + 4]) == text {
             headSkipped = true
             return index
         }
@@ -87,7 +88,7 @@ final class WebRemoteHTTPClient {
 
     private func firstEventEnd() -> Int? {
         guard headSkipped, pending.count >= 2 else { return nil }
-        for index in 0 ..< pending.count - 1 where pending[index] == 10 && pending[index + 1] == 10 { return index }
+        for index in 0..<pending.count - 1 where pending[index] == 10 && pending[index + 1] == 10 { return index }
         return nil
     }
 
@@ -95,7 +96,9 @@ final class WebRemoteHTTPClient {
     static func exchange(port: UInt16, _ request: String) throws -> Response {
         let client = try WebRemoteHTTPClient(port: port)
         client.send(request)
-        guard let response = client.readResponse() else { throw NSError(domain: "web-remote", code: 1, userInfo: [NSLocalizedDescriptionKey: "no response to \(request)"]) }
+        guard let response = client.readResponse() else {
+            throw NSError(domain: "web-remote", code: 1, userInfo: [NSLocalizedDescriptionKey: "no response to \(request)"])
+        }
         return response
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import IcecastFixture
 import OtonTestSupport
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The web remote facing a hostile LAN, against a real `oton play` of a real Icecast mount: a
@@ -25,9 +26,9 @@ final class WebRemoteHardeningTests: XCTestCase {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let port = try FreePort.allocate()
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(port)"}}]}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+             "plugins": [{"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(port)"}}]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         let events = try oton.connect()
         try events.write(["subscribe"])
@@ -57,17 +58,20 @@ final class WebRemoteHardeningTests: XCTestCase {
         let (oton, port, token) = try await start()
         let before = try residentKB(oton)
         for host in ["evil.com:\(port)", "127.0.0.1:\(port + 1)", "localhost.:\(port)", "10.0.0.7:\(port)", "127.0.0.1:\(port).evil.com"] {
-            for _ in 0 ..< 20 {
+            for _ in 0..<20 {
                 let reply = try WebRemoteHTTPClient.exchange(port: port, "GET /state?token=\(token) HTTP/1.1\r\nHost: \(host)\r\n\r\n")
                 XCTAssertEqual(reply.status, 403, host)
-                XCTAssertTrue(reply.body.hasPrefix("the Host header must name this remote (127.0.0.1, localhost, ::1 or the address it listens on, with port \(port))"), reply.body)
+                XCTAssertTrue(
+                    reply.body.hasPrefix("the Host header must name this remote (127.0.0.1, localhost, ::1 or the address it listens on, with port \(port))"),
+                    reply.body)
                 XCTAssertFalse(reply.body.contains("Song One"), host)
             }
         }
         let own = try WebRemoteHTTPClient.exchange(port: port, "GET /state?token=\(token) HTTP/1.1\r\nHost: localhost:\(port)\r\n\r\n")
         XCTAssertEqual(own.status, 200, own.head)
         XCTAssertTrue(own.body.contains("Song One"), own.body)
-        let twoHosts = try WebRemoteHTTPClient.exchange(port: port, "GET /state?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nHost: evil.com:\(port)\r\n\r\n")
+        let twoHosts = try WebRemoteHTTPClient.exchange(
+            port: port, "GET /state?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nHost: evil.com:\(port)\r\n\r\n")
         XCTAssertEqual(twoHosts.status, 400, twoHosts.head)
         XCTAssertTrue(twoHosts.body.contains("duplicate host header"), twoHosts.body)
         let filler = String(repeating: "a", count: 40 * 1024)
@@ -87,9 +91,9 @@ final class WebRemoteHardeningTests: XCTestCase {
         let before = try residentKB(oton)
         let attackStarted = Date()
         var idle: [HalfOpenConnection] = []
-        for _ in 0 ..< 120 { idle.append(try HalfOpenConnection(port: port)) }
+        for _ in 0..<120 { idle.append(try HalfOpenConnection(port: port)) }
         var partial: [HalfOpenConnection] = []
-        for index in 0 ..< 40 {
+        for index in 0..<40 {
             // From other loopback addresses too: the total bound, not only the per-address one.
             let connection = try HalfOpenConnection(port: port, source: "127.0.0.\(2 + index % 8)")
             connection.send("GET /state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Slow: ")
@@ -97,13 +101,13 @@ final class WebRemoteHardeningTests: XCTestCase {
         }
         print("web remote: 160 slowloris connections made in \(String(format: "%.2f", Date().timeIntervalSince(attackStarted))) s")
         var slowest = 0.0
-        for _ in 0 ..< 5 {
+        for _ in 0..<5 {
             let asked = Date()
             let state = try WebRemoteHTTPClient.exchange(port: port, "GET /state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Oton-Token: \(token)\r\n\r\n")
             slowest = max(slowest, Date().timeIntervalSince(asked))
             XCTAssertEqual(state.status, 200, state.head)
             XCTAssertTrue(state.body.contains("Song One"), state.body)
-            idle.append(try HalfOpenConnection(port: port)) // the attack goes on between requests
+            idle.append(try HalfOpenConnection(port: port))  // the attack goes on between requests
         }
         let tokenless = try WebRemoteHTTPClient.exchange(port: port, "GET /state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
         XCTAssertEqual(tokenless.status, 401, "a whole head without the token is judged and refused at once")
@@ -113,7 +117,9 @@ final class WebRemoteHardeningTests: XCTestCase {
         XCTAssertTrue(stream.nextEvent()?.contains("Song One") == true, "the token holder's page opens its event channel")
         let held = try residentKB(oton)
         let open = (idle + partial).filter(\.isOpen).count
-        print("web remote: token holder answered in at most \(String(format: "%.3f", slowest)) s with \(idle.count + partial.count) slowloris connections made, \(open) still open; RSS \(before) kB → \(held) kB")
+        print(
+            "web remote: token holder answered in at most \(String(format: "%.3f", slowest)) s with \(idle.count + partial.count) slowloris connections made, \(open) still open; RSS \(before) kB → \(held) kB"
+        )
         XCTAssertLessThan(slowest, 5, "prompt (milliseconds when idle; the margin is for a loaded machine)")
         XCTAssertLessThanOrEqual(open, 32, "the server keeps at most 32 waiting connections (8 from one address)")
         XCTAssertLessThanOrEqual(idle.filter(\.isOpen).count, 8, "at most 8 from one address")
@@ -128,14 +134,14 @@ final class WebRemoteHardeningTests: XCTestCase {
         XCTAssertEqual(try oton.ctl(["volume", "50"]).status, 0)
         // Another event (a state or title) may come first on a loaded machine: the volume one must follow.
         var live = false
-        for _ in 0 ..< 20 {
+        for _ in 0..<20 {
             guard let event = stream.nextEvent() else { break }
             if event.contains(#""volume":0.5"#) { live = true; break }
         }
         XCTAssertTrue(live, "the token holder's event channel stays open and live")
 
         // Hold a fresh attack while oton is told to stop.
-        for _ in 0 ..< 64 { idle.append(try HalfOpenConnection(port: port)) }
+        for _ in 0..<64 { idle.append(try HalfOpenConnection(port: port)) }
         assertSIGTERMEndsIt(oton, "during a slowloris attack")
     }
 }
@@ -151,13 +157,15 @@ final class HalfOpenConnection {
             var local = sockaddr_in()
             local.sin_family = sa_family_t(AF_INET)
             local.sin_addr.s_addr = inet_addr(source)
-            _ = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            _ = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 20, tv_usec: 0) // bounds connect() too
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)  // bounds connect() too
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }

@@ -12,19 +12,23 @@ import XCTest
 final class WebRemoteLookTests: XCTestCase {
     func testAStationWithoutCoverShowsTheBuiltInPictureTintedAndInTheBrowsersLanguage() async throws {
         for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw NSError(domain: "web-remote", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(tool) is missing: run scripts/bootstrap (chromium, chromium-driver, python3-selenium)"])
+            throw NSError(
+                domain: "web-remote", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "\(tool) is missing: run scripts/bootstrap (chromium, chromium-driver, python3-selenium)"])
         }
         let server = try await IcecastServer.start()
         defer { server.stop() }
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let port = try FreePort.allocate()
-        let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [
-           {"id": "org.oton.artwork", "path": "libOtonArtwork.so", "config": {"timeout_seconds": 2, "status_retry_seconds": []}},
-           {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(port)"}}
-         ]}
-        """)
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Test FM", "--headless"],
+            plugins: """
+                {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+                 "plugins": [
+                   {"id": "org.oton.artwork", "path": "libOtonArtwork.so", "config": {"timeout_seconds": 2, "status_retry_seconds": []}},
+                   {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(port)"}}
+                 ]}
+                """)
         let events = try oton.connect()
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)

@@ -31,13 +31,13 @@ final class WebRemoteTests: XCTestCase {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let port = try FreePort.allocate()
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}\(extraStations)],
-         "plugins": [
-           {"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so"},\(extraPlugins)
-           {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so",\(isolation.map { #" "isolation": "\#($0)","# } ?? "")
-            "config": {"listen": "127.0.0.1:\(port)", "max_event_clients": \(maxEventClients)}}
-         ]}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}\(extraStations)],
+             "plugins": [
+               {"id": "org.oton.sleep-timer", "path": "libOtonSleepTimer.so"},\(extraPlugins)
+               {"id": "org.oton.web-remote", "path": "libOtonWebRemote.so",\(isolation.map { #" "isolation": "\#($0)","# } ?? "")
+                "config": {"listen": "127.0.0.1:\(port)", "max_event_clients": \(maxEventClients)}}
+             ]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         let events = try oton.connect()
         try events.write(["subscribe"])
@@ -60,15 +60,19 @@ final class WebRemoteTests: XCTestCase {
     }
 
     private func post(_ remote: Remote, _ body: String, headers: String) throws -> WebRemoteHTTPClient.Response {
-        try WebRemoteHTTPClient.exchange(port: remote.port, "POST /action HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\(headers)\r\n\(body)")
+        try WebRemoteHTTPClient.exchange(
+            port: remote.port,
+            "POST /action HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\(headers)\r\n\(body)"
+        )
     }
 
     /// The issue asks that the remote run isolated too: the page, its actions, and the commands it
     /// runs (sleep, stations) all work from a child process.
     func testTheRemoteWorksIsolatedInAProcessOfItsOwn() async throws {
         let remote = try await start(isolation: "process")
-        XCTAssertTrue(remote.oton.directory.read("stderr.log").contains("plugin org.oton.web-remote 0.1.0 started in its own process"),
-                      remote.oton.directory.read("stderr.log"))
+        XCTAssertTrue(
+            remote.oton.directory.read("stderr.log").contains("plugin org.oton.web-remote 0.1.0 started in its own process"),
+            remote.oton.directory.read("stderr.log"))
         let state = try get(remote, "/state?token=\(remote.token)")
         XCTAssertEqual(state.status, 200)
         XCTAssertTrue(state.body.contains(#""title":"Song One""#), state.body)
@@ -77,7 +81,7 @@ final class WebRemoteTests: XCTestCase {
         let set = remote.events.waitForEvent("org.oton.sleep.set")
         XCTAssertEqual(set?["seconds"], "1800", "the sleep command ran from the child, through oton: \(String(describing: set))")
         var stations = ""
-        for _ in 0 ..< 100 where !stations.contains(#""name":"Test FM""#) {
+        for _ in 0..<100 where !stations.contains(#""name":"Test FM""#) {
             stations = try get(remote, "/state?token=\(remote.token)").body
             usleep(50_000)
         }
@@ -94,16 +98,20 @@ final class WebRemoteTests: XCTestCase {
     /// for its Host; the same request with this remote's Host is served.
     func testARebindingPageIsRefusedForItsHostEvenWithTheToken() async throws {
         let remote = try await start()
-        let rebound = try WebRemoteHTTPClient.exchange(port: remote.port,
-            "POST /action HTTP/1.1\r\nHost: evil.com:\(remote.port)\r\nOrigin: http://evil.com:\(remote.port)\r\nX-Oton-Token: \(remote.token)\r\nContent-Type: application/json\r\nContent-Length: 18\r\n\r\n{\"action\":\"pause\"}")
+        let rebound = try WebRemoteHTTPClient.exchange(
+            port: remote.port,
+            "POST /action HTTP/1.1\r\nHost: evil.com:\(remote.port)\r\nOrigin: http://evil.com:\(remote.port)\r\nX-Oton-Token: \(remote.token)\r\nContent-Type: application/json\r\nContent-Length: 18\r\n\r\n{\"action\":\"pause\"}"
+        )
         XCTAssertEqual(rebound.status, 403, rebound.head + rebound.body)
         XCTAssertTrue(rebound.body.contains("Host"), rebound.body)
         let read = try WebRemoteHTTPClient.exchange(port: remote.port, "GET /state?token=\(remote.token) HTTP/1.1\r\nHost: evil.com:\(remote.port)\r\n\r\n")
         XCTAssertEqual(read.status, 403, "nor can it read the state")
         XCTAssertFalse(read.body.contains("Song One"))
         XCTAssertTrue(try remote.oton.ctl(["status"]).stdout.hasPrefix("playing"), "nothing above paused playback")
-        let own = try WebRemoteHTTPClient.exchange(port: remote.port,
-            "POST /action HTTP/1.1\r\nHost: localhost:\(remote.port)\r\nOrigin: http://localhost:\(remote.port)\r\nX-Oton-Token: \(remote.token)\r\nContent-Type: application/json\r\nContent-Length: 18\r\n\r\n{\"action\":\"pause\"}")
+        let own = try WebRemoteHTTPClient.exchange(
+            port: remote.port,
+            "POST /action HTTP/1.1\r\nHost: localhost:\(remote.port)\r\nOrigin: http://localhost:\(remote.port)\r\nX-Oton-Token: \(remote.token)\r\nContent-Type: application/json\r\nContent-Length: 18\r\n\r\n{\"action\":\"pause\"}"
+        )
         XCTAssertEqual(own.status, 202, own.head + own.body)
         XCTAssertNotNil(remote.events.waitForEvent("state") { $0["state"] == "paused" }, "this remote's own Host is served")
     }
@@ -114,9 +122,9 @@ final class WebRemoteTests: XCTestCase {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
         let port = try FreePort.allocate()
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "0.0.0.0:\(port)"}}]}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+             "plugins": [{"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "0.0.0.0:\(port)"}}]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         _ = try oton.connect()
         let reply = try oton.ctl(["web-remote", "url"])
@@ -143,14 +151,19 @@ final class WebRemoteTests: XCTestCase {
         // A foreign page: it may know the URL (even the token, from a leaked link) but cannot add our header.
         let foreignForm = try post(remote, #"{"action":"pause"}"#, headers: "Origin: http://evil.example\r\n")
         XCTAssertEqual(foreignForm.status, 401)
-        let foreignWithQueryToken = try WebRemoteHTTPClient.exchange(port: remote.port,
-            "POST /action?token=\(remote.token) HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\nOrigin: http://evil.example\r\nContent-Length: 18\r\n\r\n{\"action\":\"pause\"}")
+        let foreignWithQueryToken = try WebRemoteHTTPClient.exchange(
+            port: remote.port,
+            "POST /action?token=\(remote.token) HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\nOrigin: http://evil.example\r\nContent-Length: 18\r\n\r\n{\"action\":\"pause\"}"
+        )
         XCTAssertEqual(foreignWithQueryToken.status, 403)
-        let sameOriginQueryOnly = try WebRemoteHTTPClient.exchange(port: remote.port,
+        let sameOriginQueryOnly = try WebRemoteHTTPClient.exchange(
+            port: remote.port,
             "POST /action?token=\(remote.token) HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\nContent-Length: 18\r\n\r\n{\"action\":\"pause\"}")
         XCTAssertEqual(sameOriginQueryOnly.status, 403, "the token must be in the header for actions")
-        let preflight = try WebRemoteHTTPClient.exchange(port: remote.port,
-            "OPTIONS /action?token=\(remote.token) HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\nOrigin: http://evil.example\r\nAccess-Control-Request-Headers: x-oton-token\r\n\r\n")
+        let preflight = try WebRemoteHTTPClient.exchange(
+            port: remote.port,
+            "OPTIONS /action?token=\(remote.token) HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\nOrigin: http://evil.example\r\nAccess-Control-Request-Headers: x-oton-token\r\n\r\n"
+        )
         XCTAssertNotEqual(preflight.status, 200)
         XCTAssertFalse(preflight.head.lowercased().contains("access-control-allow"), preflight.head)
         XCTAssertTrue(try remote.oton.ctl(["status"]).stdout.hasPrefix("playing"), "nothing above paused playback")
@@ -164,17 +177,19 @@ final class WebRemoteTests: XCTestCase {
         XCTAssertEqual(state.status, 200)
         XCTAssertTrue(state.body.contains(#""title":"Song One""#), state.body)
         XCTAssertEqual(try get(remote, "/artwork?token=\(remote.token)").status, 404, "no artwork plugin, no artwork")
-        let oversized = try WebRemoteHTTPClient.exchange(port: remote.port,
+        let oversized = try WebRemoteHTTPClient.exchange(
+            port: remote.port,
             "POST /action HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\nX-Oton-Token: \(remote.token)\r\nContent-Length: 1000000\r\n\r\n")
         XCTAssertEqual(oversized.status, 413)
     }
 
     func testArtworkSleepAndShareEventsReachThePageAndTheArtworkIsServedNotItsPath() async throws {
-        let remote = try await start(extraPlugins: """
+        let remote = try await start(
+            extraPlugins: """
 
-           {"id": "org.oton.share", "path": "libOtonShare.so"},
-           {"id": "org.oton.artwork", "path": "libOtonArtwork.so", "config": {"timeout_seconds": 2, "status_retry_seconds": []}},
-        """)
+                   {"id": "org.oton.share", "path": "libOtonShare.so"},
+                   {"id": "org.oton.artwork", "path": "libOtonArtwork.so", "config": {"timeout_seconds": 2, "status_retry_seconds": []}},
+                """)
         let artwork = try XCTUnwrap(remote.events.waitForEvent("org.oton.artwork.ready"), "the artwork plugin's built-in image")
         let path = try XCTUnwrap(artwork["path"])
         let image = try get(remote, "/artwork?token=\(remote.token)&v=1")
@@ -195,7 +210,7 @@ final class WebRemoteTests: XCTestCase {
         if let colour = artwork["color"] { XCTAssertEqual(object["color"] as? String, colour) }
         let sleep = try XCTUnwrap(object["sleep"] as? [String: Any], state)
         XCTAssertEqual(sleep["action"] as? String, "stop")
-        XCTAssertTrue((590 ... 600).contains(sleep["remaining_seconds"] as? Int ?? 0), state)
+        XCTAssertTrue((590...600).contains(sleep["remaining_seconds"] as? Int ?? 0), state)
         let share = try XCTUnwrap(object["share"] as? [String: Any])
         XCTAssertTrue((share["text"] as? String ?? "").contains("Song One"), state)
         XCTAssertFalse((share["links"] as? [String] ?? []).isEmpty, state)
@@ -248,11 +263,11 @@ final class WebRemoteTests: XCTestCase {
 
     func testAPortInUseIsAClearErrorAndPlaybackGoesOn() async throws {
         _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Test FM")
-        let taken = server.port // Icecast listens there
+        let taken = server.port  // Icecast listens there
         let plugins = """
-        {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
-         "plugins": [{"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(taken)"}}]}
-        """
+            {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
+             "plugins": [{"id": "org.oton.web-remote", "path": "libOtonWebRemote.so", "config": {"listen": "127.0.0.1:\(taken)"}}]}
+            """
         let oton = try OtonProcess(self, arguments: ["play", "Test FM", "--headless"], plugins: plugins)
         let events = try oton.connect()
         try events.write(["subscribe"])
@@ -300,7 +315,8 @@ final class WebRemoteTests: XCTestCase {
         XCTAssertTrue(paused, "the page hears of it too")
         XCTAssertEqual(try post(remote, #"{"action":"volume","value":0.4}"#, headers: "X-Oton-Token: \(remote.token)\r\n").status, 202)
         XCTAssertNotNil(remote.events.waitForEvent("volume") { $0["volume"] == "0.400" })
-        XCTAssertEqual(try post(remote, #"{"action":"volume","value":9}"#, headers: "X-Oton-Token: \(remote.token)\r\n").status, 400, "a bad value is refused, with why")
+        XCTAssertEqual(
+            try post(remote, #"{"action":"volume","value":9}"#, headers: "X-Oton-Token: \(remote.token)\r\n").status, 400, "a bad value is refused, with why")
     }
 
     func testTwoHundredEventClientsAndOneThatNeverReadsLeavePlaybackAndTheBusGoing() async throws {
@@ -311,17 +327,17 @@ final class WebRemoteTests: XCTestCase {
         XCTAssertNotNil(reader.nextEvent())
         var clients: [WebRemoteHTTPClient] = []
         var refused = 0
-        for _ in 0 ..< 199 {
+        for _ in 0..<199 {
             guard let client = try? WebRemoteHTTPClient(port: remote.port, timeoutSeconds: 5, receiveBuffer: 4096) else { refused += 1; continue }
             client.send("GET /events?token=\(remote.token) HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\n\r\n")
-            clients.append(client) // none of them ever reads
+            clients.append(client)  // none of them ever reads
         }
         // Flood the page state: every volume step is an update for 32 clients that never read. Each
         // step waits until the reading page has it, so the steps are 300 distinct updates (the server
         // sends the state as it is when it wakes: steps posted faster than that would merge).
         let started = Date()
         var lastVersion = -1
-        for step in 0 ..< 300 {
+        for step in 0..<300 {
             let value = String(format: "%.3f", Double(step % 100) / 100)
             _ = try? post(remote, "{\"action\":\"volume\",\"value\":\(value)}", headers: "X-Oton-Token: \(remote.token)\r\n")
             while let event = reader.nextEvent() {
@@ -331,7 +347,8 @@ final class WebRemoteTests: XCTestCase {
                 if version != lastVersion, abs(volume - Double(step % 100) / 100) < 0.0005 { lastVersion = version; break }
             }
         }
-        print("web remote: 300 actions with 200 event clients (\(refused) refused at connect) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        print(
+            "web remote: 300 actions with 200 event clients (\(refused) refused at connect) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
         try await server.setTitle(mount: "/live.mp3", title: "Artist C - Song Three")
         XCTAssertNotNil(remote.events.waitForEvent("track", timeout: 20) { $0["title"] == "Song Three" }, "the bus still delivers")
         XCTAssertTrue(try remote.oton.ctl(["status"]).stdout.hasPrefix("playing"), "playback goes on")
@@ -351,11 +368,11 @@ final class WebRemoteTests: XCTestCase {
         XCTAssertTrue(late.body.contains("too many event clients"), late.body)
         clients.removeAll()
         var fresh: String?
-        for _ in 0 ..< 50 where fresh == nil {
+        for _ in 0..<50 where fresh == nil {
             let stream = try WebRemoteHTTPClient(port: remote.port, timeoutSeconds: 5)
             stream.send("GET /events?token=\(remote.token) HTTP/1.1\r\nHost: 127.0.0.1:\(remote.port)\r\n\r\n")
             fresh = stream.nextEvent()
-            if fresh == nil { usleep(100_000) } // the server notices the closed sockets on its next poll
+            if fresh == nil { usleep(100_000) }  // the server notices the closed sockets on its next poll
         }
         XCTAssertTrue(fresh?.contains(#""title":"Song Three""#) == true, fresh ?? "no event stream")
         let stderr = remote.oton.directory.read("stderr.log")

@@ -7,7 +7,7 @@ import XCTest
 /// `oton window` on a ``DesktopSession``, with its own XDG folders and plugins.json, driven through
 /// AT-SPI by Tests/Fixtures/window/atspi_driver.py as a screen reader would, and checked through
 /// `oton ctl`. Teardown ends the window and every process below it (the player it started).
-final class WindowDriver: @unchecked Sendable { // its state is set up once; `window` only by the test's own thread
+final class WindowDriver: @unchecked Sendable {  // its state is set up once; `window` only by the test's own thread
     let desktop: DesktopSession
     let directory: TemporaryDirectory
     let environment: [String: String]
@@ -24,22 +24,23 @@ final class WindowDriver: @unchecked Sendable { // its state is set up once; `wi
         directory = try TemporaryDirectory(testCase)
         config = try directory.write("plugins.json", plugins)
         for folder in ["run", "data", "cache", "config"] {
-            try FileManager.default.createDirectory(atPath: directory.file(folder), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory.file(folder), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         }
         var environment = desktop.environment
         environment["XDG_RUNTIME_DIR"] = directory.file("run")
         environment["XDG_DATA_HOME"] = directory.file("data")
         environment["XDG_CACHE_HOME"] = directory.file("cache")
         environment["XDG_CONFIG_HOME"] = directory.file("config")
-        environment["GSK_RENDERER"] = "cairo" // no GL under Xvfb
+        environment["GSK_RENDERER"] = "cairo"  // no GL under Xvfb
         environment["GDK_BACKEND"] = "x11"
         environment["GTK_A11Y"] = "atspi"
         environment["NO_AT_BRIDGE"] = nil
         environment["LANG"] = "C.UTF-8"
         environment["LC_ALL"] = nil
         environment["LANGUAGE"] = nil
-        environment["PULSE_SERVER"] = "unix:/nonexistent" // the player plays into no device, as on a server
+        environment["PULSE_SERVER"] = "unix:/nonexistent"  // the player plays into no device, as on a server
         environment.merge(extra) { _, chosen in chosen }
         self.environment = environment
         testCase.addTeardownBlock { [self] in stop() }
@@ -49,9 +50,10 @@ final class WindowDriver: @unchecked Sendable { // its state is set up once; `wi
     @discardableResult
     func open(_ arguments: [String], log: String = "window.log") throws -> ManagedProcess {
         FileManager.default.createFile(atPath: directory.file(log), contents: nil)
-        let process = ManagedProcess(name: "oton window", executable: TestPaths.oton, arguments: ["window"] + arguments + ["--config", config],
-                                     environment: environment, stdout: FileHandle(forWritingAtPath: directory.file(log)),
-                                     stderr: FileHandle(forWritingAtPath: directory.file(log)))
+        let process = ManagedProcess(
+            name: "oton window", executable: TestPaths.oton, arguments: ["window"] + arguments + ["--config", config],
+            environment: environment, stdout: FileHandle(forWritingAtPath: directory.file(log)),
+            stderr: FileHandle(forWritingAtPath: directory.file(log)))
         try process.start()
         if window == nil { window = process }
         return process
@@ -62,7 +64,8 @@ final class WindowDriver: @unchecked Sendable { // its state is set up once; `wi
     /// One driver command's JSON answer (nil when it failed: no such node yet, the app not on the bus yet).
     func drive(_ words: [String]) -> [String: JSONValue]? {
         guard let result = try? runProcess("/usr/bin/timeout", ["--kill-after=5", "60", "/usr/bin/python3", Self.script] + words, environment: environment),
-              result.status == 0 else { return nil }
+            result.status == 0
+        else { return nil }
         return (try? JSONValue.parse(Data(result.stdout.utf8)))?.objectValue
     }
 
@@ -123,7 +126,8 @@ final class WindowDriver: @unchecked Sendable { // its state is set up once; `wi
     /// `oton ctl --instance INSTANCE status` data.
     func status(instance: String) -> [String: JSONValue]? {
         guard let result = try? runProcess(TestPaths.oton, ["ctl", "--instance", instance, "--json", "status"], environment: environment),
-              result.status == 0 else { return nil }
+            result.status == 0
+        else { return nil }
         return (try? JSONValue.parse(Data(result.stdout.utf8)))?["data"]?.objectValue
     }
 

@@ -36,15 +36,17 @@ final class WindowFeatureTests: XCTestCase {
         let folder = try TemporaryDirectory(self)
         let out = folder.file("recorded")
         let plugins = [
-            Self.plugin("org.oton.history", "OtonHistory", config: #"{"min_live_seconds": 1}"#), // (a 10 s play is no skip)
+            Self.plugin("org.oton.history", "OtonHistory", config: #"{"min_live_seconds": 1}"#),  // (a 10 s play is no skip)
             Self.plugin("org.oton.share", "OtonShare", config: #"{"clipboard": false}"#),
             Self.plugin("org.oton.sleep-timer", "OtonSleepTimer"),
             Self.plugin("org.oton.file-sink", "OtonFileSink", config: #"{"directory": "\#(out)", "mode": "on-demand", "min_seconds": 1, "partial": "keep"}"#),
             #"{"id": "org.oton.mqtt", "path": "\#(TestPaths.pluginLibrary("OtonMQTT"))", "enabled": false}"#,
         ].joined(separator: ", ")
         let lab = server.url(mount: "/lab.mp3").absoluteString
-        let driver = try WindowDriver(self, desktop: desktop, plugins: #"{"default_station": "Lab FM", "stations": [{"name": "Lab FM", "url": "\#(lab)"}, "#
-            + #"{"name": "Other FM", "url": "http://127.0.0.1:9/other.mp3"}], "plugins": [\#(plugins)]}"#)
+        let driver = try WindowDriver(
+            self, desktop: desktop,
+            plugins: #"{"default_station": "Lab FM", "stations": [{"name": "Lab FM", "url": "\#(lab)"}, "#
+                + #"{"name": "Other FM", "url": "http://127.0.0.1:9/other.mp3"}], "plugins": [\#(plugins)]}"#)
         // The desktop's music folder, where "Record this station" records (XDG user dirs, as GLib reads them).
         let music = driver.directory.file("music")
         _ = try driver.directory.write("config/user-dirs.dirs", "XDG_MUSIC_DIR=\"\(music)\"\n")
@@ -76,7 +78,8 @@ final class WindowFeatureTests: XCTestCase {
                 return lines.count == 2 && lines[0].hasSuffix("Artist B – Song Two · Lab FM") && lines[1].hasSuffix("Artist A – Song One · Lab FM")
             }
         } catch {
-            let asked = try? runProcess(TestPaths.oton, ["ctl", "--instance", "feat", "history", "--since", "today", "--format", "json"], environment: driver.environment)
+            let asked = try? runProcess(
+                TestPaths.oton, ["ctl", "--instance", "feat", "history", "--since", "today", "--format", "json"], environment: driver.environment)
             XCTFail("status: \(driver.text("History status") ?? "?"); the player: \(asked?.stdout ?? "") \(asked?.stderr ?? "")\n\(driver.tree())")
             throw error
         }
@@ -117,11 +120,12 @@ final class WindowFeatureTests: XCTestCase {
         let recorder = "window-record-\(window.pid)"
         try await pollUntilTrue(timeout: 60, "the station's recorder running") {
             guard let result = try? runProcess(TestPaths.oton, ["ctl", "--instance", recorder, "--json", "status"], environment: driver.environment),
-                  result.status == 0 else { return false }
+                result.status == 0
+            else { return false }
             return (try? JSONValue.parse(Data(result.stdout.utf8)))?["data"]?["recording"]?.int64Value == 1
         }
         XCTAssertTrue(driver.waitForButton("Stop recording this station"), driver.buttonNames().joined(separator: ", "))
-        try await Task.sleep(nanoseconds: 3_000_000_000) // some audio in the file
+        try await Task.sleep(nanoseconds: 3_000_000_000)  // some audio in the file
         XCTAssertTrue(driver.press("Stop recording this station"))
         try await pollUntilTrue(timeout: 60, "the recorder finished") {
             (try? runProcess(TestPaths.oton, ["ctl", "--instance", recorder, "status"], environment: driver.environment))?.status != 0
@@ -199,11 +203,14 @@ final class WindowFeatureTests: XCTestCase {
         let desktop = try await DesktopSession.start(width: 1280, height: 844)
         self.desktop = desktop
         let url = server.url(mount: "/art.mp3").absoluteString
-        let driver = try WindowDriver(self, desktop: desktop, plugins: #"{"stations": [{"name": "Art FM", "url": "\#(url)"}], "#
-            + #""plugins": [\#(Self.plugin("org.oton.artwork", "OtonArtwork"))]}"#)
-        let player = ManagedProcess(name: "oton play", executable: TestPaths.oton,
-                                    arguments: ["play", "--no-tui", "--instance", "attach", "--config", driver.config],
-                                    environment: driver.environment, stdout: FileHandle.nullDevice, stderr: FileHandle.nullDevice)
+        let driver = try WindowDriver(
+            self, desktop: desktop,
+            plugins: #"{"stations": [{"name": "Art FM", "url": "\#(url)"}], "#
+                + #""plugins": [\#(Self.plugin("org.oton.artwork", "OtonArtwork"))]}"#)
+        let player = ManagedProcess(
+            name: "oton play", executable: TestPaths.oton,
+            arguments: ["play", "--no-tui", "--instance", "attach", "--config", driver.config],
+            environment: driver.environment, stdout: FileHandle.nullDevice, stderr: FileHandle.nullDevice)
         try player.start()
         peers.append(player)
         try await pollUntilTrue(timeout: 60, "the player's artwork in its status") {
@@ -230,7 +237,7 @@ final class WindowFeatureTests: XCTestCase {
             let driver = try WindowDriver(self, desktop: desktop, plugins: plugins, extra: ["ADW_DEBUG_COLOR_SCHEME": "prefer-dark"])
             try driver.open(["--instance", "dark\(width)", "--size", "\(width)x\(height)"])
             XCTAssertTrue(driver.waitForButton("Quiet FM"), "\(driver.log)\n\(driver.tree())")
-            try await Task.sleep(nanoseconds: 1_000_000_000) // the frame after the rows (a screenshot is no assertion on time)
+            try await Task.sleep(nanoseconds: 1_000_000_000)  // the frame after the rows (a screenshot is no assertion on time)
             let path = try driver.screenshot("window-\(width)x\(height)-dark.png", width: width, height: height)
             XCTAssertEqual(try WindowDriver.size(path), "\(width)x\(height)")
             XCTAssertGreaterThan(try WindowDriver.colourCount(path), 16, "a drawn window, not a blank screen")

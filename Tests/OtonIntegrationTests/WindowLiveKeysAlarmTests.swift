@@ -28,8 +28,10 @@ final class WindowLiveKeysAlarmTests: XCTestCase {
         let lab = server.url(mount: "/lab.mp3").absoluteString
         // A directory that refuses at once: a search typed in the test fails fast, offline.
         let directory = "http://127.0.0.1:\(try FreePort.allocate())"
-        let driver = try WindowDriver(self, desktop: desktop, plugins: #"{\#(extra)"directory_server": "\#(directory)", "default_station": "Lab FM", "#
-            + #""stations": [{"name": "Lab FM", "url": "\#(lab)"}], "plugins": []}"#)
+        let driver = try WindowDriver(
+            self, desktop: desktop,
+            plugins: #"{\#(extra)"directory_server": "\#(directory)", "default_station": "Lab FM", "#
+                + #""stations": [{"name": "Lab FM", "url": "\#(lab)"}], "plugins": []}"#)
         try driver.open(["--instance", instance, "--size", "1280x800"])
         let first = driver.waitForText("Title") { $0 == "Song One" }
         XCTAssertTrue(first.matched, "saw \(first.last ?? "nothing"); log: \(driver.log)\n\(driver.tree())")
@@ -41,7 +43,8 @@ final class WindowLiveKeysAlarmTests: XCTestCase {
         do {
             try await pollUntilTrue(timeout: 60, what, condition)
         } catch {
-            XCTFail("\(what): status \(driver.status(instance: instance) ?? [:]); levelling toggle: \(driver.states("Loudness levelling") ?? [])\n\(driver.tree())")
+            XCTFail(
+                "\(what): status \(driver.status(instance: instance) ?? [:]); levelling toggle: \(driver.states("Loudness levelling") ?? [])\n\(driver.tree())")
             throw error
         }
     }

@@ -28,8 +28,10 @@ final class WindowTests: XCTestCase {
         let list = stations.map { "{\"name\": \(JSONText.quoted($0.0)), \"url\": \(JSONText.quoted($0.1))}" }.joined(separator: ",\n")
         let chosen = name.map { "\"default_station\": \(JSONText.quoted($0)), " } ?? ""
         // With the sleep timer, the artwork plugin too: its picture (the built-in one: no cover or logo here) and colour.
-        let plugins = sleepTimer ? #"{"id": "org.oton.sleep-timer", "path": "\#(TestPaths.pluginLibrary("OtonSleepTimer"))", "enabled": true}, "#
-            + #"{"id": "org.oton.artwork", "path": "\#(TestPaths.pluginLibrary("OtonArtwork"))", "enabled": true}"# : ""
+        let plugins =
+            sleepTimer
+            ? #"{"id": "org.oton.sleep-timer", "path": "\#(TestPaths.pluginLibrary("OtonSleepTimer"))", "enabled": true}, "#
+                + #"{"id": "org.oton.artwork", "path": "\#(TestPaths.pluginLibrary("OtonArtwork"))", "enabled": true}"# : ""
         return "{\(chosen)\"stations\": [\(list)], \"plugins\": [\(plugins)]}"
     }
 
@@ -43,9 +45,11 @@ final class WindowTests: XCTestCase {
         _ = try await server.startSource(mount: "/lab.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Lab FM")
         let desktop = try await startDesktop()
         let dead = "http://127.0.0.1:\(try FreePort.allocate())/gone.mp3"
-        let driver = try WindowDriver(self, desktop: desktop,
-                                      plugins: Self.plugins([("Lab FM", server.url(mount: "/lab.mp3").absoluteString), ("Dead FM", dead)], default: "Lab FM",
-                                                    sleepTimer: true))
+        let driver = try WindowDriver(
+            self, desktop: desktop,
+            plugins: Self.plugins(
+                [("Lab FM", server.url(mount: "/lab.mp3").absoluteString), ("Dead FM", dead)], default: "Lab FM",
+                sleepTimer: true))
         let started = Date()
         let window = try driver.open(["--instance", "win", "--size", "1280x800"])
 
@@ -53,8 +57,9 @@ final class WindowTests: XCTestCase {
         XCTAssertTrue(first.matched, "the title label shows the station's title; saw \(first.last ?? "nothing"); log: \(driver.log)\n\(driver.tree())")
         print("[measure] oton window: launch → title shown in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
         XCTAssertEqual(driver.text("Artist"), "Artist A")
-        XCTAssertEqual(driver.status(instance: "win")?["state"]?.stringValue.map { ["playing", "buffering"].contains($0) }, true,
-                       "the window started a player as instance win")
+        XCTAssertEqual(
+            driver.status(instance: "win")?["state"]?.stringValue.map { ["playing", "buffering"].contains($0) }, true,
+            "the window started a player as instance win")
 
         // The artwork plugin's picture replaces the window's own (here its built-in one: no cover or logo).
         try await pollUntilTrue(timeout: 60, "the artwork plugin's picture") {
@@ -82,8 +87,9 @@ final class WindowTests: XCTestCase {
         // Beside it, `oton ctl subscribe` says when the player's bus carried the change (how much is the window's).
         let events = driver.directory.file("events.jsonl")
         FileManager.default.createFile(atPath: events, contents: nil)
-        let subscriber = ManagedProcess(name: "oton ctl subscribe", executable: TestPaths.oton, arguments: ["ctl", "--instance", "win", "subscribe"],
-                                        environment: driver.environment, stdout: FileHandle(forWritingAtPath: events))
+        let subscriber = ManagedProcess(
+            name: "oton ctl subscribe", executable: TestPaths.oton, arguments: ["ctl", "--instance", "win", "subscribe"],
+            environment: driver.environment, stdout: FileHandle(forWritingAtPath: events))
         try subscriber.start()
         defer { subscriber.stop() }
         try await pollUntilTrue(timeout: 60, "the subscription") { driver.directory.read("events.jsonl").contains("\"event\"") }
@@ -101,8 +107,9 @@ final class WindowTests: XCTestCase {
         // bounded at 5 s; the whole path gets a margin a loaded CI machine keeps.
         XCTAssertLessThan(seconds - onBus, 5, "the title label follows the bus's track event within 5 s")
         XCTAssertLessThan(seconds, 30, "the title follows an ICY change")
-        print("[measure] oton window: ICY title change sent → track event on the bus in \(String(format: "%.2f", onBus)) s, "
-            + "→ title label changed in \(String(format: "%.2f", seconds)) s")
+        print(
+            "[measure] oton window: ICY title change sent → track event on the bus in \(String(format: "%.2f", onBus)) s, "
+                + "→ title label changed in \(String(format: "%.2f", seconds)) s")
 
         // Pango markup in a title is text: the label's text is the title the player has, character for
         // character (the host decodes character references such as &amp; itself; tags stay).
@@ -155,8 +162,9 @@ final class WindowTests: XCTestCase {
         XCTAssertTrue(gaveUp.matched, "saw \(gaveUp.last ?? "nothing")")
         let error = driver.text("Error") ?? ""
         let reported = driver.status(instance: "win")?["error"]?["message"]?.stringValue ?? "?"
-        XCTAssertTrue(error.hasPrefix(reported) && error.count > reported.count,
-                      "the error label has the player's message and its suggestion: \(error) / \(reported)")
+        XCTAssertTrue(
+            error.hasPrefix(reported) && error.count > reported.count,
+            "the error label has the player's message and its suggestion: \(error) / \(reported)")
 
         // Ctrl+1 plays the first favourite, as the keyboard types it (XTest, through the AT-SPI registry).
         XCTAssertNotNil(driver.drive(["keys", "Control_L+1"]))
@@ -188,11 +196,12 @@ final class WindowTests: XCTestCase {
         let found = server.url(mount: "/found.mp3").absoluteString
         let directory = try FakeStationDirectory(stations: [
             #"{"stationuuid": "11111111-2222-3333-4444-555555555555", "name": "Found FM", "url": "\#(found)", "codec": "MP3", "bitrate": 128, "#
-                + #""countrycode": "DE", "tags": "jazz,swing", "lastcheckok": 1}"#,
+                + #""countrycode": "DE", "tags": "jazz,swing", "lastcheckok": 1}"#
         ])
         defer { directory.stop() }
         let desktop = try await startDesktop()
-        let plugins = #"{"directory_server": "\#(directory.url)", "default_station": "Home FM", "#
+        let plugins =
+            #"{"directory_server": "\#(directory.url)", "default_station": "Home FM", "#
             + #""stations": [{"name": "Home FM", "url": "\#(server.url(mount: "/home.mp3").absoluteString)"}], "plugins": []}"#
         let driver = try WindowDriver(self, desktop: desktop, plugins: plugins)
         try driver.open(["--instance", "search"])

@@ -13,13 +13,13 @@ final class WishlistRecordTests: XCTestCase {
     func testTenMountsKeepExactlyTheWishedTrackOnceAndAgainOnlyWhenAsked() async throws {
         let server = try await IcecastServer.start()
         defer { server.stop() }
-        let mounts = (0 ..< 10).map { "/m\($0).mp3" }
+        let mounts = (0..<10).map { "/m\($0).mp3" }
         for (index, mount) in mounts.enumerated() {
             _ = try await server.startSource(mount: mount, format: .mp3, initialTitle: "Band \(index) - Song A", stationName: "FM \(index)")
         }
         let stations = mounts.enumerated().map { #"{"name": "FM \#($0.offset)", "url": "\#(server.url(mount: $0.element).absoluteString)"}"# }
         let config = #"{"stations": [\#(stations.joined(separator: ", "))], "plugins": []}"#
-        let data = try TemporaryDirectory(self).file("data") // the kept wishes, shared by both recorders
+        let data = try TemporaryDirectory(self).file("data")  // the kept wishes, shared by both recorders
         let recorder = try RecordHarness(self, url: "--all", extra: ["--wishlist"], environment: ["XDG_DATA_HOME": data], config: config)
         try addWish("кино - звезда*", beside: recorder)
         try recorder.start()
@@ -28,23 +28,24 @@ final class WishlistRecordTests: XCTestCase {
         // Every station starts a whole track that is no wish (they must all be dropped).
         for (index, mount) in mounts.enumerated() { try await server.setTitle(mount: mount, title: "Band \(index) - Song B") }
         try waitForTracks(recorder, count: 10, title: "Song B")
-        let chosen = Int.random(in: 0 ..< 10)
+        let chosen = Int.random(in: 0..<10)
         let nearMiss = (chosen + 1) % 10
-        try await Task.sleep(nanoseconds: UInt64.random(in: 1_000_000_000 ... 4_000_000_000)) // the random moment
+        try await Task.sleep(nanoseconds: UInt64.random(in: 1_000_000_000...4_000_000_000))  // the random moment
         // Each title change is taken at the middle of its admin request (the server applies it somewhere inside).
         let wishStarted = try await timed { try await server.setTitle(mount: mounts[chosen], title: Self.wished) }
-        try await server.setTitle(mount: mounts[nearMiss], title: "Кино Кинович - Звезда") // another artist: no wish
+        try await server.setTitle(mount: mounts[nearMiss], title: "Кино Кинович - Звезда")  // another artist: no wish
         let heard = try XCTUnwrap(recorder.waitForEvent("org.oton.wish.heard", timeout: 30), recorder.stderr)
         XCTAssertEqual(heard["station"], "FM \(chosen)")
         XCTAssertEqual(heard["artist"], "КИНО")
         XCTAssertEqual(heard["title"], "Звезда по имени Солнце")
         XCTAssertEqual(heard["identity"], "кино - звезда по имени солнце")
         XCTAssertEqual(heard["keep"], "true")
-        try await Task.sleep(nanoseconds: 6_000_000_000) // the wished track plays for a while
+        try await Task.sleep(nanoseconds: 6_000_000_000)  // the wished track plays for a while
         let wishEnded = try await timed { try await server.setTitle(mount: mounts[chosen], title: "Band \(chosen) - Song C") }
         for (index, mount) in mounts.enumerated() where index != chosen { try await server.setTitle(mount: mount, title: "Band \(index) - Song C") }
-        let kept = try XCTUnwrap(recorder.waitForEvent("org.oton.recording.finished", timeout: 30) { $0["sequence"] == heard["sequence"] && $0["status"] == "complete" },
-                                 recorder.stderr)
+        let kept = try XCTUnwrap(
+            recorder.waitForEvent("org.oton.recording.finished", timeout: 30) { $0["sequence"] == heard["sequence"] && $0["status"] == "complete" },
+            recorder.stderr)
         try waitForTracks(recorder, count: 10, title: "Song C")
 
         // The same track again, from another station and in another case: heard, not kept.
@@ -55,8 +56,9 @@ final class WishlistRecordTests: XCTestCase {
         XCTAssertEqual(again["why"], "kept-before")
         try await Task.sleep(nanoseconds: 3_000_000_000)
         try await server.setTitle(mount: mounts[other], title: "Band \(other) - Song D")
-        let notAgain = try XCTUnwrap(recorder.waitForEvent("org.oton.recording.finished", timeout: 30) { $0["sequence"] == again["sequence"] },
-                                     recorder.stderr)
+        let notAgain = try XCTUnwrap(
+            recorder.waitForEvent("org.oton.recording.finished", timeout: 30) { $0["sequence"] == again["sequence"] },
+            recorder.stderr)
         XCTAssertEqual(notAgain["status"], "dropped")
         XCTAssertEqual(notAgain["reason_code"], "wish-not-kept")
         XCTAssertEqual(recorder.stop(), 0, recorder.stderr)
@@ -79,8 +81,9 @@ final class WishlistRecordTests: XCTestCase {
         // Icecast's burst to a new listener (64 KiB, 4 s here) must not reach back to the title change,
         // or the recorder would hear the wish from its first byte.
         try await Task.sleep(nanoseconds: 8_000_000_000)
-        let second = try RecordHarness(self, url: server.url(mount: mounts[chosen]).absoluteString,
-                                       extra: ["--wishlist", "--again", "--partial", "keep"], environment: ["XDG_DATA_HOME": data], config: config)
+        let second = try RecordHarness(
+            self, url: server.url(mount: mounts[chosen]).absoluteString,
+            extra: ["--wishlist", "--again", "--partial", "keep"], environment: ["XDG_DATA_HOME": data], config: config)
         try addWish("кино - звезда*", beside: second)
         try second.start()
         let middle = try XCTUnwrap(second.waitForEvent("org.oton.wish.heard", timeout: 30), second.stderr)
@@ -97,10 +100,12 @@ final class WishlistRecordTests: XCTestCase {
         try await server.setTitle(mount: mounts[chosen], title: "Band \(chosen) - Song F")
         XCTAssertNotNil(second.waitForEvent("org.oton.recording.finished", timeout: 30) { $0["sequence"] == whole["sequence"] }, second.stderr)
         XCTAssertEqual(second.stop(), 0, second.stderr)
-        XCTAssertEqual(second.files().filter { $0.hasSuffix(".mp3") }.sorted(), [
-            "FM \(chosen)/\(Self.wished).mp3",
-            "FM \(chosen)/incomplete/\(Self.wished).mp3",
-        ].sorted(), "\(second.files()) \(second.stdout) \(second.stderr)")
+        XCTAssertEqual(
+            second.files().filter { $0.hasSuffix(".mp3") }.sorted(),
+            [
+                "FM \(chosen)/\(Self.wished).mp3",
+                "FM \(chosen)/incomplete/\(Self.wished).mp3",
+            ].sorted(), "\(second.files()) \(second.stdout) \(second.stderr)")
     }
 
     /// When `change` ran: the middle of the call.
@@ -136,8 +141,9 @@ final class WishlistRecordTests: XCTestCase {
 final class WishlistHostileTests: XCTestCase {
     func testAPathologicalListCostsBoundedCPUPerTitleAndSIGTERMDoesNotWaitForIt() async throws {
         let server = try HostileServer(self, maxSeconds: 240)
-        let recorder = try RecordHarness(self, url: server.url("/icy?metaint=8192&meta=long&rate=16000"),
-                                         extra: ["--engine", "light", "--wishlist"])
+        let recorder = try RecordHarness(
+            self, url: server.url("/icy?metaint=8192&meta=long&rate=16000"),
+            extra: ["--engine", "light", "--wishlist"])
         let hard = "*" + String(repeating: "x*", count: 248) + "y*"
         var lines = [#"    {"pattern": "3 x*", "field": "track"}"#]
         while lines.count * (hard.utf8.count + 40) < (4 << 20) - 4096 { lines.append(#"    {"pattern": "\#(hard)", "field": "track"}"#) }

@@ -4,9 +4,11 @@ import XCTest
 /// The one grammar of durations (every option and command reads through it).
 final class DurationTextTests: XCTestCase {
     func testUnitsAndClocks() throws {
-        let cases: [(String, Double)] = [("90s", 90), ("30m", 1800), ("2h", 7200), ("1h15m", 4500), ("1h 15m 30s", 4530),
-                                         ("1.5h", 5400), ("0.5s", 0.5), ("2H", 7200), (" 15m ", 900), ("4:30", 270),
-                                         ("1:05:00", 3900), ("0:09", 9), ("0s", 0), ("1d", 86400), ("30d", 2_592_000), ("1d12h", 129_600)]
+        let cases: [(String, Double)] = [
+            ("90s", 90), ("30m", 1800), ("2h", 7200), ("1h15m", 4500), ("1h 15m 30s", 4530),
+            ("1.5h", 5400), ("0.5s", 0.5), ("2H", 7200), (" 15m ", 900), ("4:30", 270),
+            ("1:05:00", 3900), ("0:09", 9), ("0s", 0), ("1d", 86400), ("30d", 2_592_000), ("1d12h", 129_600),
+        ]
         for (text, seconds) in cases {
             XCTAssertEqual(try DurationText.seconds(text), seconds, text)
         }

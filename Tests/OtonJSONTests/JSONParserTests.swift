@@ -1,6 +1,7 @@
 import Foundation
-@testable import OtonJSON
 import XCTest
+
+@testable import OtonJSON
 
 /// The host's one JSON reader: linear time, depth 64, duplicate keys refused, numbers as written.
 final class JSONParserTests: XCTestCase {
@@ -37,7 +38,7 @@ final class JSONParserTests: XCTestCase {
     func testSixtyFourLevelsParseAndSixtyFiveDoNot() throws {
         let arrays64 = String(repeating: "[", count: 64) + "1" + String(repeating: "]", count: 64)
         var value = try parse(arrays64)
-        for _ in 0 ..< 64 {
+        for _ in 0..<64 {
             guard case let .array(items) = value else { return XCTFail("expected an array") }
             value = items[0]
         }
@@ -50,7 +51,7 @@ final class JSONParserTests: XCTestCase {
 
     /// Wide documents stay linear: 50,000 members and a 1 MiB flat array.
     func testLargeFlatDocumentsParseInLinearTime() throws {
-        let members = (0 ..< 50_000).map { "\"k\($0)\": [\($0), \"v\", true, null]" }.joined(separator: ",\n")
+        let members = (0..<50_000).map { "\"k\($0)\": [\($0), \"v\", true, null]" }.joined(separator: ",\n")
         var start = Date()
         let object = try parse("{" + members + "}", maxBytes: 4 << 20)
         let objectSeconds = Date().timeIntervalSince(start)
@@ -65,7 +66,8 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(items.count, 100_000)
         XCTAssertEqual(items[0].stringValue, "abcé")
         XCTAssertLessThan(objectSeconds + arraySeconds, 20, "generous bound")
-        print("50,000 members: \(String(format: "%.3f", objectSeconds)) s; 100,000 strings (\(flat.utf8.count) bytes): \(String(format: "%.3f", arraySeconds)) s")
+        print(
+            "50,000 members: \(String(format: "%.3f", objectSeconds)) s; 100,000 strings (\(flat.utf8.count) bytes): \(String(format: "%.3f", arraySeconds)) s")
     }
 
     func testDuplicateKeysAreRefusedWithBothPositions() throws {

@@ -20,11 +20,11 @@ final class TimeTextTests: XCTestCase {
     /// Local times have one writer (issue 34 §4: five DateFormatters wrote them).
     func testLocalTimesFollowThePatternInTheGivenZone() throws {
         let date = try XCTUnwrap(TimeText.date(iso8601: "2026-11-27T06:05:09Z"))
-        let yakutsk = try XCTUnwrap(TimeZone(identifier: "Asia/Yakutsk")) // UTC+9, no DST
+        let yakutsk = try XCTUnwrap(TimeZone(identifier: "Asia/Yakutsk"))  // UTC+9, no DST
         XCTAssertEqual(TimeText.local(date, "yyyy-MM-dd HH:mm", timeZone: yakutsk), "2026-11-27 15:05")
         XCTAssertEqual(TimeText.local(date, "yyyyMMdd-HHmmss", timeZone: yakutsk), "20261127-150509")
         XCTAssertEqual(TimeText.local(date, "yyyy-MM-dd HH.mm.ss", timeZone: yakutsk), "2026-11-27 15.05.09")
-        XCTAssertEqual(TimeText.local(date, "HH:mm", timeZone: TimeZone(identifier: "America/St_Johns")!), "02:35") // UTC-3:30
+        XCTAssertEqual(TimeText.local(date, "HH:mm", timeZone: TimeZone(identifier: "America/St_Johns")!), "02:35")  // UTC-3:30
         let newYork = try XCTUnwrap(TimeZone(identifier: "America/New_York"))
         let summer = try XCTUnwrap(TimeText.date(iso8601: "2026-07-01T12:00:00Z"))
         XCTAssertEqual(TimeText.local(summer, "HH:mm", timeZone: newYork), "08:00", "daylight saving is the zone's on that day")
@@ -38,8 +38,10 @@ final class TimeTextTests: XCTestCase {
         XCTAssertEqual(utc("2026-11-27 15:05"), "2026-11-27T06:05:00Z")
         XCTAssertEqual(utc(" 2026-11-27T15:05:09 "), "2026-11-27T06:05:09Z")
         XCTAssertEqual(utc("2026-1-5 7:05"), "2026-01-04T22:05:00Z")
-        for refused in ["2026-02-30", "2026-13-01", "2026-11-27 24:00", "2026-11-27 15:60", "26-11-27", "2026-11-27 15", "today", "",
-                        "2026-11-27 15:05:09:01", "2026-11-27  15:05", "２０２６-11-27"] {
+        for refused in [
+            "2026-02-30", "2026-13-01", "2026-11-27 24:00", "2026-11-27 15:60", "26-11-27", "2026-11-27 15", "today", "",
+            "2026-11-27 15:05:09:01", "2026-11-27  15:05", "２０２６-11-27",
+        ] {
             XCTAssertNil(utc(refused), refused)
         }
         let date = try XCTUnwrap(TimeText.date(local: "2024-02-29 23:59:59", timeZone: yakutsk))

@@ -1,7 +1,7 @@
 import Foundation
 import OtonHost
-import PluginAPI
 import OtonTestSupport
+import PluginAPI
 import XCTest
 
 /// The append-only promise, kept with a real binary: a plugin compiled against the ABI 1.0 header
@@ -25,20 +25,28 @@ final class ABI10CompatibilityTests: XCTestCase {
     /// as a compiler lays out the 1.0 header (oton_request: its last used field; `reserved` may be left out).
     func testMinimumSizesAreWhereTheABI10StructsEnd() throws {
         let directory = try TemporaryDirectory(self)
-        let ends = [("oton_event", "fields"), ("oton_track", "stream_url"), ("oton_state_info", "error_suggestion"),
-                    ("oton_volume_info", "volume"), ("oton_drop_info", "dropped_bytes"), ("oton_media_format", "reserved"),
-                    ("oton_media_buffer", "mono_ns"), ("oton_request", "duration_ms"), ("oton_command_decl", "help"),
-                    ("oton_host", "cache_dir"), ("oton_plugin_descriptor", "on_command")]
+        let ends = [
+            ("oton_event", "fields"), ("oton_track", "stream_url"), ("oton_state_info", "error_suggestion"),
+            ("oton_volume_info", "volume"), ("oton_drop_info", "dropped_bytes"), ("oton_media_format", "reserved"),
+            ("oton_media_buffer", "mono_ns"), ("oton_request", "duration_ms"), ("oton_command_decl", "help"),
+            ("oton_host", "cache_dir"), ("oton_plugin_descriptor", "on_command"),
+        ]
         let prints = ends.map { type, field in
             #"    printf("%lu\n", (unsigned long)(offsetof(\#(type), \#(field)) + sizeof(((\#(type) *)0)->\#(field))));"#
         }
-        let source = try directory.write("sizes.c", (["#include <stdio.h>", "#include \"oton_plugin.h\"", "int main(void) {"]
-            + prints + ["    return 0;", "}", ""]).joined(separator: "\n"))
+        let source = try directory.write(
+            "sizes.c",
+            (["#include <stdio.h>", "#include \"oton_plugin.h\"", "int main(void) {"]
+                + prints + ["    return 0;", "}", ""]).joined(separator: "\n"))
         let program = try compile(source, into: directory, output: "sizes", shared: false)
         let printed = try runProcess(program, []).stdout.split(separator: "\n").map { UInt32($0) }
-        XCTAssertEqual(printed, [OTON_EVENT_SIZE_1_0, OTON_TRACK_SIZE_1_0, OTON_STATE_INFO_SIZE_1_0, OTON_VOLUME_INFO_SIZE_1_0,
-                                 OTON_DROP_INFO_SIZE_1_0, OTON_MEDIA_FORMAT_SIZE_1_0, OTON_MEDIA_BUFFER_SIZE_1_0,
-                                 OTON_REQUEST_SIZE_1_0, OTON_COMMAND_DECL_SIZE_1_0, OTON_HOST_SIZE_1_0, OTON_DESCRIPTOR_SIZE_1_0])
+        XCTAssertEqual(
+            printed,
+            [
+                OTON_EVENT_SIZE_1_0, OTON_TRACK_SIZE_1_0, OTON_STATE_INFO_SIZE_1_0, OTON_VOLUME_INFO_SIZE_1_0,
+                OTON_DROP_INFO_SIZE_1_0, OTON_MEDIA_FORMAT_SIZE_1_0, OTON_MEDIA_BUFFER_SIZE_1_0,
+                OTON_REQUEST_SIZE_1_0, OTON_COMMAND_DECL_SIZE_1_0, OTON_HOST_SIZE_1_0, OTON_DESCRIPTOR_SIZE_1_0,
+            ])
         XCTAssertLessThan(Int(OTON_HOST_SIZE_1_0), MemoryLayout<oton_host>.size, "1.1 appended to the host table")
         XCTAssertEqual(PluginLibrary.minimumDescriptorSize, Int(OTON_DESCRIPTOR_SIZE_1_0))
     }
@@ -56,20 +64,26 @@ final class ABI10CompatibilityTests: XCTestCase {
         let bus = PluginBus()
         let observer = EventCollector(bus: bus, id: "test.observer")
         let requests = RecordingRequests()
-        let manager = PluginManager(bus: bus, requests: requests,
-                                    directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
+        let manager = PluginManager(
+            bus: bus, requests: requests,
+            directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
         defer { manager.shutdown() }
         let log = directory.file("legacy.log")
-        let reports = manager.start([PluginEntry(id: "org.oton.test.legacy", path: library, enabled: true,
-                                                 config: .object(["log": .string(log)]), location: "plugins[0]")])
+        let reports = manager.start([
+            PluginEntry(
+                id: "org.oton.test.legacy", path: library, enabled: true,
+                config: .object(["log": .string(log)]), location: "plugins[0]")
+        ])
         guard case .running = reports.first?.status else { return XCTFail("\(reports)") }
-        XCTAssertEqual(directory.lines("legacy.log").first,
-                       "create host_abi=\(OTON_ABI_MAJOR).\(OTON_ABI_MINOR) host_size_covers_1_0=1 register=\(OTON_OK)")
+        XCTAssertEqual(
+            directory.lines("legacy.log").first,
+            "create host_abi=\(OTON_ABI_MAJOR).\(OTON_ABI_MINOR) host_size_covers_1_0=1 register=\(OTON_OK)")
         XCTAssertEqual(bus.requestedTaps, OTON_TAP_STREAM, "a 1.0 plugin cannot narrow its taps: it gets every declared one")
 
         XCTAssertEqual(manager.run(command: "legacy-echo", arguments: ["a", "b"]), CommandReply(ok: true, text: #"echo ["a","b"]"#))
-        XCTAssertEqual(manager.run(command: "legacy-late", arguments: []), CommandReply(ok: true, text: "late"),
-                       "a command registered at run time with a 1.0 declaration is routed")
+        XCTAssertEqual(
+            manager.run(command: "legacy-late", arguments: []), CommandReply(ok: true, text: "late"),
+            "a command registered at run time with a 1.0 declaration is routed")
 
         XCTAssertEqual(manager.run(command: "legacy-publish", arguments: [])?.ok, true)
         XCTAssertEqual(observer.wait(for: "org.oton.test.legacy")?.field("from"), "abi-1.0")

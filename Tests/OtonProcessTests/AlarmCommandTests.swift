@@ -46,8 +46,10 @@ final class AlarmCommandTests: XCTestCase {
     }
 
     func testBadInputIsRefusedWithTheAcceptedFormsAndWritesNothing() throws {
-        for arguments in [["7am"], ["25:00"], ["tomorrow", "07:00"], ["07:00", "--days", "weekends"], ["Tue 07:00", "--days", "mon"],
-                          ["07:00", "--fade-in", "2"], ["07:00", "--volume", "0.4"]] {
+        for arguments in [
+            ["7am"], ["25:00"], ["tomorrow", "07:00"], ["07:00", "--days", "weekends"], ["Tue 07:00", "--days", "mon"],
+            ["07:00", "--fade-in", "2"], ["07:00", "--volume", "0.4"],
+        ] {
             let result = try runProcess(TestPaths.oton, ["alarm", "add"] + arguments + ["--station", "Oton FM"], environment: environment)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertFalse(result.stderr.isEmpty, "\(arguments) says why")
@@ -61,7 +63,7 @@ final class AlarmCommandTests: XCTestCase {
     func testWakeWithoutRootPrintsTheSudoCommandAndWritesNothing() throws {
         var arguments = ["alarm", "add", "07:00", "--station", "Oton FM", "--days", "mon-fri", "--wake"]
         var program = TestPaths.oton
-        if geteuid() == 0 { // as root (a CI container): the same as an ordinary user
+        if geteuid() == 0 {  // as root (a CI container): the same as an ordinary user
             guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") else { throw XCTSkip("runs as root without runuser") }
             program = "/usr/sbin/runuser"
             let home = environment["HOME"]!
@@ -79,8 +81,9 @@ final class AlarmCommandTests: XCTestCase {
         let result = try runProcess(program, arguments, environment: environment)
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("needs a system timer, which only root may write"), result.stderr)
-        XCTAssertTrue(result.stdout.hasPrefix("sudo ") && result.stdout.contains(" alarm add 07:00 --station 'Oton FM' --days mon-fri --wake"),
-                      result.stdout)
+        XCTAssertTrue(
+            result.stdout.hasPrefix("sudo ") && result.stdout.contains(" alarm add 07:00 --station 'Oton FM' --days mon-fri --wake"),
+            result.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: units), "nothing written")
     }
 }

@@ -13,12 +13,15 @@ final class DeclaredSettingsTests: XCTestCase {
     }
 
     private func plugin(_ defines: [String] = []) throws -> String {
-        try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/settings_plugin.c", into: directory,
-                                 name: "settings" + defines.joined(), defines: defines)
+        try CPluginBuilder.build(
+            TestPaths.root + "/Tests/Fixtures/settings_plugin.c", into: directory,
+            name: "settings" + defines.joined(), defines: defines)
     }
 
     private func writeConfig(_ config: String, library: String) throws -> String {
-        try directory.write("plugins.json", """
+        try directory.write(
+            "plugins.json",
+            """
             {"stations": [{"name": "A", "url": "http://127.0.0.1:9/a"}],
              "plugins": [{"id": "org.oton.test.settings", "path": "\(library)",
                           "config": \(config)}]}
@@ -33,8 +36,10 @@ final class DeclaredSettingsTests: XCTestCase {
         let library = try plugin()
         let text = try oton(["plugins", "inspect", library])
         XCTAssertEqual(text.status, 0, text.stderr)
-        for line in ["  file: text, required", "  format: one of text, json, default \"text\"", "  interval_ms: integer 100–60000, default 1000",
-                     "  verbose: true or false, default false", "  tags: a list of text", "  token: text, secret"] {
+        for line in [
+            "  file: text, required", "  format: one of text, json, default \"text\"", "  interval_ms: integer 100–60000, default 1000",
+            "  verbose: true or false, default false", "  tags: a list of text", "  token: text, secret",
+        ] {
             XCTAssertTrue(text.stdout.contains(line + "\n"), "\(line)\n\(text.stdout)")
         }
         let json = try oton(["plugins", "inspect", library, "--json"])
@@ -62,7 +67,8 @@ final class DeclaredSettingsTests: XCTestCase {
         let set = try oton(["plugins", "set", "org.oton.test.settings", "interval_ms", "500", "--config", config])
         XCTAssertEqual(set.status, 0, set.stderr)
         XCTAssertTrue(set.stdout.contains("config.interval_ms is now 500"), set.stdout)
-        XCTAssertTrue(directory.read("plugins.json").contains(#""config": {"interval_ms": 500, "file": "/tmp/none", "fromat": "json"}"#), directory.read("plugins.json"))
+        XCTAssertTrue(
+            directory.read("plugins.json").contains(#""config": {"interval_ms": 500, "file": "/tmp/none", "fromat": "json"}"#), directory.read("plugins.json"))
     }
 
     func testValidateByIdUsesTheEntrysConfig() throws {

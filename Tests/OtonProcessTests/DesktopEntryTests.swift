@@ -7,19 +7,22 @@ import XCTest
 final class DesktopEntryTests: XCTestCase {
     func testInstalledDesktopEntryMetainfoAndIconsValidate() throws {
         let directory = try TemporaryDirectory(self)
-        let prefix = directory.file("pre fix") // a space: Exec= must quote the path
+        let prefix = directory.file("pre fix")  // a space: Exec= must quote the path
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = directory.path
         environment["XDG_DATA_HOME"] = directory.file("xdg")
-        let install = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", prefix, "--from", TestPaths.products],
-                                     environment: environment)
+        let install = try runProcess(
+            TestPaths.root + "/scripts/install", ["--prefix", prefix, "--from", TestPaths.products],
+            environment: environment)
         XCTAssertEqual(install.status, 0, install.stderr)
 
         let desktop = prefix + "/share/applications/org.oton.Oton.desktop"
         let metainfo = prefix + "/share/metainfo/org.oton.Oton.metainfo.xml"
-        for installed in [desktop, metainfo, prefix + "/bin/oton-window",
-                          prefix + "/share/icons/hicolor/scalable/apps/org.oton.Oton.svg",
-                          prefix + "/share/icons/hicolor/symbolic/apps/org.oton.Oton-symbolic.svg"] {
+        for installed in [
+            desktop, metainfo, prefix + "/bin/oton-window",
+            prefix + "/share/icons/hicolor/scalable/apps/org.oton.Oton.svg",
+            prefix + "/share/icons/hicolor/symbolic/apps/org.oton.Oton-symbolic.svg",
+        ] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: installed), "missing \(installed)")
         }
         let validate = try runProcess("/usr/bin/desktop-file-validate", [desktop])

@@ -20,23 +20,27 @@ final class InstallScriptTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let prefix = directory.file("prefix")
         let environment = environment(directory)
-        let install = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", prefix, "--from", TestPaths.products],
-                                     environment: environment)
+        let install = try runProcess(
+            TestPaths.root + "/scripts/install", ["--prefix", prefix, "--from", TestPaths.products],
+            environment: environment)
         XCTAssertEqual(install.status, 0, install.stderr)
 
         let fileManager = FileManager.default
-        for installed in ["bin/oton", "include/oton/oton_plugin.h", "lib/pkgconfig/oton-plugin.pc",
-                          "lib/oton/plugins/libOtonHistory.so", "lib/oton/plugins/libOtonFileSink.so",
-                          "share/oton/locale/ru.po", "share/bash-completion/completions/oton",
-                          "share/doc/oton/examples/c-level-meter/oton_level_meter.c",
-                          "lib/oton/plugins/libOtonSnapcast.so", "share/oton/snapcast/oton-snapcast-control"] {
+        for installed in [
+            "bin/oton", "include/oton/oton_plugin.h", "lib/pkgconfig/oton-plugin.pc",
+            "lib/oton/plugins/libOtonHistory.so", "lib/oton/plugins/libOtonFileSink.so",
+            "share/oton/locale/ru.po", "share/bash-completion/completions/oton",
+            "share/doc/oton/examples/c-level-meter/oton_level_meter.c",
+            "lib/oton/plugins/libOtonSnapcast.so", "share/oton/snapcast/oton-snapcast-control",
+        ] {
             XCTAssertTrue(fileManager.fileExists(atPath: prefix + "/" + installed), "missing \(installed)")
         }
         XCTAssertFalse(fileManager.fileExists(atPath: directory.file("xdg/oton")), "--prefix writes nothing outside the prefix")
         XCTAssertTrue(install.stdout.contains("not created"), install.stdout)
         // Asked for, the user plugin folder is made, for the user only.
-        let again = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", prefix, "--from", TestPaths.products, "--user-folder"],
-                                   environment: environment)
+        let again = try runProcess(
+            TestPaths.root + "/scripts/install", ["--prefix", prefix, "--from", TestPaths.products, "--user-folder"],
+            environment: environment)
         XCTAssertEqual(again.status, 0, again.stderr)
         let attributes = try fileManager.attributesOfItem(atPath: directory.file("xdg/oton/plugins"))
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o700, "the user plugin folder")
@@ -52,7 +56,8 @@ final class InstallScriptTests: XCTestCase {
         for example in examples {
             let source = work + "/" + (example.source as NSString).lastPathComponent
             try fileManager.copyItem(atPath: prefix + "/share/doc/oton/examples/" + example.source, toPath: source)
-            let line = "cc -std=c99 -Wall -Wextra -Werror -pedantic -shared -fPIC -fvisibility=hidden "
+            let line =
+                "cc -std=c99 -Wall -Wextra -Werror -pedantic -shared -fPIC -fvisibility=hidden "
                 + "$(pkg-config --cflags oton-plugin) '\(source)' -o '\(work)/\(example.library)' -lm"
             let cc = try runProcess("/bin/sh", ["-c", line], environment: environment)
             XCTAssertEqual(cc.status, 0, "\(line)\n\(cc.stderr)")
@@ -77,8 +82,9 @@ final class InstallScriptTests: XCTestCase {
         var environment = environment(directory)
         environment["XDG_DATA_HOME"] = nil
         environment["PREFIX"] = nil
-        let install = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", directory.file("prefix"), "--from", TestPaths.products],
-                                     environment: environment)
+        let install = try runProcess(
+            TestPaths.root + "/scripts/install", ["--prefix", directory.file("prefix"), "--from", TestPaths.products],
+            environment: environment)
         XCTAssertEqual(install.status, 0, install.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: directory.file("prefix/bin/oton")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file(".local")), "nothing in ~/.local: \(install.stdout)")
@@ -92,8 +98,9 @@ final class InstallScriptTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let prefix = directory.file("prefix")
         let environment = environment(directory)
-        let install = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", prefix, "--from", TestPaths.products],
-                                     environment: environment)
+        let install = try runProcess(
+            TestPaths.root + "/scripts/install", ["--prefix", prefix, "--from", TestPaths.products],
+            environment: environment)
         XCTAssertEqual(install.status, 0, install.stderr)
 
         let guide = try String(contentsOfFile: TestPaths.root + "/docs/plugin-guide.md", encoding: .utf8)
@@ -138,7 +145,7 @@ final class InstallScriptTests: XCTestCase {
         """.write(toFile: package + "/Sources/MyPlugin/MyPlugin.swift", atomically: true, encoding: .utf8)
 
         var buildEnvironment = environment
-        buildEnvironment["HOME"] = ProcessInfo.processInfo.environment["HOME"] // SwiftPM's caches, as a person has them
+        buildEnvironment["HOME"] = ProcessInfo.processInfo.environment["HOME"]  // SwiftPM's caches, as a person has them
         let build = try runProcess("/usr/bin/env", ["swift", "build", "--package-path", package], environment: buildEnvironment)
         XCTAssertEqual(build.status, 0, build.stdout + build.stderr)
         let library = package + "/.build/debug/libMyPlugin.so"
@@ -152,8 +159,9 @@ final class InstallScriptTests: XCTestCase {
 
     func testARelativePrefixIsRefusedWithAReason() throws {
         let directory = try TemporaryDirectory(self)
-        let install = try runProcess(TestPaths.root + "/scripts/install", ["--prefix", "relative/prefix", "--from", TestPaths.products],
-                                     environment: environment(directory))
+        let install = try runProcess(
+            TestPaths.root + "/scripts/install", ["--prefix", "relative/prefix", "--from", TestPaths.products],
+            environment: environment(directory))
         XCTAssertEqual(install.status, 2)
         XCTAssertTrue(install.stderr.contains("must be an absolute path"), install.stderr)
     }
@@ -171,8 +179,10 @@ final class InstalledDocsLinkTests: XCTestCase {
             if line.hasPrefix("```") { inCode.toggle(); continue }
             guard !inCode, line.hasPrefix("#") else { continue }
             let text = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "")
-            var slug = String(text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" || $0 == " " }
-                .map(Character.init)).replacingOccurrences(of: " ", with: "-")
+            var slug = String(
+                text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" || $0 == " " }
+                    .map(Character.init)
+            ).replacingOccurrences(of: " ", with: "-")
             if let count = seen[slug] { seen[slug] = count + 1; slug += "-\(count + 1)" } else { seen[slug] = 0 }
             found.insert(slug)
         }

@@ -15,7 +15,8 @@ final class ManPageTests: XCTestCase {
         XCTAssertFalse(page.contains("0100"), "no range with its dash dropped")
         let rendered = try runProcess("/usr/bin/env", ["mandoc", "-T", "ascii", directory.file("oton.1")])
         XCTAssertEqual(rendered.status, 0, rendered.stderr)
-        XCTAssertTrue(rendered.stdout.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "oton ctl sleep 30m" },
-                      "examples stay one per line: \(rendered.stdout.prefix(1500))")
+        XCTAssertTrue(
+            rendered.stdout.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "oton ctl sleep 30m" },
+            "examples stay one per line: \(rendered.stdout.prefix(1500))")
     }
 }

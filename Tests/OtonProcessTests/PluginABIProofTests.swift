@@ -1,7 +1,7 @@
 import Foundation
 import OtonHost
-import PluginAPI
 import OtonTestSupport
+import PluginAPI
 import XCTest
 
 /// The ABI is real: a C plugin built by cc against the header alone, and a
@@ -14,16 +14,21 @@ final class PluginABIProofTests: XCTestCase {
         try FileManager.default.copyItem(atPath: CPluginBuilder.exampleSource, toPath: source)
         let library = try CPluginBuilder.build(source, into: directory, name: "oton_event_logger")
         let nm = try runProcess("/usr/bin/env", ["nm", "-D", "--defined-only", library])
-        XCTAssertEqual(nm.stdout.split(separator: "\n").map { $0.split(separator: " ").last.map(String.init) ?? "" }, ["oton_plugin_entry"],
-                       "only the entry point is exported")
+        XCTAssertEqual(
+            nm.stdout.split(separator: "\n").map { $0.split(separator: " ").last.map(String.init) ?? "" }, ["oton_plugin_entry"],
+            "only the entry point is exported")
 
         let bus = PluginBus()
         let observer = EventCollector(bus: bus, id: "test.observer")
-        let manager = PluginManager(bus: bus, requests: RecordingRequests(),
-                                    directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
+        let manager = PluginManager(
+            bus: bus, requests: RecordingRequests(),
+            directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")))
         let log = directory.file("events.log")
-        let reports = manager.start([PluginEntry(id: "org.example.event-logger", path: library, enabled: true,
-                                                 config: .object(["file": .string(log)]), location: "plugins[0]")])
+        let reports = manager.start([
+            PluginEntry(
+                id: "org.example.event-logger", path: library, enabled: true,
+                config: .object(["file": .string(log)]), location: "plugins[0]")
+        ])
         guard case let .running(manifest) = reports.first?.status else { return XCTFail("\(reports)") }
         XCTAssertEqual(manifest.consumes, ["*"])
 
@@ -73,8 +78,11 @@ final class PluginABIProofTests: XCTestCase {
         let requests = RecordingRequests()
         let manager = PluginManager(bus: bus, requests: requests, directories: .init(dataHome: directory.file("d"), cacheHome: directory.file("c")))
         defer { manager.shutdown() }
-        let reports = manager.start([PluginEntry(id: "org.oton.sleep-timer", path: path, enabled: true,
-                                                 config: .object(["fade_seconds": .number(0.3)]), location: "plugins[0]")])
+        let reports = manager.start([
+            PluginEntry(
+                id: "org.oton.sleep-timer", path: path, enabled: true,
+                config: .object(["fade_seconds": .number(0.3)]), location: "plugins[0]")
+        ])
         guard case .running = reports.first?.status else { return XCTFail("\(reports)") }
         bus.publish(.volume(0.8))
 
@@ -93,11 +101,17 @@ final class PluginABIProofTests: XCTestCase {
 
     func testSwiftPluginRefusesBadConfigWithAReason() throws {
         let directory = try TemporaryDirectory(self)
-        let manager = PluginManager(bus: PluginBus(), requests: RecordingRequests(), directories: .init(dataHome: directory.file("d"), cacheHome: directory.file("c")))
+        let manager = PluginManager(
+            bus: PluginBus(), requests: RecordingRequests(), directories: .init(dataHome: directory.file("d"), cacheHome: directory.file("c")))
         defer { manager.shutdown() }
         let path = TestPaths.pluginLibrary("OtonSleepTimer")
-        let reports = manager.start([PluginEntry(id: "org.oton.sleep-timer", path: path, enabled: true,
-                                                 config: .object(["action": .string("explode")]), location: "plugins[0]")])
-        XCTAssertEqual(reports.first?.status, .failed(.createFailed(path: path, id: "org.oton.sleep-timer", reason: "config.action must be \"stop\", \"pause\" or \"quit\", not \"explode\"")))
+        let reports = manager.start([
+            PluginEntry(
+                id: "org.oton.sleep-timer", path: path, enabled: true,
+                config: .object(["action": .string("explode")]), location: "plugins[0]")
+        ])
+        XCTAssertEqual(
+            reports.first?.status,
+            .failed(.createFailed(path: path, id: "org.oton.sleep-timer", reason: "config.action must be \"stop\", \"pause\" or \"quit\", not \"explode\"")))
     }
 }

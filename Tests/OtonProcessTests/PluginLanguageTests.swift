@@ -1,7 +1,7 @@
 import Foundation
 import OtonHost
-import PluginAPI
 import OtonTestSupport
+import PluginAPI
 import XCTest
 
 /// ABI 1.4: plugins learn the user's language (`oton_host.language`) and reach the host's catalogues
@@ -13,9 +13,10 @@ final class PluginLanguageTests: XCTestCase {
     private static let sakha = PluginTranslations(catalogue: MessageCatalogue.load(languages: ["sah", "ru"], directories: [locale]))
 
     private func start(_ path: String, id: String, translations: PluginTranslations, in directory: TemporaryDirectory) throws -> PluginManager {
-        let manager = PluginManager(bus: PluginBus(), requests: RecordingRequests(),
-                                    directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")),
-                                    translations: translations)
+        let manager = PluginManager(
+            bus: PluginBus(), requests: RecordingRequests(),
+            directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")),
+            translations: translations)
         let reports = manager.start([PluginEntry(id: id, path: path, enabled: true, config: .object([:]), location: "plugins[0]")])
         guard case .running = reports.first?.status else {
             manager.shutdown()
@@ -29,21 +30,25 @@ final class PluginLanguageTests: XCTestCase {
         let library = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/language_plugin.c", into: directory, name: "language")
 
         let russian = try start(library, id: "org.oton.test.language", translations: Self.russian, in: directory)
-        XCTAssertEqual(russian.run(command: "lang-say", arguments: [])?.text,
-                       "language=ru translated=Таймер сна отменён same=0 unknown-same=1 null=1")
-        XCTAssertEqual(russian.run(command: "lang-fill", arguments: [])?.text,
-                       "Таймер сна: остановка через {time} (затухание {fade} с)", "the plugin fills the placeholders after translating")
+        XCTAssertEqual(
+            russian.run(command: "lang-say", arguments: [])?.text,
+            "language=ru translated=Таймер сна отменён same=0 unknown-same=1 null=1")
+        XCTAssertEqual(
+            russian.run(command: "lang-fill", arguments: [])?.text,
+            "Таймер сна: остановка через {time} (затухание {fade} с)", "the plugin fills the placeholders after translating")
         russian.shutdown()
 
         // Sakha has no translations yet: its chain names Russian after it, and the Russian text is what comes back.
         let sakha = try start(library, id: "org.oton.test.language", translations: Self.sakha, in: directory)
-        XCTAssertEqual(sakha.run(command: "lang-say", arguments: [])?.text,
-                       "language=sah:ru translated=Таймер сна отменён same=0 unknown-same=1 null=1")
+        XCTAssertEqual(
+            sakha.run(command: "lang-say", arguments: [])?.text,
+            "language=sah:ru translated=Таймер сна отменён same=0 unknown-same=1 null=1")
         sakha.shutdown()
 
         let english = try start(library, id: "org.oton.test.language", translations: PluginTranslations(catalogue: .english), in: directory)
-        XCTAssertEqual(english.run(command: "lang-say", arguments: [])?.text,
-                       "language=en translated=Sleep timer cancelled same=1 unknown-same=1 null=1")
+        XCTAssertEqual(
+            english.run(command: "lang-say", arguments: [])?.text,
+            "language=en translated=Sleep timer cancelled same=1 unknown-same=1 null=1")
         english.shutdown()
     }
 
@@ -68,10 +73,12 @@ final class PluginLanguageTests: XCTestCase {
 
         final class Reply { var text = "" }
         let reply = Reply()
-        let status = descriptor.on_command(instance, "lang-say", "[]", { context, text in
-            guard let context, let text else { return }
-            Unmanaged<Reply>.fromOpaque(context).takeUnretainedValue().text += String(cString: text)
-        }, Unmanaged.passUnretained(reply).toOpaque())
+        let status = descriptor.on_command(
+            instance, "lang-say", "[]",
+            { context, text in
+                guard let context, let text else { return }
+                Unmanaged<Reply>.fromOpaque(context).takeUnretainedValue().text += String(cString: text)
+            }, Unmanaged.passUnretained(reply).toOpaque())
         XCTAssertEqual(status, OTON_OK)
         XCTAssertEqual(reply.text, "language=- (the host is older than ABI 1.4)")
     }
@@ -96,14 +103,20 @@ final class PluginLanguageTests: XCTestCase {
         XCTAssertEqual(sleep.run(command: "sleep", arguments: ["after-track"])?.text, "Таймер сна: остановка после этого трека")
         XCTAssertEqual(sleep.run(command: "sleep", arguments: ["cancel"])?.text, "Таймер сна отменён")
         XCTAssertEqual(sleep.run(command: "sleep", arguments: ["cancel"])?.text, "Таймер сна не был установлен")
-        XCTAssertEqual(sleep.run(command: "sleep", arguments: ["45"]),
-                       CommandReply(ok: false, text: "«45» — не длительность (у числа нужна единица: 45m — минуты, 45s — секунды; от 1 секунды до 24 часов); попробуйте 90s, 30m, 1h15m или 45:00"))
+        XCTAssertEqual(
+            sleep.run(command: "sleep", arguments: ["45"]),
+            CommandReply(
+                ok: false,
+                text:
+                    "«45» — не длительность (у числа нужна единица: 45m — минуты, 45s — секунды; от 1 секунды до 24 часов); попробуйте 90s, 30m, 1h15m или 45:00"
+            ))
 
         let share = try start(TestPaths.pluginLibrary("OtonShare"), id: "org.oton.share", translations: Self.russian, in: directory)
         defer { share.shutdown() }
         XCTAssertEqual(share.run(command: "share", arguments: []), CommandReply(ok: false, text: "Сейчас ничего не играет: делиться нечем"))
-        XCTAssertEqual(share.run(command: "share", arguments: ["--bogus"]),
-                       CommandReply(ok: false, text: "неизвестный аргумент «--bogus»; использование: share [--format text|json]"))
+        XCTAssertEqual(
+            share.run(command: "share", arguments: ["--bogus"]),
+            CommandReply(ok: false, text: "неизвестный аргумент «--bogus»; использование: share [--format text|json]"))
     }
 
     /// A config the plugin refuses is explained in the user's language too (the kit's create translates
@@ -111,12 +124,16 @@ final class PluginLanguageTests: XCTestCase {
     func testAConfigRefusalIsInRussian() throws {
         let directory = try TemporaryDirectory(self)
         func reason(_ translations: PluginTranslations) -> String {
-            let manager = PluginManager(bus: PluginBus(), requests: RecordingRequests(),
-                                        directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")),
-                                        translations: translations)
+            let manager = PluginManager(
+                bus: PluginBus(), requests: RecordingRequests(),
+                directories: .init(dataHome: directory.file("data"), cacheHome: directory.file("cache")),
+                translations: translations)
             defer { manager.shutdown() }
-            let reports = manager.start([PluginEntry(id: "org.oton.sleep-timer", path: TestPaths.pluginLibrary("OtonSleepTimer"), enabled: true,
-                                                     config: .object(["fade_seconds": .bool(true)]), location: "plugins[0]")])
+            let reports = manager.start([
+                PluginEntry(
+                    id: "org.oton.sleep-timer", path: TestPaths.pluginLibrary("OtonSleepTimer"), enabled: true,
+                    config: .object(["fade_seconds": .bool(true)]), location: "plugins[0]")
+            ])
             guard case let .failed(.createFailed(_, _, reason))? = reports.first?.status else { return "\(reports)" }
             return reason
         }
@@ -126,11 +143,13 @@ final class PluginLanguageTests: XCTestCase {
 
     func testTheSameRepliesStayEnglishForAnEnglishUser() throws {
         let directory = try TemporaryDirectory(self)
-        let sleep = try start(TestPaths.pluginLibrary("OtonSleepTimer"), id: "org.oton.sleep-timer",
-                              translations: PluginTranslations(catalogue: .english), in: directory)
+        let sleep = try start(
+            TestPaths.pluginLibrary("OtonSleepTimer"), id: "org.oton.sleep-timer",
+            translations: PluginTranslations(catalogue: .english), in: directory)
         defer { sleep.shutdown() }
         XCTAssertEqual(sleep.run(command: "sleep", arguments: []), CommandReply(ok: true, text: "No sleep timer set"))
-        XCTAssertEqual(sleep.run(command: "sleep", arguments: ["45"])?.text,
-                       "\"45\" is not a duration (a number needs its unit: 45m for minutes, 45s for seconds; from 1 second to 24 hours); try 90s, 30m, 1h15m or 45:00")
+        XCTAssertEqual(
+            sleep.run(command: "sleep", arguments: ["45"])?.text,
+            "\"45\" is not a duration (a number needs its unit: 45m for minutes, 45s for seconds; from 1 second to 24 hours); try 90s, 30m, 1h15m or 45:00")
     }
 }

@@ -11,13 +11,18 @@ final class PluginValidateTests: XCTestCase {
     }
 
     private func validateInNetworkNamespace(_ arguments: [String]) throws -> ProcessResult {
-        try runProcess("/usr/bin/unshare", [geteuid() == 0 ? "-n" : "-rn", "sh", "-c", #"ip link set lo up && exec "$0" "$@""#,
-                                            TestPaths.oton, "plugins", "validate"] + arguments)
+        try runProcess(
+            "/usr/bin/unshare",
+            [
+                geteuid() == 0 ? "-n" : "-rn", "sh", "-c", #"ip link set lo up && exec "$0" "$@""#,
+                TestPaths.oton, "plugins", "validate",
+            ] + arguments)
     }
 
     private func fixture(_ knob: String?, in directory: TemporaryDirectory) throws -> String {
-        try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/misbehaving_plugin.c", into: directory,
-                                 name: "misbehaving-\(knob ?? "none")", defines: knob.map { [$0] } ?? [], libraries: ["pthread"])
+        try CPluginBuilder.build(
+            TestPaths.root + "/Tests/Fixtures/misbehaving_plugin.c", into: directory,
+            name: "misbehaving-\(knob ?? "none")", defines: knob.map { [$0] } ?? [], libraries: ["pthread"])
     }
 
     private func line(_ output: String, for title: String) -> String {
@@ -35,22 +40,22 @@ final class PluginValidateTests: XCTestCase {
     func testMetricsPasses() throws { try assertBundledPluginPasses("OtonMetrics") }
     func testSnapcastPasses() throws { try assertBundledPluginPasses("OtonSnapcast") }
     func testUPnPPasses() throws { try assertBundledPluginPasses("OtonUPnP") }
-    func testMQTTPasses() throws { try assertBundledPluginPasses("OtonMQTT") } // no broker: it keeps trying, bounded
+    func testMQTTPasses() throws { try assertBundledPluginPasses("OtonMQTT") }  // no broker: it keeps trying, bounded
     func testHookPasses() throws { try assertBundledPluginPasses("OtonHook") }
 
     private func assertBundledPluginPasses(_ product: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try TemporaryDirectory(self)
         var arguments = [TestPaths.pluginLibrary(product), "--timeout", "10"]
-        if product == "OtonFileSink" { // it needs a folder to record into
+        if product == "OtonFileSink" {  // it needs a folder to record into
             arguments += ["--plugin-config", #"{"directory":"\#(directory.path)"}"#]
         }
-        if product == "OtonWebRemote" || product == "OtonMetrics" { // a free loopback port, not the default another program may hold
+        if product == "OtonWebRemote" || product == "OtonMetrics" {  // a free loopback port, not the default another program may hold
             arguments += ["--plugin-config", #"{"listen":"127.0.0.1:0"}"#]
         }
-        if product == "OtonHook" { // its command is required: one that does nothing
+        if product == "OtonHook" {  // its command is required: one that does nothing
             arguments += ["--plugin-config", #"{"command":["/bin/true"]}"#]
         }
-        if product == "OtonSnapcast" { // its metadata listener on a free loopback port; no snapserver is needed
+        if product == "OtonSnapcast" {  // its metadata listener on a free loopback port; no snapserver is needed
             arguments += ["--plugin-config", #"{"metadata_listen":"127.0.0.1:0"}"#]
         }
         // The UPnP plugin searches every interface by default: in a network namespace with only
@@ -97,7 +102,8 @@ final class PluginValidateTests: XCTestCase {
         let result = try validate([try fixture("MISBEHAVE_LARGE_DESCRIPTOR", in: directory)])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let descriptor = line(result.stdout, for: "descriptor and the loader's checks")
-        XCTAssertTrue(descriptor.hasPrefix("warn  ") && descriptor.contains("struct_size is 152 bytes, larger than the 136 of an ABI 1.6 descriptor"), result.stdout)
+        XCTAssertTrue(
+            descriptor.hasPrefix("warn  ") && descriptor.contains("struct_size is 152 bytes, larger than the 136 of an ABI 1.6 descriptor"), result.stdout)
         XCTAssertTrue(result.stdout.contains("all checks passed"), result.stdout)
     }
 
@@ -106,7 +112,10 @@ final class PluginValidateTests: XCTestCase {
             ("MISBEHAVE_BLOCK_IN_EVENT", "on_event storm of every kind it consumes", "on_event blocked for more than 1 s"),
             ("MISBEHAVE_CRASH_ON_DISCONT", "media at the declared taps", "crashed with SIGSEGV (signal 11) in on_media at the "),
             ("MISBEHAVE_CRASH_ON_HUGE", "create/destroy with huge config", "crashed with SIGSEGV (signal 11) in create() with 4 MiB"),
-            ("MISBEHAVE_LATE_THREAD", "no thread of the plugin calls the host after destroy", "a thread of the plugin called the host after destroy() returned"),
+            (
+                "MISBEHAVE_LATE_THREAD", "no thread of the plugin calls the host after destroy",
+                "a thread of the plugin called the host after destroy() returned"
+            ),
             ("MISBEHAVE_DUPLICATE_COMMAND", "descriptor and the loader's checks", "the command \"misbehave-stats\" is declared twice"),
             ("MISBEHAVE_BAD_COMMAND_NAME", "descriptor and the loader's checks", "commands[].name is invalid: \"Bad Name\""),
             ("MISBEHAVE_SILENT_FAILURE", "every declared command with bad arguments", "failed without a message"),
@@ -123,7 +132,10 @@ final class PluginValidateTests: XCTestCase {
             ("MISBEHAVE_COMMAND_LEAK", ValidationCheck.leak.title, "on_command keeps memory it never frees"),
             ("MISBEHAVE_FD_LEAK", ValidationCheck.leak.title, "file descriptors opened since create() are still open after destroy()"),
             ("MISBEHAVE_THREAD_LEAK", ValidationCheck.leak.title, "threads started since create() still run after destroy()"),
-            ("MISBEHAVE_CRASH_IN_EVENT", ValidationCheck.destroyPending.title, "crashed with SIGSEGV (signal 11) in on_event (the validator was at: destroy() with events queued)"),
+            (
+                "MISBEHAVE_CRASH_IN_EVENT", ValidationCheck.destroyPending.title,
+                "crashed with SIGSEGV (signal 11) in on_event (the validator was at: destroy() with events queued)"
+            ),
         ])
     }
 
@@ -139,7 +151,7 @@ final class PluginValidateTests: XCTestCase {
 
     /// A check that cannot run is not a pass: the last line counts and names the skipped ones.
     func testSkippedChecksAreCountedAndNamedNotCalledAllPassed() throws {
-        let result = try validate([TestPaths.pluginLibrary("OtonFileSink")]) // no folder: create() refuses
+        let result = try validate([TestPaths.pluginLibrary("OtonFileSink")])  // no folder: create() refuses
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertFalse(result.stdout.contains("all checks passed"), result.stdout)
         let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""

@@ -7,7 +7,8 @@ import XCTest
 /// found through pkg-config, warning-free, and passes `oton plugins validate` as generated.
 final class PluginsNewTests: XCTestCase {
     /// Makes, builds and validates a project; returns the library's path.
-    static func makeProject(_ name: String, kind: String, in directory: TemporaryDirectory, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    static func makeProject(_ name: String, kind: String, in directory: TemporaryDirectory, file: StaticString = #filePath, line: UInt = #line) throws -> String
+    {
         let made = try runProcess(TestPaths.oton, ["plugins", "new", name, "--kind", kind, "--into", directory.path])
         XCTAssertEqual(made.status, 0, made.stderr, file: file, line: line)
         let folder = directory.file(name)
@@ -35,8 +36,10 @@ final class PluginsNewTests: XCTestCase {
 
     func testBadInputIsRefusedAndNothingIsOverwritten() throws {
         let directory = try TemporaryDirectory(self)
-        for (arguments, words) in [(["Bad Name"], "cannot name a plugin"), (["ok", "--lang", "swift"], "only c projects"),
-                                   (["ok", "--kind", "filter"], "give sink or command"), (["ok", "--id", "noDots"], "not a reverse-DNS name")] {
+        for (arguments, words) in [
+            (["Bad Name"], "cannot name a plugin"), (["ok", "--lang", "swift"], "only c projects"),
+            (["ok", "--kind", "filter"], "give sink or command"), (["ok", "--id", "noDots"], "not a reverse-DNS name"),
+        ] {
             let result = try runProcess(TestPaths.oton, ["plugins", "new"] + arguments + ["--into", directory.path])
             XCTAssertEqual(result.status, 2, "\(arguments)")
             XCTAssertTrue(result.stderr.contains(words), result.stderr)

@@ -24,10 +24,16 @@ final class PluginsRunTests: XCTestCase {
         let meter = try example("c-level-meter", "oton_level_meter", in: directory)
         let wav = directory.file("tone.wav")
         // 2 s of a 440 Hz sine at half scale: peak −6.0 dBFS, RMS −9.0 dBFS.
-        let made = try runProcess("/usr/bin/env", ["gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=88", "samplesperbuffer=1000", "freq=440", "volume=0.5",
-                                                   "!", "audio/x-raw,format=S16LE,rate=44100,channels=2", "!", "wavenc", "!", "filesink", "location=\(wav)"])
+        let made = try runProcess(
+            "/usr/bin/env",
+            [
+                "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=88", "samplesperbuffer=1000", "freq=440", "volume=0.5",
+                "!", "audio/x-raw,format=S16LE,rate=44100,channels=2", "!", "wavenc", "!", "filesink", "location=\(wav)",
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let script = try directory.write("script.jsonl", """
+        let script = try directory.write(
+            "script.jsonl",
+            """
             # a state, the tone, then the command
             {"kind": "state", "fields": {"state": "playing"}}
             {"audio": true}
@@ -50,7 +56,9 @@ final class PluginsRunTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let logger = try example("c-logger", "oton_event_logger", in: directory)
         let log = directory.file("events.log")
-        let script = try directory.write("script.jsonl", """
+        let script = try directory.write(
+            "script.jsonl",
+            """
             {"event": {"kind": "track", "fields": {"artist": "Кино", "title": "Группа крови", "sequence": "1"}}}
             {"kind": "volume", "fields": {"volume": "0.500"}}
             {"command": "logger-stats"}

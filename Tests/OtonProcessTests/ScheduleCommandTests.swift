@@ -56,7 +56,8 @@ final class ScheduleCommandTests: XCTestCase {
         for at in ["Tues 20:00", "25:00", "2026-02-30 10:00", "tomorrow", "8pm"] {
             let result = try oton("add", "Show", "--station", "Oton FM", "--at", at, "--for", "1h")
             XCTAssertEqual(result.status, 2, at)
-            XCTAssertTrue(result.stderr.contains("HH:MM") && result.stderr.contains("\"Tue 20:00\"") && result.stderr.contains("YYYY-MM-DD HH:MM"), result.stderr)
+            XCTAssertTrue(
+                result.stderr.contains("HH:MM") && result.stderr.contains("\"Tue 20:00\"") && result.stderr.contains("YYYY-MM-DD HH:MM"), result.stderr)
         }
         XCTAssertEqual(try oton("add", "Show", "--station", "Oton FM", "--at", "20:00", "--for", "2").status, 2, "a duration needs its unit")
         XCTAssertEqual(try oton("add", "Show", "--station", "Oton FM", "--at", "20:00", "--for", "1h", "--every", "month").status, 2)

@@ -19,7 +19,7 @@ final class TestRunnerFixtureTests: XCTestCase {
         // Not waitUntilExit: Foundation would wait for the socket the escaped process inherited.
         while !FileManager.default.fileExists(atPath: pidFile) { usleep(10_000) }
         print("fixture: a process in a session of its own started; this test now waits for ever")
-        fflush(nil) // every stream; a killed process flushes nothing: without it the line would not be among its last
+        fflush(nil)  // every stream; a killed process flushes nothing: without it the line would not be among its last
         DispatchSemaphore(value: 0).wait()
     }
 }

@@ -12,8 +12,9 @@ final class TestRunnerTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment.merge(extra) { $1 }
         // Its logs and durations go under the current folder: the temporary one, not the repository's .build.
-        return try runProcess("/usr/bin/env", ["python3", TestPaths.root + "/scripts/test-runner", TestPaths.products + "/OtonPackageTests.xctest"] + arguments,
-                              environment: environment, currentDirectory: directory.path)
+        return try runProcess(
+            "/usr/bin/env", ["python3", TestPaths.root + "/scripts/test-runner", TestPaths.products + "/OtonPackageTests.xctest"] + arguments,
+            environment: environment, currentDirectory: directory.path)
     }
 
     private static func isAlive(_ pid: pid_t) -> Bool {
@@ -25,15 +26,17 @@ final class TestRunnerTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let pidFile = directory.file("escaped.pid")
         let started = Date()
-        let run = try runner(["--filter", "TestRunnerFixtureTests/testNeverEnds$", "--filter", quick + "$"], in: directory,
-                             environment: ["OTON_TEST_TIMEOUT": "3", "OTON_TEST_WORKERS": "2", TestRunnerFixtureTests.variable: pidFile])
+        let run = try runner(
+            ["--filter", "TestRunnerFixtureTests/testNeverEnds$", "--filter", quick + "$"], in: directory,
+            environment: ["OTON_TEST_TIMEOUT": "3", "OTON_TEST_WORKERS": "2", TestRunnerFixtureTests.variable: pidFile])
         let took = Date().timeIntervalSince(started)
         let lines = run.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
         XCTAssertEqual(lines.last, "tests: 1 passed, 1 failed", run.stdout)
         XCTAssertEqual(lines.filter { $0.hasPrefix("tests: ") }.count, 1, "exactly one closing line")
-        XCTAssertTrue(lines.contains { $0.hasPrefix("=== TIMED OUT OtonProcessTests.TestRunnerFixtureTests/testNeverEnds") && $0.contains("time limit of 3 s") },
-                      run.stdout)
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("=== TIMED OUT OtonProcessTests.TestRunnerFixtureTests/testNeverEnds") && $0.contains("time limit of 3 s") },
+            run.stdout)
         XCTAssertTrue(lines.contains { $0.contains("fixture: a process in a session of its own started") }, "its last lines: \(run.stdout)")
         XCTAssertTrue(lines.contains("TIMED OUT: OtonProcessTests.TestRunnerFixtureTests/testNeverEnds"), run.stdout)
         let escaped = try XCTUnwrap(pid_t(directory.read("escaped.pid").trimmingCharacters(in: .whitespacesAndNewlines)), "the fixture started its process")

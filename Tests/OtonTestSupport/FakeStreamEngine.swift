@@ -3,7 +3,7 @@ import OtonHost
 
 /// An engine that connects nowhere: the test says what it reports (``report(_:)``) and how much
 /// flowed, and reads back what the Player asked of it.
-public final class FakeStreamEngine: StreamEngine, @unchecked Sendable { // `lock` guards the vars
+public final class FakeStreamEngine: StreamEngine, @unchecked Sendable {  // `lock` guards the vars
     public let description: PipelineDescription
     public let kind: EngineKind
     public let flow = PipelineFlow()
@@ -47,7 +47,7 @@ public final class FakeStreamEngine: StreamEngine, @unchecked Sendable { // `loc
 }
 
 /// Makes ``FakeStreamEngine``s and keeps them, in order; `failBuilding` makes the next builds throw.
-public final class FakeStreamEngines: StreamEngineFactory, @unchecked Sendable { // `lock` guards the vars
+public final class FakeStreamEngines: StreamEngineFactory, @unchecked Sendable {  // `lock` guards the vars
     private let lock = NSLock()
     private var made: [FakeStreamEngine] = []
     private var buildFailure: PipelineBuildError?
@@ -59,9 +59,11 @@ public final class FakeStreamEngines: StreamEngineFactory, @unchecked Sendable {
 
     public func failBuilding(with error: PipelineBuildError?) { lock.withLock { buildFailure = error } }
 
-    package func make(_ kind: EngineKind, _ description: PipelineDescription, connection: UInt64, bus: PluginBus,
-                     onEvent: @escaping @Sendable (PipelineEvent) -> Void,
-                     inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) throws(PipelineBuildError) -> any StreamEngine {
+    package func make(
+        _ kind: EngineKind, _ description: PipelineDescription, connection: UInt64, bus: PluginBus,
+        onEvent: @escaping @Sendable (PipelineEvent) -> Void,
+        inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) throws(PipelineBuildError) -> any StreamEngine {
         let engine = FakeStreamEngine(kind: kind, description: description, connection: connection, onEvent: onEvent)
         let failure: PipelineBuildError? = lock.withLock {
             if buildFailure == nil { made.append(engine) }

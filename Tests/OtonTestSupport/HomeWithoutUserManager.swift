@@ -13,7 +13,7 @@ public struct HomeWithoutUserManager {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = home + "/config"
         environment["HOME"] = home
-        environment["XDG_RUNTIME_DIR"] = home + "/run" // no systemd/private socket there: no manager
+        environment["XDG_RUNTIME_DIR"] = home + "/run"  // no systemd/private socket there: no manager
         environment["LANG"] = "C"
         environment["LANGUAGE"] = nil
         environment["LC_ALL"] = nil
@@ -22,7 +22,8 @@ public struct HomeWithoutUserManager {
         units = home + "/config/systemd/user"
         // The stations the alarm and schedule tests name (`alarm add` refuses one that does not resolve).
         try FileManager.default.createDirectory(atPath: home + "/config/oton", withIntermediateDirectories: true)
-        try #"{"stations": [{"name": "Oton FM", "url": "https://example.invalid/oton.mp3"}, {"name": "Jazz 24", "url": "https://example.invalid/jazz.mp3"}], "plugins": []}"#
+        try
+            #"{"stations": [{"name": "Oton FM", "url": "https://example.invalid/oton.mp3"}, {"name": "Jazz 24", "url": "https://example.invalid/jazz.mp3"}], "plugins": []}"#
             .write(toFile: home + "/config/oton/plugins.json", atomically: true, encoding: .utf8)
     }
 }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A Unix datagram socket standing in for systemd's `$NOTIFY_SOCKET`: what a process notifies
 /// (READY=1, STATUS=…, WATCHDOG=1) arrives here as one datagram each. Closed on deinit.
-public final class NotifySocket: @unchecked Sendable { // the descriptor is only read after init
+public final class NotifySocket: @unchecked Sendable {  // the descriptor is only read after init
     public let path: String
     private let fd: Int32
 
@@ -29,7 +30,7 @@ public final class NotifySocket: @unchecked Sendable { // the descriptor is only
         guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = recv(fd, &buffer, buffer.count, 0)
-        return count > 0 ? String(decoding: buffer[0 ..< count], as: UTF8.self) : nil
+        return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : nil
     }
 
     /// Datagrams until one satisfies `predicate` (all of them, in order), within `timeout` seconds.

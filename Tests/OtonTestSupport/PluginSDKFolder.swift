@@ -5,7 +5,9 @@ import Foundation
 public enum PluginSDKFolder {
     public static func make(in directory: TemporaryDirectory) throws -> String {
         try FileManager.default.createDirectory(atPath: directory.file("pkgconfig"), withIntermediateDirectories: true)
-        _ = try directory.write("pkgconfig/oton-plugin.pc", """
+        _ = try directory.write(
+            "pkgconfig/oton-plugin.pc",
+            """
             includedir=\(TestPaths.header)
             Name: oton-plugin
             Description: the Oton plugin ABI

@@ -8,8 +8,10 @@ public struct ProcessResult {
 }
 
 @discardableResult
-public func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-         currentDirectory: String? = nil) throws -> ProcessResult {
+public func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    currentDirectory: String? = nil
+) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -29,7 +31,8 @@ public func runProcess(_ executable: String, _ arguments: [String], environment:
     DispatchQueue.global().async(group: group) { stderrData = err.fileHandleForReading.readDataToEndOfFile() }
     group.wait()
     process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus,
-                         stdout: String(decoding: stdoutData, as: UTF8.self),
-                         stderr: String(decoding: stderrData, as: UTF8.self))
+    return ProcessResult(
+        status: process.terminationStatus,
+        stdout: String(decoding: stdoutData, as: UTF8.self),
+        stderr: String(decoding: stderrData, as: UTF8.self))
 }

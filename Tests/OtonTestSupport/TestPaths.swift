@@ -5,7 +5,7 @@ public enum TestPaths {
     /// The repository root (this file is Tests/OtonTestSupport/TestPaths.swift).
     public static let root: String = {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0 ..< 3 { url.deleteLastPathComponent() }
+        for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
 

@@ -5,7 +5,7 @@ import OtonHost
 /// Virtual time for the Player's logic: nothing fires until the test moves the clock, and then
 /// every timer that falls due runs on its queue, in the order of its deadlines, before `advance`
 /// returns. A reconnect 30 s away takes microseconds.
-public final class VirtualPlayerClock: PlayerClock, @unchecked Sendable { // `lock` guards `current` and `timers`
+public final class VirtualPlayerClock: PlayerClock, @unchecked Sendable {  // `lock` guards `current` and `timers`
     private let lock = NSLock()
     private var current: Duration = .seconds(1000)
     private var timers: [Timer] = []
@@ -14,8 +14,10 @@ public final class VirtualPlayerClock: PlayerClock, @unchecked Sendable { // `lo
 
     public var now: Duration { lock.withLock { current } }
 
-    package func schedule(after delay: Duration, repeating: Duration?, leeway: Duration, on queue: DispatchQueue,
-                         _ work: @escaping () -> Void) -> any PlayerTimer {
+    package func schedule(
+        after delay: Duration, repeating: Duration?, leeway: Duration, on queue: DispatchQueue,
+        _ work: @escaping () -> Void
+    ) -> any PlayerTimer {
         let timer = Timer(due: now + max(delay, .zero), period: repeating, queue: queue, work: work)
         lock.withLock { timers.append(timer) }
         return timer
@@ -50,7 +52,7 @@ public final class VirtualPlayerClock: PlayerClock, @unchecked Sendable { // `lo
         }
     }
 
-    private final class Timer: PlayerTimer, @unchecked Sendable { // `due` is guarded by the clock's lock
+    private final class Timer: PlayerTimer, @unchecked Sendable {  // `due` is guarded by the clock's lock
         var due: Duration
         let period: Duration?
         let queue: DispatchQueue

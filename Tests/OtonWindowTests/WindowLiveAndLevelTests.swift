@@ -1,15 +1,18 @@
 import Foundation
 import OtonJSON
 import OtonSupport
-@testable import OtonWindow
 import XCTest
+
+@testable import OtonWindow
 
 /// What the window shows of timeshift ("behind live") and levelling, from `status` and the replies of
 /// `live` and `level`, and the alarm days it hands to `oton alarm add --days`. Pure: times are given.
 final class WindowLiveAndLevelTests: XCTestCase {
-    private let paused: [String: JSONValue] = ["state": "paused", "station": "Lab FM", "behind_live_ms": 5_000,
-                                               "timeshift_held_ms": 60_000, "timeshift_limit_ms": 1_800_000,
-                                               "level": ["enabled": true, "gain_db": .number(-3.5)]]
+    private let paused: [String: JSONValue] = [
+        "state": "paused", "station": "Lab FM", "behind_live_ms": 5_000,
+        "timeshift_held_ms": 60_000, "timeshift_limit_ms": 1_800_000,
+        "level": ["enabled": true, "gain_db": .number(-3.5)],
+    ]
 
     func testPausedItCountsUpFromWhatStatusSaidAndPlayingItStays() {
         var playing = NowPlaying()
@@ -55,7 +58,7 @@ final class WindowLiveAndLevelTests: XCTestCase {
         XCTAssertEqual(Weekdays.daysArgument([1, 3]), "mon,wed")
         XCTAssertEqual(Weekdays.daysArgument([7, 6]), "sat,sun")
         XCTAssertNil(Weekdays.daysArgument([]), "none: every day")
-        XCTAssertNil(Weekdays.daysArgument(Set(1 ... 7)), "all: every day")
+        XCTAssertNil(Weekdays.daysArgument(Set(1...7)), "all: every day")
         XCTAssertEqual(Weekdays.daysArgument([0, 2, 9]), "tue", "only days of the week")
     }
 }

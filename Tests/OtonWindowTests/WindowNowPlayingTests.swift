@@ -1,6 +1,7 @@
 import OtonJSON
-@testable import OtonWindow
 import XCTest
+
+@testable import OtonWindow
 
 /// The window's picture of the player, from the events `oton ctl subscribe` streams.
 final class WindowNowPlayingTests: XCTestCase {
@@ -21,14 +22,24 @@ final class WindowNowPlayingTests: XCTestCase {
 
     func testReconnectCountsDownAndGivingUpKeepsTheSuggestion() {
         var playing = NowPlaying()
-        playing.apply(event: event("state", ["state": "connecting", "retry_attempt": "2", "retry_in_ms": "4000", "retry_max": "3",
-                                             "error_kind": "network", "error_message": "The connection was refused.",
-                                             "error_suggestion": "Check the address."]), now: 100)
+        playing.apply(
+            event: event(
+                "state",
+                [
+                    "state": "connecting", "retry_attempt": "2", "retry_in_ms": "4000", "retry_max": "3",
+                    "error_kind": "network", "error_message": "The connection was refused.",
+                    "error_suggestion": "Check the address.",
+                ]), now: 100)
         XCTAssertEqual(playing.stateText(now: 100), "reconnecting in 4 s (attempt 2/3)")
         XCTAssertEqual(playing.stateText(now: 101.5), "reconnecting in 3 s (attempt 2/3)")
         XCTAssertFalse(playing.isPlaying, "while waiting, the main button tries again")
-        playing.apply(event: event("state", ["state": "error", "error_kind": "network", "error_message": "The connection was refused.",
-                                             "error_suggestion": "Check the address."]), now: 110)
+        playing.apply(
+            event: event(
+                "state",
+                [
+                    "state": "error", "error_kind": "network", "error_message": "The connection was refused.",
+                    "error_suggestion": "Check the address.",
+                ]), now: 110)
         XCTAssertEqual(playing.stateText(now: 110), "gave up")
         XCTAssertEqual(playing.problemText, "The connection was refused.\nCheck the address.")
         // The player quits after giving up: its last states carry no error, the window still says why.

@@ -53,11 +53,11 @@ final class AirWatchLogicTests: XCTestCase {
         var air = watch()
         XCTAssertEqual(air.frame(format: "MPEG-1 layer III, 44100 Hz, 128 kbps"), [])
         // VBR: the bitrate changes from frame to frame; never 50 in a row.
-        for index in 0 ..< 500 {
+        for index in 0..<500 {
             XCTAssertEqual(air.frame(format: "MPEG-1 layer III, 44100 Hz, \([128, 160, 192][index % 3]) kbps"), [])
         }
         var alerts: [AirWatch.Alert] = []
-        for _ in 0 ..< AirWatch.framesToConfirm { alerts += air.frame(format: "MPEG-1 layer III, 48000 Hz, 64 kbps") }
+        for _ in 0..<AirWatch.framesToConfirm { alerts += air.frame(format: "MPEG-1 layer III, 48000 Hz, 64 kbps") }
         XCTAssertEqual(alerts, [.formatChanged(from: "MPEG-1 layer III, 44100 Hz, 128 kbps", to: "MPEG-1 layer III, 48000 Hz, 64 kbps")])
         XCTAssertEqual(air.frame(format: "MPEG-1 layer III, 48000 Hz, 64 kbps"), [])
     }
@@ -76,9 +76,10 @@ final class AirWatchLogicTests: XCTestCase {
     }
 
     func testTheAirWatchKeys() throws {
-        let settings = try XCTUnwrap(FileSinkSettings.parse(
-            #"{"directory": "/a", "air_watch": true, "silence_threshold": -40, "silence_after": 12, "title_stall_after": 900}"#
-        ).airWatch)
+        let settings = try XCTUnwrap(
+            FileSinkSettings.parse(
+                #"{"directory": "/a", "air_watch": true, "silence_threshold": -40, "silence_after": 12, "title_stall_after": 900}"#
+            ).airWatch)
         XCTAssertEqual(settings.silenceThresholdDBFS, -40)
         XCTAssertEqual(settings.silenceAfterNanoseconds, 12 * second)
         XCTAssertEqual(settings.titleStallAfterNanoseconds, 900 * second)

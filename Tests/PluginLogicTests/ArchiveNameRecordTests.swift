@@ -7,8 +7,10 @@ final class ArchiveNameRecordTests: XCTestCase {
     private let second: Int64 = 1_000_000_000
 
     func testEntriesReadBackAndATornLineIsSkipped() {
-        let entries = [ArchiveNameRecord.Entry(name: "2026/11/27/12.mp3", base: "2026/11/27/12.mp3", start: 1_795_000_000 * second),
-                       ArchiveNameRecord.Entry(name: "2026/11/27/12 (2).mp3", base: "2026/11/27/12.mp3", start: 1_795_000_005 * second)]
+        let entries = [
+            ArchiveNameRecord.Entry(name: "2026/11/27/12.mp3", base: "2026/11/27/12.mp3", start: 1_795_000_000 * second),
+            ArchiveNameRecord.Entry(name: "2026/11/27/12 (2).mp3", base: "2026/11/27/12.mp3", start: 1_795_000_005 * second),
+        ]
         let text = entries.map { ArchiveNameRecord.line($0) + "\n" }.joined() + #"{"name": "2026/11/27/1"#
         XCTAssertEqual(ArchiveNameRecord.parse(text), entries)
     }
@@ -22,7 +24,8 @@ final class ArchiveNameRecordTests: XCTestCase {
         let recent = ArchiveNameRecord.Entry(name: "a (2).mp3", base: "a.mp3", start: now - 60 * second)
         let old = ArchiveNameRecord.Entry(name: "b.mp3", base: "b.mp3", start: now - horizon - second)
         let oldButRenderedAgain = ArchiveNameRecord.Entry(name: "c (5).mp3", base: "c.mp3", start: now - 10 * horizon)
-        XCTAssertEqual(ArchiveNameRecord.kept([recent, old, oldButRenderedAgain], now: now, horizon: horizon, base: "c.mp3"),
-                       [recent, oldButRenderedAgain])
+        XCTAssertEqual(
+            ArchiveNameRecord.kept([recent, old, oldButRenderedAgain], now: now, horizon: horizon, base: "c.mp3"),
+            [recent, oldButRenderedAgain])
     }
 }

@@ -28,7 +28,7 @@ final class ArchiveSplitterTests: XCTestCase {
 
         mutating func buffer(frames: Int, caps: String, newConnection: Bool = false, make: (Int) -> [UInt8]) -> StreamUnitReader.Reading {
             var bytes: [UInt8] = []
-            for _ in 0 ..< frames {
+            for _ in 0..<frames {
                 bytes += make(frameIndex)
                 frameIndex += 1
             }
@@ -89,7 +89,7 @@ final class ArchiveSplitterTests: XCTestCase {
         }
         XCTAssertFalse(first.fromBoundary)
         let middle = segments.ended[2].0
-        XCTAssertTrue((382 ... 383).contains(middle.frames), "10 s of 26.1 ms frames: 382.8; \(middle.frames)")
+        XCTAssertTrue((382...383).contains(middle.frames), "10 s of 26.1 ms frames: 382.8; \(middle.frames)")
         XCTAssertEqual(Double(middle.audioNanoseconds) / 1e9, 10, accuracy: 0.027)
         XCTAssertEqual(ArchiveLedger.bitrate(middle), 128)
         XCTAssertTrue(segments.gaps.isEmpty)
@@ -100,7 +100,7 @@ final class ArchiveSplitterTests: XCTestCase {
         var feed = Feed()
         var segments = Segments()
         var arrival = noon + 5 * second
-        for _ in 0 ..< 20 {
+        for _ in 0..<20 {
             segments.apply(splitter.receive(feed.buffer(frames: 19, caps: mp3Caps, make: mp3Frame), arrival: arrival))
             arrival += 19 * frameNanoseconds
         }
@@ -133,7 +133,7 @@ final class ArchiveSplitterTests: XCTestCase {
         var feed = Feed()
         var segments = Segments()
         var arrival = noon + 1 * second
-        for _ in 0 ..< 10 { // 11 … 16 s
+        for _ in 0..<10 {  // 11 … 16 s
             segments.apply(splitter.receive(feed.buffer(frames: 19, caps: mp3Caps, make: mp3Frame), arrival: arrival))
             arrival += 19 * frameNanoseconds
         }
@@ -158,12 +158,12 @@ final class ArchiveSplitterTests: XCTestCase {
         var feed = Feed()
         var segments = Segments()
         var arrival = noon
-        for _ in 0 ..< 40 { // 20 s in real time
+        for _ in 0..<40 {  // 20 s in real time
             segments.apply(splitter.receive(feed.buffer(frames: 19, caps: mp3Caps, make: mp3Frame), arrival: arrival))
             arrival += 19 * frameNanoseconds
         }
-        arrival += 4 * second // nothing for 4 s, then the live audio of now: 4 s are missing
-        for _ in 0 ..< 10 {
+        arrival += 4 * second  // nothing for 4 s, then the live audio of now: 4 s are missing
+        for _ in 0..<10 {
             segments.apply(splitter.receive(feed.buffer(frames: 19, caps: mp3Caps, make: mp3Frame), arrival: arrival))
             arrival += 19 * frameNanoseconds
         }
@@ -180,7 +180,7 @@ final class ArchiveSplitterTests: XCTestCase {
         var feed = Feed()
         var arrival = noon
         var actions: [ArchiveSplitter.Action] = []
-        for round in 0 ..< 40 {
+        for round in 0..<40 {
             // A loaded machine read nothing for 3 s, then everything that had come meanwhile.
             let frames = round == 20 ? 19 * 7 : 19
             if round == 20 { arrival += 6 * 19 * frameNanoseconds }
@@ -191,7 +191,7 @@ final class ArchiveSplitterTests: XCTestCase {
     }
 
     func testAnOggSegmentStartsWithItsStreamsHeaderPages() throws {
-        func le(_ value: UInt64, _ count: Int) -> [UInt8] { (0 ..< count).map { UInt8((value >> (8 * UInt64($0))) & 0xFF) } }
+        func le(_ value: UInt64, _ count: Int) -> [UInt8] { (0..<count).map { UInt8((value >> (8 * UInt64($0))) & 0xFF) } }
         func page(_ sequence: UInt32, granule: Int64, bos: Bool = false, body: [UInt8]) -> [UInt8] {
             let lacing: [UInt8] = Array(repeating: 255, count: body.count / 255) + [UInt8(body.count % 255)]
             return Array("OggS".utf8) + [0, bos ? 2 : 0] + le(UInt64(bitPattern: granule), 8) + le(5, 4) + le(UInt64(sequence), 4)
@@ -205,7 +205,7 @@ final class ArchiveSplitterTests: XCTestCase {
         var granule: Int64 = 0
         segments.apply(splitter.receive(feed.buffer(frames: 1, caps: "application/ogg", make: { _ in headers }), arrival: noon - 5 * second))
         var arrival = noon - 5 * second
-        for _ in 0 ..< 20 { // a page of half a second each, 10 s
+        for _ in 0..<20 {  // a page of half a second each, 10 s
             granule += 22050
             let audio = page(UInt32(2 + granule / 22050), granule: granule, body: [UInt8](repeating: 7, count: 300))
             segments.apply(splitter.receive(feed.buffer(frames: 1, caps: "application/ogg", make: { _ in audio }), arrival: arrival))
@@ -216,8 +216,9 @@ final class ArchiveSplitterTests: XCTestCase {
         let second = try XCTUnwrap(segments.files.dropFirst().first)
         XCTAssertEqual(Array(second.prefix(headers.count)), headers, "the cut segment opens with the stream's header pages")
         XCTAssertEqual(segments.ended[1].0.headerBytes, UInt64(headers.count))
-        XCTAssertEqual(segments.files[0] + second.dropFirst(headers.count) + segments.files.dropFirst(2).reduce([], +), feed.received,
-                       "less the repeated headers, the segments join to the bytes received")
+        XCTAssertEqual(
+            segments.files[0] + second.dropFirst(headers.count) + segments.files.dropFirst(2).reduce([], +), feed.received,
+            "less the repeated headers, the segments join to the bytes received")
     }
 
     func testAChangeOfFormatStartsANewSegmentAndTitlesAreOffsets() throws {
@@ -229,7 +230,8 @@ final class ArchiveSplitterTests: XCTestCase {
         segments.apply(splitter.receive(feed.buffer(frames: 40, caps: mp3Caps, make: mp3Frame), arrival: noon + 601 * second))
         feed.connection = 2
         let adts: (Int) -> [UInt8] = { _ in [0xFF, 0xF1, 0x50, 0x80, 0x02, 0x1F, 0xFC] + [UInt8](repeating: 1, count: 9) }
-        segments.apply(splitter.receive(feed.buffer(frames: 30, caps: "audio/mpeg, mpegversion=(int)4", newConnection: true, make: adts), arrival: noon + 602 * second))
+        segments.apply(
+            splitter.receive(feed.buffer(frames: 30, caps: "audio/mpeg, mpegversion=(int)4", newConnection: true, make: adts), arrival: noon + 602 * second))
         segments.apply(splitter.finish())
         XCTAssertEqual(segments.begun.map(\.container), [.mpegAudio, .adts])
         XCTAssertEqual(segments.ended.map(\.1), [.formatChanged, .stopped])
@@ -249,7 +251,7 @@ final class ArchiveSplitterTests: XCTestCase {
         var feed = Feed()
         var segments = Segments()
         var arrival = noon + 5 * second
-        for _ in 0 ..< 10 { // 5 s in buffers of half a second, across 12:00:10
+        for _ in 0..<10 {  // 5 s in buffers of half a second, across 12:00:10
             segments.apply(splitter.receive(feed.buffer(frames: 19, caps: mp3Caps, make: mp3Frame), arrival: arrival))
             arrival += 19 * frameNanoseconds
         }
@@ -264,18 +266,22 @@ final class ArchiveSplitterTests: XCTestCase {
 
     func testRetentionRemovesTheOldestFirstByAgeAndBySize() {
         let hour: Int64 = 3600 * second
-        let entries = (0 ..< 5).map { index in
+        let entries = (0..<5).map { index in
             ArchiveRetention.Entry(path: "s/\(index).mp3", start: noon + Int64(index) * hour, end: noon + Int64(index + 1) * hour, bytes: 100)
         }
         let now = noon + 5 * hour
-        XCTAssertEqual(ArchiveRetention(maxAgeNanoseconds: 5 * hour / 2).expired(entries.shuffled(), now: now, writingBytes: 50).map(\.path),
-                       ["s/0.mp3", "s/1.mp3"], "ended more than 2.5 h ago")
-        XCTAssertEqual(ArchiveRetention(maxBytes: 350).expired(entries, now: now, writingBytes: 50).map(\.path),
-                       ["s/0.mp3", "s/1.mp3"], "300 kept + 50 being written ≤ 350")
-        XCTAssertEqual(ArchiveRetention(maxAgeNanoseconds: 4 * hour, maxBytes: 250).expired(entries, now: now, writingBytes: 0).map(\.path),
-                       ["s/0.mp3", "s/1.mp3", "s/2.mp3"])
-        XCTAssertEqual(ArchiveRetention(maxBytes: 10).expired(entries, now: now, writingBytes: 1000).count, 5,
-                       "everything finished may go, the segment being written is never among them")
+        XCTAssertEqual(
+            ArchiveRetention(maxAgeNanoseconds: 5 * hour / 2).expired(entries.shuffled(), now: now, writingBytes: 50).map(\.path),
+            ["s/0.mp3", "s/1.mp3"], "ended more than 2.5 h ago")
+        XCTAssertEqual(
+            ArchiveRetention(maxBytes: 350).expired(entries, now: now, writingBytes: 50).map(\.path),
+            ["s/0.mp3", "s/1.mp3"], "300 kept + 50 being written ≤ 350")
+        XCTAssertEqual(
+            ArchiveRetention(maxAgeNanoseconds: 4 * hour, maxBytes: 250).expired(entries, now: now, writingBytes: 0).map(\.path),
+            ["s/0.mp3", "s/1.mp3", "s/2.mp3"])
+        XCTAssertEqual(
+            ArchiveRetention(maxBytes: 10).expired(entries, now: now, writingBytes: 1000).count, 5,
+            "everything finished may go, the segment being written is never among them")
         XCTAssertTrue(ArchiveRetention().expired(entries, now: now, writingBytes: 0).isEmpty)
         var whenFull = ArchiveRetention()
         XCTAssertNil(whenFull.oldestToFreeSpace(entries), "by default a full disk stops the recording")

@@ -21,8 +21,10 @@ final class ArtworkLogicTests: XCTestCase {
     }
 
     func testEvictionRemovesTheLeastRecentlyUsedUntilTheTotalFits() {
-        let files = [CacheEviction.File(name: "old", size: 40, lastUse: 1), .init(name: "new", size: 40, lastUse: 3),
-                     .init(name: "mid", size: 40, lastUse: 2)]
+        let files = [
+            CacheEviction.File(name: "old", size: 40, lastUse: 1), .init(name: "new", size: 40, lastUse: 3),
+            .init(name: "mid", size: 40, lastUse: 2),
+        ]
         XCTAssertEqual(CacheEviction.victims(files, limit: 100), ["old"])
         XCTAssertEqual(CacheEviction.victims(files, limit: 40), ["old", "mid"])
         XCTAssertEqual(CacheEviction.victims(files, limit: 120), [])
@@ -50,9 +52,9 @@ final class ArtworkLogicTests: XCTestCase {
             colours.insert(red << 16 | green << 8 | blue)
         }
         let share = Double(bright) / Double(size * size)
-        XCTAssertTrue((0.04 ... 0.3).contains(share), "the notes cover part of the picture: \(share)")
+        XCTAssertTrue((0.04...0.3).contains(share), "the notes cover part of the picture: \(share)")
         XCTAssertGreaterThan(colours.count, 100, "a gradient and smooth edges, not one colour")
-        XCTAssertEqual(pixels[0 ..< 3].map { $0 }, [0x5E, 0x6E, 0xA0], "the top left is the gradient's start")
+        XCTAssertEqual(pixels[0..<3].map { $0 }, [0x5E, 0x6E, 0xA0], "the top left is the gradient's start")
         let average = DefaultArtworkPicture.averageColor(of: pixels)
         XCTAssertNotNil(average.wholeMatch(of: #/#[0-9A-F]{6}/#), average)
         XCTAssertNotEqual(average, "#3A3F4B", "not the old flat slate")

@@ -31,8 +31,9 @@ final class BreakInPluginsTests: XCTestCase {
         var withText = fields(3, "Radio X", isBreak: true)
         withText["break"] = "1"
         XCTAssertEqual(tracker.track(fields: withText, monoNanoseconds: 230 * second, wallMicroseconds: 0), [])
-        XCTAssertEqual(tracker.state("stopped", monoNanoseconds: 260 * second, wallMicroseconds: 0), [],
-                       "stopping during the break ends nothing: there is nothing to scrobble")
+        XCTAssertEqual(
+            tracker.state("stopped", monoNanoseconds: 260 * second, wallMicroseconds: 0), [],
+            "stopping during the break ends nothing: there is nothing to scrobble")
 
         let next = tracker.track(fields: fields(4, "One"), monoNanoseconds: 300 * second, wallMicroseconds: 0)
         guard case let .started(start) = next.first else { return XCTFail("the song after the break is a new play: \(next)") }
@@ -42,10 +43,11 @@ final class BreakInPluginsTests: XCTestCase {
     // MARK: FileSink
 
     func testABreakEndsTheFileAndIsRecordedAsItsOwnFile() {
-        let frame: [UInt8] = [0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 5, count: 413) // MPEG-1 Layer 3, 128 kbit/s, 44.1 kHz: 417 bytes
+        let frame: [UInt8] = [0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 5, count: 413)  // MPEG-1 Layer 3, 128 kbit/s, 44.1 kHz: 417 bytes
         func buffer(_ count: Int, offset: Int, new: Bool = false) -> TrackSplitter.Buffer {
-            TrackSplitter.Buffer(bytes: Array([[UInt8]](repeating: frame, count: count).joined()), caps: "audio/mpeg, mpegversion=(int)1, layer=(int)3",
-                                 newConnection: new, offset: UInt64(offset * 417), connection: 1)
+            TrackSplitter.Buffer(
+                bytes: Array([[UInt8]](repeating: frame, count: count).joined()), caps: "audio/mpeg, mpegversion=(int)1, layer=(int)3",
+                newConnection: new, offset: UInt64(offset * 417), connection: 1)
         }
         var splitter = TrackSplitter()
         var actions = splitter.receive(buffer(3, offset: 0, new: true))
@@ -59,7 +61,9 @@ final class BreakInPluginsTests: XCTestCase {
         actions += splitter.track(TrackMetadata(fields: fields(3, "Two"))!)
         actions += splitter.receive(buffer(2, offset: 9))
         actions += splitter.finish()
-        let ended = actions.compactMap { if case let .end(segment, complete) = $0 { return (segment.metadata?.title, complete, segment.streamOffset) }; return nil }
+        let ended = actions.compactMap {
+            if case let .end(segment, complete) = $0 { return (segment.metadata?.title, complete, segment.streamOffset) }; return nil
+        }
         XCTAssertEqual(ended.map(\.0), ["One", "Break", "Two"], "the break ends One's file and has its own")
         XCTAssertEqual(ended.map(\.1), [false, true, false], "the break began and ended at a title change")
         XCTAssertEqual(ended.map(\.2), [0, 5 * 417, 9 * 417], "cuts at the first frame after each event")
@@ -92,7 +96,8 @@ final class BreakInPluginsTests: XCTestCase {
         var model = SleepTimerModel()
         _ = model.trackChanged(fields: fields(1, "One"))
         _ = model.setAfterTrack()
-        XCTAssertEqual(model.trackChanged(fields: fields(2, "One")).contains(.announceFired), true,
-                       "the same title as a new sequence (after a break, or played twice) is a new track")
+        XCTAssertEqual(
+            model.trackChanged(fields: fields(2, "One")).contains(.announceFired), true,
+            "the same title as a new sequence (after a break, or played twice) is a new track")
     }
 }

@@ -10,8 +10,8 @@ final class DiskShareLedgerTests: XCTestCase {
         var ledger = DiskShareLedger()
         ledger.join(1, device: 7, now: 0)
         ledger.join(2, device: 7, now: 0)
-        ledger.join(3, device: 9, now: 0) // another disk: not compared
-        for tick in 1 ... 10 {
+        ledger.join(3, device: 9, now: 0)  // another disk: not compared
+        for tick in 1...10 {
             ledger.wrote(1, bytes: 65_536, now: Int64(tick) * second)
             ledger.wrote(2, bytes: 16_000, now: Int64(tick) * second)
             ledger.wrote(3, bytes: 1_000_000, now: Int64(tick) * second)

@@ -13,8 +13,9 @@ final class FileNameStartTests: XCTestCase {
 
     func testTheScheduledTemplateNamesFilesByShowDateAndTrack() throws {
         let template = try FileNameTemplate("{start} - {artist} - {title}.{ext}")
-        XCTAssertEqual(template.render(["start": "2026-12-01 20.00", "artist": "Miles Davis", "title": "So What", "ext": "mp3"]),
-                       "2026-12-01 20.00 - Miles Davis - So What.mp3")
+        XCTAssertEqual(
+            template.render(["start": "2026-12-01 20.00", "artist": "Miles Davis", "title": "So What", "ext": "mp3"]),
+            "2026-12-01 20.00 - Miles Davis - So What.mp3")
         XCTAssertThrowsError(try FileNameTemplate("{begin} - {title}.{ext}"), "unknown placeholders are still refused")
     }
 }

@@ -16,8 +16,10 @@ final class HealthVerdictTests: XCTestCase {
 
     func testHealthyWhileTheShareReceives() throws {
         let now = 100 * second
-        let stations = [station("a", state: "playing", lastByteAt: now - second), station("b", state: "playing", lastByteAt: now - 40 * second),
-                        station("c", state: "error", lastByteAt: nil), station("d", state: "connecting", lastByteAt: nil)]
+        let stations = [
+            station("a", state: "playing", lastByteAt: now - second), station("b", state: "playing", lastByteAt: now - 40 * second),
+            station("c", state: "error", lastByteAt: nil), station("d", state: "connecting", lastByteAt: nil),
+        ]
         let half = HealthVerdict.health(stations, rules: .init(share: 0.25, stallSeconds: 30), now: now)
         XCTAssertEqual(half.status, 200, half.body)
         let most = HealthVerdict.health(stations, rules: .init(share: 0.5, stallSeconds: 30), now: now)

@@ -5,8 +5,10 @@ import XCTest
 /// The History plugin's plain logic: track boundaries, scrobble rules, the
 /// services' request formats, retry delays, queries and output formats.
 final class HistoryLogicTests: XCTestCase {
-    private func track(_ tracker: inout ListeningTracker, _ sequence: UInt64, _ title: String?, artist: String? = "A",
-                       station: String = "Radio X", at seconds: Double, duration: Double? = nil) -> [ListeningTracker.Effect] {
+    private func track(
+        _ tracker: inout ListeningTracker, _ sequence: UInt64, _ title: String?, artist: String? = "A",
+        station: String = "Radio X", at seconds: Double, duration: Double? = nil
+    ) -> [ListeningTracker.Effect] {
         var fields = ["sequence": String(sequence), "station": station]
         if let title { fields["title"] = title; fields["raw_title"] = [artist, title].compactMap { $0 }.joined(separator: " - ") }
         if let artist { fields["artist"] = artist }
@@ -74,10 +76,12 @@ final class HistoryLogicTests: XCTestCase {
 
     func testListenBrainzBodiesAndOutcomes() throws {
         let listen = Listen(artist: "A", title: "T", listenedAt: 1_700_000_000, secondsListened: 61.4, originURL: "http://s/x")
-        let now = try XCTUnwrap(JSONSerialization.jsonObject(with: ListenBrainzProtocol.body(listenType: "playing_now", listens: [listen], version: "1")) as? [String: Any])
+        let now = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: ListenBrainzProtocol.body(listenType: "playing_now", listens: [listen], version: "1")) as? [String: Any])
         let nowItem = try XCTUnwrap((now["payload"] as? [[String: Any]])?.first)
         XCTAssertNil(nowItem["listened_at"])
-        let single = try XCTUnwrap(JSONSerialization.jsonObject(with: ListenBrainzProtocol.body(listenType: "single", listens: [listen], version: "1")) as? [String: Any])
+        let single = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: ListenBrainzProtocol.body(listenType: "single", listens: [listen], version: "1")) as? [String: Any])
         let item = try XCTUnwrap((single["payload"] as? [[String: Any]])?.first)
         XCTAssertEqual(item["listened_at"] as? Int, 1_700_000_000)
         let info = try XCTUnwrap((item["track_metadata"] as? [String: Any])?["additional_info"] as? [String: Any])
@@ -85,7 +89,9 @@ final class HistoryLogicTests: XCTestCase {
         XCTAssertEqual(info["origin_url"] as? String, "http://s/x")
         XCTAssertEqual(ListenBrainzProtocol.endpoint(base: "http://h/"), "http://h/1/submit-listens")
         XCTAssertEqual(ListenBrainzProtocol.outcome(of: HTTPAnswer(status: 200)), .accepted)
-        XCTAssertEqual(ListenBrainzProtocol.outcome(of: HTTPAnswer(status: 429, headers: ["x-ratelimit-reset-in": "7"])), .retry(after: 7, reason: "rate limited (HTTP 429)"))
+        XCTAssertEqual(
+            ListenBrainzProtocol.outcome(of: HTTPAnswer(status: 429, headers: ["x-ratelimit-reset-in": "7"])),
+            .retry(after: 7, reason: "rate limited (HTTP 429)"))
         XCTAssertEqual(ListenBrainzProtocol.outcome(of: HTTPAnswer(status: 503)), .retry(after: nil, reason: "HTTP 503"))
         guard case .unauthorized = ListenBrainzProtocol.outcome(of: HTTPAnswer(status: 401)) else { return XCTFail() }
         guard case .rejected = ListenBrainzProtocol.outcome(of: HTTPAnswer(status: 400, body: Array(#"{"error":"bad"}"#.utf8))) else { return XCTFail() }
@@ -104,28 +110,30 @@ final class HistoryLogicTests: XCTestCase {
 
     func testLastFMSignatureFormAndOutcomes() {
         // The signature text, seen through an identity "hash": sorted names, no format/callback, secret last.
-        let text = LastFMProtocol.signature([("method", "track.scrobble"), ("api_key", "K"), ("artist[0]", "Ä B"), ("format", "json")],
-                                            secret: "S", md5: { $0 })
+        let text = LastFMProtocol.signature(
+            [("method", "track.scrobble"), ("api_key", "K"), ("artist[0]", "Ä B"), ("format", "json")],
+            secret: "S", md5: { $0 })
         XCTAssertEqual(text, "api_keyKartist[0]Ä Bmethodtrack.scrobbleS")
         let form = LastFMProtocol.signedForm([("track", "A&B = C")], secret: "S", md5: { _ in "sig" })
         XCTAssertEqual(form, "track=A%26B%20%3D%20C&api_sig=sig&format=json")
         XCTAssertEqual(LastFMProtocol.formDecode(form).map { $0.1 }, ["A&B = C", "sig", "json"])
-        let listens = (0 ..< 60).map { Listen(artist: "A", title: "T\($0)", listenedAt: Int64($0), secondsListened: 40) }
+        let listens = (0..<60).map { Listen(artist: "A", title: "T\($0)", listenedAt: Int64($0), secondsListened: 40) }
         let parameters = LastFMProtocol.scrobbleParameters(listens, apiKey: "K", sessionKey: "SK")
         XCTAssertEqual(parameters.filter { $0.0.hasPrefix("track[") }.count, 50, "at most 50 a batch")
         XCTAssertTrue(parameters.contains { $0 == ("chosenByUser[49]", "0") })
         func outcome(_ body: String) -> SubmissionOutcome { LastFMProtocol.outcome(of: HTTPAnswer(status: 200, body: Array(body.utf8))) }
         XCTAssertEqual(outcome(#"{"scrobbles":{}}"#), .accepted)
         guard case .retry = outcome(#"{"error": 11, "message": "offline"}"#), case .retry = outcome(#"{"error": 16, "message": "x"}"#),
-              case let .unauthorized(message) = outcome(#"{"error": 9, "message": "Invalid session key"}"#),
-              case .rejected = outcome(#"{"error": 6, "message": "Invalid parameters"}"#),
-              case .retry = outcome("<html>") else { return XCTFail() }
+            case let .unauthorized(message) = outcome(#"{"error": 9, "message": "Invalid session key"}"#),
+            case .rejected = outcome(#"{"error": 6, "message": "Invalid parameters"}"#),
+            case .retry = outcome("<html>")
+        else { return XCTFail() }
         XCTAssertTrue(message.contains("oton lastfm login"))
     }
 
     func testRetryDelaysGrowAndHonourTheServer() {
         var schedule = RetrySchedule(initial: 2, maximum: 10)
-        XCTAssertEqual((0 ..< 5).map { _ in schedule.nextDelay() }, [2, 4, 8, 10, 10])
+        XCTAssertEqual((0..<5).map { _ in schedule.nextDelay() }, [2, 4, 8, 10, 10])
         XCTAssertEqual(schedule.nextDelay(requested: 30), 30)
         schedule.reset()
         XCTAssertEqual(schedule.nextDelay(), 2)
@@ -166,13 +174,18 @@ final class HistoryLogicTests: XCTestCase {
         XCTAssertThrowsError(try HistoryQuery.parse(["--bogus"]))
         XCTAssertEqual(try HistoryQuery.parse(["--since", "2024-05-01"], timeZone: TimeZone(identifier: "UTC")!).since, 1_714_521_600_000_000)
 
-        let row = PlayRow(id: 1, station: "S", artist: "=cmd()", title: "a,b", rawTitle: nil, startedAt: 0, endedAt: nil,
-                          secondsListened: nil, artworkPath: nil, isJingle: false)
+        let row = PlayRow(
+            id: 1, station: "S", artist: "=cmd()", title: "a,b", rawTitle: nil, startedAt: 0, endedAt: nil,
+            secondsListened: nil, artworkPath: nil, isJingle: false)
         let csv = HistoryFormatter.format([row], as: .csv)
         XCTAssertTrue(csv.contains("'=cmd()"), "no spreadsheet formulas from untrusted titles: \(csv)")
         XCTAssertTrue(csv.contains("\"a,b\""))
-        let table = HistoryFormatter.format([PlayRow(id: 1, station: "S", artist: "A\u{1B}[2J", title: "T", rawTitle: nil, startedAt: 0,
-                                                     endedAt: nil, secondsListened: 65, artworkPath: nil, isJingle: false)], as: .table)
+        let table = HistoryFormatter.format(
+            [
+                PlayRow(
+                    id: 1, station: "S", artist: "A\u{1B}[2J", title: "T", rawTitle: nil, startedAt: 0,
+                    endedAt: nil, secondsListened: 65, artworkPath: nil, isJingle: false)
+            ], as: .table)
         XCTAssertFalse(table.contains("\u{1B}"), "no terminal escapes from untrusted titles")
         XCTAssertTrue(table.contains("1:05"))
     }
@@ -182,16 +195,20 @@ final class RedirectPolicyTests: XCTestCase {
     private let base = URL(string: "https://api.listenbrainz.org/1/submit-listens")!
 
     func testSameOriginIsFollowedAndRelativeLocationsResolve() {
-        XCTAssertEqual(RedirectPolicy.decide(status: 307, location: "/2/submit-listens", from: base, redirectsSoFar: 0),
-                       .follow(URL(string: "https://api.listenbrainz.org/2/submit-listens")!))
-        XCTAssertEqual(RedirectPolicy.decide(status: 308, location: "https://API.listenbrainz.org:443/x", from: base, redirectsSoFar: 4),
-                       .follow(URL(string: "https://API.listenbrainz.org:443/x")!), "the default port and the host's case are the same origin")
+        XCTAssertEqual(
+            RedirectPolicy.decide(status: 307, location: "/2/submit-listens", from: base, redirectsSoFar: 0),
+            .follow(URL(string: "https://api.listenbrainz.org/2/submit-listens")!))
+        XCTAssertEqual(
+            RedirectPolicy.decide(status: 308, location: "https://API.listenbrainz.org:443/x", from: base, redirectsSoFar: 4),
+            .follow(URL(string: "https://API.listenbrainz.org:443/x")!), "the default port and the host's case are the same origin")
         XCTAssertNil(RedirectPolicy.decide(status: 200, location: "https://evil.example/", from: base, redirectsSoFar: 0), "not a redirect")
     }
 
     func testAnotherOriginIsRefusedNamingOnlyItsOrigin() {
-        for location in ["https://evil.example/steal?token=abc", "http://api.listenbrainz.org/1/submit-listens",
-                         "https://api.listenbrainz.org:8443/1/submit-listens", "//evil.example/x", "https://user:pw@evil.example/"] {
+        for location in [
+            "https://evil.example/steal?token=abc", "http://api.listenbrainz.org/1/submit-listens",
+            "https://api.listenbrainz.org:8443/1/submit-listens", "//evil.example/x", "https://user:pw@evil.example/",
+        ] {
             guard case let .refuse(reason)? = RedirectPolicy.decide(status: 302, location: location, from: base, redirectsSoFar: 0) else {
                 return XCTFail("followed \(location)")
             }
@@ -201,10 +218,12 @@ final class RedirectPolicyTests: XCTestCase {
     }
 
     func testLoopsMissingLocationsAndOtherSchemesAreRefused() {
-        XCTAssertEqual(RedirectPolicy.decide(status: 307, location: "/again", from: base, redirectsSoFar: 5),
-                       .refuse("the service redirected more than 5 times (a loop?); giving up on this request"))
+        XCTAssertEqual(
+            RedirectPolicy.decide(status: 307, location: "/again", from: base, redirectsSoFar: 5),
+            .refuse("the service redirected more than 5 times (a loop?); giving up on this request"))
         guard case .refuse? = RedirectPolicy.decide(status: 301, location: nil, from: base, redirectsSoFar: 0),
-              case .refuse? = RedirectPolicy.decide(status: 303, location: "file:///etc/passwd", from: base, redirectsSoFar: 0) else {
+            case .refuse? = RedirectPolicy.decide(status: 303, location: "file:///etc/passwd", from: base, redirectsSoFar: 0)
+        else {
             return XCTFail("a redirect without a usable http(s) Location is refused")
         }
     }
@@ -213,8 +232,10 @@ final class RedirectPolicyTests: XCTestCase {
 /// Issue 15.20: history's search text, folded without ICU-specific rules in every script.
 final class SearchFoldingTests: XCTestCase {
     func testCaseAndAccentsFoldInEveryScript() {
-        for (a, b) in [("Кино", "кино"), ("КИНО", "кино"), ("Beyoncé", "beyonce"), ("Ёлка", "елка"), ("ΣΟΦΙΑ", "σοφια"),
-                       ("Motörhead", "MOTORHEAD"), ("ｆｕｌｌ", "full"), ("Сахам сирэ", "САХАМ СИРЭ")] {
+        for (a, b) in [
+            ("Кино", "кино"), ("КИНО", "кино"), ("Beyoncé", "beyonce"), ("Ёлка", "елка"), ("ΣΟΦΙΑ", "σοφια"),
+            ("Motörhead", "MOTORHEAD"), ("ｆｕｌｌ", "full"), ("Сахам сирэ", "САХАМ СИРЭ"),
+        ] {
             XCTAssertEqual(SearchFolding.fold(a), SearchFolding.fold(b), "\(a) / \(b)")
         }
         XCTAssertNotEqual(SearchFolding.fold("Кино"), SearchFolding.fold("Кина"))

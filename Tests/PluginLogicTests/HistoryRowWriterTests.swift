@@ -6,10 +6,12 @@ import XCTest
 /// `oton history` writes its rows one at a time; the text must be what the whole list gave.
 final class HistoryRowWriterTests: XCTestCase {
     private func rows(_ count: Int) -> [PlayRow] {
-        (0 ..< count).map { index in
-            PlayRow(id: Int64(count - index), station: "Oton FM", artist: "Artist \(index)", title: index % 5 == 0 ? String(repeating: "long ", count: 20) : "Song \(index)",
-                    rawTitle: "Artist - Song", startedAt: 1_700_000_000_000_000 - Int64(index) * 180_000_000, endedAt: nil,
-                    secondsListened: index % 3 == 0 ? nil : 170.25, artworkPath: nil, isJingle: index % 7 == 0)
+        (0..<count).map { index in
+            PlayRow(
+                id: Int64(count - index), station: "Oton FM", artist: "Artist \(index)",
+                title: index % 5 == 0 ? String(repeating: "long ", count: 20) : "Song \(index)",
+                rawTitle: "Artist - Song", startedAt: 1_700_000_000_000_000 - Int64(index) * 180_000_000, endedAt: nil,
+                secondsListened: index % 3 == 0 ? nil : 170.25, artworkPath: nil, isJingle: index % 7 == 0)
         }
     }
 
@@ -36,7 +38,9 @@ final class HistoryRowWriterTests: XCTestCase {
 
     func testTimesAreWhatISO8601DateFormatterWrites() {
         let formatter = ISO8601DateFormatter()
-        for micros: Int64 in [0, 1_700_000_000_999_999, 1_700_000_000_499_999, 1_700_000_000_500_001, 1_727_000_170_000_000, 951_782_400_000_000, 4_102_444_799_000_000] {
+        for micros: Int64 in [
+            0, 1_700_000_000_999_999, 1_700_000_000_499_999, 1_700_000_000_500_001, 1_727_000_170_000_000, 951_782_400_000_000, 4_102_444_799_000_000,
+        ] {
             XCTAssertEqual(TimeText.iso8601(microseconds: micros), formatter.string(from: Date(timeIntervalSince1970: Double(micros) / 1e6)), "\(micros)")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A raw HTTP/1.1 exchange on 127.0.0.1 for the metrics listener's tests: it sends exactly the
@@ -45,7 +46,7 @@ enum LoopbackHTTP {
         while true {
             let count = recv(fd, &buffer, buffer.count, 0)
             if count <= 0 { break }
-            data += buffer[0 ..< count]
+            data += buffer[0..<count]
         }
         return String(decoding: data, as: UTF8.self)
     }

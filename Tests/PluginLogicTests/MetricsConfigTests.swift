@@ -46,8 +46,9 @@ final class MetricsConfigTests: XCTestCase {
             XCTAssertEqual(route("GET", "/metrics", host: host), .metrics, host)
         }
         let everywhere = ListenAddress(host: "0.0.0.0", port: 9464)
-        XCTAssertEqual(MetricsRoute.decide(method: "GET", url: "/metrics", host: "192.0.2.7:9464", listen: everywhere), .metrics,
-                       "on every interface a scraper names the machine by its address")
+        XCTAssertEqual(
+            MetricsRoute.decide(method: "GET", url: "/metrics", host: "192.0.2.7:9464", listen: everywhere), .metrics,
+            "on every interface a scraper names the machine by its address")
     }
 
     func testOnlyGetOrHeadOfMetricsIsServed() {
@@ -63,10 +64,12 @@ final class MetricsConfigTests: XCTestCase {
     func testProcFilesAreParsedByTheirFields() throws {
         // A command name with a space and a parenthesis, as /proc/self/stat may show it.
         let stat = "4242 (my (od)d prog) S 1 4242 4242 0 -1 4194560 500 0 0 0 250 150 0 0 20 0 7 0 1000 52428800 2560 18446744073709551615"
-        let figures = try XCTUnwrap(ProcessFigures.parse(
-            stat: stat, systemStat: "cpu  1 2 3\nbtime 1700000000\nprocesses 9\n",
-            limits: "Limit                     Soft Limit           Hard Limit           Units     \nMax open files            1024                 524288               files     \n",
-            openFileDescriptors: 12, ticksPerSecond: 100, pageSize: 4096))
+        let figures = try XCTUnwrap(
+            ProcessFigures.parse(
+                stat: stat, systemStat: "cpu  1 2 3\nbtime 1700000000\nprocesses 9\n",
+                limits:
+                    "Limit                     Soft Limit           Hard Limit           Units     \nMax open files            1024                 524288               files     \n",
+                openFileDescriptors: 12, ticksPerSecond: 100, pageSize: 4096))
         XCTAssertEqual(figures.cpuSeconds, 4.0)
         XCTAssertEqual(figures.startTimeSeconds, 1_700_000_010)
         XCTAssertEqual(figures.virtualBytes, 52_428_800)
@@ -80,7 +83,7 @@ final class MetricsConfigTests: XCTestCase {
         // A process just started may not have used a whole clock tick yet: work until it has (bounded).
         var spin = 0.0
         let until = Date().addingTimeInterval(5)
-        while (ProcessFigures.read()?.cpuSeconds ?? 0) == 0, Date() < until { for index in 0 ..< 100_000 { spin += Double(index) } }
+        while (ProcessFigures.read()?.cpuSeconds ?? 0) == 0, Date() < until { for index in 0..<100_000 { spin += Double(index) } }
         let before = ProcessFigures.read()
         let fd = open("/dev/null", O_RDONLY)
         defer { close(fd) }

@@ -17,16 +17,18 @@ final class MetricsExpositionTests: XCTestCase {
         out.family("b_total", .counter, help: "B things.", [.init([("station", "Z")], 2), .init([("station", "A")], 1)])
         out.family("empty", .gauge, help: "Nothing.", [])
         out.family("a", .gauge, help: "A.", [.init([], 0.25)])
-        XCTAssertEqual(out.text, """
-        # HELP b_total B things.
-        # TYPE b_total counter
-        b_total{station="Z"} 2
-        b_total{station="A"} 1
-        # HELP a A.
-        # TYPE a gauge
-        a 0.25
+        XCTAssertEqual(
+            out.text,
+            """
+            # HELP b_total B things.
+            # TYPE b_total counter
+            b_total{station="Z"} 2
+            b_total{station="A"} 1
+            # HELP a A.
+            # TYPE a gauge
+            a 0.25
 
-        """)
+            """)
     }
 
     func testNumbersAreWrittenAsPrometheusReadsThem() {

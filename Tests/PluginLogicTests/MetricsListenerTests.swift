@@ -1,7 +1,7 @@
-import OtonJSON
 import Foundation
 import MetricsHTTP
 import MetricsLogic
+import OtonJSON
 import OtonTestSupport
 import XCTest
 
@@ -81,7 +81,8 @@ final class MetricsListenerTests: XCTestCase {
         let port = attachment.port
         XCTAssertEqual(try LoopbackHTTP.get(port: port, "/")?.status, 404)
         XCTAssertEqual(try LoopbackHTTP.get(port: port, "/metrics/../etc/passwd")?.status, 404)
-        let post = try XCTUnwrap(LoopbackHTTP.exchange(port: port, "POST /metrics HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"))
+        let post = try XCTUnwrap(
+            LoopbackHTTP.exchange(port: port, "POST /metrics HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"))
         XCTAssertEqual(post.status, 405)
         XCTAssertTrue(post.head.contains("Allow: GET, HEAD"), post.head)
         let head = try XCTUnwrap(LoopbackHTTP.exchange(port: port, "HEAD /metrics HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"))
@@ -100,7 +101,8 @@ final class MetricsListenerTests: XCTestCase {
         defer { exporter.detach(attachment) }
         func status(headBytes: Int) throws -> Int? {
             let filler = String(repeating: "a", count: headBytes)
-            return try LoopbackHTTP.exchange(port: attachment.port, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:\(attachment.port)\r\nX-Filler: \(filler)\r\n\r\n")?.status
+            return try LoopbackHTTP.exchange(
+                port: attachment.port, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:\(attachment.port)\r\nX-Filler: \(filler)\r\n\r\n")?.status
         }
         XCTAssertEqual(try status(headBytes: 2 * 1024), 200, "a large but reasonable head is served")
         XCTAssertEqual(try status(headBytes: 16 * 1024), 431, "a head beyond the connection's 8 KiB is refused")
@@ -123,7 +125,7 @@ final class MetricsListenerTests: XCTestCase {
         let exporter = MetricsExporter(limits: limits)
         let attachment = try exporter.attach(meter("S", bytes: 1), address: anyPort, hostVersion: nil)
         defer { exporter.detach(attachment) }
-        let idle = try (0 ..< 6).map { _ in try LoopbackHTTP.connect(port: attachment.port) }
+        let idle = try (0..<6).map { _ in try LoopbackHTTP.connect(port: attachment.port) }
         defer { idle.forEach { close($0) } }
         // The idle ones are closed within the idle limit; a scrape then succeeds (retried until a deadline).
         let deadline = Date().addingTimeInterval(30)
@@ -187,7 +189,7 @@ extension MetricsListenerTests {
         }
         attacker.start()
         defer { stop.signal(); done.wait() }
-        Thread.sleep(forTimeInterval: 3) // the trickling connections fill what they can
+        Thread.sleep(forTimeInterval: 3)  // the trickling connections fill what they can
         var answered: LoopbackHTTP.Response?
         let deadline = Date().addingTimeInterval(45)
         while answered?.status != 200 && Date() < deadline {

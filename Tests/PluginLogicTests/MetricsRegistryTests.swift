@@ -13,7 +13,7 @@ final class MetricsRegistryTests: XCTestCase {
     func testTracksCountNewSequencesButNotBreaksReplaysOrRepeats() {
         var figures = StationFigures(station: nil, startedMonotonicNanoseconds: 0)
         figures.apply(name: "track", fields: ["sequence": "4", "station": "Jazz 24"], isReplay: true)
-        figures.apply(name: "track", fields: ["sequence": "4", "bitrate": "128"], isReplay: false) // more about the same track
+        figures.apply(name: "track", fields: ["sequence": "4", "bitrate": "128"], isReplay: false)  // more about the same track
         figures.apply(name: "track", fields: ["sequence": "5"], isReplay: false)
         figures.apply(name: "track", fields: ["sequence": "6", "break": "1"], isReplay: false)
         figures.apply(name: "track", fields: ["sequence": "7"], isReplay: false)
@@ -81,23 +81,27 @@ final class MetricsRegistryTests: XCTestCase {
         oton.apply(name: "track", fields: ["sequence": "1", "station": "Oton FM"], isReplay: false)
         oton.apply(name: "state", fields: ["state": "connecting"], isReplay: false)
         oton.receive(size: 10, connection: 1, monotonicNanoseconds: 4 * second)
-        let registrations = [registry.register(oton, hostVersion: "1.2.3"), registry.register(jazz, hostVersion: "9.9.9"),
-                             registry.register(unnamed, hostVersion: nil)]
+        let registrations = [
+            registry.register(oton, hostVersion: "1.2.3"), registry.register(jazz, hostVersion: "9.9.9"),
+            registry.register(unnamed, hostVersion: nil),
+        ]
         XCTAssertEqual(registry.count, 3)
         let text = registry.render(now: 10 * second, process: nil)
         XCTAssertEqual(samples(text, "oton_build_info"), [#"{version="1.2.3",plugin_version="0.1.0"} 1"#], "the first registration names the build")
         XCTAssertEqual(samples(text, "oton_sessions"), [" 3"])
-        XCTAssertEqual(samples(text, "oton_station_received_bytes_total"),
-                       [#"{station=""} 0"#, #"{station="Jazz 24"} 1000"#, #"{station="Oton FM"} 10"#])
-        XCTAssertEqual(samples(text, "oton_station_last_byte_age_seconds"),
-                       [#"{station=""} 10"#, #"{station="Jazz 24"} 1"#, #"{station="Oton FM"} 6"#])
+        XCTAssertEqual(
+            samples(text, "oton_station_received_bytes_total"),
+            [#"{station=""} 0"#, #"{station="Jazz 24"} 1000"#, #"{station="Oton FM"} 10"#])
+        XCTAssertEqual(
+            samples(text, "oton_station_last_byte_age_seconds"),
+            [#"{station=""} 10"#, #"{station="Jazz 24"} 1"#, #"{station="Oton FM"} 6"#])
         XCTAssertTrue(samples(text, "oton_station_state").contains(#"{station="Jazz 24",state="playing"} 1"#), text)
         XCTAssertTrue(samples(text, "oton_station_state").contains(#"{station="Oton FM",state="playing"} 0"#), text)
         XCTAssertTrue(samples(text, "oton_station_state").contains(#"{station="Oton FM",state="connecting"} 1"#), text)
         XCTAssertFalse(text.contains("process_"), "no process figures were given")
 
         registry.unregister(registrations[1])
-        registry.unregister(registrations[1]) // twice is harmless
+        registry.unregister(registrations[1])  // twice is harmless
         let after = registry.render(now: 10 * second, process: nil)
         XCTAssertEqual(samples(after, "oton_station_received_bytes_total"), [#"{station=""} 0"#, #"{station="Oton FM"} 10"#])
         XCTAssertFalse(after.contains("Jazz 24"), after)
@@ -131,13 +135,13 @@ final class MetricsRegistryTests: XCTestCase {
 
     func testMetersCountedFromManyThreadsLoseNothing() {
         let registry = MetricsRegistry()
-        let meters = (0 ..< 8).map { StationMeter(station: "S\($0)", startedMonotonicNanoseconds: 0) }
+        let meters = (0..<8).map { StationMeter(station: "S\($0)", startedMonotonicNanoseconds: 0) }
         for meter in meters { _ = registry.register(meter, hostVersion: nil) }
         DispatchQueue.concurrentPerform(iterations: 8) { index in
-            for _ in 0 ..< 10_000 { meters[index].receive(size: 3, connection: 1, monotonicNanoseconds: 1) }
-            _ = registry.render(now: 2, process: nil) // scrapes while others count
+            for _ in 0..<10_000 { meters[index].receive(size: 3, connection: 1, monotonicNanoseconds: 1) }
+            _ = registry.render(now: 2, process: nil)  // scrapes while others count
         }
         let text = registry.render(now: 2, process: nil)
-        XCTAssertEqual(samples(text, "oton_station_received_bytes_total"), (0 ..< 8).map { #"{station="S\#($0)"} 30000"# })
+        XCTAssertEqual(samples(text, "oton_station_received_bytes_total"), (0..<8).map { #"{station="S\#($0)"} 30000"# })
     }
 }

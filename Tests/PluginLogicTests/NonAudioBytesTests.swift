@@ -34,7 +34,7 @@ final class NonAudioBytesTests: XCTestCase {
     }
 
     func testAudioOfAContainerOtonDoesNotFrameIsStillWrittenRaw() {
-        let (units, reader) = read(["audio/x-wavpack", "audio/x-wavpack"]) // (native FLAC is framed now)
+        let (units, reader) = read(["audio/x-wavpack", "audio/x-wavpack"])  // (native FLAC is framed now)
         XCTAssertGreaterThan(units, 0, "an audio type oton does not cut is kept whole")
         XCTAssertTrue(reader.carriesAudio)
         XCTAssertEqual(reader.nonAudioBytes, 0)

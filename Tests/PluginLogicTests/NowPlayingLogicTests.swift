@@ -1,5 +1,5 @@
-import OtonPluginKit
 import NowPlayingLogic
+import OtonPluginKit
 import XCTest
 
 final class NowPlayingLogicTests: XCTestCase {

@@ -6,7 +6,7 @@ import XCTest
 /// Issue 39, N5: an Ogg comment header over the host's bound is recorded as an empty one, so the file
 /// sink never holds it; the setup header and the audio after it stay playable (numbered on, CRCs right).
 final class OggHeaderBoundTests: XCTestCase {
-    private func le32(_ value: Int) -> [UInt8] { (0 ..< 4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+    private func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
 
     private func identification() -> [UInt8] {
         [1] + Array("vorbis".utf8) + [0, 0, 0, 0, 2, 0x44, 0xAC, 0, 0, 0, 0, 0, 0, 0x80, 0x38, 1, 0, 0, 0, 0, 0, 0xB8, 1]
@@ -25,13 +25,14 @@ final class OggHeaderBoundTests: XCTestCase {
         pages[0][5] = 2
         pages[0] = OggPageWriter.sealed(pages[0])
         var headers = OggPageWriter.paginate([comment(bytes: commentBytes), setup], serial: serial, sequence: 1, granule: 0)
-        for index in headers.indices where headers[index][27 ..< 27 + Int(headers[index][26])].allSatisfy({ $0 == 255 }) {
+        for index in headers.indices where headers[index][27..<27 + Int(headers[index][26])].allSatisfy({ $0 == 255 }) {
             headers[index] = OggPageWriter.rewritten(headers[index], granule: -1)
         }
         pages += headers
-        for index in 0 ..< 5 {
-            pages += OggPageWriter.paginate([[UInt8](repeating: UInt8(index), count: 600)], serial: serial,
-                                            sequence: UInt32(headers.count + 1 + index), granule: Int64(1024 * (index + 1)))
+        for index in 0..<5 {
+            pages += OggPageWriter.paginate(
+                [[UInt8](repeating: UInt8(index), count: 600)], serial: serial,
+                sequence: UInt32(headers.count + 1 + index), granule: Int64(1024 * (index + 1)))
         }
         return (pages.flatMap { $0 }, setup)
     }
@@ -39,7 +40,7 @@ final class OggHeaderBoundTests: XCTestCase {
     private func frame(_ bytes: [UInt8]) -> (units: [StreamUnit], framer: OggPageFramer) {
         var framer = OggPageFramer()
         var units: [StreamUnit] = []
-        for start in stride(from: 0, to: bytes.count, by: 50_000) { units += framer.push(Array(bytes[start ..< min(start + 50_000, bytes.count)])) }
+        for start in stride(from: 0, to: bytes.count, by: 50_000) { units += framer.push(Array(bytes[start..<min(start + 50_000, bytes.count)])) }
         return (units, framer)
     }
 
@@ -52,7 +53,7 @@ final class OggHeaderBoundTests: XCTestCase {
         XCTAssertEqual(units.reduce(0) { $0 + $1.receivedLength }, bytes.count, "every received byte is accounted for")
         XCTAssertEqual(units.filter { !$0.isCodecHeader }.count, 5, "every audio page passes")
         let pages = units.compactMap { OggPage($0.bytes, at: 0) }
-        XCTAssertEqual(pages.map(\.sequence), Array(0 ..< UInt32(pages.count)), "numbered without a hole")
+        XCTAssertEqual(pages.map(\.sequence), Array(0..<UInt32(pages.count)), "numbered without a hole")
         for unit in units { XCTAssertEqual(OggPageWriter.sealed(unit.bytes), unit.bytes, "every CRC is right") }
         // The header packets read back: an empty comment, then the setup as it was.
         var packets: [[UInt8]] = []
@@ -60,9 +61,9 @@ final class OggHeaderBoundTests: XCTestCase {
         for unit in units.dropFirst() where unit.isCodecHeader {
             let page = try XCTUnwrap(OggPage(unit.bytes, at: 0))
             var offset = page.headerLength
-            for index in 0 ..< Int(unit.bytes[26]) {
+            for index in 0..<Int(unit.bytes[26]) {
                 let length = Int(unit.bytes[27 + index])
-                partial += unit.bytes[offset ..< offset + length]
+                partial += unit.bytes[offset..<offset + length]
                 offset += length
                 if length < 255 { packets.append(partial); partial = [] }
             }

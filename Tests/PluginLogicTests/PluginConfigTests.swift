@@ -53,24 +53,28 @@ final class PluginConfigTests: XCTestCase {
         let settings = try SleepTimerConfig.parse(#"{"fade_seconds": 2.5, "action": "quit", "presets_minutes": [60, 5, 1440]}"#)
         XCTAssertEqual(settings, SleepTimerModel.Settings(fadeMilliseconds: 2500, action: .quit, presetsMinutes: [5, 60, 1440]))
         XCTAssertEqual(try SleepTimerConfig.parse("{}"), SleepTimerModel.Settings())
-        XCTAssertEqual(refusal { _ = try SleepTimerConfig.parse(#"{"fade_seconds": true}"#) }, "config.fade_seconds must be a number from 0 to 600, not true",
-                       "a boolean is not a number (JSONSerialization let true through as 1)")
+        XCTAssertEqual(
+            refusal { _ = try SleepTimerConfig.parse(#"{"fade_seconds": true}"#) }, "config.fade_seconds must be a number from 0 to 600, not true",
+            "a boolean is not a number (JSONSerialization let true through as 1)")
         XCTAssertTrue(refusal { _ = try SleepTimerConfig.parse(#"{"presets_minutes": []}"#) }.hasPrefix("config.presets_minutes must be a list of 1 to 20"))
         XCTAssertTrue(refusal { _ = try SleepTimerConfig.parse(#"{"presets_minutes": [1441]}"#) }.contains("item 0 is 1441"))
         XCTAssertTrue(refusal { _ = try SleepTimerConfig.parse(#"{"presets_minutes": [1.5]}"#) }.contains("item 0 is 1.5"))
         XCTAssertThrowsError(try SleepTimerConfig.parse(#"{"presets_minutes": \#(Array(1 ... 21))}"#))
-        XCTAssertEqual(refusal { _ = try SleepTimerConfig.parse(#"{"fade_second": 5}"#) },
-                       "config.fade_second is not a sleep-timer setting; known: action, fade_seconds, presets_minutes")
+        XCTAssertEqual(
+            refusal { _ = try SleepTimerConfig.parse(#"{"fade_second": 5}"#) },
+            "config.fade_second is not a sleep-timer setting; known: action, fade_seconds, presets_minutes")
     }
 
     func testShareSettings() throws {
-        let settings = try ShareConfig.parse(#"{"template": "{title}", "services": [{"name": "X", "url": "https://x.example/?q={query}"}], "clipboard": false}"#)
+        let settings = try ShareConfig.parse(
+            #"{"template": "{title}", "services": [{"name": "X", "url": "https://x.example/?q={query}"}], "clipboard": false}"#)
         XCTAssertEqual(settings.template, ShareTemplate("{title}"))
         XCTAssertEqual(settings.services, [ShareService(name: "X", urlTemplate: "https://x.example/?q={query}")])
         XCTAssertFalse(settings.clipboard)
         XCTAssertEqual(try ShareConfig.parse("{}"), ShareSettings())
-        XCTAssertEqual(refusal { _ = try ShareConfig.parse(#"{"services": [{"name": "A", "url": "https://a/{query}"}, {"name": "B", "url": "javascript:{query}"}]}"#) },
-                       "config.services[1] needs an http(s) \"url\" containing {query}")
+        XCTAssertEqual(
+            refusal { _ = try ShareConfig.parse(#"{"services": [{"name": "A", "url": "https://a/{query}"}, {"name": "B", "url": "javascript:{query}"}]}"#) },
+            "config.services[1] needs an http(s) \"url\" containing {query}")
         XCTAssertEqual(refusal { _ = try ShareConfig.parse(#"{"services": [{"url": "https://a/{query}"}]}"#) }, "config.services[0] needs a \"name\"")
         XCTAssertTrue(refusal { _ = try ShareConfig.parse(#"{"template": ""}"#) }.hasPrefix("config.template must be a non-empty string"))
         XCTAssertThrowsError(try ShareConfig.parse(#"{"template": "\#(String(repeating: "é", count: 1001))"}"#))
@@ -85,8 +89,9 @@ final class PluginConfigTests: XCTestCase {
         XCTAssertEqual(config.notificationTimeoutMilliseconds, -1)
         XCTAssertEqual(config.skipPatterns, [])
         XCTAssertEqual(try NowPlayingConfig.parse(#"{"notification_timeout_ms": 3600000}"#).notificationTimeoutMilliseconds, 3_600_000)
-        XCTAssertEqual(refusal { _ = try NowPlayingConfig.parse(#"{"notification_timeout_ms": 1.5}"#) },
-                       "config.notification_timeout_ms must be -1 (server default), 0 (never) or up to 3600000, not 1.5")
+        XCTAssertEqual(
+            refusal { _ = try NowPlayingConfig.parse(#"{"notification_timeout_ms": 1.5}"#) },
+            "config.notification_timeout_ms must be -1 (server default), 0 (never) or up to 3600000, not 1.5")
         XCTAssertThrowsError(try NowPlayingConfig.parse(#"{"notification_timeout_ms": 3600001}"#))
         XCTAssertThrowsError(try NowPlayingConfig.parse(#"{"notification_timeout_ms": 99999999999999999999}"#), "no trap on a number beyond Int32 or Int")
         XCTAssertTrue(refusal { _ = try NowPlayingConfig.parse(#"{"skip_patterns": ["jingle", null]}"#) }.hasSuffix("item 1 is null"))
@@ -102,7 +107,8 @@ final class PluginConfigTests: XCTestCase {
         XCTAssertTrue(refusal { _ = try WebRemoteConfig.parse(#"{"listen": "localhost"}"#) }.hasPrefix("config.listen must be ADDRESS:PORT"))
         XCTAssertTrue(refusal { _ = try WebRemoteConfig.parse(#"{"listen": "::1:80"}"#) }.hasPrefix("config.listen must be"))
         XCTAssertTrue(refusal { _ = try WebRemoteConfig.parse(#"{"listen": "127.0.0.1:65536"}"#) }.hasPrefix("config.listen must be ADDRESS:PORT"))
-        XCTAssertEqual(refusal { _ = try WebRemoteConfig.parse(#"{"max_connections": 1}"#) }, "config.max_connections must be a whole number from 2 to 1024, not 1")
+        XCTAssertEqual(
+            refusal { _ = try WebRemoteConfig.parse(#"{"max_connections": 1}"#) }, "config.max_connections must be a whole number from 2 to 1024, not 1")
         XCTAssertEqual(refusal { _ = try WebRemoteConfig.parse("[]") }, #"config must be a JSON object, e.g. {"listen": "127.0.0.1:8765"}, not []"#)
     }
 
@@ -121,32 +127,42 @@ final class PluginConfigTests: XCTestCase {
     }
 
     func testHistorySettingsKeepSecretsOutOfTheConfig() throws {
-        let config = try HistoryConfig.parse(#"{"database": "~/h.sqlite", "listenbrainz": {"token_env": "LB", "url": "http://127.0.0.1:1"}, "lastfm": {"enabled": false}}"#,
-                                             home: "/home/u")
+        let config = try HistoryConfig.parse(
+            #"{"database": "~/h.sqlite", "listenbrainz": {"token_env": "LB", "url": "http://127.0.0.1:1"}, "lastfm": {"enabled": false}}"#,
+            home: "/home/u")
         XCTAssertEqual(config.database, "/home/u/h.sqlite")
         XCTAssertEqual(config.listenBrainz?.token, SecretReference(environmentVariable: "LB"))
         XCTAssertEqual(config.listenBrainz?.url, "http://127.0.0.1:1")
         XCTAssertNil(config.lastFM, "\"enabled\": false turns the service off")
-        XCTAssertTrue(refusal { _ = try HistoryConfig.parse(#"{"listenbrainz": {"token": "abc"}}"#) }
-            .hasPrefix(#"config.listenbrainz.token: secrets are never read from plugins.json; use "token_env""#))
-        XCTAssertEqual(refusal { _ = try HistoryConfig.parse(#"{"lastfm": {"api_key_env": "K", "urll": "x"}}"#) },
-                       "config.lastfm.urll is not a lastfm setting; known: api_key_env, api_key_file, api_secret_env, api_secret_file, auth_url, enabled, session_key_file, url")
-        XCTAssertEqual(refusal { _ = try HistoryConfig.parse(#"{"min_live_seconds": "30"}"#) }, #"config.min_live_seconds must be a number from 0 to 3600, not "30""#)
-        XCTAssertEqual(refusal { _ = try HistoryConfig.parse(#"{"jingle_patterns": ["("]}"#) }, #"config.jingle_patterns: "(" is not a valid regular expression"#)
-        XCTAssertEqual(try HistoryConfig.parse(#"{"retry_initial_seconds": 10, "retry_max_seconds": 1}"#).retryMaximumSeconds, 10,
-                       "a maximum below the first delay is raised to it")
+        XCTAssertTrue(
+            refusal { _ = try HistoryConfig.parse(#"{"listenbrainz": {"token": "abc"}}"#) }
+                .hasPrefix(#"config.listenbrainz.token: secrets are never read from plugins.json; use "token_env""#))
+        XCTAssertEqual(
+            refusal { _ = try HistoryConfig.parse(#"{"lastfm": {"api_key_env": "K", "urll": "x"}}"#) },
+            "config.lastfm.urll is not a lastfm setting; known: api_key_env, api_key_file, api_secret_env, api_secret_file, auth_url, enabled, session_key_file, url"
+        )
+        XCTAssertEqual(
+            refusal { _ = try HistoryConfig.parse(#"{"min_live_seconds": "30"}"#) }, #"config.min_live_seconds must be a number from 0 to 3600, not "30""#)
+        XCTAssertEqual(
+            refusal { _ = try HistoryConfig.parse(#"{"jingle_patterns": ["("]}"#) }, #"config.jingle_patterns: "(" is not a valid regular expression"#)
+        XCTAssertEqual(
+            try HistoryConfig.parse(#"{"retry_initial_seconds": 10, "retry_max_seconds": 1}"#).retryMaximumSeconds, 10,
+            "a maximum below the first delay is raised to it")
     }
 
     func testFileSinkNumbersAtTheirLimitsAreShownAsWritten() throws {
         XCTAssertEqual(try FileSinkSettings.parse(#"{"directory": "/r", "max_mb": 1048576}"#).maxBytes, 1 << 40)
-        XCTAssertEqual(refusal { _ = try FileSinkSettings.parse(#"{"directory": "/r", "max_mb": 12345678901234567890}"#) },
-                       "config.max_mb must be a number of megabytes from 0 (no limit) to 1048576 (1 TiB), not 12345678901234567890")
+        XCTAssertEqual(
+            refusal { _ = try FileSinkSettings.parse(#"{"directory": "/r", "max_mb": 12345678901234567890}"#) },
+            "config.max_mb must be a number of megabytes from 0 (no limit) to 1048576 (1 TiB), not 12345678901234567890")
         XCTAssertEqual(refusal { _ = try FileSinkSettings.parse(#"{"directory": ""}"#) }, #"config.directory must be the folder recordings go to, not """#)
         XCTAssertEqual(refusal { _ = try FileSinkSettings.parse("{}") }, "config.directory is required: the folder recordings go to")
         XCTAssertEqual(refusal { _ = try FileSinkSettings.parse(#"{"directory": "/r", "split": 1}"#) }, "config.split must be true or false, not 1")
-        XCTAssertEqual(refusal { _ = try FileSinkSettings.parse(#"{"directory": "/r", "index": "/etc/passwd"}"#) },
-                       #"config.index must be a file name relative to config.directory, not "/etc/passwd""#)
-        XCTAssertEqual(refusal { _ = try FileSinkSettings.parse(#"{"directory": "/r", "partial": "maybe"}"#) },
-                       #"config.partial must be "incomplete", "drop" or "keep", not "maybe""#)
+        XCTAssertEqual(
+            refusal { _ = try FileSinkSettings.parse(#"{"directory": "/r", "index": "/etc/passwd"}"#) },
+            #"config.index must be a file name relative to config.directory, not "/etc/passwd""#)
+        XCTAssertEqual(
+            refusal { _ = try FileSinkSettings.parse(#"{"directory": "/r", "partial": "maybe"}"#) },
+            #"config.partial must be "incomplete", "drop" or "keep", not "maybe""#)
     }
 }

@@ -1,11 +1,13 @@
-import SleepTimerLogic
 import OtonTestSupport
+import SleepTimerLogic
 import XCTest
 
 final class SleepDurationTests: XCTestCase {
     func testGoodDurations() throws {
-        let cases: [(String, Int)] = [("90s", 90), ("30m", 1800), ("1h15m", 4500), ("1h 15m 30s", 4530),
-                                      ("2H", 7200), ("10:00", 600), ("1:05:00", 3900), (" 15m ", 900), ("1.5h", 5400)]
+        let cases: [(String, Int)] = [
+            ("90s", 90), ("30m", 1800), ("1h15m", 4500), ("1h 15m 30s", 4530),
+            ("2H", 7200), ("10:00", 600), ("1:05:00", 3900), (" 15m ", 900), ("1.5h", 5400),
+        ]
         for (text, seconds) in cases {
             XCTAssertEqual(try SleepDuration.parse(text), seconds, text)
         }
@@ -42,7 +44,7 @@ final class SleepTimerModelTests: XCTestCase {
         XCTAssertEqual(model.remainingSeconds(now: 30 * second), 30)
         XCTAssertEqual(model.timerFired(now: 59 * second), [.arm(nanoseconds: second)], "an early wake re-arms")
         XCTAssertEqual(model.timerFired(now: 60 * second), [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: 2000)])
-        model.volumeChanged(0.1) // the fade's own volume events do not overwrite the volume to restore
+        model.volumeChanged(0.1)  // the fade's own volume events do not overwrite the volume to restore
         XCTAssertEqual(model.fadeFinished(), [.finish(.pause, restoreVolume: 0.7)])
         XCTAssertEqual(model.mode, .off)
     }
@@ -70,7 +72,7 @@ final class SleepTimerModelTests: XCTestCase {
 
     func testAfterTrackSetBeforeAnyTitleWaitsForTheFirstToEnd() {
         var model = SleepTimerModel()
-        _ = model.trackChanged(sequence: 0, heard: false) // the host announces the station before any title
+        _ = model.trackChanged(sequence: 0, heard: false)  // the host announces the station before any title
         _ = model.setAfterTrack()
         XCTAssertEqual(model.trackChanged(sequence: 1, heard: true), [])
         XCTAssertEqual(model.trackChanged(sequence: 2, heard: true).contains(.announceFired), true)
@@ -79,7 +81,7 @@ final class SleepTimerModelTests: XCTestCase {
     func testPresetsCycleAndWrapToOff() {
         var model = SleepTimerModel()
         var minutes: [Int?] = []
-        for _ in 0 ..< 7 {
+        for _ in 0..<7 {
             _ = model.cycle(now: 0)
             minutes.append(model.remainingSeconds(now: 0).map { $0 / 60 })
         }

@@ -1,5 +1,5 @@
-import OtonPluginKit
 import OtonJSON
+import OtonPluginKit
 import SnapcastLogic
 import XCTest
 
@@ -15,10 +15,11 @@ final class SnapcastLogicTests: XCTestCase {
         XCTAssertEqual(defaults.metadataListen, ListenAddress(host: "127.0.0.1", port: 4955))
         XCTAssertFalse(defaults.muteLocal)
         XCTAssertEqual(defaults.bufferBytes, 2 * 48000 * 4, "two seconds of 48 kHz 16-bit stereo")
-        let config = try SnapcastConfig.parse(#"""
-        {"host": "snap-server.local", "port": 5000, "stream": "Radio", "format": "44100:16:1",
-         "metadata_listen": "0.0.0.0:0", "mute_local": true, "buffer_ms": 500}
-        """#)
+        let config = try SnapcastConfig.parse(
+            #"""
+            {"host": "snap-server.local", "port": 5000, "stream": "Radio", "format": "44100:16:1",
+             "metadata_listen": "0.0.0.0:0", "mute_local": true, "buffer_ms": 500}
+            """#)
         XCTAssertEqual(config.host, "snap-server.local")
         XCTAssertEqual(config.port, 5000)
         XCTAssertEqual(config.stream, "Radio")
@@ -30,7 +31,10 @@ final class SnapcastLogicTests: XCTestCase {
 
     func testUnknownKeysAndBadValuesAreRefusedWithTheKeyNamed() {
         let cases: [(String, String)] = [
-            (#"{"listen": "127.0.0.1:4953"}"#, "config.listen is not a snapcast setting; known: buffer_ms, format, host, metadata_listen, mute_local, port, stream"),
+            (
+                #"{"listen": "127.0.0.1:4953"}"#,
+                "config.listen is not a snapcast setting; known: buffer_ms, format, host, metadata_listen, mute_local, port, stream"
+            ),
             (#"{"host": ""}"#, "config.host"),
             (#"{"host": "a b"}"#, "config.host must be a host name or IPv4 address"),
             (#"{"port": 0}"#, "config.port must be a whole number from 1 to 65535"),
@@ -56,11 +60,11 @@ final class SnapcastLogicTests: XCTestCase {
         var backlog = AudioBacklog(capacity: 10)
         backlog.append([1, 1, 1, 1])
         backlog.append([2, 2, 2, 2])
-        backlog.append([3, 3, 3, 3]) // 12 > 10: the first goes
+        backlog.append([3, 3, 3, 3])  // 12 > 10: the first goes
         XCTAssertEqual(backlog.byteCount, 8)
         XCTAssertEqual(backlog.droppedBytes, 4)
         XCTAssertEqual(backlog.droppedBuffers, 1)
-        backlog.append(Array(repeating: 9, count: 11)) // larger than the whole capacity: dropped itself
+        backlog.append(Array(repeating: 9, count: 11))  // larger than the whole capacity: dropped itself
         XCTAssertEqual(backlog.droppedBytes, 15)
         XCTAssertEqual(backlog.popFirst(), [2, 2, 2, 2])
         backlog.dropAll()
@@ -73,7 +77,7 @@ final class SnapcastLogicTests: XCTestCase {
     func testTheBacklogStaysBoundedUnderAFlood() {
         var backlog = AudioBacklog(capacity: 384_000)
         let buffer = [UInt8](repeating: 0, count: 3840)
-        for _ in 0 ..< 10000 { backlog.append(buffer) }
+        for _ in 0..<10000 { backlog.append(buffer) }
         XCTAssertLessThanOrEqual(backlog.byteCount, 384_000)
         XCTAssertEqual(backlog.droppedBytes + UInt64(backlog.byteCount), 10000 * 3840, "every byte is kept or counted")
         var popped = 0
@@ -82,11 +86,15 @@ final class SnapcastLogicTests: XCTestCase {
     }
 
     func testATrackBecomesSnapcastMetadataWithTheStationAsAlbum() throws {
-        let metadata = StreamMetadata(track: TrackFields(fields: ["sequence": "1", "title": "Song One", "artist": "Artist A", "station": "Test FM",
-                                                    "artwork_url": "file:///tmp/cover.png", "station_logo_url": "https://example.org/logo.png"]))
-        XCTAssertEqual(metadata.json.jsonText,
-                       #"{"album":"Test FM","artUrl":"https://example.org/logo.png","artist":["Artist A"],"title":"Song One"}"#,
-                       "a file URL is no use to a phone: the station's logo is shown instead")
+        let metadata = StreamMetadata(
+            track: TrackFields(fields: [
+                "sequence": "1", "title": "Song One", "artist": "Artist A", "station": "Test FM",
+                "artwork_url": "file:///tmp/cover.png", "station_logo_url": "https://example.org/logo.png",
+            ]))
+        XCTAssertEqual(
+            metadata.json.jsonText,
+            #"{"album":"Test FM","artUrl":"https://example.org/logo.png","artist":["Artist A"],"title":"Song One"}"#,
+            "a file URL is no use to a phone: the station's logo is shown instead")
         let line = ControlScriptProtocol.propertiesLine(StreamProperties(metadata: metadata, isPlaying: true))
         let value = try JSONValue.parse(Data(line.utf8))
         XCTAssertEqual(value["method"]?.stringValue, "Plugin.Stream.Player.Properties")
@@ -98,15 +106,22 @@ final class SnapcastLogicTests: XCTestCase {
 
     func testSnapserversRequestsAreAnsweredAndControlIsRefused() throws {
         let properties = StreamProperties(metadata: StreamMetadata(title: "Song One"), isPlaying: true)
-        guard case let .request(reply) = ControlScriptProtocol.read(#"{"id":7,"jsonrpc":"2.0","method":"Plugin.Stream.Player.GetProperties"}"#,
-                                                                    properties: properties) else { return XCTFail("GetProperties") }
+        guard
+            case let .request(reply) = ControlScriptProtocol.read(
+                #"{"id":7,"jsonrpc":"2.0","method":"Plugin.Stream.Player.GetProperties"}"#,
+                properties: properties)
+        else { return XCTFail("GetProperties") }
         let answer = try JSONValue.parse(Data(reply.utf8))
         XCTAssertEqual(answer["id"]?.int64Value, 7)
         XCTAssertEqual(answer["result"]?["metadata"]?["title"]?.stringValue, "Song One")
-        guard case let .request(refusal) = ControlScriptProtocol.read(#"{"id":"x","jsonrpc":"2.0","method":"Plugin.Stream.Player.Control","params":{"command":"pause"}}"#,
-                                                                      properties: properties) else { return XCTFail("Control") }
+        guard
+            case let .request(refusal) = ControlScriptProtocol.read(
+                #"{"id":"x","jsonrpc":"2.0","method":"Plugin.Stream.Player.Control","params":{"command":"pause"}}"#,
+                properties: properties)
+        else { return XCTFail("Control") }
         XCTAssertEqual(try JSONValue.parse(Data(refusal.utf8))["error"]?["code"]?.int64Value, -32601)
-        XCTAssertEqual(ControlScriptProtocol.read(#"{"jsonrpc":"2.0","method":"Oton.Stream","params":{"stream":"Oton"}}"#, properties: properties), .stream("Oton"))
+        XCTAssertEqual(
+            ControlScriptProtocol.read(#"{"jsonrpc":"2.0","method":"Oton.Stream","params":{"stream":"Oton"}}"#, properties: properties), .stream("Oton"))
         XCTAssertEqual(ControlScriptProtocol.read(#"{"jsonrpc":"2.0","result":"ok","id":3}"#, properties: properties), .ignored)
         for hostile in ["not json", "[1,2]", #"{"method":"Oton.Stream"}"#] {
             guard case .invalid = ControlScriptProtocol.read(hostile, properties: properties) else { return XCTFail(hostile) }

@@ -93,7 +93,7 @@ final class UPnPLogicTests: XCTestCase {
         XCTAssertFalse(first.unicodeScalars.contains { $0.value < 0x20 }, first.debugDescription)
         XCTAssertTrue(first.contains("PCDATA invalid Char value 27 <friendlyName>Evil[31mRed"), first)
         XCTAssertLessThan(first.count, 400, "cut short")
-        for second in 1 ..< PeerXMLErrors.perWindow { XCTAssertNotNil(errors.line(for: "e", now: Double(second))) }
+        for second in 1..<PeerXMLErrors.perWindow { XCTAssertNotNil(errors.line(for: "e", now: Double(second))) }
         XCTAssertNil(errors.line(for: "e", now: 10), "the window's lines are spent")
         XCTAssertNil(errors.line(for: "e", now: 59))
         let next = errors.line(for: "again", now: 61)

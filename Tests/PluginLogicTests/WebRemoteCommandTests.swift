@@ -14,8 +14,10 @@ final class WebRemoteCommandTests: XCTestCase {
         XCTAssertEqual(try action(#"{"action": "sleep", "value": "1440m"}"#), .sleep("1440m"))
         XCTAssertEqual(try action(#"{"action": "sleep", "value": "after-track"}"#), .sleep("after-track"))
         XCTAssertEqual(try action(#"{"action": "sleep", "value": "cancel"}"#), .sleep("cancel"))
-        for bad in [#""0m""#, #""1441m""#, #""30""#, #""-5m""#, #""5h""#, #""m""#, #""30m; quit""#, #""٣m""#, "30", "null",
-                    #""99999999999999999999m""#] {
+        for bad in [
+            #""0m""#, #""1441m""#, #""30""#, #""-5m""#, #""5h""#, #""m""#, #""30m; quit""#, #""٣m""#, "30", "null",
+            #""99999999999999999999m""#,
+        ] {
             XCTAssertThrowsError(try action(#"{"action": "sleep", "value": \#(bad)}"#), bad) { error in
                 XCTAssertTrue("\(error)".contains("1 to 1440"), "\(error)")
             }
@@ -42,11 +44,14 @@ final class WebRemoteCommandTests: XCTestCase {
     }
 
     func testTheStationListComesFromTheStationsReplyData() {
-        let reply = #"{"id":null,"ok":true,"text":"…","data":{"stations":[{"number":1,"name":"Test FM","url":"http://a","current":true},{"number":2,"name":"Радио Два","url":"http://b","current":false},{"name":"no number"},"junk"]}}"#
-        XCTAssertEqual(CommandReplies.stations(reply), [
-            RemoteState.StationEntry(number: 1, name: "Test FM", isCurrent: true),
-            RemoteState.StationEntry(number: 2, name: "Радио Два", isCurrent: false),
-        ])
+        let reply =
+            #"{"id":null,"ok":true,"text":"…","data":{"stations":[{"number":1,"name":"Test FM","url":"http://a","current":true},{"number":2,"name":"Радио Два","url":"http://b","current":false},{"name":"no number"},"junk"]}}"#
+        XCTAssertEqual(
+            CommandReplies.stations(reply),
+            [
+                RemoteState.StationEntry(number: 1, name: "Test FM", isCurrent: true),
+                RemoteState.StationEntry(number: 2, name: "Радио Два", isCurrent: false),
+            ])
         XCTAssertEqual(CommandReplies.stations(#"{"ok":false,"error":"x"}"#), [])
         XCTAssertEqual(CommandReplies.stations("not json"), [])
         var state = RemoteState()
@@ -72,15 +77,18 @@ final class WebRemoteCommandTests: XCTestCase {
 
         var state = RemoteState()
         let now = Int64(ISO8601DateFormatter().date(from: "2026-11-23T10:05:00Z")!.timeIntervalSince1970 * 1_000_000)
-        state.apply(name: "track", fields: ["sequence": "1", "title": "Now", "artist": "A", "station": "Test FM"], monotonicNanoseconds: 0, wallMicroseconds: now + 3_000_000)
+        state.apply(
+            name: "track", fields: ["sequence": "1", "title": "Now", "artist": "A", "station": "Test FM"], monotonicNanoseconds: 0,
+            wallMicroseconds: now + 3_000_000)
         state.addEarlierHistory(earlier)
         XCTAssertEqual(state.history.map(\.title), ["Now", "Before"], "the play both know is listed once")
         XCTAssertEqual(CommandReplies.history(#"{"ok":true,"text":"[not json"}"#), [])
     }
 
     func testAFailedCommandIsSaidOnThePageUntilOneSucceeds() {
-        XCTAssertEqual(CommandReplies.error(#"{"id":null,"ok":false,"error":"unknown command \"sleep\"; `oton ctl commands` lists them"}"#),
-                       #"unknown command "sleep"; `oton ctl commands` lists them"#)
+        XCTAssertEqual(
+            CommandReplies.error(#"{"id":null,"ok":false,"error":"unknown command \"sleep\"; `oton ctl commands` lists them"}"#),
+            #"unknown command "sleep"; `oton ctl commands` lists them"#)
         XCTAssertEqual(CommandReplies.error("<html>"), "the command failed")
         var state = RemoteState()
         state.setNotice("sleep: unknown command")

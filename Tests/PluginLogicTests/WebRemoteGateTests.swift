@@ -14,16 +14,21 @@ final class WebRemoteGateTests: XCTestCase {
         let words = lines.removeFirst().split(separator: " ")
         guard words.count == 3 else { return nil }
         let target = words[1].split(separator: "?", maxSplits: 1)
-        let query: [(String, String)] = target.count > 1 ? target[1].split(separator: "&").map { pair -> (String, String) in
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-        } : []
+        let query: [(String, String)] =
+            target.count > 1
+            ? target[1].split(separator: "&").map { pair -> (String, String) in
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            } : []
         let headers = lines.compactMap { line -> (String, String)? in
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
-        guard var request = try? HTTPRequest.assemble(method: String(words[0]), path: String(target[0]), headers: headers, query: query,
-                                                      maximumBodyBytes: 4096) else { return nil }
+        guard
+            var request = try? HTTPRequest.assemble(
+                method: String(words[0]), path: String(target[0]), headers: headers, query: query,
+                maximumBodyBytes: 4096)
+        else { return nil }
         request.body = Array(text[headEnd.upperBound...].utf8)
         return request
     }
@@ -31,7 +36,8 @@ final class WebRemoteGateTests: XCTestCase {
     func testEveryRouteWithoutTheTokenIs401() throws {
         for target in ["/", "/state", "/events", "/artwork", "/nowhere", "/?token=wrong"] {
             let parsed = try XCTUnwrap(request("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:8765\r\n\r\n"))
-            XCTAssertEqual(gate.decide(parsed), .reject(status: 401, message: "missing or wrong token: open the URL that `oton ctl web-remote url` prints"), target)
+            XCTAssertEqual(
+                gate.decide(parsed), .reject(status: 401, message: "missing or wrong token: open the URL that `oton ctl web-remote url` prints"), target)
         }
         let post = try XCTUnwrap(request("POST /action HTTP/1.1\r\nHost: 127.0.0.1:8765\r\nContent-Length: 2\r\n\r\n{}"))
         guard case .reject(401, _) = gate.decide(post) else { return XCTFail("POST without token") }
@@ -47,9 +53,12 @@ final class WebRemoteGateTests: XCTestCase {
     }
 
     func testCrossOriginRequestsAreRefusedEvenWithTheToken() throws {
-        let foreign = try XCTUnwrap(request("POST /action HTTP/1.1\r\nHost: 127.0.0.1:8765\r\nOrigin: http://evil.example\r\nX-Oton-Token: s3cret-token\r\nContent-Length: 0\r\n\r\n"))
+        let foreign = try XCTUnwrap(
+            request("POST /action HTTP/1.1\r\nHost: 127.0.0.1:8765\r\nOrigin: http://evil.example\r\nX-Oton-Token: s3cret-token\r\nContent-Length: 0\r\n\r\n"))
         guard case .reject(403, _) = gate.decide(foreign) else { return XCTFail("foreign origin") }
-        let own = try XCTUnwrap(request("POST /action HTTP/1.1\r\nHost: 127.0.0.1:8765\r\nOrigin: http://127.0.0.1:8765\r\nX-Oton-Token: s3cret-token\r\nContent-Length: 0\r\n\r\n"))
+        let own = try XCTUnwrap(
+            request("POST /action HTTP/1.1\r\nHost: 127.0.0.1:8765\r\nOrigin: http://127.0.0.1:8765\r\nX-Oton-Token: s3cret-token\r\nContent-Length: 0\r\n\r\n")
+        )
         XCTAssertEqual(gate.decide(own), .serve(.action))
         let preflight = try XCTUnwrap(request("OPTIONS /action HTTP/1.1\r\nHost: [::1]:8765\r\nX-Oton-Token: s3cret-token\r\n\r\n"))
         guard case .reject(405, _) = gate.decide(preflight) else { return XCTFail("no CORS preflight is granted") }
@@ -58,7 +67,8 @@ final class WebRemoteGateTests: XCTestCase {
     /// DNS rebinding: a page of evil.com whose name now resolves to 127.0.0.1 sends the Origin of
     /// its own name, so the Origin matches; only the Host header tells. Refused, token or not.
     func testOnlyThisRemotesOwnHostIsServed() throws {
-        let rebinding = try XCTUnwrap(request("POST /action HTTP/1.1\r\nHost: evil.com:8765\r\nOrigin: http://evil.com:8765\r\nX-Oton-Token: s3cret-token\r\nContent-Length: 0\r\n\r\n"))
+        let rebinding = try XCTUnwrap(
+            request("POST /action HTTP/1.1\r\nHost: evil.com:8765\r\nOrigin: http://evil.com:8765\r\nX-Oton-Token: s3cret-token\r\nContent-Length: 0\r\n\r\n"))
         guard case .reject(403, let message) = gate.decide(rebinding) else { return XCTFail("a foreign Host with its own Origin and the token") }
         XCTAssertTrue(message.contains("Host"), message)
         for host in ["evil.com:8765", "127.0.0.1:8766", "127.0.0.1", "localhost.:8765", "10.0.0.7:8765", "127.0.0.1:8765.evil.com:8765", ""] {
@@ -71,8 +81,9 @@ final class WebRemoteGateTests: XCTestCase {
             XCTAssertEqual(gate.decide(try XCTUnwrap(request("GET /state?token=s3cret-token HTTP/1.1\r\nHost: \(host)\r\n\r\n"))), .serve(.state), host)
         }
         let lan = RequestGate(token: "s3cret-token", listen: ListenAddress(host: "0.0.0.0", port: 8765))
-        XCTAssertEqual(lan.decide(try XCTUnwrap(request("GET /state?token=s3cret-token HTTP/1.1\r\nHost: 192.168.1.20:8765\r\n\r\n"))), .serve(.state),
-                       "bound to 0.0.0.0, the LAN address a phone uses")
+        XCTAssertEqual(
+            lan.decide(try XCTUnwrap(request("GET /state?token=s3cret-token HTTP/1.1\r\nHost: 192.168.1.20:8765\r\n\r\n"))), .serve(.state),
+            "bound to 0.0.0.0, the LAN address a phone uses")
         guard case .reject(403, _) = lan.decide(try XCTUnwrap(request("GET /state?token=s3cret-token HTTP/1.1\r\nHost: evil.com:8765\r\n\r\n"))) else {
             return XCTFail("a name is never the bound address")
         }
@@ -103,8 +114,9 @@ final class WebRemoteGateTests: XCTestCase {
         XCTAssertEqual(refusal([("Content-Length", "99999")]), 413)
         XCTAssertEqual(refusal([("Content-Length", "-1")]), 400)
         XCTAssertNil(refusal([("Content-Length", "18"), ("Accept", "a"), ("Accept", "b")]))
-        let request = try? HTTPRequest.assemble(method: "GET", path: "/state", headers: [("X-Oton-Token", "t")],
-                                                query: [("token", "first"), ("token", "second")], maximumBodyBytes: 4096)
+        let request = try? HTTPRequest.assemble(
+            method: "GET", path: "/state", headers: [("X-Oton-Token", "t")],
+            query: [("token", "first"), ("token", "second")], maximumBodyBytes: 4096)
         XCTAssertEqual(request?[header: "x-oton-token"], "t", "header names are matched without case")
         XCTAssertEqual(request?.query["token"], "first", "the first of a repeated argument counts")
     }

@@ -1,5 +1,6 @@
-@testable import WebRemoteLogic
 import XCTest
+
+@testable import WebRemoteLogic
 
 /// The QR code libqrencode makes for a URL: the smallest version, the symbol's fixed patterns, a
 /// clear error for text too long, and its drawing in a terminal (zbarimg reads the codes back in
@@ -16,7 +17,7 @@ final class WebRemoteQRCodeTests: XCTestCase {
             XCTAssertTrue(code.modules[cy - 3][cx], "finder's dark ring")
         }
         XCTAssertTrue(code.modules[code.size - 8][8], "the dark module")
-        for index in 8 ..< code.size - 8 { XCTAssertEqual(code.modules[6][index], index % 2 == 0, "timing at \(index)") }
+        for index in 8..<code.size - 8 { XCTAssertEqual(code.modules[6][index], index % 2 == 0, "timing at \(index)") }
     }
 
     func testTooLongTextIsAClearErrorNotACrash() {
@@ -33,9 +34,9 @@ final class WebRemoteQRCodeTests: XCTestCase {
         XCTAssertTrue(lines.allSatisfy { $0.count == code.size + 4 })
         XCTAssertTrue(lines[0].allSatisfy { $0 == "█" }, "the quiet zone is light")
         // Read the half blocks back: drawn means light, so every module comes back inverted.
-        for y in 0 ..< code.size {
+        for y in 0..<code.size {
             let row = Array(lines[(y + 2) / 2])
-            for x in 0 ..< code.size {
+            for x in 0..<code.size {
                 let cell = row[x + 2]
                 let lightHalf = (y + 2) % 2 == 0 ? (cell == "█" || cell == "▀") : (cell == "█" || cell == "▄")
                 XCTAssertEqual(lightHalf, !code.modules[y][x], "module \(x),\(y)")

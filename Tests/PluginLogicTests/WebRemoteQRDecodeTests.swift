@@ -13,8 +13,10 @@ final class WebRemoteQRDecodeTests: XCTestCase {
         }
         let directory = try TemporaryDirectory(self)
         var versions: Set<String> = []
-        for (length, correction) in [(10, QRCode.Correction.low), (30, .low), (50, .low), (70, .low), (100, .low), (130, .low),
-                                     (12, .medium), (60, .medium), (100, .medium)] {
+        for (length, correction) in [
+            (10, QRCode.Correction.low), (30, .low), (50, .low), (70, .low), (100, .low), (130, .low),
+            (12, .medium), (60, .medium), (100, .medium),
+        ] {
             let text = "http://192.168.1.20:8765/?token=" + String(repeating: "0123456789abcdef", count: 9)
             let sample = String(text.prefix(length))
             let code = try QRCode(encoding: sample, correction: correction)
@@ -33,10 +35,10 @@ final class WebRemoteQRDecodeTests: XCTestCase {
         let scale = 4, quiet = 4
         let side = (code.size + 2 * quiet) * scale
         var pixels = [UInt8](repeating: 255, count: side * side)
-        for y in 0 ..< code.size {
-            for x in 0 ..< code.size where code.modules[y][x] {
-                for dy in 0 ..< scale {
-                    for dx in 0 ..< scale { pixels[((y + quiet) * scale + dy) * side + (x + quiet) * scale + dx] = 0 }
+        for y in 0..<code.size {
+            for x in 0..<code.size where code.modules[y][x] {
+                for dy in 0..<scale {
+                    for dx in 0..<scale { pixels[((y + quiet) * scale + dy) * side + (x + quiet) * scale + dx] = 0 }
                 }
             }
         }

@@ -12,17 +12,31 @@ final class WebRemoteStateTests: XCTestCase {
     /// The UPnP plugin's org.oton.cast.state: the page says where the station is cast while it is.
     func testCastingIsShownWhileItLasts() throws {
         var state = RemoteState()
-        XCTAssertTrue(state.apply(name: "org.oton.cast.state", fields: ["renderer": "Living Room", "state": "casting", "url": "http://x/live"], monotonicNanoseconds: 0, wallMicroseconds: 0))
+        XCTAssertTrue(
+            state.apply(
+                name: "org.oton.cast.state", fields: ["renderer": "Living Room", "state": "casting", "url": "http://x/live"], monotonicNanoseconds: 0,
+                wallMicroseconds: 0))
         XCTAssertEqual(try json(state)["cast"] as? [String: String], ["renderer": "Living Room", "url": "http://x/live"])
-        XCTAssertTrue(state.apply(name: "org.oton.cast.state", fields: ["renderer": "Living Room", "state": "stopped", "url": "http://x/live"], monotonicNanoseconds: 0, wallMicroseconds: 0))
+        XCTAssertTrue(
+            state.apply(
+                name: "org.oton.cast.state", fields: ["renderer": "Living Room", "state": "stopped", "url": "http://x/live"], monotonicNanoseconds: 0,
+                wallMicroseconds: 0))
         XCTAssertNil(try json(state)["cast"])
-        XCTAssertFalse(state.apply(name: "org.oton.cast.state", fields: ["renderer": "TV", "state": "failed", "url": "", "message": "no"], monotonicNanoseconds: 0, wallMicroseconds: 0), "a failure casts nothing")
+        XCTAssertFalse(
+            state.apply(
+                name: "org.oton.cast.state", fields: ["renderer": "TV", "state": "failed", "url": "", "message": "no"], monotonicNanoseconds: 0,
+                wallMicroseconds: 0), "a failure casts nothing")
     }
 
     func testTrackStateAndVolumeShowAndBumpTheVersion() throws {
         var state = RemoteState()
-        XCTAssertTrue(state.apply(name: "track", fields: ["sequence": "1", "title": "Song", "artist": "Band", "station": "Test FM"], monotonicNanoseconds: 0, wallMicroseconds: 5_000_000))
-        XCTAssertTrue(state.apply(name: "state", fields: ["state": "error", "error_message": "gone", "error_suggestion": "retry"], monotonicNanoseconds: 0, wallMicroseconds: 0))
+        XCTAssertTrue(
+            state.apply(
+                name: "track", fields: ["sequence": "1", "title": "Song", "artist": "Band", "station": "Test FM"], monotonicNanoseconds: 0,
+                wallMicroseconds: 5_000_000))
+        XCTAssertTrue(
+            state.apply(
+                name: "state", fields: ["state": "error", "error_message": "gone", "error_suggestion": "retry"], monotonicNanoseconds: 0, wallMicroseconds: 0))
         XCTAssertTrue(state.apply(name: "volume", fields: ["volume": "0.500"], monotonicNanoseconds: 0, wallMicroseconds: 0))
         XCTAssertFalse(state.apply(name: "volume", fields: ["volume": "0.500"], monotonicNanoseconds: 0, wallMicroseconds: 0), "no change, no update")
         XCTAssertFalse(state.apply(name: "org.example.unknown", fields: [:], monotonicNanoseconds: 0, wallMicroseconds: 0))
@@ -37,7 +51,9 @@ final class WebRemoteStateTests: XCTestCase {
 
     func testArtworkPathNeverReachesThePageAndBadColoursAreDropped() throws {
         var state = RemoteState()
-        state.apply(name: "org.oton.artwork.ready", fields: ["path": "/home/me/.cache/cover.jpg", "type": "cover", "color": "#102030"], monotonicNanoseconds: 0, wallMicroseconds: 0)
+        state.apply(
+            name: "org.oton.artwork.ready", fields: ["path": "/home/me/.cache/cover.jpg", "type": "cover", "color": "#102030"], monotonicNanoseconds: 0,
+            wallMicroseconds: 0)
         XCTAssertEqual(state.artworkPath, "/home/me/.cache/cover.jpg")
         XCTAssertFalse(state.render(monotonicNow: 0).contains("/home/me"))
         XCTAssertEqual(try json(state)["color"] as? String, "#102030")
@@ -48,7 +64,9 @@ final class WebRemoteStateTests: XCTestCase {
 
     func testSleepCountdownFollowsMonotonicTimeAndEndsOnCancel() throws {
         var state = RemoteState()
-        state.apply(name: "org.oton.sleep.set", fields: ["seconds": "600", "mode": "duration", "action": "stop"], monotonicNanoseconds: 1_000_000_000, wallMicroseconds: 0)
+        state.apply(
+            name: "org.oton.sleep.set", fields: ["seconds": "600", "mode": "duration", "action": "stop"], monotonicNanoseconds: 1_000_000_000,
+            wallMicroseconds: 0)
         let sleep = try XCTUnwrap(try json(state, at: 61_000_000_000)["sleep"] as? [String: Any])
         XCTAssertEqual(sleep["remaining_seconds"] as? Int, 540)
         state.apply(name: "org.oton.sleep.cancelled", fields: [:], monotonicNanoseconds: 0, wallMicroseconds: 0)
@@ -57,8 +75,9 @@ final class WebRemoteStateTests: XCTestCase {
 
     func testHistoryKeepsTheLastTwentyPlaysAndSkipsBreaks() throws {
         var state = RemoteState()
-        for index in 1 ... 25 {
-            state.apply(name: "track", fields: ["sequence": "\(2 * index)", "title": "Song \(index)", "artist": "A"], monotonicNanoseconds: 0, wallMicroseconds: 0)
+        for index in 1...25 {
+            state.apply(
+                name: "track", fields: ["sequence": "\(2 * index)", "title": "Song \(index)", "artist": "A"], monotonicNanoseconds: 0, wallMicroseconds: 0)
             state.apply(name: "track", fields: ["sequence": "\(2 * index + 1)", "break": "1"], monotonicNanoseconds: 0, wallMicroseconds: 0)
         }
         XCTAssertEqual(state.history.count, 20)
@@ -76,8 +95,9 @@ final class WebRemoteStateTests: XCTestCase {
 
     func testAStationSwitchEndsTheSongWithoutPlayingItAgain() throws {
         var state = RemoteState()
-        state.apply(name: "track", fields: ["sequence": "1", "title": "Blood Type", "artist": "Kino", "station": "Lab MP3"],
-                    monotonicNanoseconds: 0, wallMicroseconds: 0)
+        state.apply(
+            name: "track", fields: ["sequence": "1", "title": "Blood Type", "artist": "Kino", "station": "Lab MP3"],
+            monotonicNanoseconds: 0, wallMicroseconds: 0)
         // The host's event at a switch: a new sequence, the new station, no title yet.
         XCTAssertTrue(state.apply(name: "track", fields: ["sequence": "2", "station": "Lab Ogg"], monotonicNanoseconds: 0, wallMicroseconds: 0))
         let object = try json(state)

@@ -15,18 +15,18 @@ final class WebRemoteWaitingConnectionsTests: XCTestCase {
 
     func testANewConnectionFromABusyAddressPushesOutThatAddresssOldest() {
         var waiting = WaitingConnections<Int>(limits: limits(perAddress: 3).waiting)
-        for id in 0 ..< 3 { XCTAssertEqual(waiting.admit(id, address: "127.0.0.1", nowSeconds: 0), []) }
+        for id in 0..<3 { XCTAssertEqual(waiting.admit(id, address: "127.0.0.1", nowSeconds: 0), []) }
         XCTAssertEqual(waiting.admit(10, address: "10.0.0.2", nowSeconds: 0), [], "another address is not affected")
         XCTAssertEqual(waiting.admit(3, address: "127.0.0.1", nowSeconds: 1), [0], "the oldest of that address goes, not the newcomer")
         XCTAssertEqual(waiting.admit(4, address: "127.0.0.1", nowSeconds: 1), [1])
         XCTAssertEqual(waiting.count, 4)
-        waiting.remove(4) // its head arrived
+        waiting.remove(4)  // its head arrived
         XCTAssertEqual(waiting.admit(5, address: "127.0.0.1", nowSeconds: 1), [])
     }
 
     func testTheTotalBoundPushesOutTheOldestOfAnyAddress() {
         var waiting = WaitingConnections<Int>(limits: limits(perAddress: 8, total: 4).waiting)
-        for id in 0 ..< 4 { XCTAssertEqual(waiting.admit(id, address: "10.0.0.\(id)", nowSeconds: Int64(id)), []) }
+        for id in 0..<4 { XCTAssertEqual(waiting.admit(id, address: "10.0.0.\(id)", nowSeconds: Int64(id)), []) }
         XCTAssertEqual(waiting.admit(4, address: "10.0.0.9", nowSeconds: 5), [0])
         XCTAssertEqual(waiting.count, 4)
     }

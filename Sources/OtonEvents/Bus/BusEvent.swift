@@ -1,5 +1,5 @@
-import PluginAPI
 import OtonSupport
+import PluginAPI
 
 /// One event on the plugin bus, in Swift form. Core kinds carry a typed
 /// payload; every event also carries its values as key/value fields, which

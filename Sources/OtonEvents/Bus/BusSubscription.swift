@@ -12,8 +12,10 @@ public final class BusSubscription: Sendable {
     public let mailbox: Mailbox
     private let bus: PluginBus
 
-    public init(bus: PluginBus, id: String, kinds: PluginBus.KindFilter, limits: Mailbox.Limits = Mailbox.Limits(),
-                consumer: any MailboxConsumer) {
+    public init(
+        bus: PluginBus, id: String, kinds: PluginBus.KindFilter, limits: Mailbox.Limits = Mailbox.Limits(),
+        consumer: any MailboxConsumer
+    ) {
         self.id = id
         self.bus = bus
         mailbox = bus.makeMailbox(for: id, limits: limits)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Packs many NUL-terminated C strings into one allocation, so that turning

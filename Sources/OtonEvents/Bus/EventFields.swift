@@ -1,6 +1,6 @@
 import Foundation
-import PluginAPI
 import OtonSupport
+import PluginAPI
 
 /// The one converter between the core kinds' payloads and their text fields (keys: the header's
 /// OTON_FIELD_*). The bus, the isolation socket and the control socket all go through it, so a key
@@ -51,12 +51,16 @@ extension BusEvent.Payload {
     package static func keys(of kind: UInt32) -> Set<String> {
         switch kind {
         case OTON_EVENT_TRACK:
-            [OTON_FIELD_SEQUENCE, OTON_FIELD_BREAK, OTON_FIELD_TITLE, OTON_FIELD_ARTIST, OTON_FIELD_RAW_TITLE, OTON_FIELD_STATION,
-             OTON_FIELD_GENRE, OTON_FIELD_BITRATE, OTON_FIELD_CODEC, OTON_FIELD_ARTWORK_URL, OTON_FIELD_STREAM_URL,
-             OTON_FIELD_STATION_LOGO_URL]
+            [
+                OTON_FIELD_SEQUENCE, OTON_FIELD_BREAK, OTON_FIELD_TITLE, OTON_FIELD_ARTIST, OTON_FIELD_RAW_TITLE, OTON_FIELD_STATION,
+                OTON_FIELD_GENRE, OTON_FIELD_BITRATE, OTON_FIELD_CODEC, OTON_FIELD_ARTWORK_URL, OTON_FIELD_STREAM_URL,
+                OTON_FIELD_STATION_LOGO_URL,
+            ]
         case OTON_EVENT_STATE:
-            [OTON_FIELD_STATE, OTON_FIELD_BUFFERING_PERCENT, OTON_FIELD_RETRY_ATTEMPT, OTON_FIELD_ERROR_KIND,
-             OTON_FIELD_ERROR_MESSAGE, OTON_FIELD_ERROR_SUGGESTION]
+            [
+                OTON_FIELD_STATE, OTON_FIELD_BUFFERING_PERCENT, OTON_FIELD_RETRY_ATTEMPT, OTON_FIELD_ERROR_KIND,
+                OTON_FIELD_ERROR_MESSAGE, OTON_FIELD_ERROR_SUGGESTION,
+            ]
         case OTON_EVENT_VOLUME:
             [OTON_FIELD_VOLUME, OTON_FIELD_VOLUME_PERCENT]
         case OTON_EVENT_DROPPED:
@@ -72,30 +76,36 @@ extension BusEvent.Payload {
         let value = { (key: String) in fields.last { $0.key == key }?.value }
         switch kind {
         case OTON_EVENT_TRACK:
-            let track = TrackInfo(title: value(OTON_FIELD_TITLE), artist: value(OTON_FIELD_ARTIST),
-                                  rawTitle: value(OTON_FIELD_RAW_TITLE), station: value(OTON_FIELD_STATION),
-                                  genre: value(OTON_FIELD_GENRE), bitrate: value(OTON_FIELD_BITRATE).flatMap { Int($0) },
-                                  codec: value(OTON_FIELD_CODEC),
-                                  artworkURL: value(OTON_FIELD_ARTWORK_URL).flatMap(URL.init(string:)),
-                                  streamURL: value(OTON_FIELD_STREAM_URL).flatMap(URL.init(string:)),
-                                  stationLogoURL: value(OTON_FIELD_STATION_LOGO_URL).flatMap(URL.init(string:)),
-                                  isBreak: value(OTON_FIELD_BREAK) == "1")
+            let track = TrackInfo(
+                title: value(OTON_FIELD_TITLE), artist: value(OTON_FIELD_ARTIST),
+                rawTitle: value(OTON_FIELD_RAW_TITLE), station: value(OTON_FIELD_STATION),
+                genre: value(OTON_FIELD_GENRE), bitrate: value(OTON_FIELD_BITRATE).flatMap { Int($0) },
+                codec: value(OTON_FIELD_CODEC),
+                artworkURL: value(OTON_FIELD_ARTWORK_URL).flatMap(URL.init(string:)),
+                streamURL: value(OTON_FIELD_STREAM_URL).flatMap(URL.init(string:)),
+                stationLogoURL: value(OTON_FIELD_STATION_LOGO_URL).flatMap(URL.init(string:)),
+                isBreak: value(OTON_FIELD_BREAK) == "1")
             self = .track(track, sequence: value(OTON_FIELD_SEQUENCE).flatMap { UInt64($0) } ?? 0)
         case OTON_EVENT_STATE:
             let code = PlaybackStateCode.allCases.first { $0.name == value(OTON_FIELD_STATE) } ?? .idle
             let error = value(OTON_FIELD_ERROR_KIND).map {
-                StateInfo.ErrorDetail(kind: $0, message: value(OTON_FIELD_ERROR_MESSAGE) ?? "",
-                                      suggestion: value(OTON_FIELD_ERROR_SUGGESTION) ?? "")
+                StateInfo.ErrorDetail(
+                    kind: $0, message: value(OTON_FIELD_ERROR_MESSAGE) ?? "",
+                    suggestion: value(OTON_FIELD_ERROR_SUGGESTION) ?? "")
             }
-            self = .state(StateInfo(code, bufferingPercent: value(OTON_FIELD_BUFFERING_PERCENT).flatMap { Int($0) },
-                                    retryAttempt: value(OTON_FIELD_RETRY_ATTEMPT).flatMap { Int($0) } ?? 0, error: error))
+            self = .state(
+                StateInfo(
+                    code, bufferingPercent: value(OTON_FIELD_BUFFERING_PERCENT).flatMap { Int($0) },
+                    retryAttempt: value(OTON_FIELD_RETRY_ATTEMPT).flatMap { Int($0) } ?? 0, error: error))
         case OTON_EVENT_VOLUME:
             self = .volume(value(OTON_FIELD_VOLUME).flatMap(Double.init).map(OutputVolume.clamped) ?? 1)
         case OTON_EVENT_DROPPED:
-            self = .dropped(DropInfo(pluginID: value(OTON_FIELD_PLUGIN_ID) ?? "",
-                                     mediaTap: value(OTON_FIELD_MEDIA_TAP).flatMap { UInt32($0) } ?? 0,
-                                     droppedEvents: value(OTON_FIELD_DROPPED_EVENTS).flatMap { UInt64($0) } ?? 0,
-                                     droppedBytes: value(OTON_FIELD_DROPPED_BYTES).flatMap { UInt64($0) } ?? 0))
+            self = .dropped(
+                DropInfo(
+                    pluginID: value(OTON_FIELD_PLUGIN_ID) ?? "",
+                    mediaTap: value(OTON_FIELD_MEDIA_TAP).flatMap { UInt32($0) } ?? 0,
+                    droppedEvents: value(OTON_FIELD_DROPPED_EVENTS).flatMap { UInt64($0) } ?? 0,
+                    droppedBytes: value(OTON_FIELD_DROPPED_BYTES).flatMap { UInt64($0) } ?? 0))
         default:
             self = .none
         }

@@ -54,10 +54,11 @@ public final class EventKindRegistry: Sendable {
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2 else { return false }
         return labels.allSatisfy { label in
-            !label.isEmpty && label.utf8.allSatisfy { byte in
-                (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
-                    || byte == 0x2D || byte == 0x5F || (byte >= 0x41 && byte <= 0x5A)
-            }
+            !label.isEmpty
+                && label.utf8.allSatisfy { byte in
+                    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+                        || byte == 0x2D || byte == 0x5F || (byte >= 0x41 && byte <= 0x5A)
+                }
         }
     }
 }

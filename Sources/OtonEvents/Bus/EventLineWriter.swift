@@ -1,6 +1,6 @@
 import Foundation
-import OtonSupport
 import OtonJSON
+import OtonSupport
 
 /// `--events FILE|-`: writes every bus event as one JSON object per line,
 /// the same view a plugin gets: kind, source, flags, monotonic and wall time, fields.
@@ -23,8 +23,9 @@ public final class EventLineWriter: MailboxConsumer, @unchecked Sendable {
         closeOnFinish = false
         self.station = station
         writeLock = shared.lock
-        subscription = BusSubscription(bus: bus, id: Self.subscriberID, kinds: .all, limits: Mailbox.Limits(events: 65_536, mediaBytes: 0),
-                                       consumer: self)
+        subscription = BusSubscription(
+            bus: bus, id: Self.subscriberID, kinds: .all, limits: Mailbox.Limits(events: 65_536, mediaBytes: 0),
+            consumer: self)
     }
 
     /// Creates or truncates `destination` ("-": standard output) for writers that share it.
@@ -50,8 +51,9 @@ public final class EventLineWriter: MailboxConsumer, @unchecked Sendable {
         }
         station = nil
         writeLock = NSLock()
-        subscription = BusSubscription(bus: bus, id: Self.subscriberID, kinds: .all, limits: Mailbox.Limits(events: 65_536, mediaBytes: 0),
-                                       consumer: self)
+        subscription = BusSubscription(
+            bus: bus, id: Self.subscriberID, kinds: .all, limits: Mailbox.Limits(events: 65_536, mediaBytes: 0),
+            consumer: self)
     }
 
     public static func line(for event: BusEvent, station: String? = nil) -> String {

@@ -33,18 +33,19 @@ public final class FrozenEvent: @unchecked Sendable {
         let payloadStorage = Self.makePayload(event.payload, offsets: payloadOffsets, arena: arena)
 
         let storage = UnsafeMutablePointer<oton_event>.allocate(capacity: 1)
-        storage.initialize(to: oton_event(
-            struct_size: UInt32(MemoryLayout<oton_event>.size),
-            kind: event.kind,
-            kind_name: arena.pointer(at: nameOffset),
-            flags: event.flags,
-            field_count: UInt32(fields.count),
-            mono_ns: event.monotonicNanoseconds,
-            wall_us: event.wallMicroseconds,
-            source: arena.pointer(at: sourceOffset),
-            payload: payloadStorage.map { UnsafeRawPointer($0) },
-            fields: fieldStorage.map { UnsafePointer($0) }
-        ))
+        storage.initialize(
+            to: oton_event(
+                struct_size: UInt32(MemoryLayout<oton_event>.size),
+                kind: event.kind,
+                kind_name: arena.pointer(at: nameOffset),
+                flags: event.flags,
+                field_count: UInt32(fields.count),
+                mono_ns: event.monotonicNanoseconds,
+                wall_us: event.wallMicroseconds,
+                source: arena.pointer(at: sourceOffset),
+                payload: payloadStorage.map { UnsafeRawPointer($0) },
+                fields: fieldStorage.map { UnsafePointer($0) }
+            ))
         self.arena = arena
         self.fieldStorage = fieldStorage
         self.payloadStorage = payloadStorage
@@ -65,8 +66,10 @@ public final class FrozenEvent: @unchecked Sendable {
         case .none, .volume:
             return []
         case let .track(track, _):
-            return [track.title, track.artist, track.rawTitle, track.station, track.genre,
-                    track.codec, track.artworkURL?.absoluteString, track.streamURL?.absoluteString].map(add)
+            return [
+                track.title, track.artist, track.rawTitle, track.station, track.genre,
+                track.codec, track.artworkURL?.absoluteString, track.streamURL?.absoluteString,
+            ].map(add)
         case let .state(state):
             return [state.error?.kind, state.error?.message, state.error?.suggestion].map(add)
         case let .dropped(drop):
@@ -85,31 +88,35 @@ public final class FrozenEvent: @unchecked Sendable {
         case .none:
             return nil
         case let .track(track, sequence):
-            return allocate(oton_track(
-                struct_size: UInt32(MemoryLayout<oton_track>.size),
-                bitrate: UInt32(clamping: track.bitrate ?? 0),
-                sequence: sequence,
-                title: string(0), artist: string(1), raw_title: string(2), station: string(3),
-                genre: string(4), codec: string(5), artwork_url: string(6), stream_url: string(7)
-            ))
+            return allocate(
+                oton_track(
+                    struct_size: UInt32(MemoryLayout<oton_track>.size),
+                    bitrate: UInt32(clamping: track.bitrate ?? 0),
+                    sequence: sequence,
+                    title: string(0), artist: string(1), raw_title: string(2), station: string(3),
+                    genre: string(4), codec: string(5), artwork_url: string(6), stream_url: string(7)
+                ))
         case let .state(state):
-            return allocate(oton_state_info(
-                struct_size: UInt32(MemoryLayout<oton_state_info>.size),
-                state: state.state.rawValue,
-                buffering_percent: Int32(state.bufferingPercent ?? -1),
-                retry_attempt: UInt32(clamping: state.retryAttempt),
-                error_kind: string(0), error_message: string(1), error_suggestion: string(2)
-            ))
+            return allocate(
+                oton_state_info(
+                    struct_size: UInt32(MemoryLayout<oton_state_info>.size),
+                    state: state.state.rawValue,
+                    buffering_percent: Int32(state.bufferingPercent ?? -1),
+                    retry_attempt: UInt32(clamping: state.retryAttempt),
+                    error_kind: string(0), error_message: string(1), error_suggestion: string(2)
+                ))
         case let .volume(volume):
-            return allocate(oton_volume_info(
-                struct_size: UInt32(MemoryLayout<oton_volume_info>.size), reserved: 0, volume: volume
-            ))
+            return allocate(
+                oton_volume_info(
+                    struct_size: UInt32(MemoryLayout<oton_volume_info>.size), reserved: 0, volume: volume
+                ))
         case let .dropped(drop):
-            return allocate(oton_drop_info(
-                struct_size: UInt32(MemoryLayout<oton_drop_info>.size),
-                media_tap: drop.mediaTap, plugin_id: string(0),
-                dropped_events: drop.droppedEvents, dropped_bytes: drop.droppedBytes
-            ))
+            return allocate(
+                oton_drop_info(
+                    struct_size: UInt32(MemoryLayout<oton_drop_info>.size),
+                    media_tap: drop.mediaTap, plugin_id: string(0),
+                    dropped_events: drop.droppedEvents, dropped_bytes: drop.droppedBytes
+                ))
         }
     }
 }

@@ -131,7 +131,7 @@ public final class Mailbox: @unchecked Sendable {
         }
         var extra: UInt32 = 0
         if discontinuousTaps & tapBit != 0 {
-            extra = 1 // OTON_MEDIA_FLAG_DISCONT
+            extra = 1  // OTON_MEDIA_FLAG_DISCONT
             discontinuousTaps &= ~tapBit
         }
         queuedMediaBytes += packet.size
@@ -173,10 +173,11 @@ public final class Mailbox: @unchecked Sendable {
             condition.unlock()
             return true
         }
-        items.append(.task { [self] in
-            if !abandoned.load(ordering: .sequentiallyConsistent) { last() }
-            done.signal()
-        })
+        items.append(
+            .task { [self] in
+                if !abandoned.load(ordering: .sequentiallyConsistent) { last() }
+                done.signal()
+            })
         closed = true
         let schedule = claimRun()
         condition.unlock()

@@ -12,7 +12,7 @@ import OtonSupport
 /// looks the same (a track's fsync that takes a second at 1000 stations), so a worker added this way
 /// leaves again once it has had nothing to do for `extraIdleSeconds`: the count comes back to the
 /// base (it grew 39 → 83 threads and stayed there in a 1000-station run with short tracks, issue 37 §6).
-package final class MailboxPool: @unchecked Sendable { // `condition` guards every var
+package final class MailboxPool: @unchecked Sendable {  // `condition` guards every var
     package static let shared = MailboxPool(
         workers: ProcessInfo.processInfo.environment["OTON_MAILBOX_THREADS"].flatMap(Int.init).map { min(max($0, 1), 64) } ?? 4)
 
@@ -35,7 +35,7 @@ package final class MailboxPool: @unchecked Sendable { // `condition` guards eve
     package init(workers: Int) {
         baseWorkers = max(1, workers)
         condition.lock()
-        for _ in 0 ..< workers { startWorker() }
+        for _ in 0..<workers { startWorker() }
         condition.unlock()
         let watcher = Thread { [self] in watch() }
         watcher.name = "oton.mailboxes.watch"
@@ -79,7 +79,12 @@ package final class MailboxPool: @unchecked Sendable { // `condition` guards eve
                 idle += 1
                 // Beyond the base count, a worker waits only so long for work, then leaves.
                 let extra = workers > baseWorkers
-                let woken = extra ? condition.wait(until: Date(timeIntervalSinceNow: Self.extraIdleSeconds)) : { condition.wait(); return true }()
+                let woken =
+                    extra
+                    ? condition.wait(until: Date(timeIntervalSinceNow: Self.extraIdleSeconds))
+                    : {
+                        condition.wait(); return true
+                    }()
                 idle -= 1
                 if woken, wakeupsInFlight > 0 { wakeupsInFlight -= 1 }
                 // A wake-up meant for a worker whose wait had just timed out went to nobody.

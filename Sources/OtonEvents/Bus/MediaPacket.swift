@@ -1,5 +1,5 @@
-import PluginAPI
 import OtonSupport
+import PluginAPI
 
 /// The format of one media tap, in C form, shared by every packet that has it.
 /// Concurrency: immutable after init (the C storage is written once in init and never again, only read).
@@ -16,8 +16,10 @@ public final class MediaFormat: @unchecked Sendable {
     private let capsStorage: UnsafeMutablePointer<CChar>
     private let storage: UnsafeMutablePointer<oton_media_format>
 
-    public init(tap: UInt32, caps: String, sampleFormat: UInt32 = OTON_SAMPLE_NONE, rate: UInt32 = 0, channels: UInt32 = 0,
-                pcmChoice: PCMFormatChoice? = nil) {
+    public init(
+        tap: UInt32, caps: String, sampleFormat: UInt32 = OTON_SAMPLE_NONE, rate: UInt32 = 0, channels: UInt32 = 0,
+        pcmChoice: PCMFormatChoice? = nil
+    ) {
         self.tap = tap
         self.pcmChoice = tap == OTON_TAP_PCM ? (pcmChoice ?? .standard) : nil
         self.caps = caps
@@ -28,11 +30,12 @@ public final class MediaFormat: @unchecked Sendable {
         capsStorage = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count)
         for (index, byte) in utf8.enumerated() { capsStorage[index] = CChar(bitPattern: byte) }
         storage = UnsafeMutablePointer<oton_media_format>.allocate(capacity: 1)
-        storage.initialize(to: oton_media_format(
-            struct_size: UInt32(MemoryLayout<oton_media_format>.size), tap: tap,
-            caps: UnsafePointer(capsStorage), sample_format: sampleFormat,
-            rate: rate, channels: channels, reserved: 0
-        ))
+        storage.initialize(
+            to: oton_media_format(
+                struct_size: UInt32(MemoryLayout<oton_media_format>.size), tap: tap,
+                caps: UnsafePointer(capsStorage), sample_format: sampleFormat,
+                rate: rate, channels: channels, reserved: 0
+            ))
         pointer = UnsafePointer(storage)
     }
 
@@ -56,8 +59,10 @@ public final class MediaPacket: @unchecked Sendable {
     public var tap: UInt32 { format.tap }
 
     /// Copies `count` bytes from `source`.
-    public init(format: MediaFormat, copying source: UnsafeRawPointer?, count: Int, flags: UInt32 = 0,
-                presentationNanoseconds: Int64 = -1, offset: UInt64, connection: UInt64) {
+    public init(
+        format: MediaFormat, copying source: UnsafeRawPointer?, count: Int, flags: UInt32 = 0,
+        presentationNanoseconds: Int64 = -1, offset: UInt64, connection: UInt64
+    ) {
         self.format = format
         bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
         if let source, count > 0 { bytes.baseAddress!.copyMemory(from: source, byteCount: count) }

@@ -11,8 +11,8 @@ public struct PCMFormatChoice: Hashable, Sendable, Comparable, CustomStringConve
     /// What every instance got before 1.3, and still gets unless it chooses: S16LE as the stream is.
     public static let standard = PCMFormatChoice(sampleFormat: OTON_SAMPLE_S16LE, rate: 0, channels: 0)
 
-    public static let rates: ClosedRange<UInt32> = 8000 ... 192_000
-    public static let channelCounts: ClosedRange<UInt32> = 1 ... 8
+    public static let rates: ClosedRange<UInt32> = 8000...192_000
+    public static let channelCounts: ClosedRange<UInt32> = 1...8
 
     public init(sampleFormat: UInt32, rate: UInt32, channels: UInt32) {
         self.sampleFormat = sampleFormat
@@ -24,8 +24,9 @@ public struct PCMFormatChoice: Hashable, Sendable, Comparable, CustomStringConve
     public static func validated(sampleFormat: UInt32, rate: UInt32, channels: UInt32) -> PCMFormatChoice? {
         let format = sampleFormat == 0 ? OTON_SAMPLE_S16LE : sampleFormat
         guard format == OTON_SAMPLE_S16LE || format == OTON_SAMPLE_F32LE,
-              rate == 0 || rates.contains(rate),
-              channels == 0 || channelCounts.contains(channels) else { return nil }
+            rate == 0 || rates.contains(rate),
+            channels == 0 || channelCounts.contains(channels)
+        else { return nil }
         return PCMFormatChoice(sampleFormat: format, rate: rate, channels: channels)
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
+import OtonSupport
 import PluginAPI
 import Synchronization
-import OtonSupport
 
 /// Delivers events and media to subscribers (plugin instances, the
 /// `--events` writer), each through its own bounded mailbox. Publishing
@@ -99,8 +99,10 @@ public final class PluginBus: Sendable {
     /// Hands a media packet to every subscriber of its tap (of the PCM tap: those that chose its format).
     public func publish(media packet: MediaPacket) {
         let targets = subscriptions.withLock { $0 }
-        for subscription in targets where subscription.taps & packet.tap != 0
-            && (packet.format.pcmChoice == nil || packet.format.pcmChoice == subscription.pcm) {
+        for subscription in targets
+        where subscription.taps & packet.tap != 0
+            && (packet.format.pcmChoice == nil || packet.format.pcmChoice == subscription.pcm)
+        {
             subscription.mailbox.offer(packet)
         }
     }
@@ -121,7 +123,9 @@ public final class PluginBus: Sendable {
         }
         guard due else { return }
         let values = ["plugin": id, "tap": String(tap), "events": String(counts.events), "bytes": String(counts.mediaBytes)]
-        logger.warning("\(tap == 0 ? tr("{plugin} is falling behind: its queue overflowed and events were dropped (events dropped so far: {events}, media bytes: {bytes})", values) : tr("{plugin} is falling behind: its queue overflowed and media (tap {tap}) were dropped (events dropped so far: {events}, media bytes: {bytes})", values))")
+        logger.warning(
+            "\(tap == 0 ? tr("{plugin} is falling behind: its queue overflowed and events were dropped (events dropped so far: {events}, media bytes: {bytes})", values) : tr("{plugin} is falling behind: its queue overflowed and media (tap {tap}) were dropped (events dropped so far: {events}, media bytes: {bytes})", values))"
+        )
         let drop = DropInfo(pluginID: id, mediaTap: tap, droppedEvents: counts.events, droppedBytes: counts.mediaBytes)
         publish(BusEvent(kind: OTON_EVENT_DROPPED, name: "dropped", source: id, payload: .dropped(drop)))
     }

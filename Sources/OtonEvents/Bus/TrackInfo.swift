@@ -20,9 +20,11 @@ public struct TrackInfo: Hashable, Sendable {
     /// Sent to plugins as the field `break` = "1".
     public var isBreak: Bool
 
-    public init(title: String? = nil, artist: String? = nil, rawTitle: String? = nil, station: String? = nil,
-                genre: String? = nil, bitrate: Int? = nil, codec: String? = nil, artworkURL: URL? = nil,
-                streamURL: URL? = nil, stationLogoURL: URL? = nil, isBreak: Bool = false) {
+    public init(
+        title: String? = nil, artist: String? = nil, rawTitle: String? = nil, station: String? = nil,
+        genre: String? = nil, bitrate: Int? = nil, codec: String? = nil, artworkURL: URL? = nil,
+        streamURL: URL? = nil, stationLogoURL: URL? = nil, isBreak: Bool = false
+    ) {
         self.title = title
         self.artist = artist
         self.rawTitle = rawTitle
@@ -46,4 +48,3 @@ public struct TrackInfo: Hashable, Sendable {
         Visible(title: title, artist: artist, station: station, artworkURL: artworkURL, stationLogoURL: stationLogoURL, isBreak: isBreak)
     }
 }
-

@@ -97,9 +97,11 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             case .notAudio: catalogue.tr("This address doesn't lead to an audio stream.")
             case .unsupportedFormat: catalogue.tr("This station uses an audio format that can't be played here.")
             case .secureConnectionFailed: catalogue.tr("The station's secure connection (HTTPS) could not be verified.")
-            case .sentNothing(let seconds): catalogue.tr("The station's server accepted the connection but sent nothing for {seconds} s.", ["seconds": "\(seconds)"])
+            case .sentNothing(let seconds):
+                catalogue.tr("The station's server accepted the connection but sent nothing for {seconds} s.", ["seconds": "\(seconds)"])
             case .tooManyRedirects(let limit): catalogue.tr("The address redirects in a loop (too many redirects, more than {limit}).", ["limit": "\(limit)"])
-            case .redirectToUnsupportedScheme(let target): catalogue.tr("The server redirected to an address oton does not follow ({target}).", ["target": "\(target)"])
+            case .redirectToUnsupportedScheme(let target):
+                catalogue.tr("The server redirected to an address oton does not follow ({target}).", ["target": "\(target)"])
             case .serverEnded: catalogue.tr("The station's server ended the stream.")
             case .refused: catalogue.tr("The station's server refused the connection: it is down or restarting.")
             case .unknown: catalogue.tr("The station's stream isn't available right now.")
@@ -142,13 +144,17 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
             case .unsupportedFormat:
                 catalogue.tr("Install the GStreamer codec plugins (gstreamer1.0-plugins-good, -bad, -ugly and gstreamer1.0-libav), then try again.")
             case .secureConnectionFailed:
-                catalogue.tr("Its certificate is not trusted here (self-signed, expired, or for another name). If the station uses its own certificate authority, set SSL_CERT_FILE to that PEM file; otherwise try its http:// address.")
+                catalogue.tr(
+                    "Its certificate is not trusted here (self-signed, expired, or for another name). If the station uses its own certificate authority, set SSL_CERT_FILE to that PEM file; otherwise try its http:// address."
+                )
             case .sentNothing:
-                catalogue.tr("The server may be overloaded or the station's source offline. oton tries again on its own; if it keeps happening, check the stream URL.")
+                catalogue.tr(
+                    "The server may be overloaded or the station's source offline. oton tries again on its own; if it keeps happening, check the stream URL.")
             case .tooManyRedirects, .redirectToUnsupportedScheme:
                 catalogue.tr("The station's server is misconfigured. Check the stream URL (the station's website usually lists the current one).")
             case .serverEnded:
-                catalogue.tr("Its source may have stopped or the server restarted. oton tries again on its own; to try at once, press space (or run `oton ctl play`).")
+                catalogue.tr(
+                    "Its source may have stopped or the server restarted. oton tries again on its own; to try at once, press space (or run `oton ctl play`).")
             case .refused:
                 catalogue.tr("oton tries again on its own; if it keeps happening, check the stream URL's host and port.")
             case .unknown:
@@ -161,7 +167,9 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
         case .decodeError:
             catalogue.tr("This is usually a glitch at the station. Try again; if it keeps happening, the stream may be broken.")
         case .audioDeviceUnavailable:
-            catalogue.tr("Check that speakers or headphones are connected and that PipeWire or PulseAudio is running, then start oton again (or use --headless on a server).")
+            catalogue.tr(
+                "Check that speakers or headphones are connected and that PipeWire or PulseAudio is running, then start oton again (or use --headless on a server)."
+            )
         case .stalled:
             catalogue.tr("oton reconnects on its own. If it keeps happening, the station or your connection is overloaded: try a lower-quality stream.")
         }
@@ -213,7 +221,7 @@ public enum PlaybackErrorKind: Error, Hashable, Sendable {
         case .streamUnavailable(let reason):
             switch reason {
             case .notFound, .serverError, .unknown, .serverEnded, .refused: true
-            case .secureConnectionFailed: true // a handshake can also fail on a flaky network; recording keeps trying
+            case .secureConnectionFailed: true  // a handshake can also fail on a flaky network; recording keeps trying
             case .httpStatus(let status): status == 408 || status == 429
             case .sentNothing: true
             case .notAuthorized, .notAudio, .unsupportedFormat, .tooManyRedirects, .redirectToUnsupportedScheme: false

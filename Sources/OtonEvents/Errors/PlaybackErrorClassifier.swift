@@ -15,8 +15,10 @@ public struct GStreamerErrorReport: Hashable, Sendable {
     /// Name or type of the element that posted the error (`GST_MESSAGE_SRC`).
     public var sourceElement: String?
 
-    public init(domain: String, code: Int, message: String, debug: String? = nil,
-                httpStatus: Int? = nil, sourceElement: String? = nil) {
+    public init(
+        domain: String, code: Int, message: String, debug: String? = nil,
+        httpStatus: Int? = nil, sourceElement: String? = nil
+    ) {
         self.domain = domain
         self.code = code
         self.message = message
@@ -97,10 +99,14 @@ public enum PlaybackErrorClassifier {
     }
 
     /// Convenience for the bus handler.
-    public static func classify(domain: String, code: Int, message: String, debug: String? = nil,
-                                httpStatus: Int? = nil, sourceElement: String? = nil) -> PlaybackErrorKind {
-        classify(GStreamerErrorReport(domain: domain, code: code, message: message, debug: debug,
-                                      httpStatus: httpStatus, sourceElement: sourceElement))
+    public static func classify(
+        domain: String, code: Int, message: String, debug: String? = nil,
+        httpStatus: Int? = nil, sourceElement: String? = nil
+    ) -> PlaybackErrorKind {
+        classify(
+            GStreamerErrorReport(
+                domain: domain, code: code, message: message, debug: debug,
+                httpStatus: httpStatus, sourceElement: sourceElement))
     }
 
     /// The HTTP status named in a souphttpsrc message: "Not Found (404)".
@@ -118,12 +124,13 @@ public enum PlaybackErrorClassifier {
 
     private static func classifyResource(_ report: GStreamerErrorReport, text: String) -> PlaybackErrorKind {
         typealias Resource = GStreamerErrorCode.Resource
-        let status = report.httpStatus.flatMap { (100...599).contains($0) ? $0 : nil }
+        let status =
+            report.httpStatus.flatMap { (100...599).contains($0) ? $0 : nil }
             ?? (isFromHTTPSource(report) ? httpStatus(in: report.message) ?? report.debug.flatMap(httpStatus(in:)) : nil)
         if let status, let kind = classify(httpStatus: status) { return kind }
         if report.code == Resource.notAuthorized { return .streamUnavailable(reason: .notAuthorized) }
         if mentionsTLSFailure(text) { return .streamUnavailable(reason: .secureConnectionFailed) }
-        if text.contains("connection refused") { return .streamUnavailable(reason: .refused) } // the server is down, not the network
+        if text.contains("connection refused") { return .streamUnavailable(reason: .refused) }  // the server is down, not the network
         if mentionsNetworkTrouble(text) { return .networkUnavailable }
         switch report.code {
         case Resource.notFound: return .streamUnavailable(reason: .notFound)

@@ -34,7 +34,8 @@ public enum PlaylistProblem: Hashable, Sendable {
         case .hls: catalogue.tr("This station streams over HLS, and this GStreamer has no HLS demuxer (hlsdemux).")
         case .empty: catalogue.tr("The station's playlist lists no stream oton can open.")
         case let .tooLarge(limit): catalogue.tr("The station's playlist is larger than {limit} KiB, so it was not read.", ["limit": "\(limit / 1024)"])
-        case let .tooDeep(limit): catalogue.tr("The station's playlist nests playlists more than {limit} levels deep (or includes itself).", ["limit": "\(limit)"])
+        case let .tooDeep(limit):
+            catalogue.tr("The station's playlist nests playlists more than {limit} levels deep (or includes itself).", ["limit": "\(limit)"])
         case let .noEntryReachable(tried): catalogue.tr("None of the {count} streams in the station's playlist answered.", ["count": "\(tried)"])
         }
     }

@@ -28,7 +28,8 @@ package struct ControlRequest: Sendable {
         do {
             request = try JSONParser(maxBytes: ControlRequest.maximumLineBytes).parse(line)
         } catch {
-            throw Invalid(id: nil, message: "not valid JSON at column \(error.column): \(error.reason); send one JSON object per line, e.g. {\"command\": [\"status\"]}")
+            throw Invalid(
+                id: nil, message: "not valid JSON at column \(error.column): \(error.reason); send one JSON object per line, e.g. {\"command\": [\"status\"]}")
         }
         guard case let .object(members) = request else {
             throw Invalid(id: nil, message: "a request must be a JSON object with \"command\"")

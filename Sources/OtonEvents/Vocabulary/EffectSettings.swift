@@ -41,7 +41,7 @@ public enum Equalizer {
     /// (band0 … band9: 29, 59, 119, 237, 474, 947, 1889, 3770, 7523, 15011 Hz).
     public static let bandNames = ["30hz", "60hz", "120hz", "240hz", "480hz", "1khz", "2khz", "4khz", "8khz", "15khz"]
     /// A band's gain in dB (the element's range).
-    public static let gainRange: ClosedRange<Double> = -24 ... 12
+    public static let gainRange: ClosedRange<Double> = -24...12
 
     /// Gains in dB for the ten bands.
     public static let presets: [String: [Double]] = [

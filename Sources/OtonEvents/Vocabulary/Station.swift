@@ -17,8 +17,10 @@ public struct Station: Equatable, Sendable {
     /// The User-Agent of every request made for this station.
     public var requestUserAgent: String { userAgent ?? OtonVersion.userAgent }
 
-    public init(name: String, url: String, statusURL: String? = nil, logoURL: String? = nil, homepage: String? = nil,
-                titleEncoding: TitleEncodingSetting = .auto, userAgent: String? = nil) {
+    public init(
+        name: String, url: String, statusURL: String? = nil, logoURL: String? = nil, homepage: String? = nil,
+        titleEncoding: TitleEncodingSetting = .auto, userAgent: String? = nil
+    ) {
         self.titleEncoding = titleEncoding
         self.userAgent = userAgent
         self.name = name

@@ -31,16 +31,18 @@ public struct Alarm: Equatable, Sendable {
         public let description: String
     }
 
-    public init(number: Int, station: String, time: ScheduleTime, fadeInSeconds: Int, volumePercent: Int?, placement: Placement,
-                config: String? = nil) throws(Invalid) {
+    public init(
+        number: Int, station: String, time: ScheduleTime, fadeInSeconds: Int, volumePercent: Int?, placement: Placement,
+        config: String? = nil
+    ) throws(Invalid) {
         guard number > 0 else { throw Invalid(description: "an alarm's number is 1 or more") }
         guard !station.isEmpty else { throw Invalid(description: "--station must not be empty") }
         guard !station.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw Invalid(description: "the station contains control characters")
         }
         if let problem = ScheduledCommandWords.problem(station: station, config: config) { throw Invalid(description: problem) }
-        guard (0 ... Self.maximumFadeInSeconds).contains(fadeInSeconds) else { throw Invalid(description: "--fade-in must be at most 1h") }
-        if let volumePercent, !(0 ... VolumeArgument.maximumPercent).contains(volumePercent) {
+        guard (0...Self.maximumFadeInSeconds).contains(fadeInSeconds) else { throw Invalid(description: "--fade-in must be at most 1h") }
+        if let volumePercent, !(0...VolumeArgument.maximumPercent).contains(volumePercent) {
             throw Invalid(description: "--volume must be from 0 to \(VolumeArgument.maximumPercent)")
         }
         self.number = number

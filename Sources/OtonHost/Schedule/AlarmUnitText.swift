@@ -59,16 +59,18 @@ public enum AlarmUnitText {
             fields[String(line[..<equals])] = String(line[line.index(after: equals)...])
         }
         guard let number = fields["X-OtonAlarm"].flatMap({ Int($0) }),
-              let station = fields["X-OtonStation"].flatMap(ScheduleUnitText.fieldUnescaped),
-              let at = fields["X-OtonAt"], let fade = fields["X-OtonFadeIn"].flatMap({ Int($0) }),
-              let time = try? ScheduleTime.parse(alarm: at, days: fields["X-OtonDays"]) else { return nil }
+            let station = fields["X-OtonStation"].flatMap(ScheduleUnitText.fieldUnescaped),
+            let at = fields["X-OtonAt"], let fade = fields["X-OtonFadeIn"].flatMap({ Int($0) }),
+            let time = try? ScheduleTime.parse(alarm: at, days: fields["X-OtonDays"])
+        else { return nil }
         var placement = Alarm.Placement.user
         if let user = fields["X-OtonUser"].flatMap(ScheduleUnitText.fieldUnescaped), let uid = fields["X-OtonUID"].flatMap({ Int($0) }) {
             placement = .system(user: user, uid: uid)
         }
-        return try? Alarm(number: number, station: station, time: time, fadeInSeconds: fade,
-                          volumePercent: fields["X-OtonVolume"].flatMap { Int($0) }, placement: placement,
-                          config: fields["X-OtonConfig"].flatMap(ScheduleUnitText.fieldUnescaped))
+        return try? Alarm(
+            number: number, station: station, time: time, fadeInSeconds: fade,
+            volumePercent: fields["X-OtonVolume"].flatMap { Int($0) }, placement: placement,
+            config: fields["X-OtonConfig"].flatMap(ScheduleUnitText.fieldUnescaped))
     }
 
     /// The time as the timer keeps it: "07:00" (the days apart), "Tue 07:00", or "2026-12-01 07:00".

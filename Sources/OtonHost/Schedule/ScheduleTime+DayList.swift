@@ -2,7 +2,8 @@
 /// mapped onto the same repeats as `oton schedule --every` (Mon–Fri is `.weekdays`, one day `.weekly`).
 extension ScheduleTime {
     /// The forms an alarm's time and `--days` accept, for every refusal.
-    public static let alarmAcceptedForms = "HH:MM (every day), a weekday and HH:MM (\"Tue 07:00\", every week), or YYYY-MM-DD HH:MM (once); --days with HH:MM: mon-fri, sat,sun, mon,wed,fri (names or full names)"
+    public static let alarmAcceptedForms =
+        "HH:MM (every day), a weekday and HH:MM (\"Tue 07:00\", every week), or YYYY-MM-DD HH:MM (once); --days with HH:MM: mon-fri, sat,sun, mon,wed,fri (names or full names)"
 
     /// Parses an alarm's time and `--days` (nil: as the time alone says).
     public static func parse(alarm text: String, days: String?) throws(Invalid) -> ScheduleTime {
@@ -25,7 +26,7 @@ extension ScheduleTime {
         var chosen = Set<Int>()
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let ends = part.split(separator: "-", omittingEmptySubsequences: false).map { weekday(String($0).trimmingCharacters(in: " ")) }
-            guard (1 ... 2).contains(ends.count), let first = ends.first ?? nil, let last = ends.last ?? nil else { throw refused }
+            guard (1...2).contains(ends.count), let first = ends.first ?? nil, let last = ends.last ?? nil else { throw refused }
             // A range wraps over the week's end: fri-mon is Fri, Sat, Sun, Mon.
             var day = first
             while true {

@@ -13,7 +13,7 @@ extension ScheduleTime {
     }
 
     package func runs(onDay day: Int) -> Bool {
-        let weekday = ((day % 7 + 7) % 7 + 3) % 7 + 1 // 1970-01-01 was a Thursday (4)
+        let weekday = ((day % 7 + 7) % 7 + 3) % 7 + 1  // 1970-01-01 was a Thursday (4)
         switch repeats {
         case .once: return day == onceDay
         case .daily: return true

@@ -36,7 +36,10 @@ public struct ScheduleTime: Equatable, Sendable {
 
     /// Parses `--at` and `--every` (nil: a weekday repeats weekly, HH:MM daily, a date runs once).
     public static func parse(at text: String, every: String?) throws(Invalid) -> ScheduleTime {
-        let refused = Invalid(description: tr("--at {value}: use HH:MM (every day), a weekday and HH:MM (\"Tue 20:00\" or \"Tuesday 20:00\", every week), or YYYY-MM-DD HH:MM (once); --every week|day|weekdays", ["value": text]))
+        let refused = Invalid(
+            description: tr(
+                "--at {value}: use HH:MM (every day), a weekday and HH:MM (\"Tue 20:00\" or \"Tuesday 20:00\", every week), or YYYY-MM-DD HH:MM (once); --every week|day|weekdays",
+                ["value": text]))
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard words.count == 1 || words.count == 2, let (hour, minute) = clock(words.last!) else { throw refused }
         var parsed: ScheduleTime
@@ -54,7 +57,10 @@ public struct ScheduleTime: Equatable, Sendable {
         case ("week", .weekly), ("day", .daily): break
         case ("weekdays", .daily): parsed = ScheduleTime(hour: hour, minute: minute, repeats: .weekdays)
         case ("week", _), ("day", _), ("weekdays", _):
-            throw Invalid(description: tr("--at {value} --every {every}: --every week needs a weekday (\"Tue 20:00\"), --every day and --every weekdays need HH:MM alone, and a date runs once", ["value": text, "every": every]))
+            throw Invalid(
+                description: tr(
+                    "--at {value} --every {every}: --every week needs a weekday (\"Tue 20:00\"), --every day and --every weekdays need HH:MM alone, and a date runs once",
+                    ["value": text, "every": every]))
         default:
             throw Invalid(description: tr("--every {every}: use week, day or weekdays", ["every": every]))
         }
@@ -106,9 +112,10 @@ public struct ScheduleTime: Equatable, Sendable {
 
     package static func clock(_ text: String) -> (Int, Int)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, (1 ... 2).contains(parts[0].count), parts[1].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { ("0" ... "9").contains($0) } }),
-              let hour = Int(parts[0]), let minute = Int(parts[1]), hour < 24, minute < 60 else { return nil }
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+            parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+            let hour = Int(parts[0]), let minute = Int(parts[1]), hour < 24, minute < 60
+        else { return nil }
         return (hour, minute)
     }
 
@@ -121,9 +128,10 @@ public struct ScheduleTime: Equatable, Sendable {
     package static func date(_ text: String) -> (Int, Int, Int)? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { ("0" ... "9").contains($0) } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1 ... 12).contains(month), (1 ... daysIn(month: month, year: year)).contains(day) else { return nil }
+            parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         return (year, month, day)
     }
 

@@ -14,8 +14,9 @@ extension ScheduleUnitFolder {
     }
 
     public func write(_ alarm: Alarm, oton: String, userManagerWakes: Bool) throws(Failure) {
-        try write(timer: alarm.timerName, AlarmUnitText.timer(alarm, userManagerWakes: userManagerWakes),
-                  service: alarm.serviceName, AlarmUnitText.service(alarm, oton: oton))
+        try write(
+            timer: alarm.timerName, AlarmUnitText.timer(alarm, userManagerWakes: userManagerWakes),
+            service: alarm.serviceName, AlarmUnitText.service(alarm, oton: oton))
     }
 
     /// The alarms oton wrote here (in the system folder: only `user`'s, when given), by number.

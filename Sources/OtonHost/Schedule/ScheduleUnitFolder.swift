@@ -28,8 +28,9 @@ public struct ScheduleUnitFolder: Sendable {
 
     /// Writes a recording's service and timer (see ``write(timer:_:service:_:)``).
     public func write(_ recording: ScheduledRecording, oton: String) throws(Failure) {
-        try write(timer: SystemdUnitName.timer(for: recording.show), ScheduleUnitText.timer(recording),
-                  service: SystemdUnitName.service(for: recording.show), ScheduleUnitText.service(recording, oton: oton))
+        try write(
+            timer: SystemdUnitName.timer(for: recording.show), ScheduleUnitText.timer(recording),
+            service: SystemdUnitName.service(for: recording.show), ScheduleUnitText.service(recording, oton: oton))
     }
 
     /// Writes the service, then the timer, each atomically, then links the timer into

@@ -47,13 +47,15 @@ public enum ScheduleUnitText {
             fields[String(line[..<equals])] = String(line[line.index(after: equals)...])
         }
         guard let show = fields["X-OtonShow"].flatMap(fieldUnescaped), let station = fields["X-OtonStation"].flatMap(fieldUnescaped),
-              let at = fields["X-OtonAt"], let seconds = fields["X-OtonSeconds"].flatMap({ Int($0) }),
-              let out = fields["X-OtonOut"].flatMap(fieldUnescaped),
-              let time = try? ScheduleTime.parse(at: at, every: fields["X-OtonEvery"]) else { return nil }
+            let at = fields["X-OtonAt"], let seconds = fields["X-OtonSeconds"].flatMap({ Int($0) }),
+            let out = fields["X-OtonOut"].flatMap(fieldUnescaped),
+            let time = try? ScheduleTime.parse(at: at, every: fields["X-OtonEvery"])
+        else { return nil }
         // A timer written before --template existed names its files the default way.
         let template = fields["X-OtonTemplate"].flatMap(fieldUnescaped) ?? ScheduledRecording.defaultTemplate
-        return try? ScheduledRecording(show: show, station: station, time: time, seconds: seconds, outDirectory: out, template: template,
-                                       config: fields["X-OtonConfig"].flatMap(fieldUnescaped))
+        return try? ScheduledRecording(
+            show: show, station: station, time: time, seconds: seconds, outDirectory: out, template: template,
+            config: fields["X-OtonConfig"].flatMap(fieldUnescaped))
     }
 
     /// One ExecStart= word: double-quoted with C escapes, `%` and `$` doubled (no specifiers, no variables).
@@ -87,9 +89,13 @@ public enum ScheduleUnitText {
         var out = ""
         var rest = Substring(text)
         while let first = rest.first {
-            if rest.hasPrefix("%25") { out += "%"; rest = rest.dropFirst(3) }
-            else if rest.hasPrefix("%5C") { out += "\\"; rest = rest.dropFirst(3) }
-            else { out.append(first); rest = rest.dropFirst() }
+            if rest.hasPrefix("%25") {
+                out += "%"; rest = rest.dropFirst(3)
+            } else if rest.hasPrefix("%5C") {
+                out += "\\"; rest = rest.dropFirst(3)
+            } else {
+                out.append(first); rest = rest.dropFirst()
+            }
         }
         return out
     }

@@ -23,13 +23,19 @@ public struct ScheduledRecording: Equatable, Sendable {
         public let description: String
     }
 
-    public init(show: String, station: String, time: ScheduleTime, seconds: Int, outDirectory: String,
-                template: String = ScheduledRecording.defaultTemplate, config: String? = nil) throws(Invalid) {
-        guard !show.trimmingCharacters(in: " ").isEmpty, !station.isEmpty else { throw Invalid(description: tr("the show name and the station must not be empty")) }
-        let refusals = [tr("the show name contains control characters"), tr("the station contains control characters"), tr("the --out contains control characters"),
-                        tr("the --template contains control characters")]
+    public init(
+        show: String, station: String, time: ScheduleTime, seconds: Int, outDirectory: String,
+        template: String = ScheduledRecording.defaultTemplate, config: String? = nil
+    ) throws(Invalid) {
+        guard !show.trimmingCharacters(in: " ").isEmpty, !station.isEmpty else {
+            throw Invalid(description: tr("the show name and the station must not be empty"))
+        }
+        let refusals = [
+            tr("the show name contains control characters"), tr("the station contains control characters"), tr("the --out contains control characters"),
+            tr("the --template contains control characters"),
+        ]
         for (refusal, text) in zip(refusals, [show, station, outDirectory, template])
-            where text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        where text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw Invalid(description: refusal)
         }
         guard SystemdUnitName.escape(show).utf8.count <= SystemdUnitName.maximumEscapedBytes else {
@@ -38,7 +44,8 @@ public struct ScheduledRecording: Equatable, Sendable {
         guard seconds > 0, seconds <= Self.maximumSeconds else { throw Invalid(description: tr("--for must be more than 0 s and at most 24h")) }
         guard outDirectory.hasPrefix("/") else { throw Invalid(description: tr("--out must be an absolute folder")) }
         guard template.contains("{ext}"), !template.hasPrefix("/") else {
-            throw Invalid(description: tr("--template must end the name with {ext} and stay inside the show's folder, e.g. {example}", ["example": Self.defaultTemplate]))
+            throw Invalid(
+                description: tr("--template must end the name with {ext} and stay inside the show's folder, e.g. {example}", ["example": Self.defaultTemplate]))
         }
         if let problem = ScheduledCommandWords.problem(station: station, config: config) { throw Invalid(description: problem) }
         self.config = config
@@ -68,7 +75,7 @@ public struct ScheduledRecording: Equatable, Sendable {
     public func overlaps(_ other: ScheduledRecording) -> Bool {
         guard other.station == station else { return false }
         let centre = time.onceDay ?? other.time.onceDay ?? 0
-        let days = (centre - 8) ... (centre + 8)
+        let days = (centre - 8)...(centre + 8)
         let mine = (seconds + 59) / 60, theirs = (other.seconds + 59) / 60
         let otherStarts = other.time.startMinutes(inDays: days)
         return time.startMinutes(inDays: days).contains { start in

@@ -14,8 +14,10 @@ public enum SystemdUnitName {
             let character = Character(Unicode.Scalar(byte))
             if byte == UInt8(ascii: "/") {
                 out.append("-")
-            } else if byte < 0x80 && (character.isLetter || character.isNumber || character == ":" || character == "_"
-                                      || (character == "." && index > 0)) {
+            } else if byte < 0x80
+                && (character.isLetter || character.isNumber || character == ":" || character == "_"
+                    || (character == "." && index > 0))
+            {
                 out.append(character)
             } else {
                 out += "\\x" + String(byte, radix: 16).leftPadded(to: 2)
@@ -32,7 +34,8 @@ public enum SystemdUnitName {
             if byte == UInt8(ascii: "\\") {
                 let hex = rest.dropFirst(2).prefix(2)
                 guard rest.dropFirst().first == UInt8(ascii: "x"), hex.count == 2,
-                      let value = UInt8(String(decoding: hex, as: UTF8.self), radix: 16) else { return nil }
+                    let value = UInt8(String(decoding: hex, as: UTF8.self), radix: 16)
+                else { return nil }
                 bytes.append(value)
                 rest = rest.dropFirst(4)
             } else {

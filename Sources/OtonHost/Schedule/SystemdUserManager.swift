@@ -13,7 +13,8 @@ public struct SystemdUserManager: Sendable {
     /// A manager runs when its private socket exists and `systemctl --user is-system-running` says so.
     public var isRunning: Bool {
         guard let runtime = XDGPaths(environment: environment).runtimeDirectory,
-              FileManager.default.fileExists(atPath: runtime + "/systemd/private") else { return false }
+            FileManager.default.fileExists(atPath: runtime + "/systemd/private")
+        else { return false }
         let state = run(["systemctl", "--user", "is-system-running"])?.output.trimmingCharacters(in: .whitespacesAndNewlines)
         return ["running", "degraded", "starting", "initializing"].contains(state ?? "")
     }

@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
 import Logging
-import OtonPlugins
-import OtonPlayback
 import OtonEvents
+import OtonPlayback
+import OtonPlugins
 
 /// The alarm side of a playing session: `snooze` (stop now, ring again later from silence, with the
 /// start's fade-in and tone), and the rule that a sleep timer never cuts a ring short: every ring

@@ -8,7 +8,7 @@ import OtonSupport
 /// error together, the first 4 KiB) logged line by line at info level with the command's tag.
 /// The values go in the environment, never into the command line, so no value is ever parsed by
 /// the shell. Thread safe; `run` returns at once.
-package final class BoundedCommands: @unchecked Sendable { // `lock` guards `running`
+package final class BoundedCommands: @unchecked Sendable {  // `lock` guards `running`
     package let command: String
     package let maxRunning: Int
     package let timeout: Double
@@ -55,7 +55,7 @@ package final class BoundedCommands: @unchecked Sendable { // `lock` guards `run
         let pid = process.processIdentifier
         let timeout = timeout
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [logger] in
-            guard process.isRunning else { return } // (Process reaps it: a pid it has reaped is never signalled)
+            guard process.isRunning else { return }  // (Process reaps it: a pid it has reaped is never signalled)
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
             logger.warning("\(tr("{tag}: killed after {seconds} s", ["tag": tag, "seconds": String(format: "%.0f", timeout)]))")

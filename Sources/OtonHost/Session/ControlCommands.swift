@@ -1,13 +1,13 @@
-import OtonJSON
 import Foundation
 import Logging
-import PluginAPI
-import OtonSupport
-import OtonEvents
 import OtonControl
-import OtonStations
-import OtonPlugins
+import OtonEvents
+import OtonJSON
 import OtonPlayback
+import OtonPlugins
+import OtonStations
+import OtonSupport
+import PluginAPI
 
 /// The built-in control commands, and the plugins' commands after them.
 /// A request never touches playback except through the player's requests.
@@ -34,7 +34,10 @@ package struct ControlCommands: ControlHandler {
         ("level", "level [on|off]", N_("show loudness levelling (gain, measured loudness) or turn it on or off")),
         ("seek", "seek -30s|+10s|-5m", N_("timeshift: play from earlier (-) or later (+) than what is heard")),
         ("live", "live", N_("timeshift: back to the live edge")),
-        ("effect", "effect [NAME [bypass on|off | preset PRESET | PARAMETER VALUE]]", N_("show the effect chain, or change an effect while playing: its bypass, the equalizer's preset, a parameter (docs/effects.md)")),
+        (
+            "effect", "effect [NAME [bypass on|off | preset PRESET | PARAMETER VALUE]]",
+            N_("show the effect chain, or change an effect while playing: its bypass, the equalizer's preset, a parameter (docs/effects.md)")
+        ),
         ("plugins", "plugins", N_("the plugins and their state")),
         ("reload-stations", "reload-stations", N_("re-read the stations from plugins.json (oton stations add/remove/move send it)")),
         ("commands", "commands", N_("every command, the plugins' included")),
@@ -56,14 +59,16 @@ package struct ControlCommands: ControlHandler {
         case "stations":
             let current = player.station
             let list = player.stationList.stations.enumerated().map { entry -> JSONValue in
-                ["number": .int(entry.offset + 1), "name": .string(entry.element.name), "url": .string(entry.element.url),
-                 "current": .bool(entry.element.url == current.url)]
+                [
+                    "number": .int(entry.offset + 1), "name": .string(entry.element.name), "url": .string(entry.element.url),
+                    "current": .bool(entry.element.url == current.url),
+                ]
             }
             return .success(player.stationList.listing(current: current), data: ["stations": .array(list)])
         case "pause": return submit(.pause, tr("paused"))
         case "toggle", "play-pause": return submit(.playPause, tr("toggled"))
         case "stop": return submit(.stop, tr("stopped"))
-        case "quit": return .success(tr("quitting")) // the quit itself follows the reply: see afterReply
+        case "quit": return .success(tr("quitting"))  // the quit itself follows the reply: see afterReply
         case "volume": return volume(request.arguments)
         case "level": return level(request.arguments)
         case "seek": return seek(request.arguments)
@@ -164,15 +169,19 @@ package struct ControlCommands: ControlHandler {
             "volume": .int(volumePercent),
         ]
         if let engine = player.snapshot.engine { data["engine"] = .string(engine.rawValue) }
-        for key in [OTON_FIELD_TITLE, OTON_FIELD_ARTIST, OTON_FIELD_RAW_TITLE, OTON_FIELD_GENRE, OTON_FIELD_CODEC, OTON_FIELD_BITRATE,
-                    OTON_FIELD_ARTWORK_URL] { data[key] = track[key].map(JSONValue.string) }
+        for key in [
+            OTON_FIELD_TITLE, OTON_FIELD_ARTIST, OTON_FIELD_RAW_TITLE, OTON_FIELD_GENRE, OTON_FIELD_CODEC, OTON_FIELD_BITRATE,
+            OTON_FIELD_ARTWORK_URL,
+        ] { data[key] = track[key].map(JSONValue.string) }
         // The artwork plugin's last picture, so a client that attaches mid-track (the window) shows it at once.
         if let kind = bus.registry.kind(for: OTON_EVENT_NAME_ARTWORK_READY), let artwork = bus.current(kind)?.event {
             data["artwork"] = .object(Dictionary(artwork.fields.map { ($0.key, JSONValue.string($0.value)) }, uniquingKeysWith: { _, last in last }))
         }
         if let kind = state[OTON_FIELD_ERROR_KIND] {
-            data["error"] = ["kind": .string(kind), "message": .string(state[OTON_FIELD_ERROR_MESSAGE] ?? ""),
-                             "suggestion": .string(state[OTON_FIELD_ERROR_SUGGESTION] ?? "")]
+            data["error"] = [
+                "kind": .string(kind), "message": .string(state[OTON_FIELD_ERROR_MESSAGE] ?? ""),
+                "suggestion": .string(state[OTON_FIELD_ERROR_SUGGESTION] ?? ""),
+            ]
         }
         let song = [track[OTON_FIELD_ARTIST], track[OTON_FIELD_TITLE]].compactMap { $0 }.joined(separator: " – ")
         // The text is for a person, in their language (the data above is the API, in English).
@@ -199,9 +208,14 @@ package struct ControlCommands: ControlHandler {
         }
         if let wish = lastWish(), let station = wish.fields[OTON_FIELD_STATION] {
             let song = [wish.fields[OTON_FIELD_ARTIST], wish.fields[OTON_FIELD_TITLE]].compactMap { $0 }.joined(separator: " – ")
-            data["wish"] = .object(["station": .string(station), "artist": wish.fields[OTON_FIELD_ARTIST].map(JSONValue.string) ?? .null,
-                                    "title": .string(wish.fields[OTON_FIELD_TITLE] ?? ""), "seconds_ago": .int(wish.secondsAgo)])
-            text += "\n" + tr("wish: {song} on {station}, {seconds} s ago (oton ctl switch-to-wish)", ["song": song, "station": station, "seconds": "\(wish.secondsAgo)"])
+            data["wish"] = .object([
+                "station": .string(station), "artist": wish.fields[OTON_FIELD_ARTIST].map(JSONValue.string) ?? .null,
+                "title": .string(wish.fields[OTON_FIELD_TITLE] ?? ""), "seconds_ago": .int(wish.secondsAgo),
+            ])
+            text +=
+                "\n"
+                + tr(
+                    "wish: {song} on {station}, {seconds} s ago (oton ctl switch-to-wish)", ["song": song, "station": station, "seconds": "\(wish.secondsAgo)"])
         }
         if let message = state[OTON_FIELD_ERROR_MESSAGE] { text += "\n\(message)\n\(state[OTON_FIELD_ERROR_SUGGESTION] ?? "")" }
         return .success(text, data: data)
@@ -231,8 +245,9 @@ package struct ControlCommands: ControlHandler {
         }
         let seconds = Int(typed.rounded(.up))
         let at = alarm.snooze(seconds: seconds)
-        return .success("snoozing: playing again at \(TimeText.local(at, "HH:mm:ss")) (in \(seconds) s)",
-                        data: ["seconds": .int(seconds), "until": .string(TimeText.iso8601(at))])
+        return .success(
+            "snoozing: playing again at \(TimeText.local(at, "HH:mm:ss")) (in \(seconds) s)",
+            data: ["seconds": .int(seconds), "until": .string(TimeText.iso8601(at))])
     }
 
     private func volume(_ arguments: [String]) -> ControlReply {
@@ -245,7 +260,7 @@ package struct ControlCommands: ControlHandler {
             target = percent
             player.submit(.setVolume(Double(percent) / 100), from: "control")
         case let .success(.relative(change)):
-            target = VolumeArgument.relative(change).applied(to: volumePercent) // what the player will make of it, for the reply
+            target = VolumeArgument.relative(change).applied(to: volumePercent)  // what the player will make of it, for the reply
             player.submit(.changeVolume(byPercent: change), from: "control")
         case let .failure(error): return .failure(error.description)
         }
@@ -286,11 +301,14 @@ package struct ControlCommands: ControlHandler {
         case "preset":
             guard settings.kind == .equalizer else { return .failure(tr("effect {name} has no presets (only the equalizer has)", ["name": name])) }
             guard let preset = EffectSettings.equalizer(name: name, preset: value, bypass: settings.bypass) else {
-                return .failure(tr("\"{preset}\" is not a preset; use one of {presets}", ["preset": value, "presets": Equalizer.presetNames.joined(separator: ", ")]))
+                return .failure(
+                    tr("\"{preset}\" is not a preset; use one of {presets}", ["preset": value, "presets": Equalizer.presetNames.joined(separator: ", ")]))
             }
             settings = preset
         default:
-            guard let number = Double(value) else { return .failure(tr("{parameter} {value}: the value must be a number", ["parameter": word, "value": value])) }
+            guard let number = Double(value) else {
+                return .failure(tr("{parameter} {value}: the value must be a number", ["parameter": word, "value": value]))
+            }
             switch EffectCatalogue.parameters(of: settings.kind) {
             case let .failure(problem): return .failure(problem.description)
             case let .success(parameters):
@@ -310,10 +328,11 @@ package struct ControlCommands: ControlHandler {
         var list: [JSONValue] = []
         for settings in snapshot.effects where only == nil || settings.name == only {
             let reading = snapshot.effectReadings.first { $0.name == settings.name }
-            let kind = switch settings.kind {
-            case .equalizer: "equalizer" + (settings.preset.map { " \($0)" } ?? "")
-            case let .lv2(uri): "lv2 \(uri)"
-            }
+            let kind =
+                switch settings.kind {
+                case .equalizer: "equalizer" + (settings.preset.map { " \($0)" } ?? "")
+                case let .lv2(uri): "lv2 \(uri)"
+                }
             let values = settings.parameters.keys.sorted { a, b in
                 let order = Equalizer.bandNames
                 return (order.firstIndex(of: a) ?? .max, a) < (order.firstIndex(of: b) ?? .max, b)
@@ -321,8 +340,10 @@ package struct ControlCommands: ControlHandler {
             let shownValues = values.map { "\($0) \(EffectProblem.number(settings.parameters[$0]!))" }.joined(separator: ", ")
             let state = settings.bypass ? tr("bypassed") : (reading?.unusable == true ? tr("not running (the stream's format does not fit it)") : tr("on"))
             lines.append("\(settings.name)  \(kind)  \(state)" + (shownValues.isEmpty ? "" : "  · " + shownValues))
-            var entry: [String: JSONValue] = ["name": .string(settings.name), "bypass": .bool(settings.bypass),
-                                             "parameters": .object(settings.parameters.mapValues(JSONValue.number))]
+            var entry: [String: JSONValue] = [
+                "name": .string(settings.name), "bypass": .bool(settings.bypass),
+                "parameters": .object(settings.parameters.mapValues(JSONValue.number)),
+            ]
             switch settings.kind {
             case .equalizer: entry["equalizer"] = settings.preset.map(JSONValue.string) ?? .null
             case let .lv2(uri): entry["lv2"] = .string(uri)
@@ -371,8 +392,9 @@ package struct ControlCommands: ControlHandler {
         do {
             let stations = try player.stations.reload()
             let values = ["count": String(stations.count), "file": player.stations.file ?? "?"]
-            return .success(stations.count == 1 ? tr("1 station reloaded from {file}", values) : tr("{count} stations reloaded from {file}", values),
-                            data: ["stations": .strings(stations.map(\.name))])
+            return .success(
+                stations.count == 1 ? tr("1 station reloaded from {file}", values) : tr("{count} stations reloaded from {file}", values),
+                data: ["stations": .strings(stations.map(\.name))])
         } catch {
             return .failure(tr("stations not reloaded: {reason}; the old list stays. Hint: {hint}", ["reason": error.message, "hint": error.hint]))
         }
@@ -389,11 +411,12 @@ package struct ControlCommands: ControlHandler {
             case let .failed(error): status = "failed: \(error.reason)"
             }
             // The line in the person's language; the JSON status stays English.
-            let shown = switch report.status {
-            case let .running(manifest): tr("running {version}", ["version": manifest.version])
-            case .disabled: tr("disabled")
-            case let .failed(error): tr("failed: {reason}", ["reason": error.reason(in: .current)])
-            }
+            let shown =
+                switch report.status {
+                case let .running(manifest): tr("running {version}", ["version": manifest.version])
+                case .disabled: tr("disabled")
+                case let .failed(error): tr("failed: {reason}", ["reason": error.reason(in: .current)])
+                }
             lines.append("\(report.id)  \(shown)")
             var entry: [String: JSONValue] = ["id": .string(report.id), "status": .string(status), "path": .string(report.path)]
             if case let .running(manifest) = report.status {
@@ -411,8 +434,10 @@ package struct ControlCommands: ControlHandler {
         var list: [JSONValue] = Self.builtIn.map { ["name": .string($0.name), "usage": .string($0.usage), "help": .string($0.help), "plugin": "host"] }
         for entry in plugins.commands.all {
             lines.append("\(entry.command.usage)\n    \(tr(entry.command.help)) [\(entry.pluginID)]")
-            list.append(["name": .string(entry.command.name), "usage": .string(entry.command.usage), "help": .string(entry.command.help),
-                         "plugin": .string(entry.pluginID)])
+            list.append([
+                "name": .string(entry.command.name), "usage": .string(entry.command.usage), "help": .string(entry.command.help),
+                "plugin": .string(entry.pluginID),
+            ])
         }
         return .success(lines.joined(separator: "\n"), data: ["commands": .array(list)])
     }
@@ -421,9 +446,12 @@ package struct ControlCommands: ControlHandler {
 extension ControlServer {
     /// Listens at the instance's socket with one player's commands. A live socket of the same name
     /// means another oton runs as that instance; a stale one (nobody listening) is replaced.
-    public convenience init(instance: String, bus: PluginBus, player: Player, plugins: PluginManager,
-                            logger: Logger = Logger(label: "oton.control"), alarm: AlarmClock? = nil) throws {
-        try self.init(instance: instance, bus: bus, handler: ControlCommands(bus: bus, player: player, plugins: plugins, alarm: alarm),
-                      logger: logger)
+    public convenience init(
+        instance: String, bus: PluginBus, player: Player, plugins: PluginManager,
+        logger: Logger = Logger(label: "oton.control"), alarm: AlarmClock? = nil
+    ) throws {
+        try self.init(
+            instance: instance, bus: bus, handler: ControlCommands(bus: bus, player: player, plugins: plugins, alarm: alarm),
+            logger: logger)
     }
 }

@@ -1,9 +1,9 @@
-import OtonJSON
-import OtonSupport
-import OtonEvents
 import OtonControl
+import OtonEvents
+import OtonJSON
 import OtonMedia
 import OtonPlayback
+import OtonSupport
 
 /// `seek`, `live` and the status's "behind live" (docs/timeshift.md).
 extension ControlCommands {
@@ -54,8 +54,13 @@ extension ControlCommands {
         guard let position else { return ("", [:]) }
         let milliseconds = Int(position.behindLive / 1_000_000)
         let text = milliseconds < 1000 ? tr("live") : tr("{behind} behind live", ["behind": behindText(milliseconds)])
-        return (text, ["behind_live_ms": .int(milliseconds), "behind_live": .string(behindText(milliseconds)),
-                       "timeshift_held_ms": .int(Int(position.held / 1_000_000)), "timeshift_limit_ms": .int(Int(position.limit / 1_000_000))])
+        return (
+            text,
+            [
+                "behind_live_ms": .int(milliseconds), "behind_live": .string(behindText(milliseconds)),
+                "timeshift_held_ms": .int(Int(position.held / 1_000_000)), "timeshift_limit_ms": .int(Int(position.limit / 1_000_000)),
+            ]
+        )
     }
 
     /// "−1:23" (0:00 at live): TimeText's.

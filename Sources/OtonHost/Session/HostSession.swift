@@ -1,12 +1,12 @@
 import Dispatch
 import Foundation
 import Logging
-import OtonSupport
-import OtonEvents
 import OtonControl
-import OtonStations
-import OtonPlugins
+import OtonEvents
 import OtonPlayback
+import OtonPlugins
+import OtonStations
+import OtonSupport
 
 /// One run of the host: the bus, the plugins plugins.json enables, the
 /// player for one station, `--events`, and Ctrl-C / SIGTERM handling.
@@ -40,8 +40,10 @@ public final class HostSession: @unchecked Sendable {
         case automatic(prefix: String)
     }
 
-    public init(config: OtonConfig, station: Station, options: Player.Options, eventsPath: String?,
-                control: ControlInstance = .disabled, logger: Logger = Logger(label: "oton")) throws {
+    public init(
+        config: OtonConfig, station: Station, options: Player.Options, eventsPath: String?,
+        control: ControlInstance = .disabled, logger: Logger = Logger(label: "oton")
+    ) throws {
         self.config = config
         controlInstance = control
         self.logger = logger
@@ -71,7 +73,7 @@ public final class HostSession: @unchecked Sendable {
         installSignalHandlers()
         // `oton play | head -2`: the reader went away; end as on Ctrl-C, quietly, exit 0.
         StandardOutput.onClosed { [weak self] in self?.requestQuit() }
-        if wakesUp { alarm.cancelSleepTimer() } // a ring starts with no sleep timer running
+        if wakesUp { alarm.cancelSleepTimer() }  // a ring starts with no sleep timer running
         player.start()
         onStarted(self)
         let result = outcome.wait()

@@ -1,18 +1,18 @@
 import Dispatch
 import Foundation
 import Logging
-import OtonSupport
-import OtonEvents
 import OtonControl
-import OtonStations
+import OtonEvents
 import OtonPlayback
+import OtonStations
+import OtonSupport
 
 /// `oton record A B C …`: one process, one session per station (``RecordingSession``), sharing the
 /// light engine's thread, the mailbox pool and the control socket. One station failing, stalling or
 /// flooding never touches another's: each has its own player, reconnects, bus and plugin instances.
 /// Stations can be added and removed while it runs (`oton ctl record add/remove`). `run` returns
 /// when every session has ended (each by its own `--duration`, or all on SIGINT/SIGTERM or `quit`).
-public final class MultiRecorder: @unchecked Sendable { // `lock` guards every var; the lets are set once
+public final class MultiRecorder: @unchecked Sendable {  // `lock` guards every var; the lets are set once
     /// The plugins a station's session runs (the file sink with that station's folder, …).
     public typealias Plan = @Sendable (_ station: Station, _ label: String) -> [PluginEntry]
     public typealias Observe = @Sendable (RecordingSession) -> any RecordingObserver
@@ -43,8 +43,10 @@ public final class MultiRecorder: @unchecked Sendable { // `lock` guards every v
     private var toldStopping = false
     private var signals: QuitSignals?
 
-    public init(catalogue: OtonConfig, options: Player.Options, events: (handle: FileHandle?, lock: NSLock)?, plan: @escaping Plan,
-                observe: @escaping Observe) {
+    public init(
+        catalogue: OtonConfig, options: Player.Options, events: (handle: FileHandle?, lock: NSLock)?, plan: @escaping Plan,
+        observe: @escaping Observe
+    ) {
         self.catalogue = catalogue
         self.options = options
         self.events = events
@@ -61,8 +63,10 @@ public final class MultiRecorder: @unchecked Sendable { // `lock` guards every v
         guard !quitting else { lock.unlock(); return nil }
         let label = labels.label(for: station.name)
         lock.unlock()
-        let session = RecordingSession(station: station, label: label, plugins: plan(station, label), configDirectory: configDirectory,
-                                       options: options, shutdownTimeout: shutdownTimeout, events: events) { [weak self] session in
+        let session = RecordingSession(
+            station: station, label: label, plugins: plan(station, label), configDirectory: configDirectory,
+            options: options, shutdownTimeout: shutdownTimeout, events: events
+        ) { [weak self] session in
             self?.sessionFinished(session)
         }
         let observer = observe(session)
@@ -90,7 +94,7 @@ public final class MultiRecorder: @unchecked Sendable { // `lock` guards every v
     public func requestQuit() {
         let all = lock.withLock { () -> [RecordingSession] in
             quitting = true
-            lock.broadcast() // run() tells systemd at once
+            lock.broadcast()  // run() tells systemd at once
             return active.map(\.session)
         }
         for session in all { session.requestQuit() }
@@ -100,11 +104,12 @@ public final class MultiRecorder: @unchecked Sendable { // `lock` guards every v
     public func run(_ stations: [Station], control instance: HostSession.ControlInstance) -> [Ended] {
         installSignalHandlers()
         var control: ControlServer?
-        let names: [String] = switch instance {
-        case .disabled: []
-        case let .named(name): [name]
-        case let .automatic(prefix): ["default", "\(prefix)-\(getpid())"]
-        }
+        let names: [String] =
+            switch instance {
+            case .disabled: []
+            case let .named(name): [name]
+            case let .automatic(prefix): ["default", "\(prefix)-\(getpid())"]
+            }
         for name in names where control == nil {
             do {
                 control = try ControlServer(instance: name, bus: PluginBus(), handler: RecorderCommands(recorder: self))
@@ -151,8 +156,10 @@ public final class MultiRecorder: @unchecked Sendable { // `lock` guards every v
             observer.close()
             lock.lock()
             labels.release(session.label)
-            ended.append(Ended(label: session.label, station: session.station, outcome: session.ended ?? .quit,
-                               recordingFailure: observer.recordingFailure))
+            ended.append(
+                Ended(
+                    label: session.label, station: session.station, outcome: session.ended ?? .quit,
+                    recordingFailure: observer.recordingFailure))
             stopping -= 1
             lock.broadcast()
             lock.unlock()

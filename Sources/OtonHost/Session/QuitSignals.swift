@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 import OtonSupport
+import Synchronization
 
 /// The write end of the quit signals' pipe, for the signal handler (which may only touch globals).
 /// Concurrency: written once, before the handler is installed, and only read after.
@@ -35,7 +35,7 @@ private let quitSignalPipeReadEnd: Int32? = {
         quitSignalsCaught += 1
         if quitSignalsCaught == 1, quitStartDeadline > 0, quitEndBegan == 0 {
             firstQuitSignal = number
-            alarm(quitStartDeadline) // async-signal-safe; SIGALRM below ends a stuck start
+            alarm(quitStartDeadline)  // async-signal-safe; SIGALRM below ends a stuck start
         }
     }
     sigemptyset(&action.sa_mask)

@@ -1,10 +1,10 @@
 import Foundation
-import PluginAPI
-import OtonSupport
-import OtonEvents
 import OtonControl
-import OtonStations
+import OtonEvents
 import OtonJSON
+import OtonStations
+import OtonSupport
+import PluginAPI
 
 /// The control socket of a recorder of several stations: `status` lists every station, `record
 /// add|remove|list` changes the set while it runs, `quit` ends them all.
@@ -59,7 +59,9 @@ package struct RecorderCommands: ControlHandler {
                     return .failure(tr("{station} is already being recorded into {folder}/", ["station": station.name, "folder": running.session.label]))
                 }
                 guard let session = recorder.add(station) else { return .failure(tr("oton is finishing its recordings; nothing is added")) }
-                return .success(tr("recording {station} into {folder}/", ["station": station.name, "folder": session.label]), data: ["label": .string(session.label), "url": .string(station.url)])
+                return .success(
+                    tr("recording {station} into {folder}/", ["station": station.name, "folder": session.label]),
+                    data: ["label": .string(session.label), "url": .string(station.url)])
             } catch {
                 return .failure(error.description)
             }
@@ -109,14 +111,16 @@ package struct RecorderCommands: ControlHandler {
             // What the docs promise of the text: state, song, bytes, files, reconnects, the last error, the engine.
             func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
             let reconnects = Int(clamping: snapshot.connections > 0 ? snapshot.connections - 1 : 0)
-            var line = "\(session.label) · \(field(state, OTON_FIELD_STATE) ?? "idle")\(song.isEmpty ? "" : " · " + song) · "
+            var line =
+                "\(session.label) · \(field(state, OTON_FIELD_STATE) ?? "idle")\(song.isEmpty ? "" : " · " + song) · "
                 + "\(counted(Int(clamping: snapshot.receivedBytes), "byte")) · \(counted(observer.filesWritten, "file"))"
             if reconnects > 0 { line += " · " + counted(reconnects, "reconnect") }
             if case let .string(problem)? = entry["last_error"] { line += " · last error: " + problem }
             if let engine = snapshot.engine { line += " · " + engine.rawValue }
             lines.append(line)
         }
-        return .success(lines.isEmpty ? "no station is recording" : lines.joined(separator: "\n"),
-                        data: ["stations": .array(list), "recording": .int(list.count)])
+        return .success(
+            lines.isEmpty ? "no station is recording" : lines.joined(separator: "\n"),
+            data: ["stations": .array(list), "recording": .int(list.count)])
     }
 }

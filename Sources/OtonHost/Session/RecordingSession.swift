@@ -1,10 +1,10 @@
 import Foundation
 import Logging
-import Synchronization
 import OtonEvents
-import OtonStations
-import OtonPlugins
 import OtonPlayback
+import OtonPlugins
+import OtonStations
+import Synchronization
 
 /// One station of a recorder of several (``MultiRecorder``): what `oton play` is for one station,
 /// without the terminal: its own bus, plugin instances (a plugin still sees exactly one station),
@@ -22,9 +22,11 @@ public final class RecordingSession: Sendable {
     private let outcome = OutcomeCell()
     public let startedAt = ContinuousClock.now
 
-    public init(station: Station, label: String, plugins entries: [PluginEntry], configDirectory: String?, options: Player.Options,
-                shutdownTimeout: Double, events shared: (handle: FileHandle?, lock: NSLock)?, playerLogger: Logger? = nil,
-                onFinish: @escaping @Sendable (RecordingSession) -> Void) {
+    public init(
+        station: Station, label: String, plugins entries: [PluginEntry], configDirectory: String?, options: Player.Options,
+        shutdownTimeout: Double, events shared: (handle: FileHandle?, lock: NSLock)?, playerLogger: Logger? = nil,
+        onFinish: @escaping @Sendable (RecordingSession) -> Void
+    ) {
         self.station = station
         self.label = label
         self.entries = entries
@@ -77,6 +79,6 @@ private final class OutcomeCell: Sendable {
     }
 }
 
-private struct RecordingSessionReference: @unchecked Sendable { // immutable; the session is Sendable
+private struct RecordingSessionReference: @unchecked Sendable {  // immutable; the session is Sendable
     weak var session: RecordingSession?
 }

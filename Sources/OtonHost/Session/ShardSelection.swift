@@ -15,7 +15,7 @@ public struct ShardSelection: Equatable, Sendable {
     /// "2/5": shard 2 of 5.
     public init(_ text: String) throws(Invalid) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1 ... 100_000).contains(count), (1 ... count).contains(index) else {
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...100_000).contains(count), (1...count).contains(index) else {
             throw Invalid(description: tr("--shard {value}: use I/N with 1 ≤ I ≤ N, e.g. 1/3 (this recorder is shard I of N)", ["value": text]))
         }
         self.index = index
@@ -39,7 +39,7 @@ public struct ShardSelection: Equatable, Sendable {
         let hash = urlHash(url)
         var best = 1
         var bestWeight: UInt64 = 0
-        for shard in 1 ... max(shards, 1) {
+        for shard in 1...max(shards, 1) {
             let weight = weight(hash: hash, shard)
             if shard == 1 || weight > bestWeight {
                 best = shard

@@ -13,10 +13,12 @@ public struct StationLabels: Sendable {
 
     /// A label for `name`, never one given before; characters a folder name cannot hold are replaced.
     public mutating func label(for name: String) -> String {
-        var base = String(name.unicodeScalars.map { scalar -> Character in
-            if scalar.value < 0x20 || scalar.value == 0x7F || "/\\:*?\"<>|".unicodeScalars.contains(scalar) { return "_" }
-            return Character(scalar)
-        }).trimmingCharacters(in: .whitespaces)
+        var base = String(
+            name.unicodeScalars.map { scalar -> Character in
+                if scalar.value < 0x20 || scalar.value == 0x7F || "/\\:*?\"<>|".unicodeScalars.contains(scalar) { return "_" }
+                return Character(scalar)
+            }
+        ).trimmingCharacters(in: .whitespaces)
         while base.hasSuffix(".") { base.removeLast() }
         if base.isEmpty || base == "." || base == ".." { base = "station" }
         // A folder name is at most 255 bytes (ext4, btrfs, XFS): 200 leave room for " (N)" and more.

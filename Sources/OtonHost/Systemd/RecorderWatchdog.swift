@@ -6,7 +6,7 @@ import Synchronization
 /// `WatchdogSec` a WATCHDOG ping with STATUS ("812 of 1000 stations recording"). The status is
 /// read from every station's player on its own queue (`probe`), off the timer: a player whose queue
 /// is stuck never answers, so the pings stop and systemd restarts the process.
-public final class RecorderWatchdog: @unchecked Sendable { // `timer` is set once in init; a dispatch source is thread safe
+public final class RecorderWatchdog: @unchecked Sendable {  // `timer` is set once in init; a dispatch source is thread safe
     private let notifier: SystemdNotifier
     private let probe: @Sendable () -> String
     private let timer: DispatchSourceTimer?
@@ -50,7 +50,7 @@ public final class RecorderWatchdog: @unchecked Sendable { // `timer` is set onc
             running = true
             return true
         }
-        guard start else { return } // the last probe has not come back: a player is stuck, no ping
+        guard start else { return }  // the last probe has not come back: a player is stuck, no ping
         probing.async { [self] in
             let status = probe()
             notifier.notify((ping ? ["WATCHDOG=1"] : []) + ["STATUS=" + status])

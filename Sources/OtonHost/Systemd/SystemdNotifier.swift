@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// systemd's notify protocol (`Type=notify`, sd_notify(3)) without libsystemd: one datagram of
 /// `KEY=VALUE` lines to the Unix socket `$NOTIFY_SOCKET` names (a path, or `@name` in the abstract
@@ -34,7 +35,7 @@ public struct SystemdNotifier: Sendable {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         var pathBytes = Array(socketPath.utf8)
-        if pathBytes.first == UInt8(ascii: "@") { pathBytes[0] = 0 } // the abstract namespace
+        if pathBytes.first == UInt8(ascii: "@") { pathBytes[0] = 0 }  // the abstract namespace
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         guard pathBytes.count < capacity else { return false }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import OtonEvents
-import OtonStations
 import OtonPlayback
+import OtonStations
 
 /// `oton play` with `"watch_wishes": true`: every favourite but the one playing is watched for wishes
 /// in the same process, each a session of its own on the light engine with no plugins (titles only,
@@ -23,8 +23,10 @@ public final class FavouritesWishWatch: Sendable {
         sessions = stations.map { station in
             let label = labels.label(for: station.name)
             let logger = Logger(label: "oton.wishlist[\(label)]") { label in FirstWarningLogHandler(label: label) }
-            let session = RecordingSession(station: station, label: label, plugins: [], configDirectory: nil, options: options,
-                                           shutdownTimeout: shutdownTimeout, events: nil, playerLogger: logger) { _ in }
+            let session = RecordingSession(
+                station: station, label: label, plugins: [], configDirectory: nil, options: options,
+                shutdownTimeout: shutdownTimeout, events: nil, playerLogger: logger
+            ) { _ in }
             return (session, watcher.watch(bus: session.bus, station: station.name))
         }
     }

@@ -37,7 +37,9 @@ struct FirstWarningLogHandler: LogHandler {
     func log(event: LogEvent) {
         guard event.level >= .warning else { return inner.log(event: event) }
         var event = event
-        if warned.flag.withLock({ first in defer { first = true }; return !first }) {
+        if warned.flag.withLock({ first in
+            defer { first = true }; return !first
+        }) {
             event.message = "\(event.message) \(tr("(a favourite watched for wishes: what follows for it is logged at --log-level info)"))"
         } else {
             event.level = .info

@@ -1,7 +1,7 @@
-import OtonJSON
 import Foundation
-import Synchronization
+import OtonJSON
 import OtonSupport
+import Synchronization
 
 /// The wishes `oton record --wishlist` already kept: `$XDG_DATA_HOME/oton/wishes-kept.json`
 /// (default `~/.local/share`), `{"kept": {"<identity>": {"station": …, "file": …, "at": …}}}` keyed by
@@ -38,8 +38,10 @@ public final class KeptWishes: Sendable {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try ConfigFolderLock.holding(path) { () throws(Failure) in
             var kept = try Self.read(path)
-            kept[identity] = .object(["station": .string(station), "file": .string(file),
-                                      "at": .string(TimeText.iso8601(Date()))])
+            kept[identity] = .object([
+                "station": .string(station), "file": .string(file),
+                "at": .string(TimeText.iso8601(Date())),
+            ])
             do {
                 try AtomicFileWriter.write(Data((JSONValue.object(["kept": .object(kept)]).prettyJSONText + "\n").utf8), to: path)
             } catch {
@@ -60,8 +62,10 @@ public final class KeptWishes: Sendable {
         } catch let failure as Failure {
             throw failure
         } catch {
-            throw Failure(description: tr("{path} cannot be read ({reason}); it was left as it is: repair or remove it (removing forgets which wishes were kept)",
-                                          ["path": path, "reason": "\(error)"]))
+            throw Failure(
+                description: tr(
+                    "{path} cannot be read ({reason}); it was left as it is: repair or remove it (removing forgets which wishes were kept)",
+                    ["path": path, "reason": "\(error)"]))
         }
     }
 }

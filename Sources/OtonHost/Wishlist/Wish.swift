@@ -1,5 +1,5 @@
-import OtonTextFolding
 import OtonSupport
+import OtonTextFolding
 
 /// One entry of the wishlist: a pattern and what it is compared with. Letters compare folded
 /// (``TextFolding``: no case, accents or width, in every script); `*` stands for any run of
@@ -35,8 +35,10 @@ public struct Wish: Equatable, Sendable {
             throw Invalid(description: tr("{what} is empty; give a title such as \"Кино - *\", --artist NAME or --title TITLE", ["what": what]))
         }
         guard trimmed.count <= Self.maximumLength else {
-            throw Invalid(description: tr("{what} is longer than {maximum} characters; shorten it (* stands for the rest)",
-                                          ["what": what, "maximum": String(Self.maximumLength)]))
+            throw Invalid(
+                description: tr(
+                    "{what} is longer than {maximum} characters; shorten it (* stands for the rest)",
+                    ["what": what, "maximum": String(Self.maximumLength)]))
         }
         // Control characters, and what only steers how text shows: bidi overrides (RLO), zero-width
         // marks, U+2028/2029 line and paragraph separators (issue 39, N18: `wish list` printed them raw).
@@ -44,8 +46,10 @@ public struct Wish: Equatable, Sendable {
             throw Invalid(description: tr("{what} contains a line break or another control character; give it on one line", ["what": what]))
         }
         guard trimmed.contains(where: { $0 != "*" && $0 != "?" && !$0.isWhitespace && $0 != "-" }) else {
-            throw Invalid(description: tr("{what} \"{pattern}\" has no letters, so it would keep every track; name an artist or a title",
-                                          ["what": what, "pattern": trimmed]))
+            throw Invalid(
+                description: tr(
+                    "{what} \"{pattern}\" has no letters, so it would keep every track; name an artist or a title",
+                    ["what": what, "pattern": trimmed]))
         }
         self.pattern = trimmed
         self.field = field
@@ -218,7 +222,7 @@ package struct WildcardPattern: Sendable {
         guard needle.count <= to - from else { return .some(nil) }
         if let failure = piece.failure {
             var matched = 0
-            for index in from ..< to {
+            for index in from..<to {
                 // Each character is looked at once, and the table walks back at most as far as it came.
                 budget -= 2
                 guard budget >= 0 else { budget = 0; return nil }
@@ -228,7 +232,7 @@ package struct WildcardPattern: Sendable {
             }
             return .some(nil)
         }
-        for at in from ... (to - needle.count) {
+        for at in from...(to - needle.count) {
             guard let same = equal(needle, text, at: at, budget: &budget) else { return nil }
             if same { return .some(at) }
         }

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
-import PluginAPI
-import Synchronization
 import OtonEvents
 import OtonSupport
+import PluginAPI
+import Synchronization
 
 /// The one place that decides "is this a wish": it listens to the track events of every session it
 /// is given and, when a track with a new sequence matches the wishlist, publishes
@@ -30,7 +30,10 @@ public final class WishWatcher: Sendable {
             var fields: [(key: String, value: String)] = [(OTON_FIELD_STATION, station)]
             if let artist { fields.append((OTON_FIELD_ARTIST, artist)) }
             fields.append((OTON_FIELD_TITLE, title ?? ""))
-            return fields + [(OTON_FIELD_SEQUENCE, String(sequence)), (OTON_FIELD_WISH, wish), (OTON_FIELD_IDENTITY, identity), (OTON_FIELD_FROM_START, fromStart ? "true" : "false")]
+            return fields + [
+                (OTON_FIELD_SEQUENCE, String(sequence)), (OTON_FIELD_WISH, wish), (OTON_FIELD_IDENTITY, identity),
+                (OTON_FIELD_FROM_START, fromStart ? "true" : "false"),
+            ]
         }
 
         /// The event on `bus` (nil if its registry refuses the name, which it never does for this one).
@@ -74,8 +77,12 @@ public final class WishWatcher: Sendable {
         var budget = Self.stepsPerTitle
         for (index, wish) in wishes.enumerated() {
             guard let found = wish.matches(folded, budget: &budget) else {
-                if overBudgetSaid.withLock({ said in defer { said = true }; return !said }) {
-                    logger.warning("\(tr("the wishlist is too long to compare with a title this long: {count} of its {total} wishes were not tried; shorten the list or its patterns", ["count": String(wishes.count - index), "total": String(wishes.count)]))")
+                if overBudgetSaid.withLock({ said in
+                    defer { said = true }; return !said
+                }) {
+                    logger.warning(
+                        "\(tr("the wishlist is too long to compare with a title this long: {count} of its {total} wishes were not tried; shorten the list or its patterns", ["count": String(wishes.count - index), "total": String(wishes.count)]))"
+                    )
                 }
                 return nil
             }
@@ -116,7 +123,7 @@ public final class WishWatcher: Sendable {
     fileprivate func heard(_ heard: Heard) { onHeard(heard) }
 
     /// One session's subscription: track events in, wish events out, and (recording) the finished files.
-    public final class Watch: MailboxConsumer, @unchecked Sendable { // state is touched on the mailbox's thread only
+    public final class Watch: MailboxConsumer, @unchecked Sendable {  // state is touched on the mailbox's thread only
         private let watcher: WishWatcher
         private let bus: PluginBus
         private let station: String
@@ -148,7 +155,7 @@ public final class WishWatcher: Sendable {
                 if track.title != nil || track.artist != nil || track.rawTitle != nil || track.isBreak { connectionNamedATrack = true }
                 announce(track, sequence: sequence, fromStart: fromStart)
             } else if case let .state(state) = event.event.payload {
-                if state.state == .connecting { connectionNamedATrack = false } // a (re)connection joins a track in its middle
+                if state.state == .connecting { connectionNamedATrack = false }  // a (re)connection joins a track in its middle
             } else if event.event.kind == doneKind {
                 let fields = Dictionary(event.event.fields, uniquingKeysWith: { _, last in last })
                 guard let sequence = fields[OTON_FIELD_SEQUENCE].flatMap(UInt64.init), let identity = keeping.removeValue(forKey: sequence) else { return }
@@ -160,9 +167,11 @@ public final class WishWatcher: Sendable {
 
         private func announce(_ track: TrackInfo, sequence: UInt64, fromStart: Bool) {
             guard let wish = watcher.match(track),
-                  let identity = WishIdentity.of(artist: track.artist, title: track.title, rawTitle: track.rawTitle) else { return }
-            let heard = Heard(station: station, artist: track.artist, title: track.title ?? track.rawTitle, sequence: sequence,
-                              wish: wish.shown, identity: identity, fromStart: fromStart)
+                let identity = WishIdentity.of(artist: track.artist, title: track.title, rawTitle: track.rawTitle)
+            else { return }
+            let heard = Heard(
+                station: station, artist: track.artist, title: track.title ?? track.rawTitle, sequence: sequence,
+                wish: wish.shown, identity: identity, fromStart: fromStart)
             var extra: [(key: String, value: String)] = []
             if watcher.isRecording {
                 let decision = watcher.decide(identity: identity, station: station)

@@ -1,6 +1,6 @@
 import Foundation
-import OtonSupport
 import OtonJSON
+import OtonSupport
 
 /// The wishlist: `wishlist.json` in the user's config folder, beside the plugins.json that
 /// `oton stations` edits (the folder of --config FILE or $OTON_CONFIG, else `$XDG_CONFIG_HOME/oton`,
@@ -46,8 +46,10 @@ public struct WishlistFile: Sendable {
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: maxBytes + 1)) ?? Data()
         let damaged = { (reason: String) in
-            Failure(description: tr("the wishlist {path} cannot be read: {reason} — it was left as it is; correct it in an editor or move it away",
-                                    ["path": path, "reason": reason]))
+            Failure(
+                description: tr(
+                    "the wishlist {path} cannot be read: {reason} — it was left as it is; correct it in an editor or move it away",
+                    ["path": path, "reason": reason]))
         }
         let root: JSONValue
         do {
@@ -61,7 +63,8 @@ public struct WishlistFile: Sendable {
         var wishes: [Wish] = []
         for (index, item) in items.enumerated() {
             guard let pattern = item["pattern"]?.stringValue,
-                  let field = Wish.Field(rawValue: item["field"]?.stringValue ?? Wish.Field.track.rawValue) else {
+                let field = Wish.Field(rawValue: item["field"]?.stringValue ?? Wish.Field.track.rawValue)
+            else {
                 throw damaged(tr("wish {number} needs a \"pattern\" and a \"field\" of track, artist or title", ["number": String(index + 1)]))
             }
             do {

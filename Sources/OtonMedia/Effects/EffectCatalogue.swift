@@ -28,21 +28,23 @@ public struct LV2PluginInfo: Equatable, Sendable {
 public enum EffectCatalogue {
     /// Every installed LV2 plugin, sorted by URI (the first call reads the catalogue).
     public static func lv2Plugins() -> [LV2PluginInfo] {
-        (0 ..< oton_lv2_count()).compactMap(lv2Plugin(at:)).sorted { $0.uri < $1.uri }
+        (0..<oton_lv2_count()).compactMap(lv2Plugin(at:)).sorted { $0.uri < $1.uri }
     }
 
     static func lv2Plugin(at index: UInt32) -> LV2PluginInfo? {
         var info = oton_lv2_plugin_info()
         guard oton_lv2_plugin(index, &info) != 0 else { return nil }
-        let parameters = (0 ..< info.controls).compactMap { control -> EffectParameter? in
+        let parameters = (0..<info.controls).compactMap { control -> EffectParameter? in
             var port = oton_lv2_control_info()
             guard oton_lv2_control(index, control, &port) != 0 else { return nil }
-            return EffectParameter(symbol: String(cString: port.symbol), name: String(cString: port.name),
-                                   range: Double(port.minimum) ... Double(port.maximum), defaultValue: Double(port.default_value))
+            return EffectParameter(
+                symbol: String(cString: port.symbol), name: String(cString: port.name),
+                range: Double(port.minimum)...Double(port.maximum), defaultValue: Double(port.default_value))
         }
-        return LV2PluginInfo(uri: String(cString: info.uri), name: String(cString: info.name), audioInputs: Int(info.audio_inputs),
-                             audioOutputs: Int(info.audio_outputs), unsupported: info.unsupported.map { String(cString: $0) },
-                             parameters: parameters)
+        return LV2PluginInfo(
+            uri: String(cString: info.uri), name: String(cString: info.name), audioInputs: Int(info.audio_inputs),
+            audioOutputs: Int(info.audio_outputs), unsupported: info.unsupported.map { String(cString: $0) },
+            parameters: parameters)
     }
 
     /// The catalogue index of an LV2 plugin, nil when it is not installed.
@@ -102,21 +104,29 @@ public enum EffectProblem: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .notInstalled(uri):
-            return tr("no LV2 plugin \"{uri}\" is installed; `oton effects list` shows those that are (Debian ships them as swh-lv2, x42-plugins, lsp-plugins-lv2 …)", ["uri": uri])
+            return tr(
+                "no LV2 plugin \"{uri}\" is installed; `oton effects list` shows those that are (Debian ships them as swh-lv2, x42-plugins, lsp-plugins-lv2 …)",
+                ["uri": uri])
         case let .unsupported(uri, reason):
             return tr("the LV2 plugin \"{uri}\" cannot run in oton: {reason}", ["uri": uri, "reason": reason])
         case let .unknownParameter(effect, symbol, known):
             let list = known.joined(separator: ", ")
             if let nearest = NearestWord.nearest(to: symbol, among: known) {
-                return tr("effect {effect} has no parameter \"{parameter}\"; did you mean \"{nearest}\"? (known: {known})",
-                          ["effect": effect, "parameter": symbol, "nearest": nearest, "known": list])
+                return tr(
+                    "effect {effect} has no parameter \"{parameter}\"; did you mean \"{nearest}\"? (known: {known})",
+                    ["effect": effect, "parameter": symbol, "nearest": nearest, "known": list])
             }
             return tr("effect {effect} has no parameter \"{parameter}\" (known: {known})", ["effect": effect, "parameter": symbol, "known": list])
         case let .outOfRange(effect, symbol, value, range):
-            return tr("effect {effect}: {parameter} {value} is out of range; use {low} to {high}",
-                      ["effect": effect, "parameter": symbol, "value": Self.number(value), "low": Self.number(range.lowerBound), "high": Self.number(range.upperBound)])
+            return tr(
+                "effect {effect}: {parameter} {value} is out of range; use {low} to {high}",
+                [
+                    "effect": effect, "parameter": symbol, "value": Self.number(value), "low": Self.number(range.lowerBound),
+                    "high": Self.number(range.upperBound),
+                ])
         case let .unknownEffect(name, known):
-            return known.isEmpty ? tr("no effect \"{name}\": plugins.json's \"effects\" lists none", ["name": name])
+            return known.isEmpty
+                ? tr("no effect \"{name}\": plugins.json's \"effects\" lists none", ["name": name])
                 : tr("no effect \"{name}\" in the chain (known: {known})", ["name": name, "known": known.joined(separator: ", ")])
         }
     }
@@ -139,7 +149,9 @@ extension EffectCatalogue {
             if found.isEmpty {
                 kept.append(settings)
             } else {
-                problems += found.map { tr("effect {name} left out: {problem}; playback goes on without it", ["name": settings.name, "problem": $0.description]) }
+                problems += found.map {
+                    tr("effect {name} left out: {problem}; playback goes on without it", ["name": settings.name, "problem": $0.description])
+                }
             }
         }
         return (kept, problems)

@@ -59,7 +59,8 @@ final class EffectChain: @unchecked Sendable {
                 stages.append((settings.name, .equalizer(nil), settings))
             case let .lv2(uri):
                 guard let index = EffectCatalogue.lv2Index(uri), case let .success(parameters) = EffectCatalogue.parameters(of: settings.kind),
-                      let effect = oton_effect_new_lv2(index) else { continue }
+                    let effect = oton_effect_new_lv2(index)
+                else { continue }
                 stages.append((settings.name, .processor(effect, parameters: parameters), settings))
             }
         }
@@ -128,22 +129,27 @@ final class EffectChain: @unchecked Sendable {
         stages.map { entry in
             switch entry.stage {
             case .equalizer:
-                return EffectReading(name: entry.name, bypassed: entry.settings?.bypass ?? false, overran: false, unusable: false, buffers: 0, busyNanoseconds: 0)
+                return EffectReading(
+                    name: entry.name, bypassed: entry.settings?.bypass ?? false, overran: false, unusable: false, buffers: 0, busyNanoseconds: 0)
             case let .processor(effect, _):
                 let reading = oton_effect_read(effect)
-                return EffectReading(name: entry.name, bypassed: reading.bypassed != 0, overran: reading.overran != 0, unusable: reading.unusable != 0,
-                                     buffers: reading.buffers, busyNanoseconds: reading.busy_ns)
+                return EffectReading(
+                    name: entry.name, bypassed: reading.bypassed != 0, overran: reading.overran != 0, unusable: reading.unusable != 0,
+                    buffers: reading.buffers, busyNanoseconds: reading.busy_ns)
             }
         }
     }
 
     /// The log line for an "oton-effect-overrun" element message (nil for any other message).
     static func overrunNotice(_ message: UnsafeMutablePointer<GstMessage>) -> String? {
-        guard let structure = gst_message_get_structure(message), String(cString: gst_structure_get_name(structure)) == "oton-effect-overrun" else { return nil }
+        guard let structure = gst_message_get_structure(message), String(cString: gst_structure_get_name(structure)) == "oton-effect-overrun" else {
+            return nil
+        }
         let name = gst_structure_get_string(structure, "name").map { String(cString: $0) } ?? "?"
         var milliseconds = 0.0
         _ = gst_structure_get_double(structure, "ms", &milliseconds)
-        return tr("the audio filter of {plugin} took {ms} ms for one buffer, over its time budget: it is bypassed from now on, and playback goes on",
-                  ["plugin": name, "ms": String(format: "%.1f", milliseconds)])
+        return tr(
+            "the audio filter of {plugin} took {ms} ms for one buffer, over its time budget: it is bypassed from now on, and playback goes on",
+            ["plugin": name, "ms": String(format: "%.1f", milliseconds)])
     }
 }

@@ -13,7 +13,7 @@ import OtonSupport
 ///
 /// Threads: one, whatever the number of stations. All curl calls happen on it; other threads only
 /// queue additions and removals under `condition`.
-package final class CurlStreamDriver: @unchecked Sendable { // `condition` guards the queues; the rest is the driver thread's
+package final class CurlStreamDriver: @unchecked Sendable {  // `condition` guards the queues; the rest is the driver thread's
     package static let shared = CurlStreamDriver()
 
     /// How long the thread sleeps between reads when every connection is receiving
@@ -92,9 +92,10 @@ package final class CurlStreamDriver: @unchecked Sendable { // `condition` guard
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                      let stream = LightStream.from(easy) else { continue }
+                    let stream = LightStream.from(easy)
+                else { continue }
                 let code = message.pointee.data.result
-                let osErrno = Int32(clamping: oton_curl_os_errno(easy)) // read before the handle is freed
+                let osErrno = Int32(clamping: oton_curl_os_errno(easy))  // read before the handle is freed
                 active.removeValue(forKey: ObjectIdentifier(stream))
                 stream.detach(from: multi)
                 stream.finished(code, osErrno: osErrno)

@@ -24,14 +24,14 @@ public struct IcyDemuxer: Sendable {
     public static let maximumInterval = Int(Int32.max)
 
     public init(interval: Int?) {
-        self.interval = interval.flatMap { (1 ... Self.maximumInterval).contains($0) ? $0 : nil }
+        self.interval = interval.flatMap { (1...Self.maximumInterval).contains($0) ? $0 : nil }
         audioLeft = self.interval ?? 0
     }
 
     /// Reads `count` bytes at `base` and calls `emit` for each piece of audio and each block, in order.
     public mutating func push(_ base: UnsafeRawBufferPointer, _ emit: (Output) -> Void) {
         guard let interval else {
-            if base.count > 0 { emit(.audio(0 ..< base.count)) }
+            if base.count > 0 { emit(.audio(0..<base.count)) }
             return
         }
         var index = 0
@@ -46,7 +46,7 @@ public struct IcyDemuxer: Sendable {
             }
             if metadataLeft > 0 {
                 let take = min(metadataLeft, count - index)
-                block.append(contentsOf: base[index ..< index + take])
+                block.append(contentsOf: base[index..<index + take])
                 metadataLeft -= take
                 index += take
                 if metadataLeft == 0 {
@@ -57,7 +57,7 @@ public struct IcyDemuxer: Sendable {
                 continue
             }
             let take = min(audioLeft, count - index)
-            if take > 0 { emit(.audio(index ..< index + take)) }
+            if take > 0 { emit(.audio(index..<index + take)) }
             audioLeft -= take
             index += take
             if audioLeft == 0 { readingLength = true }

@@ -33,13 +33,13 @@ public struct IcyMetadata: Equatable, Sendable {
         }
         if end == bytes.count, bytes.last == UInt8(ascii: "'") { end -= 1 }
         guard end >= valueStart else { return [] }
-        return Array(bytes[valueStart ..< end])
+        return Array(bytes[valueStart..<end])
     }
 
     /// `Name='` at `index`: letters, then `='`.
     private static func startsKey(_ bytes: [UInt8], at index: Int) -> Bool {
         var position = index
-        while position < bytes.count, (0x41 ... 0x5A).contains(bytes[position]) || (0x61 ... 0x7A).contains(bytes[position]) {
+        while position < bytes.count, (0x41...0x5A).contains(bytes[position]) || (0x61...0x7A).contains(bytes[position]) {
             position += 1
         }
         return position > index && position + 1 < bytes.count && bytes[position] == UInt8(ascii: "=") && bytes[position + 1] == UInt8(ascii: "'")
@@ -47,8 +47,8 @@ public struct IcyMetadata: Equatable, Sendable {
 
     private static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
         guard needle.count <= bytes.count, from <= bytes.count - needle.count else { return nil }
-        outer: for index in from ... (bytes.count - needle.count) {
-            for offset in 0 ..< needle.count where bytes[index + offset] != needle[offset] { continue outer }
+        outer: for index in from...(bytes.count - needle.count) {
+            for offset in 0..<needle.count where bytes[index + offset] != needle[offset] { continue outer }
             return index
         }
         return nil

@@ -1,8 +1,9 @@
 import CCurl
-#if canImport(Glibc)
-import Glibc
-#endif
 import OtonEvents
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What a failed light-engine transfer means for the listener: the same kinds the GStreamer
 /// engine's errors become (``PlaybackErrorClassifier``), from curl's code and the HTTP status.
@@ -18,7 +19,7 @@ package enum LightFailure {
         case CURLE_UNSUPPORTED_PROTOCOL:
             return .streamUnavailable(reason: .redirectToUnsupportedScheme("a redirect to a scheme other than http(s)"))
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE,
-             CURLE_SSL_ISSUER_ERROR:
+            CURLE_SSL_ISSUER_ERROR:
             return .streamUnavailable(reason: .secureConnectionFailed)
         case CURLE_WEIRD_SERVER_REPLY:
             return .streamUnavailable(reason: .notAudio)

@@ -34,10 +34,10 @@ package struct LightResponseHeaders {
         case "content-encoding": contentEncoding = text.lowercased()
         case "icy-metaint":
             // Not a positive 32-bit number: no metadata is cut (a lie here would cut audio apart).
-            metaint = Int(text).flatMap { (1 ... Int(Int32.max)).contains($0) ? $0 : nil }
+            metaint = Int(text).flatMap { (1...Int(Int32.max)).contains($0) ? $0 : nil }
         case "icy-name": self.name = value
         case "icy-genre": genre = value
-        case "icy-br": bitrate = Int(text.split(separator: ",").first ?? "").flatMap { (1 ... 100_000).contains($0) ? $0 * 1000 : nil }
+        case "icy-br": bitrate = Int(text.split(separator: ",").first ?? "").flatMap { (1...100_000).contains($0) ? $0 * 1000 : nil }
         default: break
         }
     }

@@ -39,11 +39,13 @@ extension LightStream {
         let limit = String(flood.limit / 1024)
         let text: String
         if let declared = flood.declaredBitsPerSecond {
-            text = tr("{url}: the station sends {rate} KiB/s, more than {factor}× the {declared} kbit/s it declares; it is read at {limit} KiB/s from now on, so that it cannot fill the disk the other stations record to",
-                      ["url": description.url, "rate": rate, "factor": String(FloodGuard.factor), "declared": String(declared / 1000), "limit": limit])
+            text = tr(
+                "{url}: the station sends {rate} KiB/s, more than {factor}× the {declared} kbit/s it declares; it is read at {limit} KiB/s from now on, so that it cannot fill the disk the other stations record to",
+                ["url": description.url, "rate": rate, "factor": String(FloodGuard.factor), "declared": String(declared / 1000), "limit": limit])
         } else {
-            text = tr("{url}: the station sends {rate} KiB/s, more than any radio stream needs; it is read at {limit} KiB/s from now on, so that it cannot fill the disk the other stations record to",
-                      ["url": description.url, "rate": rate, "limit": limit])
+            text = tr(
+                "{url}: the station sends {rate} KiB/s, more than any radio stream needs; it is read at {limit} KiB/s from now on, so that it cannot fill the disk the other stations record to",
+                ["url": description.url, "rate": rate, "limit": limit])
         }
         report(.notice(text))
     }

@@ -1,9 +1,9 @@
 import CCurl
 import Foundation
-import OtonHTTP
-import PluginAPI
-import OtonSupport
 import OtonEvents
+import OtonHTTP
+import OtonSupport
+import PluginAPI
 
 /// One connection of the light engine: an HTTP(S) GET on the shared ``CurlStreamDriver``, the ICY
 /// metadata cut out (``IcyDemuxer``), the codec named from the first bytes (``StreamSniffer``),
@@ -67,9 +67,11 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     /// `onEvent` and `inOrder` run on the player's queue: media is published there too, so a
     /// title reported before some bytes reaches the plugins before those bytes, as a recorder
     /// needs to name the file its bytes go into (GStreamer's engine reads titles before audio).
-    package init(_ description: PipelineDescription, connection: UInt64, bus: PluginBus, onEvent: @escaping @Sendable (PipelineEvent) -> Void,
-         inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
-         onAudio: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil) {
+    package init(
+        _ description: PipelineDescription, connection: UInt64, bus: PluginBus, onEvent: @escaping @Sendable (PipelineEvent) -> Void,
+        inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        onAudio: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil
+    ) {
         self.description = description
         self.onEvent = onEvent
         self.onAudio = onAudio
@@ -142,7 +144,7 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
             guard let user else { return 0 }
             let bytes = size * count
             let stream = Unmanaged<LightStream>.fromOpaque(user).takeUnretainedValue()
-            if stream.holdsBack(bytes) { return oton_curl_write_pause() } // handed over again once resumed
+            if stream.holdsBack(bytes) { return oton_curl_write_pause() }  // handed over again once resumed
             return stream.received(UnsafeRawBufferPointer(start: data, count: bytes)) ? bytes : 0
         }
         oton_curl_set_pointer(curl, CURLOPT_WRITEDATA, context)
@@ -181,8 +183,10 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
         }
         let detail = String(cString: errorBuffer)
         let words = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-        report(.failure(LightFailure.kind(code, httpStatus: headers.status, maxRedirects: Self.maxRedirects, osErrno: osErrno),
-                        detail: words))
+        report(
+            .failure(
+                LightFailure.kind(code, httpStatus: headers.status, maxRedirects: Self.maxRedirects, osErrno: osErrno),
+                detail: words))
     }
 
     /// A piece of the body; false ends the transfer.
@@ -215,8 +219,10 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
         // in gzip bytes recorded nothing, silently): refused, saying why (issue 39, N10).
         if demuxer == nil, let encoding = headers.contentEncoding, !encoding.isEmpty, encoding != "identity" {
             abandoned = true
-            report(.failure(.streamUnavailable(reason: .unsupportedFormat),
-                            detail: "the server compressed the stream (Content-Encoding: \(encoding.prefix(40))); a radio stream is sent uncompressed"))
+            report(
+                .failure(
+                    .streamUnavailable(reason: .unsupportedFormat),
+                    detail: "the server compressed the stream (Content-Encoding: \(encoding.prefix(40))); a radio stream is sent uncompressed"))
             return false
         }
         if demuxer == nil {

@@ -33,13 +33,13 @@ public struct OggTagWatcher: Sendable {
         var at = 0
         while true {
             guard let (start, page) = OggPage.next(in: buffer, from: at) else {
-                while at + 27 <= buffer.count, !OggPage.startsWithCapture(buffer, at: at) { at += 1 } // junk: dropped
+                while at + 27 <= buffer.count, !OggPage.startsWithCapture(buffer, at: at) { at += 1 }  // junk: dropped
                 break
             }
-            at = start // junk before a page: skipped
+            at = start  // junk before a page: skipped
             guard start + page.length <= buffer.count else { break }
             let bodyStart = start + page.headerLength
-            let lacing = buffer[(start + 27) ..< bodyStart]
+            let lacing = buffer[(start + 27)..<bodyStart]
             let bodyLength = page.length - page.headerLength
             let pageSerial = page.serial
             if page.isBOS || serial == nil {
@@ -55,7 +55,7 @@ public struct OggTagWatcher: Sendable {
                     let length = Int(value)
                     if packetIndex < 3 {
                         if packet.count + length <= Self.maximumCommentPacket {
-                            packet.append(contentsOf: buffer[offset ..< offset + length])
+                            packet.append(contentsOf: buffer[offset..<offset + length])
                         } else {
                             oversized = true
                         }
@@ -72,7 +72,7 @@ public struct OggTagWatcher: Sendable {
             at = bodyStart + bodyLength
         }
         buffer.removeFirst(min(at, buffer.count))
-        if buffer.count > 70_000 { buffer.removeFirst(buffer.count - 70_000) } // never a page: junk
+        if buffer.count > 70_000 { buffer.removeFirst(buffer.count - 70_000) }  // never a page: junk
         return found
     }
 
@@ -86,7 +86,7 @@ public struct OggTagWatcher: Sendable {
         var tags = Tags()
         for field in fields {
             guard let equals = field.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let key = String(decoding: field[field.startIndex ..< equals], as: UTF8.self).uppercased()
+            let key = String(decoding: field[field.startIndex..<equals], as: UTF8.self).uppercased()
             let value = TitleByteDecoder.decode(Array(field[(equals + 1)...])).text
             switch key {
             case "TITLE": tags.title = tags.title ?? value

@@ -63,8 +63,8 @@ public struct StreamSniffer: Sendable {
         }
         held.append(contentsOf: piece)
         while true {
-            if held.count >= 10, held[0] == 0x49, held[1] == 0x44, held[2] == 0x33 { // "ID3"
-                let size = held[6 ... 9].reduce(0) { $0 << 7 | Int($1 & 0x7F) } + 10 + (held[5] & 0x10 != 0 ? 10 : 0)
+            if held.count >= 10, held[0] == 0x49, held[1] == 0x44, held[2] == 0x33 {  // "ID3"
+                let size = held[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) } + 10 + (held[5] & 0x10 != 0 ? 10 : 0)
                 guard size <= Self.maximumID3Size else { return .unsupported(reason: "a leading ID3 tag of \(size) bytes") }
                 guard skipped + size <= Self.maximumSkippedBytes else {
                     return .notAudio(contentType: "ID3 tags and no audio in the first \(Self.maximumSkippedBytes / 1_048_576) MiB")
@@ -79,12 +79,12 @@ public struct StreamSniffer: Sendable {
             break
         }
         if held.count < 4 { return .undecided }
-        if held.starts(with: [0x4F, 0x67, 0x67, 0x53]) { // "OggS"
+        if held.starts(with: [0x4F, 0x67, 0x67, 0x53]) {  // "OggS"
             guard held.count >= 27, held.count >= 27 + Int(held[26]) else { return .undecided }
             guard let page = OggPage(held, at: 0) else { return .unsupported(reason: "an Ogg stream of a codec oton does not frame") }
             // The identification header is whole on the first page (each codec's fits in one).
             guard held.count >= page.length else { return .undecided }
-            guard let codec = OggCodec(identification: held[page.headerLength ..< page.length]) else {
+            guard let codec = OggCodec(identification: held[page.headerLength..<page.length]) else {
                 return .unsupported(reason: "an Ogg stream of a codec oton does not frame")
             }
             return audio(codec.caps, codec.name, skip: 0)
@@ -125,7 +125,7 @@ public struct StreamSniffer: Sendable {
     private func textualContent() -> String? {
         let head = String(decoding: held.prefix(16), as: UTF8.self).lowercased()
         for (prefix, name) in [("<!doctype", "text/html"), ("<html", "text/html"), ("#extm3u", "a playlist"), ("[playlist]", "a playlist"), ("<?xml", "XML")]
-            where head.hasPrefix(prefix) { return name }
+        where head.hasPrefix(prefix) { return name }
         return nil
     }
 }

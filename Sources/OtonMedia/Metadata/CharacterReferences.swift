@@ -15,7 +15,8 @@ package enum CharacterReferences {
             output.append(contentsOf: rest[..<ampersand].unicodeScalars)
             let afterAmpersand = rest.index(after: ampersand)
             if let semicolon = rest[afterAmpersand...].prefix(10).firstIndex(of: ";"),
-               let scalar = scalar(for: rest[afterAmpersand ..< semicolon]) {
+                let scalar = scalar(for: rest[afterAmpersand..<semicolon])
+            {
                 output.append(scalar)
                 rest = rest[rest.index(after: semicolon)...]
             } else {
@@ -37,8 +38,9 @@ package enum CharacterReferences {
         } else {
             value = UInt32(digits, radix: 10)
         }
-        guard let value, value >= 0x20, value != 0x7F, !(0x80 ..< 0xA0).contains(value),
-              let scalar = Unicode.Scalar(value) else { return nil }
+        guard let value, value >= 0x20, value != 0x7F, !(0x80..<0xA0).contains(value),
+            let scalar = Unicode.Scalar(value)
+        else { return nil }
         return scalar
     }
 }

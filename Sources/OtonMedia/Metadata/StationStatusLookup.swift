@@ -68,7 +68,8 @@ public struct StationStatusLookup: Sendable {
         guard answerRound == round else { return [.stale] }
         guard let heard else { return [.use(status), .ask(afterSeconds: idleInterval, round: round)] }
         if let title = status.title,
-           StatusTitleMatcher.matches(statusTitle: title, title: heard.title, artist: heard.artist, rawTitle: heard.rawTitle) {
+            StatusTitleMatcher.matches(statusTitle: title, title: heard.title, artist: heard.artist, rawTitle: heard.rawTitle)
+        {
             return [.use(status)]
         }
         return [next(lastTitle: status.title)]

@@ -43,8 +43,10 @@ public enum StationStatusParser {
     public static let maxFieldCharacters = 4096
     public static let maxURLLength = 2048
 
-    public static func parse(_ data: Data, format: StationStatusFormat, streamURL: URL? = nil,
-                             maxBytes: Int = defaultMaxBytes) throws(StationStatusParseError) -> StationStatus {
+    public static func parse(
+        _ data: Data, format: StationStatusFormat, streamURL: URL? = nil,
+        maxBytes: Int = defaultMaxBytes
+    ) throws(StationStatusParseError) -> StationStatus {
         switch format {
         case .radioCo: try parseRadioCo(data, maxBytes: maxBytes)
         case .icecast: try parseIcecast(data, streamURL: streamURL, maxBytes: maxBytes)
@@ -77,8 +79,10 @@ public enum StationStatusParser {
     /// The title is "artist - title" when both fields exist (unless the
     /// title already starts with the artist); `server_name` gives the name,
     /// ignoring Icecast's placeholder "Unspecified name".
-    public static func parseIcecast(_ data: Data, streamURL: URL?,
-                                    maxBytes: Int = defaultMaxBytes) throws(StationStatusParseError) -> StationStatus {
+    public static func parseIcecast(
+        _ data: Data, streamURL: URL?,
+        maxBytes: Int = defaultMaxBytes
+    ) throws(StationStatusParseError) -> StationStatus {
         let root = try decode(data, maxBytes: maxBytes)
         guard let icestats = root["icestats"], case .object = icestats else {
             throw .unexpectedStructure("icestats")
@@ -131,9 +135,10 @@ public enum StationStatusParser {
     /// file:, relative paths, over-long strings) is dropped.
     package static func webURL(_ value: JSONValue?) -> URL? {
         guard let text = field(value), text.utf8.count <= maxURLLength,
-              let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty else { return nil }
+            let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return nil }
         return url
     }
 

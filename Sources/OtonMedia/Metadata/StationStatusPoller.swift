@@ -17,8 +17,10 @@ public final class StationStatusPoller: Sendable {
     private let client: CappedHTTPClient
     private let queue = DispatchQueue(label: "oton.station-status")
 
-    public init(statusURL: URL, streamURL: URL?, limits: CappedHTTPClient.Limits = .init(),
-                maxBytes: Int = StationStatusParser.defaultMaxBytes, userAgent: String = OtonVersion.userAgent) {
+    public init(
+        statusURL: URL, streamURL: URL?, limits: CappedHTTPClient.Limits = .init(),
+        maxBytes: Int = StationStatusParser.defaultMaxBytes, userAgent: String = OtonVersion.userAgent
+    ) {
         self.statusURL = statusURL
         self.streamURL = streamURL
         self.maxBytes = maxBytes
@@ -28,8 +30,10 @@ public final class StationStatusPoller: Sendable {
 
     /// Polls once; `completion` runs on the poller's queue with the status or
     /// why there is none. `isCancelled` is polled during the transfer and ends it.
-    public func poll(isCancelled: @escaping @Sendable () -> Bool = { false },
-                     completion: @escaping @Sendable (Result<StationStatus, StationStatusPollError>) -> Void) {
+    public func poll(
+        isCancelled: @escaping @Sendable () -> Bool = { false },
+        completion: @escaping @Sendable (Result<StationStatus, StationStatusPollError>) -> Void
+    ) {
         queue.async { [self] in
             guard !isCancelled() else { return }
             completion(fetch(isCancelled: isCancelled))

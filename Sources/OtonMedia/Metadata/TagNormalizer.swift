@@ -59,7 +59,8 @@ public struct TagNormalizer: Sendable {
         for separator in Self.separators {
             let prefix = Array(explicitArtist + separator)
             if songChars.count >= prefix.count,
-               String(songChars[..<prefix.count]).lowercased() == String(prefix).lowercased() {
+                String(songChars[..<prefix.count]).lowercased() == String(prefix).lowercased()
+            {
                 song = String(songChars[prefix.count...]).trimmingSpaces()
                 break
             }
@@ -199,7 +200,8 @@ extension String {
     /// Trims ASCII spaces only (cleaned strings contain no other whitespace).
     package func trimmingSpaces() -> String {
         guard let first = firstIndex(where: { $0 != " " }),
-              let last = lastIndex(where: { $0 != " " }) else { return "" }
+            let last = lastIndex(where: { $0 != " " })
+        else { return "" }
         return String(self[first...last])
     }
 }

@@ -29,9 +29,11 @@ public struct TagSet: Hashable, Sendable {
     /// The station's logo (status API), sent to plugins as `station_logo_url`.
     public var logoURL: URL?
 
-    public init(origin: TagOrigin = .stream, title: String? = nil, artist: String? = nil,
-                station: String? = nil, genre: String? = nil, bitrate: Int? = nil,
-                nominalBitrate: Int? = nil, codec: String? = nil, artworkURL: URL? = nil, logoURL: URL? = nil) {
+    public init(
+        origin: TagOrigin = .stream, title: String? = nil, artist: String? = nil,
+        station: String? = nil, genre: String? = nil, bitrate: Int? = nil,
+        nominalBitrate: Int? = nil, codec: String? = nil, artworkURL: URL? = nil, logoURL: URL? = nil
+    ) {
         self.origin = origin
         self.title = title
         self.artist = artist
@@ -46,8 +48,9 @@ public struct TagSet: Hashable, Sendable {
 
     /// A status-API snapshot: the track's cover, and the station's logo apart from it.
     public init(status: StationStatus) {
-        self.init(origin: .statusAPI, title: status.title, station: status.stationName,
-                  artworkURL: status.artworkURL, logoURL: status.logoURL)
+        self.init(
+            origin: .statusAPI, title: status.title, station: status.stationName,
+            artworkURL: status.artworkURL, logoURL: status.logoURL)
     }
 
     /// Whether this set carries anything a listener sees.
@@ -157,7 +160,8 @@ public struct TrackAccumulator: Sendable {
 
     /// What is known right now (whether or not it was reported).
     public var current: TrackInfo {
-        let streamTitle = streamTitleRaw.map { normalizer.normalize(title: $0, artist: streamArtistRaw) }
+        let streamTitle =
+            streamTitleRaw.map { normalizer.normalize(title: $0, artist: streamArtistRaw) }
             ?? streamArtistRaw.map { normalizer.normalize(title: "", artist: $0) }
         let heardStream = streamTitle.flatMap { isPlaceholder($0) ? nil : $0 }
         let isBreak = streamTitle != nil && heardStream == nil && streamHadTitle

@@ -24,7 +24,8 @@ package enum AdaptiveDemuxerChoice {
 
     private static func prefer(_ classicName: String, over newerName: String) {
         guard let registry = gst_registry_get(),
-              let classic = gst_registry_lookup_feature(registry, classicName) else { return }
+            let classic = gst_registry_lookup_feature(registry, classicName)
+        else { return }
         gst_object_unref(UnsafeMutableRawPointer(classic))
         guard let newer = gst_registry_lookup_feature(registry, newerName) else { return }
         gst_plugin_feature_set_rank(newer, guint(GST_RANK_NONE.rawValue))

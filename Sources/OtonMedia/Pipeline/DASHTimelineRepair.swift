@@ -75,8 +75,10 @@ package enum DASHTimelineRepair {
                     let template = stack[stack.count - 2].tag
                     if template.name == "SegmentTemplate" {
                         let period = stack.last(where: { $0.tag.name == "Period" })?.tag
-                        candidates.append(Candidate(first: element, timeline: stack[stack.count - 1].tag, template: template,
-                                                    templateAncestors: Array(ancestors.dropLast(2)), period: period))
+                        candidates.append(
+                            Candidate(
+                                first: element, timeline: stack[stack.count - 1].tag, template: template,
+                                templateAncestors: Array(ancestors.dropLast(2)), period: period))
                     }
                 }
                 if !element.selfClosing { stack.append(OpenElement(tag: element)) }
@@ -119,18 +121,23 @@ package enum DASHTimelineRepair {
     private static func placeholder(for candidate: Candidate, templates: [Template]) -> [(range: Range<Int>, text: String)]? {
         let template = candidate.template
         guard let start = candidate.first.attributes["t"].flatMap({ UInt64($0.value) }), start > 0,
-              let parent = candidate.templateAncestors.last else { return nil }
+            let parent = candidate.templateAncestors.last
+        else { return nil }
         let outer = Set(candidate.templateAncestors.dropLast())
         for other in templates where other.tag.start != template.start {
             // A template further in (a Representation's under this AdaptationSet's) would override the numbers.
             if other.ancestors.contains(parent) { return nil }
             // One further out (the AdaptationSet's or Period's) that this one inherits from.
             if let otherParent = other.ancestors.last, outer.contains(otherParent),
-               inheritedAttributes.contains(where: { template.attributes[$0] == nil && other.tag.attributes[$0] != nil }) { return nil }
+                inheritedAttributes.contains(where: { template.attributes[$0] == nil && other.tag.attributes[$0] != nil })
+            {
+                return nil
+            }
         }
         guard let timescale = UInt64(template.attributes["timescale"]?.value ?? "1"), timescale > 0,
-              let offset = UInt64(template.attributes["presentationTimeOffset"]?.value ?? "0"),
-              let number = UInt64(template.attributes["startNumber"]?.value ?? "1"), number > 0 else { return nil }
+            let offset = UInt64(template.attributes["presentationTimeOffset"]?.value ?? "0"),
+            let number = UInt64(template.attributes["startNumber"]?.value ?? "1"), number > 0
+        else { return nil }
         var periodStart: UInt64 = 0
         if let text = candidate.period?.attributes["start"]?.value {
             guard let seconds = seconds(ofDuration: text) else { return nil }
@@ -141,7 +148,7 @@ package enum DASHTimelineRepair {
         let placeholderStart = offset - periodStart
         guard placeholderStart < start else { return nil }
         var edits: [(range: Range<Int>, text: String)] = [
-            (candidate.timeline.end..<candidate.timeline.end, "<S t=\"\(placeholderStart)\" d=\"\(start - placeholderStart)\"/>"),
+            (candidate.timeline.end..<candidate.timeline.end, "<S t=\"\(placeholderStart)\" d=\"\(start - placeholderStart)\"/>")
         ]
         if let startNumber = template.attributes["startNumber"] {
             edits.append((startNumber.valueRange, "\(number - 1)"))
@@ -174,7 +181,7 @@ package enum DASHTimelineRepair {
                 case ("H", true): total += value * 3_600
                 case ("M", true): total += value * 60
                 case ("S", true): total += value
-                default: return nil // years and months have no fixed length
+                default: return nil  // years and months have no fixed length
                 }
                 number = ""
                 any = true
@@ -269,7 +276,8 @@ struct XMLTagScanner {
     private func readName(from start: Int) -> (String, Int) {
         var end = start
         while end < bytes.count, !Self.isSpace(bytes[end]), bytes[end] != UInt8(ascii: ">"), bytes[end] != UInt8(ascii: "/"),
-              bytes[end] != UInt8(ascii: "=") { end += 1 }
+            bytes[end] != UInt8(ascii: "=")
+        { end += 1 }
         let name = String(decoding: bytes[start..<end], as: UTF8.self)
         return (name.split(separator: ":").last.map(String.init) ?? name, end)
     }

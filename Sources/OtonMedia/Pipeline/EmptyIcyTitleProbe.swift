@@ -14,8 +14,9 @@ import OtonSupport
 /// probe per metadata change; no bytes are read.
 extension PipelineCallbacks {
     package static func watchEmptyIcyTitles(in bin: UnsafeMutablePointer<GstElement>, context: PipelineContext) {
-        g_signal_connect_data(bin, "deep-element-added", unsafeBitCast(demuxerAdded, to: GCallback.self), context.retained(),
-                              releaseClosure, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(
+            bin, "deep-element-added", unsafeBitCast(demuxerAdded, to: GCallback.self), context.retained(),
+            releaseClosure, GConnectFlags(rawValue: 0))
     }
 
     /// The tag names an ICY metadata block can produce besides the title.
@@ -24,18 +25,22 @@ extension PipelineCallbacks {
     /// Whether a tag list on icydemux's source pad says "empty title" (see the type's note).
     package static func isEmptyIcyTitle(_ tags: UnsafePointer<GstTagList>) -> Bool {
         guard gst_tag_list_get_tag_size(tags, "title") == 0 else { return false }
-        for index in 0 ..< max(0, gst_tag_list_n_tags(tags)) {
+        for index in 0..<max(0, gst_tag_list_n_tags(tags)) {
             guard let name = gst_tag_list_nth_tag_name(tags, guint(index)), icyOnlyTags.contains(String(cString: name)) else { return false }
         }
         return true
     }
 
-    private static let demuxerAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, data in
-        guard let element, let factory = gst_element_get_factory(element),
-              String(cString: otgst_object_name(otgst_object(UnsafeMutableRawPointer(factory)))) == "icydemux" else { return }
-        g_signal_connect_data(element, "pad-added", unsafeBitCast(demuxerPadAdded, to: GCallback.self), PipelineContext.from(data).retained(),
-                              releaseClosure, GConnectFlags(rawValue: 0))
-    }
+    private static let demuxerAdded:
+        @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = {
+            _, _, element, data in
+            guard let element, let factory = gst_element_get_factory(element),
+                String(cString: otgst_object_name(otgst_object(UnsafeMutableRawPointer(factory)))) == "icydemux"
+            else { return }
+            g_signal_connect_data(
+                element, "pad-added", unsafeBitCast(demuxerPadAdded, to: GCallback.self), PipelineContext.from(data).retained(),
+                releaseClosure, GConnectFlags(rawValue: 0))
+        }
 
     private static let demuxerPadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, data in
         guard let pad else { return }
@@ -46,7 +51,7 @@ extension PipelineCallbacks {
         guard let info, let event = otgst_probe_event(info), otgst_event_type(event) == GST_EVENT_TAG else { return GST_PAD_PROBE_OK }
         var tags: UnsafeMutablePointer<GstTagList>?
         gst_event_parse_tag(event, &tags)
-        if let tags, isEmptyIcyTitle(tags) { // the tag list belongs to the event
+        if let tags, isEmptyIcyTitle(tags) {  // the tag list belongs to the event
             PipelineContext.from(data).report(.tags(TagSet(origin: .stream, title: ""), monotonicNanoseconds: Clock.monotonicNanoseconds()))
         }
         return GST_PAD_PROBE_OK

@@ -11,8 +11,9 @@ import OtonSupport
 package enum HLSSegmentTagFilter {
     /// `context`: where a segment's `#EXTINF` title is reported (``HLSSegmentTitles``).
     package static func apply(below bin: UnsafeMutablePointer<GstElement>, context: PipelineContext) {
-        g_signal_connect_data(bin, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), context.retained(),
-                              PipelineCallbacks.releaseClosure, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(
+            bin, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), context.retained(),
+            PipelineCallbacks.releaseClosure, GConnectFlags(rawValue: 0))
     }
 
     /// One segment source's slimmer. The probe runs on that source's streaming thread; `lock`
@@ -29,13 +30,15 @@ package enum HLSSegmentTagFilter {
         init(context: PipelineContext) { self.context = context }
     }
 
-    private static let elementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, data in
-        guard let element, oton_is_http_source(element) != 0, let pad = gst_element_get_static_pad(element, "src") else { return }
-        let mask = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
-        let source = Source(context: PipelineContext.from(data))
-        gst_pad_add_probe(pad, mask, probe, Unmanaged.passRetained(source).toOpaque(), release)
-        gst_object_unref(pad)
-    }
+    private static let elementAdded:
+        @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = {
+            _, _, element, data in
+            guard let element, oton_is_http_source(element) != 0, let pad = gst_element_get_static_pad(element, "src") else { return }
+            let mask = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+            let source = Source(context: PipelineContext.from(data))
+            gst_pad_add_probe(pad, mask, probe, Unmanaged.passRetained(source).toOpaque(), release)
+            gst_object_unref(pad)
+        }
 
     private static let release: GDestroyNotify = { data in
         guard let data else { return }
@@ -66,7 +69,7 @@ package enum HLSSegmentTagFilter {
         let size = Int(map.size)
         let input = UnsafeRawBufferPointer(start: map.data, count: size)
         let output = source.slimmer.push(input)
-        let unchanged = output.count == size && output.elementsEqual(input) // a segment without a tag to change
+        let unchanged = output.count == size && output.elementsEqual(input)  // a segment without a tag to change
         gst_buffer_unmap(buffer, &map)
         if output.isEmpty { return GST_PAD_PROBE_DROP }
         if unchanged { return GST_PAD_PROBE_OK }

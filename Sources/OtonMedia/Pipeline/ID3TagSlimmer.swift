@@ -134,7 +134,7 @@ package struct ID3TagSlimmer {
             return
         }
         remaining = size
-        pendingFooter = footer // skipped after the frames, not written again
+        pendingFooter = footer  // skipped after the frames, not written again
         kept = []
         state = .frameHeader
     }
@@ -192,7 +192,7 @@ package struct ID3TagSlimmer {
         state = .passThrough
         remaining = 0
         if version == 0 {
-            output.append(contentsOf: kept) // an unwalkable tag kept whole (or nothing, when dropped)
+            output.append(contentsOf: kept)  // an unwalkable tag kept whole (or nothing, when dropped)
         } else if !kept.isEmpty {
             output.append(contentsOf: [0x49, 0x44, 0x33, version, 0, 0])
             output.append(contentsOf: Self.syncsafeBytes(kept.count))

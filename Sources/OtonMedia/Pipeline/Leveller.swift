@@ -37,8 +37,9 @@ final class Leveller: @unchecked Sendable {
 
     var reading: LevellingReading {
         let raw = oton_leveller_read(state)
-        return LevellingReading(enabled: raw.enabled != 0, targetLUFS: raw.target_lufs, gainDB: raw.gain_db,
-                                loudnessLUFS: raw.loudness_lufs.isFinite ? raw.loudness_lufs : nil,
-                                measuredSeconds: raw.measured_seconds, limiterDB: raw.limiter_db)
+        return LevellingReading(
+            enabled: raw.enabled != 0, targetLUFS: raw.target_lufs, gainDB: raw.gain_db,
+            loudnessLUFS: raw.loudness_lufs.isFinite ? raw.loudness_lufs : nil,
+            measuredSeconds: raw.measured_seconds, limiterDB: raw.limiter_db)
     }
 }

@@ -1,7 +1,7 @@
 import CGStreamer
 import Foundation
-import PluginAPI
 import OtonEvents
+import PluginAPI
 
 /// Turns buffers seen on the streaming threads into MediaPackets on the bus.
 /// Runs on GStreamer streaming threads: it only copies and enqueues (the bus
@@ -73,8 +73,9 @@ package final class MediaTapSource: @unchecked Sendable {
         let format = currentStreamFormat()
         let pts = otgst_buffer_pts(buffer)
         bytes.withUnsafeBytes {
-            publish($0.baseAddress, count: $0.count, format: format.0, extraFlags: format.changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0,
-                    discont: !wholeFrames && otgst_buffer_is_discont(buffer) != 0, pts: otgst_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1)
+            publish(
+                $0.baseAddress, count: $0.count, format: format.0, extraFlags: format.changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0,
+                discont: !wholeFrames && otgst_buffer_is_discont(buffer) != 0, pts: otgst_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1)
         }
     }
 
@@ -85,8 +86,9 @@ package final class MediaTapSource: @unchecked Sendable {
     package func streamPacket(bytes: UnsafeRawBufferPointer) -> MediaPacket? {
         guard bytes.count > 0 else { return nil }
         let (format, changed) = currentStreamFormat()
-        return packet(bytes.baseAddress, count: bytes.count, format: format, extraFlags: changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0,
-                      discont: false, pts: -1)
+        return packet(
+            bytes.baseAddress, count: bytes.count, format: format, extraFlags: changed ? OTON_MEDIA_FLAG_FORMAT_CHANGED : 0,
+            discont: false, pts: -1)
     }
 
     /// Publishes a packet made by ``streamPacket(bytes:)``, unless the connection was stopped since.
@@ -131,8 +133,9 @@ package final class MediaTapSource: @unchecked Sendable {
         guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return }
         defer { gst_buffer_unmap(buffer, &map) }
         let pts = otgst_buffer_pts(buffer)
-        publish(map.data, count: Int(map.size), format: format, extraFlags: extraFlags, discont: passDiscont && otgst_buffer_is_discont(buffer) != 0,
-                pts: otgst_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1)
+        publish(
+            map.data, count: Int(map.size), format: format, extraFlags: extraFlags, discont: passDiscont && otgst_buffer_is_discont(buffer) != 0,
+            pts: otgst_clock_time_is_valid(pts) != 0 ? Int64(pts) : -1)
     }
 
     private func publish(_ data: UnsafeRawPointer?, count: Int, format: MediaFormat, extraFlags: UInt32, discont: Bool, pts: Int64) {
@@ -151,8 +154,9 @@ package final class MediaTapSource: @unchecked Sendable {
         lock.unlock()
         var flags: UInt32 = (offset == 0 ? OTON_MEDIA_FLAG_NEW_CONNECTION : 0) | extraFlags
         if discont && offset != 0 { flags |= OTON_MEDIA_FLAG_DISCONT }
-        return MediaPacket(format: format, copying: data, count: count, flags: flags,
-                           presentationNanoseconds: pts, offset: offset, connection: connection)
+        return MediaPacket(
+            format: format, copying: data, count: count, flags: flags,
+            presentationNanoseconds: pts, offset: offset, connection: connection)
     }
 
     private static func pcmFormat(_ caps: UnsafeMutablePointer<GstCaps>, choice: PCMFormatChoice) -> MediaFormat? {
@@ -161,12 +165,14 @@ package final class MediaTapSource: @unchecked Sendable {
         var channels: gint = 0
         gst_structure_get_int(structure, "rate", &rate)
         gst_structure_get_int(structure, "channels", &channels)
-        let text = gst_caps_to_string(caps).map { pointer in
-            defer { g_free(pointer) }
-            return String(cString: pointer)
-        } ?? "audio/x-raw"
+        let text =
+            gst_caps_to_string(caps).map { pointer in
+                defer { g_free(pointer) }
+                return String(cString: pointer)
+            } ?? "audio/x-raw"
         let sampleFormat = gst_structure_get_string(structure, "format").map { String(cString: $0) } == "F32LE" ? OTON_SAMPLE_F32LE : OTON_SAMPLE_S16LE
-        return MediaFormat(tap: OTON_TAP_PCM, caps: text, sampleFormat: sampleFormat,
-                           rate: UInt32(max(rate, 0)), channels: UInt32(max(channels, 0)), pcmChoice: choice)
+        return MediaFormat(
+            tap: OTON_TAP_PCM, caps: text, sampleFormat: sampleFormat,
+            rate: UInt32(max(rate, 0)), channels: UInt32(max(channels, 0)), pcmChoice: choice)
     }
 }

@@ -8,8 +8,9 @@ public struct PipelineBuildError: Error, Equatable, Sendable, CustomStringConver
     public var description: String { "\(message) (\(suggestion))" }
 
     package static func missing(_ factory: String, package: String) -> PipelineBuildError {
-        PipelineBuildError(message: "the GStreamer element \"\(factory)\" is not installed",
-                           suggestion: "install \(package) (scripts/bootstrap does)", missingElement: factory)
+        PipelineBuildError(
+            message: "the GStreamer element \"\(factory)\" is not installed",
+            suggestion: "install \(package) (scripts/bootstrap does)", missingElement: factory)
     }
 
     package static func link(_ from: String, _ to: String) -> PipelineBuildError {

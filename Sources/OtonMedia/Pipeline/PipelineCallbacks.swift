@@ -1,7 +1,7 @@
 import CGStreamer
 import Foundation
-import OtonSupport
 import OtonEvents
+import OtonSupport
 
 /// What the C callbacks of one pipeline reach. Each registration (bus watch,
 /// signal, probe, appsink callbacks) holds a reference and releases it in its
@@ -33,8 +33,10 @@ package final class PipelineContext: @unchecked Sendable {
         return streamTitled
     }
 
-    package init(onEvent: @escaping @Sendable (PipelineEvent) -> Void, decoded: UnsafeMutablePointer<GstElement>,
-         taps: MediaTapSource, pipeline: UnsafeMutablePointer<GstElement>, startsOnFirstBuffer: Bool = false) {
+    package init(
+        onEvent: @escaping @Sendable (PipelineEvent) -> Void, decoded: UnsafeMutablePointer<GstElement>,
+        taps: MediaTapSource, pipeline: UnsafeMutablePointer<GstElement>, startsOnFirstBuffer: Bool = false
+    ) {
         self.onEvent = onEvent
         self.decoded = decoded
         self.taps = taps
@@ -122,7 +124,7 @@ package enum PipelineCallbacks {
         default:
             break
         }
-        return 1 // keep the watch
+        return 1  // keep the watch
     }
 
     private static func errorReport(_ message: UnsafeMutablePointer<GstMessage>) -> GStreamerErrorReport {
@@ -160,7 +162,8 @@ package enum PipelineCallbacks {
         guard let caps = gst_pad_get_current_caps(pad) ?? gst_pad_query_caps(pad, nil) else { return }
         defer { otgst_caps_unref(caps) }
         guard let structure = gst_caps_get_structure(caps, 0),
-              String(cString: gst_structure_get_name(structure)).hasPrefix("audio/x-raw") else { return }
+            String(cString: gst_structure_get_name(structure)).hasPrefix("audio/x-raw")
+        else { return }
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, tagProbe, context.retained(), release)
         guard let sinkPad = gst_element_get_static_pad(context.decoded, "sink") else { return }
         defer { gst_object_unref(sinkPad) }
@@ -176,7 +179,8 @@ package enum PipelineCallbacks {
     // MARK: parse-only: parsebin → a fakesink per stream (streaming thread: links pads only)
 
     package static func connectParser(_ parser: UnsafeMutablePointer<GstElement>, context: PipelineContext) {
-        g_signal_connect_data(parser, "pad-added", unsafeBitCast(parsedPadAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(
+            parser, "pad-added", unsafeBitCast(parsedPadAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
     }
 
     private static let parsedPadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, data in
@@ -248,15 +252,18 @@ package enum PipelineCallbacks {
         guard let info, let event = otgst_probe_event(info), otgst_event_type(event) == GST_EVENT_TAG else { return GST_PAD_PROBE_OK }
         var tags: UnsafeMutablePointer<GstTagList>?
         gst_event_parse_tag(event, &tags)
-        if let tags { // the tag list belongs to the event
+        if let tags {  // the tag list belongs to the event
             let context = PipelineContext.from(data)
             var set = TagReader.read(tags, encoding: context.titleEncoding)
             if set.title != nil { context.markStreamTitle() }
             switch EmbeddedCover.read(tags) {
             case let .file(url): set.artworkURL = url
             case let .tooLarge(size):
-                context.report(.notice(tr("the cover inside the stream is {size} MiB, over the {limit} MiB an image may have; it is not shown",
-                                          ["size": String(size >> 20), "limit": String(EmbeddedCover.maxBytes >> 20)])))
+                context.report(
+                    .notice(
+                        tr(
+                            "the cover inside the stream is {size} MiB, over the {limit} MiB an image may have; it is not shown",
+                            ["size": String(size >> 20), "limit": String(EmbeddedCover.maxBytes >> 20)])))
             case let .unwritable(reason):
                 context.report(.notice(tr("the cover inside the stream is not shown: {reason}", ["reason": reason])))
             case .none: break
@@ -272,20 +279,25 @@ package enum PipelineCallbacks {
     /// metadata, else on icydemux's output (metadata removed). `afterParser` (HLS):
     /// the source delivers only the playlist, so the tap is the output of the audio
     /// parser (ADTS AAC or MPEG audio frames, ID3 and MPEG-TS already removed).
-    package static func connectStreamTap(source: UnsafeMutablePointer<GstElement>, decoder: UnsafeMutablePointer<GstElement>, context: PipelineContext,
-                                 afterParser: Bool = false) {
+    package static func connectStreamTap(
+        source: UnsafeMutablePointer<GstElement>, decoder: UnsafeMutablePointer<GstElement>, context: PipelineContext,
+        afterParser: Bool = false
+    ) {
         if afterParser {
-            g_signal_connect_data(decoder, "deep-element-added", unsafeBitCast(parserAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+            g_signal_connect_data(
+                decoder, "deep-element-added", unsafeBitCast(parserAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
             return
         }
         if let pad = gst_element_get_static_pad(source, "src") {
             gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, sourceProbe, context.retained(), release)
             gst_object_unref(pad)
         }
-        g_signal_connect_data(decoder, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(
+            decoder, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
         // decodebin's own typefinder exists from the start, before any deep-element-added.
         if let typefind = gst_bin_get_by_name(otgst_bin(decoder), "typefind") {
-            g_signal_connect_data(typefind, "have-type", unsafeBitCast(haveType, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+            g_signal_connect_data(
+                typefind, "have-type", unsafeBitCast(haveType, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
             gst_object_unref(typefind)
         }
     }
@@ -295,22 +307,26 @@ package enum PipelineCallbacks {
         if let caps = gst_pad_get_current_caps(pad) {
             defer { otgst_caps_unref(caps) }
             if let structure = gst_caps_get_structure(caps, 0),
-               String(cString: gst_structure_get_name(structure)) == "application/x-icy" {
-                return GST_PAD_PROBE_REMOVE // icydemux's output is tapped instead
+                String(cString: gst_structure_get_name(structure)) == "application/x-icy"
+            {
+                return GST_PAD_PROBE_REMOVE  // icydemux's output is tapped instead
             }
         }
         PipelineContext.from(data).taps.stream(buffer)
         return GST_PAD_PROBE_OK
     }
 
-    private static let elementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, data in
-        guard let element, let factory = gst_element_get_factory(element) else { return }
-        let name = String(cString: otgst_object_name(otgst_object(UnsafeMutableRawPointer(factory))))
-        let context = PipelineContext.from(data)
-        if name == "icydemux" {
-            g_signal_connect_data(element, "pad-added", unsafeBitCast(icyPadAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+    private static let elementAdded:
+        @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = {
+            _, _, element, data in
+            guard let element, let factory = gst_element_get_factory(element) else { return }
+            let name = String(cString: otgst_object_name(otgst_object(UnsafeMutableRawPointer(factory))))
+            let context = PipelineContext.from(data)
+            if name == "icydemux" {
+                g_signal_connect_data(
+                    element, "pad-added", unsafeBitCast(icyPadAdded, to: GCallback.self), context.retained(), releaseClosure, GConnectFlags(rawValue: 0))
+            }
         }
-    }
 
     private static let icyPadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, data in
         guard let pad else { return }
@@ -335,14 +351,17 @@ package enum PipelineCallbacks {
     /// The audio parsers whose output is a stream a recording can cut (HLS).
     private static let tappedParsers: Set<String> = ["aacparse", "mpegaudioparse"]
 
-    private static let parserAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, data in
-        guard let element, let factory = gst_element_get_factory(element),
-              tappedParsers.contains(String(cString: otgst_object_name(otgst_object(UnsafeMutableRawPointer(factory))))),
-              let pad = gst_element_get_static_pad(element, "src") else { return }
-        let mask = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
-        gst_pad_add_probe(pad, mask, parsedStreamProbe, PipelineContext.from(data).retained(), release)
-        gst_object_unref(pad)
-    }
+    private static let parserAdded:
+        @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = {
+            _, _, element, data in
+            guard let element, let factory = gst_element_get_factory(element),
+                tappedParsers.contains(String(cString: otgst_object_name(otgst_object(UnsafeMutableRawPointer(factory))))),
+                let pad = gst_element_get_static_pad(element, "src")
+            else { return }
+            let mask = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+            gst_pad_add_probe(pad, mask, parsedStreamProbe, PipelineContext.from(data).retained(), release)
+            gst_object_unref(pad)
+        }
 
     /// The parser's output (HLS, DASH): whole frames. Every caps event sets the stream's caps, so
     /// new codec parameters after a discontinuity (an ad in another rate) begin a new file, while
@@ -367,7 +386,8 @@ package enum PipelineCallbacks {
     }
 
     /// decodebin's typefinder names what the stream is (for ICY streams, icydemux's pad does).
-    private static let haveType: @convention(c) (UnsafeMutablePointer<GstElement>?, guint, UnsafeMutablePointer<GstCaps>?, gpointer?) -> Void = { _, _, caps, data in
+    private static let haveType: @convention(c) (UnsafeMutablePointer<GstElement>?, guint, UnsafeMutablePointer<GstCaps>?, gpointer?) -> Void = {
+        _, _, caps, data in
         guard let caps, let text = gst_caps_to_string(caps) else { return }
         defer { g_free(text) }
         let string = String(cString: text)

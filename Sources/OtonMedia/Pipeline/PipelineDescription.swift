@@ -1,7 +1,7 @@
 import Foundation
-import PluginAPI
-import OtonSupport
 import OtonEvents
+import OtonSupport
+import PluginAPI
 
 /// What to build: the source, whether sound goes to a device, which taps plugins asked for.
 public struct PipelineDescription: Equatable, Sendable {
@@ -25,7 +25,6 @@ public struct PipelineDescription: Equatable, Sendable {
         /// Peak, of full scale: a beep's RMS is about −6 dBFS.
         public static let amplitude = 0.7
     }
-
 
     public var source: Source
     /// No sound device: a fakesink that still runs in real time.
@@ -119,7 +118,8 @@ extension String {
         var iterator = utf8.makeIterator()
         while let byte = iterator.next() {
             if byte == 0x25, let high = iterator.next(), let low = iterator.next(),
-               let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            {
                 bytes.append(value)
             } else {
                 bytes.append(byte)

@@ -1,5 +1,5 @@
-import Synchronization
 import OtonSupport
+import Synchronization
 
 /// What has flowed through one pipeline: bumped by pad probes on GStreamer's
 /// streaming threads, read by the player (any thread; relaxed atomics).

@@ -13,7 +13,8 @@ package struct RawAACFraming: Equatable, Sendable {
     /// The caps the wrapped frames have.
     package var caps: String {
         let rates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
-        return "audio/mpeg, mpegversion=(int)4, stream-format=(string)adts, framed=(boolean)true, rate=(int)\(rates[Int(frequencyIndex)]), channels=(int)\(channelConfiguration == 7 ? 8 : Int(channelConfiguration))"
+        return
+            "audio/mpeg, mpegversion=(int)4, stream-format=(string)adts, framed=(boolean)true, rate=(int)\(rates[Int(frequencyIndex)]), channels=(int)\(channelConfiguration == 7 ? 8 : Int(channelConfiguration))"
     }
 
     /// From caps text such as "audio/mpeg, mpegversion=(int)4, stream-format=(string)raw, …,
@@ -21,8 +22,9 @@ package struct RawAACFraming: Equatable, Sendable {
     package init?(caps: String) {
         let lower = caps.lowercased()
         guard lower.hasPrefix("audio/mpeg"), lower.contains("mpegversion=(int)4") || lower.contains("mpegversion=(int)2"),
-              lower.contains("stream-format=(string)raw"),
-              let range = lower.range(of: "codec_data=(buffer)") else { return nil }
+            lower.contains("stream-format=(string)raw"),
+            let range = lower.range(of: "codec_data=(buffer)")
+        else { return nil }
         let hex = lower[range.upperBound...].prefix { $0.isHexDigit }
         var bytes: [UInt8] = []
         var index = hex.startIndex
@@ -52,12 +54,12 @@ package struct RawAACFraming: Equatable, Sendable {
     package func header(payloadBytes: Int) -> [UInt8] {
         let length = payloadBytes + 7
         return [
-            0xFF, 0xF1, // sync, MPEG-4, layer 0, no CRC
+            0xFF, 0xF1,  // sync, MPEG-4, layer 0, no CRC
             profile << 6 | frequencyIndex << 2 | (channelConfiguration >> 2) & 0x01,
             (channelConfiguration & 0x03) << 6 | UInt8((length >> 11) & 0x03),
             UInt8((length >> 3) & 0xFF),
-            UInt8((length & 0x07) << 5) | 0x1F, // buffer fullness 0x7FF: variable rate
-            0xFC, // fullness, one raw data block
+            UInt8((length & 0x07) << 5) | 0x1F,  // buffer fullness 0x7FF: variable rate
+            0xFC,  // fullness, one raw data block
         ]
     }
 

@@ -1,5 +1,5 @@
-import PluginAPI
 import OtonEvents
+import PluginAPI
 
 /// How a session gets its stream (docs/architecture.md, "Walk 1"): GStreamer's pipeline
 /// whenever audio is decoded, the light engine (libcurl, no pipeline) when only the encoded bytes

@@ -6,18 +6,22 @@ import OtonEvents
 package protocol StreamEngineFactory: Sendable {
     /// `onEvent` receives the engine's reports (any thread); `inOrder` runs work on the player's
     /// queue after the events reported before it (the light engine publishes its media there).
-    func make(_ kind: EngineKind, _ description: PipelineDescription, connection: UInt64, bus: PluginBus,
-              onEvent: @escaping @Sendable (PipelineEvent) -> Void,
-              inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) throws(PipelineBuildError) -> any StreamEngine
+    func make(
+        _ kind: EngineKind, _ description: PipelineDescription, connection: UInt64, bus: PluginBus,
+        onEvent: @escaping @Sendable (PipelineEvent) -> Void,
+        inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) throws(PipelineBuildError) -> any StreamEngine
 }
 
 /// The two engines oton has (and their pair for timeshift: the light engine into a ring, GStreamer out of it).
 package struct SystemStreamEngines: StreamEngineFactory {
     package init() {}
 
-    package func make(_ kind: EngineKind, _ description: PipelineDescription, connection: UInt64, bus: PluginBus,
-                      onEvent: @escaping @Sendable (PipelineEvent) -> Void,
-                      inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) throws(PipelineBuildError) -> any StreamEngine {
+    package func make(
+        _ kind: EngineKind, _ description: PipelineDescription, connection: UInt64, bus: PluginBus,
+        onEvent: @escaping @Sendable (PipelineEvent) -> Void,
+        inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) throws(PipelineBuildError) -> any StreamEngine {
         if kind == .gstreamer, let ring = description.timeshift {
             return try TimeshiftEngine(description, ring: ring, connection: connection, bus: bus, onEvent: onEvent, inOrder: inOrder)
         }

@@ -1,8 +1,8 @@
 import CGStreamer
 import Foundation
-import PluginAPI
 import OtonEvents
 import OtonHTTPSource
+import PluginAPI
 
 /// One GStreamer pipeline for one connection:
 ///
@@ -43,9 +43,11 @@ public final class StreamPipeline: @unchecked Sendable {
     /// Builds the pipeline (state NULL). `onEvent` is called on the GLib thread. With a `feeder`
     /// the source is an appsrc it fills from a timeshift ring, and `heard` gets the ring offsets
     /// its marks carry as they reach the volume element (on the streaming thread).
-    init(_ description: PipelineDescription, connection: UInt64, bus: PluginBus,
-         feeder: TimeshiftFeeder?, heard: (@Sendable (UInt64) -> Void)? = nil,
-         onEvent: @escaping @Sendable (PipelineEvent) -> Void) throws(PipelineBuildError) {
+    init(
+        _ description: PipelineDescription, connection: UInt64, bus: PluginBus,
+        feeder: TimeshiftFeeder?, heard: (@Sendable (UInt64) -> Void)? = nil,
+        onEvent: @escaping @Sendable (PipelineEvent) -> Void
+    ) throws(PipelineBuildError) {
         _ = GLibMainLoop.shared
         self.description = description
         self.connection = connection
@@ -67,33 +69,33 @@ public final class StreamPipeline: @unchecked Sendable {
             source = try builder.make("appsrc", "source", package: "gstreamer1.0-plugins-base")
             feeder.attach(to: source)
         } else {
-        switch description.source {
-        case let .http(url):
-            // Its User-Agent and certificate authorities come from the pipeline's identity, as for
-            // every source GStreamer makes below it (RequestIdentity, applied before it starts).
-            source = try builder.make(RequestIdentity.sourceFactory, "source", package: "gstreamer1.0-plugins-good")
-            otgst_set_string(source, "location", url)
-            otgst_set_bool(source, "iradio-mode", description.isAdaptive ? 0 : 1)
-            otgst_set_uint(source, "timeout", guint(PipelineDescription.sourceTimeoutSeconds))
-            if description.isHLS, let body = description.playlistBody {
-                _ = body.withUnsafeBytes { oton_http_source_preload(source, $0.bindMemory(to: guint8.self).baseAddress, gsize($0.count)) }
+            switch description.source {
+            case let .http(url):
+                // Its User-Agent and certificate authorities come from the pipeline's identity, as for
+                // every source GStreamer makes below it (RequestIdentity, applied before it starts).
+                source = try builder.make(RequestIdentity.sourceFactory, "source", package: "gstreamer1.0-plugins-good")
+                otgst_set_string(source, "location", url)
+                otgst_set_bool(source, "iradio-mode", description.isAdaptive ? 0 : 1)
+                otgst_set_uint(source, "timeout", guint(PipelineDescription.sourceTimeoutSeconds))
+                if description.isHLS, let body = description.playlistBody {
+                    _ = body.withUnsafeBytes { oton_http_source_preload(source, $0.bindMemory(to: guint8.self).baseAddress, gsize($0.count)) }
+                }
+            case let .file(path):
+                source = try builder.make("filesrc", "source", package: "libgstreamer1.0-0")
+                otgst_set_string(source, "location", path)
+            case .tone:
+                // The alarm that needs no network: 880 Hz beeps of 250 ms, two a second, ramped in and out
+                // (no click), at 0.7 of full scale — about −6 dBFS while a beep sounds, a broadcast's level.
+                // (The default ticks were 14 ms at −21 dBFS: a faint clicking nobody wakes to.)
+                source = try builder.make("audiotestsrc", "source", package: "gstreamer1.0-plugins-base")
+                otgst_set_bool(source, "is-live", 1)
+                gst_util_set_object_arg(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GObject.self), "wave", "ticks")  // GstAudioTestSrcWave by nick
+                otgst_set_double(source, "freq", PipelineDescription.Tone.frequency)
+                otgst_set_uint64(source, "tick-interval", guint64(PipelineDescription.Tone.periodNanoseconds))
+                otgst_set_uint(source, "sine-periods-per-tick", guint(PipelineDescription.Tone.sinePeriodsPerBeep))
+                otgst_set_bool(source, "apply-tick-ramp", 1)
+                otgst_set_double(source, "volume", PipelineDescription.Tone.amplitude)
             }
-        case let .file(path):
-            source = try builder.make("filesrc", "source", package: "libgstreamer1.0-0")
-            otgst_set_string(source, "location", path)
-        case .tone:
-            // The alarm that needs no network: 880 Hz beeps of 250 ms, two a second, ramped in and out
-            // (no click), at 0.7 of full scale — about −6 dBFS while a beep sounds, a broadcast's level.
-            // (The default ticks were 14 ms at −21 dBFS: a faint clicking nobody wakes to.)
-            source = try builder.make("audiotestsrc", "source", package: "gstreamer1.0-plugins-base")
-            otgst_set_bool(source, "is-live", 1)
-            gst_util_set_object_arg(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GObject.self), "wave", "ticks") // GstAudioTestSrcWave by nick
-            otgst_set_double(source, "freq", PipelineDescription.Tone.frequency)
-            otgst_set_uint64(source, "tick-interval", guint64(PipelineDescription.Tone.periodNanoseconds))
-            otgst_set_uint(source, "sine-periods-per-tick", guint(PipelineDescription.Tone.sinePeriodsPerBeep))
-            otgst_set_bool(source, "apply-tick-ramp", 1)
-            otgst_set_double(source, "volume", PipelineDescription.Tone.amplitude)
-        }
         }
         // What the decoder reads: the source, or for DASH the source typed as a manifest.
         var feed = source
@@ -125,11 +127,13 @@ public final class StreamPipeline: @unchecked Sendable {
         self.volume = volume
         if let heard {
             let box = Unmanaged.passRetained(HeardBox(heard)).toOpaque()
-            otgst_watch_ring_marks(volume, { offset, data in
-                guard let data else { return 0 }
-                Unmanaged<HeardBox>.fromOpaque(data).takeUnretainedValue().heard(UInt64(offset))
-                return 1
-            }, box, { data in if let data { Unmanaged<HeardBox>.fromOpaque(data).release() } })
+            otgst_watch_ring_marks(
+                volume,
+                { offset, data in
+                    guard let data else { return 0 }
+                    Unmanaged<HeardBox>.fromOpaque(data).takeUnretainedValue().heard(UInt64(offset))
+                    return 1
+                }, box, { data in if let data { Unmanaged<HeardBox>.fromOpaque(data).release() } })
         }
         // Decoding although nobody listens (a recording that asked for the PCM tap): no sound, no
         // clock, and no network buffer to wait for: buffering pauses would only hold the recording up.
@@ -141,7 +145,7 @@ public final class StreamPipeline: @unchecked Sendable {
             otgst_set_bool(sink, "async", 0)
         } else if description.headless {
             sink = try builder.make("fakesink", "sink", package: "libgstreamer1.0-0")
-            otgst_set_bool(sink, "sync", 1) // real time without a sound device
+            otgst_set_bool(sink, "sync", 1)  // real time without a sound device
         } else if let chosen = description.audioSink {
             sink = try builder.make(chosen, "sink", package: "the GStreamer plugin that provides \(chosen)")
             // Every sink keeps time: fakesink does not by default, and played as fast as it could
@@ -177,7 +181,8 @@ public final class StreamPipeline: @unchecked Sendable {
         }
         // The effects: after the PCM tap (plugins and WAV files keep the stream's own sound), before
         // the leveller (it levels what the effects made) and the volume.
-        let chain = listened && !(description.effects.isEmpty && description.filters.isEmpty)
+        let chain =
+            listened && !(description.effects.isEmpty && description.filters.isEmpty)
             ? EffectChain(effects: description.effects, filters: description.filters) : nil
         if let chain, !chain.isEmpty { output = try chain.build(before: output, builder: builder) }
         effects = chain
@@ -205,8 +210,10 @@ public final class StreamPipeline: @unchecked Sendable {
                 // the audio branch is full and its sink prerolled: the pause never completed, nor the
                 // PLAYING asked after it (a timeshift pause, or a buffering pause).
                 otgst_set_bool(tapSink, "async", 0)
-                for (from, to) in [(tee, tapQueue), (tapQueue, tapConvert), (tapConvert, tapResample),
-                                   (tapResample, tapFilter), (tapFilter, tapSink)] {
+                for (from, to) in [
+                    (tee, tapQueue), (tapQueue, tapConvert), (tapConvert, tapResample),
+                    (tapResample, tapFilter), (tapFilter, tapSink),
+                ] {
                     try builder.link(from, to)
                 }
                 PipelineCallbacks.connectPCM(otgst_app_sink(tapSink), taps: taps, choice: choice)
@@ -229,8 +236,10 @@ public final class StreamPipeline: @unchecked Sendable {
     /// The leveller's stretch: audioconvert → capsfilter (F32LE interleaved, what the leveller works
     /// in) → volume (the probe on its sink pad) → audioconvert (whatever the sink takes) → sink.
     /// Returns the element the audio enters it at.
-    private static func level(into volume: UnsafeMutablePointer<GstElement>, sink: UnsafeMutablePointer<GstElement>,
-                              with leveller: Leveller, builder: ElementBuilder) throws(PipelineBuildError) -> UnsafeMutablePointer<GstElement> {
+    private static func level(
+        into volume: UnsafeMutablePointer<GstElement>, sink: UnsafeMutablePointer<GstElement>,
+        with leveller: Leveller, builder: ElementBuilder
+    ) throws(PipelineBuildError) -> UnsafeMutablePointer<GstElement> {
         let toFloat = try builder.make("audioconvert", "level-convert", package: "gstreamer1.0-plugins-base")
         let format = try builder.make("capsfilter", "level-format", package: "libgstreamer1.0-0")
         let caps = gst_caps_from_string("audio/x-raw,format=F32LE,layout=interleaved")
@@ -244,9 +253,11 @@ public final class StreamPipeline: @unchecked Sendable {
 
     /// What both pipelines (playing and record-only) watch: the bytes flowing, the stream's tags and
     /// empty ICY titles, the stream tap when a plugin asked for it, and the bus. Returns the bus watch.
-    private static func watch(source: UnsafeMutablePointer<GstElement>, output: UnsafeMutablePointer<GstElement>?,
-                              decoder: UnsafeMutablePointer<GstElement>, pipeline: UnsafeMutablePointer<GstElement>,
-                              description: PipelineDescription, context: PipelineContext) -> OpaquePointer {
+    private static func watch(
+        source: UnsafeMutablePointer<GstElement>, output: UnsafeMutablePointer<GstElement>?,
+        decoder: UnsafeMutablePointer<GstElement>, pipeline: UnsafeMutablePointer<GstElement>,
+        description: PipelineDescription, context: PipelineContext
+    ) -> OpaquePointer {
         PipelineCallbacks.countFlow(source: source, output: output, context: context)
         PipelineCallbacks.watchTags(on: source, context: context)
         PipelineCallbacks.watchEmptyIcyTitles(in: decoder, context: context)
@@ -265,8 +276,10 @@ public final class StreamPipeline: @unchecked Sendable {
     }
 
     /// Builds the pipeline (state NULL). `onEvent` is called on the GLib thread.
-    public convenience init(_ description: PipelineDescription, connection: UInt64, bus: PluginBus,
-                            onEvent: @escaping @Sendable (PipelineEvent) -> Void) throws(PipelineBuildError) {
+    public convenience init(
+        _ description: PipelineDescription, connection: UInt64, bus: PluginBus,
+        onEvent: @escaping @Sendable (PipelineEvent) -> Void
+    ) throws(PipelineBuildError) {
         try self.init(description, connection: connection, bus: bus, feeder: nil, onEvent: onEvent)
     }
 
@@ -355,7 +368,9 @@ public final class StreamPipeline: @unchecked Sendable {
             then()
             return
         }
-        let fade = lock.withLock { fades += 1; return fades }
+        let fade = lock.withLock {
+            fades += 1; return fades
+        }
         leveller.fadeOut()
         DispatchQueue.global().async { [self] in
             let deadline = DispatchTime.now() + Self.fadeBound

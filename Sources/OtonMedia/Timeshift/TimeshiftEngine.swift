@@ -1,7 +1,7 @@
 import Foundation
-import PluginAPI
-import OtonSupport
 import OtonEvents
+import OtonSupport
+import PluginAPI
 
 /// A connection with timeshift (docs/timeshift.md): the light engine receives the stream into
 /// the station's ``TimeshiftRing`` (bytes, titles, and a gap where a new connection starts), and a
@@ -50,9 +50,11 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     /// and the buffers. "Live" is this far behind the newest byte, as playback without timeshift is.
     private var liveLag: Int64 = 0
 
-    public init(_ description: PipelineDescription, ring: TimeshiftRing, connection: UInt64, bus: PluginBus,
-                onEvent: @escaping @Sendable (PipelineEvent) -> Void,
-                inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) throws(PipelineBuildError) {
+    public init(
+        _ description: PipelineDescription, ring: TimeshiftRing, connection: UInt64, bus: PluginBus,
+        onEvent: @escaping @Sendable (PipelineEvent) -> Void,
+        inOrder: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) throws(PipelineBuildError) {
         self.description = description
         self.ring = ring
         self.connection = connection
@@ -61,19 +63,22 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         self.inOrder = inOrder
         wantsStreamTap = description.taps & OTON_TAP_STREAM != 0
         volume = description.volume
-        if ring.extent.heldBytes > 0 { ring.note(.gap) } // a new connection: the bytes before it are another stream's
+        if ring.extent.heldBytes > 0 { ring.note(.gap) }  // a new connection: the bytes before it are another stream's
         let resume = ring.resumeOffset
         followingLive = resume == nil
         try makePlayback(at: resume ?? ring.extent.head)
         var receiving = description
-        receiving.taps &= ~OTON_TAP_STREAM // published as heard (see heard(_:)), not as received
-        receiver = LightStream(receiving, connection: connection, bus: bus, onEvent: { [weak self] event in
-            self?.received(event)
-        }, inOrder: inOrder, onAudio: { [weak self] bytes in
-            guard let self else { return }
-            ring.write(bytes)
-            current.feeder?.dataArrived()
-        })
+        receiving.taps &= ~OTON_TAP_STREAM  // published as heard (see heard(_:)), not as received
+        receiver = LightStream(
+            receiving, connection: connection, bus: bus,
+            onEvent: { [weak self] event in
+                self?.received(event)
+            }, inOrder: inOrder,
+            onAudio: { [weak self] bytes in
+                guard let self else { return }
+                ring.write(bytes)
+                current.feeder?.dataArrived()
+            })
     }
 
     private var current: (playback: StreamPipeline?, feeder: TimeshiftFeeder?) {
@@ -215,10 +220,11 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         let offset = start.offset
         let feeder = TimeshiftFeeder(ring: ring, from: offset, prefix: start.prefix) { [onEvent] text in onEvent(.notice(text)) }
         var playbackDescription = description
-        playbackDescription.taps &= ~OTON_TAP_STREAM // the receiver publishes the stream as it arrives
-        let playback = try StreamPipeline(playbackDescription, connection: connection, bus: bus, feeder: feeder,
-                                          heard: { [weak self] offset in self?.heard(offset) },
-                                          onEvent: { [weak self] event in self?.played(event) })
+        playbackDescription.taps &= ~OTON_TAP_STREAM  // the receiver publishes the stream as it arrives
+        let playback = try StreamPipeline(
+            playbackDescription, connection: connection, bus: bus, feeder: feeder,
+            heard: { [weak self] offset in self?.heard(offset) },
+            onEvent: { [weak self] event in self?.played(event) })
         lock.lock()
         self.playback = playback
         self.feeder = feeder

@@ -42,12 +42,15 @@ final class TimeshiftFeeder: @unchecked Sendable {
         otgst_set_bool(element, "is-live", 0)
         otgst_set_uint64(element, "max-bytes", 64 * 1024)
         otgst_set_bool(element, "block", 0)
-        otgst_app_src_connect(element, { source, _, data in
-            guard let source, let data else { return }
-            Unmanaged<TimeshiftFeeder>.fromOpaque(data).takeUnretainedValue().needData(source)
-        }, Unmanaged.passRetained(self).toOpaque(), { data in
-            if let data { Unmanaged<TimeshiftFeeder>.fromOpaque(data).release() }
-        })
+        otgst_app_src_connect(
+            element,
+            { source, _, data in
+                guard let source, let data else { return }
+                Unmanaged<TimeshiftFeeder>.fromOpaque(data).takeUnretainedValue().needData(source)
+            }, Unmanaged.passRetained(self).toOpaque(),
+            { data in
+                if let data { Unmanaged<TimeshiftFeeder>.fromOpaque(data).release() }
+            })
     }
 
     /// Ends every wait; pushes nothing after it.

@@ -81,14 +81,14 @@ package struct TimeshiftOggHeaders: Sendable {
         if watching == .flacHeader { return flacHeaderReceived() }
         var at = 0
         while let (start, header) = OggPage.next(in: pending, from: at) {
-            if start > at { at = start } // junk before a page: skipped
+            if start > at { at = start }  // junk before a page: skipped
             guard start + header.length <= pending.count else { break }
-            pageReceived(pending[start ..< start + header.length], header, at: pendingStart + UInt64(start))
+            pageReceived(pending[start..<start + header.length], header, at: pendingStart + UInt64(start))
             at = start + header.length
         }
         pending.removeFirst(min(at, pending.count))
         pendingStart += UInt64(at)
-        if pending.count > Self.maxPageBytes { // never a page: junk
+        if pending.count > Self.maxPageBytes {  // never a page: junk
             let drop = pending.count - Self.maxPageBytes
             pending.removeFirst(drop)
             pendingStart += UInt64(drop)
@@ -128,13 +128,13 @@ package struct TimeshiftOggHeaders: Sendable {
             at += 4 + length
             guard last else { continue }
             let fits = at <= Self.maxChainBytes
-            if fits, at > pending.count { return } // the last block is still arriving
+            if fits, at > pending.count { return }  // the last block is still arriving
             let headers = fits ? Array(pending[..<at]) : []
             chains.append(Chain(start: pendingStart, headersEnd: pendingStart + UInt64(at), headers: headers, serial: 0, tooLarge: !fits, isFLAC: true))
             totalBytes += headers.count
             return stopWatching()
         }
-        if at > Self.maxChainBytes { stopWatching() } // larger than the bound: seeks play as before
+        if at > Self.maxChainBytes { stopWatching() }  // larger than the bound: seeks play as before
     }
 
     private mutating func stopWatching() {

@@ -1,7 +1,7 @@
 import Foundation
-import OtonSupport
 import OtonEvents
 import OtonStreamFraming
+import OtonSupport
 
 /// One station's timeshift ring (docs/timeshift.md): the received stream, compressed as it came,
 /// in chunk files of a folder of its own under `$XDG_CACHE_HOME/oton/timeshift`, with its
@@ -30,14 +30,16 @@ public final class TimeshiftRing: @unchecked Sendable, Equatable {
         Self.removeAbandoned(in: parent)
         folder = parent + "/\(getpid())-\(Self.counter.next())"
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw .cannotCreate(folder, reason: error.localizedDescription)
         }
         self.settings = settings
-        index = TimeshiftIndex(chunkBytes: settings.chunkBytes, maxBytes: settings.maxBytes,
-                               maxAgeNanoseconds: Int64(settings.seconds * 1_000_000_000))
+        index = TimeshiftIndex(
+            chunkBytes: settings.chunkBytes, maxBytes: settings.maxBytes,
+            maxAgeNanoseconds: Int64(settings.seconds * 1_000_000_000))
     }
 
     deinit { close() }
@@ -100,7 +102,7 @@ public final class TimeshiftRing: @unchecked Sendable, Equatable {
     package func playbackStart(at offset: UInt64) -> TimeshiftOggHeaders.Start {
         lock.lock(); defer { lock.unlock() }
         var start = oggHeaders.start(at: max(offset, index.start)) { oggPage(from: $0) }
-        start.offset = max(start.offset, index.start) // a chain begun before the ring's start: from its start
+        start.offset = max(start.offset, index.start)  // a chain begun before the ring's start: from its start
         return start
     }
 
@@ -129,8 +131,9 @@ public final class TimeshiftRing: @unchecked Sendable, Equatable {
     /// The ring's extent now: its oldest and newest offsets and when they were received.
     public var extent: Extent {
         lock.lock(); defer { lock.unlock() }
-        return Extent(start: index.start, head: index.head, startTime: index.time(at: index.start), headTime: index.headTime,
-                      heldBytes: index.heldBytes)
+        return Extent(
+            start: index.start, head: index.head, startTime: index.time(at: index.start), headTime: index.headTime,
+            heldBytes: index.heldBytes)
     }
 
     public struct Extent: Sendable, Equatable {
@@ -195,7 +198,8 @@ public final class TimeshiftRing: @unchecked Sendable, Equatable {
     private static func removeAbandoned(in parent: String) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] {
             guard let pid = name.split(separator: "-").first.flatMap({ Int32($0) }), pid != getpid(),
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
             try? FileManager.default.removeItem(atPath: parent + "/" + name)
         }
     }

@@ -1,8 +1,8 @@
 import Dispatch
 import Logging
-import OtonSupport
 import OtonEvents
 import OtonMedia
+import OtonSupport
 
 /// How a start wakes someone up (`--fade-in`, `--alarm`, a snooze's ring): silence first, the fade
 /// to the target once audio plays, and for an alarm the built-in tone when the station has not
@@ -37,8 +37,10 @@ package final class AlarmRing: @unchecked Sendable {
 
     /// Silence, the fade still to come, and for an alarm the tone's deadline: `noAudio` runs on the
     /// queue when it passes (with its length in seconds). Playing is then up to the caller.
-    package func prepare(_ wakeUp: WakeUp, volume target: Double, current: Station, fader: VolumeFader,
-                         noAudio: @escaping (_ seconds: Int64) -> Void) {
+    package func prepare(
+        _ wakeUp: WakeUp, volume target: Double, current: Station, fader: VolumeFader,
+        noAudio: @escaping (_ seconds: Int64) -> Void
+    ) {
         fader.cancel()
         cancelToneDeadline()
         let target = OutputVolume.clamped(target)
@@ -73,7 +75,8 @@ package final class AlarmRing: @unchecked Sendable {
         guard let alarmStation, !playingTone else { return nil }
         cancelToneDeadline()
         playingTone = true
-        logger.warning("\(tr("alarm: {station} could not be reached ({reason}): playing the alarm tone instead", ["station": alarmStation.name, "reason": reason]))")
+        logger.warning(
+            "\(tr("alarm: {station} could not be reached ({reason}): playing the alarm tone instead", ["station": alarmStation.name, "reason": reason]))")
         // From silence again when the alarm fades in; then on up to full volume until someone stops it.
         let target = wakeTarget ?? (fader.volume, 0)
         if target.milliseconds > 0 {

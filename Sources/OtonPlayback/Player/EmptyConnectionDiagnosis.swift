@@ -1,7 +1,7 @@
 import Dispatch
+import OtonEvents
 import OtonHTTP
 import OtonSupport
-import OtonEvents
 
 /// Why a connection that delivered not one byte failed, when GStreamer cannot
 /// say. souphttpsrc reports a server that sends nothing, a redirect loop and a
@@ -34,10 +34,10 @@ public enum EmptyConnectionDiagnosis {
         guard isHTTP, sourceBytes == 0 else { return .keep }
         switch kind {
         case .decodeError, .networkUnavailable, .streamUnavailable(reason: .unknown), .streamUnavailable(reason: .notAudio),
-             .streamUnavailable(reason: .serverEnded):
+            .streamUnavailable(reason: .serverEnded):
             return .probe
-        case let .streamUnavailable(reason: .httpStatus(status)) where (300 ..< 400).contains(status):
-            return .probe // a redirect libsoup would not follow
+        case let .streamUnavailable(reason: .httpStatus(status)) where (300..<400).contains(status):
+            return .probe  // a redirect libsoup would not follow
         case .streamUnavailable, .bufferingTimeout, .audioDeviceUnavailable, .stalled:
             return .keep
         }
@@ -45,8 +45,10 @@ public enum EmptyConnectionDiagnosis {
 
     /// The cause curl found; else a silent server when the connection outlived the source's read
     /// timeout; else `kind`.
-    public static func refine(_ kind: PlaybackErrorKind, with failure: CappedHTTPClient.Failure?,
-                              elapsed: Duration, sourceTimeoutSeconds: Int) -> PlaybackErrorKind {
+    public static func refine(
+        _ kind: PlaybackErrorKind, with failure: CappedHTTPClient.Failure?,
+        elapsed: Duration, sourceTimeoutSeconds: Int
+    ) -> PlaybackErrorKind {
         switch failure {
         case .tooManyRedirects?: return .streamUnavailable(reason: .tooManyRedirects(limit: redirectLimit))
         case let .unsupportedScheme(detail)?: return .streamUnavailable(reason: .redirectToUnsupportedScheme(detail))
@@ -71,11 +73,14 @@ public enum EmptyConnectionDiagnosis {
     }
 
     /// Asks `url` once (on a private queue) and calls back with curl's failure, nil when it got a body.
-    public static func probe(_ url: String, userAgent: String = OtonVersion.userAgent,
-                             completion: @escaping @Sendable (CappedHTTPClient.Failure?) -> Void) {
+    public static func probe(
+        _ url: String, userAgent: String = OtonVersion.userAgent,
+        completion: @escaping @Sendable (CappedHTTPClient.Failure?) -> Void
+    ) {
         DispatchQueue.global(qos: .utility).async {
-            let client = CappedHTTPClient(limits: .init(totalMilliseconds: 3000, connectMilliseconds: 3000, maxRedirects: redirectLimit),
-                                          userAgent: userAgent)
+            let client = CappedHTTPClient(
+                limits: .init(totalMilliseconds: 3000, connectMilliseconds: 3000, maxRedirects: redirectLimit),
+                userAgent: userAgent)
             do throws(CappedHTTPClient.Failure) {
                 _ = try client.get(url, maxBytes: 16 * 1024)
                 completion(nil)

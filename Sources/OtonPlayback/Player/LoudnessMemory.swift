@@ -12,7 +12,7 @@ public final class LoudnessMemory: @unchecked Sendable {
     /// A file larger than this is not one oton wrote.
     static let maxBytes = 1 << 20
     /// Loudness values kept (LUFS): anything else is not a measurement.
-    static let plausible: ClosedRange<Double> = -70 ... 6
+    static let plausible: ClosedRange<Double> = -70...6
     /// A measurement needs this much sound to be remembered.
     public static let minimumSeconds = 10.0
 

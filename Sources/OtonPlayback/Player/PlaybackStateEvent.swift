@@ -1,5 +1,5 @@
-import PluginAPI
 import OtonEvents
+import PluginAPI
 
 /// The `state` event of a playback state: what plugins, the control socket and the status line read.
 package enum PlaybackStateEvent {
@@ -24,8 +24,9 @@ package enum PlaybackStateEvent {
     package static func stateInfo(_ state: PlaybackState, failures: Int) -> StateInfo {
         /// While a reconnect is to come, the suggestion may say so; once oton has given up, it must not.
         func detail(_ kind: PlaybackErrorKind, retrying: Bool) -> StateInfo.ErrorDetail {
-            .init(kind: kind.code, message: kind.message,
-                  suggestion: retrying ? kind.recoverySuggestion : kind.finalRecoverySuggestion(in: .english), playbackError: kind)
+            .init(
+                kind: kind.code, message: kind.message,
+                suggestion: retrying ? kind.recoverySuggestion : kind.finalRecoverySuggestion(in: .english), playbackError: kind)
         }
         switch state {
         case .idle: return StateInfo(.idle)

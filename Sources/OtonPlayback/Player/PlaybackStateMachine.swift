@@ -97,8 +97,9 @@ public struct PlaybackStateMachine: Sendable {
         func fail(_ kind: PlaybackErrorKind) -> PlaybackTransition {
             let attempt = n + 1
             if kind.isRetryable, policy.shouldRetry(attempt: attempt, after: kind) {
-                return go(.reconnecting(attempt: attempt, lastError: kind),
-                          [.stopPipeline, .scheduleRetry(after: policy.delay(forAttempt: attempt))], failures: attempt)
+                return go(
+                    .reconnecting(attempt: attempt, lastError: kind),
+                    [.stopPipeline, .scheduleRetry(after: policy.delay(forAttempt: attempt))], failures: attempt)
             }
             return go(.error(kind), [.stopPipeline, .giveUp], failures: attempt)
         }
@@ -109,7 +110,7 @@ public struct PlaybackStateMachine: Sendable {
             switch event {
             case .play: return go(.connecting, [.startPipeline])
             case .pause, .stop, .streamStarted, .bufferingStarted, .bufferingProgress,
-                 .bufferingFinished, .failed, .retryTimerFired, .retriesExhausted:
+                .bufferingFinished, .failed, .retryTimerFired, .retriesExhausted:
                 return nil
             }
 
@@ -155,7 +156,7 @@ public struct PlaybackStateMachine: Sendable {
             case .play: return go(.connecting, [.startPipeline])
             case .stop: return go(.idle)
             case .pause, .streamStarted, .bufferingStarted, .bufferingProgress, .bufferingFinished,
-                 .failed, .retryTimerFired, .retriesExhausted:
+                .failed, .retryTimerFired, .retriesExhausted:
                 return nil
             }
 
@@ -175,7 +176,7 @@ public struct PlaybackStateMachine: Sendable {
             case .play: return go(.connecting, [.startPipeline])
             case .stop: return go(.idle)
             case .pause, .streamStarted, .bufferingStarted, .bufferingProgress, .bufferingFinished,
-                 .failed, .retryTimerFired, .retriesExhausted:
+                .failed, .retryTimerFired, .retriesExhausted:
                 return nil
             }
         }

@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
-import OtonSupport
 import OtonEvents
 import OtonMedia
 import OtonStations
+import OtonSupport
+import Synchronization
 
 /// The only owner of playback state. Requests (plugins, the control socket, the terminal), engine
 /// reports and timers all arrive on one serial queue; the state machine decides, the player
@@ -91,15 +91,20 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     /// Plugins' in-place filters (ABI 1.6), after the effects; given once the plugins run (``useFilters(_:)``).
     var filters: [AudioFilter] = []
 
-    public convenience init(station: Station, bus: PluginBus, options: Options, stations: StationCatalogue? = nil,
-                            logger: Logger = Logger(label: "oton.player"), onFinish: @escaping @Sendable (Outcome) -> Void) {
-        self.init(station: station, bus: bus, options: options, stations: stations, logger: logger,
-                  engines: SystemStreamEngines(), clock: SystemPlayerClock(), onFinish: onFinish)
+    public convenience init(
+        station: Station, bus: PluginBus, options: Options, stations: StationCatalogue? = nil,
+        logger: Logger = Logger(label: "oton.player"), onFinish: @escaping @Sendable (Outcome) -> Void
+    ) {
+        self.init(
+            station: station, bus: bus, options: options, stations: stations, logger: logger,
+            engines: SystemStreamEngines(), clock: SystemPlayerClock(), onFinish: onFinish)
     }
 
     /// A player whose engines and clock are given (tests: a fake engine and virtual time).
-    package init(station: Station, bus: PluginBus, options: Options, stations: StationCatalogue? = nil, logger: Logger,
-                 engines: any StreamEngineFactory, clock: any PlayerClock, onFinish: @escaping @Sendable (Outcome) -> Void) {
+    package init(
+        station: Station, bus: PluginBus, options: Options, stations: StationCatalogue? = nil, logger: Logger,
+        engines: any StreamEngineFactory, clock: any PlayerClock, onFinish: @escaping @Sendable (Outcome) -> Void
+    ) {
         current = station
         self.stations = stations ?? StationCatalogue(config: nil, started: station)
         self.bus = bus
@@ -205,28 +210,6 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         queue.sync {}
     }
 
-    /// The state right now (read on the player's queue).
-    public var state: PlaybackState {
-        queue.sync { machine.state }
-    }
-
-    /// The stations to switch between, as the catalogue has them now (``StationCatalogue/list``). Any thread.
-    public var stationList: StationList { stations.list }
-
-    /// The station playing (or trying to), read on the player's queue.
-    public var station: Station { snapshot.station }
-
-    public var snapshot: Snapshot {
-        queue.sync {
-            Snapshot(state: machine.state, station: current, volume: fader.volume, engine: pipeline?.kind, connections: connection,
-                     receivedBytes: earlierConnectionsBytes + (pipeline?.flow.sourceBytes ?? 0),
-                     lastByteAt: pipeline.flatMap { $0.flow.lastSourceBytesAt > 0 ? $0.flow.lastSourceBytesAt : nil } ?? lastByteAtBefore,
-                     levelling: pipeline?.levelling, levellingEnabled: options.levelling == nil ? nil : levellingEnabled,
-                     timeshift: (pipeline as? TimeshiftEngine)?.position,
-                     effects: effects, effectReadings: pipeline?.effectReadings ?? [])
-        }
-    }
-
     // MARK: switching stations
 
     /// A new connection for everyone: the state machine stops (the current track ends, plugins see
@@ -241,13 +224,13 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         retryTimer = nil
         statusFollower?.stop()
         handle(.stop)
-        dropTimeshiftRing() // a station switch starts a new ring
+        dropTimeshiftRing()  // a station switch starts a new ring
         current = next
         statusFollower = makeStatusFollower(for: next)
         lightUnsupported = false
         probeUnprobed = false
         track.switched(to: next, stationCount: stationList.stations.count)
-        freshStation = true // the next connection keeps nothing of the old station's (its icy-name)
+        freshStation = true  // the next connection keeps nothing of the old station's (its icy-name)
         handle(.play)
     }
 
@@ -276,9 +259,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             perform(effect)
         }
         if holdingTimeshift, machine.state != .paused { endHeldTimeshift() }
-        if event == .stop { timeshiftRing?.resumeOffset = nil } // play after stop is live
+        if event == .stop { timeshiftRing?.resumeOffset = nil }  // play after stop is live
         if event == .stop && machine.state == .idle && before != .idle {
-            bus.publish(.state(StateInfo(.stopped))) // stopped on request; idle follows
+            bus.publish(.state(StateInfo(.stopped)))  // stopped on request; idle follows
         }
         if machine.state != before && !PlaybackStateEvent.isMinorBufferingStep(from: before, to: machine.state) { publishState() }
         if case .playing = machine.state { ring.audioPlays(fader: fader) }
@@ -317,7 +300,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
                 // After this transition is done and its error state announced: the switch is a transition of its own.
                 queue.async { [self] in playTone(because: kind.message(in: .current)) }
             } else if hasSwitched {
-                logger.warning("\(current.url): \(tr("gave up ({reason}); staying on the error: switch to another station or play to try again", ["reason": kind.message(in: .current)]))")
+                logger.warning(
+                    "\(current.url): \(tr("gave up ({reason}); staying on the error: switch to another station or play to try again", ["reason": kind.message(in: .current)]))"
+                )
             } else {
                 finish(.gaveUp(kind, reconnects: max(0, machine.consecutiveFailures - 1)))
             }
@@ -332,8 +317,10 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     }
 
     func publishState() {
-        bus.publish(PlaybackStateEvent.event(machine.state, failures: machine.consecutiveFailures, retryDelay: retryDelay,
-                                             maxAttempts: machine.policy.maxAttempts))
+        bus.publish(
+            PlaybackStateEvent.event(
+                machine.state, failures: machine.consecutiveFailures, retryDelay: retryDelay,
+                maxAttempts: machine.policy.maxAttempts))
     }
 
     func finish(_ outcome: Outcome) {

@@ -9,8 +9,10 @@ package protocol PlayerClock: Sendable {
     var now: Duration { get }
     /// Runs `work` on `queue` after `delay`, then every `repeating` (if given) until cancelled.
     /// `leeway` lets the system wake once for many timers (a virtual clock ignores it).
-    func schedule(after delay: Duration, repeating: Duration?, leeway: Duration, on queue: DispatchQueue,
-                  _ work: @escaping () -> Void) -> any PlayerTimer
+    func schedule(
+        after delay: Duration, repeating: Duration?, leeway: Duration, on queue: DispatchQueue,
+        _ work: @escaping () -> Void
+    ) -> any PlayerTimer
 }
 
 extension PlayerClock {
@@ -32,8 +34,10 @@ package struct SystemPlayerClock: PlayerClock {
 
     package var now: Duration { .nanoseconds(Clock.monotonicNanoseconds()) }
 
-    package func schedule(after delay: Duration, repeating: Duration?, leeway: Duration, on queue: DispatchQueue,
-                          _ work: @escaping () -> Void) -> any PlayerTimer {
+    package func schedule(
+        after delay: Duration, repeating: Duration?, leeway: Duration, on queue: DispatchQueue,
+        _ work: @escaping () -> Void
+    ) -> any PlayerTimer {
         let source = DispatchSource.makeTimerSource(queue: queue)
         let deadline = DispatchTime.now() + Self.interval(delay)
         if let repeating {

@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
 import Logging
-import OtonSupport
 import OtonEvents
 import OtonMedia
 import OtonStations
+import OtonSupport
 
 /// How the Player connects: a station's URL resolved (one way, off its queue), the engine made
 /// through its factory, and the fallback from the light engine to GStreamer. On the player's queue.
@@ -23,7 +23,8 @@ extension Player {
         pipeline?.stop()
         pipeline = nil
         let round = liveResolution.withLock { $0 }
-        resolver.resolve(current.url, userAgent: current.requestUserAgent, isCancelled: { [weak self] in self?.liveResolution.withLock { $0 } != round }) { [weak self] result in
+        resolver.resolve(current.url, userAgent: current.requestUserAgent, isCancelled: { [weak self] in self?.liveResolution.withLock { $0 } != round }) {
+            [weak self] result in
             guard let self else { return }
             queue.async { [self] in
                 guard !finished, liveResolution.withLock({ $0 }) == round else { return }
@@ -63,10 +64,12 @@ extension Player {
         let connection = self.connection
         let kind: EngineKind = options.engine.kind(for: description) == .light && !lightUnsupported ? .light : .gstreamer
         do {
-            let built = try engines.make(kind, description, connection: connection, bus: bus, onEvent: { [weak self] event in
-                guard let self else { return }
-                queue.async { self.pipelineReported(event, connection: connection) }
-            }, inOrder: { [queue] work in queue.async(execute: work) })
+            let built = try engines.make(
+                kind, description, connection: connection, bus: bus,
+                onEvent: { [weak self] event in
+                    guard let self else { return }
+                    queue.async { self.pipelineReported(event, connection: connection) }
+                }, inOrder: { [queue] work in queue.async(execute: work) })
             pipeline = built
             pipelineStartedAt = clock.now
             watchdog.start(every: built.kind == .light ? .seconds(2) : .seconds(1)) { [weak self] in self?.checkFlow() }

@@ -1,23 +1,25 @@
 import Dispatch
 import Foundation
 import Logging
-import OtonSupport
 import OtonEvents
 import OtonMedia
 import OtonStations
+import OtonSupport
 
 /// What the Player does with its engine's reports: state, titles, failures (with the cause found
 /// when GStreamer cannot name it), the end of a stream, and the watchdog's stall. On the player's queue.
 extension Player {
     func pipelineReported(_ event: PipelineEvent, connection: UInt64) {
-        guard connection == self.connection, pipeline != nil else { return } // a report from a pipeline already gone
+        guard connection == self.connection, pipeline != nil else { return }  // a report from a pipeline already gone
         switch event {
         case .started:
             handle(.streamStarted)
             if !warnedSilentOutput, pipeline?.playsSilently == true {
                 warnedSilentOutput = true
                 let reason = lastSinkWarning.map { " (\($0))" } ?? ""
-                logger.warning("\(tr("no sound device could be opened{reason}: oton plays, but you will hear nothing. On a server use --headless; on a desktop start PipeWire or PulseAudio, or choose an output with --audio-sink (pulsesink, pipewiresink, alsasink)", ["reason": reason]))")
+                logger.warning(
+                    "\(tr("no sound device could be opened{reason}: oton plays, but you will hear nothing. On a server use --headless; on a desktop start PipeWire or PulseAudio, or choose an output with --audio-sink (pulsesink, pipewiresink, alsasink)", ["reason": reason]))"
+                )
             }
         case let .tags(tags, readAt):
             if track.apply(tags, readAt: readAt, station: current, stationCount: stationList.stations.count), let statusFollower {
@@ -49,7 +51,7 @@ extension Player {
             if resolveAfterAll(kind) { return }
             logger.info("\(current.url): \(detail)")
             logger.warning("\(current.url): \(kind.message(in: .current))")
-            logger.debug("\(current.url): [light engine] → \(kind.code)") // as the GStreamer engine's errors above
+            logger.debug("\(current.url): [light engine] → \(kind.code)")  // as the GStreamer engine's errors above
             fail(kind)
         case let .needsPipeline(reason):
             fallBackToGStreamer(because: reason)
@@ -69,7 +71,7 @@ extension Player {
         lightUnsupported = true
         pipeline?.stop()
         pipeline = nil
-        lastResolved.playlistBody = nil // read a while ago: the new pipeline fetches a fresh playlist
+        lastResolved.playlistBody = nil  // read a while ago: the new pipeline fetches a fresh playlist
         startPipeline(lastResolved)
     }
 
@@ -126,8 +128,9 @@ extension Player {
                 guard let self else { return }
                 queue.async { [self] in
                     guard connection == self.connection, start == liveResolution.withLock({ $0 }), self.pipeline == nil else { return }
-                    let better = EmptyConnectionDiagnosis.refine(kind, with: failure, elapsed: elapsed,
-                                                                 sourceTimeoutSeconds: PipelineDescription.sourceTimeoutSeconds)
+                    let better = EmptyConnectionDiagnosis.refine(
+                        kind, with: failure, elapsed: elapsed,
+                        sourceTimeoutSeconds: PipelineDescription.sourceTimeoutSeconds)
                     if better != kind { logger.info("\(current.url): \(better.message)") }
                     handle(.failed(better))
                     // The diagnostic connection got a stream: the station has recovered. Its bytes are not
@@ -149,7 +152,9 @@ extension Player {
         let playing = if case .playing = machine.state { true } else { false }
         guard watchdog.isStalled(outputBuffers: pipeline.flow.outputBuffers, playing: playing, timeout: options.stallTimeout) else { return }
         let seconds = Int(options.stallTimeout.components.seconds)
-        logger.warning("\(current.url): \(tr("playing, but no audio reached the output for {seconds} s ({bytes} bytes received in all); reconnecting", ["seconds": String(seconds), "bytes": String(pipeline.flow.sourceBytes)]))")
+        logger.warning(
+            "\(current.url): \(tr("playing, but no audio reached the output for {seconds} s ({bytes} bytes received in all); reconnecting", ["seconds": String(seconds), "bytes": String(pipeline.flow.sourceBytes)]))"
+        )
         handle(.failed(.stalled(seconds: seconds)))
     }
 

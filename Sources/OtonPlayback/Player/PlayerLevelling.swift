@@ -9,7 +9,8 @@ extension Player {
     func levellingSettings() -> LevellingSettings? {
         guard var settings = options.levelling, current.url != PipelineDescription.toneURL else { return nil }
         settings.enabled = levellingEnabled
-        settings.rememberedLUFS = options.loudnessMemory?.loudness(of: current.url)
+        settings.rememberedLUFS =
+            options.loudnessMemory?.loudness(of: current.url)
             ?? (heardLoudness?.url == current.url ? heardLoudness?.lufs : nil)
         return settings
     }

@@ -1,6 +1,6 @@
-import OtonSupport
 import OtonEvents
 import OtonMedia
+import OtonSupport
 
 extension Player {
     public struct Options: Sendable {

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import OtonSupport
 import OtonEvents
 import OtonMedia
+import OtonSupport
 
 /// Timeshift (docs/timeshift.md), on the player's queue: the station's ring (made at its first
 /// connection that can have one, dropped at a switch and at the end), pause as a hold, and seeks.
@@ -19,7 +19,8 @@ extension Player {
     /// stream the light engine frames (it receives into the ring). nil otherwise.
     func timeshiftRing(for description: PipelineDescription) -> TimeshiftRing? {
         guard let settings = options.timeshift, settings.isOn, description.decodes, description.isLive, !description.isAdaptive,
-              !lightUnsupported, !timeshiftUnavailable, options.engine != .light else { return nil }
+            !lightUnsupported, !timeshiftUnavailable, options.engine != .light
+        else { return nil }
         if let timeshiftRing { return timeshiftRing }
         do {
             timeshiftRing = try TimeshiftRing(settings: settings)
@@ -63,10 +64,11 @@ extension Player {
     /// Moves timeshift playback; nil when this connection has no timeshift.
     func seekNow(_ move: TimeshiftMove) -> TimeshiftSeek? {
         guard !finished, let engine = pipeline as? TimeshiftEngine else { return nil }
-        let result = switch move {
-        case let .by(nanoseconds): engine.seek(by: nanoseconds)
-        case let .behindLive(nanoseconds): engine.seek(behindLive: nanoseconds)
-        }
+        let result =
+            switch move {
+            case let .by(nanoseconds): engine.seek(by: nanoseconds)
+            case let .behindLive(nanoseconds): engine.seek(behindLive: nanoseconds)
+            }
         if case let .clampedToStart(held) = result {
             logger.warning("\(Self.clampText(held: held))")
         }
@@ -80,7 +82,8 @@ extension Player {
 
     /// "The ring holds only 4:12; playing from its start."
     public static func clampText(held: Int64) -> String {
-        tr("the timeshift holds only the last {held}; playing from the oldest audio it holds",
-           ["held": TimeText.minutesSeconds(Int(held / 1_000_000_000))])
+        tr(
+            "the timeshift holds only the last {held}; playing from the oldest audio it holds",
+            ["held": TimeText.minutesSeconds(Int(held / 1_000_000_000))])
     }
 }

@@ -1,6 +1,6 @@
-import OtonSupport
 import OtonEvents
 import OtonStations
+import OtonSupport
 
 /// Waking up (`--fade-in`, `--alarm`, a snooze's ring), on the player's queue: the ring's fade from
 /// silence, its tone when the station does not play, and the way back to the alarm's station.
@@ -17,7 +17,7 @@ extension Player {
     func wake(_ wakeUp: WakeUp, volume target: Double) {
         guard !finished else { return }
         let back = ring.stationToReturnTo
-        prepare(wakeUp, volume: target) // while the tone still counts as playing, so the alarm's station stays the one to return to
+        prepare(wakeUp, volume: target)  // while the tone still counts as playing, so the alarm's station stays the one to return to
         ring.toneEnds()
         if let back {
             switchTo(back)

@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
+import OtonEvents
 import OtonMedia
 import OtonStations
-import OtonEvents
+import Synchronization
 
 /// Follows a station's status API for the player: asks it when a connection starts and when the heard
 /// title changes (``StationStatusLookup`` decides when and how often), and hands what it learns to

@@ -1,8 +1,8 @@
 import Foundation
-import PluginAPI
 import OtonEvents
 import OtonMedia
 import OtonStations
+import PluginAPI
 
 /// What the listener hears, announced: one Player's ``TrackAccumulator`` (the owner of the track
 /// and its sequence), the station names a connection is known by, and the `track` events with
@@ -32,8 +32,9 @@ package final class TrackAnnouncer: @unchecked Sendable {
     package func switched(to station: Station, stationCount: Int) {
         resolvedStationTitle = nil
         lastStreamTitle = nil
-        publish(accumulator.changeStation(streamURL: URL(string: station.url), stationNames: [station.name]), station: station,
-                stationCount: stationCount)
+        publish(
+            accumulator.changeStation(streamURL: URL(string: station.url), stationNames: [station.name]), station: station,
+            stationCount: stationCount)
     }
 
     /// A connection to `stream` starts. `reconnect`: not the first one to this station.
@@ -42,8 +43,9 @@ package final class TrackAnnouncer: @unchecked Sendable {
         if reconnect, stream.url != connectedStreamURL {
             // A reconnect that lands on another stream (a playlist's other entry) is another station's sound.
             resolvedStationTitle = stream.stationTitle
-            publish(accumulator.changeStation(streamURL: URL(string: stream.url), stationNames: stationNames), station: station,
-                    stationCount: stationCount)
+            publish(
+                accumulator.changeStation(streamURL: URL(string: stream.url), stationNames: stationNames), station: station,
+                stationCount: stationCount)
         } else {
             // A first connection or one just after a switch starts fresh anyway; a reconnect keeps the song.
             accumulator.reset(keepStation: reconnect)
@@ -71,10 +73,12 @@ package final class TrackAnnouncer: @unchecked Sendable {
         if published.station == nil { published.station = resolvedStationTitle ?? station.name }
         if let logo = station.logoURL.flatMap(URL.init(string:)) { published.stationLogoURL = logo }
         var event = BusEvent.track(published, sequence: report.sequence)
-        event.extraFields = [(OTON_FIELD_STATION_HOMEPAGE, station.homepage),
-                             (OTON_FIELD_STATION_STATUS_URL, station.statusURL), (OTON_FIELD_TAG_MONO_NS, readAt.map { String($0) }),
-                             (OTON_FIELD_STATION_COUNT, String(stationCount))]
-            .compactMap { key, value in value.map { (key, $0) } }
+        event.extraFields = [
+            (OTON_FIELD_STATION_HOMEPAGE, station.homepage),
+            (OTON_FIELD_STATION_STATUS_URL, station.statusURL), (OTON_FIELD_TAG_MONO_NS, readAt.map { String($0) }),
+            (OTON_FIELD_STATION_COUNT, String(stationCount)),
+        ]
+        .compactMap { key, value in value.map { (key, $0) } }
         bus.publish(event)
     }
 }

@@ -56,7 +56,8 @@ public final class VolumeMemory: @unchecked Sendable {
         guard data.count <= maxBytes else { throw Damaged(description: "larger than \(maxBytes) bytes") }
         let root = try JSONValue.parse(data, maxBytes: maxBytes)
         guard root["version"]?.numberValue == 1, let percent = root["percent"]?.numberValue,
-              percent.rounded() == percent, (0 ... Double(VolumeArgument.maximumPercent)).contains(percent) else {
+            percent.rounded() == percent, (0...Double(VolumeArgument.maximumPercent)).contains(percent)
+        else {
             throw Damaged(description: "not {\"version\": 1, \"percent\": 0–\(VolumeArgument.maximumPercent)}")
         }
         return Int(percent)

@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
 import Logging
-import PluginAPI
-import OtonSupport
 import OtonEvents
-import OtonStations
 import OtonJSON
+import OtonStations
+import OtonSupport
+import PluginAPI
 
 /// A plugin with `"isolation": "process"`: it runs in a child process (`oton plugin-host`) and this
 /// proxy stands in for it on oton's bus. Events and media reach the proxy through a bounded mailbox
@@ -58,8 +58,10 @@ package final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
     private let replies = PendingReplies()
 
     /// Starts the child and waits for its create(); throws what in-process loading would throw.
-    package init(entry: PluginEntry, path: String, bus: PluginBus, requests: any PlayerRequestSink, commands: CommandRegistry,
-         gateway: PluginCommandGateway, logger: Logger, directories: PluginManager.Directories, mailboxLimits: Mailbox.Limits) throws(PluginLoadError) {
+    package init(
+        entry: PluginEntry, path: String, bus: PluginBus, requests: any PlayerRequestSink, commands: CommandRegistry,
+        gateway: PluginCommandGateway, logger: Logger, directories: PluginManager.Directories, mailboxLimits: Mailbox.Limits
+    ) throws(PluginLoadError) {
         self.entry = entry
         self.path = path
         self.bus = bus
@@ -99,8 +101,9 @@ package final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
     }
 
     package func deliver(media: MediaPacket, extraFlags: UInt32) {
-        send(.media, body: IsolationCodec.body(of: media, extraFlags: extraFlags),
-             bytes: UnsafeRawBufferPointer(start: media.bytes.baseAddress, count: media.size))
+        send(
+            .media, body: IsolationCodec.body(of: media, extraFlags: extraFlags),
+            bytes: UnsafeRawBufferPointer(start: media.bytes.baseAddress, count: media.size))
     }
 
     package func deliverDropNotice(_ counts: Mailbox.DropCounts) {
@@ -178,7 +181,8 @@ package final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         switch frame.kind {
         case .publish:
             guard var event = IsolationCodec.event(fromBody: frame.bytes, registry: bus.registry),
-                  event.kind >= OTON_EVENT_FIRST_DYNAMIC else { return } // core kinds are the host's
+                event.kind >= OTON_EVENT_FIRST_DYNAMIC
+            else { return }  // core kinds are the host's
             event.source = id
             event.monotonicNanoseconds = Clock.monotonicNanoseconds()
             event.wallMicroseconds = Clock.wallMicroseconds()
@@ -188,15 +192,20 @@ package final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         case .reply:
             if let requestID = frame.header["id"]?.intValue { replies.resolve(requestID, frame.header) }
         case .pong:
-            lock.withLock { lastPong = Date(); pingsUnanswered = 0 }
+            lock.withLock {
+                lastPong = Date(); pingsUnanswered = 0
+            }
         case .run:
             let runID = frame.header["id"]?.intValue ?? 0
-            let request = ControlRequest(id: nil, name: frame.header["name"]?.stringValue ?? "",
-                                         arguments: frame.header["args"]?.stringsValue ?? [])
+            let request = ControlRequest(
+                id: nil, name: frame.header["name"]?.stringValue ?? "",
+                arguments: frame.header["args"]?.stringsValue ?? [])
             gateway.run(request) { ok, json in
                 let object = (try? JSONValue.parse(Data(json.utf8)))?.objectValue ?? [:]
-                var header: [String: JSONValue] = ["id": .int(runID), "ok": .bool(ok),
-                                                   "text": .string((object["text"] ?? object["error"])?.stringValue ?? "")]
+                var header: [String: JSONValue] = [
+                    "id": .int(runID), "ok": .bool(ok),
+                    "text": .string((object["text"] ?? object["error"])?.stringValue ?? ""),
+                ]
                 if let data = object["data"] { header["data"] = data }
                 current.send(.runReply, header)
             }
@@ -232,10 +241,14 @@ package final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
             return (count, Self.restartDelays[min(count - 1, Self.restartDelays.count - 1)], off)
         }
         if giveUp {
-            logger.error("\(tr("plugin {plugin} {how} {count} times in {minutes} minutes; it stays off until oton restarts (playback goes on)", ["plugin": id, "how": how, "count": String(count), "minutes": String(Int(Self.crashWindowSeconds / 60))]))")
+            logger.error(
+                "\(tr("plugin {plugin} {how} {count} times in {minutes} minutes; it stays off until oton restarts (playback goes on)", ["plugin": id, "how": how, "count": String(count), "minutes": String(Int(Self.crashWindowSeconds / 60))]))"
+            )
             return
         }
-        logger.error("\(tr("plugin {plugin} {how}; restarting in {seconds} s (crash {count} of {limit} in {minutes} min; playback goes on)", ["plugin": id, "how": how, "seconds": String(Int(delay)), "count": String(count), "limit": String(Self.crashLimit), "minutes": String(Int(Self.crashWindowSeconds / 60))]))")
+        logger.error(
+            "\(tr("plugin {plugin} {how}; restarting in {seconds} s (crash {count} of {limit} in {minutes} min; playback goes on)", ["plugin": id, "how": how, "seconds": String(Int(delay)), "count": String(count), "limit": String(Self.crashLimit), "minutes": String(Int(Self.crashWindowSeconds / 60))]))"
+        )
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in restart() }
     }
 
@@ -244,8 +257,9 @@ package final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
         var newChannel: IsolationChannel?
         var newPID: pid_t = 0
         do {
-            let ready = try IsolatedPluginProcess.spawn(entry: entry, path: path, directories: directories, restart: true,
-                                                        into: &newChannel, pid: &newPID)
+            let ready = try IsolatedPluginProcess.spawn(
+                entry: entry, path: path, directories: directories, restart: true,
+                into: &newChannel, pid: &newPID)
             let lost = lock.withLock { () -> Int in
                 channel = newChannel
                 pid = newPID
@@ -282,7 +296,9 @@ package final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
             return (crashTimes.count, Self.restartDelays[min(crashTimes.count - 1, Self.restartDelays.count - 1)], off)
         }
         if giveUp {
-            logger.error("\(tr("plugin {plugin} failed {count} times in {minutes} minutes; it stays off until oton restarts (playback goes on)", ["plugin": id, "count": String(count), "minutes": String(Int(Self.crashWindowSeconds / 60))]))")
+            logger.error(
+                "\(tr("plugin {plugin} failed {count} times in {minutes} minutes; it stays off until oton restarts (playback goes on)", ["plugin": id, "count": String(count), "minutes": String(Int(Self.crashWindowSeconds / 60))]))"
+            )
         } else {
             DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in restart() }
         }
@@ -298,17 +314,21 @@ package final class IsolatedPlugin: MailboxConsumer, @unchecked Sendable {
                 let (current, target, silentFor) = lock.withLock { (channel, pid, Date().timeIntervalSince(lastPong)) }
                 guard let current else { continue }
                 if silentFor > Self.hangSeconds {
-                    logger.error("\(tr("plugin {plugin} has not answered for {seconds} s (stuck in a callback); killing its process", ["plugin": id, "seconds": String(Int(silentFor))]))")
+                    logger.error(
+                        "\(tr("plugin {plugin} has not answered for {seconds} s (stuck in a callback); killing its process", ["plugin": id, "seconds": String(Int(silentFor))]))"
+                    )
                     lock.withLock { lastPong = Date() }
                     endProcess(target)
                     continue
                 }
                 // Sent from another thread: with a child that stopped reading, the socket is full and a
                 // send blocks until the kill above ends it; this thread must stay free to do that.
-                guard lock.withLock({ () -> Bool in
-                    defer { pingInFlight = true }
-                    return !pingInFlight
-                }) else { continue }
+                guard
+                    lock.withLock({ () -> Bool in
+                        defer { pingInFlight = true }
+                        return !pingInFlight
+                    })
+                else { continue }
                 sequence += 1
                 let number = sequence
                 DispatchQueue.global().async { [self] in

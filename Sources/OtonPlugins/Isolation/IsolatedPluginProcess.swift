@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import OtonProcessKeeper
-import OtonSupport
 import OtonStations
+import OtonSupport
 
 /// Starting an isolated plugin's process (`oton plugin-host`, the keeper of its process tree) and
 /// reading its first messages: a `registered` frame per command, then `ready` or `failed`.
@@ -47,16 +47,21 @@ package enum IsolatedPluginProcess {
     }
 
     /// `restart`: a start after a crash, which oton retries if it fails (the child's crash line says so).
-    package static func spawn(entry: PluginEntry, path: String, directories: PluginManager.Directories, restart: Bool = false,
-                      into channel: inout IsolationChannel?, pid: inout pid_t) throws -> IsolationManifest.Ready {
+    package static func spawn(
+        entry: PluginEntry, path: String, directories: PluginManager.Directories, restart: Bool = false,
+        into channel: inout IsolationChannel?, pid: inout pid_t
+    ) throws -> IsolationManifest.Ready {
         let (ours, theirs) = try IsolationChannel.pair()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, theirs, 3) // dup2 clears close-on-exec on fd 3
-        oton_spawn_close_from(&actions, 4) // and nothing else: GLib's spawn pipes have no close-on-exec
-        let arguments = [executable, "plugin-host", "--fd", "3", "--id", entry.id, "--path", path,
-                         "--config", entry.config.jsonText, "--data-home", directories.dataHome, "--cache-home", directories.cacheHome]
+        posix_spawn_file_actions_adddup2(&actions, theirs, 3)  // dup2 clears close-on-exec on fd 3
+        oton_spawn_close_from(&actions, 4)  // and nothing else: GLib's spawn pipes have no close-on-exec
+        let arguments =
+            [
+                executable, "plugin-host", "--fd", "3", "--id", entry.id, "--path", path,
+                "--config", entry.config.jsonText, "--data-home", directories.dataHome, "--cache-home", directories.cacheHome,
+            ]
             + (restart ? ["--restart"] : [])
         var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
@@ -127,7 +132,8 @@ package enum IsolatedPluginProcess {
                 // Its own crash line (OtonCrashGuard) said "oton goes on without it": so does oton.
                 throw IsolationError.crashedStarting(signal: signalName(signal))
             }
-            throw IsolationError.child(reason ?? (first == nil ? tr("it {how} before it was ready", ["how": describe(status)]) : tr("it said something else than ready")))
+            throw IsolationError.child(
+                reason ?? (first == nil ? tr("it {how} before it was ready", ["how": describe(status)]) : tr("it said something else than ready")))
         }
     }
 

@@ -50,13 +50,13 @@ package struct IsolationBinaryReader {
     package mutating func u32() -> UInt32? {
         guard offset + 4 <= bytes.count else { return nil }
         defer { offset += 4 }
-        return (0 ..< 4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << UInt32($1 * 8) }
+        return (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << UInt32($1 * 8) }
     }
 
     package mutating func u64() -> UInt64? {
         guard offset + 8 <= bytes.count else { return nil }
         defer { offset += 8 }
-        return (0 ..< 8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << UInt64($1 * 8) }
+        return (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << UInt64($1 * 8) }
     }
 
     package mutating func i64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
@@ -64,6 +64,6 @@ package struct IsolationBinaryReader {
     package mutating func string() -> String? {
         guard let count = u32().map(Int.init), offset + count <= bytes.count else { return nil }
         defer { offset += count }
-        return String(decoding: bytes[offset ..< offset + count], as: UTF8.self)
+        return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import OtonSupport
 import OtonJSON
+import OtonSupport
 
 /// One end of the socket pair between oton and an isolated plugin's `oton plugin-host` child.
 /// A frame is a 4-byte little-endian length, then a type byte, a 4-byte little-endian length of a
@@ -95,7 +95,7 @@ package final class IsolationChannel: @unchecked Sendable {
         guard let rest = readExactly(length - 5) else { return nil }
         if headerLength == 0 { return Frame(kind: kind, header: [:], bytes: rest) }
         // The child is untrusted: its header goes through the host's bounded parser and must be an object.
-        guard let header = (try? JSONParser(maxBytes: headerLength).parse(Data(rest[0 ..< headerLength])))?.objectValue else { return garbage() }
+        guard let header = (try? JSONParser(maxBytes: headerLength).parse(Data(rest[0..<headerLength])))?.objectValue else { return garbage() }
         return Frame(kind: kind, header: header, bytes: Array(rest[headerLength...]))
     }
 
@@ -145,7 +145,7 @@ package final class IsolationChannel: @unchecked Sendable {
     }
 
     private static func readLE(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-        (0 ..< 4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << UInt32($1 * 8) }
+        (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << UInt32($1 * 8) }
     }
 }
 

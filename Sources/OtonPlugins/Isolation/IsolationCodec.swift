@@ -1,8 +1,8 @@
 import Foundation
-import PluginAPI
-import OtonSupport
 import OtonEvents
 import OtonJSON
+import OtonSupport
+import PluginAPI
 
 /// What crosses the socket to an isolated plugin, as frame headers: bus events (by name, with their
 /// fields; the child rebuilds the core kinds' payloads from them, so the plugin sees the same
@@ -30,10 +30,11 @@ package enum IsolationCodec {
     package static func event(fromBody body: [UInt8], registry: EventKindRegistry) -> BusEvent? {
         var reader = IsolationBinaryReader(body)
         guard let name = reader.string(), let source = reader.string(), let flags = reader.u32(),
-              let mono = reader.i64(), let wall = reader.i64(), let count = reader.u32(), count <= 4096,
-              let kind = registry.kind(for: name) else { return nil }
+            let mono = reader.i64(), let wall = reader.i64(), let count = reader.u32(), count <= 4096,
+            let kind = registry.kind(for: name)
+        else { return nil }
         var fields: [(key: String, value: String)] = []
-        for _ in 0 ..< count {
+        for _ in 0..<count {
             guard let key = reader.string(), let value = reader.string() else { return nil }
             fields.append((key, value))
         }
@@ -41,12 +42,15 @@ package enum IsolationCodec {
     }
 
     /// Rebuilds the core kinds' payloads from their fields, so the plugin reads the same structs.
-    private static func event(kind: UInt32, name: String, source: String, flags: UInt32, mono: Int64, wall: Int64,
-                              fields: [(key: String, value: String)]) -> BusEvent {
+    private static func event(
+        kind: UInt32, name: String, source: String, flags: UInt32, mono: Int64, wall: Int64,
+        fields: [(key: String, value: String)]
+    ) -> BusEvent {
         let payloadKeys = BusEvent.Payload.keys(of: kind)
-        return BusEvent(kind: kind, name: name, source: source, flags: flags, payload: BusEvent.Payload(kind: kind, fields: fields),
-                        extraFields: fields.filter { !payloadKeys.contains($0.key) },
-                        monotonicNanoseconds: mono, wallMicroseconds: wall)
+        return BusEvent(
+            kind: kind, name: name, source: source, flags: flags, payload: BusEvent.Payload(kind: kind, fields: fields),
+            extraFields: fields.filter { !payloadKeys.contains($0.key) },
+            monotonicNanoseconds: mono, wallMicroseconds: wall)
     }
 
     // MARK: Media
@@ -78,8 +82,9 @@ package enum IsolationCodec {
     package static func packet(fromBody body: [UInt8], formats: inout [String: MediaFormat]) -> MediaPacket? {
         var reader = IsolationBinaryReader(body)
         guard let tap = reader.u32(), let caps = reader.string(), let sample = reader.u32(), let rate = reader.u32(),
-              let channels = reader.u32(), let flags = reader.u32(), let pts = reader.i64(), let offset = reader.u64(),
-              let connection = reader.u64(), let hasPCM = reader.u8() else { return nil }
+            let channels = reader.u32(), let flags = reader.u32(), let pts = reader.i64(), let offset = reader.u64(),
+            let connection = reader.u64(), let hasPCM = reader.u8()
+        else { return nil }
         var pcm: PCMFormatChoice?
         if hasPCM == 1 {
             guard let format = reader.u32(), let pcmRate = reader.u32(), let pcmChannels = reader.u32() else { return nil }
@@ -89,8 +94,9 @@ package enum IsolationCodec {
         let mediaFormat = formats[key] ?? MediaFormat(tap: tap, caps: caps, sampleFormat: sample, rate: rate, channels: channels, pcmChoice: pcm)
         formats[key] = mediaFormat
         let bytes = Array(reader.remaining)
-        return MediaPacket(format: mediaFormat, copying: bytes, count: bytes.count, flags: flags,
-                           presentationNanoseconds: pts, offset: offset, connection: connection)
+        return MediaPacket(
+            format: mediaFormat, copying: bytes, count: bytes.count, flags: flags,
+            presentationNanoseconds: pts, offset: offset, connection: connection)
     }
 
     // MARK: Requests (the ones a plugin can make)
@@ -106,7 +112,7 @@ package enum IsolationCodec {
         case let .fadeVolume(volume, milliseconds): ["r": "fade", "v": .number(volume), "ms": .int(milliseconds)]
         case let .switchStationNamed(name): ["r": "station", "s": .string(name)]
         case let .stepStation(step): ["r": "step", "n": .int(step)]
-        case .changeVolume, .switchStation, .wakeUp, .setLevelling, .seek, .seekBehindLive, .setEffect: nil // not reachable from the C ABI
+        case .changeVolume, .switchStation, .wakeUp, .setLevelling, .seek, .seekBehindLive, .setEffect: nil  // not reachable from the C ABI
         }
     }
 

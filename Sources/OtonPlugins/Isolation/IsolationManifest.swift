@@ -27,11 +27,13 @@ package enum IsolationManifest {
 
     package static func header(of manifest: PluginManifest, taps: UInt32, pcm: PCMFormatChoice) -> [String: JSONValue] {
         func number(_ value: UInt32) -> JSONValue { .int(Int(value)) }
-        return ["path": .string(manifest.path), "id": .string(manifest.id), "name": .string(manifest.name), "version": .string(manifest.version),
-                "description": .string(manifest.description), "abi": [number(manifest.abiMajor), number(manifest.abiMinor)],
-                "descriptor_size": .int(manifest.descriptorSize), "consumes": .strings(manifest.consumes), "media_taps": number(manifest.mediaTaps),
-                "callbacks": [.bool(manifest.hasOnEvent), .bool(manifest.hasOnMedia), .bool(manifest.hasOnCommand)], "filter": .bool(manifest.hasFilter),
-                "taps": number(taps), "pcm": [number(pcm.sampleFormat), number(pcm.rate), number(pcm.channels)]]
+        return [
+            "path": .string(manifest.path), "id": .string(manifest.id), "name": .string(manifest.name), "version": .string(manifest.version),
+            "description": .string(manifest.description), "abi": [number(manifest.abiMajor), number(manifest.abiMinor)],
+            "descriptor_size": .int(manifest.descriptorSize), "consumes": .strings(manifest.consumes), "media_taps": number(manifest.mediaTaps),
+            "callbacks": [.bool(manifest.hasOnEvent), .bool(manifest.hasOnMedia), .bool(manifest.hasOnCommand)], "filter": .bool(manifest.hasFilter),
+            "taps": number(taps), "pcm": [number(pcm.sampleFormat), number(pcm.rate), number(pcm.channels)],
+        ]
     }
 
     /// The manifest the child sent; nil when anything required is missing or of the wrong kind
@@ -44,8 +46,9 @@ package enum IsolationManifest {
             return values.count == count ? values : nil
         }
         guard let id = header["id"]?.stringValue, let abi = uint32s("abi", count: 2),
-              let callbacks = header["callbacks"]?.arrayValue?.compactMap(\.boolValue), callbacks.count == 3,
-              let pcm = uint32s("pcm", count: 3) else { return nil }
+            let callbacks = header["callbacks"]?.arrayValue?.compactMap(\.boolValue), callbacks.count == 3,
+            let pcm = uint32s("pcm", count: 3)
+        else { return nil }
         let manifest = PluginManifest(
             path: header["path"]?.stringValue ?? "", id: id, name: header["name"]?.stringValue ?? id,
             version: header["version"]?.stringValue ?? "", description: header["description"]?.stringValue ?? "",
@@ -54,8 +57,9 @@ package enum IsolationManifest {
             consumes: header["consumes"]?.stringsValue ?? [], mediaTaps: uint32(header["media_taps"]) ?? 0,
             commands: [], hasOnEvent: callbacks[0], hasOnMedia: callbacks[1], hasOnCommand: callbacks[2],
             hasFilter: header["filter"]?.boolValue ?? false)
-        return Ready(manifest: manifest, taps: uint32(header["taps"]) ?? 0,
-                     pcm: PCMFormatChoice(sampleFormat: pcm[0], rate: pcm[1], channels: pcm[2]),
-                     commands: [])
+        return Ready(
+            manifest: manifest, taps: uint32(header["taps"]) ?? 0,
+            pcm: PCMFormatChoice(sampleFormat: pcm[0], rate: pcm[1], channels: pcm[2]),
+            commands: [])
     }
 }

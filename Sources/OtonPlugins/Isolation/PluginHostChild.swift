@@ -2,12 +2,12 @@ import Dispatch
 import Foundation
 import Logging
 import OtonCrashGuard
+import OtonEvents
+import OtonJSON
+import OtonStations
+import OtonSupport
 import PluginAPI
 import Synchronization
-import OtonSupport
-import OtonEvents
-import OtonStations
-import OtonJSON
 
 /// The child side of `"isolation": "process"` (`oton plugin-host`): loads the one plugin with the
 /// same loader, host table and mailbox as in-process, on a bus of its own, and connects that bus to
@@ -27,13 +27,15 @@ public enum PluginHostChild {
         signal(SIGTERM, SIG_IGN)
         var limit = rlimit(rlim_cur: rlim_t(IsolatedPluginProcess.memoryLimitBytes), rlim_max: rlim_t(IsolatedPluginProcess.memoryLimitBytes))
         if setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit) != 0 {
-            Logger(label: "oton.plugins").warning("\(tr("{plugin}: could not limit its process's memory: {reason}", ["plugin": entry.id, "reason": String(cString: strerror(errno))]))")
+            Logger(label: "oton.plugins").warning(
+                "\(tr("{plugin}: could not limit its process's memory: {reason}", ["plugin": entry.id, "reason": String(cString: strerror(errno))]))")
         }
         let channel = IsolationChannel(fd: fd)
         let logger = Logger(label: "oton.plugins")
         let bus = PluginBus(logger: Logger(label: "oton.bus"))
-        let manager = PluginManager(bus: bus, requests: UplinkRequests(channel: channel), directories: directories,
-                                    logger: logger, searchDirectories: [])
+        let manager = PluginManager(
+            bus: bus, requests: UplinkRequests(channel: channel), directories: directories,
+            logger: logger, searchDirectories: [])
         let runs = PendingReplies()
         // Commands the plugin runs from create() go up once oton has the ready message (its first).
         let readySent = DispatchSemaphore(value: 0)
@@ -70,7 +72,12 @@ public enum PluginHostChild {
             channel.send(.registered, IsolationManifest.header(of: entry.command, declared: declared.contains(entry.command.name)))
         }
         guard channel.send(.ready, IsolationManifest.header(of: manifest, taps: selection?.taps ?? 0, pcm: selection?.pcm ?? .standard)) else {
-            channel.send(.failed, ["reason": .string(tr("its descriptor does not fit in one message (at most {size} KiB)", ["size": String(IsolationChannel.maximumHeaderBytes / 1024)]))])
+            channel.send(
+                .failed,
+                [
+                    "reason": .string(
+                        tr("its descriptor does not fit in one message (at most {size} KiB)", ["size": String(IsolationChannel.maximumHeaderBytes / 1024)]))
+                ])
             manager.shutdown(finalState: nil)
             return 0
         }
@@ -159,13 +166,16 @@ package final class PendingReplies: @unchecked Sendable {
             slots[id] = slot
             return id
         }
-        return (id, { [self] timeout in
-            let answered = slot.done.wait(timeout: .now() + timeout) == .success
-            return lock.withLock {
-                slots[id] = nil
-                return answered ? slot.reply : nil
+        return (
+            id,
+            { [self] timeout in
+                let answered = slot.done.wait(timeout: .now() + timeout) == .success
+                return lock.withLock {
+                    slots[id] = nil
+                    return answered ? slot.reply : nil
+                }
             }
-        })
+        )
     }
 
     package func resolve(_ id: Int, _ reply: [String: JSONValue]) {

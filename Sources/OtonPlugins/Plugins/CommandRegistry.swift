@@ -1,6 +1,6 @@
 import Logging
-import Synchronization
 import OtonSupport
+import Synchronization
 
 /// Which plugin answers which control command. Names are unique across plugins; every
 /// registration, from a descriptor, from `register_command` or from an isolated plugin's process,
@@ -73,10 +73,14 @@ extension CommandRegistry {
         switch outcome {
         case .registered: break
         case let .taken(owner):
-            logger.warning("\(tr("plugin {plugin}: command \"{command}\" is already provided by {owner}; {owner} keeps it", ["plugin": pluginID, "command": command.name, "owner": owner]))")
+            logger.warning(
+                "\(tr("plugin {plugin}: command \"{command}\" is already provided by {owner}; {owner} keeps it", ["plugin": pluginID, "command": command.name, "owner": owner]))"
+            )
         case let .refused(reason):
             if shouldLogRefusal(for: pluginID) {
-                logger.warning("\(tr("plugin {plugin}: command {command} refused: {reason}; later refusals of this plugin are not logged", ["plugin": pluginID, "command": CommandRule.quoted(command.name), "reason": reason]))")
+                logger.warning(
+                    "\(tr("plugin {plugin}: command {command} refused: {reason}; later refusals of this plugin are not logged", ["plugin": pluginID, "command": CommandRule.quoted(command.name), "reason": reason]))"
+                )
             }
         }
         return outcome

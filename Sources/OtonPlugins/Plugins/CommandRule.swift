@@ -23,7 +23,7 @@ public enum CommandRule {
     }
 
     package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F ... 0x9F).contains(scalar.value)
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// The name as it may be logged: at most 64 characters, control characters as \u{…}.

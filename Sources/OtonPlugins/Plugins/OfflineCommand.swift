@@ -19,20 +19,25 @@ public enum OfflineCommand {
     public struct Session: Sendable {
         package let manager: PluginManager
 
-        public func run(_ command: String, _ arguments: [String] = [], timeout: Double = 30,
-                        output: (@Sendable (String) -> Void)? = nil) -> CommandReply {
+        public func run(
+            _ command: String, _ arguments: [String] = [], timeout: Double = 30,
+            output: (@Sendable (String) -> Void)? = nil
+        ) -> CommandReply {
             manager.run(command: command, arguments: arguments, timeout: timeout, output: output)
                 ?? CommandReply(ok: false, text: "the plugin does not provide the command \"\(command)\"")
         }
     }
 
     /// Creates plugin `pluginID`, hands it to `body`, then destroys it.
-    public static func with<T>(pluginID: String, defaultLibrary: String, config: OtonConfig,
-                               logger: Logger = OfflineCommand.quietLogger,
-                               _ body: (Session) throws -> T) throws -> T {
-        var entry = config.plugins.first { $0.id == pluginID }
+    public static func with<T>(
+        pluginID: String, defaultLibrary: String, config: OtonConfig,
+        logger: Logger = OfflineCommand.quietLogger,
+        _ body: (Session) throws -> T
+    ) throws -> T {
+        var entry =
+            config.plugins.first { $0.id == pluginID }
             ?? PluginEntry(id: pluginID, path: defaultLibrary, location: "(default)")
-        entry.enabled = true // a plugin disabled for playback can still answer, e.g., for its stored data
+        entry.enabled = true  // a plugin disabled for playback can still answer, e.g., for its stored data
         let manager = PluginManager(bus: PluginBus(logger: logger), requests: NoRequests(), logger: logger)
         let configDirectory = config.file.map { ($0 as NSString).deletingLastPathComponent }
         let reports = manager.start([entry], configDirectory: configDirectory)
@@ -45,8 +50,10 @@ public enum OfflineCommand {
 
     /// Runs one command and returns its reply. With `output`, a long reply goes there in pieces
     /// as the plugin writes it, and `timeout` is the longest wait between pieces.
-    public static func run(pluginID: String, command: String, arguments: [String], config: OtonConfig,
-                           defaultLibrary: String, timeout: Double = 30, output: (@Sendable (String) -> Void)? = nil) throws -> CommandReply {
+    public static func run(
+        pluginID: String, command: String, arguments: [String], config: OtonConfig,
+        defaultLibrary: String, timeout: Double = 30, output: (@Sendable (String) -> Void)? = nil
+    ) throws -> CommandReply {
         try with(pluginID: pluginID, defaultLibrary: defaultLibrary, config: config) { $0.run(command, arguments, timeout: timeout, output: output) }
     }
 

@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
-import PluginAPI
-import Synchronization
 import OtonEvents
 import OtonJSON
+import PluginAPI
+import Synchronization
 
 /// Runs control commands for plugins (ABI 1.3 `oton_host.run_command`) through the same
 /// ``ControlCommands`` that `oton ctl` reaches, so a plugin can do nothing the control socket
@@ -45,7 +45,8 @@ package final class PluginCommandGateway: Sendable {
         if let argumentsJSON {
             let bytes = Data(bytes: argumentsJSON, count: strlen(argumentsJSON))
             guard bytes.count <= maximumArgumentBytes,
-                  case let .array(list)? = try? JSONParser(maxBytes: maximumArgumentBytes).parse(bytes) else {
+                case let .array(list)? = try? JSONParser(maxBytes: maximumArgumentBytes).parse(bytes)
+            else {
                 return .failure(StatusError(OTON_ERR_INVALID))
             }
             for item in list {

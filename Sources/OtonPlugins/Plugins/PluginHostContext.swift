@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import PluginAPI
-import OtonSupport
 import OtonEvents
+import OtonSupport
+import PluginAPI
 
 /// The host side of one plugin instance: the `oton_host` table handed to its
 /// create(), and what the table's functions reach. It outlives the instance
@@ -34,10 +34,12 @@ package final class PluginHostContext: @unchecked Sendable {
     private var chosenPCM = PCMFormatChoice.standard
     private var creating = true
 
-    package init(pluginID: String, bus: PluginBus, requests: any PlayerRequestSink, commands: CommandRegistry,
-         logger: Logger, dataDirectory: String, cacheDirectory: String, declaredTaps: UInt32 = 0,
-         gateway: PluginCommandGateway = PluginCommandGateway(), replies: Mailbox? = nil,
-         translations: PluginTranslations = .shared) {
+    package init(
+        pluginID: String, bus: PluginBus, requests: any PlayerRequestSink, commands: CommandRegistry,
+        logger: Logger, dataDirectory: String, cacheDirectory: String, declaredTaps: UInt32 = 0,
+        gateway: PluginCommandGateway = PluginCommandGateway(), replies: Mailbox? = nil,
+        translations: PluginTranslations = .shared
+    ) {
         self.gateway = gateway
         self.translations = translations
         self.replies = replies
@@ -57,19 +59,20 @@ package final class PluginHostContext: @unchecked Sendable {
         strings.seal()
         self.strings = strings
         table = UnsafeMutablePointer<oton_host>.allocate(capacity: 1)
-        table.initialize(to: oton_host(
-            struct_size: UInt32(MemoryLayout<oton_host>.size),
-            abi_major: OTON_ABI_MAJOR, abi_minor: OTON_ABI_MINOR, reserved: 0,
-            host_version: strings.pointer(at: version), host_data: nil,
-            log: hostLog, event_kind: hostEventKind, publish: hostPublish, request: hostRequest,
-            current: hostCurrent, register_command: hostRegisterCommand,
-            data_dir: strings.pointer(at: data), cache_dir: strings.pointer(at: cache),
-            select_media_taps: hostSelectMediaTaps, run_command: hostRunCommand,
-            select_pcm_format: hostSelectPCMFormat,
-            language: translations.language, translate: hostTranslate,
-            read_json: PluginJSONReading.function, write_json_string: PluginJSONWriting.function
-        ))
-        table.pointee.host_data = Unmanaged.passRetained(self).toOpaque() // never released: see above
+        table.initialize(
+            to: oton_host(
+                struct_size: UInt32(MemoryLayout<oton_host>.size),
+                abi_major: OTON_ABI_MAJOR, abi_minor: OTON_ABI_MINOR, reserved: 0,
+                host_version: strings.pointer(at: version), host_data: nil,
+                log: hostLog, event_kind: hostEventKind, publish: hostPublish, request: hostRequest,
+                current: hostCurrent, register_command: hostRegisterCommand,
+                data_dir: strings.pointer(at: data), cache_dir: strings.pointer(at: cache),
+                select_media_taps: hostSelectMediaTaps, run_command: hostRunCommand,
+                select_pcm_format: hostSelectPCMFormat,
+                language: translations.language, translate: hostTranslate,
+                read_json: PluginJSONReading.function, write_json_string: PluginJSONWriting.function
+            ))
+        table.pointee.host_data = Unmanaged.passRetained(self).toOpaque()  // never released: see above
     }
 
     /// After this, every host function answers OTON_ERR_FAILED and does nothing.
@@ -96,7 +99,8 @@ package final class PluginHostContext: @unchecked Sendable {
 
     package func selectPCMFormat(_ request: UnsafePointer<oton_pcm_format_request>?) -> oton_status {
         guard let request, let wanted = ABIStructReader.read(request, minimum: OTON_PCM_FORMAT_REQUEST_SIZE_1_3),
-              let choice = PCMFormatChoice.validated(sampleFormat: wanted.sample_format, rate: wanted.rate, channels: wanted.channels) else {
+            let choice = PCMFormatChoice.validated(sampleFormat: wanted.sample_format, rate: wanted.rate, channels: wanted.channels)
+        else {
             return OTON_ERR_INVALID
         }
         lock.lock(); defer { lock.unlock() }
@@ -156,7 +160,7 @@ package final class PluginHostContext: @unchecked Sendable {
         var fields: [(key: String, value: String)] = []
         if header.field_count > 0 {
             guard header.field_count <= 1024, let list = header.fields else { return OTON_ERR_INVALID }
-            for index in 0 ..< Int(header.field_count) {
+            for index in 0..<Int(header.field_count) {
                 guard let key = list[index].key, let value = list[index].value else { return OTON_ERR_INVALID }
                 fields.append((String(cString: key), String(cString: value)))
             }
@@ -211,10 +215,11 @@ extension PluginHostContext {
         let callback = CommandCallback(done: done, user: user)
         let replies = self.replies
         gateway.run(request) { [self] ok, json in
-            let queued = replies?.perform { [self] in
-                endWaiting()
-                json.withCString { callback.done?(callback.user, ok ? OTON_OK : OTON_ERR_FAILED, $0) }
-            } ?? false
+            let queued =
+                replies?.perform { [self] in
+                    endWaiting()
+                    json.withCString { callback.done?(callback.user, ok ? OTON_OK : OTON_ERR_FAILED, $0) }
+                } ?? false
             if !queued {
                 endWaiting()
                 logger.debug("[\(pluginID)] the reply to \"\(request.name)\" came after the plugin stopped")
@@ -260,7 +265,8 @@ private let hostRequest: @convention(c) (UnsafePointer<oton_host>?, UnsafePointe
     return context.request(request)
 }
 
-private let hostCurrent: @convention(c) (UnsafePointer<oton_host>?, oton_event_kind, oton_event_visitor?, UnsafeMutableRawPointer?) -> oton_status = { host, kind, visitor, user in
+private let hostCurrent: @convention(c) (UnsafePointer<oton_host>?, oton_event_kind, oton_event_visitor?, UnsafeMutableRawPointer?) -> oton_status = {
+    host, kind, visitor, user in
     guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
     guard let visitor else { return OTON_ERR_INVALID }
     guard let frozen = context.bus.current(kind) else { return OTON_ERR_UNSUPPORTED }
@@ -272,8 +278,9 @@ private let hostRegisterCommand: @convention(c) (UnsafePointer<oton_host>?, Unsa
     guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
     guard let decl, let declared = ABIStructReader.read(decl, minimum: OTON_COMMAND_DECL_SIZE_1_0) else { return OTON_ERR_INVALID }
     guard let name = declared.name else { return OTON_ERR_INVALID }
-    let command = PluginManifest.Command(name: String(cString: name), usage: declared.usage.map { String(cString: $0) } ?? String(cString: name),
-                                         help: declared.help.map { String(cString: $0) } ?? "")
+    let command = PluginManifest.Command(
+        name: String(cString: name), usage: declared.usage.map { String(cString: $0) } ?? String(cString: name),
+        help: declared.help.map { String(cString: $0) } ?? "")
     // The same rule and caps as for descriptors and isolated plugins (CommandRule).
     switch context.commands.register(command, for: context.pluginID, logger: context.logger) {
     case .registered: return OTON_OK
@@ -287,13 +294,15 @@ private let hostSelectMediaTaps: @convention(c) (UnsafePointer<oton_host>?, oton
     return context.selectMediaTaps(taps)
 }
 
-private let hostRunCommand: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, oton_command_done_fn?, UnsafeMutableRawPointer?) -> oton_status = { host, name, arguments, done, user in
-    guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
-    switch PluginCommandGateway.request(name: name, argumentsJSON: arguments) {
-    case let .success(request): return context.runCommand(request, done: done, user: user)
-    case let .failure(error): return error.status
+private let hostRunCommand:
+    @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, oton_command_done_fn?, UnsafeMutableRawPointer?) -> oton_status = {
+        host, name, arguments, done, user in
+        guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
+        switch PluginCommandGateway.request(name: name, argumentsJSON: arguments) {
+        case let .success(request): return context.runCommand(request, done: done, user: user)
+        case let .failure(error): return error.status
+        }
     }
-}
 
 private let hostSelectPCMFormat: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<oton_pcm_format_request>?) -> oton_status = { host, format in
     guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }

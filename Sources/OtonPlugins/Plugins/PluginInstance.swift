@@ -1,9 +1,9 @@
 import Foundation
-import PluginAPI
-import Synchronization
 import OtonEvents
 import OtonJSON
 import OtonMedia
+import PluginAPI
+import Synchronization
 
 /// The reply of a control command answered by a plugin.
 public struct CommandReply: Equatable, Sendable {
@@ -57,8 +57,9 @@ package final class PluginInstance: MailboxConsumer, @unchecked Sendable {
         guard let created else {
             error[errorSize - 1] = 0
             let reason = String(cString: error)
-            throw .createFailed(path: library.path, id: library.manifest.id,
-                                reason: reason.isEmpty ? PluginLoadError.noReasonGiven : reason)
+            throw .createFailed(
+                path: library.path, id: library.manifest.id,
+                reason: reason.isEmpty ? PluginLoadError.noReasonGiven : reason)
         }
         instance = created
         mailbox.start(consumer: self)
@@ -133,9 +134,10 @@ package final class PluginInstance: MailboxConsumer, @unchecked Sendable {
     package func destroy(timeout: Double? = nil) -> Bool {
         let instance = self.instance
         let destroy = library.descriptor.destroy
-        let finished = mailbox.close(after: { [self] in
-            inside(.destroy) { destroy?(instance) }
-        }, timeout: timeout)
+        let finished = mailbox.close(
+            after: { [self] in
+                inside(.destroy) { destroy?(instance) }
+            }, timeout: timeout)
         context.deactivate()
         return finished
     }

@@ -1,7 +1,7 @@
 import Foundation
 import OtonJSON
-import PluginAPI
 import OtonSupport
+import PluginAPI
 
 /// ABI 1.5's `oton_host.read_json`: a C plugin reads its config and a command's arguments by path
 /// (``JSONPathReader``, which reads with the bundled plugins' ``PluginConfigReader``: one set of
@@ -12,16 +12,21 @@ import OtonSupport
 /// Sendable.
 package enum PluginJSONReading {
     /// The C function of the table (`hostReadJSON`).
-    package static let function: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-                                         UnsafeMutablePointer<oton_json_value>?, UnsafeMutablePointer<CChar>?, Int) -> oton_status = { host, json, path, value, error, errorSize in
-        // A table that went dead answers as its other functions do.
-        guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
-        return read(json: json, path: path, value: value, error: error, errorSize: errorSize, catalogue: context.translations.catalogue)
-    }
+    package static let function:
+        @convention(c) (
+            UnsafePointer<oton_host>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+            UnsafeMutablePointer<oton_json_value>?, UnsafeMutablePointer<CChar>?, Int
+        ) -> oton_status = { host, json, path, value, error, errorSize in
+            // A table that went dead answers as its other functions do.
+            guard let context = PluginHostContext.from(host) else { return OTON_ERR_FAILED }
+            return read(json: json, path: path, value: value, error: error, errorSize: errorSize, catalogue: context.translations.catalogue)
+        }
 
     /// The whole call; `catalogue` translates the error.
-    package static func read(json: UnsafePointer<CChar>?, path: UnsafePointer<CChar>?, value: UnsafeMutablePointer<oton_json_value>?,
-                     error: UnsafeMutablePointer<CChar>?, errorSize: Int, catalogue: MessageCatalogue) -> oton_status {
+    package static func read(
+        json: UnsafePointer<CChar>?, path: UnsafePointer<CChar>?, value: UnsafeMutablePointer<oton_json_value>?,
+        error: UnsafeMutablePointer<CChar>?, errorSize: Int, catalogue: MessageCatalogue
+    ) -> oton_status {
         func refuse(_ status: oton_status, _ message: String, _ values: [String: String] = [:]) -> oton_status {
             write(catalogue.tr(message, values), into: error, size: errorSize)
             return status
@@ -33,8 +38,9 @@ package enum PluginJSONReading {
             return refuse(OTON_ERR_INVALID, N_("read_json needs value->struct_size set to sizeof(oton_json_value)"))
         }
         guard let want = want(value.pointee) else {
-            return refuse(OTON_ERR_INVALID, N_("read_json cannot read type {type} with the range {minimum} to {maximum}"),
-                          ["type": String(value.pointee.type), "minimum": "\(value.pointee.minimum)", "maximum": "\(value.pointee.maximum)"])
+            return refuse(
+                OTON_ERR_INVALID, N_("read_json cannot read type {type} with the range {minimum} to {maximum}"),
+                ["type": String(value.pointee.type), "minimum": "\(value.pointee.minimum)", "maximum": "\(value.pointee.maximum)"])
         }
         // Read no further than the parser would: a longer text is refused as too large without being copied whole.
         let length = strnlen(json, PluginConfigReader.maxBytes + 1)
@@ -88,13 +94,14 @@ package enum PluginJSONReading {
         case OTON_JSON_NUMBER:
             if anyRange { return .number(nil) }
             guard minimum.isFinite, maximum.isFinite, minimum <= maximum else { return nil }
-            return .number(minimum ... maximum)
+            return .number(minimum...maximum)
         case OTON_JSON_INTEGER:
             if anyRange { return .integer(nil) }
             // Whole bounds inside what an Int64 holds (2^63 itself is not).
             guard minimum.isFinite, maximum.isFinite, minimum <= maximum, minimum == minimum.rounded(), maximum == maximum.rounded(),
-                  minimum >= -9.223372036854775808e18, maximum < 9.223372036854775808e18 else { return nil }
-            return .integer(Int(minimum) ... Int(maximum))
+                minimum >= -9.223372036854775808e18, maximum < 9.223372036854775808e18
+            else { return nil }
+            return .integer(Int(minimum)...Int(maximum))
         default:
             return nil
         }
@@ -107,7 +114,7 @@ package enum PluginJSONReading {
         var cut = min(all.count, size - 1)
         // Never between a character's bytes: back off while the cut would land on a continuation byte.
         while cut > 0, cut < all.count, all[cut] & 0xC0 == 0x80 { cut -= 1 }
-        let bytes = Array(all[0 ..< cut])
+        let bytes = Array(all[0..<cut])
         bytes.withUnsafeBufferPointer { source in
             if let base = source.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: source.count) }
         }

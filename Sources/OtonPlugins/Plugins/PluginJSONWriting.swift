@@ -11,14 +11,19 @@ package enum PluginJSONWriting {
     package static let maximumInputBytes = 1 << 20
 
     /// The C function of the table.
-    package static let function: @convention(c) (UnsafePointer<oton_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int,
-                                                 UnsafeMutablePointer<Int>?) -> oton_status = { host, text, out, outSize, length in
-        guard PluginHostContext.from(host) != nil else { return OTON_ERR_FAILED }
-        return write(text: text, out: out, outSize: outSize, length: length)
-    }
+    package static let function:
+        @convention(c) (
+            UnsafePointer<oton_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int,
+            UnsafeMutablePointer<Int>?
+        ) -> oton_status = { host, text, out, outSize, length in
+            guard PluginHostContext.from(host) != nil else { return OTON_ERR_FAILED }
+            return write(text: text, out: out, outSize: outSize, length: length)
+        }
 
-    package static func write(text: UnsafePointer<CChar>?, out: UnsafeMutablePointer<CChar>?, outSize: Int,
-                              length: UnsafeMutablePointer<Int>?) -> oton_status {
+    package static func write(
+        text: UnsafePointer<CChar>?, out: UnsafeMutablePointer<CChar>?, outSize: Int,
+        length: UnsafeMutablePointer<Int>?
+    ) -> oton_status {
         guard let text, out != nil || outSize == 0 else { return OTON_ERR_INVALID }
         let count = strnlen(text, maximumInputBytes)
         let string = String(decoding: UnsafeRawBufferPointer(start: text, count: count), as: UTF8.self)

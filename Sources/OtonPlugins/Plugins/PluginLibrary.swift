@@ -1,7 +1,7 @@
 import Foundation
+import OtonEvents
 import PluginAPI
 import Synchronization
-import OtonEvents
 
 /// A plugin shared library, opened once and never closed, with its
 /// descriptor validated: entry symbol, ABI version, required fields.
@@ -27,7 +27,7 @@ public final class PluginLibrary: @unchecked Sendable {
     /// built against one header and declaring another's minor.
     public static func descriptorSize(abiMinor: UInt32) -> Int {
         switch abiMinor {
-        case 0 ... 5: Int(OTON_DESCRIPTOR_SIZE_1_0)
+        case 0...5: Int(OTON_DESCRIPTOR_SIZE_1_0)
         default: MemoryLayout<oton_plugin_descriptor>.size
         }
     }
@@ -138,10 +138,12 @@ public final class PluginLibrary: @unchecked Sendable {
         // plugin was built for an older minor, longer when for a newer one.
         let stride = ABIStructReader.declaredSize(base)
         guard stride >= Int(OTON_COMMAND_DECL_SIZE_1_0), stride <= 4096, d.command_count <= 256 else {
-            throw .invalidField(path: path, field: "commands", reason: "struct_size \(stride) (at least \(OTON_COMMAND_DECL_SIZE_1_0)) or count \(d.command_count) (at most 256) is out of range")
+            throw .invalidField(
+                path: path, field: "commands",
+                reason: "struct_size \(stride) (at least \(OTON_COMMAND_DECL_SIZE_1_0)) or count \(d.command_count) (at most 256) is out of range")
         }
         var out: [PluginManifest.Command] = []
-        for index in 0 ..< Int(d.command_count) {
+        for index in 0..<Int(d.command_count) {
             let decl = ABIStructReader.zeroExtended(UnsafeRawPointer(base).advanced(by: index * stride), size: stride, as: oton_command_decl.self)
             let command = try CommandName.validated(decl, path: path)
             out.append(command)

@@ -24,10 +24,10 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
     public var path: String {
         switch self {
         case let .unsafeFile(path, _), let .notRegularFile(path, _), let .notFound(path, _), let .openFailed(path, _), let .missingEntry(path),
-             let .nullDescriptor(path), let .descriptorTooSmall(path, _, _), let .majorMismatch(path, _, _),
-             let .newerMinor(path, _, _), let .missingField(path, _), let .invalidField(path, _, _),
-             let .duplicateID(path, _, _), let .idMismatch(path, _, _), let .createFailed(path, _, _),
-             let .crashedStarting(path, _, _), let .settingsRefused(path, _, _):
+            let .nullDescriptor(path), let .descriptorTooSmall(path, _, _), let .majorMismatch(path, _, _),
+            let .newerMinor(path, _, _), let .missingField(path, _), let .invalidField(path, _, _),
+            let .duplicateID(path, _, _), let .idMismatch(path, _, _), let .createFailed(path, _, _),
+            let .crashedStarting(path, _, _), let .settingsRefused(path, _, _):
             path
         }
     }
@@ -63,7 +63,9 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
             tr("plugins.json says id \"{configured}\" but the library declares \"{declared}\"", ["configured": configured, "declared": declared])
         case let .createFailed(_, id, reason): tr("{plugin} failed to start: {reason}", ["plugin": id, "reason": reason])
         case let .settingsRefused(_, id, problems):
-            tr("{plugin} was not started: its config does not match the settings it declares: {problems}", ["plugin": id, "problems": problems.joined(separator: "; ")])
+            tr(
+                "{plugin} was not started: its config does not match the settings it declares: {problems}",
+                ["plugin": id, "problems": problems.joined(separator: "; ")])
         case let .crashedStarting(_, id, signal):
             tr("{plugin} crashed while starting ({signal}) in its isolated process; oton goes on without it", ["plugin": id, "signal": signal])
         }
@@ -73,7 +75,9 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
         func tr(_ message: String, _ values: [String: String] = [:]) -> String { catalogue.tr(message, values) }
         return switch self {
         case .unsafeFile:
-            tr("make the file and every directory above it yours (or root's) and writable by you only (chmod go-w FILE DIR); in a shared directory such as /tmp, use a subdirectory you own")
+            tr(
+                "make the file and every directory above it yours (or root's) and writable by you only (chmod go-w FILE DIR); in a shared directory such as /tmp, use a subdirectory you own"
+            )
         case .notRegularFile: tr("point \"path\" at the plugin's shared library file itself")
         case .notFound: tr("build it (swift build -c release) or fix \"path\" in plugins.json")
         case .openFailed: tr("check that it is a shared library for this machine and that its own libraries are installed (ldd FILE)")
@@ -83,14 +87,20 @@ public enum PluginLoadError: Error, Equatable, Sendable, CustomStringConvertible
         case .duplicateID: tr("enable only one of the two in plugins.json")
         case .idMismatch: tr("correct \"id\" in plugins.json to the id the plugin declares (oton plugins inspect FILE)")
         case let .createFailed(_, _, reason) where reason == PluginLoadError.noReasonGiven:
-            tr("the plugin refused to start without saying why: look for its own lines in the log (--log-level debug), ask its author, or disable it in plugins.json")
+            tr(
+                "the plugin refused to start without saying why: look for its own lines in the log (--log-level debug), ask its author, or disable it in plugins.json"
+            )
         case let .createFailed(_, _, reason) where reason.hasPrefix(PluginLoadError.directoryReasonPrefix):
             tr("make the directory's parent writable by you (or set XDG_DATA_HOME / XDG_CACHE_HOME to a directory you own), or disable the plugin")
         case .createFailed: tr("fix the plugin's \"config\" in plugins.json as the reason says, or disable it")
         case .settingsRefused:
-            tr("fix its \"config\" in plugins.json as each problem says: oton plugins inspect FILE lists the settings, oton plugins set ID KEY VALUE writes one")
+            tr(
+                "fix its \"config\" in plugins.json as each problem says: oton plugins inspect FILE lists the settings, oton plugins set ID KEY VALUE writes one"
+            )
         case .crashedStarting:
-            tr("the crash is in the plugin, not in its config: report it to its author with the crash line above, or disable it in plugins.json; it is not restarted")
+            tr(
+                "the crash is in the plugin, not in its config: report it to its author with the crash line above, or disable it in plugins.json; it is not restarted"
+            )
         }
     }
 

@@ -1,11 +1,11 @@
 import Foundation
 import Logging
+import OtonEvents
+import OtonMedia
+import OtonStations
+import OtonSupport
 import PluginAPI
 import Synchronization
-import OtonSupport
-import OtonEvents
-import OtonStations
-import OtonMedia
 
 /// Loads the plugins plugins.json names, creates them, subscribes them to
 /// the bus, routes their commands, and destroys them in order at the end.
@@ -80,11 +80,13 @@ public final class PluginManager: @unchecked Sendable {
     /// What start() did with each entry, in order.
     public var reports: [Report] { loaded.withLock { $0.reports } }
 
-    public init(bus: PluginBus, requests: any PlayerRequestSink, directories: Directories = .fromEnvironment(),
-                logger: Logger = Logger(label: "oton.plugins"), mailboxLimits: Mailbox.Limits = Mailbox.Limits(),
-                searchDirectories: [String] = PluginSearchPath.standard,
-                shutdownTimeout: Double = OtonConfig.defaultShutdownTimeout,
-                translations: PluginTranslations = .shared) {
+    public init(
+        bus: PluginBus, requests: any PlayerRequestSink, directories: Directories = .fromEnvironment(),
+        logger: Logger = Logger(label: "oton.plugins"), mailboxLimits: Mailbox.Limits = Mailbox.Limits(),
+        searchDirectories: [String] = PluginSearchPath.standard,
+        shutdownTimeout: Double = OtonConfig.defaultShutdownTimeout,
+        translations: PluginTranslations = .shared
+    ) {
         self.translations = translations
         // A plugin that writes to a socket or pipe whose reader left (an HTTP server that hung up,
         // a closed D-Bus connection, TLS over a reset socket) gets EPIPE, an error it can handle;
@@ -121,15 +123,18 @@ public final class PluginManager: @unchecked Sendable {
                     if let other = isolated.first(where: { $0.id == entry.id }) {
                         throw .duplicateID(path: path, id: entry.id, loadedFrom: other.path)
                     }
-                    let plugin = try IsolatedPlugin(entry: entry, path: path, bus: bus, requests: requests, commands: commands,
-                                                    gateway: gateway, logger: logger, directories: directories, mailboxLimits: mailboxLimits)
+                    let plugin = try IsolatedPlugin(
+                        entry: entry, path: path, bus: bus, requests: requests, commands: commands,
+                        gateway: gateway, logger: logger, directories: directories, mailboxLimits: mailboxLimits)
                     loaded.withLock {
                         $0.isolated.append(plugin)
                         $0.reports.append(Report(id: entry.id, path: path, status: .running(plugin.manifest)))
                     }
                     logger.info("plugin \(entry.id) \(plugin.manifest.version) started in its own process")
                     if plugin.manifest.hasFilter {
-                        logger.warning("\(tr("plugin {plugin}: its audio filter cannot run isolated (the audio thread cannot wait for another process), so it runs without it; \"isolation\": \"in-process\" in plugins.json lets it filter", ["plugin": entry.id]))")
+                        logger.warning(
+                            "\(tr("plugin {plugin}: its audio filter cannot run isolated (the audio thread cannot wait for another process), so it runs without it; \"isolation\": \"in-process\" in plugins.json lets it filter", ["plugin": entry.id]))"
+                        )
                     }
                     continue
                 }
@@ -203,7 +208,7 @@ public final class PluginManager: @unchecked Sendable {
         guard manifest.hasOnEvent else { return .only([]) }
         if manifest.consumes.contains("*") { return .all }
         var kinds = Set(manifest.consumes.compactMap { bus.registry.kind(for: $0) })
-        kinds.insert(OTON_EVENT_DROPPED) // losses are announced to everyone
+        kinds.insert(OTON_EVENT_DROPPED)  // losses are announced to everyone
         return .only(kinds)
     }
 
@@ -218,8 +223,9 @@ public final class PluginManager: @unchecked Sendable {
         }
         defer { made += missing.reversed() }
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw .createFailed(path: path, id: id, reason: PluginLoadError.directoryReasonPrefix + "\(directory): \(error.localizedDescription)")
         }
@@ -291,7 +297,9 @@ public final class PluginManager: @unchecked Sendable {
                 logger.debug("plugin \(instance.id) destroyed")
             } else {
                 let call = instance.currentCall?.name ?? "its queue"
-                logger.error("\(tr("plugin {plugin} did not finish within {seconds} s at shutdown (still in {call}); abandoned: its thread is left behind and oton exits without it", ["plugin": instance.id, "seconds": Self.seconds(shutdownTimeout), "call": call]))")
+                logger.error(
+                    "\(tr("plugin {plugin} did not finish within {seconds} s at shutdown (still in {call}); abandoned: its thread is left behind and oton exits without it", ["plugin": instance.id, "seconds": Self.seconds(shutdownTimeout), "call": call]))"
+                )
                 abandoned.append(instance.id)
             }
             commands.removeAll(of: instance.id)
@@ -300,7 +308,9 @@ public final class PluginManager: @unchecked Sendable {
             bus.unsubscribe(id: plugin.id)
             holding.withLock { $0 = plugin.id }
             if !plugin.destroy(timeout: half) {
-                logger.error("\(tr("plugin {plugin} did not finish within {seconds} s at shutdown; its process was killed", ["plugin": plugin.id, "seconds": Self.seconds(shutdownTimeout)]))")
+                logger.error(
+                    "\(tr("plugin {plugin} did not finish within {seconds} s at shutdown; its process was killed", ["plugin": plugin.id, "seconds": Self.seconds(shutdownTimeout)]))"
+                )
                 abandoned.append(plugin.id)
             }
             commands.removeAll(of: plugin.id)

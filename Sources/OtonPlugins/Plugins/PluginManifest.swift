@@ -36,7 +36,11 @@ public struct PluginManifest: Equatable, Sendable {
     /// It has an in-place filter of the sound heard (ABI 1.6 `filter`).
     public var hasFilter: Bool
 
-    package init(path: String, id: String, name: String, version: String, description: String, abiMajor: UInt32, abiMinor: UInt32, descriptorSize: Int, consumes: [String], mediaTaps: UInt32, commands: [Command], hasOnEvent: Bool, hasOnMedia: Bool, hasOnCommand: Bool, settings: [PluginSetting] = [], hasFilter: Bool = false) {
+    package init(
+        path: String, id: String, name: String, version: String, description: String, abiMajor: UInt32, abiMinor: UInt32, descriptorSize: Int,
+        consumes: [String], mediaTaps: UInt32, commands: [Command], hasOnEvent: Bool, hasOnMedia: Bool, hasOnCommand: Bool, settings: [PluginSetting] = [],
+        hasFilter: Bool = false
+    ) {
         self.path = path
         self.id = id
         self.name = name

@@ -8,8 +8,10 @@ import Foundation
 /// 3. the user's plugin directory, `$XDG_DATA_HOME/oton/plugins` (default `~/.local/share/oton/plugins`).
 public enum PluginSearchPath {
     /// The directories for an executable in `executableDirectory` and the given environment.
-    public static func directories(executableDirectory: String?,
-                                   environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    public static func directories(
+        executableDirectory: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String] {
         var result: [String] = []
         if let executableDirectory {
             result.append(executableDirectory)

@@ -20,8 +20,10 @@ public struct PluginSetting: Equatable, Sendable {
     /// A password or a token: its value is never shown.
     public var secret: Bool
 
-    package init(key: String, kind: Kind, help: String, defaultValue: JSONValue? = nil, choices: [String] = [],
-                 range: ClosedRange<Double>? = nil, required: Bool = false, secret: Bool = false) {
+    package init(
+        key: String, kind: Kind, help: String, defaultValue: JSONValue? = nil, choices: [String] = [],
+        range: ClosedRange<Double>? = nil, required: Bool = false, secret: Bool = false
+    ) {
         self.key = key
         self.kind = kind
         self.help = help

@@ -1,6 +1,6 @@
-import PluginAPI
 import Foundation
 import OtonJSON
+import PluginAPI
 
 /// Reads and checks the settings a descriptor declares (ABI 1.6): the loader refuses a plugin whose
 /// declarations are themselves wrong, so that a config is only ever checked against sound ones.
@@ -13,10 +13,12 @@ package enum PluginSettingsReader {
         guard let base = d.settings else { throw .missingField(path: path, field: "settings (setting_count is \(d.setting_count))") }
         let stride = ABIStructReader.declaredSize(base)
         guard stride >= Int(OTON_SETTING_DECL_SIZE_1_6), stride <= 4096, d.setting_count <= maximumCount else {
-            throw .invalidField(path: path, field: "settings", reason: "struct_size \(stride) (at least \(OTON_SETTING_DECL_SIZE_1_6)) or count \(d.setting_count) (at most \(maximumCount)) is out of range")
+            throw .invalidField(
+                path: path, field: "settings",
+                reason: "struct_size \(stride) (at least \(OTON_SETTING_DECL_SIZE_1_6)) or count \(d.setting_count) (at most \(maximumCount)) is out of range")
         }
         var out: [PluginSetting] = []
-        for index in 0 ..< Int(d.setting_count) {
+        for index in 0..<Int(d.setting_count) {
             let decl = ABIStructReader.zeroExtended(UnsafeRawPointer(base).advanced(by: index * stride), size: stride, as: oton_setting_decl.self)
             let setting = try setting(decl, path: path)
             guard !out.contains(where: { $0.key == setting.key }) else {
@@ -55,12 +57,13 @@ package enum PluginSettingsReader {
             guard decl.minimum.isFinite, decl.maximum.isFinite, decl.minimum <= decl.maximum else {
                 throw invalid("minimum \(decl.minimum) and maximum \(decl.maximum) are not a range")
             }
-            range = decl.minimum ... decl.maximum
+            range = decl.minimum...decl.maximum
         }
         let choices = PluginLibrary.readStringList(decl.choices)
         guard choices.isEmpty || kind == .string else { throw invalid("choices are for STRING settings") }
-        var setting = PluginSetting(key: key, kind: kind, help: decl.help.map { String(cString: $0) } ?? "", choices: choices, range: range,
-                                    required: decl.flags & OTON_SETTING_REQUIRED != 0, secret: decl.flags & OTON_SETTING_SECRET != 0)
+        var setting = PluginSetting(
+            key: key, kind: kind, help: decl.help.map { String(cString: $0) } ?? "", choices: choices, range: range,
+            required: decl.flags & OTON_SETTING_REQUIRED != 0, secret: decl.flags & OTON_SETTING_SECRET != 0)
         if let defaultPointer = decl.default_json {
             let text = String(cString: defaultPointer)
             guard let value = try? JSONParser(maxBytes: 64 << 10).parse(Data(text.utf8)) else { throw invalid("default_json \(text) is not JSON") }

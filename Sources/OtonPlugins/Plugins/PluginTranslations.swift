@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import OtonSupport
+import Synchronization
 
 /// What ABI 1.4 gives plugins of the user's language: `oton_host.language` and the C strings
 /// `oton_host.translate` returns. One per catalogue (``shared`` for the process's own), handed to

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Resolves a plugin path component by component with `lstat`, following
@@ -87,7 +87,7 @@ package struct SecurePathWalk {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink(link, &buffer, buffer.count - 1)
         guard count > 0 else { throw refused("cannot read the link \(link): \(String(cString: strerror(errno)))") }
-        let target = String(decoding: buffer[0 ..< count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         pending = Self.components(target) + pending
         if target.hasPrefix("/") {
             current = "/"

@@ -6,7 +6,7 @@ package enum HostileConfigs {
     /// Each a complete config object, as JSON text the host could hand over.
     package static var all: [(name: String, json: String)] {
         var nested = "1"
-        for _ in 0 ..< 64 { nested = "{\"a\":[\(nested)]}" }
+        for _ in 0..<64 { nested = "{\"a\":[\(nested)]}" }
         let commonKeys = ["file", "path", "directory", "url", "token", "action", "format", "seconds", "volume", "enabled", "log"]
         func every(_ value: String) -> String {
             "{" + commonKeys.sorted().map { JSONText.quoted($0) + ":" + value }.joined(separator: ",") + "}"
@@ -29,7 +29,7 @@ package enum HostileConfigs {
     /// 4 MiB in one string and 20,000 keys.
     package static var huge: String {
         let long = String(repeating: "x", count: 4 << 20)
-        let keys = (0 ..< 20_000).map { String(format: "\"key%05d\":%d", $0, $0) }.joined(separator: ",")
+        let keys = (0..<20_000).map { String(format: "\"key%05d\":%d", $0, $0) }.joined(separator: ",")
         return "{\"huge\":\"\(long)\",\(keys)}"
     }
 }

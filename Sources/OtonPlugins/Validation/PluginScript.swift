@@ -1,6 +1,6 @@
 import Foundation
-import OtonJSON
 import OtonEvents
+import OtonJSON
 import PluginAPI
 
 /// What `oton plugins run` feeds a plugin, one JSON object a line: an event as `--events` and
@@ -48,9 +48,12 @@ package enum PluginScriptStep {
                     }
                 }
                 let payloadKeys = BusEvent.Payload.keys(of: kind)
-                steps.append(.event(BusEvent(kind: kind, name: name, source: event["source"]?.stringValue ?? "host",
-                                             payload: BusEvent.Payload(kind: kind, fields: fields),
-                                             extraFields: fields.filter { !payloadKeys.contains($0.key) })))
+                steps.append(
+                    .event(
+                        BusEvent(
+                            kind: kind, name: name, source: event["source"]?.stringValue ?? "host",
+                            payload: BusEvent.Payload(kind: kind, fields: fields),
+                            extraFields: fields.filter { !payloadKeys.contains($0.key) })))
             } else {
                 throw refuse("give an event ({\"kind\": …, \"fields\": {…}}), a command ({\"command\": …, \"args\": […]}) or {\"audio\": true}")
             }

@@ -67,14 +67,18 @@ package struct PluginScriptRun {
     /// `--audio` as PCM buffers of 4096 frames in the format the instance chose (16-bit or float).
     private func packets(for instance: PluginInstance) throws(ValidationFailure) -> [MediaPacket] {
         guard let audio else { throw ValidationFailure(reason: "the script asks for audio, but no --audio WAV file was given") }
-        guard instance.context.selectedTaps & OTON_TAP_PCM != 0 else { throw ValidationFailure(reason: "the plugin takes no PCM (its taps do not include pcm): --audio has nowhere to go") }
+        guard instance.context.selectedTaps & OTON_TAP_PCM != 0 else {
+            throw ValidationFailure(reason: "the plugin takes no PCM (its taps do not include pcm): --audio has nowhere to go")
+        }
         let choice = instance.context.selectedPCMFormat
         if (choice.rate != 0 && choice.rate != audio.rate) || (choice.channels != 0 && choice.channels != audio.channels) {
-            throw ValidationFailure(reason: "the plugin asks for PCM at \(choice.rate) Hz, \(choice.channels) channels; give a WAV file of that rate and channel count")
+            throw ValidationFailure(
+                reason: "the plugin asks for PCM at \(choice.rate) Hz, \(choice.channels) channels; give a WAV file of that rate and channel count")
         }
         let float = choice.sampleFormat == OTON_SAMPLE_F32LE
-        let format = MediaFormat(tap: OTON_TAP_PCM, caps: "audio/x-raw, format=(string)\(float ? "F32LE" : "S16LE"), rate=(int)\(audio.rate), channels=(int)\(audio.channels)",
-                                 sampleFormat: float ? OTON_SAMPLE_F32LE : OTON_SAMPLE_S16LE, rate: audio.rate, channels: audio.channels, pcmChoice: choice)
+        let format = MediaFormat(
+            tap: OTON_TAP_PCM, caps: "audio/x-raw, format=(string)\(float ? "F32LE" : "S16LE"), rate=(int)\(audio.rate), channels=(int)\(audio.channels)",
+            sampleFormat: float ? OTON_SAMPLE_F32LE : OTON_SAMPLE_S16LE, rate: audio.rate, channels: audio.channels, pcmChoice: choice)
         let frameBytes = Int(audio.channels) * 2
         let chunk = 4096 * frameBytes
         var packets: [MediaPacket] = []
@@ -82,7 +86,7 @@ package struct PluginScriptRun {
         var start = 0
         while start < audio.samples.count {
             let end = min(audio.samples.count, start + chunk)
-            var bytes = Array(audio.samples[start ..< end])
+            var bytes = Array(audio.samples[start..<end])
             if float {
                 var converted = [UInt8]()
                 converted.reserveCapacity(bytes.count * 2)
@@ -94,10 +98,12 @@ package struct PluginScriptRun {
             }
             let timestamp = Int64(Double(start / frameBytes) / Double(audio.rate) * 1e9)
             let flags: UInt32 = start == 0 ? OTON_MEDIA_FLAG_NEW_CONNECTION | OTON_MEDIA_FLAG_FORMAT_CHANGED : 0
-            packets.append(bytes.withUnsafeBytes { raw in
-                MediaPacket(format: format, copying: raw.baseAddress, count: raw.count, flags: flags,
-                            presentationNanoseconds: timestamp, offset: offset, connection: 1)
-            })
+            packets.append(
+                bytes.withUnsafeBytes { raw in
+                    MediaPacket(
+                        format: format, copying: raw.baseAddress, count: raw.count, flags: flags,
+                        presentationNanoseconds: timestamp, offset: offset, connection: 1)
+                })
             offset += UInt64(bytes.count)
             start = end
         }

@@ -26,17 +26,24 @@ extension PluginValidator {
         while LeakCheck.threads() > threadsBefore + LeakCheck.spareThreads, DispatchTime.now() < deadline { usleep(10_000) }
         let descriptors = LeakCheck.openDescriptors() - descriptorsBefore
         if descriptors > LeakCheck.spareDescriptors {
-            throw ValidationFailure(reason: "\(descriptors) file descriptors opened since create() are still open after destroy(): close every file, socket and pipe the instance opened, at the latest in destroy()")
+            throw ValidationFailure(
+                reason:
+                    "\(descriptors) file descriptors opened since create() are still open after destroy(): close every file, socket and pipe the instance opened, at the latest in destroy()"
+            )
         }
         let threads = LeakCheck.threads() - threadsBefore
         if threads > LeakCheck.spareThreads {
-            throw ValidationFailure(reason: "\(threads) threads started since create() still run after destroy(): stop and join every thread the instance started in destroy()")
+            throw ValidationFailure(
+                reason: "\(threads) threads started since create() still run after destroy(): stop and join every thread the instance started in destroy()")
         }
         return .pass(note: notes.isEmpty ? "nothing to measure: no events, taps or commands" : notes.joined(separator: "; "))
     }
 
     private func growthFailure(_ growth: Int, over count: Int, _ what: String, allowed: Int, _ advice: String) -> ValidationFailure {
-        ValidationFailure(reason: "the heap grew by \(LeakCheck.shown(growth)) over \(count) \(what) (\(growth / max(count, 1)) bytes each; at most \(allowed) allowed): \(advice)")
+        ValidationFailure(
+            reason:
+                "the heap grew by \(LeakCheck.shown(growth)) over \(count) \(what) (\(growth / max(count, 1)) bytes each; at most \(allowed) allowed): \(advice)"
+        )
     }
 
     /// Events in rounds, each waited for: the mailbox must deliver every event, not drop it for falling behind.
@@ -62,7 +69,7 @@ extension PluginValidator {
         // thread's first allocation, a busy machine's timing) in one only. The smaller growth counts.
         var growth = Int.max
         var delivered = 0
-        for round in 1 ... 2 {
+        for round in 1...2 {
             let dropsBefore = instance.mailbox.dropCounts.events
             let before = LeakCheck.heapInUse()
             phase("on_event storm \(round) of 2 for the leak check")
@@ -73,8 +80,9 @@ extension PluginValidator {
         }
         guard delivered > 0 else { return nil }
         if growth > delivered * LeakCheck.bytesPerEvent {
-            throw growthFailure(growth, over: delivered, "events", allowed: LeakCheck.bytesPerEvent,
-                                "on_event keeps memory it never frees; free what each event allocates, or bound what you keep")
+            throw growthFailure(
+                growth, over: delivered, "events", allowed: LeakCheck.bytesPerEvent,
+                "on_event keeps memory it never frees; free what each event allocates, or bound what you keep")
         }
         return "\(LeakCheck.shown(max(growth, 0))) over \(delivered) events"
     }
@@ -84,7 +92,7 @@ extension PluginValidator {
         let buffers = ValidationStorms.steadyMedia(tap: tap, pcm: instance.context.selectedPCMFormat)
         func storm(_ count: Int, _ what: String) throws(ValidationFailure) {
             let progress = ProgressCounter()
-            for index in 0 ..< count {
+            for index in 0..<count {
                 let packet = buffers[index % buffers.count]
                 host.enqueue(instance, progress) { host.bus.publish(media: packet) }
                 if index % 64 == 63 { try host.awaitProgress(of: instance, progress, what: what) }
@@ -100,8 +108,9 @@ extension PluginValidator {
         let growth = LeakCheck.heapInUse() - before
         let delivered = LeakCheck.stormBuffers - Int(instance.mailbox.dropCounts.mediaBuffers - dropsBefore)
         if growth > max(delivered, 1) * LeakCheck.bytesPerBuffer {
-            throw growthFailure(growth, over: delivered, "\(name) buffers", allowed: LeakCheck.bytesPerBuffer,
-                                "on_media keeps memory it never frees; copy only what you need, into a buffer of bounded size")
+            throw growthFailure(
+                growth, over: delivered, "\(name) buffers", allowed: LeakCheck.bytesPerBuffer,
+                "on_media keeps memory it never frees; copy only what you need, into a buffer of bounded size")
         }
         return "\(LeakCheck.shown(max(growth, 0))) over \(delivered) \(name) buffers"
     }
@@ -110,7 +119,7 @@ extension PluginValidator {
         let arguments: [[String]] = [[], [""], ["-1"], [ValidationStorms.hostileText]]
         func storm(_ rounds: Int) throws(ValidationFailure) -> Int {
             var calls = 0
-            for _ in 0 ..< rounds {
+            for _ in 0..<rounds {
                 for command in host.manifest.commands {
                     for list in arguments {
                         let reply = instance.run(command: command.name, arguments: list, timeout: limit)
@@ -130,8 +139,9 @@ extension PluginValidator {
         let calls = try storm(LeakCheck.stormCommandRounds)
         let growth = LeakCheck.heapInUse() - before
         if growth > calls * LeakCheck.bytesPerCommand {
-            throw growthFailure(growth, over: calls, "commands", allowed: LeakCheck.bytesPerCommand,
-                                "on_command keeps memory it never frees; free what each command allocates")
+            throw growthFailure(
+                growth, over: calls, "commands", allowed: LeakCheck.bytesPerCommand,
+                "on_command keeps memory it never frees; free what each command allocates")
         }
         return "\(LeakCheck.shown(max(growth, 0))) over \(calls) commands"
     }

@@ -14,8 +14,10 @@ public struct PluginValidator {
     /// Where the temporary data and cache directories go.
     public let scratchParent: String
 
-    public init(path: String, config: String = "{}", limit: Double = 2, scratchParent: String = NSTemporaryDirectory(),
-                phase: @escaping (String) -> Void = { _ in }) {
+    public init(
+        path: String, config: String = "{}", limit: Double = 2, scratchParent: String = NSTemporaryDirectory(),
+        phase: @escaping (String) -> Void = { _ in }
+    ) {
         self.path = path
         self.scratchParent = scratchParent
         self.config = config
@@ -61,8 +63,10 @@ public struct PluginValidator {
         }
         let expected = PluginLibrary.descriptorSize(abiMinor: manifest.abiMinor)
         if manifest.descriptorSize > expected {
-            return .warn("the descriptor's struct_size is \(manifest.descriptorSize) bytes, larger than the \(expected) of an ABI \(manifest.abiMajor).\(manifest.abiMinor) descriptor (its declared abi_minor); "
-                + "the host ignores the bytes beyond. Set struct_size to sizeof(oton_plugin_descriptor) and abi_minor to OTON_ABI_MINOR from the same header")
+            return .warn(
+                "the descriptor's struct_size is \(manifest.descriptorSize) bytes, larger than the \(expected) of an ABI \(manifest.abiMajor).\(manifest.abiMinor) descriptor (its declared abi_minor); "
+                    + "the host ignores the bytes beyond. Set struct_size to sizeof(oton_plugin_descriptor) and abi_minor to OTON_ABI_MINOR from the same header"
+            )
         }
         return .pass(note: nil)
     }
@@ -99,12 +103,17 @@ public struct PluginValidator {
         // As oton would: a config that does not fit the declared settings never reaches create().
         let problems = host.settingsProblems(config: config)
         if !problems.isEmpty {
-            return .skipped(.skip("the config does not match the settings the plugin declares (oton would not start it): \(problems.joined(separator: "; ")); give one that does with --plugin-config"))
+            return .skipped(
+                .skip(
+                    "the config does not match the settings the plugin declares (oton would not start it): \(problems.joined(separator: "; ")); give one that does with --plugin-config"
+                ))
         }
         phase("create() with the config")
         switch try host.create(config: config) {
         case let .instance(instance): return .instance(instance)
-        case let .refused(reason): return .skipped(.skip(Self.refusalPrefix + " the config \(config.count > 60 ? "given" : config): \(reason); give one it accepts with --plugin-config"))
+        case let .refused(reason):
+            return .skipped(
+                .skip(Self.refusalPrefix + " the config \(config.count > 60 ? "given" : config): \(reason); give one it accepts with --plugin-config"))
         }
     }
 
@@ -157,7 +166,10 @@ public struct PluginValidator {
         try host.awaitProgress(of: instance, progress, what: "during the storm")
         phase("destroy() after the storm")
         try host.destroy(instance)
-        return .pass(note: published == 0 ? "consumes no kind" : "\(published) events" + (instance.mailbox.dropCounts.events > 0 ? ", \(instance.mailbox.dropCounts.events) dropped for falling behind" : ""))
+        return .pass(
+            note: published == 0
+                ? "consumes no kind"
+                : "\(published) events" + (instance.mailbox.dropCounts.events > 0 ? ", \(instance.mailbox.dropCounts.events) dropped for falling behind" : ""))
     }
 
     private func media(_ host: ValidationHost) throws(ValidationFailure) -> ValidationOutcome {
@@ -188,7 +200,7 @@ public struct PluginValidator {
         case let .skipped(outcome): return outcome
         }
         phase("destroy() with events queued")
-        for round in 0 ..< 200 {
+        for round in 0..<200 {
             for event in ValidationStorms.events(for: host.manifest, bus: host.bus, round: round) { host.bus.publish(event) }
         }
         for tap in [OTON_TAP_STREAM, OTON_TAP_PCM] where instance.context.selectedTaps & tap != 0 {
@@ -207,13 +219,15 @@ public struct PluginValidator {
         }
         phase("events, media and commands before destroy()")
         let progress = ProgressCounter()
-        for round in 0 ..< 3 {
+        for round in 0..<3 {
             for event in ValidationStorms.events(for: host.manifest, bus: host.bus, round: round) {
                 host.enqueue(instance, progress) { host.bus.publish(event) }
             }
         }
         for tap in [OTON_TAP_STREAM, OTON_TAP_PCM] where instance.context.selectedTaps & tap != 0 {
-            for packet in ValidationStorms.media(tap: tap, pcm: instance.context.selectedPCMFormat) { host.enqueue(instance, progress) { host.bus.publish(media: packet) } }
+            for packet in ValidationStorms.media(tap: tap, pcm: instance.context.selectedPCMFormat) {
+                host.enqueue(instance, progress) { host.bus.publish(media: packet) }
+            }
         }
         try host.awaitProgress(of: instance, progress, what: "before destroy")
         phase("destroy()")

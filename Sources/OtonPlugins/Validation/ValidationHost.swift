@@ -1,9 +1,9 @@
 import Foundation
 import Logging
-import PluginAPI
-import Synchronization
 import OtonEvents
 import OtonJSON
+import PluginAPI
+import Synchronization
 
 /// A small host for `oton plugins validate`: loads one library and creates instances through the
 /// real loader, host table, bus and mailbox, with a time limit on every call into the plugin.
@@ -24,7 +24,7 @@ package final class ValidationHost: @unchecked Sendable {
         }
         self.limit = limit
         var logger = Logger(label: "oton.validate")
-        logger.logLevel = .critical // the plugin's own log lines are not the validator's output
+        logger.logLevel = .critical  // the plugin's own log lines are not the validator's output
         self.logger = logger
         bus = PluginBus(logger: logger)
         var template = Array((scratchParent + "/oton-validate-XXXXXX").utf8CString)

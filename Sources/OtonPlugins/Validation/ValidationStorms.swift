@@ -1,6 +1,6 @@
 import Foundation
-import PluginAPI
 import OtonEvents
+import PluginAPI
 
 /// The events and media buffers the validator sends: every kind and shape a plugin can meet.
 package enum ValidationStorms {
@@ -9,7 +9,7 @@ package enum ValidationStorms {
     // The same in every round, so made once: a storm is thousands of events, and making these
     // anew for each was most of a check's time in a debug build.
     private static let longTail = String(repeating: "x", count: 65536)
-    private static let manyFields: [(key: String, value: String)] = (0 ..< 1024).map { ("key\($0)", $0 % 2 == 0 ? hostileText : "") }
+    private static let manyFields: [(key: String, value: String)] = (0..<1024).map { ("key\($0)", $0 % 2 == 0 ? hostileText : "") }
 
     /// One round of events of every kind `manifest` consumes (all of them for "*").
     package static func events(for manifest: PluginManifest, bus: PluginBus, round: Int) -> [BusEvent] {
@@ -18,41 +18,55 @@ package enum ValidationStorms {
         var events: [BusEvent] = []
         let sequence = UInt64(round * 3 + 1)
         if wants("track") {
-            events.append(.track(TrackInfo(title: "Song \(round)", artist: "Artist", rawTitle: "Artist - Song \(round)", station: "Oton FM",
-                                           genre: "Jazz", bitrate: 128_000, codec: "MPEG-1 Layer 3",
-                                           artworkURL: URL(string: "http://127.0.0.1:9/cover.jpg"),
-                                           streamURL: URL(string: "http://127.0.0.1:9/stream")), sequence: sequence))
-            var hostile = BusEvent.track(TrackInfo(title: hostileText + (round % 7 == 0 ? longTail : "xxxxxxxxxx"),
-                                                   artist: hostileText, rawTitle: hostileText), sequence: sequence + 1)
+            events.append(
+                .track(
+                    TrackInfo(
+                        title: "Song \(round)", artist: "Artist", rawTitle: "Artist - Song \(round)", station: "Oton FM",
+                        genre: "Jazz", bitrate: 128_000, codec: "MPEG-1 Layer 3",
+                        artworkURL: URL(string: "http://127.0.0.1:9/cover.jpg"),
+                        streamURL: URL(string: "http://127.0.0.1:9/stream")), sequence: sequence))
+            var hostile = BusEvent.track(
+                TrackInfo(
+                    title: hostileText + (round % 7 == 0 ? longTail : "xxxxxxxxxx"),
+                    artist: hostileText, rawTitle: hostileText), sequence: sequence + 1)
             hostile.extraFields = [(OTON_FIELD_TAG_MONO_NS, "-1"), (OTON_FIELD_STATION_COUNT, "999999999999"), ("", "")]
             events.append(hostile)
             events.append(.track(TrackInfo(station: "Oton FM", isBreak: true), sequence: sequence + 2))
             var replay = BusEvent.track(TrackInfo(), sequence: 0)
-            replay.flags = OTON_EVENT_FLAG_REPLAY | 0x8000_0000 // and a flag bit nobody knows
+            replay.flags = OTON_EVENT_FLAG_REPLAY | 0x8000_0000  // and a flag bit nobody knows
             events.append(replay)
         }
         if wants("state") {
             for state in PlaybackStateCode.allCases {
                 let error = state == .error ? StateInfo.ErrorDetail(kind: "stream-unavailable", message: hostileText, suggestion: hostileText) : nil
-                events.append(.state(StateInfo(state, bufferingPercent: state == .buffering ? round % 101 : nil,
-                                               retryAttempt: state == .error ? round : 0, error: error)))
+                events.append(
+                    .state(
+                        StateInfo(
+                            state, bufferingPercent: state == .buffering ? round % 101 : nil,
+                            retryAttempt: state == .error ? round : 0, error: error)))
             }
         }
         if wants("volume") {
             for volume in [0.0, 0.5, 1.0, 1.5] { events.append(.volume(volume)) }
         }
-        if manifest.hasOnEvent { // `dropped` reaches every plugin with on_event, listed or not
-            events.append(BusEvent(kind: OTON_EVENT_DROPPED, name: "dropped",
-                                   payload: .dropped(DropInfo(pluginID: manifest.id, mediaTap: OTON_TAP_PCM,
-                                                              droppedEvents: UInt64(round), droppedBytes: UInt64.max))))
+        if manifest.hasOnEvent {  // `dropped` reaches every plugin with on_event, listed or not
+            events.append(
+                BusEvent(
+                    kind: OTON_EVENT_DROPPED, name: "dropped",
+                    payload: .dropped(
+                        DropInfo(
+                            pluginID: manifest.id, mediaTap: OTON_TAP_PCM,
+                            droppedEvents: UInt64(round), droppedBytes: UInt64.max))))
         }
         var names = manifest.consumes.filter { $0.contains(".") }
         if all { names.append("org.oton.validate.unknown-kind") }
         for name in names {
             guard let kind = bus.registry.kind(for: name) else { continue }
             events.append(BusEvent(kind: kind, name: name, source: "org.oton.validate"))
-            events.append(BusEvent(kind: kind, name: name, source: "org.oton.validate",
-                                   extraFields: manyFields))
+            events.append(
+                BusEvent(
+                    kind: kind, name: name, source: "org.oton.validate",
+                    extraFields: manyFields))
         }
         return events
     }
@@ -66,7 +80,7 @@ package enum ValidationStorms {
         var offset: UInt64 = 0
         var connection: UInt64 = 1
         // Byte i is 31·i + 7 (mod 256), which repeats every 256 bytes: copied in blocks, not computed one by one.
-        let period = (0 ..< 256).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let period = (0..<256).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         func add(_ format: MediaFormat, _ count: Int, _ flags: UInt32 = 0) {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(count)
@@ -80,15 +94,16 @@ package enum ValidationStorms {
                 let rate = choice.rate == 0 ? rate : choice.rate
                 let channels = choice.channels == 0 ? channels : choice.channels
                 let name = format == OTON_SAMPLE_F32LE ? "F32LE" : "S16LE"
-                return MediaFormat(tap: tap, caps: "audio/x-raw, format=(string)\(name), rate=(int)\(rate), channels=(int)\(channels)",
-                                   sampleFormat: format, rate: rate, channels: channels, pcmChoice: choice)
+                return MediaFormat(
+                    tap: tap, caps: "audio/x-raw, format=(string)\(name), rate=(int)\(rate), channels=(int)\(channels)",
+                    sampleFormat: format, rate: rate, channels: channels, pcmChoice: choice)
             }
             let stereo = pcm(OTON_SAMPLE_S16LE, 44100, 2)
             let float = pcm(OTON_SAMPLE_F32LE, 48000, 1)
             let wide = pcm(OTON_SAMPLE_S16LE, 8000, 8)
             add(stereo, 4096, OTON_MEDIA_FLAG_NEW_CONNECTION)
             add(stereo, 4096)
-            add(stereo, 3) // not a whole frame
+            add(stereo, 3)  // not a whole frame
             add(stereo, 4096, OTON_MEDIA_FLAG_DISCONT)
             add(float, 4096, OTON_MEDIA_FLAG_FORMAT_CHANGED)
             add(wide, 1000, OTON_MEDIA_FLAG_FORMAT_CHANGED | OTON_MEDIA_FLAG_DISCONT)
@@ -122,7 +137,7 @@ package enum ValidationStorms {
         let first = media(tap: tap, pcm: choice)[0]
         let format = tap == OTON_TAP_PCM ? first.format : MediaFormat(tap: tap, caps: "audio/mpeg, mpegversion=(int)1, layer=(int)3")
         var packets: [MediaPacket] = []
-        for index in 0 ..< 16 {
+        for index in 0..<16 {
             var bytes = [UInt8](repeating: 0, count: 4096)
             for position in bytes.indices { bytes[position] = UInt8(truncatingIfNeeded: position &* 31 &+ index) }
             let flags: UInt32 = index == 0 ? OTON_MEDIA_FLAG_NEW_CONNECTION : 0

@@ -16,7 +16,7 @@ package struct WAVAudio {
         let bytes = [UInt8](data)
         func u32(_ at: Int) -> UInt32 { UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24 }
         func u16(_ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
-        guard bytes.count >= 12, bytes[0 ..< 4].elementsEqual("RIFF".utf8), bytes[8 ..< 12].elementsEqual("WAVE".utf8) else {
+        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else {
             throw ValidationFailure(reason: "\(path): not a WAV file (no RIFF/WAVE header)")
         }
         var format: (tag: UInt16, channels: UInt16, rate: UInt32, bits: UInt16)?
@@ -24,19 +24,22 @@ package struct WAVAudio {
         while position + 8 <= bytes.count {
             let size = Int(u32(position + 4))
             let body = position + 8
-            guard body + size <= bytes.count || bytes[position ..< position + 4].elementsEqual("data".utf8) else { break }
-            if bytes[position ..< position + 4].elementsEqual("fmt ".utf8), size >= 16 {
+            guard body + size <= bytes.count || bytes[position..<position + 4].elementsEqual("data".utf8) else { break }
+            if bytes[position..<position + 4].elementsEqual("fmt ".utf8), size >= 16 {
                 format = (u16(body), u16(body + 2), u32(body + 4), u16(body + 14))
-            } else if bytes[position ..< position + 4].elementsEqual("data".utf8) {
+            } else if bytes[position..<position + 4].elementsEqual("data".utf8) {
                 guard let format else { throw ValidationFailure(reason: "\(path): the data chunk comes before the fmt chunk") }
                 guard format.tag == 1, format.bits == 16, format.channels >= 1, format.channels <= 8, format.rate >= 1000, format.rate <= 384_000 else {
-                    throw ValidationFailure(reason: "\(path): \(format.bits)-bit, format \(format.tag), \(format.channels) channels at \(format.rate) Hz; give 16-bit PCM (e.g. gst-launch-1.0 … ! audioconvert ! audio/x-raw,format=S16LE ! wavenc ! filesink)")
+                    throw ValidationFailure(
+                        reason:
+                            "\(path): \(format.bits)-bit, format \(format.tag), \(format.channels) channels at \(format.rate) Hz; give 16-bit PCM (e.g. gst-launch-1.0 … ! audioconvert ! audio/x-raw,format=S16LE ! wavenc ! filesink)"
+                    )
                 }
                 let end = min(bytes.count, body + size)
                 let frameBytes = Int(format.channels) * 2
                 rate = format.rate
                 channels = UInt32(format.channels)
-                samples = Array(bytes[body ..< body + (end - body) / frameBytes * frameBytes])
+                samples = Array(bytes[body..<body + (end - body) / frameBytes * frameBytes])
                 return
             }
             position = body + size + (size & 1)

@@ -1,8 +1,8 @@
 import Foundation
-import OtonSupport
-import OtonMedia
-import OtonJSON
 import OtonEvents
+import OtonJSON
+import OtonMedia
+import OtonSupport
 
 /// Finds and reads plugins.json.
 ///
@@ -33,17 +33,21 @@ public enum ConfigLoader {
     }
 
     /// The configuration the lookup order chooses. An explicit or `$OTON_CONFIG` file that is missing is an error.
-    public static func locate(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                              currentDirectory: String = FileManager.default.currentDirectoryPath) throws(ConfigError) -> Location {
+    public static func locate(
+        explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) throws(ConfigError) -> Location {
         let tried = candidates(explicit: explicit, environment: environment, currentDirectory: currentDirectory)
         let fromEnvironment = !(environment["OTON_CONFIG"] ?? "").isEmpty
         let mustExist = explicit != nil || fromEnvironment
         for (index, file) in tried.enumerated() {
             if FileManager.default.fileExists(atPath: file) {
-                let reason = if explicit != nil { "given with --config" }
-                    else if fromEnvironment && index == 0 { "named by $OTON_CONFIG" }
-                    else if index == tried.count - 1 { "plugins.json in the current folder" }
-                    else { "the user's configuration ($XDG_CONFIG_HOME/oton, default ~/.config/oton)" }
+                let reason =
+                    if explicit != nil { "given with --config" } else if fromEnvironment && index == 0 {
+                        "named by $OTON_CONFIG"
+                    } else if index == tried.count - 1 { "plugins.json in the current folder" } else {
+                        "the user's configuration ($XDG_CONFIG_HOME/oton, default ~/.config/oton)"
+                    }
                 return .file(file, reason: reason)
             }
             if mustExist && index == 0 { throw .unreadable(file: file, reason: "no such file") }
@@ -52,8 +56,10 @@ public enum ConfigLoader {
     }
 
     /// Loads the configuration ``locate`` chooses.
-    public static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                            currentDirectory: String = FileManager.default.currentDirectoryPath) throws(ConfigError) -> OtonConfig {
+    public static func load(
+        explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) throws(ConfigError) -> OtonConfig {
         switch try locate(explicit: explicit, environment: environment, currentDirectory: currentDirectory) {
         case let .file(file, _): try load(file: file)
         case .builtIn: try loadBuiltIn()
@@ -132,11 +138,15 @@ private struct ConfigReader {
         }
         var names = Set<String>()
         for (index, effect) in config.effects.enumerated() where !names.insert(effect.name).inserted {
-            throw invalid("effects[\(index)].name", tr("\"{name}\" names two effects; give each a \"name\" of its own (`oton ctl effect NAME` chooses by it)", ["name": effect.name]))
+            throw invalid(
+                "effects[\(index)].name",
+                tr("\"{name}\" names two effects; give each a \"name\" of its own (`oton ctl effect NAME` chooses by it)", ["name": effect.name]))
         }
         var seen = Set<String>()
         for entry in config.plugins {
-            guard seen.insert(entry.id).inserted else { throw invalid(entry.location + ".id", tr("\"{id}\" appears twice; each plugin id may be listed once", ["id": entry.id])) }
+            guard seen.insert(entry.id).inserted else {
+                throw invalid(entry.location + ".id", tr("\"{id}\" appears twice; each plugin id may be listed once", ["id": entry.id]))
+            }
         }
         if let name = config.defaultStationName, config.station(named: name) == nil {
             throw invalid("default_station", tr("names \"{name}\", which is not in \"stations\"", ["name": name]))
@@ -149,8 +159,11 @@ private struct ConfigReader {
         let range = LevellingSettings.targetRange
         if case let .bool(on) = value { return LevellingSettings(enabled: on) }
         guard let target = value.numberValue, range.contains(target) else {
-            throw invalid("loudness", tr("must be a target in LUFS from {low} to {high} (such as -18), or false to turn levelling off",
-                                         ["low": "\(Int(range.lowerBound))", "high": "\(Int(range.upperBound))"]))
+            throw invalid(
+                "loudness",
+                tr(
+                    "must be a target in LUFS from {low} to {high} (such as -18), or false to turn levelling off",
+                    ["low": "\(Int(range.lowerBound))", "high": "\(Int(range.upperBound))"]))
         }
         return LevellingSettings(targetLUFS: target)
     }
@@ -174,7 +187,8 @@ private struct ConfigReader {
         let known = ["name", "equalizer", "lv2", "parameters", "bypass"]
         for key in members.keys.sorted() where !known.contains(key) {
             let guess = NearestWord.nearest(to: key, among: known).map { tr("; did you mean \"{key}\"?", ["key": $0]) } ?? ""
-            throw invalid(location + "." + key, tr("is not a key of an effect (known: {known}){guess}", ["known": known.joined(separator: ", "), "guess": guess]))
+            throw invalid(
+                location + "." + key, tr("is not a key of an effect (known: {known}){guess}", ["known": known.joined(separator: ", "), "guess": guess]))
         }
         var parameters: [String: Double] = [:]
         if let given = members["parameters"] {
@@ -196,7 +210,9 @@ private struct ConfigReader {
         case let (preset?, nil):
             let presetName = try requiredString(preset, at: location + ".equalizer")
             guard var settings = EffectSettings.equalizer(name: name ?? "equalizer", preset: presetName, bypass: bypass) else {
-                throw invalid(location + ".equalizer", tr("\"{preset}\" is not a preset; use one of {presets}", ["preset": presetName, "presets": Equalizer.presetNames.joined(separator: ", ")]))
+                throw invalid(
+                    location + ".equalizer",
+                    tr("\"{preset}\" is not a preset; use one of {presets}", ["preset": presetName, "presets": Equalizer.presetNames.joined(separator: ", ")]))
             }
             for (band, gain) in parameters {
                 if let problem = EffectCatalogue.check(band, gain, among: EffectCatalogue.equalizerParameters, effect: settings.name) {
@@ -235,9 +251,12 @@ private struct ConfigReader {
     /// A header value: 1 to 200 printable ASCII characters (no line break can smuggle a header in).
     private func userAgent(_ value: JSONValue?, at location: String) throws(ConfigError) -> String? {
         guard let text = try optionalString(value, at: location) else { return nil }
-        guard (1 ... Self.userAgentMaxLength).contains(text.unicodeScalars.count),
-              text.unicodeScalars.allSatisfy({ (0x20 ... 0x7E).contains($0.value) }) else {
-            throw invalid(location, tr("must be 1 to {max} printable ASCII characters (letters, digits, spaces and punctuation)", ["max": String(Self.userAgentMaxLength)]))
+        guard (1...Self.userAgentMaxLength).contains(text.unicodeScalars.count),
+            text.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) })
+        else {
+            throw invalid(
+                location,
+                tr("must be 1 to {max} printable ASCII characters (letters, digits, spaces and punctuation)", ["max": String(Self.userAgentMaxLength)]))
         }
         return text
     }
@@ -247,7 +266,9 @@ private struct ConfigReader {
     private func titleEncoding(_ value: JSONValue?, at location: String) throws(ConfigError) -> TitleEncodingSetting {
         guard let name = try optionalString(value, at: location) else { return .auto }
         guard let setting = TitleEncodingSetting(configValue: name) else {
-            throw invalid(location, tr("\"{name}\" is not a title encoding oton knows; use one of {values}", ["name": name, "values": TitleEncodingSetting.acceptedValues]))
+            throw invalid(
+                location,
+                tr("\"{name}\" is not a title encoding oton knows; use one of {values}", ["name": name, "values": TitleEncodingSetting.acceptedValues]))
         }
         return setting
     }
@@ -266,7 +287,9 @@ private struct ConfigReader {
         var isolation = PluginIsolation.inProcess
         if let name = try optionalString(value["isolation"], at: location + ".isolation") {
             guard let chosen = PluginIsolation(rawValue: name) else {
-                throw invalid(location + ".isolation", tr("\"{name}\" is not a plugin isolation oton knows; use {values}", ["name": name, "values": PluginIsolation.acceptedValues]))
+                throw invalid(
+                    location + ".isolation",
+                    tr("\"{name}\" is not a plugin isolation oton knows; use {values}", ["name": name, "values": PluginIsolation.acceptedValues]))
             }
             isolation = chosen
         }

@@ -1,8 +1,8 @@
 import Foundation
-import OtonSupport
-import OtonMedia
-import OtonJSON
 import OtonEvents
+import OtonJSON
+import OtonMedia
+import OtonSupport
 
 /// Where a plugin runs: `"isolation"` in its plugins.json entry.
 public enum PluginIsolation: String, Equatable, Sendable, CaseIterable {
@@ -29,8 +29,10 @@ public struct PluginEntry: Equatable, Sendable {
     public var location: String
     public var isolation: PluginIsolation
 
-    public init(id: String, path: String, enabled: Bool = true, config: JSONValue = .object([:]), location: String = "",
-                isolation: PluginIsolation = .inProcess) {
+    public init(
+        id: String, path: String, enabled: Bool = true, config: JSONValue = .object([:]), location: String = "",
+        isolation: PluginIsolation = .inProcess
+    ) {
         self.id = id
         self.path = path
         self.enabled = enabled

@@ -26,8 +26,10 @@ public enum RecordArguments {
                 throw Invalid(description: tr("--duration is empty; use 90s, 30m, 2h or 1h30m (more than 0, at most 365 days)"))
             case let .bareNumber(number):
                 let shown = number.count > 12 ? String(number.prefix(12)) + "…" : number
-                throw Invalid(description: tr("--duration {value}: a number needs its unit: {number}s for seconds, {number}m for minutes, {number}h for hours (more than 0, at most 365 days)",
-                                             ["value": text, "number": shown]))
+                throw Invalid(
+                    description: tr(
+                        "--duration {value}: a number needs its unit: {number}s for seconds, {number}m for minutes, {number}h for hours (more than 0, at most 365 days)",
+                        ["value": text, "number": shown]))
             case .unitWithoutNumber, .unitTwice, .unexpected, .numberWithoutUnit, .clockShape, .clockFieldTooLarge, .tooLong:
                 throw Invalid(description: tr("--duration {value}: use 90s, 30m, 2h or 1h30m (more than 0, at most 365 days)", ["value": text]))
             }
@@ -62,8 +64,9 @@ public enum RecordArguments {
     /// (so the Double is finite and the check above is meaningful).
     package static func decimal(_ text: String) -> Double? {
         guard !text.isEmpty, text.count <= 32,
-              text.allSatisfy({ ("0" ... "9").contains($0) || $0 == "." }),
-              text.filter({ $0 == "." }).count <= 1, text.contains(where: { ("0" ... "9").contains($0) }) else { return nil }
+            text.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }),
+            text.filter({ $0 == "." }).count <= 1, text.contains(where: { ("0"..."9").contains($0) })
+        else { return nil }
         return Double(text)
     }
 }

@@ -17,21 +17,26 @@ public enum DirectoryError: Error, Equatable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case let .unreachable(server, .hostNotFound(detail)):
-            return "the station directory at \(server) cannot be reached: there seems to be no network (\(detail))\n  hint: check the network connection, then try again"
+            return
+                "the station directory at \(server) cannot be reached: there seems to be no network (\(detail))\n  hint: check the network connection, then try again"
         case let .unreachable(server, reason):
-            let what = switch reason {
-            case .timedOut: "did not answer in time (\(reason))"
-            case .http: "answered \(reason)"
-            case .tooLarge: "sent too much: \(reason), far more than any search answer"
-            default: "could not be reached: \(reason)"
-            }
-            return "the station directory at \(server) \(what)\n  hint: try again later, or another server with --server URL (for example \(Self.example(besides: server)))"
+            let what =
+                switch reason {
+                case .timedOut: "did not answer in time (\(reason))"
+                case .http: "answered \(reason)"
+                case .tooLarge: "sent too much: \(reason), far more than any search answer"
+                default: "could not be reached: \(reason)"
+                }
+            return
+                "the station directory at \(server) \(what)\n  hint: try again later, or another server with --server URL (for example \(Self.example(besides: server)))"
         case let .unreadable(server, reason):
-            return "the station directory at \(server) sent an answer oton cannot read: \(reason)\n  hint: is it a Radio Browser server? try another with --server URL"
+            return
+                "the station directory at \(server) sent an answer oton cannot read: \(reason)\n  hint: is it a Radio Browser server? try another with --server URL"
         case let .noNetwork(lookup):
             return "the station directory cannot be reached: there seems to be no network (\(lookup))\n  hint: check the network connection, then try again"
         case let .noServer(reason):
-            return "no station directory server found: \(reason)\n  hint: pass --server https://de1.api.radio-browser.info, or set \"directory_server\" in plugins.json"
+            return
+                "no station directory server found: \(reason)\n  hint: pass --server https://de1.api.radio-browser.info, or set \"directory_server\" in plugins.json"
         case let .badServer(text):
             return "\"\(text)\" is not a directory server URL\n  hint: give an http:// or https:// URL such as https://de1.api.radio-browser.info"
         }

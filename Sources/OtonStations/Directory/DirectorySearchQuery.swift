@@ -14,8 +14,10 @@ public struct DirectorySearchQuery: Equatable, Sendable {
     /// 1…`maxLimit`.
     public var limit: Int
 
-    public init(name: String, tag: String? = nil, countryCode: String? = nil, language: String? = nil, codec: String? = nil,
-                limit: Int = DirectorySearchQuery.defaultLimit) {
+    public init(
+        name: String, tag: String? = nil, countryCode: String? = nil, language: String? = nil, codec: String? = nil,
+        limit: Int = DirectorySearchQuery.defaultLimit
+    ) {
         self.name = name
         self.tag = tag
         self.countryCode = countryCode

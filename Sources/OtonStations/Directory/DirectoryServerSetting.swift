@@ -8,8 +8,10 @@ public enum DirectoryServerSetting {
     public static let configKey = "directory_server"
 
     /// `pool`: the DNS name to discover servers under (tests give one that cannot resolve).
-    public static func choose(flag: String?, configFile: String?,
-                              pool: String = DirectoryServerDiscovery.poolName) throws(DirectoryError) -> String {
+    public static func choose(
+        flag: String?, configFile: String?,
+        pool: String = DirectoryServerDiscovery.poolName
+    ) throws(DirectoryError) -> String {
         if let flag { return flag }
         if let configFile, let configured = configured(in: configFile) { return configured }
         guard let found = try DirectoryServerDiscovery.servers(pool: pool).first else {
@@ -23,7 +25,8 @@ public enum DirectoryServerSetting {
         guard let handle = FileHandle(forReadingAtPath: file) else { return nil }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: ConfigLoader.maxBytes), let root = try? JSONValue.parse(data),
-              let value = root[configKey]?.stringValue, !value.isEmpty else { return nil }
+            let value = root[configKey]?.stringValue, !value.isEmpty
+        else { return nil }
         return value
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import OtonJSON
 import OtonEvents
+import OtonJSON
 
 /// One station as the Radio Browser directory describes it, cleaned for use:
 /// text fields without control characters (the directory is written by anyone),
@@ -25,9 +25,11 @@ public struct DirectoryStation: Equatable, Sendable {
     /// Whether the directory's last check found the stream online; nil when it did not say.
     public var lastCheckOK: Bool?
 
-    public init(uuid: String? = nil, name: String, url: String, resolvedURL: String? = nil, homepage: String? = nil,
-                favicon: String? = nil, tags: [String] = [], countryCode: String? = nil, country: String? = nil,
-                language: String? = nil, codec: String? = nil, bitrate: Int? = nil, lastCheckOK: Bool? = nil) {
+    public init(
+        uuid: String? = nil, name: String, url: String, resolvedURL: String? = nil, homepage: String? = nil,
+        favicon: String? = nil, tags: [String] = [], countryCode: String? = nil, country: String? = nil,
+        language: String? = nil, codec: String? = nil, bitrate: Int? = nil, lastCheckOK: Bool? = nil
+    ) {
         self.uuid = uuid
         self.name = name
         self.url = url
@@ -60,7 +62,8 @@ extension DirectoryStation {
     public init?(json value: JSONValue) {
         guard case .object = value else { return nil }
         guard let name = Self.text(value["name"]), !name.isEmpty,
-              let url = Self.webURL(value["url"]) ?? Self.webURL(value["url_resolved"]) else { return nil }
+            let url = Self.webURL(value["url"]) ?? Self.webURL(value["url_resolved"])
+        else { return nil }
         self.init(name: name, url: url)
         uuid = Self.text(value["stationuuid"]).flatMap(Self.validUUID)
         resolvedURL = Self.webURL(value["url_resolved"])
@@ -72,7 +75,7 @@ extension DirectoryStation {
         country = Self.text(value["country"]).flatMap { $0.isEmpty ? nil : $0 }
         language = Self.text(value["language"]).flatMap { $0.isEmpty ? nil : $0 }
         codec = Self.text(value["codec"]).flatMap { $0.isEmpty ? nil : $0 }
-        bitrate = Self.text(value["bitrate"]).flatMap { Int($0) }.flatMap { (1 ... 100_000).contains($0) ? $0 : nil }
+        bitrate = Self.text(value["bitrate"]).flatMap { Int($0) }.flatMap { (1...100_000).contains($0) ? $0 : nil }
         switch value["lastcheckok"] {
         case let .bool(flag)?: lastCheckOK = flag
         case let .number(number)?: lastCheckOK = number.int.map { $0 != 0 }
@@ -105,22 +108,23 @@ extension DirectoryStation {
 
     package static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
-        return value < 0x20 || (0x7F ... 0x9F).contains(value) || (0x202A ... 0x202E).contains(value)
-            || (0x2066 ... 0x2069).contains(value) || value == 0x2028 || value == 0x2029
+        return value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
+            || (0x2066...0x2069).contains(value) || value == 0x2028 || value == 0x2029
     }
 
     /// An http(s) URL without spaces or control characters, else nil.
     package static func webURL(_ value: JSONValue?) -> String? {
         guard let raw = value?.stringValue?.trimmingCharacters(in: .whitespaces), raw.utf8.count <= maxURLLength,
-              !raw.unicodeScalars.contains(where: { isUnprintable($0) || $0 == " " }),
-              let scheme = URL(string: raw)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+            !raw.unicodeScalars.contains(where: { isUnprintable($0) || $0 == " " }),
+            let scheme = URL(string: raw)?.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
         return raw
     }
 
     /// A station UUID may only be hex digits and dashes (it becomes part of a URL path).
     package static func validUUID(_ text: String) -> String? {
-        guard (1 ... 64).contains(text.utf8.count),
-              text.unicodeScalars.allSatisfy({ $0 == "-" || ($0.isASCII && CharacterSet(charactersIn: "0123456789abcdefABCDEF").contains($0)) })
+        guard (1...64).contains(text.utf8.count),
+            text.unicodeScalars.allSatisfy({ $0 == "-" || ($0.isASCII && CharacterSet(charactersIn: "0123456789abcdefABCDEF").contains($0)) })
         else { return nil }
         return text
     }

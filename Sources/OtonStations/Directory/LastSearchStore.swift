@@ -1,6 +1,6 @@
 import Foundation
-import OtonSupport
 import OtonJSON
+import OtonSupport
 
 /// The last `oton stations search` answer, kept for `oton stations add --from-search N`:
 /// `$XDG_CACHE_HOME/oton/last-search.json` (default `~/.cache`), the stations in the
@@ -10,8 +10,10 @@ public enum LastSearchStore {
         XDGPaths(environment: environment).otonCache.map { $0 + "/last-search.json" }
     }
 
-    public static func save(_ stations: [DirectoryStation], query: String, server: String,
-                            environment: [String: String] = ProcessInfo.processInfo.environment) throws(AtomicFileWriter.Failure) {
+    public static func save(
+        _ stations: [DirectoryStation], query: String, server: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(AtomicFileWriter.Failure) {
         guard let path = path(environment: environment) else { throw .init(path: "last-search.json", reason: "neither XDG_CACHE_HOME nor HOME is set") }
         let document: JSONValue = .object([
             "query": .string(query), "server": .string(server), "stations": .array(stations.map(\.json)),
@@ -32,9 +34,11 @@ public enum LastSearchStore {
         guard let path = path(environment: environment), let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: StationDirectoryClient.maxResponseBytes),
-              let root = try? JSONValue.parse(data, maxBytes: StationDirectoryClient.maxResponseBytes),
-              case let .array(items)? = root["stations"] else { return nil }
-        return Saved(query: root["query"]?.stringValue ?? "", server: root["server"]?.stringValue ?? "",
-                     stations: items.compactMap(DirectoryStation.init(json:)))
+            let root = try? JSONValue.parse(data, maxBytes: StationDirectoryClient.maxResponseBytes),
+            case let .array(items)? = root["stations"]
+        else { return nil }
+        return Saved(
+            query: root["query"]?.stringValue ?? "", server: root["server"]?.stringValue ?? "",
+            stations: items.compactMap(DirectoryStation.init(json:)))
     }
 }

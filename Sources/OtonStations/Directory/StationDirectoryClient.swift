@@ -1,7 +1,7 @@
 import Foundation
 import OtonHTTP
-import OtonSupport
 import OtonJSON
+import OtonSupport
 
 /// Radio Browser's JSON API (the community directory Shortwave and many apps use):
 /// `/json/stations/search` to find stations and `/json/url/<uuid>` to count a play.
@@ -24,11 +24,13 @@ public struct StationDirectoryClient: Sendable {
         var base = server.trimmingCharacters(in: .whitespaces)
         while base.hasSuffix("/") { base.removeLast() }
         guard let scheme = URL(string: base)?.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              URL(string: base)?.host?.isEmpty == false else { throw .badServer(server) }
+            URL(string: base)?.host?.isEmpty == false
+        else { throw .badServer(server) }
         self.server = base
         let milliseconds = Int(min(max(timeoutSeconds, 0.1), 600) * 1000)
-        http = CappedHTTPClient(limits: .init(totalMilliseconds: milliseconds, connectMilliseconds: min(milliseconds, 5000)),
-                                userAgent: Self.userAgent)
+        http = CappedHTTPClient(
+            limits: .init(totalMilliseconds: milliseconds, connectMilliseconds: min(milliseconds, 5000)),
+            userAgent: Self.userAgent)
     }
 
     public struct SearchResult: Sendable {

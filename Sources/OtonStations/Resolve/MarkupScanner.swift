@@ -37,9 +37,9 @@ package struct MarkupScanner {
                 } else {
                     end = index
                     while end < body.count, !MarkupScanner.isSpace(body[end]) { end += 1 }
-                    if end == body.count, end > index, body[end - 1] == UInt8(ascii: "/") { end -= 1 } // <ref href=x/>
+                    if end == body.count, end > index, body[end - 1] == UInt8(ascii: "/") { end -= 1 }  // <ref href=x/>
                 }
-                return CharacterReferences.decode(String(decoding: body[index ..< end], as: UTF8.self))
+                return CharacterReferences.decode(String(decoding: body[index..<end], as: UTF8.self))
             }
             return nil
         }
@@ -72,7 +72,7 @@ package struct MarkupScanner {
             }
             let innerStart = tagEnd + 1
             let closing = Self.find(close, in: lower, from: innerStart) ?? bytes.count
-            found.append(Element(inner: String(decoding: bytes[innerStart ..< closing], as: UTF8.self)))
+            found.append(Element(inner: String(decoding: bytes[innerStart..<closing], as: UTF8.self)))
             from = closing
             if from >= bytes.count { break }
         }
@@ -85,7 +85,7 @@ package struct MarkupScanner {
         var from = 0
         let nameLength = name.utf8.count + 1
         while let start = openTagStart(name, from: from), let end = tagEnd(from: start) {
-            found.append(OpenTag(body: Array(bytes[(start + nameLength) ..< end])))
+            found.append(OpenTag(body: Array(bytes[(start + nameLength)..<end])))
             from = end + 1
         }
         return found
@@ -143,7 +143,7 @@ package struct MarkupScanner {
         while index <= last {
             if haystack[index] == first {
                 var matched = true
-                for offset in 1 ..< needle.count where haystack[index + offset] != needle[offset] {
+                for offset in 1..<needle.count where haystack[index + offset] != needle[offset] {
                     matched = false
                     break
                 }
@@ -155,7 +155,7 @@ package struct MarkupScanner {
     }
 
     package static func asciiLowercased(_ bytes: [UInt8]) -> [UInt8] {
-        bytes.map { (0x41 ... 0x5A).contains($0) ? $0 + 0x20 : $0 }
+        bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
     }
 
     package static func isSpace(_ byte: UInt8) -> Bool {

@@ -18,8 +18,8 @@ public enum PlaylistDetector {
             if lower.contains("<asx") { return .asx }
             return nil
         }
-        if lower.hasPrefix("<") { return nil } // HTML or other markup
-        guard !body.contains(0) else { return nil } // binary: audio
+        if lower.hasPrefix("<") { return nil }  // HTML or other markup
+        guard !body.contains(0) else { return nil }  // binary: audio
         let hinted = hint(contentType: contentType) ?? hint(extension: url.pathExtension)
         if hinted == .pls, lower.contains("file1=") { return .pls }
         if hinted == .m3u || looksLikeURLList(head) { return .m3u }
@@ -93,7 +93,7 @@ public enum DASHDetector {
         while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")), open + 1 < bytes.count {
             let next = bytes[open + 1]
             let isLetter = (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z")
-            guard isLetter else { index = open + 1; continue } // <?xml …?>, <!-- … -->, <!DOCTYPE …>
+            guard isLetter else { index = open + 1; continue }  // <?xml …?>, <!-- … -->, <!DOCTYPE …>
             let name = bytes[(open + 1)...].prefix { ![UInt8(ascii: " "), UInt8(ascii: ">"), UInt8(ascii: "/"), 9, 10, 13].contains($0) }
             return String(decoding: name, as: UTF8.self)
         }

@@ -158,7 +158,8 @@ package struct EntryCollector {
     /// An absolute http(s) URL with a host; a `file:` URL only when the playlist is a local file.
     package static func resolve(_ raw: String, base: URL) -> String? {
         guard raw.utf8.count <= PlaylistParser.maxURLLength else { return nil }
-        let parsed = URL(string: raw, relativeTo: base)
+        let parsed =
+            URL(string: raw, relativeTo: base)
             ?? raw.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed.union(["#"])).flatMap { URL(string: $0, relativeTo: base) }
         guard let url = parsed?.absoluteURL, let scheme = url.scheme?.lowercased() else { return nil }
         switch scheme {

@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
 import Logging
+import OtonEvents
 import OtonHTTP
 import OtonSupport
-import OtonEvents
 
 /// What the pipeline opens after resolution.
 public struct ResolvedStream: Sendable, Equatable {
@@ -77,8 +77,10 @@ public final class StreamResolver: Sendable {
     private let logger: Logger
     private let queue = DispatchQueue(label: "oton.stream-resolver")
 
-    public init(limits: CappedHTTPClient.Limits = .init(totalMilliseconds: 10_000, connectMilliseconds: 5000),
-                logger: Logger = Logger(label: "oton.resolve")) {
+    public init(
+        limits: CappedHTTPClient.Limits = .init(totalMilliseconds: 10_000, connectMilliseconds: 5000),
+        logger: Logger = Logger(label: "oton.resolve")
+    ) {
         client = CappedHTTPClient(limits: limits, userAgent: OtonVersion.userAgent)
         self.logger = logger
     }
@@ -89,7 +91,7 @@ public final class StreamResolver: Sendable {
             return PlaylistDetector.hint(extension: (local as NSString).pathExtension) == nil ? ResolvedStream(url: url) : nil
         }
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return ResolvedStream(url: url) // GStreamer reports what it cannot open
+            return ResolvedStream(url: url)  // GStreamer reports what it cannot open
         }
         return PlaylistDetector.audioExtensions.contains(parsed.pathExtension.lowercased()) ? ResolvedStream(url: url) : nil
     }
@@ -100,7 +102,8 @@ public final class StreamResolver: Sendable {
     /// resolves the URL with ``resolve(_:isCancelled:completion:)``. Nil for every other URL.
     public func unprobed(_ url: String) -> ResolvedStream? {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              parsed.pathExtension.isEmpty else { return nil }
+            parsed.pathExtension.isEmpty
+        else { return nil }
         var stream = ResolvedStream(url: url)
         stream.unprobed = true
         return stream
@@ -108,8 +111,10 @@ public final class StreamResolver: Sendable {
 
     /// Resolves on the resolver's queue; `completion` runs there. A cancelled resolution never completes.
     /// Every request says `userAgent` (the station's).
-    public func resolve(_ url: String, userAgent: String = OtonVersion.userAgent, isCancelled: @escaping @Sendable () -> Bool,
-                        completion: @escaping @Sendable (Result<ResolvedStream, StreamResolutionError>) -> Void) {
+    public func resolve(
+        _ url: String, userAgent: String = OtonVersion.userAgent, isCancelled: @escaping @Sendable () -> Bool,
+        completion: @escaping @Sendable (Result<ResolvedStream, StreamResolutionError>) -> Void
+    ) {
         queue.async { [self] in
             guard !isCancelled() else { return }
             let result = resolveNow(url, userAgent: userAgent, isCancelled: isCancelled)
@@ -119,8 +124,10 @@ public final class StreamResolver: Sendable {
     }
 
     /// Resolves on the calling thread (blocks for the transfers).
-    public func resolveNow(_ url: String, userAgent: String = OtonVersion.userAgent,
-                           isCancelled: @escaping @Sendable () -> Bool = { false }) -> Result<ResolvedStream, StreamResolutionError> {
+    public func resolveNow(
+        _ url: String, userAgent: String = OtonVersion.userAgent,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) -> Result<ResolvedStream, StreamResolutionError> {
         if let direct = resolveWithoutFetching(url) { return .success(direct) }
         do {
             return .success(try resolve(url, depth: 0, chain: [url], isEntry: false, userAgent: userAgent, isCancelled: isCancelled))
@@ -139,8 +146,10 @@ public final class StreamResolver: Sendable {
         case failed(StreamResolutionError)
     }
 
-    private func resolve(_ url: String, depth: Int, chain: [String], isEntry: Bool, userAgent: String,
-                         isCancelled: @escaping @Sendable () -> Bool) throws(Failure) -> ResolvedStream {
+    private func resolve(
+        _ url: String, depth: Int, chain: [String], isEntry: Bool, userAgent: String,
+        isCancelled: @escaping @Sendable () -> Bool
+    ) throws(Failure) -> ResolvedStream {
         if isCancelled() { throw .cancelled }
         if let path = Self.localPath(url) {
             return try resolveLocal(url, path: path, depth: depth, chain: chain, isEntry: isEntry, userAgent: userAgent, isCancelled: isCancelled)
@@ -153,8 +162,9 @@ public final class StreamResolver: Sendable {
                 response = try client.get(url, maxBytes: PlaylistParser.maxBytes, userAgent: userAgent, isCancelled: isCancelled)
             } else {
                 let deadline = DispatchTime.now() + .milliseconds(Self.probeMilliseconds)
-                response = try client.get(url, maxBytes: Self.probeBytes, userAgent: userAgent,
-                                          isCancelled: { isCancelled() || DispatchTime.now() > deadline })
+                response = try client.get(
+                    url, maxBytes: Self.probeBytes, userAgent: userAgent,
+                    isCancelled: { isCancelled() || DispatchTime.now() > deadline })
             }
         } catch {
             if isCancelled() { throw .cancelled }
@@ -162,7 +172,7 @@ public final class StreamResolver: Sendable {
             case .tooLarge where namedPlaylist:
                 throw Self.failed(.streamUnavailable(reason: .playlist(.tooLarge(limit: PlaylistParser.maxBytes))), url)
             case .tooLarge, .cancelled:
-                return ResolvedStream(url: url) // still sending after the probe's share: a stream
+                return ResolvedStream(url: url)  // still sending after the probe's share: a stream
             default:
                 // A top-level URL goes to GStreamer as it is, so its failure is classified as before.
                 if !isEntry && !namedPlaylist { return ResolvedStream(url: url) }
@@ -172,19 +182,22 @@ public final class StreamResolver: Sendable {
         let base = URL(string: response.effectiveURL) ?? parsed
         if DASHDetector.isDASH(response.body, contentType: response.contentType) { return ResolvedStream(url: url, isDASH: true) }
         guard let format = PlaylistDetector.format(body: response.body, contentType: response.contentType, url: base) else {
-            return ResolvedStream(url: url) // small, and not a playlist: GStreamer decides what it is
+            return ResolvedStream(url: url)  // small, and not a playlist: GStreamer decides what it is
         }
         if format == .m3u, HLSDetector.isHLS(response.body) {
             var stream = ResolvedStream(url: url, isHLS: true)
             if response.effectiveURL == url { stream.playlistBody = response.body }
             return stream
         }
-        return try follow(body: response.body, format: format, base: base, from: url, depth: depth, chain: chain,
-                          userAgent: userAgent, isCancelled: isCancelled)
+        return try follow(
+            body: response.body, format: format, base: base, from: url, depth: depth, chain: chain,
+            userAgent: userAgent, isCancelled: isCancelled)
     }
 
-    private func resolveLocal(_ url: String, path: String, depth: Int, chain: [String], isEntry: Bool, userAgent: String,
-                              isCancelled: @escaping @Sendable () -> Bool) throws(Failure) -> ResolvedStream {
+    private func resolveLocal(
+        _ url: String, path: String, depth: Int, chain: [String], isEntry: Bool, userAgent: String,
+        isCancelled: @escaping @Sendable () -> Bool
+    ) throws(Failure) -> ResolvedStream {
         guard let format = PlaylistDetector.hint(extension: (path as NSString).pathExtension) else {
             if isEntry, !FileManager.default.fileExists(atPath: path) {
                 throw Self.failed(.streamUnavailable(reason: .notFound), "\(path) does not exist")
@@ -199,14 +212,17 @@ public final class StreamResolver: Sendable {
         let base = URL(fileURLWithPath: path)
         let sniffed = PlaylistDetector.format(body: body, contentType: nil, url: base) ?? format
         if sniffed == .m3u, HLSDetector.isHLS(body) { return ResolvedStream(url: url, isHLS: true) }
-        return try follow(body: body, format: sniffed, base: base, from: url, depth: depth, chain: chain,
-                          userAgent: userAgent, isCancelled: isCancelled)
+        return try follow(
+            body: body, format: sniffed, base: base, from: url, depth: depth, chain: chain,
+            userAgent: userAgent, isCancelled: isCancelled)
     }
 
     // MARK: entries
 
-    private func follow(body: Data, format: PlaylistFormat, base: URL, from url: String, depth: Int, chain: [String], userAgent: String,
-                        isCancelled: @escaping @Sendable () -> Bool) throws(Failure) -> ResolvedStream {
+    private func follow(
+        body: Data, format: PlaylistFormat, base: URL, from url: String, depth: Int, chain: [String], userAgent: String,
+        isCancelled: @escaping @Sendable () -> Bool
+    ) throws(Failure) -> ResolvedStream {
         guard depth < Self.maxDepth else {
             throw Self.failed(.streamUnavailable(reason: .playlist(.tooDeep(limit: Self.maxDepth))), url)
         }
@@ -228,12 +244,13 @@ public final class StreamResolver: Sendable {
         var problems: [PlaylistProblem?] = []
         for entry in playlist.entries.prefix(Self.maxEntriesTried) {
             if chain.contains(entry.url) {
-                problems.append(.tooDeep(limit: Self.maxDepth)) // the playlist includes itself
+                problems.append(.tooDeep(limit: Self.maxDepth))  // the playlist includes itself
                 continue
             }
             do {
-                var resolved = try resolve(entry.url, depth: depth + 1, chain: chain + [entry.url], isEntry: true, userAgent: userAgent,
-                                           isCancelled: isCancelled)
+                var resolved = try resolve(
+                    entry.url, depth: depth + 1, chain: chain + [entry.url], isEntry: true, userAgent: userAgent,
+                    isCancelled: isCancelled)
                 resolved.stationTitle = resolved.stationTitle ?? entry.title ?? playlist.title
                 resolved.playlists.insert(url, at: 0)
                 return resolved
@@ -243,11 +260,12 @@ public final class StreamResolver: Sendable {
                 if case let .streamUnavailable(.playlist(problem)) = failure.kind { problems.append(problem) } else { problems.append(nil) }
             }
         }
-        let problem: PlaylistProblem = if let first = problems.first, let same = first, problems.allSatisfy({ $0 == same }) {
-            same
-        } else {
-            .noEntryReachable(tried: problems.count)
-        }
+        let problem: PlaylistProblem =
+            if let first = problems.first, let same = first, problems.allSatisfy({ $0 == same }) {
+                same
+            } else {
+                .noEntryReachable(tried: problems.count)
+            }
         throw Self.failed(.streamUnavailable(reason: .playlist(problem)), "\(url) (\(format.rawValue), \(playlist.entries.count) entries)")
     }
 

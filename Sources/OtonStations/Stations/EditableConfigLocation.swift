@@ -13,8 +13,10 @@ public enum EditableConfigLocation {
         public var replacesInUse: String?
     }
 
-    public static func choose(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                              currentDirectory: String = FileManager.default.currentDirectoryPath) throws(StationsEditError) -> Choice {
+    public static func choose(
+        explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) throws(StationsEditError) -> Choice {
         if let explicit { return Choice(path: explicit, created: false) }
         if let named = environment["OTON_CONFIG"], !named.isEmpty { return Choice(path: named, created: false) }
         guard let path = XDGPaths(environment: environment).userConfigFile else {

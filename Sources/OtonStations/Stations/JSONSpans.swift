@@ -68,11 +68,11 @@ package struct JSONSpans {
         var index = skipWhitespace(from: start + 1)
         while index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
             let keyEnd = endOfValue(at: index)
-            let key = (try? JSONValue.parse(.init(bytes[index ..< keyEnd])))?.stringValue ?? ""
-            index = skipWhitespace(from: keyEnd) + 1 // the colon
+            let key = (try? JSONValue.parse(.init(bytes[index..<keyEnd])))?.stringValue ?? ""
+            index = skipWhitespace(from: keyEnd) + 1  // the colon
             let valueStart = skipWhitespace(from: index)
             let valueEnd = endOfValue(at: valueStart)
-            out.append(Member(key: key, value: valueStart ..< valueEnd))
+            out.append(Member(key: key, value: valueStart..<valueEnd))
             index = skipWhitespace(from: valueEnd)
             if index < bytes.count, bytes[index] == UInt8(ascii: ",") { index = skipWhitespace(from: index + 1) }
         }
@@ -85,7 +85,7 @@ package struct JSONSpans {
         var index = skipWhitespace(from: start + 1)
         while index < bytes.count, bytes[index] != UInt8(ascii: "]") {
             let end = endOfValue(at: index)
-            out.append(index ..< end)
+            out.append(index..<end)
             index = skipWhitespace(from: end)
             if index < bytes.count, bytes[index] == UInt8(ascii: ",") { index = skipWhitespace(from: index + 1) }
         }

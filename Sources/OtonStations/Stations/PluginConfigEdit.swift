@@ -1,6 +1,6 @@
 import Foundation
-import OtonSupport
 import OtonJSON
+import OtonSupport
 
 /// One key of one plugin's "config" in plugins.json set to a value (`oton plugins set`): only the
 /// bytes of that value change (or the member is added); every other key, value, order and space
@@ -23,7 +23,7 @@ public enum PluginConfigEdit {
         let member = JSONValue.string(key).jsonText + ": " + value.jsonText
         var out = bytes
         func insert(_ text: String, intoObjectAt start: Int, isEmpty: Bool) {
-            out.replaceSubrange(start + 1 ..< start + 1, with: Array((isEmpty ? text : text + ", ").utf8))
+            out.replaceSubrange(start + 1..<start + 1, with: Array((isEmpty ? text : text + ", ").utf8))
         }
         let members = spans.members(ofObjectAt: element.lowerBound)
         if let configSpan = members.first(where: { $0.key == "config" })?.value, bytes[configSpan.lowerBound] == UInt8(ascii: "{") {
@@ -34,7 +34,7 @@ public enum PluginConfigEdit {
                 insert(member, intoObjectAt: configSpan.lowerBound, isEmpty: configMembers.isEmpty)
             }
         } else if let configSpan = members.first(where: { $0.key == "config" })?.value {
-            out.replaceSubrange(configSpan, with: Array("{\(member)}".utf8)) // null or another type: replaced by an object
+            out.replaceSubrange(configSpan, with: Array("{\(member)}".utf8))  // null or another type: replaced by an object
         } else {
             insert("\"config\": {\(member)}", intoObjectAt: element.lowerBound, isEmpty: members.isEmpty)
         }

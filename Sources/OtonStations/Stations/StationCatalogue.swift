@@ -1,5 +1,5 @@
-import Synchronization
 import OtonEvents
+import Synchronization
 
 /// The one owner of a session's stations: plugins.json's list as last (re)loaded, the station oton
 /// was started with, and the unlisted one playing now (placed after the station it was left from).

@@ -1,5 +1,5 @@
-import OtonJSON
 import OtonEvents
+import OtonJSON
 
 /// One element of plugins.json's "stations" array as text: an existing one exactly as it
 /// was written (unknown keys, order and spacing kept), a new one in the shipped layout.

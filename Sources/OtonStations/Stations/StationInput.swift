@@ -23,7 +23,8 @@ public enum StationInput {
             case let .controlCharacters(what): "the \(what) contains control characters (escape sequences, line breaks or the like); type it without them"
             case let .nameTooLong(count): "the name has \(count) characters; at most \(StationInput.maxNameLength) are kept in plugins.json"
             case let .urlTooLong(count): "the URL has \(count) bytes; at most \(StationInput.maxURLLength) are accepted"
-            case let .notWeb(url): "\"\(url)\" is not an http(s) URL or a local file; give the station's stream or playlist address, e.g. https://host/stream.mp3"
+            case let .notWeb(url):
+                "\"\(url)\" is not an http(s) URL or a local file; give the station's stream or playlist address, e.g. https://host/stream.mp3"
             case let .noSuchFile(path): "\(path): no such file; a local station must be a file that exists"
             }
         }

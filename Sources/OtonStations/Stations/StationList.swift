@@ -28,7 +28,8 @@ public struct StationList: Equatable, Sendable {
     /// when it is listed after all, or when that station is no longer listed: a reload removed it).
     public func placing(_ unlisted: Unlisted?) -> StationList {
         guard let unlisted, !stations.contains(where: { $0.url == unlisted.station.url }),
-              let anchor = stations.firstIndex(where: { $0.url == unlisted.leftFrom.url }) else { return self }
+            let anchor = stations.firstIndex(where: { $0.url == unlisted.leftFrom.url })
+        else { return self }
         var placed = stations
         placed.insert(unlisted.station, at: anchor + 1)
         return StationList(placed)

@@ -1,7 +1,7 @@
 import Foundation
-import OtonSupport
-import OtonMedia
 import OtonEvents
+import OtonMedia
+import OtonSupport
 
 /// The one reader of a station argument, for the command line (`oton play|record STATION|URL|FILE`) and
 /// for a running oton (`oton ctl station NAME|NUMBER|URL`, plugins' switch requests): a name (without
@@ -28,19 +28,23 @@ public enum StationResolver {
             switch self {
             case let .unknown(argument, known):
                 guard let argument else { return tr("plugins.json names no stations; pass a URL or add one under \"stations\"") }
-                return tr("no station named \"{name}\" (known: {known}); pass a name, an http(s):// URL or a file",
-                          ["name": argument, "known": known.isEmpty ? tr("none") : known.joined(separator: ", ")])
+                return tr(
+                    "no station named \"{name}\" (known: {known}); pass a name, an http(s):// URL or a file",
+                    ["name": argument, "known": known.isEmpty ? tr("none") : known.joined(separator: ", ")])
             case let .unsupportedScheme(argument, scheme):
-                return tr("unsupported address scheme \"{scheme}:\" in {address}; oton plays http:// and https:// streams and local files",
-                          ["scheme": scheme, "address": argument])
+                return tr(
+                    "unsupported address scheme \"{scheme}:\" in {address}; oton plays http:// and https:// streams and local files",
+                    ["scheme": scheme, "address": argument])
             case let .noSuchFile(path):
                 return tr("no such file: {path}", ["path": path])
             case let .noNumber(number, count):
-                return tr("no station number {number}; there are {count} (`oton ctl stations` lists them)",
-                          ["number": String(number), "count": String(count)])
+                return tr(
+                    "no station number {number}; there are {count} (`oton ctl stations` lists them)",
+                    ["number": String(number), "count": String(count)])
             case let .notAStationOfTheList(argument, known):
-                return tr("no station named \"{name}\" (known: {known}); give a name, a number or an http(s) URL",
-                          ["name": argument, "known": known.isEmpty ? tr("none") : known.joined(separator: ", ")])
+                return tr(
+                    "no station named \"{name}\" (known: {known}); give a name, a number or an http(s) URL",
+                    ["name": argument, "known": known.isEmpty ? tr("none") : known.joined(separator: ", ")])
             }
         }
     }
@@ -96,7 +100,7 @@ public enum StationResolver {
         guard let colon = argument.firstIndex(of: ":") else { return nil }
         let candidate = argument[..<colon]
         guard let first = candidate.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
-              candidate.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0" ... "9").contains($0) || "+-.".unicodeScalars.contains($0)) })
+            candidate.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) })
         else { return nil }
         // "C:" or a one-letter name is not a scheme worth naming; neither is a bare "name:" with nothing after it.
         guard candidate.count > 1, argument.index(after: colon) < argument.endIndex else { return nil }

@@ -1,7 +1,7 @@
 import Foundation
-import OtonSupport
-import OtonJSON
 import OtonEvents
+import OtonJSON
+import OtonSupport
 
 /// plugins.json opened for editing its "stations": only the bytes of that array change;
 /// every other key, value, order and space stays exactly as written. A file that does not
@@ -54,13 +54,14 @@ public struct StationsFile: Sendable {
         stationsSpan = members.first { $0.key == "stations" }?.value
         defaultSpan = members.first { $0.key == "default_station" }?.value
         defaultStationName = config.defaultStationName
-        entries = stationsSpan.map { span in
-            spans.elements(ofArrayAt: span.lowerBound).map { range in
-                let text = String(decoding: bytes[range], as: UTF8.self)
-                let value = try? JSONValue.parse(Data(bytes[range]))
-                return StationEntry(name: value?["name"]?.stringValue ?? "", url: value?["url"]?.stringValue ?? "", text: text)
-            }
-        } ?? []
+        entries =
+            stationsSpan.map { span in
+                spans.elements(ofArrayAt: span.lowerBound).map { range in
+                    let text = String(decoding: bytes[range], as: UTF8.self)
+                    let value = try? JSONValue.parse(Data(bytes[range]))
+                    return StationEntry(name: value?["name"]?.stringValue ?? "", url: value?["url"]?.stringValue ?? "", text: text)
+                }
+            } ?? []
     }
 
     /// The file's text with `entries` as its "stations" array and `defaultStationName` as its
@@ -79,7 +80,7 @@ public struct StationsFile: Sendable {
             if let span = defaultSpan { replacements.append((span, value)) } else { added.insert("\n  \"default_station\": " + value, at: 0) }
         }
         if !added.isEmpty {
-            replacements.append((rootStart + 1 ..< rootStart + 1, added.joined(separator: ",") + (rootIsEmpty ? "\n" : ",")))
+            replacements.append((rootStart + 1..<rootStart + 1, added.joined(separator: ",") + (rootIsEmpty ? "\n" : ",")))
         }
         var out = bytes
         for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
@@ -154,7 +155,7 @@ extension StationsFile {
     /// Moves a station to `position` (1 is the top).
     public mutating func move(_ name: String, to position: Int) throws(StationsEditError) {
         let index = try index(of: name)
-        guard (1 ... entries.count).contains(position) else { throw .badPosition(position, count: entries.count) }
+        guard (1...entries.count).contains(position) else { throw .badPosition(position, count: entries.count) }
         let entry = entries.remove(at: index)
         entries.insert(entry, at: position - 1)
     }

@@ -33,7 +33,7 @@ public enum AtomicFileWriter {
         var complete = writeAll(fd, data)
         let syncFailed = complete && fsync(fd) != 0
         let error = lastError()
-        fchmod(fd, mode) // open() applied the umask
+        fchmod(fd, mode)  // open() applied the umask
         close(fd)
         complete = complete && !syncFailed
         guard complete else {

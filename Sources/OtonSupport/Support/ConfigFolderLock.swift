@@ -10,7 +10,7 @@ public enum ConfigFolderLock {
         let folder = (target as NSString).deletingLastPathComponent
         let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return try body() }
-        defer { close(fd) } // closing releases the lock
+        defer { close(fd) }  // closing releases the lock
         while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
         return try body()
     }

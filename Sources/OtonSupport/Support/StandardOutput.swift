@@ -18,7 +18,7 @@ public enum StandardOutput {
     @discardableResult
     public static func write(_ text: String) -> Bool {
         guard !closed.load(ordering: .relaxed) else { return false }
-        signal(SIGPIPE, SIG_IGN) // EPIPE instead of a signal; idempotent
+        signal(SIGPIPE, SIG_IGN)  // EPIPE instead of a signal; idempotent
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }

@@ -7,7 +7,7 @@ public enum Weekdays {
     /// `--days` for the chosen weekdays (1 = Monday … 7 = Sunday): "mon,wed,fri"; nil when none or all
     /// seven are chosen (every day: the time alone says it).
     public static func daysArgument(_ days: Set<Int>) -> String? {
-        let valid = days.filter { (1 ... 7).contains($0) }
+        let valid = days.filter { (1...7).contains($0) }
         guard !valid.isEmpty, valid.count < 7 else { return nil }
         return valid.sorted().map { names[$0 - 1] }.joined(separator: ",")
     }

@@ -5,11 +5,13 @@ import CGtk
 enum MainThread {
     static func run(_ work: @escaping @MainActor @Sendable () -> Void) {
         let box = Unmanaged.passRetained(WorkBox(work)).toOpaque()
-        g_main_context_invoke(nil, { data in
-            let box = Unmanaged<WorkBox>.fromOpaque(data!).takeRetainedValue()
-            MainActor.assumeIsolated { box.work() }
-            return 0 // G_SOURCE_REMOVE
-        }, box)
+        g_main_context_invoke(
+            nil,
+            { data in
+                let box = Unmanaged<WorkBox>.fromOpaque(data!).takeRetainedValue()
+                MainActor.assumeIsolated { box.work() }
+                return 0  // G_SOURCE_REMOVE
+            }, box)
     }
 
     /// Calls `work` once on the main loop after `seconds`.
@@ -25,10 +27,12 @@ enum MainThread {
     @MainActor
     static func every(seconds: UInt32, _ tick: @escaping @MainActor () -> Bool) {
         let box = Unmanaged.passRetained(TickBox(tick)).toOpaque()
-        g_timeout_add_seconds_full(0, seconds, { data in
-            let box = Unmanaged<TickBox>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated { box.tick() } ? 1 : 0
-        }, box, { data in Unmanaged<TickBox>.fromOpaque(data!).release() })
+        g_timeout_add_seconds_full(
+            0, seconds,
+            { data in
+                let box = Unmanaged<TickBox>.fromOpaque(data!).takeUnretainedValue()
+                return MainActor.assumeIsolated { box.tick() } ? 1 : 0
+            }, box, { data in Unmanaged<TickBox>.fromOpaque(data!).release() })
     }
 }
 

@@ -26,7 +26,7 @@ final class AlarmEditor: @unchecked Sendable {
         var words = ["alarm", "add", "--station=" + station]
         if let days = Weekdays.daysArgument(days) { words.append("--days=" + days) }
         if let config { words.append("--config=" + config) }
-        words += ["--", when] // a time typed with a leading "-" is a time the CLI refuses, not an option
+        words += ["--", when]  // a time typed with a leading "-" is a time the CLI refuses, not an option
         queue.async { [words] in
             let run = OtonCommand.run(words)
             done(run.status == 0 ? nil : run.message)

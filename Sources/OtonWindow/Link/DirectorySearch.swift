@@ -53,7 +53,8 @@ final class DirectorySearch: @unchecked Sendable {
 
     private static func result(_ entry: JSONValue) -> Result? {
         guard let position = entry["position"]?.int64Value, let name = entry["name"]?.stringValue,
-              let url = entry["play_url"]?.stringValue ?? entry["url"]?.stringValue else { return nil }
+            let url = entry["play_url"]?.stringValue ?? entry["url"]?.stringValue
+        else { return nil }
         var parts: [String] = []
         if let country = entry["countrycode"]?.stringValue, !country.isEmpty { parts.append(country) }
         let codec = [entry["codec"]?.stringValue, entry["bitrate"]?.int64Value.map { "\($0) kbps" }].compactMap { $0 }.joined(separator: " ")

@@ -76,7 +76,8 @@ final class PlayerLink: @unchecked Sendable {
             update(.attached(status: status, stations: StationRow.list(from: stations)))
             while let line = events.nextLine() {
                 guard let object = try? JSONValue.parse(Data(line.utf8), maxBytes: ControlClient.maximumLineBytes),
-                      let event = object["event"]?.objectValue else { continue }
+                    let event = object["event"]?.objectValue
+                else { continue }
                 update(.event(event))
             }
             return .gone(reason: tr("the player stopped"))

@@ -15,7 +15,8 @@ public struct AlarmRow: Equatable, Sendable {
         guard let rows = (try? JSONValue.parse(Data(json.utf8), maxBytes: 1 << 20))?.arrayValue else { return nil }
         return rows.compactMap { row in
             guard let number = row["number"]?.int64Value, let when = row["when"]?.stringValue,
-                  let station = row["station"]?.stringValue else { return AlarmRow?.none }
+                let station = row["station"]?.stringValue
+            else { return AlarmRow?.none }
             let next = row["next"]?.stringValue.map { tr("next {time}", ["time": $0]) }
             return AlarmRow(number: Int(number), title: when, subtitle: [station, next].compactMap { $0 }.joined(separator: " · "))
         }

@@ -115,10 +115,11 @@ public struct NowPlaying: Equatable, Sendable {
     public mutating func apply(timeshiftAndLevel data: [String: JSONValue], now: Double) -> Bool {
         let before = (timeshift, levelling)
         if let behind = data["behind_live_ms"]?.numberValue, behind.isFinite {
-            timeshift = Timeshift(behindMilliseconds: Int(max(0, behind)), at: now,
-                                  limitMilliseconds: data["timeshift_limit_ms"]?.numberValue.map { Int($0) })
+            timeshift = Timeshift(
+                behindMilliseconds: Int(max(0, behind)), at: now,
+                limitMilliseconds: data["timeshift_limit_ms"]?.numberValue.map { Int($0) })
         } else if data["state"] != nil {
-            timeshift = nil // a whole status without the figures: no ring (off, HLS, another station)
+            timeshift = nil  // a whole status without the figures: no ring (off, HLS, another station)
         }
         if let enabled = data["level"]?["enabled"]?.boolValue ?? data["enabled"]?.boolValue {
             levelling = enabled
@@ -152,9 +153,10 @@ public struct NowPlaying: Equatable, Sendable {
 
     private mutating func applyState(_ fields: [String: String], now: Double) {
         guard let name = fields[OTON_FIELD_STATE], !name.isEmpty else { return }
-        if let shift = timeshift { // what a pause added, kept until `status` says it exactly
-            timeshift = Timeshift(behindMilliseconds: behindLiveMilliseconds(now: now) ?? shift.behindMilliseconds, at: now,
-                                  limitMilliseconds: shift.limitMilliseconds)
+        if let shift = timeshift {  // what a pause added, kept until `status` says it exactly
+            timeshift = Timeshift(
+                behindMilliseconds: behindLiveMilliseconds(now: now) ?? shift.behindMilliseconds, at: now,
+                limitMilliseconds: shift.limitMilliseconds)
         }
         state = name
         playerGone = false
@@ -197,9 +199,12 @@ public struct NowPlaying: Equatable, Sendable {
     /// The state in words: "buffering 40 %", "reconnecting in 4 s (attempt 2/3)", "gave up".
     public func stateText(now: Double) -> String {
         if let reconnect {
-            let values = ["seconds": "\(max(0, Int((reconnect.at - now).rounded(.up))))", "attempt": "\(reconnect.attempt)",
-                          "max": reconnect.maximum.map { "\($0)" } ?? ""]
-            return reconnect.maximum == nil ? tr("reconnecting in {seconds} s (attempt {attempt})", values)
+            let values = [
+                "seconds": "\(max(0, Int((reconnect.at - now).rounded(.up))))", "attempt": "\(reconnect.attempt)",
+                "max": reconnect.maximum.map { "\($0)" } ?? "",
+            ]
+            return reconnect.maximum == nil
+                ? tr("reconnecting in {seconds} s (attempt {attempt})", values)
                 : tr("reconnecting in {seconds} s (attempt {attempt}/{max})", values)
         }
         if playerGone { return lastProblem == nil ? tr("the player stopped") : tr("gave up") }

@@ -51,7 +51,8 @@ enum FavouriteRow {
 
     static func bind(_ row: Widget, name: String, number: Int, isCurrent: Bool) {
         guard let mark = gtk_widget_get_first_child(row), let play = gtk_widget_get_next_sibling(mark), let edit = gtk_widget_get_last_child(row),
-              let popover = gtk_widget_get_last_child(edit), let box = gtk_popover_get_child(cast(popover)) else { return }
+            let popover = gtk_widget_get_last_child(edit), let box = gtk_popover_get_child(cast(popover))
+        else { return }
         gtk_widget_set_visible(mark, isCurrent ? 1 : 0)
         gtk_button_set_label(cast(play), name)
         if let label = gtk_button_get_child(cast(play)) {

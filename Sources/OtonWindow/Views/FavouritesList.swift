@@ -25,8 +25,9 @@ final class FavouritesList {
             let listItem: OpaquePointer = cast(item)
             let object = gtk_list_item_get_item(listItem)
             let name = object.map { String(cString: gtk_string_object_get_string(cast($0))) } ?? ""
-            FavouriteRow.bind(gtk_list_item_get_child(listItem)!, name: name, number: Int(gtk_list_item_get_position(listItem)) + 1,
-                              isCurrent: name == current.name)
+            FavouriteRow.bind(
+                gtk_list_item_get_child(listItem)!, name: name, number: Int(gtk_list_item_get_position(listItem)) + 1,
+                isCurrent: name == current.name)
         }
         let list = gtk_list_view_new(selection, factory)!
         oton_gtk_accessible_label(list, tr("Favourites"))

@@ -35,7 +35,8 @@ final class HistoryPage {
         Signal.connectObject(cast(factory), "bind") { item in
             let listItem: OpaquePointer = cast(item)
             guard let row = gtk_list_item_get_child(listItem), let label = gtk_widget_get_first_child(row),
-                  let copy = gtk_widget_get_last_child(row) else { return }
+                let copy = gtk_widget_get_last_child(row)
+            else { return }
             let line = gtk_list_item_get_item(listItem).map { String(cString: gtk_string_object_get_string(cast($0))) } ?? ""
             Widgets.setText(label, line)
             oton_gtk_accessible_label(copy, tr("Copy {line}", ["line": line]))

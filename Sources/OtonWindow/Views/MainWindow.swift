@@ -53,10 +53,12 @@ final class MainWindow {
         adw_header_bar_set_title_widget(cast(header), title)
         // Preferences (app.preferences, Ctrl+,), share the track (app.share), record it (app.record-track)
         // or the station (app.record-station).
-        for (icon, name, action) in [("emblem-system-symbolic", tr("Preferences"), "app.preferences"),
-                                     ("send-to-symbolic", tr("Share"), "app.share"),
-                                     ("document-save-symbolic", tr("Record this track"), "app.record-track"),
-                                     ("media-record-symbolic", tr("Record this station"), "app.record-station")] {
+        for (icon, name, action) in [
+            ("emblem-system-symbolic", tr("Preferences"), "app.preferences"),
+            ("send-to-symbolic", tr("Share"), "app.share"),
+            ("document-save-symbolic", tr("Record this track"), "app.record-track"),
+            ("media-record-symbolic", tr("Record this station"), "app.record-station"),
+        ] {
             let button = Widgets.iconButton(icon: icon, name: name, circular: false)
             gtk_actionable_set_action_name(cast(button), action)
             adw_header_bar_pack_end(cast(header), button)

@@ -47,8 +47,10 @@ final class PreferencesWindow {
         alarmTime = gtk_entry_new()!
         gtk_editable_set_text(cast(alarmTime), "07:00")
         alarmStation = gtk_entry_new()!
-        for (entry, title, hint) in [(alarmTime, tr("Alarm time"), tr("07:00, \"Tue 07:00\" or \"2026-12-24 07:00\"")),
-                                     (alarmStation, tr("Alarm station"), tr("a favourite's name or an http(s) URL"))] {
+        for (entry, title, hint) in [
+            (alarmTime, tr("Alarm time"), tr("07:00, \"Tue 07:00\" or \"2026-12-24 07:00\"")),
+            (alarmStation, tr("Alarm station"), tr("a favourite's name or an http(s) URL")),
+        ] {
             oton_gtk_accessible_label(entry, title)
             gtk_widget_set_valign(entry, GTK_ALIGN_CENTER)
             let row = adw_action_row_new()!
@@ -61,8 +63,10 @@ final class PreferencesWindow {
         let days = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
         gtk_widget_add_css_class(days, "linked")
         gtk_widget_set_valign(days, GTK_ALIGN_CENTER)
-        for (short, full) in [(tr("Mon"), tr("Monday")), (tr("Tue"), tr("Tuesday")), (tr("Wed"), tr("Wednesday")), (tr("Thu"), tr("Thursday")),
-                              (tr("Fri"), tr("Friday")), (tr("Sat"), tr("Saturday")), (tr("Sun"), tr("Sunday"))] {
+        for (short, full) in [
+            (tr("Mon"), tr("Monday")), (tr("Tue"), tr("Tuesday")), (tr("Wed"), tr("Wednesday")), (tr("Thu"), tr("Thursday")),
+            (tr("Fri"), tr("Friday")), (tr("Sat"), tr("Saturday")), (tr("Sun"), tr("Sunday")),
+        ] {
             let toggle = gtk_toggle_button_new_with_label(short)!
             oton_gtk_accessible_label(toggle, full)
             gtk_widget_set_tooltip_text(toggle, full)
@@ -89,7 +93,7 @@ final class PreferencesWindow {
 
     /// A short message over the preferences (a refused alarm), as the main window says its own.
     func say(_ text: String) {
-        let escaped = g_markup_escape_text(text, -1)! // libadwaita 1.2 reads a toast's title as markup
+        let escaped = g_markup_escape_text(text, -1)!  // libadwaita 1.2 reads a toast's title as markup
         adw_preferences_window_add_toast(cast(window), adw_toast_new(escaped))
         g_free(escaped)
     }
@@ -112,26 +116,30 @@ final class PreferencesWindow {
 
     /// One row per alarm: when, its station and next time, and its Remove button.
     func show(alarms: [AlarmRow]) {
-        alarmRows = Self.replace(alarmRows, in: alarmGroup, empty: tr("no alarms"), with: alarms.map { alarm in
-            let row = Self.row(title: alarm.title, subtitle: alarm.subtitle)
-            let remove = Widgets.iconButton(icon: "user-trash-symbolic", name: tr("Remove alarm {number}", ["number": "\(alarm.number)"]), circular: false)
-            gtk_widget_add_css_class(remove, "flat")
-            Signal.connect(remove, "clicked") { [unowned self] in removeAlarm(alarm.number) }
-            adw_action_row_add_suffix(cast(row), remove)
-            return row
-        })
+        alarmRows = Self.replace(
+            alarmRows, in: alarmGroup, empty: tr("no alarms"),
+            with: alarms.map { alarm in
+                let row = Self.row(title: alarm.title, subtitle: alarm.subtitle)
+                let remove = Widgets.iconButton(icon: "user-trash-symbolic", name: tr("Remove alarm {number}", ["number": "\(alarm.number)"]), circular: false)
+                gtk_widget_add_css_class(remove, "flat")
+                Signal.connect(remove, "clicked") { [unowned self] in removeAlarm(alarm.number) }
+                adw_action_row_add_suffix(cast(row), remove)
+                return row
+            })
     }
 
     /// One row per plugin: its name (the id when it did not load) and, below, its state and what it does.
     func show(plugins: [PluginRow]) {
-        rows = Self.replace(rows, in: group, empty: tr("no plugins configured"), with: plugins.map { plugin in
-            let row = Self.row(title: plugin.title, subtitle: plugin.subtitle)
-            adw_action_row_set_subtitle_lines(cast(row), 3)
-            let mark = gtk_image_new_from_icon_name(plugin.enabled ? "emblem-ok-symbolic" : "window-close-symbolic")!
-            oton_gtk_accessible_label(mark, plugin.enabled ? tr("enabled") : tr("disabled"))
-            adw_action_row_add_prefix(cast(row), mark)
-            return row
-        })
+        rows = Self.replace(
+            rows, in: group, empty: tr("no plugins configured"),
+            with: plugins.map { plugin in
+                let row = Self.row(title: plugin.title, subtitle: plugin.subtitle)
+                adw_action_row_set_subtitle_lines(cast(row), 3)
+                let mark = gtk_image_new_from_icon_name(plugin.enabled ? "emblem-ok-symbolic" : "window-close-symbolic")!
+                oton_gtk_accessible_label(mark, plugin.enabled ? tr("enabled") : tr("disabled"))
+                adw_action_row_add_prefix(cast(row), mark)
+                return row
+            })
     }
 
     /// A row whose title and subtitle are text, never markup (names come from plugins and files).

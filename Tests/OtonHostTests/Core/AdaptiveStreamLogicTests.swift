@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import OtonHost
 
 /// The pure parts of issue 27's HLS/DASH fixes: the ID3 slimmer (27.4), the ADTS framing of raw
@@ -58,7 +59,7 @@ final class AdaptiveStreamLogicTests: XCTestCase {
     }
 
     func testAnUnwalkableHugeTagIsDroppedWhole() {
-        var header: [UInt8] = [0x49, 0x44, 0x33, 4, 0, 0x80] + syncsafe(4 * ID3TagSlimmer.maxKeptBytes) // unsynchronised
+        var header: [UInt8] = [0x49, 0x44, 0x33, 4, 0, 0x80] + syncsafe(4 * ID3TagSlimmer.maxKeptBytes)  // unsynchronised
         header += [UInt8](repeating: 0x11, count: 4 * ID3TagSlimmer.maxKeptBytes)
         var slimmer = ID3TagSlimmer()
         XCTAssertEqual(slim(header + [0xFF, 0xF1], piece: 8192, slimmer: &slimmer), [0xFF, 0xF1])
@@ -66,7 +67,9 @@ final class AdaptiveStreamLogicTests: XCTestCase {
 
     func testRawAACFromFMP4GetsADTSHeaders() throws {
         // AAC LC, 44.1 kHz, stereo: AudioSpecificConfig 0x12 0x10.
-        let framing = try XCTUnwrap(RawAACFraming(caps: "audio/mpeg, mpegversion=(int)4, framed=(boolean)true, stream-format=(string)raw, codec_data=(buffer)121056e500, rate=(int)44100"))
+        let framing = try XCTUnwrap(
+            RawAACFraming(
+                caps: "audio/mpeg, mpegversion=(int)4, framed=(boolean)true, stream-format=(string)raw, codec_data=(buffer)121056e500, rate=(int)44100"))
         XCTAssertEqual(framing.header(payloadBytes: 100), [0xFF, 0xF1, 0x50, 0x80, 0x0D, 0x7F, 0xFC])
         XCTAssertTrue(framing.caps.contains("stream-format=(string)adts"))
         XCTAssertNil(RawAACFraming(caps: "audio/mpeg, mpegversion=(int)4, stream-format=(string)adts"), "already ADTS")

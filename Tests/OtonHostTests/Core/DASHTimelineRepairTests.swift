@@ -1,6 +1,7 @@
-@testable import OtonHost
 import OtonMedia
 import XCTest
+
+@testable import OtonHost
 
 /// DASHTimelineRepair: the placeholder segment that keeps GStreamer 1.22's dashdemux in place in a live
 /// MPD whose window has slid (issue 39 §3). HLSShapesTests.testLiveDASHFromFFmpegPlaysAndRecordsPastItsWindow
@@ -64,11 +65,11 @@ final class DASHTimelineRepairTests: XCTestCase {
     func testThePlaceholderStartsWhereThePeriodDoesOnTheMediaTimeline() throws {
         // Period at 10 s, presentationTimeOffset 1,000,000 at 1000/s: the Period begins at media time 990,000.
         let text = """
-        <MPD type="dynamic"><Period start="PT10S"><AdaptationSet><Representation>
-        <SegmentTemplate timescale="1000" presentationTimeOffset="1000000" startNumber="100" media="$Number$.m4s">
-        <SegmentTimeline><S t="1200000" d="2000" r="3"/><S d="1000"/></SegmentTimeline>
-        </SegmentTemplate></Representation></AdaptationSet></Period></MPD>
-        """
+            <MPD type="dynamic"><Period start="PT10S"><AdaptationSet><Representation>
+            <SegmentTemplate timescale="1000" presentationTimeOffset="1000000" startNumber="100" media="$Number$.m4s">
+            <SegmentTimeline><S t="1200000" d="2000" r="3"/><S d="1000"/></SegmentTimeline>
+            </SegmentTemplate></Representation></AdaptationSet></Period></MPD>
+            """
         let fixed = try XCTUnwrap(repaired(text))
         XCTAssertTrue(fixed.contains(#"<SegmentTimeline><S t="990000" d="210000"/><S t="1200000""#), fixed)
         XCTAssertTrue(fixed.contains(#"startNumber="99""#), fixed)
@@ -77,27 +78,29 @@ final class DASHTimelineRepairTests: XCTestCase {
     func testWhatCannotBeKnownSafelyIsLeftAlone() {
         // startNumber inherited from the AdaptationSet's template: changing it here would renumber.
         let inherited = """
-        <MPD type="dynamic"><Period><AdaptationSet><SegmentTemplate startNumber="5"/><Representation>
-        <SegmentTemplate timescale="1000" media="$Number$.m4s"><SegmentTimeline><S t="9000" d="1000"/></SegmentTimeline></SegmentTemplate>
-        </Representation></AdaptationSet></Period></MPD>
-        """
+            <MPD type="dynamic"><Period><AdaptationSet><SegmentTemplate startNumber="5"/><Representation>
+            <SegmentTemplate timescale="1000" media="$Number$.m4s"><SegmentTimeline><S t="9000" d="1000"/></SegmentTimeline></SegmentTemplate>
+            </Representation></AdaptationSet></Period></MPD>
+            """
         XCTAssertNil(repaired(inherited))
         // The timeline in the AdaptationSet's template, a Representation's own template overriding its numbers.
         let overridden = """
-        <MPD type="dynamic"><Period><AdaptationSet>
-        <SegmentTemplate timescale="1000" startNumber="5"><SegmentTimeline><S t="9000" d="1000"/></SegmentTimeline></SegmentTemplate>
-        <Representation><SegmentTemplate startNumber="7"/></Representation></AdaptationSet></Period></MPD>
-        """
+            <MPD type="dynamic"><Period><AdaptationSet>
+            <SegmentTemplate timescale="1000" startNumber="5"><SegmentTimeline><S t="9000" d="1000"/></SegmentTimeline></SegmentTemplate>
+            <Representation><SegmentTemplate startNumber="7"/></Representation></AdaptationSet></Period></MPD>
+            """
         XCTAssertNil(repaired(overridden))
         // The same without the override is repaired.
         XCTAssertNotNil(repaired(overridden.replacingOccurrences(of: #"<SegmentTemplate startNumber="7"/>"#, with: "")))
         // Numbers cannot go below 0.
         XCTAssertNil(repaired(Self.ffmpegManifest(startNumber: #" startNumber="0""#)))
         // A Period that begins after its first segment's media time (PTO < PeriodStart·timescale).
-        XCTAssertNil(repaired("""
-        <MPD type="dynamic"><Period start="PT100S"><AdaptationSet><Representation><SegmentTemplate timescale="1">
-        <SegmentTimeline><S t="150" d="2"/></SegmentTimeline></SegmentTemplate></Representation></AdaptationSet></Period></MPD>
-        """))
+        XCTAssertNil(
+            repaired(
+                """
+                <MPD type="dynamic"><Period start="PT100S"><AdaptationSet><Representation><SegmentTemplate timescale="1">
+                <SegmentTimeline><S t="150" d="2"/></SegmentTimeline></SegmentTemplate></Representation></AdaptationSet></Period></MPD>
+                """))
     }
 
     func testDurationsOfPeriods() {

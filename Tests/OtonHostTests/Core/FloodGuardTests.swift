@@ -36,7 +36,7 @@ final class FloodGuardTests: XCTestCase {
     func testAStationWithinItsRateIsNeverHeldAndNothingDeclaredMeansTheCeiling() {
         var guardian = FloodGuard(now: 0)
         guardian.declare(bitsPerSecond: 320_000)
-        for tick in 0 ..< 600 { // 60 s at 320 kbit/s, in 100 ms pieces
+        for tick in 0..<600 {  // 60 s at 320 kbit/s, in 100 ms pieces
             XCTAssertEqual(guardian.admit(4_000, now: Int64(tick) * 100_000_000), .read)
         }
         var unknown = FloodGuard(now: 0)

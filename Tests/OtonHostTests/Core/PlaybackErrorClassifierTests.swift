@@ -1,17 +1,22 @@
 import XCTest
+
 @testable import OtonHost
 
 final class PlaybackErrorClassifierTests: XCTestCase {
     private let resource = "gst-resource-error-quark"
     private let stream = "gst-stream-error-quark"
     private let core = "gst-core-error-quark"
-    private let soupPath = "../ext/soup/gstsouphttpsrc.c(1546): gst_soup_http_src_parse_status (): "
+    private let soupPath =
+        "../ext/soup/gstsouphttpsrc.c(1546): gst_soup_http_src_parse_status (): "
         + "/GstPlayBin:playbin0/GstURIDecodeBin:uridecodebin0/GstSoupHTTPSrc:source:\n"
 
-    private func classify(_ domain: String, _ code: Int, _ message: String, debug: String? = nil,
-                          status: Int? = nil, element: String? = nil) -> PlaybackErrorKind {
-        PlaybackErrorClassifier.classify(domain: domain, code: code, message: message, debug: debug,
-                                         httpStatus: status, sourceElement: element)
+    private func classify(
+        _ domain: String, _ code: Int, _ message: String, debug: String? = nil,
+        status: Int? = nil, element: String? = nil
+    ) -> PlaybackErrorKind {
+        PlaybackErrorClassifier.classify(
+            domain: domain, code: code, message: message, debug: debug,
+            httpStatus: status, sourceElement: element)
     }
 
     func testCodesMatchGstErrorHeader() {
@@ -31,8 +36,9 @@ final class PlaybackErrorClassifierTests: XCTestCase {
     // MARK: HTTP
 
     func testSoup404IsNotFound() {
-        XCTAssertEqual(classify(resource, 3, "Not Found", debug: soupPath + "Not Found (404), URL: http://x/live, Redirect to: (NULL)"),
-                       .streamUnavailable(reason: .notFound))
+        XCTAssertEqual(
+            classify(resource, 3, "Not Found", debug: soupPath + "Not Found (404), URL: http://x/live, Redirect to: (NULL)"),
+            .streamUnavailable(reason: .notFound))
     }
 
     func testStatusInMessageText() {
@@ -40,18 +46,21 @@ final class PlaybackErrorClassifierTests: XCTestCase {
     }
 
     func testExplicitStatusWins() {
-        XCTAssertEqual(classify(resource, 5, "Service Unavailable", status: 503),
-                       .streamUnavailable(reason: .serverError(status: 503)))
+        XCTAssertEqual(
+            classify(resource, 5, "Service Unavailable", status: 503),
+            .streamUnavailable(reason: .serverError(status: 503)))
     }
 
     func testServerErrorFromDebug() {
-        XCTAssertEqual(classify(resource, 5, "Bad Gateway", debug: soupPath + "Bad Gateway (502), URL: http://x/"),
-                       .streamUnavailable(reason: .serverError(status: 502)))
+        XCTAssertEqual(
+            classify(resource, 5, "Bad Gateway", debug: soupPath + "Bad Gateway (502), URL: http://x/"),
+            .streamUnavailable(reason: .serverError(status: 502)))
     }
 
     func test403IsNotAuthorized() {
-        XCTAssertEqual(classify(resource, 15, "Forbidden", debug: soupPath + "Forbidden (403), URL: http://x/"),
-                       .streamUnavailable(reason: .notAuthorized))
+        XCTAssertEqual(
+            classify(resource, 15, "Forbidden", debug: soupPath + "Forbidden (403), URL: http://x/"),
+            .streamUnavailable(reason: .notAuthorized))
     }
 
     func testNotAuthorizedCodeWithoutStatus() {
@@ -63,8 +72,9 @@ final class PlaybackErrorClassifierTests: XCTestCase {
     }
 
     func testOtherHTTPStatus() {
-        XCTAssertEqual(classify(resource, 5, "Too Many Requests", status: 429),
-                       .streamUnavailable(reason: .httpStatus(429)))
+        XCTAssertEqual(
+            classify(resource, 5, "Too Many Requests", status: 429),
+            .streamUnavailable(reason: .httpStatus(429)))
     }
 
     func testInvalidExplicitStatusIsIgnored() {
@@ -74,9 +84,11 @@ final class PlaybackErrorClassifierTests: XCTestCase {
     // MARK: Network
 
     func testCannotResolveReportedAsNotFoundIsNetwork() {
-        XCTAssertEqual(classify(resource, 3, "Could not resolve server name.",
-                                debug: soupPath + "Cannot resolve hostname (2), URL: http://nope.invalid/"),
-                       .networkUnavailable)
+        XCTAssertEqual(
+            classify(
+                resource, 3, "Could not resolve server name.",
+                debug: soupPath + "Cannot resolve hostname (2), URL: http://nope.invalid/"),
+            .networkUnavailable)
     }
 
     func testCannotResolveHostname() {
@@ -84,9 +96,11 @@ final class PlaybackErrorClassifierTests: XCTestCase {
     }
 
     func testConnectionRefused() {
-        XCTAssertEqual(classify(resource, 5, "Could not establish connection to server.",
-                                debug: soupPath + "Cannot connect to destination (4), URL: http://127.0.0.1:1/"),
-                       .networkUnavailable)
+        XCTAssertEqual(
+            classify(
+                resource, 5, "Could not establish connection to server.",
+                debug: soupPath + "Cannot connect to destination (4), URL: http://127.0.0.1:1/"),
+            .networkUnavailable)
     }
 
     func testCouldNotConnect() {
@@ -98,8 +112,9 @@ final class PlaybackErrorClassifierTests: XCTestCase {
     }
 
     func testReadErrorIsNetwork() {
-        XCTAssertEqual(classify(resource, 9, "A network error occurred, or the server closed the connection unexpectedly."),
-                       .networkUnavailable)
+        XCTAssertEqual(
+            classify(resource, 9, "A network error occurred, or the server closed the connection unexpectedly."),
+            .networkUnavailable)
     }
 
     func testSecureConnectionFailureIsATLSErrorWithItsOwnAdvice() {
@@ -124,18 +139,21 @@ final class PlaybackErrorClassifierTests: XCTestCase {
     }
 
     func testNoDecoderForHTMLIsNotAudio() {
-        XCTAssertEqual(classify(stream, 6, "No decoder available for type 'text/html'."),
-                       .streamUnavailable(reason: .notAudio))
+        XCTAssertEqual(
+            classify(stream, 6, "No decoder available for type 'text/html'."),
+            .streamUnavailable(reason: .notAudio))
     }
 
     func testNoDecoderForAudioIsUnsupportedFormat() {
-        XCTAssertEqual(classify(stream, 6, "No decoder available for type 'audio/x-opus'."),
-                       .streamUnavailable(reason: .unsupportedFormat))
+        XCTAssertEqual(
+            classify(stream, 6, "No decoder available for type 'audio/x-opus'."),
+            .streamUnavailable(reason: .unsupportedFormat))
     }
 
     func testMissingPluginIsUnsupportedFormat() {
-        XCTAssertEqual(classify(core, 12, "Your GStreamer installation is missing a plug-in."),
-                       .streamUnavailable(reason: .unsupportedFormat))
+        XCTAssertEqual(
+            classify(core, 12, "Your GStreamer installation is missing a plug-in."),
+            .streamUnavailable(reason: .unsupportedFormat))
     }
 
     func testDecodeError() {
@@ -147,8 +165,9 @@ final class PlaybackErrorClassifierTests: XCTestCase {
     }
 
     func testInternalDataStreamErrorIsDecodeError() {
-        XCTAssertEqual(classify(stream, 1, "Internal data stream error.", debug: "streaming stopped, reason not-negotiated (-4)"),
-                       .decodeError)
+        XCTAssertEqual(
+            classify(stream, 1, "Internal data stream error.", debug: "streaming stopped, reason not-negotiated (-4)"),
+            .decodeError)
     }
 
     func testOtherCoreErrorIsDecodeError() {
@@ -158,9 +177,11 @@ final class PlaybackErrorClassifierTests: XCTestCase {
     // MARK: Audio device
 
     func testAlsaSinkOpenWrite() {
-        XCTAssertEqual(classify(resource, 6, "Could not open audio device for playback. Device is being used by another application.",
-                                element: "alsasink0"),
-                       .audioDeviceUnavailable)
+        XCTAssertEqual(
+            classify(
+                resource, 6, "Could not open audio device for playback. Device is being used by another application.",
+                element: "alsasink0"),
+            .audioDeviceUnavailable)
     }
 
     func testOpenWriteWithoutElementIsDevice() {
@@ -172,15 +193,17 @@ final class PlaybackErrorClassifierTests: XCTestCase {
     }
 
     func testPulseSinkConnectionRefusedIsDeviceNotNetwork() {
-        let debug = "../ext/pulse/pulsesink.c(616): gst_pulseringbuffer_open_device (): "
+        let debug =
+            "../ext/pulse/pulsesink.c(616): gst_pulseringbuffer_open_device (): "
             + "/GstPlayBin:playbin0/GstPlaySink:playsink/GstBin:abin/GstAutoAudioSink:audiosink/GstPulseSink:audiosink-actual-sink-pulse:\n"
             + "Failed to connect: Connection refused"
         XCTAssertEqual(classify(resource, 1, "Failed to connect: Connection refused", debug: debug), .audioDeviceUnavailable)
     }
 
     func testSinkStateChangeFailureIsDevice() {
-        XCTAssertEqual(classify(core, 4, "Failed to change state", element: "autoaudiosink0-actual-sink-pipewire"),
-                       .audioDeviceUnavailable)
+        XCTAssertEqual(
+            classify(core, 4, "Failed to change state", element: "autoaudiosink0-actual-sink-pipewire"),
+            .audioDeviceUnavailable)
     }
 
     // MARK: Other domains

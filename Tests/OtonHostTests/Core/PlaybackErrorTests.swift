@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import OtonHost
 
 final class PlaybackErrorTests: XCTestCase {
@@ -57,14 +58,16 @@ final class PlaybackErrorTests: XCTestCase {
 
     func testRetryability() {
         let retryable = allKinds.filter(\.isRetryable)
-        XCTAssertEqual(retryable, [
-            .networkUnavailable,
-            .streamUnavailable(reason: .notFound),
-            .streamUnavailable(reason: .serverError(status: 503)),
-            .streamUnavailable(reason: .unknown),
-            .bufferingTimeout,
-            .decodeError,
-        ])
+        XCTAssertEqual(
+            retryable,
+            [
+                .networkUnavailable,
+                .streamUnavailable(reason: .notFound),
+                .streamUnavailable(reason: .serverError(status: 503)),
+                .streamUnavailable(reason: .unknown),
+                .bufferingTimeout,
+                .decodeError,
+            ])
         XCTAssertTrue(PlaybackErrorKind.streamUnavailable(reason: .httpStatus(429)).isRetryable)
         XCTAssertTrue(PlaybackErrorKind.streamUnavailable(reason: .httpStatus(408)).isRetryable)
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import OtonHost
 
 final class PlaybackStateMachineTests: XCTestCase {
@@ -6,16 +7,21 @@ final class PlaybackStateMachineTests: XCTestCase {
     private let network = PlaybackErrorKind.networkUnavailable
     private let notAudio = PlaybackErrorKind.streamUnavailable(reason: .notAudio)
 
-    private func transition(_ state: PlaybackState, _ event: PlaybackEvent, failures: Int = 0,
-                            policy: ReconnectPolicy = .listening) -> PlaybackTransition? {
+    private func transition(
+        _ state: PlaybackState, _ event: PlaybackEvent, failures: Int = 0,
+        policy: ReconnectPolicy = .listening
+    ) -> PlaybackTransition? {
         PlaybackStateMachine.transition(from: state, on: event, failures: failures, policy: policy)
     }
 
-    private func expect(_ state: PlaybackState, _ event: PlaybackEvent, failures: Int = 2,
-                        _ next: PlaybackState, _ effects: [PlaybackEffect], failuresAfter: Int,
-                        file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(transition(state, event, failures: failures),
-                       PlaybackTransition(next: next, effects: effects, failures: failuresAfter), file: file, line: line)
+    private func expect(
+        _ state: PlaybackState, _ event: PlaybackEvent, failures: Int = 2,
+        _ next: PlaybackState, _ effects: [PlaybackEffect], failuresAfter: Int,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual(
+            transition(state, event, failures: failures),
+            PlaybackTransition(next: next, effects: effects, failures: failuresAfter), file: file, line: line)
     }
 
     // MARK: One test per row
@@ -50,8 +56,9 @@ final class PlaybackStateMachineTests: XCTestCase {
     }
 
     func testConnectingRetryableFailureReconnects() {
-        expect(.connecting, .failed(network), failures: 0,
-               .reconnecting(attempt: 1, lastError: network), [.stopPipeline, .scheduleRetry(after: .seconds(2))], failuresAfter: 1)
+        expect(
+            .connecting, .failed(network), failures: 0,
+            .reconnecting(attempt: 1, lastError: network), [.stopPipeline, .scheduleRetry(after: .seconds(2))], failuresAfter: 1)
     }
 
     func testConnectingFailureAfterLastAttemptGivesUp() {
@@ -60,13 +67,16 @@ final class PlaybackStateMachineTests: XCTestCase {
 
     func testA404IsRetriedOnceWhenSomeoneListensAndForeverHeadless() {
         let notFound = PlaybackErrorKind.streamUnavailable(reason: .notFound)
-        expect(.connecting, .failed(notFound), failures: 0, .reconnecting(attempt: 1, lastError: notFound),
-               [.stopPipeline, .scheduleRetry(after: .seconds(2))], failuresAfter: 1)
+        expect(
+            .connecting, .failed(notFound), failures: 0, .reconnecting(attempt: 1, lastError: notFound),
+            [.stopPipeline, .scheduleRetry(after: .seconds(2))], failuresAfter: 1)
         expect(.connecting, .failed(notFound), failures: 1, .error(notFound), [.stopPipeline, .giveUp], failuresAfter: 2)
-        XCTAssertEqual(transition(.connecting, .failed(network), failures: 1)?.next, .reconnecting(attempt: 2, lastError: network),
-                       "other failures keep the policy's 3 attempts")
-        XCTAssertEqual(transition(.connecting, .failed(notFound), failures: 5, policy: .headless)?.next,
-                       .reconnecting(attempt: 6, lastError: notFound), "a recorder waits for the mount to come back")
+        XCTAssertEqual(
+            transition(.connecting, .failed(network), failures: 1)?.next, .reconnecting(attempt: 2, lastError: network),
+            "other failures keep the policy's 3 attempts")
+        XCTAssertEqual(
+            transition(.connecting, .failed(notFound), failures: 5, policy: .headless)?.next,
+            .reconnecting(attempt: 6, lastError: notFound), "a recorder waits for the mount to come back")
     }
 
     func testConnectingNonRetryableFailureGivesUpImmediately() {
@@ -94,13 +104,15 @@ final class PlaybackStateMachineTests: XCTestCase {
     }
 
     func testPlayingFailureReconnects() {
-        expect(.playing, .failed(.decodeError), failures: 0,
-               .reconnecting(attempt: 1, lastError: .decodeError), [.stopPipeline, .scheduleRetry(after: .seconds(2))], failuresAfter: 1)
+        expect(
+            .playing, .failed(.decodeError), failures: 0,
+            .reconnecting(attempt: 1, lastError: .decodeError), [.stopPipeline, .scheduleRetry(after: .seconds(2))], failuresAfter: 1)
     }
 
     func testPlayingNonRetryableFailureGivesUp() {
-        expect(.playing, .failed(.audioDeviceUnavailable), failures: 0,
-               .error(.audioDeviceUnavailable), [.stopPipeline, .giveUp], failuresAfter: 1)
+        expect(
+            .playing, .failed(.audioDeviceUnavailable), failures: 0,
+            .error(.audioDeviceUnavailable), [.stopPipeline, .giveUp], failuresAfter: 1)
     }
 
     func testBufferingProgressUpdatesPercent() {
@@ -128,9 +140,10 @@ final class PlaybackStateMachineTests: XCTestCase {
     }
 
     func testBufferingTimeoutFailureReconnects() {
-        expect(.buffering(percent: 10), .failed(.bufferingTimeout), failures: 1,
-               .reconnecting(attempt: 2, lastError: .bufferingTimeout), [.stopPipeline, .scheduleRetry(after: .seconds(4))],
-               failuresAfter: 2)
+        expect(
+            .buffering(percent: 10), .failed(.bufferingTimeout), failures: 1,
+            .reconnecting(attempt: 2, lastError: .bufferingTimeout), [.stopPipeline, .scheduleRetry(after: .seconds(4))],
+            failuresAfter: 2)
     }
 
     func testPausedPlayReconnectsLiveStream() {
@@ -158,8 +171,9 @@ final class PlaybackStateMachineTests: XCTestCase {
     }
 
     func testReconnectingRetriesExhaustedGivesUp() {
-        expect(.reconnecting(attempt: 2, lastError: network), .retriesExhausted, .error(network), [.cancelRetry, .giveUp],
-               failuresAfter: 2)
+        expect(
+            .reconnecting(attempt: 2, lastError: network), .retriesExhausted, .error(network), [.cancelRetry, .giveUp],
+            failuresAfter: 2)
     }
 
     func testErrorPlayConnects() {
@@ -197,8 +211,9 @@ final class PlaybackStateMachineTests: XCTestCase {
     private static var specification: [Key: PlaybackTransition] {
         let reconnecting = PlaybackState.reconnecting(attempt: 2, lastError: .networkUnavailable)
         let buffering = PlaybackState.buffering(percent: 40)
-        let retry3 = PlaybackTransition(next: .reconnecting(attempt: 3, lastError: .networkUnavailable),
-                                        effects: [.stopPipeline, .scheduleRetry(after: .seconds(6))], failures: 3)
+        let retry3 = PlaybackTransition(
+            next: .reconnecting(attempt: 3, lastError: .networkUnavailable),
+            effects: [.stopPipeline, .scheduleRetry(after: .seconds(6))], failures: 3)
         let notAudio = PlaybackErrorKind.streamUnavailable(reason: .notAudio)
         let giveUpNotAudio = PlaybackTransition(next: .error(notAudio), effects: [.stopPipeline, .giveUp], failures: 3)
         func t(_ next: PlaybackState, _ effects: [PlaybackEffect], _ failures: Int) -> PlaybackTransition {
@@ -312,8 +327,9 @@ final class PlaybackStateMachineTests: XCTestCase {
         machine.handle(.retryTimerFired)
         machine.handle(.streamStarted)
         XCTAssertEqual(machine.consecutiveFailures, 0)
-        XCTAssertEqual(machine.handle(.failed(.networkUnavailable))?.next,
-                       .reconnecting(attempt: 1, lastError: .networkUnavailable))
+        XCTAssertEqual(
+            machine.handle(.failed(.networkUnavailable))?.next,
+            .reconnecting(attempt: 1, lastError: .networkUnavailable))
     }
 
     func testHeadlessPolicyNeverGivesUpAndCapsDelay() {

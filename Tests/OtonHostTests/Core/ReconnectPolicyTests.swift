@@ -1,19 +1,22 @@
 import XCTest
+
 @testable import OtonHost
 
 final class ReconnectPolicyTests: XCTestCase {
     func testDelaysGrowByTwoSeconds() {
         let policy = ReconnectPolicy()
-        XCTAssertEqual((1...5).map(policy.delay(forAttempt:)),
-                       [.seconds(2), .seconds(4), .seconds(6), .seconds(8), .seconds(10)])
+        XCTAssertEqual(
+            (1...5).map(policy.delay(forAttempt:)),
+            [.seconds(2), .seconds(4), .seconds(6), .seconds(8), .seconds(10)])
     }
 
     /// A recorder's first reconnects come quickly (a restarted server costs about a second, issue 37 §6),
     /// then the usual growth, capped.
     func testARecorderReconnectsQuicklyFirstThenBacksOff() {
         let policy = ReconnectPolicy.headless
-        XCTAssertEqual((1...13).map(policy.delay(forAttempt:)),
-                       [.milliseconds(500)] + Array(repeating: .seconds(1), count: 9) + [.seconds(2), .seconds(4), .seconds(6)])
+        XCTAssertEqual(
+            (1...13).map(policy.delay(forAttempt:)),
+            [.milliseconds(500)] + Array(repeating: .seconds(1), count: 9) + [.seconds(2), .seconds(4), .seconds(6)])
         XCTAssertEqual(policy.delay(forAttempt: 1_000), .seconds(30))
         XCTAssertEqual(policy.delay(forAttempt: 0), .milliseconds(500))
         XCTAssertEqual(ReconnectPolicy.listening.delay(forAttempt: 1), .seconds(2), "a listener's retries are as they were")

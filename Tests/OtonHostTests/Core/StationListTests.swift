@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import OtonHost
 
 /// The station list behind `oton ctl next|prev|station`, the keys and MPRIS: with three stations,
@@ -32,8 +33,9 @@ final class StationListTests: XCTestCase {
         XCTAssertEqual(placed.station(after: extra, step: 1), three)
         XCTAssertEqual(try placed.find("3"), extra, "numbers follow the places `oton ctl stations` shows")
         XCTAssertEqual(list.placing(.init(station: two, leftFrom: one)), list, "a listed station keeps its place")
-        XCTAssertEqual(list.placing(.init(station: extra, leftFrom: Station(name: "Gone", url: "http://gone/"))), list,
-                       "left from a station a reload removed: no place, so it counts as before the first")
+        XCTAssertEqual(
+            list.placing(.init(station: extra, leftFrom: Station(name: "Gone", url: "http://gone/"))), list,
+            "left from a station a reload removed: no place, so it counts as before the first")
         XCTAssertEqual(list.station(after: extra, step: 1), one)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-@testable import OtonHost
 import XCTest
+
+@testable import OtonHost
 
 /// The host's one rule for status-API answers: the stream's title names the heard
 /// track; a status answer is used only once its title matches it (or the stream has none).

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import OtonHost
 
 final class StationStatusParserTests: XCTestCase {
@@ -8,18 +9,21 @@ final class StationStatusParserTests: XCTestCase {
     // MARK: radio.co
 
     private let radioCo = """
-    {"status":"online","source":{"type":"automated"},
-     "current_track":{"title":"Artist - Song","start_time":"2024-05-01T10:00:00+00:00",
-       "artwork_url":"https://i.radio.co/small.jpg","artwork_url_large":"https://i.radio.co/large.jpg"},
-     "history":[{"title":"Old - One"},{"title":"Older - Two"}],
-     "logo_url":"https://i.radio.co/logo.png"}
-    """
+        {"status":"online","source":{"type":"automated"},
+         "current_track":{"title":"Artist - Song","start_time":"2024-05-01T10:00:00+00:00",
+           "artwork_url":"https://i.radio.co/small.jpg","artwork_url_large":"https://i.radio.co/large.jpg"},
+         "history":[{"title":"Old - One"},{"title":"Older - Two"}],
+         "logo_url":"https://i.radio.co/logo.png"}
+        """
 
     func testRadioCo() throws {
         let status = try StationStatusParser.parseRadioCo(data(radioCo))
-        XCTAssertEqual(status, StationStatus(title: "Artist - Song",
-                                             artworkURL: URL(string: "https://i.radio.co/large.jpg"),
-                                             logoURL: URL(string: "https://i.radio.co/logo.png")))
+        XCTAssertEqual(
+            status,
+            StationStatus(
+                title: "Artist - Song",
+                artworkURL: URL(string: "https://i.radio.co/large.jpg"),
+                logoURL: URL(string: "https://i.radio.co/logo.png")))
     }
 
     func testRadioCoFallsBackToSmallArtwork() throws {
@@ -101,19 +105,19 @@ final class StationStatusParserTests: XCTestCase {
     // MARK: Icecast
 
     private let icecastSingle = """
-    {"icestats":{"admin":"icemaster@localhost","host":"localhost","server_id":"Icecast 2.4.4",
-     "source":{"audio_info":"bitrate=128","genre":"Rock","listeners":3,
-       "listenurl":"http://localhost:8000/live","server_name":"Rock FM","title":"Band - Track"}}}
-    """
+        {"icestats":{"admin":"icemaster@localhost","host":"localhost","server_id":"Icecast 2.4.4",
+         "source":{"audio_info":"bitrate=128","genre":"Rock","listeners":3,
+           "listenurl":"http://localhost:8000/live","server_name":"Rock FM","title":"Band - Track"}}}
+        """
 
     private let icecastMany = """
-    {"icestats":{"source":[
-      {"listenurl":"http://internal:8000/low","server_name":"Low","title":"Low - Title"},
-      {"listenurl":"http://internal:8000/high","server_name":"High","title":"High - Title","artist":"Ignored?"},
-      {"listenurl":"http://internal:8000/ogg","server_name":"Ogg","title":"Song","artist":"Singer"},
-      "garbage", 17
-    ]}}
-    """
+        {"icestats":{"source":[
+          {"listenurl":"http://internal:8000/low","server_name":"Low","title":"Low - Title"},
+          {"listenurl":"http://internal:8000/high","server_name":"High","title":"High - Title","artist":"Ignored?"},
+          {"listenurl":"http://internal:8000/ogg","server_name":"Ogg","title":"Song","artist":"Singer"},
+          "garbage", 17
+        ]}}
+        """
 
     func testIcecastSingleSourceObject() throws {
         let status = try StationStatusParser.parseIcecast(data(icecastSingle), streamURL: URL(string: "https://radio.example/live"))

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import OtonHost
 
 final class StationStatusRequestTests: XCTestCase {
@@ -10,13 +11,15 @@ final class StationStatusRequestTests: XCTestCase {
     }
 
     func testAddsQueryWhenThereIsNone() {
-        XCTAssertEqual(url("https://public.radio.co/stations/s123/status"),
-                       "https://public.radio.co/stations/s123/status?_=1700000000123")
+        XCTAssertEqual(
+            url("https://public.radio.co/stations/s123/status"),
+            "https://public.radio.co/stations/s123/status?_=1700000000123")
     }
 
     func testAppendsToExistingQuery() {
-        XCTAssertEqual(url("http://host:8000/status-json.xsl?mount=/live"),
-                       "http://host:8000/status-json.xsl?mount=/live&_=1700000000123")
+        XCTAssertEqual(
+            url("http://host:8000/status-json.xsl?mount=/live"),
+            "http://host:8000/status-json.xsl?mount=/live&_=1700000000123")
     }
 
     func testEmptyQuery() {
@@ -47,8 +50,9 @@ final class StationStatusRequestTests: XCTestCase {
 
     func testDifferentTimesGiveDifferentURLs() {
         let base = URL(string: "https://x.io/s")!
-        XCTAssertNotEqual(StationStatusRequest.url(base: base, now: now),
-                          StationStatusRequest.url(base: base, now: now.addingTimeInterval(0.01)))
+        XCTAssertNotEqual(
+            StationStatusRequest.url(base: base, now: now),
+            StationStatusRequest.url(base: base, now: now.addingTimeInterval(0.01)))
     }
 
     func testOddDatesDoNotCrash() {

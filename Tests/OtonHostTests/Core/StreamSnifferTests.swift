@@ -9,7 +9,7 @@ final class StreamSnifferTests: XCTestCase {
         return Array("ID3".utf8) + [4, 0, 0] + size + [UInt8](repeating: 0x20, count: body)
     }
 
-    private let frame: [UInt8] = [0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 0, count: 413) // MPEG-1 Layer III, 128 kbit/s
+    private let frame: [UInt8] = [0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 0, count: 413)  // MPEG-1 Layer III, 128 kbit/s
 
     func testALeadingTagIsSkippedAndTheAudioBehindItFound() {
         var sniffer = StreamSniffer(contentType: "audio/mpeg")

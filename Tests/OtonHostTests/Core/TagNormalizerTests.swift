@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import OtonHost
 
 final class TagNormalizerTests: XCTestCase {
@@ -11,8 +12,9 @@ final class TagNormalizerTests: XCTestCase {
     // MARK: Splitting
 
     func testSplitsArtistAndTitle() {
-        XCTAssertEqual(normalize("Daft Punk - One More Time"),
-                       NormalizedTitle(title: "One More Time", artist: "Daft Punk", raw: "Daft Punk - One More Time"))
+        XCTAssertEqual(
+            normalize("Daft Punk - One More Time"),
+            NormalizedTitle(title: "One More Time", artist: "Daft Punk", raw: "Daft Punk - One More Time"))
     }
 
     func testSplitsOnFirstSeparatorOnly() {
@@ -87,13 +89,15 @@ final class TagNormalizerTests: XCTestCase {
     // MARK: Explicit artist
 
     func testExplicitArtistWinsOverSplitting() {
-        XCTAssertEqual(normalize("Intro - Live", artist: "Band"),
-                       NormalizedTitle(title: "Intro - Live", artist: "Band", raw: "Intro - Live"))
+        XCTAssertEqual(
+            normalize("Intro - Live", artist: "Band"),
+            NormalizedTitle(title: "Intro - Live", artist: "Band", raw: "Intro - Live"))
     }
 
     func testExplicitArtistPrefixIsRemovedFromTitle() {
-        XCTAssertEqual(normalize("band - Song", artist: "Band"),
-                       NormalizedTitle(title: "Song", artist: "Band", raw: "band - Song"))
+        XCTAssertEqual(
+            normalize("band - Song", artist: "Band"),
+            NormalizedTitle(title: "Song", artist: "Band", raw: "band - Song"))
     }
 
     func testEmptyExplicitArtistFallsBackToSplitting() {
@@ -107,7 +111,7 @@ final class TagNormalizerTests: XCTestCase {
     }
 
     func testExplicitArtistBytesAreDecodedToo() {
-        let artist: [UInt8] = [0xCA, 0xE8, 0xED, 0xEE] // "Кино" in Windows-1251
+        let artist: [UInt8] = [0xCA, 0xE8, 0xED, 0xEE]  // "Кино" in Windows-1251
         let result = normalizer.normalize(title: Array("Группа крови".utf8), artist: artist)
         XCTAssertEqual(result.artist, "Кино")
     }
@@ -141,8 +145,9 @@ final class TagNormalizerTests: XCTestCase {
 
     func testEmbeddedNULsAreRemoved() {
         let bytes: [UInt8] = Array("Art".utf8) + [0] + Array("ist - Ti".utf8) + [0, 0] + Array("tle".utf8) + [0, 0, 0]
-        XCTAssertEqual(normalizer.normalize(title: bytes),
-                       NormalizedTitle(title: "Title", artist: "Artist", raw: "Artist - Title"))
+        XCTAssertEqual(
+            normalizer.normalize(title: bytes),
+            NormalizedTitle(title: "Title", artist: "Artist", raw: "Artist - Title"))
     }
 
     func testCapsAt512CharactersWithEllipsis() {

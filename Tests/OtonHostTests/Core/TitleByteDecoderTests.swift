@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import OtonHost
 
 final class TitleByteDecoderTests: XCTestCase {
@@ -45,8 +46,9 @@ final class TitleByteDecoderTests: XCTestCase {
     }
 
     func testLatin1German() {
-        XCTAssertEqual(TitleByteDecoder.decode(latin1("Herbert Grönemeyer - Männer")),
-                       DecodedTitle(text: "Herbert Grönemeyer - Männer", encoding: .latin1))
+        XCTAssertEqual(
+            TitleByteDecoder.decode(latin1("Herbert Grönemeyer - Männer")),
+            DecodedTitle(text: "Herbert Grönemeyer - Männer", encoding: .latin1))
     }
 
     func testLatin1PortugueseWithTwoAccentsInARow() {
@@ -69,7 +71,7 @@ final class TitleByteDecoderTests: XCTestCase {
 
     func testTruncatedUTF8IsRepaired() {
         var bytes = Array("Земфира - Искала".utf8)
-        bytes.removeLast() // cut the last Cyrillic letter in half
+        bytes.removeLast()  // cut the last Cyrillic letter in half
         XCTAssertEqual(TitleByteDecoder.decode(bytes), DecodedTitle(text: "Земфира - Искал", encoding: .utf8Repaired))
     }
 
@@ -116,7 +118,7 @@ final class TitleByteDecoderTests: XCTestCase {
     }
 
     func testHugeInputIsCappedOnACharacterBoundary() {
-        let bytes = Array(String(repeating: "я", count: 20_000).utf8) // 40,000 bytes
+        let bytes = Array(String(repeating: "я", count: 20_000).utf8)  // 40,000 bytes
         let decoded = TitleByteDecoder.decode(bytes)
         XCTAssertEqual(decoded.encoding, .utf8)
         XCTAssertEqual(decoded.text.count, TitleByteDecoder.maxInputBytes / 2)
@@ -143,7 +145,8 @@ final class TitleByteDecoderTests: XCTestCase {
         for byte in UInt8(0x80)...UInt8(0xFF) {
             let decoded = LegacyCodePage.latin1.decode([byte])
             if let cp1252 = String(data: Data([byte]), encoding: .windowsCP1252),
-               cp1252.unicodeScalars.first.map({ $0.value > 0x9F }) ?? false {
+                cp1252.unicodeScalars.first.map({ $0.value > 0x9F }) ?? false
+            {
                 XCTAssertEqual(decoded, cp1252, "byte \(byte)")
             } else {
                 XCTAssertEqual(decoded, String(Unicode.Scalar(byte)), "byte \(byte)")

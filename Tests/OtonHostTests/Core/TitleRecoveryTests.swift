@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import OtonHost
 
 /// Titles GStreamer (icydemux) or Icecast's status-json already turned into
@@ -11,8 +12,10 @@ final class TitleRecoveryTests: XCTestCase {
         String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 
-    private let kinoCP1251: [UInt8] = [0xCA, 0xE8, 0xED, 0xEE, 0x20, 0x96, 0x20, 0xC3, 0xF0, 0xF3, 0xEF, 0xEF, 0xE0, 0x20,
-                                       0xEA, 0xF0, 0xEE, 0xE2, 0xE8]
+    private let kinoCP1251: [UInt8] = [
+        0xCA, 0xE8, 0xED, 0xEE, 0x20, 0x96, 0x20, 0xC3, 0xF0, 0xF3, 0xEF, 0xEF, 0xE0, 0x20,
+        0xEA, 0xF0, 0xEE, 0xE2, 0xE8,
+    ]
 
     func testWindows1251MojibakeBecomesCyrillic() {
         let garbled = asGStreamerReadsIt(kinoCP1251)
@@ -47,7 +50,7 @@ final class TitleRecoveryTests: XCTestCase {
     }
 
     func testKOI8RNeedsTheStationSetting() {
-        let koi8: [UInt8] = [0xEB, 0xC9, 0xCE, 0xCF] // "Кино" in KOI8-R
+        let koi8: [UInt8] = [0xEB, 0xC9, 0xCE, 0xCF]  // "Кино" in KOI8-R
         let garbled = asGStreamerReadsIt(koi8)
         let decoded = TitleByteDecoder.decode(convertedText: garbled, setting: .koi8r)
         XCTAssertEqual(decoded.text, "Кино")
@@ -55,7 +58,7 @@ final class TitleRecoveryTests: XCTestCase {
     }
 
     func testSettingOverridesTheGuess() {
-                let bytes: [UInt8] = [0xC0, 0x6C, 0x66, 0xE0] // high bytes next to ASCII letters: the guess says Latin-1
+        let bytes: [UInt8] = [0xC0, 0x6C, 0x66, 0xE0]  // high bytes next to ASCII letters: the guess says Latin-1
         XCTAssertEqual(TitleByteDecoder.decode(convertedText: asGStreamerReadsIt(bytes)).text, "Àlfà")
         XCTAssertEqual(TitleByteDecoder.decode(convertedText: asGStreamerReadsIt(bytes), setting: .windows1251).text, "\u{0410}lf\u{0430}")
         XCTAssertEqual(TitleByteDecoder.decode(convertedText: "Àlfà", setting: .utf8).text, "Àlfà")
@@ -78,7 +81,8 @@ final class TitleRecoveryTests: XCTestCase {
     // MARK: plugins.json
 
     func testTitleEncodingIsReadFromTheStation() throws {
-        let text = #"{"stations":[{"name":"A","url":"http://a/","title_encoding":"windows-1251"},{"name":"B","url":"http://b/","title_encoding":"KOI8-R"},{"name":"C","url":"http://c/"}]}"#
+        let text =
+            #"{"stations":[{"name":"A","url":"http://a/","title_encoding":"windows-1251"},{"name":"B","url":"http://b/","title_encoding":"KOI8-R"},{"name":"C","url":"http://c/"}]}"#
         let config = try ConfigLoader.parse(Data(text.utf8), file: "p.json")
         XCTAssertEqual(config.stations.map(\.titleEncoding), [.windows1251, .koi8r, .auto])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import OtonHost
 
 final class TrackAccumulatorTests: XCTestCase {
@@ -30,8 +31,11 @@ final class TrackAccumulatorTests: XCTestCase {
     func testTitleChangeProducesExactlyOneEvent() {
         var accumulator = makeAccumulator()
         let event = accumulator.apply(TagSet(title: "Daft Punk - One More Time"))?.track
-        XCTAssertEqual(event, TrackInfo(title: "One More Time", artist: "Daft Punk", rawTitle: "Daft Punk - One More Time",
-                                        streamURL: streamURL))
+        XCTAssertEqual(
+            event,
+            TrackInfo(
+                title: "One More Time", artist: "Daft Punk", rawTitle: "Daft Punk - One More Time",
+                streamURL: streamURL))
         let next = accumulator.apply(TagSet(title: "Air - Sexy Boy"))?.track
         XCTAssertEqual(next?.title, "Sexy Boy")
         XCTAssertEqual(next?.artist, "Air")

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import OtonHost
 
 /// What `oton stations search` says when the directory cannot be used: the cause in words, the exit

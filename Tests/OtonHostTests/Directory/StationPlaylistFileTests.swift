@@ -25,7 +25,11 @@ final class StationPlaylistFileTests: XCTestCase {
     func testImportKeepsOnlyWebStationsAndNamesThemByHost() throws {
         let text = "#EXTM3U\nfile:///etc/passwd\nhttp://radio.example:8000/live\n#EXTINF:-1,\u{1b}[2JNamed\nhttps://b.example/s\n"
         let stations = try StationPlaylistFile.stations(in: Data(text.utf8), file: "/tmp/list.m3u")
-        XCTAssertEqual(stations, [Station(name: "radio.example", url: "http://radio.example:8000/live"),
-                                  Station(name: "[2JNamed", url: "https://b.example/s")])
+        XCTAssertEqual(
+            stations,
+            [
+                Station(name: "radio.example", url: "http://radio.example:8000/live"),
+                Station(name: "[2JNamed", url: "https://b.example/s"),
+            ])
     }
 }

@@ -8,21 +8,21 @@ import XCTest
 final class StationsFileTests: XCTestCase {
     /// A hand-written file: odd key order, numbers as written, unknown keys, a BOM-free tab indent in places.
     private let original = """
-    {
-      "shutdown_timeout_ms": 2500,
-      "plugins": [
-        {"id": "org.example.x", "path": "libX.so", "config": {"big": 12345678901234567890, "ratio": 1.50, "z": 1, "a": [true, null]}}
-      ],
-      "default_station": "Alpha",
-    \t"directory_server": "http://127.0.0.1:9",
-      "stations": [
-        {"url": "http://127.0.0.1:1/alpha", "name": "Alpha", "x_note": "kept \\u00e9"},
-        { "name": "Beta", "url": "http://127.0.0.1:1/beta", "title_encoding": "windows-1251" }
-      ],
-      "zeta": {"nested": [1, 2, {"deep": "\\"quoted]}\\""}]}
-    }
+        {
+          "shutdown_timeout_ms": 2500,
+          "plugins": [
+            {"id": "org.example.x", "path": "libX.so", "config": {"big": 12345678901234567890, "ratio": 1.50, "z": 1, "a": [true, null]}}
+          ],
+          "default_station": "Alpha",
+        \t"directory_server": "http://127.0.0.1:9",
+          "stations": [
+            {"url": "http://127.0.0.1:1/alpha", "name": "Alpha", "x_note": "kept \\u00e9"},
+            { "name": "Beta", "url": "http://127.0.0.1:1/beta", "title_encoding": "windows-1251" }
+          ],
+          "zeta": {"nested": [1, 2, {"deep": "\\"quoted]}\\""}]}
+        }
 
-    """
+        """
 
     private func write(_ text: String) throws -> (TemporaryDirectory, String) {
         let directory = try TemporaryDirectory(self)
@@ -78,19 +78,21 @@ final class StationsFileTests: XCTestCase {
         try file.add(Station(name: "Second", url: "http://127.0.0.1:1/second"))
         try file.save()
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        let expected = BuiltInConfig.text.replacingOccurrences(of: """
-              "status_url": "https://public.radio.co/stations/s696f24a77/status"
-            }
-          ],
-        """, with: """
-              "status_url": "https://public.radio.co/stations/s696f24a77/status"
-            },
-            {
-              "name": "Second",
-              "url": "http://127.0.0.1:1/second"
-            }
-          ],
-        """)
+        let expected = BuiltInConfig.text.replacingOccurrences(
+            of: """
+                      "status_url": "https://public.radio.co/stations/s696f24a77/status"
+                    }
+                  ],
+                """,
+            with: """
+                      "status_url": "https://public.radio.co/stations/s696f24a77/status"
+                    },
+                    {
+                      "name": "Second",
+                      "url": "http://127.0.0.1:1/second"
+                    }
+                  ],
+                """)
         XCTAssertNotEqual(expected, BuiltInConfig.text)
         XCTAssertEqual(text, expected)
     }
@@ -158,8 +160,9 @@ final class StationsFileTests: XCTestCase {
         try file.setDefault("beta")
         try file.save()
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        XCTAssertEqual(text, original.replacingOccurrences(of: #""default_station": "Alpha""#, with: #""default_station": "Beta""#),
-                       "the one value changes, every other byte stays")
+        XCTAssertEqual(
+            text, original.replacingOccurrences(of: #""default_station": "Alpha""#, with: #""default_station": "Beta""#),
+            "the one value changes, every other byte stays")
         XCTAssertEqual(try ConfigLoader.load(file: path).defaultStation?.name, "Beta")
 
         file = try StationsFile.load(path)
@@ -177,9 +180,10 @@ final class StationsFileTests: XCTestCase {
         try file.rename("alpha", to: #"<b>Al</b> "&" ☕"#)
         try file.save()
         let renamed = #""<b>Al</b> \"&\" ☕""#
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8),
-                       original.replacingOccurrences(of: #""name": "Alpha""#, with: #""name": "# + renamed)
-                           .replacingOccurrences(of: #""default_station": "Alpha""#, with: #""default_station": "# + renamed))
+        XCTAssertEqual(
+            try String(contentsOfFile: path, encoding: .utf8),
+            original.replacingOccurrences(of: #""name": "Alpha""#, with: #""name": "# + renamed)
+                .replacingOccurrences(of: #""default_station": "Alpha""#, with: #""default_station": "# + renamed))
         XCTAssertEqual(try stationNames(path), [#"<b>Al</b> "&" ☕"#, "Beta"])
         XCTAssertEqual(try ConfigLoader.load(file: path).defaultStationName, #"<b>Al</b> "&" ☕"#)
 
@@ -188,15 +192,17 @@ final class StationsFileTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("already in"), "\(error)")
         }
         XCTAssertThrowsError(try file.rename("Gamma", to: "Delta")) { error in XCTAssertTrue("\(error)".contains("no station named")) }
-        try file.rename("beta", to: "BETA") // its own name in another case is no clash
+        try file.rename("beta", to: "BETA")  // its own name in another case is no clash
         try file.save()
         XCTAssertEqual(try stationNames(path).last, "BETA")
     }
 
     /// A file without "default_station" gets the member (first in the object), stations untouched.
     func testAFileWithoutADefaultGetsTheKey() throws {
-        for text in [#"{"stations": [{"name": "A", "url": "http://127.0.0.1:1/a"}, {"name": "B", "url": "http://127.0.0.1:1/b"}]}"#,
-                     "{\n  \"plugins\": []\n}\n"] {
+        for text in [
+            #"{"stations": [{"name": "A", "url": "http://127.0.0.1:1/a"}, {"name": "B", "url": "http://127.0.0.1:1/b"}]}"#,
+            "{\n  \"plugins\": []\n}\n",
+        ] {
             let (_, path) = try write(text)
             var file = try StationsFile.load(path)
             if file.entries.isEmpty { try file.add(Station(name: "B", url: "http://127.0.0.1:1/b")) }
@@ -235,8 +241,9 @@ final class StationsFileTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: choice.path, encoding: .utf8), BuiltInConfig.text)
         let again = try EditableConfigLocation.choose(explicit: nil, environment: environment, currentDirectory: directory.path)
         XCTAssertFalse(again.created, "an existing file is edited, never replaced by the default")
-        let named = try EditableConfigLocation.choose(explicit: nil, environment: environment.merging(["OTON_CONFIG": "/x/y.json"]) { $1 },
-                                                      currentDirectory: directory.path)
+        let named = try EditableConfigLocation.choose(
+            explicit: nil, environment: environment.merging(["OTON_CONFIG": "/x/y.json"]) { $1 },
+            currentDirectory: directory.path)
         XCTAssertEqual(named.path, "/x/y.json")
     }
 }

@@ -19,11 +19,12 @@ final class EffectsConfigTests: XCTestCase {
     }
 
     func testTheChainIsReadInOrderWithNamesPresetsParametersAndBypass() throws {
-        let chain = try parse(#"""
-        [{"equalizer": "bass-cut"},
-         {"lv2": "http://plugin.org.uk/swh-plugins/amp", "parameters": {"gain": -6}, "bypass": true},
-         {"name": "voice", "equalizer": "flat", "parameters": {"1khz": 3}}]
-        """#)
+        let chain = try parse(
+            #"""
+            [{"equalizer": "bass-cut"},
+             {"lv2": "http://plugin.org.uk/swh-plugins/amp", "parameters": {"gain": -6}, "bypass": true},
+             {"name": "voice", "equalizer": "flat", "parameters": {"1khz": 3}}]
+            """#)
         XCTAssertEqual(chain.map(\.name), ["equalizer", "amp", "voice"])
         XCTAssertEqual(chain[0].kind, .equalizer)
         XCTAssertEqual(chain[0].preset, "bass-cut")
@@ -69,18 +70,18 @@ final class EffectsConfigTests: XCTestCase {
         let amp = try XCTUnwrap(EffectCatalogue.lv2Plugin(uri: Self.ampURI))
         XCTAssertNil(amp.unsupported)
         XCTAssertEqual(amp.parameters.map(\.symbol), ["gain"])
-        XCTAssertEqual(amp.parameters[0].range, -70 ... 70)
+        XCTAssertEqual(amp.parameters[0].range, -70...70)
         XCTAssertEqual(EffectCatalogue.problems(of: EffectSettings(name: "amp", kind: .lv2(uri: Self.ampURI), parameters: ["gain": -6])), [])
         let typo = EffectCatalogue.problems(of: EffectSettings(name: "amp", kind: .lv2(uri: Self.ampURI), parameters: ["gian": -6]))
         XCTAssertTrue(typo.first?.description.contains("did you mean \"gain\"") ?? false, "\(typo)")
         let loud = EffectCatalogue.problems(of: EffectSettings(name: "amp", kind: .lv2(uri: Self.ampURI), parameters: ["gain": 100]))
-        XCTAssertEqual(loud, [.outOfRange(effect: "amp", "gain", 100, -70 ... 70)])
+        XCTAssertEqual(loud, [.outOfRange(effect: "amp", "gain", 100, -70...70)])
     }
 
     /// The processor on its own, as the probe runs it: an LV2 amplifier at -6 dB, per channel of a
     /// stereo buffer, and its bypass; a filter over its budget is bypassed for good.
     func testTheProcessorRunsAnLV2PluginPerChannelAndBypassesAFilterThatOverruns() throws {
-        if let index = (0 ..< oton_lv2_count()).first(where: { index in
+        if let index = (0..<oton_lv2_count()).first(where: { index in
             var info = oton_lv2_plugin_info()
             return oton_lv2_plugin(index, &info) != 0 && String(cString: info.uri) == Self.ampURI
         }) {
@@ -101,12 +102,12 @@ final class EffectsConfigTests: XCTestCase {
         }
         let sleeper: oton_effect_filter_fn = { _, samples, frames, channels, _ in
             usleep(30_000)
-            for index in 0 ..< frames * Int(channels) { samples?[index] = 0 }
+            for index in 0..<frames * Int(channels) { samples?[index] = 0 }
         }
         let filter = try XCTUnwrap(oton_effect_new_filter(sleeper, nil, "org.example.sleeper"))
         defer { oton_effect_unref(filter) }
         XCTAssertEqual(oton_effect_configure(filter, 48_000, 2), 1)
-        var buffer = [Float](repeating: 0.25, count: 2 * 480) // 10 ms: a budget of 5 ms
+        var buffer = [Float](repeating: 0.25, count: 2 * 480)  // 10 ms: a budget of 5 ms
         XCTAssertEqual(oton_effect_budget_ns(480, 48_000), 5_000_000)
         oton_effect_process(filter, &buffer, 480)
         let reading = oton_effect_read(filter)

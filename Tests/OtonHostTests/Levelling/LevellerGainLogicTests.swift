@@ -10,12 +10,12 @@ final class LevellerGainLogicTests: XCTestCase {
 
     func testOnceSettledTheGainMovesAtMostOneDecibelPerSecond() {
         var gain = oton_level_gain()
-        oton_level_gain_init(&gain, -18, -18) // remembered: settled from the start, at 0 dB
+        oton_level_gain_init(&gain, -18, -18)  // remembered: settled from the start, at 0 dB
         XCTAssertEqual(gain.gain_db, 0, accuracy: 1e-9)
         var previous = gain.gain_db
         var steepest = 0.0
         // The station turns 12 dB louder, then 20 dB quieter: the gain follows, never faster than 1 dB/s.
-        for step in 0 ..< 1200 {
+        for step in 0..<1200 {
             let reading = step < 600 ? -6.0 : -26.0
             let now = oton_level_gain_step(&gain, reading, hop)
             steepest = max(steepest, abs(now - previous) / hop)
@@ -39,9 +39,9 @@ final class LevellerGainLogicTests: XCTestCase {
         XCTAssertEqual(gain.gain_db, 9, accuracy: 0.05, "−27 LUFS is lifted by 9 dB within 3 s")
         XCTAssertEqual(oton_level_gain_loudness(&gain), -27, accuracy: 0.01)
         // Past the settling seconds, a change is followed at 1 dB/s.
-        for _ in 0 ..< 30 { _ = oton_level_gain_step(&gain, -27, hop) }
+        for _ in 0..<30 { _ = oton_level_gain_step(&gain, -27, hop) }
         var previous = gain.gain_db
-        for _ in 0 ..< 50 {
+        for _ in 0..<50 {
             let now = oton_level_gain_step(&gain, -10, hop)
             XCTAssertLessThanOrEqual(abs(now - previous), OTON_LEVEL_SLEW_DB_PER_SECOND * hop + 1e-9)
             previous = now
@@ -58,11 +58,11 @@ final class LevellerGainLogicTests: XCTestCase {
     func testSilenceAndPausesLiftNothing() {
         var gain = oton_level_gain()
         oton_level_gain_init(&gain, -18, -18)
-        for _ in 0 ..< 600 { _ = oton_level_gain_step(&gain, -.infinity, hop) }
-        for _ in 0 ..< 600 { _ = oton_level_gain_step(&gain, -75, hop) }
+        for _ in 0..<600 { _ = oton_level_gain_step(&gain, -.infinity, hop) }
+        for _ in 0..<600 { _ = oton_level_gain_step(&gain, -75, hop) }
         XCTAssertEqual(gain.gain_db, 0, accuracy: 1e-9, "below the absolute gate: not loudness")
         // A quiet passage far under the running loudness is gated out (R128's relative gate).
-        for step in 0 ..< 600 { _ = oton_level_gain_step(&gain, step % 2 == 0 ? -18 : -40, hop) }
+        for step in 0..<600 { _ = oton_level_gain_step(&gain, step % 2 == 0 ? -18 : -40, hop) }
         XCTAssertEqual(gain.gain_db, 0, accuracy: 0.3, "the −40 LUFS blocks do not count")
     }
 

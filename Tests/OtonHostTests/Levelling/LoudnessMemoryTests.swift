@@ -18,8 +18,8 @@ final class LoudnessMemoryTests: XCTestCase {
         let directory = try TemporaryDirectory(self)
         let file = directory.file("loudness.json")
         let memory = LoudnessMemory(file: file)
-        for index in 0 ..< LoudnessMemory.capacity + 10 { memory.remember(-20, of: "http://s/\(index)") }
-        memory.remember(-12, of: "http://s/5") // heard again: the most recent
+        for index in 0..<LoudnessMemory.capacity + 10 { memory.remember(-20, of: "http://s/\(index)") }
+        memory.remember(-12, of: "http://s/5")  // heard again: the most recent
         let reread = LoudnessMemory(file: file)
         XCTAssertNil(reread.loudness(of: "http://s/0"), "the oldest are dropped")
         XCTAssertNil(reread.loudness(of: "http://s/9"))

@@ -9,7 +9,7 @@ final class PeakLimiterTests: XCTestCase {
 
     /// Interleaved stereo: a 1 kHz sine at `amplitude` for `seconds`, starting at frame `from`.
     func sine(_ amplitude: Double, frames: Int, from: Int = 0) -> [Float] {
-        (0 ..< frames).flatMap { frame -> [Float] in
+        (0..<frames).flatMap { frame -> [Float] in
             let value = Float(amplitude * sin(2 * .pi * 1000 * Double(frame + from) / Double(rate)))
             return [value, value]
         }
@@ -20,8 +20,8 @@ final class PeakLimiterTests: XCTestCase {
         defer { oton_peak_limiter_free(limiter) }
         var loudest: Float = 0
         // Quiet, then a sudden +6 dBFS burst, then quiet again, in 512-frame buffers.
-        for block in 0 ..< 300 {
-            let amplitude = (100 ..< 200).contains(block) ? 2.0 : 0.3
+        for block in 0..<300 {
+            let amplitude = (100..<200).contains(block) ? 2.0 : 0.3
             var buffer = sine(amplitude, frames: 512, from: block * 512)
             buffer.withUnsafeMutableBufferPointer { oton_peak_limiter_process(limiter, $0.baseAddress, 512, 1) }
             loudest = max(loudest, buffer.map(abs).max() ?? 0)
@@ -39,7 +39,7 @@ final class PeakLimiterTests: XCTestCase {
         let input = sine(0.5, frames: 4800)
         var output = input
         output.withUnsafeMutableBufferPointer { oton_peak_limiter_process(limiter, $0.baseAddress, 4800, 1) }
-        for frame in latency ..< 4800 {
+        for frame in latency..<4800 {
             XCTAssertEqual(output[frame * 2], input[(frame - latency) * 2], accuracy: 1e-6)
         }
     }
@@ -53,7 +53,7 @@ final class PeakLimiterTests: XCTestCase {
         var output = input
         output.withUnsafeMutableBufferPointer { oton_peak_limiter_process(limiter, $0.baseAddress, 2000, 1) }
         let latency = oton_peak_limiter_latency(limiter)
-        let gains = (latency ..< 2000).map { output[$0] / input[$0 - latency] }
+        let gains = (latency..<2000).map { output[$0] / input[$0 - latency] }
         let largestStep = zip(gains, gains.dropFirst()).map { abs($1 - $0) }.max() ?? 0
         XCTAssertLessThanOrEqual(output.max() ?? 0, ceiling + 1e-6)
         XCTAssertLessThan(largestStep, 0.01, "the gain changes by under 1 % a frame")
@@ -66,7 +66,7 @@ final class PeakLimiterTests: XCTestCase {
             defer { oton_leveller_unref(leveller) }
             XCTAssertEqual(oton_leveller_configure(leveller, UInt32(rate), 2), 1)
             var last: [Float] = []
-            for block in 0 ..< (12 * rate / 1024) {
+            for block in 0..<(12 * rate / 1024) {
                 var buffer = sine(amplitude, frames: 1024, from: block * 1024)
                 buffer.withUnsafeMutableBufferPointer { oton_leveller_process(leveller, $0.baseAddress, 1024) }
                 last = buffer
@@ -89,7 +89,7 @@ final class PeakLimiterTests: XCTestCase {
         // The first sound rises over OTON_LEVELLER_FADE_MS (no click at a start, levelling on or off); after it, unchanged.
         let ramp = Int(Double(rate) * Double(OTON_LEVELLER_FADE_MS) / 1000) + rate / 500
         XCTAssertLessThan(abs(output[(latency + 8) * 2]), abs(input[8 * 2]) / 2, "the start rises")
-        for frame in (latency + ramp) ..< 4800 { XCTAssertEqual(output[frame * 2], input[(frame - latency) * 2], accuracy: 1e-7) }
+        for frame in (latency + ramp)..<4800 { XCTAssertEqual(output[frame * 2], input[(frame - latency) * 2], accuracy: 1e-7) }
         XCTAssertEqual(oton_leveller_read(leveller).gain_db, 0)
         oton_leveller_set_enabled(leveller, 1)
         XCTAssertEqual(oton_leveller_read(leveller).gain_db, 12, accuracy: 1e-9, "on: the remembered −30 LUFS is lifted 12 dB")

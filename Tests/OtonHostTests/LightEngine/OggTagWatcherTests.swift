@@ -5,7 +5,7 @@ import XCTest
 
 /// The light engine's Ogg titles: read with the file sink's comment reader, leniently.
 final class OggTagWatcherTests: XCTestCase {
-    private func le32(_ value: Int) -> [UInt8] { (0 ..< 4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+    private func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
 
     /// A comment packet that says it holds `count` comments (all of `entries` when nil).
     private func vorbisComments(_ entries: [[UInt8]], count: Int? = nil) -> [UInt8] {
@@ -18,7 +18,7 @@ final class OggTagWatcherTests: XCTestCase {
     private func stream(comments: [UInt8], serial: UInt32 = 5) -> [UInt8] {
         let identification: [UInt8] = [1] + Array("vorbis".utf8) + [UInt8](repeating: 0, count: 23)
         var pages = OggPageWriter.paginate([identification], serial: serial, sequence: 0, granule: 0)
-        pages[0][5] = 2 // BOS
+        pages[0][5] = 2  // BOS
         pages[0] = OggPageWriter.sealed(pages[0])
         pages += OggPageWriter.paginate([comments, [5] + Array("vorbis".utf8) + [0, 0, 0]], serial: serial, sequence: 1, granule: 0)
         return pages.flatMap { $0 }
@@ -40,7 +40,7 @@ final class OggTagWatcherTests: XCTestCase {
     /// which writes the list back, refuses it: that would drop a comment).
     func testACutListStillGivesTheTitlesBeforeTheCut() throws {
         var packet = vorbisComments([Array("TITLE=Song".utf8), Array("ARTIST=Band".utf8)], count: 3)
-        packet.removeLast() // the framing bit
+        packet.removeLast()  // the framing bit
         packet += le32(1000) + Array("COMMENT=cut".utf8)
         XCTAssertNil(VorbisComments(packet: packet), "the strict reading refuses the cut list")
         let lenient = try XCTUnwrap(VorbisComments.fields(ofPacket: packet[...]))

@@ -21,8 +21,10 @@ final class PlayerLogicHarness: @unchecked Sendable {
         events = EventCollector(bus: bus)
         let stations = StationCatalogue(config: OtonConfig(stations: [Self.stationA, Self.stationB]), started: station)
         let outcomes = self.outcomes
-        player = Player(station: station, bus: bus, options: options, stations: stations, logger: Logger(label: "test.player"),
-                        engines: engines, clock: clock) { outcomes.set($0) }
+        player = Player(
+            station: station, bus: bus, options: options, stations: stations, logger: Logger(label: "test.player"),
+            engines: engines, clock: clock
+        ) { outcomes.set($0) }
     }
 
     deinit { player.shutdown() }
@@ -34,7 +36,7 @@ final class PlayerLogicHarness: @unchecked Sendable {
 
     /// The player's queue has run everything given to it, including what that work queued in turn.
     func settle() {
-        for _ in 0 ..< 4 { player.settle() }
+        for _ in 0..<4 { player.settle() }
     }
 
     func advance(_ duration: Duration) {

@@ -8,7 +8,7 @@ import XCTest
 /// meet real servers in OtonIntegrationTests.
 final class PlayerReconnectLogicTests: XCTestCase {
     func testReconnectsAfterTwoFourAndSixSecondsThenGivesUpWithTheCount() {
-        let harness = PlayerLogicHarness(options: Player.Options(headless: false)) // someone listens: 3 attempts
+        let harness = PlayerLogicHarness(options: Player.Options(headless: false))  // someone listens: 3 attempts
         harness.start()
         XCTAssertEqual(harness.stateName, "connecting")
         XCTAssertEqual(harness.engines.engines.count, 1)
@@ -29,15 +29,16 @@ final class PlayerReconnectLogicTests: XCTestCase {
         harness.fail()
         XCTAssertEqual(harness.outcome, .gaveUp(.networkUnavailable, reconnects: 3))
         XCTAssertEqual(harness.stateName, "error")
-        XCTAssertEqual(harness.state?.field(OTON_FIELD_ERROR_SUGGESTION), "Check your internet connection.",
-                       "after giving up the suggestion promises no retry (issue 39)")
+        XCTAssertEqual(
+            harness.state?.field(OTON_FIELD_ERROR_SUGGESTION), "Check your internet connection.",
+            "after giving up the suggestion promises no retry (issue 39)")
         XCTAssertNil(harness.state?.field(OTON_FIELD_RETRY_ATTEMPT), "gave up: no attempt under way")
         harness.advance(.seconds(60))
         XCTAssertEqual(harness.engines.engines.count, 4, "no attempt after giving up")
     }
 
     func testPlayingAgainStartsTheScheduleAfreshAndHeadlessNeverGivesUp() {
-        let harness = PlayerLogicHarness() // headless: unlimited, at most every 30 s
+        let harness = PlayerLogicHarness()  // headless: unlimited, at most every 30 s
         harness.start()
         harness.fail()
         harness.advance(.seconds(2))
@@ -46,7 +47,7 @@ final class PlayerReconnectLogicTests: XCTestCase {
         harness.fail()
         XCTAssertEqual(harness.state?.field(OTON_FIELD_RETRY_IN_MS), "500", "the first attempt again after playing (headless: after 0.5 s)")
         XCTAssertNil(harness.state?.field(OTON_FIELD_RETRY_MAX), "unlimited")
-        for _ in 0 ..< 25 { // 0.5 s, 1 s × 9, then 2 s, 4 s … : 30 s from the 25th
+        for _ in 0..<25 {  // 0.5 s, 1 s × 9, then 2 s, 4 s … : 30 s from the 25th
             harness.advance(.seconds(30))
             harness.fail()
         }
@@ -68,8 +69,9 @@ final class PlayerReconnectLogicTests: XCTestCase {
         let harness = PlayerLogicHarness(options: Player.Options(headless: false))
         harness.engines.failBuilding(with: .missing("hlsdemux", package: "gstreamer1.0-plugins-bad"))
         harness.start()
-        XCTAssertEqual(harness.outcome, .gaveUp(.streamUnavailable(reason: .playlist(.hls)), reconnects: 0),
-                       "a missing HLS demuxer is the playlist error that names the package")
+        XCTAssertEqual(
+            harness.outcome, .gaveUp(.streamUnavailable(reason: .playlist(.hls)), reconnects: 0),
+            "a missing HLS demuxer is the playlist error that names the package")
     }
 }
 
@@ -120,7 +122,7 @@ final class PlayerWatchdogLogicTests: XCTestCase {
         harness.advance(.seconds(9))
         XCTAssertEqual(harness.stateName, "playing")
         // A headless player retries 0.5 s after the error: look for it in small steps.
-        for _ in 0 ..< 40 where harness.stateName != "error" { harness.advance(.milliseconds(100)) }
+        for _ in 0..<40 where harness.stateName != "error" { harness.advance(.milliseconds(100)) }
         XCTAssertEqual(harness.stateName, "error")
         XCTAssertEqual(harness.state?.field(OTON_FIELD_ERROR_KIND), PlaybackErrorKind.stalled(seconds: 10).code)
         XCTAssertTrue(harness.engines.engines[0].isStopped)
@@ -132,7 +134,7 @@ final class PlayerWatchdogLogicTests: XCTestCase {
         let harness = PlayerLogicHarness()
         harness.start()
         harness.play()
-        for _ in 0 ..< 60 {
+        for _ in 0..<60 {
             harness.engines.last!.flows()
             harness.advance(.seconds(1))
         }
@@ -151,7 +153,7 @@ final class PlayerWatchdogLogicTests: XCTestCase {
         XCTAssertEqual(harness.engines.last?.playingAsked, [false], "the pipeline pauses to refill")
         harness.advance(.seconds(19))
         XCTAssertEqual(harness.stateName, "buffering")
-        for _ in 0 ..< 30 where harness.state?.field(OTON_FIELD_ERROR_KIND) == nil { harness.advance(.milliseconds(100)) }
+        for _ in 0..<30 where harness.state?.field(OTON_FIELD_ERROR_KIND) == nil { harness.advance(.milliseconds(100)) }
         XCTAssertEqual(harness.state?.field(OTON_FIELD_ERROR_KIND), PlaybackErrorKind.bufferingTimeout.code)
     }
 }
@@ -216,7 +218,7 @@ final class PlayerWakeUpLogicTests: XCTestCase {
         harness.start()
         harness.advance(.seconds(5))
         harness.play()
-        for _ in 0 ..< 30 {
+        for _ in 0..<30 {
             harness.engines.last!.flows()
             harness.advance(.seconds(1))
         }

@@ -1,22 +1,28 @@
 import Foundation
-@testable import OtonHost
 import OtonTestSupport
 import XCTest
+
+@testable import OtonHost
 
 /// An alarm's units: systemd accepts them (`systemd-analyze verify`), their OnCalendar= elapses on
 /// the days asked for (`systemd-analyze calendar`, no manager needed), the timer reads back as
 /// written, and the folder holds both units or neither.
 final class AlarmUnitFilesTests: XCTestCase {
-    private func alarm(_ number: Int = 1, station: String = "Oton FM", at: String = "07:00", days: String? = "mon-fri",
-                       fade: Int = 120, volume: Int? = 40, placement: Alarm.Placement = .user) throws -> Alarm {
-        try Alarm(number: number, station: station, time: ScheduleTime.parse(alarm: at, days: days), fadeInSeconds: fade,
-                  volumePercent: volume, placement: placement)
+    private func alarm(
+        _ number: Int = 1, station: String = "Oton FM", at: String = "07:00", days: String? = "mon-fri",
+        fade: Int = 120, volume: Int? = 40, placement: Alarm.Placement = .user
+    ) throws -> Alarm {
+        try Alarm(
+            number: number, station: station, time: ScheduleTime.parse(alarm: at, days: days), fadeInSeconds: fade,
+            volumePercent: volume, placement: placement)
     }
 
     func testWrittenUnitsPassSystemdAnalyzeVerifyAndReadBack() throws {
         let folder = ScheduleUnitFolder(path: try TemporaryDirectory(self).path + "/systemd/user")
-        let alarms = [try alarm(1), try alarm(2, station: "St. $PATH 50% \"x\" \\ y", at: "Sat 09:30", days: nil, fade: 0, volume: nil),
-                      try alarm(3, station: "Кино", at: "2099-12-31 06:00", days: nil, placement: .system(user: "ann", uid: 1000))]
+        let alarms = [
+            try alarm(1), try alarm(2, station: "St. $PATH 50% \"x\" \\ y", at: "Sat 09:30", days: nil, fade: 0, volume: nil),
+            try alarm(3, station: "Кино", at: "2099-12-31 06:00", days: nil, placement: .system(user: "ann", uid: 1000)),
+        ]
         for alarm in alarms {
             try folder.write(alarm, oton: TestPaths.oton, userManagerWakes: false)
             let timer = folder.path + "/" + alarm.timerName, service = folder.path + "/" + alarm.serviceName
@@ -29,8 +35,9 @@ final class AlarmUnitFilesTests: XCTestCase {
         }
         let first = try String(contentsOfFile: folder.path + "/oton-alarm-1.service", encoding: .utf8)
         XCTAssertTrue(first.contains(#""play" "--alarm" "--fade-in=120s" "--volume=40" "--" "Oton FM""#), first)
-        XCTAssertFalse(try String(contentsOfFile: folder.path + "/oton-alarm-1.timer", encoding: .utf8).contains("WakeSystem"),
-                       "a user timer of a manager that cannot wake asks for nothing it would refuse")
+        XCTAssertFalse(
+            try String(contentsOfFile: folder.path + "/oton-alarm-1.timer", encoding: .utf8).contains("WakeSystem"),
+            "a user timer of a manager that cannot wake asks for nothing it would refuse")
         let system = try String(contentsOfFile: folder.path + "/oton-alarm-3.service", encoding: .utf8)
         XCTAssertTrue(system.contains("User=ann\nEnvironment=XDG_RUNTIME_DIR=/run/user/1000\n"), system)
         XCTAssertTrue(try String(contentsOfFile: folder.path + "/oton-alarm-3.timer", encoding: .utf8).contains("WakeSystem=true\n"))
@@ -71,8 +78,10 @@ final class AlarmUnitFilesTests: XCTestCase {
     }
 
     func testAnythingElseIsRefusedWithTheAcceptedForms() {
-        for (at, days) in [("7", nil), ("24:00", nil), ("07:60", nil), ("tomorrow 07:00", nil), ("2026-02-30 07:00", nil),
-                           ("07:00 pm", nil), ("", nil)] as [(String, String?)] {
+        for (at, days) in [
+            ("7", nil), ("24:00", nil), ("07:60", nil), ("tomorrow 07:00", nil), ("2026-02-30 07:00", nil),
+            ("07:00 pm", nil), ("", nil),
+        ] as [(String, String?)] {
             XCTAssertThrowsError(try ScheduleTime.parse(alarm: at, days: days), at) { error in
                 XCTAssertTrue("\(error)".contains("HH:MM (every day)") && "\(error)".contains("YYYY-MM-DD HH:MM"), "\(error)")
             }
@@ -91,15 +100,17 @@ final class AlarmUnitFilesTests: XCTestCase {
         try FileManager.default.removeItem(atPath: folder.path + "/" + first.timerName)
 
         try folder.write(first, oton: "/usr/bin/oton", userManagerWakes: true)
-        XCTAssertTrue(try String(contentsOfFile: folder.path + "/" + first.timerName, encoding: .utf8).contains("WakeSystem=true\n"),
-                      "a user manager that may wake the machine is asked to")
+        XCTAssertTrue(
+            try String(contentsOfFile: folder.path + "/" + first.timerName, encoding: .utf8).contains("WakeSystem=true\n"),
+            "a user manager that may wake the machine is asked to")
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.linkPath(timer: first.timerName)), "enabled, the link resolves")
         XCTAssertTrue(folder.remove(alarm: 1))
         for path in [folder.path + "/" + first.timerName, folder.path + "/" + first.serviceName, folder.linkPath(timer: first.timerName)] {
             XCTAssertNil(try? FileManager.default.attributesOfItem(atPath: path), path)
         }
         XCTAssertFalse(folder.remove(alarm: 1))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix("timers.") }, [],
-                       "no temporary files left behind")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix("timers.") }, [],
+            "no temporary files left behind")
     }
 }

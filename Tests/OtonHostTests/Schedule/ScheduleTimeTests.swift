@@ -1,5 +1,6 @@
-@testable import OtonHost
 import XCTest
+
+@testable import OtonHost
 
 /// `--at` and `--every` → OnCalendar= and crontab fields; everything else refused with the accepted forms.
 final class ScheduleTimeTests: XCTestCase {
@@ -35,8 +36,10 @@ final class ScheduleTimeTests: XCTestCase {
     }
 
     func testAnythingElseIsRefusedWithTheAcceptedForms() {
-        for bad in ["", "20", "24:00", "20:60", "8pm", "Tue", "Tue 20:00 x", "Tues 20:00", "2026-02-30 10:00", "2026-13-01 10:00",
-                    "26-12-31 23:00", "tomorrow 20:00", "20:0", "-1:00", "２０:００", "Tue20:00", "2027-02-29 10:00"] {
+        for bad in [
+            "", "20", "24:00", "20:60", "8pm", "Tue", "Tue 20:00 x", "Tues 20:00", "2026-02-30 10:00", "2026-13-01 10:00",
+            "26-12-31 23:00", "tomorrow 20:00", "20:0", "-1:00", "２０:００", "Tue20:00", "2027-02-29 10:00",
+        ] {
             XCTAssertThrowsError(try ScheduleTime.parse(at: bad, every: nil), bad) { error in
                 XCTAssertTrue("\(error)".contains("YYYY-MM-DD HH:MM"), "\(bad): \(error)")
                 XCTAssertTrue("\(error)".contains("Tue 20:00"), "\(bad): \(error)")

@@ -1,13 +1,16 @@
 import Foundation
-@testable import OtonHost
 import OtonTestSupport
 import XCTest
+
+@testable import OtonHost
 
 /// The units oton writes: systemd itself accepts them (`systemd-analyze verify`), their OnCalendar=
 /// elapses when the show starts (`systemd-analyze calendar`), and the timer reads back as written.
 final class ScheduleUnitFilesTests: XCTestCase {
-    private func recording(_ show: String = "Jazz Hour", station: String = "Oton FM", at: String = "Tue 20:00",
-                           every: String? = nil, seconds: Int = 7200, out: String = "/tmp/rec") throws -> ScheduledRecording {
+    private func recording(
+        _ show: String = "Jazz Hour", station: String = "Oton FM", at: String = "Tue 20:00",
+        every: String? = nil, seconds: Int = 7200, out: String = "/tmp/rec"
+    ) throws -> ScheduledRecording {
         try ScheduledRecording(show: show, station: station, time: ScheduleTime.parse(at: at, every: every), seconds: seconds, outDirectory: out)
     }
 
@@ -53,7 +56,8 @@ final class ScheduleUnitFilesTests: XCTestCase {
         try FileManager.default.removeItem(atPath: folder.timerPath(jazz.show))
 
         try folder.write(jazz, oton: "/usr/bin/oton")
-        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: folder.enabledLinkPath("Jazz Hour")), "../" + SystemdUnitName.timer(for: "Jazz Hour"))
+        XCTAssertEqual(
+            try FileManager.default.destinationOfSymbolicLink(atPath: folder.enabledLinkPath("Jazz Hour")), "../" + SystemdUnitName.timer(for: "Jazz Hour"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.enabledLinkPath("Jazz Hour")), "the link resolves to the timer")
         try folder.write(try recording("Morning", at: "06:30", every: "weekdays"), oton: "/usr/bin/oton")
         _ = try TemporaryDirectory.write(folder, "not-ours.timer", "[Timer]\nOnCalendar=daily\n")
@@ -71,8 +75,9 @@ final class ScheduleUnitFilesTests: XCTestCase {
     /// or has no {ext} is refused.
     func testTheFileNameTemplateReachesTheServiceAndReadsBack() throws {
         let time = try ScheduleTime.parse(at: "Tue 20:00", every: nil)
-        let recording = try ScheduledRecording(show: "Jazz Hour", station: "Jazz 24", time: time, seconds: 3600, outDirectory: "/srv/rec",
-                                               template: "{start}/{title}.{ext}")
+        let recording = try ScheduledRecording(
+            show: "Jazz Hour", station: "Jazz 24", time: time, seconds: 3600, outDirectory: "/srv/rec",
+            template: "{start}/{title}.{ext}")
         let service = ScheduleUnitText.service(recording, oton: "/usr/bin/oton")
         XCTAssertTrue(service.contains(#""--template={start}/{title}.{ext}""#), service)
         let timer = ScheduleUnitText.timer(recording)
@@ -80,8 +85,10 @@ final class ScheduleUnitFilesTests: XCTestCase {
         let older = timer.split(separator: "\n").filter { !$0.hasPrefix("X-OtonTemplate=") }.joined(separator: "\n")
         XCTAssertEqual(ScheduleUnitText.recording(fromTimer: older)?.template, ScheduledRecording.defaultTemplate)
         for bad in ["{start} - {title}.mp3", "/etc/{title}.{ext}", "{title}\u{1B}.{ext}"] {
-            XCTAssertThrowsError(try ScheduledRecording(show: "Jazz Hour", station: "Jazz 24", time: time, seconds: 60, outDirectory: "/srv/rec",
-                                                        template: bad), bad)
+            XCTAssertThrowsError(
+                try ScheduledRecording(
+                    show: "Jazz Hour", station: "Jazz 24", time: time, seconds: 60, outDirectory: "/srv/rec",
+                    template: bad), bad)
         }
     }
 

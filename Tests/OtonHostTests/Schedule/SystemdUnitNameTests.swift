@@ -1,6 +1,7 @@
 import Foundation
-@testable import OtonHost
 import XCTest
+
+@testable import OtonHost
 
 /// Show names → unit names exactly as `systemd-escape` makes them, and back.
 final class SystemdUnitNameTests: XCTestCase {

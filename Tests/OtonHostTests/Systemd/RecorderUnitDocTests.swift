@@ -8,8 +8,8 @@ final class RecorderUnitDocTests: XCTestCase {
     func testTheShippedRecorderUnitPassesSystemdAnalyzeVerifyWithTheWatchdog() throws {
         let doc = try String(contentsOfFile: TestPaths.root + "/docs/recording.md", encoding: .utf8)
         let start = try XCTUnwrap(doc.range(of: "`/etc/systemd/system/oton-recorder.service`:\n\n```ini\n"))
-        let end = try XCTUnwrap(doc.range(of: "\n```", range: start.upperBound ..< doc.endIndex))
-        let unit = String(doc[start.upperBound ..< end.lowerBound])
+        let end = try XCTUnwrap(doc.range(of: "\n```", range: start.upperBound..<doc.endIndex))
+        let unit = String(doc[start.upperBound..<end.lowerBound])
         XCTAssertTrue(unit.contains("\nType=notify\n") && unit.contains("\nWatchdogSec=") && unit.contains("\nNotifyAccess=main\n"), unit)
         // The oton of the unit is installed later; verify with a binary that exists.
         let directory = try TemporaryDirectory(self)

@@ -41,7 +41,8 @@ final class RecorderWatchdogTests: XCTestCase {
         XCTAssertFalse(SystemdNotifier(environment: [:]).isActive)
         XCTAssertFalse(SystemdNotifier(environment: [:]).notify(["READY=1"]))
         XCTAssertNil(SystemdNotifier(environment: ["NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "1"]).watchdogInterval)
-        XCTAssertEqual(SystemdNotifier(environment: ["NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "\(getpid())"]).watchdogInterval,
-                       .seconds(1))
+        XCTAssertEqual(
+            SystemdNotifier(environment: ["NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "\(getpid())"]).watchdogInterval,
+            .seconds(1))
     }
 }

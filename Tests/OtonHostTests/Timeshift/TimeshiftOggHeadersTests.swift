@@ -9,7 +9,7 @@ final class TimeshiftOggHeadersTests: XCTestCase {
         var bytes = Array("OggS".utf8) + [0, flags]
         for byte in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: granule >> (8 * UInt64(byte)))) }
         for byte in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: serial >> (8 * UInt32(byte)))) }
-        bytes += [0, 0, 0, 0, 0, 0, 0, 0] // sequence number, checksum
+        bytes += [0, 0, 0, 0, 0, 0, 0, 0]  // sequence number, checksum
         var lacing: [UInt8] = []
         var left = body
         while left >= 255 { lacing.append(255); left -= 255 }
@@ -116,8 +116,9 @@ final class TimeshiftOggHeadersTests: XCTestCase {
         feed(&keeper, bytes, at: 0, pieces: 1000)
         XCTAssertEqual(keeper.chains.count, 1)
         XCTAssertEqual(keeper.chains[0].headersEnd, UInt64(header.count))
-        XCTAssertEqual(keeper.start(at: 12_345, pageStart: { _ in nil }), .init(offset: 12_345, prefix: header),
-                       "the header, then the bytes from the offset asked (the parser finds the next frame)")
+        XCTAssertEqual(
+            keeper.start(at: 12_345, pageStart: { _ in nil }), .init(offset: 12_345, prefix: header),
+            "the header, then the bytes from the offset asked (the parser finds the next frame)")
         XCTAssertEqual(keeper.start(at: 100, pageStart: { _ in nil }), .init(offset: 0, prefix: []), "inside the header: from its start")
     }
 }

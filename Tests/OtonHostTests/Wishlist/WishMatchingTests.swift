@@ -42,9 +42,11 @@ final class WishMatchingTests: XCTestCase {
     }
 
     func testBadPatternsAreRefusedSayingWhatToDo() {
-        for (pattern, words) in [("", "empty"), ("   ", "empty"), ("*", "every track"), ("* - *", "every track"), ("??", "every track"),
-                                 ("a\nb", "one line"), ("a\u{2028}b", "one line"), ("Кино\u{202E} - *", "one line"), ("a\u{200B}b", "one line"),
-                                 (String(repeating: "x", count: 501), "longer than 500")] {
+        for (pattern, words) in [
+            ("", "empty"), ("   ", "empty"), ("*", "every track"), ("* - *", "every track"), ("??", "every track"),
+            ("a\nb", "one line"), ("a\u{2028}b", "one line"), ("Кино\u{202E} - *", "one line"), ("a\u{200B}b", "one line"),
+            (String(repeating: "x", count: 501), "longer than 500"),
+        ] {
             XCTAssertThrowsError(try wish(pattern), pattern) { error in
                 XCTAssertTrue("\(error)".contains(words), "\(pattern): \(error)")
             }

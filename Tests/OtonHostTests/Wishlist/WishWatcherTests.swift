@@ -13,8 +13,10 @@ final class WishWatcherTests: XCTestCase {
 
     private func finished(_ sequence: UInt64, status: String, path: String, on bus: PluginBus) {
         let kind = bus.registry.kind(for: OTON_EVENT_NAME_RECORDING_DONE)!
-        bus.publish(BusEvent(kind: kind, name: OTON_EVENT_NAME_RECORDING_DONE, source: "org.oton.file-sink",
-                             extraFields: [("path", path), ("status", status), ("sequence", String(sequence))]))
+        bus.publish(
+            BusEvent(
+                kind: kind, name: OTON_EVENT_NAME_RECORDING_DONE, source: "org.oton.file-sink",
+                extraFields: [("path", path), ("status", status), ("sequence", String(sequence))]))
     }
 
     func testAWishIsAnnouncedOncePerSequenceWithItsFieldsAndAConnectionsFirstTrackIsFromItsMiddle() throws {
@@ -23,7 +25,7 @@ final class WishWatcherTests: XCTestCase {
         let watch = WishWatcher(wishes: [try Wish(pattern: "кино - *", field: .track)]).watch(bus: bus, station: "FM 1")
         bus.publish(.state(StateInfo(.connecting)))
         track("КИНО", "Кукушка", 1, on: bus)
-        track("КИНО", "Кукушка", 1, on: bus) // repeated: the same track
+        track("КИНО", "Кукушка", 1, on: bus)  // repeated: the same track
         track("Other", "Song", 2, on: bus)
         track("Кино", "Пачка сигарет", 3, on: bus)
         let second = try XCTUnwrap(collector.wait(for: OTON_EVENT_NAME_WISH_HEARD) { $0.field("sequence") == "3" })
@@ -49,7 +51,7 @@ final class WishWatcherTests: XCTestCase {
         track("Queen", "Bohemian Rhapsody", 5, on: one)
         let first = try XCTUnwrap(seenOne.wait(for: OTON_EVENT_NAME_WISH_HEARD))
         XCTAssertEqual(first.field("keep"), "true")
-        track("QUEEN", "bohemian rhapsody", 9, on: two) // the same track at the same time elsewhere
+        track("QUEEN", "bohemian rhapsody", 9, on: two)  // the same track at the same time elsewhere
         let meanwhile = try XCTUnwrap(seenTwo.wait(for: OTON_EVENT_NAME_WISH_HEARD))
         XCTAssertEqual(meanwhile.field("keep"), "false")
         XCTAssertEqual(meanwhile.field("why"), "being-kept")
@@ -85,8 +87,9 @@ final class WishWatcherTests: XCTestCase {
         finished(3, status: "incomplete", path: "/out/incomplete/One/Queen - Innuendo.mp3", on: bus)
         track("Other", "Song", 4, on: bus)
         track("Queen", "Innuendo", 5, on: bus)
-        XCTAssertEqual(try XCTUnwrap(seen.wait(for: OTON_EVENT_NAME_WISH_HEARD) { $0.field("sequence") == "5" }).field("keep"), "true",
-                       "heard whole later, it is kept then")
+        XCTAssertEqual(
+            try XCTUnwrap(seen.wait(for: OTON_EVENT_NAME_WISH_HEARD) { $0.field("sequence") == "5" }).field("keep"), "true",
+            "heard whole later, it is kept then")
         watch.close()
         XCTAssertFalse(try KeptWishes(path: kept.path).contains("queen - innuendo"))
     }

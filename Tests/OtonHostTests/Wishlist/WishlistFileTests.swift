@@ -7,8 +7,9 @@ import XCTest
 final class WishlistFileTests: XCTestCase {
     func testTheWishlistLivesBesidePluginsJSON() throws {
         XCTAssertEqual(try WishlistFile.path(explicitConfig: "/etc/x/plugins.json", environment: [:]), "/etc/x/wishlist.json")
-        XCTAssertEqual(try WishlistFile.path(explicitConfig: nil, environment: ["OTON_CONFIG": "/srv/o/p.json", "XDG_CONFIG_HOME": "/c"]),
-                       "/srv/o/wishlist.json")
+        XCTAssertEqual(
+            try WishlistFile.path(explicitConfig: nil, environment: ["OTON_CONFIG": "/srv/o/p.json", "XDG_CONFIG_HOME": "/c"]),
+            "/srv/o/wishlist.json")
         XCTAssertEqual(try WishlistFile.path(explicitConfig: nil, environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]), "/c/oton/wishlist.json")
         XCTAssertEqual(try WishlistFile.path(explicitConfig: nil, environment: ["HOME": "/h"]), "/h/.config/oton/wishlist.json")
         XCTAssertThrowsError(try WishlistFile.path(explicitConfig: nil, environment: [:]))
@@ -30,12 +31,16 @@ final class WishlistFileTests: XCTestCase {
 
     func testADamagedWishlistIsReportedWithItsPositionAndNeverWritten() throws {
         let directory = try TemporaryDirectory(self)
-        for damaged in [#"{"wishes": [ {"pattern": "a"}, "#, #"{"wishes": [{"pattern": "*"}]}"#, #"{"list": []}"#,
-                        #"{"wishes": [{"pattern": "x", "field": "album"}]}"#] {
+        for damaged in [
+            #"{"wishes": [ {"pattern": "a"}, "#, #"{"wishes": [{"pattern": "*"}]}"#, #"{"list": []}"#,
+            #"{"wishes": [{"pattern": "x", "field": "album"}]}"#,
+        ] {
             let path = try directory.write("wishlist.json", damaged)
-            XCTAssertThrowsError(try WishlistFile.edit(path) { (file: inout WishlistFile) throws(WishlistFile.Failure) in
-                file.wishes.append(try! Wish(pattern: "new", field: .track))
-            }) { error in
+            XCTAssertThrowsError(
+                try WishlistFile.edit(path) { (file: inout WishlistFile) throws(WishlistFile.Failure) in
+                    file.wishes.append(try! Wish(pattern: "new", field: .track))
+                }
+            ) { error in
                 XCTAssertTrue("\(error)".contains("left as it is"), "\(error)")
             }
             XCTAssertEqual(directory.read("wishlist.json"), damaged, "the file is untouched")

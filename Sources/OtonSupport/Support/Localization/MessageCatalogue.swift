@@ -30,8 +30,9 @@ public struct MessageCatalogue: Sendable {
     public static let english = MessageCatalogue(layers: [])
 
     /// The catalogue for this process's environment (`LC_ALL`, `LC_MESSAGES`, `LANG`, `LANGUAGE`), loaded once.
-    public static let current = MessageCatalogue.load(languages: MessageLanguage.chain(environment: ProcessInfo.processInfo.environment),
-                                                      directories: CatalogueDirectories.search())
+    public static let current = MessageCatalogue.load(
+        languages: MessageLanguage.chain(environment: ProcessInfo.processInfo.environment),
+        directories: CatalogueDirectories.search())
 
     /// The catalogues for `languages` from the first of `directories` that has each.
     public static func load(languages: [String], directories: [String]) -> MessageCatalogue {

@@ -121,7 +121,8 @@ private struct EntryAssembler {
                 field = .pluralString
                 return
             }
-            throw POFileReader.SyntaxError(line: number, reason: "unknown keyword \(keyword.prefix(40)) (expected msgid, msgstr, msgctxt or a comment starting with #)")
+            throw POFileReader.SyntaxError(
+                line: number, reason: "unknown keyword \(keyword.prefix(40)) (expected msgid, msgstr, msgctxt or a comment starting with #)")
         }
     }
 

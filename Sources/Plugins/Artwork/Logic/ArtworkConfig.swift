@@ -22,14 +22,15 @@ public struct ArtworkConfig: Sendable, Equatable {
             guard path.hasPrefix("/") else { throw reader.error("cache_dir", "must be an absolute path, not \"\(path)\"") }
             config.cacheDirectory = path
         }
-        if let megabytes = try reader.number("cache_max_mb", in: 1 ... 10_000) {
+        if let megabytes = try reader.number("cache_max_mb", in: 1...10_000) {
             config.cacheMaxBytes = Int(megabytes * 1_048_576)
         }
-        if let seconds = try reader.number("timeout_seconds", in: 0.1 ... 120) {
+        if let seconds = try reader.number("timeout_seconds", in: 0.1...120) {
             config.timeoutMilliseconds = Int(seconds * 1000)
         }
-        _ = try reader.numbers("status_retry_seconds", in: 0 ... 60, maxCount: 10,
-                               expected: "a list of up to 10 delays from 0 to 60")
+        _ = try reader.numbers(
+            "status_retry_seconds", in: 0...60, maxCount: 10,
+            expected: "a list of up to 10 delays from 0 to 60")
         return config
     }
 

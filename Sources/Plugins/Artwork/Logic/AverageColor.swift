@@ -3,7 +3,8 @@
 public enum AverageColor {
     public static func of(pixels: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, channels: Int) -> String? {
         guard width > 0, height > 0, channels >= 3, rowStride >= width * channels,
-              pixels.count >= (height - 1) * rowStride + width * channels else { return nil }
+            pixels.count >= (height - 1) * rowStride + width * channels
+        else { return nil }
         var red = 0.0, green = 0.0, blue = 0.0, weight = 0.0
         // Every pixel of images up to 4096², sampled on a grid beyond a million pixels.
         let step = max(1, Int((Double(width * height) / 1_000_000).squareRoot().rounded(.up)))

@@ -7,24 +7,25 @@ public enum DefaultArtworkPicture {
     /// `size`×`size` pixels, 3 bytes each, rows top to bottom, no padding.
     public static func rgb(size: Int = size) -> [UInt8] {
         var pixels = [UInt8](repeating: 0, count: size * size * 3)
-        let samples = 4 // per axis: 16 samples per pixel smooth the edges
-        for y in 0 ..< size {
-            for x in 0 ..< size {
+        let samples = 4  // per axis: 16 samples per pixel smooth the edges
+        for y in 0..<size {
+            for x in 0..<size {
                 var covered = 0
-                for sy in 0 ..< samples {
-                    for sx in 0 ..< samples {
+                for sy in 0..<samples {
+                    for sx in 0..<samples {
                         let u = (Double(x) + (Double(sx) + 0.5) / Double(samples)) / Double(size)
                         let v = (Double(y) + (Double(sy) + 0.5) / Double(samples)) / Double(size)
                         if isNote(u, v) { covered += 1 }
                     }
                 }
                 let ink = Double(covered) / Double(samples * samples) * 0.88
-                let t = (Double(x) + Double(y)) / Double(2 * size) // 0 top left, 1 bottom right
-                let disc = ((Double(x) / Double(size) - 0.5) * (Double(x) / Double(size) - 0.5)
-                    + (Double(y) / Double(size) - 0.5) * (Double(y) / Double(size) - 0.5)) < 0.38 * 0.38 ? 0.06 : 0
+                let t = (Double(x) + Double(y)) / Double(2 * size)  // 0 top left, 1 bottom right
+                let disc =
+                    ((Double(x) / Double(size) - 0.5) * (Double(x) / Double(size) - 0.5)
+                        + (Double(y) / Double(size) - 0.5) * (Double(y) / Double(size) - 0.5)) < 0.38 * 0.38 ? 0.06 : 0
                 let background = [0x5E + (0x2A - 0x5E) * t, 0x6E + (0x2F - 0x6E) * t, 0xA0 + (0x45 - 0xA0) * t]
                 let offset = (y * size + x) * 3
-                for channel in 0 ..< 3 {
+                for channel in 0..<3 {
                     let base = background[channel] + (255 - background[channel]) * disc
                     pixels[offset + channel] = UInt8(max(0, min(255, (base + (245 - base) * ink).rounded())))
                 }
@@ -42,7 +43,7 @@ public enum DefaultArtworkPicture {
     static func isNote(_ u: Double, _ v: Double) -> Bool {
         func head(_ cx: Double, _ cy: Double) -> Bool {
             let (dx, dy) = (u - cx, v - cy)
-            let (cosine, sine) = (0.906, -0.423) // tilted 25° up to the right
+            let (cosine, sine) = (0.906, -0.423)  // tilted 25° up to the right
             let along = dx * cosine - dy * sine, across = dx * sine + dy * cosine
             return (along / 0.088) * (along / 0.088) + (across / 0.062) * (across / 0.062) <= 1
         }

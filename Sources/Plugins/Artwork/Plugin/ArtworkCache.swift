@@ -21,8 +21,9 @@ final class ArtworkCache {
     init(directory: String, maxBytes: Int) throws {
         self.directory = directory
         self.maxBytes = maxBytes
-        try FileManager.default.createDirectory(atPath: directory + "/index", withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory + "/index", withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
     }
 
     /// A cached image for `url`, without the network. Marks it used.
@@ -38,7 +39,7 @@ final class ArtworkCache {
         guard parts.count == 2, !parts[0].contains("/"), parts[1].hasPrefix("#") else { return nil }
         let path = directory + "/" + parts[0]
         guard FileManager.default.fileExists(atPath: path) else {
-            try? FileManager.default.removeItem(atPath: index) // evicted meanwhile
+            try? FileManager.default.removeItem(atPath: index)  // evicted meanwhile
             return nil
         }
         touch(path)
@@ -77,8 +78,9 @@ final class ArtworkCache {
         guard let names = try? manager.contentsOfDirectory(atPath: directory) else { return }
         let files: [CacheEviction.File] = names.compactMap { name in
             guard !name.hasPrefix("."), name != "index",
-                  let attributes = try? manager.attributesOfItem(atPath: directory + "/" + name),
-                  let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date else { return nil }
+                let attributes = try? manager.attributesOfItem(atPath: directory + "/" + name),
+                let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date
+            else { return nil }
             return CacheEviction.File(name: name, size: size, lastUse: modified.timeIntervalSince1970)
         }
         for victim in CacheEviction.victims(files, limit: maxBytes) where directory + "/" + victim != kept {

@@ -28,12 +28,15 @@ final class ArtworkInstance: @unchecked Sendable {
     init(host: HostHandle, config: ArtworkConfig) throws {
         self.host = host
         self.config = config
-        cache = try ArtworkCache(directory: config.resolvedCacheDirectory(hostCacheDirectory: host.cacheDirectory),
-                                 maxBytes: config.cacheMaxBytes)
+        cache = try ArtworkCache(
+            directory: config.resolvedCacheDirectory(hostCacheDirectory: host.cacheDirectory),
+            maxBytes: config.cacheMaxBytes)
         defaultPath = DefaultArtwork.write(into: cache.directory)
-        http = CappedHTTPClient(limits: .init(totalMilliseconds: config.timeoutMilliseconds,
-                                              connectMilliseconds: min(config.timeoutMilliseconds, 5000)),
-                                userAgent: "oton-artwork/0.1")
+        http = CappedHTTPClient(
+            limits: .init(
+                totalMilliseconds: config.timeoutMilliseconds,
+                connectMilliseconds: min(config.timeoutMilliseconds, 5000)),
+            userAgent: "oton-artwork/0.1")
     }
 
     /// On the host's mailbox: starts a job for a new track.
@@ -86,9 +89,10 @@ final class ArtworkInstance: @unchecked Sendable {
         }
         let logo = track.stationLogoURL
         let cover = track.artworkURL
-        let coverIsLogo = cover.map {
-            TrackMatcher.isStationLogo(url: $0, statusTitle: track.rawTitle ?? track.title, station: track.station, logoURL: logo)
-        } ?? false
+        let coverIsLogo =
+            cover.map {
+                TrackMatcher.isStationLogo(url: $0, statusTitle: track.rawTitle ?? track.title, station: track.station, logoURL: logo)
+            } ?? false
         var candidates: [(url: String, type: String)] = []
         if let cover { candidates.append((cover, coverIsLogo ? "station-logo" : "cover")) }
         if let logo, logo != cover { candidates.append((logo, "station-logo")) }
@@ -132,7 +136,11 @@ final class ArtworkInstance: @unchecked Sendable {
     }
 
     private func publish(_ track: TrackFields, path: String, url: String, type: String, color: String) {
-        host.publish(OTON_EVENT_NAME_ARTWORK_READY, [(OTON_FIELD_PATH, path), (OTON_FIELD_URL, url), (OTON_FIELD_TYPE, type), (OTON_FIELD_COLOR, color),
-                                                     (OTON_FIELD_TITLE, track.title ?? ""), (OTON_FIELD_SEQUENCE, String(track.sequence))])
+        host.publish(
+            OTON_EVENT_NAME_ARTWORK_READY,
+            [
+                (OTON_FIELD_PATH, path), (OTON_FIELD_URL, url), (OTON_FIELD_TYPE, type), (OTON_FIELD_COLOR, color),
+                (OTON_FIELD_TITLE, track.title ?? ""), (OTON_FIELD_SEQUENCE, String(track.sequence)),
+            ])
     }
 }

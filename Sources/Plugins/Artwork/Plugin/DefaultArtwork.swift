@@ -17,7 +17,7 @@ enum DefaultArtwork {
         let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
         guard let target = gdk_pixbuf_get_pixels(pixbuf) else { return nil }
         pixels.withUnsafeBufferPointer { source in
-            for row in 0 ..< size {
+            for row in 0..<size {
                 (target + row * stride).update(from: source.baseAddress! + row * size * 3, count: size * 3)
             }
         }

@@ -11,7 +11,8 @@ enum EmbeddedCoverFile {
         guard let parsed = URL(string: url), parsed.isFileURL, !parsed.path.isEmpty else { throw Failure(description: "not a file URL") }
         let path = parsed.path
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? Int else {
+            attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? Int
+        else {
             throw Failure(description: "\(path) is not a readable file")
         }
         guard size <= maxBytes else { throw Failure(description: "\(path) is \(size >> 20) MiB, over the \(maxBytes >> 20) MiB an image may have") }

@@ -22,7 +22,8 @@ enum ImageValidator {
     static func validate(file path: String, bytes: [UInt8], maxDimension: Int) throws(Failure) -> Image {
         var width: Int32 = 0, height: Int32 = 0
         guard let info = gdk_pixbuf_get_file_info(path, &width, &height),
-              let name = gdk_pixbuf_format_get_name(info) else {
+            let name = gdk_pixbuf_format_get_name(info)
+        else {
             throw Failure(description: "not an image")
         }
         let format = String(cString: name)
@@ -54,8 +55,10 @@ enum ImageValidator {
         let w = Int(gdk_pixbuf_get_width(pixbuf)), h = Int(gdk_pixbuf_get_height(pixbuf))
         var length: guint = 0
         guard let pixels = gdk_pixbuf_get_pixels_with_length(pixbuf, &length),
-              let color = AverageColor.of(pixels: UnsafeRawBufferPointer(start: pixels, count: Int(length)),
-                                          width: w, height: h, rowStride: rowStride, channels: channels) else {
+            let color = AverageColor.of(
+                pixels: UnsafeRawBufferPointer(start: pixels, count: Int(length)),
+                width: w, height: h, rowStride: rowStride, channels: channels)
+        else {
             throw Failure(description: "no pixels")
         }
         return Image(format: format, width: w, height: h, color: color)

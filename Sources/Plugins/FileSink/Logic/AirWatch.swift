@@ -30,13 +30,13 @@ public struct AirWatch: Sendable {
                 return nil
             }
             var settings = Settings()
-            if let threshold = try config.number(key(.silenceThreshold), in: -120 ... 0, expected: "a level in dBFS from -120 to 0, such as -50") {
+            if let threshold = try config.number(key(.silenceThreshold), in: -120...0, expected: "a level in dBFS from -120 to 0, such as -50") {
                 settings.silenceThresholdDBFS = threshold
             }
-            if let after = try config.number(key(.silenceAfter), in: 1 ... 86400, expected: "seconds from 1 to 86400") {
+            if let after = try config.number(key(.silenceAfter), in: 1...86400, expected: "seconds from 1 to 86400") {
                 settings.silenceAfterNanoseconds = Int64(after * 1e9)
             }
-            if let stall = try config.number(key(.titleStallAfter), in: 1 ... 30 * 86400, expected: "seconds from 1 to 2592000 (30 days)") {
+            if let stall = try config.number(key(.titleStallAfter), in: 1...30 * 86400, expected: "seconds from 1 to 2592000 (30 days)") {
                 settings.titleStallAfterNanoseconds = Int64(stall * 1e9)
             }
             return settings
@@ -185,8 +185,9 @@ public struct AirWatch: Sendable {
     }
 
     public func report(at now: Int64) -> Report {
-        Report(levelDBFS: level, silenceSeconds: silentSince.map { Double(now - $0) / 1e9 } ?? 0,
-               titleAgeSeconds: title == nil ? nil : Double(now - titleSince) / 1e9)
+        Report(
+            levelDBFS: level, silenceSeconds: silentSince.map { Double(now - $0) / 1e9 } ?? 0,
+            titleAgeSeconds: title == nil ? nil : Double(now - titleSince) / 1e9)
     }
 
     /// The RMS of float samples in dBFS (-infinity for none or all zero).

@@ -48,8 +48,10 @@ public enum ArchiveLedger {
     }
 
     /// The segment's summary, its last line.
-    public static func endLine(_ segment: ArchiveSplitter.Segment, status: Status, why: String? = nil, gaps: Int,
-                               missingNanoseconds: Int64) -> String {
+    public static func endLine(
+        _ segment: ArchiveSplitter.Segment, status: Status, why: String? = nil, gaps: Int,
+        missingNanoseconds: Int64
+    ) -> String {
         var fields: [String: JSONValue] = [
             "type": "end", "status": .string(status.rawValue), "bytes": .number(Double(segment.bytes)), "frames": .int(segment.frames),
             "seconds": seconds(segment.audioNanoseconds), "codec": .string(codec(segment)), "gaps": .int(gaps),
@@ -65,8 +67,10 @@ public enum ArchiveLedger {
 
     /// The line the next start appends to the ledger of a segment its recorder never ended (`kill -9`).
     public static func interruptedLine(bytes: UInt64, markedAt wall: Int64) -> String {
-        var fields: [String: JSONValue] = ["type": "end", "status": .string(Status.interrupted.rawValue), "bytes": .number(Double(bytes)),
-                                           "why": "the recorder ended without finishing this segment (killed or crashed)"]
+        var fields: [String: JSONValue] = [
+            "type": "end", "status": .string(Status.interrupted.rawValue), "bytes": .number(Double(bytes)),
+            "why": "the recorder ended without finishing this segment (killed or crashed)",
+        ]
         fields.merge(timeFields("marked", wall)) { $1 }
         return JSONValue.object(fields).jsonText
     }

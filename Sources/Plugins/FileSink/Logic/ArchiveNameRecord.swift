@@ -42,7 +42,8 @@ public enum ArchiveNameRecord {
     public static func parse(_ text: String) -> [Entry] {
         text.split(separator: "\n").compactMap { line in
             guard let value = try? JSONValue.parse(Data(line.utf8)), let name = value["name"]?.stringValue, !name.isEmpty,
-                  let base = value["base"]?.stringValue, let start = value["start_ns"]?.numberValue else { return nil }
+                let base = value["base"]?.stringValue, let start = value["start_ns"]?.numberValue
+            else { return nil }
             return Entry(name: name, base: base, start: Int64(start))
         }
     }

@@ -69,7 +69,8 @@ public struct ArchiveNaming: Equatable, Sendable {
         }
         let yearText = String(year)
         let paddedYear = String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText
-        return Civil(year: paddedYear, month: two(month), day: two(day), hour: two(hour),
-                     stamp: "\(paddedYear)-\(two(month))-\(two(day))T\(two(hour))-\(two(minute))-\(two(second))\(zone)")
+        return Civil(
+            year: paddedYear, month: two(month), day: two(day), hour: two(hour),
+            stamp: "\(paddedYear)-\(two(month))-\(two(day))T\(two(hour))-\(two(minute))-\(two(second))\(zone)")
     }
 }

@@ -26,7 +26,8 @@ public struct ArchivePeriod: Equatable, Sendable {
     /// nil unless `seconds` is whole, at least 1 and divides a day.
     public init?(seconds: Double, zone: ArchiveZone = .utc) {
         guard seconds.isFinite, seconds >= 1, seconds <= Double(Self.day), seconds == seconds.rounded(),
-              Self.day % Int64(seconds) == 0 else { return nil }
+            Self.day % Int64(seconds) == 0
+        else { return nil }
         self.seconds = Int64(seconds)
         self.zone = zone
     }
@@ -45,7 +46,7 @@ public struct ArchivePeriod: Equatable, Sendable {
         let offset = zone.offsetSeconds(at: wall) * 1_000_000_000
         var localNext = (Self.floorDivide(wall + offset, length) + 1) * length
         // A clock set back (the end of summer time) can put the next local boundary before `wall`.
-        for _ in 0 ..< 4 {
+        for _ in 0..<4 {
             let next = localNext - zone.offsetSeconds(at: localNext - offset) * 1_000_000_000
             if next > wall { return next }
             localNext += length

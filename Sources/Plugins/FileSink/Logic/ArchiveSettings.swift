@@ -39,7 +39,8 @@ public struct ArchiveSettings: Equatable, Sendable {
         let zoneChoice = try config.choice(key(.archiveTz), Zone.self) ?? .utc
         let zone: ArchiveZone = zoneChoice == .utc ? .utc : .local(.current)
         guard let text = try config.string(key(.archive), nonEmpty: true, expected: "a duration: " + periodHint) else {
-            for other in [FileSinkKey.archiveTemplate, .archiveTz, .keep, .keepSizeMb, .whenFull, .upload, .uploadEndpoint, .uploadDelete] where config.value(key(other)) != nil {
+            for other in [FileSinkKey.archiveTemplate, .archiveTz, .keep, .keepSizeMb, .whenFull, .upload, .uploadEndpoint, .uploadDelete]
+            where config.value(key(other)) != nil {
                 throw config.error(key(other), "applies to archive mode only; set archive (e.g. \"1h\") too")
             }
             return nil
@@ -62,8 +63,10 @@ public struct ArchiveSettings: Equatable, Sendable {
             }
             settings.retention.maxAgeNanoseconds = Int64(seconds * 1e9)
         }
-        if let megabytes = try config.number(key(.keepSizeMb), in: 1.0 / 1024 ... 1_073_741_824,
-                                             expected: "a number of megabytes from 0.0009765625 (1 KiB, the least --keep-size takes) to 1073741824 (1 PiB)") {
+        if let megabytes = try config.number(
+            key(.keepSizeMb), in: 1.0 / 1024...1_073_741_824,
+            expected: "a number of megabytes from 0.0009765625 (1 KiB, the least --keep-size takes) to 1073741824 (1 PiB)")
+        {
             settings.retention.maxBytes = UInt64(megabytes * 1_048_576)
         }
         if let choice = try config.choice(key(.whenFull), WhenFull.self) {

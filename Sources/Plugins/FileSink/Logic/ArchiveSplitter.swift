@@ -110,7 +110,8 @@ public struct ArchiveSplitter {
             }
         }
         guard !reading.units.isEmpty, !reachedLimit || current != nil,
-              reading.container != .unknown || reading.caps != StreamUnitReader.unknownCaps else { return actions }
+            reading.container != .unknown || reading.caps != StreamUnitReader.unknownCaps
+        else { return actions }
         let audio = reading.units.reduce(Int64(0)) { $0 + $1.unit.durationNanoseconds }
         if let stall = timeline.observe(arrival: arrival, audio: audio) {
             let gap = Gap(at: stall.at, missingNanoseconds: stall.nanoseconds, overlapNanoseconds: 0, reason: .stall, discardedBytes: 0)
@@ -164,14 +165,15 @@ public struct ArchiveSplitter {
         if unit.beginsLogicalStream { codecHeaders = [] }
         if unit.isCodecHeader {
             codecHeaders.append(unit)
-            if codecHeaders.count > 16 { codecHeaders.removeFirst() } // headers are a few pages; never unbounded
+            if codecHeaders.count > 16 { codecHeaders.removeFirst() }  // headers are a few pages; never unbounded
         }
         let middle = time + unit.durationNanoseconds / 2
         if let segment = current, !unit.isCodecHeader, middle >= segment.periodEnd {
             if let gap = pendingGap, gap.at < segment.periodEnd {
                 // An outage across the boundary: its first part is missing from the segment that ends.
-                let part = Gap(at: gap.at, missingNanoseconds: segment.periodEnd - gap.at, overlapNanoseconds: 0, reason: gap.reason,
-                               discardedBytes: gap.discarded)
+                let part = Gap(
+                    at: gap.at, missingNanoseconds: segment.periodEnd - gap.at, overlapNanoseconds: 0, reason: gap.reason,
+                    discardedBytes: gap.discarded)
                 actions.append(.gap(part, offsetNanoseconds: segment.audioNanoseconds))
                 pendingGap = (segment.periodEnd, gap.reason, 0)
             }
@@ -185,10 +187,11 @@ public struct ArchiveSplitter {
         }
         if var gap = pendingGap, let segment = current {
             pendingGap = nil
-            gap.at = max(gap.at, min(segment.periodStart, time)) // periods wholly inside the outage have no segment
+            gap.at = max(gap.at, min(segment.periodStart, time))  // periods wholly inside the outage have no segment
             let difference = time - gap.at
-            let measured = Gap(at: gap.at, missingNanoseconds: max(0, difference), overlapNanoseconds: max(0, -difference),
-                               reason: gap.reason, discardedBytes: gap.discarded)
+            let measured = Gap(
+                at: gap.at, missingNanoseconds: max(0, difference), overlapNanoseconds: max(0, -difference),
+                reason: gap.reason, discardedBytes: gap.discarded)
             actions.append(.gap(measured, offsetNanoseconds: current?.audioNanoseconds ?? 0))
         }
         actions += write(unit, repeated: false, end: time + unit.durationNanoseconds)
@@ -197,9 +200,10 @@ public struct ArchiveSplitter {
 
     private mutating func begin(at time: Int64, middle: Int64, container: StreamContainer, caps: String) -> [Action] {
         let periodStart = period.start(containing: middle)
-        let segment = Segment(id: nextID, start: time, periodStart: periodStart, periodEnd: period.boundary(after: middle),
-                              fromBoundary: cutAtBoundary && abs(time - periodStart) <= 500_000_000,
-                              container: container, caps: caps, end: time)
+        let segment = Segment(
+            id: nextID, start: time, periodStart: periodStart, periodEnd: period.boundary(after: middle),
+            fromBoundary: cutAtBoundary && abs(time - periodStart) <= 500_000_000,
+            container: container, caps: caps, end: time)
         nextID += 1
         current = segment
         var actions: [Action] = [.begin(segment)]

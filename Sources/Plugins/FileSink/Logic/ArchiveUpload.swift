@@ -25,7 +25,8 @@ public struct UploadSettings: Equatable, Sendable {
             return nil
         }
         guard let destination = S3Destination(text) else {
-            throw config.error(key(.upload), "must be s3://bucket/prefix (a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens), not \"\(text)\"")
+            throw config.error(
+                key(.upload), "must be s3://bucket/prefix (a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens), not \"\(text)\"")
         }
         var settings = UploadSettings(destination: destination)
         if let endpoint = try config.string(key(.uploadEndpoint), nonEmpty: true) {
@@ -87,8 +88,8 @@ public struct S3Destination: Equatable, Sendable {
         var out = ""
         for byte in key.utf8 {
             switch byte {
-            case UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "0") ... UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = Array("0123456789ABCDEF".utf8)
@@ -99,8 +100,9 @@ public struct S3Destination: Equatable, Sendable {
     }
 
     public static func isBucketName(_ name: String) -> Bool {
-        guard (3 ... 63).contains(name.count), let first = name.first, let last = name.last,
-              first.isLetter || first.isNumber, last.isLetter || last.isNumber else { return false }
+        guard (3...63).contains(name.count), let first = name.first, let last = name.last,
+            first.isLetter || first.isNumber, last.isLetter || last.isNumber
+        else { return false }
         return name.allSatisfy { ($0.isASCII && ($0.isLowercase || $0.isNumber)) || $0 == "." || $0 == "-" }
     }
 
@@ -155,13 +157,15 @@ public struct AWSEnvironment: Equatable, Sendable, CustomStringConvertible, Cust
         let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? configSection["region"] ?? "us-east-1"
         let endpoint = value("AWS_ENDPOINT_URL_S3") ?? value("AWS_ENDPOINT_URL")
         if let key = value("AWS_ACCESS_KEY_ID"), let secret = value("AWS_SECRET_ACCESS_KEY") {
-            return AWSEnvironment(accessKey: key, secretKey: secret, sessionToken: value("AWS_SESSION_TOKEN"), region: region,
-                                  endpoint: endpoint, source: "the environment")
+            return AWSEnvironment(
+                accessKey: key, secretKey: secret, sessionToken: value("AWS_SESSION_TOKEN"), region: region,
+                endpoint: endpoint, source: "the environment")
         }
         let section = readFile(credentialsPath).map(INIText.parse)?[profile] ?? [:]
         if let key = section["aws_access_key_id"], let secret = section["aws_secret_access_key"] {
-            return AWSEnvironment(accessKey: key, secretKey: secret, sessionToken: section["aws_session_token"], region: region,
-                                  endpoint: endpoint, source: "\(credentialsPath) [\(profile)]")
+            return AWSEnvironment(
+                accessKey: key, secretKey: secret, sessionToken: section["aws_session_token"], region: region,
+                endpoint: endpoint, source: "\(credentialsPath) [\(profile)]")
         }
         throw Missing(looked: ["\(credentialsPath) [\(profile)]"])
     }
@@ -236,7 +240,8 @@ public enum UploadJournal {
     /// The entry's segment (inside the output folder, never outside it) and its progress.
     public static func entry(_ text: String) -> Entry? {
         guard let value = try? JSONValue.parse(Data(text.utf8)), let segment = value["segment"]?.stringValue, !segment.isEmpty,
-              !segment.hasPrefix("/"), !segment.split(separator: "/").contains("..") else { return nil }
+            !segment.hasPrefix("/"), !segment.split(separator: "/").contains("..")
+        else { return nil }
         return Entry(segment: segment, segmentStored: value["segment_stored"]?.boolValue ?? false)
     }
 }

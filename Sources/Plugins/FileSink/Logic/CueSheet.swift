@@ -32,8 +32,8 @@ public struct CueSheet: Equatable, Sendable {
         var previous: Int64 = -1
         var number = 0
         for track in tracks.sorted(by: { $0.nanoseconds < $1.nanoseconds }) where number < 99 {
-            let frames = max(track.nanoseconds, 0) * 75 / 1_000_000_000 // CUE counts 1/75 s
-            guard frames > previous else { continue } // two titles in the same frame: the first wins
+            let frames = max(track.nanoseconds, 0) * 75 / 1_000_000_000  // CUE counts 1/75 s
+            guard frames > previous else { continue }  // two titles in the same frame: the first wins
             previous = frames
             number += 1
             lines.append("  TRACK \(number < 10 ? "0" : "")\(number) AUDIO")

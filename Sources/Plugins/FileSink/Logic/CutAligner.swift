@@ -89,15 +89,18 @@ public struct CutAligner {
         var steps: [Step] = []
         for mark in marks {
             let index = entries[emitted...].firstIndex { $0.start >= mark.time } ?? entries.count
-            steps += entries[emitted ..< index].map(Step.write)
+            steps += entries[emitted..<index].map(Step.write)
             emitted = index
-            steps.append(.cut(metadata: mark.metadata, offset: index < entries.count ? entries[index].offset : (entries.last.map { $0.offset + UInt64($0.unit.bytes.count) } ?? 0)))
+            steps.append(
+                .cut(
+                    metadata: mark.metadata,
+                    offset: index < entries.count ? entries[index].offset : (entries.last.map { $0.offset + UInt64($0.unit.bytes.count) } ?? 0)))
         }
         steps += entries[emitted...].map(Step.write)
         entries = []
         emitted = 0
         marks = []
-        clock = 0 // what comes next (a new connection) starts its own time axis
+        clock = 0  // what comes next (a new connection) starts its own time axis
         return steps
     }
 
@@ -114,14 +117,14 @@ public struct CutAligner {
 
     private mutating func cut(near time: Int64, metadata: TrackMetadata) -> [Step] {
         var index = quietestIndex(near: time)
-        index = max(index, emitted) // never before what the current file already has
+        index = max(index, emitted)  // never before what the current file already has
         let cutTime = index < entries.count ? entries[index].start : clock
         let endIndex = entries[index...].firstIndex { $0.start >= cutTime + post } ?? entries.count
-        var steps = entries[emitted ..< endIndex].map(Step.write)
+        var steps = entries[emitted..<endIndex].map(Step.write)
         let offset = index < entries.count ? entries[index].offset : (entries.last.map { $0.offset + UInt64($0.unit.bytes.count) } ?? 0)
         steps.append(.cut(metadata: metadata, offset: offset))
         let startIndex = entries.firstIndex { $0.end > cutTime - pre } ?? index
-        steps += entries[min(startIndex, index) ..< endIndex].map(Step.write)
+        steps += entries[min(startIndex, index)..<endIndex].map(Step.write)
         emitted = max(endIndex, emitted)
         return steps
     }
@@ -134,8 +137,8 @@ public struct CutAligner {
         let low = entries.firstIndex { $0.start >= time - window } ?? atMark
         let high = entries.lastIndex { $0.start <= time + window } ?? atMark
         guard low < high else { return atMark }
-        let levels = entries[low ... high].map(level)
-        guard levels.allSatisfy({ $0 != nil }) else { return atMark } // loudness unknown: cut at the title
+        let levels = entries[low...high].map(level)
+        guard levels.allSatisfy({ $0 != nil }) else { return atMark }  // loudness unknown: cut at the title
         var best = atMark
         var bestLevel = Double.infinity
         var bestDistance = Int64.max
@@ -143,7 +146,7 @@ public struct CutAligner {
         var duration: Int64 = 0
         var first = low
         // A sliding stretch [first, last]; its middle is the candidate cut.
-        for last in low ... high {
+        for last in low...high {
             sum += levels[last - low]! * Double(entries[last].unit.durationNanoseconds)
             duration += entries[last].unit.durationNanoseconds
             while duration - entries[first].unit.durationNanoseconds >= stretch {

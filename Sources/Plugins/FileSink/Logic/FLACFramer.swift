@@ -49,7 +49,7 @@ public struct FLACFramer: StreamFramer {
     /// unless they name their rate.
     private mutating func readHeader() -> StreamUnit? {
         guard pending.count - start >= 4 else { return nil }
-        guard pending[start ..< start + 4].elementsEqual("fLaC".utf8) else {
+        guard pending[start..<start + 4].elementsEqual("fLaC".utf8) else {
             headerDone = true
             return nil
         }
@@ -67,14 +67,14 @@ public struct FLACFramer: StreamFramer {
                 return nil
             }
             guard pending.count >= at + 4 + length else { return nil }
-            var block = Array(pending[at ..< at + 4 + length])
+            var block = Array(pending[at..<at + 4 + length])
             if type == 0 && length >= 34 {
                 sampleRate = Int(block[14]) << 12 | Int(block[15]) << 4 | Int(block[16]) >> 4
-                block[17] &= 0xF0 // total samples: unknown
-                for index in 18 ..< 22 { block[index] = 0 }
-                for index in 22 ..< 38 { block[index] = 0 } // MD5: unknown
+                block[17] &= 0xF0  // total samples: unknown
+                for index in 18..<22 { block[index] = 0 }
+                for index in 22..<38 { block[index] = 0 }  // MD5: unknown
             }
-            if type != 3 && type != 5 && type != 1 { kept.append(block) } // no SEEKTABLE, CUESHEET, PADDING
+            if type != 3 && type != 5 && type != 1 { kept.append(block) }  // no SEEKTABLE, CUESHEET, PADDING
             at += 4 + length
             if last { break }
         }
@@ -109,8 +109,9 @@ public struct FLACFramer: StreamFramer {
             // The next header where the CRC-16 of everything before it (its own two bytes included) is 0.
             while scan + 16 <= pending.count {
                 if scan > start + header.headerLength + 2, crc == 0, pending[scan] == 0xFF, pending[scan + 1] & 0xFE == 0xF8,
-                   FLACFrameHeader(pending, at: scan, streamRate: sampleRate) != nil {
-                    let unit = StreamUnit(bytes: Array(pending[start ..< scan]), durationNanoseconds: header.durationNanoseconds)
+                    FLACFrameHeader(pending, at: scan, streamRate: sampleRate) != nil
+                {
+                    let unit = StreamUnit(bytes: Array(pending[start..<scan]), durationNanoseconds: header.durationNanoseconds)
                     start = scan
                     scan = 0
                     return unit
@@ -151,29 +152,30 @@ public struct FLACFrameHeader: Equatable, Sendable {
         guard index + 6 <= bytes.count, bytes[index] == 0xFF, bytes[index + 1] & 0xFE == 0xF8 else { return nil }
         let sizeCode = Int(bytes[index + 2] >> 4), rateCode = Int(bytes[index + 2] & 0x0F)
         guard sizeCode != 0, rateCode != 15, bytes[index + 3] & 0x01 == 0, bytes[index + 3] >> 4 < 11,
-              (bytes[index + 3] >> 1) & 0x07 != 3, (bytes[index + 3] >> 1) & 0x07 != 7 else { return nil }
+            (bytes[index + 3] >> 1) & 0x07 != 3, (bytes[index + 3] >> 1) & 0x07 != 7
+        else { return nil }
         var at = index + 4
         // The frame or sample number, coded like UTF-8 (up to 7 bytes).
         let lead = bytes[at]
         let extra: Int
         switch lead {
-        case 0x00 ..< 0x80: extra = 0
-        case 0xC0 ..< 0xE0: extra = 1
-        case 0xE0 ..< 0xF0: extra = 2
-        case 0xF0 ..< 0xF8: extra = 3
-        case 0xF8 ..< 0xFC: extra = 4
-        case 0xFC ..< 0xFE: extra = 5
+        case 0x00..<0x80: extra = 0
+        case 0xC0..<0xE0: extra = 1
+        case 0xE0..<0xF0: extra = 2
+        case 0xF0..<0xF8: extra = 3
+        case 0xF8..<0xFC: extra = 4
+        case 0xFC..<0xFE: extra = 5
         case 0xFE: extra = 6
         default: return nil
         }
         guard at + 1 + extra + 5 <= bytes.count else { return nil }
         if extra > 0 {
-            for next in 1 ... extra { guard bytes[at + next] & 0xC0 == 0x80 else { return nil } }
+            for next in 1...extra { guard bytes[at + next] & 0xC0 == 0x80 else { return nil } }
         }
         at += 1 + extra
         switch sizeCode {
         case 1: blockSize = 192
-        case 2 ... 5: blockSize = 576 << (sizeCode - 2)
+        case 2...5: blockSize = 576 << (sizeCode - 2)
         case 6: blockSize = Int(bytes[at]) + 1; at += 1
         case 7: blockSize = (Int(bytes[at]) << 8 | Int(bytes[at + 1])) + 1; at += 2
         default: blockSize = 256 << (sizeCode - 8)
@@ -188,20 +190,20 @@ public struct FLACFrameHeader: Equatable, Sendable {
         }
         guard at < bytes.count, sampleRate > 0 else { return nil }
         var crc: UInt8 = 0
-        for byte in bytes[index ..< at] { crc = Self.crc8(crc, byte) }
+        for byte in bytes[index..<at] { crc = Self.crc8(crc, byte) }
         guard crc == bytes[at] else { return nil }
         headerLength = at + 1 - index
     }
 
     static func crc8(_ crc: UInt8, _ byte: UInt8) -> UInt8 {
         var value = crc ^ byte
-        for _ in 0 ..< 8 { value = value & 0x80 != 0 ? (value << 1) ^ 0x07 : value << 1 }
+        for _ in 0..<8 { value = value & 0x80 != 0 ? (value << 1) ^ 0x07 : value << 1 }
         return value
     }
 
-    private static let crc16Table: [UInt16] = (0 ..< 256).map { index in
+    private static let crc16Table: [UInt16] = (0..<256).map { index in
         var value = UInt16(index) << 8
-        for _ in 0 ..< 8 { value = value & 0x8000 != 0 ? (value << 1) ^ 0x8005 : value << 1 }
+        for _ in 0..<8 { value = value & 0x8000 != 0 ? (value << 1) ^ 0x8005 : value << 1 }
         return value
     }
 
@@ -215,12 +217,12 @@ public enum FLACStreamInfo {
     /// The 8 bytes from offset 18 (sample rate … total samples) with `samples` as the total, or nil
     /// when `head` (the file's first 42 bytes) is not a FLAC header whose first block is STREAMINFO.
     public static func totalSamplesPatch(head: [UInt8], durationNanoseconds: Int64) -> (offset: Int, bytes: [UInt8], samples: Int64)? {
-        guard head.count >= 42, head[0 ..< 4].elementsEqual("fLaC".utf8), head[4] & 0x7F == 0 else { return nil }
+        guard head.count >= 42, head[0..<4].elementsEqual("fLaC".utf8), head[4] & 0x7F == 0 else { return nil }
         let rate = Int64(head[18]) << 12 | Int64(head[19]) << 4 | Int64(head[20]) >> 4
         guard rate > 0 else { return nil }
         let whole = durationNanoseconds / 1_000_000_000, part = durationNanoseconds % 1_000_000_000
         let samples = min(whole * rate + (part * rate + 500_000_000) / 1_000_000_000, (1 << 36) - 1)
-        var bytes = Array(head[18 ..< 26])
+        var bytes = Array(head[18..<26])
         bytes[3] = bytes[3] & 0xF0 | UInt8((samples >> 32) & 0x0F)
         bytes[4] = UInt8((samples >> 24) & 0xFF)
         bytes[5] = UInt8((samples >> 16) & 0xFF)

@@ -1,4 +1,5 @@
 import OtonStreamFraming
+
 /// Rewrites a recorded native FLAC file (`fLaC`, its metadata blocks, its frames) so that it carries
 /// its track's tags the way an Ogg file gets them (``OggTagRewriter``): the VORBIS_COMMENT block the
 /// stream sent gets TITLE, ARTIST, ALBUM and COMMENT (one is added after STREAMINFO when there was
@@ -34,7 +35,7 @@ public struct FLACTagRewriter {
     /// are still arriving. A head that is not FLAC comes back as it is.
     private mutating func rewrite() -> [UInt8]? {
         guard pending.count >= 4 else { return nil }
-        guard pending[0 ..< 4].elementsEqual("fLaC".utf8) else { return pending }
+        guard pending[0..<4].elementsEqual("fLaC".utf8) else { return pending }
         var at = 4
         var blocks: [[UInt8]] = []
         while true {
@@ -42,14 +43,15 @@ public struct FLACTagRewriter {
             let length = Int(pending[at + 1]) << 16 | Int(pending[at + 2]) << 8 | Int(pending[at + 3])
             guard at + 4 + length <= FLACFramer.maximumHeaderBytes else { return pending }
             guard pending.count >= at + 4 + length else { return nil }
-            blocks.append(Array(pending[at ..< at + 4 + length]))
+            blocks.append(Array(pending[at..<at + 4 + length]))
             let last = pending[at] & 0x80 != 0
             at += 4 + length
             if last { break }
         }
-        guard let first = blocks.first, first[0] & 0x7F == 0 else { return pending } // STREAMINFO comes first
-        var comments = blocks.lazy.compactMap { $0[0] & 0x7F == 4 ? VorbisComments(packet: $0) : nil }.first
-            ?? VorbisComments(packet: [4, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0])! // no vendor, no comments
+        guard let first = blocks.first, first[0] & 0x7F == 0 else { return pending }  // STREAMINFO comes first
+        var comments =
+            blocks.lazy.compactMap { $0[0] & 0x7F == 4 ? VorbisComments(packet: $0) : nil }.first
+            ?? VorbisComments(packet: [4, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0])!  // no vendor, no comments
         comments.set("TITLE", tags.title)
         comments.set("ARTIST", tags.artist)
         comments.set("ALBUM", tags.album)

@@ -33,9 +33,10 @@ public struct FileNameTemplate: Equatable, Sendable {
             guard let close = rest[open...].firstIndex(of: "}") else {
                 throw Invalid(description: "unclosed { in the name template: \(text)")
             }
-            let name = String(rest[rest.index(after: open) ..< close])
+            let name = String(rest[rest.index(after: open)..<close])
             guard known.contains(name) else {
-                throw Invalid(description: "unknown placeholder {\(name)} in the name template; known: " + known.sorted().map { "{\($0)}" }.joined(separator: " "))
+                throw Invalid(
+                    description: "unknown placeholder {\(name)} in the name template; known: " + known.sorted().map { "{\($0)}" }.joined(separator: " "))
             }
             rest = rest[rest.index(after: close)...]
         }
@@ -63,7 +64,7 @@ public struct FileNameTemplate: Equatable, Sendable {
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             out += rest[..<open]
-            let name = String(rest[rest.index(after: open) ..< close])
+            let name = String(rest[rest.index(after: open)..<close])
             out += Self.value(values[name], for: name)
             rest = rest[rest.index(after: close)...]
         }
@@ -143,7 +144,7 @@ public struct FileNameTemplate: Equatable, Sendable {
         return result
     }
 
-    static let reservedDeviceNames: Set<String> = Set(["CON", "PRN", "AUX", "NUL"] + (1 ... 9).flatMap { ["COM\($0)", "LPT\($0)"] })
+    static let reservedDeviceNames: Set<String> = Set(["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
 
     /// Cuts `text` to at most `bytes` UTF-8 bytes at a character boundary, keeping a short extension.
     public static func capped(_ text: String, bytes: Int) -> String {
@@ -163,7 +164,7 @@ public struct FileNameTemplate: Equatable, Sendable {
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F ... 0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 }
 

@@ -91,38 +91,50 @@ public struct FileSinkSettings: Equatable, Sendable {
         var settings = FileSinkSettings(directory: Self.expandHome(directory), template: template)
         if let names = try config.string(key(.names)) {
             guard names == "portable" || names == "posix" else {
-                throw config.error(key(.names), "must be \"portable\" (names FAT, exFAT and SMB accept; the default) or \"posix\" (every character Linux allows), not \"\(names)\"")
+                throw config.error(
+                    key(.names),
+                    "must be \"portable\" (names FAT, exFAT and SMB accept; the default) or \"posix\" (every character Linux allows), not \"\(names)\"")
             }
             settings.template.portable = names == "portable"
         }
-        if let format = try config.choice(key(.format), Format.self,
-                                          expected: "\"stream\" (the encoded stream as received) or \"wav\" (decoded PCM)") {
+        if let format = try config.choice(
+            key(.format), Format.self,
+            expected: "\"stream\" (the encoded stream as received) or \"wav\" (decoded PCM)")
+        {
             settings.format = format
         }
-        let seconds: [(FileSinkKey, WritableKeyPath<FileSinkSettings, Double>)] = [(.silenceWindow, \.silenceWindow), (.padBefore, \.padBefore), (.padAfter, \.padAfter)]
+        let seconds: [(FileSinkKey, WritableKeyPath<FileSinkSettings, Double>)] = [
+            (.silenceWindow, \.silenceWindow), (.padBefore, \.padBefore), (.padAfter, \.padAfter),
+        ]
         for (name, path) in seconds {
-            if let value = try config.number(key(name), in: 0 ... 30, expected: "a number of seconds from 0 to 30") {
+            if let value = try config.number(key(name), in: 0...30, expected: "a number of seconds from 0 to 30") {
                 settings[keyPath: path] = value
             }
         }
         if let flag = try config.bool(key(.split)) { settings.split = flag }
         if let policy = try config.choice(key(.partial), PartialPolicy.self) { settings.partial = policy }
-        if let value = try config.number(key(.minSeconds), in: 0 ... 3600) { settings.minimumSeconds = value }
+        if let value = try config.number(key(.minSeconds), in: 0...3600) { settings.minimumSeconds = value }
         if let mode = try config.choice(key(.mode), Mode.self) { settings.mode = mode }
-        if let megabytes = try config.number(key(.bufferMb), in: 1 ... 4096) {
+        if let megabytes = try config.number(key(.bufferMb), in: 1...4096) {
             settings.bufferBytes = Int(megabytes * 1_048_576)
         }
-        if let megabytes = try config.number(key(.diskFloorMb), in: 0 ... 1_000_000_000,
-                                             expected: "a number of megabytes from 0 to 1000000000") {
+        if let megabytes = try config.number(
+            key(.diskFloorMb), in: 0...1_000_000_000,
+            expected: "a number of megabytes from 0 to 1000000000")
+        {
             settings.diskFloorBytes = UInt64(megabytes * 1_048_576)
         }
         // The upper bound keeps megabytes * 1_048_576 far inside UInt64 (1e300 used to trap here).
-        if let megabytes = try config.number(key(.maxMb), in: 0 ... Self.maximumMaxMegabytes,
-                                             expected: "a number of megabytes from 0 (no limit) to 1048576 (1 TiB)") {
+        if let megabytes = try config.number(
+            key(.maxMb), in: 0...Self.maximumMaxMegabytes,
+            expected: "a number of megabytes from 0 (no limit) to 1048576 (1 TiB)")
+        {
             settings.maxBytes = UInt64(megabytes * 1_048_576)
         }
-        if let value = try config.number(key(.maxSeconds), in: 0 ... Self.maximumMaxSeconds,
-                                         expected: "a number of seconds of audio from 0 (no limit) to 31536000 (a year)") {
+        if let value = try config.number(
+            key(.maxSeconds), in: 0...Self.maximumMaxSeconds,
+            expected: "a number of seconds of audio from 0 (no limit) to 31536000 (a year)")
+        {
             settings.maxNanoseconds = Int64(value * 1e9)
         }
         if let index = try config.string(key(.index), nonEmpty: true, expected: "a file name relative to config.directory") {
@@ -133,7 +145,9 @@ public struct FileSinkSettings: Equatable, Sendable {
         }
         if let station = try config.string(key(.station)) { settings.station = station }
         if let url = try config.string(key(.streamUrl)) { settings.streamURL = url }
-        let flags: [(FileSinkKey, WritableKeyPath<FileSinkSettings, Bool>)] = [(.quitOnError, \.quitOnError), (.tags, \.writeTags), (.cue, \.writeCue), (.wishlist, \.wishlist)]
+        let flags: [(FileSinkKey, WritableKeyPath<FileSinkSettings, Bool>)] = [
+            (.quitOnError, \.quitOnError), (.tags, \.writeTags), (.cue, \.writeCue), (.wishlist, \.wishlist),
+        ]
         for (name, path) in flags {
             if let flag = try config.bool(key(name)) { settings[keyPath: path] = flag }
         }
@@ -154,8 +168,10 @@ public struct FileSinkSettings: Equatable, Sendable {
 
     /// The splitter these settings ask for.
     public func makeSplitter() -> TrackSplitter {
-        var splitter = TrackSplitter(split: split, aligner: CutAligner(
-            window: Int64(silenceWindow * 1e9), pre: Int64(padBefore * 1e9), post: Int64(padAfter * 1e9)))
+        var splitter = TrackSplitter(
+            split: split,
+            aligner: CutAligner(
+                window: Int64(silenceWindow * 1e9), pre: Int64(padBefore * 1e9), post: Int64(padAfter * 1e9)))
         if format == .wav { splitter.maxSegmentBytes = WAVLayout.maxDataBytes }
         return splitter
     }

@@ -24,12 +24,12 @@ public enum FormatSwitch: Equatable, Sendable {
             guard left >= 27 + Int(bytes[index + 26]) else { return .wait }
             guard let page = OggPage(bytes, at: index) else { return .no }
             guard left >= page.length else { return .wait }
-            var whole = Array(bytes[index ..< index + page.length])
-            let stored = whole[22 ..< 26].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
-            for at in 22 ..< 26 { whole[at] = 0 }
+            var whole = Array(bytes[index..<index + page.length])
+            let stored = whole[22..<26].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+            for at in 22..<26 { whole[at] = 0 }
             return OggPageWriter.crc(whole) == stored ? .to(.ogg) : .no
         }
-        if current != .flac, bytes[index ..< index + 4].elementsEqual("fLaC".utf8) {
+        if current != .flac, bytes[index..<index + 4].elementsEqual("fLaC".utf8) {
             guard left >= 8 else { return .wait }
             return bytes[index + 4] & 0x7F == 0 && bytes[index + 7] == 34 ? .to(.flac) : .no
         }
@@ -37,7 +37,7 @@ public enum FormatSwitch: Equatable, Sendable {
             guard left >= 7 else { return .wait }
             guard let first = MPEGFrameHeader(bytes, at: index) else { return .no }
             var at = index + first.length
-            for _ in 0 ..< 2 {
+            for _ in 0..<2 {
                 guard bytes.count >= at + 7 else { return .wait }
                 guard let next = MPEGFrameHeader(bytes, at: at), next.isADTS == first.isADTS, next.sampleRate == first.sampleRate else { return .no }
                 at += next.length

@@ -29,7 +29,7 @@ public final class LoudnessTimeline {
             let count = min(blockBytes, bytes.count - offset) / format.bytesPerFrame * format.bytesPerFrame
             guard count > 0 else { break }
             let end = start + Int64(count / format.bytesPerFrame) * 1_000_000_000 / Int64(format.rate)
-            blocks.append((start, end, PCMFramer.meanSquare(Array(bytes[offset ..< offset + count]))))
+            blocks.append((start, end, PCMFramer.meanSquare(Array(bytes[offset..<offset + count]))))
             offset += count
             start = end
         }
@@ -46,10 +46,11 @@ public final class LoudnessTimeline {
     /// The mean square over [from, to) of `connection`, or nil when part of it is not known.
     public func level(connection: UInt64, from: Int64, to: Int64) -> Double? {
         guard connection == self.connection, to > from, let first = blocks.first, first.start <= from + 1_000_000,
-              let last = blocks.last, last.end >= to else { return nil }
+            let last = blocks.last, last.end >= to
+        else { return nil }
         var low = 0
         var high = blocks.count
-        while low < high { // the first block that ends after `from`
+        while low < high {  // the first block that ends after `from`
             let middle = (low + high) / 2
             if blocks[middle].end <= from { low = middle + 1 } else { high = middle }
         }

@@ -52,7 +52,7 @@ public struct MPEGAudioFramer: StreamFramer {
                 unit.streamLength = header.length
                 units.append(unit)
             } else {
-                units.append(StreamUnit(bytes: Array(pending[start ..< end]), durationNanoseconds: header.durationNanoseconds))
+                units.append(StreamUnit(bytes: Array(pending[start..<end]), durationNanoseconds: header.durationNanoseconds))
             }
             start = end
         }
@@ -100,23 +100,23 @@ public struct XingFrame {
     public func frame() -> [UInt8]? {
         guard bitrates.count > 1, let first, frames > 0 else { return nil }
         var header = first
-        header[1] |= 0x01 // no CRC after the header
-        header[2] &= 0x0D // no padding; the bitrate index is chosen below
+        header[1] |= 0x01  // no CRC after the header
+        header[2] &= 0x0D  // no padding; the bitrate index is chosen below
         let version = (header[1] >> 3) & 3
         let mono = header[3] >> 6 == 3
         let sideInformation = version == 3 ? (mono ? 17 : 32) : (mono ? 9 : 17)
         let needed = 4 + sideInformation + 16
-        for index in 1 ... 14 {
+        for index in 1...14 {
             header[2] = header[2] & 0x0F | UInt8(index << 4)
             guard let parsed = MPEGFrameHeader(header + [0, 0, 0], at: 0), parsed.codec.hasSuffix("layer III") else { return nil }
             guard parsed.length >= needed else { continue }
             var frame = header + [UInt8](repeating: 0, count: parsed.length - 4)
             func put(_ value: Int, at offset: Int) {
-                for byte in 0 ..< 4 { frame[offset + byte] = UInt8((value >> (8 * (3 - byte))) & 0xFF) }
+                for byte in 0..<4 { frame[offset + byte] = UInt8((value >> (8 * (3 - byte))) & 0xFF) }
             }
             let at = 4 + sideInformation
-            frame.replaceSubrange(at ..< at + 4, with: Array("Xing".utf8))
-            put(0x03, at: at + 4) // frames and bytes follow
+            frame.replaceSubrange(at..<at + 4, with: Array("Xing".utf8))
+            put(0x03, at: at + 4)  // frames and bytes follow
             put(frames, at: at + 8)
             put(bytes + parsed.length, at: at + 12)
             return frame

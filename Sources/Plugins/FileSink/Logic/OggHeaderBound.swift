@@ -80,14 +80,14 @@ public struct OggHeaderBound {
         var offset = page.headerLength
         var output: [Passed] = []
         var holdsHeader = false
-        for index in 0 ..< Int(bytes[26]) {
+        for index in 0..<Int(bytes[26]) {
             let length = Int(bytes[27 + index])
             defer { offset += length }
             if stream.codec == .vorbis && stream.ended == 2 && stream.packetBytes == 0 && length > 0 && bytes[offset] != 5 {
-                stream.needed = 2 // no setup header where it belongs: audio (or not Vorbis as the spec has it)
+                stream.needed = 2  // no setup header where it belongs: audio (or not Vorbis as the spec has it)
             }
             guard stream.ended < stream.needed else { continue }
-            holdsHeader = true // audio on a header page: not the layout any encoder writes
+            holdsHeader = true  // audio on a header page: not the layout any encoder writes
             if stream.ended == 1 {
                 if stream.packetBytes == 0 && length > 0 { stream.commentFirstByte = bytes[offset] }
                 stream.packetBytes += length
@@ -102,7 +102,7 @@ public struct OggHeaderBound {
                 stream.packetBytes += length
                 if stream.replacing {
                     if stream.heldBytes + length <= Self.maximumHeld {
-                        stream.partial += bytes[offset ..< offset + length]
+                        stream.partial += bytes[offset..<offset + length]
                     }
                     stream.heldBytes += length
                 }
@@ -173,11 +173,11 @@ public struct OggHeaderBound {
 
     /// A comment header with no vendor and no comments.
     private static func emptyComment(_ stream: Stream) -> [UInt8] {
-        let empty: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0] // vendor length, comment count
+        let empty: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0]  // vendor length, comment count
         switch stream.codec {
-        case .vorbis: return [3] + Array("vorbis".utf8) + empty + [1] // the framing bit
+        case .vorbis: return [3] + Array("vorbis".utf8) + empty + [1]  // the framing bit
         case .opus: return Array("OpusTags".utf8) + empty
-        case .flac: return [stream.commentFirstByte & 0x80 | 4, 0, 0, UInt8(empty.count)] + empty // last-block flag kept
+        case .flac: return [stream.commentFirstByte & 0x80 | 4, 0, 0, UInt8(empty.count)] + empty  // last-block flag kept
         }
     }
 }

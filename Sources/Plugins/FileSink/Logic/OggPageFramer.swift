@@ -33,7 +33,7 @@ public struct OggPageFramer: StreamFramer {
         var units: [StreamUnit] = []
         while pending.count - start >= 27, switchedTo == nil {
             if OggPage.startsWithCapture(pending, at: start) && pending.count - start < 27 + Int(pending[start + 26]) {
-                break // the segment table is still on its way
+                break  // the segment table is still on its way
             }
             guard let page = OggPage(pending, at: start) else {
                 let other = FormatSwitch.at(pending, start, from: .ogg)
@@ -44,7 +44,7 @@ public struct OggPageFramer: StreamFramer {
                 continue
             }
             guard pending.count - start >= page.length else { break }
-            let bytes = Array(pending[start ..< start + page.length])
+            let bytes = Array(pending[start..<start + page.length])
             start += page.length
             for passed in bound.pass(bytes, page) {
                 var unit = unit(for: passed.page, bytes: passed.bytes, isHeader: passed.isHeader)
@@ -67,7 +67,7 @@ public struct OggPageFramer: StreamFramer {
     /// `isHeader`: what the header bound knows (by counting header packets), nil when it does not.
     private mutating func unit(for page: OggPage, bytes: [UInt8], isHeader: Bool?) -> StreamUnit {
         if page.isBOS {
-            if streams.count >= 16 { streams.removeAll() } // a chained stream has one at a time
+            if streams.count >= 16 { streams.removeAll() }  // a chained stream has one at a time
             var stream = LogicalStream()
             let body = Array(bytes[page.headerLength...])
             stream.sampleRate = Self.sampleRate(body)

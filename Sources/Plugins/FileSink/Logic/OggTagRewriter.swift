@@ -49,7 +49,7 @@ public struct OggTagRewriter {
         var output: [UInt8] = []
         var start = 0
         while let page = OggPage(pending, at: start), pending.count - start >= page.length {
-            output += process(Array(pending[start ..< start + page.length]), page)
+            output += process(Array(pending[start..<start + page.length]), page)
             start += page.length
         }
         if OggPage(pending, at: start) == nil && pending.count - start >= 27 + 255 {
@@ -87,7 +87,7 @@ public struct OggTagRewriter {
             if serial == nil {
                 serial = page.serial
             } else if page.serial != serial {
-                phase = .passThrough // multiplexed: leave it alone
+                phase = .passThrough  // multiplexed: leave it alone
                 defer { headerPages = [] }
                 return headerPages.flatMap { $0 } + bytes
             }
@@ -102,7 +102,7 @@ public struct OggTagRewriter {
             return rewriteHeaders()
         case .audio:
             guard page.serial == serial, !page.isBOS else {
-                phase = .passThrough // the next chain of a --no-split file keeps its own numbering
+                phase = .passThrough  // the next chain of a --no-split file keeps its own numbering
                 var output: [UInt8] = []
                 if let held = heldAudioPage {
                     granuleBase = granuleBase ?? 0
@@ -135,7 +135,7 @@ public struct OggTagRewriter {
     /// metadata blocks it counts (comments first); nil for other codecs, and for a FLAC stream that
     /// does not say how many blocks follow.
     private var headerPacketCount: Int? {
-        guard let first = packets.first ?? (partial.isEmpty ? nil : partial) else { return 3 } // not known yet
+        guard let first = packets.first ?? (partial.isEmpty ? nil : partial) else { return 3 }  // not known yet
         if first.starts(with: [1] + Array("vorbis".utf8)) { return 3 }
         if first.starts(with: Array("OpusHead".utf8)) { return 2 }
         if first.count >= 9, first.starts(with: [0x7F] + Array("FLAC".utf8)) {
@@ -148,9 +148,9 @@ public struct OggTagRewriter {
     private mutating func collectPackets(_ bytes: [UInt8], _ page: OggPage) {
         let segments = Int(bytes[26])
         var offset = page.headerLength
-        for index in 0 ..< segments {
+        for index in 0..<segments {
             let length = Int(bytes[27 + index])
-            partial += bytes[offset ..< offset + length]
+            partial += bytes[offset..<offset + length]
             offset += length
             if length < 255 {
                 packets.append(partial)
@@ -163,14 +163,15 @@ public struct OggTagRewriter {
         phase = .audio
         let needed = headerPacketCount ?? 0
         guard packets.count == needed, partial.isEmpty, var comments = VorbisComments(packet: packets[1]),
-              let serial, let first = headerPages.first, let firstPage = OggPage(first, at: 0), firstPage.isBOS else {
+            let serial, let first = headerPages.first, let firstPage = OggPage(first, at: 0), firstPage.isBOS
+        else {
             // Audio shares a header page, or the comments do not parse: keep the file as it is.
             phase = .passThrough
             defer { headerPages = [] }
             return headerPages.flatMap { $0 }
         }
         // The identification header must be alone on the first page (Vorbis I §4.2, RFC 7845 §3).
-        guard Int(first[26]) == 1 || (first[26] > 1 && first[27 ..< 27 + Int(first[26]) - 1].allSatisfy { $0 == 255 }) else {
+        guard Int(first[26]) == 1 || (first[26] > 1 && first[27..<27 + Int(first[26]) - 1].allSatisfy { $0 == 255 }) else {
             phase = .passThrough
             defer { headerPages = [] }
             return headerPages.flatMap { $0 }
@@ -200,7 +201,7 @@ public struct OggTagRewriter {
         var bytes = bytes
         if let limit = granuleLimit, page.granule >= 0, (granule ?? page.granule) > limit {
             granule = limit
-            bytes[5] |= 0x04 // end of stream: only the last page may trim its end
+            bytes[5] |= 0x04  // end of stream: only the last page may trim its end
         }
         guard sequence != page.sequence || granule != nil else { return bytes }
         return OggPageWriter.rewritten(bytes, sequence: sequence, granule: granule)

@@ -27,8 +27,9 @@ public struct PCMFormat: Equatable, Sendable {
             }
             return nil
         }
-        guard let rate = integer("rate"), (1000 ... 384_000).contains(rate),
-              let channels = integer("channels"), (1 ... 8).contains(channels) else { return nil }
+        guard let rate = integer("rate"), (1000...384_000).contains(rate),
+            let channels = integer("channels"), (1...8).contains(channels)
+        else { return nil }
         self.init(rate: rate, channels: channels)
     }
 }
@@ -51,7 +52,7 @@ public struct PCMFramer: StreamFramer {
         var units: [StreamUnit] = []
         var start = 0
         while pending.count - start >= unitBytes {
-            units.append(unit(Array(pending[start ..< start + unitBytes])))
+            units.append(unit(Array(pending[start..<start + unitBytes])))
             start += unitBytes
         }
         pending.removeFirst(start)
@@ -61,15 +62,16 @@ public struct PCMFramer: StreamFramer {
     /// Whole frames left over become a last, shorter unit; a torn frame is dropped.
     public mutating func flush() -> [UInt8] {
         let whole = pending.count - pending.count % format.bytesPerFrame
-        let rest = Array(pending[0 ..< whole])
+        let rest = Array(pending[0..<whole])
         pending = []
         return rest
     }
 
     private func unit(_ bytes: [UInt8]) -> StreamUnit {
         let frames = bytes.count / format.bytesPerFrame
-        return StreamUnit(bytes: bytes, durationNanoseconds: Int64(frames) * 1_000_000_000 / Int64(format.rate),
-                          level: Self.meanSquare(bytes))
+        return StreamUnit(
+            bytes: bytes, durationNanoseconds: Int64(frames) * 1_000_000_000 / Int64(format.rate),
+            level: Self.meanSquare(bytes))
     }
 
     /// Mean square of the samples, 0 (digital silence) … 1 (full scale).
@@ -78,7 +80,7 @@ public struct PCMFramer: StreamFramer {
         guard count > 0 else { return 0 }
         var sum = 0.0
         bytes.withUnsafeBytes { raw in
-            for index in 0 ..< count {
+            for index in 0..<count {
                 let sample = Double(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: index * 2, as: Int16.self))) / 32768
                 sum += sample * sample
             }

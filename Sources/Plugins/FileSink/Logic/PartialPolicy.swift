@@ -26,8 +26,10 @@ public let minimumCutShortSeconds = 1.0
 /// Decides where a finished segment's file goes.
 /// `cutShort`: the track was still in progress when the recording stopped or the connection broke; such a
 /// piece is kept as incomplete whatever its length (as streamripper does), unless incomplete ones are dropped.
-public func placement(relativeName: String, complete: Bool, seconds: Double, minimumSeconds: Double, policy: PartialPolicy,
-                      cutShort: Bool = false) -> Placement {
+public func placement(
+    relativeName: String, complete: Bool, seconds: Double, minimumSeconds: Double, policy: PartialPolicy,
+    cutShort: Bool = false
+) -> Placement {
     if seconds < minimumSeconds && !(cutShort && !complete && seconds >= minimumCutShortSeconds && policy != .drop) {
         return .drop("too short (\(formatSecondsBelow(seconds)) < \(formatSecondsPrecisely(minimumSeconds))), not kept")
     }
@@ -41,8 +43,10 @@ public func placement(relativeName: String, complete: Bool, seconds: Double, min
 
 /// Wishlist mode: only tracks the host announced as wishes to keep stay; of those, one heard from its
 /// middle (or cut at its end) goes to its folder's `incomplete/` unless the policy is `drop` (`--partial keep` asks for it).
-public func wishlistPlacement(relativeName: String, complete: Bool, seconds: Double, minimumSeconds: Double, policy: PartialPolicy,
-                              wish: WishDecision) -> Placement {
+public func wishlistPlacement(
+    relativeName: String, complete: Bool, seconds: Double, minimumSeconds: Double, policy: PartialPolicy,
+    wish: WishDecision
+) -> Placement {
     switch wish {
     case .notWished: return .drop("not on the wishlist, not kept")
     case let .notKept(why): return .drop(why)

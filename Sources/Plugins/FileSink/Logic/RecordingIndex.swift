@@ -44,9 +44,11 @@ public struct RecordingIndex: Equatable, Sendable {
         public var bytes: UInt64
         public var seconds: Double
 
-        public init(id: Int, session: String, status: Status, file: String?, title: String?, artist: String?, station: String?,
-                    streamURL: String? = nil, sequence: UInt64?, connection: UInt64, started: String, sessionSeconds: Double, streamOffset: UInt64,
-                    bytes: UInt64 = 0, seconds: Double = 0) {
+        public init(
+            id: Int, session: String, status: Status, file: String?, title: String?, artist: String?, station: String?,
+            streamURL: String? = nil, sequence: UInt64?, connection: UInt64, started: String, sessionSeconds: Double, streamOffset: UInt64,
+            bytes: UInt64 = 0, seconds: Double = 0
+        ) {
             self.id = id
             self.session = session
             self.status = status
@@ -89,7 +91,8 @@ public struct RecordingIndex: Equatable, Sendable {
 
     public static func decode(_ data: Data) throws -> RecordingIndex {
         guard let value = try? JSONValue.parse(data, maxBytes: maximumBytes), let version = value["version"]?.int64Value,
-              let list = value["tracks"]?.arrayValue else { throw Unreadable() }
+            let list = value["tracks"]?.arrayValue
+        else { throw Unreadable() }
         var index = RecordingIndex(streamURL: value["stream_url"]?.stringValue)
         index.version = Int(version)
         for item in list {
@@ -181,14 +184,15 @@ extension RecordingIndex.Track {
     /// An entry read back; nil when a required value is missing or of another type.
     init?(json: JSONValue) {
         guard let id = json["id"]?.int64Value, let session = json["session"]?.stringValue,
-              let status = json["status"]?.stringValue.flatMap(Status.init(rawValue:)),
-              let connection = json["connection"]?.uint64Value, let started = json["started"]?.stringValue,
-              let sessionSeconds = json["session_seconds"]?.numberValue, let streamOffset = json["stream_offset"]?.uint64Value
+            let status = json["status"]?.stringValue.flatMap(Status.init(rawValue:)),
+            let connection = json["connection"]?.uint64Value, let started = json["started"]?.stringValue,
+            let sessionSeconds = json["session_seconds"]?.numberValue, let streamOffset = json["stream_offset"]?.uint64Value
         else { return nil }
         func text(_ key: String) -> String? { json[key]?.stringValue }
-        self.init(id: Int(id), session: session, status: status, file: text("file"), title: text("title"), artist: text("artist"),
-                  station: text("station"), streamURL: text("stream_url"), sequence: json["sequence"]?.uint64Value,
-                  connection: connection, started: started, sessionSeconds: sessionSeconds, streamOffset: streamOffset,
-                  bytes: json["bytes"]?.uint64Value ?? 0, seconds: json["seconds"]?.numberValue ?? 0)
+        self.init(
+            id: Int(id), session: session, status: status, file: text("file"), title: text("title"), artist: text("artist"),
+            station: text("station"), streamURL: text("stream_url"), sequence: json["sequence"]?.uint64Value,
+            connection: connection, started: started, sessionSeconds: sessionSeconds, streamOffset: streamOffset,
+            bytes: json["bytes"]?.uint64Value ?? 0, seconds: json["seconds"]?.numberValue ?? 0)
     }
 }

@@ -18,8 +18,10 @@ public struct StreamUnit: Equatable, Sendable {
     /// Bytes of the received stream the unit stands for.
     public var receivedLength: Int { streamLength ?? bytes.count }
 
-    public init(bytes: [UInt8], durationNanoseconds: Int64 = 0, beginsLogicalStream: Bool = false, isCodecHeader: Bool = false,
-                level: Double? = nil) {
+    public init(
+        bytes: [UInt8], durationNanoseconds: Int64 = 0, beginsLogicalStream: Bool = false, isCodecHeader: Bool = false,
+        level: Double? = nil
+    ) {
         self.bytes = bytes
         self.level = level
         self.durationNanoseconds = durationNanoseconds

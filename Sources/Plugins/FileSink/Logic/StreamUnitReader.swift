@@ -97,7 +97,7 @@ public struct StreamUnitReader {
                 framer = container.makeFramer(caps: caps)
                 gap = buffer.newConnection || buffer.connection != connection ? .newConnection : .formatChanged
             } else {
-                discarded = framer.flush().count // lost data: never glue the bytes before the gap to those after it
+                discarded = framer.flush().count  // lost data: never glue the bytes before the gap to those after it
                 gap = .lostData
             }
             discarded += held.count
@@ -142,7 +142,7 @@ public struct StreamUnitReader {
         defer { replaced = ((framer as? OggPageFramer)?.replacedComments ?? 0) - before }
         return framer.push(bytes).compactMap { unit in
             defer { position += UInt64(unit.receivedLength) }
-            return unit.bytes.isEmpty ? nil : (unit, position) // a frame left out (an MP3 stream's Xing frame)
+            return unit.bytes.isEmpty ? nil : (unit, position)  // a frame left out (an MP3 stream's Xing frame)
         }
     }
 }

@@ -1,4 +1,5 @@
 import OtonPluginKit
+
 /// What the recording knows about a track, from the host's track events.
 public struct TrackMetadata: Equatable, Sendable {
     public var sequence: UInt64
@@ -19,7 +20,8 @@ public struct TrackMetadata: Equatable, Sendable {
     /// (`break` = "1", which has no title) is recorded as its own file: "Break" by the station.
     public init?(fields: [String: String]) {
         guard let track = TrackFields(fields: fields) else { return nil }
-        self.init(sequence: track.sequence, title: track.isBreak ? "Break" : track.title ?? track.rawTitle,
-                  artist: track.isBreak ? track.station : track.artist, station: track.station, streamURL: track.streamURL)
+        self.init(
+            sequence: track.sequence, title: track.isBreak ? "Break" : track.title ?? track.rawTitle,
+            artist: track.isBreak ? track.station : track.artist, station: track.station, streamURL: track.streamURL)
     }
 }

@@ -61,8 +61,10 @@ public struct TrackSplitter {
         public var connection: UInt64
         public var monotonicNanoseconds: Int64
 
-        public init(bytes: [UInt8], caps: String, newConnection: Bool = false, discontinuity: Bool = false, formatChanged: Bool = false,
-                    offset: UInt64 = 0, connection: UInt64 = 1, monotonicNanoseconds: Int64 = 0) {
+        public init(
+            bytes: [UInt8], caps: String, newConnection: Bool = false, discontinuity: Bool = false, formatChanged: Bool = false,
+            offset: UInt64 = 0, connection: UInt64 = 1, monotonicNanoseconds: Int64 = 0
+        ) {
             self.bytes = bytes
             self.caps = caps
             self.newConnection = newConnection
@@ -168,13 +170,14 @@ public struct TrackSplitter {
 
     /// A track event from the host.
     public mutating func track(_ metadata: TrackMetadata) -> [Action] {
-        guard metadata.sequence != latest?.sequence else { return [] } // replayed or repeated
+        guard metadata.sequence != latest?.sequence else { return [] }  // replayed or repeated
         latest = metadata
         latestIsFresh = true
-        guard var segment = current else { return [] } // the next segment takes `latest`
+        guard var segment = current else { return [] }  // the next segment takes `latest`
         // The connection's first title (the host announces the station on connect, the title once ICY data or
         // tags arrive) names the segment it started in rather than cutting a second-long untitled file off it.
-        let untitledStart = segment.metadata?.title == nil && segment.metadata?.artist == nil && !segment.startedAtBoundary
+        let untitledStart =
+            segment.metadata?.title == nil && segment.metadata?.artist == nil && !segment.startedAtBoundary
             && segment.durationNanoseconds < Self.untitledGrace
         if segment.metadata == nil || currentTitleIsCarried || untitledStart {
             segment.metadata = metadata
@@ -205,7 +208,8 @@ public struct TrackSplitter {
         let unitOffset = offset
         offset += UInt64(unit.receivedLength)
         if container == .ogg && unit.beginsLogicalStream, let page = OggPage(unit.bytes, at: 0),
-           let codec = OggPageFramer.codec(unit.bytes[page.headerLength...]) {
+            let codec = OggPageFramer.codec(unit.bytes[page.headerLength...])
+        {
             chainCaps = codec.caps
         }
         if aligning {
@@ -219,7 +223,7 @@ public struct TrackSplitter {
             // A new chain of a chained Ogg stream: the track boundary itself.
             codecHeaders = []
             chainHasAudio = false
-            oggGranule = 0 // a new chain after audio of the previous one: it starts from its beginning
+            oggGranule = 0  // a new chain after audio of the previous one: it starts from its beginning
             if current != nil && split {
                 actions += endCurrent(complete: true)
                 actions += begin(at: unitOffset, boundary: true, metadata: pendingCut?.metadata, carried: false)
@@ -296,10 +300,11 @@ public struct TrackSplitter {
     }
 
     private mutating func begin(at offset: UInt64, boundary: Bool, metadata: TrackMetadata?, carried: Bool) -> [Action] {
-        let segment = Segment(id: nextID, metadata: metadata, startedAtBoundary: boundary, container: container,
-                              caps: container == .ogg ? chainCaps ?? caps : caps,
-                              connection: connection, streamOffset: offset, startedMonotonic: lastMonotonic,
-                              granuleBase: container == .ogg ? oggGranule : nil)
+        let segment = Segment(
+            id: nextID, metadata: metadata, startedAtBoundary: boundary, container: container,
+            caps: container == .ogg ? chainCaps ?? caps : caps,
+            connection: connection, streamOffset: offset, startedMonotonic: lastMonotonic,
+            granuleBase: container == .ogg ? oggGranule : nil)
         nextID += 1
         current = segment
         currentTitleIsCarried = carried

@@ -72,5 +72,5 @@ public enum WAVLayout {
 
     private static func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }
     private static func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
-    private static func le32(_ value: UInt32) -> [UInt8] { (0 ..< 4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+    private static func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
 }

@@ -33,7 +33,7 @@ final class AirWatcher {
     deinit { endDecoder() }
 
     func receive(_ reading: StreamUnitReader.Reading, now: Int64) {
-        if reading.gap != nil { endDecoder() } // a sample never spans a gap
+        if reading.gap != nil { endDecoder() }  // a sample never spans a gap
         var alerts: [AirWatch.Alert] = []
         if let unit = reading.units.last?.unit, let header = MPEGFrameHeader(unit.bytes, at: 0) {
             // One frame a buffer is enough to see the format; a change must hold for 50 of them.
@@ -55,7 +55,7 @@ final class AirWatcher {
                 }
             }
         } else if watch.levelSampleDue(at: now) {
-            report(now: now) // no level, but the title's age and the silence (none) still go to the metrics
+            report(now: now)  // no level, but the title's age and the silence (none) still go to the metrics
         }
         alerts += watch.check(at: now)
         publish(alerts, now: now)
@@ -94,13 +94,14 @@ final class AirWatcher {
             var done = 0
             let result = bytes.withUnsafeBufferPointer { input in
                 output.withUnsafeMutableBytes { out in
-                    mpg123_decode(decoder, fed ? nil : input.baseAddress, fed ? 0 : input.count,
-                                  out.baseAddress?.assumingMemoryBound(to: UInt8.self), out.count, &done)
+                    mpg123_decode(
+                        decoder, fed ? nil : input.baseAddress, fed ? 0 : input.count,
+                        out.baseAddress?.assumingMemoryBound(to: UInt8.self), out.count, &done)
                 }
             }
             fed = true
             let samples = done / MemoryLayout<Float>.size
-            for index in 0 ..< samples {
+            for index in 0..<samples {
                 let value = Double(output[index])
                 sumOfSquares += value * value
             }

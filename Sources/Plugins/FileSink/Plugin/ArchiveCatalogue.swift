@@ -1,6 +1,6 @@
 import FileSinkLogic
-import OtonJSON
 import Foundation
+import OtonJSON
 
 /// The finished archive segments under an output folder, for the retention: every ledger
 /// (`NAME.jsonl` whose first line is a `segment`) with its segment beside it. Read once when a
@@ -13,14 +13,18 @@ enum ArchiveCatalogue {
             guard relative.hasSuffix(".jsonl"), !relative.hasPrefix(".") else { continue }
             let ledger = root + "/" + relative
             guard let first = firstLine(of: ledger), let value = try? JSONValue.parse(Data(first.utf8)),
-                  value["type"]?.stringValue == "segment", let file = value["file"]?.stringValue,
-                  let start = value["start_unix"]?.numberValue else { continue }
+                value["type"]?.stringValue == "segment", let file = value["file"]?.stringValue,
+                let start = value["start_unix"]?.numberValue
+            else { continue }
             let segment = (ledger as NSString).deletingLastPathComponent + "/" + file
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: segment),
-                  let modified = attributes[FileAttributeKey.modificationDate] as? Date else { continue } // still a .part: not finished
+                let modified = attributes[FileAttributeKey.modificationDate] as? Date
+            else { continue }  // still a .part: not finished
             let bytes = (attributes[FileAttributeKey.size] as? NSNumber)?.uint64Value ?? 0
-            entries.append(ArchiveRetention.Entry(path: segment, start: Int64(start * 1e9), end: Int64(modified.timeIntervalSince1970 * 1e9),
-                                                  bytes: bytes + (size(of: ledger) ?? 0)))
+            entries.append(
+                ArchiveRetention.Entry(
+                    path: segment, start: Int64(start * 1e9), end: Int64(modified.timeIntervalSince1970 * 1e9),
+                    bytes: bytes + (size(of: ledger) ?? 0)))
         }
         return entries
     }

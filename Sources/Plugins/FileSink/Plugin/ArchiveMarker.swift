@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FileSinkLogic
-import OtonJSON
 import Foundation
+import OtonJSON
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The marker an archive recorder keeps in its output folder while a segment is open
 /// (`.archive-open-PID.json`: the `.part` and its ledger), and what the next start does with a
@@ -54,7 +55,8 @@ enum ArchiveMarker {
             guard let pid = pid_t(pidText), pid != getpid(), !isAlive(pid) else { continue }
             let marker = directory + "/" + name
             guard let data = FileManager.default.contents(atPath: marker), let value = try? JSONValue.parse(data),
-                  let part = value["part"]?.stringValue, let ledger = value["ledger"]?.stringValue else {
+                let part = value["part"]?.stringValue, let ledger = value["ledger"]?.stringValue
+            else {
                 unlink(marker)
                 continue
             }

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FileSinkLogic
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Gives each archive segment its name: the one owner of that decision. The template's name, or
 /// `NAME (2)`, `NAME (3)` … when the name is taken (``ArchiveNameRecord`` says what counts as
@@ -20,7 +21,7 @@ enum ArchiveNames {
             let kept = ArchiveNameRecord.kept(all, now: now, horizon: ArchiveNameRecord.horizon(period: period), base: relativeBase)
             let given = Set(kept.map(\.name))
             var lastError: Error = PartFile.Failure(description: "too many files named like \(base)")
-            for counter in 1 ... 10_000 {
+            for counter in 1...10_000 {
                 let candidate = FileOps.numberedPath(base, counter)
                 if given.contains(relative(candidate, root: root)) || isTaken(candidate, root: root, caseBlind: caseBlind) { continue }
                 let file: PartFile

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FileSinkLogic
-import OtonJSON
 import Foundation
+import OtonJSON
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Carries out the archive splitter's decisions on disk: each segment a `.part` named from the
 /// archive template, fsynced and renamed into place when it ends, with its gap ledger
@@ -41,14 +42,16 @@ final class ArchiveRecorder {
     private let notify: (Recorder.Notice) -> Void
     private let tr: (String, [String: String]) -> String
 
-    init(settings: FileSinkSettings, archive: ArchiveSettings, translate: @escaping (String, [String: String]) -> String = MessageTemplate.filled,
-         notify: @escaping (Recorder.Notice) -> Void) throws {
+    init(
+        settings: FileSinkSettings, archive: ArchiveSettings, translate: @escaping (String, [String: String]) -> String = MessageTemplate.filled,
+        notify: @escaping (Recorder.Notice) -> Void
+    ) throws {
         self.settings = settings
         self.archive = archive
         self.notify = notify
         tr = translate
         splitter = ArchiveSplitter(period: archive.period)
-        if !settings.tracks { splitter.audioLimit = settings.maxNanoseconds } // with tracks, the track recorder stops it
+        if !settings.tracks { splitter.audioLimit = settings.maxNanoseconds }  // with tracks, the track recorder stops it
         markerPath = settings.directory + "/" + ArchiveMarker.name(pid: getpid())
         do {
             try FileOps.makeDirectories(settings.directory)
@@ -74,7 +77,12 @@ final class ArchiveRecorder {
         }
         let abandoned = ArchiveMarker.finishAbandoned(in: settings.directory)
         if abandoned.interrupted > 0 {
-            notify(.log(level: .warning, message: tr("{count} archive segment(s) in {folder} were left unfinished by a recorder that ended abruptly; renamed and marked interrupted in their ledgers", ["count": String(abandoned.interrupted), "folder": settings.directory])))
+            notify(
+                .log(
+                    level: .warning,
+                    message: tr(
+                        "{count} archive segment(s) in {folder} were left unfinished by a recorder that ended abruptly; renamed and marked interrupted in their ledgers",
+                        ["count": String(abandoned.interrupted), "folder": settings.directory])))
         }
         for segment in abandoned.segments { queueUpload(segment) }
         if archive.retention.isActive {
@@ -90,7 +98,11 @@ final class ArchiveRecorder {
         apply(splitter.receive(reading, arrival: arrival))
         // Archive only: --duration counts the audio archived, to the frame (with track files, the track recorder stops).
         if splitter.reachedLimit {
-            stop(reason: .maxDuration, message: tr("recording stopped: {duration} of audio recorded (the duration asked for)", ["duration": formatSeconds(Double(splitter.audioPlaced) / 1e9)]), isError: false)
+            stop(
+                reason: .maxDuration,
+                message: tr(
+                    "recording stopped: {duration} of audio recorded (the duration asked for)", ["duration": formatSeconds(Double(splitter.audioPlaced) / 1e9)]),
+                isError: false)
         }
     }
 
@@ -164,7 +176,8 @@ final class ArchiveRecorder {
     }
 
     private func begin(_ segment: ArchiveSplitter.Segment) {
-        let relative = archive.naming.relativePath(start: ArchiveNaming.namedTime(of: segment), station: settings.station, container: segment.container, caps: segment.caps)
+        let relative = archive.naming.relativePath(
+            start: ArchiveNaming.namedTime(of: segment), station: settings.station, container: segment.container, caps: segment.caps)
         let base = settings.directory + "/" + relative
         let directory = (base as NSString).deletingLastPathComponent
         do {
@@ -173,14 +186,17 @@ final class ArchiveRecorder {
                 throw PartFile.Failure(description: "\(directory) leads outside the output folder (a symbolic link?)")
             }
             // A name given before (its segment may be uploaded and removed) is not given again: a restart inside a window gets `NAME (2)`.
-            let file = try ArchiveNames.claim(base, root: settings.directory, start: segment.start, period: archive.period,
-                                              caseBlind: settings.template.portable)
+            let file = try ArchiveNames.claim(
+                base, root: settings.directory, start: segment.start, period: archive.period,
+                caseBlind: settings.template.portable)
             let final = String(file.path.dropLast(".part".count))
             let opened = Open(segment: segment, file: file, ledgerPath: ArchiveMarker.ledgerPath(forSegment: final))
             open = opened
             try ArchiveMarker.write(markerPath, part: file.path, ledger: opened.ledgerPath)
-            try ArchiveMarker.appendLine(ArchiveLedger.segmentLine(segment, file: (final as NSString).lastPathComponent,
-                                                                   station: settings.station, streamURL: settings.streamURL), to: opened.ledgerPath)
+            try ArchiveMarker.appendLine(
+                ArchiveLedger.segmentLine(
+                    segment, file: (final as NSString).lastPathComponent,
+                    station: settings.station, streamURL: settings.streamURL), to: opened.ledgerPath)
             notify(.started(path: file.path, metadata: nil))
         } catch {
             stop(reason: .writeFailed, message: tr("archive recording stopped: {reason}", ["reason": "\(error)"]))
@@ -198,7 +214,9 @@ final class ArchiveRecorder {
         }
         totalBytes += UInt64(bytes.count)
         if settings.maxBytes > 0 && totalBytes >= settings.maxBytes && !settings.tracks {
-            stop(reason: .maxSize, message: tr("recording stopped: reached the size limit of {size} MiB", ["size": "\(settings.maxBytes / 1_048_576)"]), isError: false)
+            stop(
+                reason: .maxSize, message: tr("recording stopped: reached the size limit of {size} MiB", ["size": "\(settings.maxBytes / 1_048_576)"]),
+                isError: false)
         }
     }
 
@@ -210,17 +228,22 @@ final class ArchiveRecorder {
         do {
             final = try FileOps.linkWithoutReplacing(open.file.path, to: String(open.file.path.dropLast(".part".count)))
         } catch {
-            notify(.log(level: .error, message: tr("cannot finish {path}: {reason}; the data stays in the .part file", ["path": open.file.path, "reason": "\(error)"])))
+            notify(
+                .log(
+                    level: .error,
+                    message: tr("cannot finish {path}: {reason}; the data stays in the .part file", ["path": open.file.path, "reason": "\(error)"])))
             return
         }
         let status: ArchiveLedger.Status = reason == .boundary ? .complete : .endedEarly
-        ledger(ArchiveLedger.endLine(segment, status: status, why: reason == .boundary ? nil : reason.rawValue,
-                                     gaps: open.gaps, missingNanoseconds: open.missingNanoseconds), to: open.ledgerPath)
-        queueUpload(final) // before the marker goes: a crash in between queues it again at the next start
+        ledger(
+            ArchiveLedger.endLine(
+                segment, status: status, why: reason == .boundary ? nil : reason.rawValue,
+                gaps: open.gaps, missingNanoseconds: open.missingNanoseconds), to: open.ledgerPath)
+        queueUpload(final)  // before the marker goes: a crash in between queues it again at the next start
         unlink(markerPath)
         let seconds = Double(segment.audioNanoseconds) / 1e9
         notify(.archived(path: final, seconds: seconds, bytes: segment.bytes, status: status.rawValue))
-        if archive.retention.isActive { // (when_full oldest needs the catalogue too)
+        if archive.retention.isActive {  // (when_full oldest needs the catalogue too)
             let ledgerBytes = ArchiveCatalogue.size(of: open.ledgerPath) ?? 0
             catalogue.append(ArchiveRetention.Entry(path: final, start: segment.start, end: segment.end, bytes: segment.bytes + ledgerBytes))
             applyRetention()
@@ -242,10 +265,14 @@ final class ArchiveRecorder {
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
         let (removable, pendingBytes) = removableSegments()
         let doomed = archive.retention.expired(removable, now: now, writingBytes: (open?.file.size ?? 0) + pendingBytes)
-        remove(doomed, why: tr("--keep {keep}, --keep-size {size}", [
-            "keep": archive.retention.maxAgeNanoseconds.map { formatSeconds(Double($0) / 1e9) } ?? "-",
-            "size": archive.retention.maxBytes.map { formatBytes($0) } ?? "-",
-        ]))
+        remove(
+            doomed,
+            why: tr(
+                "--keep {keep}, --keep-size {size}",
+                [
+                    "keep": archive.retention.maxAgeNanoseconds.map { formatSeconds(Double($0) / 1e9) } ?? "-",
+                    "size": archive.retention.maxBytes.map { formatBytes($0) } ?? "-",
+                ]))
     }
 
     /// The catalogue's segments the retention may remove: those gone already (an upload with
@@ -282,13 +309,20 @@ final class ArchiveRecorder {
         guard let free = DiskSpace.available(at: settings.directory) else { return true }
         if free < settings.diskFloorBytes + UInt64(count), let oldest = archive.retention.oldestToFreeSpace(removableSegments().removable) {
             // --when-full oldest: the oldest finished segment goes instead of the recording stopping.
-            remove([oldest], why: tr("only {free} MiB free, below the floor of {floor} MiB (--when-full oldest)",
-                                     ["free": String(free / 1_048_576), "floor": String(settings.diskFloorBytes / 1_048_576)]))
-            bytesSinceSpaceCheck = .max // check again at the next write
+            remove(
+                [oldest],
+                why: tr(
+                    "only {free} MiB free, below the floor of {floor} MiB (--when-full oldest)",
+                    ["free": String(free / 1_048_576), "floor": String(settings.diskFloorBytes / 1_048_576)]))
+            bytesSinceSpaceCheck = .max  // check again at the next write
             return true
         }
         if free < settings.diskFloorBytes + UInt64(count) {
-            stop(reason: .diskFull, message: tr("archive recording stopped: only {free} MiB free in {folder}, below the floor of {floor} MiB (config.disk_floor_mb / --disk-floor)", ["free": "\(free / 1_048_576)", "folder": settings.directory, "floor": "\(settings.diskFloorBytes / 1_048_576)"]))
+            stop(
+                reason: .diskFull,
+                message: tr(
+                    "archive recording stopped: only {free} MiB free in {folder}, below the floor of {floor} MiB (config.disk_floor_mb / --disk-floor)",
+                    ["free": "\(free / 1_048_576)", "folder": settings.directory, "floor": "\(settings.diskFloorBytes / 1_048_576)"]))
             return false
         }
         return true

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FileSinkLogic
 import Foundation
 import OtonHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Uploads finished archive segments and their ledgers to object storage (S3's PUT, signed with
 /// libcurl's AWS SigV4), for every output folder of the process, on one thread of its own: the
@@ -64,12 +65,15 @@ final class ArchiveUploader: @unchecked Sendable {
     private var inFlight: String?
     private var thread: Thread?
     private var drainDeadline: Double?
-    private let client = CappedHTTPClient(limits: .init(totalMilliseconds: 3_600_000, connectMilliseconds: 10_000, maxRedirects: 0),
-                                          userAgent: "oton (archive upload)")
+    private let client = CappedHTTPClient(
+        limits: .init(totalMilliseconds: 3_600_000, connectMilliseconds: 10_000, maxRedirects: 0),
+        userAgent: "oton (archive upload)")
 
     /// The folder's uploads start (its journal is read on the upload thread).
-    func register(directory: String, settings: UploadSettings, aws: AWSEnvironment,
-                  translate: @escaping (String, [String: String]) -> String, log: @escaping Log) {
+    func register(
+        directory: String, settings: UploadSettings, aws: AWSEnvironment,
+        translate: @escaping (String, [String: String]) -> String, log: @escaping Log
+    ) {
         condition.lock()
         defer { condition.unlock() }
         folders[directory] = Folder(directory: directory, settings: settings, aws: aws, translate: translate, log: log)
@@ -100,7 +104,8 @@ final class ArchiveUploader: @unchecked Sendable {
         let deadline = drainDeadline ?? now + Self.drainSeconds
         drainDeadline = deadline
         while Self.now() < deadline,
-              inFlight == directory || jobs.contains(where: { $0.directory == directory && $0.notBefore <= Self.now() }) {
+            inFlight == directory || jobs.contains(where: { $0.directory == directory && $0.notBefore <= Self.now() })
+        {
             _ = condition.wait(until: Date(timeIntervalSinceNow: max(0.01, deadline - Self.now())))
         }
         folders[directory]?.log = nil
@@ -122,7 +127,7 @@ final class ArchiveUploader: @unchecked Sendable {
                 condition.lock()
                 if folders[folder.directory] === folder {
                     for entry in found where !add(directory: folder.directory, relative: entry.segment, segmentStored: entry.segmentStored) {
-                        folder.needsScan = true // more than the queue holds: read again when it has room
+                        folder.needsScan = true  // more than the queue holds: read again when it has room
                         break
                     }
                 }
@@ -130,7 +135,8 @@ final class ArchiveUploader: @unchecked Sendable {
             }
             let now = Self.now()
             guard let index = jobs.indices.filter({ jobs[$0].notBefore <= now }).min(by: { jobs[$0].notBefore < jobs[$1].notBefore }),
-                  let folder = folders[jobs[index].directory] else {
+                let folder = folders[jobs[index].directory]
+            else {
                 let next = jobs.map(\.notBefore).min().map { max(0.05, $0 - now) } ?? 30
                 _ = condition.wait(until: Date(timeIntervalSinceNow: min(next, 30)))
                 continue
@@ -150,16 +156,22 @@ final class ArchiveUploader: @unchecked Sendable {
                 case let .failed(reason, hint, stored):
                     jobs[at].segmentStored = jobs[at].segmentStored || stored
                     jobs[at].failures += 1
-                    let pause = UploadBackoff.seconds(afterFailure: jobs[at].failures, jitter: Double.random(in: 0 ... 1))
+                    let pause = UploadBackoff.seconds(afterFailure: jobs[at].failures, jitter: Double.random(in: 0...1))
                     jobs[at].notBefore = Self.now() + pause
                     let failures = jobs[at].failures
                     // The first failure of a segment, then every 10th: an outage must not flood the log.
                     if failures == 1 || failures % 10 == 0 {
                         let tr = folder.translate
-                        folder.log?(.warning, tr("upload of {path} to {destination} failed ({reason}); attempt {attempt}, next in {seconds} s{hint}", [
-                            "path": job.relative, "destination": "s3://\(folder.settings.destination.bucket)/" + folder.settings.destination.key(job.relative), "reason": reason,
-                            "attempt": String(failures), "seconds": String(format: "%.0f", pause), "hint": hint.map { "; " + $0 } ?? "",
-                        ]))
+                        folder.log?(
+                            .warning,
+                            tr(
+                                "upload of {path} to {destination} failed ({reason}); attempt {attempt}, next in {seconds} s{hint}",
+                                [
+                                    "path": job.relative,
+                                    "destination": "s3://\(folder.settings.destination.bucket)/" + folder.settings.destination.key(job.relative),
+                                    "reason": reason,
+                                    "attempt": String(failures), "seconds": String(format: "%.0f", pause), "hint": hint.map { "; " + $0 } ?? "",
+                                ]))
                     }
                 }
             }
@@ -194,8 +206,9 @@ final class ArchiveUploader: @unchecked Sendable {
             return .done(tr("upload: {path} is no longer there; its journal entry is removed", ["path": segment]))
         }
         let destination = folder.settings.destination
-        let signing = CappedHTTPClient.AWSSigning(region: folder.aws.region, accessKey: folder.aws.accessKey,
-                                                  secretKey: folder.aws.secretKey, sessionToken: folder.aws.sessionToken)
+        let signing = CappedHTTPClient.AWSSigning(
+            region: folder.aws.region, accessKey: folder.aws.accessKey,
+            secretKey: folder.aws.secretKey, sessionToken: folder.aws.sessionToken)
         let endpoint = folder.settings.endpoint ?? folder.aws.endpoint
         let started = Self.now()
         let segmentKey = destination.key(job.relative)
@@ -205,9 +218,12 @@ final class ArchiveUploader: @unchecked Sendable {
             // The store has it as we sent it: its size, read back.
             do {
                 let answer = try client.head(segmentURL, signing: signing)
-                guard (200 ..< 300).contains(answer.status) else { return .failed("HEAD: HTTP \(answer.status)", hint: nil) }
+                guard (200..<300).contains(answer.status) else { return .failed("HEAD: HTTP \(answer.status)", hint: nil) }
                 guard let length = answer.headers["content-length"].flatMap(Int64.init), length == Int64(info.st_size) else {
-                    return .failed(tr("the stored object has {stored} bytes, not {local}", ["stored": answer.headers["content-length"] ?? "?", "local": String(info.st_size)]), hint: nil)
+                    return .failed(
+                        tr(
+                            "the stored object has {stored} bytes, not {local}",
+                            ["stored": answer.headers["content-length"] ?? "?", "local": String(info.st_size)]), hint: nil)
                 }
             } catch {
                 return .failed("HEAD: \(error)", hint: nil)
@@ -227,10 +243,12 @@ final class ArchiveUploader: @unchecked Sendable {
         }
         unlink(entry)
         let seconds = Self.now() - started
-        var message = tr("uploaded {path} to s3://{bucket}/{key} ({size} in {seconds} s)", [
-            "path": job.relative, "bucket": destination.bucket, "key": segmentKey, "size": formatBytes(UInt64(info.st_size)),
-            "seconds": String(format: "%.2f", seconds),
-        ])
+        var message = tr(
+            "uploaded {path} to s3://{bucket}/{key} ({size} in {seconds} s)",
+            [
+                "path": job.relative, "bucket": destination.bucket, "key": segmentKey, "size": formatBytes(UInt64(info.st_size)),
+                "seconds": String(format: "%.2f", seconds),
+            ])
         if folder.settings.deleteAfterUpload {
             unlink(segment)
             unlink(ledger)
@@ -244,7 +262,7 @@ final class ArchiveUploader: @unchecked Sendable {
     private func put(_ path: String, to url: String, contentType: String, signing: CappedHTTPClient.AWSSigning) -> Outcome? {
         do {
             let answer = try client.put(url, file: path, headers: ["content-type": contentType], signing: signing)
-            guard (200 ..< 300).contains(answer.status) else {
+            guard (200..<300).contains(answer.status) else {
                 let code = Self.errorCode(answer.body)
                 return .failed("HTTP \(answer.status)" + (code.map { " \($0)" } ?? ""), hint: Self.hint(status: answer.status, code: code))
             }
@@ -257,8 +275,9 @@ final class ArchiveUploader: @unchecked Sendable {
     /// S3's error code from an XML answer (`<Code>NoSuchBucket</Code>`); never the rest of the body.
     private static func errorCode(_ body: Data) -> String? {
         guard let text = String(data: body.prefix(4096), encoding: .utf8), let open = text.range(of: "<Code>"),
-              let close = text.range(of: "</Code>", range: open.upperBound ..< text.endIndex) else { return nil }
-        let code = text[open.upperBound ..< close.lowerBound]
+            let close = text.range(of: "</Code>", range: open.upperBound..<text.endIndex)
+        else { return nil }
+        let code = text[open.upperBound..<close.lowerBound]
         return code.count <= 64 && code.allSatisfy({ $0.isLetter || $0.isNumber }) ? String(code) : nil
     }
 
@@ -289,7 +308,8 @@ final class ArchiveUploader: @unchecked Sendable {
         for name in names where name.hasSuffix(".json") {
             let path = journal + "/" + name
             guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8),
-                  let entry = UploadJournal.entry(text) else { continue }
+                let entry = UploadJournal.entry(text)
+            else { continue }
             var info = stat()
             let modified = stat(path, &info) == 0 ? Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9 : 0
             found.append((modified, entry))

@@ -1,14 +1,15 @@
 import FileSinkLogic
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One recorder's place in the process's ``DiskShareLedger`` (issue 39, N2): it counts what the
 /// recorder writes, says when to look at free space, and why the recorder stops (below the floor,
 /// or near it when it is the one writing the most). Leaves the ledger when the recorder stops or
 /// goes away.
-final class DiskShare: @unchecked Sendable { // `lock` guards the statics; the rest is the recorder's thread's
+final class DiskShare: @unchecked Sendable {  // `lock` guards the statics; the rest is the recorder's thread's
     nonisolated(unsafe) private static var ledger = DiskShareLedger()
     private static let lock = NSLock()
     nonisolated(unsafe) private static var nextID: UInt64 = 0
@@ -64,14 +65,18 @@ extension DiskShare {
     func stopMessage(free: UInt64, adding count: Int, settings: FileSinkSettings, tr: (String, [String: String]) -> String) -> String? {
         let floor = settings.diskFloorBytes
         if free < floor + UInt64(count) {
-            return tr("recording stopped: only {free} MiB free in {folder}, below the floor of {floor} MiB (config.disk_floor_mb / --disk-floor)",
-                      ["free": "\(free / 1_048_576)", "folder": settings.directory, "floor": "\(floor / 1_048_576)"])
+            return tr(
+                "recording stopped: only {free} MiB free in {folder}, below the floor of {floor} MiB (config.disk_floor_mb / --disk-floor)",
+                ["free": "\(free / 1_048_576)", "folder": settings.directory, "floor": "\(floor / 1_048_576)"])
         }
         guard floor > 0, free < floor * 2 + UInt64(count), let offence = offence() else { return nil }
-        return tr("recording stopped first to leave room for the other stations: {folder} wrote {recent} MiB in the last {seconds} s, more than twice any other of the {count} stations on this disk ({next} MiB at most), and only {free} MiB are free (the floor is {floor} MiB); the other stations keep recording. Free space, or record this station on a disk of its own (--out, --disk-floor)",
-                  ["folder": settings.directory, "recent": String(format: "%.1f", Double(offence.recent) / 1_048_576),
-                   "seconds": String(DiskShareLedger.windowNanoseconds / 1_000_000_000), "count": String(offence.writers),
-                   "next": String(format: "%.1f", Double(offence.nextMost) / 1_048_576), "free": String(free / 1_048_576),
-                   "floor": String(floor / 1_048_576)])
+        return tr(
+            "recording stopped first to leave room for the other stations: {folder} wrote {recent} MiB in the last {seconds} s, more than twice any other of the {count} stations on this disk ({next} MiB at most), and only {free} MiB are free (the floor is {floor} MiB); the other stations keep recording. Free space, or record this station on a disk of its own (--out, --disk-floor)",
+            [
+                "folder": settings.directory, "recent": String(format: "%.1f", Double(offence.recent) / 1_048_576),
+                "seconds": String(DiskShareLedger.windowNanoseconds / 1_000_000_000), "count": String(offence.writers),
+                "next": String(format: "%.1f", Double(offence.nextMost) / 1_048_576), "free": String(free / 1_048_576),
+                "floor": String(floor / 1_048_576),
+            ])
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Free space for unprivileged writers on the filesystem holding `path`, from statvfs(3).

@@ -51,12 +51,13 @@ final class FileSinkInstance: @unchecked Sendable {
         let bytes = raw.data.map { Array(UnsafeBufferPointer(start: $0, count: raw.size)) } ?? []
         let caps = format.pointee.caps.map { String(cString: $0) } ?? "application/octet-stream"
         let flags = raw.flags
-        let readings = reader.readings(TrackSplitter.Buffer(
-            bytes: bytes, caps: caps,
-            newConnection: flags & OTON_MEDIA_FLAG_NEW_CONNECTION != 0,
-            discontinuity: flags & OTON_MEDIA_FLAG_DISCONT != 0,
-            formatChanged: flags & OTON_MEDIA_FLAG_FORMAT_CHANGED != 0,
-            offset: raw.offset, connection: raw.connection, monotonicNanoseconds: raw.mono_ns))
+        let readings = reader.readings(
+            TrackSplitter.Buffer(
+                bytes: bytes, caps: caps,
+                newConnection: flags & OTON_MEDIA_FLAG_NEW_CONNECTION != 0,
+                discontinuity: flags & OTON_MEDIA_FLAG_DISCONT != 0,
+                formatChanged: flags & OTON_MEDIA_FLAG_FORMAT_CHANGED != 0,
+                offset: raw.offset, connection: raw.connection, monotonicNanoseconds: raw.mono_ns))
         for reading in readings { receive(reading, monotonicNanoseconds: raw.mono_ns) }
     }
 
@@ -67,14 +68,20 @@ final class FileSinkInstance: @unchecked Sendable {
     private func receive(_ reading: StreamUnitReader.Reading, monotonicNanoseconds: Int64) {
         if let before = reading.switchedFrom, saidSwitches < Self.switchesSaid {
             saidSwitches += 1
-            host.log(OTON_LOG_WARNING, host.tr("the stream changed from {before} to {after} within the connection; a new file begins in the new format",
-                                               ["before": before.name, "after": reading.container.name])
-                     + (saidSwitches == Self.switchesSaid ? host.tr(" (further changes are not logged)") : ""))
+            host.log(
+                OTON_LOG_WARNING,
+                host.tr(
+                    "the stream changed from {before} to {after} within the connection; a new file begins in the new format",
+                    ["before": before.name, "after": reading.container.name])
+                    + (saidSwitches == Self.switchesSaid ? host.tr(" (further changes are not logged)") : ""))
         }
         if reading.replacedComments > 0 && !saidCommentBound {
             saidCommentBound = true
-            host.log(OTON_LOG_WARNING, host.tr("the stream sent an Ogg comment header larger than {limit}; it is recorded as an empty one (the file's tags are written when it is finished)",
-                                               ["limit": formatBytes(UInt64(OggHeaderBound.maximumComment))]))
+            host.log(
+                OTON_LOG_WARNING,
+                host.tr(
+                    "the stream sent an Ogg comment header larger than {limit}; it is recorded as an empty one (the file's tags are written when it is finished)",
+                    ["limit": formatBytes(UInt64(OggHeaderBound.maximumComment))]))
         }
         recorder?.receive(reading, monotonicNanoseconds: monotonicNanoseconds)
         archive?.receive(reading, arrival: WallClock.wall(atMonotonic: monotonicNanoseconds))
@@ -92,7 +99,8 @@ final class FileSinkInstance: @unchecked Sendable {
             if event[OTON_FIELD_STATE] == "error", let kind = event[OTON_FIELD_ERROR_KIND] { archive?.playerError(kind: kind) }
         } else if event.name == OTON_EVENT_NAME_WISH_HEARD {
             guard let sequence = event[OTON_FIELD_SEQUENCE].flatMap(UInt64.init) else { return }
-            recorder?.wish(sequence: sequence, WishDecision(keep: event[OTON_FIELD_KEEP], why: event[OTON_FIELD_WHY]), fromStart: event[OTON_FIELD_FROM_START] != "false")
+            recorder?.wish(
+                sequence: sequence, WishDecision(keep: event[OTON_FIELD_KEEP], why: event[OTON_FIELD_WHY]), fromStart: event[OTON_FIELD_FROM_START] != "false")
         } else if event.name == OTON_EVENT_NAME_ARTWORK_READY {
             guard let path = event[OTON_FIELD_PATH], event[OTON_FIELD_TYPE] == nil || event[OTON_FIELD_TYPE] == "cover" else { return }
             recorder?.artwork(path: path, title: event[OTON_FIELD_TITLE])
@@ -116,28 +124,37 @@ final class FileSinkInstance: @unchecked Sendable {
     private static func announce(_ notice: Recorder.Notice, host: HostHandle, settings: FileSinkSettings) {
         switch notice {
         case let .started(path, metadata):
-            host.publish(OTON_EVENT_NAME_RECORDING_STARTED, [(OTON_FIELD_PATH, path), (OTON_FIELD_TITLE, metadata?.title ?? ""), (OTON_FIELD_ARTIST, metadata?.artist ?? "")])
+            host.publish(
+                OTON_EVENT_NAME_RECORDING_STARTED,
+                [(OTON_FIELD_PATH, path), (OTON_FIELD_TITLE, metadata?.title ?? ""), (OTON_FIELD_ARTIST, metadata?.artist ?? "")])
         case let .finished(path, name, seconds, bytes, complete, status, reason, reasonCode, sequence):
-            host.publish(OTON_EVENT_NAME_RECORDING_DONE, [
-                (OTON_FIELD_PATH, path ?? ""), (OTON_FIELD_SECONDS, String(format: "%.3f", seconds)), (OTON_FIELD_BYTES, String(bytes)),
-                (OTON_FIELD_COMPLETE, complete ? "true" : "false"), (OTON_FIELD_STATUS, status.rawValue), (OTON_FIELD_REASON, reason ?? ""), (OTON_FIELD_NAME, name),
-                (OTON_FIELD_REASON_CODE, reasonCode ?? ""), (OTON_FIELD_MIN_SECONDS, String(format: "%.1f", settings.minimumSeconds)),
-            ] + (sequence.map { [(OTON_FIELD_SEQUENCE, String($0))] } ?? []))
+            host.publish(
+                OTON_EVENT_NAME_RECORDING_DONE,
+                [
+                    (OTON_FIELD_PATH, path ?? ""), (OTON_FIELD_SECONDS, String(format: "%.3f", seconds)), (OTON_FIELD_BYTES, String(bytes)),
+                    (OTON_FIELD_COMPLETE, complete ? "true" : "false"), (OTON_FIELD_STATUS, status.rawValue), (OTON_FIELD_REASON, reason ?? ""),
+                    (OTON_FIELD_NAME, name),
+                    (OTON_FIELD_REASON_CODE, reasonCode ?? ""), (OTON_FIELD_MIN_SECONDS, String(format: "%.1f", settings.minimumSeconds)),
+                ] + (sequence.map { [(OTON_FIELD_SEQUENCE, String($0))] } ?? []))
             // The event is the announcement: `oton record` (and `oton play` without a status line) print it
             // as one line on standard output, so the log has it only at debug level, not a second time.
             let what = path ?? name
             host.log(OTON_LOG_DEBUG, "\(status.rawValue): \(what) (\(formatSeconds(seconds)), \(formatBytes(bytes)))\(reason.map { ": \($0)" } ?? "")")
         case let .archived(path, seconds, bytes, status):
-            host.publish(OTON_EVENT_NAME_RECORDING_DONE, [
-                (OTON_FIELD_PATH, path), (OTON_FIELD_SECONDS, String(format: "%.3f", seconds)), (OTON_FIELD_BYTES, String(bytes)),
-                (OTON_FIELD_STATUS, "archive"), (OTON_FIELD_REASON_CODE, status), (OTON_FIELD_NAME, String(path.split(separator: "/").last ?? "")),
-            ])
+            host.publish(
+                OTON_EVENT_NAME_RECORDING_DONE,
+                [
+                    (OTON_FIELD_PATH, path), (OTON_FIELD_SECONDS, String(format: "%.3f", seconds)), (OTON_FIELD_BYTES, String(bytes)),
+                    (OTON_FIELD_STATUS, "archive"), (OTON_FIELD_REASON_CODE, status), (OTON_FIELD_NAME, String(path.split(separator: "/").last ?? "")),
+                ])
             host.log(OTON_LOG_DEBUG, "archive: \(path) (\(formatSeconds(seconds)), \(formatBytes(bytes))): \(status)")
         case let .stopped(reason, message, isError):
             // An error stays in the log (a status line shows only warnings and errors); an ordinary end
             // (--duration, --max-size) is said once, by whoever prints the event.
             host.log(isError ? OTON_LOG_ERROR : OTON_LOG_DEBUG, message)
-            host.publish(OTON_EVENT_NAME_RECORDING_STOPPED, [(OTON_FIELD_REASON, reason.rawValue), (OTON_FIELD_MESSAGE, message), (OTON_FIELD_ERROR, isError ? "true" : "false")])
+            host.publish(
+                OTON_EVENT_NAME_RECORDING_STOPPED,
+                [(OTON_FIELD_REASON, reason.rawValue), (OTON_FIELD_MESSAGE, message), (OTON_FIELD_ERROR, isError ? "true" : "false")])
             if settings.quitOnError { host.request(OTON_REQUEST_QUIT) }
         case let .log(level, message):
             host.log(level.abiLevel, message)

@@ -11,14 +11,17 @@ nonisolated(unsafe) let fileSinkDescriptor = PluginDescriptorBuilder(
     id: "org.oton.file-sink",
     name: "File sink",
     version: "0.1.0",
-    description: "Records the stream as received (or WAV from PCM), one file per track, with an index, and/or archive segments at clock boundaries with a gap ledger; record-current saves the track playing now",
+    description:
+        "Records the stream as received (or WAV from PCM), one file per track, with an index, and/or archive segments at clock boundaries with a gap ledger; record-current saves the track playing now",
     consumes: ["track", "state", OTON_EVENT_NAME_ARTWORK_READY, OTON_EVENT_NAME_WISH_HEARD],
     mediaTaps: OTON_TAP_STREAM | OTON_TAP_PCM,
-    commands: [(
-        name: "record-current",
-        usage: "record-current",
-        help: N_("save the track playing now, from its start, and go on recording it to its end")
-    )]
+    commands: [
+        (
+            name: "record-current",
+            usage: "record-current",
+            help: N_("save the track playing now, from its start, and go on recording it to its end")
+        )
+    ]
 ).build { host, config in
     try FileSinkInstance(host: host, settings: try FileSinkSettings.parse(config))
 }

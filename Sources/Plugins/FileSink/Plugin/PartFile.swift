@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FileSinkLogic
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A file being written: created exclusively (never overwriting), written in
 /// whole units, truncated back to the last whole unit if a write fails, and
@@ -20,7 +21,7 @@ final class PartFile {
 
     /// Creates `path` (which must not exist yet) with mode 0644.
     init(creating path: String) throws {
-        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) // read back: a FLAC header gets its length
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)  // read back: a FLAC header gets its length
         guard fd >= 0 else {
             let code = errno
             throw Failure(description: "cannot create \(path): \(String(cString: strerror(code)))", code: code)
@@ -45,7 +46,7 @@ final class PartFile {
             return nil
         }
         if let error {
-            _ = ftruncate(descriptor, off_t(size)) // never leave half a frame behind
+            _ = ftruncate(descriptor, off_t(size))  // never leave half a frame behind
             throw Failure(description: "cannot write \(path): \(String(cString: strerror(error)))")
         }
         size += UInt64(bytes.count)
@@ -74,7 +75,7 @@ final class PartFile {
     /// Gives the open file a new name: `base` + `suffix`, or `base (2)` … + `suffix` when taken. Never replaces a file.
     /// `caseBlind`: a name that differs only in case from one in the folder is taken too (portable names).
     func rename(toBase base: String, suffix: String, caseBlind: Bool = false) throws {
-        for counter in 1 ... 10_000 {
+        for counter in 1...10_000 {
             let candidate = FileOps.numberedPath(base, counter) + suffix
             if caseBlind && FileOps.takenInAnotherCase(candidate, own: path) { continue }
             if link(path, candidate) == 0 {
@@ -132,7 +133,7 @@ enum FileOps {
     /// Returns the name used. `source` is gone afterwards.
     /// `caseBlind`: a name that differs only in case from one in the folder is taken too (portable names).
     static func linkWithoutReplacing(_ source: String, to target: String, caseBlind: Bool = false) throws -> String {
-        for counter in 1 ... 10_000 {
+        for counter in 1...10_000 {
             let candidate = numberedPath(target, counter)
             if caseBlind && takenInAnotherCase(candidate, own: source) { continue }
             if link(source, candidate) == 0 {
@@ -150,7 +151,7 @@ enum FileOps {
     /// `caseBlind`: a name that differs only in case from one in the folder is taken too (portable names).
     static func createUnique(_ base: String, suffix: String, caseBlind: Bool = false) throws -> PartFile {
         var lastError: Error = PartFile.Failure(description: "cannot create \(base)\(suffix)")
-        for counter in 1 ... 10_000 {
+        for counter in 1...10_000 {
             if caseBlind && takenInAnotherCase(numberedPath(base, counter) + suffix) { continue }
             do {
                 return try PartFile(creating: numberedPath(base, counter) + suffix)
@@ -231,7 +232,7 @@ enum FileOps {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if count < 0 { if errno == EINTR { continue }; throw PartFile.Failure(description: "cannot read \(source): \(String(cString: strerror(errno)))") }
             if count == 0 { return }
-            try body(Array(chunk[0 ..< count]))
+            try body(Array(chunk[0..<count]))
         }
     }
 }

@@ -1,6 +1,6 @@
 import FileSinkLogic
-import OtonJSON
 import Foundation
+import OtonJSON
 
 /// Carries out the splitter's decisions on disk: .part files named from the
 /// template (TrackFileNamer), sealed and renamed into place (or into
@@ -24,7 +24,7 @@ final class Recorder {
     private var notKept = RecorderNotKept()
     /// Tagging copies the file; not when space ran out.
     private var tagging = true
-    private lazy var share = DiskShare(directory: settings.directory) // this recorder's part of the disk (DiskShare.swift)
+    private lazy var share = DiskShare(directory: settings.directory)  // this recorder's part of the disk (DiskShare.swift)
     private var totalBytes: UInt64 = 0
     /// Audio written to files so far (the `max_seconds` limit).
     private var totalNanoseconds: Int64 = 0
@@ -47,8 +47,10 @@ final class Recorder {
 
     var isStopped: Bool { stopped }
 
-    init(settings: FileSinkSettings, translate: @escaping (String, [String: String]) -> String = MessageTemplate.filled,
-         notify: @escaping (Notice) -> Void) throws {
+    init(
+        settings: FileSinkSettings, translate: @escaping (String, [String: String]) -> String = MessageTemplate.filled,
+        notify: @escaping (Notice) -> Void
+    ) throws {
         self.tr = translate
         self.settings = settings
         self.notify = notify
@@ -70,7 +72,12 @@ final class Recorder {
             let (count, warning) = try indexFile.open(session: session)
             if let warning { notify(.log(level: .warning, message: warning)) }
             if count > 0 {
-                notify(.log(level: .warning, message: tr("{count} track(s) in {index} were left unfinished by a recording that ended abruptly; marked interrupted (their .part files are kept)", ["count": String(count), "index": indexFile.path])))
+                notify(
+                    .log(
+                        level: .warning,
+                        message: tr(
+                            "{count} track(s) in {index} were left unfinished by a recording that ended abruptly; marked interrupted (their .part files are kept)",
+                            ["count": String(count), "index": indexFile.path])))
             }
         } catch {
             notify(.log(level: .warning, message: tr("cannot update the index: {reason}", ["reason": "\(error)"])))
@@ -96,7 +103,7 @@ final class Recorder {
     }
 
     func track(_ metadata: TrackMetadata) {
-        defer { stopAtDurationIfReached() } // a stop that waited for the first title
+        defer { stopAtDurationIfReached() }  // a stop that waited for the first title
         guard !stopped else { return }
         apply(splitter.track(metadata))
     }
@@ -125,7 +132,10 @@ final class Recorder {
         do {
             if let warning = try indexFile.close() { notify(.log(level: .warning, message: warning)) }
         } catch {
-            notify(.log(level: .warning, message: tr("cannot update the index: {reason}; its changes stay in {journal}", ["reason": "\(error)", "journal": indexFile.journalPath])))
+            notify(
+                .log(
+                    level: .warning,
+                    message: tr("cannot update the index: {reason}; its changes stay in {journal}", ["reason": "\(error)", "journal": indexFile.journalPath])))
         }
     }
 
@@ -142,8 +152,12 @@ final class Recorder {
         guard startFile(open) else { return (false, tr("cannot record {track}; see the log", ["track": name])) }
         let ago = formatSeconds(Double(open.segment.durationNanoseconds) / 1e9)
         let values = ["track": name, "ago": ago, "path": path]
-        return (true, open.lostStart ? tr("recording {track} from {ago} ago (the start did not fit in config.buffer_mb) to {path}", values)
-                                     : tr("recording {track} from its start ({ago} ago) to {path}", values))
+        return (
+            true,
+            open.lostStart
+                ? tr("recording {track} from {ago} ago (the start did not fit in config.buffer_mb) to {path}", values)
+                : tr("recording {track} from its start ({ago} ago) to {path}", values)
+        )
     }
 
     // MARK: actions
@@ -211,7 +225,12 @@ final class Recorder {
         let wantsAlignment = settings.silenceWindow > 0 || settings.padBefore > 0 || settings.padAfter > 0
         if wantsAlignment && settings.split && !segment.container.supportsAlignedCuts && !toldAlignmentUnsupported {
             toldAlignmentUnsupported = true
-            notify(.log(level: .warning, message: tr("--silence-window and --pad-* do not apply to this stream ({container}): Ogg pages cannot move between logical streams, so cuts stay where the titles change", ["container": segment.container.rawValue])))
+            notify(
+                .log(
+                    level: .warning,
+                    message: tr(
+                        "--silence-window and --pad-* do not apply to this stream ({container}): Ogg pages cannot move between logical streams, so cuts stay where the titles change",
+                        ["container": segment.container.rawValue])))
         }
         let offset = Date().timeIntervalSince(sessionStart)
         var entry = RecordingIndex.Track(
@@ -275,9 +294,12 @@ final class Recorder {
             }
             try file.rename(toBase: base, suffix: ".part", caseBlind: settings.template.portable)
             open.entry.file = namer.relativePath(file.path)
-            if oldDirectory != settings.directory && oldDirectory != directory { rmdir(oldDirectory) } // only when left empty
+            if oldDirectory != settings.directory && oldDirectory != directory { rmdir(oldDirectory) }  // only when left empty
         } catch {
-            notify(.log(level: .warning, message: tr("cannot rename {path} after its track: {reason}; it keeps its name until it ends", ["path": file.path, "reason": "\(error)"])))
+            notify(
+                .log(
+                    level: .warning,
+                    message: tr("cannot rename {path} after its track: {reason}; it keeps its name until it ends", ["path": file.path, "reason": "\(error)"])))
         }
     }
 
@@ -318,7 +340,11 @@ final class Recorder {
         }
         let untitled = open?.segment.metadata?.title == nil && open?.segment.metadata?.artist == nil
         if untitled && waitedNanoseconds < Self.titleGraceNanoseconds { return }
-        stop(reason: .maxDuration, message: tr("recording stopped: {duration} of audio recorded (the duration asked for)", ["duration": formatSeconds(Double(totalNanoseconds) / 1e9)]), isError: false)
+        stop(
+            reason: .maxDuration,
+            message: tr(
+                "recording stopped: {duration} of audio recorded (the duration asked for)", ["duration": formatSeconds(Double(totalNanoseconds) / 1e9)]),
+            isError: false)
     }
 
     private func trimBuffer(_ open: Open) {
@@ -353,7 +379,9 @@ final class Recorder {
             return
         }
         if settings.maxBytes > 0 && totalBytes >= settings.maxBytes {
-            stop(reason: .maxSize, message: tr("recording stopped: reached the size limit of {size} MiB", ["size": "\(settings.maxBytes / 1_048_576)"]), isError: false)
+            stop(
+                reason: .maxSize, message: tr("recording stopped: reached the size limit of {size} MiB", ["size": "\(settings.maxBytes / 1_048_576)"]),
+                isError: false)
         }
     }
 
@@ -370,7 +398,7 @@ final class Recorder {
     private func end(_ segment: TrackSplitter.Segment, complete: Bool) {
         guard let open, open.segment.id == segment.id else { return }
         self.open = nil
-        guard open.persist, let file = open.file else { return } // never asked for: forget it
+        guard open.persist, let file = open.file else { return }  // never asked for: forget it
         let track = TrackFinisher.Track(segment: open.segment, artworkPath: open.artworkPath)
         finisher.seal(file, track, tagging: tagging)
         // Not flushed here: TrackFinisher flushes whichever file ends up with the track's name
@@ -382,12 +410,16 @@ final class Recorder {
         let sequence = open.segment.metadata?.sequence
         let announced = sequence.flatMap { sequence in wishes.last { $0.sequence == sequence } }
         let wish = settings.wishlist ? announced?.decision ?? .notWished : nil
-        if settings.wishlist, announced?.fromStart == false { isComplete = false } // joined in its middle (the host says so)
-        let decision = wish.map { wish in
-            wishlistPlacement(relativeName: name, complete: isComplete, seconds: seconds, minimumSeconds: settings.minimumSeconds,
-                              policy: settings.partial, wish: wish)
-        } ?? placement(relativeName: name, complete: isComplete, seconds: seconds, minimumSeconds: settings.minimumSeconds, policy: settings.partial,
-                       cutShort: segment.cutShort)
+        if settings.wishlist, announced?.fromStart == false { isComplete = false }  // joined in its middle (the host says so)
+        let decision =
+            wish.map { wish in
+                wishlistPlacement(
+                    relativeName: name, complete: isComplete, seconds: seconds, minimumSeconds: settings.minimumSeconds,
+                    policy: settings.partial, wish: wish)
+            }
+            ?? placement(
+                relativeName: name, complete: isComplete, seconds: seconds, minimumSeconds: settings.minimumSeconds, policy: settings.partial,
+                cutShort: segment.cutShort)
         open.entry.bytes = file.size
         open.entry.seconds = (seconds * 1000).rounded() / 1000
         var finalPath: String?
@@ -400,7 +432,7 @@ final class Recorder {
             open.entry.file = nil
             reason = why
             reasonCode = wish?.reasonCode ?? (seconds < settings.minimumSeconds ? "too-short" : "partial-dropped")
-            if wish == nil && file.size > 0 { // an empty one (a new connection just as the duration was reached) is no loss
+            if wish == nil && file.size > 0 {  // an empty one (a new connection just as the duration was reached) is no loss
                 notKept.add(seconds, tooShort: reasonCode == "too-short")
             }
         case let .keep(relative):
@@ -414,14 +446,19 @@ final class Recorder {
                 reason = "\(error)"
                 reasonCode = "write-failed"
                 try? FileOps.sync(file.path)
-                notify(.log(level: .error, message: tr("cannot finish {path}: {reason}; the data stays in the .part file", ["path": file.path, "reason": "\(error)"])))
+                notify(
+                    .log(
+                        level: .error,
+                        message: tr("cannot finish {path}: {reason}; the data stays in the .part file", ["path": file.path, "reason": "\(error)"])))
             }
         }
         let partDirectory = (file.path as NSString).deletingLastPathComponent
-        if partDirectory != settings.directory { rmdir(partDirectory) } // only when left empty
+        if partDirectory != settings.directory { rmdir(partDirectory) }  // only when left empty
         saveIndex(open.entry)
-        notify(.finished(path: finalPath, name: name, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason,
-                         reasonCode: reasonCode, sequence: sequence))
+        notify(
+            .finished(
+                path: finalPath, name: name, seconds: seconds, bytes: file.size, complete: isComplete, status: open.entry.status, reason: reason,
+                reasonCode: reasonCode, sequence: sequence))
     }
 
     private func saveIndex(_ entry: RecordingIndex.Track) {

@@ -21,13 +21,19 @@ struct RecorderNotKept {
     func summary(minimumSeconds: Double, tr: (String, [String: String]) -> String) -> String {
         var parts: [String] = []
         if short.count > 0 {
-            parts.append(tr("{seconds} in {count} piece(s) shorter than --min-seconds ({minimum})",
-                            ["seconds": formatSeconds(short.seconds), "count": String(short.count),
-                             "minimum": formatSecondsPrecisely(minimumSeconds)]))
+            parts.append(
+                tr(
+                    "{seconds} in {count} piece(s) shorter than --min-seconds ({minimum})",
+                    [
+                        "seconds": formatSeconds(short.seconds), "count": String(short.count),
+                        "minimum": formatSecondsPrecisely(minimumSeconds),
+                    ]))
         }
         if partial.count > 0 {
-            parts.append(tr("{seconds} in {count} incomplete piece(s) (--partial drop)",
-                            ["seconds": formatSeconds(partial.seconds), "count": String(partial.count)]))
+            parts.append(
+                tr(
+                    "{seconds} in {count} incomplete piece(s) (--partial drop)",
+                    ["seconds": formatSeconds(partial.seconds), "count": String(partial.count)]))
         }
         guard !parts.isEmpty else { return "" }
         return tr("; not kept: {pieces}", ["pieces": parts.joined(separator: tr(" and ", [:]))])

@@ -5,8 +5,9 @@ extension Recorder {
     /// Something to tell the host about.
     enum Notice {
         case started(path: String, metadata: TrackMetadata?)
-        case finished(path: String?, name: String, seconds: Double, bytes: UInt64, complete: Bool, status: RecordingIndex.Track.Status, reason: String?,
-                      reasonCode: String?, sequence: UInt64?)
+        case finished(
+            path: String?, name: String, seconds: Double, bytes: UInt64, complete: Bool, status: RecordingIndex.Track.Status, reason: String?,
+            reasonCode: String?, sequence: UInt64?)
         /// An archive segment ended (its ledger says the rest).
         case archived(path: String, seconds: Double, bytes: UInt64, status: String)
         case stopped(reason: StopReason, message: String, isError: Bool)

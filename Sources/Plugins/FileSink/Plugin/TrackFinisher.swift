@@ -53,16 +53,22 @@ struct TrackFinisher {
             switch track.segment.container {
             case .mpegAudio where settings.writeTags:
                 let tag = id3(track).bytes()
-                if let tagged = copy(file, relative: relative, to: target, { output in
-                    try output.write(tag)
-                    var xing = XingFrame()
-                    try FileOps.forEachChunk(of: file.path) { xing.count($0) }
-                    if let frame = xing.frame() { try output.write(frame) }
-                    try FileOps.append(contentsOf: file.path, to: output)
-                }) { return tagged }
+                if let tagged = copy(
+                    file, relative: relative, to: target,
+                    { output in
+                        try output.write(tag)
+                        var xing = XingFrame()
+                        try FileOps.forEachChunk(of: file.path) { xing.count($0) }
+                        if let frame = xing.frame() { try output.write(frame) }
+                        try FileOps.append(contentsOf: file.path, to: output)
+                    })
+                {
+                    return tagged
+                }
             case .ogg:
-                var rewriter = OggTagRewriter(tags: settings.writeTags ? tags(track) : nil, granuleBase: track.segment.granuleBase,
-                                              keepNanoseconds: track.segment.trimNanoseconds > 0 ? track.segment.durationNanoseconds : nil)
+                var rewriter = OggTagRewriter(
+                    tags: settings.writeTags ? tags(track) : nil, granuleBase: track.segment.granuleBase,
+                    keepNanoseconds: track.segment.trimNanoseconds > 0 ? track.segment.durationNanoseconds : nil)
                 if let tagged = copy(file, relative: relative, to: target, rewritten: { rewriter.push($0) }, end: { rewriter.finish() }) {
                     return tagged
                 }
@@ -83,8 +89,9 @@ struct TrackFinisher {
     func writeCue(_ track: Track, marks: [CueSheet.Track], beside path: String) {
         let metadata = track.segment.metadata
         let first = CueSheet.Track(title: metadata?.title, performer: metadata?.artist, nanoseconds: 0)
-        let sheet = CueSheet(fileName: (path as NSString).lastPathComponent, station: metadata?.station ?? settings.station,
-                             tracks: [first] + marks)
+        let sheet = CueSheet(
+            fileName: (path as NSString).lastPathComponent, station: metadata?.station ?? settings.station,
+            tracks: [first] + marks)
         let cuePath = (path as NSString).deletingPathExtension + ".cue"
         do {
             try FileOps.replaceAtomically(cuePath, with: Data(sheet.text.utf8))
@@ -129,16 +136,18 @@ struct TrackFinisher {
 
     private func tags(_ track: Track) -> TrackTags {
         let metadata = track.segment.metadata
-        return TrackTags(title: metadata?.title, artist: metadata?.artist, album: metadata?.station ?? settings.station,
-                         comment: metadata?.streamURL ?? settings.streamURL)
+        return TrackTags(
+            title: metadata?.title, artist: metadata?.artist, album: metadata?.station ?? settings.station,
+            comment: metadata?.streamURL ?? settings.streamURL)
     }
 
     private func id3(_ track: Track) -> ID3v2Tag {
         let tags = tags(track)
         var tag = ID3v2Tag(title: tags.title, artist: tags.artist, album: tags.album, comment: tags.comment)
         if let path = track.artworkPath, let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-           let size = attributes[.size] as? NSNumber, size.intValue <= 4 << 20,
-           let data = FileManager.default.contents(atPath: path) {
+            let size = attributes[.size] as? NSNumber, size.intValue <= 4 << 20,
+            let data = FileManager.default.contents(atPath: path)
+        {
             let bytes = [UInt8](data)
             if let type = ID3v2Tag.imageType(bytes) { tag.picture = .init(mimeType: type, data: bytes) }
         }

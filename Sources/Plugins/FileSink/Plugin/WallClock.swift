@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The wall clock (nanoseconds since 1970) at a CLOCK_MONOTONIC time the host stamped a buffer with.

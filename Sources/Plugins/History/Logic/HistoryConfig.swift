@@ -52,8 +52,11 @@ public struct HistoryConfig: Equatable, Sendable {
 
     public static func parse(_ json: String, home: String = NSHomeDirectory()) throws(PluginConfigError) -> HistoryConfig {
         let reader = try PluginConfigReader(json: json)
-        try reader.refuseUnknownKeys(known: ["database", "jingle_patterns", "min_live_seconds", "retry_initial_seconds",
-                                             "retry_max_seconds", "request_timeout_seconds", "listenbrainz", "lastfm"], owner: "a history")
+        try reader.refuseUnknownKeys(
+            known: [
+                "database", "jingle_patterns", "min_live_seconds", "retry_initial_seconds",
+                "retry_max_seconds", "request_timeout_seconds", "listenbrainz", "lastfm",
+            ], owner: "a history")
         var config = HistoryConfig()
         config.database = try reader.path("database", home: home)
         config.jinglePatterns = try reader.strings("jingle_patterns", maxCount: 1000) ?? []
@@ -62,10 +65,10 @@ public struct HistoryConfig: Equatable, Sendable {
                 throw reader.error("jingle_patterns", ": \"\(pattern)\" is not a valid regular expression")
             }
         }
-        config.minimumLiveSeconds = try reader.number("min_live_seconds", in: 0 ... 3600) ?? 30
-        config.retryInitialSeconds = try reader.number("retry_initial_seconds", in: 0.05 ... 3600) ?? 2
-        config.retryMaximumSeconds = try reader.number("retry_max_seconds", in: 0.05 ... 86400) ?? 600
-        config.requestTimeoutSeconds = try reader.number("request_timeout_seconds", in: 0.1 ... 300) ?? 15
+        config.minimumLiveSeconds = try reader.number("min_live_seconds", in: 0...3600) ?? 30
+        config.retryInitialSeconds = try reader.number("retry_initial_seconds", in: 0.05...3600) ?? 2
+        config.retryMaximumSeconds = try reader.number("retry_max_seconds", in: 0.05...86400) ?? 600
+        config.requestTimeoutSeconds = try reader.number("request_timeout_seconds", in: 0.1...300) ?? 15
         if config.retryMaximumSeconds < config.retryInitialSeconds { config.retryMaximumSeconds = config.retryInitialSeconds }
 
         if let section = try reader.service("listenbrainz", known: ["url", "token_env", "token_file"]) {
@@ -74,8 +77,13 @@ public struct HistoryConfig: Equatable, Sendable {
             service.token = try section.secret("token", home: home)
             config.listenBrainz = service
         }
-        if let section = try reader.service("lastfm", known: ["url", "auth_url", "api_key_env", "api_key_file", "api_secret_env",
-                                                              "api_secret_file", "session_key_file"]) {
+        if let section = try reader.service(
+            "lastfm",
+            known: [
+                "url", "auth_url", "api_key_env", "api_key_file", "api_secret_env",
+                "api_secret_file", "session_key_file",
+            ])
+        {
             var service = LastFM()
             service.url = try section.string("url", nonEmpty: true) ?? service.url
             service.authURL = try section.string("auth_url", nonEmpty: true) ?? service.authURL
@@ -103,7 +111,10 @@ private extension PluginConfigReader {
     func service(_ key: String, known: Set<String>) throws(PluginConfigError) -> PluginConfigReader? {
         guard let section = try section(key) else { return nil }
         for secretKey in HistoryConfig.plainSecretKeys.sorted() where section.members[secretKey] != nil {
-            throw section.error(secretKey, ": secrets are never read from plugins.json; use \"\(secretKey)_env\" (an environment variable) or \"\(secretKey)_file\" (a file with mode 0600)")
+            throw section.error(
+                secretKey,
+                ": secrets are never read from plugins.json; use \"\(secretKey)_env\" (an environment variable) or \"\(secretKey)_file\" (a file with mode 0600)"
+            )
         }
         try section.refuseUnknownKeys(known: known.union(["enabled"]), owner: "a \(key)")
         if let enabled = try section.bool("enabled"), !enabled { return nil }

@@ -39,8 +39,10 @@ public struct HistoryStats: Equatable, Sendable {
 /// Prints history rows and stats as a table, JSON or CSV.
 public enum HistoryFormatter {
     /// Every row at once (HistoryRowWriter writes them one by one, as `oton history` does).
-    public static func format(_ rows: [PlayRow], as format: HistoryQuery.Format, timeZone: TimeZone = .current,
-                              labels: HistoryLabels = HistoryLabels()) -> String {
+    public static func format(
+        _ rows: [PlayRow], as format: HistoryQuery.Format, timeZone: TimeZone = .current,
+        labels: HistoryLabels = HistoryLabels()
+    ) -> String {
         var writer = HistoryRowWriter(format: format, timeZone: timeZone, labels: labels)
         return rows.map { writer.add($0) }.joined() + writer.finish()
     }
@@ -51,9 +53,10 @@ public enum HistoryFormatter {
             let object: JSONValue = [
                 "top_artists": .array(stats.topArtists.map { ["artist": .string($0.artist), "plays": .int($0.plays)] }),
                 "top_tracks": .array(stats.topTracks.map { ["artist": .string($0.artist), "title": .string($0.title ?? ""), "plays": .int($0.plays)] }),
-                "stations": .array(stats.stations.map {
-                    ["station": .string($0.station), "hours": .number(($0.seconds / 36).rounded() / 100), "plays": .int($0.plays)]
-                }),
+                "stations": .array(
+                    stats.stations.map {
+                        ["station": .string($0.station), "hours": .number(($0.seconds / 36).rounded() / 100), "plays": .int($0.plays)]
+                    }),
             ]
             return json(object)
         case .csv:
@@ -61,16 +64,30 @@ public enum HistoryFormatter {
             for item in stats.topArtists { lines.append(["artist", item.artist, "", String(item.plays), ""].map(csvField).joined(separator: ",")) }
             for item in stats.topTracks { lines.append(["track", item.artist, item.title ?? "", String(item.plays), ""].map(csvField).joined(separator: ",")) }
             for item in stats.stations {
-                lines.append(["station", item.station, "", String(item.plays), String(format: "%.2f", item.seconds / 3600)].map(csvField).joined(separator: ","))
+                lines.append(
+                    ["station", item.station, "", String(item.plays), String(format: "%.2f", item.seconds / 3600)].map(csvField).joined(separator: ","))
             }
             return lines.joined(separator: "\n") + "\n"
         case .table:
             var out = labels("Top artists") + "\n"
-            out += stats.topArtists.isEmpty ? "  " + labels("(none)") + "\n" : table(header: ["PLAYS", "ARTIST"].map(labels.callAsFunction), rows: stats.topArtists.map { [String($0.plays), $0.artist] }, indent: "  ")
+            out +=
+                stats.topArtists.isEmpty
+                ? "  " + labels("(none)") + "\n"
+                : table(header: ["PLAYS", "ARTIST"].map(labels.callAsFunction), rows: stats.topArtists.map { [String($0.plays), $0.artist] }, indent: "  ")
             out += "\n" + labels("Top tracks") + "\n"
-            out += stats.topTracks.isEmpty ? "  " + labels("(none)") + "\n" : table(header: ["PLAYS", "ARTIST", "TITLE"].map(labels.callAsFunction), rows: stats.topTracks.map { [String($0.plays), $0.artist, $0.title ?? ""] }, indent: "  ")
+            out +=
+                stats.topTracks.isEmpty
+                ? "  " + labels("(none)") + "\n"
+                : table(
+                    header: ["PLAYS", "ARTIST", "TITLE"].map(labels.callAsFunction),
+                    rows: stats.topTracks.map { [String($0.plays), $0.artist, $0.title ?? ""] }, indent: "  ")
             out += "\n" + labels("Hours listened per station") + "\n"
-            out += stats.stations.isEmpty ? "  " + labels("(none)") + "\n" : table(header: ["HOURS", "TRACKS", "STATION"].map(labels.callAsFunction), rows: stats.stations.map { [String(format: "%.2f", $0.seconds / 3600), String($0.plays), $0.station] }, indent: "  ")
+            out +=
+                stats.stations.isEmpty
+                ? "  " + labels("(none)") + "\n"
+                : table(
+                    header: ["HOURS", "TRACKS", "STATION"].map(labels.callAsFunction),
+                    rows: stats.stations.map { [String(format: "%.2f", $0.seconds / 3600), String($0.plays), $0.station] }, indent: "  ")
             return out
         }
     }
@@ -90,11 +107,12 @@ public enum HistoryFormatter {
 
     /// One line of a table, cells cut with "…" beyond their column's width, the last one unpadded.
     static func tableLine(_ row: [String], widths: [Int], indent: String = "") -> String {
-        indent + row.enumerated().map { index, cell in
-            let width = index < widths.count ? widths[index] : cell.count
-            let cut = cell.count > width ? String(cell.prefix(max(width - 1, 0))) + "…" : cell
-            return index == row.count - 1 ? cut : cut.padding(toLength: width, withPad: " ", startingAt: 0)
-        }.joined(separator: "  ") + "\n"
+        indent
+            + row.enumerated().map { index, cell in
+                let width = index < widths.count ? widths[index] : cell.count
+                let cut = cell.count > width ? String(cell.prefix(max(width - 1, 0))) + "…" : cell
+                return index == row.count - 1 ? cut : cut.padding(toLength: width, withPad: " ", startingAt: 0)
+            }.joined(separator: "  ") + "\n"
     }
 
     /// Control characters from untrusted titles never reach the terminal.

@@ -17,8 +17,10 @@ public struct PlayRow: Equatable, Sendable {
     /// Heard for less than the history's threshold (a restart, a quick switch): kept, but not a play.
     public var isSkipped = false
 
-    public init(id: Int64, station: String?, artist: String?, title: String?, rawTitle: String?, startedAt: Int64,
-                endedAt: Int64?, secondsListened: Double?, artworkPath: String?, isJingle: Bool, isSkipped: Bool = false) {
+    public init(
+        id: Int64, station: String?, artist: String?, title: String?, rawTitle: String?, startedAt: Int64,
+        endedAt: Int64?, secondsListened: Double?, artworkPath: String?, isJingle: Bool, isSkipped: Bool = false
+    ) {
         self.id = id
         self.station = station
         self.artist = artist
@@ -140,12 +142,17 @@ public struct HistoryQuery: Equatable, Sendable {
     /// "90" in "90m": a plain decimal number (digits, at most one point) whose span is at most 100 years.
     /// Exponents, hex, inf, nan and signs are refused with the accepted range.
     private static func spanSeconds(amount: Substring, unitSeconds: Double, text: String) throws -> Double {
-        let isDecimal = amount.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
+        let isDecimal =
+            amount.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
             && amount.utf8.filter { $0 == UInt8(ascii: ".") }.count <= 1 && amount.contains(where: \.isNumber)
         guard isDecimal, amount.count <= 32, let value = Double(amount), value.isFinite,
-              value * unitSeconds <= maximumSpanSeconds else {
-            throw Invalid(N_("--since {value}: a span back from now must be a plain number from 0 to 100 years (at most 5217w, 36525d, 876600h or 52596000m), such as 12h or 7d"),
-                          ["value": text])
+            value * unitSeconds <= maximumSpanSeconds
+        else {
+            throw Invalid(
+                N_(
+                    "--since {value}: a span back from now must be a plain number from 0 to 100 years (at most 5217w, 36525d, 876600h or 52596000m), such as 12h or 7d"
+                ),
+                ["value": text])
         }
         return value * unitSeconds
     }

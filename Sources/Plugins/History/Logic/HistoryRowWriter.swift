@@ -39,17 +39,21 @@ public struct HistoryRowWriter {
             ]
             return (rows == 0 ? "[\n" : ",\n") + "  {\n" + members.map { "    \"\($0.0)\" : \($0.1)" }.joined(separator: ",\n") + "\n  }"
         case .csv:
-            let line = [String(row.id), iso(row.startedAt), row.endedAt.map(iso) ?? "",
-                        row.secondsListened.map { String(format: "%.1f", $0) } ?? "", row.station ?? "",
-                        row.artist ?? "", row.title ?? "", row.rawTitle ?? "", row.isJingle ? "1" : "0",
-                        row.artworkPath ?? "", row.isSkipped ? "1" : "0"].map(HistoryFormatter.csvField).joined(separator: ",")
+            let line = [
+                String(row.id), iso(row.startedAt), row.endedAt.map(iso) ?? "",
+                row.secondsListened.map { String(format: "%.1f", $0) } ?? "", row.station ?? "",
+                row.artist ?? "", row.title ?? "", row.rawTitle ?? "", row.isJingle ? "1" : "0",
+                row.artworkPath ?? "", row.isSkipped ? "1" : "0",
+            ].map(HistoryFormatter.csvField).joined(separator: ",")
             return (rows == 0 ? Self.csvHeader + "\n" : "") + line + "\n"
         case .table:
-            let cells = [TimeText.local(Date(timeIntervalSince1970: Double(row.startedAt) / 1e6), "yyyy-MM-dd HH:mm", timeZone: timeZone),
-                         row.secondsListened.map(HistoryFormatter.duration) ?? (row.endedAt == nil ? "…" : ""),
-                         row.station ?? "", row.artist ?? "",
-                         (row.title ?? row.rawTitle ?? "") + (row.isJingle ? " " + labels("[jingle]") : "") + (row.isSkipped ? " " + labels("[skipped]") : "")]
-                .map(HistoryFormatter.clean)
+            let cells = [
+                TimeText.local(Date(timeIntervalSince1970: Double(row.startedAt) / 1e6), "yyyy-MM-dd HH:mm", timeZone: timeZone),
+                row.secondsListened.map(HistoryFormatter.duration) ?? (row.endedAt == nil ? "…" : ""),
+                row.station ?? "", row.artist ?? "",
+                (row.title ?? row.rawTitle ?? "") + (row.isJingle ? " " + labels("[jingle]") : "") + (row.isSkipped ? " " + labels("[skipped]") : ""),
+            ]
+            .map(HistoryFormatter.clean)
             if let widths { return HistoryFormatter.tableLine(cells, widths: widths) }
             held.append(cells)
             return held.count >= Self.tableWindow ? releaseHeld() : ""

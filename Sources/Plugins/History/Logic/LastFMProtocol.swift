@@ -13,7 +13,8 @@ public enum LastFMProtocol {
     /// api_sig: every parameter but `format` and `callback`, sorted by name,
     /// name and value concatenated, the shared secret appended, MD5 in hex.
     public static func signature(_ parameters: [(String, String)], secret: String, md5: MD5) -> String {
-        let text = parameters.filter { $0.0 != "format" && $0.0 != "callback" }
+        let text =
+            parameters.filter { $0.0 != "format" && $0.0 != "callback" }
             .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
             .map { $0.0 + $0.1 }.joined() + secret
         return md5(text)
@@ -38,8 +39,10 @@ public enum LastFMProtocol {
     }
 
     public static func nowPlayingParameters(_ listen: Listen, apiKey: String, sessionKey: String) -> [(String, String)] {
-        var parameters: [(String, String)] = [("method", "track.updateNowPlaying"), ("api_key", apiKey), ("sk", sessionKey),
-                                              ("artist", listen.artist), ("track", listen.title)]
+        var parameters: [(String, String)] = [
+            ("method", "track.updateNowPlaying"), ("api_key", apiKey), ("sk", sessionKey),
+            ("artist", listen.artist), ("track", listen.title),
+        ]
         if let duration = listen.durationSeconds { parameters.append(("duration", String(Int(duration.rounded())))) }
         return parameters
     }
@@ -68,14 +71,14 @@ public enum LastFMProtocol {
             return .rejected("Last.fm error \(code): \(message)")
         }
         switch answer.status {
-        case 200 ..< 300:
+        case 200..<300:
             guard (try? JSONValue.parse(Data(answer.body)))?.objectValue != nil else {
                 return .retry(after: nil, reason: "Last.fm answered HTTP \(answer.status) with a body that is not JSON")
             }
             return .accepted
         case 401, 403:
             return .unauthorized("Last.fm refused the request (HTTP \(answer.status)); re-authenticate with `oton lastfm login`")
-        case 400 ..< 500 where answer.status != 408 && answer.status != 429:
+        case 400..<500 where answer.status != 408 && answer.status != 429:
             return .rejected("Last.fm rejected the request (HTTP \(answer.status))")
         default:
             return .retry(after: nil, reason: "HTTP \(answer.status)")
@@ -89,8 +92,9 @@ public enum LastFMProtocol {
         let list = scrobble.arrayValue ?? [scrobble]
         return list.compactMap { item in
             guard let ignored = item["ignoredMessage"],
-                  let code = ignored["code"]?.stringValue.flatMap(Int.init) ?? ignored["code"]?.intValue,
-                  code != 0 else { return nil }
+                let code = ignored["code"]?.stringValue.flatMap(Int.init) ?? ignored["code"]?.intValue,
+                code != 0
+            else { return nil }
             return "ignored (code \(code)): \(ignored["#text"]?.stringValue ?? "")"
         }
     }
@@ -113,8 +117,8 @@ public enum LastFMProtocol {
         var out = ""
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "a") ... UInt8(ascii: "z"),
-                 UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 out.append(Character(UnicodeScalar(byte)))
             default:
                 out += String(format: "%%%02X", byte)

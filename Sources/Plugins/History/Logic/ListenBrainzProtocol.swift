@@ -28,7 +28,7 @@ public enum ListenBrainzProtocol {
             if listenType != "playing_now", let seconds = JSONNumber(listen.secondsListened.rounded()) { info["duration_played"] = .number(seconds) }
             if let station = listen.station { info["music_service_name"] = .string(station) }
             var item: [String: JSONValue] = [
-                "track_metadata": ["artist_name": .string(listen.artist), "track_name": .string(listen.title), "additional_info": .object(info)],
+                "track_metadata": ["artist_name": .string(listen.artist), "track_name": .string(listen.title), "additional_info": .object(info)]
             ]
             if listenType != "playing_now" { item["listened_at"] = .number(JSONNumber(listen.listenedAt)) }
             return .object(item)
@@ -42,13 +42,14 @@ public enum ListenBrainzProtocol {
     public static func outcome(of answer: HTTPAnswer) -> SubmissionOutcome {
         let resetIn = answer.headers["x-ratelimit-reset-in"].flatMap(Double.init).map { max(0, $0) }
         switch answer.status {
-        case 200 ..< 300:
+        case 200..<300:
             return .accepted
         case 401, 403:
-            return .unauthorized("ListenBrainz refused the token (HTTP \(answer.status)): \(message(answer)); check the token (https://listenbrainz.org/settings/)")
+            return .unauthorized(
+                "ListenBrainz refused the token (HTTP \(answer.status)): \(message(answer)); check the token (https://listenbrainz.org/settings/)")
         case 429:
             return .retry(after: resetIn ?? 1, reason: "rate limited (HTTP 429)")
-        case 408, 500 ..< 600:
+        case 408, 500..<600:
             return .retry(after: resetIn, reason: "HTTP \(answer.status)")
         default:
             return .rejected("ListenBrainz rejected the listen (HTTP \(answer.status)): \(message(answer))")

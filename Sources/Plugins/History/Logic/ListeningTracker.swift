@@ -1,5 +1,5 @@
-import OtonPluginKit
 import Foundation
+import OtonPluginKit
 
 /// What is known of a track when it starts (or when more of it arrives).
 public struct PlayStart: Equatable, Sendable {
@@ -15,8 +15,10 @@ public struct PlayStart: Equatable, Sendable {
     public var startedAtMicroseconds: Int64
     public var isJingle: Bool
 
-    public init(sequence: UInt64, station: String? = nil, artist: String? = nil, title: String? = nil, rawTitle: String? = nil,
-                streamURL: String? = nil, durationSeconds: Double? = nil, startedAtMicroseconds: Int64, isJingle: Bool = false) {
+    public init(
+        sequence: UInt64, station: String? = nil, artist: String? = nil, title: String? = nil, rawTitle: String? = nil,
+        streamURL: String? = nil, durationSeconds: Double? = nil, startedAtMicroseconds: Int64, isJingle: Bool = false
+    ) {
         self.sequence = sequence
         self.station = station
         self.artist = artist
@@ -77,7 +79,8 @@ public struct ListeningTracker: Sendable {
         if track.isBreak {
             lastSequence = sequence
             guard current != nil, current?.sequence != sequence,
-                  let ended = end(monoNanoseconds: monoNanoseconds, wallMicroseconds: wallMicroseconds, byTitleChange: true) else { return [] }
+                let ended = end(monoNanoseconds: monoNanoseconds, wallMicroseconds: wallMicroseconds, byTitleChange: true)
+            else { return [] }
             return [.ended(ended)]
         }
         var start = PlayStart(
@@ -101,7 +104,8 @@ public struct ListeningTracker: Sendable {
         // Nothing to show (e.g. only the station name arrived): no track is heard, and the one before ended.
         if start.title == nil && start.rawTitle == nil {
             if current != nil, current?.sequence != sequence,
-               let ended = end(monoNanoseconds: monoNanoseconds, wallMicroseconds: wallMicroseconds, byTitleChange: true) {
+                let ended = end(monoNanoseconds: monoNanoseconds, wallMicroseconds: wallMicroseconds, byTitleChange: true)
+            {
                 return [.ended(ended)]
             }
             return []
@@ -146,8 +150,9 @@ public struct ListeningTracker: Sendable {
     private mutating func end(monoNanoseconds: Int64, wallMicroseconds: Int64, byTitleChange: Bool) -> PlayEnd? {
         guard let start = current else { return nil }
         if let since = runningSince { listenedNanoseconds += max(0, monoNanoseconds - since) }
-        let result = PlayEnd(start: start, endedAtMicroseconds: wallMicroseconds,
-                             secondsListened: Double(listenedNanoseconds) / 1e9, endedByTitleChange: byTitleChange)
+        let result = PlayEnd(
+            start: start, endedAtMicroseconds: wallMicroseconds,
+            secondsListened: Double(listenedNanoseconds) / 1e9, endedByTitleChange: byTitleChange)
         current = nil
         runningSince = nil
         listenedNanoseconds = 0

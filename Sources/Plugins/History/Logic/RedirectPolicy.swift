@@ -20,7 +20,8 @@ public enum RedirectPolicy {
     /// "scheme://host:port" with the scheme's default port filled in; nil for a URL that is not http(s).
     public static func origin(of url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+            let host = url.host?.lowercased(), !host.isEmpty
+        else { return nil }
         let port = url.port ?? (scheme == "https" ? 443 : 80)
         return "\(scheme)://\(host):\(port)"
     }
@@ -30,15 +31,17 @@ public enum RedirectPolicy {
     public static func decide(status: Int, location: String?, from url: URL, redirectsSoFar: Int) -> Decision? {
         guard redirectStatuses.contains(status) else { return nil }
         guard let location, !location.isEmpty,
-              let target = URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: url)?.absoluteURL else {
+            let target = URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: url)?.absoluteURL
+        else {
             return .refuse("the service answered HTTP \(status) (a redirect) without a usable Location")
         }
         guard let targetOrigin = origin(of: target) else {
             return .refuse("the service redirected to an address that is not http(s); the request was not sent there")
         }
         guard let sourceOrigin = origin(of: url), sourceOrigin == targetOrigin else {
-            return .refuse("the service redirected to another host (\(targetOrigin)); the request and its token were not sent there. "
-                + "Check the service URL in plugins.json")
+            return .refuse(
+                "the service redirected to another host (\(targetOrigin)); the request and its token were not sent there. "
+                    + "Check the service URL in plugins.json")
         }
         guard redirectsSoFar < maximumRedirects else {
             return .refuse("the service redirected more than \(maximumRedirects) times (a loop?); giving up on this request")

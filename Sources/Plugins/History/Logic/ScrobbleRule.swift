@@ -1,5 +1,6 @@
-import OtonJSON
 import Foundation
+import OtonJSON
+
 /// A listen as the scrobbling services receive it.
 public struct Listen: Equatable, Sendable {
     public var artist: String
@@ -11,8 +12,10 @@ public struct Listen: Equatable, Sendable {
     public var originURL: String?
     public var station: String?
 
-    public init(artist: String, title: String, listenedAt: Int64, secondsListened: Double,
-                durationSeconds: Double? = nil, originURL: String? = nil, station: String? = nil) {
+    public init(
+        artist: String, title: String, listenedAt: Int64, secondsListened: Double,
+        durationSeconds: Double? = nil, originURL: String? = nil, station: String? = nil
+    ) {
         self.artist = artist
         self.title = title
         self.listenedAt = listenedAt
@@ -31,8 +34,9 @@ public struct Listen: Equatable, Sendable {
 public enum ScrobbleRule {
     public static func nowPlaying(_ start: PlayStart) -> Listen? {
         guard !start.isJingle, let artist = start.artist, let title = start.title else { return nil }
-        return Listen(artist: artist, title: title, listenedAt: start.startedAtMicroseconds / 1_000_000, secondsListened: 0,
-                      durationSeconds: start.durationSeconds, originURL: start.streamURL, station: start.station)
+        return Listen(
+            artist: artist, title: title, listenedAt: start.startedAtMicroseconds / 1_000_000, secondsListened: 0,
+            durationSeconds: start.durationSeconds, originURL: start.streamURL, station: start.station)
     }
 
     public static func listen(for end: PlayEnd, minimumLiveSeconds: Double) -> Listen? {
@@ -50,8 +54,10 @@ public enum ScrobbleRule {
 extension Listen {
     /// The listen as the scrobble journal keeps it (the keys oton has always written there).
     public var journalText: String {
-        var members: [String: JSONValue] = ["artist": .string(artist), "title": .string(title),
-                                            "listenedAt": .number(JSONNumber(listenedAt)), "secondsListened": .number(secondsListened)]
+        var members: [String: JSONValue] = [
+            "artist": .string(artist), "title": .string(title),
+            "listenedAt": .number(JSONNumber(listenedAt)), "secondsListened": .number(secondsListened),
+        ]
         if let durationSeconds { members["durationSeconds"] = .number(durationSeconds) }
         if let originURL { members["originURL"] = .string(originURL) }
         if let station { members["station"] = .string(station) }
@@ -61,10 +67,12 @@ extension Listen {
     /// A journal entry read back; nil when it is not a listen.
     public init?(journalText text: String) {
         guard let value = try? JSONValue.parse(Data(text.utf8)), let artist = value["artist"]?.stringValue,
-              let title = value["title"]?.stringValue, let listenedAt = value["listenedAt"]?.int64Value,
-              let seconds = value["secondsListened"]?.numberValue else { return nil }
-        self.init(artist: artist, title: title, listenedAt: listenedAt, secondsListened: seconds,
-                  durationSeconds: value["durationSeconds"]?.numberValue, originURL: value["originURL"]?.stringValue,
-                  station: value["station"]?.stringValue)
+            let title = value["title"]?.stringValue, let listenedAt = value["listenedAt"]?.int64Value,
+            let seconds = value["secondsListened"]?.numberValue
+        else { return nil }
+        self.init(
+            artist: artist, title: title, listenedAt: listenedAt, secondsListened: seconds,
+            durationSeconds: value["durationSeconds"]?.numberValue, originURL: value["originURL"]?.stringValue,
+            station: value["station"]?.stringValue)
     }
 }

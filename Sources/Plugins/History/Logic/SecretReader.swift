@@ -10,8 +10,10 @@ public enum SecretReader {
     public typealias Refused = CatalogueMessage
 
     /// The secret, nil when the reference names nothing that exists, or a refusal.
-    public static func read(_ reference: SecretReference, what: String,
-                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
+    public static func read(
+        _ reference: SecretReference, what: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> String? {
         if let name = reference.environmentVariable, let value = environment[name] {
             let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
             if !trimmed.isEmpty { return trimmed }
@@ -32,8 +34,9 @@ public enum SecretReader {
         }
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else {
-            throw Refused(N_("{what} file {file} has mode {mode}; refusing it because others may read it (run: chmod 600 {file})"),
-                          ["what": what, "file": file, "mode": String(mode, radix: 8)])
+            throw Refused(
+                N_("{what} file {file} has mode {mode}; refusing it because others may read it (run: chmod 600 {file})"),
+                ["what": what, "file": file, "mode": String(mode, radix: 8)])
         }
         guard let data = FileManager.default.contents(atPath: file) else {
             throw Refused(N_("cannot read {what} file {file}"), ["what": what, "file": file])
@@ -45,8 +48,9 @@ public enum SecretReader {
     /// Writes a secret file with mode 0600 atomically (a temporary file, then rename).
     public static func writeFile(_ file: String, secret: String) throws {
         let directory = (file as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let temporary = file + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Refused(N_("cannot write {file}: {reason}"), ["file": temporary, "reason": String(cString: strerror(errno))]) }

@@ -25,8 +25,9 @@ final class HTTPTransport: @unchecked Sendable {
 
     init(timeout: Double) {
         let milliseconds = Int((timeout * 1000).rounded())
-        client = CappedHTTPClient(limits: .init(totalMilliseconds: milliseconds, connectMilliseconds: min(milliseconds, 10_000), maxRedirects: 0),
-                                  userAgent: "Oton/\(HistoryPlugin.version)")
+        client = CappedHTTPClient(
+            limits: .init(totalMilliseconds: milliseconds, connectMilliseconds: min(milliseconds, 10_000), maxRedirects: 0),
+            userAgent: "Oton/\(HistoryPlugin.version)")
     }
 
     func post(_ url: String, headers: [String: String], body: Data) -> Result<HTTPAnswer, Failure> {
@@ -37,8 +38,10 @@ final class HTTPTransport: @unchecked Sendable {
         while true {
             let result = exchange(with: target, headers: headers, body: body)
             guard case let .success(answer) = result,
-                  let decision = RedirectPolicy.decide(status: answer.status, location: answer.headers["location"],
-                                                       from: target, redirectsSoFar: redirects) else {
+                let decision = RedirectPolicy.decide(
+                    status: answer.status, location: answer.headers["location"],
+                    from: target, redirectsSoFar: redirects)
+            else {
                 return result
             }
             switch decision {
@@ -55,8 +58,9 @@ final class HTTPTransport: @unchecked Sendable {
     private func exchange(with target: URL, headers: [String: String], body: Data) -> Result<HTTPAnswer, Failure> {
         if isCancelled { return .failure(Failure(description: "cancelled")) }
         do {
-            let response = try client.post(target.absoluteString, headers: headers, body: Array(body), maxBytes: Self.bodyLimit,
-                                           isCancelled: { [weak self] in self?.isCancelled ?? true })
+            let response = try client.post(
+                target.absoluteString, headers: headers, body: Array(body), maxBytes: Self.bodyLimit,
+                isCancelled: { [weak self] in self?.isCancelled ?? true })
             return .success(HTTPAnswer(status: response.status, headers: response.headers, body: Array(response.body)))
         } catch {
             // The message names the failure (curl's words), never the request, which may carry a token.

@@ -13,8 +13,9 @@ final class HistoryDatabase: Sendable {
 
     init(path: String) throws {
         self.path = path
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busySeconds)
         configuration.label = "org.oton.history"
@@ -40,8 +41,10 @@ final class HistoryDatabase: Sendable {
 
     /// The columns every query uses, per table the first migration creates.
     private static let requiredColumns: [String: Set<String>] = [
-        "plays": ["id", "station", "artist", "title", "raw_title", "stream_url", "started_at", "ended_at", "seconds_listened",
-                  "artwork_path", "is_jingle"],
+        "plays": [
+            "id", "station", "artist", "title", "raw_title", "stream_url", "started_at", "ended_at", "seconds_listened",
+            "artwork_path", "is_jingle",
+        ],
         "scrobble_journal": ["id", "service", "play_id", "listen", "created_at", "status", "attempts", "last_error", "sent_at"],
     ]
 
@@ -56,7 +59,8 @@ final class HistoryDatabase: Sendable {
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.read { db in
             guard try String.fetchAll(db, sql: "PRAGMA quick_check") == ["ok"] else { throw Damage(reason: Damage.unreadable) }
-            let migrated = try db.tableExists("grdb_migrations")
+            let migrated =
+                try db.tableExists("grdb_migrations")
                 && (try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM grdb_migrations WHERE identifier = ?", arguments: [firstMigration]) ?? false)
             for (table, columns) in requiredColumns {
                 let exists = try db.tableExists(table)
@@ -80,20 +84,20 @@ final class HistoryDatabase: Sendable {
                 table.column("title", .text)
                 table.column("raw_title", .text)
                 table.column("stream_url", .text)
-                table.column("started_at", .integer).notNull() // Unix microseconds (wall clock)
-                table.column("ended_at", .integer)             // Unix microseconds, NULL while playing (or after a crash)
-                table.column("seconds_listened", .double)      // monotonic time heard, pauses excluded
+                table.column("started_at", .integer).notNull()  // Unix microseconds (wall clock)
+                table.column("ended_at", .integer)  // Unix microseconds, NULL while playing (or after a crash)
+                table.column("seconds_listened", .double)  // monotonic time heard, pauses excluded
                 table.column("artwork_path", .text)
                 table.column("is_jingle", .boolean).notNull().defaults(to: false)
             }
             try db.create(index: "plays_started_at", on: "plays", columns: ["started_at"])
             try db.create(table: "scrobble_journal") { table in
                 table.autoIncrementedPrimaryKey("id")
-                table.column("service", .text).notNull()   // "listenbrainz" | "lastfm"
+                table.column("service", .text).notNull()  // "listenbrainz" | "lastfm"
                 table.column("play_id", .integer).references("plays", onDelete: .setNull)
-                table.column("listen", .text).notNull()    // the Listen as JSON
+                table.column("listen", .text).notNull()  // the Listen as JSON
                 table.column("created_at", .integer).notNull()
-                table.column("status", .text).notNull().defaults(to: "pending") // pending | sent | dropped
+                table.column("status", .text).notNull().defaults(to: "pending")  // pending | sent | dropped
                 table.column("attempts", .integer).notNull().defaults(to: 0)
                 table.column("last_error", .text)
                 table.column("sent_at", .integer)
@@ -116,8 +120,10 @@ final class HistoryDatabase: Sendable {
         // rule it applied then, so they stay hidden. New rows get false.
         migrator.registerMigration("v3-placeholder") { db in
             try db.alter(table: "plays") { table in table.add(column: "is_placeholder", .boolean).notNull().defaults(to: false) }
-            for row in try Row.fetchAll(db, sql: "SELECT id, artist, title FROM plays") where
-                Self.olderPlaceholder(artist: row["artist"], title: row["title"]) {
+            for row in try Row.fetchAll(db, sql: "SELECT id, artist, title FROM plays")
+            where
+                Self.olderPlaceholder(artist: row["artist"], title: row["title"])
+            {
                 try db.execute(sql: "UPDATE plays SET is_placeholder = 1 WHERE id = ?", arguments: [row["id"] as Int64])
             }
         }
@@ -136,23 +142,31 @@ final class HistoryDatabase: Sendable {
 
     func insertPlay(_ start: PlayStart) throws -> Int64 {
         try pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle, search_folded)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL,
-                                 start.startedAtMicroseconds, start.isJingle,
-                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle)])
+            try db.execute(
+                sql: """
+                    INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle, search_folded)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    start.station, start.artist, start.title, start.rawTitle, start.streamURL,
+                    start.startedAtMicroseconds, start.isJingle,
+                    SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle),
+                ])
             return db.lastInsertedRowID
         }
     }
 
     func updatePlay(_ id: Int64, _ start: PlayStart) throws {
         try pool.write { db in
-            try db.execute(sql: """
-                UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ?, search_folded = ?
-                    WHERE id = ?
-                """, arguments: [start.station, start.artist, start.title, start.rawTitle, start.streamURL, start.isJingle,
-                                 SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle), id])
+            try db.execute(
+                sql: """
+                    UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ?, search_folded = ?
+                        WHERE id = ?
+                    """,
+                arguments: [
+                    start.station, start.artist, start.title, start.rawTitle, start.streamURL, start.isJingle,
+                    SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle), id,
+                ])
         }
     }
 
@@ -166,13 +180,15 @@ final class HistoryDatabase: Sendable {
     func finishPlay(_ id: Int64, _ end: PlayEnd, listen: Listen?, services: [String]) throws {
         let encoded = listen?.journalText
         try pool.write { db in
-            try db.execute(sql: "UPDATE plays SET ended_at = ?, seconds_listened = ? WHERE id = ?",
-                           arguments: [end.endedAtMicroseconds, end.secondsListened, id])
+            try db.execute(
+                sql: "UPDATE plays SET ended_at = ?, seconds_listened = ? WHERE id = ?",
+                arguments: [end.endedAtMicroseconds, end.secondsListened, id])
             guard let encoded else { return }
             for service in services {
-                try db.execute(sql: """
-                    INSERT OR IGNORE INTO scrobble_journal (service, play_id, listen, created_at) VALUES (?, ?, ?, ?)
-                    """, arguments: [service, id, encoded, Int64(Date().timeIntervalSince1970 * 1_000_000)])
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO scrobble_journal (service, play_id, listen, created_at) VALUES (?, ?, ?, ?)
+                        """, arguments: [service, id, encoded, Int64(Date().timeIntervalSince1970 * 1_000_000)])
             }
         }
     }
@@ -186,8 +202,10 @@ final class HistoryDatabase: Sendable {
 
     func pending(service: String, limit: Int) throws -> [JournalEntry] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, listen FROM scrobble_journal WHERE service = ? AND status = 'pending' ORDER BY id LIMIT ?",
-                             arguments: [service, limit]).compactMap { row -> JournalEntry? in
+            try Row.fetchAll(
+                db, sql: "SELECT id, listen FROM scrobble_journal WHERE service = ? AND status = 'pending' ORDER BY id LIMIT ?",
+                arguments: [service, limit]
+            ).compactMap { row -> JournalEntry? in
                 let text: String = row["listen"]
                 guard let listen = Listen(journalText: text) else { return nil }
                 return JournalEntry(id: row["id"], listen: listen)
@@ -196,8 +214,10 @@ final class HistoryDatabase: Sendable {
     }
 
     func markSent(_ ids: [Int64]) throws {
-        try update(ids, sql: "UPDATE scrobble_journal SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE id = ? AND status = 'pending'",
-                   argument: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        try update(
+            ids,
+            sql: "UPDATE scrobble_journal SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE id = ? AND status = 'pending'",
+            argument: Int64(Date().timeIntervalSince1970 * 1_000_000))
     }
 
     func markDropped(_ ids: [Int64], reason: String) throws {
@@ -248,13 +268,15 @@ final class HistoryDatabase: Sendable {
         if let search = query.search {
             /// LIKE's wildcards and escape character taken literally.
             func contains(_ text: String) -> String {
-                "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                "%"
+                    + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                     .replacingOccurrences(of: "_", with: "\\_") + "%"
             }
             let pattern = contains(SearchFolding.fold(search))
             // A row without its folded copy (written by another program) is still found the old way: ASCII-only folding.
             let plain = contains(search)
-            clauses.append("""
+            clauses.append(
+                """
                 (search_folded LIKE ? ESCAPE '\\' OR (search_folded IS NULL AND \
                 (artist LIKE ? ESCAPE '\\' OR title LIKE ? ESCAPE '\\' OR raw_title LIKE ? ESCAPE '\\')))
                 """)
@@ -268,12 +290,15 @@ final class HistoryDatabase: Sendable {
     func forEachPlay(_ query: HistoryQuery, _ body: (PlayRow) throws -> Void) throws {
         let (whereClause, arguments) = filters(query)
         try pool.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT *, \(Self.skipped) AS is_skipped FROM plays \(whereClause) ORDER BY started_at DESC, id DESC LIMIT \(query.limit)",
-                                           arguments: StatementArguments([query.skipBelowSeconds]) + arguments)
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT *, \(Self.skipped) AS is_skipped FROM plays \(whereClause) ORDER BY started_at DESC, id DESC LIMIT \(query.limit)",
+                arguments: StatementArguments([query.skipBelowSeconds]) + arguments)
             while let row = try rows.next() {
-                try body(PlayRow(id: row["id"], station: row["station"], artist: row["artist"], title: row["title"], rawTitle: row["raw_title"],
-                                 startedAt: row["started_at"], endedAt: row["ended_at"], secondsListened: row["seconds_listened"],
-                                 artworkPath: row["artwork_path"], isJingle: row["is_jingle"], isSkipped: row["is_skipped"]))
+                try body(
+                    PlayRow(
+                        id: row["id"], station: row["station"], artist: row["artist"], title: row["title"], rawTitle: row["raw_title"],
+                        startedAt: row["started_at"], endedAt: row["ended_at"], secondsListened: row["seconds_listened"],
+                        artworkPath: row["artwork_path"], isJingle: row["is_jingle"], isSkipped: row["is_skipped"]))
             }
         }
     }
@@ -293,18 +318,27 @@ final class HistoryDatabase: Sendable {
         let (whereClause, arguments) = filters(query, includeSkipped: false)
         let songs = whereClause.isEmpty ? "WHERE is_jingle = 0 AND artist IS NOT NULL" : whereClause + " AND is_jingle = 0 AND artist IS NOT NULL"
         return try pool.read { db in
-            let artists = try Row.fetchAll(db, sql: """
-                SELECT artist, COUNT(*) AS plays FROM plays \(songs) GROUP BY artist COLLATE NOCASE
-                ORDER BY plays DESC, artist LIMIT \(query.limit)
-                """, arguments: arguments).map { HistoryStats.Count(artist: $0["artist"], plays: $0["plays"]) }
-            let tracks = try Row.fetchAll(db, sql: """
-                SELECT artist, title, COUNT(*) AS plays FROM plays \(songs) AND title IS NOT NULL
-                GROUP BY artist COLLATE NOCASE, title COLLATE NOCASE ORDER BY plays DESC, artist, title LIMIT \(query.limit)
-                """, arguments: arguments).map { HistoryStats.Count(artist: $0["artist"], title: $0["title"], plays: $0["plays"]) }
-            let stations = try Row.fetchAll(db, sql: """
-                SELECT COALESCE(station, '(unknown)') AS name, SUM(COALESCE(seconds_listened, 0)) AS seconds, COUNT(*) AS plays
-                FROM plays \(whereClause) GROUP BY name ORDER BY seconds DESC, name
-                """, arguments: arguments).map { HistoryStats.StationTime(station: $0["name"], seconds: $0["seconds"], plays: $0["plays"]) }
+            let artists = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT artist, COUNT(*) AS plays FROM plays \(songs) GROUP BY artist COLLATE NOCASE
+                    ORDER BY plays DESC, artist LIMIT \(query.limit)
+                    """, arguments: arguments
+            ).map { HistoryStats.Count(artist: $0["artist"], plays: $0["plays"]) }
+            let tracks = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT artist, title, COUNT(*) AS plays FROM plays \(songs) AND title IS NOT NULL
+                    GROUP BY artist COLLATE NOCASE, title COLLATE NOCASE ORDER BY plays DESC, artist, title LIMIT \(query.limit)
+                    """, arguments: arguments
+            ).map { HistoryStats.Count(artist: $0["artist"], title: $0["title"], plays: $0["plays"]) }
+            let stations = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT COALESCE(station, '(unknown)') AS name, SUM(COALESCE(seconds_listened, 0)) AS seconds, COUNT(*) AS plays
+                    FROM plays \(whereClause) GROUP BY name ORDER BY seconds DESC, name
+                    """, arguments: arguments
+            ).map { HistoryStats.StationTime(station: $0["name"], seconds: $0["seconds"], plays: $0["plays"]) }
             return HistoryStats(topArtists: artists, topTracks: tracks, stations: stations)
         }
     }

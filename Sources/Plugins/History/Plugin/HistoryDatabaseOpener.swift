@@ -57,8 +57,9 @@ enum HistoryDatabaseOpener {
         } catch {
             if isLocked(error) { throw Locked(path: path, waited: HistoryDatabase.busySeconds) }
             guard let reason = Self.damage(in: error) else {
-                throw Failure(description: "cannot open the listening history at \(path): \(Self.words(for: error)); "
-                    + "check that its folder is writable and the disk not full")
+                throw Failure(
+                    description: "cannot open the listening history at \(path): \(Self.words(for: error)); "
+                        + "check that its folder is writable and the disk not full")
             }
             damage = reason
         }
@@ -66,18 +67,21 @@ enum HistoryDatabaseOpener {
         do {
             aside = try moveAside(path, now: now)
         } catch {
-            throw Failure(description: "the listening history at \(path) is damaged (\(damage)) and could not be moved aside: \(error); "
-                + "move it away yourself and start Oton again")
+            throw Failure(
+                description: "the listening history at \(path) is damaged (\(damage)) and could not be moved aside: \(error); "
+                    + "move it away yourself and start Oton again")
         }
         let database: HistoryDatabase
         do {
             database = try HistoryDatabase(path: path)
         } catch {
-            throw Failure(description: "the listening history at \(path) was damaged (\(damage)) and moved to \(aside), "
-                + "but a new one cannot be started: \(Self.words(for: error))")
+            throw Failure(
+                description: "the listening history at \(path) was damaged (\(damage)) and moved to \(aside), "
+                    + "but a new one cannot be started: \(Self.words(for: error))")
         }
-        return Opened(database: database,
-                      notice: "the listening history at \(path) was damaged (\(damage)); it was moved to \(aside) and a new one started")
+        return Opened(
+            database: database,
+            notice: "the listening history at \(path) was damaged (\(damage)); it was moved to \(aside) and a new one started")
     }
 
     /// SQLite's busy timeout ran out: another connection holds the lock.
@@ -106,7 +110,7 @@ enum HistoryDatabaseOpener {
     /// (`-2`, `-3` … when taken). Returns the new path. Never replaces a file.
     static func moveAside(_ path: String, now: Date) throws -> String {
         let stem = path + ".damaged-" + TimeText.local(now, "yyyyMMdd-HHmmss")
-        for counter in 1 ... 1000 {
+        for counter in 1...1000 {
             let candidate = counter == 1 ? stem : stem + "-\(counter)"
             // link + unlink: fails instead of replacing a file of that name.
             if link(path, candidate) == 0 {

@@ -40,7 +40,9 @@ final class HistoryInstance: @unchecked Sendable {
             if let notice = opened.notice { host.log(OTON_LOG_WARNING, notice) }
         } catch let locked as HistoryDatabaseOpener.Locked {
             // Not a reason to turn history off: database() waits for the lock, on this plugin's mailbox.
-            host.log(OTON_LOG_WARNING, host.tr("{reason}; trying again for up to {seconds} s", ["reason": "\(locked)", "seconds": "\(Int(HistoryDatabaseOpener.lockPatience))"]))
+            host.log(
+                OTON_LOG_WARNING,
+                host.tr("{reason}; trying again for up to {seconds} s", ["reason": "\(locked)", "seconds": "\(Int(HistoryDatabaseOpener.lockPatience))"]))
         }
         tracker = ListeningTracker(jingles: JingleDetector(patterns: config.jinglePatterns))
         artworkKind = host.table.pointee.event_kind?(host.table, OTON_EVENT_NAME_ARTWORK_READY) ?? 0
@@ -75,14 +77,21 @@ final class HistoryInstance: @unchecked Sendable {
         func secret(_ reference: SecretReference, _ what: String) -> String? {
             do {
                 guard let value = try SecretReader.read(reference, what: what) else {
-                    host.log(OTON_LOG_WARNING, host.tr("{what} not found (set {variable} or create {file}); not scrobbling there",
-                                                        ["what": what, "variable": reference.environmentVariable ?? host.tr("the _env variable"),
-                                                         "file": reference.file ?? host.tr("the _file")]))
+                    host.log(
+                        OTON_LOG_WARNING,
+                        host.tr(
+                            "{what} not found (set {variable} or create {file}); not scrobbling there",
+                            [
+                                "what": what, "variable": reference.environmentVariable ?? host.tr("the _env variable"),
+                                "file": reference.file ?? host.tr("the _file"),
+                            ]))
                     return nil
                 }
                 return value
             } catch {
-                host.log(OTON_LOG_ERROR, host.tr("{reason}; not scrobbling there", ["reason": (error as? SecretReader.Refused)?.text { host.tr($0, $1) } ?? "\(error)"]))
+                host.log(
+                    OTON_LOG_ERROR,
+                    host.tr("{reason}; not scrobbling there", ["reason": (error as? SecretReader.Refused)?.text { host.tr($0, $1) } ?? "\(error)"]))
                 return nil
             }
         }
@@ -90,7 +99,8 @@ final class HistoryInstance: @unchecked Sendable {
             out.append(ListenBrainzService(url: listenBrainz.url, token: token))
         }
         if let lastFM = config.lastFM, let key = secret(lastFM.apiKey, "Last.fm API key"),
-           let secretValue = secret(lastFM.apiSecret, "Last.fm API secret") {
+            let secretValue = secret(lastFM.apiSecret, "Last.fm API secret")
+        {
             let file = sessionKeyFile(lastFM, host: host)
             do {
                 if let session = try SecretReader.readFile(file, what: "Last.fm session key") {
@@ -99,7 +109,9 @@ final class HistoryInstance: @unchecked Sendable {
                     host.log(OTON_LOG_WARNING, host.tr("Last.fm: no session key in {file}; run `oton lastfm login` to authorize Oton", ["file": file]))
                 }
             } catch {
-                host.log(OTON_LOG_ERROR, host.tr("{reason}; not scrobbling to Last.fm", ["reason": (error as? SecretReader.Refused)?.text { host.tr($0, $1) } ?? "\(error)"]))
+                host.log(
+                    OTON_LOG_ERROR,
+                    host.tr("{reason}; not scrobbling to Last.fm", ["reason": (error as? SecretReader.Refused)?.text { host.tr($0, $1) } ?? "\(error)"]))
             }
         }
         return out
@@ -206,8 +218,10 @@ final class HistoryInstance: @unchecked Sendable {
             var query = try HistoryQuery.parse(arguments)
             query.skipBelowSeconds = config.minimumLiveSeconds
             guard let database = database(logging: false) else {
-                reply(host.tr("the listening history at {path} stayed locked by another program for {seconds} s; close what holds it (sqlite3, a backup or sync tool, another oton) and try again",
-                              ["path": databasePath, "seconds": "\(Int(HistoryDatabaseOpener.lockPatience))"]))
+                reply(
+                    host.tr(
+                        "the listening history at {path} stayed locked by another program for {seconds} s; close what holds it (sqlite3, a backup or sync tool, another oton) and try again",
+                        ["path": databasePath, "seconds": "\(Int(HistoryDatabaseOpener.lockPatience))"]))
                 return false
             }
             if query.stats {
@@ -227,8 +241,10 @@ final class HistoryInstance: @unchecked Sendable {
             piece += writer.finish()
             if writer.isEmpty, query.format == .table, !query.includeSkipped, let hidden = try? database.countSkipped(query), hidden > 0 {
                 // The first half hour of switching stations leaves only short plays: say why the list is empty.
-                piece += host.tr("{count} plays heard for less than {seconds} s (or without a title) are not listed; --all shows them.",
-                                 ["count": "\(hidden)", "seconds": "\(Int(query.skipBelowSeconds))"]) + "\n"
+                piece +=
+                    host.tr(
+                        "{count} plays heard for less than {seconds} s (or without a title) are not listed; --all shows them.",
+                        ["count": "\(hidden)", "seconds": "\(Int(query.skipBelowSeconds))"]) + "\n"
             }
             reply(piece)
             return true
@@ -255,17 +271,23 @@ final class HistoryInstance: @unchecked Sendable {
     private func describe(_ error: any Error) -> String {
         if let invalid = error as? HistoryQuery.Invalid { return invalid.text { host.tr($0, $1) } }
         if let refused = error as? SecretReader.Refused { return refused.text { host.tr($0, $1) } }
-        return "\(error)" // SQLite's own words
+        return "\(error)"  // SQLite's own words
     }
 
     private func lastFMLogin(_ arguments: [String]) -> (Bool, String) {
         guard let lastFM = config.lastFM else {
-            return (false, host.tr("Last.fm is not configured: add \"lastfm\" with api_key_env/api_key_file and api_secret_env/api_secret_file to the config of org.oton.history in plugins.json"))
+            return (
+                false,
+                host.tr(
+                    "Last.fm is not configured: add \"lastfm\" with api_key_env/api_key_file and api_secret_env/api_secret_file to the config of org.oton.history in plugins.json"
+                )
+            )
         }
         let apiKey: String, apiSecret: String
         do {
             guard let key = try SecretReader.read(lastFM.apiKey, what: "Last.fm API key"),
-                  let secret = try SecretReader.read(lastFM.apiSecret, what: "Last.fm API secret") else {
+                let secret = try SecretReader.read(lastFM.apiSecret, what: "Last.fm API secret")
+            else {
                 return (false, host.tr("the Last.fm API key and secret were not found (set api_key_env/api_secret_env variables or _file entries)"))
             }
             (apiKey, apiSecret) = (key, secret)
@@ -288,7 +310,7 @@ final class HistoryInstance: @unchecked Sendable {
     /// Ends the current track (not scrobbled: it did not end by a title change) and stops the worker.
     func shutdown() {
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
-        guard opened != nil else { return } // never wait for a lock at shutdown
+        guard opened != nil else { return }  // never wait for a lock at shutdown
         apply(tracker.state("stopped", monoNanoseconds: Int64(DispatchTime.now().uptimeNanoseconds), wallMicroseconds: now))
         worker?.stop()
         worker = nil

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import OtonJSON
 import HistoryLogic
+import OtonJSON
 
 /// Last.fm's desktop authentication: auth.getToken, the user authorizes the
 /// token in a browser, auth.getSession turns it into a session key, which is
@@ -27,8 +27,9 @@ struct LastFMLogin {
             if let (code, message) = LastFMProtocol.error(in: answer.body) {
                 return .failure(LoginError(code: code, message: "Last.fm error \(code): \(message)"))
             }
-            guard (200 ..< 300).contains(answer.status),
-                  let object = (try? JSONValue.parse(Data(answer.body)))?.objectValue else {
+            guard (200..<300).contains(answer.status),
+                let object = (try? JSONValue.parse(Data(answer.body)))?.objectValue
+            else {
                 return .failure(LoginError(code: nil, message: "Last.fm answered HTTP \(answer.status) without a usable JSON body"))
             }
             return .success(object)
@@ -47,7 +48,8 @@ struct LastFMLogin {
             return .failed(error.message)
         case let .success(object):
             guard let token = object["token"]?.stringValue, !token.isEmpty,
-                  token.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+                token.allSatisfy({ $0.isLetter || $0.isNumber })
+            else {
                 return .failed("Last.fm's auth.getToken answer has no token")
             }
             let url = config.authURL + "?api_key=" + LastFMProtocol.formEncode(apiKey) + "&token=" + LastFMProtocol.formEncode(token)

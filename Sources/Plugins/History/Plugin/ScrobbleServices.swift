@@ -29,8 +29,9 @@ struct ListenBrainzService: ScrobbleService {
 
     func nowPlaying(_ listen: Listen, over transport: HTTPTransport) -> SubmissionOutcome {
         let body = ListenBrainzProtocol.body(listenType: "playing_now", listens: [listen], version: HistoryPlugin.version)
-        return SubmissionOutcome(transport.post(ListenBrainzProtocol.endpoint(base: url), headers: ListenBrainzProtocol.headers(token: token), body: body),
-                                 classify: ListenBrainzProtocol.outcome)
+        return SubmissionOutcome(
+            transport.post(ListenBrainzProtocol.endpoint(base: url), headers: ListenBrainzProtocol.headers(token: token), body: body),
+            classify: ListenBrainzProtocol.outcome)
     }
 
     func submit(_ listens: [Listen], over transport: HTTPTransport) -> (SubmissionOutcome, pause: Double?) {
@@ -63,8 +64,9 @@ struct LastFMService: ScrobbleService {
     }
 
     func nowPlaying(_ listen: Listen, over transport: HTTPTransport) -> SubmissionOutcome {
-        SubmissionOutcome(post(LastFMProtocol.nowPlayingParameters(listen, apiKey: apiKey, sessionKey: sessionKey), over: transport),
-                          classify: LastFMProtocol.outcome)
+        SubmissionOutcome(
+            post(LastFMProtocol.nowPlayingParameters(listen, apiKey: apiKey, sessionKey: sessionKey), over: transport),
+            classify: LastFMProtocol.outcome)
     }
 
     func submit(_ listens: [Listen], over transport: HTTPTransport) -> (SubmissionOutcome, pause: Double?) {

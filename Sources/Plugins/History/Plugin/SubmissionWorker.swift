@@ -47,7 +47,9 @@ final class SubmissionWorker: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in run(); exited.signal() }
+        let thread = Thread { [self] in
+            run(); exited.signal()
+        }
         thread.name = "org.oton.history.submit"
         thread.start()
     }
@@ -124,7 +126,7 @@ final class SubmissionWorker: @unchecked Sendable {
     private func acquireLock() -> Bool {
         if lockFD >= 0 { return true }
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return true } // cannot lock: submit anyway rather than never
+        guard fd >= 0 else { return true }  // cannot lock: submit anyway rather than never
         if flock(fd, LOCK_EX | LOCK_NB) == 0 {
             lockFD = fd
             return true

@@ -1,7 +1,8 @@
-import OtonJSON
 import MetricsLogic
+import OtonJSON
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process's exporter: one registry of every instance's figures and one listener per
@@ -29,19 +30,24 @@ public final class MetricsExporter: Sendable {
 
     /// Registers `meter` and makes sure `address` is served; throws (registering nothing) when it cannot listen.
     /// `rules`: what /healthz asks of the stations (those of the attachment that starts the listener).
-    public func attach(_ meter: StationMeter, address: ListenAddress, hostVersion: String?,
-                       rules: HealthVerdict.Rules = HealthVerdict.Rules()) throws -> Attachment {
+    public func attach(
+        _ meter: StationMeter, address: ListenAddress, hostVersion: String?,
+        rules: HealthVerdict.Rules = HealthVerdict.Rules()
+    ) throws -> Attachment {
         let registration = registry.register(meter, hostVersion: hostVersion)
         do {
             let (registry, limits) = (self.registry, self.limits)
             let (lease, listener, started) = try listeners.acquire(address) { address in
-                try MetricsHTTPServer(address: address, limits: limits, check: { route in
-                    switch route {
-                    case .health: HealthVerdict.health(registry.figures, rules: rules, now: Self.monotonicNow())
-                    case .readiness: HealthVerdict.readiness(registry.figures)
-                    default: nil
+                try MetricsHTTPServer(
+                    address: address, limits: limits,
+                    check: { route in
+                        switch route {
+                        case .health: HealthVerdict.health(registry.figures, rules: rules, now: Self.monotonicNow())
+                        case .readiness: HealthVerdict.readiness(registry.figures)
+                        default: nil
+                        }
                     }
-                }) {
+                ) {
                     registry.render(now: Self.monotonicNow(), process: ProcessFigures.read())
                 }
             }

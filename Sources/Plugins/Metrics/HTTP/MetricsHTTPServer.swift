@@ -1,11 +1,12 @@
-import OtonJSON
 import CMicroHTTPD
 import Foundation
 import MetricsLogic
+import OtonJSON
 import OtonPluginKit
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One libmicrohttpd daemon bound to one address: a single internal poll() thread answers
@@ -22,13 +23,15 @@ public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
     }
 
     /// What the daemon's thread calls; retained for as long as the daemon runs.
-    private final class Responder: @unchecked Sendable { // `listen` is set once, before the daemon answers
+    private final class Responder: @unchecked Sendable {  // `listen` is set once, before the daemon answers
         let render: @Sendable () -> String
         let check: @Sendable (MetricsRoute) -> HealthVerdict?
         var listen: ListenAddress
         let gate: ConnectionGate
-        init(_ render: @escaping @Sendable () -> String, check: @escaping @Sendable (MetricsRoute) -> HealthVerdict?, listen: ListenAddress,
-             gate: ConnectionGate) {
+        init(
+            _ render: @escaping @Sendable () -> String, check: @escaping @Sendable (MetricsRoute) -> HealthVerdict?, listen: ListenAddress,
+            gate: ConnectionGate
+        ) {
             self.render = render
             self.check = check
             self.listen = listen
@@ -46,8 +49,10 @@ public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
     public var waitingConnections: Int { context.takeUnretainedValue().gate.waitingCount }
 
     /// `check` answers /healthz and /readyz (nil: 404, not served).
-    public init(address: ListenAddress, limits: ServerLimits = ServerLimits(), check: @escaping @Sendable (MetricsRoute) -> HealthVerdict? = { _ in nil },
-                render: @escaping @Sendable () -> String) throws {
+    public init(
+        address: ListenAddress, limits: ServerLimits = ServerLimits(), check: @escaping @Sendable (MetricsRoute) -> HealthVerdict? = { _ in nil },
+        render: @escaping @Sendable () -> String
+    ) throws {
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = address.port.bigEndian
@@ -57,9 +62,12 @@ public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
         let gate = ConnectionGate(limits: limits.waiting)
         let context = Unmanaged.passRetained(Responder(render, check: check, listen: address, gate: gate))
         errno = 0
-        guard let daemon = oton_mhd_start_notified(&socketAddress, UInt32(limits.maximumConnections), UInt32(limits.idleSeconds),
-                                                   limits.connectionMemoryBytes, Self.notify, context.toOpaque(),
-                                                   Self.handler, context.toOpaque()) else {
+        guard
+            let daemon = oton_mhd_start_notified(
+                &socketAddress, UInt32(limits.maximumConnections), UInt32(limits.idleSeconds),
+                limits.connectionMemoryBytes, Self.notify, context.toOpaque(),
+                Self.handler, context.toOpaque())
+        else {
             let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd could not start"
             context.release()
             throw Failure(description: "cannot listen on \(address): \(reason); pick another \"listen\" port in plugins.json")
@@ -68,7 +76,7 @@ public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
         self.context = context
         let bound = oton_mhd_port(daemon)
         port = bound != 0 ? bound : address.port
-        context.takeUnretainedValue().listen = ListenAddress(host: address.host, port: port) // port 0 asked: the one it got
+        context.takeUnretainedValue().listen = ListenAddress(host: address.host, port: port)  // port 0 asked: the one it got
         let reaper = Thread { [reaperStop, reaperDone] in
             while reaperStop.wait(timeout: .now() + 1) == .timedOut { gate.expire() }
             reaperDone.signal()
@@ -111,8 +119,9 @@ public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
         let responder = Unmanaged<Responder>.fromOpaque(context).takeUnretainedValue()
         if let raw = oton_mhd_socket_context(connection) { responder.gate.headArrived(Int(bitPattern: raw) - 1) }
         let host = MHD_lookup_connection_value(connection, .HEADER_KIND, "Host").map { String(cString: $0) }
-        let route = MetricsRoute.decide(method: method.map { String(cString: $0) } ?? "", url: url.map { String(cString: $0) } ?? "",
-                                        host: host, listen: responder.listen)
+        let route = MetricsRoute.decide(
+            method: method.map { String(cString: $0) } ?? "", url: url.map { String(cString: $0) } ?? "",
+            host: host, listen: responder.listen)
         switch route {
         case .metrics:
             let text = responder.render()
@@ -123,16 +132,19 @@ public final class MetricsHTTPServer: SharedListener, @unchecked Sendable {
             }
             return respond(connection, status: verdict.status, contentType: "application/json", body: verdict.body)
         case let .refuse(status, message):
-            return respond(connection, status: status, contentType: "text/plain; charset=utf-8", body: message + "\n",
-                           allow: status == 405 ? "GET, HEAD" : nil)
+            return respond(
+                connection, status: status, contentType: "text/plain; charset=utf-8", body: message + "\n",
+                allow: status == 405 ? "GET, HEAD" : nil)
         }
     }
 
     private static func respond(_ connection: OpaquePointer, status: Int, contentType: String, body: String, allow: String? = nil) -> MHD_Result {
         var bytes = Array(body.utf8)
-        guard let response = bytes.withUnsafeMutableBytes({
-            MHD_create_response_from_buffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY)
-        }) else { return .NO }
+        guard
+            let response = bytes.withUnsafeMutableBytes({
+                MHD_create_response_from_buffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY)
+            })
+        else { return .NO }
         defer { MHD_destroy_response(response) }
         MHD_add_response_header(response, "Content-Type", contentType)
         MHD_add_response_header(response, "Cache-Control", "no-store")

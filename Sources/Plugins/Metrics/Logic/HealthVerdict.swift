@@ -24,11 +24,15 @@ public struct HealthVerdict: Sendable, Equatable {
         let receiving = stations.filter { receives($0, rules: rules, now: now) }.count
         let needed = Int((rules.share * Double(stations.count)).rounded(.up))
         let healthy = !stations.isEmpty && receiving >= max(needed, 1)
-        var fields: [String: JSONValue] = ["status": .string(healthy ? "ok" : "unhealthy"), "stations": .int(stations.count),
-                                           "receiving": .int(receiving), "needed": .int(max(needed, 1))]
+        var fields: [String: JSONValue] = [
+            "status": .string(healthy ? "ok" : "unhealthy"), "stations": .int(stations.count),
+            "receiving": .int(receiving), "needed": .int(max(needed, 1)),
+        ]
         if !healthy {
-            fields["reason"] = .string(stations.isEmpty ? "no station is recorded"
-                : "\(receiving) of \(stations.count) stations receive; at least \(max(needed, 1)) must (\(Int(rules.share * 100))%)")
+            fields["reason"] = .string(
+                stations.isEmpty
+                    ? "no station is recorded"
+                    : "\(receiving) of \(stations.count) stations receive; at least \(max(needed, 1)) must (\(Int(rules.share * 100))%)")
         }
         return HealthVerdict(status: healthy ? 200 : 503, body: JSONValue.object(fields).jsonText + "\n")
     }
@@ -36,8 +40,10 @@ public struct HealthVerdict: Sendable, Equatable {
     public static func readiness(_ stations: [StationFigures]) -> HealthVerdict {
         let untried = stations.filter { !$0.hasBeenTried }.count
         let ready = !stations.isEmpty && untried == 0
-        var fields: [String: JSONValue] = ["status": .string(ready ? "ready" : "not-ready"), "stations": .int(stations.count),
-                                           "untried": .int(untried)]
+        var fields: [String: JSONValue] = [
+            "status": .string(ready ? "ready" : "not-ready"), "stations": .int(stations.count),
+            "untried": .int(untried),
+        ]
         if !ready {
             fields["reason"] = .string(stations.isEmpty ? "no station is recorded" : "\(untried) of \(stations.count) stations not tried yet")
         }

@@ -23,10 +23,10 @@ public struct MetricsConfig: Sendable, Equatable {
             }
         }
         config.station = try reader.string("station", nonEmpty: true, maxCount: 256, expected: "a station name of 1 to 256 characters")
-        if let share = try reader.number("health_share", in: 0 ... 1, expected: "a share of the stations from 0 to 1, such as 0.9") {
+        if let share = try reader.number("health_share", in: 0...1, expected: "a share of the stations from 0 to 1, such as 0.9") {
             config.health.share = share
         }
-        if let seconds = try reader.number("health_stall_seconds", in: 1 ... 3600, expected: "a number of seconds from 1 to 3600") {
+        if let seconds = try reader.number("health_stall_seconds", in: 1...3600, expected: "a number of seconds from 1 to 3600") {
             config.health.stallSeconds = seconds
         }
         return config

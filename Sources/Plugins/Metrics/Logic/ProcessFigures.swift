@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process's own figures under the names every Prometheus client library uses, read from
@@ -12,8 +12,10 @@ public struct ProcessFigures: Sendable, Equatable {
     public var openFileDescriptors: Int
     public var maxFileDescriptors: Int?
 
-    public init(cpuSeconds: Double, residentBytes: UInt64, virtualBytes: UInt64, startTimeSeconds: Double,
-                openFileDescriptors: Int, maxFileDescriptors: Int?) {
+    public init(
+        cpuSeconds: Double, residentBytes: UInt64, virtualBytes: UInt64, startTimeSeconds: Double,
+        openFileDescriptors: Int, maxFileDescriptors: Int?
+    ) {
         self.cpuSeconds = cpuSeconds
         self.residentBytes = residentBytes
         self.virtualBytes = virtualBytes
@@ -24,14 +26,17 @@ public struct ProcessFigures: Sendable, Equatable {
 
     /// From the texts of /proc/self/stat, /proc/stat and /proc/self/limits, the number of entries
     /// of /proc/self/fd, the clock ticks per second and the page size. Nil when `stat` is malformed.
-    public static func parse(stat: String, systemStat: String, limits: String, openFileDescriptors: Int,
-                             ticksPerSecond: Int, pageSize: Int) -> ProcessFigures? {
+    public static func parse(
+        stat: String, systemStat: String, limits: String, openFileDescriptors: Int,
+        ticksPerSecond: Int, pageSize: Int
+    ) -> ProcessFigures? {
         // The command name (field 2) is in parentheses and may hold spaces or ')': fields 3… follow the last ')'.
         guard let close = stat.lastIndex(of: ")"), ticksPerSecond > 0 else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ", omittingEmptySubsequences: true)
         // fields[0] is field 3 (state): utime 14, stime 15, starttime 22, vsize 23, rss 24.
         guard fields.count > 21, let user = UInt64(fields[11]), let system = UInt64(fields[12]),
-              let start = UInt64(fields[19]), let virtual = UInt64(fields[20]), let rss = Int64(fields[21]) else { return nil }
+            let start = UInt64(fields[19]), let virtual = UInt64(fields[20]), let rss = Int64(fields[21])
+        else { return nil }
         let boot = systemStat.split(separator: "\n").first { $0.hasPrefix("btime ") }.flatMap { Double($0.dropFirst(6).trimmingSpaces()) } ?? 0
         let ticks = Double(ticksPerSecond)
         return ProcessFigures(
@@ -52,9 +57,10 @@ public struct ProcessFigures: Sendable, Equatable {
     /// The figures of this process now; nil when /proc is not there.
     public static func read() -> ProcessFigures? {
         guard let stat = readText("/proc/self/stat") else { return nil }
-        return parse(stat: stat, systemStat: readText("/proc/stat") ?? "", limits: readText("/proc/self/limits") ?? "",
-                     openFileDescriptors: countEntries("/proc/self/fd"),
-                     ticksPerSecond: sysconf(Int32(_SC_CLK_TCK)), pageSize: sysconf(Int32(_SC_PAGESIZE)))
+        return parse(
+            stat: stat, systemStat: readText("/proc/stat") ?? "", limits: readText("/proc/self/limits") ?? "",
+            openFileDescriptors: countEntries("/proc/self/fd"),
+            ticksPerSecond: sysconf(Int32(_SC_CLK_TCK)), pageSize: sysconf(Int32(_SC_PAGESIZE)))
     }
 
     /// Adds the process families to `out`.
@@ -80,7 +86,7 @@ public struct ProcessFigures: Sendable, Equatable {
             let count = Glibc.read(fd, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
-            bytes += buffer[0 ..< count]
+            bytes += buffer[0..<count]
         }
         return String(decoding: bytes, as: UTF8.self)
     }

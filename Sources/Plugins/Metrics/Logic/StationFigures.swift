@@ -1,5 +1,6 @@
 import OtonPluginKit
 import PluginAPI
+
 /// What one plugin instance (one session, one station) has counted, from its events and its
 /// stream tap. A value type: the instance owns it (through a StationMeter) and the registry copies it.
 public struct StationFigures: Sendable, Equatable {

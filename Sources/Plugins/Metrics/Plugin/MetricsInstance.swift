@@ -25,7 +25,11 @@ final class MetricsInstance: SwiftPluginInstance, Sendable {
         let url = "http://\(config.listen.host):\(attachment.port)/metrics"
         host.log(OTON_LOG_INFO, attachment.startedListener ? "metrics on \(url)" : "metrics on \(url) (shared with other sessions)")
         if config.listen.isEveryInterface {
-            host.log(OTON_LOG_WARNING, host.tr("metrics listen on every interface (0.0.0.0): anyone on the network can read station names and figures; use 127.0.0.1 unless a scraper elsewhere needs them"))
+            host.log(
+                OTON_LOG_WARNING,
+                host.tr(
+                    "metrics listen on every interface (0.0.0.0): anyone on the network can read station names and figures; use 127.0.0.1 unless a scraper elsewhere needs them"
+                ))
         }
     }
 
@@ -36,8 +40,9 @@ final class MetricsInstance: SwiftPluginInstance, Sendable {
     func receive(media buffer: UnsafePointer<oton_media_buffer>) {
         let raw = buffer.pointee
         guard hasField(buffer, \oton_media_buffer.mono_ns), let format = raw.format, format.pointee.tap == OTON_TAP_STREAM else { return }
-        meter.receive(size: raw.size, connection: raw.connection,
-                      monotonicNanoseconds: raw.mono_ns > 0 ? raw.mono_ns : MetricsExporter.monotonicNow())
+        meter.receive(
+            size: raw.size, connection: raw.connection,
+            monotonicNanoseconds: raw.mono_ns > 0 ? raw.mono_ns : MetricsExporter.monotonicNow())
     }
 
     func shutdown() {

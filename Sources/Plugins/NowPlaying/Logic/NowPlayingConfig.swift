@@ -17,12 +17,16 @@ public struct NowPlayingConfig: Sendable, Equatable {
         var config = NowPlayingConfig()
         if let flag = try reader.bool("mpris") { config.mpris = flag }
         if let flag = try reader.bool("notifications") { config.notifications = flag }
-        if let milliseconds = try reader.integer("notification_timeout_ms", in: -1 ... 3_600_000,
-                                                 expected: "-1 (server default), 0 (never) or up to 3600000") {
+        if let milliseconds = try reader.integer(
+            "notification_timeout_ms", in: -1...3_600_000,
+            expected: "-1 (server default), 0 (never) or up to 3600000")
+        {
             config.notificationTimeoutMilliseconds = Int32(milliseconds)
         }
-        if let patterns = try reader.strings("skip_patterns", maxCount: 100,
-                                             expected: "a list of up to 100 strings (jingle markers)") {
+        if let patterns = try reader.strings(
+            "skip_patterns", maxCount: 100,
+            expected: "a list of up to 100 strings (jingle markers)")
+        {
             config.skipPatterns = patterns
         }
         return config

@@ -1,5 +1,6 @@
-import PluginAPI
 import OtonPluginKit
+import PluginAPI
+
 /// The state behind the MPRIS object and the notifications, fed by bus events.
 /// Each `apply…` returns what must be told to the desktop: the Player
 /// properties that changed and, on a track change, a notification to show.

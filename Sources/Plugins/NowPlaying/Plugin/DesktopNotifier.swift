@@ -34,8 +34,9 @@ final class DesktopNotifier {
 
     /// "watch_wishes": a wish plays on another station; the action switches there (ActionInvoked → `onSwitch`).
     func showWish(summary: String, body: String, actionLabel: String) -> Failure? {
-        notify(NowPlayingModel.Notification(summary: summary, body: body, imagePath: nil), replacing: &wishID,
-               actions: oton_variant_strv2(Self.switchToWishAction, actionLabel), category: "x-oton.wish")
+        notify(
+            NowPlayingModel.Notification(summary: summary, body: body, imagePath: nil), replacing: &wishID,
+            actions: oton_variant_strv2(Self.switchToWishAction, actionLabel), category: "x-oton.wish")
     }
 
     /// Listens for the notification server's ActionInvoked (on the calling thread's GLib context): the wish
@@ -44,7 +45,8 @@ final class DesktopNotifier {
         let box = Unmanaged.passRetained(ActionBox(notifier: self, onSwitch: onSwitch)).toOpaque()
         actionSubscription = g_dbus_connection_signal_subscribe(
             connection, nil, "org.freedesktop.Notifications", "ActionInvoked", "/org/freedesktop/Notifications", nil,
-            G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, user in
+            G_DBUS_SIGNAL_FLAGS_NONE,
+            { _, _, _, _, _, parameters, user in
                 guard let user, let parameters, g_variant_n_children(parameters) == 2 else { return }
                 let box = Unmanaged<ActionBox>.fromOpaque(user).takeUnretainedValue()
                 let idValue = g_variant_get_child_value(parameters, 0), keyValue = g_variant_get_child_value(parameters, 1)
@@ -54,7 +56,8 @@ final class DesktopNotifier {
                 let key = String(cString: g_variant_get_string(keyValue, nil))
                 guard let notifier = box.notifier, id != 0, id == notifier.wishID, key == DesktopNotifier.switchToWishAction else { return }
                 box.onSwitch()
-            }, box, { user in
+            }, box,
+            { user in
                 if let user { Unmanaged<ActionBox>.fromOpaque(user).release() }
             })
     }
@@ -65,10 +68,14 @@ final class DesktopNotifier {
         actionSubscription = 0
     }
 
-    private func notify(_ notification: NowPlayingModel.Notification, replacing id: inout UInt32, actions: OpaquePointer?,
-                        category: String) -> Failure? {
-        var hints: [(String, OpaquePointer)] = [("desktop-entry", Variants.string("oton")),
-                                                ("category", Variants.string(category))]
+    private func notify(
+        _ notification: NowPlayingModel.Notification, replacing id: inout UInt32, actions: OpaquePointer?,
+        category: String
+    ) -> Failure? {
+        var hints: [(String, OpaquePointer)] = [
+            ("desktop-entry", Variants.string("oton")),
+            ("category", Variants.string(category)),
+        ]
         if let image = notification.imagePath { hints.append(("image-path", Variants.string(image))) }
         let items: [OpaquePointer?] = [
             Variants.string("oton"), Variants.uint32(id), Variants.string(""),
@@ -77,9 +84,12 @@ final class DesktopNotifier {
         ]
         let parameters = items.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
         var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                                                      "org.freedesktop.Notifications", "Notify", parameters,
-                                                      oton_type_uint32_reply(), G_DBUS_CALL_FLAGS_NONE, 2000, nil, &error) else {
+        guard
+            let reply = g_dbus_connection_call_sync(
+                connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                "org.freedesktop.Notifications", "Notify", parameters,
+                oton_type_uint32_reply(), G_DBUS_CALL_FLAGS_NONE, 2000, nil, &error)
+        else {
             return Self.failure(error)
         }
         defer { g_variant_unref(reply) }

@@ -40,8 +40,9 @@ final class MprisObject {
         let user = Unmanaged.passUnretained(self).toOpaque()
         for name in [MprisIntrospection.rootInterface, MprisIntrospection.playerInterface] {
             guard let info = g_dbus_node_info_lookup_interface(node, name) else { throw MprisError("no interface \(name)") }
-            let id = g_dbus_connection_register_object(connection, MprisIntrospection.objectPath, info,
-                                                       &mprisVTable, user, nil, &error)
+            let id = g_dbus_connection_register_object(
+                connection, MprisIntrospection.objectPath, info,
+                &mprisVTable, user, nil, &error)
             guard id != 0 else { throw MprisError("cannot register \(name): \(takeError(error))") }
             registrations.append(id)
         }
@@ -56,14 +57,19 @@ final class MprisObject {
     func propertiesChanged(_ names: [String]) {
         guard let controller, !names.isEmpty else { return }
         let entries = names.compactMap { name in
-            MprisProperties.value(interface: MprisIntrospection.playerInterface, name: name, model: controller.model,
-                                  position: controller.position).map { (name, $0) }
+            MprisProperties.value(
+                interface: MprisIntrospection.playerInterface, name: name, model: controller.model,
+                position: controller.position
+            ).map { (name, $0) }
         }
-        let parameters = oton_variant_tuple3(Variants.string(MprisIntrospection.playerInterface),
-                                             Variants.dictionary(entries), oton_variant_empty_strv())
+        let parameters = oton_variant_tuple3(
+            Variants.string(MprisIntrospection.playerInterface),
+            Variants.dictionary(entries), oton_variant_empty_strv())
         var error: UnsafeMutablePointer<GError>?
-        if g_dbus_connection_emit_signal(connection, nil, MprisIntrospection.objectPath, "org.freedesktop.DBus.Properties",
-                                         "PropertiesChanged", parameters, &error) == 0 {
+        if g_dbus_connection_emit_signal(
+            connection, nil, MprisIntrospection.objectPath, "org.freedesktop.DBus.Properties",
+            "PropertiesChanged", parameters, &error) == 0
+        {
             g_error_free(error)
         }
     }
@@ -74,12 +80,12 @@ final class MprisObject {
         let kind: oton_request_kind?
         switch (interface, method) {
         case (MprisIntrospection.rootInterface, "Quit"): kind = OTON_REQUEST_QUIT
-        case (MprisIntrospection.rootInterface, "Raise"): kind = nil // nothing to raise: CanRaise is false
+        case (MprisIntrospection.rootInterface, "Raise"): kind = nil  // nothing to raise: CanRaise is false
         case (MprisIntrospection.playerInterface, "Play"): kind = OTON_REQUEST_PLAY
         case (MprisIntrospection.playerInterface, "Pause"): kind = OTON_REQUEST_PAUSE
         case (MprisIntrospection.playerInterface, "PlayPause"): kind = OTON_REQUEST_PLAY_PAUSE
         case (MprisIntrospection.playerInterface, "Stop"): kind = OTON_REQUEST_STOP
-        case (MprisIntrospection.playerInterface, "Next"): kind = OTON_REQUEST_NEXT_STATION // stations, wrapping
+        case (MprisIntrospection.playerInterface, "Next"): kind = OTON_REQUEST_NEXT_STATION  // stations, wrapping
         case (MprisIntrospection.playerInterface, "Previous"): kind = OTON_REQUEST_PREV_STATION
         case (MprisIntrospection.playerInterface, "Seek"):
             // Without timeshift CanSeek is false, and this does nothing (as the spec says).
@@ -98,16 +104,18 @@ final class MprisObject {
             }
             let lower = text.lowercased()
             guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-                g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.InvalidArgs",
-                                                           "oton opens http:// and https:// stream and playlist URLs, not \(text)")
+                g_dbus_method_invocation_return_dbus_error(
+                    invocation, "org.freedesktop.DBus.Error.InvalidArgs",
+                    "oton opens http:// and https:// stream and playlist URLs, not \(text)")
                 return
             }
             controller?.switchStation(to: text)
             g_dbus_method_invocation_return_value(invocation, nil)
             return
         default:
-            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod",
-                                                       "no method \(method) in \(interface)")
+            g_dbus_method_invocation_return_dbus_error(
+                invocation, "org.freedesktop.DBus.Error.UnknownMethod",
+                "no method \(method) in \(interface)")
             return
         }
         if let kind { controller?.request(kind) }
@@ -130,15 +138,18 @@ final class MprisObject {
     /// Emits the Seeked signal (after a Seek or SetPosition, or a seek from elsewhere).
     func seeked(to position: Int64) {
         var error: UnsafeMutablePointer<GError>?
-        if g_dbus_connection_emit_signal(connection, nil, MprisIntrospection.objectPath, MprisIntrospection.playerInterface,
-                                         "Seeked", oton_variant_tuple1(Variants.int64(position)), &error) == 0 {
+        if g_dbus_connection_emit_signal(
+            connection, nil, MprisIntrospection.objectPath, MprisIntrospection.playerInterface,
+            "Seeked", oton_variant_tuple1(Variants.int64(position)), &error) == 0
+        {
             g_error_free(error)
         }
     }
 
     fileprivate func setProperty(interface: String, name: String, value: OpaquePointer?) -> Bool {
         guard interface == MprisIntrospection.playerInterface, let value,
-              String(cString: g_variant_get_type_string(value)) == "d" else { return false }
+            String(cString: g_variant_get_type_string(value)) == "d"
+        else { return false }
         let number = g_variant_get_double(value)
         switch name {
         case "Volume":
@@ -146,7 +157,7 @@ final class MprisObject {
             controller?.requestVolume(min(max(number, 0), 1))
             return true
         case "Rate":
-            return number == 1.0 // the only rate a live stream has
+            return number == 1.0  // the only rate a live stream has
         default:
             return false
         }
@@ -185,8 +196,9 @@ nonisolated(unsafe) private var mprisVTable: GDBusInterfaceVTable = {
     }
     table.set_property = { _, _, _, interface, name, value, error, user in
         guard object(user)?.setProperty(interface: string(interface), name: string(name), value: value) == true else {
-            g_set_error_literal(error, g_dbus_error_quark(), Int32(G_DBUS_ERROR_PROPERTY_READ_ONLY.rawValue),
-                                "\(string(name)) cannot be set to that value")
+            g_set_error_literal(
+                error, g_dbus_error_quark(), Int32(G_DBUS_ERROR_PROPERTY_READ_ONLY.rawValue),
+                "\(string(name)) cannot be set to that value")
             return 0
         }
         return 1

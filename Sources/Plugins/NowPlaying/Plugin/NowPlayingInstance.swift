@@ -1,7 +1,7 @@
-import FoundationEssentials
-import OtonGLibThread
 import CGio
+import FoundationEssentials
 import NowPlayingLogic
+import OtonGLibThread
 import OtonPluginKit
 import PluginAPI
 
@@ -106,7 +106,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
         guard let notifier, let station = event[OTON_FIELD_STATION] else { return }
         let song = [event[OTON_FIELD_ARTIST], event[OTON_FIELD_TITLE]].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ")
         switch notifier.showWish(summary: host.tr("Wish on {station}", ["station": station]), body: song, actionLabel: host.tr("Switch")) {
-        case nil, .noServer?: break // no server: said once with the track notifications
+        case nil, .noServer?: break  // no server: said once with the track notifications
         case let .failed(reason)?: host.log(OTON_LOG_WARNING, host.tr("wish notification not shown: {reason}", ["reason": reason]))
         }
     }
@@ -119,7 +119,11 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
             // Said in words, once for the session: a desktop without a notification daemon is a
             // fact of that desktop, not an error worth a line per track.
             if !toldNoServer {
-                host.log(OTON_LOG_WARNING, host.tr("no notification server is running, so track changes are not shown as notifications (media controls still work); set \"notifications\": false in the now-playing plugin's config to stop trying"))
+                host.log(
+                    OTON_LOG_WARNING,
+                    host.tr(
+                        "no notification server is running, so track changes are not shown as notifications (media controls still work); set \"notifications\": false in the now-playing plugin's config to stop trying"
+                    ))
             }
             toldNoServer = true
         case let .failed(reason):
@@ -175,9 +179,10 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
         let data = (try? JSONValue.parse(Data(replyJSON.utf8), maxBytes: 1 << 20))?["data"]
         let had = timeline != nil
         if let held = data?["timeshift_held_ms"]?.numberValue, let behind = data?["behind_live_ms"]?.numberValue {
-            timeline = TimeshiftTimeline(heldMilliseconds: Int64(held), behindMilliseconds: Int64(behind),
-                                         limitMilliseconds: Int64(data?["timeshift_limit_ms"]?.numberValue ?? held), readAt: Self.monotonicNow(),
-                                         playing: model.status == .playing)
+            timeline = TimeshiftTimeline(
+                heldMilliseconds: Int64(held), behindMilliseconds: Int64(behind),
+                limitMilliseconds: Int64(data?["timeshift_limit_ms"]?.numberValue ?? held), readAt: Self.monotonicNow(),
+                playing: model.status == .playing)
         } else if !seeked {
             timeline = nil
         }

@@ -12,12 +12,13 @@ enum SessionBus {
             throw MprisError(takeError(error))
         }
         defer { g_free(address) }
-        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-            | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        let flags = GDBusConnectionFlags(
+            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, cancellable, &error) else {
             throw MprisError(takeError(error))
         }
-        g_dbus_connection_set_exit_on_close(connection, 0) // a bus going away must not end oton
+        g_dbus_connection_set_exit_on_close(connection, 0)  // a bus going away must not end oton
         return connection
     }
 
@@ -42,13 +43,14 @@ enum SessionBus {
         let child = g_variant_get_child_value(reply, 0)
         defer { g_variant_unref(child) }
         let result = g_variant_get_uint32(child)
-        return result == 1 || result == 4 // primary owner, or already owner
+        return result == 1 || result == 4  // primary owner, or already owner
     }
 
     private static func call(_ connection: OpaquePointer, _ method: String, _ parameters: OpaquePointer) -> OpaquePointer? {
         var error: UnsafeMutablePointer<GError>?
-        let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                                method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error)
+        let reply = g_dbus_connection_call_sync(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error)
         if reply == nil { g_error_free(error) }
         return reply
     }

@@ -18,8 +18,10 @@ public enum ShareConfig {
         let config = try PluginConfigReader(json: json)
         try config.refuseUnknownKeys(known: ["template", "services", "clipboard"], owner: "a share")
         var settings = ShareSettings()
-        if let text = try config.string("template", nonEmpty: true, maxCount: 1000,
-                                        expected: "a non-empty string of up to 1000 characters (placeholders: \(placeholders))") {
+        if let text = try config.string(
+            "template", nonEmpty: true, maxCount: 1000,
+            expected: "a non-empty string of up to 1000 characters (placeholders: \(placeholders))")
+        {
             settings.template = ShareTemplate(text)
         }
         let serviceShape = "{\"name\": …, \"url\": \"https://…{query}…\"}"

@@ -21,7 +21,7 @@ public struct ShareTemplate: Sendable, Equatable {
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             if open > rest.startIndex { tokens.append(.literal(String(rest[..<open]))) }
-            let value = values[String(rest[rest.index(after: open) ..< close])]?.trimmingCharacters(in: .whitespaces)
+            let value = values[String(rest[rest.index(after: open)..<close])]?.trimmingCharacters(in: .whitespaces)
             tokens.append(.value(value?.isEmpty == false ? value : nil))
             rest = rest[rest.index(after: close)...]
         }

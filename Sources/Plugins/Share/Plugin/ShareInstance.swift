@@ -66,11 +66,14 @@ final class ShareInstance: @unchecked Sendable {
             return (true, object.jsonText)
         }
         // The text lines (not the JSON above, an API) are in the user's language, the homepage's name too.
-        var lines = [text, ""] + links.enumerated().map { index, link in
-            "\(hasHomepage && index == 0 ? host.tr("Station") : link.0): \(link.1)"
-        }
-        lines.append(copiedWith.map { host.tr("(copied to the clipboard with {tool})", ["tool": $0]) }
-            ?? host.tr("(no clipboard tool found: copy the text above)"))
+        var lines =
+            [text, ""]
+            + links.enumerated().map { index, link in
+                "\(hasHomepage && index == 0 ? host.tr("Station") : link.0): \(link.1)"
+            }
+        lines.append(
+            copiedWith.map { host.tr("(copied to the clipboard with {tool})", ["tool": $0]) }
+                ?? host.tr("(no clipboard tool found: copy the text above)"))
         return (true, lines.joined(separator: "\n"))
     }
 }

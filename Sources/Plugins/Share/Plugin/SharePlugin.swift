@@ -1,6 +1,6 @@
-import ShareLogic
 import OtonPluginKit
 import PluginAPI
+import ShareLogic
 
 /// The share plugin's descriptor; OtonPluginKit supplies the C entry points.
 /// Concurrency: immutable after its one initialisation (a global's lazy init is thread-safe); the host only reads it.
@@ -10,11 +10,13 @@ nonisolated(unsafe) let shareDescriptor = PluginDescriptorBuilder(
     version: "0.1.0",
     description: "A share text and search links for the current track, copied to the clipboard",
     consumes: ["track", "state"],
-    commands: [(
-        name: "share",
-        usage: "share [--format text|json]",
-        help: N_("share the current track: text and links, copied to the clipboard when a clipboard tool is there")
-    )]
+    commands: [
+        (
+            name: "share",
+            usage: "share [--format text|json]",
+            help: N_("share the current track: text and links, copied to the clipboard when a clipboard tool is there")
+        )
+    ]
 ).build { host, config in
     ShareInstance(host: host, settings: try ShareConfig.parse(config))
 }

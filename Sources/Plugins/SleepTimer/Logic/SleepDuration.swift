@@ -22,8 +22,9 @@ public enum SleepDuration {
 
         /// The whole message through `translate` (the plugin's `HostHandle.tr`: a catalogue message and its values).
         public func message(_ translate: (String, [String: String]) -> String) -> String {
-            translate(N_("\"{input}\" is not a duration ({reason}); try 90s, 30m, 1h15m or 45:00"),
-                      ["input": input, "reason": translate(reasonMessage, values)])
+            translate(
+                N_("\"{input}\" is not a duration ({reason}); try 90s, 30m, 1h15m or 45:00"),
+                ["input": input, "reason": translate(reasonMessage, values)])
         }
     }
 

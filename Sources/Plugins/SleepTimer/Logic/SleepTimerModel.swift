@@ -1,4 +1,5 @@
 import OtonPluginKit
+
 /// The sleep timer's decisions, free of threads and clocks so that every
 /// rule can be tested: the plugin feeds it monotonic time and events and
 /// carries out the effects it returns.
@@ -86,7 +87,7 @@ public struct SleepTimerModel: Sendable {
     /// The armed timer went off (monotonic `now`).
     public mutating func timerFired(now: Int64) -> [Effect] {
         guard case let .duration(deadline, _) = mode else { return [] }
-        guard now >= deadline else { return [.arm(nanoseconds: deadline - now)] } // early wake: re-arm
+        guard now >= deadline else { return [.arm(nanoseconds: deadline - now)] }  // early wake: re-arm
         return fire()
     }
 

@@ -77,8 +77,10 @@ final class SleepTimerInstance: @unchecked Sendable {
         case .afterTrack: return afterTrack()
         case .fading: return host.tr("Sleep timer fired: fading out")
         case .duration:
-            let values = ["time": SleepDuration.format(model.remainingSeconds(now: now) ?? 0),
-                          "fade": String(model.settings.fadeMilliseconds / 1000)]
+            let values = [
+                "time": SleepDuration.format(model.remainingSeconds(now: now) ?? 0),
+                "fade": String(model.settings.fadeMilliseconds / 1000),
+            ]
             // One sentence per action, so that a translation can word each as its language needs.
             switch model.settings.action {
             case .stop: return host.tr("Sleep timer: stop in {time} (fade {fade} s)", values)
@@ -109,8 +111,12 @@ final class SleepTimerInstance: @unchecked Sendable {
                 timer = nil
                 if let nanoseconds { timer = schedule(after: nanoseconds) { [weak self] in self?.timerFired() } }
             case let .announceSet(seconds, mode):
-                host.publish(OTON_EVENT_NAME_SLEEP_SET, [(OTON_FIELD_SECONDS, seconds.map(String.init) ?? ""), (OTON_FIELD_MODE, mode),
-                                                         (OTON_FIELD_ACTION, model.settings.action.rawValue)])
+                host.publish(
+                    OTON_EVENT_NAME_SLEEP_SET,
+                    [
+                        (OTON_FIELD_SECONDS, seconds.map(String.init) ?? ""), (OTON_FIELD_MODE, mode),
+                        (OTON_FIELD_ACTION, model.settings.action.rawValue),
+                    ])
             case .announceCancelled:
                 host.publish(OTON_EVENT_NAME_SLEEP_CANCELLED)
             case .announceFired:
@@ -132,7 +138,7 @@ final class SleepTimerInstance: @unchecked Sendable {
                     host.request(OTON_REQUEST_SET_VOLUME, volume: restoreVolume)
                 case .quit:
                     host.request(OTON_REQUEST_SET_VOLUME, volume: restoreVolume)
-                    host.request(OTON_REQUEST_QUIT) // oton ends as on Ctrl-C, exit 0
+                    host.request(OTON_REQUEST_QUIT)  // oton ends as on Ctrl-C, exit 0
                 }
             case let .restoreVolume(volume):
                 fadeTimer?.cancel()

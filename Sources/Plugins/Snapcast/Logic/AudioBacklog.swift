@@ -40,7 +40,7 @@ public struct AudioBacklog: Sendable {
         chunks[head] = []
         head += 1
         byteCount -= chunk.count
-        if head > 64, head * 2 > chunks.count { // compact now and then, never per buffer
+        if head > 64, head * 2 > chunks.count {  // compact now and then, never per buffer
             chunks.removeFirst(head)
             head = 0
         }

@@ -1,8 +1,9 @@
 import OtonJSON
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The lines the plugin and the stream's control script exchange: snapserver 0.26's stream plugin
@@ -49,8 +50,10 @@ public enum ControlScriptProtocol {
             reply = .object(["jsonrpc": .string("2.0"), "id": id, "result": properties.json])
         default:
             // Control, SetProperty: a radio stream cannot be paused or skipped from Snapcast.
-            reply = .object(["jsonrpc": .string("2.0"), "id": id,
-                             "error": .object(["code": .number(-32601), "message": .string("oton's stream takes no control: \(method)")])])
+            reply = .object([
+                "jsonrpc": .string("2.0"), "id": id,
+                "error": .object(["code": .number(-32601), "message": .string("oton's stream takes no control: \(method)")]),
+            ])
         }
         return .request(reply: reply.jsonText)
     }

@@ -33,16 +33,20 @@ public struct SnapcastConfig: Sendable, Equatable {
         let reader = try PluginConfigReader(json: json, example: #"{"host": "127.0.0.1", "port": 4953, "stream": "Oton"}"#)
         try reader.refuseUnknownKeys(known: knownKeys, owner: "a snapcast")
         var config = SnapcastConfig()
-        if let host = try reader.string("host", nonEmpty: true, maxCount: 253,
-                                        expected: "a host name or IPv4 address such as \"127.0.0.1\"") {
+        if let host = try reader.string(
+            "host", nonEmpty: true, maxCount: 253,
+            expected: "a host name or IPv4 address such as \"127.0.0.1\"")
+        {
             guard host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
                 throw reader.error("host", "must be a host name or IPv4 address such as \"127.0.0.1\" (letters, digits, dots and dashes), not \"\(host)\"")
             }
             config.host = host
         }
-        if let port = try reader.integer("port", in: 1 ... 65535) { config.port = UInt16(port) }
-        if let stream = try reader.string("stream", nonEmpty: true, maxCount: 64,
-                                          expected: "the name= of snapserver's source, 1 to 64 characters, such as \"Oton\"") {
+        if let port = try reader.integer("port", in: 1...65535) { config.port = UInt16(port) }
+        if let stream = try reader.string(
+            "stream", nonEmpty: true, maxCount: 64,
+            expected: "the name= of snapserver's source, 1 to 64 characters, such as \"Oton\"")
+        {
             guard stream.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
                 throw reader.error("stream", "must not contain control characters")
             }
@@ -50,7 +54,10 @@ public struct SnapcastConfig: Sendable, Equatable {
         }
         if let text = try reader.string("format", expected: "snapserver's sampleformat such as \"48000:16:2\"") {
             guard let format = SnapcastSampleFormat.parse(text) else {
-                throw reader.error("format", "must be RATE:16:CHANNELS as in snapserver's sampleformat, e.g. \"48000:16:2\" (rate 8000 to 192000, 16 bits, 1 to 8 channels), not \"\(text)\"")
+                throw reader.error(
+                    "format",
+                    "must be RATE:16:CHANNELS as in snapserver's sampleformat, e.g. \"48000:16:2\" (rate 8000 to 192000, 16 bits, 1 to 8 channels), not \"\(text)\""
+                )
             }
             config.format = format
         }
@@ -62,7 +69,7 @@ public struct SnapcastConfig: Sendable, Equatable {
             }
         }
         if let mute = try reader.bool("mute_local") { config.muteLocal = mute }
-        if let milliseconds = try reader.integer("buffer_ms", in: 100 ... 10000) { config.bufferMilliseconds = milliseconds }
+        if let milliseconds = try reader.integer("buffer_ms", in: 100...10000) { config.bufferMilliseconds = milliseconds }
         return config
     }
 }

@@ -24,9 +24,10 @@ public struct SnapcastSampleFormat: Sendable, Equatable, CustomStringConvertible
     public static func parse(_ text: String) -> SnapcastSampleFormat? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 6 && $0.allSatisfy(\.isASCII) }),
-              let rate = UInt32(parts[0]), (8000 ... 192_000).contains(rate),
-              parts[1] == "16",
-              let channels = UInt32(parts[2]), (1 ... 8).contains(channels) else { return nil }
+            let rate = UInt32(parts[0]), (8000...192_000).contains(rate),
+            parts[1] == "16",
+            let channels = UInt32(parts[2]), (1...8).contains(channels)
+        else { return nil }
         return SnapcastSampleFormat(rate: rate, channels: channels)
     }
 }

@@ -1,5 +1,5 @@
-import OtonPluginKit
 import OtonJSON
+import OtonPluginKit
 
 /// What Snapcast's clients show of the track: the fields of oton's `track` event mapped onto the
 /// MPRIS-like metadata of snapserver 0.26's stream properties (title, artist as a list, the
@@ -20,8 +20,9 @@ public struct StreamMetadata: Sendable, Equatable {
     /// From a `track` event's fields (title, artist, station, artwork_url, station_logo_url).
     /// A track event's metadata (read through the kit's view); nothing for no track.
     public init(track: TrackFields?) {
-        self.init(title: track?.title, artist: track?.artist, station: track?.station,
-                  artworkURL: Self.webURL(track?.artworkURL) ?? Self.webURL(track?.stationLogoURL))
+        self.init(
+            title: track?.title, artist: track?.artist, station: track?.station,
+            artworkURL: Self.webURL(track?.artworkURL) ?? Self.webURL(track?.stationLogoURL))
     }
 
     /// Only http(s) URLs are passed on: a Snapcast app on a phone can fetch nothing else.

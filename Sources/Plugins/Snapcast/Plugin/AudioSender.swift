@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import SnapcastLogic
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Sends PCM to snapserver's TCP source on a thread of its own, reconnecting every second while
 /// snapserver is absent or restarting. `enqueue` (the host's media mailbox) never waits: it copies
@@ -74,18 +75,21 @@ final class AudioSender: @unchecked Sendable {
 
     var figures: Figures {
         lock.withLock {
-            Figures(isConnected: isConnected, connections: connections, sentBytes: sentBytes,
-                    droppedBytes: backlog.droppedBytes, droppedBuffers: backlog.droppedBuffers)
+            Figures(
+                isConnected: isConnected, connections: connections, sentBytes: sentBytes,
+                droppedBytes: backlog.droppedBytes, droppedBuffers: backlog.droppedBuffers)
         }
     }
 
     /// From the media mailbox: never blocks.
     func enqueue(_ bytes: UnsafeRawBufferPointer) {
-        guard lock.withLock({ () -> Bool in
-            if !isConnected { backlog.countDropped(bytes.count) }
-            return isConnected
-        }) else { return }
-        let copy = Array(bytes) // copied outside the lock: the sender thread is not held up by it
+        guard
+            lock.withLock({ () -> Bool in
+                if !isConnected { backlog.countDropped(bytes.count) }
+                return isConnected
+            })
+        else { return }
+        let copy = Array(bytes)  // copied outside the lock: the sender thread is not held up by it
         let wasEmpty: Bool = lock.withLock {
             guard isConnected else {
                 backlog.countDropped(copy.count)
@@ -145,8 +149,10 @@ final class AudioSender: @unchecked Sendable {
                 current = lock.withLock { backlog.popFirst() } ?? []
                 currentOffset = 0
             }
-            var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: fd, events: Int16(POLLIN) | (current.isEmpty ? 0 : Int16(POLLOUT)), revents: 0)]
+            var fds = [
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: fd, events: Int16(POLLIN) | (current.isEmpty ? 0 : Int16(POLLOUT)), revents: 0),
+            ]
             let ready = poll(&fds, 2, 1000)
             if ready < 0, errno != EINTR { return "poll: \(Sockets.lastError)" }
             if fds[0].revents != 0 { Sockets.drain(wake.read) }

@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import OtonJSON
 import SnapcastLogic
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where the stream's control script (oton-snapcast-control, which snapserver 0.26 starts for a
 /// source with `controlscript=`) connects to learn the track. On a thread of its own: non-blocking
@@ -165,7 +166,7 @@ final class MetadataListener: @unchecked Sendable {
         guard count > 0 else { return }
         let lines: [String]
         do {
-            lines = try connection.splitter.feed(buffer[0 ..< count])
+            lines = try connection.splitter.feed(buffer[0..<count])
         } catch {
             changed(.scriptRefused("a line longer than \(ControlScriptProtocol.maximumLineBytes) bytes"))
             return drop(connection)

@@ -30,8 +30,9 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
         self.config = config
         host.selectMediaTaps(OTON_TAP_PCM)
         if hasField(host.table, \oton_host.select_pcm_format), let select = host.table.pointee.select_pcm_format {
-            var request = oton_pcm_format_request(struct_size: UInt32(MemoryLayout<oton_pcm_format_request>.size),
-                                                  sample_format: OTON_SAMPLE_S16LE, rate: config.format.rate, channels: config.format.channels)
+            var request = oton_pcm_format_request(
+                struct_size: UInt32(MemoryLayout<oton_pcm_format_request>.size),
+                sample_format: OTON_SAMPLE_S16LE, rate: config.format.rate, channels: config.format.channels)
             let status = select(host.table, &request)
             if status != OTON_OK { throw PluginConfigError("the host refused the PCM format \(config.format) (status \(status))") }
         } else {
@@ -45,8 +46,11 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
                 case let .scriptConnected(name):
                     host.log(OTON_LOG_INFO, host.tr("snapcast: the control script of stream {stream} connected; Snapcast shows the track", ["stream": name]))
                 case let .wrongStream(name):
-                    host.log(OTON_LOG_WARNING, host.tr("snapcast: a control script for stream {other} connected, but this plugin sends to stream {stream}; set \"stream\" to the source's name=",
-                                                       ["other": name, "stream": stream]))
+                    host.log(
+                        OTON_LOG_WARNING,
+                        host.tr(
+                            "snapcast: a control script for stream {other} connected, but this plugin sends to stream {stream}; set \"stream\" to the source's name=",
+                            ["other": name, "stream": stream]))
                 case let .scriptRefused(reason):
                     host.log(OTON_LOG_WARNING, host.tr("snapcast: control script disconnected: {reason}", ["reason": reason]))
                 }
@@ -58,13 +62,20 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
             sender = try AudioSender(host: config.host, port: config.port, capacity: config.bufferBytes) { change in
                 switch change {
                 case .connected:
-                    host.log(OTON_LOG_INFO, host.tr("snapcast: sending {format} to snapserver at {address}", ["format": "\(config.format)", "address": target]))
+                    host.log(
+                        OTON_LOG_INFO, host.tr("snapcast: sending {format} to snapserver at {address}", ["format": "\(config.format)", "address": target]))
                 case let .lost(reason):
-                    host.log(OTON_LOG_WARNING, host.tr("snapcast: lost snapserver at {address} ({reason}); reconnecting every second, local playback goes on",
-                                                       ["address": target, "reason": reason]))
+                    host.log(
+                        OTON_LOG_WARNING,
+                        host.tr(
+                            "snapcast: lost snapserver at {address} ({reason}); reconnecting every second, local playback goes on",
+                            ["address": target, "reason": reason]))
                 case let .unreachable(reason):
-                    host.log(OTON_LOG_WARNING, host.tr("snapcast: no snapserver at {address} ({reason}); is its source tcp://…?mode=server on that port? Trying every second",
-                                                       ["address": target, "reason": reason]))
+                    host.log(
+                        OTON_LOG_WARNING,
+                        host.tr(
+                            "snapcast: no snapserver at {address} ({reason}); is its source tcp://…?mode=server on that port? Trying every second",
+                            ["address": target, "reason": reason]))
                 }
             }
         } catch {
@@ -82,7 +93,8 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
     /// while Snapcast gets the full sound. A later `oton ctl volume` brings the local sound back.
     private func muteLocal() {
         host.request(OTON_REQUEST_SET_VOLUME, volume: 0)
-        host.log(OTON_LOG_INFO, host.tr("snapcast: local output muted (volume 0): playing only in the Snapcast rooms; `oton ctl volume 50` brings local sound back"))
+        host.log(
+            OTON_LOG_INFO, host.tr("snapcast: local output muted (volume 0): playing only in the Snapcast rooms; `oton ctl volume 50` brings local sound back"))
     }
 
     func receive(_ event: EventView.Snapshot) {
@@ -93,10 +105,12 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
             let state = event.state
             updateState(state)
             // The player may set its starting volume after create(): mute again once it plays.
-            if config.muteLocal, state?.state == "playing", lock.withLock({ () -> Bool in
-                defer { mutedOnce = true }
-                return !mutedOnce
-            }) {
+            if config.muteLocal, state?.state == "playing",
+                lock.withLock({ () -> Bool in
+                    defer { mutedOnce = true }
+                    return !mutedOnce
+                })
+            {
                 host.request(OTON_REQUEST_SET_VOLUME, volume: 0)
             }
         default:
@@ -118,12 +132,18 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
     func receive(media buffer: UnsafePointer<oton_media_buffer>) {
         let raw = buffer.pointee
         guard let format = raw.format, format.pointee.tap == OTON_TAP_PCM, let data = raw.data, raw.size > 0 else { return }
-        let chosen = format.pointee.sample_format == OTON_SAMPLE_S16LE && format.pointee.rate == config.format.rate
+        let chosen =
+            format.pointee.sample_format == OTON_SAMPLE_S16LE && format.pointee.rate == config.format.rate
             && format.pointee.channels == config.format.channels
         guard chosen else {
-            if lock.withLock({ () -> Bool in defer { formatRefused = true }; return !formatRefused }) {
-                host.log(OTON_LOG_ERROR, host.tr("snapcast: the host sent {rate} Hz, {channels} channels instead of {format}; not sending it",
-                                                 ["rate": String(format.pointee.rate), "channels": String(format.pointee.channels), "format": "\(config.format)"]))
+            if lock.withLock({ () -> Bool in
+                defer { formatRefused = true }; return !formatRefused
+            }) {
+                host.log(
+                    OTON_LOG_ERROR,
+                    host.tr(
+                        "snapcast: the host sent {rate} Hz, {channels} channels instead of {format}; not sending it",
+                        ["rate": String(format.pointee.rate), "channels": String(format.pointee.channels), "format": "\(config.format)"]))
             }
             return
         }
@@ -143,8 +163,11 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
             return figures.droppedBytes - lastReportedDrops
         }
         guard let news, figures.isConnected else { return }
-        host.log(OTON_LOG_WARNING, host.tr("snapcast: snapserver reads too slowly: {seconds} s of sound dropped in the last ten seconds ({total} bytes in all)",
-                                           ["seconds": String(format: "%.1f", Double(news) / Double(config.format.bytesPerSecond)), "total": String(figures.droppedBytes)]))
+        host.log(
+            OTON_LOG_WARNING,
+            host.tr(
+                "snapcast: snapserver reads too slowly: {seconds} s of sound dropped in the last ten seconds ({total} bytes in all)",
+                ["seconds": String(format: "%.1f", Double(news) / Double(config.format.bytesPerSecond)), "total": String(figures.droppedBytes)]))
     }
 
     func command(_ name: String, _ arguments: [String]) -> (Bool, String) {
@@ -164,11 +187,20 @@ final class SnapcastInstance: SwiftPluginInstance, @unchecked Sendable {
             return (true, object.jsonText)
         }
         guard arguments.isEmpty else { return (false, host.tr("usage: snapcast [--format json]")) }
-        let values = ["address": "\(config.host):\(config.port)", "stream": config.stream, "format": "\(config.format)",
-                      "sent": String(figures.sentBytes), "dropped": String(figures.droppedBytes), "scripts": String(listener.connectedScripts)]
-        return (true, figures.isConnected
-            ? host.tr("connected to snapserver at {address}, stream {stream} ({format}); sent {sent} bytes, dropped {dropped} bytes; control scripts connected: {scripts}", values)
-            : host.tr("waiting for snapserver at {address}, stream {stream} ({format}); sent {sent} bytes, dropped {dropped} bytes; control scripts connected: {scripts}", values))
+        let values = [
+            "address": "\(config.host):\(config.port)", "stream": config.stream, "format": "\(config.format)",
+            "sent": String(figures.sentBytes), "dropped": String(figures.droppedBytes), "scripts": String(listener.connectedScripts),
+        ]
+        return (
+            true,
+            figures.isConnected
+                ? host.tr(
+                    "connected to snapserver at {address}, stream {stream} ({format}); sent {sent} bytes, dropped {dropped} bytes; control scripts connected: {scripts}",
+                    values)
+                : host.tr(
+                    "waiting for snapserver at {address}, stream {stream} ({format}); sent {sent} bytes, dropped {dropped} bytes; control scripts connected: {scripts}",
+                    values)
+        )
     }
 
     func shutdown() {

@@ -11,11 +11,13 @@ nonisolated(unsafe) let snapcastDescriptor = PluginDescriptorBuilder(
     description: "Plays the station in Snapcast's rooms: the decoded sound to a snapserver TCP source, the track to its clients",
     consumes: ["track", "state"],
     mediaTaps: OTON_TAP_PCM,
-    commands: [(
-        name: "snapcast",
-        usage: "snapcast [--format json]",
-        help: N_("the Snapcast sink's connection to snapserver: bytes sent and dropped, control scripts connected")
-    )]
+    commands: [
+        (
+            name: "snapcast",
+            usage: "snapcast [--format json]",
+            help: N_("the Snapcast sink's connection to snapserver: bytes sent and dropped, control scripts connected")
+        )
+    ]
 ).build { host, config in
     try SnapcastInstance(host: host, config: SnapcastConfig.parse(config))
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The few POSIX socket steps the sender and the metadata listener share. Every descriptor is
@@ -28,7 +29,7 @@ enum Sockets {
 
     static func wake(_ fd: Int32) {
         var byte: UInt8 = 1
-        _ = write(fd, &byte, 1) // a full pipe already means "wake up"
+        _ = write(fd, &byte, 1)  // a full pipe already means "wake up"
     }
 
     static func drain(_ fd: Int32) {

@@ -1,6 +1,6 @@
-import OtonGLibThread
 import CGUPnP
 import Foundation
+import OtonGLibThread
 import UPnPLogic
 
 /// The renderers GUPnP's control points have found by SSDP, by UDN. GUPnP calls in on the plugin's
@@ -37,12 +37,13 @@ final class RendererDirectory: @unchecked Sendable {
     func start(interface: String?) -> String? {
         let user = Unmanaged.passUnretained(self).toOpaque()
         guard let interface else {
-            manager = oton_upnp_context_manager({ manager, context, user in
-                guard let manager, let context, let user else { return }
-                let directory = Unmanaged<RendererDirectory>.fromOpaque(user).takeUnretainedValue()
-                let point = directory.browse(UnsafeMutableRawPointer(context))
-                oton_upnp_manage(manager, point)
-            }, user)
+            manager = oton_upnp_context_manager(
+                { manager, context, user in
+                    guard let manager, let context, let user else { return }
+                    let directory = Unmanaged<RendererDirectory>.fromOpaque(user).takeUnretainedValue()
+                    let point = directory.browse(UnsafeMutableRawPointer(context))
+                    oton_upnp_manage(manager, point)
+                }, user)
             return nil
         }
         var error: UnsafeMutablePointer<GError>?
@@ -59,13 +60,16 @@ final class RendererDirectory: @unchecked Sendable {
     /// GLib thread: a control point for MediaRenderer devices on one context.
     private func browse(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         let user = Unmanaged.passUnretained(self).toOpaque()
-        let point = oton_upnp_browse(context.assumingMemoryBound(to: GUPnPContext.self), { _, device, user in
-            guard let device, let user else { return }
-            Unmanaged<RendererDirectory>.fromOpaque(user).takeUnretainedValue().add(device)
-        }, { _, device, user in
-            guard let device, let user else { return }
-            Unmanaged<RendererDirectory>.fromOpaque(user).takeUnretainedValue().remove(device)
-        }, user)!
+        let point = oton_upnp_browse(
+            context.assumingMemoryBound(to: GUPnPContext.self),
+            { _, device, user in
+                guard let device, let user else { return }
+                Unmanaged<RendererDirectory>.fromOpaque(user).takeUnretainedValue().add(device)
+            },
+            { _, device, user in
+                guard let device, let user else { return }
+                Unmanaged<RendererDirectory>.fromOpaque(user).takeUnretainedValue().remove(device)
+            }, user)!
         points.append(point)
         return point
     }
@@ -77,8 +81,9 @@ final class RendererDirectory: @unchecked Sendable {
         let name = Self.take(oton_upnp_friendly_name(device))
         let model = Self.take(oton_upnp_model_name(device))
         let location = oton_upnp_location(device).map { String(cString: $0) } ?? ""
-        let entry = RendererEntry(udn: udn, name: PeerText.clean(name).isEmpty ? "(unnamed)" : PeerText.clean(name),
-                                  model: PeerText.clean(model), address: RendererEntry.address(ofLocation: location))
+        let entry = RendererEntry(
+            udn: udn, name: PeerText.clean(name).isEmpty ? "(unnamed)" : PeerText.clean(name),
+            model: PeerText.clean(model), address: RendererEntry.address(ofLocation: location))
         let accepted: Bool = lock.withLock {
             guard renderers[udn] == nil else { return false }
             guard renderers.count < RendererEntry.limit else {
@@ -88,9 +93,10 @@ final class RendererDirectory: @unchecked Sendable {
             return true
         }
         guard accepted else { return }
-        let renderer = Renderer(entry: entry, device: oton_upnp_ref(device),
-                                avTransport: oton_upnp_service(device, OTON_UPNP_AVTRANSPORT),
-                                connectionManager: oton_upnp_service(device, OTON_UPNP_CONNECTION_MANAGER))
+        let renderer = Renderer(
+            entry: entry, device: oton_upnp_ref(device),
+            avTransport: oton_upnp_service(device, OTON_UPNP_AVTRANSPORT),
+            connectionManager: oton_upnp_service(device, OTON_UPNP_CONNECTION_MANAGER))
         lock.withLock {
             renderers[udn] = renderer
             order.append(udn)

@@ -1,6 +1,6 @@
-import OtonGLibThread
 import CGUPnP
 import Foundation
+import OtonGLibThread
 import UPnPLogic
 
 /// Why a SOAP call to a renderer did not succeed.
@@ -38,10 +38,12 @@ final class SoapCall: @unchecked Sendable {
 
     /// Sends the action `makeAction` builds to the service `pick` chooses from the renderer `udn`,
     /// and returns its `outputs` (string out-arguments) or why not, within `seconds`.
-    static func run(on glib: GLibThread, directory: RendererDirectory, udn: String,
-                    service pick: @escaping (RendererDirectory.Renderer) -> UnsafeMutableRawPointer?,
-                    action makeAction: @escaping () -> OpaquePointer?, outputs: [String] = [],
-                    seconds: Double) -> Result<[String: String], SoapFailure> {
+    static func run(
+        on glib: GLibThread, directory: RendererDirectory, udn: String,
+        service pick: @escaping (RendererDirectory.Renderer) -> UnsafeMutableRawPointer?,
+        action makeAction: @escaping () -> OpaquePointer?, outputs: [String] = [],
+        seconds: Double
+    ) -> Result<[String: String], SoapFailure> {
         let call = SoapCall(outputs: outputs)
         let started = glib.invoke {
             // On the GLib thread, where the directory's proxies are added and released.
@@ -51,10 +53,12 @@ final class SoapCall: @unchecked Sendable {
             }
             call.service = oton_upnp_ref(service)
             call.action = action
-            oton_upnp_call(service, action, call.cancellable, { _, result, user in
-                guard let user else { return }
-                Unmanaged<SoapCall>.fromOpaque(user).takeRetainedValue().answered(result)
-            }, Unmanaged.passRetained(call).toOpaque())
+            oton_upnp_call(
+                service, action, call.cancellable,
+                { _, result, user in
+                    guard let user else { return }
+                    Unmanaged<SoapCall>.fromOpaque(user).takeRetainedValue().answered(result)
+                }, Unmanaged.passRetained(call).toOpaque())
         }
         guard started else { return .failure(.gone) }
         if call.done.wait(timeout: .now() + max(seconds, 0.1)) == .timedOut {

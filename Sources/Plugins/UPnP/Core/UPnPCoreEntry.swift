@@ -14,18 +14,22 @@ nonisolated(unsafe) let upnpDescriptor = PluginDescriptorBuilder(
     version: "0.1.0",
     description: "Casts the station to a UPnP/DLNA renderer (a TV, receiver or speaker) found on the local network",
     consumes: ["track", "state"],
-    commands: [(
-        name: "cast",
-        usage: "cast list|to NAME|stop|status",
-        help: N_("list the UPnP/DLNA renderers on the network, cast the station to one (local playback pauses), stop casting, or say what is cast")
-    )]
+    commands: [
+        (
+            name: "cast",
+            usage: "cast list|to NAME|stop|status",
+            help: N_("list the UPnP/DLNA renderers on the network, cast the station to one (local playback pauses), stop casting, or say what is cast")
+        )
+    ]
 ).build { host, config in
     try UPnPInstance(host: host, config: UPnPConfig.parse(config))
 }
 
 /// What the forwarder says when it is asked to run inside oton's own process; the C file has the
 /// same English text (kept here so that the catalogues have it).
-let needsIsolationMessage = N_("the UPnP plugin must run in a process of its own: add \"isolation\": \"process\" to its entry in plugins.json (GUPnP's libsoup 3 cannot share oton's process with the player's libsoup 2.4)")
+let needsIsolationMessage = N_(
+    "the UPnP plugin must run in a process of its own: add \"isolation\": \"process\" to its entry in plugins.json (GUPnP's libsoup 3 cannot share oton's process with the player's libsoup 2.4)"
+)
 
 @_cdecl("oton_upnp_core_entry")
 public func otonUPnPCoreEntry() -> UnsafePointer<oton_plugin_descriptor> {

@@ -1,8 +1,8 @@
-import OtonGLibThread
 import CGUPnP
 import CGUPnPAV
 import Dispatch
 import Foundation
+import OtonGLibThread
 import OtonPluginKit
 import PluginAPI
 import UPnPLogic
@@ -42,8 +42,10 @@ final class UPnPInstance: SwiftPluginInstance, @unchecked Sendable {
         }
         started.wait()
         if let reason = failure.get() {
-            throw PluginConfigError(message: N_("cannot search for UPnP renderers on interface {interface}: {reason}; name another interface in the plugin's config (`ip link` lists them)"),
-                                    values: ["interface": interface ?? "*", "reason": reason])
+            throw PluginConfigError(
+                message: N_(
+                    "cannot search for UPnP renderers on interface {interface}: {reason}; name another interface in the plugin's config (`ip link` lists them)"),
+                values: ["interface": interface ?? "*", "reason": reason])
         }
         host.log(OTON_LOG_INFO, "searching for UPnP renderers on \(interface.map { "interface \($0)" } ?? "every IPv4 interface")")
     }
@@ -58,7 +60,8 @@ final class UPnPInstance: SwiftPluginInstance, @unchecked Sendable {
         guard event.kind == OTON_EVENT_TRACK else { return }
         latestTrack = event.track
         guard let casting, let target = CastTarget(track: event.track), target.url != casting.target.url,
-              target.format != nil || target.codec != nil else { return }
+            target.format != nil || target.codec != nil
+        else { return }
         // The player moved to another station (or another stream of the playlist) while casting:
         // the renderer takes the new stream, and local playback, which the switch started, pauses again.
         // It waits for the track event that names the codec (every stream's, titleless ones too:
@@ -97,8 +100,12 @@ final class UPnPInstance: SwiftPluginInstance, @unchecked Sendable {
         glib.invoke { directory.rescan() }
         let entries = directory.entries()
         guard !entries.isEmpty else {
-            return (true, host.tr("no UPnP renderers found yet on {interface}; a renderer answers within a few seconds of being switched on",
-                                  ["interface": config.interface ?? "the network"]))
+            return (
+                true,
+                host.tr(
+                    "no UPnP renderers found yet on {interface}; a renderer answers within a few seconds of being switched on",
+                    ["interface": config.interface ?? "the network"])
+            )
         }
         let lines = entries.map { entry in
             [entry.name, entry.model.isEmpty ? "-" : entry.model, entry.address].joined(separator: "\t")
@@ -112,10 +119,16 @@ final class UPnPInstance: SwiftPluginInstance, @unchecked Sendable {
         switch RendererEntry.find(wanted, in: entries) {
         case let .found(entry): renderer = entry
         case .none:
-            return (false, host.tr("no UPnP renderer named \"{name}\" found; `oton ctl cast list` shows those on the network", ["name": PeerText.clean(wanted)]))
+            return (
+                false, host.tr("no UPnP renderer named \"{name}\" found; `oton ctl cast list` shows those on the network", ["name": PeerText.clean(wanted)])
+            )
         case let .ambiguous(matches):
-            return (false, host.tr("several renderers are named \"{name}\"; name one by its UDN: {udns}",
-                                   ["name": PeerText.clean(wanted), "udns": matches.map(\.udn).joined(separator: ", ")]))
+            return (
+                false,
+                host.tr(
+                    "several renderers are named \"{name}\"; name one by its UDN: {udns}",
+                    ["name": PeerText.clean(wanted), "udns": matches.map(\.udn).joined(separator: ", ")])
+            )
         }
         guard let target = CastTarget(track: latestTrack) else {
             return (false, host.tr("nothing to cast: no station is playing; start one, then cast it"))
@@ -129,8 +142,9 @@ final class UPnPInstance: SwiftPluginInstance, @unchecked Sendable {
             casting = Casting(udn: renderer.udn, name: renderer.name, target: target)
             host.request(OTON_REQUEST_PAUSE)
             host.publish(CastState.eventName, CastState.fields(.casting, renderer: renderer.name, url: target.url))
-            var reply = host.tr("casting {station} to {renderer} ({type}): {url}; local playback paused",
-                                ["station": target.station ?? target.displayTitle, "renderer": renderer.name, "type": mime, "url": target.url])
+            var reply = host.tr(
+                "casting {station} to {renderer} ({type}): {url}; local playback paused",
+                ["station": target.station ?? target.displayTitle, "renderer": renderer.name, "type": mime, "url": target.url])
             if target.format == nil {
                 reply += "\n" + host.tr("the stream's format is not known yet; if the renderer stays silent it cannot play it")
             }
@@ -158,12 +172,20 @@ final class UPnPInstance: SwiftPluginInstance, @unchecked Sendable {
     private func status() -> (Bool, String) {
         guard let casting else { return (true, host.tr("not casting")) }
         let deadline = DispatchTime.now() + .seconds(UPnPConfig.commandBudgetSeconds)
-        switch call(casting.udn, name: casting.name, "GetTransportInfo", service: \.avTransport, outputs: ["CurrentTransportState"],
-                    deadline: deadline, action: { oton_upnp_action_instance("GetTransportInfo") }) {
+        switch call(
+            casting.udn, name: casting.name, "GetTransportInfo", service: \.avTransport, outputs: ["CurrentTransportState"],
+            deadline: deadline, action: { oton_upnp_action_instance("GetTransportInfo") })
+        {
         case let .success(values):
-            return (true, host.tr("casting to {renderer} ({state}): {url}",
-                                  ["renderer": casting.name, "state": PeerText.clean(values["CurrentTransportState"] ?? "", limit: 32),
-                                   "url": casting.target.url]))
+            return (
+                true,
+                host.tr(
+                    "casting to {renderer} ({state}): {url}",
+                    [
+                        "renderer": casting.name, "state": PeerText.clean(values["CurrentTransportState"] ?? "", limit: 32),
+                        "url": casting.target.url,
+                    ])
+            )
         case let .failure(failure):
             return (false, failure.message)
         }
@@ -176,70 +198,104 @@ final class UPnPInstance: SwiftPluginInstance, @unchecked Sendable {
     private func handOver(_ target: CastTarget, to udn: String, name: String, deadline: DispatchTime) -> Result<String, CastFailure> {
         var mime = "*"
         if let format = target.format {
-            switch call(udn, name: name, "GetProtocolInfo", service: \.connectionManager, outputs: ["Sink"], deadline: deadline,
-                        action: { oton_upnp_action_plain("GetProtocolInfo") }) {
+            switch call(
+                udn, name: name, "GetProtocolInfo", service: \.connectionManager, outputs: ["Sink"], deadline: deadline,
+                action: { oton_upnp_action_plain("GetProtocolInfo") })
+            {
             case let .success(values):
                 let sink = StreamFormat.sinkEntries(values["Sink"] ?? "")
-                guard let accepted = format.mimeTypes.first(where: { type in
-                    sink.contains { oton_upnp_protocol_accepts($0, StreamFormat.protocolInfo(type)) != 0 }
-                }) else {
+                guard
+                    let accepted = format.mimeTypes.first(where: { type in
+                        sink.contains { oton_upnp_protocol_accepts($0, StreamFormat.protocolInfo(type)) != 0 }
+                    })
+                else {
                     let offered = Set(sink.compactMap { $0.split(separator: ":").dropFirst(2).first.map(String.init) }).sorted()
-                    return .failure(CastFailure(host.tr("{renderer} cannot play this station's stream ({format}); it plays {types}. Choose another station or renderer.",
-                                                        ["renderer": name, "format": format.name,
-                                                         "types": PeerText.clean(offered.prefix(12).joined(separator: ", "), limit: PeerText.messageLimit)])))
+                    return .failure(
+                        CastFailure(
+                            host.tr(
+                                "{renderer} cannot play this station's stream ({format}); it plays {types}. Choose another station or renderer.",
+                                [
+                                    "renderer": name, "format": format.name,
+                                    "types": PeerText.clean(offered.prefix(12).joined(separator: ", "), limit: PeerText.messageLimit),
+                                ])))
                 }
                 mime = accepted
             case let .failure(failure) where failure.isMissingService:
-                break // no ConnectionManager: the renderer will say itself whether it plays the stream
+                break  // no ConnectionManager: the renderer will say itself whether it plays the stream
             case let .failure(message):
                 return .failure(message)
             }
         }
         let didl = Self.didl(target, mime: mime)
-        if case let .failure(message) = call(udn, name: name, "SetAVTransportURI", service: \.avTransport, deadline: deadline,
-                                             action: { oton_upnp_action_set_uri(target.url, didl) }) {
+        if case let .failure(message) = call(
+            udn, name: name, "SetAVTransportURI", service: \.avTransport, deadline: deadline,
+            action: { oton_upnp_action_set_uri(target.url, didl) })
+        {
             return .failure(message)
         }
-        if case let .failure(message) = call(udn, name: name, "Play", service: \.avTransport, deadline: deadline,
-                                             action: { oton_upnp_action_play() }) {
+        if case let .failure(message) = call(
+            udn, name: name, "Play", service: \.avTransport, deadline: deadline,
+            action: { oton_upnp_action_play() })
+        {
             return .failure(message)
         }
         return .success(mime == "*" ? host.tr("format unknown") : mime)
     }
 
     private static func didl(_ target: CastTarget, mime: String) -> String {
-        guard let xml = oton_upnp_didl(target.displayTitle, target.artist, target.station, target.artworkURL, target.url,
-                                       StreamFormat.protocolInfo(mime)) else { return "" }
+        guard
+            let xml = oton_upnp_didl(
+                target.displayTitle, target.artist, target.station, target.artworkURL, target.url,
+                StreamFormat.protocolInfo(mime))
+        else { return "" }
         defer { g_free(xml) }
         return String(cString: xml)
     }
 
     /// One SOAP call within what is left of the command's budget, its failure said for the user.
-    private func call(_ udn: String, name: String, _ actionName: String,
-                      service: KeyPath<RendererDirectory.Renderer, UnsafeMutableRawPointer?>, outputs: [String] = [],
-                      deadline: DispatchTime, action: @escaping () -> OpaquePointer?) -> Result<[String: String], CastFailure> {
+    private func call(
+        _ udn: String, name: String, _ actionName: String,
+        service: KeyPath<RendererDirectory.Renderer, UnsafeMutableRawPointer?>, outputs: [String] = [],
+        deadline: DispatchTime, action: @escaping () -> OpaquePointer?
+    ) -> Result<[String: String], CastFailure> {
         let left = Double(Int64(deadline.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9
         let seconds = min(Double(config.timeoutSeconds), left)
         guard seconds > 0 else {
-            return .failure(CastFailure(host.tr("{renderer} did not answer {action} in time (the command's {seconds} s were spent); is it still on?",
-                                                ["renderer": name, "action": actionName, "seconds": String(UPnPConfig.commandBudgetSeconds)])))
+            return .failure(
+                CastFailure(
+                    host.tr(
+                        "{renderer} did not answer {action} in time (the command's {seconds} s were spent); is it still on?",
+                        ["renderer": name, "action": actionName, "seconds": String(UPnPConfig.commandBudgetSeconds)])))
         }
-        let result = SoapCall.run(on: glib, directory: directory, udn: udn, service: { $0[keyPath: service] },
-                                  action: action, outputs: outputs, seconds: seconds)
+        let result = SoapCall.run(
+            on: glib, directory: directory, udn: udn, service: { $0[keyPath: service] },
+            action: action, outputs: outputs, seconds: seconds)
         switch result {
         case let .success(values): return .success(values)
         case let .failure(.timeout(seconds)):
-            return .failure(CastFailure(host.tr("{renderer} did not answer {action} within {seconds} s; is it still on and reachable? (`oton ctl cast list`)",
-                                                ["renderer": name, "action": actionName, "seconds": String(seconds)])))
+            return .failure(
+                CastFailure(
+                    host.tr(
+                        "{renderer} did not answer {action} within {seconds} s; is it still on and reachable? (`oton ctl cast list`)",
+                        ["renderer": name, "action": actionName, "seconds": String(seconds)])))
         case let .failure(.fault(code, description)):
-            return .failure(CastFailure(host.tr("{renderer} refused {action}: UPnP error {code} ({description})",
-                                                ["renderer": name, "action": actionName, "code": String(code), "description": description])))
+            return .failure(
+                CastFailure(
+                    host.tr(
+                        "{renderer} refused {action}: UPnP error {code} ({description})",
+                        ["renderer": name, "action": actionName, "code": String(code), "description": description])))
         case let .failure(.failed(reason)):
-            return .failure(CastFailure(host.tr("{renderer} could not be reached for {action}: {reason}",
-                                                ["renderer": name, "action": actionName, "reason": reason])))
+            return .failure(
+                CastFailure(
+                    host.tr(
+                        "{renderer} could not be reached for {action}: {reason}",
+                        ["renderer": name, "action": actionName, "reason": reason])))
         case .failure(.gone):
-            return .failure(CastFailure(host.tr("{renderer} has left the network or has no service for {action}; `oton ctl cast list` shows the renderers found",
-                                                ["renderer": name, "action": actionName]), isMissingService: true))
+            return .failure(
+                CastFailure(
+                    host.tr(
+                        "{renderer} has left the network or has no service for {action}; `oton ctl cast list` shows the renderers found",
+                        ["renderer": name, "action": actionName]), isMissingService: true))
         }
     }
 }

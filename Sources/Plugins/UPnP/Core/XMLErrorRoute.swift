@@ -16,10 +16,11 @@ final class XMLErrorRoute: @unchecked Sendable {
     /// Called on the GLib thread, where GUPnP parses descriptions and SOAP replies.
     func install(log: @escaping @Sendable (String) -> Void) {
         lock.withLock { self.log = log }
-        oton_upnp_route_xml_errors({ _, error in
-            guard let text = oton_upnp_xml_error_message(error) else { return }
-            XMLErrorRoute.shared.report(String(cString: text))
-        }, nil)
+        oton_upnp_route_xml_errors(
+            { _, error in
+                guard let text = oton_upnp_xml_error_message(error) else { return }
+                XMLErrorRoute.shared.report(String(cString: text))
+            }, nil)
     }
 
     func uninstall() {

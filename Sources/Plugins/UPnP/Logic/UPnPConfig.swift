@@ -19,11 +19,12 @@ public struct UPnPConfig: Sendable, Equatable {
         var config = UPnPConfig()
         let interfaceExpected = "an interface name such as \"eth0\" (1 to 15 letters, digits, '.', '-' or '_')"
         if let name = try reader.string("interface", nonEmpty: true, maxCount: 15, expected: interfaceExpected) {
-            guard name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0" ... "9").contains($0) || ".-_".unicodeScalars.contains($0)) })
+            guard
+                name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-_".unicodeScalars.contains($0)) })
             else { throw reader.error("interface", "must be \(interfaceExpected), not \"\(PeerText.clean(name, limit: 32))\"") }
             config.interface = name
         }
-        if let seconds = try reader.integer("timeout_seconds", in: 1 ... commandBudgetSeconds) {
+        if let seconds = try reader.integer("timeout_seconds", in: 1...commandBudgetSeconds) {
             config.timeoutSeconds = seconds
         }
         return config

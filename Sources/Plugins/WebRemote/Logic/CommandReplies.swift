@@ -22,7 +22,8 @@ public enum CommandReplies {
     /// `oton ctl status` (or `seek`, `live`): data {"behind_live_ms", "timeshift_held_ms"}; nil without timeshift.
     public static func timeshift(_ replyJSON: String) -> RemoteState.Timeshift? {
         guard let data = object(replyJSON)?["data"], let behind = data["behind_live_ms"]?.numberValue,
-              let held = data["timeshift_held_ms"]?.numberValue else { return nil }
+            let held = data["timeshift_held_ms"]?.numberValue
+        else { return nil }
         return RemoteState.Timeshift(behindMilliseconds: Int(behind), heldMilliseconds: Int(held))
     }
 
@@ -36,15 +37,18 @@ public enum CommandReplies {
     /// without a title and jingles are left out, as the page lists songs heard.
     public static func history(_ replyJSON: String) -> [RemoteState.HistoryEntry] {
         guard let text = object(replyJSON)?["text"]?.stringValue,
-              let rows = (try? JSONValue.parse(Data(text.utf8), maxBytes: maximumReplyBytes))?.arrayValue else { return [] }
+            let rows = (try? JSONValue.parse(Data(text.utf8), maxBytes: maximumReplyBytes))?.arrayValue
+        else { return [] }
         return rows.compactMap { row in
             guard let title = row["title"]?.stringValue, !title.isEmpty,
-                  row["jingle"]?.boolValue != true,
-                  let started = row["started_at"]?.stringValue,
-                  let date = TimeText.date(iso8601: started) else { return nil }
-            return RemoteState.HistoryEntry(title: title, artist: row["artist"]?.stringValue ?? "",
-                                            station: row["station"]?.stringValue ?? "",
-                                            wallMilliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
+                row["jingle"]?.boolValue != true,
+                let started = row["started_at"]?.stringValue,
+                let date = TimeText.date(iso8601: started)
+            else { return nil }
+            return RemoteState.HistoryEntry(
+                title: title, artist: row["artist"]?.stringValue ?? "",
+                station: row["station"]?.stringValue ?? "",
+                wallMilliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
         }
     }
 

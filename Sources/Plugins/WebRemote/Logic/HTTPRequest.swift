@@ -26,8 +26,10 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Builds the request from the head's parts in the order they came. The rules libmicrohttpd
     /// leaves to us: one Host, one token header and one Content-Length (a second could make two
     /// readers see two requests), no chunked uploads, and a Content-Length within `maximumBodyBytes`.
-    public static func assemble(method: String, path: String, headers: [(String, String)], query: [(String, String)],
-                                maximumBodyBytes: Int) throws(Refusal) -> HTTPRequest {
+    public static func assemble(
+        method: String, path: String, headers: [(String, String)], query: [(String, String)],
+        maximumBodyBytes: Int
+    ) throws(Refusal) -> HTTPRequest {
         var named: [String: String] = [:]
         for (name, value) in headers {
             let key = name.lowercased()

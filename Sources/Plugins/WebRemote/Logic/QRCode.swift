@@ -35,6 +35,6 @@ public struct QRCode: Sendable, Equatable {
         // libqrencode gives one byte per module; its lowest bit is set for a dark one.
         let data = UnsafeBufferPointer(start: symbol.pointee.data, count: width * width)
         version = Int(symbol.pointee.version)
-        modules = (0 ..< width).map { y in (0 ..< width).map { x in data[y * width + x] & 1 == 1 } }
+        modules = (0..<width).map { y in (0..<width).map { x in data[y * width + x] & 1 == 1 } }
     }
 }

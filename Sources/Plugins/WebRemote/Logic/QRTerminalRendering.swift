@@ -6,13 +6,13 @@ public enum QRTerminalRendering {
         let size = code.size + 2 * quietZone
         func light(_ x: Int, _ y: Int) -> Bool {
             let qx = x - quietZone, qy = y - quietZone
-            guard (0 ..< code.size).contains(qx), (0 ..< code.size).contains(qy) else { return true }
+            guard (0..<code.size).contains(qx), (0..<code.size).contains(qy) else { return true }
             return !code.modules[qy][qx]
         }
         var lines: [String] = []
         for y in stride(from: 0, to: size, by: 2) {
             var line = ""
-            for x in 0 ..< size {
+            for x in 0..<size {
                 let top = light(x, y), bottom = y + 1 < size ? light(x, y + 1) : false
                 switch (top, bottom) {
                 case (true, true): line += "█"

@@ -29,7 +29,8 @@ public enum RemoteAction: Sendable, Equatable {
 
     public static func parse(_ body: [UInt8]) throws(Invalid) -> RemoteAction {
         guard let object = (try? JSONParser(maxBytes: body.count).parse(Data(body)))?.objectValue,
-              let name = object["action"]?.stringValue else {
+            let name = object["action"]?.stringValue
+        else {
             throw Invalid(description: "send a JSON object such as {\"action\": \"play-pause\"}")
         }
         switch name {
@@ -73,8 +74,9 @@ public enum RemoteAction: Sendable, Equatable {
     /// Only what the page offers reaches the sleep command: whole minutes, after-track, cancel.
     static func sleepArgument(_ value: String) -> String? {
         if value == "after-track" || value == "cancel" { return value }
-        guard value.hasSuffix("m"), let minutes = Int(value.dropLast()), (1 ... 1440).contains(minutes),
-              value.dropLast().allSatisfy(\.isASCII) else { return nil }
+        guard value.hasSuffix("m"), let minutes = Int(value.dropLast()), (1...1440).contains(minutes),
+            value.dropLast().allSatisfy(\.isASCII)
+        else { return nil }
         return "\(minutes)m"
     }
 }

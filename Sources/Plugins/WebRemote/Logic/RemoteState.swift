@@ -1,7 +1,7 @@
-import PluginAPI
-import OtonPluginKit
 import FoundationEssentials
 import OtonJSON
+import OtonPluginKit
+import PluginAPI
 
 /// What the page shows, built only from bus events (the plugin's view of the player). Pure: it
 /// takes event names and fields, and renders JSON for a given monotonic time. `version` grows on
@@ -168,8 +168,9 @@ public struct RemoteState: Sendable, Equatable {
         case "org.oton.sleep.set":
             let mode = fields[OTON_FIELD_MODE] ?? "duration"
             let seconds = fields[OTON_FIELD_SECONDS].flatMap(Int64.init)
-            sleep = Sleep(mode: mode, action: fields[OTON_FIELD_ACTION] ?? "stop",
-                          deadlineNanoseconds: seconds.map { monotonicNanoseconds + $0 * 1_000_000_000 })
+            sleep = Sleep(
+                mode: mode, action: fields[OTON_FIELD_ACTION] ?? "stop",
+                deadlineNanoseconds: seconds.map { monotonicNanoseconds + $0 * 1_000_000_000 })
         case "org.oton.sleep.cancelled", "org.oton.sleep.fired":
             sleep = nil
         case "org.oton.cast.state":
@@ -197,8 +198,10 @@ public struct RemoteState: Sendable, Equatable {
         if newSequence != sequence {
             sequence = newSequence
             if !isBreak, !title.isEmpty || !artist.isEmpty {
-                history.insert(HistoryEntry(title: title, artist: artist, station: station,
-                                            wallMilliseconds: wallMicroseconds / 1000), at: 0)
+                history.insert(
+                    HistoryEntry(
+                        title: title, artist: artist, station: station,
+                        wallMilliseconds: wallMicroseconds / 1000), at: 0)
                 if history.count > Self.historyLimit { history.removeLast(history.count - Self.historyLimit) }
             }
         }
@@ -222,9 +225,13 @@ public struct RemoteState: Sendable, Equatable {
             "break": .bool(isBreak),
             "sequence": .number(JSONNumber(sequence)),
             "volume": .number((volume * 1000).rounded() / 1000),
-            "history": .array(history.map {
-                ["title": .string($0.title), "artist": .string($0.artist), "station": .string($0.station), "time": .number(JSONNumber($0.wallMilliseconds))]
-            }),
+            "history": .array(
+                history.map {
+                    [
+                        "title": .string($0.title), "artist": .string($0.artist), "station": .string($0.station),
+                        "time": .number(JSONNumber($0.wallMilliseconds)),
+                    ]
+                }),
             "share": ["text": .string(shareText ?? ""), "links": .strings(shareLinks)],
             "stations": .array(stations.map { ["number": .int($0.number), "name": .string($0.name), "current": .bool($0.isCurrent)] }),
         ]

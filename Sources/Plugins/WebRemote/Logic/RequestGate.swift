@@ -1,4 +1,5 @@
 import OtonJSON
+
 /// Decides what a request may do, before anything is done: a Host header that names this remote
 /// (DNS rebinding: a page of evil.com whose name now resolves to 127.0.0.1 is same-origin with
 /// itself, so only the Host header tells), the token on every route, POST with the token in a
@@ -32,7 +33,9 @@ public struct RequestGate: Sendable {
 
     public func decide(_ request: HTTPRequest) -> Decision {
         guard isOwnHost(request[header: "host"]) else {
-            return .reject(status: 403, message: "the Host header must name this remote (127.0.0.1, localhost, ::1 or the address it listens on, with port \(listen.port))")
+            return .reject(
+                status: 403, message: "the Host header must name this remote (127.0.0.1, localhost, ::1 or the address it listens on, with port \(listen.port))"
+            )
         }
         let headerToken = request[header: Self.tokenHeader]
         let presented = headerToken ?? request.query["token"]
@@ -77,7 +80,7 @@ public struct RequestGate: Sendable {
     public static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let left = Array(a.utf8), right = Array(b.utf8)
         var difference = UInt8(left.count == right.count ? 0 : 1)
-        for index in 0 ..< max(left.count, right.count) {
+        for index in 0..<max(left.count, right.count) {
             let x = index < left.count ? left[index] : 0
             let y = index < right.count ? right[index] : 0
             difference |= x ^ y

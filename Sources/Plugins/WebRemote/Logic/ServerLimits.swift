@@ -29,8 +29,9 @@ public struct ServerLimits: Sendable, Equatable {
 
     /// The bounds on connections still sending their request head (the plugins' shared WaitingConnections).
     public var waiting: WaitingLimits {
-        WaitingLimits(maximumWaitingConnections: maximumWaitingConnections, maximumWaitingPerAddress: maximumWaitingPerAddress,
-                      requestSeconds: requestSeconds)
+        WaitingLimits(
+            maximumWaitingConnections: maximumWaitingConnections, maximumWaitingPerAddress: maximumWaitingPerAddress,
+            requestSeconds: requestSeconds)
     }
 
     /// An event client whose channel moved no byte for this long is disconnected.

@@ -20,13 +20,13 @@ public struct WebRemoteConfig: Sendable {
                 throw PluginConfigError(error.description)
             }
         }
-        if let number = try reader.integer("max_connections", in: 2 ... 1024) {
+        if let number = try reader.integer("max_connections", in: 2...1024) {
             config.limits.maximumConnections = number
             // Connections without the token keep to a quarter, so the token holder always finds a slot.
             config.limits.maximumWaitingConnections = min(config.limits.maximumWaitingConnections, max(1, number / 4))
             config.limits.maximumWaitingPerAddress = min(config.limits.maximumWaitingPerAddress, config.limits.maximumWaitingConnections)
         }
-        if let number = try reader.integer("max_event_clients", in: 1 ... 1024) {
+        if let number = try reader.integer("max_event_clients", in: 1...1024) {
             config.limits.maximumEventClients = number
         }
         return config

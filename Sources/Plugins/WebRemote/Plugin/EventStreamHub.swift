@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One event-channel client: whether an update waits for it, and the bytes of the event being sent.
@@ -9,7 +10,7 @@ import Glibc
 /// only on the connection's own libmicrohttpd thread (its content callback); `fd` never changes.
 final class EventStream: @unchecked Sendable {
     let fd: Int32
-    var hasUpdate = true // the first call sends the current state
+    var hasUpdate = true  // the first call sends the current state
     var outgoing: [UInt8] = []
 
     init(fd: Int32) { self.fd = fd }

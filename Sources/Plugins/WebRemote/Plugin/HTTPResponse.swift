@@ -14,7 +14,10 @@ struct HTTPResponse: Sendable {
         ("X-Content-Type-Options", "nosniff"),
         ("X-Frame-Options", "DENY"),
         ("Referrer-Policy", "no-referrer"),
-        ("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
+        (
+            "Content-Security-Policy",
+            "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+        ),
     ]
 
     static func bytes(status: Int, contentType: String, body: [UInt8]) -> HTTPResponse {
@@ -37,9 +40,11 @@ struct HTTPResponse: Sendable {
     /// Queues this response on a libmicrohttpd connection (it copies the body).
     func queue(on connection: OpaquePointer) -> MHD_Result {
         var bytes = body
-        guard let response = bytes.withUnsafeMutableBytes({
-            MHD_create_response_from_buffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY)
-        }) else { return .NO }
+        guard
+            let response = bytes.withUnsafeMutableBytes({
+                MHD_create_response_from_buffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY)
+            })
+        else { return .NO }
         defer { MHD_destroy_response(response) }
         return Self.queue(response, status: status, contentType: contentType, on: connection)
     }
@@ -57,7 +62,7 @@ struct HTTPResponse: Sendable {
         if data.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
         if data.starts(with: Array("GIF8".utf8)) { return "image/gif" }
-        if data.count >= 12, data.starts(with: Array("RIFF".utf8)), Array(data[8 ..< 12]) == Array("WEBP".utf8) { return "image/webp" }
+        if data.count >= 12, data.starts(with: Array("RIFF".utf8)), Array(data[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
         return "application/octet-stream"
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The first non-loopback IPv4 address of this machine, for the URL a phone opens when the

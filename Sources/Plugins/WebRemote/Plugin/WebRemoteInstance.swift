@@ -37,7 +37,11 @@ final class WebRemoteInstance: @unchecked Sendable {
             self?.update { $0.addEarlierHistory(earlier) }
         }
         if config.listen.host == "0.0.0.0" {
-            host.log(OTON_LOG_WARNING, host.tr("web remote on http://0.0.0.0:{port}/: every network this machine is on can reach it (only the token keeps others out); listen on 127.0.0.1 unless a phone needs it", ["port": String(server.port)]))
+            host.log(
+                OTON_LOG_WARNING,
+                host.tr(
+                    "web remote on http://0.0.0.0:{port}/: every network this machine is on can reach it (only the token keeps others out); listen on 127.0.0.1 unless a phone needs it",
+                    ["port": String(server.port)]))
         } else {
             host.log(OTON_LOG_INFO, "web remote on http://\(config.listen.host):\(server.port)/ (the token is in `oton ctl web-remote url`)")
         }
@@ -56,12 +60,13 @@ final class WebRemoteInstance: @unchecked Sendable {
     private func apply(_ event: EventView.Snapshot) {
         let (changed, stationBefore, stationNow) = lock.withLock {
             let before = state.station
-            let changed = state.apply(name: event.name, fields: event.fields, monotonicNanoseconds: Self.monotonicNow(),
-                                      wallMicroseconds: event.wallMicroseconds)
+            let changed = state.apply(
+                name: event.name, fields: event.fields, monotonicNanoseconds: Self.monotonicNow(),
+                wallMicroseconds: event.wallMicroseconds)
             return (changed, before, state.station)
         }
         if changed { server?.stateChanged() }
-        if stationNow != stationBefore, server != nil { refreshStations() } // the list marks the current one
+        if stationNow != stationBefore, server != nil { refreshStations() }  // the list marks the current one
         // The levelling gain is the player's, not an event: asked again when playback (re)starts and per track.
         if server != nil, event.name == "track" || (event.name == "state" && event.fields[OTON_FIELD_STATE] == "playing") { refreshLevel() }
         if server != nil, event.name == "track" || event.name == "state" { refreshTimeshift("status") }
@@ -105,8 +110,10 @@ final class WebRemoteInstance: @unchecked Sendable {
     /// Runs a control command; `success` gets the reply JSON. A failure is shown on the page, or
     /// only logged (debug) when `quietly` (e.g. `history` without the history plugin).
     @discardableResult
-    private func runCommand(_ name: String, _ arguments: [String] = [], quietly: Bool = false,
-                            success: @escaping @Sendable (String) -> Void = { _ in }) -> oton_status {
+    private func runCommand(
+        _ name: String, _ arguments: [String] = [], quietly: Bool = false,
+        success: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> oton_status {
         let host = self.host
         return host.runCommand(name, arguments) { [weak self] ok, reply in
             if ok {
@@ -128,15 +135,21 @@ final class WebRemoteInstance: @unchecked Sendable {
             var reply = url
             if let code = try? QRCode(encoding: url) { reply += "\n\n" + QRTerminalRendering.render(code) }
             if !config.listen.isLoopback {
-                reply += "\n\n" + host.tr("Anyone on this network with this URL can control playback; `rm` the token file in {folder} and re-enable the plugin for a new one.",
-                                           ["folder": host.dataDirectory])
+                reply +=
+                    "\n\n"
+                    + host.tr(
+                        "Anyone on this network with this URL can control playback; `rm` the token file in {folder} and re-enable the plugin for a new one.",
+                        ["folder": host.dataDirectory])
             }
             return (true, reply)
         case "status":
-            var reply = host.tr("listening on {address}, {waiting} connections waiting for a request (at most {waitingMaximum}), {clients} event clients (at most {maximum}), {dropped} updates dropped for slow clients",
-                                ["address": "\(config.listen.host):\(server.port)", "waiting": String(server.waitingConnections),
-                                 "waitingMaximum": String(config.limits.maximumWaitingConnections), "clients": String(server.eventClients),
-                                 "maximum": String(config.limits.maximumEventClients), "dropped": String(server.droppedUpdates)])
+            var reply = host.tr(
+                "listening on {address}, {waiting} connections waiting for a request (at most {waitingMaximum}), {clients} event clients (at most {maximum}), {dropped} updates dropped for slow clients",
+                [
+                    "address": "\(config.listen.host):\(server.port)", "waiting": String(server.waitingConnections),
+                    "waitingMaximum": String(config.limits.maximumWaitingConnections), "clients": String(server.eventClients),
+                    "maximum": String(config.limits.maximumEventClients), "dropped": String(server.droppedUpdates),
+                ])
             if config.listen.host == "0.0.0.0" {
                 reply = host.tr("warning: every network this machine is on can reach the web remote (only the token keeps others out)") + "\n" + reply
             }
@@ -190,7 +203,7 @@ extension WebRemoteInstance: WebServerDelegate {
         case .state:
             return HTTPResponse.json(status: 200, currentState().json)
         case .events:
-            return HTTPResponse.text(status: 500, "the event channel is the server's") // WebServer opens it itself
+            return HTTPResponse.text(status: 500, "the event channel is the server's")  // WebServer opens it itself
         case .artwork:
             return artwork()
         case .action:

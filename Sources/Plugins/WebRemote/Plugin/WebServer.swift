@@ -1,11 +1,12 @@
 import CMicroHTTPD
 import Foundation
 import OtonJSON
+import OtonPluginKit
 import Synchronization
 import WebRemoteLogic
-import OtonPluginKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the server asks of the plugin, on the connections' own threads.
@@ -61,10 +62,13 @@ final class WebServer: @unchecked Sendable {
         guard inet_pton(AF_INET, address.host, &socketAddress.sin_addr) == 1 else {
             throw Failure(description: "config.listen: \(address.host) is not an IPv4 address")
         }
-        let context = Unmanaged.passUnretained(self).toOpaque() // stop() ends the daemon before self can go
+        let context = Unmanaged.passUnretained(self).toOpaque()  // stop() ends the daemon before self can go
         errno = 0
-        guard let daemon = oton_mhd_start_threaded(&socketAddress, UInt32(limits.maximumConnections), UInt32(limits.requestSeconds),
-                                                   limits.connectionMemoryBytes, 512 * 1024, Self.notify, context, Self.handler, context) else {
+        guard
+            let daemon = oton_mhd_start_threaded(
+                &socketAddress, UInt32(limits.maximumConnections), UInt32(limits.requestSeconds),
+                limits.connectionMemoryBytes, 512 * 1024, Self.notify, context, Self.handler, context)
+        else {
             let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd could not start"
             throw Failure(description: "cannot listen on \(address): \(reason); pick another \"listen\" port in plugins.json")
         }
@@ -149,11 +153,12 @@ final class WebServer: @unchecked Sendable {
 
     private static let handler: MHD_AccessHandlerCallback = { context, connection, url, method, _, uploadData, uploadSize, requestContext in
         guard let context, let connection, let requestContext, let uploadSize,
-              let raw = oton_mhd_socket_context(connection) else { return .NO }
+            let raw = oton_mhd_socket_context(connection)
+        else { return .NO }
         let server = Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue()
         let client = Unmanaged<ClientConnection>.fromOpaque(raw).takeUnretainedValue()
         if requestContext.pointee == nil {
-            requestContext.pointee = raw // marks the head as seen; the connection record holds the rest
+            requestContext.pointee = raw  // marks the head as seen; the connection record holds the rest
             server.headArrived(client)
             return server.judge(connection, client, method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "")
         }
@@ -174,8 +179,9 @@ final class WebServer: @unchecked Sendable {
     private func judge(_ connection: OpaquePointer, _ client: ClientConnection, method: String, path: String) -> MHD_Result {
         let request: HTTPRequest
         do {
-            request = try HTTPRequest.assemble(method: method, path: path, headers: Self.values(connection, .HEADER_KIND),
-                                               query: Self.values(connection, .GET_ARGUMENT_KIND), maximumBodyBytes: limits.maximumBodyBytes)
+            request = try HTTPRequest.assemble(
+                method: method, path: path, headers: Self.values(connection, .HEADER_KIND),
+                query: Self.values(connection, .GET_ARGUMENT_KIND), maximumBodyBytes: limits.maximumBodyBytes)
         } catch {
             return HTTPResponse.text(status: error.status, error.message).queue(on: connection)
         }
@@ -200,12 +206,14 @@ final class WebServer: @unchecked Sendable {
         }
         let collected = Collected()
         withExtendedLifetime(collected) {
-            _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
-                guard let context, let key else { return .YES }
-                let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
-                collected.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
-                return .YES
-            }, Unmanaged.passUnretained(collected).toOpaque())
+            _ = MHD_get_connection_values(
+                connection, kind,
+                { context, _, key, value in
+                    guard let context, let key else { return .YES }
+                    let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
+                    collected.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+                    return .YES
+                }, Unmanaged.passUnretained(collected).toOpaque())
         }
         return collected.pairs
     }
@@ -255,7 +263,7 @@ final class WebServer: @unchecked Sendable {
             case .heartbeat:
                 stream.outgoing = Array(": ping\n\n".utf8)
             case .stop:
-                return -2 // MHD_CONTENT_READER_END_WITH_ERROR: the connection closes
+                return -2  // MHD_CONTENT_READER_END_WITH_ERROR: the connection closes
             }
         }
         let count = min(maximum, stream.outgoing.count)
