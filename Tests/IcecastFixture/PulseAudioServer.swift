@@ -119,6 +119,17 @@ public struct HeardSound: Sendable {
         return (sum / Double(range.count)).squareRoot() / 32768
     }
 
+    /// The level of a steady sound over `range`: the median of its 100 ms windows' RMS. A loaded
+    /// machine's sound server can drop a stretch (an underrun records silence), which pulls a plain
+    /// RMS down by tenths of a decibel; the median keeps to what was played while most of it was heard.
+    public func steadyLevel(_ range: Range<Int>) -> Double {
+        let range = range.clamped(to: samples.indices)
+        let window = Self.samples(0.1)
+        let levels = stride(from: range.lowerBound, through: range.upperBound - window, by: window).map { rms($0..<$0 + window) }.sorted()
+        guard !levels.isEmpty else { return rms(range) }
+        return levels.count % 2 == 1 ? levels[levels.count / 2] : (levels[levels.count / 2 - 1] + levels[levels.count / 2]) / 2
+    }
+
     /// The largest magnitude in `range`, as a fraction of full scale.
     public func peak(_ range: Range<Int>) -> Double {
         let range = range.clamped(to: samples.indices)

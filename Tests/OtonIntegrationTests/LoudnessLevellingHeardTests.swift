@@ -169,7 +169,7 @@ private struct Lab {
     func levelAfterPlaying(_ client: Control, station: String, seconds: Double) throws -> Double {
         let start = try waitUntilPlaying(client, station: station)
         let heard = try recorded(from: start, seconds: seconds)
-        return heard.rms(heard.samples.count - HeardSound.samples(2)..<heard.samples.count)
+        return heard.steadyLevel(heard.samples.count - HeardSound.samples(2)..<heard.samples.count)
     }
 
     /// The level of the first second of sound after the silence a switch makes (the switch was

@@ -30,11 +30,12 @@ struct SinkRecording {
         return HeardSound(samples: Array(heard.samples[start..<end]))
     }
 
-    /// The level (RMS) of `seconds` recorded from now on, after `settle` seconds (what was asked
+    /// The level of `seconds` recorded from now on (``HeardSound/steadyLevel(_:)``: what a steady tone
+    /// was played at, though the sound server dropped a stretch), after `settle` seconds (what was asked
     /// before reaches the sink through its buffer first).
     func levelFromNow(settle: Double = 1, seconds: Double = 2) throws -> Double {
         let heard = try recorded(from: HeardSound.count(in: file), seconds: settle + seconds)
-        return heard.rms(HeardSound.samples(settle)..<heard.samples.count)
+        return heard.steadyLevel(HeardSound.samples(settle)..<heard.samples.count)
     }
 }
 
