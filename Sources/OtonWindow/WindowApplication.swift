@@ -11,13 +11,13 @@ public final class WindowApplication {
     public static let identifier = "org.oton.Oton"
     private let arguments: WindowArguments
     private let application: UnsafeMutablePointer<AdwApplication>
-    private var window: MainWindow?
-    private var link: PlayerLink?
-    private var playing = NowPlaying()
+    var window: MainWindow?
+    var link: PlayerLink?
+    var playing = NowPlaying()
     private var stations: [StationRow] = []
     private lazy var directory = DirectorySearch(config: arguments.config)
     private lazy var favourites = FavouritesEditor(config: arguments.config)
-    private lazy var alarms = AlarmEditor(config: arguments.config)
+    lazy var alarms = AlarmEditor(config: arguments.config)
     private var results: [DirectorySearch.Result] = []
     private var searchGeneration = 0
     /// The search result played last (`oton stations add --from-search N` adds it).
@@ -25,7 +25,7 @@ public final class WindowApplication {
     private var historyGeneration = 0
     /// Whether the player answers `history` (its history plugin runs); nil until asked.
     private var pluginHistory: Bool?
-    private var preferences: PreferencesWindow?
+    var preferences: PreferencesWindow?
     /// "Record this station": made when first used.
     private var stationRecorder: StationRecorder?
     private var showsRecording = false
@@ -336,50 +336,6 @@ public final class WindowApplication {
             let said = problem ?? reply?["text"]?.stringValue ?? ""
             MainThread.run { [weak self] in if !said.isEmpty { self?.window?.say(said) } }
         }
-    }
-
-    /// Preferences (Ctrl+,): built when first opened, its plugins asked of the player and its alarms of `oton alarm` each time.
-    private func openPreferences() {
-        guard let window else { return }
-        let shown =
-            preferences
-            ?? PreferencesWindow(
-                parent: window.window, addAlarm: { [unowned self] in addAlarm(when: $0, station: $1, days: $2) },
-                removeAlarm: { [unowned self] in removeAlarm($0) })
-        preferences = shown
-        shown.suggest(station: playing.station)
-        shown.present()
-        showAlarms()
-        link?.ask(["plugins"]) { reply, problem in
-            let rows = PluginRow.list(from: reply?["data"])
-            MainThread.run { [weak self] in
-                if let problem { self?.window?.say(problem) }
-                self?.preferences?.show(plugins: rows)
-            }
-        }
-    }
-
-    private func showAlarms() {
-        alarms.list { rows, problem in
-            MainThread.run { [weak self] in
-                guard let self else { return }
-                if let rows { preferences?.show(alarms: rows) } else if let problem { preferences?.say(problem) }
-            }
-        }
-    }
-
-    private func addAlarm(when: String, station: String, days: Set<Int>) {
-        alarms.add(when: when, station: station, days: days) { problem in MainThread.run { [weak self] in self?.alarmsChanged(problem) } }
-    }
-
-    private func removeAlarm(_ number: Int) {
-        alarms.remove(number) { problem in MainThread.run { [weak self] in self?.alarmsChanged(problem) } }
-    }
-
-    /// After `oton alarm add|remove`: its refusal said, the list read again.
-    private func alarmsChanged(_ problem: String?) {
-        if let problem { preferences?.say(problem) }
-        showAlarms()
     }
 
     private func showStations(_ list: [StationRow]) {

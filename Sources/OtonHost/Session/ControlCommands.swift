@@ -146,7 +146,7 @@ package struct ControlCommands: ControlHandler {
         return .success(tr("switching to {station}", ["station": station.name]), data: ["station": .string(station.name), "url": .string(station.url)])
     }
 
-    private func submit(_ request: PlayerRequest, _ text: String) -> ControlReply {
+    func submit(_ request: PlayerRequest, _ text: String) -> ControlReply {
         player.submit(request, from: "control")
         return .success(text)
     }
@@ -279,84 +279,6 @@ package struct ControlCommands: ControlHandler {
         }
         guard let level = levelStatus() else { return .failure(tr("loudness levelling is not available here (oton play levels)")) }
         return .success(level.text, data: level.data)
-    }
-
-    /// `effect [NAME [bypass on|off | preset PRESET | PARAMETER VALUE]]` (docs/effects.md): the chain
-    /// shown, or one effect changed live. A wrong name, parameter or value is refused and changes nothing.
-    private func effect(_ arguments: [String]) -> ControlReply {
-        let snapshot = player.snapshot
-        guard let name = arguments.first else { return effectList(snapshot) }
-        guard var settings = snapshot.effects.first(where: { $0.name == name }) else {
-            return .failure(EffectProblem.unknownEffect(name, known: snapshot.effects.map(\.name)).description)
-        }
-        guard arguments.count > 1 else { return effectList(snapshot, only: name) }
-        guard arguments.count == 3 else { return .failure(tr("usage: effect NAME bypass on|off | preset PRESET | PARAMETER VALUE")) }
-        let (word, value) = (arguments[1], arguments[2])
-        switch word.lowercased() {
-        case "bypass":
-            guard let on = ["on": true, "off": false, "true": true, "false": false][value.lowercased()] else {
-                return .failure(tr("usage: effect NAME bypass on|off"))
-            }
-            settings.bypass = on
-        case "preset":
-            guard settings.kind == .equalizer else { return .failure(tr("effect {name} has no presets (only the equalizer has)", ["name": name])) }
-            guard let preset = EffectSettings.equalizer(name: name, preset: value, bypass: settings.bypass) else {
-                return .failure(
-                    tr("\"{preset}\" is not a preset; use one of {presets}", ["preset": value, "presets": Equalizer.presetNames.joined(separator: ", ")]))
-            }
-            settings = preset
-        default:
-            guard let number = Double(value) else {
-                return .failure(tr("{parameter} {value}: the value must be a number", ["parameter": word, "value": value]))
-            }
-            switch EffectCatalogue.parameters(of: settings.kind) {
-            case let .failure(problem): return .failure(problem.description)
-            case let .success(parameters):
-                if let problem = EffectCatalogue.check(word, number, among: parameters, effect: name) { return .failure(problem.description) }
-            }
-            settings.parameters[word] = number
-            if settings.kind == .equalizer { settings.preset = nil }
-        }
-        player.submit(.setEffect(settings), from: "control")
-        player.settle()
-        return effectList(player.snapshot, only: name)
-    }
-
-    /// The chain (or one effect) as `ctl effect` shows it: "amp (lv2 …) on · gain -6".
-    private func effectList(_ snapshot: Player.Snapshot, only: String? = nil) -> ControlReply {
-        var lines: [String] = []
-        var list: [JSONValue] = []
-        for settings in snapshot.effects where only == nil || settings.name == only {
-            let reading = snapshot.effectReadings.first { $0.name == settings.name }
-            let kind =
-                switch settings.kind {
-                case .equalizer: "equalizer" + (settings.preset.map { " \($0)" } ?? "")
-                case let .lv2(uri): "lv2 \(uri)"
-                }
-            let values = settings.parameters.keys.sorted { a, b in
-                let order = Equalizer.bandNames
-                return (order.firstIndex(of: a) ?? .max, a) < (order.firstIndex(of: b) ?? .max, b)
-            }
-            let shownValues = values.map { "\($0) \(EffectProblem.number(settings.parameters[$0]!))" }.joined(separator: ", ")
-            let state = settings.bypass ? tr("bypassed") : (reading?.unusable == true ? tr("not running (the stream's format does not fit it)") : tr("on"))
-            lines.append("\(settings.name)  \(kind)  \(state)" + (shownValues.isEmpty ? "" : "  · " + shownValues))
-            var entry: [String: JSONValue] = [
-                "name": .string(settings.name), "bypass": .bool(settings.bypass),
-                "parameters": .object(settings.parameters.mapValues(JSONValue.number)),
-            ]
-            switch settings.kind {
-            case .equalizer: entry["equalizer"] = settings.preset.map(JSONValue.string) ?? .null
-            case let .lv2(uri): entry["lv2"] = .string(uri)
-            }
-            if let reading { entry["running"] = .bool(!reading.unusable) }
-            list.append(.object(entry))
-        }
-        for reading in snapshot.effectReadings where reading.overran && (only == nil || reading.name == only) {
-            lines.append(tr("{name}  plugin filter  bypassed: it overran its time budget", ["name": reading.name]))
-            list.append(["name": .string(reading.name), "filter": true, "bypass": true, "overran": true])
-        }
-        if lines.isEmpty { return .success(tr("no effects (plugins.json's \"effects\" lists none; docs/effects.md)"), data: ["effects": .array([])]) }
-        return .success(lines.joined(separator: "\n"), data: ["effects": .array(list)])
     }
 
     /// Levelling as the status says it: "level +3.5 dB (−21.5 LUFS)", "level off"; nil when not configured.
