@@ -46,10 +46,20 @@ def walk(node, depth=0):
             yield from walk(child, depth + 1)
 
 
+def whole_text(text):
+    """A text's characters, read again when it changed while being read: its length and its characters
+    are two calls, and a label that changed between them gave the new text cut at the old length."""
+    for _ in range(10):
+        count = text.characterCount
+        value = text.getText(0, count)
+        if text.characterCount == count and len(value) == count:
+            break
+    return value
+
+
 def text_of(node):
     try:
-        text = node.queryText()
-        return text.getText(0, text.characterCount)
+        return whole_text(node.queryText())
     except NotImplementedError:
         return node.name
 
@@ -110,8 +120,7 @@ def main(words):
         text = None
         for inner, _ in walk(node):  # a search entry's text is its inner GtkText's
             try:
-                content = inner.queryText()
-                text = content.getText(0, content.characterCount)
+                text = whole_text(inner.queryText())
                 break
             except NotImplementedError:
                 continue
