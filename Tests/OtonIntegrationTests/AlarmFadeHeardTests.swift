@@ -46,7 +46,10 @@ final class AlarmFadeHeardTests: XCTestCase {
         let plateau = heard.suffix(8).reduce(0, +) / 8
         // The lab's tone is a sine at 0.1 of full scale (RMS 0.0707); at --volume 40 that is 0.028.
         XCTAssertEqual(plateau, 0.4 * 0.1 / 2.0.squareRoot(), accuracy: 0.007, "it settles at the target volume: \(heard)")
-        XCTAssertLessThan(heard[0], plateau * 0.25, "it starts near silence: \(heard.prefix(4)) of \(plateau)")
+        // The fade starts when the first sound reaches the sink; on a loaded machine the sound server may
+        // play it a second later (its first window heard at 25 % of the plateau, seen once with ten tests at
+        // once), so the margins below are wide: without a fade the first window is the plateau, at 0 s.
+        XCTAssertLessThan(heard[0], plateau * 0.5, "it starts near silence: \(heard.prefix(4)) of \(plateau)")
         // Silence inside a window once the sound has begun (10 ms or more of zeros, which a sine,
         // however quiet, never has) is the sound server running dry on a loaded machine (an
         // underrun: a whole window of it seen once in CI with four tests at once, a quarter of one
@@ -65,7 +68,7 @@ final class AlarmFadeHeardTests: XCTestCase {
         }
         let reached = try XCTUnwrap(heard.firstIndex { $0 >= plateau * 0.9 }, "\(heard)")
         let seconds = Double(reached) * window
-        XCTAssertGreaterThan(seconds, 3, "over the 5 s fade, not at once: \(heard)")
+        XCTAssertGreaterThan(seconds, 2, "over the 5 s fade, not at once: \(heard)")
         XCTAssertLessThan(seconds, 12, "the fade ends: \(heard)")
         print("[measure] fade heard at the sound server: 90 % of the final level after \(seconds) s; levels \(heard.map { String(format: "%.3f", $0) })")
     }

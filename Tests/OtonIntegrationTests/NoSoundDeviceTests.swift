@@ -50,14 +50,17 @@ final class NamedAudioSinkTests: XCTestCase {
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "playing" }, "playing")
-        // Six seconds of playing: no state change at all (the old flips came four times a second).
+        // Six seconds of playing: no flips (the old ones came four times a second, 24 in six seconds). A
+        // loaded machine may starve the test's encoder once: one stretch of buffering (a state event per
+        // percent) and back is the stream's own gap, not a flip.
         events.setTimeout(seconds: 1)
-        var changes: [String] = []
+        var states: [String] = []
         let end = Date().addingTimeInterval(6)
         while Date() < end {
-            if let event = events.nextEvent(), event.kind == "state" { changes.append(event.fields["state"] ?? "?") }
+            if let event = events.nextEvent(), event.kind == "state" { states.append(event.fields["state"] ?? "?") }
         }
-        XCTAssertLessThanOrEqual(changes.count, 1, "state changes while playing into a fakesink: \(changes)")
-        XCTAssertTrue(try oton.ctl(["status"]).stdout.hasPrefix("playing"))
+        let changes = states.enumerated().filter { $0.offset == 0 || states[$0.offset - 1] != $0.element }.map(\.element)
+        XCTAssertLessThanOrEqual(changes.count, 2, "state changes while playing into a fakesink: \(states)")
+        try await pollUntilTrue(timeout: 30, interval: 0.5, "playing again") { try oton.ctl(["status"]).stdout.hasPrefix("playing") }
     }
 }
