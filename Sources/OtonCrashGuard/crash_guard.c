@@ -5,10 +5,12 @@
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static _Thread_local const char *current_prefix;
@@ -101,6 +103,93 @@ static pid_t other_child(pid_t process, pid_t thread, pid_t self) {
     return 0;
 }
 
+/* The fields of /proc/PID/stat after the command's closing parenthesis, by index (0: the state,
+ * 1: the parent, 2: the process group, 3: the session, 19: the start time in ticks since boot). */
+enum { STAT_PARENT = 1, STAT_GROUP = 2, STAT_SESSION = 3, STAT_START = 19, STAT_FIELDS = 20 };
+
+/* Reads /proc/<pid>/stat (pid 0: "self"): its command name into `name` (at most 15 characters, as the
+ * kernel keeps it) and the first STAT_FIELDS numbers after it into `fields`. 0 when it could not. */
+static int read_stat(pid_t pid, char name[16], unsigned long long fields[STAT_FIELDS]) {
+    char path[48], text[512], *cursor = path, *end, *last_paren = NULL;
+    ssize_t length;
+    int fd, index, count = 0;
+    memcpy(cursor, "/proc/", 6); cursor += 6;
+    if (pid == 0) { memcpy(cursor, "self", 4); cursor += 4; } else append_number(&cursor, pid);
+    memcpy(cursor, "/stat", 6);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    length = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (length <= 0) return 0;
+    text[length] = 0;
+    for (end = text; *end; end++) if (*end == ')') last_paren = end;  /* the last one: a name may hold ')' */
+    {
+        char *open_paren = memchr(text, '(', (size_t)length);
+        if (open_paren == NULL || last_paren == NULL || last_paren < open_paren) return 0;
+        index = (int)(last_paren - open_paren - 1);
+        if (index > 15) index = 15;
+        memcpy(name, open_paren + 1, (size_t)index);
+        name[index] = 0;
+    }
+    cursor = last_paren + 2;
+    if (*cursor) cursor += 2;  /* the state letter and its space */
+    fields[0] = 0;
+    for (count = 1; count < STAT_FIELDS && *cursor; count++) {
+        unsigned long long value = 0;
+        int negative = *cursor == '-';
+        if (negative) cursor++;
+        while (*cursor >= '0' && *cursor <= '9') value = value * 10 + (unsigned long long)(*cursor++ - '0');
+        fields[count] = negative ? 0 : value;
+        while (*cursor == ' ') cursor++;
+    }
+    return count == STAT_FIELDS;
+}
+
+struct oton_dirent64 {
+    unsigned long long d_ino;
+    long long d_off;
+    unsigned short d_reclen;
+    unsigned char d_type;
+    char d_name[];
+};
+
+/* A swift-backtrace the crashed process started that the guardian did not see while it was still the
+ * crashed process's child: the crashed process died first (under load the guardian may not run in
+ * between), so it was handed to a subreaper or to init. Found by its name, the process group and the
+ * session it shares with the guardian (both inherited from the crashed process) and a start no earlier
+ * than the guardian's (it was started after the guardian was forked). 0 when there is none. */
+static pid_t orphaned_backtracer(pid_t crashed) {
+    char name[16], buffer[4096];
+    unsigned long long own[STAT_FIELDS], other[STAT_FIELDS];
+    pid_t found = 0;
+    long length;
+    int fd;
+    if (!read_stat(0, name, own)) return 0;
+    fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    while (found == 0 && (length = syscall(SYS_getdents64, fd, buffer, sizeof buffer)) > 0) {
+        long offset = 0;
+        while (offset < length && found == 0) {
+            struct oton_dirent64 *entry = (struct oton_dirent64 *)(buffer + offset);
+            pid_t pid = 0;
+            const char *digit = entry->d_name;
+            offset += entry->d_reclen;
+            while (*digit >= '0' && *digit <= '9') pid = pid * 10 + (*digit++ - '0');
+            if (*digit != 0 || pid <= 0 || pid == crashed) continue;
+            if (!read_stat(pid, name, other) || strcmp(name, "swift-backtrace") != 0) continue;
+            if (other[STAT_PARENT] == (unsigned long long)crashed) continue;  /* not orphaned yet */
+            if (other[STAT_GROUP] == own[STAT_GROUP] && other[STAT_SESSION] == own[STAT_SESSION] && other[STAT_START] >= own[STAT_START]) found = pid;
+        }
+    }
+    close(fd);
+    return found;
+}
+
+/* For the tests only: the guardian's first look is this late (OTON_CRASH_GUARD_TEST_DELAY_MS, read at
+ * install), so that the crashed process can die before it and the orphan's search is what finds the
+ * backtracer (the race a loaded machine ran into). */
+static long guardian_delay_ms;
+
 static void guard_backtracer(pid_t crashed, pid_t thread) {
     pid_t self = (pid_t)syscall(SYS_getpid);
     int crashed_fd, tracer_fd = -1;
@@ -108,6 +197,10 @@ static void guard_backtracer(pid_t crashed, pid_t thread) {
     syscall(SYS_close_range, 0U, ~0U, 0U);
     crashed_fd = pidfd_of(crashed);
     if (crashed_fd < 0) _exit(0);
+    if (guardian_delay_ms > 0) {
+        struct timespec delay = {guardian_delay_ms / 1000, (guardian_delay_ms % 1000) * 1000000L};
+        nanosleep(&delay, NULL);
+    }
     for (;;) {
         struct pollfd ended = {crashed_fd, POLLIN, 0};
         int gone = poll(&ended, 1, GUARDIAN_LOOK_MS) > 0;
@@ -132,6 +225,11 @@ static void guard_backtracer(pid_t crashed, pid_t thread) {
             }
         }
         if (gone) break;
+    }
+    if (tracer_fd < 0) {
+        /* Gone before the guardian saw its backtracer: one may be waiting on its socket all the same. */
+        pid_t orphan = orphaned_backtracer(crashed);
+        if (orphan > 0) tracer_fd = pidfd_of(orphan);
     }
     if (tracer_fd >= 0) {
         struct pollfd done = {tracer_fd, POLLIN, 0};
@@ -191,6 +289,11 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
 void oton_crash_guard_install(void) {
     size_t index;
     if (__atomic_exchange_n(&installed, 1, __ATOMIC_SEQ_CST)) return;
+    {
+        const char *delay = getenv("OTON_CRASH_GUARD_TEST_DELAY_MS");
+        guardian_delay_ms = delay != NULL ? strtol(delay, NULL, 10) : 0;
+        if (guardian_delay_ms < 0 || guardian_delay_ms > 10000) guardian_delay_ms = 0;
+    }
     for (index = 0; index < FATAL_COUNT; index++) {
         struct sigaction action;
         memset(&action, 0, sizeof action);

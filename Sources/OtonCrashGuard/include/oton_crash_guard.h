@@ -15,7 +15,11 @@
  * process ends before it (the backtracer inherits its own end of the runtime's
  * memory-server socket and would wait on it for ever) or if it runs longer than
  * a minute (the runtime then says the backtrace failed and the process dies by
- * its signal). oton installs this at the start of main. Thread: any. */
+ * its signal). A backtracer whose crashed process died before the guardian's
+ * first look (it was handed to a subreaper or init) is found by its name, its
+ * process group and session and its start, and ended too. oton installs this at
+ * the start of main; OTON_CRASH_GUARD_TEST_DELAY_MS (tests only) makes the
+ * guardian's first look that late. Thread: any. */
 void oton_crash_guard_install(void);
 
 /* Marks the calling thread as running plugin code. `prefix` is the start of the
