@@ -50,9 +50,9 @@ final class NamedAudioSinkTests: XCTestCase {
         try events.write(["subscribe"])
         XCTAssertEqual(try events.nextObject()["ok"]?.boolValue, true)
         XCTAssertNotNil(events.waitForEvent("state") { $0["state"] == "playing" }, "playing")
-        // Six seconds of playing: no flips (the old ones came four times a second, 24 in six seconds). A
-        // loaded machine may starve the test's encoder once: one stretch of buffering (a state event per
-        // percent) and back is the stream's own gap, not a flip.
+        // Six seconds of playing: no flips (the old ones came four times a second: about 50 changes in six
+        // seconds). A loaded machine may starve the test's encoder: a stretch of buffering (a state event per
+        // percent) and back is the stream's own gap, not a flip; two such were seen with ten tests at once.
         events.setTimeout(seconds: 1)
         var states: [String] = []
         let end = Date().addingTimeInterval(6)
@@ -60,7 +60,7 @@ final class NamedAudioSinkTests: XCTestCase {
             if let event = events.nextEvent(), event.kind == "state" { states.append(event.fields["state"] ?? "?") }
         }
         let changes = states.enumerated().filter { $0.offset == 0 || states[$0.offset - 1] != $0.element }.map(\.element)
-        XCTAssertLessThanOrEqual(changes.count, 2, "state changes while playing into a fakesink: \(states)")
+        XCTAssertLessThanOrEqual(changes.count, 6, "state changes while playing into a fakesink: \(states)")
         try await pollUntilTrue(timeout: 30, interval: 0.5, "playing again") { try oton.ctl(["status"]).stdout.hasPrefix("playing") }
     }
 }
