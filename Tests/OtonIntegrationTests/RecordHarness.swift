@@ -29,8 +29,16 @@ final class RecordHarness: @unchecked Sendable {
         process.standardError = stderrPipe
         process.standardInput = FileHandle.nullDevice
         let output = self.output
-        stdoutPipe.fileHandleForReading.readabilityHandler = { output.append(stdout: $0.availableData) }
-        stderrPipe.fileHandleForReading.readabilityHandler = { output.append(stderr: $0.availableData) }
+        stdoutPipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            output.append(stdout: data)
+        }
+        stderrPipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            output.append(stderr: data)
+        }
         let process = self.process
         testCase.addTeardownBlock { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
     }
@@ -70,13 +78,18 @@ final class RecordHarness: @unchecked Sendable {
     func stop() -> Int32 {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
+        output.waitForBothEnds(timeout: 10)
         return process.terminationStatus
     }
 
+    /// The exit code once oton has ended and its stdout and stderr have been read to their ends (the
+    /// last lines arrive on another thread: an exit seen first once gave an empty stderr), or nil.
     func waitForExit(timeout: TimeInterval) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(50_000) }
-        return process.isRunning ? nil : process.terminationStatus
+        if process.isRunning { return nil }
+        output.waitForBothEnds(timeout: 10)
+        return process.terminationStatus
     }
 
     /// Every regular file under the output folder, relative to it.
@@ -140,8 +153,22 @@ private final class OutputBuffer: @unchecked Sendable {
     private let lock = NSLock()
     private var out = Data()
     private var err = Data()
-    func append(stdout data: Data) { lock.lock(); out.append(data); lock.unlock() }
-    func append(stderr data: Data) { lock.lock(); err.append(data); lock.unlock() }
+    private var outEnded = false
+    private var errEnded = false
+    /// Empty data is the end of that pipe.
+    func append(stdout data: Data) { lock.lock(); out.append(data); outEnded = outEnded || data.isEmpty; lock.unlock() }
+    func append(stderr data: Data) { lock.lock(); err.append(data); errEnded = errEnded || data.isEmpty; lock.unlock() }
+    /// Until both pipes reached their ends (a process oton started may hold them a while: bounded).
+    func waitForBothEnds(timeout: TimeInterval) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            lock.lock()
+            let done = outEnded && errEnded
+            lock.unlock()
+            if done { return }
+            usleep(20_000)
+        }
+    }
     var stdout: String { lock.lock(); defer { lock.unlock() }; return String(decoding: out, as: UTF8.self) }
     var stderr: String { lock.lock(); defer { lock.unlock() }; return String(decoding: err, as: UTF8.self) }
 }
