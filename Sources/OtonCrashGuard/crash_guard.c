@@ -75,12 +75,24 @@ static void append_number(char **cursor, long value) {
     while (count > 0) *(*cursor)++ = digits[--count];
 }
 
+/* Reads a small /proc file into `text` (NUL-terminated, at most `size` - 1 bytes); its length, or 0. */
+static ssize_t read_proc_file(const char *path, char *text, size_t size) {
+    ssize_t length;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    length = read(fd, text, size - 1);
+    close(fd);
+    if (length <= 0) return 0;
+    text[length] = 0;
+    return length;
+}
+
 /* The first child of `thread` (in `process`) other than `self`, from /proc/PID/task/TID/children; 0 if none. */
 static pid_t other_child(pid_t process, pid_t thread, pid_t self) {
     char path[96], text[256], *cursor = path;
     const char *parts[] = {"/proc/", "/task/", "/children"};
     ssize_t length;
-    int fd, index;
+    int index;
     pid_t value = 0;
     memcpy(cursor, parts[0], 6); cursor += 6;
     append_number(&cursor, process);
@@ -88,12 +100,8 @@ static pid_t other_child(pid_t process, pid_t thread, pid_t self) {
     append_number(&cursor, thread);
     memcpy(cursor, parts[2], 10); cursor += 10;
     *cursor = 0;
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    length = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (length <= 0) return 0;
-    text[length] = 0;
+    length = read_proc_file(path, text, sizeof text);
+    if (length == 0) return 0;
     for (index = 0; index <= length; index++) {
         char c = text[index];
         if (c >= '0' && c <= '9') { value = value * 10 + (c - '0'); continue; }
@@ -107,21 +115,17 @@ static pid_t other_child(pid_t process, pid_t thread, pid_t self) {
  * 1: the parent, 2: the process group, 3: the session, 19: the start time in ticks since boot). */
 enum { STAT_PARENT = 1, STAT_GROUP = 2, STAT_SESSION = 3, STAT_START = 19, STAT_FIELDS = 20 };
 
-/* Reads /proc/<pid>/stat (pid 0: "self"): its command name into `name` (at most 15 characters, as the
+/* Reads /proc/<pid>/stat: its command name into `name` (at most 15 characters, as the
  * kernel keeps it) and the first STAT_FIELDS numbers after it into `fields`. 0 when it could not. */
 static int read_stat(pid_t pid, char name[16], unsigned long long fields[STAT_FIELDS]) {
     char path[48], text[512], *cursor = path, *end, *last_paren = NULL;
     ssize_t length;
-    int fd, index, count = 0;
+    int index, count = 0;
     memcpy(cursor, "/proc/", 6); cursor += 6;
-    if (pid == 0) { memcpy(cursor, "self", 4); cursor += 4; } else append_number(&cursor, pid);
+    append_number(&cursor, pid);
     memcpy(cursor, "/stat", 6);
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    length = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (length <= 0) return 0;
-    text[length] = 0;
+    length = read_proc_file(path, text, sizeof text);
+    if (length == 0) return 0;
     for (end = text; *end; end++) if (*end == ')') last_paren = end;  /* the last one: a name may hold ')' */
     {
         char *open_paren = memchr(text, '(', (size_t)length);
@@ -164,7 +168,7 @@ static pid_t orphaned_backtracer(pid_t crashed) {
     pid_t found = 0;
     long length;
     int fd;
-    if (!read_stat(0, name, own)) return 0;
+    if (!read_stat((pid_t)syscall(SYS_getpid), name, own)) return 0;
     fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return 0;
     while (found == 0 && (length = syscall(SYS_getdents64, fd, buffer, sizeof buffer)) > 0) {
