@@ -37,16 +37,23 @@ final class SleepDurationTests: XCTestCase {
 final class SleepTimerModelTests: XCTestCase {
     private let second: Int64 = 1_000_000_000
 
-    func testDurationFiresOnlyAtTheDeadlineThenFadesAndFinishes() {
+    /// The sound is gone at the time set (issue 54 §13: `sleep 30s` ended at 0:40): the fade ends at the deadline.
+    func testDurationFadesSoThatTheSoundEndsAtTheDeadlineThenFinishes() {
         var model = SleepTimerModel(settings: .init(fadeMilliseconds: 2000, action: .pause))
         model.volumeChanged(0.7)
-        XCTAssertEqual(model.set(seconds: 60, now: 0), [.arm(nanoseconds: 60 * second), .announceSet(seconds: 60, mode: "duration")])
+        XCTAssertEqual(model.set(seconds: 60, now: 0), [.arm(nanoseconds: 58 * second), .announceSet(seconds: 60, mode: "duration")])
         XCTAssertEqual(model.remainingSeconds(now: 30 * second), 30)
-        XCTAssertEqual(model.timerFired(now: 59 * second), [.arm(nanoseconds: second)], "an early wake re-arms")
-        XCTAssertEqual(model.timerFired(now: 60 * second), [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: 2000)])
+        XCTAssertEqual(model.timerFired(now: 57 * second), [.arm(nanoseconds: second)], "an early wake re-arms")
+        XCTAssertEqual(model.timerFired(now: 58 * second), [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: 2000)])
         model.volumeChanged(0.1)  // the fade's own volume events do not overwrite the volume to restore
         XCTAssertEqual(model.fadeFinished(), [.finish(.pause, restoreVolume: 0.7)])
         XCTAssertEqual(model.mode, .off)
+    }
+
+    func testATimerShorterThanTheFadeFadesOverAllOfIt() {
+        var model = SleepTimerModel(settings: .init(fadeMilliseconds: 10_000))
+        XCTAssertEqual(model.set(seconds: 4, now: 0), [.arm(nanoseconds: 0), .announceSet(seconds: 4, mode: "duration")])
+        XCTAssertEqual(model.timerFired(now: second), [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: 3000)], "what is left of it")
     }
 
     func testCancelBeforeExpiryAndDuringFade() {

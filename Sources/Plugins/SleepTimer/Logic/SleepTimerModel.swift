@@ -58,9 +58,19 @@ public struct SleepTimerModel: Sendable {
 
     public var isActive: Bool { mode != .off }
 
+    /// A timer of `seconds`: the sound is gone at the time set, so the fade starts that much earlier
+    /// (`sleep 30s` with a 10 s fade ends at 0:30, not 0:40; a timer shorter than the fade fades over all of it).
     public mutating func set(seconds: Int, now: Int64) -> [Effect] {
         mode = .duration(deadline: now + Int64(seconds) * 1_000_000_000, seconds: seconds)
-        return [.arm(nanoseconds: Int64(seconds) * 1_000_000_000), .announceSet(seconds: seconds, mode: "duration")]
+        return [
+            .arm(nanoseconds: Int64(seconds) * 1_000_000_000 - fadeNanoseconds(within: Int64(seconds) * 1_000_000_000)),
+            .announceSet(seconds: seconds, mode: "duration"),
+        ]
+    }
+
+    /// The fade, shortened to what is left when less is.
+    private func fadeNanoseconds(within left: Int64) -> Int64 {
+        max(0, min(Int64(settings.fadeMilliseconds) * 1_000_000, left))
     }
 
     public mutating func setAfterTrack() -> [Effect] {
@@ -86,9 +96,10 @@ public struct SleepTimerModel: Sendable {
 
     /// The armed timer went off (monotonic `now`).
     public mutating func timerFired(now: Int64) -> [Effect] {
-        guard case let .duration(deadline, _) = mode else { return [] }
-        guard now >= deadline else { return [.arm(nanoseconds: deadline - now)] }  // early wake: re-arm
-        return fire()
+        guard case let .duration(deadline, seconds) = mode else { return [] }
+        let fadeStart = deadline - fadeNanoseconds(within: Int64(seconds) * 1_000_000_000)
+        guard now >= fadeStart else { return [.arm(nanoseconds: fadeStart - now)] }  // early wake: re-arm
+        return fire(fadeMilliseconds: Int(fadeNanoseconds(within: max(0, deadline - now)) / 1_000_000))
     }
 
     /// A track event. The host numbers heard tracks: a new `sequence` if and only if the heard track
@@ -129,8 +140,8 @@ public struct SleepTimerModel: Sendable {
         return Int(max(0, (deadline - now + 999_999_999) / 1_000_000_000))
     }
 
-    private mutating func fire() -> [Effect] {
+    private mutating func fire(fadeMilliseconds: Int? = nil) -> [Effect] {
         mode = .fading
-        return [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: settings.fadeMilliseconds)]
+        return [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: fadeMilliseconds ?? settings.fadeMilliseconds)]
     }
 }
