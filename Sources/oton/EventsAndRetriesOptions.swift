@@ -7,6 +7,8 @@ struct EventsAndRetriesOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(tr("Write every bus event as one JSON line to FILE, or - for standard output")))
     var events: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Reconnect attempts after a failure (default: 3 for play, unlimited for play --headless and record)")))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(tr("Reconnect attempts after a failure before oton gives up (default: unlimited: it waits for the station to come back)")))
     var retries: Int?
 }

@@ -140,7 +140,10 @@ struct PlayCommand: ParsableCommand {
             playerOptions.effects = chain.effects
         }
         if alarm, !noControl, instance == nil || instance == "default" { takeOver() }
-        if let retries { playerOptions.reconnect.maxAttempts = max(retries, 0) }
+        if let retries {
+            // A limit for scripts: as many tries as asked, 2 s, 4 s, 6 s … apart; without one a listener's player never gives up.
+            if headless { playerOptions.reconnect.maxAttempts = max(retries, 0) } else { playerOptions.reconnect = .limited(retries) }
+        }
         if let audioSink {
             guard StreamPipeline.hasElement(audioSink) else {
                 Terminal.error(

@@ -157,7 +157,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             head = [
                 "… "
                     + (reconnect.max == nil
-                        ? tr("reconnecting in {seconds} s (attempt {attempt})", values)
+                        ? tr("waiting for the station (next try in {seconds} s)", values)
                         : tr("reconnecting in {seconds} s (attempt {attempt}/{max})", values))
             ]
         }

@@ -18,7 +18,9 @@ final class PlayerHarness: @unchecked Sendable {
     ) {
         events = EventCollector(bus: bus, id: "test.collector")
         var options = Player.Options(headless: headless)
-        if let retries { options.reconnect.maxAttempts = retries }
+        if let retries {
+            if headless { options.reconnect.maxAttempts = retries } else { options.reconnect = .limited(retries) }
+        }
         if let stallTimeout { options.stallTimeout = stallTimeout }
         options.timeshift = timeshift
         if let engine {

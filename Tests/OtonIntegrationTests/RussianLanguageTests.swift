@@ -105,12 +105,12 @@ final class RussianLanguageTests: XCTestCase {
         try terminal.type("+")
         try terminal.waitForScreen("the amplified volume") { status($0).contains("громкость 105% с усилением") }
 
-        // The source goes away: the countdown, the attempt and the reason, all in Russian.
+        // The source goes away: the player waits for it, counting down to the next try, with the reason, all in Russian.
         source.stop()
         rows = try terminal.waitForScreen("the reconnect countdown") {
-            status($0).contains("… переподключение через") && status($0).contains("(попытка 1/3) · ")
+            status($0).contains("… ждём станцию (следующая попытка через") && status($0).contains(" с) · ")
         }
-        let reason = try XCTUnwrap(status(rows).components(separatedBy: "(попытка 1/3) · ").last)
+        let reason = try XCTUnwrap(status(rows).components(separatedBy: " с) · ").last)
         let firstLetter = reason.unicodeScalars.first?.value ?? 0
         XCTAssertTrue((0x0400...0x04FF).contains(firstLetter), "the reason is in Russian: \(status(rows))")
 

@@ -66,9 +66,10 @@ final class TerminalStatusLineTests: XCTestCase {
         try terminal.type("+")
         try terminal.waitForScreen("the amplified volume") { status($0).contains("vol 105% amplified") }
 
-        // The source goes away: the line counts down to the next attempt, and the log lines go above it.
+        // The source goes away: the player waits for it (no --retries: it never gives up), the line counts
+        // down to the next try, and the log lines go above it.
         source.stop()
-        rows = try terminal.waitForScreen("the reconnect countdown") { status($0).contains("reconnecting in") && status($0).contains("(attempt 1/3)") }
+        rows = try terminal.waitForScreen("the reconnect countdown") { status($0).contains("waiting for the station (next try in") }
         XCTAssertTrue(status(rows).contains("vol 105% amplified"), "the reason gives way to the volume: \(status(rows))")
         // A log line starts a row of its own (its level in the first column) and never shares the status row.
         rows = try terminal.waitForScreen("a log line") { $0.joined().contains("oton.player:") }

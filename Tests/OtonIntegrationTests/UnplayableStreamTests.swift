@@ -48,8 +48,9 @@ final class UnplayableStreamTests: XCTestCase {
         XCTAssertEqual(harness.outcome, .gaveUp(.streamUnavailable(reason: .notAudio), reconnects: 0))
     }
 
-    /// Someone listening (no --headless, no --retries): a 404 is an answer, not a blip. One retry, then
+    /// A script's limit (`--retries 3`, not headless): a 404 is an answer, not a blip. One retry, then
     /// exit 3 at once instead of after three retries (12 s), and the count said is the one made.
+    /// (Without `--retries` a listener's player waits for the mount to come back: StationComesBackTests.)
     func testA404IsRetriedOnceThenOtonSaysSo() async throws {
         let server = try await IcecastServer.start()
         defer { server.stop() }
@@ -57,7 +58,7 @@ final class UnplayableStreamTests: XCTestCase {
         let config = try directory.write("plugins.json", #"{"stations": [], "plugins": []}"#)
         let url = server.url(mount: "/missing.mp3").absoluteString
         let started = Date()
-        let result = try runProcess(TestPaths.oton, ["play", url, "--no-tui", "--audio-sink", "fakesink", "--config", config])
+        let result = try runProcess(TestPaths.oton, ["play", url, "--no-tui", "--audio-sink", "fakesink", "--retries", "3", "--config", config])
         let elapsed = Date().timeIntervalSince(started)
         XCTAssertEqual(result.status, 3, result.stderr)
         XCTAssertTrue(result.stderr.contains("HTTP 404"), result.stderr)

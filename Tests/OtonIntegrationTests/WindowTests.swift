@@ -158,8 +158,9 @@ final class WindowTests: XCTestCase {
         // A favourite that cannot be reached: the window says so, with the host's message and suggestion.
         XCTAssertTrue(driver.waitForButton("Dead FM"), "the favourites list shows every station: \(driver.buttonNames())")
         XCTAssertTrue(driver.press("Dead FM"))
-        let gaveUp = driver.waitForText("State", timeout: 120) { $0 == "gave up" }
-        XCTAssertTrue(gaveUp.matched, "saw \(gaveUp.last ?? "nothing")")
+        // A listener's player does not give up (issue 54 §1): it waits for the station and says so.
+        let waits = driver.waitForText("State", timeout: 120) { $0.hasPrefix("waiting for the station to come back") }
+        XCTAssertTrue(waits.matched, "saw \(waits.last ?? "nothing")")
         let error = driver.text("Error") ?? ""
         let reported = driver.status(instance: "win")?["error"]?["message"]?.stringValue ?? "?"
         XCTAssertTrue(

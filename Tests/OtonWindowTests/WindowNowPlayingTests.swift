@@ -20,6 +20,20 @@ final class WindowNowPlayingTests: XCTestCase {
         XCTAssertFalse(playing.isPlaying, "paused: the main button plays")
     }
 
+    /// A listener's player never gives up by itself (issue 54 §1): without a limit the window says it waits.
+    func testWithoutALimitTheWindowSaysItWaitsForTheStation() {
+        var playing = NowPlaying()
+        playing.apply(
+            event: event(
+                "state",
+                [
+                    "state": "error", "retry_attempt": "7", "retry_in_ms": "2000", "error_kind": "stream-unavailable",
+                    "error_message": "The station's stream was not found.", "error_suggestion": "Try again later.",
+                ]), now: 100)
+        XCTAssertEqual(playing.stateText(now: 100), "waiting for the station to come back (next try in 2 s)")
+        XCTAssertFalse(playing.isPlaying)
+    }
+
     func testReconnectCountsDownAndGivingUpKeepsTheSuggestion() {
         var playing = NowPlaying()
         playing.apply(

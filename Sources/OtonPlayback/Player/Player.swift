@@ -71,6 +71,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     /// Said once per process: autoaudiosink fell back to a silent fake sink.
     var warnedSilentOutput = false
     var lastSinkWarning: String?
+    /// The last failure said (see ``sayFailure(_:)``); forgotten when a connection plays.
+    var failureSaid: String?
     var pipelineStartedAt: Duration = .zero
     var finished = false
     /// Playlist → stream URL before every connect; `liveResolution` counts the starts, and only the

@@ -13,6 +13,7 @@ extension Player {
         guard connection == self.connection, pipeline != nil else { return }  // a report from a pipeline already gone
         switch event {
         case .started:
+            failureSaid = nil
             handle(.streamStarted)
             if !warnedSilentOutput, pipeline?.playsSilently == true {
                 warnedSilentOutput = true
@@ -39,7 +40,7 @@ extension Player {
             let kind = PlaybackErrorClassifier.classify(report)
             if resolveAfterAll(kind) { return }
             // The listener reads words; GStreamer's domain, codes and our classification are for debugging.
-            logger.warning("\(current.url): \(report.message)")
+            sayFailure("\(current.url): \(report.message)")
             logger.debug("\(current.url): [\(report.domain) \(report.code)\(report.httpStatus.map { " HTTP \($0)" } ?? "")] → \(kind.code)")
             fail(kind)
         case let .warning(text):
@@ -50,13 +51,24 @@ extension Player {
         case let .failure(kind, detail):
             if resolveAfterAll(kind) { return }
             logger.info("\(current.url): \(detail)")
-            logger.warning("\(current.url): \(kind.message(in: .current))")
+            sayFailure("\(current.url): \(kind.message(in: .current))")
             logger.debug("\(current.url): [light engine] → \(kind.code)")  // as the GStreamer engine's errors above
             fail(kind)
         case let .needsPipeline(reason):
             fallBackToGStreamer(because: reason)
         case .endOfStream:
             ended()
+        }
+    }
+
+    /// A failure's words, said once while the same failure repeats: a player that waits for a station
+    /// to come back tries every second or two, and the cause is news only the first time (then at debug).
+    func sayFailure(_ text: String) {
+        if failureSaid == text {
+            logger.debug("\(text)")
+        } else {
+            failureSaid = text
+            logger.warning("\(text)")
         }
     }
 

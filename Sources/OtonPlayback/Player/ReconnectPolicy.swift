@@ -25,8 +25,17 @@ public struct ReconnectPolicy: Hashable, Sendable {
         self.early = early.map { max($0, .zero) }
     }
 
-    /// Someone is listening: give up after 3 attempts and tell them.
-    public static let listening = ReconnectPolicy(maxAttempts: 3)
+    /// Someone is listening: never give up by yourself (a station whose encoder restarts, a mount that
+    /// answers 404 for a while, a network that drops, all come back), but try often while it is likely
+    /// to be back soon: after 0.5 s, then every second for half a minute, every 2 s for five minutes
+    /// more, then 4 s, 6 s … at most 30 s apart. A try at a mount that is gone is one small request
+    /// answered at once, so sound is back within about 2 s of the station's return in the first
+    /// minutes. `--retries N` gives scripts a limit again.
+    public static let listening = ReconnectPolicy(
+        maxAttempts: nil,
+        early: [.milliseconds(500)] + Array(repeating: .seconds(1), count: 30) + Array(repeating: .seconds(2), count: 150))
+    /// A limit of `attempts` in a row (`--retries N`): after them oton gives up and says so.
+    public static func limited(_ attempts: Int) -> ReconnectPolicy { ReconnectPolicy(maxAttempts: attempts) }
     /// Headless/daemon mode (recording): keep trying forever, at most every 30 s. The first tries come
     /// quickly — after 0.5 s, then every second for about ten seconds, then 2 s, 4 s, 6 s … — so a
     /// server that restarts (a crash, a deploy) has the recorder back within a second of its return,

@@ -196,7 +196,8 @@ public struct NowPlaying: Equatable, Sendable {
         !playerGone && reconnect == nil && ["playing", "buffering", "connecting"].contains(state)
     }
 
-    /// The state in words: "buffering 40 %", "reconnecting in 4 s (attempt 2/3)", "gave up".
+    /// The state in words: "buffering 40 %", "waiting for the station to come back (next try in 2 s)",
+    /// "reconnecting in 4 s (attempt 2/3)" (with `--retries`), "gave up".
     public func stateText(now: Double) -> String {
         if let reconnect {
             let values = [
@@ -204,7 +205,7 @@ public struct NowPlaying: Equatable, Sendable {
                 "max": reconnect.maximum.map { "\($0)" } ?? "",
             ]
             return reconnect.maximum == nil
-                ? tr("reconnecting in {seconds} s (attempt {attempt})", values)
+                ? tr("waiting for the station to come back (next try in {seconds} s)", values)
                 : tr("reconnecting in {seconds} s (attempt {attempt}/{max})", values)
         }
         if playerGone { return lastProblem == nil ? tr("the player stopped") : tr("gave up") }

@@ -3,13 +3,13 @@ import XCTest
 @testable import OtonHost
 
 final class PlaybackStateMachineTests: XCTestCase {
-    private let policy = ReconnectPolicy.listening
+    private let policy = ReconnectPolicy.limited(3)
     private let network = PlaybackErrorKind.networkUnavailable
     private let notAudio = PlaybackErrorKind.streamUnavailable(reason: .notAudio)
 
     private func transition(
         _ state: PlaybackState, _ event: PlaybackEvent, failures: Int = 0,
-        policy: ReconnectPolicy = .listening
+        policy: ReconnectPolicy = .limited(3)
     ) -> PlaybackTransition? {
         PlaybackStateMachine.transition(from: state, on: event, failures: failures, policy: policy)
     }
@@ -206,7 +206,7 @@ final class PlaybackStateMachineTests: XCTestCase {
     }
 
     /// The specification, written independently of the implementation, for
-    /// failures = 2 and the `.listening` policy (max 3 attempts). Every
+    /// failures = 2 and the `.limited(3)` policy (max 3 attempts). Every
     /// pair not listed here must be ignored.
     private static var specification: [Key: PlaybackTransition] {
         let reconnecting = PlaybackState.reconnecting(attempt: 2, lastError: .networkUnavailable)
@@ -266,7 +266,7 @@ final class PlaybackStateMachineTests: XCTestCase {
         var accepted = 0, ignored = 0
         for state in Self.states {
             for event in Self.events {
-                let actual = transition(state, event, failures: 2, policy: .listening)
+                let actual = transition(state, event, failures: 2, policy: .limited(3))
                 XCTAssertEqual(actual, specification[Key(state, event)], "\(state) × \(event)")
                 if actual == nil { ignored += 1 } else { accepted += 1 }
             }
@@ -300,7 +300,7 @@ final class PlaybackStateMachineTests: XCTestCase {
     }
 
     func testListeningPolicyGivesUpAfterThreeRetriesWithGrowingDelays() {
-        var machine = PlaybackStateMachine(policy: .listening)
+        var machine = PlaybackStateMachine(policy: .limited(3))
         machine.handle(.play)
         var delays: [Duration] = []
         for _ in 1...3 {
@@ -318,7 +318,7 @@ final class PlaybackStateMachineTests: XCTestCase {
     }
 
     func testSuccessfulPlaybackResetsFailureCount() {
-        var machine = PlaybackStateMachine(policy: .listening)
+        var machine = PlaybackStateMachine(policy: .limited(3))
         machine.handle(.play)
         machine.handle(.failed(.networkUnavailable))
         machine.handle(.retryTimerFired)

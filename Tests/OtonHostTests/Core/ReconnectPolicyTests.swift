@@ -19,7 +19,7 @@ final class ReconnectPolicyTests: XCTestCase {
             [.milliseconds(500)] + Array(repeating: .seconds(1), count: 9) + [.seconds(2), .seconds(4), .seconds(6)])
         XCTAssertEqual(policy.delay(forAttempt: 1_000), .seconds(30))
         XCTAssertEqual(policy.delay(forAttempt: 0), .milliseconds(500))
-        XCTAssertEqual(ReconnectPolicy.listening.delay(forAttempt: 1), .seconds(2), "a listener's retries are as they were")
+        XCTAssertEqual(ReconnectPolicy.limited(3).delay(forAttempt: 1), .seconds(2), "a script's limited retries are as they were")
     }
 
     func testDelayIsCappedAtThirtySeconds() {
@@ -59,9 +59,28 @@ final class ReconnectPolicyTests: XCTestCase {
         XCTAssertFalse(policy.shouldRetry(attempt: 4))
     }
 
-    func testListeningPreset() {
-        XCTAssertEqual(ReconnectPolicy.listening.maxAttempts, 3)
-        XCTAssertFalse(ReconnectPolicy.listening.shouldRetry(attempt: 4))
+    /// A listener's player never gives up by itself (issue 54 §1), whatever failed, and tries often while
+    /// the station is likely to be back soon: every second for half a minute, every 2 s to about five
+    /// and a half minutes, then 4 s, 6 s … never more than 30 s apart.
+    func testAListenerNeverGivesUpAndTriesOftenFirst() {
+        let policy = ReconnectPolicy.listening
+        XCTAssertNil(policy.maxAttempts)
+        XCTAssertTrue(policy.shouldRetry(attempt: 1_000_000, after: .streamUnavailable(reason: .notFound)), "a 404 mount comes back too")
+        XCTAssertTrue(policy.shouldRetry(attempt: 50, after: .networkUnavailable))
+        XCTAssertEqual(policy.delay(forAttempt: 1), .milliseconds(500))
+        XCTAssertEqual(Set((2...31).map(policy.delay(forAttempt:))), [.seconds(1)])
+        XCTAssertEqual(Set((32...181).map(policy.delay(forAttempt:))), [.seconds(2)])
+        let firstMinutes = (1...181).reduce(Duration.zero) { $0 + policy.delay(forAttempt: $1) }
+        XCTAssertEqual(firstMinutes, .milliseconds(330_500))
+        XCTAssertEqual(policy.delay(forAttempt: 182), .seconds(2))
+        XCTAssertEqual(policy.delay(forAttempt: 183), .seconds(4))
+        XCTAssertEqual(policy.delay(forAttempt: 10_000), .seconds(30))
+    }
+
+    func testALimitedPolicyGivesUpAfterItsAttempts() {
+        XCTAssertEqual(ReconnectPolicy.limited(3).maxAttempts, 3)
+        XCTAssertFalse(ReconnectPolicy.limited(3).shouldRetry(attempt: 4))
+        XCTAssertFalse(ReconnectPolicy.limited(3).shouldRetry(attempt: 2, after: .streamUnavailable(reason: .notFound)), "a 404 once")
     }
 
     func testHeadlessIsUnlimited() {

@@ -7,8 +7,33 @@ import XCTest
 /// the engine fallback, the alarm tone and fades, each in well under a second. The real engines
 /// meet real servers in OtonIntegrationTests.
 final class PlayerReconnectLogicTests: XCTestCase {
+    /// A listener's player (no `--retries`) never gives up by itself (issue 54 §1): a mount that answers
+    /// 404 while its source is away is tried every second or two until it is back, then plays.
+    func testAListenersPlayerWaitsForAVanishedStationAndPlaysWhenItIsBack() {
+        let harness = PlayerLogicHarness(options: Player.Options(headless: false))
+        harness.start()
+        harness.play()
+        harness.fail(.streamUnavailable(reason: .serverEnded))
+        for attempt in 1...120 {
+            XCTAssertEqual(harness.stateName, "error")
+            XCTAssertNil(harness.state?.field(OTON_FIELD_RETRY_MAX), "no limit")
+            let delay = Int(harness.state?.field(OTON_FIELD_RETRY_IN_MS) ?? "") ?? .max
+            XCTAssertLessThanOrEqual(delay, 2000, "attempt \(attempt) comes within 2 s")
+            harness.advance(.milliseconds(delay))
+            XCTAssertEqual(harness.stateName, "connecting")
+            harness.fail(.streamUnavailable(reason: .notFound))
+        }
+        XCTAssertNil(harness.outcome, "still trying after four minutes of 404")
+        let tries = harness.engines.engines.count
+        harness.advance(.seconds(2))
+        XCTAssertEqual(harness.engines.engines.count, tries + 1)
+        harness.play()
+        XCTAssertEqual(harness.stateName, "playing", "the station is back")
+    }
+
     func testReconnectsAfterTwoFourAndSixSecondsThenGivesUpWithTheCount() {
-        let harness = PlayerLogicHarness(options: Player.Options(headless: false))  // someone listens: 3 attempts
+        // A script's limit (`--retries 3`): as many attempts, 2, 4 and 6 s apart, then oton gives up.
+        let harness = PlayerLogicHarness(options: Player.Options(headless: false, reconnect: .limited(3)))
         harness.start()
         XCTAssertEqual(harness.stateName, "connecting")
         XCTAssertEqual(harness.engines.engines.count, 1)
