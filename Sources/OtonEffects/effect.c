@@ -19,6 +19,7 @@ struct oton_effect {
     _Atomic double overrun_ms;
     _Atomic uint64_t buffers;
     _Atomic uint64_t busy_ns;
+    _Atomic uint64_t guarded;
     int kind;
     /* LV2: the catalogue entry and the controls' values, set from any thread. */
     const oton_lv2_entry *entry;
@@ -40,6 +41,18 @@ static uint64_t now_ns(void) {
     struct timespec time;
     clock_gettime(CLOCK_MONOTONIC, &time);
     return (uint64_t)time.tv_sec * 1000000000u + (uint64_t)time.tv_nsec;
+}
+
+uint64_t oton_guard_samples(float *samples, size_t count, float limit) {
+    uint64_t changed = 0;
+    for (size_t i = 0; i < count; i++) {
+        float value = samples[i];
+        /* One test for the common case: a finite sample within the limit (NaN fails every comparison). */
+        if (value >= -limit && value <= limit) continue;
+        samples[i] = isfinite(value) ? (value > 0 ? limit : -limit) : 0.0f;
+        changed++;
+    }
+    return changed;
 }
 
 uint64_t oton_effect_budget_ns(size_t frames, unsigned rate) {
@@ -135,6 +148,7 @@ oton_effect_reading oton_effect_read(const oton_effect *effect) {
     return (oton_effect_reading){
         .bypassed = atomic_load(&e->bypass), .overran = atomic_load(&e->overran), .unusable = atomic_load(&e->unusable),
         .overrun_ms = atomic_load(&e->overrun_ms), .buffers = atomic_load(&e->buffers), .busy_ns = atomic_load(&e->busy_ns),
+        .guarded = atomic_load(&e->guarded),
     };
 }
 
@@ -221,6 +235,8 @@ int oton_effect_run(oton_effect *effect, float *samples, size_t frames) {
         effect->filter(effect->context, samples, frames, effect->channels, effect->rate);
     }
     uint64_t spent = now_ns() - start;
+    uint64_t guarded = oton_guard_samples(samples, frames * effect->channels, OTON_EFFECT_GUARD_LIMIT);
+    if (guarded) atomic_fetch_add_explicit(&effect->guarded, guarded, memory_order_relaxed);
     atomic_fetch_add_explicit(&effect->buffers, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&effect->busy_ns, spent, memory_order_relaxed);
     if (effect->kind == KIND_FILTER && spent > oton_effect_budget_ns(frames, effect->rate)) {

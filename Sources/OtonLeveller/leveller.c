@@ -20,6 +20,9 @@ struct oton_leveller {
     _Atomic double loudness_lufs;
     _Atomic double measured_seconds;
     _Atomic double limiter_db;
+    _Atomic uint64_t guarded;
+    _Atomic int64_t processed_ns;   /* stream time up to which audio left the leveller (-1 unknown) */
+    _Atomic int64_t fade_start_ns;  /* where the last fade-out began (-1 none) */
     /* The streaming thread's own. */
     oton_level_gain logic;
     ebur128_state *meter;
@@ -46,6 +49,9 @@ oton_leveller *oton_leveller_new(double target_lufs, double remembered_lufs, int
     atomic_init(&leveller->loudness_lufs, oton_level_gain_loudness(&leveller->logic));
     atomic_init(&leveller->measured_seconds, leveller->logic.gated_seconds);
     atomic_init(&leveller->limiter_db, 0.0);
+    atomic_init(&leveller->guarded, 0);
+    atomic_init(&leveller->processed_ns, -1);
+    atomic_init(&leveller->fade_start_ns, -1);
     atomic_init(&leveller->fading_out, 0);
     atomic_init(&leveller->silent, 0);
     atomic_init(&leveller->configured, 0);
@@ -160,6 +166,7 @@ oton_leveller_reading oton_leveller_read(const oton_leveller *leveller) {
     reading.loudness_lufs = atomic_load_explicit(&shared->loudness_lufs, memory_order_relaxed);
     reading.measured_seconds = atomic_load_explicit(&shared->measured_seconds, memory_order_relaxed);
     reading.limiter_db = atomic_load_explicit(&shared->limiter_db, memory_order_relaxed);
+    reading.guarded_samples = atomic_load_explicit(&shared->guarded, memory_order_relaxed);
     return reading;
 }
 
@@ -179,8 +186,33 @@ static void measure(oton_leveller *leveller, const float *samples, size_t frames
     atomic_store_explicit(&leveller->measured_seconds, leveller->logic.gated_seconds, memory_order_relaxed);
 }
 
+/* The guard at the entry (see OTON_LEVELLER_GUARD_LIMIT): returns how many samples it changed. */
+static uint64_t guard_entry(float *samples, size_t count) {
+    const float limit = OTON_LEVELLER_GUARD_LIMIT;
+    uint64_t changed = 0;
+    for (size_t i = 0; i < count; i++) {
+        float value = samples[i];
+        if (value >= -limit && value <= limit) continue;  /* NaN fails both */
+        samples[i] = isfinite(value) ? (value > 0 ? limit : -limit) : 0.0f;
+        changed++;
+    }
+    return changed;
+}
+
+/* The hard bound at the exit: the limiter's look-ahead keeps the sound under its ceiling; this makes
+ * sure of it whatever came in. */
+static void bound_exit(float *samples, size_t count) {
+    const float ceiling = (float)pow(10.0, OTON_LIMITER_CEILING_DBFS / 20.0);
+    for (size_t i = 0; i < count; i++) {
+        if (samples[i] > ceiling) samples[i] = ceiling;
+        else if (samples[i] < -ceiling) samples[i] = -ceiling;
+    }
+}
+
 void oton_leveller_process(oton_leveller *leveller, float *samples, size_t frames) {
     if (!leveller->meter || frames == 0) return;
+    uint64_t guarded = guard_entry(samples, frames * leveller->channels);
+    if (guarded) atomic_fetch_add_explicit(&leveller->guarded, guarded, memory_order_relaxed);
     int enabled = atomic_load_explicit(&leveller->enabled, memory_order_relaxed);
     if (enabled) measure(leveller, samples, frames);
     double gain_db = enabled ? leveller->logic.gain_db : 0.0;
@@ -198,9 +230,27 @@ void oton_leveller_process(oton_leveller *leveller, float *samples, size_t frame
     }
     leveller->applied = target;
     fade(leveller, samples, frames);
-    oton_peak_limiter_process(leveller->limiter, samples, frames, enabled);
+    oton_peak_limiter_process(leveller->limiter, samples, frames, 1);
+    bound_exit(samples, frames * leveller->channels);
     if (atomic_load_explicit(&leveller->fading_out, memory_order_relaxed)
         && leveller->faded_out >= (size_t)leveller->rate * OTON_LEVELLER_FADE_MS / 1000 + oton_peak_limiter_latency(leveller->limiter))
         atomic_store_explicit(&leveller->silent, 1, memory_order_release);
     atomic_store_explicit(&leveller->limiter_db, oton_peak_limiter_reduction_db(leveller->limiter), memory_order_relaxed);
+}
+
+void oton_leveller_process_at(oton_leveller *leveller, float *samples, size_t frames, int64_t pts_ns, int64_t duration_ns) {
+    /* A fade-out that has not touched a frame yet begins in this buffer. */
+    int fade_begins = atomic_load_explicit(&leveller->fading_out, memory_order_acquire) && leveller->faded_out == 0
+        && !atomic_load_explicit(&leveller->restart, memory_order_acquire);
+    oton_leveller_process(leveller, samples, frames);
+    if (pts_ns < 0) return;
+    if (fade_begins) atomic_store_explicit(&leveller->fade_start_ns, pts_ns, memory_order_release);
+    if (duration_ns < 0 && leveller->rate > 0) duration_ns = (int64_t)frames * 1000000000 / leveller->rate;
+    atomic_store_explicit(&leveller->processed_ns, pts_ns + (duration_ns > 0 ? duration_ns : 0), memory_order_release);
+}
+
+void oton_leveller_timing(const oton_leveller *leveller, int64_t *processed_ns, int64_t *fade_start_ns) {
+    oton_leveller *shared = (oton_leveller *)leveller;
+    if (processed_ns) *processed_ns = atomic_load_explicit(&shared->processed_ns, memory_order_acquire);
+    if (fade_start_ns) *fade_start_ns = atomic_load_explicit(&shared->fade_start_ns, memory_order_acquire);
 }

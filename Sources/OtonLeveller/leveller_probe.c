@@ -27,7 +27,11 @@ static GstPadProbeReturn on_data(GstPad *pad, GstPadProbeInfo *info, gpointer da
     GstMapInfo map;
     if (!gst_buffer_map(buffer, &map, GST_MAP_READWRITE)) return GST_PAD_PROBE_OK;
     unsigned channels = oton_leveller_channels(leveller);
-    if (channels > 0) oton_leveller_process(leveller, (float *)map.data, map.size / sizeof(float) / channels);
+    GstClockTime pts = GST_BUFFER_PTS(buffer), duration = GST_BUFFER_DURATION(buffer);
+    if (channels > 0)
+        oton_leveller_process_at(leveller, (float *)map.data, map.size / sizeof(float) / channels,
+                                 GST_CLOCK_TIME_IS_VALID(pts) ? (int64_t)pts : -1,
+                                 GST_CLOCK_TIME_IS_VALID(duration) ? (int64_t)duration : -1);
     gst_buffer_unmap(buffer, &map);
     return GST_PAD_PROBE_OK;
 }

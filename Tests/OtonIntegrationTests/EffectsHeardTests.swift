@@ -104,6 +104,29 @@ final class EffectsHeardTests: XCTestCase {
         XCTAssertEqual(change, -6.02, accuracy: 0.3)
     }
 
+    /// Issue 54 §10: a NaN from a plugin's filter reached the sink as a full-scale sample, past the
+    /// limiter. Nothing a filter makes may reach the speakers above the limiter's ceiling (−1.5 dBFS),
+    /// with levelling off too; the status counts what the guard did and names the filter.
+    func testBrokenSamplesFromAFilterNeverReachTheSpeakersAndTheStatusNamesTheFilter() throws {
+        let built = try TemporaryDirectory(self)
+        let library = try CPluginBuilder.build(
+            TestPaths.root + "/Tests/Fixtures/broken_samples_filter_plugin.c", into: built, name: "broken_samples", libraries: ["m"])
+        let lab = try Lab(self, tones: ["Tone": 1000])
+        defer { lab.stop() }
+        let oton = try lab.play("Tone", plugins: #"[{"id": "org.oton.test.broken-samples", "path": "\#(library)"}]"#)
+        let start = try lab.sink.waitUntilPlaying(oton)
+        let heard = try lab.sink.recorded(from: start, seconds: 4)
+        let peak = heard.peak(0..<heard.samples.count)
+        let ceiling = pow(10, -1.5 / 20)
+        print(String(format: "[measure] broken filter: peak heard %.3f (%.2f dBFS), ceiling %.3f", peak, decibels(peak), ceiling))
+        XCTAssertGreaterThan(heard.steadyLevel(0..<heard.samples.count), 0.05, "the tone plays on")
+        XCTAssertLessThanOrEqual(peak, ceiling + 0.005, "nothing above the limiter's ceiling, levelling off as it is here")
+        let status = try oton.connect().send(["status"])
+        let guarded = status["data"]?["guarded"]
+        XCTAssertGreaterThan(guarded?["samples"]?.int64Value ?? 0, 0, "the status counts what the guard did: \(status)")
+        XCTAssertTrue("\(guarded?["by"] ?? .null)".contains("org.oton.test.broken-samples"), "and names the filter: \(status)")
+    }
+
     func testAFilterThatSleepsIsBypassedWithALineNamingItAndPlaybackGoesOnWithoutAGap() throws {
         let built = try TemporaryDirectory(self)
         let library = try CPluginBuilder.build(TestPaths.root + "/Tests/Fixtures/sleeping_filter_plugin.c", into: built, name: "sleeping_filter")

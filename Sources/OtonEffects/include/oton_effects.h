@@ -73,7 +73,18 @@ typedef struct oton_effect_reading {
     double overrun_ms;  /* how long the call that overran took */
     uint64_t buffers;   /* buffers processed (bypassed ones not counted) */
     uint64_t busy_ns;   /* time spent in them */
+    uint64_t guarded;   /* samples it made that were not finite (made 0) or beyond OTON_EFFECT_GUARD_LIMIT (clamped) */
 } oton_effect_reading;
+
+/* What an effect may hand on, as a sample's magnitude: +18 dBFS, far above any sound (an equalizer's
+ * boost, a gain) and far below what a broken effect makes (1e30, infinity). Beyond it a sample is
+ * clamped, and a non-finite one made 0, right after the effect that made it: the leveller never
+ * learns it and the speakers never get it. */
+#define OTON_EFFECT_GUARD_LIMIT 8.0f
+
+/* In place: non-finite samples become 0 and magnitudes beyond `limit` are clamped to it. Returns how
+ * many samples were changed. No allocation; any thread. */
+uint64_t oton_guard_samples(float *samples, size_t count, float limit);
 
 oton_effect_reading oton_effect_read(const oton_effect *effect);
 

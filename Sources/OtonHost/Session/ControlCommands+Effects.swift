@@ -82,4 +82,24 @@ extension ControlCommands {
         if lines.isEmpty { return .success(tr("no effects (plugins.json's \"effects\" lists none; docs/effects.md)"), data: ["effects": .array([])]) }
         return .success(lines.joined(separator: "\n"), data: ["effects": .array(list)])
     }
+
+    /// The safety guard, when it acted on this connection: how many samples it silenced or clamped,
+    /// and which effects or filters made them (the leveller's entry guard counts what came from elsewhere).
+    func guardStatus() -> (text: String, data: [String: JSONValue])? {
+        let snapshot = player.snapshot
+        let culprits = snapshot.effectReadings.filter { $0.guardedSamples > 0 }
+        let fromEffects = culprits.reduce(UInt64(0)) { $0 + $1.guardedSamples }
+        let atLeveller = snapshot.levelling?.guardedSamples ?? 0
+        guard fromEffects + atLeveller > 0 else { return nil }
+        let names = culprits.map(\.name)
+        let data: [String: JSONValue] = [
+            "samples": .int(Int(clamping: fromEffects + atLeveller)), "by": .array(names.map(JSONValue.string)),
+        ]
+        let count = String(fromEffects + atLeveller)
+        let text =
+            names.isEmpty
+            ? tr("guard: {count} broken samples kept from the speakers", ["count": count])
+            : tr("guard: {count} broken samples from {names} kept from the speakers", ["count": count, "names": names.joined(separator: ", ")])
+        return (text, data)
+    }
 }

@@ -197,6 +197,10 @@ package struct ControlCommands: ControlHandler {
             data["level"] = .object(level.data)
             text += " · " + level.text
         }
+        if let guarded = guardStatus() {
+            data["guarded"] = .object(guarded.data)
+            text += " · " + guarded.text
+        }
         if let sleep = sleepTimer() {
             data["sleep"] = .object(sleep.data)
             text += " · " + sleep.text

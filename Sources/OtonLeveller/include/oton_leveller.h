@@ -75,7 +75,7 @@ typedef struct oton_peak_limiter oton_peak_limiter;
 oton_peak_limiter *oton_peak_limiter_new(unsigned rate, unsigned channels);
 void oton_peak_limiter_free(oton_peak_limiter *limiter);
 /* In place; the output is the input `oton_peak_limiter_latency` frames earlier. `active` 0 only
- * delays (the levelling is off: the sound passes as it is, without a jump when it is turned on). */
+ * delays (the sound passes as it is, without a jump when it is turned on); the leveller keeps it active. */
 void oton_peak_limiter_process(oton_peak_limiter *limiter, float *samples, size_t frames, int active);
 size_t oton_peak_limiter_latency(const oton_peak_limiter *limiter);
 /* The limiter's gain reduction right now (dB, ≤ 0). */
@@ -96,7 +96,17 @@ typedef struct oton_leveller_reading {
     double measured_seconds;
     /* The limiter's gain reduction right now (dB, ≤ 0). */
     double limiter_db;
+    /* Samples the safety guard changed: not finite when they reached the leveller (made silence), or
+     * beyond OTON_LEVELLER_GUARD_LIMIT (clamped before they were measured). */
+    uint64_t guarded_samples;
 } oton_leveller_reading;
+
+/* The safety guard at the leveller's entry: what an effect, a plugin's filter or a decoder hands on
+ * beyond this magnitude (+18 dBFS) is clamped before it is measured, so a broken effect's huge values
+ * never teach the leveller a wrong loudness; a non-finite sample becomes 0. The limiter then works
+ * whether or not the levelling is on, and its ceiling is a hard bound at the very end: nothing leaves
+ * the leveller above OTON_LIMITER_CEILING_DBFS. */
+#define OTON_LEVELLER_GUARD_LIMIT 8.0f
 
 /* One reference, for the caller. */
 oton_leveller *oton_leveller_new(double target_lufs, double remembered_lufs, int enabled);
@@ -121,6 +131,13 @@ int oton_leveller_faded_out(const oton_leveller *leveller);
 /* Any thread: ends a fade-out; the next audible frame rises over OTON_LEVELLER_FADE_MS again (a
  * held timeshift connection that plays on). */
 void oton_leveller_fade_in(oton_leveller *leveller);
+
+/* As oton_leveller_process, for a buffer dated `pts_ns` (its stream time; -1 unknown) lasting
+ * `duration_ns`: the leveller then knows how far it has processed and where a fade-out began. */
+void oton_leveller_process_at(oton_leveller *leveller, float *samples, size_t frames, int64_t pts_ns, int64_t duration_ns);
+/* Any thread: the stream time up to which audio has left the leveller, and where the last fade-out
+ * began (each -1 while unknown). What a sink plays now is behind the first by the sink's latency. */
+void oton_leveller_timing(const oton_leveller *leveller, int64_t *processed_ns, int64_t *fade_start_ns);
 
 /* ---- GStreamer: the leveller as a buffer probe on a pad carrying F32LE interleaved audio ---- */
 

@@ -32,6 +32,8 @@ public struct EffectReading: Equatable, Sendable {
     public var unusable: Bool
     public var buffers: UInt64
     public var busyNanoseconds: UInt64
+    /// Samples it made that the safety guard changed: not finite (made silence) or far beyond full scale (clamped).
+    public var guardedSamples: UInt64 = 0
 }
 
 /// The effects of one connection, in the pipeline between the PCM tap and the leveller:
@@ -135,7 +137,7 @@ final class EffectChain: @unchecked Sendable {
                 let reading = oton_effect_read(effect)
                 return EffectReading(
                     name: entry.name, bypassed: reading.bypassed != 0, overran: reading.overran != 0, unusable: reading.unusable != 0,
-                    buffers: reading.buffers, busyNanoseconds: reading.busy_ns)
+                    buffers: reading.buffers, busyNanoseconds: reading.busy_ns, guardedSamples: reading.guarded)
             }
         }
     }

@@ -35,6 +35,8 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
         return buffer
     }()
     private var headers = LightResponseHeaders()
+    /// The response's `icy-metaint` (ICY titles follow every so many bytes); nil without one. On the driver thread.
+    package var icyInterval: Int? { headers.metaint }
     private var demuxer: IcyDemuxer?
     /// A SHOUTcast v1 answer's header block, read off the body (nil once decided).
     private var preamble: IcyPreamble? = IcyPreamble()

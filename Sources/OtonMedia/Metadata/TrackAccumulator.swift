@@ -46,6 +46,18 @@ public struct TagSet: Hashable, Sendable {
         self.logoURL = logoURL
     }
 
+    /// These tags, with what `earlier` said and these do not (the station's name, genre, codec, bitrates):
+    /// a stream's first title joined to what its response headers said.
+    public func filling(from earlier: TagSet) -> TagSet {
+        var joined = self
+        joined.station = station ?? earlier.station
+        joined.genre = genre ?? earlier.genre
+        joined.codec = codec ?? earlier.codec
+        joined.bitrate = bitrate ?? earlier.bitrate
+        joined.nominalBitrate = nominalBitrate ?? earlier.nominalBitrate
+        return joined
+    }
+
     /// A status-API snapshot: the track's cover, and the station's logo apart from it.
     public init(status: StationStatus) {
         self.init(

@@ -31,6 +31,14 @@ final class Leveller: @unchecked Sendable {
     /// Whether all that leaves the leveller now is silence (the fade-out is done, or nothing was heard).
     var isSilent: Bool { oton_leveller_faded_out(state) != 0 }
 
+    /// The stream time (ns) up to which audio has left the leveller, and where its last fade-out began.
+    var timing: (processed: Int64?, fadeStart: Int64?) {
+        var processed: Int64 = -1
+        var fadeStart: Int64 = -1
+        oton_leveller_timing(state, &processed, &fadeStart)
+        return (processed >= 0 ? processed : nil, fadeStart >= 0 ? fadeStart : nil)
+    }
+
     func setEnabled(_ enabled: Bool) {
         oton_leveller_set_enabled(state, enabled ? 1 : 0)
     }
@@ -40,6 +48,6 @@ final class Leveller: @unchecked Sendable {
         return LevellingReading(
             enabled: raw.enabled != 0, targetLUFS: raw.target_lufs, gainDB: raw.gain_db,
             loudnessLUFS: raw.loudness_lufs.isFinite ? raw.loudness_lufs : nil,
-            measuredSeconds: raw.measured_seconds, limiterDB: raw.limiter_db)
+            measuredSeconds: raw.measured_seconds, limiterDB: raw.limiter_db, guardedSamples: raw.guarded_samples)
     }
 }

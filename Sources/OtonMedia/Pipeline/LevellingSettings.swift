@@ -32,13 +32,18 @@ public struct LevellingReading: Equatable, Sendable {
     public var measuredSeconds: Double
     /// The limiter's gain reduction now, in dB (≤ 0).
     public var limiterDB: Double
+    /// Samples the safety guard at the leveller's entry changed (not finite, or far beyond full scale).
+    public var guardedSamples: UInt64 = 0
 
-    public init(enabled: Bool, targetLUFS: Double, gainDB: Double, loudnessLUFS: Double?, measuredSeconds: Double, limiterDB: Double) {
+    public init(
+        enabled: Bool, targetLUFS: Double, gainDB: Double, loudnessLUFS: Double?, measuredSeconds: Double, limiterDB: Double, guardedSamples: UInt64 = 0
+    ) {
         self.enabled = enabled
         self.targetLUFS = targetLUFS
         self.gainDB = gainDB
         self.loudnessLUFS = loudnessLUFS
         self.measuredSeconds = measuredSeconds
         self.limiterDB = limiterDB
+        self.guardedSamples = guardedSamples
     }
 }

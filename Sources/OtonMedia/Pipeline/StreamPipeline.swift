@@ -25,20 +25,20 @@ public final class StreamPipeline: @unchecked Sendable {
     public let description: PipelineDescription
     public let connection: UInt64
     private let context: PipelineContext
-    private let pipeline: UnsafeMutablePointer<GstElement>
+    let pipeline: UnsafeMutablePointer<GstElement>
     /// nil when the stream is only parsed (nothing is heard, so there is nothing to turn down).
     private let volume: UnsafeMutablePointer<GstElement>?
     /// nil when nothing is heard or levelling was not asked for.
-    private let leveller: Leveller?
+    let leveller: Leveller?
     /// nil when nothing is heard or no effect was asked for (docs/effects.md).
     private let effects: EffectChain?
     /// autoaudiosink, when it chose the output (nil: headless, recording, or --audio-sink).
-    private var autoSink: UnsafeMutablePointer<GstElement>?
+    var autoSink: UnsafeMutablePointer<GstElement>?
     private var watch: OpaquePointer?
-    private let lock = NSLock()
-    private var stopped = false
+    let lock = NSLock()
+    var stopped = false
     /// Fades asked for so far (guarded by `lock`): a fade-out's end acts only if none came after it.
-    private var fades = 0
+    var fades = 0
 
     /// Builds the pipeline (state NULL). `onEvent` is called on the GLib thread. With a `feeder`
     /// the source is an appsrc it fills from a timeshift ring, and `heard` gets the ring offsets
@@ -337,48 +337,6 @@ public final class StreamPipeline: @unchecked Sendable {
 
     /// What each effect of this connection does now (empty: none runs).
     public var effectReadings: [EffectReading] { effects?.readings ?? [] }
-
-    /// What an audio sink holds ahead of what is heard (pulsesink's and alsasink's default
-    /// buffer-time, 200 ms, and a margin): after the fade-out left the leveller, the pipeline runs
-    /// this long more so the fade is heard, not cut.
-    static let sinkPlayoutSeconds = 0.25
-    /// The longest a fade-out waits for the streaming thread to pass it (a stalled stream).
-    static let fadeBound: DispatchTimeInterval = .milliseconds(300)
-
-    public func fadeOutThenStop() {
-        fadeOut { [self] in stop() }
-    }
-
-    /// A held timeshift connection: the sound fades out and plays out before the pipeline pauses
-    /// (as ``fadeOutThenStop()``); unless ``fadeInThenPlay()`` came first.
-    public func fadeOutThenPause() {
-        fadeOut { [self] in setPlaying(false) }
-    }
-
-    /// Plays again after ``fadeOutThenPause()``: the sound rises from silence over a few ms.
-    public func fadeInThenPlay() {
-        lock.withLock { fades += 1 }
-        leveller?.fadeIn()
-        setPlaying(true)
-    }
-
-    /// Fades out, waits until it was heard, then `then` — unless a fade-in came meanwhile.
-    private func fadeOut(then: @escaping @Sendable () -> Void) {
-        guard let leveller, autoSink != nil || description.audioSink != nil else {
-            then()
-            return
-        }
-        let fade = lock.withLock {
-            fades += 1; return fades
-        }
-        leveller.fadeOut()
-        DispatchQueue.global().async { [self] in
-            let deadline = DispatchTime.now() + Self.fadeBound
-            while !leveller.isSilent, DispatchTime.now() < deadline { usleep(2_000) }
-            if leveller.isSilent { Thread.sleep(forTimeInterval: Self.sinkPlayoutSeconds) }
-            if lock.withLock({ fades == fade && !stopped }) { then() }
-        }
-    }
 
     /// How long stop() waits for the streaming threads to end.
     public static let stopTimeout: DispatchTimeInterval = .seconds(2)

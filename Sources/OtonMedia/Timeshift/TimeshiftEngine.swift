@@ -43,12 +43,24 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     private var playing = true
     private var volume: Double
     private var levellingOn: Bool?
+    /// The effect chain as `ctl effect` last set it: each new playback pipeline (a seek, live) starts with it.
+    private var effects: [EffectSettings]
     private var stopped = false
+    /// Which playback pipeline is the current one: a seek's old pipeline fades out beside the new one
+    /// and its reports (started, marks heard) no longer count.
+    private var generation: UInt64 = 0
     /// Playback follows the live edge (started there, or sent there by `live`); a pause or a seek back ends it.
     private var followingLive = true
     /// How long ago what is heard at the live edge was received (ns): the server's burst on connecting
     /// and the buffers. "Live" is this far behind the newest byte, as playback without timeshift is.
     private var liveLag: Int64 = 0
+    /// Where this connection's bytes begin in the ring.
+    private let connectionStart: UInt64
+    /// The connection's first tags (its name, codec, bitrate) while its first ICY block is awaited, and
+    /// the ring offset by which it must have come: the first track event carries the station's title,
+    /// not the server's name alone (issue 54 §7). The driver thread's.
+    private var headerTags: (tags: TagSet, until: UInt64)?
+    private var notedAny = false
 
     public init(
         _ description: PipelineDescription, ring: TimeshiftRing, connection: UInt64, bus: PluginBus,
@@ -63,7 +75,9 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         self.inOrder = inOrder
         wantsStreamTap = description.taps & OTON_TAP_STREAM != 0
         volume = description.volume
+        effects = description.effects
         if ring.extent.heldBytes > 0 { ring.note(.gap) }  // a new connection: the bytes before it are another stream's
+        connectionStart = ring.extent.head
         let resume = ring.resumeOffset
         followingLive = resume == nil
         try makePlayback(at: resume ?? ring.extent.head)
@@ -77,6 +91,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
             onAudio: { [weak self] bytes in
                 guard let self else { return }
                 ring.write(bytes)
+                if let held = headerTags, ring.extent.head >= held.until { noteFirst(held.tags) }  // no ICY block came
                 current.feeder?.dataArrived()
             })
     }
@@ -113,6 +128,14 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         lock.lock(); levellingOn = enabled; lock.unlock()
         current.playback?.setLevelling(enabled: enabled)
     }
+
+    /// Reaches the playback pipeline playing now, and every one a seek makes after it.
+    public func setEffects(_ settings: [EffectSettings]) {
+        lock.lock(); effects = settings; lock.unlock()
+        current.playback?.setEffects(settings)
+    }
+
+    public var effectReadings: [EffectReading] { current.playback?.effectReadings ?? [] }
 
     @discardableResult
     public func stop() -> Bool {
@@ -195,15 +218,22 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         return .moved
     }
 
-    /// A new playback pipeline at `offset`, paused if the listener has paused.
+    /// A new playback pipeline at `offset`, paused if the listener has paused. A cross-fade: the old
+    /// one fades out (8 ms) and plays out what its sink holds; the new one runs at once but silent,
+    /// so its sink fills meanwhile, and rises (8 ms) when the old one's fade leaves the old leveller.
+    /// Both sinks hold about as much, so the rise is heard as the fall is: no cut mid-wave (a click),
+    /// no stretch of both at once (their sum was up to 4 dB loud), no gap of a pipeline's start.
     private func restartPlayback(at offset: UInt64, live: Bool) {
         lock.lock(); followingLive = live; lock.unlock()
         let (old, oldFeeder) = current
-        oldFeeder?.stop()
-        old?.stop()
+        // The new pipeline levels from what the old one measured (a station heard for the first time
+        // too: else its first second plays at the unlevelled gain, a burst).
+        let measured = old?.levelling.flatMap { $0.enabled && $0.measuredSeconds > 0 ? $0.loudnessLUFS : nil }
         do {
-            try makePlayback(at: offset)
+            try makePlayback(at: offset, measuredLUFS: measured)
         } catch {
+            oldFeeder?.stop()
+            old?.stop()
             onEvent(.failure(.decodeError, detail: "\(error)"))
             return
         }
@@ -212,19 +242,57 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         lock.unlock()
         playback?.setVolume(volume)
         if let levellingOn { playback?.setLevelling(enabled: levellingOn) }
+        if let old {
+            playback?.beginSilent()
+            old.fadeOutThenStop(
+                faded: {
+                    guard let playback else { return }
+                    Self.rise(playback, heardWithTheFallOf: old)
+                }, first: { oldFeeder?.stop() })
+        } else {
+            oldFeeder?.stop()
+        }
         if held || !playing { playback?.setPlaying(false) } else { playback?.start() }
     }
 
-    private func makePlayback(at asked: UInt64) throws(PipelineBuildError) {
+    /// Rises `new` so that its rise is heard when `old`'s fall is: once the time until the old fall is
+    /// heard (its fade's stream time less what its sink plays now) is no more than the new sink's
+    /// latency (what left the new leveller less what the new sink plays); the new one waits, silent,
+    /// while it has not played yet. At once when the old fall has been heard or cannot be told (the
+    /// new one then rises from its first sound). At most a second.
+    private static func rise(_ new: StreamPipeline, heardWithTheFallOf old: StreamPipeline) {
+        let deadline = Clock.monotonicNanoseconds() + 1_000_000_000
+        while Clock.monotonicNanoseconds() < deadline {
+            guard let fall = old.outputTiming, let fade = fall.fadeStart, let oldPlays = fall.playing else { break }
+            let untilFall = fade - oldPlays
+            guard untilFall > 0 else { break }  // heard already: a gap until the new one sounds
+            // The new one has not played yet: it waits, silent, while the old fall is still to come.
+            if let output = new.outputTiming, let processed = output.processed, let newPlays = output.playing, untilFall <= processed - newPlays {
+                break
+            }
+            usleep(2_000)
+        }
+        new.riseFromSilence()
+    }
+
+    private func makePlayback(at asked: UInt64, measuredLUFS: Double? = nil) throws(PipelineBuildError) {
         let start = ring.playbackStart(at: asked)
         let offset = start.offset
         let feeder = TimeshiftFeeder(ring: ring, from: offset, prefix: start.prefix) { [onEvent] text in onEvent(.notice(text)) }
         var playbackDescription = description
         playbackDescription.taps &= ~OTON_TAP_STREAM  // the receiver publishes the stream as it arrives
+        lock.lock()
+        playbackDescription.effects = effects
+        lock.unlock()
+        if let measuredLUFS { playbackDescription.levelling?.rememberedLUFS = measuredLUFS }
+        lock.lock()
+        generation += 1
+        let made = generation
+        lock.unlock()
         let playback = try StreamPipeline(
             playbackDescription, connection: connection, bus: bus, feeder: feeder,
-            heard: { [weak self] offset in self?.heard(offset) },
-            onEvent: { [weak self] event in self?.played(event) })
+            heard: { [weak self] offset in self?.heard(offset, by: made) },
+            onEvent: { [weak self] event in self?.played(event, by: made) })
         lock.lock()
         self.playback = playback
         self.feeder = feeder
@@ -240,7 +308,16 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     private func received(_ event: PipelineEvent) {
         switch event {
         case let .tags(tags, _):
-            ring.note(.tags(tags))
+            if let held = headerTags {
+                noteFirst(tags.filling(from: held.tags))
+            } else if !notedAny, tags.title == nil, let interval = receiver?.icyInterval, interval > 0 {
+                // Titles are on their way: the first block comes after `interval` bytes (with room for a late one).
+                headerTags = (tags, ring.extent.head + UInt64(2 * interval + TimeshiftFeeder.pieceBytes))
+            } else if !notedAny {
+                noteFirst(tags)
+            } else {
+                ring.note(.tags(tags))
+            }
         case .started:
             break
         case .buffering, .error, .warning, .notice, .endOfStream, .failure, .needsPipeline:
@@ -249,7 +326,8 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     }
 
     /// The playback's reports: its tags are the ring's own titles again (dropped: they were noted).
-    private func played(_ event: PipelineEvent) {
+    private func played(_ event: PipelineEvent, by made: UInt64) {
+        guard isCurrent(made) else { return }  // a pipeline fading out after a seek
         switch event {
         case .tags:
             break
@@ -259,9 +337,9 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     }
 
     /// A mark reached the output (streaming thread): what was noted before it is heard now.
-    private func heard(_ offset: UInt64) {
+    private func heard(_ offset: UInt64, by made: UInt64) {
         lock.lock()
-        guard !stopped, offset >= reportedUpTo else { lock.unlock(); return }
+        guard !stopped, made == generation, offset >= reportedUpTo else { lock.unlock(); return }
         let from = reportedUpTo
         let startTags = startTagsPending ? ring.tags(at: from) : nil
         startTagsPending = false
@@ -283,6 +361,20 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
             }
         }
         publishStream(published..<offset)
+    }
+
+    /// The connection's first tags, heard from its first byte when playback has not passed it yet.
+    private func noteFirst(_ tags: TagSet) {
+        headerTags = nil
+        notedAny = true
+        // Under the lock, so that playback cannot pass the offset between the look and the note.
+        lock.lock(); defer { lock.unlock() }
+        if reportedUpTo <= connectionStart { ring.note(tags, at: connectionStart) } else { ring.note(.tags(tags)) }
+    }
+
+    private func isCurrent(_ made: UInt64) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return made == generation
     }
 
     /// The heard bytes on the stream tap, on the Player's queue after the titles reported before them.

@@ -83,7 +83,17 @@ package struct TimeshiftIndex: Sendable {
 
     /// A title (or gap) at the head: it is heard once playback passes this offset.
     package mutating func note(_ note: Note) {
+        // Connections that received nothing (a mount answering 404 while the player waits for it) make
+        // one gap, not one each.
+        if note == .gap, marks.last == Mark(offset: head, note: .gap) { return }
         marks.append(Mark(offset: head, note: note))
+    }
+
+    /// A title at an earlier offset (at most the head), after the marks already there: heard from there.
+    package mutating func note(_ note: Note, at offset: UInt64) {
+        let at = min(offset, head)
+        let index = marks.lastIndex { $0.offset <= at }.map { $0 + 1 } ?? 0
+        marks.insert(Mark(offset: at, note: note), at: index)
     }
 
     /// Drops the oldest chunks while the ring is older than ``maxAge`` or larger than ``maxBytes``

@@ -80,6 +80,13 @@ public final class TimeshiftRing: @unchecked Sendable, Equatable {
         oggHeaders.prune(before: index.start)
     }
 
+    /// Titles noted at `offset` (not yet heard: playback has not passed it) instead of at the head.
+    package func note(_ tags: TagSet, at offset: UInt64) {
+        lock.lock(); defer { lock.unlock() }
+        guard !closed else { return }
+        index.note(.tags(tags), at: offset)
+    }
+
     /// A title (or a gap: a new connection) at the head.
     package func note(_ note: TimeshiftIndex.Note) {
         lock.lock(); defer { lock.unlock() }
