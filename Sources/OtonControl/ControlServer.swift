@@ -176,9 +176,10 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
-    /// Sends every bus event as `{"event": {…}}` lines until the client goes away.
+    /// Sends the greeting (``ControlReply/subscribedLine(id:)``), then every bus event as
+    /// `{"event": {…}}` lines until the client goes away.
     private func stream(to fd: Int32, id: JSONValue?) {
-        guard UnixSocket.writeAll(fd, ControlReply.success("subscribed").line(id: id)) else { return }
+        guard UnixSocket.writeAll(fd, ControlReply.subscribedLine(id: id)) else { return }
         let subscriber = SocketEventStream(fd: fd)
         let subscriberID = "oton.control.subscriber.\(fd).\(Clock.monotonicNanoseconds())"
         let subscription = BusSubscription(

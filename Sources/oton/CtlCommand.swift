@@ -56,12 +56,17 @@ struct CtlCommand: ParsableCommand {
                 if !json { Terminal.error(reply["error"]?.stringValue ?? "failed") }
                 throw ExitCode.failure
             }
-            if !json, let text = reply["text"]?.stringValue { print(text) }
             if words.first == "subscribe" {
+                // The stream as oton sends it, its greeting too: JSON lines throughout, so that a
+                // saved one is a script for `oton plugins run` as it is.
+                if !json { print(line) }
+                fflush(nil)
                 while let event = client.nextLine() {
                     print(event)
                     fflush(nil)
                 }
+            } else if !json, let text = reply["text"]?.stringValue {
+                print(text)
             }
         } catch let error as ControlClient.Failure {
             Terminal.error(error.description)

@@ -4,7 +4,8 @@ import Logging
 import OtonHost
 
 /// `oton plugin-host`: the child process of a plugin with `"isolation": "process"`. oton starts it
-/// with one end of a socket pair as `--fd`; it is not for people to run (hidden from help). Without
+/// with one end of a socket pair as `--fd`, and sends the plugin's config over it, not as an
+/// argument; it is not for people to run (hidden from help). Without
 /// `--worker` it is the keeper of the plugin's process tree and starts itself again with `--worker`,
 /// which loads the plugin (``PluginHostKeeper``).
 struct PluginHostCommand: ParsableCommand {
@@ -17,11 +18,10 @@ struct PluginHostCommand: ParsableCommand {
     @Option(name: .long) var fd: Int32
     @Option(name: .long) var id: String
     @Option(name: .long) var path: String
-    @Option(name: .long) var config: String = "{}"
     @Option(name: .customLong("data-home")) var dataHome: String
     @Option(name: .customLong("cache-home")) var cacheHome: String
     @Flag(name: .long) var worker = false
-    /// oton started this child again after a crash (``PluginHostChild/run(fd:entry:directories:restart:)``).
+    /// oton started this child again after a crash (``PluginHostChild/run(fd:id:path:directories:restart:)``).
     @Flag(name: .long) var restart = false
 
     func run() throws {
@@ -33,10 +33,8 @@ struct PluginHostCommand: ParsableCommand {
             return handler
         }
         guard worker else { throw ExitCode(PluginHostKeeper.run(handing: fd)) }
-        let value = (try? JSONParser(maxBytes: 16 << 20).parse(Data(config.utf8))) ?? .object([:])
-        let entry = PluginEntry(id: id, path: path, config: value, location: "isolated")
         let status = PluginHostChild.run(
-            fd: fd, entry: entry, directories: .init(dataHome: dataHome, cacheHome: cacheHome),
+            fd: fd, id: id, path: path, directories: .init(dataHome: dataHome, cacheHome: cacheHome),
             restart: restart)
         throw ExitCode(status)
     }

@@ -18,6 +18,7 @@
  *   "fail": make create() fail with this message,
  *   "created_marker": a file create() writes (to prove inspect never calls create),
  *   "pid_file": a file create() appends its process id to, one line per create (isolation),
+ *   "config_copy": a file create() appends the config it got to, one line per create,
  *   "crash_in_create_if": a path; create() writes through NULL when that file exists (with
  *       crash_once: the restart after the first crash crashes in create),
  *   "select_taps": "0".."3", narrows the media taps with select_media_taps (ABI 1.1);
@@ -136,6 +137,15 @@ static oton_instance *probe_create(const oton_host *host, const char *config_jso
             fclose(f);
         }
         free(pid_file);
+    }
+    {
+        char *copy = json_string(config_json, "config_copy");
+        FILE *f = copy ? fopen(copy, "a") : NULL;
+        if (f) {
+            fprintf(f, "%s\n", config_json);
+            fclose(f);
+        }
+        free(copy);
     }
     self->probe_kind = host->event_kind(host, "org.oton.test.probe");
     if (self->log) {

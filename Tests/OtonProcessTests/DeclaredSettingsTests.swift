@@ -71,6 +71,36 @@ final class DeclaredSettingsTests: XCTestCase {
             directory.read("plugins.json").contains(#""config": {"interval_ms": 500, "file": "/tmp/none", "fromat": "json"}"#), directory.read("plugins.json"))
     }
 
+    /// A negative number is a value, not an option ArgumentParser does not know (issue 53): it
+    /// needs no `--`, before or after --config; a missing value or a stray option is still named.
+    func testANegativeNumberIsAValueAndAMissingValueIsNamed() throws {
+        let probe = try CPluginBuilder.build(CPluginBuilder.probeSource, into: directory, name: "probe")
+        let config = try directory.write(
+            "plugins.json", #"{"stations": [], "plugins": [{"id": "org.oton.test.probe", "path": "\#(probe)", "config": {}}]}"#)
+        let set = try oton(["plugins", "set", "org.oton.test.probe", "gain_db", "-6", "--config", config])
+        XCTAssertEqual(set.status, 0, set.stderr)
+        XCTAssertTrue(set.stdout.contains("config.gain_db is now -6 in"), set.stdout)
+        XCTAssertTrue(directory.read("plugins.json").contains(#""gain_db": -6"#), directory.read("plugins.json"))
+        let after = try oton(["plugins", "set", "org.oton.test.probe", "gain_db", "--config", config, "-2.5"])
+        XCTAssertEqual(after.status, 0, after.stderr)
+        XCTAssertTrue(directory.read("plugins.json").contains(#""gain_db": -2.5"#), directory.read("plugins.json"))
+        let ended = try oton(["plugins", "set", "org.oton.test.probe", "label", "--config", config, "--", "-x"])
+        XCTAssertEqual(ended.status, 0, ended.stderr)
+        XCTAssertTrue(directory.read("plugins.json").contains(#""label": "-x""#), directory.read("plugins.json"))
+
+        let missing = try oton(["plugins", "set", "org.oton.test.probe", "gain_db", "--config", config])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("give the value after the key: oton plugins set org.oton.test.probe gain_db VALUE"), missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("Usage: oton plugins set <id> <key> <value> [--config <config>]"), missing.stderr)
+        let stray = try oton(["plugins", "set", "org.oton.test.probe", "gain_db", "-x", "--config", config])
+        XCTAssertEqual(stray.status, 2)
+        XCTAssertTrue(stray.stderr.contains("unknown option -x"), stray.stderr)
+        let two = try oton(["plugins", "set", "org.oton.test.probe", "gain_db", "-6", "7", "--config", config])
+        XCTAssertEqual(two.status, 2)
+        XCTAssertTrue(two.stderr.contains("give one value, not 2 (-6 7)"), two.stderr)
+        XCTAssertTrue(directory.read("plugins.json").contains(#""gain_db": -2.5"#), "refused edits leave the file as it was")
+    }
+
     func testValidateByIdUsesTheEntrysConfig() throws {
         let library = try plugin()
         let output = directory.file("created.txt")

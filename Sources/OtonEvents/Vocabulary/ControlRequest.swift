@@ -86,10 +86,28 @@ package struct ControlReply {
     package static func success(_ text: String, data: [String: JSONValue]? = nil) -> ControlReply { ControlReply(ok: true, text: text, data: data) }
     package static func failure(_ message: String) -> ControlReply { ControlReply(ok: false, text: message) }
 
+    /// The reply to `subscribe`, the first line of its stream: a success with `"subscribed": true`,
+    /// so that a saved stream (`oton ctl subscribe > FILE`) is JSON lines throughout and a reader
+    /// of events, such as `oton plugins run`, knows this line for what it is (``isSubscribed(_:)``).
+    package static func subscribedLine(id: JSONValue?) -> Data {
+        success("subscribed").line(id: id, extra: ["subscribed": .bool(true)])
+    }
+
+    /// Whether a line's object is the greeting of a `subscribe` stream (``subscribedLine(id:)``).
+    package static func isSubscribed(_ object: [String: JSONValue]) -> Bool {
+        object["subscribed"]?.boolValue == true && object["ok"]?.boolValue == true
+    }
+
     /// The request's `id` is echoed as its own JSON text first, so that a number such as
     /// 12345678901234567890 comes back unchanged; nil becomes null.
     package func line(id: JSONValue?) -> Data {
-        var object: [String: JSONValue] = ["ok": .bool(ok)]
+        line(id: id, extra: [:])
+    }
+
+    /// `extra`: members besides `ok`, `text`, `data` and `error`.
+    private func line(id: JSONValue?, extra: [String: JSONValue]) -> Data {
+        var object: [String: JSONValue] = extra
+        object["ok"] = .bool(ok)
         if ok {
             object["text"] = .string(text)
             if let data { object["data"] = .object(data) }

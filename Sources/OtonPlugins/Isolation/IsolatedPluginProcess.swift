@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OtonJSON
 import OtonProcessKeeper
 import OtonStations
 import OtonSupport
@@ -57,10 +58,12 @@ package enum IsolatedPluginProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, theirs, 3)  // dup2 clears close-on-exec on fd 3
         oton_spawn_close_from(&actions, 4)  // and nothing else: GLib's spawn pipes have no close-on-exec
+        // The config is not among them: any local user reads a command line (/proc/PID/cmdline),
+        // and a config holds passwords. It is the first frame on the socket (``handConfig``).
         let arguments =
             [
                 executable, "plugin-host", "--fd", "3", "--id", entry.id, "--path", path,
-                "--config", entry.config.jsonText, "--data-home", directories.dataHome, "--cache-home", directories.cacheHome,
+                "--data-home", directories.dataHome, "--cache-home", directories.cacheHome,
             ]
             + (restart ? ["--restart"] : [])
         var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -99,6 +102,7 @@ package enum IsolatedPluginProcess {
         let deadline = Date().addingTimeInterval(startSeconds)
         var limit = timeval(tv_sec: Int(startSeconds), tv_usec: 0)
         setsockopt(ours, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        let handed = handConfig(entry.config, to: candidate)
         var registered: [(command: PluginManifest.Command, declared: Bool)] = []
         var first = candidate.receive()
         while let frame = first, frame.kind == .registered, Date() < deadline {
@@ -132,9 +136,23 @@ package enum IsolatedPluginProcess {
                 // Its own crash line (OtonCrashGuard) said "oton goes on without it": so does oton.
                 throw IsolationError.crashedStarting(signal: signalName(signal))
             }
+            if reason == nil, !handed { throw IsolationError.child(tr("it did not take its config")) }
             throw IsolationError.child(
                 reason ?? (first == nil ? tr("it {how} before it was ready", ["how": describe(status)]) : tr("it said something else than ready")))
         }
+    }
+
+    /// Sends the plugin's config as the child's first frame, its JSON text as the body (a config
+    /// may be larger than a header). A child that does not read it within ``startSeconds`` is not
+    /// waited for longer: false, and it is ended like one that never says ready.
+    private static func handConfig(_ config: JSONValue, to channel: IsolationChannel) -> Bool {
+        var limit = timeval(tv_sec: Int(startSeconds), tv_usec: 0)
+        setsockopt(channel.fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        defer {
+            var none = timeval(tv_sec: 0, tv_usec: 0)
+            setsockopt(channel.fd, SOL_SOCKET, SO_SNDTIMEO, &none, socklen_t(MemoryLayout<timeval>.size))
+        }
+        return channel.send(.config, body: Array(config.jsonText.utf8))
     }
 
     /// "crashed: SIGSEGV", "exited with status 3".

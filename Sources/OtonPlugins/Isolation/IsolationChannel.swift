@@ -13,8 +13,8 @@ import OtonSupport
 /// (whose queue then fills and drops, counted, as for any slow plugin) or a reply.
 package final class IsolationChannel: @unchecked Sendable {
     package enum Kind: UInt8, Sendable {
-        // oton → child
-        case event = 1, media, command, destroy, ping, runReply
+        // oton → child (`config` first and once: the plugin's config as JSON text, the body)
+        case event = 1, media, command, destroy, ping, runReply, config
         // child → oton
         case ready = 20, failed, publish, request, reply, pong, run, registered
     }

@@ -17,9 +17,11 @@ import Synchronization
 /// Threading: `run` reads the socket on the calling thread until oton says destroy or goes away;
 /// commands run on a global queue; the plugin's own calls come from its mailbox or its threads.
 public enum PluginHostChild {
-    /// Returns the exit status of `oton plugin-host`. `restart`: oton started this child again after
-    /// a crash, and retries it if it fails to start (so its crash line says "restarts it" from the start).
-    public static func run(fd: Int32, entry: PluginEntry, directories: PluginManager.Directories, restart: Bool = false) -> Int32 {
+    /// Returns the exit status of `oton plugin-host`. The plugin's config is the first frame oton
+    /// sends, never an argument (a command line is for every local user to read). `restart`: oton
+    /// started this child again after a crash, and retries it if it fails to start (so its crash
+    /// line says "restarts it" from the start).
+    public static func run(fd: Int32, id: String, path: String, directories: PluginManager.Directories, restart: Bool = false) -> Int32 {
         oton_crash_guard_become_isolated_child()
         if restart { oton_crash_guard_isolated_child_restartable() }
         // Ctrl-C in a terminal signals the whole process group: oton decides when this child ends.
@@ -28,9 +30,14 @@ public enum PluginHostChild {
         var limit = rlimit(rlim_cur: rlim_t(IsolatedPluginProcess.memoryLimitBytes), rlim_max: rlim_t(IsolatedPluginProcess.memoryLimitBytes))
         if setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit) != 0 {
             Logger(label: "oton.plugins").warning(
-                "\(tr("{plugin}: could not limit its process's memory: {reason}", ["plugin": entry.id, "reason": String(cString: strerror(errno))]))")
+                "\(tr("{plugin}: could not limit its process's memory: {reason}", ["plugin": id, "reason": String(cString: strerror(errno))]))")
         }
         let channel = IsolationChannel(fd: fd)
+        guard let config = receiveConfig(from: channel) else {
+            channel.send(.failed, ["reason": .string(tr("its config did not arrive"))])
+            return 0
+        }
+        let entry = PluginEntry(id: id, path: path, config: config, location: "isolated")
         let logger = Logger(label: "oton.plugins")
         let bus = PluginBus(logger: Logger(label: "oton.bus"))
         let manager = PluginManager(
@@ -115,6 +122,12 @@ public enum PluginHostChild {
         // oton went away without a word: end as a shutdown would.
         manager.shutdown(finalState: nil)
         return 0
+    }
+
+    /// The config frame oton sends first; nil when something else came or the stream ended.
+    private static func receiveConfig(from channel: IsolationChannel) -> JSONValue? {
+        guard let frame = channel.receive(), frame.kind == .config else { return nil }
+        return try? JSONParser(maxBytes: max(frame.bytes.count, 1)).parse(Data(frame.bytes))
     }
 }
 

@@ -6,7 +6,9 @@ import PluginAPI
 /// What `oton plugins run` feeds a plugin, one JSON object a line: an event as `--events` and
 /// `oton ctl subscribe` print it (`{"kind": "track", "fields": {"title": "…"}}`, or wrapped in
 /// `{"event": {…}}`), a command (`{"command": "logger-stats", "args": ["reset"]}`), or the audio of
-/// `--audio` at that point (`{"audio": true}`). Blank lines and lines starting with `#` are skipped.
+/// `--audio` at that point (`{"audio": true}`). Blank lines and lines starting with `#` are skipped,
+/// and so is the greeting of `oton ctl subscribe` (`{"ok": true, "subscribed": true, …}`): a saved
+/// capture is a script as it is.
 package enum PluginScriptStep {
     case event(BusEvent)
     case command(name: String, arguments: [String])
@@ -27,6 +29,7 @@ package enum PluginScriptStep {
             let value: JSONValue
             do { value = try JSONParser(maxBytes: 1 << 20).parse(Data(line.utf8)) } catch { throw refuse("not JSON: \(error)") }
             guard case let .object(object) = value else { throw refuse("give a JSON object: an event, a command or {\"audio\": true}") }
+            if ControlReply.isSubscribed(object) { continue }
             if object["audio"]?.boolValue == true {
                 steps.append(.audio)
             } else if let name = object["command"]?.stringValue {
