@@ -74,6 +74,10 @@ final class TimeshiftPlaybackTests: XCTestCase {
         XCTAssertNotNil(harness.waitForTrack(title: "Song One", timeout: 20, after: back), "the title heard there is announced")
         let behind = try XCTUnwrap(harness.player.snapshot.timeshift).behindLive
         XCTAssertEqual(Double(behind) / 1e9, 30, accuracy: 5)
+        // The title comes with the seek's first sound (its first mark), while the new playback's buffer
+        // may still be filling: playing follows.
+        let settled = Date().addingTimeInterval(10)
+        while Date() < settled, harness.player.state != .playing { usleep(50_000) }
         XCTAssertEqual(harness.player.state, .playing)
         // ~15 s later the change to Song Two is heard again.
         XCTAssertNotNil(harness.waitForTrack(title: "Song Two", timeout: 40, after: back), "the change is announced when heard again")

@@ -263,7 +263,7 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
             }
         }
         if keepGoing { flush() }
-        if let held = heldTags, Clock.monotonicNanoseconds() - lastTitleReport >= Self.titleInterval { reportTitle(held) }
+        if let held = heldTags, titleMayFollow(now: Clock.monotonicNanoseconds()) { reportTitle(held) }
         return keepGoing
     }
 
@@ -315,21 +315,39 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
 
     private func publish(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
-        if audioSinceTitle < Int.max - bytes.count { audioSinceTitle += bytes.count }
-        onAudio?(bytes)
-        if oggTags != nil {
-            for found in oggTags!.push(bytes) {
-                // Every new track names itself; a chain link without a title is a track with none. Chain
-                // links are held to the ICY titles' rate (issue 39, N1: a new link every few KB made
-                // 98,511 tracks in 120 s and grew the recorder's memory without bound).
-                offer(TagSet(origin: .stream, title: found.title ?? "", artist: found.artist, station: found.organization))
+        // Every new track names itself; a chain link without a title is a track with none. Chain links
+        // are held to the titles' rate (issue 39, N1: a new link every few KB made 98,511 tracks in
+        // 120 s and grew the recorder's memory without bound).
+        func named(_ found: OggTagWatcher.Tags) -> TagSet {
+            TagSet(origin: .stream, title: found.title ?? "", artist: found.artist, station: found.organization)
+        }
+        if let onAudio {
+            // Into a ring: each title between the bytes before its chain and the chain's own, so it is
+            // heard where its song begins (a burst brings several at once).
+            var done = 0
+            for found in oggTags?.pushLocated(bytes) ?? [] {
+                let upTo = min(max(found.at, done), bytes.count)
+                passed(UnsafeRawBufferPointer(rebasing: bytes[done..<upTo]), to: onAudio)
+                done = upTo
+                offer(named(found.tags))
             }
+            passed(UnsafeRawBufferPointer(rebasing: bytes[done...]), to: onAudio)
+        } else {
+            if audioSinceTitle < Int.max - bytes.count { audioSinceTitle += bytes.count }
+            for found in oggTags?.push(bytes) ?? [] { offer(named(found)) }
         }
         if wantsStreamTap, let packet = taps.streamPacket(bytes: bytes) {
             let taps = self.taps
             inOrder { taps.publish(packet) }
         }
         flow.addOutputBuffer()
+    }
+
+    /// Audio into the ring, counted towards the next title's spacing.
+    private func passed(_ bytes: UnsafeRawBufferPointer, to onAudio: @Sendable (UnsafeRawBufferPointer) -> Void) {
+        guard bytes.count > 0 else { return }
+        if audioSinceTitle < Int.max - bytes.count { audioSinceTitle += bytes.count }
+        onAudio(bytes)
     }
 
     /// A title (ICY or an Ogg chain link) reaches the player when 200 ms or 16 KiB of audio have passed
@@ -339,6 +357,11 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     /// arriving at once) still has every title reported.
     package static let titleInterval: Int64 = 200_000_000
     package static let titleBytes = 16 * 1024
+    /// Into a timeshift ring every title is noted at its byte, whenever it arrived (a server's burst
+    /// brings a low-bitrate station's minutes at once: at 6 kbit/s Icecast's 64 KB are 85 s, several
+    /// songs, and all but the last were dropped); only a flood, a title in less than 1 KiB of audio
+    /// after the last, is held (the latest wins).
+    package static let ringTitleBytes = 1024
     private var lastTitleReport: Int64 = 0
     private var audioSinceTitle = Int.max
     private var heldTags: TagSet?
@@ -350,11 +373,17 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
 
     /// Reports a title now, or holds it (the latest wins) until the rate allows.
     private func offer(_ tags: TagSet) {
-        if audioSinceTitle >= Self.titleBytes || Clock.monotonicNanoseconds() - lastTitleReport >= Self.titleInterval {
+        if titleMayFollow(now: Clock.monotonicNanoseconds()) {
             reportTitle(tags)
         } else {
             heldTags = tags
         }
+    }
+
+    /// Whether a title may be reported now (see ``titleInterval`` and ``ringTitleBytes``).
+    private func titleMayFollow(now: Int64) -> Bool {
+        if onAudio != nil { return audioSinceTitle >= Self.ringTitleBytes }
+        return audioSinceTitle >= Self.titleBytes || now - lastTitleReport >= Self.titleInterval
     }
 
     private func reportTitle(_ tags: TagSet) {

@@ -26,10 +26,20 @@ public struct OggTagWatcher: Sendable {
 
     public init() {}
 
+    /// Where the current chain's first page began, in `buffer`.
+    private var chainStart = 0
+
     /// Feeds bytes; returns the tags of each comment header completed in them.
     public mutating func push(_ bytes: UnsafeRawBufferPointer) -> [Tags] {
+        pushLocated(bytes).map(\.tags)
+    }
+
+    /// As ``push(_:)``, with where in `bytes` each chain began (its first page; 0 when that was in
+    /// bytes fed before): a timeshift ring notes the title there, not after a burst of several songs.
+    public mutating func pushLocated(_ bytes: UnsafeRawBufferPointer) -> [(tags: Tags, at: Int)] {
+        let carried = buffer.count
         buffer.append(contentsOf: bytes)
-        var found: [Tags] = []
+        var found: [(tags: Tags, at: Int)] = []
         var at = 0
         while true {
             guard let (start, page) = OggPage.next(in: buffer, from: at) else {
@@ -44,6 +54,7 @@ public struct OggTagWatcher: Sendable {
             let pageSerial = page.serial
             if page.isBOS || serial == nil {
                 serial = pageSerial
+                chainStart = start
                 packetIndex = 0
                 packet = []
                 oversized = false
@@ -62,7 +73,7 @@ public struct OggTagWatcher: Sendable {
                     }
                     offset += length
                     if value < 255 {
-                        if let tags = completed() { found.append(tags) }
+                        if let tags = completed() { found.append((tags, max(0, chainStart - carried))) }
                         packetIndex += 1
                         packet = []
                         oversized = false
@@ -71,8 +82,13 @@ public struct OggTagWatcher: Sendable {
             }
             at = bodyStart + bodyLength
         }
-        buffer.removeFirst(min(at, buffer.count))
-        if buffer.count > 70_000 { buffer.removeFirst(buffer.count - 70_000) }  // never a page: junk
+        let dropped = min(at, buffer.count)
+        buffer.removeFirst(dropped)
+        chainStart -= dropped
+        if buffer.count > 70_000 {  // never a page: junk
+            chainStart -= buffer.count - 70_000
+            buffer.removeFirst(buffer.count - 70_000)
+        }
         return found
     }
 

@@ -350,12 +350,14 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         lock.unlock()
         if let startTags { onEvent(.tags(startTags, monotonicNanoseconds: now)) }
         var published = from
-        for mark in ring.marks(in: from..<offset) {
+        // The feeder ends a piece at each mark and sends the mark's event before the mark's first byte:
+        // a title noted at `offset` starts now (those at `from` were announced with the mark before).
+        for mark in offset > from ? ring.marks(in: (from + 1)..<(offset + 1)) : [] {
             publishStream(published..<mark.offset)
             published = mark.offset
             switch mark.note {
             case let .tags(tags):
-                if mark.offset != from || startTags == nil { onEvent(.tags(tags, monotonicNanoseconds: now)) }
+                onEvent(.tags(tags, monotonicNanoseconds: now))
             case .gap:
                 onEvent(.notice(tr("the connection was lost here and made again: a gap in what the timeshift holds")))
             }
@@ -369,7 +371,13 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         notedAny = true
         // Under the lock, so that playback cannot pass the offset between the look and the note.
         lock.lock(); defer { lock.unlock() }
-        if reportedUpTo <= connectionStart { ring.note(tags, at: connectionStart) } else { ring.note(.tags(tags)) }
+        if reportedUpTo <= connectionStart {
+            ring.note(tags, at: connectionStart)
+            // Playback stands at that very offset: the next mark heard announces the tags in force there.
+            if reportedUpTo == connectionStart { startTagsPending = true }
+        } else {
+            ring.note(.tags(tags))
+        }
     }
 
     private func isCurrent(_ made: UInt64) -> Bool {

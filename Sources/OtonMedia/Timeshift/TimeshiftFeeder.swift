@@ -25,6 +25,7 @@ final class TimeshiftFeeder: @unchecked Sendable {
 
     /// At most this much a push: 4 KiB is a quarter second of 128 kbit/s, the grain titles follow at.
     static let pieceBytes = 4096
+    static let firstPieceBytes = 512
 
     /// Sent before the ring's bytes (an Ogg chain's headers when starting inside it).
     private var prefix: [UInt8]
@@ -82,7 +83,8 @@ final class TimeshiftFeeder: @unchecked Sendable {
         }
         if pushedOnce { _ = otgst_app_src_push_mark(source, guint64(cursor)) }
         while !isStopped {
-            let (bytes, from) = ring.read(from: cursor, upTo: Self.pieceBytes)
+            // The first piece is short: the first mark (and with it the title playback starts in) follows it soon.
+            let (bytes, from) = ring.read(from: cursor, upTo: pushedOnce ? Self.pieceBytes : Self.firstPieceBytes)
             if from > cursor {
                 discont = true
                 onNotice(tr("the timeshift ring no longer held the paused audio; playing from the oldest it holds"))
@@ -94,11 +96,13 @@ final class TimeshiftFeeder: @unchecked Sendable {
                 condition.unlock()
                 continue
             }
-            // A gap (a new connection) inside the piece: the piece ends there, and the next starts DISCONT.
+            // A mark inside the piece (a gap: a new connection; a title) ends it there: the next piece starts
+            // DISCONT after a gap, and a title's mark event goes right before its first byte, so the title is
+            // heard with its audio at any bitrate (a 4 KiB piece is 5 s of a 6 kbit/s stream).
             var piece = bytes[...]
             let range = cursor..<(cursor + UInt64(bytes.count))
-            if let gap = ring.marks(in: range).first(where: { $0.note == .gap && $0.offset > cursor }) {
-                piece = bytes[..<Int(gap.offset - cursor)]
+            if let mark = ring.marks(in: range).first(where: { $0.offset > cursor }) {
+                piece = bytes[..<Int(mark.offset - cursor)]
             }
             let flagged = discont || ring.marks(in: cursor..<(cursor + 1)).contains { $0.note == .gap }
             discont = false

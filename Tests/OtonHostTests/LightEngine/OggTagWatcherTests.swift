@@ -36,6 +36,24 @@ final class OggTagWatcherTests: XCTestCase {
         XCTAssertEqual(tags.first?.artist, "Band")
     }
 
+    /// Several songs in one read (a server's burst): each title with where its chain began, so a
+    /// timeshift ring notes it there (issue 54 §6), also when a chain began in an earlier read.
+    func testEachTitleSaysWhereItsChainBegan() throws {
+        let first = stream(comments: vorbisComments([Array("TITLE=One".utf8)]), serial: 5)
+        let second = stream(comments: vorbisComments([Array("TITLE=Two".utf8)]), serial: 6)
+        let third = stream(comments: vorbisComments([Array("TITLE=Three".utf8)]), serial: 7)
+        var watcher = OggTagWatcher()
+        let burst = (first + second).withUnsafeBytes { watcher.pushLocated($0) }
+        XCTAssertEqual(burst.map(\.tags.title), ["One", "Two"])
+        XCTAssertEqual(burst.map(\.at), [0, first.count])
+        // The third chain's first page ends one read, its comment completes in the next.
+        let cut = 40
+        XCTAssertTrue(Array(third[..<cut]).withUnsafeBytes { watcher.pushLocated($0) }.isEmpty)
+        let rest = Array(third[cut...]).withUnsafeBytes { watcher.pushLocated($0) }
+        XCTAssertEqual(rest.map(\.tags.title), ["Three"])
+        XCTAssertEqual(rest.map(\.at), [0], "it began before this read")
+    }
+
     /// A list whose last comment runs past the packet still names its track on air (the file sink,
     /// which writes the list back, refuses it: that would drop a comment).
     func testACutListStillGivesTheTitlesBeforeTheCut() throws {

@@ -1,0 +1,140 @@
+import Foundation
+import IcecastFixture
+import OtonHost
+import OtonTestSupport
+import XCTest
+
+/// Issue 54 §6: with timeshift (the default) titles follow the audio, and on low-bitrate stations they
+/// came late, wrong or never (chained Vorbis at 32 kbit/s 1.2–4.4 s late with songs never announced,
+/// Opus at 6 kbit/s one title in 40 s): a 4 KiB piece of the ring is seconds of such a stream, and a
+/// server's burst brings several songs at once, of which the receiver kept the last title only.
+///
+/// A chained Ogg station (Tests/Fixtures/paced_ogg_source.py: a song of 4 s a chain, each a tone of its
+/// own and a title of its own, the first 12 s as a burst) played by `oton play --audio-sink pulsesink`
+/// into a PulseAudio null sink: each title's event (`--events`, CLOCK_MONOTONIC) is compared with the
+/// moment its tone is heard at the sink (parec's recording, dated as PlayingWhenHeardTests dates it).
+/// Every title must be announced, in order, within 0.3 s of its audio.
+final class TitleTimingTests: XCTestCase {
+    func testOpusAtSixKilobitsAnnouncesEveryTitleWithItsAudio() async throws {
+        try await check(encoder: ["opusenc", "bitrate=6000"], rate: 48000, name: "Opus 6 kbit/s")
+    }
+
+    func testChainedVorbisAtThirtyTwoKilobitsAnnouncesEveryTitleWithItsAudio() async throws {
+        try await check(encoder: ["vorbisenc", "bitrate=32000"], rate: 44100, name: "Vorbis 32 kbit/s")
+    }
+
+    static let songs = 8
+    static func frequency(ofSong song: Int) -> Double { 400 + 150 * Double(song) }
+
+    private func check(encoder: [String], rate: Int, name: String) async throws {
+        try XCTSkipUnless(PulseAudioServer.isInstalled, "pulseaudio and pulseaudio-utils (scripts/bootstrap installs them)")
+        let directory = try TemporaryDirectory(self)
+        var stream = Data()
+        for song in 0..<Self.songs {
+            let file = directory.file("song\(song).ogg")
+            let made = try runProcess(
+                "/usr/bin/env",
+                [
+                    "gst-launch-1.0", "-q", "audiotestsrc", "wave=sine", "freq=\(Int(Self.frequency(ofSong: song)))", "volume=0.3",
+                    "num-buffers=\(4 * 10)", "samplesperbuffer=\(rate / 10)", "!", "audio/x-raw,rate=\(rate),channels=1", "!",
+                    "taginject", #"tags="artist=\"Artist\",title=\"Song \#(song)\"""#, "!",
+                ] + encoder + ["!", "oggmux", "!", "filesink", "location=\(file)"])
+            guard made.status == 0 else { throw FixtureError("gst-launch-1.0 could not make \(file): \(made.stderr)") }
+            stream.append(try Data(contentsOf: URL(fileURLWithPath: file)))
+        }
+        let chained = directory.file("chained.ogg")
+        try stream.write(to: URL(fileURLWithPath: chained))
+        let pulse = try PulseAudioServer(directory: directory.file("pulse"))
+        defer { pulse.stop() }
+        let file = directory.file("monitor.raw")
+        try pulse.record(into: file)
+        // A stream of silence keeps the null sink running from before oton starts, so the monitor's
+        // samples follow the clock throughout.
+        let silence = ManagedProcess(
+            name: "pacat", executable: "/usr/bin/pacat",
+            arguments: [
+                "--playback", "--raw", "--format=s16le", "--rate=\(PulseAudioServer.rate)", "--channels=2", "--latency-msec=20", "/dev/zero",
+            ], environment: pulse.environment)
+        try silence.start()
+        defer { silence.kill() }
+        try await pollUntilTrue(timeout: 30, interval: 0.01, "the null sink running") { HeardSound.count(in: file) >= HeardSound.samples(0.5) }
+
+        let server = try ScriptServer(self, script: "paced_ogg_source.py", arguments: [chained, "12"])
+        let events = directory.file("events.jsonl")
+        let run = try OtonRun(
+            self, ["play", "http://127.0.0.1:\(server.port)/paced.ogg", "--no-tui", "--audio-sink", "pulsesink", "--events", events],
+            environment: ["PULSE_SERVER": try XCTUnwrap(pulse.environment["PULSE_SERVER"])])
+        // Each look at how much the monitor recorded bounds the time of its sample 0 from above (a look
+        // may come late, never early): the smallest bound dates it within parec's latency (20 ms).
+        var origin = Double.infinity
+        let last = "Song \(Self.songs - 1)"
+        var lastSaid: Double?
+        let deadline = Self.now() + 120
+        while Self.now() < deadline {
+            let looked = Self.now()
+            let recorded = HeardSound.count(in: file)
+            if recorded > 0 { origin = min(origin, looked - HeardSound.seconds(recorded)) }
+            if lastSaid == nil { lastSaid = Self.titles(in: events).first { $0.title == last }?.at }
+            if let lastSaid, looked > lastSaid + 3 { break }
+            usleep(5000)  // the measurement's sampling period (each look dates sample 0), not a wait
+        }
+        XCTAssertNotNil(lastSaid, "\(name): the last song is announced: \(run.stderr)")
+        let titles = Self.titles(in: events)
+        print("[measure] \(name): titles in order \(titles.map(\.title))")
+        XCTAssertEqual(titles.map(\.title).filter { $0.hasPrefix("Song ") }, (0..<Self.songs).map { "Song \($0)" }, "\(name): every title, once, in order")
+        let heard = HeardSound(file: file)
+        let starts = Self.songStarts(heard.samples.map { Float($0) / 32768 }, rate: PulseAudioServer.rate)
+        var errors: [Double] = []
+        for song in 1..<Self.songs {
+            guard let start = starts[song], let title = titles.first(where: { $0.title == "Song \(song)" }) else { continue }
+            errors.append(title.at - (origin + HeardSound.seconds(start)))
+        }
+        print("[measure] \(name): title minus its audio at the sink, s: \(errors.map { String(format: "%+.2f", $0) }.joined(separator: " "))")
+        XCTAssertEqual(errors.count, Self.songs - 1, "\(name): every song's tone is heard")
+        for (index, error) in errors.enumerated() {
+            XCTAssertLessThanOrEqual(abs(error), 0.3, "\(name): Song \(index + 1)'s title within 0.3 s of its audio")
+        }
+    }
+
+    /// CLOCK_MONOTONIC in seconds: the clock of the events' `mono_ns`.
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The titles of the `--events` file's track events when each changed (monotonic seconds).
+    private static func titles(in path: String) -> [(title: String, at: Double)] {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        var titles: [(title: String, at: Double)] = []
+        for line in text.split(separator: "\n") where line.contains(#""kind":"track""#) {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let fields = object["fields"] as? [String: Any], let title = fields["title"] as? String,
+                let nanoseconds = (object["mono_ns"] as? NSNumber)?.int64Value
+            else { continue }
+            if titles.last?.title != title { titles.append((title, Double(nanoseconds) / 1e9)) }
+        }
+        return titles
+    }
+
+    /// Where each song's tone begins in `samples` (mono): the first of five 20 ms windows in a row whose
+    /// zero crossings say that song's frequency.
+    static func songStarts(_ samples: [Float], rate: Int) -> [Int: Int] {
+        let window = rate / 50
+        var songs: [Int?] = []
+        for from in stride(from: 0, to: samples.count - window, by: window) {
+            var crossings = 0
+            for index in from + 1..<from + window where (samples[index - 1] < 0) != (samples[index] < 0) { crossings += 1 }
+            let level = samples[from..<from + window].reduce(Float(0)) { max($0, abs($1)) }
+            let hertz = Double(crossings) / 2 * 50
+            let song = Int(((hertz - 400) / 150).rounded())
+            songs.append(level > 0.05 && (0..<Self.songs).contains(song) && abs(hertz - frequency(ofSong: song)) < 60 ? song : nil)
+        }
+        var starts: [Int: Int] = [:]
+        for index in 0..<max(0, songs.count - 5) {
+            guard let song = songs[index], starts[song] == nil, songs[index..<index + 5].allSatisfy({ $0 == song }) else { continue }
+            starts[song] = index * window
+        }
+        return starts
+    }
+}
