@@ -303,7 +303,7 @@ public final class WindowApplication {
                 MainThread.run { [weak self] in
                     self?.showsRecording = false
                     self?.window?.showRecordingStation(false)
-                    self?.window?.say(tr("the recording is finished: {folder}", ["folder": StationRecorder.folder]))
+                    self?.window?.say(tr("the recording is finished: {folder}", ["folder": StationRecorder.folder()]))
                 }
             }
             return
@@ -322,7 +322,7 @@ public final class WindowApplication {
                     try recorder.start(url: url)
                     showsRecording = true
                     window?.showRecordingStation(true)
-                    window?.say(tr("recording the station into {folder}", ["folder": StationRecorder.folder]))
+                    window?.say(tr("recording the station into {folder}", ["folder": StationRecorder.folder()]))
                 } catch {
                     window?.say(tr("cannot start the recorder: {reason}", ["reason": "\(error)"]))
                 }

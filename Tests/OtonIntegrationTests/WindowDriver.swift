@@ -61,12 +61,26 @@ final class WindowDriver: @unchecked Sendable {  // its state is set up once; `w
 
     var log: String { directory.read("window.log") }
 
-    /// One driver command's JSON answer (nil when it failed: no such node yet, the app not on the bus yet).
-    func drive(_ words: [String]) -> [String: JSONValue]? {
-        guard let result = try? runProcess("/usr/bin/timeout", ["--kill-after=5", "60", "/usr/bin/python3", Self.script] + words, environment: environment),
-            result.status == 0
+    /// One driver command's JSON answer (nil when it failed: no such node yet, the app not on the bus yet),
+    /// the command ended after `seconds`.
+    func drive(_ words: [String], seconds: Int = 60) -> [String: JSONValue]? {
+        driveAnswer(words, seconds: seconds).answer
+    }
+
+    /// One driver command's JSON answer, and what it printed when it failed (its error line).
+    func driveAnswer(_ words: [String], seconds: Int = 60) -> (answer: [String: JSONValue]?, failure: String) {
+        let arguments = ["--kill-after=5", "\(seconds)", "/usr/bin/python3", Self.script] + words
+        guard let result = try? runProcess("/usr/bin/timeout", arguments, environment: environment) else { return (nil, "the driver did not start") }
+        guard result.status == 0 else { return (nil, "exit \(result.status): \(result.stdout) \(result.stderr)") }
+        return ((try? JSONValue.parse(Data(result.stdout.utf8)))?.objectValue, "")
+    }
+
+    /// The window's resident memory (VmRSS of /proc/PID/status) in KiB; nil once it is gone.
+    var windowResidentKilobytes: Int? {
+        guard let pid = window?.pid, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
         else { return nil }
-        return (try? JSONValue.parse(Data(result.stdout.utf8)))?.objectValue
+        return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
 
     /// The text of the label described as `description` ("Title", "State", "Error"); nil when not found.

@@ -18,8 +18,8 @@ final class WindowLiveKeysAlarmTests: XCTestCase {
         desktop = nil
     }
 
-    /// A lab station with the player's `extra` plugins.json keys; the window opened on it, its title shown.
-    private func openOnLabStation(instance: String, extra: String = "") async throws -> WindowDriver {
+    /// A lab station with the player's `extra` plugins.json keys; the window opened on it (with `environment`), its title shown.
+    private func openOnLabStation(instance: String, extra: String = "", environment: [String: String] = [:]) async throws -> WindowDriver {
         let server = try await IcecastServer.start()
         self.server = server
         _ = try await server.startSource(mount: "/lab.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Lab FM")
@@ -31,7 +31,7 @@ final class WindowLiveKeysAlarmTests: XCTestCase {
         let driver = try WindowDriver(
             self, desktop: desktop,
             plugins: #"{\#(extra)"directory_server": "\#(directory)", "default_station": "Lab FM", "#
-                + #""stations": [{"name": "Lab FM", "url": "\#(lab)"}], "plugins": []}"#)
+                + #""stations": [{"name": "Lab FM", "url": "\#(lab)"}], "plugins": []}"#, extra: environment)
         try driver.open(["--instance", instance, "--size", "1280x800"])
         let first = driver.waitForText("Title") { $0 == "Song One" }
         XCTAssertTrue(first.matched, "saw \(first.last ?? "nothing"); log: \(driver.log)\n\(driver.tree())")
@@ -141,6 +141,29 @@ final class WindowLiveKeysAlarmTests: XCTestCase {
         XCTAssertEqual(state(driver, "keys"), "playing", "a space typed in the entry is text, not pause")
         let searched = driver.waitForText("Search status") { $0.contains("127.0.0.1") && !$0.hasPrefix("searching") }
         XCTAssertTrue(searched.matched, "the search ran (and the offline directory said so): \(searched.last ?? "nothing")")
+    }
+
+    /// A fresh window's focus is on play/pause (GTK's own first choice was "Record this station", the
+    /// first control in the header bar): Enter pauses the player and starts no recording.
+    func testAFreshWindowFocusesPlayPauseSoEnterStartsNoRecording() async throws {
+        let folder = try TemporaryDirectory(self)
+        let driver = try await openOnLabStation(instance: "focus", environment: ["XDG_MUSIC_DIR": folder.path])
+        try await pollUntilTrue(timeout: 60, "the player playing") { state(driver, "focus") == "playing" }
+        XCTAssertTrue(driver.waitForButton("Pause"), driver.buttonNames().joined(separator: ", "))
+        // Each wait fails without ending the test, so that a failure shows what Enter did instead.
+        let focused =
+            (try? await pollUntilTrue(timeout: 60, "play/pause focused") { driver.states("Pause", role: "push button")?.contains("focused") == true }) != nil
+        XCTAssertTrue(focused, "play/pause has the focus: \(driver.tree())")
+        XCTAssertFalse(driver.states("Record this station", role: "push button")?.contains("focused") ?? false)
+
+        XCTAssertNotNil(driver.drive(["keys", "Return"]))
+        let paused = (try? await pollUntilTrue(timeout: 60, "Enter pausing the player") { self.state(driver, "focus") == "paused" }) != nil
+        XCTAssertTrue(paused, "Enter pauses: the player is \(state(driver, "focus") ?? "gone")")
+        XCTAssertTrue(driver.waitForButton(paused ? "Play" : "Pause"), driver.buttonNames().joined(separator: ", "))
+        XCTAssertFalse(driver.buttonNames().contains("Stop recording this station"), "Enter started a recording")
+        let recorder = "window-record-\(driver.window?.pid ?? 0)"
+        XCTAssertNil(driver.status(instance: recorder), "no recorder runs")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "nothing recorded into the music folder")
     }
 
     /// The alarm's days in Preferences → Alarms: Monday and Wednesday toggled on make `oton alarm add

@@ -4,7 +4,8 @@ import Foundation
 /// when it is an absolute path (the specification says to ignore a relative one), else the default
 /// under $HOME. Every file oton or a plugin writes is found from here: plugins.json and the wishlist
 /// (config), plugin data, kept wishes and history (data), the last search and the timeshift rings (cache), each station's
-/// measured loudness and the last volume (state), control sockets (runtime), systemd user units (config). Nil when neither the variable nor HOME is set.
+/// measured loudness and the last volume (state), control sockets (runtime), systemd user units (config), the window's
+/// station recordings (music). Nil when neither the variable nor HOME is set.
 public struct XDGPaths: Sendable {
     private let environment: [String: String]
 
@@ -39,6 +40,20 @@ public struct XDGPaths: Sendable {
     public var volumeFile: String? { otonState.map { $0 + "/volume.json" } }
     /// systemd's user unit folder: `$XDG_CONFIG_HOME/systemd/user`.
     public var systemdUserUnits: String? { configHome.map { $0 + "/systemd/user" } }
+
+    /// The music folder: `$XDG_MUSIC_DIR`, else the one `$XDG_CONFIG_HOME/user-dirs.dirs` names (a desktop's
+    /// translated "Musik"), else `~/Music`. Home is always $HOME, never the passwd entry's.
+    public var musicFolder: String? {
+        if let folder = absolute("XDG_MUSIC_DIR") { return folder }
+        if let file = configHome.map({ $0 + "/user-dirs.dirs" }), let text = try? String(contentsOfFile: file, encoding: .utf8),
+            let folder = XDGUserDirs.folder("XDG_MUSIC_DIR", in: text, home: home)
+        {
+            return folder
+        }
+        return home.map { $0 + "/Music" }
+    }
+    /// Where the window's "Record this station" records (`oton record --out`): the music folder's `oton`.
+    public var stationRecordings: String? { musicFolder.map { $0 + "/oton" } }
 
     /// The home folder, when HOME is an absolute path.
     public var home: String? { absolute("HOME") }

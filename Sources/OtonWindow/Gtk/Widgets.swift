@@ -42,6 +42,20 @@ enum Widgets {
         return button
     }
 
+    /// A popover that opens from `button`. GTK leaves a child parented by hand (gtk_widget_set_parent)
+    /// to whoever parented it: it is unparented when the button is disposed, else GTK warns "still has
+    /// children left" and both stay in memory.
+    static func popover(on button: Widget) -> Widget {
+        let popover = gtk_popover_new()!
+        gtk_widget_set_parent(popover, button)
+        var attached: Widget? = popover
+        Signal.connect(button, "destroy") {
+            if let child = attached { gtk_widget_unparent(child) }
+            attached = nil
+        }
+        return popover
+    }
+
     static func box(_ orientation: GtkOrientation, spacing: Int32, _ children: [Widget]) -> Widget {
         let box = gtk_box_new(orientation, spacing)!
         for child in children { gtk_box_append(cast(box), child) }

@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import OtonControl
 import OtonSupport
@@ -18,17 +17,17 @@ final class StationRecorder: @unchecked Sendable {
 
     var isRecording: Bool { process?.isRunning == true }
 
-    /// The folder recordings go to: the desktop's music folder (XDG_MUSIC_DIR), else ~/Music, then "oton".
-    static var folder: String {
-        let music = g_get_user_special_dir(G_USER_DIRECTORY_MUSIC).map { String(cString: $0) } ?? NSHomeDirectory() + "/Music"
-        return music + "/oton"
+    /// The folder recordings go to: the music folder's "oton" (``XDGPaths/stationRecordings``: $XDG_MUSIC_DIR,
+    /// user-dirs.dirs, else $HOME/Music); the system's temporary folder when there is no HOME either.
+    static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        XDGPaths(environment: environment).stationRecordings ?? NSTemporaryDirectory() + "oton"
     }
 
     /// Starts recording `url`; throws when `oton` cannot be started.
     func start(url: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: PlayerProcess.otonExecutable())
-        var arguments = ["record", "--out", Self.folder, "--instance", instance]
+        var arguments = ["record", "--out", Self.folder(), "--instance", instance]
         if let config { arguments += ["--config", config] }
         process.arguments = arguments + ["--", url]
         process.standardInput = FileHandle.nullDevice

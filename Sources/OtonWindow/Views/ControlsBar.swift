@@ -7,7 +7,8 @@ import OtonSupport
 final class ControlsBar {
     typealias Widget = Widgets.Widget
     let root: Widget
-    private let playPause: Widget
+    /// Play/pause: the window's first focus.
+    let playPause: Widget
     private let volume: Widget
     private let volumeText: Widget
     private let sleepTimer: SleepTimerButton

@@ -5,7 +5,8 @@ import OtonSupport
 /// "Playing now"), a flat button named after the station that plays it (`app.station(N)`, N from 1
 /// as `oton ctl stations` numbers them) and an "Edit NAME" button whose popover makes it the
 /// default, moves it up, removes it (`app.favourite-default|up|remove('NAME')`) or renames it (an
-/// entry "New name for NAME" and "Rename NAME"). Rows are made once and bound to whichever station scrolls into them.
+/// entry "New name for NAME" and "Rename NAME"). Rows are made once and bound to whichever station scrolls into them;
+/// a switch of station only marks them again (``mark(_:isCurrent:)``).
 @MainActor
 enum FavouriteRow {
     typealias Widget = Widgets.Widget
@@ -24,8 +25,7 @@ enum FavouriteRow {
         gtk_widget_set_hexpand(play, 1)
         let edit = gtk_button_new_from_icon_name("view-more-symbolic")!
         gtk_widget_add_css_class(edit, "flat")
-        let popover = gtk_popover_new()!
-        gtk_widget_set_parent(popover, edit)
+        let popover = Widgets.popover(on: edit)
         var buttons = edits.map { entry -> Widget in
             let button = gtk_button_new_with_label(tr(entry.title))!
             gtk_widget_add_css_class(button, "flat")
@@ -49,17 +49,23 @@ enum FavouriteRow {
         return Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [mark, play, edit])
     }
 
+    /// Shows or hides the "now playing" mark, and describes the station's button as playing or not.
+    static func mark(_ row: Widget, isCurrent: Bool) {
+        guard let mark = gtk_widget_get_first_child(row), let play = gtk_widget_get_next_sibling(mark) else { return }
+        gtk_widget_set_visible(mark, isCurrent ? 1 : 0)
+        oton_gtk_accessible_description(play, isCurrent ? tr("Playing now") : "")
+    }
+
     static func bind(_ row: Widget, name: String, number: Int, isCurrent: Bool) {
         guard let mark = gtk_widget_get_first_child(row), let play = gtk_widget_get_next_sibling(mark), let edit = gtk_widget_get_last_child(row),
             let popover = gtk_widget_get_last_child(edit), let box = gtk_popover_get_child(cast(popover))
         else { return }
-        gtk_widget_set_visible(mark, isCurrent ? 1 : 0)
+        Self.mark(row, isCurrent: isCurrent)
         gtk_button_set_label(cast(play), name)
         if let label = gtk_button_get_child(cast(play)) {
             gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_END)
             gtk_label_set_xalign(cast(label), 0)
         }
-        oton_gtk_accessible_description(play, isCurrent ? tr("Playing now") : "")
         // The target first: a name without its target is a mismatch GTK warns about.
         gtk_actionable_set_action_target_value(cast(play), g_variant_new_int32(Int32(clamping: number)))
         gtk_actionable_set_action_name(cast(play), "app.station")

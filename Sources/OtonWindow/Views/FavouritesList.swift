@@ -10,24 +10,34 @@ final class FavouritesList {
     let root: Widget
     private let names: OpaquePointer
     private var shown: [String] = []
-    /// The station playing (its name, as the player's events say it), shared with the rows' bind handler.
-    private final class Current { var name: String? }
-    private let current = Current()
+    /// The station playing (its name, as the player's events say it) and the rows bound now (those
+    /// near the screen) with their station's name, shared with the factory's handlers.
+    private final class Marks {
+        var current: String?
+        var bound: [Widget: String] = [:]
+    }
+    private let marks = Marks()
 
     init(rename: @escaping @MainActor (String, String) -> Void) {
         names = gtk_string_list_new(nil)
         let selection = gtk_no_selection_new(OpaquePointer(g_object_ref(UnsafeMutableRawPointer(names))))
         let factory = gtk_signal_list_item_factory_new()!
-        Signal.connectObject(cast(factory), "setup") { item in
-            gtk_list_item_set_child(cast(item), FavouriteRow.make(rename: rename))
+        Signal.connectObject(cast(factory), "setup") { [marks] item in
+            let row = FavouriteRow.make(rename: rename)
+            // A row GTK disposes is forgotten at once, whether or not it was unbound first.
+            Signal.connect(row, "destroy") { marks.bound[row] = nil }
+            gtk_list_item_set_child(cast(item), row)
         }
-        Signal.connectObject(cast(factory), "bind") { [current] item in
+        Signal.connectObject(cast(factory), "bind") { [marks] item in
             let listItem: OpaquePointer = cast(item)
             let object = gtk_list_item_get_item(listItem)
             let name = object.map { String(cString: gtk_string_object_get_string(cast($0))) } ?? ""
-            FavouriteRow.bind(
-                gtk_list_item_get_child(listItem)!, name: name, number: Int(gtk_list_item_get_position(listItem)) + 1,
-                isCurrent: name == current.name)
+            guard let row = gtk_list_item_get_child(listItem) else { return }
+            marks.bound[row] = name
+            FavouriteRow.bind(row, name: name, number: Int(gtk_list_item_get_position(listItem)) + 1, isCurrent: name == marks.current)
+        }
+        Signal.connectObject(cast(factory), "unbind") { [marks] item in
+            if let row = gtk_list_item_get_child(cast(item)) { marks.bound[row] = nil }
         }
         let list = gtk_list_view_new(selection, factory)!
         oton_gtk_accessible_label(list, tr("Favourites"))
@@ -43,14 +53,11 @@ final class FavouritesList {
         Widgets.splice(names, removing: count, inserting: wanted)
     }
 
-    /// Marks `station` as the one playing: the rows it leaves and enters are bound again.
+    /// Marks `station` as the one playing, in the rows bound now: the model is left alone, so no row
+    /// is made again on a switch (a row scrolled into view later is marked as it is bound).
     func markCurrent(_ station: String) {
-        guard station != current.name else { return }
-        let before = current.name
-        current.name = station
-        for name in [before, station].compactMap({ $0 }) {
-            guard let index = shown.firstIndex(of: name) else { continue }
-            Widgets.splice(names, at: UInt32(index), removing: 1, inserting: [name])
-        }
+        guard station != marks.current else { return }
+        marks.current = station
+        for (row, name) in marks.bound { FavouriteRow.mark(row, isCurrent: name == station) }
     }
 }

@@ -95,6 +95,9 @@ final class MainWindow {
         adw_toast_overlay_set_child(cast(toasts), page)
         adw_application_window_set_content(cast(window), toasts)
         gtk_style_context_add_provider_for_display(gdk_display_get_default(), OpaquePointer(tint), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        // The first focus is play/pause: GTK would focus the first control, "Record this station" in the
+        // header bar, and Enter in a fresh window started a recording.
+        gtk_window_set_focus(cast(window), controls.playPause)
         // A page shown for the first time is built then.
         Signal.connectObject(cast(lists), "notify::visible-child-name") { [unowned self] _ in
             switch visibleList {

@@ -14,8 +14,7 @@ final class SleepTimerButton {
 
     init(act: @escaping @MainActor ([String]) -> Void) {
         root = Widgets.iconButton(icon: "alarm-symbolic", name: tr("Sleep timer"))
-        popover = gtk_popover_new()!
-        gtk_widget_set_parent(popover, root)
+        popover = Widgets.popover(on: root)
         let presets: [(String, [String])] = [
             (tr("15 minutes"), ["sleep", "15m"]), (tr("30 minutes"), ["sleep", "30m"]), (tr("60 minutes"), ["sleep", "60m"]),
             (tr("After this track"), ["sleep", "after-track"]), (tr("Sleep timer off"), ["sleep", "cancel"]),

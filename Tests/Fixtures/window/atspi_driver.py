@@ -6,6 +6,9 @@ short command per run; it prints one JSON line and exits 0, or prints why and ex
     atspi_driver.py text DESCRIPTION     the text of the label described as DESCRIPTION ("Title")
     atspi_driver.py wait-text DESCRIPTION TEXT SECONDS   polls (every 50 ms, in this process) until that label's
                                           text is TEXT; prints the seconds it took, or exits 1 with the last text seen
+    atspi_driver.py press-each NAME DESCRIPTION SECONDS TEXT...   for each TEXT: presses the button named NAME, then
+                                          polls (every 20 ms) until the label described DESCRIPTION reads TEXT, up to
+                                          SECONDS each; prints the seconds each took, or exits 1 with where it stopped
     atspi_driver.py type NAME TEXT        puts TEXT in the entry named NAME (AT-SPI EditableText)
     atspi_driver.py describe NAME [ROLE]  the role and description of the node named NAME ("Artwork"), of that role
     atspi_driver.py names ROLE            the names of every node of ROLE ("push button", "list item" ...)
@@ -26,7 +29,7 @@ import pyatspi
 
 APPLICATION = "oton-window"
 # Xvfb's default keymap (evdev keycodes, us layout): the keys the window's shortcuts use.
-KEYCODES = {"Control_L": 37, "space": 65, "q": 24, "f": 41, "comma": 59, "1": 10, "2": 11, "3": 12, "a": 38, "b": 56}
+KEYCODES = {"Control_L": 37, "Return": 36, "space": 65, "q": 24, "f": 41, "comma": 59, "1": 10, "2": 11, "3": 12, "a": 38, "b": 56}
 
 
 def application():
@@ -95,6 +98,24 @@ def main(words):
                 return
             time.sleep(0.05)
         sys.exit(json.dumps({"error": "timed out", "last": last}))
+    elif command == "press-each":
+        import time
+        button = find(lambda n: n.getRoleName() in ("push button", "button") and n.name == words[1])
+        label = find(lambda n: n.getRoleName() == "label" and n.description == words[2])
+        if button is None or label is None:
+            sys.exit(json.dumps({"error": "no button named %r or no label described %r" % (words[1], words[2])}))
+        took = []
+        for text in words[4:]:
+            started = time.monotonic()
+            button.queryAction().doAction(0)
+            last = None
+            while last != text:
+                if time.monotonic() - started > float(words[3]):
+                    sys.exit(json.dumps({"error": "timed out", "done": len(took), "wanted": text, "last": last}))
+                time.sleep(0.02)
+                last = text_of(label)
+            took.append(round(time.monotonic() - started, 3))
+        print(json.dumps({"seconds": took}))
     elif command == "type":
         node = find(lambda n: n.name == words[1] and n.getRoleName() in ("entry", "text", "password text"))
         if node is None:
