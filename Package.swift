@@ -297,11 +297,12 @@ let package = Package(
             name: "UPnP", dependencies: ["PluginAPI"], path: "Sources/Plugins/UPnP/Plugin",
             linkerSettings: pluginLinkerSettings + [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
-        // Now playing to an MQTT broker (Home Assistant's discovery included): a C plugin on libmosquitto,
-        // built against the header alone, as a third party's would be.
+        // Now playing to an MQTT broker (Home Assistant's discovery included): a C plugin that speaks
+        // MQTT 3.1.1 itself (it bounds what the broker sends), built against the header alone, as a
+        // third party's would be.
         .target(
             name: "MQTT", dependencies: ["PluginAPI"], path: "Sources/Plugins/MQTT/Plugin",
-            linkerSettings: pluginLinkerSettings + [.linkedLibrary("mosquitto"), .linkedLibrary("pthread")]),
+            linkerSettings: pluginLinkerSettings + [.linkedLibrary("pthread")]),
         // Runs a command of the user's on each track change (bounded, with a timeout): C, POSIX only.
         .target(
             name: "Hook", dependencies: ["PluginAPI"], path: "Sources/Plugins/Hook/Plugin",

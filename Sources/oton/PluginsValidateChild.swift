@@ -64,10 +64,17 @@ enum ValidationChild {
         let process = Process()
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         process.executableURL = URL(fileURLWithPath: executable)
+        // The config goes down the child's standard input, never on its command line: with
+        // `validate ID` it is the entry's from plugins.json, passwords included, and any local
+        // user reads /proc/PID/cmdline. Its length is an argument: the child reads that much and
+        // does not wait for the end of the pipe (a child started beside it may hold the pipe too).
+        let bytes = Data(config.utf8)
         process.arguments = [
-            "plugins", "validate-one", "--check", check.rawValue, "--report", report,
-            "--limit", String(limit), "--plugin-config", config, library,
+            "plugins", "validate-one", "--check", check.rawValue, "--report", report, "--limit", String(limit),
+            "--config-bytes", String(bytes.count), library,
         ]
+        let input = Pipe()
+        process.standardInput = input
         // What the plugin prints is not the validator's output; its stderr is kept for the crash
         // line that names the callback (OtonCrashGuard).
         let errors = folder + "/stderr.log"
@@ -82,6 +89,14 @@ enum ValidationChild {
         let ended = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in ended.signal() }
         do { try process.run() } catch { return .fail("cannot start \(executable): \(error.localizedDescription)") }
+        // Written beside the wait: a config larger than the pipe holds is read as the child starts,
+        // and a child that dies first gives EPIPE (not SIGPIPE), not a writer stuck for good.
+        signal(SIGPIPE, SIG_IGN)
+        let writer = input.fileHandleForWriting
+        Thread.detachNewThread {
+            try? writer.write(contentsOf: bytes)
+            try? writer.close()
+        }
         // Every call has `limit`; a check makes many, so the whole check gets a generous bound.
         let budget = 30 + limit * 10
         let finished = ended.wait(timeout: .now() + budget) == .success

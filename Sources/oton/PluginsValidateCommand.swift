@@ -83,14 +83,15 @@ extension PluginsCommand {
         }
     }
 
-    /// One check, run by `validate` in a child process. Not for people: the report goes to a file.
+    /// One check, run by `validate` in a child process. Not for people: the report goes to a file,
+    /// and the plugin's config comes on standard input (a command line is for every local user to read).
     struct ValidateOne: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "validate-one", shouldDisplay: false)
 
         @Option(name: .long) var check: String
         @Option(name: .long) var report: String
         @Option(name: .long) var limit: Double = 2
-        @Option(name: .long) var pluginConfig: String = "{}"
+        @Option(name: .customLong("config-bytes")) var configBytes: Int = 0
         @Argument var path: String
 
         func run() throws {
@@ -100,9 +101,10 @@ extension PluginsCommand {
             func line(_ text: String) {
                 out.write(Data((text.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
             }
+            let given = String(decoding: Self.read(configBytes, from: STDIN_FILENO), as: UTF8.self)
             // The parent made the working folder and removes it, even when this process crashes.
             let validator = PluginValidator(
-                path: path, config: pluginConfig, limit: limit,
+                path: path, config: given.isEmpty ? "{}" : given, limit: limit,
                 scratchParent: FileManager.default.currentDirectoryPath
             ) { line("phase\t" + $0) }
             switch validator.run(check) {
@@ -113,6 +115,23 @@ extension PluginsCommand {
             }
             // A plugin may have left a thread stuck in a callback: do not wait for it.
             _exit(0)
+        }
+
+        /// `count` bytes from `fd`, or fewer when it ends first.
+        private static func read(_ count: Int, from fd: Int32) -> [UInt8] {
+            var bytes = [UInt8](repeating: 0, count: max(count, 0))
+            var done = 0
+            while done < bytes.count {
+                let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
+                if got > 0 {
+                    done += got
+                } else if got < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            return Array(bytes[..<done])
         }
     }
 }

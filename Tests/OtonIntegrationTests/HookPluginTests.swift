@@ -8,13 +8,13 @@ import XCTest
 /// user's runs on each track change with the track in its environment, and one that runs too long
 /// is ended at its timeout, with a line that says so, while playback goes on.
 final class HookPluginTests: XCTestCase {
-    private func play(_ server: IcecastServer, config: String) throws -> OtonProcess {
+    private func play(_ server: IcecastServer, config: String, environment: [String: String?] = [:]) throws -> OtonProcess {
         let oton = try OtonProcess(
             self, arguments: ["play", "Test FM", "--headless"],
             plugins: """
                 {"stations": [{"name": "Test FM", "url": "\(server.url(mount: "/live.mp3"))"}],
                  "plugins": [{"id": "org.oton.hook", "path": "\(TestPaths.pluginLibrary("OtonHook"))", "config": \(config)}]}
-                """)
+                """, environment: environment)
         _ = try oton.connect(timeout: 60)
         return oton
     }
@@ -37,6 +37,48 @@ final class HookPluginTests: XCTestCase {
         try await server.setTitle(mount: "/live.mp3", title: "Artist B - Song; $(touch /tmp/oton-hook-injected) Two")
         XCTAssertTrue(wait { directory.read("hook.log").contains("Artist B|Song; $(touch /tmp/oton-hook-injected) Two|track\n") }, directory.read("hook.log"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: "/tmp/oton-hook-injected"), "a title is data in the environment, never shell text")
+    }
+
+    /// docs/configuration.md's notify-send example, as written there, with a stand-in for notify-send
+    /// that parses its words as GLib's option parser does (before `--`, a word that starts with "-"
+    /// is an option; an unknown one ends it with status 1, as notify-send ends). A title "-rf --help"
+    /// arrives as the body, data; and the session bus oton has reaches the command (notify-send
+    /// cannot notify without it).
+    func testTheDocumentedNotifySendExampleGetsADashTitleAsDataAndTheSessionBus() async throws {
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - -rf --help", stationName: "Test FM")
+        let directory = try TemporaryDirectory(self)
+        let log = directory.file("notify.log")
+        let notifier = try directory.write(
+            "notify-send",
+            """
+            #!/bin/sh
+            data=0
+            for word in "$@"; do
+                if [ $data = 0 ] && [ "$word" = "--" ]; then data=1; continue; fi
+                case "$data$word" in 0-*) printf 'option: %s\n' "$word" >> '\(log)'; exit 1 ;; esac
+                printf 'word: %s\n' "$word" >> '\(log)'
+            done
+            printf 'title: %s\nbus: %s\ndone\n' "$OTON_TITLE" "$DBUS_SESSION_BUS_ADDRESS" >> '\(log)'
+
+            """)
+        chmod(notifier, 0o755)
+        let guide = try String(contentsOfFile: TestPaths.root + "/docs/configuration.md", encoding: .utf8)
+        let section = try XCTUnwrap(guide.components(separatedBy: "### org.oton.hook").dropFirst().first)
+        let example = try XCTUnwrap(section.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "```").first)
+        let command = try XCTUnwrap(try JSONValue.parse(Data(example.utf8))["config"]?["command"]?.arrayValue?.compactMap(\.stringValue))
+        XCTAssertTrue(command.joined(separator: " ").contains("notify-send "), "the example runs notify-send: \(command)")
+        let ours = command.map { $0.replacingOccurrences(of: "notify-send ", with: notifier + " ") }
+        let bus = "unix:path=/nonexistent/oton-hook-bus-\(UUID().uuidString)"
+        let oton = try play(
+            server, config: #"{"command": \#(JSONValue.array(ours.map(JSONValue.string)).jsonText)}"#, environment: ["DBUS_SESSION_BUS_ADDRESS": bus])
+        let lines = waitForLines(log, timeout: 60) { $0.contains("done") || $0.contains { $0.hasPrefix("option: ") } }
+        let said = lines.joined(separator: "\n") + "\n" + oton.directory.read("stderr.log")
+        XCTAssertFalse(lines.contains { $0.hasPrefix("option: ") }, "the title was taken as an option: \(said)")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("word: ") }, ["word: Artist A", "word: -rf --help"], said)
+        XCTAssertTrue(lines.contains("title: -rf --help"), said)
+        XCTAssertTrue(lines.contains("bus: \(bus)"), "oton's session bus reaches the command: \(said)")
     }
 
     func testARunPastItsTimeoutIsEndedAndSaidSo() async throws {

@@ -30,7 +30,7 @@ final class IsolatedPluginConfigTests: XCTestCase {
         let first = waitForLines(pids, timeout: 60) { !$0.isEmpty }
         XCTAssertEqual(first.count, 1, "the plugin started: \(oton.directory.read("stderr.log"))")
         let worker = try XCTUnwrap(pid_t(first.first ?? ""))
-        assertNowhereVisible(secret, under: oton.process.processIdentifier, "first start")
+        ProcessTree.assertNowhereVisible(secret, under: oton.process.processIdentifier, atLeast: 2, runningWith: "plugin-host", "first start")
 
         // A crash: oton starts the plugin again, and hands it its config again.
         kill(worker, SIGKILL)
@@ -38,49 +38,10 @@ final class IsolatedPluginConfigTests: XCTestCase {
         XCTAssertEqual(again.count, 2, "restarted after the crash: \(oton.directory.read("stderr.log"))")
         let restarted = waitForLines(stderr, timeout: 30) { $0.contains { $0.contains("plugin org.oton.test.probe restarted in a new process") } }
         XCTAssertTrue(restarted.contains { $0.contains("restarted in a new process") }, restarted.joined(separator: "\n"))
-        assertNowhereVisible(secret, under: oton.process.processIdentifier, "after the restart")
+        ProcessTree.assertNowhereVisible(secret, under: oton.process.processIdentifier, atLeast: 2, runningWith: "plugin-host", "after the restart")
 
         let configs = directory.read("configs").split(separator: "\n")
         XCTAssertEqual(configs.count, 2, "create() ran twice: \(configs)")
         XCTAssertTrue(configs.allSatisfy { $0.contains(#""password":"\#(secret)""#) }, "both got the whole config: \(configs)")
-    }
-
-    /// Reads /proc/PID/cmdline and /proc/PID/environ of `root` and of every process under it.
-    private func assertNowhereVisible(_ secret: String, under root: pid_t, _ when: String, line: UInt = #line) {
-        let tree = Self.processTree(from: root)
-        var hosts = 0
-        for pid in tree {
-            guard let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { continue }
-            let words = String(decoding: cmdline, as: UTF8.self).split(separator: "\0").joined(separator: " ")
-            let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
-            if words.contains("plugin-host") {
-                hosts += 1
-                XCTAssertNotNil(environ, "\(when): the environment of \(pid) is readable (\(words))", line: line)
-            }
-            XCTAssertFalse(words.contains(secret), "\(when): the secret is on the command line of \(pid): \(words)", line: line)
-            let environment = String(decoding: environ ?? Data(), as: UTF8.self)
-            XCTAssertFalse(environment.contains(secret), "\(when): the secret is in the environment of \(pid) (\(words))", line: line)
-        }
-        XCTAssertGreaterThanOrEqual(hosts, 2, "\(when): the keeper and the worker were looked at: \(tree)", line: line)
-    }
-
-    /// `root` and its descendants, from the parent pid in every /proc/PID/stat.
-    private static func processTree(from root: pid_t) -> [pid_t] {
-        var children: [pid_t: [pid_t]] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            // After the name: the state, then the parent's pid.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 1, let parent = pid_t(fields[1]) { children[parent, default: []].append(pid) }
-        }
-        var tree = [root]
-        var next = 0
-        while next < tree.count {
-            tree += children[tree[next]] ?? []
-            next += 1
-        }
-        return tree
     }
 }

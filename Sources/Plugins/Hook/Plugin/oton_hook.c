@@ -4,7 +4,9 @@
  * The command is a list of words (no shell: "command": ["/usr/local/bin/np", "--quiet"]); it gets
  * the track in its environment: OTON_EVENT=track, OTON_ARTIST, OTON_TITLE, OTON_STATION,
  * OTON_STREAM_URL, OTON_RAW_TITLE, OTON_SEQUENCE (a break — ads, a jingle — is not a track and runs
- * nothing). Bounded: at most `max_running` at once (a change while they all run is skipped and
+ * nothing), never in its arguments, so a title that starts with "-" is no option. Of oton's own
+ * environment it gets PATH (a fixed one) and what a desktop notifier needs to reach the session:
+ * DBUS_SESSION_BUS_ADDRESS, DISPLAY, WAYLAND_DISPLAY, XDG_RUNTIME_DIR, each when oton has it. Bounded: at most `max_running` at once (a change while they all run is skipped and
  * counted), each ended (its whole process group, SIGKILL) after `timeout_seconds`; its output goes
  * to /dev/null and how it ended to oton's log. The player never waits on it: the command starts
  * from the plugin's mailbox and a thread of the plugin's own reaps it.
@@ -24,7 +26,10 @@
 
 #include "oton_hook.h"
 
-enum { MAX_WORDS = 64, WORD = 1024, MAX_RUNNING = 8, ENV_TEXT = 4096 };
+enum { MAX_WORDS = 64, WORD = 1024, MAX_RUNNING = 8, ENV_TEXT = 4096, TRACK_VARIABLES = 8, PASSED = 4 };
+
+/* Of oton's environment, what reaches the command besides the track: a notifier's way to the session. */
+static const char *const passed_names[PASSED] = {"DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR"};
 
 typedef struct child {
     pid_t pid;            /* 0: free slot */
@@ -43,6 +48,8 @@ typedef struct hook {
     int stopping;
     unsigned long skipped, started;
     pthread_t reaper;
+    char passed[PASSED][ENV_TEXT]; /* NAME=value of those oton has, read once in create */
+    int passed_count;
 } hook;
 
 static const oton_setting_decl hook_settings[] = {
@@ -158,6 +165,12 @@ static oton_instance *hook_create(const oton_host *host, const char *config, cha
             if (value.found) *targets[index] = value.integer;
         }
     }
+    for (int index = 0; index < PASSED; index++) {
+        const char *value = getenv(passed_names[index]);
+        if (value == NULL) continue;
+        int length = snprintf(self->passed[self->passed_count], ENV_TEXT, "%s=%s", passed_names[index], value);
+        if (length > 0 && length < ENV_TEXT) self->passed_count++; /* a longer one is left out, not cut */
+    }
     pthread_mutex_init(&self->lock, NULL);
     pthread_cond_init(&self->changed, NULL);
     if (pthread_create(&self->reaper, NULL, reap, self) != 0) {
@@ -192,8 +205,8 @@ static void set(char *storage, char **slot, const char *name, const char *value)
 static void hook_on_event(oton_instance *instance, const oton_event *event) {
     hook *self = instance;
     const oton_track *track = event->payload;
-    char environment[8][ENV_TEXT];
-    char *envp[9];
+    char environment[TRACK_VARIABLES][ENV_TEXT];
+    char *envp[TRACK_VARIABLES + PASSED + 1];
     char sequence[32];
     int free_slot = -1;
     if (event->kind != OTON_EVENT_TRACK || !OTON_HAS_FIELD(track, oton_track, stream_url)) return;
@@ -210,7 +223,8 @@ static void hook_on_event(oton_instance *instance, const oton_event *event) {
     set(environment[5], &envp[5], "OTON_RAW_TITLE", track->raw_title);
     set(environment[6], &envp[6], "OTON_SEQUENCE", sequence);
     set(environment[7], &envp[7], "PATH", "/usr/local/bin:/usr/bin:/bin");
-    envp[8] = NULL;
+    for (int index = 0; index < self->passed_count; index++) envp[TRACK_VARIABLES + index] = self->passed[index];
+    envp[TRACK_VARIABLES + self->passed_count] = NULL;
 
     pthread_mutex_lock(&self->lock);
     int running = 0;

@@ -6,47 +6,35 @@
  * write_json_string: no JSON code here), and "online"/"offline" to TOPIC/status (the broker says
  * "offline" for it when oton dies: the will). With "discovery" (the default) it announces a sensor to
  * Home Assistant's MQTT discovery (DISCOVERY_PREFIX/sensor/OBJECT/now_playing/config), so the
- * sensor appears in Home Assistant with no YAML. libmosquitto runs the connection on its own thread
- * and reconnects by itself (1 s, doubling to 30 s); the player never waits on the broker.
+ * sensor appears in Home Assistant with no YAML. The connection (mqtt_link.c, MQTT 3.1.1 on plain
+ * sockets) runs on a thread of its own and reconnects by itself (1 s, doubling to 30 s), saying once
+ * that the broker cannot be reached and once that it is connected again; the player never waits on
+ * the broker. What the broker sends is read a few bytes at a time and never kept: a packet over
+ * 256 KiB or a malformed one ends that connection (logged) and it reconnects.
  */
 #define _GNU_SOURCE
-#include <mosquitto.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "mqtt_link.h"
 #include "oton_mqtt.h"
 
-enum { TEXT = 256, PAYLOAD = 8192, FIELD = 2048 };
+enum { TEXT = MQTT_TEXT, PAYLOAD = MQTT_PAYLOAD, FIELD = 2048 };
 
 typedef struct mqtt_plugin {
     const oton_host *host;
-    struct mosquitto *client;
-    char broker[TEXT];
-    long long port;
+    mqtt_link *link;
     char topic[TEXT];
     char discovery_prefix[TEXT];
     int discovery;
-    int retain;
-    char status_topic[TEXT + 16];
-    char state_topic[TEXT + 16];
-    /* What the last now_playing said, sent again on each (re)connect. Guarded by `lock`:
-     * written on the plugin's mailbox, read on libmosquitto's thread. */
-    pthread_mutex_t lock;
+    /* What the last now_playing said: the plugin's mailbox alone reads and writes it. */
     char state[32];
     char station[FIELD];
     char artist[FIELD];
     char title[FIELD];
     char payload[PAYLOAD];
-    /* 1 between a successful connect and a disconnect (libmosquitto's thread writes it). While 0,
-     * nothing is published: libmosquitto would queue every message for later without a bound. */
-    int connected;
 } mqtt_plugin;
-
-static pthread_once_t library_once = PTHREAD_ONCE_INIT;
-static void library_init(void) { mosquitto_lib_init(); }
 
 static const oton_setting_decl mqtt_settings[] = {
     {sizeof(oton_setting_decl), OTON_SETTING_STRING, "broker", "the MQTT broker's host name or address", "\"127.0.0.1\"", NULL, 0, 0, 0, 0},
@@ -99,7 +87,7 @@ static int append(const char *text, char **cursor, char *end) {
     return 1;
 }
 
-/* Builds self->payload from the fields. Caller holds the lock. */
+/* Builds self->payload from the fields. */
 static void build_payload(mqtt_plugin *self) {
     char *cursor = self->payload, *end = self->payload + sizeof self->payload;
     const char *keys[] = {"state", "station", "artist", "title"};
@@ -113,136 +101,89 @@ static void build_payload(mqtt_plugin *self) {
     if (!ok || !append("}", &cursor, end)) snprintf(self->payload, sizeof self->payload, "{\"state\":\"%s\"}", self->state);
 }
 
-static void publish_discovery(mqtt_plugin *self, struct mosquitto *client) {
-    char object[TEXT], topic[3 * TEXT], payload[PAYLOAD];
-    char *cursor = payload, *end = payload + sizeof payload;
+/* Home Assistant's discovery message for the sensor, into the link's config. */
+static void build_discovery(mqtt_plugin *self, mqtt_link_config *link) {
+    char object[TEXT];
+    char *cursor = link->discovery, *end = link->discovery + sizeof link->discovery;
     size_t index;
     snprintf(object, sizeof object, "oton_%s", self->topic);
     for (index = 0; object[index] != '\0'; index++) {
         char c = object[index];
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) object[index] = '_';
     }
-    snprintf(topic, sizeof topic, "%s/sensor/%s/now_playing/config", self->discovery_prefix, object);
     char unique[TEXT + 16];
     snprintf(unique, sizeof unique, "%s_now_playing", object);
     int ok = append("{\"name\":\"Now playing\",\"unique_id\":", &cursor, end) && append_literal(self->host, unique, &cursor, end)
-        && append(",\"state_topic\":", &cursor, end) && append_literal(self->host, self->state_topic, &cursor, end)
-        && append(",\"json_attributes_topic\":", &cursor, end) && append_literal(self->host, self->state_topic, &cursor, end)
-        && append(",\"availability_topic\":", &cursor, end) && append_literal(self->host, self->status_topic, &cursor, end)
+        && append(",\"state_topic\":", &cursor, end) && append_literal(self->host, link->state_topic, &cursor, end)
+        && append(",\"json_attributes_topic\":", &cursor, end) && append_literal(self->host, link->state_topic, &cursor, end)
+        && append(",\"availability_topic\":", &cursor, end) && append_literal(self->host, link->status_topic, &cursor, end)
         && append(",\"value_template\":\"{{ value_json.artist }} - {{ value_json.title }}\",\"icon\":\"mdi:radio\","
                   "\"device\":{\"identifiers\":[", &cursor, end)
         && append_literal(self->host, object, &cursor, end)
         && append("],\"name\":\"Oton\",\"manufacturer\":\"Oton\",\"model\":\"oton radio player\"}}", &cursor, end);
-    if (ok) mosquitto_publish(client, NULL, topic, (int)(cursor - payload), payload, 1, true);
-}
-
-/* libmosquitto's thread: each (re)connect announces itself and says what plays now. */
-static void on_connect(struct mosquitto *client, void *context, int result) {
-    mqtt_plugin *self = context;
-    char payload[PAYLOAD];
-    if (result != 0) {
-        self->host->log(self->host, OTON_LOG_WARNING, mosquitto_connack_string(result));
-        return;
-    }
-    __atomic_store_n(&self->connected, 1, __ATOMIC_RELEASE);
-    mosquitto_publish(client, NULL, self->status_topic, 6, "online", 1, true);
-    if (self->discovery) publish_discovery(self, client);
-    pthread_mutex_lock(&self->lock);
-    snprintf(payload, sizeof payload, "%s", self->payload);
-    pthread_mutex_unlock(&self->lock);
-    mosquitto_publish(client, NULL, self->state_topic, (int)strlen(payload), payload, 1, self->retain);
-}
-
-static void on_disconnect(struct mosquitto *client, void *context, int reason) {
-    mqtt_plugin *self = context;
-    (void)client;
-    (void)reason;
-    __atomic_store_n(&self->connected, 0, __ATOMIC_RELEASE);
+    if (ok) snprintf(link->discovery_topic, sizeof link->discovery_topic, "%s/sensor/%s/now_playing/config", self->discovery_prefix, object);
 }
 
 static oton_instance *mqtt_create(const oton_host *host, const char *config, char *error, size_t error_size) {
     mqtt_plugin *self;
-    char username[TEXT] = "", password[TEXT] = "", client_id[64];
+    mqtt_link_config *link;
     oton_json_value port;
     if (!OTON_HAS_FIELD(host, oton_host, write_json_string) || host->write_json_string == NULL) {
         snprintf(error, error_size, "needs oton with plugin ABI 1.6 or newer");
         return NULL;
     }
     self = calloc(1, sizeof *self);
-    if (self == NULL) {
+    link = calloc(1, sizeof *link);
+    if (self == NULL || link == NULL) {
         snprintf(error, error_size, "out of memory");
-        return NULL;
+        goto refuse;
     }
     self->host = host;
-    snprintf(self->broker, sizeof self->broker, "127.0.0.1");
+    link->host = host;
+    snprintf(link->broker, sizeof link->broker, "127.0.0.1");
     snprintf(self->topic, sizeof self->topic, "oton");
     snprintf(self->discovery_prefix, sizeof self->discovery_prefix, "homeassistant");
     self->discovery = 1;
-    self->retain = 1;
-    self->port = 1883;
+    link->retain = 1;
+    link->port = 1883;
     memset(&port, 0, sizeof port);
     port.struct_size = sizeof port;
     port.type = OTON_JSON_INTEGER;
     port.minimum = 1;
     port.maximum = 65535;
-    if (!read_text(host, config, "config.broker", self->broker, sizeof self->broker, error, error_size)
+    if (!read_text(host, config, "config.broker", link->broker, sizeof link->broker, error, error_size)
         || !read_text(host, config, "config.topic", self->topic, sizeof self->topic, error, error_size)
         || !read_text(host, config, "config.discovery_prefix", self->discovery_prefix, sizeof self->discovery_prefix, error, error_size)
-        || !read_text(host, config, "config.username", username, sizeof username, error, error_size)
-        || !read_text(host, config, "config.password", password, sizeof password, error, error_size)
+        || !read_text(host, config, "config.username", link->username, sizeof link->username, error, error_size)
+        || !read_text(host, config, "config.password", link->password, sizeof link->password, error, error_size)
         || !read_flag(host, config, "config.discovery", &self->discovery, error, error_size)
-        || !read_flag(host, config, "config.retain", &self->retain, error, error_size)
+        || !read_flag(host, config, "config.retain", &link->retain, error, error_size)
         || host->read_json(host, config, "config.port", &port, error, error_size) != OTON_OK) {
-        free(self);
-        return NULL;
+        goto refuse;
     }
-    if (port.found) self->port = port.integer;
+    if (port.found) link->port = (int)port.integer;
     if (self->topic[0] == '\0' || strpbrk(self->topic, "+#") != NULL) {
         snprintf(error, error_size, "config.topic must be a topic without + or #, such as \"oton\"");
-        free(self);
-        return NULL;
+        goto refuse;
     }
-    snprintf(self->status_topic, sizeof self->status_topic, "%s/status", self->topic);
-    snprintf(self->state_topic, sizeof self->state_topic, "%s/now_playing", self->topic);
+    snprintf(link->status_topic, sizeof link->status_topic, "%s/status", self->topic);
+    snprintf(link->state_topic, sizeof link->state_topic, "%s/now_playing", self->topic);
+    if (self->discovery) build_discovery(self, link);
     snprintf(self->state, sizeof self->state, "idle");
-    pthread_mutex_init(&self->lock, NULL);
     build_payload(self);
-
-    pthread_once(&library_once, library_init);
-    snprintf(client_id, sizeof client_id, "oton-%ld", (long)getpid());
-    self->client = mosquitto_new(client_id, true, self);
-    if (self->client == NULL) {
-        snprintf(error, error_size, "cannot make an MQTT client (out of memory)");
-        pthread_mutex_destroy(&self->lock);
-        free(self);
-        return NULL;
-    }
-    if (username[0] != '\0') mosquitto_username_pw_set(self->client, username, password[0] ? password : NULL);
-    mosquitto_will_set(self->client, self->status_topic, 7, "offline", 1, true);
-    mosquitto_reconnect_delay_set(self->client, 1, 30, true);
-    mosquitto_connect_callback_set(self->client, on_connect);
-    mosquitto_disconnect_callback_set(self->client, on_disconnect);
-    /* Refused or unreachable now is fine: the loop thread keeps trying. */
-    mosquitto_connect_async(self->client, self->broker, (int)self->port, 30);
-    if (mosquitto_loop_start(self->client) != MOSQ_ERR_SUCCESS) {
-        snprintf(error, error_size, "cannot start the MQTT thread");
-        mosquitto_destroy(self->client);
-        pthread_mutex_destroy(&self->lock);
-        free(self);
-        return NULL;
-    }
+    self->link = mqtt_link_start(link, self->payload, error, error_size);
+    if (self->link == NULL) goto refuse;
+    free(link);
     return self;
+refuse:
+    free(link);
+    free(self);
+    return NULL;
 }
 
 static void mqtt_destroy(oton_instance *instance) {
     mqtt_plugin *self = instance;
-    /* A clean disconnect sends no will: say offline first. */
-    if (__atomic_load_n(&self->connected, __ATOMIC_ACQUIRE))
-        mosquitto_publish(self->client, NULL, self->status_topic, 7, "offline", 1, true);
-    mosquitto_disconnect(self->client);
-    mosquitto_loop_stop(self->client, false);
-    mosquitto_destroy(self->client);
-    pthread_mutex_destroy(&self->lock);
+    mqtt_link_stop(self->link);
     free(self);
 }
 
@@ -262,28 +203,22 @@ static void copy(char *out, size_t size, const char *text) { snprintf(out, size,
 
 static void mqtt_on_event(oton_instance *instance, const oton_event *event) {
     mqtt_plugin *self = instance;
-    char payload[PAYLOAD];
-    pthread_mutex_lock(&self->lock);
     if (event->kind == OTON_EVENT_TRACK) {
         const oton_track *track = event->payload;
-        if (!OTON_HAS_FIELD(track, oton_track, station)) { pthread_mutex_unlock(&self->lock); return; }
+        if (!OTON_HAS_FIELD(track, oton_track, station)) return;
         copy(self->artist, sizeof self->artist, track->artist);
         copy(self->title, sizeof self->title, track->title);
         if (track->station) copy(self->station, sizeof self->station, track->station);
     } else if (event->kind == OTON_EVENT_STATE) {
         const oton_state_info *info = event->payload;
-        if (!OTON_HAS_FIELD(info, oton_state_info, state)) { pthread_mutex_unlock(&self->lock); return; }
+        if (!OTON_HAS_FIELD(info, oton_state_info, state)) return;
         snprintf(self->state, sizeof self->state, "%s", state_name(info->state));
     } else {
-        pthread_mutex_unlock(&self->lock);
         return;
     }
     build_payload(self);
-    snprintf(payload, sizeof payload, "%s", self->payload);
-    pthread_mutex_unlock(&self->lock);
-    /* Queued for libmosquitto's thread; while disconnected the connect callback sends the latest. */
-    if (__atomic_load_n(&self->connected, __ATOMIC_ACQUIRE))
-        mosquitto_publish(self->client, NULL, self->state_topic, (int)strlen(payload), payload, 1, self->retain);
+    /* Published now when connected; else the latest goes on the next connect, nothing queued. */
+    mqtt_link_set_state(self->link, self->payload);
 }
 
 static const char *const mqtt_consumes[] = {"track", "state", NULL};
