@@ -120,14 +120,26 @@ extension AlarmCommand {
 }
 
 /// `--fade-in` of `oton alarm add` and `oton play`: a duration as `--duration` takes it (30s, 2m), at most an hour.
+/// `--fade-in`'s duration: more than 0 and at most an hour, and its messages say so (they said
+/// "at most 365 days", `--duration`'s limit, issue 54 §13).
 enum FadeInArgument {
     static func seconds(_ text: String) throws -> Int {
+        let seconds: Double
         do {
-            let seconds = try RecordArguments.seconds(text)
-            guard seconds <= Double(Alarm.maximumFadeInSeconds) else { throw ValidationError("--fade-in \(text): at most 1h") }
-            return Int(seconds.rounded())
-        } catch let error as RecordArguments.Invalid {
-            throw ValidationError(error.description.replacingOccurrences(of: "--duration", with: "--fade-in"))
+            seconds = try DurationText.seconds(text)
+        } catch {
+            if case let .bareNumber(number) = error {
+                let shown = number.count > 12 ? String(number.prefix(12)) + "…" : number
+                throw ValidationError(
+                    tr(
+                        "--fade-in {value}: a number needs its unit: {number}s for seconds, {number}m for minutes (at most 1h)",
+                        ["value": text, "number": shown]))
+            }
+            throw ValidationError(tr("--fade-in {value}: use 30s, 2m or 1h (more than 0, at most 1h)", ["value": text]))
         }
+        guard seconds > 0, seconds <= Double(Alarm.maximumFadeInSeconds) else {
+            throw ValidationError(tr("--fade-in {value}: more than 0 and at most 1h", ["value": text]))
+        }
+        return Int(seconds.rounded())
     }
 }

@@ -21,6 +21,16 @@ final class UsageErrorTests: XCTestCase {
         }
     }
 
+    /// `--fade-in`'s limit is an hour: its messages said `--duration`'s 365 days (issue 54 §13).
+    func testFadeInSaysItsOwnLimit() throws {
+        for (argument, expected) in [("120", "120s for seconds"), ("2h", "at most 1h"), ("soon", "use 30s, 2m or 1h")] {
+            let result = try oton(["play", "--fade-in", argument, "x"])
+            XCTAssertEqual(result.status, 2, "\(argument): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(expected), "\(argument): \(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("365 days"), "\(argument): \(result.stderr)")
+        }
+    }
+
     func testCtlHelpIsShownWithoutARunningOton() throws {
         for arguments in [["ctl", "--help"], ["ctl", "-h"], ["help", "ctl"]] {
             let result = try oton(arguments)

@@ -46,7 +46,7 @@ extension ControlCommands {
     }
 
     package static var noTimeshift: String {
-        tr("no timeshift here: it needs oton play of a live stream with --timeshift above 0 (HLS has none yet)")
+        tr("no timeshift here: it needs oton play of a live stream with --timeshift above 0 (HLS and DASH have none yet)")
     }
 
     /// "−1:23 behind live" / "live", and the figures: behind_live_ms, behind_live (text), timeshift_held_ms, timeshift_limit_ms.
