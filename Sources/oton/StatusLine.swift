@@ -81,6 +81,8 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
                 listened = 0
                 if playingSince != nil { playingSince = Date() }
             }
+            // A message about the station left behind (a seek's, a key's) does not outlive it.
+            if let before = track?.station, info.station != before { notice = nil }
             track = info
             trackSequence = sequence
         case let .volume(value):
