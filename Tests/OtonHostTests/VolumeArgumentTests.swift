@@ -1,3 +1,4 @@
+import Foundation
 import OtonHost
 import XCTest
 
@@ -31,5 +32,21 @@ final class VolumeArgumentTests: XCTestCase {
         XCTAssertEqual(VolumeArgument.percent(of: 0.7), 70)
         XCTAssertEqual(VolumeArgument.percent(of: 9), 150)
         XCTAssertEqual(VolumeArgument.percent(of: .nan), 100)
+    }
+}
+
+/// The volume a person sets is heard on a perceptual curve (issue 54 §11): the amplitude is the cube
+/// of the fraction, as PulseAudio's and GNOME's sliders have it.
+final class OutputVolumeCurveTests: XCTestCase {
+    private func decibels(_ percent: Double) -> Double { 20 * log10(OutputVolume.gain(of: percent / 100)) }
+
+    func testStepsAreHeardAsSteps() {
+        XCTAssertEqual(decibels(100), 0, accuracy: 0.001)
+        XCTAssertEqual(decibels(85), -4.23, accuracy: 0.01, "a step down from full is heard (linear: -1.4 dB)")
+        XCTAssertEqual(decibels(50), -18.06, accuracy: 0.01)
+        XCTAssertEqual(decibels(150), 10.57, accuracy: 0.01, "amplified as PulseAudio's 150 %")
+        XCTAssertEqual(OutputVolume.gain(of: 0), 0)
+        XCTAssertEqual(OutputVolume.gain(of: 9), OutputVolume.gain(of: OutputVolume.maximum), "clamped first")
+        XCTAssertEqual(OutputVolume.gain(of: .nan), 0)
     }
 }

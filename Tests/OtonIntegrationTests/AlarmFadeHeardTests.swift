@@ -4,7 +4,7 @@ import OtonHost
 import OtonTestSupport
 import XCTest
 
-/// The alarm's fade as a listener hears it: `oton play --fade-in 5s --volume 40` into a real
+/// The alarm's fade as a listener hears it: `oton play --fade-in 5s --volume 80` into a real
 /// PulseAudio null sink, its monitor recorded with parec. The level rises from silence, never
 /// falls, takes the fade's time, and settles at the target volume.
 final class AlarmFadeHeardTests: XCTestCase {
@@ -26,7 +26,7 @@ final class AlarmFadeHeardTests: XCTestCase {
         let oton = try OtonProcess(
             self,
             arguments: [
-                "play", "Test FM", "--fade-in", "5s", "--volume", "40", "--alarm",
+                "play", "Test FM", "--fade-in", "5s", "--volume", "80", "--alarm",
                 "--audio-sink", "pulsesink", "--no-tui", "--no-level",
             ],
             plugins: plugins, environment: ["PULSE_SERVER": pulse.environment["PULSE_SERVER"]])
@@ -44,8 +44,9 @@ final class AlarmFadeHeardTests: XCTestCase {
         let start = try XCTUnwrap(levels.firstIndex { $0 > 0.002 }, "nothing was heard: \(oton.directory.read("stderr.log"))")
         let heard = Array(levels[start...])
         let plateau = heard.suffix(8).reduce(0, +) / 8
-        // The lab's tone is a sine at 0.1 of full scale (RMS 0.0707); at --volume 40 that is 0.028.
-        XCTAssertEqual(plateau, 0.4 * 0.1 / 2.0.squareRoot(), accuracy: 0.007, "it settles at the target volume: \(heard)")
+        // The lab's tone is a sine at 0.1 of full scale (RMS 0.0707); --volume 80 is heard at 0.8³ of it
+        // (the volume's perceptual curve, OutputVolume.gain): 0.036.
+        XCTAssertEqual(plateau, 0.8 * 0.8 * 0.8 * 0.1 / 2.0.squareRoot(), accuracy: 0.007, "it settles at the target volume: \(heard)")
         // The fade starts when the first sound reaches the sink; on a loaded machine the sound server may
         // play it a second later (its first window heard at 25 % of the plateau, seen once with ten tests at
         // once), so the margins below are wide: without a fade the first window is the plateau, at 0 s.

@@ -114,7 +114,8 @@ private struct Control {
 }
 
 /// The lab: Icecast with three stations (quiet, loud, near full scale), a PulseAudio null sink
-/// recorded by parec, and the plugins.json that lists the stations.
+/// recorded by parec, and the plugins.json that lists the stations, with a target of −18 LUFS (the
+/// figures below are worked out for it; the default is −16).
 private struct Lab {
     let testCase: XCTestCase
     let server: IcecastServer
@@ -140,7 +141,7 @@ private struct Lab {
         plugins = """
             {"stations": [{"name": "Quiet FM", "url": "\(server.url(mount: "/quiet.mp3"))"},
                           {"name": "Loud FM", "url": "\(server.url(mount: "/loud.mp3"))"},
-                          {"name": "Full FM", "url": "\(server.url(mount: "/full.mp3"))"}], "plugins": []}
+                          {"name": "Full FM", "url": "\(server.url(mount: "/full.mp3"))"}], "plugins": [], "loudness": -18}
             """
     }
 

@@ -7,9 +7,10 @@ public struct LevellingSettings: Equatable, Sendable {
     /// The station's loudness from an earlier listen (LUFS), nil when never measured.
     public var rememberedLUFS: Double?
 
-    /// −18 LUFS: a broadcast's loudness with room for the limiter (EBU R128 asks −23 of broadcasters;
-    /// streaming players aim at −14 to −18).
-    public static let defaultTargetLUFS = -18.0
+    /// −16 LUFS (docs/levelling.md says why): Apple Music's level and AES TD1008's recommendation for
+    /// streams, 2 dB under Spotify's −14, which leaves a dynamic station's peaks too little room under
+    /// the limiter's −1.5 dBFS; −18 made oton 12 dB quieter than mpv on a loud station.
+    public static let defaultTargetLUFS = -16.0
     /// The targets plugins.json accepts.
     public static let targetRange: ClosedRange<Double> = -40 ... -6
 

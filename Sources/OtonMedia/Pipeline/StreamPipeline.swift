@@ -2,6 +2,7 @@ import CGStreamer
 import Foundation
 import OtonEvents
 import OtonHTTPSource
+import OtonSupport
 import PluginAPI
 
 /// One GStreamer pipeline for one connection:
@@ -123,7 +124,7 @@ public final class StreamPipeline: @unchecked Sendable {
         let convert = try builder.make("audioconvert", "convert", package: "gstreamer1.0-plugins-base")
         let resample = try builder.make("audioresample", "resample", package: "gstreamer1.0-plugins-base")
         let volume = try builder.make("volume", "volume", package: "gstreamer1.0-plugins-base")
-        otgst_set_double(volume, "volume", description.volume)
+        otgst_set_double(volume, "volume", OutputVolume.gain(of: description.volume))
         self.volume = volume
         if let heard {
             let box = Unmanaged.passRetained(HeardBox(heard)).toOpaque()
@@ -319,7 +320,7 @@ public final class StreamPipeline: @unchecked Sendable {
     }
 
     public func setVolume(_ value: Double) {
-        if let volume { otgst_set_double(volume, "volume", value) }
+        if let volume { otgst_set_double(volume, "volume", OutputVolume.gain(of: value)) }
     }
 
     /// What the leveller does now; nil when this connection has none.

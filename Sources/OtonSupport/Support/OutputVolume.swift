@@ -11,6 +11,14 @@ public enum OutputVolume {
         value.isFinite ? clamped(value) : nil
     }
 
+    /// The amplitude factor a volume plays at: the cube of it, the perceptual curve of PulseAudio's and
+    /// GNOME's sliders (50 % is −18 dB, 85 % −4.2 dB, 150 % +10.6 dB). A volume that is the factor itself
+    /// made the top of the range do nothing audible (100 % → 85 % was −1.4 dB) and the bottom a cliff.
+    public static func gain(of value: Double) -> Double {
+        let volume = clamped(value)
+        return volume * volume * volume
+    }
+
     /// `value` within 0 … maximum (NaN becomes 0).
     public static func clamped(_ value: Double) -> Double {
         guard value.isFinite else { return value > 0 ? maximum : 0 }

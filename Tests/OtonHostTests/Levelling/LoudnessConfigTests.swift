@@ -5,7 +5,7 @@ import XCTest
 /// `"loudness"` in plugins.json: a target in LUFS, or false to start with levelling off.
 final class LoudnessConfigTests: XCTestCase {
     func testTheTargetAndTheSwitchAreRead() throws {
-        XCTAssertEqual(try ConfigLoader.parse(Data(#"{"stations": []}"#.utf8), file: "p.json").loudness, LevellingSettings(targetLUFS: -18))
+        XCTAssertEqual(try ConfigLoader.parse(Data(#"{"stations": []}"#.utf8), file: "p.json").loudness, LevellingSettings(targetLUFS: -16))
         XCTAssertEqual(try ConfigLoader.parse(Data(#"{"loudness": -23}"#.utf8), file: "p.json").loudness.targetLUFS, -23)
         XCTAssertEqual(try ConfigLoader.parse(Data(#"{"loudness": false}"#.utf8), file: "p.json").loudness.enabled, false)
         XCTAssertEqual(try ConfigLoader.parse(Data(#"{"loudness": true}"#.utf8), file: "p.json").loudness, LevellingSettings())
