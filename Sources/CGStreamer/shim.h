@@ -8,6 +8,7 @@
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <malloc.h>
+#include <string.h>
 
 static inline GstMessageType otgst_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
 static inline GstObject *otgst_message_source(GstMessage *message) { return GST_MESSAGE_SRC(message); }
@@ -173,6 +174,65 @@ static inline void otgst_play_first_buffer_at_once(GstElement *element) {
     probe->armed = 1;
     gst_pad_add_probe(pad, (GstPadProbeType)(GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM),
                       otgst_start_gap_probe_call, probe, g_free);
+    gst_object_unref(pad);
+}
+
+/* Titles bounded before any sink sees them: a tag event whose string values are longer than
+ * OTGST_TAG_STRING_MAX bytes goes on with them cut (at a UTF-8 character's start). An audio sink puts
+ * stream tags into its sound server's properties: a 68 KB Ogg title made PulseAudio drop pulsesink's
+ * connection ("no audio output", exit 3). A sink also posts what it receives as a tag message, so
+ * the bus watch reads the bounded titles too. On the streaming thread; allocates only for a long tag. */
+#define OTGST_TAG_STRING_MAX 4096
+static inline void otgst_bound_tag_string(const GstTagList *list, const gchar *tag, gpointer data) {
+    GstTagList *bounded = (GstTagList *)data;
+    if (gst_tag_get_type(tag) != G_TYPE_STRING) return;
+    guint count = gst_tag_list_get_tag_size(list, tag);
+    for (guint index = 0; index < count; index++) {
+        const gchar *value = NULL;
+        if (!gst_tag_list_peek_string_index(list, tag, index, &value) || !value) continue;
+        gsize length = strlen(value);
+        if (length <= OTGST_TAG_STRING_MAX) continue;
+        gsize cut = OTGST_TAG_STRING_MAX;
+        while (cut > 0 && ((guchar)value[cut] & 0xC0) == 0x80) cut--;
+        gchar *shorter = g_strndup(value, cut);
+        gst_tag_list_remove_tag(bounded, tag);
+        gst_tag_list_add(bounded, GST_TAG_MERGE_APPEND, tag, shorter, NULL);
+        g_free(shorter);
+        return;  /* one value of a tag is enough for a title; the others went with the removal */
+    }
+}
+static inline gboolean otgst_tag_list_is_oversized(const GstTagList *list) {
+    gint tags = gst_tag_list_n_tags(list);
+    for (gint i = 0; i < tags; i++) {
+        const gchar *tag = gst_tag_list_nth_tag_name(list, (guint)i);
+        if (gst_tag_get_type(tag) != G_TYPE_STRING) continue;
+        guint count = gst_tag_list_get_tag_size(list, tag);
+        for (guint index = 0; index < count; index++) {
+            const gchar *value = NULL;
+            if (gst_tag_list_peek_string_index(list, tag, index, &value) && value && strlen(value) > OTGST_TAG_STRING_MAX) return TRUE;
+        }
+    }
+    return FALSE;
+}
+static inline GstPadProbeReturn otgst_bound_tags_probe_call(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad; (void)data;
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (!event || GST_EVENT_TYPE(event) != GST_EVENT_TAG) return GST_PAD_PROBE_OK;
+    GstTagList *list = NULL;
+    gst_event_parse_tag(event, &list);
+    if (!list || !otgst_tag_list_is_oversized(list)) return GST_PAD_PROBE_OK;
+    GstTagList *bounded = gst_tag_list_copy(list);
+    gst_tag_list_foreach(list, otgst_bound_tag_string, bounded);
+    gst_tag_list_set_scope(bounded, gst_tag_list_get_scope(list));
+    GST_PAD_PROBE_INFO_DATA(info) = gst_event_new_tag(bounded);
+    gst_event_unref(event);
+    return GST_PAD_PROBE_OK;
+}
+/* Bounds the tag events reaching `element`'s sink pad (see OTGST_TAG_STRING_MAX). */
+static inline void otgst_bound_tags_into(GstElement *element) {
+    GstPad *pad = gst_element_get_static_pad(element, "sink");
+    if (!pad) return;
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, otgst_bound_tags_probe_call, NULL, NULL);
     gst_object_unref(pad);
 }
 

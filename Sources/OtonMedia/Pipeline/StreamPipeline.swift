@@ -156,6 +156,7 @@ public final class StreamPipeline: @unchecked Sendable {
             sink = try builder.make("autoaudiosink", "sink", package: "gstreamer1.0-plugins-good")
             autoSink = sink
         }
+        otgst_bound_tags_into(sink)  // a title of 68 KB made PulseAudio drop the sink's connection
 
         try builder.link(feed, decode)
         // decodebin's pads link to `decoded`: a buffer of decoded audio for live streams
