@@ -15,7 +15,7 @@ final class OtonProcess {
     /// `files`: written beside plugins.json before oton starts (name → text), e.g. a wishlist.json.
     init(
         _ testCase: XCTestCase, arguments: [String], plugins: String = #"{"stations": [], "plugins": []}"#, instance: String = "test",
-        environment extra: [String: String?] = [:], files: [String: String] = [:]
+        environment extra: [String: String?] = [:], files: [String: String] = [:], wrapper: [String] = []
     ) throws {
         directory = try TemporaryDirectory(testCase)
         self.instance = instance
@@ -31,11 +31,12 @@ final class OtonProcess {
         try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let config = try directory.write("plugins.json", plugins)
         for (name, text) in files { try directory.write(name, text) }
-        process.executableURL = URL(fileURLWithPath: TestPaths.oton)
+        // `wrapper`: a command that execs oton after it (unshare with a mount of its own …), oton's pid staying the process's.
+        process.executableURL = URL(fileURLWithPath: wrapper.first ?? TestPaths.oton)
         // Before a `--` (the end of options, as a unit's ExecStart= has it), so they stay options.
         var words = arguments
         words.insert(contentsOf: ["--config", config, "--instance", instance], at: arguments.firstIndex(of: "--") ?? arguments.endIndex)
-        process.arguments = words
+        process.arguments = wrapper.isEmpty ? words : Array(wrapper.dropFirst()) + [TestPaths.oton] + words
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: directory.file("stderr.log")) ?? FileHandle.nullDevice

@@ -92,6 +92,38 @@ final class TimeshiftHeardTests: XCTestCase {
         XCTAssertLessThan(after, 2.5, "sound soon after the play, not after as long as the pause lasted: \(oton.directory.read("stderr.log"))")
     }
 
+    /// Hostile (issue 54): a full cache disk silenced the radio (400 KB free: 26 s heard, then 72 s of
+    /// silence while the player blamed the connection; an already full disk: nothing). The ring that
+    /// cannot be written is given up, said once, and the station plays on straight through. The cache
+    /// folder is a tmpfs of 256 KiB in a mount namespace of oton's own (unshare, no privileges needed).
+    func testAFullCacheDiskPlaysOnWithoutTimeshiftAndSaysSo() async throws {
+        let lab = try await ToneLab(self)
+        defer { lab.stop() }
+        let cache = try TemporaryDirectory(self)
+        let plugins = #"{"stations": [{"name": "Tone FM", "url": "\#(lab.url)"}], "plugins": []}"#
+        let oton = try OtonProcess(
+            self, arguments: ["play", "Tone FM", "--audio-sink", "pulsesink", "--no-tui"], plugins: plugins,
+            environment: ["PULSE_SERVER": lab.pulse.environment["PULSE_SERVER"], "XDG_CACHE_HOME": cache.path],
+            wrapper: ["/usr/bin/unshare", "-Urm", "sh", "-c", #"mount -t tmpfs -o size=256k tmpfs "$0" && exec "$@""#, cache.path])
+        _ = try oton.connect(timeout: 30)
+        _ = try lab.sink.waitUntilPlaying(oton)
+        // 256 KiB are 16 s of 128 kbit/s: well past them, the station is still heard.
+        let deadline = Date().addingTimeInterval(90)
+        var log = ""
+        while Date() < deadline, !log.contains("the timeshift cannot be written") {
+            log = oton.directory.read("stderr.log")
+            usleep(200_000)
+        }
+        XCTAssertTrue(log.contains("the timeshift cannot be written"), "said: \(log)")
+        _ = try lab.sink.waitUntilPlaying(oton)
+        let level = try lab.sink.levelFromNow(settle: 2, seconds: 6)
+        print(String(format: "[measure] cache disk full: heard at %.2f dBFS after the ring gave up", decibels(level)))
+        XCTAssertGreaterThan(level, 0.02, "the station plays on without timeshift")
+        let said = oton.directory.read("stderr.log").components(separatedBy: "the timeshift cannot be written").count - 1
+        XCTAssertEqual(said, 1, "said once")
+        XCTAssertNil(try oton.connect().send(["status"])["data"]?["behind_live_ms"], "no timeshift any more")
+    }
+
     /// RMS of each 100 ms window that has sound in it.
     static func windows(_ heard: HeardSound, keepSilence: Bool = false) -> [Double] {
         let window = HeardSound.samples(0.1)

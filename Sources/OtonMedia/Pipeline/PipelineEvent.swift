@@ -23,4 +23,7 @@ public enum PipelineEvent: Sendable {
     /// The light engine cannot frame this stream (MP4, a playlist …): the same
     /// connection is to be made again with GStreamer.
     case needsPipeline(reason: String)
+    /// The timeshift ring cannot be written (a full disk): the same station is to be played straight
+    /// through, without timeshift; the reason for the log.
+    case timeshiftUnwritable(reason: String)
 }

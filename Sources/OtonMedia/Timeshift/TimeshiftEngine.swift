@@ -62,6 +62,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     private var headerTags: (tags: TagSet, until: UInt64)?
     private var notedAny = false
     private var playedOnce = false
+    private var ringFailed = false
 
     public init(
         _ description: PipelineDescription, ring: TimeshiftRing, connection: UInt64, bus: PluginBus,
@@ -91,7 +92,10 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
             }, inOrder: inOrder,
             onAudio: { [weak self] bytes in
                 guard let self else { return }
-                ring.write(bytes)
+                if let failure = ring.write(bytes) {
+                    self.unwritable(failure)
+                    return
+                }
                 if let held = headerTags, ring.extent.head >= held.until { noteFirst(held.tags) }  // no ICY block came
                 current.feeder?.dataArrived()
             })
@@ -328,9 +332,19 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
             }
         case .started:
             break
-        case .buffering, .error, .warning, .notice, .endOfStream, .failure, .needsPipeline:
+        case .buffering, .error, .warning, .notice, .endOfStream, .failure, .needsPipeline, .timeshiftUnwritable:
             onEvent(event)
         }
+    }
+
+    /// The ring could not take the bytes (a full disk): said once, and the Player plays the station on
+    /// without timeshift (the sound stopped at the ring's end and the player blamed the connection).
+    private func unwritable(_ reason: String) {
+        lock.lock()
+        let first = !ringFailed
+        ringFailed = true
+        lock.unlock()
+        if first { onEvent(.timeshiftUnwritable(reason: reason)) }
     }
 
     /// The playback's reports: its tags are the ring's own titles again (dropped: they were noted).
@@ -339,7 +353,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         switch event {
         case .tags:
             break
-        case .started, .buffering, .error, .warning, .notice, .endOfStream, .failure, .needsPipeline:
+        case .started, .buffering, .error, .warning, .notice, .endOfStream, .failure, .needsPipeline, .timeshiftUnwritable:
             onEvent(event)
         }
     }

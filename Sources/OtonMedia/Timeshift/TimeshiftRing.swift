@@ -62,14 +62,22 @@ public final class TimeshiftRing: @unchecked Sendable, Equatable {
     // MARK: writing (the receiver)
 
     /// Appends received bytes; drops what the ring no longer holds.
-    public func write(_ bytes: UnsafeRawBufferPointer, at now: Int64 = Clock.monotonicNanoseconds()) {
+    /// Nil when the bytes were written; else why not (a full disk: the caller plays on without the ring).
+    @discardableResult
+    public func write(_ bytes: UnsafeRawBufferPointer, at now: Int64 = Clock.monotonicNanoseconds()) -> String? {
         lock.lock(); defer { lock.unlock() }
-        guard !closed, bytes.count > 0, let base = bytes.baseAddress else { return }
+        guard !closed, bytes.count > 0, let base = bytes.baseAddress else { return nil }
         oggHeaders.received(bytes, at: index.head)
         var done = 0
+        var failure: String?
         for piece in index.append(bytes.count, at: now) {
             if let descriptor = file(piece.chunk, create: true) {
-                _ = pwrite(descriptor, base + done, piece.length, off_t(piece.offsetInChunk))
+                let written = pwrite(descriptor, base + done, piece.length, off_t(piece.offsetInChunk))
+                if written != piece.length, failure == nil {
+                    failure = written < 0 ? String(cString: strerror(errno)) : "wrote \(written) of \(piece.length) bytes"
+                }
+            } else if failure == nil {
+                failure = "cannot open \(path(of: piece.chunk)): \(String(cString: strerror(errno)))"
             }
             done += piece.length
         }
@@ -78,6 +86,7 @@ public final class TimeshiftRing: @unchecked Sendable, Equatable {
             unlink(path(of: number))
         }
         oggHeaders.prune(before: index.start)
+        return failure
     }
 
     /// Titles noted at `offset` (not yet heard: playback has not passed it) instead of at the head.

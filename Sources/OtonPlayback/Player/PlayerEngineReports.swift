@@ -56,6 +56,8 @@ extension Player {
             fail(kind)
         case let .needsPipeline(reason):
             fallBackToGStreamer(because: reason)
+        case let .timeshiftUnwritable(reason):
+            playWithoutTimeshift(because: reason)
         case .endOfStream:
             ended()
         }
@@ -84,6 +86,20 @@ extension Player {
         pipeline?.stop()
         pipeline = nil
         lastResolved.playlistBody = nil  // read a while ago: the new pipeline fetches a fresh playlist
+        startPipeline(lastResolved)
+    }
+
+    /// The timeshift ring cannot be written (a full cache disk): the station plays on straight through,
+    /// said once; pause and rewind are off for this player until it runs again.
+    func playWithoutTimeshift(because reason: String) {
+        guard !timeshiftUnavailable, var lastResolved else { return }
+        logger.warning(
+            "\(tr("the timeshift cannot be written ({reason}; is the cache disk full?): playing on without pause and rewind", ["reason": reason]))")
+        timeshiftUnavailable = true
+        pipeline?.stop()
+        pipeline = nil
+        dropTimeshiftRing()
+        lastResolved.playlistBody = nil
         startPipeline(lastResolved)
     }
 
