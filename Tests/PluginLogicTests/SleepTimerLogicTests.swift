@@ -53,7 +53,7 @@ final class SleepTimerModelTests: XCTestCase {
     func testATimerShorterThanTheFadeFadesOverAllOfIt() {
         var model = SleepTimerModel(settings: .init(fadeMilliseconds: 10_000))
         XCTAssertEqual(model.set(seconds: 4, now: 0), [.arm(nanoseconds: 0), .announceSet(seconds: 4, mode: "duration")])
-        XCTAssertEqual(model.timerFired(now: second), [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: 3000)], "what is left of it")
+        XCTAssertEqual(model.timerFired(now: 0), [.arm(nanoseconds: nil), .announceFired, .fadeOut(milliseconds: 4000)], "all of it")
     }
 
     func testCancelBeforeExpiryAndDuringFade() {

@@ -99,7 +99,7 @@ public struct SleepTimerModel: Sendable {
         guard case let .duration(deadline, seconds) = mode else { return [] }
         let fadeStart = deadline - fadeNanoseconds(within: Int64(seconds) * 1_000_000_000)
         guard now >= fadeStart else { return [.arm(nanoseconds: fadeStart - now)] }  // early wake: re-arm
-        return fire(fadeMilliseconds: Int(fadeNanoseconds(within: max(0, deadline - now)) / 1_000_000))
+        return fire(fadeMilliseconds: Int(fadeNanoseconds(within: Int64(seconds) * 1_000_000_000) / 1_000_000))
     }
 
     /// A track event. The host numbers heard tracks: a new `sequence` if and only if the heard track
