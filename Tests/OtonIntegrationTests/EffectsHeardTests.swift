@@ -102,6 +102,18 @@ final class EffectsHeardTests: XCTestCase {
         // measured window and lowers its level (-6.15 dB seen beside two CPU hogs); without the filter
         // the change is 0 dB, far outside this bound.
         XCTAssertEqual(change, -6.02, accuracy: 0.3)
+        // ctl effect shows the filter after the effects (issue 53 §2): it runs, its budget, its time per buffer.
+        let effects = try filtered.connect().send(["effect"])
+        let entry = effects["data"]?["effects"]?.arrayValue?.first { $0["name"]?.stringValue == "org.example.half-gain" }
+        XCTAssertEqual(entry?["filter"]?.boolValue, true, "\(effects)")
+        XCTAssertEqual(entry?["running"]?.boolValue, true, "\(effects)")
+        XCTAssertGreaterThan(entry?["buffers"]?.numberValue ?? 0, 0, "\(effects)")
+        let budget = try XCTUnwrap(entry?["budget_ms"]?.numberValue, "\(effects)")
+        let average = try XCTUnwrap(entry?["average_ms"]?.numberValue, "\(effects)")
+        XCTAssertGreaterThanOrEqual(budget, 2, "half a buffer, at least 2 ms")
+        XCTAssertLessThan(average, budget, "\(effects)")
+        let shown = effects["text"]?.stringValue ?? ""
+        XCTAssertTrue(shown.contains("org.example.half-gain  plugin filter  on  · budget ") && shown.contains(" ms per buffer on average over "), shown)
     }
 
     /// Issue 54 §10: a NaN from a plugin's filter reached the sink as a full-scale sample, past the
