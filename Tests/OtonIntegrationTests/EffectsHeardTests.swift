@@ -114,6 +114,12 @@ final class EffectsHeardTests: XCTestCase {
         XCTAssertLessThan(average, budget, "\(effects)")
         let shown = effects["text"]?.stringValue ?? ""
         XCTAssertTrue(shown.contains("org.example.half-gain  plugin filter  on  · budget ") && shown.contains(" ms per buffer on average over "), shown)
+        // It is shown alone by its id, and not changed there.
+        let alone = try filtered.connect().send(["effect", "org.example.half-gain"])
+        XCTAssertEqual(alone["data"]?["effects"]?.arrayValue?.count, 1, "\(alone)")
+        let refused = try filtered.connect().send(["effect", "org.example.half-gain", "bypass", "on"])
+        XCTAssertEqual(refused["ok"]?.boolValue, false, "\(refused)")
+        XCTAssertTrue(refused["error"]?.stringValue?.contains("is a plugin's filter: it cannot be changed here") == true, "\(refused)")
     }
 
     /// Issue 54 §10: a NaN from a plugin's filter reached the sink as a full-scale sample, past the
