@@ -1,7 +1,6 @@
 import Foundation
 import OtonCrashGuard
 import OtonEffects
-import Synchronization
 
 extension PluginValidator {
     /// The formats the host hands a filter (F32 interleaved): mono and stereo at 44.1 and 48 kHz.
