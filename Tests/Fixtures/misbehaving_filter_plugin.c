@@ -2,7 +2,8 @@
  * check of `oton plugins validate`; without a knob it passes the sound as it came.
  *   FILTER_LEAK          mallocs 4 KiB in every call and never frees it
  *   FILTER_CRASH_AT=N    writes through a null pointer in its Nth call
- *   FILTER_PAST_THE_END  writes one frame more than it was given (into the guard page) */
+ *   FILTER_PAST_THE_END  writes one frame more than it was given (into the guard page)
+ *   FILTER_BEFORE_THE_START  writes the sample before the first one */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,9 @@ static void filter(oton_instance *instance, float *samples, size_t frames, uint3
 #endif
 #ifdef FILTER_CRASH_AT
     if (self->calls == FILTER_CRASH_AT) *(volatile int *)self->kept = 1;
+#endif
+#ifdef FILTER_BEFORE_THE_START
+    samples[-1] = 0.5f;
 #endif
 #ifdef FILTER_PAST_THE_END
     for (size_t index = 0; index < (frames + 1) * channels; index++) samples[index] *= 1.0f;

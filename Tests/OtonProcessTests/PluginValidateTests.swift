@@ -164,6 +164,14 @@ final class PluginValidateTests: XCTestCase {
                 ]
             ),
             (
+                "before the start", try misbehaving("FILTER_BEFORE_THE_START"),
+                ["filter() call 1 (44100 Hz, 1 channel, 1024 frames) wrote before the start of its buffer"]
+            ),
+            (
+                "hanging", try CPluginBuilder.build(fixtures + "sleeping_filter_plugin.c", into: directory, name: "filter-hanging", defines: ["SLEEP_MS=5000"]),
+                ["filter() call 1 did not return within 2 s; on the audio thread this stops the sound"]
+            ),
+            (
                 "broken samples", try CPluginBuilder.build(fixtures + "broken_samples_filter_plugin.c", into: directory, name: "filter-broken"),
                 ["filter() call 1 (44100 Hz, 1 channel, 1024 frames) handed on NaN at sample 0"]
             ),

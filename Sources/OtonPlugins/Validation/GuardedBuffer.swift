@@ -2,8 +2,8 @@ import Foundation
 
 /// Floats for the validator's calls of a plugin's filter, placed so that a write past the end
 /// faults: the buffer ends where a page ends, and the page after it is PROT_NONE. The bytes from
-/// the start of its first page to the buffer hold a pattern, looked at after each call: a write
-/// before the start changes it. Mapped with mmap, so the heap gauge never counts it.
+/// the start of its first page to the buffer (64 at least) hold a pattern, looked at after each
+/// call: a write before the start changes it. Mapped with mmap, so the heap gauge never counts it.
 package final class GuardedBuffer {
     package let samples: UnsafeMutablePointer<Float>
     package let count: Int
@@ -19,7 +19,8 @@ package final class GuardedBuffer {
     package init?(count: Int) {
         pageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
         let bytes = count * MemoryLayout<Float>.stride
-        let pages = (bytes + pageSize - 1) / pageSize
+        // At least 64 bytes of pattern before the buffer, even when it fills whole pages.
+        let pages = (bytes + 64 + pageSize - 1) / pageSize
         mapped = (pages + 1) * pageSize
         guard let memory = mmap(nil, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), memory != MAP_FAILED else { return nil }
         base = memory
