@@ -197,7 +197,7 @@ let package = Package(
             name: "OtonPlugins",
             dependencies: [
                 "OtonSupport", "OtonEvents", "OtonMedia", "OtonStations", "PluginAPI", "OtonJSON",
-                "OtonCrashGuard", "OtonProcessKeeper", "OtonHeapGauge", .product(name: "Logging", package: "swift-log"),
+                "OtonCrashGuard", "OtonProcessKeeper", "OtonHeapGauge", "OtonEffects", .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: [.linkedLibrary("dl")]
         ),

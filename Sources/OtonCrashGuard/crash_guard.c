@@ -15,6 +15,10 @@
 
 static _Thread_local const char *current_prefix;
 static _Thread_local int altstack_ready;
+/* oton_crash_guard_watch: a region of this thread's and the line said when a fault lands in it. */
+static _Thread_local const char *watched_start;
+static _Thread_local size_t watched_length;
+static _Thread_local const char *watched_line;
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 #define FATAL_COUNT (sizeof fatal_signals / sizeof fatal_signals[0])
@@ -252,6 +256,14 @@ static void start_guardian(void) {
 static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
     const char *prefix = current_prefix;
     size_t index;
+    if (watched_line != NULL && info != NULL && (signal == SIGSEGV || signal == SIGBUS) && info->si_code > 0) {
+        const char *address = (const char *)info->si_addr;
+        if (address >= watched_start && (size_t)(address - watched_start) < watched_length) {
+            const char *line = watched_line;
+            watched_line = NULL;
+            write_all(line, strlen(line));
+        }
+    }
     if (prefix != NULL) {
         const char *name = signal_name(signal);
         current_prefix = NULL; /* said once, even if the next handler faults again */
@@ -336,6 +348,16 @@ const char *oton_crash_guard_enter(const char *prefix) {
 void oton_crash_guard_leave(const char *previous) {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     current_prefix = previous;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+void oton_crash_guard_watch(const void *start, size_t length, const char *line) {
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    watched_line = NULL;
+    watched_start = start;
+    watched_length = length;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    watched_line = line;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 

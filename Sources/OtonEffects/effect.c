@@ -20,6 +20,7 @@ struct oton_effect {
     _Atomic uint64_t buffers;
     _Atomic uint64_t busy_ns;
     _Atomic uint64_t guarded;
+    _Atomic uint64_t budget_ns;
     int kind;
     /* LV2: the catalogue entry and the controls' values, set from any thread. */
     const oton_lv2_entry *entry;
@@ -148,7 +149,7 @@ oton_effect_reading oton_effect_read(const oton_effect *effect) {
     return (oton_effect_reading){
         .bypassed = atomic_load(&e->bypass), .overran = atomic_load(&e->overran), .unusable = atomic_load(&e->unusable),
         .overrun_ms = atomic_load(&e->overrun_ms), .buffers = atomic_load(&e->buffers), .busy_ns = atomic_load(&e->busy_ns),
-        .guarded = atomic_load(&e->guarded),
+        .guarded = atomic_load(&e->guarded), .budget_ns = atomic_load(&e->budget_ns),
     };
 }
 
@@ -239,7 +240,10 @@ int oton_effect_run(oton_effect *effect, float *samples, size_t frames) {
     if (guarded) atomic_fetch_add_explicit(&effect->guarded, guarded, memory_order_relaxed);
     atomic_fetch_add_explicit(&effect->buffers, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&effect->busy_ns, spent, memory_order_relaxed);
-    if (effect->kind == KIND_FILTER && spent > oton_effect_budget_ns(frames, effect->rate)) {
+    if (effect->kind != KIND_FILTER) return 0;
+    uint64_t budget = oton_effect_budget_ns(frames, effect->rate);
+    atomic_store_explicit(&effect->budget_ns, budget, memory_order_relaxed);
+    if (spent > budget) {
         atomic_store(&effect->overrun_ms, spent / 1e6);
         atomic_store(&effect->overran, 1);
         atomic_store(&effect->bypass, 1);

@@ -1,3 +1,4 @@
+import Foundation
 import OtonHost
 
 /// `oton plugins inspect` output.
@@ -13,8 +14,9 @@ enum ManifestPrinter {
             "consumes:    \(m.consumes.isEmpty ? "(nothing)" : m.consumes.joined(separator: ", "))",
             "media taps:  \(m.mediaTapNames.isEmpty ? "(none)" : m.mediaTapNames.joined(separator: ", "))",
             "callbacks:   "
-                + [m.hasOnEvent ? "on_event" : nil, m.hasOnMedia ? "on_media" : nil, m.hasOnCommand ? "on_command" : nil]
+                + [m.hasOnEvent ? "on_event" : nil, m.hasOnMedia ? "on_media" : nil, m.hasOnCommand ? "on_command" : nil, m.hasFilter ? "filter" : nil]
                 .compactMap { $0 }.joined(separator: ", "),
+            "filter:      " + (m.hasFilter ? filterText : "(none)"),
             "commands:    \(m.commands.isEmpty ? "(none)" : "")",
         ]
         for command in m.commands {
@@ -31,6 +33,15 @@ enum ManifestPrinter {
         return lines.joined(separator: "\n")
     }
 
+    /// The example buffer a filter's budget is shown for: 1024 frames at 44.1 kHz.
+    private static let example = (frames: 1024, rate: UInt32(44_100))
+
+    private static var filterText: String {
+        let budget = String(format: "%.2f", FilterBudget.milliseconds(frames: example.frames, rate: example.rate))
+        return
+            "in place on the sound heard, after the effects; budget \(FilterBudget.rule) (\(budget) ms for \(example.frames) frames at 44.1 kHz); in process only"
+    }
+
     static func json(_ m: PluginManifest) -> String {
         let commands = m.commands.map { JSONValue.object(["name": .string($0.name), "usage": .string($0.usage), "help": .string($0.help)]) }
         return JSONValue.object([
@@ -41,6 +52,11 @@ enum ManifestPrinter {
             "media_taps": .array(m.mediaTapNames.map(JSONValue.string)),
             "commands": .array(commands),
             "settings": .array(m.settings.map(setting)),
+            "filter": m.hasFilter
+                ? .object([
+                    "budget": .string(FilterBudget.rule), "example_frames": .int(example.frames), "example_rate": .int(Int(example.rate)),
+                    "example_budget_ms": .number(FilterBudget.milliseconds(frames: example.frames, rate: example.rate)),
+                ]) : .null,
         ]).jsonText
     }
 

@@ -16,7 +16,8 @@ extension PluginsCommand {
                 ),
                 HelpText.examples(
                     "oton plugins run ./libmine.so --events script.jsonl",
-                    "oton plugins run org.example.level-meter --audio tone.wav --events audio.jsonl --plugin-config '{\"window_ms\": 500}'")
+                    "oton plugins run org.example.level-meter --audio tone.wav --events audio.jsonl --plugin-config '{\"window_ms\": 500}'",
+                    "oton plugins run ./liboton_half_gain.so --audio tone.wav --filtered half.wav")
             )
         )
 
@@ -24,10 +25,17 @@ extension PluginsCommand {
         var path: String
 
         @Option(name: .long, help: ArgumentHelp(tr("The script: JSON lines of events, commands and {\"audio\": true}; - reads standard input")))
-        var events: String
+        var events: String?
 
         @Option(name: .long, help: ArgumentHelp(tr("A 16-bit PCM WAV file, fed where the script says {\"audio\": true}")))
         var audio: String?
+
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                tr("Run the plugin's filter over the --audio WAV file and write what it makes to this WAV file, with the time per buffer against the budget")
+            ))
+        var filtered: String?
 
         @Option(
             name: .customLong("plugin-config"), help: ArgumentHelp(tr("The plugin's config as a JSON object (default: its entry's in plugins.json, else {})")))
@@ -57,24 +65,55 @@ extension PluginsCommand {
                 } catch {
                     throw InspectFailure(description: tr("--plugin-config is not a JSON object") + ": \(error)")
                 }
-                let data = events == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: events)
-                guard let data else { throw InspectFailure(description: tr("{file}: cannot be read", ["file": events])) }
-                guard data.count <= PluginScriptStep.maximumBytes else { throw InspectFailure(description: tr("{file}: larger than 16 MiB", ["file": events])) }
-                script = String(decoding: data, as: UTF8.self)
+                guard events != nil || filtered != nil else {
+                    throw InspectFailure(description: tr("give a script with --events FILE, or --filtered OUT.wav to run the plugin's filter"))
+                }
+                guard filtered == nil || audio != nil else {
+                    throw InspectFailure(description: tr("--filtered needs the sound to filter: give --audio IN.wav"))
+                }
+                if let events {
+                    let data = events == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: events)
+                    guard let data else { throw InspectFailure(description: tr("{file}: cannot be read", ["file": events])) }
+                    guard data.count <= PluginScriptStep.maximumBytes else {
+                        throw InspectFailure(description: tr("{file}: larger than 16 MiB", ["file": events]))
+                    }
+                    script = String(decoding: data, as: UTF8.self)
+                } else {
+                    script = ""
+                }
             } catch {
                 Terminal.error("\(error)")
                 throw ExitStatus.configuration
             }
             do throws(ValidationFailure) {
                 let sound = try audio.map { path throws(ValidationFailure) in try WAVAudio(path: path) }
-                let runner = PluginScriptRun(path: library, config: configText, limit: timeout, audio: sound) { line in
+                let runner = PluginScriptRun(path: library, config: configText, limit: timeout, audio: sound, filtered: filtered) { line in
                     StandardOutput.write(line + "\n")
                 }
-                let steps = try runner.run(script: script)
-                Terminal.note(tr("{count} steps run", ["count": String(steps)]))
+                let outcome = try runner.run(script: script)
+                if events != nil { Terminal.note(tr("{count} steps run", ["count": String(outcome.steps)])) }
+                if let report = outcome.filter { Self.say(report) }
             } catch {
                 Terminal.error(error.reason)
                 throw ExitCode(1)
+            }
+        }
+
+        /// The filter's time per buffer against its budget, as `--filtered` says it.
+        private static func say(_ report: FilterDrive.Report) {
+            func ms(_ nanoseconds: UInt64) -> String { String(format: "%.3f", Double(nanoseconds) / 1e6) }
+            Terminal.note(
+                tr(
+                    "filter: {buffers} buffers of {frames} frames; time per buffer: median {median} ms, worst {worst} ms; budget {budget} ms (half of each buffer's duration, at least 2 ms)",
+                    [
+                        "buffers": String(report.buffers), "frames": String(report.frames), "median": ms(report.medianNanoseconds),
+                        "worst": ms(report.worstNanoseconds), "budget": ms(report.budgetNanoseconds),
+                    ]))
+            if report.overBudget > 0 {
+                Terminal.note(
+                    tr(
+                        "filter: {count} buffers took longer than their budget; oton bypasses a filter at its first call over it",
+                        ["count": String(report.overBudget)]))
             }
         }
     }

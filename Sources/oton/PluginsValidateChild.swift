@@ -112,9 +112,12 @@ enum ValidationChild {
         if process.terminationReason == .uncaughtSignal {
             let signal = process.terminationStatus
             let name = signalName(signal)
-            let callback = crashedCallback(stderrPath: errors)
+            let lines = stderrTail(errors)
+            let callback = crashedCallback(lines)
             let place = callback.map { phase.hasPrefix($0) ? phase : "\($0) (the validator was at: \(phase))" } ?? phase
-            return .fail("crashed with \(name) (signal \(signal)) in \(place); in oton this ends the whole process")
+            // What the validator knew of the fault (a write into a guard page), said first.
+            let cause = lines.last { $0.hasPrefix(validatorNote) }.map { $0.dropFirst(validatorNote.count) + ": " } ?? ""
+            return .fail("\(cause)crashed with \(name) (signal \(signal)) in \(place); in oton this ends the whole process")
         }
         for line in lines.reversed() {
             let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -130,15 +133,23 @@ enum ValidationChild {
         return .fail("exited with status \(process.terminationStatus) in \(phase) without a result (the plugin called exit?)")
     }
 
-    /// The callback the crash guard's line names ("oton: plugin ID (FILE) crashed in on_event: …"),
-    /// from the last 64 KiB the child wrote to stderr; nil when there is no such line.
-    private static func crashedCallback(stderrPath: String) -> String? {
-        guard let file = FileHandle(forReadingAtPath: stderrPath) else { return nil }
+    /// How a line the validator's child has the crash guard write begins (oton_crash_guard_watch).
+    private static let validatorNote = "oton: validate: "
+
+    /// The lines of the last 64 KiB the child wrote to stderr.
+    private static func stderrTail(_ path: String) -> [Substring] {
+        guard let file = FileHandle(forReadingAtPath: path) else { return [] }
         defer { try? file.close() }
         let size = (try? file.seekToEnd()) ?? 0
         try? file.seek(toOffset: size > 65536 ? size - 65536 : 0)
         let text = String(decoding: (try? file.readToEnd()) ?? Data(), as: UTF8.self)
-        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("oton: plugin ") && $0.contains(") crashed in ") }),
+        return text.split(separator: "\n")
+    }
+
+    /// The callback the crash guard's line names ("oton: plugin ID (FILE) crashed in on_event: …");
+    /// nil when there is no such line.
+    private static func crashedCallback(_ lines: [Substring]) -> String? {
+        guard let line = lines.last(where: { $0.hasPrefix("oton: plugin ") && $0.contains(") crashed in ") }),
             let range = line.range(of: ") crashed in ")
         else { return nil }
         let callback = line[range.upperBound...].prefix { $0 != ":" }

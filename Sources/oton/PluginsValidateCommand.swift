@@ -10,7 +10,7 @@ extension PluginsCommand {
             abstract: tr("Run a plugin through the plugin contract, each check in a child process, and report every check."),
             discussion: HelpText.paragraphs(
                 tr(
-                    "Checks: the descriptor; create/destroy with empty, hostile and huge config; every declared command with bad arguments; a storm of every event kind it consumes; a leak check (heap growth per event, media buffer and command; file descriptors and threads left after destroy); media at its taps with DISCONT and format changes; destroy while events are pending; no call into the host after destroy. Every call into the plugin has a time limit (--timeout). A crash or a hang fails that check only. Data and cache directories are temporary; requests reach no player."
+                    "Checks: the descriptor; create/destroy with empty, hostile and huge config; every declared command with bad arguments; a storm of every event kind it consumes; a leak check (heap growth per event, media buffer and command; file descriptors and threads left after destroy); media at its taps with DISCONT and format changes; its filter with a test tone (time against the budget, heap growth, finite samples within +18 dBFS, a crash on a later call, writes past the buffer); destroy while events are pending; no call into the host after destroy. Every call into the plugin has a time limit (--timeout). A crash or a hang fails that check only. Data and cache directories are temporary; requests reach no player."
                 ),
                 tr("Exit status: 0 when no check fails (the last line counts the skipped ones), 1 when one fails, 2 for a usage error."),
                 HelpText.examples(

@@ -102,6 +102,24 @@ final class EffectsHeardTests: XCTestCase {
         // measured window and lowers its level (-6.15 dB seen beside two CPU hogs); without the filter
         // the change is 0 dB, far outside this bound.
         XCTAssertEqual(change, -6.02, accuracy: 0.3)
+        // ctl effect shows the filter after the effects (issue 53 §2): it runs, its budget, its time per buffer.
+        let effects = try filtered.connect().send(["effect"])
+        let entry = effects["data"]?["effects"]?.arrayValue?.first { $0["name"]?.stringValue == "org.example.half-gain" }
+        XCTAssertEqual(entry?["filter"]?.boolValue, true, "\(effects)")
+        XCTAssertEqual(entry?["running"]?.boolValue, true, "\(effects)")
+        XCTAssertGreaterThan(entry?["buffers"]?.numberValue ?? 0, 0, "\(effects)")
+        let budget = try XCTUnwrap(entry?["budget_ms"]?.numberValue, "\(effects)")
+        let average = try XCTUnwrap(entry?["average_ms"]?.numberValue, "\(effects)")
+        XCTAssertGreaterThanOrEqual(budget, 2, "half a buffer, at least 2 ms")
+        XCTAssertLessThan(average, budget, "\(effects)")
+        let shown = effects["text"]?.stringValue ?? ""
+        XCTAssertTrue(shown.contains("org.example.half-gain  plugin filter  on  · budget ") && shown.contains(" ms per buffer on average over "), shown)
+        // It is shown alone by its id, and not changed there.
+        let alone = try filtered.connect().send(["effect", "org.example.half-gain"])
+        XCTAssertEqual(alone["data"]?["effects"]?.arrayValue?.count, 1, "\(alone)")
+        let refused = try filtered.connect().send(["effect", "org.example.half-gain", "bypass", "on"])
+        XCTAssertEqual(refused["ok"]?.boolValue, false, "\(refused)")
+        XCTAssertTrue(refused["error"]?.stringValue?.contains("is a plugin's filter: it cannot be changed here") == true, "\(refused)")
     }
 
     /// Issue 54 §10: a NaN from a plugin's filter reached the sink as a full-scale sample, past the
@@ -159,7 +177,10 @@ final class EffectsHeardTests: XCTestCase {
         )
         XCTAssertLessThanOrEqual(longest * 10, 50, "no audible gap over 50 ms")
         let effects = try oton.connect().send(["effect"])
-        XCTAssertTrue("\(effects)".contains("overran"), "ctl effect says it: \(effects)")
+        // Every filter's entry has "overran" now: this one's must be true, and its line say it.
+        let entry = effects["data"]?["effects"]?.arrayValue?.first { $0["name"]?.stringValue == "org.oton.test.sleeping-filter" }
+        XCTAssertEqual(entry?["overran"]?.boolValue, true, "ctl effect says it: \(effects)")
+        XCTAssertTrue(effects["text"]?.stringValue?.contains("bypassed: it overran its time budget") == true, "\(effects)")
     }
 }
 

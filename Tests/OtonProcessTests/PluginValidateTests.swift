@@ -139,6 +139,64 @@ final class PluginValidateTests: XCTestCase {
         ])
     }
 
+    /// The filter check (issue 53 §1): the filter gets a test tone, a few hundred buffers at the
+    /// host's formats; each way of breaking the real-time rules fails that check with its reason.
+    func testFiltersThatBreakTheRealTimeRulesFailTheFilterCheckWithTheirReason() throws {
+        let directory = try TemporaryDirectory(self)
+        let fixtures = TestPaths.root + "/Tests/Fixtures/"
+        func misbehaving(_ knob: String) throws -> String {
+            try CPluginBuilder.build(fixtures + "misbehaving_filter_plugin.c", into: directory, name: "filter-\(knob.prefix { $0 != "=" })", defines: [knob])
+        }
+        let cases: [(name: String, library: String, reasons: [String])] = [
+            (
+                "slow", try CPluginBuilder.build(fixtures + "sleeping_filter_plugin.c", into: directory, name: "filter-slow", defines: ["SLEEP_MS=50"]),
+                ["filter() takes ", "per buffer (the median of 20 calls), over its budget"]
+            ),
+            ("leaking", try misbehaving("FILTER_LEAK"), ["the heap grew by ", "over 550 filter() calls", "filter must not allocate"]),
+            (
+                "crashing", try misbehaving("FILTER_CRASH_AT=100"),
+                ["crashed with SIGSEGV (signal 11) in filter() call 100 of 600 (44100 Hz, 1 channel, 1024 frames)"]
+            ),
+            (
+                "past the end", try misbehaving("FILTER_PAST_THE_END"),
+                [
+                    "filter() wrote past the end of its buffer (into the PROT_NONE page right after it): crashed with SIGSEGV (signal 11) in filter() call 1 of 600"
+                ]
+            ),
+            (
+                "before the start", try misbehaving("FILTER_BEFORE_THE_START"),
+                ["filter() call 1 (44100 Hz, 1 channel, 1024 frames) wrote before the start of its buffer"]
+            ),
+            (
+                "hanging", try CPluginBuilder.build(fixtures + "sleeping_filter_plugin.c", into: directory, name: "filter-hanging", defines: ["SLEEP_MS=5000"]),
+                ["filter() call 1 did not return within 2 s; on the audio thread this stops the sound"]
+            ),
+            (
+                "broken samples", try CPluginBuilder.build(fixtures + "broken_samples_filter_plugin.c", into: directory, name: "filter-broken"),
+                ["filter() call 1 (44100 Hz, 1 channel, 1024 frames) handed on NaN at sample 0"]
+            ),
+        ]
+        for item in cases {
+            let result = try validate([item.library])
+            XCTAssertEqual(result.status, 1, "\(item.name):\n\(result.stdout)\(result.stderr)")
+            let line = line(result.stdout, for: ValidationCheck.filter.title)
+            XCTAssertTrue(line.hasPrefix("FAIL  "), "\(item.name): \(line)\n\(result.stdout)")
+            for reason in item.reasons { XCTAssertTrue(line.contains(reason), "\(item.name): \(reason)\n\(line)") }
+            XCTAssertTrue(result.stdout.contains("1 check failed"), "\(item.name): only the filter check fails:\n\(result.stdout)")
+        }
+    }
+
+    /// The example filter keeps every rule: the filter check passes and says what it measured.
+    func testTheExampleHalfGainFilterPassesTheFilterCheck() throws {
+        let directory = try TemporaryDirectory(self)
+        let library = try CPluginBuilder.build(TestPaths.root + "/examples/c-half-gain/oton_half_gain.c", into: directory, name: "oton_half_gain")
+        let result = try validate([library])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        let line = line(result.stdout, for: ValidationCheck.filter.title)
+        XCTAssertTrue(line.hasPrefix("pass  ") && line.contains("(600 calls, median "), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix("all checks passed\n"), result.stdout)
+    }
+
     private func assertEachFails(_ cases: [(knob: String, title: String, reason: String)]) throws {
         let directory = try TemporaryDirectory(self)
         for item in cases {

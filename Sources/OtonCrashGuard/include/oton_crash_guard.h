@@ -8,6 +8,8 @@
 #ifndef OTON_CRASH_GUARD_H
 #define OTON_CRASH_GUARD_H
 
+#include <stddef.h>
+
 /* Installs the handlers once (later calls do nothing). Call after the Swift
  * runtime has installed its own, so that they are chained, not replaced.
  * When a fatal signal is chained to Swift's handler (its backtracer), a small
@@ -33,6 +35,12 @@ const char *oton_crash_guard_enter(const char *prefix);
 
 /* Restores what oton_crash_guard_enter returned. Thread: the calling thread only. */
 void oton_crash_guard_leave(const char *previous);
+
+/* For the validator's guard pages: when a SIGSEGV or SIGBUS of the calling thread faults at an
+ * address in [start, start + length), the handler writes `line` (a whole line, with its newline)
+ * before the plugin's line. `line` NULL stops watching; it must stay valid while it is set.
+ * Thread: the calling thread only. */
+void oton_crash_guard_watch(const void *start, size_t length, const char *line);
 
 /* In an isolated plugin's child process (`oton plugin-host`): the line's hint
  * then says that oton goes on without the plugin while it starts (its entry

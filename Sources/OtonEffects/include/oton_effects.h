@@ -74,6 +74,7 @@ typedef struct oton_effect_reading {
     uint64_t buffers;   /* buffers processed (bypassed ones not counted) */
     uint64_t busy_ns;   /* time spent in them */
     uint64_t guarded;   /* samples it made that were not finite (made 0) or beyond OTON_EFFECT_GUARD_LIMIT (clamped) */
+    uint64_t budget_ns; /* a filter's time budget for the last buffer it got (0 before one) */
 } oton_effect_reading;
 
 /* What an effect may hand on, as a sample's magnitude: +18 dBFS, far above any sound (an equalizer's

@@ -11,6 +11,12 @@ extension ControlCommands {
         let snapshot = player.snapshot
         guard let name = arguments.first else { return effectList(snapshot) }
         guard var settings = snapshot.effects.first(where: { $0.name == name }) else {
+            if snapshot.filters.contains(name) {
+                guard arguments.count == 1 else {
+                    return .failure(tr("{name} is a plugin's filter: it cannot be changed here; disable its plugin in plugins.json to stop it", ["name": name]))
+                }
+                return effectList(snapshot, only: name)
+            }
             return .failure(EffectProblem.unknownEffect(name, known: snapshot.effects.map(\.name)).description)
         }
         guard arguments.count > 1 else { return effectList(snapshot, only: name) }
@@ -75,12 +81,45 @@ extension ControlCommands {
             if let reading { entry["running"] = .bool(!reading.unusable) }
             list.append(.object(entry))
         }
-        for reading in snapshot.effectReadings where reading.overran && (only == nil || reading.name == only) {
-            lines.append(tr("{name}  plugin filter  bypassed: it overran its time budget", ["name": reading.name]))
-            list.append(["name": .string(reading.name), "filter": true, "bypass": true, "overran": true])
+        for name in snapshot.filters where only == nil || name == only {
+            let shown = filterEntry(name, snapshot.effectReadings.first { $0.isFilter && $0.name == name })
+            lines.append(shown.line)
+            list.append(shown.entry)
         }
         if lines.isEmpty { return .success(tr("no effects (plugins.json's \"effects\" lists none; docs/effects.md)"), data: ["effects": .array([])]) }
         return .success(lines.joined(separator: "\n"), data: ["effects": .array(list)])
+    }
+
+    /// A plugin's filter as `ctl effect` shows it, after the effects: whether it runs, its time budget
+    /// and its average time per buffer ("org.example.half-gain  plugin filter  on  · budget 11.610 ms per buffer, …").
+    private func filterEntry(_ name: String, _ reading: EffectReading?) -> (line: String, entry: JSONValue) {
+        let state =
+            if let reading {
+                reading.overran
+                    ? tr("bypassed: it overran its time budget")
+                    : reading.unusable ? tr("not running (the stream's format does not fit it)") : reading.bypassed ? tr("bypassed") : tr("on")
+            } else {
+                tr("idle (nothing plays)")
+            }
+        let budget = reading.map { $0.budgetNanoseconds > 0 ? Double($0.budgetNanoseconds) / 1e6 : nil } ?? nil
+        var details = [
+            budget.map { tr("budget {ms} ms per buffer", ["ms": String(format: "%.3f", $0)]) }
+                ?? tr("budget half of each buffer's duration, at least 2 ms")
+        ]
+        var entry: [String: JSONValue] = [
+            "name": .string(name), "filter": true, "bypass": .bool(reading.map { $0.bypassed || $0.overran } ?? false),
+            "overran": .bool(reading?.overran ?? false),
+            "running": .bool(reading.map { !$0.bypassed && !$0.overran && !$0.unusable } ?? false),
+            "buffers": .int(Int(clamping: reading?.buffers ?? 0)),
+        ]
+        if let budget { entry["budget_ms"] = .number(budget) }
+        if let reading, reading.buffers > 0 {
+            let average = Double(reading.busyNanoseconds) / Double(reading.buffers) / 1e6
+            details.append(
+                tr("{ms} ms per buffer on average over {buffers} buffers", ["ms": String(format: "%.3f", average), "buffers": String(reading.buffers)]))
+            entry["average_ms"] = .number(average)
+        }
+        return ("\(name)  " + tr("plugin filter") + "  \(state)  · " + details.joined(separator: ", "), .object(entry))
     }
 
     /// The safety guard, when it acted on this connection: how many samples it silenced or clamped,

@@ -34,6 +34,10 @@ public struct EffectReading: Equatable, Sendable {
     public var busyNanoseconds: UInt64
     /// Samples it made that the safety guard changed: not finite (made silence) or far beyond full scale (clamped).
     public var guardedSamples: UInt64 = 0
+    /// A plugin's filter (ABI 1.6), not an effect of plugins.json's list.
+    public var isFilter = false
+    /// A filter's time budget for the last buffer it got (half its duration; 0 before one).
+    public var budgetNanoseconds: UInt64 = 0
 }
 
 /// The effects of one connection, in the pipeline between the PCM tap and the leveller:
@@ -137,7 +141,8 @@ final class EffectChain: @unchecked Sendable {
                 let reading = oton_effect_read(effect)
                 return EffectReading(
                     name: entry.name, bypassed: reading.bypassed != 0, overran: reading.overran != 0, unusable: reading.unusable != 0,
-                    buffers: reading.buffers, busyNanoseconds: reading.busy_ns, guardedSamples: reading.guarded)
+                    buffers: reading.buffers, busyNanoseconds: reading.busy_ns, guardedSamples: reading.guarded, isFilter: entry.settings == nil,
+                    budgetNanoseconds: reading.budget_ns)
             }
         }
     }

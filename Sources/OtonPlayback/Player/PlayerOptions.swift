@@ -75,5 +75,7 @@ extension Player {
         /// The effect chain's settings now, and what each effect of the current connection does.
         public var effects: [EffectSettings] = []
         public var effectReadings: [EffectReading] = []
+        /// The plugins' filters (their plugin ids), in the order they run: after the effects, as plugins.json lists the plugins.
+        public var filters: [String] = []
     }
 }

@@ -23,7 +23,7 @@ extension Player {
                 lastByteAt: pipeline.flatMap { $0.flow.lastSourceBytesAt > 0 ? $0.flow.lastSourceBytesAt : nil } ?? lastByteAtBefore,
                 levelling: pipeline?.levelling, levellingEnabled: options.levelling == nil ? nil : levellingEnabled,
                 timeshift: (pipeline as? TimeshiftEngine)?.position,
-                effects: effects, effectReadings: pipeline?.effectReadings ?? [])
+                effects: effects, effectReadings: pipeline?.effectReadings ?? [], filters: filters.map(\.name))
         }
     }
 }

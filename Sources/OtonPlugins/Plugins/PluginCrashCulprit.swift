@@ -13,7 +13,7 @@ package struct PluginCrashCulprit: @unchecked Sendable {
     package init(id: String, path: String) {
         let file = (path as NSString).lastPathComponent
         var prefixes: [PluginCall: UnsafePointer<CChar>] = [:]
-        for call in [PluginCall.create, .onEvent, .onMedia, .onCommand, .destroy] {
+        for call in [PluginCall.create, .onEvent, .onMedia, .onCommand, .destroy, .filter] {
             prefixes[call] = UnsafePointer(strdup("oton: plugin \(id) (\(file)) crashed in \(call.name): ")!)
         }
         self.prefixes = prefixes

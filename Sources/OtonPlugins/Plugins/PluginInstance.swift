@@ -39,6 +39,21 @@ package final class PluginInstance: MailboxConsumer, @unchecked Sendable {
         }
     }
 
+    /// For `oton plugins validate` and `oton plugins run`: calls the plugin's filter on the calling
+    /// thread, marked for the crash guard; returns the nanoseconds it took. The caller makes sure
+    /// nothing else calls into the instance meanwhile (no event, media or command is queued).
+    package func runFilter(_ samples: UnsafeMutablePointer<Float>, frames: Int, channels: UInt32, rate: UInt32) -> UInt64 {
+        guard let function = library.descriptor.filter else { return 0 }
+        let instance = self.instance
+        var spent: UInt64 = 0
+        inside(.filter) {
+            let started = DispatchTime.now().uptimeNanoseconds
+            function(instance, samples, frames, channels, rate)
+            spent = DispatchTime.now().uptimeNanoseconds - started
+        }
+        return spent
+    }
+
     /// Calls the plugin's create() on the calling thread. The mailbox starts afterwards.
     package init(library: PluginLibrary, context: PluginHostContext, configJSON: String, mailbox: Mailbox) throws(PluginLoadError) {
         self.library = library
@@ -145,7 +160,7 @@ package final class PluginInstance: MailboxConsumer, @unchecked Sendable {
 
 /// The plugin callbacks the host makes on a mailbox worker.
 package enum PluginCall: UInt8, Sendable {
-    case none, onEvent, onMedia, onCommand, destroy, create
+    case none, onEvent, onMedia, onCommand, destroy, create, filter
 
     package var name: String {
         switch self {
@@ -155,6 +170,7 @@ package enum PluginCall: UInt8, Sendable {
         case .onCommand: "on_command"
         case .destroy: "destroy"
         case .create: "create"
+        case .filter: "filter"
         }
     }
 }

@@ -12,19 +12,30 @@ package struct PluginScriptRun {
     package let config: String
     package let limit: Double
     package let audio: WAVAudio?
+    /// Where the plugin's filter writes `audio` filtered (`--filtered`), after the script; nil: not run.
+    package let filtered: String?
     package let output: @Sendable (String) -> Void
 
-    package init(path: String, config: String, limit: Double, audio: WAVAudio?, output: @escaping @Sendable (String) -> Void) {
+    package init(
+        path: String, config: String, limit: Double, audio: WAVAudio?, filtered: String? = nil, output: @escaping @Sendable (String) -> Void
+    ) {
         self.path = path
         self.config = config
         self.limit = limit
         self.audio = audio
+        self.filtered = filtered
         self.output = output
     }
 
-    /// Runs `script`; returns how many steps ran. A refused config, a script line that is not a step,
-    /// or a plugin that blocks past the limit is the failure's reason.
-    package func run(script: String) throws(ValidationFailure) -> Int {
+    /// What a run did: the script's steps, and the filter's times when it ran.
+    package struct Outcome {
+        package let steps: Int
+        package let filter: FilterDrive.Report?
+    }
+
+    /// Runs `script`, then the filter over the audio when `filtered` names a file. A refused config,
+    /// a script line that is not a step, or a plugin that blocks past the limit is the failure's reason.
+    package func run(script: String) throws(ValidationFailure) -> Outcome {
         let host = try ValidationHost(path: path, limit: limit)
         let steps = try PluginScriptStep.parse(script, registry: host.bus.registry)
         let problems = host.settingsProblems(config: config)
@@ -60,15 +71,26 @@ package struct PluginScriptRun {
             }
         }
         try drain()
+        var report: FilterDrive.Report?
+        if let filtered {
+            guard let audio else { throw ValidationFailure(reason: "--filtered needs the sound to filter: give --audio IN.wav") }
+            guard host.manifest.hasFilter else { throw ValidationFailure(reason: "the plugin has no filter (ABI 1.6 filter): --filtered has nothing to run") }
+            let result = try FilterDrive.run(instance, audio: audio, limit: limit)
+            try WAVAudio.write(path: filtered, rate: audio.rate, channels: audio.channels, samples: result.samples)
+            report = result.report
+        }
         try host.destroy(instance)
-        return steps.count
+        return Outcome(steps: steps.count, filter: report)
     }
 
     /// `--audio` as PCM buffers of 4096 frames in the format the instance chose (16-bit or float).
     private func packets(for instance: PluginInstance) throws(ValidationFailure) -> [MediaPacket] {
         guard let audio else { throw ValidationFailure(reason: "the script asks for audio, but no --audio WAV file was given") }
         guard instance.context.selectedTaps & OTON_TAP_PCM != 0 else {
-            throw ValidationFailure(reason: "the plugin takes no PCM (its taps do not include pcm): --audio has nowhere to go")
+            throw ValidationFailure(
+                reason: instance.library.manifest.hasFilter
+                    ? "the plugin takes no PCM (its taps do not include pcm); to run its filter over --audio, give --filtered OUT.wav"
+                    : "the plugin takes no PCM (its taps do not include pcm): --audio has nowhere to go")
         }
         let choice = instance.context.selectedPCMFormat
         if (choice.rate != 0 && choice.rate != audio.rate) || (choice.channels != 0 && choice.channels != audio.channels) {

@@ -38,6 +38,7 @@ public struct PluginValidator {
             case .eventStorm: return try eventStorm(host)
             case .leak: return try leak(host)
             case .media: return try media(host)
+            case .filter: return try filterCheck(host)
             case .destroyPending: return try destroyPending(host)
             case .afterDestroy: return try afterDestroy(host)
             }

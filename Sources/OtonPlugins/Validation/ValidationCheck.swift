@@ -9,6 +9,7 @@ public enum ValidationCheck: String, CaseIterable, Sendable {
     case eventStorm = "event-storm"
     case leak
     case media
+    case filter
     case destroyPending = "destroy-pending"
     case afterDestroy = "after-destroy"
 
@@ -23,6 +24,7 @@ public enum ValidationCheck: String, CaseIterable, Sendable {
         case .eventStorm: "on_event storm of every kind it consumes"
         case .leak: "no growth of heap, files or threads over events, media and commands"
         case .media: "media at the declared taps, with DISCONT and format changes"
+        case .filter: "filter with a test tone: its time, heap, samples and buffer bounds"
         case .destroyPending: "destroy while events are pending"
         case .afterDestroy: "no thread of the plugin calls the host after destroy"
         }

@@ -46,4 +46,26 @@ package struct WAVAudio {
         }
         throw ValidationFailure(reason: "\(path): no data chunk")
     }
+
+    /// Writes `samples` (S16LE interleaved) as a WAV file at `path`.
+    package static func write(path: String, rate: UInt32, channels: UInt32, samples: [UInt8]) throws(ValidationFailure) {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(44 + samples.count)
+        func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        func u16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        bytes.append(contentsOf: "RIFF".utf8)
+        u32(UInt32(36 + samples.count))
+        bytes.append(contentsOf: "WAVEfmt ".utf8)
+        u32(16)
+        u16(1)
+        u16(UInt16(channels))
+        u32(rate)
+        u32(rate * channels * 2)
+        u16(UInt16(channels * 2))
+        u16(16)
+        bytes.append(contentsOf: "data".utf8)
+        u32(UInt32(samples.count))
+        bytes.append(contentsOf: samples)
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { throw ValidationFailure(reason: "\(path): cannot be written") }
+    }
 }
