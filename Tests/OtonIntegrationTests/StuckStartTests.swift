@@ -5,8 +5,9 @@ import OtonTestSupport
 import XCTest
 
 /// Issue 39: an `oton play` stuck in gst_init let its first SIGTERM wait 13 minutes, since no session
-/// reads the signal before the player is free. Now the first signal gives the start
-/// ``QuitSignals/startDeadlineSeconds`` to begin the orderly end, and then oton exits, saying so.
+/// reads the signal before the player is free; then it waited 10 s (``QuitSignals/startDeadlineSeconds``)
+/// and exited 143. Issue 54 §12: a first start, which builds GStreamer's registry (29–50 s at `idle` on
+/// a busy machine), says so, and a signal inside gst_init ends oton at once.
 final class StuckStartTests: XCTestCase {
     /// The processes whose parent is `pid` and that mapped a file whose path contains `library`.
     private static func children(of pid: pid_t, mapping library: String) -> [pid_t] {
@@ -28,7 +29,7 @@ final class StuckStartTests: XCTestCase {
     }
 
     /// GStreamer's scanner is held by a library in GST_PLUGIN_PATH until oton is gone, so gst_init
-    /// never returns: the first SIGTERM still ends oton, after the deadline and within a bound.
+    /// never returns: the first SIGTERM ends oton at once, saying where it was.
     func testTheFirstSIGTERMEndsAStartStuckInGstInit() throws {
         let directory = try TemporaryDirectory(self)
         let folder = directory.file("gst-plugins")
@@ -45,14 +46,13 @@ final class StuckStartTests: XCTestCase {
         }
         XCTAssertTrue(held, "GStreamer's scanner loaded the library that holds it: \(run.stderr)")
 
-        let limit = Double(QuitSignals.startDeadlineSeconds) + 10
+        XCTAssertTrue(run.stderr.contains("preparing the audio plugins (first start only"), "a first start says what it does: \(run.stderr)")
         let took = run.terminate(timeout: 60)
         print("measured: a start stuck in gst_init ended \(took.map { String(format: "%.2f s", $0) } ?? "not within 60 s") after its first SIGTERM")
         let seconds = try XCTUnwrap(took, "the first SIGTERM ended the stuck start")
-        XCTAssertLessThan(seconds, limit, "within the deadline and a margin for a loaded machine")
-        XCTAssertGreaterThan(seconds, Double(QuitSignals.startDeadlineSeconds) - 1, "after the deadline: the start had its chance to end in order")
+        XCTAssertLessThan(seconds, Double(QuitSignals.startDeadlineSeconds) - 2, "at once, not after the 10 s deadline")
         XCTAssertEqual(run.process.terminationStatus, 128 + SIGTERM)
-        XCTAssertTrue(run.stderr.contains("oton: the quit signal was not taken up within 10 s"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("oton: stopped while preparing the audio plugins"), run.stderr)
         XCTAssertFalse(run.stdout.contains("state: connecting"), "it was stuck before the stream: \(run.stdout)")
         let deadline = Date().addingTimeInterval(20)
         while scanners.contains(where: Self.isAlive), Date() < deadline { usleep(50_000) }

@@ -30,6 +30,12 @@ private let quitSignalPipeReadEnd: Int32? = {
     quitSignalPipeWriteEnd = ends[1]
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { number in
+        if audioStartIsPreparingPlugins != 0, quitEndBegan == 0 {
+            // Inside gst_init (a first start builds the plugin registry): nothing to end in order yet.
+            let line: StaticString = "oton: stopped while preparing the audio plugins\n"
+            _ = write(STDERR_FILENO, line.utf8Start, line.utf8CodeUnitCount)
+            _exit(128 + number)
+        }
         var byte = UInt8(truncatingIfNeeded: number)
         _ = write(quitSignalPipeWriteEnd, &byte, 1)
         quitSignalsCaught += 1
@@ -49,7 +55,7 @@ private let quitSignalPipeReadEnd: Int32? = {
         sigaction(number, &action, nil)
         sigaddset(&unblock, number)
     }
-    _ = (quitSignalsCaught, quitEndBegan, firstQuitSignal)
+    _ = (quitSignalsCaught, quitEndBegan, firstQuitSignal, audioStartIsPreparingPlugins)
     if quitStartDeadline > 0 {
         var deadline = sigaction()
         deadline.__sigaction_handler.sa_handler = { _ in

@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import OtonHTTPSource
+import OtonSupport
 
 /// GStreamer's initialisation and the one GLib main loop of the process,
 /// running on its own thread. Bus watches are attached to its context, so
@@ -30,7 +31,14 @@ public final class GLibMainLoop: @unchecked Sendable {
     private init() {
         LargeBufferMemoryPolicy.apply()
         SoupLibraryChoice.loadPreferred()
+        // A first start builds GStreamer's plugin registry: seconds to a minute of silence at `idle`, said
+        // so; a quit signal meanwhile ends oton at once (it waited 10 s, then exited 143).
+        if AudioPluginRegistry.isMissing() {
+            FileHandle.standardError.write(Data(("oton: " + tr("preparing the audio plugins (first start only; this can take a minute)") + "\n").utf8))
+        }
+        audioStartIsPreparingPlugins = 1
         gst_init(nil, nil)
+        audioStartIsPreparingPlugins = 0
         AdaptiveDemuxerChoice.preferClassicDemuxer()
         DASHTimelineRepair.install()
         HLSSegmentTitles.install()
