@@ -153,6 +153,10 @@ final class ArchiveUploader: @unchecked Sendable {
                     jobs.remove(at: at)
                     known.remove(job.directory + "\0" + job.relative)
                     folder.log?(.info, message)
+                case let .refused(message):
+                    jobs.remove(at: at)
+                    known.remove(job.directory + "\0" + job.relative)
+                    folder.log?(.warning, message)
                 case let .failed(reason, hint, stored):
                     jobs[at].segmentStored = jobs[at].segmentStored || stored
                     jobs[at].failures += 1
@@ -191,6 +195,8 @@ final class ArchiveUploader: @unchecked Sendable {
 
     private enum Outcome {
         case done(String)
+        /// Not the recorder's file: the entry is gone, nothing was sent (a warning).
+        case refused(String)
         case failed(String, hint: String?, segmentStored: Bool = false)
     }
 
@@ -200,6 +206,15 @@ final class ArchiveUploader: @unchecked Sendable {
         let entry = root + "/" + UploadJournal.folder + "/" + UploadJournal.entryName(job.relative)
         let segment = root + "/" + job.relative
         let ledger = ArchiveMarker.ledgerPath(forSegment: segment)
+        guard !job.relative.split(separator: "/").contains(".."), ArchiveConfinement.isInside(segment, root: root),
+            ArchiveConfinement.isInside(ledger, root: root)
+        else {
+            unlink(entry)
+            return .refused(
+                tr(
+                    "ignored {path}, named in {file}: only files inside the archive folder {folder} are renamed, uploaded or deleted, never one outside it or a symbolic link",
+                    ["path": segment, "file": entry, "folder": root]))
+        }
         var info = stat()
         guard stat(segment, &info) == 0 else {
             unlink(entry)
