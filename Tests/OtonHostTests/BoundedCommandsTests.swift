@@ -22,7 +22,8 @@ final class BoundedCommandsTests: XCTestCase {
         }
         let found = try XCTUnwrap(pid, "the command wrote the pid of its sleep")
         addTeardownBlock { if Self.isAlive(found) { kill(found, SIGKILL) } }
-        XCTAssertTrue(ProcessTree.commandLine(of: found)?.contains("sleep") ?? false, "the pid is the sleep's")
+        // Between the shell's fork and the exec its command line is the shell's (or empty for a moment).
+        XCTAssertTrue(waitUntil(30) { ProcessTree.commandLine(of: found) == "sleep 299" }, "the pid is the sleep's")
         return found
     }
 
@@ -47,8 +48,8 @@ final class BoundedCommandsTests: XCTestCase {
         let commands = BoundedCommands(command: command, timeout: 1, grace: 1)
         XCTAssertTrue(commands.run(environment: [:], tag: "test"))
         let pid = try sleepPid(pidFile)
-        XCTAssertTrue(waitUntil(60) { !Self.isAlive(pid) }, "the sleep the command started is gone after the 1 s timeout")
-        XCTAssertTrue(waitUntil(60) { commands.runningCount == 0 }, "the command's slot is free again")
+        XCTAssertTrue(waitUntil(30) { !Self.isAlive(pid) }, "the sleep the command started is gone after the 1 s timeout")
+        XCTAssertTrue(waitUntil(30) { commands.runningCount == 0 }, "the command's slot is free again")
     }
 
     func testStopAllEndsWhatTheCommandsStarted() throws {
@@ -58,7 +59,7 @@ final class BoundedCommandsTests: XCTestCase {
         XCTAssertTrue(commands.run(environment: [:], tag: "test"))
         let pid = try sleepPid(pidFile)
         commands.stopAll()
-        XCTAssertTrue(waitUntil(60) { !Self.isAlive(pid) }, "the sleep is gone once oton's end has ended the commands")
+        XCTAssertTrue(waitUntil(30) { !Self.isAlive(pid) }, "the sleep is gone once oton's end has ended the commands")
         XCTAssertFalse(commands.run(environment: [:], tag: "test"), "nothing starts after the end")
     }
 
@@ -74,8 +75,8 @@ final class BoundedCommandsTests: XCTestCase {
         XCTAssertEqual(commands.queuedCount, 6, "the other 6 wait")
         _ = FileManager.default.createFile(atPath: release, contents: nil)
         let done = { (1...10).filter { FileManager.default.fileExists(atPath: directory.path + "/done.\($0)") }.count }
-        XCTAssertTrue(waitUntil(120) { done() == 10 }, "all 10 commands ran (\(done()) did)")
-        XCTAssertTrue(waitUntil(60) { commands.runningCount == 0 })
+        XCTAssertTrue(waitUntil(60) { done() == 10 }, "all 10 commands ran (\(done()) did)")
+        XCTAssertTrue(waitUntil(30) { commands.runningCount == 0 })
         XCTAssertEqual(commands.droppedCount, 0)
     }
 
@@ -87,6 +88,6 @@ final class BoundedCommandsTests: XCTestCase {
         XCTAssertEqual(accepted, 3, "one runs, two wait")
         XCTAssertEqual(commands.droppedCount, 2)
         _ = FileManager.default.createFile(atPath: release, contents: nil)
-        XCTAssertTrue(waitUntil(60) { commands.runningCount == 0 && commands.queuedCount == 0 })
+        XCTAssertTrue(waitUntil(30) { commands.runningCount == 0 && commands.queuedCount == 0 })
     }
 }
