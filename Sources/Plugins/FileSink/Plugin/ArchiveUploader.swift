@@ -34,25 +34,6 @@ final class ArchiveUploader: @unchecked Sendable {
     /// Uploads at once.
     static let workers = 3
 
-    /// Each request's limits: connecting, the store's first byte after the request, a whole answer,
-    /// and a PUT's lowest speed (bytes a second, over `lowSpeedSeconds`). OTON_TEST_UPLOAD_TIMEOUT
-    /// (seconds) shortens all of them for the tests.
-    struct Timeouts {
-        var connectSeconds = 10
-        var firstByteSeconds = 30
-        var answerSeconds = 60
-        var lowSpeedBytes = 1024
-        var lowSpeedSeconds = 30
-
-        static var current: Timeouts {
-            guard let text = ProcessInfo.processInfo.environment["OTON_TEST_UPLOAD_TIMEOUT"], let seconds = Int(text), seconds > 0 else {
-                return Timeouts()
-            }
-            return Timeouts(
-                connectSeconds: seconds, firstByteSeconds: seconds, answerSeconds: 2 * seconds, lowSpeedBytes: 1024, lowSpeedSeconds: seconds)
-        }
-    }
-
     typealias Log = (Recorder.LogLevel, String) -> Void
 
     private final class Folder {
@@ -384,23 +365,5 @@ final class ArchiveUploader: @unchecked Sendable {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
-}
-
-/// The pending-uploads journal's files, written and read by the recorder (on its mailbox).
-enum UploadJournalFiles {
-    /// Writes the entry of a finished segment (fsynced) before it counts as finished.
-    static func write(directory: String, relative: String) throws {
-        let folder = directory + "/" + UploadJournal.folder
-        try FileOps.makeDirectories(folder)
-        let text = UploadJournal.entryText(segment: relative, queuedUnix: Date().timeIntervalSince1970)
-        try FileOps.replaceAtomically(folder + "/" + UploadJournal.entryName(relative), with: Data(text.utf8))
-    }
-
-    /// True while the segment at `path` (inside `directory`) waits for its upload.
-    static func isPending(_ path: String, directory: String) -> Bool {
-        guard path.hasPrefix(directory + "/") else { return false }
-        let relative = String(path.dropFirst(directory.count + 1))
-        return access(directory + "/" + UploadJournal.folder + "/" + UploadJournal.entryName(relative), F_OK) == 0
     }
 }
