@@ -64,8 +64,11 @@ enum ArchiveMarker {
                 continue
             }
             let final = String(part.dropLast(".part".count))
-            if let outside = [part, final, ledger].first(where: { !ArchiveConfinement.isInside($0, root: directory) }) ?? (part.hasSuffix(".part") ? nil : part)
-            {
+            // What a recorder writes: NAME.EXT.part and NAME.jsonl beside it, both inside the folder.
+            let refusedPath =
+                part.hasSuffix(".part") && ledger == ledgerPath(forSegment: final)
+                ? [part, final, ledger].first { !ArchiveConfinement.isInside($0, root: directory) } : part
+            if let outside = refusedPath {
                 refused.append((outside, marker))
                 unlink(marker)
                 continue
