@@ -17,11 +17,20 @@ public final class CappedHTTPClient: Sendable {
         public var totalMilliseconds: Int
         public var connectMilliseconds: Int
         public var maxRedirects: Int
+        /// From the end of the request (its body sent) to the answer's first byte; nil: only the total.
+        public var firstByteMilliseconds: Int?
+        /// From the end of the request to the end of the answer (a server that trickles it).
+        public var answerMilliseconds: Int?
 
-        public init(totalMilliseconds: Int = 10_000, connectMilliseconds: Int = 5000, maxRedirects: Int = 5) {
+        public init(
+            totalMilliseconds: Int = 10_000, connectMilliseconds: Int = 5000, maxRedirects: Int = 5,
+            firstByteMilliseconds: Int? = nil, answerMilliseconds: Int? = nil
+        ) {
             self.totalMilliseconds = max(1, totalMilliseconds)
             self.connectMilliseconds = max(1, min(connectMilliseconds, self.totalMilliseconds))
             self.maxRedirects = max(0, maxRedirects)
+            self.firstByteMilliseconds = firstByteMilliseconds.map { max(1, $0) }
+            self.answerMilliseconds = answerMilliseconds.map { max(1, $0) }
         }
     }
 
@@ -152,7 +161,7 @@ public final class CappedHTTPClient: Sendable {
         let source = FileSource(fd: fd)
         let context = Unmanaged.passRetained(source)
         defer { context.release() }
-        return try signed(url, headers: headers, signing: signing, isCancelled: isCancelled) { curl in
+        return try signed(url, headers: headers, signing: signing, uploadBytes: Int64(info.st_size), isCancelled: isCancelled) { curl in
             oton_curl_set_long(curl, CURLOPT_UPLOAD, 1)
             oton_curl_set_off(curl, CURLOPT_INFILESIZE_LARGE, curl_off_t(info.st_size))
             oton_curl_set_read_function(curl) { buffer, size, count, user in
@@ -178,7 +187,7 @@ public final class CappedHTTPClient: Sendable {
     }
 
     private func signed(
-        _ url: String, headers: [String: String], signing: AWSSigning?, maxBytes: Int = 1 << 20,
+        _ url: String, headers: [String: String], signing: AWSSigning?, maxBytes: Int = 1 << 20, uploadBytes: Int64 = 0,
         isCancelled: @escaping @Sendable () -> Bool,
         configure: (UnsafeMutableRawPointer) -> Void
     ) throws(Failure) -> Response {
@@ -191,7 +200,7 @@ public final class CappedHTTPClient: Sendable {
         var list: UnsafeMutablePointer<curl_slist>?
         for (name, value) in all.sorted(by: { $0.key < $1.key }) { list = curl_slist_append(list, "\(name): \(value)") }
         defer { curl_slist_free_all(list) }
-        return try perform(url, maxBytes: maxBytes, isCancelled: isCancelled) { curl in
+        return try perform(url, maxBytes: maxBytes, uploadBytes: uploadBytes, isCancelled: isCancelled) { curl in
             oton_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0)
             oton_curl_set_pointer(curl, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
             if let signing {
@@ -204,13 +213,16 @@ public final class CappedHTTPClient: Sendable {
     }
 
     /// One transfer with every limit set; `configure` adds what the method needs.
+    /// `uploadBytes`: the request's body, after which the first-byte and answer limits count.
     private func perform(
-        _ url: String, maxBytes: Int, isCancelled: @escaping @Sendable () -> Bool,
+        _ url: String, maxBytes: Int, uploadBytes: Int64 = 0, isCancelled: @escaping @Sendable () -> Bool,
         configure: (UnsafeMutableRawPointer) -> Void
     ) throws(Failure) -> Response {
         guard let curl = curl_easy_init() else { throw .transport("libcurl could not start a transfer") }
         defer { curl_easy_cleanup(curl) }
-        let sink = Sink(limit: max(0, maxBytes), isCancelled: isCancelled)
+        let sink = Sink(
+            limit: max(0, maxBytes), firstByteSeconds: limits.firstByteMilliseconds.map { Double($0) / 1000 },
+            answerSeconds: limits.answerMilliseconds.map { Double($0) / 1000 }, uploadBytes: uploadBytes, isCancelled: isCancelled)
         let context = Unmanaged.passRetained(sink)
         defer { context.release() }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -249,9 +261,10 @@ public final class CappedHTTPClient: Sendable {
             }
             oton_curl_set_pointer(curl, CURLOPT_HEADERDATA, context.toOpaque())
             oton_curl_set_long(curl, CURLOPT_NOPROGRESS, 0)
-            oton_curl_set_progress_function(curl) { user, _, _, _, _ in
+            oton_curl_set_progress_function(curl) { user, _, _, _, uploaded in
                 guard let user else { return 1 }
-                return Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue().isCancelled() ? 1 : 0
+                let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+                return sink.isCancelled() || sink.tooLate(requestSent: uploaded >= sink.uploadBytes) ? 1 : 0
             }
             oton_curl_set_pointer(curl, CURLOPT_XFERINFODATA, context.toOpaque())
             configure(curl)
@@ -260,8 +273,11 @@ public final class CappedHTTPClient: Sendable {
         if sink.overflowed || code == CURLE_FILESIZE_EXCEEDED { throw .tooLarge(limit: maxBytes) }
         guard code == CURLE_OK else {
             let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let late = sink.late { throw .transport(late) }
             switch code {
             case CURLE_ABORTED_BY_CALLBACK: throw .cancelled
+            // The low-speed limit ends a transfer with the same code, long before the total: curl says which.
+            case CURLE_OPERATION_TIMEDOUT where detail.contains("too slow"): throw .transport(detail)
             case CURLE_TOO_MANY_REDIRECTS: throw .tooManyRedirects(limit: limits.maxRedirects)
             case CURLE_OPERATION_TIMEDOUT: throw .timedOut(milliseconds: limits.totalMilliseconds)
             case CURLE_UNSUPPORTED_PROTOCOL: throw .unsupportedScheme(detail.isEmpty ? url : detail)
@@ -291,15 +307,54 @@ private final class Sink {
     var overflowed = false
     var headers: [String: String] = [:]
     private var headerBytes = 0
+    private let firstByteSeconds: Double?
+    private let answerSeconds: Double?
+    private var sentAt: Double?
+    private var answered = false
+    /// Why the transfer was ended for taking too long (the first byte or the answer), in words.
+    private(set) var late: String?
 
-    init(limit: Int, isCancelled: @escaping @Sendable () -> Bool) {
+    let uploadBytes: Int64
+
+    init(
+        limit: Int, firstByteSeconds: Double? = nil, answerSeconds: Double? = nil, uploadBytes: Int64 = 0,
+        isCancelled: @escaping @Sendable () -> Bool
+    ) {
         self.limit = limit
+        self.uploadBytes = uploadBytes
+        self.firstByteSeconds = firstByteSeconds
+        self.answerSeconds = answerSeconds
         self.isCancelled = isCancelled
+    }
+
+    /// From curl's progress callback (about once a second at least): true ends the transfer.
+    func tooLate(requestSent: Bool) -> Bool {
+        guard requestSent else { return false }
+        let now = Self.now()
+        guard let sentAt else {
+            self.sentAt = now
+            return false
+        }
+        if !answered, let firstByteSeconds, now - sentAt > firstByteSeconds {
+            late = "no answer within \(Self.seconds(firstByteSeconds)) s of the request"
+        } else if let answerSeconds, now - sentAt > answerSeconds {
+            late = "the answer took longer than \(Self.seconds(answerSeconds)) s"
+        }
+        return late != nil
+    }
+
+    private static func seconds(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+
+    private static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
     /// One header line; a status line (a redirect's next answer) starts the set afresh. At most
     /// 256 KiB of headers are kept, so a server cannot grow the dictionary without bound.
     func header(_ line: UnsafeRawBufferPointer) {
+        answered = true
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("HTTP/") {
             headers = [:]

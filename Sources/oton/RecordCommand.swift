@@ -188,6 +188,7 @@ struct RecordCommand: ParsableCommand {
         }
         let archiveConfig = try archiveOptions.sinkConfig().merging(try airWatchOptions.sinkConfig()) { $1 }
         let alertCommands = airWatchOptions.onAlert.map { BoundedCommands(command: $0) }
+        defer { alertCommands?.stopAll() }  // what they started ends with oton
         let enabledIDs = Set(config.plugins.filter(\.enabled).map(\.id))
         if let unknown = withPlugin.first(where: { !enabledIDs.contains($0) }) {
             let known = enabledIDs.subtracting(Self.recordingPlugins).sorted()

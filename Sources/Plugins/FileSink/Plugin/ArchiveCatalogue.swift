@@ -6,9 +6,12 @@ import OtonJSON
 /// (`NAME.jsonl` whose first line is a `segment`) with its segment beside it. Read once when a
 /// recording with `--keep`/`--keep-size` starts; afterwards the recorder adds what it finishes.
 enum ArchiveCatalogue {
-    static func scan(_ root: String) -> [ArchiveRetention.Entry] {
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+    /// `refused`: segments ledgers name that are outside the folder or symbolic links
+    /// (``ArchiveConfinement``), with their ledgers; never in `entries`, so never deleted.
+    static func scan(_ root: String) -> (entries: [ArchiveRetention.Entry], refused: [(path: String, ledger: String)]) {
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return ([], []) }
         var entries: [ArchiveRetention.Entry] = []
+        var refused: [(path: String, ledger: String)] = []
         while let relative = walker.nextObject() as? String {
             guard relative.hasSuffix(".jsonl"), !relative.hasPrefix(".") else { continue }
             let ledger = root + "/" + relative
@@ -17,6 +20,10 @@ enum ArchiveCatalogue {
                 let start = value["start_unix"]?.numberValue
             else { continue }
             let segment = (ledger as NSString).deletingLastPathComponent + "/" + file
+            guard ArchiveConfinement.isInside(ledger, root: root), ArchiveConfinement.isInside(segment, root: root) else {
+                refused.append((segment, ledger))
+                continue
+            }
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: segment),
                 let modified = attributes[FileAttributeKey.modificationDate] as? Date
             else { continue }  // still a .part: not finished
@@ -26,7 +33,7 @@ enum ArchiveCatalogue {
                     path: segment, start: Int64(start * 1e9), end: Int64(modified.timeIntervalSince1970 * 1e9),
                     bytes: bytes + (size(of: ledger) ?? 0)))
         }
-        return entries
+        return (entries, refused)
     }
 
     static func size(of path: String) -> UInt64? {

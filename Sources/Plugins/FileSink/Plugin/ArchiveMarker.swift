@@ -29,7 +29,7 @@ enum ArchiveMarker {
 
     /// Appends one line in one write (O_APPEND); a failed write is cut back, never half a line.
     static func appendLine(_ line: String, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw PartFile.Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()
@@ -45,11 +45,14 @@ enum ArchiveMarker {
 
     /// Finishes the segments of recorders that are gone: how many were interrupted, and every
     /// segment a marker named that now has its final name (those interrupted, and one a recorder
-    /// finished but died before it let go of the marker), for the upload journal.
-    static func finishAbandoned(in directory: String) -> (interrupted: Int, segments: [String]) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return (0, []) }
+    /// finished but died before it let go of the marker), for the upload journal. A marker that
+    /// names a file outside the folder or a symbolic link (``ArchiveConfinement``) is removed and
+    /// nothing else is done with it: `refused` lists what it named and the marker, for the log.
+    static func finishAbandoned(in directory: String) -> (interrupted: Int, segments: [String], refused: [(path: String, marker: String)]) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return (0, [], []) }
         var count = 0
         var segments: [String] = []
+        var refused: [(path: String, marker: String)] = []
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".json") {
             let pidText = name.dropFirst(prefix.count).dropLast(".json".count)
             guard let pid = pid_t(pidText), pid != getpid(), !isAlive(pid) else { continue }
@@ -60,8 +63,17 @@ enum ArchiveMarker {
                 unlink(marker)
                 continue
             }
-            var info = stat()
             let final = String(part.dropLast(".part".count))
+            // What a recorder writes: NAME.EXT.part and NAME.jsonl beside it, both inside the folder.
+            let refusedPath =
+                part.hasSuffix(".part") && ledger == ledgerPath(forSegment: final)
+                ? [part, final, ledger].first { !ArchiveConfinement.isInside($0, root: directory) } : part
+            if let outside = refusedPath {
+                refused.append((outside, marker))
+                unlink(marker)
+                continue
+            }
+            var info = stat()
             if stat(part, &info) == 0 {
                 _ = try? FileOps.sync(part)
                 if let named = try? FileOps.linkWithoutReplacing(part, to: final) { segments.append(named) }
@@ -72,7 +84,7 @@ enum ArchiveMarker {
             }
             unlink(marker)
         }
-        return (count, segments)
+        return (count, segments, refused)
     }
 
     private static func isAlive(_ pid: pid_t) -> Bool {

@@ -84,9 +84,12 @@ final class ArchiveRecorder {
                         "{count} archive segment(s) in {folder} were left unfinished by a recorder that ended abruptly; renamed and marked interrupted in their ledgers",
                         ["count": String(abandoned.interrupted), "folder": settings.directory])))
         }
+        for (path, marker) in abandoned.refused { refuse(path, namedIn: marker) }
         for segment in abandoned.segments { queueUpload(segment) }
         if archive.retention.isActive {
-            catalogue = ArchiveCatalogue.scan(settings.directory)
+            let scanned = ArchiveCatalogue.scan(settings.directory)
+            for (path, ledger) in scanned.refused { refuse(path, namedIn: ledger) }
+            catalogue = scanned.entries
             applyRetention()
         }
     }
@@ -128,8 +131,18 @@ final class ArchiveRecorder {
     }
 
     /// Writes the pending-upload journal entry of a finished segment and wakes the uploader.
+    /// Logs (once: at the start) a path that a file in the output folder names but that is not the recorder's to touch.
+    private func refuse(_ path: String, namedIn file: String) {
+        notify(
+            .log(
+                level: .warning,
+                message: tr(
+                    "ignored {path}, named in {file}: only files inside the archive folder {folder} are renamed, uploaded or deleted, never one outside it or a symbolic link",
+                    ["path": path, "file": file, "folder": settings.directory])))
+    }
+
     private func queueUpload(_ path: String) {
-        guard uploads != nil, path.hasPrefix(settings.directory + "/") else { return }
+        guard uploads != nil, path.hasPrefix(settings.directory + "/"), ArchiveConfinement.isInside(path, root: settings.directory) else { return }
         let relative = String(path.dropFirst(settings.directory.count + 1))
         do {
             try UploadJournalFiles.write(directory: settings.directory, relative: relative)
@@ -293,7 +306,7 @@ final class ArchiveRecorder {
         guard !doomed.isEmpty else { return }
         let paths = Set(doomed.map(\.path))
         catalogue.removeAll { paths.contains($0.path) }
-        for entry in doomed {
+        for entry in doomed where ArchiveConfinement.isInside(entry.path, root: settings.directory) {
             unlink(entry.path)
             unlink(ArchiveMarker.ledgerPath(forSegment: entry.path))
             ArchiveCatalogue.removeEmptyFolders(from: (entry.path as NSString).deletingLastPathComponent, root: settings.directory)

@@ -7,8 +7,10 @@ import OtonHTTP
 #endif
 
 /// Uploads finished archive segments and their ledgers to object storage (S3's PUT, signed with
-/// libcurl's AWS SigV4), for every output folder of the process, on one thread of its own: the
-/// recording never waits on it. What is to upload is the pending-uploads journal on disk
+/// libcurl's AWS SigV4), for every output folder of the process, on ``workers`` threads of its
+/// own (so one stuck request does not hold the others): the recording never waits on it. Every
+/// request has its limits (``Timeouts``): a store that does not answer, or answers too slowly,
+/// fails that upload, which is logged and retried. What is to upload is the pending-uploads journal on disk
 /// (``UploadJournal``, written by ``ArchiveRecorder`` before a segment counts as finished), so a
 /// restart goes on where the last run stopped; in memory the uploader holds at most
 /// ``capacity`` jobs and reads the journal again when they are done. A failed upload is retried
@@ -18,7 +20,7 @@ import OtonHTTP
 /// local copies.
 ///
 /// Threading: `register`, `queued` and `unregister` are called on plugin mailboxes; the upload
-/// thread does the rest. One lock guards the state; no transfer runs under it. Each folder's
+/// threads do the rest. One lock guards the state; no transfer runs under it. Each folder's
 /// log function (its instance's host log, ANY THREAD) is called under the lock, so after
 /// `unregister` returns nothing calls that instance's host again.
 final class ArchiveUploader: @unchecked Sendable {
@@ -29,6 +31,8 @@ final class ArchiveUploader: @unchecked Sendable {
     /// At the end of a recording, how long `unregister` waits for the folder's uploads (process-wide:
     /// the host's shutdown deadline is short). What is left goes at the next start.
     static let drainSeconds = 1.0
+    /// Uploads at once.
+    static let workers = 3
 
     typealias Log = (Recorder.LogLevel, String) -> Void
 
@@ -56,18 +60,29 @@ final class ArchiveUploader: @unchecked Sendable {
         var notBefore = 0.0
         /// The segment is stored and checked; only its ledger is left (a retry does not send it again).
         var segmentStored = false
+        /// A worker is uploading it.
+        var busy = false
     }
 
     private let condition = NSCondition()
     private var folders: [String: Folder] = [:]
     private var jobs: [Job] = []
     private var known: Set<String> = []
-    private var inFlight: String?
-    private var thread: Thread?
+    /// Uploads under way, by folder.
+    private var inFlight: [String: Int] = [:]
+    private var threads: [Thread] = []
     private var drainDeadline: Double?
-    private let client = CappedHTTPClient(
-        limits: .init(totalMilliseconds: 3_600_000, connectMilliseconds: 10_000, maxRedirects: 0),
-        userAgent: "oton (archive upload)")
+    private let timeouts: Timeouts
+    private let client: CappedHTTPClient
+
+    init(timeouts: Timeouts = .current) {
+        self.timeouts = timeouts
+        client = CappedHTTPClient(
+            limits: .init(
+                totalMilliseconds: 3_600_000, connectMilliseconds: timeouts.connectSeconds * 1000, maxRedirects: 0,
+                firstByteMilliseconds: timeouts.firstByteSeconds * 1000, answerMilliseconds: timeouts.answerSeconds * 1000),
+            userAgent: "oton (archive upload)")
+    }
 
     /// The folder's uploads start (its journal is read on the upload thread).
     func register(
@@ -77,11 +92,13 @@ final class ArchiveUploader: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         folders[directory] = Folder(directory: directory, settings: settings, aws: aws, translate: translate, log: log)
-        if thread == nil {
-            let thread = Thread { [self] in run() }
-            thread.name = "oton.archive-upload"
-            self.thread = thread
-            thread.start()
+        if threads.isEmpty {
+            for _ in 0..<Self.workers {
+                let thread = Thread { [self] in run() }
+                thread.name = "oton.archive-upload"
+                threads.append(thread)
+                thread.start()
+            }
         }
         condition.broadcast()
     }
@@ -104,7 +121,7 @@ final class ArchiveUploader: @unchecked Sendable {
         let deadline = drainDeadline ?? now + Self.drainSeconds
         drainDeadline = deadline
         while Self.now() < deadline,
-            inFlight == directory || jobs.contains(where: { $0.directory == directory && $0.notBefore <= Self.now() })
+            inFlight[directory, default: 0] > 0 || jobs.contains(where: { $0.directory == directory && $0.notBefore <= Self.now() })
         {
             _ = condition.wait(until: Date(timeIntervalSinceNow: max(0.01, deadline - Self.now())))
         }
@@ -134,25 +151,31 @@ final class ArchiveUploader: @unchecked Sendable {
                 continue
             }
             let now = Self.now()
-            guard let index = jobs.indices.filter({ jobs[$0].notBefore <= now }).min(by: { jobs[$0].notBefore < jobs[$1].notBefore }),
+            guard let index = jobs.indices.filter({ !jobs[$0].busy && jobs[$0].notBefore <= now }).min(by: { jobs[$0].notBefore < jobs[$1].notBefore }),
                 let folder = folders[jobs[index].directory]
             else {
-                let next = jobs.map(\.notBefore).min().map { max(0.05, $0 - now) } ?? 30
+                let next = jobs.filter { !$0.busy }.map(\.notBefore).min().map { max(0.05, $0 - now) } ?? 30
                 _ = condition.wait(until: Date(timeIntervalSinceNow: min(next, 30)))
                 continue
             }
+            jobs[index].busy = true
             let job = jobs[index]
-            inFlight = job.directory
+            inFlight[job.directory, default: 0] += 1
             condition.unlock()
             let outcome = upload(job, folder: folder)
             condition.lock()
-            inFlight = nil
+            inFlight[job.directory, default: 1] -= 1
             if let at = jobs.firstIndex(where: { $0.directory == job.directory && $0.relative == job.relative }) {
+                jobs[at].busy = false
                 switch outcome {
                 case let .done(message):
                     jobs.remove(at: at)
                     known.remove(job.directory + "\0" + job.relative)
                     folder.log?(.info, message)
+                case let .refused(message):
+                    jobs.remove(at: at)
+                    known.remove(job.directory + "\0" + job.relative)
+                    folder.log?(.warning, message)
                 case let .failed(reason, hint, stored):
                     jobs[at].segmentStored = jobs[at].segmentStored || stored
                     jobs[at].failures += 1
@@ -165,9 +188,9 @@ final class ArchiveUploader: @unchecked Sendable {
                         folder.log?(
                             .warning,
                             tr(
-                                "upload of {path} to {destination} failed ({reason}); attempt {attempt}, next in {seconds} s{hint}",
+                                "upload of {path} to {destination} at {host} failed ({reason}); attempt {attempt}, next in {seconds} s{hint}",
                                 [
-                                    "path": job.relative,
+                                    "path": job.relative, "host": Self.host(of: folder),
                                     "destination": "s3://\(folder.settings.destination.bucket)/" + folder.settings.destination.key(job.relative),
                                     "reason": reason,
                                     "attempt": String(failures), "seconds": String(format: "%.0f", pause), "hint": hint.map { "; " + $0 } ?? "",
@@ -191,6 +214,8 @@ final class ArchiveUploader: @unchecked Sendable {
 
     private enum Outcome {
         case done(String)
+        /// Not the recorder's file: the entry is gone, nothing was sent (a warning).
+        case refused(String)
         case failed(String, hint: String?, segmentStored: Bool = false)
     }
 
@@ -200,6 +225,15 @@ final class ArchiveUploader: @unchecked Sendable {
         let entry = root + "/" + UploadJournal.folder + "/" + UploadJournal.entryName(job.relative)
         let segment = root + "/" + job.relative
         let ledger = ArchiveMarker.ledgerPath(forSegment: segment)
+        guard !job.relative.split(separator: "/").contains(".."), ArchiveConfinement.isInside(segment, root: root),
+            ArchiveConfinement.isInside(ledger, root: root)
+        else {
+            unlink(entry)
+            return .refused(
+                tr(
+                    "ignored {path}, named in {file}: only files inside the archive folder {folder} are renamed, uploaded or deleted, never one outside it or a symbolic link",
+                    ["path": segment, "file": entry, "folder": root]))
+        }
         var info = stat()
         guard stat(segment, &info) == 0 else {
             unlink(entry)
@@ -261,7 +295,9 @@ final class ArchiveUploader: @unchecked Sendable {
     /// nil when the store answered 2xx.
     private func put(_ path: String, to url: String, contentType: String, signing: CappedHTTPClient.AWSSigning) -> Outcome? {
         do {
-            let answer = try client.put(url, file: path, headers: ["content-type": contentType], signing: signing)
+            let answer = try client.put(
+                url, file: path, headers: ["content-type": contentType], signing: signing, lowSpeedBytes: timeouts.lowSpeedBytes,
+                lowSpeedSeconds: timeouts.lowSpeedSeconds)
             guard (200..<300).contains(answer.status) else {
                 let code = Self.errorCode(answer.body)
                 return .failed("HTTP \(answer.status)" + (code.map { " \($0)" } ?? ""), hint: Self.hint(status: answer.status, code: code))
@@ -288,6 +324,14 @@ final class ArchiveUploader: @unchecked Sendable {
             "check the credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or ~/.aws/credentials and AWS_PROFILE), the region and the bucket's permissions"
         default: nil
         }
+    }
+
+    /// The store's host and port, as the log names it.
+    private static func host(of folder: Folder) -> String {
+        let endpoint = folder.settings.endpoint ?? folder.aws.endpoint
+        let url = folder.settings.destination.url(key: "", endpoint: endpoint, region: folder.aws.region)
+        guard let parts = URLComponents(string: url), let host = parts.host else { return url }
+        return parts.port.map { host + ":" + String($0) } ?? host
     }
 
     private static func contentType(of path: String) -> String {
@@ -321,23 +365,5 @@ final class ArchiveUploader: @unchecked Sendable {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
-}
-
-/// The pending-uploads journal's files, written and read by the recorder (on its mailbox).
-enum UploadJournalFiles {
-    /// Writes the entry of a finished segment (fsynced) before it counts as finished.
-    static func write(directory: String, relative: String) throws {
-        let folder = directory + "/" + UploadJournal.folder
-        try FileOps.makeDirectories(folder)
-        let text = UploadJournal.entryText(segment: relative, queuedUnix: Date().timeIntervalSince1970)
-        try FileOps.replaceAtomically(folder + "/" + UploadJournal.entryName(relative), with: Data(text.utf8))
-    }
-
-    /// True while the segment at `path` (inside `directory`) waits for its upload.
-    static func isPending(_ path: String, directory: String) -> Bool {
-        guard path.hasPrefix(directory + "/") else { return false }
-        let relative = String(path.dropFirst(directory.count + 1))
-        return access(directory + "/" + UploadJournal.folder + "/" + UploadJournal.entryName(relative), F_OK) == 0
     }
 }
