@@ -61,7 +61,6 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     /// not the server's name alone (issue 54 §7). The driver thread's.
     private var headerTags: (tags: TagSet, until: UInt64)?
     private var notedAny = false
-    private var playedOnce = false
     private var ringFailed = false
 
     public init(
@@ -175,13 +174,6 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         lock.unlock()
         playback?.fadeInThenPlay()
         onEvent(.started)
-    }
-
-    /// Whether audio has reached the output (a mark was heard): a connection paused before that is
-    /// dropped rather than held (see the Player's pause).
-    public var hasPlayed: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return playedOnce
     }
 
     /// Where playback is: how far behind live, how much the ring holds.
@@ -363,7 +355,6 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         lock.lock()
         guard !stopped, made == generation, offset >= reportedUpTo else { lock.unlock(); return }
         let from = reportedUpTo
-        playedOnce = true
         let startTags = startTagsPending ? ring.tags(at: from) : nil
         startTagsPending = false
         heardOffset = offset

@@ -245,10 +245,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             logger.debug("ignored \(event) in \(before)")
             return
         }
-        // A timeshift connection paused by the listener is held, receiving, and resumed where it was;
-        // one paused before it ever played is dropped, as without timeshift (held before its first
-        // sound, its playback resumed into silence for as long as the pause had lasted: issue 54 §3).
-        let holds = event == .pause && (pipeline as? TimeshiftEngine)?.hasPlayed == true
+        // A timeshift connection paused by the listener is held, receiving, and resumed where it was.
+        let holds = event == .pause && pipeline is TimeshiftEngine
         for effect in transition.effects {
             if holds, effect == .stopPipeline { holdTimeshift(); continue }
             // A pause fades out (a few ms) instead of cutting the sound: no click.
