@@ -86,6 +86,12 @@ package struct TimeshiftIndex: Sendable {
         // Connections that received nothing (a mount answering 404 while the player waits for it) make
         // one gap, not one each.
         if note == .gap, marks.last == Mark(offset: head, note: .gap) { return }
+        // Tags at the offset of the last tags (an Ogg song's title right after the headers' codec and
+        // name, before any byte): one mark with both, else the codec was never heard.
+        if case let .tags(tags) = note, let last = marks.last, last.offset == head, case let .tags(earlier) = last.note {
+            marks[marks.count - 1] = Mark(offset: head, note: .tags(tags.filling(from: earlier)))
+            return
+        }
         marks.append(Mark(offset: head, note: note))
     }
 
@@ -93,6 +99,12 @@ package struct TimeshiftIndex: Sendable {
     package mutating func note(_ note: Note, at offset: UInt64) {
         let at = min(offset, head)
         let index = marks.lastIndex { $0.offset <= at }.map { $0 + 1 } ?? 0
+        // Tags noted there already came later in the stream (a title after the headers): they keep
+        // their words and take what these add.
+        if case let .tags(tags) = note, index > 0, marks[index - 1].offset == at, case let .tags(later) = marks[index - 1].note {
+            marks[index - 1] = Mark(offset: at, note: .tags(later.filling(from: tags)))
+            return
+        }
         marks.insert(Mark(offset: at, note: note), at: index)
     }
 

@@ -16,6 +16,24 @@ final class TimeshiftIndexTests: XCTestCase {
         return dropped
     }
 
+    /// Tags at one offset are one mark with all they say (an Ogg song's empty title right after the
+    /// headers' codec hid the codec: a titleless Ogg station was never cast, issue 54), whichever way
+    /// they arrive; gaps of connections that received nothing are one (issue 54 §1).
+    func testTagsAtOneOffsetAreJoinedAndEmptyConnectionsMakeOneGap() {
+        var index = TimeshiftIndex(chunkBytes: 10_000, maxBytes: 1_000_000, maxAgeNanoseconds: 3600 * second)
+        index.note(.tags(TagSet(station: "Quiet Ogg", codec: "Vorbis")))
+        index.note(.tags(TagSet(title: "")))
+        XCTAssertEqual(index.tags(at: 0), TagSet(title: "", station: "Quiet Ogg", codec: "Vorbis"))
+        _ = index.append(500, at: 0)
+        index.note(.tags(TagSet(title: "Song")))
+        index.note(.tags(TagSet(station: "Name", codec: "MP3")), at: 500)
+        XCTAssertEqual(index.tags(at: 500), TagSet(title: "Song", station: "Name", codec: "MP3"), "the title noted first keeps its words")
+        XCTAssertEqual(index.marks(in: 0..<1000).count, 2)
+        index.note(.gap)
+        index.note(.gap)
+        XCTAssertEqual(index.marks(in: 0..<1000).filter { $0.note == .gap }.count, 1)
+    }
+
     func testBytesAreSplitAcrossChunksAndFoundAgain() {
         var index = TimeshiftIndex(chunkBytes: 10_000, maxBytes: 1_000_000, maxAgeNanoseconds: 3600 * second)
         let pieces = index.append(25_000, at: 0)
