@@ -31,7 +31,6 @@ final class MainWindow {
         var act: @MainActor ([String]) -> Void
         var playOrPause: @MainActor () -> Void
         var search: @MainActor (String) -> Void
-        var addToFavourites: @MainActor () -> Void
         var searchHistory: @MainActor (String) -> Void
         /// The history page was shown for the first time (it is built then): fill it.
         var historyShown: @MainActor () -> Void
@@ -171,7 +170,7 @@ final class MainWindow {
     /// The search page, built when first asked for.
     var search: SearchPage {
         if let searchPage { return searchPage }
-        let page = SearchPage(search: actions.search, addToFavourites: actions.addToFavourites)
+        let page = SearchPage(search: actions.search)
         gtk_widget_set_vexpand(page.root, 1)
         gtk_box_append(cast(searchSlot), page.root)
         searchPage = page

@@ -1,0 +1,85 @@
+import Foundation
+import IcecastFixture
+import OtonHost
+import OtonTestSupport
+import XCTest
+
+/// `oton window`'s directory search as a person types into it, against a local Radio Browser
+/// directory that takes seconds to answer, driven through AT-SPI on Xvfb as WindowTests does.
+final class WindowSearchTests: XCTestCase {
+    private var desktop: DesktopSession?
+
+    override func tearDown() async throws {
+        desktop?.stop()
+        desktop = nil
+    }
+
+    /// Typed key by key at a person's pace: a pause searches once; the next keys end that search (its
+    /// `oton stations search` is gone at once) and the final query is asked of the directory once, its
+    /// answer shown within seconds of the directory's; "Add NAME to favourites" on a result never
+    /// played writes it to plugins.json.
+    func testTypingSearchesOncePerPauseEndsTheOlderSearchAndAddsAResultNotPlayed() async throws {
+        let found = "http://127.0.0.1:9/found.mp3"
+        let directory = try FakeStationDirectory(
+            stations: [
+                #"{"stationuuid": "11111111-2222-3333-4444-555555555555", "name": "Found FM", "url": "\#(found)", "codec": "MP3", "bitrate": 128, "#
+                    + #""countrycode": "DE", "tags": "jazz,swing", "lastcheckok": 1}"#
+            ], delay: 8)
+        defer { directory.stop() }
+        let desktop = try await DesktopSession.start(width: 1280, height: 844)
+        self.desktop = desktop
+        let plugins =
+            #"{"directory_server": "\#(directory.url)", "#
+            + #""stations": [{"name": "Home FM", "url": "http://127.0.0.1:9/home.mp3"}], "plugins": []}"#
+        let driver = try WindowDriver(self, desktop: desktop, plugins: plugins)
+        let window = try driver.open(["--instance", "typing"])
+        XCTAssertTrue(driver.waitForButton("Home FM"), "\(driver.log)\n\(driver.tree())")
+        XCTAssertTrue(driver.press("Search"), driver.tree())
+        try await pollUntilTrue(timeout: 60, "the search page built") { driver.isShowing("Search stations") }
+
+        // "jazz", then a pause: one search, which the directory holds for 8 s.
+        XCTAssertNotNil(driver.drive(["type-keys", "Search stations", "jazz", "0.2"]), driver.tree())
+        try await pollUntilTrue(timeout: 60, "the search for jazz at the directory (saw \(directory.searched))") {
+            directory.searched.contains("jazz")
+        }
+        // " lab" at a person's pace: the search for "jazz" ends, one for "jazz lab" starts.
+        XCTAssertNotNil(driver.drive(["type-keys", "Search stations", "jazz lab", "0.2", "4"]))
+        try await pollUntilTrue(timeout: 60, "the search for jazz lab at the directory (saw \(directory.searched))") {
+            directory.searched.contains("jazz lab")
+        }
+        do {
+            try await pollUntilTrue(timeout: 3, "the search for jazz ended") { !Self.searches(below: window.pid).contains("jazz") }
+        } catch {
+            XCTFail("still running: \(Self.searches(below: window.pid))")
+        }
+
+        let shown = driver.drive(["wait-text", "Search status", "1 station found", "60"], seconds: 90)
+        let shownAt = shown?["at"]?.numberValue
+        XCTAssertNotNil(shownAt, "the result shown; status: \(driver.text("Search status") ?? "-"); searched: \(directory.searched)")
+        let answer = directory.answers.first { $0.name == "jazz lab" }
+        XCTAssertNotNil(answer, "the directory answered jazz lab: \(directory.answers)")
+        if let shownAt, let answer {
+            let late = shownAt - answer.at.timeIntervalSince1970
+            print("the answer to jazz lab shown \(late) s after the directory's; searched: \(directory.searched)")
+            XCTAssertLessThan(late, 3, "shown within seconds of the directory's answer; searched: \(directory.searched)")
+        }
+        XCTAssertEqual(directory.searched.filter { $0 == "jazz lab" }.count, 1, "one request for the final query: \(directory.searched)")
+        XCTAssertTrue(driver.buttonNames().contains("Found FM · DE · MP3 128 kbps · jazz, swing"), driver.buttonNames().joined(separator: "\n"))
+        try await pollUntilTrue(timeout: 30, "no search left running") { Self.searches(below: window.pid).isEmpty }
+
+        // Added without being played: the CLI's editor writes it; the player never switched to it.
+        XCTAssertTrue(driver.press("Add Found FM to favourites"), driver.buttonNames().joined(separator: "\n"))
+        try await pollUntilTrue(timeout: 60, "Found FM in plugins.json") { driver.directory.read("plugins.json").contains(#""Found FM""#) }
+        XCTAssertNotEqual(driver.status(instance: "typing")?["url"]?.stringValue, found)
+    }
+
+    /// The queries of the `oton stations search` processes below `pid` (a zombie has no command line).
+    private static func searches(below pid: Int32) -> [String] {
+        DesktopSession.descendants(of: pid).compactMap { child in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(child)/cmdline") else { return nil }
+            let words = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            guard words.count > 3, words[1] == "stations", words[2] == "search" else { return nil }
+            return words[3]
+        }
+    }
+}
