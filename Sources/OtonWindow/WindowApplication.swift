@@ -14,9 +14,9 @@ public final class WindowApplication {
     var window: MainWindow?
     var link: PlayerLink?
     var playing = NowPlaying()
-    private var stations: [StationRow] = []
+    var stations: [StationRow] = []
     lazy var directory = DirectorySearch(config: arguments.config)
-    private lazy var favourites = FavouritesEditor(config: arguments.config)
+    lazy var favourites = FavouritesEditor(config: arguments.config)
     lazy var alarms = AlarmEditor(config: arguments.config)
     var results: [DirectorySearch.Result] = []
     var searchGeneration = 0
@@ -76,7 +76,9 @@ public final class WindowApplication {
                 search: { [unowned self] in search($0) },
                 searchHistory: { [unowned self] _ in refreshHistory() },
                 historyShown: { [unowned self] in refreshHistory() },
-                rename: { [unowned self] in editFavourite("rename", $0, to: $1) })
+                rename: { [unowned self] in editFavourite("rename", $0, to: $1) },
+                setURL: { [unowned self] in editFavourite("set-url", $0, to: $1) },
+                addStation: { [unowned self] in addStation($0, url: $1) })
             window = MainWindow(application: cast(application), size: arguments.size, actions: actions)
             if let window {
                 oton_gtk_on_space(
@@ -164,26 +166,6 @@ public final class WindowApplication {
             if words != ["play"] { link.send(words) }
         } catch {
             window?.say(tr("cannot start the player: {reason}", ["reason": "\(error)"]))
-        }
-    }
-
-    /// A favourite made the default, moved up, removed or renamed (`oton stations default|move|remove|rename`), then the new list.
-    private func editFavourite(_ action: String, _ name: String, to newName: String = "") {
-        let words: [String]
-        switch action {
-        case "default": words = ["default", name]
-        case "rename": words = ["rename", name, newName]
-        case "up":
-            guard let index = stations.firstIndex(where: { $0.name == name }), index > 0 else { return }
-            words = ["move", name, "\(index)"]  // positions count from 1: index is the one above
-        default: words = ["remove", name]
-        }
-        favourites.edit(words) { problem in
-            MainThread.run { [weak self] in
-                guard let self else { return }
-                if let problem { window?.say(problem) }
-                link?.stations { [weak self] list in MainThread.run { self?.showStations(list) } }
-            }
         }
     }
 
