@@ -14,13 +14,12 @@ extension WindowApplication {
                 switch outcome {
                 case let .success(found):
                     results = found
-                    if found.isEmpty {
-                        window?.search.show(SearchTrouble.nothingFound(query))
-                        window?.search.say(tr("the directory has nothing for \"{query}\"", ["query": query]))
-                    } else {
-                        window?.search.show(found)
-                        window?.search.say(found.count == 1 ? tr("1 station found") : tr("{count} stations found", ["count": "\(found.count)"]))
-                    }
+                    if found.isEmpty { return showNothingFound(query) }
+                    window?.search.show(found)
+                    window?.search.say(found.count == 1 ? tr("1 station found") : tr("{count} stations found", ["count": "\(found.count)"]))
+                case let .failure(problem) where SearchTrouble.isNothingFound(problem.message):
+                    results = []
+                    showNothingFound(query)
                 case let .failure(problem):
                     let trouble = SearchTrouble.failed(problem.message)
                     window?.search.show(trouble)
@@ -28,6 +27,11 @@ extension WindowApplication {
                 }
             }
         }
+    }
+
+    private func showNothingFound(_ query: String) {
+        window?.search.show(SearchTrouble.nothingFound(query))
+        window?.search.say(tr("the directory has nothing for \"{query}\"", ["query": query]))
     }
 
     /// Plays search result `position` (from 1): a switch to its URL, as `oton ctl station URL`.

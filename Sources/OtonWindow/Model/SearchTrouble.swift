@@ -14,6 +14,12 @@ public struct SearchTrouble: Equatable, Sendable {
             advice: tr("The directory has no station named like \"{query}\". Try fewer or other words.", ["query": query]))
     }
 
+    /// Whether the CLI's message says the directory found nothing (`oton stations search` ends with
+    /// status 1 then, as for a failure).
+    public static func isNothingFound(_ message: String) -> Bool {
+        message.contains("has no station matching")
+    }
+
     /// The CLI's message for a search that failed, told as what to do.
     public static func failed(_ message: String) -> SearchTrouble {
         let unreachable = ["no network", "cannot be reached", "could not be reached", "did not answer in time", "no station directory server found"]
