@@ -21,8 +21,10 @@ final class SearchPage {
         var names: [String] = []
     }
     private let rows = Rows()
-    /// The query searched last: the pause after Enter does not search it again.
+    /// The query searched last, and whether its answer is still awaited: neither the pause after
+    /// Enter nor Enter while it runs searches it again (Enter after its answer does: a retry).
     private var searched: String?
+    private var waiting = false
 
     init(search: @escaping @MainActor (String) -> Void) {
         entry = gtk_search_entry_new()!
@@ -72,13 +74,15 @@ final class SearchPage {
         gtk_widget_set_vexpand(pages, 1)
         root = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [entry, status, pages])
         Signal.connect(entry, "activate") { [unowned self] in
-            searched = currentText
-            search(currentText)
+            let text = currentText
+            guard !text.isEmpty, !(waiting && text == searched) else { return }
+            (searched, waiting) = (text, true)
+            search(text)
         }
         Signal.connect(entry, "search-changed") { [unowned self] in
             let text = currentText
             guard text.count >= 2, text != searched else { return }
-            searched = text
+            (searched, waiting) = (text, true)
             search(text)
         }
     }
@@ -93,6 +97,7 @@ final class SearchPage {
 
     /// Rows for `results` ("Name · DE · MP3 128 kbps · jazz"), in place of a status page.
     func show(_ results: [DirectorySearch.Result]) {
+        waiting = false
         gtk_stack_set_visible_child_name(cast(pages), "results")
         let wanted = results.map { $0.detail.isEmpty ? $0.name : $0.name + " · " + $0.detail }
         guard wanted != shown else { return }
