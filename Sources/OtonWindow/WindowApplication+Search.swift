@@ -43,7 +43,7 @@ extension WindowApplication {
     /// Adds search result `position` (from 1) to plugins.json, played or not, then shows the player's new list.
     func addResult(_ position: Int) {
         guard let result = results.first(where: { $0.position == position }) else { return }
-        directory.addToFavourites(position: position) { problem in
+        directory.addToFavourites(result) { problem in
             MainThread.run { [weak self] in
                 guard let self else { return }
                 if let problem {

@@ -23,7 +23,7 @@ final class WindowSearchTests: XCTestCase {
         let directory = try FakeStationDirectory(
             stations: [
                 #"{"stationuuid": "11111111-2222-3333-4444-555555555555", "name": "Found FM", "url": "\#(found)", "codec": "MP3", "bitrate": 128, "#
-                    + #""countrycode": "DE", "tags": "jazz,swing", "lastcheckok": 1}"#
+                    + #""countrycode": "DE", "tags": "jazz,swing", "homepage": "https://found.example/", "lastcheckok": 1}"#
             ], delay: 8)
         defer { directory.stop() }
         let desktop = try await DesktopSession.start(width: 1280, height: 844)
@@ -82,6 +82,8 @@ final class WindowSearchTests: XCTestCase {
         // Added without being played: the CLI's editor writes it; the player never switched to it.
         XCTAssertTrue(driver.press("Add Found FM to favourites"), driver.buttonNames().joined(separator: "\n"))
         try await pollUntilTrue(timeout: 60, "Found FM in plugins.json") { driver.directory.read("plugins.json").contains(#""Found FM""#) }
+        let added = try XCTUnwrap(try ConfigLoader.load(file: driver.config).station(named: "Found FM"))
+        XCTAssertEqual(added, Station(name: "Found FM", url: found, homepage: "https://found.example/"), "as `add --from-search` keeps it")
         XCTAssertNotEqual(driver.status(instance: "typing")?["url"]?.stringValue, found)
     }
 

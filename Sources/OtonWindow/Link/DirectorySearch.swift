@@ -3,8 +3,10 @@ import OtonJSON
 import OtonSupport
 
 /// The Radio Browser directory through the command line the user has (`oton stations search
-/// --format json`, `oton stations add --from-search N`): the same client, server choice, cache of
-/// the last search and atomic plugins.json editor as the CLI, and no directory code in the window.
+/// --format json`, `oton stations add NAME URL --homepage PAGE`): the same client, server choice and
+/// atomic plugins.json editor as the CLI, and no directory code in the window. A result is added
+/// from what the window shows, not with `--from-search N`, whose cache a newer search may have
+/// replaced by the time it is read.
 /// A search runs as a child process of its own, and a newer search ends it (SIGKILL): only the
 /// newest one answers. Adding runs on a queue of its own. The answers come back on any thread.
 final class DirectorySearch: @unchecked Sendable {  // `running` and `newest` are shared between threads: under `lock`
@@ -12,6 +14,7 @@ final class DirectorySearch: @unchecked Sendable {  // `running` and `newest` ar
         var position: Int
         var name: String
         var playURL: String
+        var homepage: String?
         /// "DE · MP3 128 kbps · jazz, swing"
         var detail: String
     }
@@ -57,9 +60,11 @@ final class DirectorySearch: @unchecked Sendable {  // `running` and `newest` ar
         }
     }
 
-    /// Adds result `position` of the last search to plugins.json (the CLI tells every running oton).
-    func addToFavourites(position: Int, done: @escaping @Sendable (String?) -> Void) {
-        var words = ["stations", "add", "--from-search", "\(position)"]
+    /// Adds `result` to plugins.json as `--from-search` would (its name, stream URL and homepage); the
+    /// CLI tells every running oton.
+    func addToFavourites(_ result: Result, done: @escaping @Sendable (String?) -> Void) {
+        var words = ["stations", "add", result.name, result.playURL]
+        if let homepage = result.homepage { words += ["--homepage", homepage] }
         if let config { words += ["--config", config] }
         queue.async { [words] in
             let run = OtonCommand.run(words)
@@ -82,6 +87,7 @@ final class DirectorySearch: @unchecked Sendable {  // `running` and `newest` ar
         if !codec.isEmpty { parts.append(codec) }
         let tags = (entry["tags"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(3).joined(separator: ", ")
         if !tags.isEmpty { parts.append(tags) }
-        return Result(position: Int(position), name: name, playURL: url, detail: parts.joined(separator: " · "))
+        return Result(
+            position: Int(position), name: name, playURL: url, homepage: entry["homepage"]?.stringValue, detail: parts.joined(separator: " · "))
     }
 }
