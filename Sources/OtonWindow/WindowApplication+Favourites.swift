@@ -17,23 +17,40 @@ extension WindowApplication {
             words = ["move", name, "\(index)"]  // positions count from 1: index is the one above
         default: words = ["remove", name]
         }
-        let removed = action == "remove" ? stations.first { $0.name == name } : nil
+        if action == "remove", let removed = stations.first(where: { $0.name == name }) {
+            // What Undo needs besides the name and URL is read first.
+            favourites.keptOptions(of: name) { kept in
+                MainThread.run { [weak self] in self?.remove(removed, words, keeping: kept) }
+            }
+            return
+        }
+        favourites.edit(words) { problem in
+            MainThread.run { [weak self] in
+                if let problem { self?.window?.say(problem) }
+                self?.refreshStations()
+            }
+        }
+    }
+
+    /// `oton stations remove NAME`, and a toast whose Undo puts it back (with `kept`: its homepage and status URL).
+    private func remove(_ station: StationRow, _ words: [String], keeping kept: [String]) {
         favourites.edit(words) { problem in
             MainThread.run { [weak self] in
                 guard let self else { return }
                 if let problem {
                     window?.say(problem)
-                } else if let removed {
-                    window?.say(tr("removed {name}", ["name": removed.name])) { [weak self] in self?.putBack(removed) }
+                } else {
+                    window?.say(tr("removed {name}", ["name": station.name])) { [weak self] in self?.putBack(station, kept) }
                 }
                 refreshStations()
             }
         }
     }
 
-    /// Undo of a removal: the station added again (`oton stations add NAME URL`), then moved to the place it had.
-    private func putBack(_ station: StationRow) {
-        favourites.edit(["add", station.name, station.url]) { problem in
+    /// Undo of a removal: the station added again (`oton stations add NAME URL [--homepage …] [--status-url …]`),
+    /// then moved to the place it had. Keys the CLI cannot set (title_encoding, logo_url …) are not restored.
+    private func putBack(_ station: StationRow, _ kept: [String]) {
+        favourites.edit(["add", station.name, station.url] + kept) { problem in
             MainThread.run { [weak self] in
                 guard let self else { return }
                 if let problem { return window?.say(problem) ?? () }

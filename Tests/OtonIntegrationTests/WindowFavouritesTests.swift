@@ -17,14 +17,15 @@ final class WindowFavouritesTests: XCTestCase {
 
     /// "Add a station": a URL the CLI refuses is said in the popover and writes nothing; a good one is
     /// added to plugins.json and the list. "Set URL of NAME" changes only that station's URL. "Remove
-    /// NAME", then the toast's Undo, puts it back at its place with its URL.
+    /// NAME", then the toast's Undo, puts it back at its place with its URL, homepage and status URL.
     func testAddByURLSetURLAndRemoveWithUndo() async throws {
         let desktop = try await DesktopSession.start(width: 1280, height: 844)
         self.desktop = desktop
         let silent = try SilentPeer()
         defer { silent.close() }
         let base = "http://127.0.0.1:\(silent.port)"
-        let stations = ["Alpha", "Beta", "Gamma"].map { #"{"name": "\#($0)", "url": "\#(base)/\#($0.lowercased()).mp3"}"# }
+        var stations = ["Alpha", "Beta", "Gamma"].map { #"{"name": "\#($0)", "url": "\#(base)/\#($0.lowercased()).mp3"}"# }
+        stations[1] = #"{"name": "Beta", "url": "\#(base)/beta.mp3", "homepage": "https://beta.example/", "status_url": "\#(base)/status-json.xsl"}"#
         let driver = try WindowDriver(
             self, desktop: desktop, plugins: #"{"default_station": "Alpha", "stations": [\#(stations.joined(separator: ", "))], "plugins": []}"#)
         try driver.open(["--instance", "edits"])
@@ -72,6 +73,9 @@ final class WindowFavouritesTests: XCTestCase {
         }
         XCTAssertTrue(driver.press(undo ?? "Undo"))
         try await pollUntilTrue(timeout: 60, "Beta back at its place (\(saved()))") { saved() == before }
+        let back = try XCTUnwrap(try ConfigLoader.load(file: driver.config).station(named: "Beta"))
+        XCTAssertEqual(back.homepage, "https://beta.example/")
+        XCTAssertEqual(back.statusURL, "\(base)/status-json.xsl", "its titles' status URL came back too")
         XCTAssertTrue(driver.waitForButton("Beta"), "the list shows it again: \(driver.buttonNames())")
     }
 }
