@@ -331,7 +331,7 @@ let package = Package(
         ),
         .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),
         .testTarget(name: "OtonJSONTests", dependencies: ["OtonJSON"]),
-        .testTarget(name: "OtonWindowTests", dependencies: ["OtonWindow", "OtonJSON", "OtonSupport"]),
+        .testTarget(name: "OtonWindowTests", dependencies: ["OtonWindow", "OtonJSON", "OtonSupport", "OtonStations", "OtonHTTP"]),
         .testTarget(name: "IcecastFixtureTests", dependencies: ["IcecastFixture"]),
         .testTarget(
             name: "OtonIntegrationTests",

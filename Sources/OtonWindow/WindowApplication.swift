@@ -14,14 +14,12 @@ public final class WindowApplication {
     var window: MainWindow?
     var link: PlayerLink?
     var playing = NowPlaying()
-    private var stations: [StationRow] = []
-    private lazy var directory = DirectorySearch(config: arguments.config)
-    private lazy var favourites = FavouritesEditor(config: arguments.config)
+    var stations: [StationRow] = []
+    lazy var directory = DirectorySearch(config: arguments.config)
+    lazy var favourites = FavouritesEditor(config: arguments.config)
     lazy var alarms = AlarmEditor(config: arguments.config)
-    private var results: [DirectorySearch.Result] = []
-    private var searchGeneration = 0
-    /// The search result played last (`oton stations add --from-search N` adds it).
-    private var playedResult: Int?
+    var results: [DirectorySearch.Result] = []
+    var searchGeneration = 0
     private var historyGeneration = 0
     /// Whether the player answers `history` (its history plugin runs); nil until asked.
     private var pluginHistory: Bool?
@@ -75,10 +73,12 @@ public final class WindowApplication {
         if window == nil {
             let actions = MainWindow.Actions(
                 act: { [unowned self] in send($0) }, playOrPause: { [unowned self] in playOrPause() },
-                search: { [unowned self] in search($0) }, addToFavourites: { [unowned self] in addPlayedResult() },
+                search: { [unowned self] in search($0) },
                 searchHistory: { [unowned self] _ in refreshHistory() },
                 historyShown: { [unowned self] in refreshHistory() },
-                rename: { [unowned self] in editFavourite("rename", $0, to: $1) })
+                rename: { [unowned self] in editFavourite("rename", $0, to: $1) },
+                setURL: { [unowned self] in editFavourite("set-url", $0, to: $1) },
+                addStation: { [unowned self] in addStation($0, url: $1) })
             window = MainWindow(application: cast(application), size: arguments.size, actions: actions)
             if let window {
                 oton_gtk_on_space(
@@ -122,7 +122,7 @@ public final class WindowApplication {
         window?.show(playing, now: Self.now())
     }
 
-    private func send(_ words: [String]) {
+    func send(_ words: [String]) {
         guard let link else { return }
         if playing.playerGone, link.ownsPlayer, words != ["stop"] {
             // The window's own player quit (it gave up on its station): a new one, then the command.
@@ -166,75 +166,6 @@ public final class WindowApplication {
             if words != ["play"] { link.send(words) }
         } catch {
             window?.say(tr("cannot start the player: {reason}", ["reason": "\(error)"]))
-        }
-    }
-
-    /// Searches the directory; an older search's late answer is dropped.
-    private func search(_ query: String) {
-        searchGeneration += 1
-        let generation = searchGeneration
-        window?.search.say(tr("searching for \"{query}\"…", ["query": query]))
-        directory.search(query) { outcome in
-            MainThread.run { [weak self] in
-                guard let self, generation == searchGeneration else { return }
-                switch outcome {
-                case let .success(found):
-                    results = found
-                    playedResult = nil
-                    window?.search.allowAdding(false)
-                    window?.search.show(found)
-                    window?.search.say(
-                        found.isEmpty
-                            ? tr("the directory has nothing for \"{query}\"", ["query": query])
-                            : found.count == 1 ? tr("1 station found") : tr("{count} stations found", ["count": "\(found.count)"]))
-                case let .failure(problem):
-                    window?.search.say(problem.message)
-                }
-            }
-        }
-    }
-
-    /// Plays search result `position` (from 1): a switch to its URL, as `oton ctl station URL`.
-    private func playResult(_ position: Int) {
-        guard let result = results.first(where: { $0.position == position }) else { return }
-        playedResult = position
-        window?.search.allowAdding(true)
-        send(["station", result.playURL])
-    }
-
-    /// Adds the result played last to plugins.json, then shows the player's new list.
-    private func addPlayedResult() {
-        guard let position = playedResult, let result = results.first(where: { $0.position == position }) else { return }
-        directory.addToFavourites(position: position) { problem in
-            MainThread.run { [weak self] in
-                guard let self else { return }
-                if let problem {
-                    window?.say(problem)
-                    return
-                }
-                window?.say(tr("added {name} to the favourites", ["name": result.name]))
-                link?.stations { [weak self] list in MainThread.run { self?.showStations(list) } }
-            }
-        }
-    }
-
-    /// A favourite made the default, moved up, removed or renamed (`oton stations default|move|remove|rename`), then the new list.
-    private func editFavourite(_ action: String, _ name: String, to newName: String = "") {
-        let words: [String]
-        switch action {
-        case "default": words = ["default", name]
-        case "rename": words = ["rename", name, newName]
-        case "up":
-            guard let index = stations.firstIndex(where: { $0.name == name }), index > 0 else { return }
-            words = ["move", name, "\(index)"]  // positions count from 1: index is the one above
-        default: words = ["remove", name]
-        }
-        favourites.edit(words) { problem in
-            MainThread.run { [weak self] in
-                guard let self else { return }
-                if let problem { window?.say(problem) }
-                link?.stations { [weak self] list in MainThread.run { self?.showStations(list) } }
-            }
         }
     }
 
@@ -338,7 +269,7 @@ public final class WindowApplication {
         }
     }
 
-    private func showStations(_ list: [StationRow]) {
+    func showStations(_ list: [StationRow]) {
         stations = list
         window?.show(stations: list)
     }
@@ -348,7 +279,7 @@ public final class WindowApplication {
     }
 
     /// app.quit (Ctrl+Q), app.play-pause (Space), app.station(N) (a favourite's row, Ctrl+1–9), app.search (Ctrl+F),
-    /// app.search-result(N) (a search result's row).
+    /// app.search-result(N) and app.search-add(N) (a search result's row).
     private func addActions() {
         let box = Unmanaged.passUnretained(self).toOpaque()
         // The actions without a parameter, one C handler for them all: it finds the Swift one by the action's name.
@@ -366,6 +297,12 @@ public final class WindowApplication {
             { _, parameter, data in
                 let number = g_variant_get_int32(parameter)
                 MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().playResult(Int(number)) }
+            }, box)
+        oton_gtk_add_action(
+            application, "search-add", oton_gtk_int32_type(),
+            { _, parameter, data in
+                let number = g_variant_get_int32(parameter)
+                MainActor.assumeIsolated { Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().addResult(Int(number)) }
             }, box)
         oton_gtk_add_action(
             application, "copy-line", oton_gtk_string_type(),

@@ -15,10 +15,11 @@ struct StationsCommand: ParsableCommand {
             HelpText.examples(
                 "oton stations search jazz --country DE --limit 10", "oton stations add --from-search 2",
                 "oton stations add \"My FM\" https://host/stream.mp3", "oton stations move \"My FM\" 1",
-                "oton stations default \"Oton FM\"", "oton stations remove \"My FM\"",
+                "oton stations default \"Oton FM\"", "oton stations set-url \"My FM\" https://host/other.mp3",
+                "oton stations remove \"My FM\"",
                 "oton stations export favourites.m3u", "oton play --search \"radio paradise\"")
         ),
-        subcommands: [List.self, Search.self, Add.self, Remove.self, Rename.self, Move.self, Default.self, Import.self, Export.self],
+        subcommands: [List.self, Search.self, Add.self, Remove.self, Rename.self, SetURL.self, Move.self, Default.self, Import.self, Export.self],
         defaultSubcommand: List.self
     )
 

@@ -205,6 +205,36 @@ extension StationsCommand {
         }
     }
 
+    struct SetURL: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-url", abstract: tr("Give a station of plugins.json a new stream URL (its name and other keys stay)."))
+
+        @Argument(help: ArgumentHelp(tr("The station's name (any case)")))
+        var name: String
+
+        @Argument(help: ArgumentHelp(tr("Its stream or playlist URL (http, https or file)")))
+        var url: String
+
+        @OptionGroup var edited: EditedConfigOption
+
+        func validate() throws {
+            do {
+                _ = try StationInput.checkedURL(url)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
+
+        func run() throws {
+            let checked = (try? StationInput.checkedURL(url)) ?? url  // validate() refused a bad one
+            try StationsFileEdit.perform(config: edited.config) { file throws(StationsEditError) in
+                let station = file.entries[try file.index(of: name)].name
+                try file.setURL(name, to: checked)
+                return "\"\(station)\" now plays \(checked) (in \(file.path))"
+            }
+        }
+    }
+
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: tr("Move a station to position POS in plugins.json (1 is the top)."))
 

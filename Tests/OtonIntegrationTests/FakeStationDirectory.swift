@@ -5,20 +5,27 @@ import IcecastFixture
 /// with JSON shaped like the real API's. It refuses what the documentation does not allow
 /// (no descriptive User-Agent, a search without a name) and has odd answers on purpose:
 ///   name=nothing → [], name=broken → HTTP 500, name=garbage → HTML, name=bomb → 5 MiB, name=slow → waits until
-///   `release()` (or 20 s), name=huge → 20 000 entries; anything else → `stations`.
+///   `release()` (or 20 s), name=huge → 20 000 entries; anything else → `stations`, after `delay` seconds
+///   (a directory far away), noting when each such answer went out (``answers``).
 final class FakeStationDirectory: @unchecked Sendable {
     let http: LocalHTTPServer
     private let slowGate = DispatchSemaphore(value: 0)
     let stations: [String]
+    private let answered = LockedValue<[(name: String, at: Date)]>([])
+
+    /// The queries answered with `stations` (after the delay), and when, in order.
+    var answers: [(name: String, at: Date)] { answered.get() }
+    /// The names searched for, in the order the requests came.
+    var searched: [String] { http.requests(path: "/json/stations/search").compactMap { $0.query["name"] } }
 
     var url: String { http.baseURL.absoluteString }
 
     /// `stations`: the JSON objects (as text) of the normal answer, in order.
-    init(stations: [String]) throws {
+    init(stations: [String], delay: TimeInterval = 0) throws {
         self.stations = stations
         http = try LocalHTTPServer.start()
         let answer = "[" + stations.joined(separator: ",") + "]"
-        http.setHandler { [slowGate] request in
+        http.setHandler { [slowGate, answered] request in
             guard request.headers["user-agent"]?.hasPrefix("oton/") == true else {
                 return .json(#"{"error": "send a descriptive User-Agent"}"#, status: 403)
             }
@@ -37,7 +44,10 @@ final class FakeStationDirectory: @unchecked Sendable {
                 case "huge":
                     let one = #"{"stationuuid":"00000000-0000-0000-0000-000000000000","name":"Same","url":"http://127.0.0.1:9/x","lastcheckok":1}"#
                     return .json("[" + Array(repeating: one, count: 20_000).joined(separator: ",") + "]")
-                default: return .json(answer)
+                default:
+                    if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+                    answered.mutate { $0.append((name, Date())) }
+                    return .json(answer)
                 }
             }
             if request.path.hasPrefix("/json/url/") {

@@ -89,6 +89,18 @@ final class StationDirectoryTests: XCTestCase {
         XCTAssertEqual(outside.status, 2)
         XCTAssertTrue(outside.stderr.contains("has results 1 to 3"), outside.stderr)
         XCTAssertEqual(try ConfigLoader.load(file: config).stations.count, 3, "refusals change nothing")
+
+        // set-url: a new stream URL for a station (any case); a bad URL or an unknown name changes nothing.
+        let setURL = try oton(["stations", "set-url", "my bare", "http://127.0.0.1:9/bare2.mp3"])
+        XCTAssertEqual(setURL.status, 0, setURL.stderr)
+        XCTAssertEqual(try ConfigLoader.load(file: config).station(named: "My Bare")?.url, "http://127.0.0.1:9/bare2.mp3")
+        let badURL = try oton(["stations", "set-url", "My Bare", "ftp://127.0.0.1/x"])
+        XCTAssertNotEqual(badURL.status, 0)
+        XCTAssertTrue(badURL.stderr.contains("ftp"), badURL.stderr)
+        let unknown = try oton(["stations", "set-url", "Nope FM", "http://127.0.0.1:9/nope.mp3"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderr.contains("no station named"), unknown.stderr)
+        XCTAssertEqual(try ConfigLoader.load(file: config).station(named: "My Bare")?.url, "http://127.0.0.1:9/bare2.mp3")
     }
 
     func testOddAnswersEndWithAClearMessage() throws {

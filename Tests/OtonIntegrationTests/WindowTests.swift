@@ -188,7 +188,7 @@ final class WindowTests: XCTestCase {
     }
 
     /// Search: the directory (a local server speaking Radio Browser's API) answers, a result plays, and
-    /// "Add to favourites" writes it to plugins.json through the CLI's editor; the list shows it.
+    /// its "Add to favourites" writes it to plugins.json through the CLI's editor; the list shows it.
     func testSearchPlaysAResultAndAddsItToTheFavourites() async throws {
         let server = try await IcecastServer.start()
         self.server = server
@@ -211,17 +211,24 @@ final class WindowTests: XCTestCase {
         XCTAssertTrue(driver.press("Search"), driver.tree())
         // The page is built when first shown: its entry appears on the AT-SPI bus a moment after the switch.
         try await pollUntilTrue(timeout: 60, "the search page built") { driver.isShowing("Search stations") }
-        // A directory that fails says so, naming the server, as the CLI does.
+        // A directory that fails says so in words for people, on a status page in place of the results.
         XCTAssertEqual(driver.drive(["type", "Search stations", "broken"])?["done"]?.boolValue, true, driver.tree())
-        let failed = driver.waitForText("Search status") { $0.contains("127.0.0.1") && !$0.hasPrefix("searching") }
+        let failed = driver.waitForText("Search status") { $0 == "The station directory is not working right now" }
         XCTAssertTrue(failed.matched, "saw \(failed.last ?? "nothing")")
+        try await pollUntilTrue(timeout: 30, "the status page's advice") { driver.labelNames().contains("Try again in a few minutes.") }
+        XCTAssertFalse(driver.labelNames().contains { $0.contains("127.0.0.1") }, "no server address for people")
+        // A directory with nothing for the query says so (the CLI ends that search with status 1, as a failure).
+        XCTAssertEqual(driver.drive(["type", "Search stations", "nothing"])?["done"]?.boolValue, true, driver.tree())
+        let nothing = driver.waitForText("Search status") { $0 == #"the directory has nothing for "nothing""# }
+        XCTAssertTrue(nothing.matched, "saw \(nothing.last ?? "nothing")")
+        try await pollUntilTrue(timeout: 30, "the status page: no stations found") { driver.labelNames().contains("No stations found") }
         XCTAssertEqual(driver.drive(["type", "Search stations", "found"])?["done"]?.boolValue, true, driver.tree())
         let row = "Found FM · DE · MP3 128 kbps · jazz, swing"
         XCTAssertTrue(driver.waitForButton(row), "the result shows: \(driver.buttonNames())\n\(driver.text("Search status") ?? "")")
         XCTAssertTrue(driver.press(row))
         try await pollUntilTrue(timeout: 60, "the result playing") { driver.status(instance: "search")?["url"]?.stringValue == found }
 
-        XCTAssertTrue(driver.press("Add to favourites"))
+        XCTAssertTrue(driver.press("Add Found FM to favourites"))
         try await pollUntilTrue(timeout: 60, "Found FM in plugins.json") { driver.directory.read("plugins.json").contains(#""Found FM""#) }
         XCTAssertTrue(driver.press("Favourites"))
         XCTAssertTrue(driver.waitForButton("Found FM"), "the favourites show the added station: \(driver.buttonNames())")

@@ -152,6 +152,20 @@ extension StationsFile {
         if let defaultName = defaultStationName, entry.hasName(defaultName) { defaultStationName = newName }
     }
 
+    /// Gives a station a new stream URL: only its "url" value changes (its other members stay).
+    public mutating func setURL(_ name: String, to url: String) throws(StationsEditError) {
+        let index = try index(of: name)
+        let entry = entries[index]
+        let bytes = Array(entry.text.utf8)
+        let spans = JSONSpans(bytes: bytes)
+        guard let span = spans.members(ofObjectAt: spans.rootStart).first(where: { $0.key == "url" })?.value else {
+            throw .unknownStation(name: name, known: entries.map(\.name))
+        }
+        var text = bytes
+        text.replaceSubrange(span, with: Array(JSONValue.string(url).jsonText.utf8))
+        entries[index] = StationEntry(name: entry.name, url: url, text: String(decoding: text, as: UTF8.self))
+    }
+
     /// Moves a station to `position` (1 is the top).
     public mutating func move(_ name: String, to position: Int) throws(StationsEditError) {
         let index = try index(of: name)

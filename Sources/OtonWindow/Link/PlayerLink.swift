@@ -131,12 +131,13 @@ struct StationRow: Equatable, Sendable {
     var number: Int
     var name: String
     var isCurrent: Bool
+    var url = ""
 
     static func list(from data: JSONValue?) -> [StationRow] {
         guard case let .array(entries)? = data?["stations"] else { return [] }
         return entries.compactMap { entry in
             guard let name = entry["name"]?.stringValue, let number = entry["number"]?.int64Value else { return nil }
-            return StationRow(number: Int(number), name: name, isCurrent: entry["current"]?.boolValue ?? false)
+            return StationRow(number: Int(number), name: name, isCurrent: entry["current"]?.boolValue ?? false, url: entry["url"]?.stringValue ?? "")
         }
     }
 }

@@ -31,18 +31,21 @@ final class MainWindow {
         var act: @MainActor ([String]) -> Void
         var playOrPause: @MainActor () -> Void
         var search: @MainActor (String) -> Void
-        var addToFavourites: @MainActor () -> Void
         var searchHistory: @MainActor (String) -> Void
         /// The history page was shown for the first time (it is built then): fill it.
         var historyShown: @MainActor () -> Void
         /// A favourite's name and its new one.
         var rename: @MainActor (String, String) -> Void
+        /// A favourite's name and its new URL.
+        var setURL: @MainActor (String, String) -> Void
+        /// A new favourite's name and URL ("Add a station").
+        var addStation: @MainActor (String, String) -> Void
     }
 
     init(application: UnsafeMutablePointer<GtkApplication>, size: (width: Int32, height: Int32), actions: Actions) {
         controls = ControlsBar(act: actions.act, playOrPause: actions.playOrPause)
         self.actions = actions
-        favourites = FavouritesList(rename: actions.rename)
+        favourites = FavouritesList(rename: actions.rename, setURL: actions.setURL, add: actions.addStation)
         window = adw_application_window_new(application)!
         gtk_window_set_title(cast(window), "Oton")
         gtk_window_set_default_size(cast(window), size.width, size.height)
@@ -131,14 +134,23 @@ final class MainWindow {
         favourites.show(stations)
     }
 
-    /// A short message at the bottom (a refused command), gone after a few seconds.
-    func say(_ text: String) {
+    /// A short message at the bottom (a refused command), gone after a few seconds; with `undo`, an
+    /// "Undo" button on it for 10 s.
+    func say(_ text: String, undo: (@MainActor () -> Void)? = nil) {
         // libadwaita 1.2 reads a toast's title as Pango markup (use-markup came in 1.4): escaped, it stays text.
         let escaped = g_markup_escape_text(text, -1)!
         let toast = adw_toast_new(escaped)!
         g_free(escaped)
+        if let undo {
+            adw_toast_set_button_label(toast, tr("Undo"))
+            adw_toast_set_timeout(toast, 10)
+            Signal.connect(UnsafeMutableRawPointer(toast), "button-clicked") { undo() }
+        }
         adw_toast_overlay_add_toast(cast(toasts), toast)
     }
+
+    /// "Add a station", above the favourites.
+    var addStation: AddStationPopover { favourites.adding }
 
     /// Ctrl+F: the search page, its entry focused.
     func openSearch() {
@@ -171,7 +183,7 @@ final class MainWindow {
     /// The search page, built when first asked for.
     var search: SearchPage {
         if let searchPage { return searchPage }
-        let page = SearchPage(search: actions.search, addToFavourites: actions.addToFavourites)
+        let page = SearchPage(search: actions.search)
         gtk_widget_set_vexpand(page.root, 1)
         gtk_box_append(cast(searchSlot), page.root)
         searchPage = page

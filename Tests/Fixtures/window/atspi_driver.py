@@ -94,7 +94,7 @@ def main(words):
             except Exception:
                 node = None
             if last == words[2]:
-                print(json.dumps({"seconds": time.monotonic() - started, "text": last}))
+                print(json.dumps({"seconds": time.monotonic() - started, "at": time.time(), "text": last}))
                 return
             time.sleep(0.05)
         sys.exit(json.dumps({"error": "timed out", "last": last}))
@@ -122,6 +122,24 @@ def main(words):
             sys.exit(json.dumps({"error": "no entry named %r" % words[1]}))
         done = node.queryEditableText().setTextContents(words[2])
         print(json.dumps({"typed": words[2], "done": bool(done)}))
+    elif command == "type-keys":
+        # As a person types: the text one character longer every INTERVAL seconds, from its first
+        # SKIP characters (already typed) on; "at" is the wall clock of the last key, "longest_gap" the
+        # longest time between two keys (a busy machine stretches INTERVAL).
+        import time
+        node = find(lambda n: n.name == words[1] and n.getRoleName() in ("entry", "text", "password text"))
+        if node is None:
+            sys.exit(json.dumps({"error": "no entry named %r" % words[1]}))
+        editable = node.queryEditableText()
+        skip = int(words[4]) if len(words) > 4 else 0
+        keys = []
+        for length in range(skip + 1, len(words[2]) + 1):
+            keys.append(time.monotonic())
+            editable.setTextContents(words[2][:length])
+            if length < len(words[2]):
+                time.sleep(float(words[3]))
+        gap = max([later - earlier for earlier, later in zip(keys, keys[1:])], default=0)
+        print(json.dumps({"typed": words[2], "at": time.time(), "longest_gap": gap}))
     elif command == "describe":
         node = find(lambda n: n.name == words[1] and (len(words) < 3 or n.getRoleName() == words[2]))
         if node is None:

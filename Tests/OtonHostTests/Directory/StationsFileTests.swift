@@ -197,6 +197,21 @@ final class StationsFileTests: XCTestCase {
         XCTAssertEqual(try stationNames(path).last, "BETA")
     }
 
+    /// `oton stations set-url NAME URL`: only the station's "url" value changes (its name, other members
+    /// and every other byte stay); an unknown name is refused.
+    func testASetURLChangesOnlyTheURL() throws {
+        let (_, path) = try write(original)
+        var file = try StationsFile.load(path)
+        try file.setURL("beta", to: #"http://127.0.0.1:2/beta?a="b""#)
+        try file.save()
+        XCTAssertEqual(
+            try String(contentsOfFile: path, encoding: .utf8),
+            original.replacingOccurrences(of: #""url": "http://127.0.0.1:1/beta""#, with: #""url": "http://127.0.0.1:2/beta?a=\"b\"""#))
+        XCTAssertEqual(try ConfigLoader.load(file: path).stations.map(\.url), ["http://127.0.0.1:1/alpha", #"http://127.0.0.1:2/beta?a="b""#])
+        file = try StationsFile.load(path)
+        XCTAssertThrowsError(try file.setURL("Gamma", to: "http://127.0.0.1:1/g")) { error in XCTAssertTrue("\(error)".contains("no station named")) }
+    }
+
     /// A file without "default_station" gets the member (first in the object), stations untouched.
     func testAFileWithoutADefaultGetsTheKey() throws {
         for text in [
