@@ -22,7 +22,8 @@ struct oton_effect {
     _Atomic uint64_t guarded;
     _Atomic uint64_t budget_ns;
     int kind;
-    /* LV2: the catalogue entry and the controls' values, set from any thread. */
+    /* LV2: the catalogue entry and the controls' values, set from any thread (a sample-rate
+     * control's in Hz, NaN at its default). */
     const oton_lv2_entry *entry;
     _Atomic float *values;
     /* Filter. */
@@ -82,7 +83,7 @@ oton_effect *oton_effect_new_lv2(unsigned plugin) {
         return NULL;
     }
     for (unsigned control = 0; control < entry->info.controls; control++)
-        atomic_init(&effect->values[control], entry->controls[control].default_value);
+        atomic_init(&effect->values[control], entry->controls[control].sample_rate ? NAN : entry->controls[control].default_value);
     return effect;
 }
 
@@ -133,10 +134,27 @@ void oton_effect_set_bypass(oton_effect *effect, int bypass) {
 int oton_effect_set_control(oton_effect *effect, unsigned control, float value) {
     if (effect->kind != KIND_LV2 || control >= effect->entry->info.controls || isnan(value)) return 0;
     const oton_lv2_control_info *info = &effect->entry->controls[control];
-    if (value < info->minimum) value = info->minimum;
-    if (value > info->maximum) value = info->maximum;
+    /* a sample-rate control's range is known when a buffer runs (run_lv2) */
+    if (!info->sample_rate && value < info->minimum) value = info->minimum;
+    if (!info->sample_rate && value > info->maximum) value = info->maximum;
     atomic_store(&effect->values[control], value);
     return 1;
+}
+
+int oton_effect_reset_control(oton_effect *effect, unsigned control) {
+    if (effect->kind != KIND_LV2 || control >= effect->entry->info.controls) return 0;
+    const oton_lv2_control_info *info = &effect->entry->controls[control];
+    atomic_store(&effect->values[control], info->sample_rate ? NAN : info->default_value);
+    return 1;
+}
+
+/* What the port gets: a sample-rate control's Hz clamped to its range times the rate (its default
+ * fraction times the rate when NaN); any other control's value as set. */
+static float port_value(const oton_lv2_control_info *info, float value, unsigned rate) {
+    if (!info->sample_rate) return value;
+    if (isnan(value)) return info->default_value * (float)rate;
+    float low = info->minimum * (float)rate, high = info->maximum * (float)rate;
+    return value < low ? low : value > high ? high : value;
 }
 
 float oton_effect_control(const oton_effect *effect, unsigned control) {
@@ -206,7 +224,8 @@ static void run_lv2(oton_effect *effect, float *samples, size_t frames) {
     for (unsigned index = 0; index < effect->instance_count; index++) {
         float *ports = effect->ports + (size_t)index * entry->port_count;
         for (unsigned control = 0; control < entry->info.controls; control++)
-            ports[entry->control_ports[control]] = atomic_load_explicit(&effect->values[control], memory_order_relaxed);
+            ports[entry->control_ports[control]] =
+                port_value(&entry->controls[control], atomic_load_explicit(&effect->values[control], memory_order_relaxed), effect->rate);
     }
     for (size_t done = 0; done < frames;) {
         size_t block = frames - done < OTON_LV2_BLOCK ? frames - done : OTON_LV2_BLOCK;

@@ -37,7 +37,7 @@ static char *copy_node(LilvNode *node, const char *fallback) {
 }
 
 static void read_entry(const LilvPlugin *plugin, oton_lv2_entry *entry, LilvNode *audio, LilvNode *control,
-                       LilvNode *input, LilvNode *output, LilvNode *optional, LilvNode *integer, LilvNode *toggled) {
+                       LilvNode *input, LilvNode *output, LilvNode *optional, LilvNode *integer, LilvNode *toggled, LilvNode *sample_rate) {
     entry->plugin = plugin;
     entry->info.uri = strdup(lilv_node_as_uri(lilv_plugin_get_uri(plugin)));
     entry->info.name = copy_node(lilv_plugin_get_name(plugin), entry->info.uri);
@@ -68,6 +68,7 @@ static void read_entry(const LilvPlugin *plugin, oton_lv2_entry *entry, LilvNode
             info->default_value = isnan(defaults[index]) ? (isfinite(info->minimum) ? info->minimum : 0) : defaults[index];
             info->integer = lilv_port_has_property(plugin, port, integer);
             info->toggled = lilv_port_has_property(plugin, port, toggled);
+            info->sample_rate = lilv_port_has_property(plugin, port, sample_rate);
             entry->control_ports[entry->info.controls++] = index;
         } else if (!lilv_port_has_property(plugin, port, optional) && !entry->info.unsupported) {
             entry->info.unsupported = "a port that is neither audio nor control (atom, CV, event)";
@@ -97,11 +98,11 @@ static void load(void) {
     LilvNode *audio = lilv_new_uri(world, LILV_URI_AUDIO_PORT), *control = lilv_new_uri(world, LILV_URI_CONTROL_PORT),
              *input = lilv_new_uri(world, LILV_URI_INPUT_PORT), *output = lilv_new_uri(world, LILV_URI_OUTPUT_PORT),
              *optional = lilv_new_uri(world, CORE "connectionOptional"), *integer = lilv_new_uri(world, CORE "integer"),
-             *toggled = lilv_new_uri(world, CORE "toggled");
+             *toggled = lilv_new_uri(world, CORE "toggled"), *sample_rate = lilv_new_uri(world, CORE "sampleRate");
     LILV_FOREACH (plugins, iterator, plugins) {
-        read_entry(lilv_plugins_get(plugins, iterator), &entries[entry_count++], audio, control, input, output, optional, integer, toggled);
+        read_entry(lilv_plugins_get(plugins, iterator), &entries[entry_count++], audio, control, input, output, optional, integer, toggled, sample_rate);
     }
-    LilvNode *nodes[] = {audio, control, input, output, optional, integer, toggled};
+    LilvNode *nodes[] = {audio, control, input, output, optional, integer, toggled, sample_rate};
     for (size_t index = 0; index < sizeof nodes / sizeof nodes[0]; index++) lilv_node_free(nodes[index]);
 }
 

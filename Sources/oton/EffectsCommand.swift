@@ -72,19 +72,41 @@ struct EffectsCommand: ParsableCommand {
                 let shape = "\(plugin.audioInputs) in, \(plugin.audioOutputs) out"
                 print("\(plugin.uri)  \(plugin.name)  (\(shape))" + (plugin.unsupported.map { "  " + tr("cannot run here: {reason}", ["reason": $0]) } ?? ""))
                 for parameter in plugin.parameters {
+                    let range = "\(EffectProblem.number(parameter.range.lowerBound))…\(EffectProblem.number(parameter.range.upperBound))"
+                    guard let fractions = parameter.rateFractions else {
+                        print(
+                            "    \(parameter.symbol)  \(parameter.name)  \(range), "
+                                + tr("default {value}", ["value": EffectProblem.number(parameter.defaultValue)]))
+                        continue
+                    }
                     print(
-                        "    \(parameter.symbol)  \(parameter.name)  \(EffectProblem.number(parameter.range.lowerBound))…\(EffectProblem.number(parameter.range.upperBound)), "
-                            + tr("default {value}", ["value": EffectProblem.number(parameter.defaultValue)]))
+                        "    \(parameter.symbol)  \(parameter.name)  "
+                            + tr(
+                                "{range} Hz, default {value} Hz at 48 kHz ({fraction_low}…{fraction_high} times the stream's sample rate)",
+                                [
+                                    "range": range, "value": EffectProblem.number(parameter.defaultValue.rounded()),
+                                    "fraction_low": EffectProblem.number(fractions.range.lowerBound),
+                                    "fraction_high": EffectProblem.number(fractions.range.upperBound),
+                                ]))
                 }
             }
         }
 
         static func json(_ parameter: EffectParameter) -> JSONValue {
             func number(_ value: Double) -> JSONValue { value.isFinite ? .number(value) : .null }
-            return [
+            var entry: [String: JSONValue] = [
                 "symbol": .string(parameter.symbol), "name": .string(parameter.name), "minimum": number(parameter.range.lowerBound),
                 "maximum": number(parameter.range.upperBound), "default": number(parameter.defaultValue),
             ]
+            if let fractions = parameter.rateFractions {
+                // minimum, maximum and default are in Hz at this rate; the fractions hold at any rate.
+                entry["unit"] = .string("Hz")
+                entry["at_rate"] = .number(EffectParameter.referenceRate)
+                entry["rate_fraction"] = [
+                    "minimum": number(fractions.range.lowerBound), "maximum": number(fractions.range.upperBound), "default": number(fractions.defaultValue),
+                ]
+            }
+            return .object(entry)
         }
     }
 }

@@ -10,6 +10,7 @@ import XCTest
 /// `oton ctl effect NAME bypass off` while playing. Levelling is off, so what changes is the effect's.
 final class EffectsHeardTests: XCTestCase {
     static let ampURI = "http://plugin.org.uk/swh-plugins/amp"
+    static let lowpassURI = "http://plugin.org.uk/swh-plugins/lowpass_iir"
 
     func testAnLV2AmplifierAtMinusSixDecibelsIsHeardSixDecibelsDownAndItsBypassTogglesLive() throws {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: "/usr/lib/lv2/amp-swh.lv2"), "swh-lv2 (scripts/bootstrap installs it)")
@@ -48,6 +49,39 @@ final class EffectsHeardTests: XCTestCase {
         XCTAssertTrue("\(noSuch)".contains("amp"), "names the chain's effects: \(noSuch)")
         let still = try lab.sink.levelFromNow()
         XCTAssertEqual(decibels(still) - decibels(twelve), 0, accuracy: 0.2, "playback goes on as it was: \(text(still))")
+    }
+
+    /// Issue 53 §5: swh's lowpass_iir gives its cutoff as a fraction of the sample rate
+    /// (`lv2:sampleRate`). oton gave the port that fraction as Hz, and its default made silence; now
+    /// its default (0.3375 of the rate: 14.9 kHz at 44.1 kHz) lets both tones of a 200 Hz + 6 kHz
+    /// chord through, and `cutoff 1000` (Hz) is accepted and cuts the 6 kHz tone.
+    func testTheLowpassFiltersCutoffIsInHertzAndCutsSixKilohertzAtOneKilohertz() throws {
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: "/usr/lib/lv2/lowpass_iir-swh.lv2"), "swh-lv2 (scripts/bootstrap installs it)")
+        let lab = try Lab(self, tones: [:], chords: ["Chord": [200, 6000]])
+        defer { lab.stop() }
+        let oton = try lab.play("Chord", effects: #"[{"name": "lowpass", "lv2": "\#(Self.lowpassURI)", "bypass": true}]"#)
+        _ = try lab.sink.waitUntilPlaying(oton)
+        let plain = try lab.tonesFromNow([200, 6000])
+        let on = try oton.connect().send(["effect", "lowpass", "bypass", "off"])
+        XCTAssertEqual(on["ok"]?.boolValue, true, "\(on)")
+        let open = try lab.tonesFromNow([200, 6000])
+        let set = try oton.connect().send(["effect", "lowpass", "cutoff", "1000"])
+        XCTAssertEqual(set["ok"]?.boolValue, true, "\(set)")
+        let cut = try lab.tonesFromNow([200, 6000])
+        func change(_ after: [Double], _ tone: Int) -> Double { decibels(after[tone]) - decibels(plain[tone]) }
+        print(
+            String(
+                format: "[measure] lowpass_iir: bypassed 200 Hz %.2f dBFS, 6 kHz %.2f dBFS; default cutoff %+.2f, %+.2f dB; cutoff 1000 Hz %+.2f, %+.2f dB",
+                decibels(plain[0]), decibels(plain[1]), change(open, 0), change(open, 1), change(cut, 0), change(cut, 1)))
+        XCTAssertGreaterThan(plain[0], 0.05, "200 Hz is heard")
+        XCTAssertGreaterThan(plain[1], 0.05, "6 kHz is heard")
+        XCTAssertEqual(change(open, 0), 0, accuracy: 1.5, "its default cutoff passes 200 Hz")
+        XCTAssertEqual(change(open, 1), 0, accuracy: 1.5, "its default cutoff passes 6 kHz")
+        XCTAssertEqual(change(cut, 0), 0, accuracy: 1.5, "200 Hz stays at cutoff 1000 Hz")
+        XCTAssertLessThan(change(cut, 1), -20, "6 kHz is cut at cutoff 1000 Hz")
+        let high = try oton.connect().send(["effect", "lowpass", "cutoff", "30000"])
+        XCTAssertEqual(high["ok"]?.boolValue, false, "\(high)")
+        XCTAssertTrue("\(high)".contains("21600") && "\(high)".contains("0.45"), "says the range in Hz and as a fraction: \(high)")
     }
 
     func testTheEqualizersBassCutLowersAHundredHertzToneAndLeavesAOneKilohertzTone() throws {
@@ -186,8 +220,8 @@ final class EffectsHeardTests: XCTestCase {
 
 private func text(_ fraction: Double) -> String { String(format: "%.2f dBFS", decibels(fraction)) }
 
-/// WAV tones of 90 s (sines at 0.25 of full scale, stereo 48 kHz) as stations, a PulseAudio null
-/// sink recorded by parec.
+/// WAV tones of 90 s (sines at 0.25 of full scale, stereo 48 kHz) and chords (sines at 0.2 each,
+/// stereo 44.1 kHz: a rate other than the sink's) as stations, a PulseAudio null sink recorded by parec.
 private struct Lab {
     let testCase: XCTestCase
     let pulse: PulseAudioServer
@@ -195,7 +229,7 @@ private struct Lab {
     let sink: SinkRecording
     let stations: String
 
-    init(_ testCase: XCTestCase, tones: [String: Int]) throws {
+    init(_ testCase: XCTestCase, tones: [String: Int], chords: [String: [Int]] = [:]) throws {
         try XCTSkipUnless(PulseAudioServer.isInstalled, "pulseaudio and pulseaudio-utils (scripts/bootstrap installs them)")
         self.testCase = testCase
         directory = try TemporaryDirectory(testCase)
@@ -210,6 +244,11 @@ private struct Lab {
                     "audio/x-raw,format=S16LE,rate=48000,channels=2", "!", "wavenc", "!", "filesink", "location=\(file)",
                 ])
             guard made.status == 0 else { throw FixtureError("gst-launch-1.0 could not make \(file): \(made.stderr)") }
+            list.append(#"{"name": "\#(name)", "url": "file://\#(file)"}"#)
+        }
+        for (name, frequencies) in chords.sorted(by: { $0.key < $1.key }) {
+            let file = directory.file("\(name).wav")
+            try chordWAV(frequencies, rate: 44_100, seconds: 90).write(to: URL(fileURLWithPath: file))
             list.append(#"{"name": "\#(name)", "url": "file://\#(file)"}"#)
         }
         stations = list.joined(separator: ", ")
@@ -230,4 +269,52 @@ private struct Lab {
         _ = try oton.connect(timeout: 30)
         return oton
     }
+
+    /// Each tone's amplitude (fraction of full scale) in 2 s recorded from now on, after a settling second.
+    func tonesFromNow(_ frequencies: [Int]) throws -> [Double] {
+        let heard = try sink.recorded(from: HeardSound.count(in: sink.file), seconds: 3)
+        let samples = heard.samples[HeardSound.samples(1)...].map { Double($0) / 32768 }
+        return frequencies.map { goertzelAmplitude(samples, frequency: Double($0), rate: Double(PulseAudioServer.rate)) }
+    }
+}
+
+/// A sine's amplitude at `frequency` in `samples` (the Goertzel algorithm: one bin of a DFT).
+private func goertzelAmplitude(_ samples: [Double], frequency: Double, rate: Double) -> Double {
+    let coefficient = 2 * cos(2 * Double.pi * frequency / rate)
+    var previous = 0.0, beforePrevious = 0.0
+    for sample in samples {
+        let value = sample + coefficient * previous - beforePrevious
+        beforePrevious = previous
+        previous = value
+    }
+    let power = previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+    return 2 * power.squareRoot() / Double(samples.count)
+}
+
+/// A stereo S16LE WAV of sines at 0.2 of full scale each.
+private func chordWAV(_ frequencies: [Int], rate: Int, seconds: Int) -> Data {
+    let frames = rate * seconds
+    var data = Data()
+    func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+    data.append(contentsOf: Array("RIFF".utf8))
+    append(UInt32(36 + frames * 4))
+    data.append(contentsOf: Array("WAVEfmt ".utf8))
+    append(UInt32(16))
+    append(UInt16(1))
+    append(UInt16(2))
+    append(UInt32(rate))
+    append(UInt32(rate * 4))
+    append(UInt16(4))
+    append(UInt16(16))
+    data.append(contentsOf: Array("data".utf8))
+    append(UInt32(frames * 4))
+    var samples = [Int16](repeating: 0, count: frames * 2)
+    for frame in 0..<frames {
+        let time = Double(frame) / Double(rate)
+        let value = frequencies.reduce(0.0) { $0 + 0.2 * sin(2 * Double.pi * Double($1) * time) }
+        samples[frame * 2] = Int16(value * 32767)
+        samples[frame * 2 + 1] = samples[frame * 2]
+    }
+    samples.withUnsafeBytes { data.append(contentsOf: $0) }
+    return data
 }

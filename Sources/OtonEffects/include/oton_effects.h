@@ -32,6 +32,9 @@ typedef struct oton_lv2_control_info {
     const char *name;         /* for people */
     float minimum, maximum, default_value;
     int integer, toggled;     /* lv2:integer, lv2:toggled */
+    /* lv2:sampleRate: minimum, maximum and default are fractions of the sample rate, and the value
+     * an effect takes (oton_effect_set_control) is in Hz: the plugin's port gets it as it is. */
+    int sample_rate;
 } oton_lv2_control_info;
 
 /* How many LV2 plugins are installed (loads the catalogue on the first call). */
@@ -62,8 +65,13 @@ void oton_effect_unref(oton_effect *effect);
 
 /* ANY THREAD. Takes effect at the next buffer: no gap, no allocation. */
 void oton_effect_set_bypass(oton_effect *effect, int bypass);
-/* ANY THREAD. An LV2 control by its index (oton_lv2_control), clamped to its range. 0 when out of range. */
+/* ANY THREAD. An LV2 control by its index (oton_lv2_control), clamped to its range. 0 when out of range.
+ * A sample-rate control (oton_lv2_control_info.sample_rate) takes Hz, clamped to its range times the
+ * stream's rate when a buffer runs. */
 int oton_effect_set_control(oton_effect *effect, unsigned control, float value);
+/* ANY THREAD. Back to its default; a sample-rate control's is its default fraction times the stream's rate. */
+int oton_effect_reset_control(oton_effect *effect, unsigned control);
+/* The value set; NaN for a sample-rate control at its default (the rate decides it). */
 float oton_effect_control(const oton_effect *effect, unsigned control);
 
 typedef struct oton_effect_reading {

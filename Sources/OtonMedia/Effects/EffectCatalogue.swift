@@ -9,6 +9,18 @@ public struct EffectParameter: Equatable, Sendable {
     public var name: String
     public var range: ClosedRange<Double>
     public var defaultValue: Double
+    /// An LV2 `lv2:sampleRate` port (a filter's cutoff): its value is in Hz, and the plugin gives its
+    /// range and default as fractions of the sample rate (these). `range` and `defaultValue` are
+    /// then in Hz at ``referenceRate``; a stream of another rate gets the fractions times its rate.
+    public var rateFractions: RateFractions? = nil
+
+    public struct RateFractions: Equatable, Sendable {
+        public var range: ClosedRange<Double>
+        public var defaultValue: Double
+    }
+
+    /// The rate a sample-rate parameter's range and default are said in Hz at.
+    public static let referenceRate = 48_000.0
 }
 
 /// An installed LV2 plugin as `oton effects list` shows it.
@@ -37,9 +49,13 @@ public enum EffectCatalogue {
         let parameters = (0..<info.controls).compactMap { control -> EffectParameter? in
             var port = oton_lv2_control_info()
             guard oton_lv2_control(index, control, &port) != 0 else { return nil }
+            let range = Double(port.minimum)...Double(port.maximum)
+            let symbol = String(cString: port.symbol), name = String(cString: port.name)
+            guard port.sample_rate != 0 else { return EffectParameter(symbol: symbol, name: name, range: range, defaultValue: Double(port.default_value)) }
+            let rate = EffectParameter.referenceRate
             return EffectParameter(
-                symbol: String(cString: port.symbol), name: String(cString: port.name),
-                range: Double(port.minimum)...Double(port.maximum), defaultValue: Double(port.default_value))
+                symbol: symbol, name: name, range: range.lowerBound * rate...range.upperBound * rate, defaultValue: Double(port.default_value) * rate,
+                rateFractions: .init(range: range, defaultValue: Double(port.default_value)))
         }
         return LV2PluginInfo(
             uri: String(cString: info.uri), name: String(cString: info.name), audioInputs: Int(info.audio_inputs),
@@ -77,6 +93,9 @@ public enum EffectCatalogue {
             return .unknownParameter(effect: effect, symbol, known: parameters.map(\.symbol))
         }
         guard value.isFinite, parameter.range.contains(value) else {
+            if let fractions = parameter.rateFractions?.range {
+                return .outOfRateRange(effect: effect, symbol, value, parameter.range, fractions: fractions)
+            }
             return .outOfRange(effect: effect, symbol, value, parameter.range)
         }
         return nil
@@ -99,6 +118,8 @@ public enum EffectProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupported(String, reason: String)
     case unknownParameter(effect: String, String, known: [String])
     case outOfRange(effect: String, String, Double, ClosedRange<Double>)
+    /// A sample-rate parameter's: the range in Hz at ``EffectParameter/referenceRate``, and as fractions of the rate.
+    case outOfRateRange(effect: String, String, Double, ClosedRange<Double>, fractions: ClosedRange<Double>)
     case unknownEffect(String, known: [String])
 
     public var description: String {
@@ -123,6 +144,14 @@ public enum EffectProblem: Error, Equatable, Sendable, CustomStringConvertible {
                 [
                     "effect": effect, "parameter": symbol, "value": Self.number(value), "low": Self.number(range.lowerBound),
                     "high": Self.number(range.upperBound),
+                ])
+        case let .outOfRateRange(effect, symbol, value, range, fractions):
+            return tr(
+                "effect {effect}: {parameter} {value} Hz is out of range; use {low} to {high} Hz at 48 kHz (the range is {fraction_low} to {fraction_high} times the stream's sample rate)",
+                [
+                    "effect": effect, "parameter": symbol, "value": Self.number(value), "low": Self.number(range.lowerBound),
+                    "high": Self.number(range.upperBound), "fraction_low": Self.number(fractions.lowerBound),
+                    "fraction_high": Self.number(fractions.upperBound),
                 ])
         case let .unknownEffect(name, known):
             return known.isEmpty

@@ -124,7 +124,12 @@ final class EffectChain: @unchecked Sendable {
                 }
             case let .processor(effect, parameters):
                 for (control, parameter) in parameters.enumerated() {
-                    _ = oton_effect_set_control(effect, UInt32(control), Float(wanted.parameters[parameter.symbol] ?? parameter.defaultValue))
+                    // Unset, a sample-rate parameter's default is its fraction times the stream's rate, which the processor knows.
+                    if let value = wanted.parameters[parameter.symbol] {
+                        _ = oton_effect_set_control(effect, UInt32(control), Float(value))
+                    } else {
+                        _ = oton_effect_reset_control(effect, UInt32(control))
+                    }
                 }
                 oton_effect_set_bypass(effect, wanted.bypass ? 1 : 0)
             }

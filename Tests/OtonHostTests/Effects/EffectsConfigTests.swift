@@ -78,6 +78,48 @@ final class EffectsConfigTests: XCTestCase {
         XCTAssertEqual(loud, [.outOfRange(effect: "amp", "gain", 100, -70...70)])
     }
 
+    /// Issue 53 §5: swh's lowpass_iir gives its cutoff as a fraction of the sample rate
+    /// (`lv2:sampleRate`); it is read so, said in Hz, and the processor hands the plugin Hz.
+    func testASampleRatePortIsReadAsAFractionOfTheRateAndTakesHertz() throws {
+        let uri = "http://plugin.org.uk/swh-plugins/lowpass_iir"
+        let found = oton_lv2_find(uri)
+        try XCTSkipUnless(found >= 0, "swh-lv2 (scripts/bootstrap installs it)")
+        let index = UInt32(found)
+        var cutoff = oton_lv2_control_info()
+        var stages = oton_lv2_control_info()
+        XCTAssertEqual(oton_lv2_control(index, 0, &cutoff), 1)
+        XCTAssertEqual(oton_lv2_control(index, 1, &stages), 1)
+        XCTAssertEqual(String(cString: cutoff.symbol), "cutoff")
+        XCTAssertEqual(cutoff.sample_rate, 1, "lv2:sampleRate")
+        XCTAssertEqual(stages.sample_rate, 0)
+        XCTAssertEqual(cutoff.minimum, 0.0001, accuracy: 1e-7)
+        XCTAssertEqual(cutoff.maximum, 0.45, accuracy: 1e-6)
+        let parameter = try XCTUnwrap(EffectCatalogue.lv2Plugin(uri: uri)?.parameters.first { $0.symbol == "cutoff" })
+        XCTAssertEqual(parameter.range.lowerBound, 4.8, accuracy: 1e-3, "Hz at 48 kHz")
+        XCTAssertEqual(parameter.range.upperBound, 21_600, accuracy: 0.1)
+        XCTAssertEqual(parameter.defaultValue, 0.337525 * 48_000, accuracy: 0.5)
+        XCTAssertEqual(parameter.rateFractions?.range.upperBound ?? 0, 0.45, accuracy: 1e-6)
+        XCTAssertNil(EffectCatalogue.check("cutoff", 1000, among: [parameter], effect: "lowpass"), "1000 Hz is in range")
+        let high = try XCTUnwrap(EffectCatalogue.check("cutoff", 30_000, among: [parameter], effect: "lowpass"))
+        XCTAssertTrue(high.description.contains("21600") && high.description.contains("0.45"), high.description)
+        // The processor at 44.1 kHz, cutoff 1000 Hz: a 6 kHz tone is cut, a 200 Hz tone stays.
+        func level(_ frequency: Double, cutoff hertz: Float?) throws -> Double {
+            let effect = try XCTUnwrap(oton_effect_new_lv2(index))
+            defer { oton_effect_unref(effect) }
+            XCTAssertEqual(oton_effect_configure(effect, 44_100, 1), 1)
+            if let hertz { XCTAssertEqual(oton_effect_set_control(effect, 0, hertz), 1) }
+            var samples = (0..<44_100).map { Float(0.25 * sin(2 * Double.pi * frequency * Double($0) / 44_100)) }
+            oton_effect_process(effect, &samples, samples.count)
+            let tail = samples[22_050...]
+            return (tail.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(tail.count)).squareRoot() * 2.squareRoot()
+        }
+        let low = try level(200, cutoff: 1000), cut = try level(6000, cutoff: 1000), open = try level(6000, cutoff: nil)
+        print(String(format: "[measure] lowpass_iir at 44.1 kHz, cutoff 1000 Hz: 200 Hz at %.3f, 6 kHz at %.4f; at its default, 6 kHz at %.3f", low, cut, open))
+        XCTAssertEqual(low, 0.25, accuracy: 0.05, "200 Hz passes")
+        XCTAssertLessThan(20 * log10(cut / 0.25), -20, "6 kHz is cut")
+        XCTAssertEqual(open, 0.25, accuracy: 0.05, "its default (0.3375 of the rate: 14.9 kHz) lets 6 kHz through")
+    }
+
     /// The processor on its own, as the probe runs it: an LV2 amplifier at -6 dB, per channel of a
     /// stereo buffer, and its bypass; a filter over its budget is bypassed for good.
     func testTheProcessorRunsAnLV2PluginPerChannelAndBypassesAFilterThatOverruns() throws {
