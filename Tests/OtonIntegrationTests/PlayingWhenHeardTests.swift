@@ -20,52 +20,28 @@ final class PlayingWhenHeardTests: XCTestCase {
         defer { pulse.stop() }
         let file = directory.file("monitor.raw")
         try pulse.record(into: file)
-        // The null sink renders (and its monitor records) only while a stream plays into it, and
-        // starting it takes its own while: a stream of silence keeps it running from before oton
-        // starts, so the monitor's samples follow the clock throughout.
-        let silence = ManagedProcess(
-            name: "pacat", executable: "/usr/bin/pacat",
-            arguments: [
-                "--playback", "--raw", "--format=s16le", "--rate=\(PulseAudioServer.rate)", "--channels=2", "--latency-msec=20", "/dev/zero",
-            ], environment: pulse.environment)
-        try silence.start()
-        defer { silence.kill() }
-        try await pollUntilTrue(timeout: 30, interval: 0.01, "the null sink running with a stream of silence") {
-            HeardSound.count(in: file) >= HeardSound.samples(0.5)
-        }
+        let sink = try await DatedSinkRecording(pulse: pulse, file: file)
+        defer { sink.stop() }
         let events = directory.file("events.jsonl")
         let run = try OtonRun(
             self, ["play", station.url("/live.m3u8"), "--no-tui", "--audio-sink", "pulsesink", "--events", events],
             environment: ["PULSE_SERVER": try XCTUnwrap(pulse.environment["PULSE_SERVER"])])
 
-        // The monitor records in real time: each look at how much it has recorded bounds the time
-        // of sample 0 from above (a look may come late, never early), so the smallest bound over
-        // many looks dates it within parec's own latency (20 ms).
-        var origin = Double.infinity
         var playing: Double?
-        let deadline = Self.now() + 90
-        while Self.now() < deadline {
-            let looked = Self.now()
-            let recorded = HeardSound.count(in: file)
-            if recorded > 0 { origin = min(origin, looked - HeardSound.seconds(recorded)) }
+        let deadline = DatedSinkRecording.now() + 90
+        while DatedSinkRecording.now() < deadline {
+            sink.look()
             if playing == nil { playing = Self.playingTime(in: events) }
-            if let playing, looked > playing + 3 { break }
+            if let playing, DatedSinkRecording.now() > playing + 3 { break }
             usleep(5000)  // the measurement's sampling period: each look dates sample 0 (above), not a wait
         }
         let said = try XCTUnwrap(playing, "oton said playing: \(run.stderr)")
         let heard = HeardSound(file: file)
         let first = try XCTUnwrap(heard.samples.firstIndex { abs(Int($0)) > 328 }, "sound at the sink (above −40 dBFS)")
-        let sound = origin + HeardSound.seconds(first)
+        let sound = sink.time(ofSample: first)
         print(String(format: "[measure] first sound at the sink %+.3f s after `playing`", sound - said))
         XCTAssertLessThanOrEqual(sound - said, 0.3, "the first sound reached the sink \(sound - said) s after `playing`")
         XCTAssertGreaterThanOrEqual(sound - said, -1.0, "`playing` came \(said - sound) s after the first sound")
-    }
-
-    /// CLOCK_MONOTONIC in seconds: the clock of the events' `mono_ns`.
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// When the first `playing` state event was made (monotonic seconds), from the `--events` file.

@@ -40,3 +40,49 @@ struct SinkRecording {
 }
 
 func decibels(_ fraction: Double) -> Double { 20 * log10(max(fraction, 1e-9)) }
+
+/// A null sink's recording dated on CLOCK_MONOTONIC (the clock of the events' `mono_ns`), for tests
+/// that compare what oton says with when it is heard. The null sink renders (and its monitor records)
+/// only while a stream plays into it: a stream of silence keeps it running from before oton starts,
+/// so the monitor's samples follow the clock. Each ``look()`` at how much was recorded bounds the
+/// time of sample 0 from above (a look may come late, never early); the smallest bound over many
+/// looks dates it within parec's own latency (20 ms).
+final class DatedSinkRecording {
+    let file: String
+    /// When sample 0 was recorded (monotonic seconds); infinity before the first look.
+    private(set) var origin = Double.infinity
+    private let silence: ManagedProcess
+
+    /// Starts the stream of silence and waits until the monitor records.
+    init(pulse: PulseAudioServer, file: String) async throws {
+        self.file = file
+        silence = ManagedProcess(
+            name: "pacat", executable: "/usr/bin/pacat",
+            arguments: [
+                "--playback", "--raw", "--format=s16le", "--rate=\(PulseAudioServer.rate)", "--channels=2", "--latency-msec=20", "/dev/zero",
+            ], environment: pulse.environment)
+        try silence.start()
+        try await pollUntilTrue(timeout: 30, interval: 0.01, "the null sink running with a stream of silence") {
+            HeardSound.count(in: file) >= HeardSound.samples(0.5)
+        }
+    }
+
+    func stop() { silence.kill() }
+
+    /// One look (call it every few ms while the test waits for what it measures).
+    func look() {
+        let looked = Self.now()
+        let recorded = HeardSound.count(in: file)
+        if recorded > 0 { origin = min(origin, looked - HeardSound.seconds(recorded)) }
+    }
+
+    /// When sample `index` was heard (monotonic seconds).
+    func time(ofSample index: Int) -> Double { origin + HeardSound.seconds(index) }
+
+    /// CLOCK_MONOTONIC in seconds.
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

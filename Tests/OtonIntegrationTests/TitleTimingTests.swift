@@ -90,34 +90,21 @@ final class TitleTimingTests: XCTestCase {
         defer { pulse.stop() }
         let file = directory.file("monitor.raw")
         try pulse.record(into: file)
-        // A stream of silence keeps the null sink running from before oton starts, so the monitor's
-        // samples follow the clock throughout.
-        let silence = ManagedProcess(
-            name: "pacat", executable: "/usr/bin/pacat",
-            arguments: [
-                "--playback", "--raw", "--format=s16le", "--rate=\(PulseAudioServer.rate)", "--channels=2", "--latency-msec=20", "/dev/zero",
-            ], environment: pulse.environment)
-        try silence.start()
-        defer { silence.kill() }
-        try await pollUntilTrue(timeout: 30, interval: 0.01, "the null sink running") { HeardSound.count(in: file) >= HeardSound.samples(0.5) }
+        let sink = try await DatedSinkRecording(pulse: pulse, file: file)
+        defer { sink.stop() }
 
         let server = try ScriptServer(self, script: "paced_ogg_source.py", arguments: [chained, "12"])
         let events = directory.file("events.jsonl")
         let run = try OtonRun(
             self, ["play", "http://127.0.0.1:\(server.port)/paced.ogg", "--no-tui", "--audio-sink", "pulsesink", "--events", events],
             environment: ["PULSE_SERVER": try XCTUnwrap(pulse.environment["PULSE_SERVER"])])
-        // Each look at how much the monitor recorded bounds the time of its sample 0 from above (a look
-        // may come late, never early): the smallest bound dates it within parec's latency (20 ms).
-        var origin = Double.infinity
         let last = "Song \(Self.songs - 1)"
         var lastSaid: Double?
-        let deadline = Self.now() + 120
-        while Self.now() < deadline {
-            let looked = Self.now()
-            let recorded = HeardSound.count(in: file)
-            if recorded > 0 { origin = min(origin, looked - HeardSound.seconds(recorded)) }
+        let deadline = DatedSinkRecording.now() + 120
+        while DatedSinkRecording.now() < deadline {
+            sink.look()
             if lastSaid == nil { lastSaid = Self.titles(in: events).first { $0.title == last }?.at }
-            if let lastSaid, looked > lastSaid + 3 { break }
+            if let lastSaid, DatedSinkRecording.now() > lastSaid + 3 { break }
             usleep(5000)  // the measurement's sampling period (each look dates sample 0), not a wait
         }
         XCTAssertNotNil(lastSaid, "\(name): the last song is announced: \(run.stderr)")
@@ -129,20 +116,13 @@ final class TitleTimingTests: XCTestCase {
         var errors: [Double] = []
         for song in 1..<Self.songs {
             guard let start = starts[song], let title = titles.first(where: { $0.title == "Song \(song)" }) else { continue }
-            errors.append(title.at - (origin + HeardSound.seconds(start)))
+            errors.append(title.at - sink.time(ofSample: start))
         }
         print("[measure] \(name): title minus its audio at the sink, s: \(errors.map { String(format: "%+.2f", $0) }.joined(separator: " "))")
         XCTAssertEqual(errors.count, Self.songs - 1, "\(name): every song's tone is heard")
         for (index, error) in errors.enumerated() {
             XCTAssertLessThanOrEqual(abs(error), 0.3, "\(name): Song \(index + 1)'s title within 0.3 s of its audio")
         }
-    }
-
-    /// CLOCK_MONOTONIC in seconds: the clock of the events' `mono_ns`.
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// The titles of the `--events` file's track events when each changed (monotonic seconds).
