@@ -141,14 +141,8 @@ extension StationsFile {
         let index = try index(of: name)
         if let other = entries.firstIndex(where: { $0.hasName(newName) }), other != index { throw .duplicate(name: newName, file: path) }
         let entry = entries[index]
-        let bytes = Array(entry.text.utf8)
-        let spans = JSONSpans(bytes: bytes)
-        guard let span = spans.members(ofObjectAt: spans.rootStart).first(where: { $0.key == "name" })?.value else {
-            throw .unknownStation(name: name, known: entries.map(\.name))
-        }
-        var text = bytes
-        text.replaceSubrange(span, with: Array(JSONValue.string(newName).jsonText.utf8))
-        entries[index] = StationEntry(name: newName, url: entry.url, text: String(decoding: text, as: UTF8.self))
+        let text = try replacing("name", of: entry, with: newName)
+        entries[index] = StationEntry(name: newName, url: entry.url, text: text)
         if let defaultName = defaultStationName, entry.hasName(defaultName) { defaultStationName = newName }
     }
 
@@ -156,14 +150,18 @@ extension StationsFile {
     public mutating func setURL(_ name: String, to url: String) throws(StationsEditError) {
         let index = try index(of: name)
         let entry = entries[index]
-        let bytes = Array(entry.text.utf8)
+        entries[index] = StationEntry(name: entry.name, url: url, text: try replacing("url", of: entry, with: url))
+    }
+
+    /// The entry's text with the string value of its member `key` replaced, byte for byte around it.
+    private func replacing(_ key: String, of entry: StationEntry, with value: String) throws(StationsEditError) -> String {
+        var bytes = Array(entry.text.utf8)
         let spans = JSONSpans(bytes: bytes)
-        guard let span = spans.members(ofObjectAt: spans.rootStart).first(where: { $0.key == "url" })?.value else {
-            throw .unknownStation(name: name, known: entries.map(\.name))
+        guard let span = spans.members(ofObjectAt: spans.rootStart).first(where: { $0.key == key })?.value else {
+            throw .unknownStation(name: entry.name, known: entries.map(\.name))
         }
-        var text = bytes
-        text.replaceSubrange(span, with: Array(JSONValue.string(url).jsonText.utf8))
-        entries[index] = StationEntry(name: entry.name, url: url, text: String(decoding: text, as: UTF8.self))
+        bytes.replaceSubrange(span, with: Array(JSONValue.string(value).jsonText.utf8))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Moves a station to `position` (1 is the top).
