@@ -111,7 +111,6 @@ struct PlayCommand: ParsableCommand {
 
     func run() throws {
         QuitSignals.installEarly(endingStuckStarts: true)  // a SIGTERM during the start waits for the session instead of being lost
-        GLibMainLoop.warmUp()
         let interactive = !headless && !noTui && isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 && events != "-"
         options.bootstrapLogging(terminal: interactive)
         let config: OtonConfig
@@ -122,6 +121,9 @@ struct PlayCommand: ParsableCommand {
             config = try options.loadConfig()
             chosen = try search.map { try searchedStation($0) } ?? options.resolveStation(station, in: config)
         }
+        // Only once the station is known: a usage error exits while no other thread runs (exit() while
+        // the warm-up thread was inside GStreamer's or GIO's initialisation aborted 1 run in 40 under load).
+        GLibMainLoop.warmUp()
         // Without --volume, the volume the listener set last (an alarm names its own and keeps it to itself).
         let volumeMemory = VolumeMemory()
         let startPercent = volume ?? (alarm ? nil : volumeMemory.lastPercent()) ?? 100
