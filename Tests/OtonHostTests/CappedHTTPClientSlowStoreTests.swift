@@ -15,20 +15,9 @@ final class CappedHTTPClientSlowStoreTests: XCTestCase {
         private var held: [Int32] = []
 
         init(_ testCase: XCTestCase) throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard let (listener, port) = LoopbackListener.open(backlog: 8) else { throw CocoaError(.fileWriteUnknown) }
             self.listener = listener
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard bound == 0, listen(listener, 8) == 0 else { throw CocoaError(.fileWriteUnknown) }
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-            }
-            port = UInt16(bigEndian: address.sin_port)
+            self.port = port
             let thread = Thread { [self] in
                 while true {
                     let connection = accept(listener, nil, nil)
