@@ -47,6 +47,30 @@ final class InBandTitleTests: XCTestCase {
         XCTAssertNotNil(run.terminate(), "SIGTERM did not end oton play")
     }
 
+    /// `oton record` cuts fMP4 HLS at its emsg titles as it cuts packed audio at its ID3 tags: the track
+    /// between two title changes is one complete AAC file named by its title.
+    func testRecordingFMP4HLSCutsItsFilesAtTheEmsgTitles() async throws {
+        let station = try HLSStation(self, shape: .fmp4, options: ["--emsg", "1"])
+        let harness = try RecordHarness(self, url: station.url("/live.m3u8"))
+        try harness.start()
+        XCTAssertNotNil(harness.waitForEvent("track", timeout: 60) { $0["title"] == "Song One" }, harness.stderr)
+        try station.setTitle(artist: "Artist B", title: "Song Two")
+        XCTAssertNotNil(harness.waitForEvent("track", timeout: 45) { $0["title"] == "Song Two" }, harness.stderr)
+        try await Task.sleep(nanoseconds: 3_000_000_000)  // Song Two gets some audio before it ends
+        try station.setTitle(artist: "Artist C", title: "Song Three")
+        XCTAssertNotNil(
+            harness.waitForEvent("org.oton.recording.finished", timeout: 45) { $0["path"]?.hasSuffix("Artist B - Song Two.aac") == true },
+            "\(harness.finishedEvents())\n\(harness.stdout)")
+        XCTAssertEqual(harness.stop(), 0, harness.stderr)
+        let files = harness.files()
+        let complete = try XCTUnwrap(
+            files.first { $0.hasSuffix("Artist B - Song Two.aac") && !$0.contains("/incomplete/") }, "Song Two is a complete file: \(files)")
+        let discovered = try Discovered.run(harness.out + "/" + complete)
+        XCTAssertTrue(discovered.ok, discovered.text)
+        XCTAssertTrue(discovered.text.contains("MPEG-4 AAC"), discovered.text)
+        XCTAssertGreaterThan(discovered.seconds, 2, discovered.text)
+    }
+
     private func assertTitlesFollow(_ station: HLSStation, url: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let run = try OtonRun(self, ["play", "--headless", url])
         XCTAssertTrue(
