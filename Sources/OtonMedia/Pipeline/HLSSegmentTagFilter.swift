@@ -84,8 +84,11 @@ package enum HLSSegmentTagFilter {
             return GST_PAD_PROBE_OK
         }
         guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0, let buffer = otgst_probe_buffer(info) else { return GST_PAD_PROBE_OK }
+        source.lock.lock()
+        let titles = source.events.isDone ? [] : source.events.read(buffer, context: source.context, notices: source.pipeline.notices)
+        source.lock.unlock()
+        SegmentEventTitles.send(titles, from: pad, context: source.context)  // not under the lock: a push may wait
         source.lock.lock(); defer { source.lock.unlock() }
-        if let pad, !source.events.isDone { source.events.read(buffer, pad: pad, context: source.context, notices: source.pipeline.notices) }
         if source.awaitingFirstBytes {
             source.awaitingFirstBytes = false
             reportPlaylistTitle(of: buffer, from: pad, source: source)

@@ -16,7 +16,8 @@ import OtonSupport
 /// skipped with one notice per pipeline (``Notices``); an ID3 tag libgsttag cannot read, or one with
 /// no title, is skipped silently: playback goes on either way.
 ///
-/// One instance per segment source, used on its streaming thread under ``HLSSegmentTagFilter``'s lock.
+/// One instance per segment source, read on its streaming thread under ``HLSSegmentTagFilter``'s lock; what it
+/// found is sent after that lock is let go (a push may wait for room downstream).
 package struct SegmentEventTitles {
     /// What a pipeline has said about skipped boxes already (one notice each per pipeline).
     final class Notices: @unchecked Sendable {
@@ -39,30 +40,26 @@ package struct SegmentEventTitles {
 
     var isDone: Bool { scanner.isDone }
 
-    /// Reads `buffer`'s bytes (from segment source pad `pad`); each new ID3 event goes on before them.
-    mutating func read(
-        _ buffer: UnsafeMutablePointer<GstBuffer>, pad: UnsafeMutablePointer<GstPad>, context: PipelineContext, notices: Notices
-    ) {
+    /// Reads `buffer`'s bytes: the tag lists of the new ID3 events they complete (the caller owns
+    /// them: ``send(_:from:context:)`` them, outside any lock).
+    mutating func read(_ buffer: UnsafeMutablePointer<GstBuffer>, context: PipelineContext, notices: Notices) -> [UnsafeMutablePointer<GstTagList>] {
         var map = GstMapInfo()
-        guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return }
+        guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return [] }
         let found = scanner.push(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
         gst_buffer_unmap(buffer, &map)
+        var titles: [UnsafeMutablePointer<GstTagList>] = []
         for item in found {
             switch item {
             case let .message(message):
-                guard message.carriesID3, isNew(message) else { continue }
-                guard let list = message.data.withUnsafeBytes({ otgst_tag_list_from_id3($0.baseAddress, gsize($0.count)) }) else { continue }
-                defer { otgst_tag_list_unref(list) }
+                guard message.carriesID3, isNew(message),
+                    let list = message.data.withUnsafeBytes({ otgst_tag_list_from_id3($0.baseAddress, gsize($0.count)) })
+                else { continue }
                 let tags = TagReader.read(list, encoding: context.titleEncoding)
-                guard tags.title != nil || tags.artist != nil else { continue }
-                context.markStreamTitle()
-                if let output = otgst_adaptive_demux_output(pad) {
-                    // This thread pushes the demuxer's output too: the event goes before the fragment's data.
-                    _ = otgst_push_tag_event(output, list)
-                    gst_object_unref(output)
-                } else {
-                    context.report(.tags(TagSet(title: tags.title, artist: tags.artist), monotonicNanoseconds: Clock.monotonicNanoseconds()))
+                guard tags.title != nil || tags.artist != nil else {
+                    otgst_tag_list_unref(list)
+                    continue
                 }
+                titles.append(list)
             case let .oversized(bytes):
                 guard notices.first("oversized") else { continue }
                 context.report(
@@ -74,6 +71,25 @@ package struct SegmentEventTitles {
                 guard notices.first("malformed") else { continue }
                 context.report(.notice(tr("a segment's event message (emsg) is cut short or malformed; it is skipped")))
             }
+        }
+        return titles
+    }
+
+    /// Sends each of `titles` (and releases it) from the demuxer output fed by segment source pad `pad`.
+    static func send(_ titles: [UnsafeMutablePointer<GstTagList>], from pad: UnsafeMutablePointer<GstPad>?, context: PipelineContext) {
+        guard !titles.isEmpty else { return }
+        context.markStreamTitle()
+        let output = pad.flatMap { otgst_adaptive_demux_output($0) }
+        defer { if let output { gst_object_unref(output) } }
+        for list in titles {
+            if let output {
+                // This thread pushes that pad's buffers too: the event goes just before the fragment's data.
+                _ = otgst_push_tag_event(output, list)
+            } else {
+                let tags = TagReader.read(list, encoding: context.titleEncoding)
+                context.report(.tags(TagSet(title: tags.title, artist: tags.artist), monotonicNanoseconds: Clock.monotonicNanoseconds()))
+            }
+            otgst_tag_list_unref(list)
         }
     }
 
