@@ -27,6 +27,16 @@ final class InBandTitleTests: XCTestCase {
         try assertTitlesFollow(station, url: station.url("/live.mpd"))
     }
 
+    /// On-demand DASH (a static MPD) with an EventStream event at 0: its title shows while it plays.
+    func testOnDemandDASHEventStreamTitleShows() throws {
+        let station = try HLSStation(self, shape: .dashOnDemand, options: ["--event-stream"])
+        let run = try OtonRun(self, ["play", "--headless", station.url("/live.mpd")])
+        XCTAssertTrue(
+            run.wait(timeout: 60) { run.stdout.contains("now playing: Artist A – Song One") }.met, "the event's title shows\n\(run.stdout)\n\(run.stderr)")
+        XCTAssertTrue(run.wait(timeout: 60) { !run.process.isRunning }.met, "the on-demand MPD plays to its end\n\(run.stderr)")
+        XCTAssertEqual(run.process.terminationStatus, 0, run.stderr)
+    }
+
     /// Every segment first carries an emsg cut short, one of 2 MB and one whose ID3 tag is garbage: each
     /// is skipped (the first two with one notice each for the whole run, not one per segment), the real
     /// title still shows, segments keep coming, and memory stays bounded.
