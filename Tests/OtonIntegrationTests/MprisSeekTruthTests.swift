@@ -96,18 +96,29 @@ final class MprisSeekTruthTests: XCTestCase {
         let bus = try await PrivateSessionBus.start()
         defer { bus.stop() }
         let station = try HLSStation(self)
+        try await assertNoSeeking(on: bus, url: station.url("/live.m3u8"), timeshift: "10m", instance: "hls-seek")
+    }
+
+    func testWithTimeshiftOffCanSeekIsFalseOnTheSameMP3() async throws {
+        let bus = try await PrivateSessionBus.start()
+        defer { bus.stop() }
+        let station = try await TimeshiftStation.start(self)
+        try await assertNoSeeking(on: bus, url: station.url, timeshift: "0", instance: "off-seek")
+    }
+
+    /// `oton play URL --timeshift T` plays, keeps no ring (status has no behind_live_ms, `ctl seek` refuses),
+    /// and MPRIS says so: CanSeek false, Position 0, Seek inert.
+    private func assertNoSeeking(on bus: PrivateSessionBus, url: String, timeshift: String, instance: String) async throws {
         let oton = try OtonProcess(
-            self, arguments: ["play", "Test FM", "--headless", "--timeshift", "10m"],
-            plugins: MprisDesktopTests.plugins(station: station.url("/live.m3u8")),
-            instance: "hls-seek", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+            self, arguments: ["play", "Test FM", "--headless", "--timeshift", timeshift],
+            plugins: MprisDesktopTests.plugins(station: url), instance: instance, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         _ = try oton.connect(timeout: 30)
-        try await pollUntilTrue(timeout: 60, "playing HLS: \(oton.directory.read("stderr.log"))") {
+        try await pollUntilTrue(timeout: 60, "playing: \(oton.directory.read("stderr.log"))") {
             try status(oton)["state"]?.stringValue == "playing" && property(bus, "PlaybackStatus") == "(<'Playing'>,)"
         }
-        XCTAssertNil(try status(oton)["behind_live_ms"], "the host keeps no ring for HLS")
-        let refused = try oton.ctl(["seek", "-5s"])
-        XCTAssertNotEqual(refused.status, 0, "oton ctl seek refuses too")
-        // With a ring, CanSeek turns true within a second of playing (the test above); here it stays false.
+        XCTAssertNil(try status(oton)["behind_live_ms"], "the host keeps no ring here")
+        XCTAssertNotEqual(try oton.ctl(["seek", "-5s"]).status, 0, "oton ctl seek refuses too")
+        // With a ring, CanSeek turns true within a second of playing (the first test); here it stays false.
         let until = Date().addingTimeInterval(5)
         while Date() < until {
             XCTAssertEqual(try property(bus, "CanSeek"), "(<false>,)")
