@@ -155,16 +155,22 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
     private func keepAwakeWhilePlaying() {
         guard let inhibitor else { return }
         guard model.status.keepsComputerAwake else { return inhibitor.release() }
-        guard let why = inhibitor.hold() else { return }
-        // Said once for the session: a desktop with neither service is a fact of that desktop.
-        if !toldNoInhibitor {
-            host.log(
-                OTON_LOG_INFO,
-                host.tr(
-                    "nothing keeps the computer from sleeping while playing ({reason}); set \"inhibit_sleep\": false in the now-playing plugin's config to stop trying",
-                    ["reason": why]))
+        switch inhibitor.hold() {
+        case nil:
+            break
+        case .noService?:
+            // Said once for the session, in words: a desktop with neither service is a fact of that desktop.
+            if !toldNoInhibitor {
+                host.log(
+                    OTON_LOG_INFO,
+                    host.tr(
+                        "neither the Inhibit portal nor a screensaver service runs on this desktop, so nothing keeps the computer from sleeping while oton plays; set \"inhibit_sleep\": false in the now-playing plugin's config to stop trying"
+                    ))
+            }
+            toldNoInhibitor = true
+        case let .failed(reason)?:
+            host.log(OTON_LOG_WARNING, host.tr("the computer may sleep while oton plays: keeping it awake failed ({reason})", ["reason": reason]))
         }
-        toldNoInhibitor = true
     }
 
     // MARK: MprisController (GLib thread)

@@ -24,15 +24,27 @@ final class SleepInhibitor {
     private let reason: String
     private(set) var held: Held?
     private var requests = 0
+    /// Both services failed in this stretch of playing: not asked again (on every buffering step) until
+    /// playing stops and starts again.
+    private var failed = false
 
     init(connection: OpaquePointer, reason: String) {
         self.connection = connection
         self.reason = reason
     }
 
-    /// Takes an inhibitor unless one is held; returns why none could be taken (both services failed).
-    func hold() -> String? {
-        guard held == nil else { return nil }
+    /// Why no inhibitor could be taken.
+    enum Failure: Equatable {
+        /// Neither service runs on this bus (a desktop without them, a server).
+        case noService
+        /// One answered with an error or not in time: its words.
+        case failed(String)
+    }
+
+    /// Takes an inhibitor unless one is held; returns why none could be taken (both services failed),
+    /// once per stretch of playing.
+    func hold() -> Failure? {
+        guard held == nil, !failed else { return nil }
         requests += 1
         let portal = call(
             Self.portalName, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Inhibit", "Inhibit",
@@ -53,18 +65,23 @@ final class SleepInhibitor {
             [Variants.string("Oton"), Variants.string(reason)])
         switch screenSaver {
         case let .success(reply):
-            guard let cookie = reply.number else { return "the screensaver's Inhibit answered no cookie" }
+            guard let cookie = reply.number else {
+                failed = true
+                return .failed("the screensaver's Inhibit answered no cookie")
+            }
             held = .screenSaver(cookie: cookie)
             return nil
         case let .failure(failure):
-            let portalWhy: String
-            if case let .failure(why) = portal { portalWhy = why.text } else { portalWhy = "no request handle" }
-            return "the Inhibit portal: \(portalWhy); the screensaver: \(failure.text)"
+            failed = true
+            guard case let .failure(portalFailure) = portal else { return .failed("the Inhibit portal answered no request handle") }
+            if portalFailure.absent && failure.absent { return .noService }
+            return .failed([portalFailure, failure].filter { !$0.absent }.map(\.text).joined(separator: "; "))
         }
     }
 
     /// Releases what is held (nothing when nothing is).
     func release() {
+        failed = false
         guard let held else { return }
         self.held = nil
         switch held {
@@ -76,7 +93,9 @@ final class SleepInhibitor {
     }
 
     struct CallFailure: Error {
-        let text: String
+        /// Nobody owns the name (and no .service file starts one).
+        var absent = false
+        var text: String
     }
 
     /// The first value of a reply, read before the reply is freed.
@@ -94,12 +113,25 @@ final class SleepInhibitor {
             let reply = g_dbus_connection_call_sync(
                 connection, name, path, interface, method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error)
         else {
-            return .failure(CallFailure(text: takeError(error)))
+            return .failure(Self.failure(error))
         }
         defer { g_variant_unref(reply) }
         guard g_variant_n_children(reply) > 0, let first = g_variant_get_child_value(reply, 0) else { return .success(Reply()) }
         defer { g_variant_unref(first) }
         let type = String(cString: g_variant_get_type_string(first))
         return .success(Reply(text: type == "s" || type == "o" ? Variants.text(first) : nil, number: type == "u" ? g_variant_get_uint32(first) : nil))
+    }
+
+    /// The error in words: the remote error's name stripped from its message.
+    private static func failure(_ error: UnsafeMutablePointer<GError>?) -> CallFailure {
+        guard let error else { return CallFailure(text: "unknown error") }
+        var absent = false
+        if let name = g_dbus_error_get_remote_error(error) {
+            let remote = String(cString: name)
+            g_free(name)
+            absent = remote == "org.freedesktop.DBus.Error.ServiceUnknown" || remote == "org.freedesktop.DBus.Error.NameHasNoOwner"
+            g_dbus_error_strip_remote_error(error)
+        }
+        return CallFailure(absent: absent, text: takeError(error))
     }
 }
