@@ -2,13 +2,15 @@ import CGtk
 import Foundation
 import OtonJSON
 import OtonSupport
+import PluginAPI
 
 /// `oton window`: an AdwApplication (one per session: a second start raises the first), a client
 /// of the player's bus through the control socket. GTK and every widget live on the main thread;
 /// the socket's reader hands its updates over through the default main context.
 @MainActor
 public final class WindowApplication {
-    public static let identifier = "org.oton.Oton"
+    /// The desktop file's id (OTON_DESKTOP_APP_ID): owned on the session bus, where MPRIS's Raise activates it.
+    public static let identifier = OTON_DESKTOP_APP_ID
     private let arguments: WindowArguments
     private let application: UnsafeMutablePointer<AdwApplication>
     var window: MainWindow?

@@ -88,6 +88,9 @@ final class PluginConfigTests: XCTestCase {
         XCTAssertFalse(config.notifications)
         XCTAssertEqual(config.notificationTimeoutMilliseconds, -1)
         XCTAssertEqual(config.skipPatterns, [])
+        XCTAssertTrue(config.inhibitSleep, "sleep is held off while playing unless the config says not")
+        XCTAssertFalse(try NowPlayingConfig.parse(#"{"inhibit_sleep": false}"#).inhibitSleep)
+        XCTAssertEqual(refusal { _ = try NowPlayingConfig.parse(#"{"inhibit_sleep": 1}"#) }, "config.inhibit_sleep must be true or false, not 1")
         XCTAssertEqual(try NowPlayingConfig.parse(#"{"notification_timeout_ms": 3600000}"#).notificationTimeoutMilliseconds, 3_600_000)
         XCTAssertEqual(
             refusal { _ = try NowPlayingConfig.parse(#"{"notification_timeout_ms": 1.5}"#) },
