@@ -10,6 +10,7 @@ import XCTest
 /// player follows. The "keeps playing" notification's actions drive it too.
 final class TrayPluginTests: XCTestCase {
     private static let watcher = TestPaths.root + "/Tests/Fixtures/tray/status_notifier_watcher.py"
+    private static let portal = TestPaths.root + "/Tests/Fixtures/tray/background_portal.py"
 
     private func config(_ directory: TemporaryDirectory, _ icecast: IcecastServer, keepPlaying: Bool) throws -> String {
         try directory.write(
@@ -102,14 +103,23 @@ final class TrayPluginTests: XCTestCase {
     }
 
     /// `background window-closed` (what the closing window sends) with keep_playing on: the notification
-    /// says so, with Open, Pause and Quit; Pause pauses the player. With it off: no notification, and the
-    /// reply says the player stops. Without a background portal on the bus the player goes on all the same.
+    /// says so, with Open, Pause and Quit; Pause pauses the player; the background portal (a peer written
+    /// for the test, Tests/Fixtures/tray/background_portal.py) is asked. With it off: no notification, and
+    /// the reply says the player stops.
     func testTheKeepsPlayingNotificationAndItsActions() async throws {
         let directory = try TemporaryDirectory(self)
         let bus = try await PrivateSessionBus.start()
         defer { bus.stop() }
         let notifications = try await NotificationServer.start(on: bus)
         defer { notifications.stop() }
+        let asked = directory.file("portal.jsonl")
+        FileManager.default.createFile(atPath: asked, contents: nil)
+        let portal = ManagedProcess(
+            name: "background_portal", executable: "/usr/bin/python3", arguments: [Self.portal, asked], environment: bus.environment,
+            stderr: FileHandle(forWritingAtPath: directory.file("portal.log")) ?? .standardError)
+        try portal.start()
+        defer { portal.stop() }
+        try await pollUntilTrue(timeout: 30, "the portal on the bus") { try bus.hasOwner("org.freedesktop.portal.Desktop") }
         let icecast = try await IcecastServer.start()
         defer { icecast.stop() }
         _ = try await icecast.startSource(mount: "/one.mp3", format: .mp3, initialTitle: "Artist A - Song One")
@@ -131,6 +141,12 @@ final class TrayPluginTests: XCTestCase {
         XCTAssertEqual(call.body, "One FM plays on; the window is closed.")
         XCTAssertEqual(call.actions, ["default", "Open", "open", "Open", "pause", "Pause", "quit", "Quit"])
         XCTAssertEqual(call.hints["desktop-entry"], "org.oton.Oton")
+        // The background portal was asked, with a reason and no autostart.
+        let request = try await pollUntil(timeout: 30, "RequestBackground at the portal; \(directory.read("portal.log"))") {
+            directory.read("portal.jsonl").split(separator: "\n").first.flatMap { try? JSONValue.parse(Data($0.utf8)) }
+        }
+        XCTAssertEqual(request["options"]?["reason"]?.stringValue, "Oton plays the radio with its window closed")
+        XCTAssertEqual(request["options"]?["autostart"]?.boolValue, false)
 
         // The server says Pause was clicked on it (ActionInvoked with its id): the player pauses.
         let id = try XCTUnwrap(notifications.lastID, "the server's id for the notification")
