@@ -150,14 +150,26 @@ final class TrayPluginTests: XCTestCase {
 
         // The server says Pause was clicked on it (ActionInvoked with its id): the player pauses.
         let id = try XCTUnwrap(notifications.lastID, "the server's id for the notification")
-        let emitted = try bus.run(
-            "/usr/bin/gdbus",
-            [
-                "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications", "--method",
-                "org.freedesktop.DBus.Mock.EmitSignal", "org.freedesktop.Notifications", "ActionInvoked", "us", "[<uint32 \(id)>, <'pause'>]",
-            ])
-        XCTAssertEqual(emitted.status, 0, emitted.stderr)
+        func click(_ action: String) throws {
+            let emitted = try bus.run(
+                "/usr/bin/gdbus",
+                [
+                    "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications", "--method",
+                    "org.freedesktop.DBus.Mock.EmitSignal", "org.freedesktop.Notifications", "ActionInvoked", "us", "[<uint32 \(id)>, <'\(action)'>]",
+                ])
+            XCTAssertEqual(emitted.status, 0, emitted.stderr)
+        }
+        try click("pause")
         try await pollUntilTrue(timeout: 60, "paused by the notification's action") { self.status(bus, instance)?["state"]?.stringValue == "paused" }
+        // Open starts `oton window` (the oton that plays, with the closing window's --instance): with no display
+        // here, the window says so in its one line, which lands in the player's log.
+        let environment = ProcessInfo.processInfo.environment
+        if environment["DISPLAY"] == nil, environment["WAYLAND_DISPLAY"] == nil {
+            try click("open")
+            try await pollUntilTrue(timeout: 60, "oton window started by Open") {
+                directory.read("oton.log").contains("run `oton window` in a desktop session")
+            }
+        }
 
         // Off (for this run): the closing window hears that the player stops, and nothing is notified.
         XCTAssertEqual(try background(["off"]), "a closing window stops the player it started")
@@ -167,6 +179,9 @@ final class TrayPluginTests: XCTestCase {
         let refused = try bus.run(TestPaths.oton, ["ctl", "--instance", instance, "background", "sideways"])
         XCTAssertNotEqual(refused.status, 0)
         XCTAssertTrue(refused.stderr.contains("background does not take \"sideways\""), refused.stderr)
+        // Quit, from the notification, ends the player.
         XCTAssertTrue(oton.isRunning)
+        try click("quit")
+        try await pollUntilTrue(timeout: 60, "oton quit from the notification") { !oton.isRunning }
     }
 }
