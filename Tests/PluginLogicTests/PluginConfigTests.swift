@@ -8,6 +8,7 @@ import OtonJSON
 import ShareLogic
 import SleepTimerLogic
 import SnapcastLogic
+import TrayLogic
 import WebRemoteLogic
 import XCTest
 
@@ -39,6 +40,7 @@ final class PluginConfigTests: XCTestCase {
             "org.oton.web-remote": { _ = try WebRemoteConfig.parse($0) },
             "org.oton.metrics": { _ = try MetricsConfig.parse($0) },
             "org.oton.snapcast": { _ = try SnapcastConfig.parse($0) },
+            "org.oton.tray": { _ = try TrayConfig.parse($0) },
         ]
         var checked: Set<String> = []
         for plugin in plugins {
