@@ -62,7 +62,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
                 }
                 window.start()
                 self.window = window
-                let name = try SessionBus.own(Self.busName, on: connection)
+                let name = try Self.ownBusName(on: connection)
                 ownedName = name
                 announced.append((OTON_FIELD_BUS_NAME, name))
                 host.log(OTON_LOG_INFO, "MPRIS on the session bus as \(name)")

@@ -1,4 +1,5 @@
 import CGio
+import OtonGLibThread
 import PluginAPI
 
 /// Keeps the computer from suspending while oton plays: the Inhibit portal
@@ -124,14 +125,7 @@ final class SleepInhibitor {
 
     /// The error in words: the remote error's name stripped from its message.
     private static func failure(_ error: UnsafeMutablePointer<GError>?) -> CallFailure {
-        guard let error else { return CallFailure(text: "unknown error") }
-        var absent = false
-        if let name = g_dbus_error_get_remote_error(error) {
-            let remote = String(cString: name)
-            g_free(name)
-            absent = remote == "org.freedesktop.DBus.Error.ServiceUnknown" || remote == "org.freedesktop.DBus.Error.NameHasNoOwner"
-            g_dbus_error_strip_remote_error(error)
-        }
-        return CallFailure(absent: absent, text: takeError(error))
+        let failure = BusFailure(taking: error)
+        return CallFailure(absent: failure.nobodyThere, text: failure.description)
     }
 }

@@ -1,5 +1,6 @@
 import CGio
 import FoundationEssentials
+import OtonGLibThread
 import TrayLogic
 
 /// What a player left playing by its closed window says: a desktop notification with Open, Pause
@@ -28,7 +29,7 @@ final class BackgroundNotice {
                 let notice = Unmanaged<BackgroundNotice>.fromOpaque(user).takeUnretainedValue()
                 let idValue = g_variant_get_child_value(parameters, 0), keyValue = g_variant_get_child_value(parameters, 1)
                 defer { g_variant_unref(idValue); g_variant_unref(keyValue) }
-                guard g_variant_is_of_type(idValue, oton_type_uint32()) != 0, let key = TrayBus.text(keyValue) else { return }
+                guard g_variant_is_of_type(idValue, oton_type_uint32()) != 0, let key = SessionBus.text(keyValue) else { return }
                 notice.invoked(id: g_variant_get_uint32(idValue), key: key)
             }, box, nil)
     }
@@ -50,20 +51,20 @@ final class BackgroundNotice {
     }
 
     /// Shows (or replaces) the notification; the reason when it was not shown.
-    func show(summary: String, body: String, labels: (open: String, pause: String, quit: String), timeout: Int32) -> TrayBus.Failure? {
-        let actions = TrayBus.strings(["default", labels.open, Self.openKey, labels.open, Self.pauseKey, labels.pause, Self.quitKey, labels.quit])
-        let hints = TrayBus.dictionary([
+    func show(summary: String, body: String, labels: (open: String, pause: String, quit: String), timeout: Int32) -> BusFailure? {
+        let actions = SessionBus.strings(["default", labels.open, Self.openKey, labels.open, Self.pauseKey, labels.pause, Self.quitKey, labels.quit])
+        let hints = SessionBus.dictionary([
             ("desktop-entry", g_variant_new_string("org.oton.Oton")), ("category", g_variant_new_string("x-oton.background")),
         ])
-        let parameters = TrayBus.tuple([
+        let parameters = SessionBus.tuple([
             g_variant_new_string("Oton"), g_variant_new_uint32(notificationID), g_variant_new_string("org.oton.Oton"),
             g_variant_new_string(summary), g_variant_new_string(body), actions, hints, g_variant_new_int32(timeout),
         ])
-        switch TrayBus.call(
+        switch SessionBus.call(
             connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications", "Notify", parameters)
         {
         case let .success(reply):
-            if let id = TrayBus.firstChild(reply), String(cString: g_variant_get_type_string(id)) == "u" { notificationID = g_variant_get_uint32(id) }
+            if let id = SessionBus.firstChild(reply), String(cString: g_variant_get_type_string(id)) == "u" { notificationID = g_variant_get_uint32(id) }
             g_variant_unref(reply)
             return nil
         case let .failure(failure):
@@ -73,12 +74,12 @@ final class BackgroundNotice {
 
     /// Asks the background portal to let this player run on without a window; the reason when there
     /// is none or it refused the call (the portal's own answer, a Response signal, is not waited for).
-    func requestBackground(reason: String) -> TrayBus.Failure? {
-        let options = TrayBus.dictionary([
+    func requestBackground(reason: String) -> BusFailure? {
+        let options = SessionBus.dictionary([
             ("handle_token", g_variant_new_string("oton\(getpid())")), ("reason", g_variant_new_string(reason)),
             ("autostart", g_variant_new_boolean(0)), ("dbus-activatable", g_variant_new_boolean(0)),
         ])
-        switch TrayBus.call(
+        switch SessionBus.call(
             connection, "org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Background",
             "RequestBackground", oton_variant_tuple2(g_variant_new_string(""), options))
         {

@@ -37,7 +37,7 @@ final class TrayInstance: TrayController, @unchecked Sendable {
     /// On the GLib thread. False leaves the plugin idle (no session bus).
     private func connect() -> Bool {
         do {
-            let connection = try TrayBus.connect(cancellable: cancellable)
+            let connection = try SessionBus.connect(cancellable: cancellable)
             self.connection = connection
             notice = BackgroundNotice(connection: connection) { [weak self] in self?.perform($0) }
             if let state = host.current(OTON_EVENT_STATE)?.state { _ = menu.setPlaying(Self.isPlaying(state.state)) }
@@ -53,12 +53,12 @@ final class TrayInstance: TrayController, @unchecked Sendable {
     }
 
     /// Exports the item and its menu, owns the item's name and registers with each watcher that appears.
-    private func showItem(on connection: OpaquePointer) throws(TrayBus.Failure) {
+    private func showItem(on connection: OpaquePointer) throws(BusFailure) {
         let objects = TrayObjects(connection: connection, controller: self)
         try objects.register()
         self.objects = objects
         let name = "org.kde.StatusNotifierItem-\(getpid())-1"
-        guard TrayBus.own(name, on: connection) else { throw TrayBus.Failure(description: "cannot own \(name)") }
+        guard SessionBus.own(name, on: connection) else { throw BusFailure("cannot own \(name)") }
         itemName = name
         let box = Unmanaged.passUnretained(self).toOpaque()
         watch = g_bus_watch_name_on_connection(
@@ -77,7 +77,7 @@ final class TrayInstance: TrayController, @unchecked Sendable {
 
     private func registerWithWatcher() {
         guard let connection, let itemName else { return }
-        let call = TrayBus.call(
+        let call = SessionBus.call(
             connection, "org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher", "org.kde.StatusNotifierWatcher",
             "RegisterStatusNotifierItem", oton_variant_tuple1(g_variant_new_string(itemName)))
         switch call {
@@ -153,7 +153,7 @@ final class TrayInstance: TrayController, @unchecked Sendable {
         var error: UnsafeMutablePointer<GError>?
         // Not reaped by us: GLib's spawn without DO_NOT_REAP_CHILD leaves no zombie behind.
         if g_spawn_async(nil, &copies, nil, G_SPAWN_DEFAULT, nil, nil, nil, &error) == 0 {
-            host.log(OTON_LOG_WARNING, host.tr("cannot open the window: {reason}", ["reason": TrayBus.failure(error).description]))
+            host.log(OTON_LOG_WARNING, host.tr("cannot open the window: {reason}", ["reason": BusFailure(taking: error).description]))
         }
     }
 

@@ -1,5 +1,6 @@
 import CGio
 import FoundationEssentials
+import OtonGLibThread
 import TrayLogic
 
 /// What the exported objects ask of their owner; on the plugin's GLib thread.
@@ -24,15 +25,15 @@ final class TrayObjects {
         self.controller = controller
     }
 
-    func register() throws(TrayBus.Failure) {
+    func register() throws(BusFailure) {
         var error: UnsafeMutablePointer<GError>?
-        guard let node = g_dbus_node_info_new_for_xml(TrayIntrospection.xml, &error) else { throw TrayBus.failure(error) }
+        guard let node = g_dbus_node_info_new_for_xml(TrayIntrospection.xml, &error) else { throw BusFailure(taking: error) }
         defer { g_dbus_node_info_unref(node) }
         let user = Unmanaged.passUnretained(self).toOpaque()
         for (path, name) in [(TrayIntrospection.itemPath, TrayIntrospection.itemInterface), (TrayIntrospection.menuPath, TrayIntrospection.menuInterface)] {
-            guard let info = g_dbus_node_info_lookup_interface(node, name) else { throw TrayBus.Failure(description: "no interface \(name)") }
+            guard let info = g_dbus_node_info_lookup_interface(node, name) else { throw BusFailure("no interface \(name)") }
             let id = g_dbus_connection_register_object(connection, path, info, &trayVTable, user, nil, &error)
-            guard id != 0 else { throw TrayBus.failure(error) }
+            guard id != 0 else { throw BusFailure(taking: error) }
             registrations.append(id)
         }
     }
@@ -45,10 +46,10 @@ final class TrayObjects {
     /// The menu changed: hosts read it again (LayoutUpdated of the root), and the tooltip.
     func menuChanged() {
         guard let controller else { return }
-        TrayBus.emit(
+        SessionBus.emit(
             connection, TrayIntrospection.menuPath, TrayIntrospection.menuInterface, "LayoutUpdated",
             oton_variant_tuple2(g_variant_new_uint32(controller.menu.revision), g_variant_new_int32(0)))
-        TrayBus.emit(connection, TrayIntrospection.itemPath, TrayIntrospection.itemInterface, "NewToolTip", nil)
+        SessionBus.emit(connection, TrayIntrospection.itemPath, TrayIntrospection.itemInterface, "NewToolTip", nil)
     }
 
     // MARK: the item
@@ -65,8 +66,8 @@ final class TrayObjects {
         case "Menu": return g_variant_new_object_path(TrayIntrospection.menuPath)
         case "ToolTip":
             let tip = controller.toolTip
-            return TrayBus.tuple([
-                g_variant_new_string("org.oton.Oton"), TrayBus.array(of: "(iiay)", []), g_variant_new_string(tip.title), g_variant_new_string(tip.text),
+            return SessionBus.tuple([
+                g_variant_new_string("org.oton.Oton"), SessionBus.array(of: "(iiay)", []), g_variant_new_string(tip.title), g_variant_new_string(tip.text),
             ])
         default: return nil
         }
@@ -91,7 +92,7 @@ final class TrayObjects {
         case "Version": return g_variant_new_uint32(3)
         case "TextDirection": return g_variant_new_string("ltr")
         case "Status": return g_variant_new_string("normal")
-        case "IconThemePath": return TrayBus.strings([])
+        case "IconThemePath": return SessionBus.strings([])
         default: return nil
         }
     }
@@ -112,11 +113,11 @@ final class TrayObjects {
                 ("toggle-state", g_variant_new_int32(on ? 1 : 0)),
             ]
         }
-        return TrayBus.dictionary(entries)
+        return SessionBus.dictionary(entries)
     }
 
     private static func layout(id: Int32, properties: OpaquePointer, children: [OpaquePointer?]) -> OpaquePointer {
-        TrayBus.tuple([g_variant_new_int32(id), properties, TrayBus.array(of: "v", children.map { g_variant_new_variant($0) })])
+        SessionBus.tuple([g_variant_new_int32(id), properties, SessionBus.array(of: "v", children.map { g_variant_new_variant($0) })])
     }
 
     fileprivate func menuMethod(_ method: String, parameters: OpaquePointer?, invocation: OpaquePointer?) {
@@ -130,7 +131,7 @@ final class TrayObjects {
             let parent = int(0)
             let tree: OpaquePointer
             if parent == 0 {
-                let root = TrayBus.dictionary([("children-display", g_variant_new_string("submenu"))])
+                let root = SessionBus.dictionary([("children-display", g_variant_new_string("submenu"))])
                 tree = Self.layout(id: 0, properties: root, children: items.map { Self.layout(id: $0.id, properties: Self.properties($0), children: []) })
             } else if let item = items.first(where: { $0.id == parent }) {
                 tree = Self.layout(id: item.id, properties: Self.properties(item), children: [])
@@ -141,11 +142,11 @@ final class TrayObjects {
         case "GetGroupProperties":
             let wanted = Set(ints(child(parameters, 0)))
             let found = items.filter { wanted.isEmpty || wanted.contains($0.id) }
-                .map { TrayBus.tuple([g_variant_new_int32($0.id), Self.properties($0)]) }
-            g_dbus_method_invocation_return_value(invocation, oton_variant_tuple1(TrayBus.array(of: "(ia{sv})", found)))
+                .map { SessionBus.tuple([g_variant_new_int32($0.id), Self.properties($0)]) }
+            g_dbus_method_invocation_return_value(invocation, oton_variant_tuple1(SessionBus.array(of: "(ia{sv})", found)))
         case "GetProperty":
             let id = int(0)
-            guard let item = items.first(where: { $0.id == id }), let name = TrayBus.text(child(parameters, 1)),
+            guard let item = items.first(where: { $0.id == id }), let name = SessionBus.text(child(parameters, 1)),
                 let value = Self.value(of: name, in: Self.properties(item))
             else { return Self.invalid(invocation, "no such menu item or property") }
             g_dbus_method_invocation_return_value(invocation, oton_variant_tuple1(g_variant_new_variant(value)))
@@ -154,7 +155,7 @@ final class TrayObjects {
             guard controller.menu.action(for: id) != nil || items.contains(where: { $0.id == id }) else {
                 return Self.invalid(invocation, "no menu item \(id)")
             }
-            if TrayBus.text(child(parameters, 1)) == "clicked", let action = controller.menu.action(for: id) { controller.perform(action) }
+            if SessionBus.text(child(parameters, 1)) == "clicked", let action = controller.menu.action(for: id) { controller.perform(action) }
             g_dbus_method_invocation_return_value(invocation, nil)
         case "EventGroup":
             var errors: [OpaquePointer?] = []
@@ -164,18 +165,18 @@ final class TrayObjects {
                 defer { g_variant_unref(event) }
                 let id = child(event, 0).map { g_variant_get_int32($0) } ?? -1
                 if let action = controller.menu.action(for: id) {
-                    if TrayBus.text(child(event, 1)) == "clicked" { controller.perform(action) }
+                    if SessionBus.text(child(event, 1)) == "clicked" { controller.perform(action) }
                 } else {
                     errors.append(g_variant_new_int32(id))
                 }
             }
-            g_dbus_method_invocation_return_value(invocation, oton_variant_tuple1(TrayBus.array(of: "i", errors)))
+            g_dbus_method_invocation_return_value(invocation, oton_variant_tuple1(SessionBus.array(of: "i", errors)))
         case "AboutToShow":
             g_dbus_method_invocation_return_value(invocation, oton_variant_tuple1(g_variant_new_boolean(0)))
         case "AboutToShowGroup":
             let known = Set(items.map(\.id) + [0])
             let errors = ints(child(parameters, 0)).filter { !known.contains($0) }.map { g_variant_new_int32($0) }
-            g_dbus_method_invocation_return_value(invocation, oton_variant_tuple2(TrayBus.array(of: "i", []), TrayBus.array(of: "i", errors)))
+            g_dbus_method_invocation_return_value(invocation, oton_variant_tuple2(SessionBus.array(of: "i", []), SessionBus.array(of: "i", errors)))
         default:
             g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
         }
