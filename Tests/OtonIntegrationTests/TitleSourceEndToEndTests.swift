@@ -148,4 +148,33 @@ final class TitleSourceEndToEndTests: XCTestCase {
         XCTAssertEqual(Set(titled.map { $0.field("title_source") ?? "none" }), ["stream"], "\(titled.map { $0.fields })")
         XCTAssertFalse(harness.trackEvents.contains { $0.field("title") == "Website Song" }, "the website's title never shows")
     }
+
+    /// The archive's ledger (`NAME.jsonl` beside each segment) lists a titleless station's website titles, marked so.
+    func testTheArchiveLedgerMarksAWebsiteTitle() async throws {
+        let icecast = try await IcecastServer.start()
+        defer { icecast.stop() }
+        _ = try await icecast.startSource(mount: "/quiet.mp3", format: .mp3, initialTitle: "")
+        let http = try LocalHTTPServer.start(routes: ["/stations/quiet/status": Self.status("Artist S - Song S")])
+        defer { http.stop() }
+        let recorder = try RecordHarness(
+            self, url: "Quiet FM", extra: ["--archive", "10s"],
+            config: """
+                {"stations": [{"name": "Quiet FM", "url": "\(icecast.url(mount: "/quiet.mp3").absoluteString)",
+                               "status_url": "\(http.url("/stations/quiet/status").absoluteString)"}], "plugins": []}
+                """)
+        try recorder.start()
+        defer { recorder.stop() }
+        let line = try await pollUntil(timeout: 60, interval: 0.2, "a ledger title line for Song S") { () -> String? in
+            for file in recorder.files() where file.hasSuffix(".jsonl") && !file.hasPrefix("index") {
+                let text = (try? String(contentsOfFile: recorder.out + "/" + file, encoding: .utf8)) ?? ""
+                if let line = text.split(separator: "\n").first(where: { $0.contains(#""type":"title""#) && $0.contains("Song S") }) {
+                    return String(line)
+                }
+            }
+            return nil
+        }
+        let fields = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual(fields["title_source"] as? String, "station-api", line)
+        XCTAssertEqual(fields["artist"] as? String, "Artist S", line)
+    }
 }
