@@ -42,7 +42,8 @@ struct HistoryCommand: ParsableCommand {
                 ("STARTED", tr("STARTED")), ("HEARD", tr("HEARD")), ("STATION", tr("STATION")), ("ARTIST", tr("ARTIST")),
                 ("TITLE", tr("TITLE")), ("PLAYS", tr("PLAYS")), ("HOURS", tr("HOURS")), ("TRACKS", tr("TRACKS")),
                 ("No tracks in the history match.", tr("No tracks in the history match.")), ("[jingle]", tr("[jingle]")),
-                ("[skipped]", tr("[skipped]")), ("Top artists", tr("Top artists")), ("Top tracks", tr("Top tracks")),
+                ("[skipped]", tr("[skipped]")), ("[station's website]", tr("[station's website]")), ("[recognised]", tr("[recognised]")),
+                ("Top artists", tr("Top artists")), ("Top tracks", tr("Top tracks")),
                 ("Hours listened per station", tr("Hours listened per station")), ("(none)", tr("(none)")),
             ]
         }

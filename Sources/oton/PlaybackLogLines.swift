@@ -58,7 +58,7 @@ enum TrackText {
     /// "Artist – Title · Station"
     static func line(_ track: TrackInfo) -> String {
         var parts: [String] = []
-        let song = [track.artist, track.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ")
+        let song = SongText.line(artist: track.artist, title: track.title, source: track.titleSource?.wireName)
         if !song.isEmpty { parts.append(song) }
         if let station = track.station { parts.append(station) }
         return parts.isEmpty ? "(no title)" : parts.joined(separator: " · ")

@@ -164,7 +164,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             ]
         }
         let reason = reconnect?.reason ?? problem ?? ""
-        let song = track.map { [$0.artist, $0.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ") } ?? ""
+        let song = track.map { SongText.line(artist: $0.artist, title: $0.title, source: $0.titleSource?.wireName) } ?? ""
         var tail = [
             TimeText.minutesSeconds(elapsed), tr("vol {volume}", ["volume": VolumeArgument.text(percent: VolumeArgument.percent(of: volume), in: .current)]),
         ]

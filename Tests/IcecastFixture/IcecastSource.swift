@@ -98,7 +98,8 @@ public final class IcecastSource: @unchecked Sendable {
                 throw FixtureError("gst-launch for \(self.mount) exited (\(process.terminationStatus ?? -1)). \(describe())")
             }
             guard let status = try? await server.status(), let m = status.mount(mount) else { return false }
-            if title.isEmpty { return m.title == nil }
+            // shout2send may announce "Unknown - Unknown" for an MP3 source without a title: a placeholder, still no title.
+            if title.isEmpty { return m.title == nil || (format.isMP3 && m.title == "Unknown - Unknown") }
             if m.title == expected { return true }
             // shout2send announces "Unknown - <title>" when the title has no
             // artist part; correct that through the admin interface.

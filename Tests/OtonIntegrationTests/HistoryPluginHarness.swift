@@ -52,9 +52,13 @@ final class HistoryPluginHarness {
                 monotonicNanoseconds: mono, wallMicroseconds: wall))
     }
 
-    func track(_ sequence: UInt64, artist: String?, title: String?, station: String = "Test FM", stream: String = "http://127.0.0.1:1/live.mp3") {
+    func track(
+        _ sequence: UInt64, artist: String?, title: String?, station: String = "Test FM", stream: String = "http://127.0.0.1:1/live.mp3",
+        titleSource: TitleSource? = .stream
+    ) {
         let raw = [artist, title].compactMap { $0 }.joined(separator: " - ")
-        let info = TrackInfo(title: title, artist: artist, rawTitle: raw, station: station, streamURL: URL(string: stream))
+        let info = TrackInfo(
+            title: title, artist: artist, rawTitle: raw, station: station, streamURL: URL(string: stream), titleSource: titleSource)
         bus.publish(
             BusEvent(
                 kind: OTON_EVENT_TRACK, name: "track", payload: .track(info, sequence: sequence),

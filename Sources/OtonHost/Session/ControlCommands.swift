@@ -171,7 +171,7 @@ package struct ControlCommands: ControlHandler {
         if let engine = player.snapshot.engine { data["engine"] = .string(engine.rawValue) }
         for key in [
             OTON_FIELD_TITLE, OTON_FIELD_ARTIST, OTON_FIELD_RAW_TITLE, OTON_FIELD_GENRE, OTON_FIELD_CODEC, OTON_FIELD_BITRATE,
-            OTON_FIELD_ARTWORK_URL,
+            OTON_FIELD_ARTWORK_URL, OTON_FIELD_TITLE_SOURCE,
         ] { data[key] = track[key].map(JSONValue.string) }
         // The artwork plugin's last picture, so a client that attaches mid-track (the window) shows it at once.
         if let kind = bus.registry.kind(for: OTON_EVENT_NAME_ARTWORK_READY), let artwork = bus.current(kind)?.event {
@@ -183,7 +183,8 @@ package struct ControlCommands: ControlHandler {
                 "suggestion": .string(state[OTON_FIELD_ERROR_SUGGESTION] ?? ""),
             ]
         }
-        let song = [track[OTON_FIELD_ARTIST], track[OTON_FIELD_TITLE]].compactMap { $0 }.joined(separator: " – ")
+        // A title the stream did not send says where it came from (SongText).
+        let song = SongText.line(artist: track[OTON_FIELD_ARTIST], title: track[OTON_FIELD_TITLE], source: track[OTON_FIELD_TITLE_SOURCE])
         // The text is for a person, in their language (the data above is the API, in English).
         var text = "\(tr(state[OTON_FIELD_STATE] ?? "idle")) · \(player.station.name)"
         if !song.isEmpty { text += " · " + song }

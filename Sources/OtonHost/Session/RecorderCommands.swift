@@ -104,10 +104,11 @@ package struct RecorderCommands: ControlHandler {
             let drops = session.plugins.reports.compactMap { session.plugins.dropCounts(of: $0.id) }
             entry["dropped_events"] = .int(Int(clamping: drops.reduce(0) { $0 + $1.events }))
             entry["dropped_bytes"] = .int(Int(clamping: drops.reduce(0) { $0 + $1.mediaBytes }))
-            for key in [OTON_FIELD_TITLE, OTON_FIELD_ARTIST] { entry[key] = field(track, key).map(JSONValue.string) }
+            for key in [OTON_FIELD_TITLE, OTON_FIELD_ARTIST, OTON_FIELD_TITLE_SOURCE] { entry[key] = field(track, key).map(JSONValue.string) }
             if let problem = field(state, OTON_FIELD_ERROR_MESSAGE) ?? observer.lastProblem { entry["last_error"] = .string(problem) }
             list.append(.object(entry))
-            let song = [field(track, OTON_FIELD_ARTIST), field(track, OTON_FIELD_TITLE)].compactMap { $0 }.joined(separator: " – ")
+            let song = SongText.line(
+                artist: field(track, OTON_FIELD_ARTIST), title: field(track, OTON_FIELD_TITLE), source: field(track, OTON_FIELD_TITLE_SOURCE))
             // What the docs promise of the text: state, song, bytes, files, reconnects, the last error, the engine.
             func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
             let reconnects = Int(clamping: snapshot.connections > 0 ? snapshot.connections - 1 : 0)

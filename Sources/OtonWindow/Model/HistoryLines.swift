@@ -1,5 +1,6 @@
 import Foundation
 import OtonJSON
+import OtonSupport
 
 /// The window's history lines, "14:05  Artist – Title · Station", from the tracks it hears itself
 /// and from the history plugin's `history --format json` (every day it kept). Pure: no GTK, no socket.
@@ -7,9 +8,10 @@ public enum HistoryLines {
     /// The most lines asked of the plugin (and kept) at once.
     public static let limit = 500
 
-    /// One line: `clock` ("14:05", or "2026-11-27 14:05" for another day), the song, the station.
-    public static func line(clock: String, artist: String, title: String, station: String) -> String {
-        let song = [artist, title].filter { !$0.isEmpty }.joined(separator: " – ")
+    /// One line: `clock` ("14:05", or "2026-11-27 14:05" for another day), the song (with where its
+    /// title came from when not the stream, see ``SongText``), the station.
+    public static func line(clock: String, artist: String, title: String, station: String, source: String? = nil) -> String {
+        let song = SongText.line(artist: artist, title: title, source: source)
         return clock + "  " + song + (station.isEmpty ? "" : " · " + station)
     }
 
@@ -26,7 +28,9 @@ public enum HistoryLines {
             let artist = row["artist"]?.stringValue ?? ""
             guard !title.isEmpty || !artist.isEmpty else { return nil }
             let clock = TimeText.local(started, calendar.isDate(started, inSameDayAs: now) ? "HH:mm" : "yyyy-MM-dd HH:mm", timeZone: timeZone)
-            return line(clock: clock, artist: artist, title: title, station: row["station"]?.stringValue ?? "")
+            return line(
+                clock: clock, artist: artist, title: title, station: row["station"]?.stringValue ?? "",
+                source: row["title_source"]?.stringValue)
         }
     }
 

@@ -21,6 +21,8 @@ public struct NowPlaying: Equatable, Sendable {
     public var station = ""
     public var artist = ""
     public var title = ""
+    /// Where the title came from (the track's `title_source`): nil or "stream" for the stream's own.
+    public var titleSource: String?
     public var trackSequence: String?
     public var volumePercent = 100
     /// The artwork plugin's picture (a file it caches); nil: the built-in one.
@@ -100,6 +102,7 @@ public struct NowPlaying: Equatable, Sendable {
         if let value = data["station"]?.stringValue { station = value }
         artist = data["artist"]?.stringValue ?? ""
         title = data["title"]?.stringValue ?? ""
+        titleSource = data[OTON_FIELD_TITLE_SOURCE]?.stringValue
         if let volume = data["volume"]?.int64Value { volumePercent = Int(min(max(volume, 0), 150)) }
         if case let .object(artwork)? = data["artwork"] { applyArtwork(artwork.compactMapValues(\.text)) }
         if let error = data["error"] {
@@ -176,7 +179,7 @@ public struct NowPlaying: Equatable, Sendable {
 
     /// Puts the current track at the top of the history (its wall time as the listener's HH:MM).
     private mutating func remember(clock: String) {
-        history.insert(HistoryLines.line(clock: clock, artist: artist, title: title, station: station), at: 0)
+        history.insert(HistoryLines.line(clock: clock, artist: artist, title: title, station: station, source: titleSource), at: 0)
         if history.count > HistoryLines.limit { history.removeLast(history.count - HistoryLines.limit) }
     }
 
@@ -188,8 +191,16 @@ public struct NowPlaying: Equatable, Sendable {
         let before = (title, artist)
         title = fields[OTON_FIELD_TITLE] ?? (ended ? "" : title)
         artist = fields[OTON_FIELD_ARTIST] ?? (ended ? "" : artist)
+        titleSource = fields[OTON_FIELD_TITLE] == nil ? (ended ? nil : titleSource) : fields[OTON_FIELD_TITLE_SOURCE]
         if !title.isEmpty, ended || before != (title, artist) { remember(clock: clock) }
     }
+
+    /// The title as shown: "probably Title" when it was recognised from the audio.
+    public var shownTitle: String { SongText.title(title, source: titleSource) }
+
+    /// Where a title the stream did not send came from ("from the station's website", "recognised"),
+    /// shown under the artist; nil for the stream's own title or without one.
+    public var titleSourceText: String? { title.isEmpty ? nil : SongText.note(source: titleSource) }
 
     /// Whether the main button pauses (true) or plays.
     public var isPlaying: Bool {

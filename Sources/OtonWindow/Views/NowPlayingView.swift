@@ -10,6 +10,8 @@ final class NowPlayingView {
     private let station: Widget
     private let title: Widget
     private let artist: Widget
+    /// Where a title the stream did not send came from; hidden for the stream's own.
+    private let titleSource: Widget
     private let state: Widget
     private let problem: Widget
     private let sleep: Widget
@@ -26,12 +28,14 @@ final class NowPlayingView {
         station = Widgets.label(description: tr("Station"), cssClasses: ["dim-label", "heading"])
         title = Widgets.label(description: tr("Title"), cssClasses: ["title-2"])
         artist = Widgets.label(description: tr("Artist"), cssClasses: ["title-4"])
+        titleSource = Widgets.label(description: tr("Where the title came from"), cssClasses: ["caption", "dim-label"])
+        gtk_widget_set_visible(titleSource, 0)
         state = Widgets.label(description: tr("State"), cssClasses: ["caption-heading"])
         problem = Widgets.label(description: tr("Error"), cssClasses: ["error"], wraps: true)
         gtk_widget_set_visible(problem, 0)
         sleep = Widgets.label(description: tr("Sleep timer"), cssClasses: ["caption", "dim-label"])
         gtk_widget_set_visible(sleep, 0)
-        let text = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [station, title, artist, state, sleep, problem])
+        let text = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [station, title, artist, titleSource, state, sleep, problem])
         gtk_widget_set_hexpand(text, 1)
         gtk_widget_set_valign(text, GTK_ALIGN_CENTER)
         root = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 18, [artwork, text])
@@ -40,8 +44,11 @@ final class NowPlayingView {
 
     func show(_ playing: NowPlaying, now: Double) {
         Widgets.setText(station, playing.station)
-        Widgets.setText(title, playing.title)
+        Widgets.setText(title, playing.shownTitle)
         Widgets.setText(artist, playing.artist)
+        let source = playing.titleSourceText
+        Widgets.setText(titleSource, source ?? "")
+        gtk_widget_set_visible(titleSource, source == nil ? 0 : 1)
         showState(playing, now: now)
         let problemText = playing.problemText
         Widgets.setText(problem, problemText ?? "", limit: 4000)

@@ -3,7 +3,8 @@ import OtonJSON
 /// The gap ledger beside each archive segment (`NAME.jsonl` beside `NAME.mp3`): one JSON object
 /// per line, written as things happen, so what a crash leaves is readable up to its last line.
 /// - `{"type":"segment", …}` when the segment begins: its file, start, the boundary it runs to, codec;
-/// - `{"type":"title", …}` for the title in effect at the start and each title heard, with its offset;
+/// - `{"type":"title", …}` for the title in effect at the start and each title heard, with its offset and
+///   `title_source` (stream, station-api, provider:<rule>, recognised: where the title came from);
 /// - `{"type":"gap", …}` for every gap: when, seconds missing, why (reconnect, source-down, stall, lost-data);
 /// - `{"type":"end", …}` when it ends: start, end, seconds, bytes, frames, codec, bitrate, status
 ///   (`complete`: it reached its boundary; `ended-early` with `why`; `interrupted`: the recorder was
@@ -33,6 +34,7 @@ public enum ArchiveLedger {
         fields.merge(timeFields("at", wall)) { $1 }
         if let title = metadata.title { fields["title"] = .string(title) }
         if let artist = metadata.artist { fields["artist"] = .string(artist) }
+        if let source = metadata.titleSource { fields["title_source"] = .string(source) }
         return JSONValue.object(fields).jsonText
     }
 

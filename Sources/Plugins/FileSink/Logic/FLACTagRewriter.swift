@@ -56,6 +56,7 @@ public struct FLACTagRewriter {
         comments.set("ARTIST", tags.artist)
         comments.set("ALBUM", tags.album)
         comments.set("COMMENT", tags.comment)
+        comments.set(TrackTags.titleSourceKey, tags.titleSource)
         var kept = blocks.filter { $0[0] & 0x7F != 4 }
         let block = comments.packet
         guard block.count - 4 < 1 << 24 else { return pending }

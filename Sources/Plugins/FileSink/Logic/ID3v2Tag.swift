@@ -17,6 +17,18 @@ public struct ID3v2Tag: Equatable, Sendable {
     public var album: String?
     public var comment: String?
     public var picture: Picture?
+    /// TXXX frames (user-defined text: a description, then the value), in order.
+    public var userTexts: [UserText] = []
+
+    public struct UserText: Equatable, Sendable {
+        public var description: String
+        public var value: String
+
+        public init(_ description: String, _ value: String) {
+            self.description = description
+            self.value = value
+        }
+    }
 
     public init(title: String? = nil, artist: String? = nil, album: String? = nil, comment: String? = nil, picture: Picture? = nil) {
         self.title = title
@@ -37,6 +49,10 @@ public struct ID3v2Tag: Equatable, Sendable {
         if let comment {
             // encoding, language, empty short description (terminated), text
             frames += Self.frame("COMM", [3] + Array("eng".utf8) + [0] + Array(comment.utf8))
+        }
+        for text in userTexts {
+            // encoding, description (terminated), value (id3v2.4.0-frames §4.2.6)
+            frames += Self.frame("TXXX", [3] + Array(text.description.utf8) + [0] + Array(text.value.utf8))
         }
         if let picture, frames.count + picture.data.count + 64 < Self.maxSize {
             // encoding, MIME type (Latin-1, terminated), picture type 3 = front cover, empty description, data

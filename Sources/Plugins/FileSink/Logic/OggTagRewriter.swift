@@ -181,6 +181,7 @@ public struct OggTagRewriter {
             comments.set("ARTIST", tags.artist)
             comments.set("ALBUM", tags.album)
             comments.set("COMMENT", tags.comment)
+            comments.set(TrackTags.titleSourceKey, tags.titleSource)
         }
         if let keepNanoseconds {
             let rate = OggPageFramer.sampleRate(Array(first[firstPage.headerLength...]))

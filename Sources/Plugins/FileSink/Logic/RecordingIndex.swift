@@ -31,6 +31,8 @@ public struct RecordingIndex: Equatable, Sendable {
         public var title: String?
         public var artist: String?
         public var station: String?
+        /// Where the title came from (stream, station-api, provider:<rule>, recognised).
+        public var titleSource: String?
         /// The stream recorded (several stations may share one folder and index).
         public var streamURL: String?
         public var sequence: UInt64?
@@ -177,6 +179,7 @@ extension RecordingIndex.Track {
         if let artist { members["artist"] = .string(artist) }
         if let station { members["station"] = .string(station) }
         if let streamURL { members["stream_url"] = .string(streamURL) }
+        if let titleSource { members["title_source"] = .string(titleSource) }
         if let sequence { members["sequence"] = .number(JSONNumber(sequence)) }
         return .object(members)
     }
@@ -194,5 +197,6 @@ extension RecordingIndex.Track {
             station: text("station"), streamURL: text("stream_url"), sequence: json["sequence"]?.uint64Value,
             connection: connection, started: started, sessionSeconds: sessionSeconds, streamOffset: streamOffset,
             bytes: json["bytes"]?.uint64Value ?? 0, seconds: json["seconds"]?.numberValue ?? 0)
+        titleSource = text("title_source")
     }
 }

@@ -126,7 +126,8 @@ final class FileSinkInstance: @unchecked Sendable {
         case let .started(path, metadata):
             host.publish(
                 OTON_EVENT_NAME_RECORDING_STARTED,
-                [(OTON_FIELD_PATH, path), (OTON_FIELD_TITLE, metadata?.title ?? ""), (OTON_FIELD_ARTIST, metadata?.artist ?? "")])
+                [(OTON_FIELD_PATH, path), (OTON_FIELD_TITLE, metadata?.title ?? ""), (OTON_FIELD_ARTIST, metadata?.artist ?? "")]
+                    + (metadata?.titleSource.map { [(OTON_FIELD_TITLE_SOURCE, $0)] } ?? []))
         case let .finished(path, name, seconds, bytes, complete, status, reason, reasonCode, sequence):
             host.publish(
                 OTON_EVENT_NAME_RECORDING_DONE,

@@ -249,6 +249,7 @@ final class Recorder {
         entry.station = metadata?.station ?? settings.station
         entry.streamURL = metadata?.streamURL ?? settings.streamURL
         entry.sequence = metadata?.sequence
+        entry.titleSource = metadata?.titleSource
     }
 
     /// Opens the .part file and writes what was buffered. False when recording had to stop.

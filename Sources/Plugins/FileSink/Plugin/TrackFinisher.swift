@@ -138,12 +138,13 @@ struct TrackFinisher {
         let metadata = track.segment.metadata
         return TrackTags(
             title: metadata?.title, artist: metadata?.artist, album: metadata?.station ?? settings.station,
-            comment: metadata?.streamURL ?? settings.streamURL)
+            comment: metadata?.streamURL ?? settings.streamURL, titleSource: metadata?.titleSource)
     }
 
     private func id3(_ track: Track) -> ID3v2Tag {
         let tags = tags(track)
         var tag = ID3v2Tag(title: tags.title, artist: tags.artist, album: tags.album, comment: tags.comment)
+        if let source = tags.titleSource { tag.userTexts.append(.init(TrackTags.titleSourceKey, source)) }
         if let path = track.artworkPath, let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             let size = attributes[.size] as? NSNumber, size.intValue <= 4 << 20,
             let data = FileManager.default.contents(atPath: path)

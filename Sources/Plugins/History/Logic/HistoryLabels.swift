@@ -5,7 +5,7 @@ public struct HistoryLabels: Equatable, Sendable {
     /// Every word a table uses, in English (the keys).
     public static let english = [
         "STARTED", "HEARD", "STATION", "ARTIST", "TITLE", "PLAYS", "HOURS", "TRACKS", "No tracks in the history match.",
-        "[jingle]", "[skipped]", "Top artists", "Top tracks", "Hours listened per station", "(none)",
+        "[jingle]", "[skipped]", "[station's website]", "[recognised]", "Top artists", "Top tracks", "Hours listened per station", "(none)",
     ]
 
     public var translations: [String: String]

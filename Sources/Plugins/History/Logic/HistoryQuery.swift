@@ -16,10 +16,14 @@ public struct PlayRow: Equatable, Sendable {
     public var isJingle: Bool
     /// Heard for less than the history's threshold (a restart, a quick switch): kept, but not a play.
     public var isSkipped = false
+    /// Where the title came from (stream, station-api, provider:<rule>, recognised); nil for rows an
+    /// oton before title sources wrote.
+    public var titleSource: String?
 
     public init(
         id: Int64, station: String?, artist: String?, title: String?, rawTitle: String?, startedAt: Int64,
-        endedAt: Int64?, secondsListened: Double?, artworkPath: String?, isJingle: Bool, isSkipped: Bool = false
+        endedAt: Int64?, secondsListened: Double?, artworkPath: String?, isJingle: Bool, isSkipped: Bool = false,
+        titleSource: String? = nil
     ) {
         self.id = id
         self.station = station
@@ -32,6 +36,7 @@ public struct PlayRow: Equatable, Sendable {
         self.artworkPath = artworkPath
         self.isJingle = isJingle
         self.isSkipped = isSkipped
+        self.titleSource = titleSource
     }
 }
 

@@ -35,7 +35,7 @@ public struct HistoryRowWriter {
                 ("id", String(row.id)), ("jingle", row.isJingle ? "true" : "false"), ("raw_title", text(row.rawTitle)),
                 ("seconds_listened", row.secondsListened.flatMap { JSONNumber(($0 * 10).rounded() / 10)?.literal } ?? "null"),
                 ("skipped", row.isSkipped ? "true" : "false"), ("started_at", JSONText.quoted(iso(row.startedAt))),
-                ("station", text(row.station)), ("title", text(row.title)),
+                ("station", text(row.station)), ("title", text(row.title)), ("title_source", text(row.titleSource)),
             ]
             return (rows == 0 ? "[\n" : ",\n") + "  {\n" + members.map { "    \"\($0.0)\" : \($0.1)" }.joined(separator: ",\n") + "\n  }"
         case .csv:
@@ -43,7 +43,7 @@ public struct HistoryRowWriter {
                 String(row.id), iso(row.startedAt), row.endedAt.map(iso) ?? "",
                 row.secondsListened.map { String(format: "%.1f", $0) } ?? "", row.station ?? "",
                 row.artist ?? "", row.title ?? "", row.rawTitle ?? "", row.isJingle ? "1" : "0",
-                row.artworkPath ?? "", row.isSkipped ? "1" : "0",
+                row.artworkPath ?? "", row.isSkipped ? "1" : "0", row.titleSource ?? "",
             ].map(HistoryFormatter.csvField).joined(separator: ",")
             return (rows == 0 ? Self.csvHeader + "\n" : "") + line + "\n"
         case .table:
@@ -51,7 +51,8 @@ public struct HistoryRowWriter {
                 TimeText.local(Date(timeIntervalSince1970: Double(row.startedAt) / 1e6), "yyyy-MM-dd HH:mm", timeZone: timeZone),
                 row.secondsListened.map(HistoryFormatter.duration) ?? (row.endedAt == nil ? "…" : ""),
                 row.station ?? "", row.artist ?? "",
-                (row.title ?? row.rawTitle ?? "") + (row.isJingle ? " " + labels("[jingle]") : "") + (row.isSkipped ? " " + labels("[skipped]") : ""),
+                (row.title ?? row.rawTitle ?? "") + sourceMark(row.titleSource) + (row.isJingle ? " " + labels("[jingle]") : "")
+                    + (row.isSkipped ? " " + labels("[skipped]") : ""),
             ]
             .map(HistoryFormatter.clean)
             if let widths { return HistoryFormatter.tableLine(cells, widths: widths) }
@@ -74,7 +75,17 @@ public struct HistoryRowWriter {
         }
     }
 
-    private static let csvHeader = "id,started_at,ended_at,seconds_listened,station,artist,title,raw_title,jingle,artwork_path,skipped"
+    private static let csvHeader = "id,started_at,ended_at,seconds_listened,station,artist,title,raw_title,jingle,artwork_path,skipped,title_source"
+
+    /// A title the stream did not send, marked after it: " [station's website]", " [recognised]", " [laut.fm]".
+    private func sourceMark(_ source: String?) -> String {
+        switch source {
+        case nil, "stream": return ""
+        case "station-api": return " " + labels("[station's website]")
+        case "recognised": return " " + labels("[recognised]")
+        case let other?: return " [" + (other.hasPrefix("provider:") ? String(other.dropFirst("provider:".count)) : other) + "]"
+        }
+    }
 
     private var header: [String] { ["STARTED", "HEARD", "STATION", "ARTIST", "TITLE"].map(labels.callAsFunction) }
 

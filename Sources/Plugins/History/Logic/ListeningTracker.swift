@@ -14,10 +14,14 @@ public struct PlayStart: Equatable, Sendable {
     /// Unix time in microseconds (wall clock) when the track started.
     public var startedAtMicroseconds: Int64
     public var isJingle: Bool
+    /// Where the title came from (the track's `title_source`: stream, station-api, provider:<rule>,
+    /// recognised); nil from an older host.
+    public var titleSource: String?
 
     public init(
         sequence: UInt64, station: String? = nil, artist: String? = nil, title: String? = nil, rawTitle: String? = nil,
-        streamURL: String? = nil, durationSeconds: Double? = nil, startedAtMicroseconds: Int64, isJingle: Bool = false
+        streamURL: String? = nil, durationSeconds: Double? = nil, startedAtMicroseconds: Int64, isJingle: Bool = false,
+        titleSource: String? = nil
     ) {
         self.sequence = sequence
         self.station = station
@@ -28,6 +32,7 @@ public struct PlayStart: Equatable, Sendable {
         self.durationSeconds = durationSeconds
         self.startedAtMicroseconds = startedAtMicroseconds
         self.isJingle = isJingle
+        self.titleSource = titleSource
     }
 }
 
@@ -87,7 +92,7 @@ public struct ListeningTracker: Sendable {
             sequence: sequence, station: track.station, artist: track.artist,
             title: track.title, rawTitle: track.rawTitle, streamURL: track.streamURL,
             durationSeconds: track.durationSeconds,
-            startedAtMicroseconds: wallMicroseconds)
+            startedAtMicroseconds: wallMicroseconds, titleSource: track.titleSource)
         start.isJingle = jingles.isJingle(title: start.title, rawTitle: start.rawTitle, station: start.station)
         if var existing = current, existing.sequence == sequence {
             existing.station = start.station ?? existing.station
@@ -96,6 +101,8 @@ public struct ListeningTracker: Sendable {
             existing.rawTitle = start.rawTitle ?? existing.rawTitle
             existing.streamURL = start.streamURL ?? existing.streamURL
             existing.durationSeconds = start.durationSeconds ?? existing.durationSeconds
+            // The same heard track may change hands (the station's website named it, then the stream did).
+            existing.titleSource = start.titleSource ?? existing.titleSource
             existing.isJingle = jingles.isJingle(title: existing.title, rawTitle: existing.rawTitle, station: existing.station)
             guard existing != current else { return [] }
             current = existing

@@ -28,12 +28,16 @@ public struct Listen: Equatable, Sendable {
 
 /// When a play counts as a listen: not a jingle, artist and title known (a
 /// placeholder such as "Unknown - Unknown" never arrives as a track: the host
-/// decides that), and heard long enough. A track of known duration needs half of it or four
+/// decides that), a title someone said rather than one oton guessed, and heard long enough.
+/// A title the station's stream, its own status API (`station-api`) or a now-playing provider's
+/// rule (`provider:<rule>`, the platform's API the station publishes its playlist through) names
+/// is the station's word and is scrobbled; a `recognised` one (matched from the audio, "probably")
+/// is a guess and never is. A track of known duration needs half of it or four
 /// minutes, whichever is lower; a live track (duration unknown) needs the
 /// configured minimum and must have ended by a title change.
 public enum ScrobbleRule {
     public static func nowPlaying(_ start: PlayStart) -> Listen? {
-        guard !start.isJingle, let artist = start.artist, let title = start.title else { return nil }
+        guard !start.isJingle, start.titleSource != "recognised", let artist = start.artist, let title = start.title else { return nil }
         return Listen(
             artist: artist, title: title, listenedAt: start.startedAtMicroseconds / 1_000_000, secondsListened: 0,
             durationSeconds: start.durationSeconds, originURL: start.streamURL, station: start.station)

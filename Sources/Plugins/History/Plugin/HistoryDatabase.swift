@@ -127,6 +127,11 @@ final class HistoryDatabase: Sendable {
                 try db.execute(sql: "UPDATE plays SET is_placeholder = 1 WHERE id = ?", arguments: [row["id"] as Int64])
             }
         }
+        // Where each title came from (stream, station-api, provider:<rule>, recognised). Rows an older oton
+        // wrote keep NULL: it did not say, and a guess would be shown as a fact.
+        migrator.registerMigration("v4-title-source") { db in
+            try db.alter(table: "plays") { table in table.add(column: "title_source", .text) }
+        }
         return migrator
     }
 
@@ -144,13 +149,13 @@ final class HistoryDatabase: Sendable {
         try pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle, search_folded)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO plays (station, artist, title, raw_title, stream_url, started_at, is_jingle, search_folded, title_source)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     start.station, start.artist, start.title, start.rawTitle, start.streamURL,
                     start.startedAtMicroseconds, start.isJingle,
-                    SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle),
+                    SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle), start.titleSource,
                 ])
             return db.lastInsertedRowID
         }
@@ -160,12 +165,12 @@ final class HistoryDatabase: Sendable {
         try pool.write { db in
             try db.execute(
                 sql: """
-                    UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ?, search_folded = ?
-                        WHERE id = ?
+                    UPDATE plays SET station = ?, artist = ?, title = ?, raw_title = ?, stream_url = ?, is_jingle = ?, search_folded = ?,
+                        title_source = ? WHERE id = ?
                     """,
                 arguments: [
                     start.station, start.artist, start.title, start.rawTitle, start.streamURL, start.isJingle,
-                    SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle), id,
+                    SearchFolding.searchText(artist: start.artist, title: start.title, rawTitle: start.rawTitle), start.titleSource, id,
                 ])
         }
     }
@@ -298,7 +303,8 @@ final class HistoryDatabase: Sendable {
                     PlayRow(
                         id: row["id"], station: row["station"], artist: row["artist"], title: row["title"], rawTitle: row["raw_title"],
                         startedAt: row["started_at"], endedAt: row["ended_at"], secondsListened: row["seconds_listened"],
-                        artworkPath: row["artwork_path"], isJingle: row["is_jingle"], isSkipped: row["is_skipped"]))
+                        artworkPath: row["artwork_path"], isJingle: row["is_jingle"], isSkipped: row["is_skipped"],
+                        titleSource: row["title_source"]))
             }
         }
     }

@@ -64,6 +64,10 @@ public struct NowPlayingModel: Sendable {
         if let url = track.streamURL { out.append(("xesam:url", .string(url))) }
         if let artworkPath { out.append(("mpris:artUrl", .string(FileURI.make(path: artworkPath)))) }
         if let castComment { out.append(("xesam:comment", .strings([castComment]))) }
+        // Where the title came from (title_source: stream, station-api, provider:<rule>, recognised), under
+        // oton's own namespace as the MPRIS spec asks of keys it does not define: clients show the keys
+        // they know and pass the rest on (playerctl metadata prints it).
+        if track.title != nil, let source = track.titleSource { out.append(("oton:titleSource", .string(source))) }
         return out
     }
 
