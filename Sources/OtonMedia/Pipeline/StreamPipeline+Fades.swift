@@ -1,6 +1,7 @@
 import CGStreamer
 import Dispatch
 import Foundation
+import OtonSupport
 
 /// Fades of a heard pipeline, all at the leveller (docs/levelling.md): a pause's and a stop's fall,
 /// a resume's rise, and a timeshift seek's cross-fade (docs/timeshift.md). A fade is heard a sink's
@@ -82,4 +83,23 @@ extension StreamPipeline {
         }
     }
 
+    /// Rises this pipeline (see ``beginSilent()``) so that its rise is heard when `old`'s fall is: once the time until the old fall is
+    /// heard (its fade's stream time less what its sink plays now) is no more than the new sink's
+    /// latency (what left the new leveller less what the new sink plays); this one waits, silent,
+    /// while it has not played yet. At once when the old fall has been heard or cannot be told (this
+    /// one then rises from its first sound). At most a second.
+    func riseFromSilence(heardWithTheFallOf old: StreamPipeline) {
+        let deadline = Clock.monotonicNanoseconds() + 1_000_000_000
+        while Clock.monotonicNanoseconds() < deadline {
+            guard let fall = old.outputTiming, let fade = fall.fadeStart, let oldPlays = fall.playing else { break }
+            let untilFall = fade - oldPlays
+            guard untilFall > 0 else { break }  // heard already: a gap until the new one sounds
+            // The new one has not played yet: it waits, silent, while the old fall is still to come.
+            if let output = outputTiming, let processed = output.processed, let newPlays = output.playing, untilFall <= processed - newPlays {
+                break
+            }
+            usleep(2_000)
+        }
+        riseFromSilence()
+    }
 }

@@ -271,33 +271,13 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
             old.fadeOutThenStop(
                 faded: {
                     guard let playback else { return }
-                    Self.rise(playback, heardWithTheFallOf: old)
+                    playback.riseFromSilence(heardWithTheFallOf: old)
                 }, first: { oldFeeder?.stop() })
         } else {
             oldFeeder?.stop()
             _ = old?.stop()
         }
         if held || !playing { playback?.setPlaying(false) } else { playback?.start() }
-    }
-
-    /// Rises `new` so that its rise is heard when `old`'s fall is: once the time until the old fall is
-    /// heard (its fade's stream time less what its sink plays now) is no more than the new sink's
-    /// latency (what left the new leveller less what the new sink plays); the new one waits, silent,
-    /// while it has not played yet. At once when the old fall has been heard or cannot be told (the
-    /// new one then rises from its first sound). At most a second.
-    private static func rise(_ new: StreamPipeline, heardWithTheFallOf old: StreamPipeline) {
-        let deadline = Clock.monotonicNanoseconds() + 1_000_000_000
-        while Clock.monotonicNanoseconds() < deadline {
-            guard let fall = old.outputTiming, let fade = fall.fadeStart, let oldPlays = fall.playing else { break }
-            let untilFall = fade - oldPlays
-            guard untilFall > 0 else { break }  // heard already: a gap until the new one sounds
-            // The new one has not played yet: it waits, silent, while the old fall is still to come.
-            if let output = new.outputTiming, let processed = output.processed, let newPlays = output.playing, untilFall <= processed - newPlays {
-                break
-            }
-            usleep(2_000)
-        }
-        new.riseFromSilence()
     }
 
     private func makePlayback(at asked: UInt64, measuredLUFS: Double? = nil) throws(PipelineBuildError) {
