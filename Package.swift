@@ -227,7 +227,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The message catalogues (locale/*.po), copied beside the executable; see docs/translating.md.
-            resources: [.copy("Resources/locale")]
+            resources: [.copy("Resources/locale"), .copy("Resources/now-playing")]
         ),
         .executableTarget(
             name: "oton",
