@@ -133,4 +133,62 @@ final class NowPlayingProviderTests: XCTestCase {
         XCTAssertEqual(harness.player.state, .playing)
         XCTAssertEqual(found(directory), "", "nothing kept for a station no rule titled")
     }
+
+    /// Waits for a line the script printed.
+    private func waitForLine(_ server: ScriptServer, _ prefix: String, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if server.printed.contains(where: { $0.hasPrefix(prefix) }) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// A push reaches the track event this fast (the poll interval is 15 s: a title this fast came by push).
+    private static let pushBound: TimeInterval = 3
+
+    func testAzuraCastPushesShowAtOnce() throws {
+        let directory = try TemporaryDirectory(self)
+        environment(directory)
+        let file = directory.file("audio.mp3")
+        try untaggedMP3(directory).write(to: URL(fileURLWithPath: file))
+        let server = try ScriptServer(self, script: "now_playing_push_server.py", arguments: [file])
+        let harness = PlayerHarness(url: server.url("/listen/oton_test/radio.mp3"))
+        harness.start()
+        defer { harness.stop() }
+        let first = try XCTUnwrap(harness.waitForTrack(title: "First Song", artist: "First Artist", timeout: 30), "\(harness.trackEvents)")
+        XCTAssertEqual(first.field("title_source"), "provider:azuracast")
+        XCTAssertTrue(waitForLine(server, "SSE /api/live/nowplaying/sse"), "the SSE channel is followed: \(server.printed)")
+        let pushedAt = Date()
+        server.send("azura Pushed Artist|Pushed Song")
+        let pushed = try XCTUnwrap(harness.waitForTrack(title: "Pushed Song", artist: "Pushed Artist", timeout: 20), "\(harness.trackEvents)")
+        XCTAssertLessThan(Date().timeIntervalSince(pushedAt), Self.pushBound)
+        XCTAssertEqual(pushed.field("title_source"), "provider:azuracast")
+    }
+
+    func testZenoPushOnlyChannelIsFoundAndFollowed() throws {
+        let directory = try TemporaryDirectory(self)
+        environment(directory)
+        let file = directory.file("audio.mp3")
+        try untaggedMP3(directory).write(to: URL(fileURLWithPath: file))
+        let server = try ScriptServer(self, script: "now_playing_push_server.py", arguments: [file])
+        // The user's rule of the same name replaces oton's Zeno rule, pointed at loopback (tests touch nothing else).
+        let config = directory.file("config/oton")
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        let push = "http://127.0.0.1:\(server.port)/mounts/metadata/subscribe/{mount}"
+        try
+            #"{"rules":[{"name":"zeno","match":"^http://127\\.0\\.0\\.1:\\d+/zeno/(?<mount>[a-z0-9]+)","url":"\#(push)","push":"\#(push)","fields":{"text":"streamTitle"}}]}"#
+            .write(toFile: config + "/now-playing.json", atomically: true, encoding: .utf8)
+        saved["XDG_CONFIG_HOME"] = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
+        setenv("XDG_CONFIG_HOME", directory.file("config"), 1)
+        let harness = PlayerHarness(url: server.url("/zeno/zmount"))
+        harness.start()
+        defer { harness.stop() }
+        let first = try XCTUnwrap(harness.waitForTrack(title: "Z Song", artist: "Z Artist", timeout: 30), "\(harness.trackEvents)")
+        XCTAssertEqual(first.field("title_source"), "provider:zeno")
+        let pushedAt = Date()
+        server.send("zeno Next Artist - Next Song")
+        XCTAssertNotNil(harness.waitForTrack(title: "Next Song", artist: "Next Artist", timeout: 20), "\(harness.trackEvents)")
+        XCTAssertLessThan(Date().timeIntervalSince(pushedAt), Self.pushBound)
+    }
 }

@@ -88,7 +88,8 @@ public struct NowPlayingPath: Hashable, Sendable, CustomStringConvertible {
         var node = root
         for (position, step) in steps.enumerated() {
             switch step {
-            case let .key(key):
+            case let .key(written):
+                let key = written.contains("{") ? fill(written) : written
                 if case let .array(items) = node, let first = items.first { node = first }
                 guard let next = node[key], next != .null else {
                     if position + 1 < steps.count, case .filter = steps[position + 1] { miss = .filter } else { miss = .key(key) }

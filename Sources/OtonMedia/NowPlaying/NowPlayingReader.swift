@@ -11,14 +11,20 @@ public enum NowPlayingReader {
 
     public static func read(
         _ data: Data, rule: NowPlayingRule, placeholders: [String: String],
-        loneItem: Bool = false, maxBytes: Int = StationStatusParser.defaultMaxBytes
+        loneItem: Bool = false, pushed: Bool = false, maxBytes: Int = StationStatusParser.defaultMaxBytes
     ) throws(StationStatusParseError) -> StationStatus {
         guard data.count <= maxBytes else { throw .tooLarge(byteCount: data.count, limit: maxBytes) }
-        let root = try document(data, format: rule.format, maxBytes: maxBytes)
+        let root = try document(data, format: pushed ? .json : rule.format, maxBytes: maxBytes)
         guard case .object = root else { throw .unexpectedStructure("root object") }
         let fill = { (text: String) in NowPlayingRule.fill(text, placeholders) }
         var item = root
-        if let path = rule.item {
+        if pushed, !rule.pushItem.isEmpty {
+            // A pushed event: its item sits where one of `push_item` says (a ping or another message has none).
+            guard let found = rule.pushItem.lazy.compactMap({ $0.value(in: root, fill: fill) }).first else {
+                throw .unexpectedStructure(rule.pushItem.map(\.description).joined(separator: "|"))
+            }
+            item = found
+        } else if !pushed, let path = rule.item {
             var miss: NowPlayingPath.Miss?
             guard let found = path.value(in: root, fill: fill, loneItem: loneItem, miss: &miss) else {
                 if case let .key(key)? = miss { throw .unexpectedStructure(key) }

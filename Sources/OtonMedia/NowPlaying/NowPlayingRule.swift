@@ -43,6 +43,8 @@ public struct NowPlayingRule: Hashable, Sendable {
     public var url: String
     /// A push channel (SSE) the platform documents; followed where oton can, else `url` is polled.
     public var push: String?
+    /// Where each pushed event's item sits (AzuraCast wraps it in the channel's message); nil: the root.
+    public var pushItem: [NowPlayingPath]
     public var pollSeconds: Double
     public var format: Format
     /// The item the fields are read from (a filter picks the stream's mount); nil: the root.
@@ -112,6 +114,7 @@ public struct NowPlayingRule: Hashable, Sendable {
             return list
         }
         item = try paths("item", json["item"]).first
+        pushItem = try paths("push_item", json["push_item"])
         guard let fieldsJSON = json["fields"], case .object = fieldsJSON else {
             throw wrong("fields", N_("an object naming where \"title\" (or \"text\") and \"artist\" sit"))
         }
@@ -154,6 +157,16 @@ public struct NowPlayingRule: Hashable, Sendable {
         values["mount"] = values["mount"] ?? String(path.drop(while: { $0 == "/" }))
         return values
     }
+
+    /// The push channel's URL for these placeholders (its JSON query percent-encoded), or nil.
+    public func pushURL(_ values: [String: String]) -> URL? {
+        guard let push else { return nil }
+        let filled = Self.fill(push, values)
+        return URL(string: filled) ?? filled.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed).flatMap(URL.init(string:))
+    }
+
+    /// Whether the platform documents only the push channel (Zeno): it is followed to find a title too.
+    public var pushOnly: Bool { push != nil && push == url }
 
     /// `template` with each `{name}` replaced; an unknown name stays as written.
     public static func fill(_ template: String, _ values: [String: String]) -> String {

@@ -43,10 +43,14 @@ package final class ProviderTitleFollower: StationTitleFollowing, @unchecked Sen
     private var stopped = false
     private var toldFailures: Set<String> = []
     private let liveRound = Mutex<UInt64?>(nil)
+    /// The push channel followed (its number; nil: none), read by its transfer's cancel check.
+    private let livePush = Mutex<UInt64?>(nil)
+    private var pushCount: UInt64 = 0
+    private let pushes = DispatchQueue(label: "oton.now-playing.push")
 
     /// Nil when no rule of `catalogue` matches the station's stream URL.
     package init?(
-        station: Station, queue: DispatchQueue, logger: Logger, catalogue: NowPlayingCatalogue = .installed,
+        station: Station, queue: DispatchQueue, logger: Logger, catalogue: NowPlayingCatalogue = .load(),
         store: NowPlayingFoundStore = NowPlayingFoundStore(), quietSeconds: Double = ProviderTitleFollower.defaultQuietSeconds,
         use: @escaping (StationStatus, TitleSource) -> Void
     ) {
@@ -85,6 +89,7 @@ package final class ProviderTitleFollower: StationTitleFollowing, @unchecked Sen
         pollTimer = nil
         quietTimer = nil
         liveRound.withLock { $0 = nil }
+        livePush.withLock { $0 = nil }
     }
 
     private func restartQuiet() {
@@ -121,6 +126,15 @@ package final class ProviderTitleFollower: StationTitleFollowing, @unchecked Sen
         }
         let (rule, placeholders) = candidates[index]
         guard let poller = makePoller(rule, placeholders) else { return attempt(candidateAt: index + 1) }
+        if rule.pushOnly {
+            // The platform documents only its push channel: follow it; its first title finds the rule.
+            return followPush(poller) { [weak self] reason in
+                guard let self else { return }
+                guard active !== poller else { return pushEnded(poller, reason: reason) }
+                tell(rule, reason, url: poller.statusURL)
+                attempt(candidateAt: index + 1)
+            }
+        }
         transfers.async { [weak self] in
             let result = poller.fetch(isCancelled: { [weak self] in self?.stopped ?? true })
             guard let self else { return }
@@ -156,7 +170,71 @@ package final class ProviderTitleFollower: StationTitleFollowing, @unchecked Sen
         lookup = StationStatusLookup(idleInterval: rule.pollSeconds)
         _ = lookup.heardTrackChanged(.init(title: nil, artist: nil, rawTitle: nil))
         use(status, .provider(rule.name))
+        if rule.push != nil, livePush.withLock({ $0 }) == nil {
+            followPush(poller) { [weak self] reason in self?.pushEnded(poller, reason: reason) }
+        }
         run(.ask(afterSeconds: rule.pollSeconds, round: lookup.round))
+    }
+
+    /// Follows the rule's push channel on its own thread: each event is read as the rule says and used
+    /// as an answer. Until its first event, it is bounded like a poll (``limits``); then it lasts until
+    /// it ends, the station changes or it stays silent for 90 s. `failed` runs on the queue.
+    private func followPush(_ poller: StationStatusPoller, failed: @escaping @Sendable (String) -> Void) {
+        guard let rule = poller.rule, let url = rule.pushURL(poller.placeholders) else { return failed("no push URL") }
+        pushCount &+= 1
+        let number = pushCount
+        livePush.withLock { $0 = number }
+        let firstEventBy = Date().addingTimeInterval(Double(Self.limits.totalMilliseconds) / 1000)
+        let heard = PushHeard()
+        let channel = ServerSentEvents(userAgent: userAgent)
+        pushes.async { [weak self] in
+            let isCancelled: @Sendable () -> Bool = { [weak self] in
+                guard let self, livePush.withLock({ $0 }) == number else { return true }
+                return !heard.flag.withLock { $0 } && Date() > firstEventBy
+            }
+            var failure: String?
+            do {
+                try channel.follow(url.absoluteString, isCancelled: isCancelled) { [weak self] event in
+                    guard let self else { return }
+                    let read = try? NowPlayingReader.read(Data(event.utf8), rule: rule, placeholders: poller.placeholders, pushed: true)
+                    guard let status = read, status.title != nil else { return }
+                    heard.flag.withLock { $0 = true }
+                    queue.async { [self] in pushed(status, from: poller, number: number) }
+                }
+                failure = tr("the push channel ended")
+            } catch {
+                failure =
+                    heard.flag.withLock({ $0 }) || (error as? CappedHTTPClient.Failure) != .cancelled
+                    ? "\(error)" : tr("no event within {seconds} s", ["seconds": "5"])
+            }
+            guard let self, let failure else { return }
+            queue.async { [self] in
+                guard !stopped, livePush.withLock({ $0 }) == number else { return }
+                livePush.withLock { $0 = nil }
+                failed(failure)
+            }
+        }
+    }
+
+    private func pushed(_ status: StationStatus, from poller: StationStatusPoller, number: UInt64) {
+        guard !stopped, livePush.withLock({ $0 }) == number, let rule = poller.rule else { return }
+        if active !== poller {
+            discovering = false
+            return found(poller, status: status)
+        }
+        for step in lookup.answered(status, round: lookup.round) {
+            if case let .use(status) = step { use(status, .provider(rule.name)) }
+        }
+    }
+
+    /// The push channel of the rule in use ended: polls carry on, or, for a push-only rule, it is tried again later.
+    private func pushEnded(_ poller: StationStatusPoller, reason: String) {
+        guard let rule = poller.rule, active === poller else { return }
+        tell(rule, reason, url: rule.pushURL(poller.placeholders) ?? poller.statusURL)
+        guard rule.pushOnly else { return run(.ask(afterSeconds: rule.pollSeconds, round: lookup.round)) }
+        store.set(nil, for: streamURL.absoluteString)
+        active = nil
+        restartQuiet()
     }
 
     private func tell(_ rule: NowPlayingRule, _ reason: String, url: URL) {
@@ -170,6 +248,8 @@ package final class ProviderTitleFollower: StationTitleFollowing, @unchecked Sen
         case let .ask(afterSeconds, round):
             pollTimer?.cancel()
             liveRound.withLock { $0 = round }
+            // A live push channel says each change: no polls beside it.
+            guard livePush.withLock({ $0 }) == nil else { return }
             let timer = DispatchSource.makeTimerSource(queue: queue)
             // Never more than one request per poll interval, whatever the stream does.
             timer.schedule(deadline: .now() + .milliseconds(Int(max(afterSeconds, rule.pollSeconds) * 1000)))
@@ -204,6 +284,11 @@ package final class ProviderTitleFollower: StationTitleFollowing, @unchecked Sen
             }
         }
     }
+}
+
+/// Whether a push channel said its first event (read by its transfer's cancel check).
+private final class PushHeard: Sendable {
+    let flag = Mutex(false)
 }
 
 /// What the player asks of whoever follows a station's titles outside the stream.
