@@ -247,6 +247,7 @@ let package = Package(
 
         // Benchmarks (Benchmarks/run): bus throughput through real C plugins.
         .executableTarget(name: "oton-bench-bus", dependencies: ["OtonHost", "PluginAPI"], path: "Benchmarks/BusThroughput"),
+        .executableTarget(name: "oton-bench-now-playing", dependencies: ["OtonHost", "OtonHTTP"], path: "Benchmarks/NowPlayingPolls"),
 
         // Optional helper for Swift plugin authors; statically compiled into each Swift plugin.
         .target(name: "OtonPluginKit", dependencies: ["PluginAPI", "OtonJSON"]),

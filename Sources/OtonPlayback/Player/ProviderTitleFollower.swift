@@ -54,6 +54,7 @@ package final class ProviderTitleFollower: StationTitleFollowing, @unchecked Sen
         store: NowPlayingFoundStore = NowPlayingFoundStore(), quietSeconds: Double = ProviderTitleFollower.defaultQuietSeconds,
         use: @escaping (StationStatus, TitleSource) -> Void
     ) {
+        for problem in catalogue.problems { logger.warning("\(problem.text(tr))") }
         guard let streamURL = URL(string: station.url) else { return nil }
         var candidates = catalogue.candidates(for: streamURL)
         guard !candidates.isEmpty else { return nil }
