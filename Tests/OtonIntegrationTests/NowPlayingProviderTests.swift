@@ -61,6 +61,25 @@ final class NowPlayingProviderTests: XCTestCase {
         XCTAssertEqual(harness.player.state, .playing)
     }
 
+    func testAStreamThatNamesItsSongsIsNotAskedAbout() async throws {
+        let directory = try TemporaryDirectory(self)
+        environment(directory)
+        let server = try await IcecastServer.start()
+        defer { server.stop() }
+        _ = try await server.startSource(mount: "/live.mp3", format: .mp3, initialTitle: "Artist A - Song One", stationName: "Relay FM")
+        let relay = try ScriptServer(self, script: "icy_stripping_relay.py", arguments: [String(server.port), "--keep-icy"])
+        let harness = PlayerHarness(url: relay.url("/live.mp3"))
+        harness.start()
+        defer { harness.stop() }
+        let first = try XCTUnwrap(harness.waitForTrack(title: "Song One", artist: "Artist A", timeout: 30), "\(harness.trackEvents)")
+        XCTAssertEqual(first.field("title_source"), "stream")
+        // Five quiet spells of the test (1 s each) pass: the stream has a title, so no provider is asked.
+        try await Task.sleep(for: .seconds(5))
+        XCTAssertFalse(relay.printed.contains { $0.hasPrefix("GET /status-json.xsl") }, "\(relay.printed)")
+        let titled = harness.trackEvents.filter { $0.field("title") != nil }
+        XCTAssertTrue(titled.allSatisfy { $0.field("title_source") == "stream" }, "\(titled.map { $0.field("title_source") ?? "-" })")
+    }
+
     func testShoutcastV1SevenHTMLTitlesTheStream() throws {
         let directory = try TemporaryDirectory(self)
         environment(directory)

@@ -9,7 +9,8 @@ import OtonSupport
 import Synchronization
 
 /// Finds titles for a station whose stream has none, without configuration (docs/titles.md): once the
-/// stream's title has not changed for `quietSeconds` (none at all, the station's name, a constant), it
+/// stream has shown no title for `quietSeconds` (none at all, or only the station's name), or the same
+/// title for ``constantTitleSeconds`` (a slogan), it
 /// tries the catalogue rules that match the stream URL (the one that worked last time first), one
 /// request each with a short bound, and polls the first that names a title every `poll_seconds` of its
 /// rule. What worked is kept per station (``NowPlayingFoundStore``); a failing rule is forgotten and the
@@ -76,10 +77,14 @@ package final class ProviderTitleFollower: StationTitleFollowing, @unchecked Sen
         ProcessInfo.processInfo.environment["OTON_NOW_PLAYING_QUIET_SECONDS"].flatMap(Double.init).map { max(0.5, $0) } ?? 60
     }
 
+    /// A stream title that stays the same this long (a slogan, not a song) also sends oton looking.
+    package static let constantTitleSeconds: Double = 600
+
     package func connected() { restartQuiet() }
 
     package func heardTrackChanged(_ heard: StationStatusLookup.Heard) {
-        restartQuiet()
+        // A stream that names its songs is not asked about: only one whose title stays the same for ten minutes.
+        restartQuiet(heard.title != nil || heard.rawTitle != nil ? max(quietSeconds, Self.constantTitleSeconds) : quietSeconds)
         guard active != nil else { return }
         run(lookup.heardTrackChanged(heard))
     }
@@ -93,11 +98,11 @@ package final class ProviderTitleFollower: StationTitleFollowing, @unchecked Sen
         livePush.withLock { $0 = nil }
     }
 
-    private func restartQuiet() {
+    private func restartQuiet(_ seconds: Double? = nil) {
         guard !stopped else { return }
         quietTimer?.cancel()
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .milliseconds(Int(quietSeconds * 1000)))
+        timer.schedule(deadline: .now() + .milliseconds(Int((seconds ?? quietSeconds) * 1000)))
         timer.setEventHandler { [weak self] in self?.quiet() }
         timer.resume()
         quietTimer = timer
