@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "OtonUPnPCore", type: .dynamic, targets: ["UPnPCore"]),
         .library(name: "OtonMQTT", type: .dynamic, targets: ["MQTT"]),
         .library(name: "OtonHook", type: .dynamic, targets: ["Hook"]),
+        .library(name: "OtonTray", type: .dynamic, targets: ["Tray"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -262,6 +263,9 @@ let package = Package(
         // One GLib thread of a plugin's own (NowPlaying's D-Bus, UPnP's GUPnP), compiled into each that uses it.
         .target(name: "OtonGLibThread", dependencies: ["CGio"]),
         plugin("NowPlaying", dependencies: ["NowPlayingLogic", "CGio", "OtonGLibThread"]),
+        // The tray icon (StatusNotifierItem + dbusmenu) and "keeps playing" when the window closes: GDBus like NowPlaying.
+        pluginLogic("Tray"),
+        plugin("Tray", dependencies: ["TrayLogic", "CGio", "OtonGLibThread"]),
         pluginLogic("Artwork"),
         plugin("Artwork", dependencies: ["ArtworkLogic", "OtonHTTP", "CGdkPixbuf"]),
         pluginLogic("History", dependencies: ["OtonTextFolding"]),
@@ -327,7 +331,7 @@ let package = Package(
             name: "PluginLogicTests",
             dependencies: [
                 "SleepTimerLogic", "ShareLogic", "FileSinkLogic", "OtonStreamFraming", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic",
-                "MetricsLogic", "MetricsHTTP", "SnapcastLogic", "UPnPLogic", "OtonTestSupport",
+                "MetricsLogic", "MetricsHTTP", "SnapcastLogic", "UPnPLogic", "TrayLogic", "OtonTestSupport",
             ]
         ),
         .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),

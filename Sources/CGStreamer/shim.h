@@ -7,6 +7,7 @@
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
+#include <gst/tag/tag.h>
 #include <malloc.h>
 #include <string.h>
 
@@ -52,6 +53,37 @@ static inline void otgst_state_lock(GstElement *element) { GST_STATE_LOCK(elemen
 static inline void otgst_state_unlock(GstElement *element) { GST_STATE_UNLOCK(element); }
 static inline void otgst_caps_unref(GstCaps *caps) { gst_caps_unref(caps); }
 static inline void otgst_sample_unref(GstSample *sample) { gst_sample_unref(sample); }
+/* The tags libgsttag reads from the ID3v2 tag in the `size` bytes at `data`, or NULL when they are
+ * not one (the caller owns the list: otgst_tag_list_unref). */
+static inline GstTagList *otgst_tag_list_from_id3(const void *data, gsize size) {
+    GstBuffer *buffer = gst_buffer_new_memdup(data, size);
+    GstTagList *list = gst_tag_list_from_id3v2_tag(buffer);
+    gst_buffer_unref(buffer);
+    return list;
+}
+static inline void otgst_tag_list_unref(GstTagList *list) { gst_tag_list_unref(list); }
+/* The output pad of the adaptive demuxer (GStreamer 1.22's hlsdemux/dashdemux) that `source_pad`'s
+ * segment source feeds: the source sits in a bin "srcbin-<pad name>" inside the demuxer, and its
+ * streaming thread pushes that pad's buffers. NULL when it is not so (a new reference otherwise). */
+static inline GstPad *otgst_adaptive_demux_output(GstPad *source_pad) {
+    GstElement *source = gst_pad_get_parent_element(source_pad);
+    if (!source) return NULL;
+    GstObject *bin = gst_object_get_parent(GST_OBJECT(source));
+    gst_object_unref(source);
+    if (!bin) return NULL;
+    GstObject *demux = gst_object_get_parent(bin);
+    GstPad *pad = NULL;
+    const char *name = GST_OBJECT_NAME(bin);
+    if (demux && GST_IS_ELEMENT(demux) && name && g_str_has_prefix(name, "srcbin-"))
+        pad = gst_element_get_static_pad(GST_ELEMENT(demux), name + strlen("srcbin-"));
+    if (demux) gst_object_unref(demux);
+    gst_object_unref(bin);
+    return pad;
+}
+/* Sends a tag event carrying `list` (a new reference) downstream from `pad`. */
+static inline gboolean otgst_push_tag_event(GstPad *pad, GstTagList *list) {
+    return gst_pad_push_event(pad, gst_event_new_tag(gst_tag_list_ref(list)));
+}
 
 /* glibc's mallopt(M_MMAP_THRESHOLD, …) (malloc.h is not in Swift's Glibc module): buffers of
  * `bytes` and more are mmapped, and the threshold stops adapting (LargeBufferMemoryPolicy.swift). */

@@ -81,11 +81,15 @@ static guint8 first_meaningful_byte(const guint8 *data, gsize size) {
 }
 
 /* The held body as one buffer: rewritten when the rewriter asks, else as received. */
-static GstBuffer *take_held_body(BodyState *state) {
+static GstBuffer *take_held_body(GstPushSrc *source, BodyState *state) {
     OtonXMLBodyRewriter rewriter = (OtonXMLBodyRewriter)g_atomic_pointer_get(&xml_rewriter);
     guint8 *rewritten = NULL;
     gsize rewritten_size = 0;
-    if (rewriter && rewriter(state->held->data, state->held->len, &rewritten, &rewritten_size) && rewritten) {
+    gchar *location = NULL;
+    if (rewriter) g_object_get(source, "location", &location, NULL);
+    gboolean replaced = rewriter && rewriter(location, state->held->data, state->held->len, &rewritten, &rewritten_size) && rewritten;
+    g_free(location);
+    if (replaced) {
         g_byte_array_set_size(state->held, 0);
         return gst_buffer_new_wrapped(rewritten, rewritten_size);
     }
@@ -105,7 +109,7 @@ static GstFlowReturn create_body(GstPushSrc *source, GstBuffer **out) {
         GstBuffer *buffer = NULL;
         GstFlowReturn result = parent_push_src_class->create(source, &buffer);
         if (result == GST_FLOW_EOS && state->held->len > 0) {
-            *out = take_held_body(state);
+            *out = take_held_body(source, state);
             state->mode = BODY_SENT;
             return GST_FLOW_OK;
         }

@@ -9,8 +9,9 @@ extension WindowApplication {
             preferences
             ?? PreferencesWindow(
                 parent: window.window, addAlarm: { [unowned self] in addAlarm(when: $0, station: $1, days: $2) },
-                removeAlarm: { [unowned self] in removeAlarm($0) })
+                removeAlarm: { [unowned self] in removeAlarm($0) }, keepPlayingChanged: { [unowned self] in setKeepPlaying($0) })
         preferences = shown
+        showKeepPlaying()
         shown.suggest(station: playing.station)
         shown.present()
         showAlarms()

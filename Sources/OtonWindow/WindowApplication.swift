@@ -2,14 +2,16 @@ import CGtk
 import Foundation
 import OtonJSON
 import OtonSupport
+import PluginAPI
 
 /// `oton window`: an AdwApplication (one per session: a second start raises the first), a client
 /// of the player's bus through the control socket. GTK and every widget live on the main thread;
 /// the socket's reader hands its updates over through the default main context.
 @MainActor
 public final class WindowApplication {
-    public static let identifier = "org.oton.Oton"
-    private let arguments: WindowArguments
+    /// The desktop file's id (OTON_DESKTOP_APP_ID): owned on the session bus, where MPRIS's Raise activates it.
+    public static let identifier = OTON_DESKTOP_APP_ID
+    let arguments: WindowArguments
     private let application: UnsafeMutablePointer<AdwApplication>
     var window: MainWindow?
     var link: PlayerLink?
@@ -24,6 +26,8 @@ public final class WindowApplication {
     /// Whether the player answers `history` (its history plugin runs); nil until asked.
     private var pluginHistory: Bool?
     var preferences: PreferencesWindow?
+    /// Quit (Ctrl+Q) was chosen: the window's own player stops whatever "keep playing" says.
+    var quitting = false
     /// "Record this station": made when first used.
     private var stationRecorder: StationRecorder?
     private var showsRecording = false
@@ -40,7 +44,7 @@ public final class WindowApplication {
         Signal.connect(app, "activate") { [unowned self] in activate() }
         Signal.connect(app, "shutdown") { [unowned self] in
             stationRecorder?.stop(waiting: 10)
-            link?.stopOwnPlayer()
+            leavePlayer()
         }
         let status = g_application_run(cast(application), 0, nil)
         g_object_unref(app)
@@ -332,17 +336,21 @@ public final class WindowApplication {
         // Space: a key controller on the window (MainWindow), not an accelerator, so an entry keeps its spaces.
         oton_gtk_accel(gtk, "app.search", "<Control>f")
         oton_gtk_accel(gtk, "app.preferences", "<Control>comma")
+        oton_gtk_accel(gtk, "app.close", "<Control>w")
         for number in 1...9 { oton_gtk_accel(gtk, "app.station(\(number))", "<Control>\(number)") }
     }
 
-    /// app.quit, app.play-pause, app.share, app.record-track, app.record-station, app.preferences, app.search.
+    /// app.quit, app.play-pause, app.share, app.record-track, app.record-station, app.preferences, app.search, app.close.
     private static let simpleActions: [String: @MainActor (WindowApplication) -> Void] = [
         "quit": { $0.quit() }, "play-pause": { $0.playOrPause() }, "share": { $0.share() },
         "record-track": { $0.sendSaying(["record-current"]) }, "record-station": { $0.toggleStationRecording() },
         "preferences": { $0.openPreferences() }, "search": { $0.window?.openSearch() },
+        // Closes the window as its close button does: the player goes on when "keep playing" says so.
+        "close": { app in app.window.map { gtk_window_close(cast($0.window)) } },
     ]
 
     private func quit() {
+        quitting = true
         if let window { gtk_window_destroy(cast(window.window)) }
         g_application_quit(cast(application))
     }

@@ -96,6 +96,9 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(tr("Quit when standard input closes (the window that started this oton has gone)"), visibility: .hidden))
     var quitWhenStdinCloses = false
 
+    /// What the window writes into that pipe before it closes it to leave the player playing.
+    static let keepPlayingLine = "keep-playing\n"
+
     func validate() throws {
         if search != nil, station != nil { throw ValidationError(tr("give a station or --search QUERY, not both")) }
         if directoryServer != nil, search == nil { throw ValidationError(tr("--directory-server is for --search")) }
@@ -190,13 +193,20 @@ struct PlayCommand: ParsableCommand {
         }
     }
 
-    /// Reads standard input to its end (what is written there means nothing), then quits the session.
+    /// Reads standard input to its end, then quits the session, unless the last line written there
+    /// was `keep-playing` (the window closed with "keep playing when the window closes" on: it goes on).
     private static func quitWhenStandardInputCloses(_ session: HostSession) {
         let thread = Thread { [weak session] in
             var buffer = [UInt8](repeating: 0, count: 256)
+            var tail: [UInt8] = []  // the last bytes read, bounded: what is written there is the window's
             while true {
                 let count = read(STDIN_FILENO, &buffer, buffer.count)
                 if count == 0 || (count < 0 && errno != EINTR) { break }
+                if count > 0 { tail = Array((tail + buffer[0..<count]).suffix(64)) }
+            }
+            if String(decoding: tail, as: UTF8.self).hasSuffix(PlayCommand.keepPlayingLine) {
+                Terminal.note(tr("the window closed; playing on (oton window attaches to this player again)"))
+                return
             }
             session?.requestQuit()
         }

@@ -24,6 +24,13 @@ slides with the wall clock, as a broadcaster's packager does:
   --extinf-attributes  #EXTINF lines carry title="T",artist="A" attributes instead of "A - T"
   --big-tag-mb N   (packed, event) every segment's ID3 tag also carries an APIC picture and a
                    PRIV frame of N MB together: the tag of a hostile or broken packager.
+  --emsg V         (fmp4, dash) every media segment carries the current title as timed ID3 in an
+                   `emsg` box of version V (0: Apple's scheme, 1: AOM's), after its `styp`
+                   (ISO/IEC 23009-1 5.10.3.3): what CMAF packagers write and qtdemux skips.
+  --emsg-hostile   (with --emsg) before that box, three a reader must survive: one cut short (its
+                   strings run past its end), one of 2 MB, and one whose ID3 tag is garbage.
+  --event-stream   (dash) the MPD's Period carries an EventStream of AOM's ID3 scheme: one Event per
+                   title, at the time (since availabilityStartTime) /control/title set it.
 
 Paths:
   /live.m3u8               the media playlist (window of 6 segments)
@@ -103,6 +110,40 @@ def bulk_frames(megabytes):
     picture = id3_frame("APIC", b"\x00image/png\0\x03cover\0" + png)
     private = id3_frame("PRIV", b"org.example.filler\0" + b"\xAB" * half)
     return picture + private
+
+
+def emsg_box(version, scheme, event_id, data, timescale=1000, time=0, duration=0xFFFFFFFF, value=""):
+    """An emsg box (ISO/IEC 23009-1 5.10.3.3) of version 0 (time is a delta) or 1 (time on the media timeline)."""
+    strings = scheme.encode() + b"\0" + value.encode() + b"\0"
+    if version == 0:
+        body = b"\0\0\0\0" + strings + struct.pack(">IIII", timescale, time, duration, event_id) + data
+    else:
+        body = b"\1\0\0\0" + struct.pack(">IQII", timescale, time, duration, event_id) + strings + data
+    return struct.pack(">I", 8 + len(body)) + b"emsg" + body
+
+
+ID3_SCHEMES = {0: "https://developer.apple.com/streaming/emsg-id3", 1: "https://aomedia.org/emsg/ID3"}
+
+
+def title_id3(artist, title):
+    body = id3_frame("TIT2", b"\x03" + title.encode() + b"\0") + id3_frame("TPE1", b"\x03" + artist.encode() + b"\0")
+    return b"ID3\x04\x00\x00" + syncsafe(len(body)) + body
+
+
+def hostile_emsgs(version):
+    scheme = ID3_SCHEMES[version]
+    whole = emsg_box(version, scheme, 900001, title_id3("Cut", "Short"))
+    cut = struct.pack(">I", 8 + 12) + b"emsg" + whole[8:20]  # its strings and fields run past its end
+    huge = emsg_box(version, scheme, 900002, title_id3("Huge", "Box") + b"\xAB" * (2 * 1024 * 1024))
+    garbage = emsg_box(version, scheme, 900003, b"ID3\x04\x00\x00\x7f\x7f\x7f\x7f" + os.urandom(64))
+    return cut + huge + garbage
+
+
+def with_emsg(segment, boxes):
+    """The segment with `boxes` after its styp (or first, when it has none)."""
+    size, kind = struct.unpack(">I4s", segment[:8])
+    at = size if kind == b"styp" else 0
+    return segment[:at] + boxes + segment[at:]
 
 
 class Station:
@@ -210,12 +251,18 @@ def die_with_parent():
 class FFmpegStation:
     """MPEG-TS or fMP4 HLS, or DASH, written by ffmpeg into workdir; the server hands out its files."""
 
-    def __init__(self, shape, segment_seconds, workdir):
+    def __init__(self, shape, segment_seconds, workdir, emsg=None, emsg_hostile=False, event_stream=False):
         self.shape = shape
         self.workdir = workdir
         self.serving = True
         self.lock = threading.Lock()
-        self.current = ("", "")
+        self.current = ("Artist A", "Song One") if emsg is not None or event_stream else ("", "")
+        self.emsg = emsg
+        self.emsg_hostile = emsg_hostile
+        self.event_stream = event_stream
+        self.title_id = 1
+        self.served = {}
+        self.events = [(time.time(), *self.current)]
         os.makedirs(os.path.join(workdir, "seg"), exist_ok=True)
         tone = ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100", "-ac", "2", "-c:a", "aac", "-b:a", "64k"]
         if shape == "fmp4":
@@ -253,7 +300,43 @@ class FFmpegStation:
         if not full.startswith(self.workdir + os.sep) or not os.path.isfile(full):
             return None
         with open(full, "rb") as f:
-            return f.read()
+            body = f.read()
+        if self.emsg is not None and path.endswith(".m4s") and "init" not in path:
+            with self.lock:
+                # A segment keeps the title it was first served with (as a packager's file would).
+                if path not in self.served:
+                    artist, title = self.current
+                    boxes = emsg_box(self.emsg, ID3_SCHEMES[self.emsg], self.title_id, title_id3(artist, title))
+                    self.served[path] = (hostile_emsgs(self.emsg) if self.emsg_hostile else b"") + boxes
+                boxes = self.served[path]
+            body = with_emsg(body, boxes)
+        elif self.event_stream and path.endswith(".mpd"):
+            body = self.with_event_stream(body)
+        return body
+
+    def set_title(self, artist, title):
+        with self.lock:
+            self.current = (artist, title)
+            self.title_id += 1
+            self.events.append((time.time(), artist, title))
+
+    def with_event_stream(self, mpd):
+        """The MPD with an EventStream (AOM's ID3 scheme, ms) in its Period: one Event per title set."""
+        import base64
+        import datetime
+        import re
+        text = mpd.decode()
+        start = re.search(r'availabilityStartTime="([^"]+)"', text)
+        origin = datetime.datetime.fromisoformat(start.group(1).replace("Z", "+00:00")).timestamp() if start else self.events[0][0]
+        with self.lock:
+            events = list(self.events)
+        lines = [f'<EventStream schemeIdUri="{ID3_SCHEMES[1]}" timescale="1000">']
+        for number, (when, artist, title) in enumerate(events):
+            at = max(0, int((when - origin) * 1000)) if number else 0
+            data = base64.b64encode(title_id3(artist, title)).decode()
+            lines.append(f'<Event presentationTime="{at}" id="{number + 1}">{data}</Event>')
+        lines.append("</EventStream>")
+        return re.sub(r"(<Period[^>]*>)", lambda m: m.group(1) + "\n" + "\n".join(lines), text, count=1).encode()
 
     def stop(self):
         if self.process:
@@ -289,7 +372,9 @@ def make_handler(station, content_type_lies):
             print(f"AGENT {path} {self.headers.get('User-Agent', '')}", flush=True)
             if path.startswith("/control/"):
                 query = urllib.parse.parse_qs(url.query)
-                if path == "/control/title":
+                if path == "/control/title" and isinstance(station, FFmpegStation):
+                    station.set_title(query.get("artist", [""])[0], query.get("title", [""])[0])
+                elif path == "/control/title":
                     with station.lock:
                         station.current = (query.get("artist", [""])[0], query.get("title", [""])[0])
                 elif path == "/control/stop":
@@ -335,6 +420,9 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--shape", choices=["packed", "ts", "ts-ffmpeg", "event", "fmp4", "dash", "dash-vod"], default="packed")
     parser.add_argument("--big-tag-mb", type=float, default=0, help="bulk ID3 frames of this many MB in every segment")
+    parser.add_argument("--emsg", type=int, choices=[0, 1], help="(fmp4, dash) timed ID3 titles in emsg boxes of this version")
+    parser.add_argument("--emsg-hostile", action="store_true", help="(with --emsg) a cut, a huge and a garbage emsg first")
+    parser.add_argument("--event-stream", action="store_true", help="(dash) the titles as an MPD EventStream")
     parser.add_argument("--event-segments", type=int, default=8, help="(event) segments before #EXT-X-ENDLIST")
     parser.add_argument("--segment-seconds", type=float, default=1.0)
     parser.add_argument("--extinf-attributes", action="store_true",
@@ -346,7 +434,7 @@ def main():
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="oton-hls-") as workdir:
         if args.shape in ("ts-ffmpeg", "fmp4", "dash", "dash-vod"):
-            station = FFmpegStation(args.shape, args.segment_seconds, workdir)
+            station = FFmpegStation(args.shape, args.segment_seconds, workdir, args.emsg, args.emsg_hostile, args.event_stream)
         else:
             station = Station(args.shape, args.segment_seconds, args.pool_seconds, workdir, args.big_tag_mb, args.event_segments, args.ad_rate)
             station.extinf_attributes = args.extinf_attributes

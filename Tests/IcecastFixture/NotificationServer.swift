@@ -8,6 +8,8 @@ public struct NotifyCall: Sendable, Equatable {
     public var body: String
     public var hints: [String: String]
     public var timeout: Int32
+    /// The action keys and labels, in pairs, as sent.
+    public var actions: [String] = []
 }
 
 /// A notification server on a private bus: python3-dbusmock's `notification_daemon`
@@ -63,6 +65,12 @@ public final class NotificationServer: @unchecked Sendable {
         try await pollUntil(timeout: timeout, "a Notify call; got \(calls)") { self.calls.first(where: predicate) }
     }
 
+    /// The id the server gave the newest notification (it counts from 1 and keeps a replaced one's id).
+    public var lastID: UInt32? {
+        let fresh = calls.filter { $0.replacesID == 0 }.count
+        return calls.last.map { $0.replacesID != 0 ? $0.replacesID : UInt32(fresh) }
+    }
+
     public func stop() {
         process.stop()
         try? FileManager.default.removeItem(at: directory)
@@ -77,13 +85,13 @@ public final class NotificationServer: @unchecked Sendable {
         func json(_ token: String) -> Any? {
             try? JSONSerialization.jsonObject(with: Data(token.utf8), options: [.fragmentsAllowed])
         }
-        guard let app = json(tokens[2]) as? String, let replaces = UInt32(tokens[3]),
+        guard let app = json(tokens[2]) as? String, let replaces = UInt32(tokens[3]), let actions = json(tokens[7]) as? [String],
             let summary = json(tokens[5]) as? String, let body = json(tokens[6]) as? String,
             let hints = json(tokens[8]) as? [String: Any], let timeout = Int32(tokens[9])
         else { return nil }
         return NotifyCall(
             appName: app, replacesID: replaces, summary: summary, body: body,
-            hints: hints.mapValues { "\($0)" }, timeout: timeout)
+            hints: hints.mapValues { "\($0)" }, timeout: timeout, actions: actions)
     }
 
     /// Splits on spaces outside quoted strings, brackets and braces.

@@ -25,9 +25,15 @@ public final class PulseAudioServer: @unchecked Sendable {
         ] { environment[key] = value }
         environment["DISPLAY"] = nil
         self.environment = environment
+        // Under a shell that waits for it (and hands it SIGTERM): pulseaudio closes every descriptor
+        // it inherits, Foundation's pipe that tells it a child ended among them, and Foundation then
+        // sat in a blocking waitpid on the living daemon, so no other child of the test was reaped
+        // (a later runProcess hung in waitUntilExit). The shell keeps that pipe open until it ends.
         daemon = ManagedProcess(
-            name: "pulseaudio", executable: "/usr/bin/pulseaudio",
+            name: "pulseaudio", executable: "/bin/sh",
             arguments: [
+                "-c", #"trap 'kill "$daemon" 2>/dev/null; wait "$daemon"; exit 0' TERM; "$0" "$@" & daemon=$!; wait "$daemon""#,
+                "/usr/bin/pulseaudio",
                 "--system=no", "--daemonize=no", "--exit-idle-time=-1", "-n", "--disable-shm=yes",
                 "--load=module-native-protocol-unix auth-anonymous=1 socket=" + socket,
                 "--load=module-null-sink sink_name=oton_test rate=\(Self.rate) channels=2",

@@ -4,7 +4,8 @@ import OtonTestSupport
 import XCTest
 
 /// A desktop (or a server) with a session bus but no notification daemon: the now-playing plugin
-/// says so in words, once for the session, never as a raw GDBus error, and MPRIS keeps working.
+/// says so in words, once for the session, never as a raw GDBus error, and MPRIS keeps working; the
+/// same for a desktop without an Inhibit portal or screensaver service.
 final class NoNotificationServerTests: XCTestCase {
     func testAMissingNotificationServerIsSaidInWordsOnce() async throws {
         let directory = try TemporaryDirectory(self)
@@ -40,6 +41,8 @@ final class NoNotificationServerTests: XCTestCase {
         let said = text.components(separatedBy: "no notification server is running").count - 1
         XCTAssertEqual(said, 1, text)
         XCTAssertTrue(text.contains(#"set "notifications": false"#), text)
+        // Nor a portal or screensaver to keep the computer awake: said in words, once, across the title change.
+        XCTAssertEqual(text.components(separatedBy: "neither the Inhibit portal nor a screensaver service runs").count - 1, 1, text)
         XCTAssertFalse(text.contains("GDBus.Error"), text)
         XCTAssertFalse(text.contains("ServiceUnknown"), text)
     }

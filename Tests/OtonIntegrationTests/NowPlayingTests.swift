@@ -82,6 +82,7 @@ final class NowPlayingTests: XCTestCase {
 
         let firstNote = try await notifications.waitForCall { $0.summary == "Song One" }
         XCTAssertEqual(firstNote.appName, "oton")
+        XCTAssertEqual(firstNote.hints["desktop-entry"], OTON_DESKTOP_APP_ID, "the installed desktop file's id names the sender")
         XCTAssertEqual(firstNote.replacesID, 0)
         XCTAssertTrue(firstNote.body.hasPrefix("Artist A — "), firstNote.body)
         XCTAssertEqual(firstNote.timeout, 3000)
@@ -145,9 +146,13 @@ final class NowPlayingTests: XCTestCase {
                 "org.freedesktop.DBus.Properties.GetAll", "string:org.mpris.MediaPlayer2",
             ])
         XCTAssertEqual(identity.status, 0, identity.stderr)
-        for expected in ["\"Identity\"", "\"Oton\"", "\"DesktopEntry\"", "\"oton\"", "\"CanQuit\"", "\"SupportedUriSchemes\"", "\"https\"", "\"audio/mpeg\""] {
+        for expected in [
+            "\"Identity\"", "\"Oton\"", "\"DesktopEntry\"", "\"\(OTON_DESKTOP_APP_ID)\"", "\"CanQuit\"", "\"SupportedUriSchemes\"", "\"https\"",
+            "\"audio/mpeg\"",
+        ] {
             XCTAssertTrue(identity.stdout.contains(expected), "\(expected) in \(identity.stdout)")
         }
+        XCTAssertTrue(identity.stdout.contains("\"CanRaise\"\n         variant             boolean false"), "no window to raise: \(identity.stdout)")
         let player = try bus.run(
             "/usr/bin/dbus-send",
             [

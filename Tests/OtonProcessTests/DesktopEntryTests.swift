@@ -1,5 +1,6 @@
 import Foundation
 import OtonTestSupport
+import PluginAPI
 import XCTest
 
 /// scripts/install puts oton in the application grid: a desktop entry that desktop-file-validate
@@ -16,8 +17,11 @@ final class DesktopEntryTests: XCTestCase {
             environment: environment)
         XCTAssertEqual(install.status, 0, install.stderr)
 
-        let desktop = prefix + "/share/applications/org.oton.Oton.desktop"
-        let metainfo = prefix + "/share/metainfo/org.oton.Oton.metainfo.xml"
+        // The one id (OTON_DESKTOP_APP_ID) names what is installed: MPRIS's DesktopEntry points here.
+        let id = OTON_DESKTOP_APP_ID
+        XCTAssertEqual(id, "org.oton.Oton")
+        let desktop = prefix + "/share/applications/\(id).desktop"
+        let metainfo = prefix + "/share/metainfo/\(id).metainfo.xml"
         for installed in [
             desktop, metainfo, prefix + "/bin/oton-window",
             prefix + "/share/icons/hicolor/scalable/apps/org.oton.Oton.svg",
@@ -33,7 +37,9 @@ final class DesktopEntryTests: XCTestCase {
 
         let entry = try String(contentsOfFile: desktop, encoding: .utf8)
         XCTAssertTrue(entry.contains("\nExec=\"\(prefix)/bin/oton\" window\n"), "Exec= runs the installed oton's window: \(entry)")
-        XCTAssertTrue(entry.contains("\nIcon=org.oton.Oton\n"), entry)
+        XCTAssertTrue(entry.contains("\nIcon=\(id)\n"), entry)
+        let appstreamID = try String(contentsOfFile: metainfo, encoding: .utf8)
+        XCTAssertTrue(appstreamID.contains("<id>\(id)</id>"), "the metainfo's id is the desktop file's")
         // The icons are SVG pictures that draw (rsvg-convert is librsvg, which GTK's icon loader uses), not blank.
         for icon in ["scalable/apps/org.oton.Oton.svg", "symbolic/apps/org.oton.Oton-symbolic.svg"] {
             let png = directory.file("icon.png")

@@ -91,6 +91,33 @@ final class InstallScriptTests: XCTestCase {
         XCTAssertTrue(install.stdout.contains("\(directory.path)/.local/share/oton/plugins (not created"), install.stdout)
     }
 
+    /// scripts/package-deb stages the install with --destdir: the files land under DESTDIR/prefix, while
+    /// what they say names the prefix the package installs to (/usr), never the staging root.
+    func testADestdirStagesTheFilesAndTheyNameThePrefix() throws {
+        let directory = try TemporaryDirectory(self)
+        let stage = directory.file("stage")
+        let install = try runProcess(
+            TestPaths.root + "/scripts/install", ["--prefix", "/usr", "--destdir", stage, "--from", TestPaths.products],
+            environment: environment(directory))
+        XCTAssertEqual(install.status, 0, install.stderr)
+        let fileManager = FileManager.default
+        for installed in ["bin/oton", "lib/oton/plugins/libOtonHistory.so", "include/oton/oton_plugin.h", "share/metainfo/org.oton.Oton.metainfo.xml"] {
+            XCTAssertTrue(fileManager.fileExists(atPath: stage + "/usr/" + installed), "missing \(installed)")
+        }
+        let entry = try String(contentsOfFile: stage + "/usr/share/applications/org.oton.Oton.desktop", encoding: .utf8)
+        XCTAssertTrue(entry.contains("\nExec=\"/usr/bin/oton\" window\n"), "Exec= names the installed path: \(entry)")
+        let pc = try String(contentsOfFile: stage + "/usr/lib/pkgconfig/oton-plugin.pc", encoding: .utf8)
+        XCTAssertTrue(pc.hasPrefix("prefix=/usr\n"), pc)
+        XCTAssertFalse(entry.contains(stage) || pc.contains(stage), "the staging root leaked into a file")
+        XCTAssertEqual(try fileManager.contentsOfDirectory(atPath: stage), ["usr"], "nothing outside DESTDIR/prefix")
+        XCTAssertFalse(fileManager.fileExists(atPath: directory.file("xdg/oton")), "no user plugin folder")
+        let relative = try runProcess(
+            TestPaths.root + "/scripts/install", ["--prefix", "/usr", "--destdir", "relative/stage", "--from", TestPaths.products],
+            environment: environment(directory))
+        XCTAssertEqual(relative.status, 2)
+        XCTAssertTrue(relative.stderr.contains("the destdir must be an absolute path"), relative.stderr)
+    }
+
     /// The plugin guide's Swift recipe ("Outside this repository"), taken from the guide itself: a
     /// SwiftPM package whose system-library target finds the installed header through oton-plugin.pc
     /// builds a plugin that exports only its entry point and that the installed oton inspects.

@@ -42,6 +42,7 @@ final class PluginValidateTests: XCTestCase {
     func testUPnPPasses() throws { try assertBundledPluginPasses("OtonUPnP") }
     func testMQTTPasses() throws { try assertBundledPluginPasses("OtonMQTT") }  // no broker: it keeps trying, bounded
     func testHookPasses() throws { try assertBundledPluginPasses("OtonHook") }
+    func testTrayPasses() throws { try assertBundledPluginPasses("OtonTray") }
 
     private func assertBundledPluginPasses(_ product: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try TemporaryDirectory(self)

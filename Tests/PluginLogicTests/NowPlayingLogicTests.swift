@@ -18,6 +18,14 @@ final class NowPlayingLogicTests: XCTestCase {
         XCTAssertEqual(PlaybackStatus(state: "something-new", retryAttempt: 0), .stopped)
     }
 
+    /// Sleep is held off while the listener wants sound (reconnecting too), not when paused or stopped.
+    func testOnlyPlayingKeepsTheComputerAwake() {
+        XCTAssertTrue(PlaybackStatus(state: "playing", retryAttempt: 0).keepsComputerAwake)
+        XCTAssertTrue(PlaybackStatus(state: "error", retryAttempt: 1).keepsComputerAwake, "reconnecting")
+        XCTAssertFalse(PlaybackStatus(state: "paused", retryAttempt: 0).keepsComputerAwake)
+        XCTAssertFalse(PlaybackStatus(state: "idle", retryAttempt: 0).keepsComputerAwake)
+    }
+
     /// Casting (the UPnP plugin's org.oton.cast.state) shows as the track's xesam:comment, and goes with it.
     func testCastingShowsAsTheCommentUntilItStops() {
         var model = NowPlayingModel()

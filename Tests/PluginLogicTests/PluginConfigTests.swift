@@ -8,6 +8,7 @@ import OtonJSON
 import ShareLogic
 import SleepTimerLogic
 import SnapcastLogic
+import TrayLogic
 import WebRemoteLogic
 import XCTest
 
@@ -39,6 +40,7 @@ final class PluginConfigTests: XCTestCase {
             "org.oton.web-remote": { _ = try WebRemoteConfig.parse($0) },
             "org.oton.metrics": { _ = try MetricsConfig.parse($0) },
             "org.oton.snapcast": { _ = try SnapcastConfig.parse($0) },
+            "org.oton.tray": { _ = try TrayConfig.parse($0) },
         ]
         var checked: Set<String> = []
         for plugin in plugins {
@@ -88,6 +90,9 @@ final class PluginConfigTests: XCTestCase {
         XCTAssertFalse(config.notifications)
         XCTAssertEqual(config.notificationTimeoutMilliseconds, -1)
         XCTAssertEqual(config.skipPatterns, [])
+        XCTAssertTrue(config.inhibitSleep, "sleep is held off while playing unless the config says not")
+        XCTAssertFalse(try NowPlayingConfig.parse(#"{"inhibit_sleep": false}"#).inhibitSleep)
+        XCTAssertEqual(refusal { _ = try NowPlayingConfig.parse(#"{"inhibit_sleep": 1}"#) }, "config.inhibit_sleep must be true or false, not 1")
         XCTAssertEqual(try NowPlayingConfig.parse(#"{"notification_timeout_ms": 3600000}"#).notificationTimeoutMilliseconds, 3_600_000)
         XCTAssertEqual(
             refusal { _ = try NowPlayingConfig.parse(#"{"notification_timeout_ms": 1.5}"#) },

@@ -114,6 +114,17 @@ extension BusEvent.Payload {
     }
 }
 
+/// org.oton.timeshift.moved's fields (OTON_EVENT_NAME_TIMESHIFT_MOVED): where timeshift playback is, in
+/// milliseconds, with the keys `status` uses for the same figures.
+package enum TimeshiftMovedFields {
+    package static func fields(behindLiveMilliseconds: Int64, heldMilliseconds: Int64, limitMilliseconds: Int64) -> [(key: String, value: String)] {
+        [
+            (OTON_FIELD_BEHIND_LIVE_MS, String(behindLiveMilliseconds)), (OTON_FIELD_TIMESHIFT_HELD_MS, String(heldMilliseconds)),
+            (OTON_FIELD_TIMESHIFT_LIMIT_MS, String(limitMilliseconds)),
+        ]
+    }
+}
+
 /// Formats a 0…1 value with three decimals, without Foundation.
 package func format3(_ value: Double) -> String {
     let thousandths = Int((value * 1000).rounded())

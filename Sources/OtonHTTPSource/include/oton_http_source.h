@@ -25,15 +25,17 @@ gboolean oton_is_http_source(GstElement *element);
  * `ca_file` may be NULL (the system's authorities). */
 void oton_request_identity_set(GstElement *pipeline, const char *user_agent, const char *ca_file);
 
-/* A rewriter of whole XML responses (a DASH manifest): given the body of a response whose first
+/* A rewriter of whole XML responses (a DASH manifest): given the URL the source fetched (its
+ * "location", or NULL) and the body of a response whose first
  * non-blank byte is '<' (at most OTON_HTTP_SOURCE_XML_LIMIT bytes), either returns FALSE (the body
  * goes on unchanged) or TRUE with a replacement in *out (g_malloc'd; the source takes it and frees
  * it with g_free) of *out_size bytes. Called on the source's streaming thread, for the first
  * (initial) manifest of a pipeline and for every reload the demuxer's downloader makes alike;
  * it must not block. Why: GStreamer 1.22's dashdemux misplaces its position in a live MPD whose
  * SegmentTimeline does not start at 0 (DASHTimelineRepair in OtonMedia says how), and every
- * manifest it reads, first or reloaded, comes through this source. */
-typedef gboolean (*OtonXMLBodyRewriter)(const guint8 *body, gsize size, guint8 **out, gsize *out_size);
+ * manifest it reads, first or reloaded, comes through this source; the URL lets the rewriter also
+ * read what the demuxer does not pass on (the MPD's EventStream titles, DASHEventStreams). */
+typedef gboolean (*OtonXMLBodyRewriter)(const char *url, const guint8 *body, gsize size, guint8 **out, gsize *out_size);
 
 /* A response that starts like XML is held back until its end (or this many bytes: then it goes on
  * unchanged), so the rewriter sees it whole. */

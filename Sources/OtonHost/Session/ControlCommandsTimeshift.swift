@@ -4,6 +4,7 @@ import OtonJSON
 import OtonMedia
 import OtonPlayback
 import OtonSupport
+import PluginAPI
 
 /// `seek`, `live` and the status's "behind live" (docs/timeshift.md).
 extension ControlCommands {
@@ -57,8 +58,9 @@ extension ControlCommands {
         return (
             text,
             [
-                "behind_live_ms": .int(milliseconds), "behind_live": .string(behindText(milliseconds)),
-                "timeshift_held_ms": .int(Int(position.held / 1_000_000)), "timeshift_limit_ms": .int(Int(position.limit / 1_000_000)),
+                OTON_FIELD_BEHIND_LIVE_MS: .int(milliseconds), "behind_live": .string(behindText(milliseconds)),
+                OTON_FIELD_TIMESHIFT_HELD_MS: .int(Int(position.held / 1_000_000)),
+                OTON_FIELD_TIMESHIFT_LIMIT_MS: .int(Int(position.limit / 1_000_000)),
             ]
         )
     }

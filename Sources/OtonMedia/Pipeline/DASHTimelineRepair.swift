@@ -38,9 +38,10 @@ package enum DASHTimelineRepair {
         oton_http_source_set_xml_rewriter(rewriter)
     }
 
-    private static let rewriter: OtonXMLBodyRewriter = { body, size, out, outSize in
+    private static let rewriter: OtonXMLBodyRewriter = { url, body, size, out, outSize in
         guard let body, let out, let outSize else { return 0 }
         let input = UnsafeBufferPointer(start: body, count: Int(size))
+        if let url { DASHEventStreams.remember(manifest: input, url: String(cString: url)) }
         guard let output = repaired(input) else { return 0 }
         guard let copy = g_malloc(gsize(max(output.count, 1)))?.assumingMemoryBound(to: guint8.self) else { return 0 }
         output.withUnsafeBufferPointer { copy.update(from: $0.baseAddress!, count: output.count) }

@@ -3,17 +3,41 @@ import Foundation
 import OtonHTTPSource
 import OtonSupport
 
-/// Puts an ``ID3TagSlimmer`` on every segment source an HLS demuxer creates below the decoder,
-/// so an oversized ID3 tag is cut down as it arrives, before the demuxer buffers it (issue 27.4).
+/// Watches every segment source an HLS or DASH demuxer creates below the decoder: puts an
+/// ``ID3TagSlimmer`` on it, so an oversized ID3 tag is cut down as it arrives, before the demuxer
+/// buffers it (issue 27.4); reads the titles the demuxers do not pass on: a segment's `#EXTINF`
+/// title (``HLSSegmentTitles``), the timed ID3 in fMP4 `emsg` boxes (``SegmentEventTitles``) and a
+/// DASH manifest's EventStream titles (``DASHEventStreams``), issue 52.
 ///
-/// Each segment source's output pad gets a probe with its own slimmer, reset when a new download
-/// starts (the source sends STREAM_START and SEGMENT before a download's first bytes).
+/// Each segment source's output pad gets a probe with its own slimmer and box scanner, reset when a
+/// new download starts (the source sends STREAM_START and SEGMENT before a download's first bytes).
 package enum HLSSegmentTagFilter {
-    /// `context`: where a segment's `#EXTINF` title is reported (``HLSSegmentTitles``).
-    package static func apply(below bin: UnsafeMutablePointer<GstElement>, context: PipelineContext) {
+    /// `context`: where titles are reported; `manifestURL`: a DASH pipeline's MPD (nil for HLS).
+    package static func apply(below bin: UnsafeMutablePointer<GstElement>, context: PipelineContext, manifestURL: String? = nil) {
+        let pipeline = Pipeline(context: context, manifestURL: manifestURL)
         g_signal_connect_data(
-            bin, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), context.retained(),
-            PipelineCallbacks.releaseClosure, GConnectFlags(rawValue: 0))
+            bin, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self), Unmanaged.passRetained(pipeline).toOpaque(),
+            releasePipeline, GConnectFlags(rawValue: 0))
+    }
+
+    /// What the segment sources of one pipeline share.
+    private final class Pipeline: @unchecked Sendable {
+        let context: PipelineContext
+        let manifestURL: String?
+        let notices = SegmentEventTitles.Notices()
+        /// When the first segment download began (CLOCK_MONOTONIC), and the last EventStream event reported.
+        let lock = NSLock()
+        var firstDownload: Int64?
+        var lastEvent: DASHEventStreams.Event?
+        init(context: PipelineContext, manifestURL: String?) {
+            self.context = context
+            self.manifestURL = manifestURL
+        }
+    }
+
+    private static let releasePipeline: GClosureNotify = { data, _ in
+        guard let data else { return }
+        Unmanaged<Pipeline>.fromOpaque(data).release()
     }
 
     /// One segment source's slimmer. The probe runs on that source's streaming thread; `lock`
@@ -21,13 +45,15 @@ package enum HLSSegmentTagFilter {
     private final class Source: @unchecked Sendable {
         let lock = NSLock()
         var slimmer = ID3TagSlimmer()
-        let context: PipelineContext
+        var events = SegmentEventTitles()
+        let pipeline: Pipeline
+        var context: PipelineContext { pipeline.context }
         /// A download began and its first bytes have not come yet.
         var awaitingFirstBytes = true
         /// The last `#EXTINF` title reported from this source (the same again is not reported).
         var lastTitle: String?
         var lastReport: Int64 = .min / 2
-        init(context: PipelineContext) { self.context = context }
+        init(pipeline: Pipeline) { self.pipeline = pipeline }
     }
 
     private static let elementAdded:
@@ -35,7 +61,7 @@ package enum HLSSegmentTagFilter {
             _, _, element, data in
             guard let element, oton_is_http_source(element) != 0, let pad = gst_element_get_static_pad(element, "src") else { return }
             let mask = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
-            let source = Source(context: PipelineContext.from(data))
+            let source = Source(pipeline: Unmanaged<Pipeline>.fromOpaque(data!).takeUnretainedValue())
             gst_pad_add_probe(pad, mask, probe, Unmanaged.passRetained(source).toOpaque(), release)
             gst_object_unref(pad)
         }
@@ -52,16 +78,21 @@ package enum HLSSegmentTagFilter {
         if isEvent, let event = otgst_probe_event(info) {
             switch otgst_event_type(event) {
             case GST_EVENT_STREAM_START, GST_EVENT_SEGMENT, GST_EVENT_FLUSH_STOP:
-                source.lock.lock(); source.slimmer.reset(); source.awaitingFirstBytes = true; source.lock.unlock()
+                source.lock.lock(); source.slimmer.reset(); source.events.reset(); source.awaitingFirstBytes = true; source.lock.unlock()
             default: break
             }
             return GST_PAD_PROBE_OK
         }
         guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0, let buffer = otgst_probe_buffer(info) else { return GST_PAD_PROBE_OK }
+        source.lock.lock()
+        let titles = source.events.isDone ? [] : source.events.read(buffer, context: source.context, notices: source.pipeline.notices)
+        source.lock.unlock()
+        SegmentEventTitles.send(titles, from: pad, context: source.context)  // not under the lock: a push may wait
         source.lock.lock(); defer { source.lock.unlock() }
         if source.awaitingFirstBytes {
             source.awaitingFirstBytes = false
             reportPlaylistTitle(of: buffer, from: pad, source: source)
+            reportManifestEvent(source.pipeline)
         }
         if source.slimmer.isPassingThrough { return GST_PAD_PROBE_OK }
         var map = GstMapInfo()
@@ -99,5 +130,21 @@ package enum HLSSegmentTagFilter {
         source.lastTitle = key
         source.lastReport = now
         source.context.report(.tags(TagSet(title: track.title, artist: track.artist), monotonicNanoseconds: now))
+    }
+
+    /// A DASH segment's first bytes: the manifest's EventStream event current now, when it is another one.
+    private static func reportManifestEvent(_ pipeline: Pipeline) {
+        guard let url = pipeline.manifestURL else { return }
+        let now = Clock.monotonicNanoseconds()
+        pipeline.lock.lock()
+        let first = pipeline.firstDownload ?? now
+        pipeline.firstDownload = first
+        let event = DASHEventStreams.current(manifest: url, secondsPlayed: Double(now - first) / 1e9)
+        let changed = event != nil && event != pipeline.lastEvent
+        if changed { pipeline.lastEvent = event }
+        pipeline.lock.unlock()
+        guard changed, let event else { return }
+        pipeline.context.markStreamTitle()
+        pipeline.context.report(.tags(event.tags, monotonicNanoseconds: now))
     }
 }

@@ -264,7 +264,10 @@ public final class StreamPipeline: @unchecked Sendable {
         PipelineCallbacks.watchTags(on: source, context: context)
         PipelineCallbacks.watchEmptyIcyTitles(in: decoder, context: context)
         RequestIdentity.apply(to: pipeline, description: description)
-        if description.isHLS { HLSSegmentTagFilter.apply(below: decoder, context: context) }
+        if description.isAdaptive {
+            let manifest: String? = if description.isDASH, case let .http(url) = description.source { url } else { nil }
+            HLSSegmentTagFilter.apply(below: decoder, context: context, manifestURL: manifest)
+        }
         if description.taps & OTON_TAP_STREAM != 0 {
             PipelineCallbacks.connectStreamTap(source: source, decoder: decoder, context: context, afterParser: description.isAdaptive)
         }

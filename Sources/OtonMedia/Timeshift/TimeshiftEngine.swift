@@ -40,6 +40,11 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     /// The title at the start offset is yet to be reported (after a start or a seek).
     private var startTagsPending = true
     private var held = false
+    /// The current playback pipeline reached PLAYING (its `.started`): a pause before that is not
+    /// resumed in it (see ``release()``).
+    private var playbackStarted = false
+    /// The hold came before the playback pipeline had started.
+    private var heldBeforeStart = false
     private var playing = true
     private var volume: Double
     private var levellingOn: Bool?
@@ -160,6 +165,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     public func hold() {
         lock.lock()
         held = true
+        heldBeforeStart = !playbackStarted
         followingLive = false
         let playback = self.playback
         lock.unlock()
@@ -167,12 +173,23 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     }
 
     /// Play from where it was held; reports `.started` (the Player is connecting again).
+    ///
+    /// A pipeline paused while it was starting (the first half second) is not played on: taken to
+    /// PAUSED on its way to PLAYING, it played again silent for as long as the pause had lasted
+    /// (issue 54 §3), or not paused at all. A new one plays from where it was held instead.
     public func release() {
         lock.lock()
         held = false
         let playback = self.playback
+        let restart = heldBeforeStart
+        heldBeforeStart = false
+        let offset = heardOffset
         lock.unlock()
-        playback?.fadeInThenPlay()
+        if restart {
+            restartPlayback(at: offset, live: false, crossFade: false)
+        } else {
+            playback?.fadeInThenPlay()
+        }
         onEvent(.started)
     }
 
@@ -227,7 +244,10 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     /// so its sink fills meanwhile, and rises (8 ms) when the old one's fade leaves the old leveller.
     /// Both sinks hold about as much, so the rise is heard as the fall is: no cut mid-wave (a click),
     /// no stretch of both at once (their sum was up to 4 dB loud), no gap of a pipeline's start.
-    private func restartPlayback(at offset: UInt64, live: Bool) {
+    ///
+    /// Without `crossFade` (the old one was never heard) the old one stops at once and the new one plays
+    /// from its first sound.
+    private func restartPlayback(at offset: UInt64, live: Bool, crossFade: Bool = true) {
         lock.lock(); followingLive = live; lock.unlock()
         let (old, oldFeeder) = current
         // The new pipeline levels from what the old one measured (a station heard for the first time
@@ -246,7 +266,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         lock.unlock()
         playback?.setVolume(volume)
         if let levellingOn { playback?.setLevelling(enabled: levellingOn) }
-        if let old {
+        if let old, crossFade {
             playback?.beginSilent()
             old.fadeOutThenStop(
                 faded: {
@@ -255,6 +275,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
                 }, first: { oldFeeder?.stop() })
         } else {
             oldFeeder?.stop()
+            _ = old?.stop()
         }
         if held || !playing { playback?.setPlaying(false) } else { playback?.start() }
     }
@@ -303,6 +324,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         heardOffset = offset
         reportedUpTo = offset
         startTagsPending = true
+        playbackStarted = false
         lock.unlock()
     }
 
@@ -342,6 +364,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     /// The playback's reports: its tags are the ring's own titles again (dropped: they were noted).
     private func played(_ event: PipelineEvent, by made: UInt64) {
         guard isCurrent(made) else { return }  // a pipeline fading out after a seek
+        if case .started = event { lock.withLock { playbackStarted = true } }
         switch event {
         case .tags:
             break

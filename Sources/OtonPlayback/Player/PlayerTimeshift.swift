@@ -3,6 +3,7 @@ import Logging
 import OtonEvents
 import OtonMedia
 import OtonSupport
+import PluginAPI
 
 /// Timeshift (docs/timeshift.md), on the player's queue: the station's ring (made at its first
 /// connection that can have one, dropped at a switch and at the end), pause as a hold, and seeks.
@@ -71,6 +72,14 @@ extension Player {
             }
         if case let .clampedToStart(held) = result {
             logger.warning("\(Self.clampText(held: held))")
+        }
+        if let kind = bus.registry.kind(for: OTON_EVENT_NAME_TIMESHIFT_MOVED) {
+            let position = engine.position
+            // Who shows a position (MPRIS's Seeked, a window) hears of the move, whoever asked for it.
+            let fields = TimeshiftMovedFields.fields(
+                behindLiveMilliseconds: position.behindLive / 1_000_000, heldMilliseconds: position.held / 1_000_000,
+                limitMilliseconds: position.limit / 1_000_000)
+            bus.publish(BusEvent(kind: kind, name: OTON_EVENT_NAME_TIMESHIFT_MOVED, source: "host", extraFields: fields))
         }
         return result
     }

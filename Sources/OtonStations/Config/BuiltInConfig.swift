@@ -52,6 +52,14 @@ public enum BuiltInConfig {
               }
             },
             {
+              "id": "org.oton.tray",
+              "path": "libOtonTray.so",
+              "enabled": true,
+              "config": {
+                "keep_playing": false
+              }
+            },
+            {
               "id": "org.oton.history",
               "path": "libOtonHistory.so",
               "enabled": true,

@@ -120,6 +120,25 @@ final class PlayerLink: @unchecked Sendable {
         }
     }
 
+    /// Asks the player's tray plugin whether a closing window leaves it playing (`background
+    /// window-closed`: with keep_playing on, it says so in a notification); false without that plugin
+    /// or an answer within `seconds`. Synchronous: the window is closing.
+    func keepsPlayingAfterClose(config: String?, seconds: Int) -> Bool {
+        var words = ["background", "window-closed", "--instance", instance, "--format", "json"]
+        if let config { words += ["--config", URL(fileURLWithPath: config).standardizedFileURL.path] }
+        guard let client = try? ControlClient(instance: instance) else { return false }
+        client.setTimeout(seconds: seconds)
+        guard let reply = try? client.send(words), reply["ok"]?.boolValue == true, let text = reply["text"]?.stringValue,
+            let answer = try? JSONValue.parse(Data(text.utf8))
+        else { return false }
+        return answer["keep_playing"]?.boolValue == true
+    }
+
+    /// Leaves the player the window started playing after the window (the lifeline says so, then closes).
+    func leaveOwnPlayerPlaying() {
+        player?.leavePlaying()
+    }
+
     /// Stops the player the window started (not one it attached to); waits for it to end.
     func stopOwnPlayer() {
         player?.stop(waiting: 10)

@@ -23,6 +23,13 @@ final class PlayerProcess: @unchecked Sendable {
     var isRunning: Bool { process.isRunning }
     var identifier: Int32 { process.processIdentifier }
 
+    /// Leaves the player playing after the window: says `keep-playing` down the lifeline, then closes it
+    /// (`oton play --quit-when-stdin-closes` goes on after that line, see PlayCommand).
+    func leavePlaying() {
+        try? lifeline.fileHandleForWriting.write(contentsOf: Data("keep-playing\n".utf8))
+        try? lifeline.fileHandleForWriting.close()
+    }
+
     /// Closes the lifeline (the player stops as on Ctrl-C) and waits up to `seconds` for it to end.
     func stop(waiting seconds: Double) {
         try? lifeline.fileHandleForWriting.close()

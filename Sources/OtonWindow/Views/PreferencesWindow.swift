@@ -19,7 +19,15 @@ final class PreferencesWindow {
     private var dayToggles: [Widget] = []
 
     /// `addAlarm` gets the time and station typed and the weekdays chosen (1 = Monday); `removeAlarm` an alarm's number.
-    init(parent: Widget, addAlarm: @escaping @MainActor (String, String, Set<Int>) -> Void, removeAlarm: @escaping @MainActor (Int) -> Void) {
+    /// "Keep playing when the window closes": its switch, and whether a change is the listener's (not `show`'s).
+    private let keepPlaying: Widget
+    private let keepPlayingRow: Widget
+    private var showingKeepPlaying = false
+
+    init(
+        parent: Widget, addAlarm: @escaping @MainActor (String, String, Set<Int>) -> Void, removeAlarm: @escaping @MainActor (Int) -> Void,
+        keepPlayingChanged: @escaping @MainActor (Bool) -> Void
+    ) {
         self.removeAlarm = removeAlarm
         window = adw_preferences_window_new()!
         gtk_window_set_transient_for(cast(window), cast(parent))
@@ -29,6 +37,18 @@ final class PreferencesWindow {
         let page = adw_preferences_page_new()!
         adw_preferences_page_set_title(cast(page), tr("Plugins"))
         adw_preferences_page_set_icon_name(cast(page), "application-x-addon-symbolic")
+        // The tray plugin's keep_playing (plugins.json), on the first page.
+        let closing = adw_preferences_group_new()!
+        adw_preferences_group_set_title(cast(closing), tr("When the window closes"))
+        keepPlaying = gtk_switch_new()!
+        oton_gtk_accessible_label(keepPlaying, tr("Keep playing when the window closes"))
+        gtk_widget_set_valign(keepPlaying, GTK_ALIGN_CENTER)
+        keepPlayingRow = adw_action_row_new()!
+        adw_preferences_row_set_title(cast(keepPlayingRow), tr("Keep playing when the window closes"))
+        adw_action_row_set_subtitle(cast(keepPlayingRow), tr("a notification says so; `oton window` opens it again (the tray plugin's keep_playing)"))
+        adw_action_row_add_suffix(cast(keepPlayingRow), keepPlaying)
+        adw_preferences_group_add(cast(closing), keepPlayingRow)
+        adw_preferences_page_add(cast(page), cast(closing))
         group = adw_preferences_group_new()!
         adw_preferences_group_set_title(cast(group), tr("Plugins"))
         adw_preferences_group_set_description(cast(group), tr("What this player runs: the plugins of plugins.json, each on or off by its \"enabled\""))
@@ -88,6 +108,20 @@ final class PreferencesWindow {
         adw_preferences_window_add(cast(window), cast(alarms))
         Signal.connect(add, "clicked") { [unowned self] in
             addAlarm(Self.text(alarmTime), Self.text(alarmStation), chosenDays)
+        }
+        Signal.connectObject(keepPlaying, "notify::active") { [unowned self] _ in
+            if !showingKeepPlaying { keepPlayingChanged(gtk_switch_get_active(cast(keepPlaying)) != 0) }
+        }
+    }
+
+    /// The player's setting; nil: its tray plugin does not run, and the switch cannot act.
+    func show(keepPlaying on: Bool?) {
+        showingKeepPlaying = true
+        gtk_switch_set_active(cast(keepPlaying), on == true ? 1 : 0)
+        showingKeepPlaying = false
+        gtk_widget_set_sensitive(keepPlaying, on == nil ? 0 : 1)
+        if on == nil {
+            adw_action_row_set_subtitle(cast(keepPlayingRow), tr("the player runs no tray plugin (org.oton.tray in plugins.json): it stops with its window"))
         }
     }
 

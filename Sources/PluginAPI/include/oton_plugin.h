@@ -162,6 +162,12 @@ typedef uint32_t oton_event_kind;
  * header (its tags are written anew when the file is finished). */
 #define OTON_OGG_COMMENT_MAX_BYTES 262144
 
+/* The desktop's one id for oton: the installed desktop file is OTON_DESKTOP_APP_ID ".desktop"
+ * (data/, installed by scripts/install), the icons and metainfo carry it, the window's
+ * GApplication owns it on the session bus, and MPRIS's DesktopEntry and the notifications'
+ * desktop-entry hint say it. A constant string; nothing to free. */
+#define OTON_DESKTOP_APP_ID "org.oton.Oton"
+
 /* Well-known names of events that the bundled plugins publish. Their
  * payload is NULL; the data is in the key/value fields, listed here. */
 #define OTON_EVENT_NAME_ARTWORK_READY     "org.oton.artwork.ready"     /* path, url, type (cover|station-logo|default), color (#RRGGBB), title */
@@ -200,6 +206,12 @@ typedef uint32_t oton_event_kind;
                                                                         "-inf" for digital silence; absent for a codec not sampled),
                                                                         silence_seconds, title_age_seconds (absent before a title);
                                                                         after every sampled second (about every 10 s) */
+/* Published by the host when timeshift playback moved in the ring (a seek or `live`, from the
+ * control socket, the terminal, a plugin's run_command) — not as it plays on. Hosts before this
+ * header never publish it: a plugin reads `status` for the position and treats this as a hint. */
+#define OTON_EVENT_NAME_TIMESHIFT_MOVED   "org.oton.timeshift.moved"   /* behind_live_ms (0 at live), timeshift_held_ms (what the
+                                                                        ring holds), timeshift_limit_ms (the most it holds), all
+                                                                        decimal milliseconds, as `status` has them */
 
 /* The field keys of the events above, one constant each: publishers and readers (the host, the
  * bundled plugins, third parties) spell a key only through these. The keys themselves are those the
@@ -234,6 +246,9 @@ typedef uint32_t oton_event_kind;
 #define OTON_FIELD_LEVEL_DBFS         "level_dbfs"          /* 1.6 */
 #define OTON_FIELD_SILENCE_SECONDS    "silence_seconds"     /* 1.6 */
 #define OTON_FIELD_TITLE_AGE_SECONDS  "title_age_seconds"   /* 1.6 */
+#define OTON_FIELD_BEHIND_LIVE_MS     "behind_live_ms"      /* org.oton.timeshift.moved, and `status`'s data */
+#define OTON_FIELD_TIMESHIFT_HELD_MS  "timeshift_held_ms"   /* idem */
+#define OTON_FIELD_TIMESHIFT_LIMIT_MS "timeshift_limit_ms"  /* idem */
 
 /* Event flags. */
 #define OTON_EVENT_FLAG_NONE        0u

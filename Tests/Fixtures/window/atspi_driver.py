@@ -29,7 +29,7 @@ import pyatspi
 
 APPLICATION = "oton-window"
 # Xvfb's default keymap (evdev keycodes, us layout): the keys the window's shortcuts use.
-KEYCODES = {"Control_L": 37, "Return": 36, "space": 65, "q": 24, "f": 41, "comma": 59, "1": 10, "2": 11, "3": 12, "a": 38, "b": 56}
+KEYCODES = {"Control_L": 37, "Return": 36, "space": 65, "q": 24, "w": 25, "f": 41, "comma": 59, "1": 10, "2": 11, "3": 12, "a": 38, "b": 56}
 
 
 def application():
@@ -167,7 +167,7 @@ def main(words):
     elif command == "names":
         print(json.dumps({"names": [n.name for n, _ in walk(application()) if n.getRoleName() == words[1]]}))
     elif command == "press":
-        node = find(lambda n: n.getRoleName() in ("push button", "button", "toggle button", "radio button", "page tab") and n.name == words[1])
+        node = find(lambda n: n.getRoleName() in ("push button", "button", "toggle button", "radio button", "page tab", "switch", "check box") and n.name == words[1])
         if node is None:
             sys.exit(json.dumps({"error": "no button named %r" % words[1]}))
         action = node.queryAction()

@@ -14,4 +14,13 @@ public enum PlaybackStatus: String, Sendable {
         default: self = .stopped
         }
     }
+
+    /// Whether the computer is kept from suspending: while playing (connecting and reconnecting
+    /// included: the listener wants sound), not paused or stopped.
+    public var keepsComputerAwake: Bool {
+        switch self {
+        case .playing: true
+        case .paused, .stopped: false
+        }
+    }
 }

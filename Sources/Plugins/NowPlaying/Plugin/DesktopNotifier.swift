@@ -1,5 +1,6 @@
 import CGio
 import NowPlayingLogic
+import PluginAPI
 
 /// org.freedesktop.Notifications.Notify, each notification replacing the
 /// previous one (replaces_id) instead of stacking.
@@ -73,7 +74,7 @@ final class DesktopNotifier {
         category: String
     ) -> Failure? {
         var hints: [(String, OpaquePointer)] = [
-            ("desktop-entry", Variants.string("oton")),
+            ("desktop-entry", Variants.string(OTON_DESKTOP_APP_ID)),  // the .desktop file's id: the desktop's icon and name
             ("category", Variants.string(category)),
         ]
         if let image = notification.imagePath { hints.append(("image-path", Variants.string(image))) }

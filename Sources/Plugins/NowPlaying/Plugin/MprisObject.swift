@@ -16,6 +16,9 @@ protocol MprisController: AnyObject {
     /// Seek (by µs) and SetPosition (to µs); the Seeked signal follows when done.
     func seek(byMicroseconds offset: Int64)
     func setPosition(_ position: Int64)
+    /// Whether a window runs that Raise can show, and Raise itself.
+    var canRaise: Bool { get }
+    func raise()
 }
 
 /// /org/mpris/MediaPlayer2 with its two interfaces, registered on a connection.
@@ -53,17 +56,17 @@ final class MprisObject {
         registrations.removeAll()
     }
 
-    /// Emits org.freedesktop.DBus.Properties.PropertiesChanged for Player properties.
-    func propertiesChanged(_ names: [String]) {
+    /// Emits org.freedesktop.DBus.Properties.PropertiesChanged for Player (or, given, root) properties.
+    func propertiesChanged(_ names: [String], of interface: String = MprisIntrospection.playerInterface) {
         guard let controller, !names.isEmpty else { return }
         let entries = names.compactMap { name in
             MprisProperties.value(
-                interface: MprisIntrospection.playerInterface, name: name, model: controller.model,
-                position: controller.position
+                interface: interface, name: name, model: controller.model,
+                position: controller.position, canRaise: controller.canRaise
             ).map { (name, $0) }
         }
         let parameters = oton_variant_tuple3(
-            Variants.string(MprisIntrospection.playerInterface),
+            Variants.string(interface),
             Variants.dictionary(entries), oton_variant_empty_strv())
         var error: UnsafeMutablePointer<GError>?
         if g_dbus_connection_emit_signal(
@@ -80,7 +83,9 @@ final class MprisObject {
         let kind: oton_request_kind?
         switch (interface, method) {
         case (MprisIntrospection.rootInterface, "Quit"): kind = OTON_REQUEST_QUIT
-        case (MprisIntrospection.rootInterface, "Raise"): kind = nil  // nothing to raise: CanRaise is false
+        case (MprisIntrospection.rootInterface, "Raise"):
+            controller?.raise()  // presents the window; nothing when none runs (CanRaise is false then)
+            kind = nil
         case (MprisIntrospection.playerInterface, "Play"): kind = OTON_REQUEST_PLAY
         case (MprisIntrospection.playerInterface, "Pause"): kind = OTON_REQUEST_PAUSE
         case (MprisIntrospection.playerInterface, "PlayPause"): kind = OTON_REQUEST_PLAY_PAUSE
@@ -124,7 +129,8 @@ final class MprisObject {
 
     fileprivate func getProperty(interface: String, name: String) -> OpaquePointer? {
         guard let controller else { return nil }
-        return MprisProperties.value(interface: interface, name: name, model: controller.model, position: controller.position)
+        return MprisProperties.value(
+            interface: interface, name: name, model: controller.model, position: controller.position, canRaise: controller.canRaise)
     }
 
     /// The `x` (int64) argument at `child` of a method's parameters.

@@ -19,6 +19,10 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
     private var connection: OpaquePointer?
     private var mpris: MprisObject?
     private var notifier: DesktopNotifier?
+    /// The window Raise shows (watched on the bus), and what keeps the computer awake while playing.
+    private var window: DesktopWindow?
+    private var inhibitor: SleepInhibitor?
+    private var toldNoInhibitor = false
     private var ownedName: String?
     /// Timeshift as the last `status` said it (GLib thread); nil: none.
     private var timeline: TimeshiftTimeline?
@@ -29,8 +33,8 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
         self.host = host
         self.config = config
         model = NowPlayingModel(announcer: TrackAnnouncer(skipPatterns: config.skipPatterns), notifications: config.notifications)
-        guard config.mpris || config.notifications else {
-            host.log(OTON_LOG_INFO, "MPRIS and notifications are both off in the config: nothing to do")
+        guard config.mpris || config.notifications || config.inhibitSleep else {
+            host.log(OTON_LOG_INFO, "MPRIS, notifications and inhibit_sleep are all off in the config: nothing to do")
             return
         }
         glib.start(name: "org.oton.now-playing") { [self] in connect() }
@@ -53,10 +57,19 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
                 let object = MprisObject(connection: connection, controller: self)
                 try object.register()
                 mpris = object
-                let name = try SessionBus.own(Self.busName, on: connection)
+                let window = DesktopWindow(connection: connection) { [weak self] in
+                    self?.mpris?.propertiesChanged(["CanRaise"], of: MprisIntrospection.rootInterface)
+                }
+                window.start()
+                self.window = window
+                let name = try Self.ownBusName(on: connection)
                 ownedName = name
                 announced.append((OTON_FIELD_BUS_NAME, name))
                 host.log(OTON_LOG_INFO, "MPRIS on the session bus as \(name)")
+            }
+            if config.inhibitSleep {
+                inhibitor = SleepInhibitor(connection: connection, reason: host.tr("Playing internet radio"))
+                keepAwakeWhilePlaying()
             }
             host.publish(OTON_EVENT_NAME_NOW_PLAYING_READY, announced)
             return true
@@ -88,6 +101,10 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
                 showWish(event)
                 return
             }
+            if event.name == OTON_EVENT_NAME_TIMESHIFT_MOVED {
+                moved(held: event[OTON_FIELD_TIMESHIFT_HELD_MS], behind: event[OTON_FIELD_BEHIND_LIVE_MS], limit: event[OTON_FIELD_TIMESHIFT_LIMIT_MS])
+                return
+            }
             if event.name == OTON_EVENT_NAME_CAST {
                 let renderer = event[OTON_FIELD_STATE] == "casting" ? event[OTON_FIELD_RENDERER] : nil
                 changes = model.applyCast(renderer: renderer, comment: renderer.map { host.tr("Casting to {renderer}", ["renderer": $0]) })
@@ -97,6 +114,7 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
             changes = model.applyArtwork(fields: event.fields)
         }
         mpris?.propertiesChanged(changes.properties)
+        if event.kind == OTON_EVENT_STATE { keepAwakeWhilePlaying() }
         if mpris != nil, event.kind == OTON_EVENT_STATE || event.kind == OTON_EVENT_TRACK { refreshTimeline() }
         if let notification = changes.notification, let notifier { show(notification, with: notifier) }
     }
@@ -133,7 +151,35 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
         }
     }
 
+    /// Holds the inhibitor while playing, releases it on pause and stop (GLib thread).
+    private func keepAwakeWhilePlaying() {
+        guard let inhibitor else { return }
+        guard model.status.keepsComputerAwake else { return inhibitor.release() }
+        switch inhibitor.hold() {
+        case nil:
+            break
+        case .noService?:
+            // Said once for the session, in words: a desktop with neither service is a fact of that desktop.
+            if !toldNoInhibitor {
+                host.log(
+                    OTON_LOG_INFO,
+                    host.tr(
+                        "neither the Inhibit portal nor a screensaver service runs on this desktop, so nothing keeps the computer from sleeping while oton plays; set \"inhibit_sleep\": false in the now-playing plugin's config to stop trying"
+                    ))
+            }
+            toldNoInhibitor = true
+        case let .failed(reason)?:
+            host.log(OTON_LOG_WARNING, host.tr("the computer may sleep while oton plays: keeping it awake failed ({reason})", ["reason": reason]))
+        }
+    }
+
     // MARK: MprisController (GLib thread)
+
+    var canRaise: Bool { window?.isRunning ?? false }
+
+    func raise() {
+        window?.raise()
+    }
 
     func request(_ kind: oton_request_kind) {
         host.request(kind)
@@ -161,33 +207,42 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
         runSeek(timeline.seekArgument(toPosition: position, at: Self.monotonicNow()))
     }
 
-    /// `oton ctl seek ARG`, then the new position read back and announced (Seeked).
+    /// `oton ctl seek ARG`; the host's org.oton.timeshift.moved that follows says where (Seeked).
     private func runSeek(_ argument: String) {
-        host.runCommand("seek", [argument]) { [weak self] _, reply in
-            self?.glib.invoke { [weak self] in self?.readTimeline(reply, seeked: true) }
-        }
+        host.runCommand("seek", [argument])
     }
 
     /// Asks `status` where timeshift playback is (on each state and track event).
     private func refreshTimeline() {
         host.runCommand("status") { [weak self] _, reply in
-            self?.glib.invoke { [weak self] in self?.readTimeline(reply, seeked: false) }
+            self?.glib.invoke { [weak self] in self?.readTimeline(reply) }
         }
     }
 
-    private func readTimeline(_ replyJSON: String, seeked: Bool) {
+    private func readTimeline(_ replyJSON: String) {
         let data = (try? JSONValue.parse(Data(replyJSON.utf8), maxBytes: 1 << 20))?["data"]
         let had = timeline != nil
-        if let held = data?["timeshift_held_ms"]?.numberValue, let behind = data?["behind_live_ms"]?.numberValue {
+        if let held = data?[OTON_FIELD_TIMESHIFT_HELD_MS]?.numberValue, let behind = data?[OTON_FIELD_BEHIND_LIVE_MS]?.numberValue {
             timeline = TimeshiftTimeline(
                 heldMilliseconds: Int64(held), behindMilliseconds: Int64(behind),
-                limitMilliseconds: Int64(data?["timeshift_limit_ms"]?.numberValue ?? held), readAt: Self.monotonicNow(),
+                limitMilliseconds: Int64(data?[OTON_FIELD_TIMESHIFT_LIMIT_MS]?.numberValue ?? held), readAt: Self.monotonicNow(),
                 playing: model.status == .playing)
-        } else if !seeked {
+        } else {
             timeline = nil
         }
         if had != (timeline != nil) { mpris?.propertiesChanged(["CanSeek"]) }
-        if seeked, let position { mpris?.seeked(to: position) }
+    }
+
+    /// org.oton.timeshift.moved: playback moved in the ring (a seek from MPRIS, the terminal, the
+    /// window, `oton ctl`): the new position, and Seeked with it.
+    private func moved(held: String?, behind: String?, limit: String?) {
+        guard let held = held.flatMap({ Int64($0) }), let behind = behind.flatMap({ Int64($0) }) else { return }
+        let had = timeline != nil
+        timeline = TimeshiftTimeline(
+            heldMilliseconds: held, behindMilliseconds: behind, limitMilliseconds: limit.flatMap { Int64($0) } ?? held,
+            readAt: Self.monotonicNow(), playing: model.status == .playing)
+        if !had { mpris?.propertiesChanged(["CanSeek"]) }
+        if let position { mpris?.seeked(to: position) }
     }
 
     private static func monotonicNow() -> Int64 {
@@ -202,6 +257,10 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
     func shutdown() {
         g_cancellable_cancel(cancellable)
         glib.stop { [self] in
+            inhibitor?.release()
+            inhibitor = nil
+            window?.stop()
+            window = nil
             mpris?.unregister()
             mpris = nil
             if let connection, let ownedName { SessionBus.release(ownedName, on: connection) }
@@ -213,6 +272,9 @@ final class NowPlayingInstance: MprisController, @unchecked Sendable {
     private func closeConnection() {
         guard let connection else { return }
         notifier?.stopListening()
+        window?.stop()
+        window = nil
+        inhibitor = nil
         g_dbus_connection_close_sync(connection, nil, nil)
         g_object_unref(UnsafeMutableRawPointer(connection))
         self.connection = nil

@@ -9,7 +9,7 @@ nonisolated(unsafe) let nowPlayingDescriptor = PluginDescriptorBuilder(
     name: "Now playing",
     version: "0.1.0",
     description: "MPRIS2 on the session bus (playerctl, desktop media keys) and a notification per track",
-    consumes: ["track", "state", "volume", OTON_EVENT_NAME_ARTWORK_READY, OTON_EVENT_NAME_WISH_HEARD, OTON_EVENT_NAME_CAST]
+    consumes: ["track", "state", "volume", OTON_EVENT_NAME_ARTWORK_READY, OTON_EVENT_NAME_WISH_HEARD, OTON_EVENT_NAME_CAST, OTON_EVENT_NAME_TIMESHIFT_MOVED]
 ).build { host, config in
     NowPlayingInstance(host: host, config: try NowPlayingConfig.parse(config))
 }

@@ -1,6 +1,7 @@
 import CGio
 import FoundationEssentials
 import NowPlayingLogic
+import OtonGLibThread
 
 /// GVariant builders from Swift values (g_variant_new's varargs are not callable from Swift).
 /// Every result is a floating reference that the GDBus call receiving it consumes.
@@ -15,21 +16,10 @@ enum Variants {
         g_variant_is_object_path(value) != 0 ? g_variant_new_object_path(value) : g_variant_new_object_path(NowPlayingModel.noTrack)
     }
 
-    static func strings(_ values: [String]) -> OpaquePointer {
-        let copies = values.map { UnsafePointer(strdup($0)) }
-        defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
-        return copies.withUnsafeBufferPointer { g_variant_new_strv($0.baseAddress, gssize($0.count)) }
-    }
+    static func strings(_ values: [String]) -> OpaquePointer { SessionBus.strings(values) }
 
     /// An a{sv} dictionary.
-    static func dictionary(_ entries: [(String, OpaquePointer)]) -> OpaquePointer {
-        let builder = g_variant_builder_new(oton_type_vardict())
-        defer { g_variant_builder_unref(builder) }
-        for (key, value) in entries {
-            g_variant_builder_add_value(builder, g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value)))
-        }
-        return g_variant_builder_end(builder)
-    }
+    static func dictionary(_ entries: [(String, OpaquePointer)]) -> OpaquePointer { SessionBus.dictionary(entries) }
 
     static func metadata(_ value: MetadataValue) -> OpaquePointer {
         switch value {
@@ -40,16 +30,8 @@ enum Variants {
     }
 
     /// The string inside a variant of type s, o or g; nil for other types.
-    static func text(_ variant: OpaquePointer?) -> String? {
-        guard let variant, let pointer = g_variant_get_string(variant, nil) else { return nil }
-        let type = String(cString: g_variant_get_type_string(variant))
-        return type == "s" || type == "o" || type == "g" ? String(cString: pointer) : nil
-    }
+    static func text(_ variant: OpaquePointer?) -> String? { SessionBus.text(variant) }
 }
 
-/// Reads and frees a GError.
-func takeError(_ error: UnsafeMutablePointer<GError>?) -> String {
-    guard let error else { return "unknown error" }
-    defer { g_error_free(error) }
-    return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
-}
+/// Reads and frees a GError: its message in words.
+func takeError(_ error: UnsafeMutablePointer<GError>?) -> String { BusFailure(taking: error).description }
