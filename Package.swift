@@ -228,7 +228,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The message catalogues (locale/*.po), copied beside the executable; see docs/translating.md.
-            resources: [.copy("Resources/locale")]
+            resources: [.copy("Resources/locale"), .copy("Resources/now-playing")]
         ),
         .executableTarget(
             name: "oton",
@@ -248,6 +248,7 @@ let package = Package(
 
         // Benchmarks (Benchmarks/run): bus throughput through real C plugins.
         .executableTarget(name: "oton-bench-bus", dependencies: ["OtonHost", "PluginAPI"], path: "Benchmarks/BusThroughput"),
+        .executableTarget(name: "oton-bench-now-playing", dependencies: ["OtonHost", "OtonHTTP"], path: "Benchmarks/NowPlayingPolls"),
 
         // Optional helper for Swift plugin authors; statically compiled into each Swift plugin.
         .target(name: "OtonPluginKit", dependencies: ["PluginAPI", "OtonJSON"]),

@@ -19,7 +19,9 @@ struct StationsCommand: ParsableCommand {
                 "oton stations remove \"My FM\"",
                 "oton stations export favourites.m3u", "oton play --search \"radio paradise\"")
         ),
-        subcommands: [List.self, Search.self, Add.self, Remove.self, Rename.self, SetURL.self, Move.self, Default.self, Import.self, Export.self],
+        subcommands: [
+            List.self, Search.self, Add.self, Remove.self, Rename.self, SetURL.self, Move.self, Default.self, Import.self, Export.self, TitlesCheck.self,
+        ],
         defaultSubcommand: List.self
     )
 

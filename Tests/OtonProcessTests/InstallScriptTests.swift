@@ -29,7 +29,7 @@ final class InstallScriptTests: XCTestCase {
         for installed in [
             "bin/oton", "include/oton/oton_plugin.h", "lib/pkgconfig/oton-plugin.pc",
             "lib/oton/plugins/libOtonHistory.so", "lib/oton/plugins/libOtonFileSink.so",
-            "share/oton/locale/ru.po", "share/bash-completion/completions/oton",
+            "share/oton/locale/ru.po", "share/oton/now-playing/providers.json", "share/bash-completion/completions/oton",
             "share/doc/oton/examples/c-level-meter/oton_level_meter.c",
             "lib/oton/plugins/libOtonSnapcast.so", "share/oton/snapcast/oton-snapcast-control",
         ] {

@@ -8,6 +8,10 @@ public struct StationStatus: Hashable, Sendable {
     public var artworkURL: URL?
     public var logoURL: URL?
     public var stationName: String?
+    /// When the API says the song started (a provider rule's `started`), for timeshift and the log.
+    public var startedAt: Date?
+    /// The song's length the API gives, in seconds.
+    public var durationSeconds: Double?
 
     public init(title: String? = nil, artworkURL: URL? = nil, logoURL: URL? = nil, stationName: String? = nil) {
         self.title = title
@@ -22,6 +26,19 @@ public enum StationStatusFormat: String, Sendable, CaseIterable {
     case radioCo
     /// Icecast `…/status-json.xsl`
     case icecast
+
+    /// The catalogue rule that reads this format (docs/titles.md): one reader for every provider.
+    public var ruleName: String {
+        switch self {
+        case .radioCo: "radio.co"
+        case .icecast: "icecast"
+        }
+    }
+
+    /// What a `status_url` of plugins.json is: Icecast's status page by its name, else radio.co.
+    public init(statusURL: URL) {
+        self = statusURL.path.hasSuffix("status-json.xsl") ? .icecast : .radioCo
+    }
 }
 
 public enum StationStatusParseError: Error, Hashable, Sendable {
@@ -35,116 +52,52 @@ public enum StationStatusParseError: Error, Hashable, Sendable {
     case noMatchingSource(streamPath: String?)
 }
 
-/// Parses untrusted status-API responses. Never traps: wrong types are
-/// treated as missing fields; structural problems throw.
+/// Parses untrusted status-API responses of plugins.json's `status_url` by the catalogue's rule for
+/// the format (``NowPlayingReader``). Never traps: wrong types are treated as missing fields;
+/// structural problems throw.
 public enum StationStatusParser {
     public static let defaultMaxBytes = 1 << 20
     /// Longer strings are cut; the normalizer caps display length anyway.
-    public static let maxFieldCharacters = 4096
+    public static let maxFieldCharacters = NowPlayingReader.maxFieldCharacters
     public static let maxURLLength = 2048
 
     public static func parse(
         _ data: Data, format: StationStatusFormat, streamURL: URL? = nil,
-        maxBytes: Int = defaultMaxBytes
+        maxBytes: Int = defaultMaxBytes, catalogue: NowPlayingCatalogue = .installed
     ) throws(StationStatusParseError) -> StationStatus {
-        switch format {
-        case .radioCo: try parseRadioCo(data, maxBytes: maxBytes)
-        case .icecast: try parseIcecast(data, streamURL: streamURL, maxBytes: maxBytes)
-        }
+        guard let rule = catalogue.rule(named: format.ruleName) else { throw .unexpectedStructure("catalogue rule \(format.ruleName)") }
+        let path = streamURL.map { $0.path.isEmpty ? "/" : $0.path }
+        var placeholders = streamURL.flatMap { rule.placeholders(for: $0) } ?? [:]
+        placeholders["path"] = path
+        // A status_url the user named may report a proxied mount under another name: a lone source is used.
+        return try NowPlayingReader.read(data, rule: rule, placeholders: placeholders, loneItem: true, maxBytes: maxBytes)
     }
 
     /// radio.co: `{"status":"online","current_track":{"title":…,"artwork_url":…,
-    /// "artwork_url_large":…},"logo_url":…}`. The large artwork is preferred.
-    /// When `status` is "offline" the title is dropped (it would be stale);
-    /// the logo is kept.
+    /// "artwork_url_large":…},"logo_url":…}`. The large artwork is preferred; when `status` is
+    /// "offline" the title is dropped (it would be stale).
     public static func parseRadioCo(_ data: Data, maxBytes: Int = defaultMaxBytes) throws(StationStatusParseError) -> StationStatus {
-        let root = try decode(data, maxBytes: maxBytes)
-        guard case .object = root else { throw .unexpectedStructure("root object") }
-        let track = root["current_track"]
-        let isOffline = root["status"]?.text?.lowercased() == "offline"
-        return StationStatus(
-            title: isOffline ? nil : field(track?["title"]),
-            artworkURL: webURL(track?["artwork_url_large"]) ?? webURL(track?["artwork_url"]),
-            logoURL: webURL(root["logo_url"]),
-            stationName: field(root["name"])
-        )
+        try parse(data, format: .radioCo, maxBytes: maxBytes)
     }
 
-    /// Icecast `status-json.xsl`: `{"icestats":{"source": {…} | [{…}, …]}}`.
-    ///
-    /// The source whose `listenurl` path equals `streamURL`'s path (trailing
-    /// "/" ignored) is used; hosts are not compared because Icecast often
-    /// reports an internal host name. If none matches and there is exactly
-    /// one source, that one is used; otherwise `.noMatchingSource` is thrown.
-    /// The title is "artist - title" when both fields exist (unless the
-    /// title already starts with the artist); `server_name` gives the name,
-    /// ignoring Icecast's placeholder "Unspecified name".
+    /// Icecast `status-json.xsl`: the source whose `listenurl` path equals `streamURL`'s path
+    /// (trailing "/" ignored; hosts are not compared because Icecast often reports an internal host
+    /// name), else the only source; the title is "artist - title".
     public static func parseIcecast(
         _ data: Data, streamURL: URL?,
         maxBytes: Int = defaultMaxBytes
     ) throws(StationStatusParseError) -> StationStatus {
-        let root = try decode(data, maxBytes: maxBytes)
-        guard let icestats = root["icestats"], case .object = icestats else {
-            throw .unexpectedStructure("icestats")
-        }
-        let sources: [JSONValue]
-        switch icestats["source"] {
-        case .object?: sources = [icestats["source"]!]
-        case .array(let list)?: sources = list.filter { if case .object = $0 { true } else { false } }
-        default: sources = []
-        }
-        let wantedPath = streamURL.map { normalizedPath($0.path) }
-        let match = sources.first { source in
-            guard let wantedPath, let listen = field(source["listenurl"]), let url = URL(string: listen) else { return false }
-            return normalizedPath(url.path) == wantedPath
-        }
-        guard let source = match ?? (sources.count == 1 ? sources[0] : nil) else {
-            throw .noMatchingSource(streamPath: wantedPath)
-        }
-        let name = field(source["server_name"]).flatMap { $0.lowercased() == "unspecified name" ? nil : $0 }
-        // Icecast reads non-UTF-8 metadata as Latin-1 too: recover the bytes as for ICY titles.
-        let title = icecastTitle(source).map { TitleByteDecoder.decode(convertedText: $0).text }
-        return StationStatus(title: title, artworkURL: nil, logoURL: nil, stationName: name)
-    }
-
-    private static func icecastTitle(_ source: JSONValue) -> String? {
-        let title = field(source["title"]) ?? field(source["yp_currently_playing"])
-        guard let artist = field(source["artist"]) else { return title }
-        guard let title else { return artist }
-        return title.lowercased().hasPrefix(artist.lowercased()) ? title : "\(artist) - \(title)"
-    }
-
-    private static func decode(_ data: Data, maxBytes: Int) throws(StationStatusParseError) -> JSONValue {
-        guard data.count <= maxBytes else { throw .tooLarge(byteCount: data.count, limit: maxBytes) }
-        do {
-            return try JSONParser(maxBytes: maxBytes).parse(data)
-        } catch {
-            throw .notJSON
-        }
-    }
-
-    /// A non-empty, length-capped text field; numbers are accepted as text.
-    private static func field(_ value: JSONValue?) -> String? {
-        guard let text = value?.text else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return nil }
-        return trimmed.count > maxFieldCharacters ? String(trimmed.prefix(maxFieldCharacters)) : trimmed
+        try parse(data, format: .icecast, streamURL: streamURL, maxBytes: maxBytes)
     }
 
     /// Only absolute http(s) URLs with a host; anything else (javascript:,
     /// file:, relative paths, over-long strings) is dropped.
     package static func webURL(_ value: JSONValue?) -> URL? {
-        guard let text = field(value), text.utf8.count <= maxURLLength,
+        guard let text = value?.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty, text.utf8.count <= maxURLLength,
             let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else { return nil }
         return url
-    }
-
-    private static func normalizedPath(_ path: String) -> String {
-        var path = path
-        while path.hasSuffix("/") { path.removeLast() }
-        return path
     }
 }

@@ -56,8 +56,9 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     /// The loudness the last connection measured, and of which stream (see ``rememberLoudness(of:)``).
     var heardLoudness: (url: String, lufs: Double)?
     let track: TrackAnnouncer
-    /// The current station's status API, when it has one (a new follower per station).
-    var statusFollower: StationStatusFollower?
+    /// The current station's status API (plugins.json's status_url), or the now-playing provider found
+    /// for a titleless stream (a new follower per station).
+    var statusFollower: (any StationTitleFollowing)?
     /// The output volume and its fades (on the queue); each change reaches the pipeline and the bus.
     lazy var fader = VolumeFader(volume: options.volume, queue: queue, clock: clock) { [weak self] value in
         self?.pipeline?.setVolume(value)
@@ -311,11 +312,13 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         }
     }
 
-    func makeStatusFollower(for station: Station) -> StationStatusFollower? {
-        StationStatusFollower(station: station, queue: queue, logger: logger) { [weak self] status in
+    func makeStatusFollower(for station: Station) -> (any StationTitleFollowing)? {
+        let use: (StationStatus, TitleSource) -> Void = { [weak self] status, source in
             guard let self else { return }
-            _ = track.apply(TagSet(status: status), readAt: nil, station: current, stationCount: stationList.stations.count)
+            _ = track.apply(TagSet(status: status, source: source), readAt: nil, station: current, stationCount: stationList.stations.count)
         }
+        if let follower = StationStatusFollower(station: station, queue: queue, logger: logger, use: use) { return follower }
+        return ProviderTitleFollower(station: station, queue: queue, logger: logger, use: use)
     }
 
     func publishState() {

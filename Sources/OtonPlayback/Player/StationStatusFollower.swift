@@ -13,11 +13,11 @@ import Synchronization
 /// `@unchecked Sendable`: confined to the player's queue (`queue`): every method is called there, the
 /// timer fires there and the poller's answers are brought back there. `liveRound` is the one value
 /// read elsewhere (the transfer's cancel check on the poller's thread), behind its Mutex.
-package final class StationStatusFollower: @unchecked Sendable {
+package final class StationStatusFollower: StationTitleFollowing, @unchecked Sendable {
     private let poller: StationStatusPoller
     private let queue: DispatchQueue
     private let logger: Logger
-    private let use: (StationStatus) -> Void
+    private let use: (StationStatus, TitleSource) -> Void
     private var lookup = StationStatusLookup()
     private var timer: DispatchSourceTimer?
     private var stopped = false
@@ -27,7 +27,7 @@ package final class StationStatusFollower: @unchecked Sendable {
     private let liveRound = Mutex<UInt64?>(nil)
 
     /// Nil when `station` has no status API.
-    package init?(station: Station, queue: DispatchQueue, logger: Logger, use: @escaping (StationStatus) -> Void) {
+    package init?(station: Station, queue: DispatchQueue, logger: Logger, use: @escaping (StationStatus, TitleSource) -> Void) {
         guard let status = station.statusURL.flatMap(URL.init(string:)) else { return nil }
         poller = StationStatusPoller(statusURL: status, streamURL: URL(string: station.url), userAgent: station.requestUserAgent)
         self.queue = queue
@@ -69,7 +69,7 @@ package final class StationStatusFollower: @unchecked Sendable {
                 self.timer = timer
             }
         case let .use(status):
-            use(status)
+            use(status, .stationAPI)
         case let .gaveUp(_, lastTitle):
             logger.debug("the station status never named \"\(heardTitle ?? "")\" (it said \"\(lastTitle ?? "")\"); no cover from it for this track")
         case .stale:

@@ -38,6 +38,10 @@ public struct XDGPaths: Sendable {
     public var timeshiftFolder: String? { otonCache.map { $0 + "/timeshift" } }
     /// The volume the listener set last, for the next `oton play`: `$XDG_STATE_HOME/oton/volume.json`.
     public var volumeFile: String? { otonState.map { $0 + "/volume.json" } }
+    /// The user's own now-playing provider rules, read after oton's (docs/titles.md): `$XDG_CONFIG_HOME/oton/now-playing.json`.
+    public var nowPlayingRulesFile: String? { otonConfig.map { $0 + "/now-playing.json" } }
+    /// Which provider rule gave each titleless station its titles, found by trying: `$XDG_STATE_HOME/oton/now-playing-found.json`.
+    public var nowPlayingFoundFile: String? { otonState.map { $0 + "/now-playing-found.json" } }
     /// systemd's user unit folder: `$XDG_CONFIG_HOME/systemd/user`.
     public var systemdUserUnits: String? { configHome.map { $0 + "/systemd/user" } }
 
