@@ -20,7 +20,7 @@ final class BuiltInConfigTests: XCTestCase {
                 "org.oton.sleep-timer", "org.oton.share", "org.oton.artwork",
                 "org.oton.now-playing", "org.oton.history", "org.oton.file-sink",
                 "org.oton.web-remote", "org.oton.metrics", "org.oton.snapcast",
-                "org.oton.upnp",
+                "org.oton.recognition", "org.oton.upnp",
             ])
     }
 
