@@ -25,12 +25,16 @@ public struct TrackFields: Equatable, Sendable {
     public var stationCount: Int
     /// The track's length in seconds, when its source knows it (positive and finite).
     public var durationSeconds: Double?
+    /// Where the title came from: "stream", "station-api", "provider:<rule>", "recognised"
+    /// (OTON_FIELD_TITLE_SOURCE); nil without a title or from an older host.
+    public var titleSource: String?
 
     public init(
         sequence: UInt64, isBreak: Bool = false, title: String? = nil, artist: String? = nil, rawTitle: String? = nil,
         station: String? = nil, genre: String? = nil, codec: String? = nil, bitrate: Int? = nil,
         artworkURL: String? = nil, streamURL: String? = nil, stationLogoURL: String? = nil,
-        stationHomepage: String? = nil, stationStatusURL: String? = nil, stationCount: Int = 1, durationSeconds: Double? = nil
+        stationHomepage: String? = nil, stationStatusURL: String? = nil, stationCount: Int = 1, durationSeconds: Double? = nil,
+        titleSource: String? = nil
     ) {
         self.sequence = sequence
         self.isBreak = isBreak
@@ -48,6 +52,7 @@ public struct TrackFields: Equatable, Sendable {
         self.stationStatusURL = stationStatusURL
         self.stationCount = stationCount
         self.durationSeconds = durationSeconds
+        self.titleSource = titleSource
     }
 
     /// A `track` event's fields; nil without a sequence (not a track event, or before the first
@@ -66,7 +71,8 @@ public struct TrackFields: Equatable, Sendable {
             stationLogoURL: text(OTON_FIELD_STATION_LOGO_URL), stationHomepage: text(OTON_FIELD_STATION_HOMEPAGE),
             stationStatusURL: text(OTON_FIELD_STATION_STATUS_URL),
             stationCount: text(OTON_FIELD_STATION_COUNT).flatMap { Int($0) }.map { max(1, $0) } ?? 1,
-            durationSeconds: text(OTON_FIELD_DURATION).flatMap(Double.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil })
+            durationSeconds: text(OTON_FIELD_DURATION).flatMap(Double.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil },
+            titleSource: text(OTON_FIELD_TITLE_SOURCE))
     }
 
     /// True when the stream named something: a title, an artist or a raw title.

@@ -28,6 +28,7 @@ extension BusEvent.Payload {
             add(OTON_FIELD_ARTWORK_URL, track.artworkURL?.absoluteString)
             add(OTON_FIELD_STREAM_URL, track.streamURL?.absoluteString)
             add(OTON_FIELD_STATION_LOGO_URL, track.stationLogoURL?.absoluteString)
+            add(OTON_FIELD_TITLE_SOURCE, track.title == nil ? nil : track.titleSource?.wireName)
         case let .state(state):
             add(OTON_FIELD_STATE, state.state.name)
             add(OTON_FIELD_BUFFERING_PERCENT, state.bufferingPercent.map(String.init))
@@ -54,7 +55,7 @@ extension BusEvent.Payload {
             [
                 OTON_FIELD_SEQUENCE, OTON_FIELD_BREAK, OTON_FIELD_TITLE, OTON_FIELD_ARTIST, OTON_FIELD_RAW_TITLE, OTON_FIELD_STATION,
                 OTON_FIELD_GENRE, OTON_FIELD_BITRATE, OTON_FIELD_CODEC, OTON_FIELD_ARTWORK_URL, OTON_FIELD_STREAM_URL,
-                OTON_FIELD_STATION_LOGO_URL,
+                OTON_FIELD_STATION_LOGO_URL, OTON_FIELD_TITLE_SOURCE,
             ]
         case OTON_EVENT_STATE:
             [
@@ -84,7 +85,8 @@ extension BusEvent.Payload {
                 artworkURL: value(OTON_FIELD_ARTWORK_URL).flatMap(URL.init(string:)),
                 streamURL: value(OTON_FIELD_STREAM_URL).flatMap(URL.init(string:)),
                 stationLogoURL: value(OTON_FIELD_STATION_LOGO_URL).flatMap(URL.init(string:)),
-                isBreak: value(OTON_FIELD_BREAK) == "1")
+                isBreak: value(OTON_FIELD_BREAK) == "1",
+                titleSource: value(OTON_FIELD_TITLE_SOURCE).flatMap(TitleSource.init(wireName:)))
             self = .track(track, sequence: value(OTON_FIELD_SEQUENCE).flatMap { UInt64($0) } ?? 0)
         case OTON_EVENT_STATE:
             let code = PlaybackStateCode.allCases.first { $0.name == value(OTON_FIELD_STATE) } ?? .idle

@@ -19,11 +19,13 @@ public struct TrackInfo: Hashable, Sendable {
     /// title) after it had named a track. Title, artist, raw title and artwork are then absent.
     /// Sent to plugins as the field `break` = "1".
     public var isBreak: Bool
+    /// Where `title` and `artist` came from; nil when there is no title (sent as `title_source`).
+    public var titleSource: TitleSource?
 
     public init(
         title: String? = nil, artist: String? = nil, rawTitle: String? = nil, station: String? = nil,
         genre: String? = nil, bitrate: Int? = nil, codec: String? = nil, artworkURL: URL? = nil,
-        streamURL: URL? = nil, stationLogoURL: URL? = nil, isBreak: Bool = false
+        streamURL: URL? = nil, stationLogoURL: URL? = nil, isBreak: Bool = false, titleSource: TitleSource? = nil
     ) {
         self.title = title
         self.artist = artist
@@ -36,15 +38,19 @@ public struct TrackInfo: Hashable, Sendable {
         self.streamURL = streamURL
         self.stationLogoURL = stationLogoURL
         self.isBreak = isBreak
+        self.titleSource = titleSource
     }
 
     /// The fields a listener sees; only changes to these produce events.
     package struct Visible: Hashable {
         package var title: String?, artist: String?, station: String?, artworkURL: URL?, stationLogoURL: URL?
         package var isBreak: Bool
+        package var titleSource: TitleSource?
     }
 
     package var visible: Visible {
-        Visible(title: title, artist: artist, station: station, artworkURL: artworkURL, stationLogoURL: stationLogoURL, isBreak: isBreak)
+        Visible(
+            title: title, artist: artist, station: station, artworkURL: artworkURL, stationLogoURL: stationLogoURL, isBreak: isBreak,
+            titleSource: titleSource)
     }
 }

@@ -28,6 +28,8 @@ public struct TagSet: Hashable, Sendable {
     public var artworkURL: URL?
     /// The station's logo (status API), sent to plugins as `station_logo_url`.
     public var logoURL: URL?
+    /// Where a non-stream set's title came from (ignored for `.stream` sets, whose titles are the stream's).
+    public var titleSource: TitleSource = .stationAPI
 
     public init(
         origin: TagOrigin = .stream, title: String? = nil, artist: String? = nil,
@@ -58,11 +60,13 @@ public struct TagSet: Hashable, Sendable {
         return joined
     }
 
-    /// A status-API snapshot: the track's cover, and the station's logo apart from it.
-    public init(status: StationStatus) {
+    /// A status-API snapshot: the track's cover, and the station's logo apart from it. `source` says
+    /// whose API it was (the station's own `status_url`, or a provider rule).
+    public init(status: StationStatus, source: TitleSource = .stationAPI) {
         self.init(
             origin: .statusAPI, title: status.title, station: status.stationName,
             artworkURL: status.artworkURL, logoURL: status.logoURL)
+        titleSource = source
     }
 
     /// Whether this set carries anything a listener sees.
@@ -108,7 +112,9 @@ public struct TagSet: Hashable, Sendable {
 ///   one. A stream set changes artwork only when it carries one. A new
 ///   stream title drops the status artwork: it described the previous track
 ///   (the host passes a status set only once its title matches the heard one,
-///   see ``StationStatusLookup``).
+///   see ``StationStatusLookup``). The report's `titleSource` says whose
+///   title is shown: `.stream` for the stream's, else the status set's own
+///   ``TagSet/titleSource`` (the station's API, a provider rule, recognition).
 /// - **Sticky fields.** Station, genre, codec and bitrate keep their last
 ///   non-empty value until ``reset(keepStation:)``. The stream's station
 ///   name wins over the status API's. The nominal bitrate wins over the
@@ -148,6 +154,7 @@ public struct TrackAccumulator: Sendable {
     private var streamTitleRaw: String?
     private var streamArtistRaw: String?
     private var statusTitle: NormalizedTitle?
+    private var statusTitleSource: TitleSource = .stationAPI
     private var streamStation: String?
     private var statusStation: String?
     private var genre: String?
@@ -183,7 +190,8 @@ public struct TrackAccumulator: Sendable {
             station: streamStation ?? statusStation, genre: genre,
             bitrate: nominalBitrate ?? measuredBitrate, codec: codec,
             artworkURL: isBreak ? nil : statusArtworkURL ?? streamArtworkURL, streamURL: streamURL, stationLogoURL: logoURL,
-            isBreak: isBreak
+            isBreak: isBreak,
+            titleSource: shown == nil ? nil : heardStream != nil ? .stream : statusTitleSource
         )
     }
 
@@ -206,6 +214,7 @@ public struct TrackAccumulator: Sendable {
         case .statusAPI:
             let title = tags.title.map { normalizer.normalize(title: $0, artist: tags.artist) }
             statusTitle = (title?.isEmpty ?? true) ? nil : title
+            statusTitleSource = tags.titleSource
             if let station = cleaned(tags.station) { statusStation = station }
             statusArtworkURL = tags.artworkURL
             if let logo = tags.logoURL { logoURL = logo }

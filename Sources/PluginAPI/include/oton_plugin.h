@@ -130,6 +130,10 @@ typedef uint32_t oton_event_kind;
 #define OTON_FIELD_STATION_COUNT      "station_count"      /* fields only: how many stations next/previous cycle through */
 #define OTON_FIELD_TAG_MONO_NS        "tag_mono_ns"        /* fields only: CLOCK_MONOTONIC when the stream's tag was read */
 #define OTON_FIELD_DURATION           "duration"           /* fields only: the track's length in seconds, when its source knows it */
+#define OTON_FIELD_TITLE_SOURCE       "title_source"       /* fields only, present with a title: where it came from: "stream" (the
+                                                            * stream's metadata), "station-api" (plugins.json's status_url),
+                                                            * "provider:<rule>" (a now-playing provider rule), "recognised"
+                                                            * (matched from the audio). Only "stream" is the station's own word */
 /* OTON_EVENT_STATE: */
 #define OTON_FIELD_STATE              "state"              /* idle|connecting|playing|buffering|paused|stopped|error */
 #define OTON_FIELD_BUFFERING_PERCENT  "buffering_percent"

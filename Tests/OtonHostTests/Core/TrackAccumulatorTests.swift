@@ -35,7 +35,7 @@ final class TrackAccumulatorTests: XCTestCase {
             event,
             TrackInfo(
                 title: "One More Time", artist: "Daft Punk", rawTitle: "Daft Punk - One More Time",
-                streamURL: streamURL))
+                streamURL: streamURL, titleSource: .stream))
         let next = accumulator.apply(TagSet(title: "Air - Sexy Boy"))?.track
         XCTAssertEqual(next?.title, "Sexy Boy")
         XCTAssertEqual(next?.artist, "Air")
@@ -256,5 +256,26 @@ final class TrackAccumulatorTests: XCTestCase {
         var accumulator = makeAccumulator()
         let event = accumulator.apply(TagSet(title: String(repeating: "x", count: 100_000)))?.track
         XCTAssertEqual(event?.title?.count, 512)
+    }
+
+    /// Where the shown title came from travels with it: the stream's own, else the API set's source;
+    /// none without a title. A provider's title never replaces a stream title that is present.
+    func testTitleSourceSaysWhoseTitleIsShown() {
+        var accumulator = makeAccumulator()
+        let provider = accumulator.apply(TagSet(status: StationStatus(title: "P - Q"), source: .provider("icecast")))?.track
+        XCTAssertEqual(provider?.titleSource, .provider("icecast"))
+        XCTAssertEqual(BusEvent.Payload.track(provider!, sequence: 1).fields.first { $0.key == "title_source" }?.value, "provider:icecast")
+        let stream = accumulator.apply(TagSet(title: "A - B"))?.track
+        XCTAssertEqual(stream?.titleSource, .stream)
+        XCTAssertNil(accumulator.apply(TagSet(status: StationStatus(title: "X - Y"), source: .recognised))?.track, "the stream's title stays")
+        XCTAssertEqual(accumulator.current.title, "B")
+        XCTAssertEqual(accumulator.current.titleSource, .stream)
+        XCTAssertNil(TrackInfo(station: "S").titleSource)
+        XCTAssertEqual(TitleSource(wireName: "provider:zeno"), .provider("zeno"))
+        XCTAssertNil(TitleSource(wireName: "provider:"))
+        XCTAssertNil(TitleSource(wireName: "the station"))
+        for source in [TitleSource.stream, .stationAPI, .provider("r"), .recognised] {
+            XCTAssertEqual(TitleSource(wireName: source.wireName), source)
+        }
     }
 }
