@@ -39,9 +39,11 @@ final class RecognitionCorpus: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let fingerprinter = Fingerprinter()
-        let mp3 = ["-c:a", "libmp3lame", "-b:a", "128k"]
-        let vorbis = ["-c:a", "libvorbis", "-b:a", "64k"]
-        let aac = ["-c:a", "aac", "-b:a", "96k"]
+        // As stations send it: 44.1 kHz stereo.
+        let station = ["-ar", "44100", "-ac", "2"]
+        let mp3 = station + ["-c:a", "libmp3lame", "-b:a", "128k"]
+        let vorbis = station + ["-c:a", "libvorbis", "-b:a", "64k"]
+        let aac = station + ["-c:a", "aac", "-b:a", "96k"]
         var learned: [Int64: [UInt32]] = [:]
         var excerpts: [Int64: [UInt32]] = [:]
         var spedUp: [Int64: [UInt32]] = [:]

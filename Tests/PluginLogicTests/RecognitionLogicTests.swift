@@ -42,10 +42,10 @@ final class RecognitionLogicTests: XCTestCase {
             RecognitionRole.of(base.merging([OTON_FIELD_TITLE: "Song", OTON_FIELD_ARTIST: "Band"]) { $1 }),
             .index(TitledSong(artist: "Band", title: "Song", station: "Titled FM")))
         XCTAssertEqual(
-            RecognitionRole.of(base.merging([OTON_FIELD_TITLE: "Song", RecognitionRole.titleSourceKey: "station-api"]) { $1 }),
+            RecognitionRole.of(base.merging([OTON_FIELD_TITLE: "Song", OTON_FIELD_TITLE_SOURCE: "station-api"]) { $1 }),
             .index(TitledSong(artist: nil, title: "Song", station: "Titled FM")))
         // Its own suggestion, come back as the track: still a station to listen to, never a song to learn.
-        XCTAssertEqual(RecognitionRole.of(base.merging([OTON_FIELD_TITLE: "Song", RecognitionRole.titleSourceKey: "recognised"]) { $1 }), .listen)
+        XCTAssertEqual(RecognitionRole.of(base.merging([OTON_FIELD_TITLE: "Song", OTON_FIELD_TITLE_SOURCE: "recognised"]) { $1 }), .listen)
         XCTAssertEqual(RecognitionRole.of(base), .listen)
         XCTAssertEqual(RecognitionRole.of(base.merging([OTON_FIELD_BREAK: "1"]) { $1 }), .pause)
     }

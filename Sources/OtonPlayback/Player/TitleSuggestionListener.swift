@@ -10,8 +10,8 @@ package struct TitleSuggestion: Sendable, Equatable {
     package var artist: String?
     /// Empty: the suggestion is withdrawn.
     package var title: String
-    /// OTON_FIELD_TITLE_SOURCE's value (`recognised`).
-    package var source: String
+    /// OTON_FIELD_TITLE_SOURCE's value; a suggestion is never the stream's own word.
+    package var source: TitleSource
 
     package init?(fields: [(key: String, value: String)]) {
         let values = Dictionary(fields, uniquingKeysWith: { _, last in last })
@@ -19,7 +19,8 @@ package struct TitleSuggestion: Sendable, Equatable {
         self.station = station
         self.title = title
         artist = values[OTON_FIELD_ARTIST].flatMap { $0.isEmpty ? nil : $0 }
-        source = values["title_source"] ?? "recognised"
+        let source = values[OTON_FIELD_TITLE_SOURCE].flatMap(TitleSource.init(wireName:)) ?? .recognised
+        self.source = source.isStream ? .recognised : source
     }
 }
 

@@ -23,10 +23,8 @@ public enum RecognitionRole: Sendable, Equatable {
     /// A break (ads, a jingle): neither.
     case pause
 
-    /// The title source (RecognitionRole.titleSourceKey) of a title this plugin suggested.
+    /// The title source (OTON_FIELD_TITLE_SOURCE) of a title this plugin suggested.
     public static let recognisedSource = "recognised"
-    /// TEMPORARY until main's OTON_FIELD_TITLE_SOURCE is merged.
-    public static let titleSourceKey = "title_source"
 
     /// The role for a track event's fields. A title this plugin suggested is not a title to learn
     /// from (it would teach the index its own guesses), so its station keeps being listened to.
@@ -34,7 +32,7 @@ public enum RecognitionRole: Sendable, Equatable {
         guard let track = TrackFields(fields: fields) else { return .listen }
         if track.isBreak { return .pause }
         guard let title = track.title ?? track.rawTitle else { return .listen }
-        if fields[RecognitionRole.titleSourceKey] == recognisedSource { return .listen }
+        if track.titleSource == recognisedSource { return .listen }
         return .index(TitledSong(artist: track.artist, title: title, station: track.station))
     }
 }

@@ -148,7 +148,7 @@ final class RecognitionInstance: SwiftPluginInstance, @unchecked Sendable {
     /// Publishes a suggestion for the station heard, or its withdrawal (an empty title).
     private func suggest(_ song: TitledSong?) {
         var fields = [
-            (OTON_FIELD_STATION, station ?? ""), (OTON_FIELD_TITLE, song?.title ?? ""), (RecognitionRole.titleSourceKey, RecognitionRole.recognisedSource),
+            (OTON_FIELD_STATION, station ?? ""), (OTON_FIELD_TITLE, song?.title ?? ""), (OTON_FIELD_TITLE_SOURCE, RecognitionRole.recognisedSource),
         ]
         if let artist = song?.artist { fields.append((OTON_FIELD_ARTIST, artist)) }
         host.publish(OTON_EVENT_NAME_TITLE_SUGGESTED, fields)
