@@ -22,6 +22,8 @@ final class BuiltInConfigTests: XCTestCase {
                 "org.oton.web-remote", "org.oton.metrics", "org.oton.snapcast",
                 "org.oton.recognition", "org.oton.upnp",
             ])
+        // Song recognition listens to everything played: off unless the user turns it on (issue 52).
+        XCTAssertEqual(config.plugins.first { $0.id == "org.oton.recognition" }?.enabled, false)
     }
 
     func testWithNoFileAnywhereTheBuiltInDefaultIsChosenAndSaysWhereItLooked() throws {
