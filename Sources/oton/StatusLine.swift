@@ -164,9 +164,7 @@ final class StatusLine: MailboxConsumer, @unchecked Sendable {
             ]
         }
         let reason = reconnect?.reason ?? problem ?? ""
-        let named = track.map { [$0.artist, $0.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ") } ?? ""
-        // A recognised song is not the station's word: said as a guess (issue 52).
-        let song = track?.titleSource == .recognised && !named.isEmpty ? tr("probably {song} (recognised)", ["song": named]) : named
+        let song = track.map { [$0.artist, $0.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " – ") } ?? ""
         var tail = [
             TimeText.minutesSeconds(elapsed), tr("vol {volume}", ["volume": VolumeArgument.text(percent: VolumeArgument.percent(of: volume), in: .current)]),
         ]

@@ -79,19 +79,6 @@ final class WindowNowPlayingTests: XCTestCase {
         XCTAssertEqual(playing.station, "Lab FM")
     }
 
-    /// A recognised song (issue 52) is said as a guess; the station's own title as it is.
-    func testARecognisedTitleIsShownAsProbable() {
-        var playing = NowPlaying()
-        playing.apply(
-            event: event("track", ["sequence": "1", "station": "Plain FM", "title": "Melody", "artist": "Band", "title_source": "recognised"]), now: 0)
-        XCTAssertEqual(playing.shownTitle, "probably Melody (recognised)")
-        XCTAssertEqual(playing.artist, "Band")
-        playing.apply(event: event("track", ["sequence": "2", "station": "Plain FM", "title": "Other", "title_source": "stream"]), now: 0)
-        XCTAssertEqual(playing.shownTitle, "Other")
-        playing.apply(status: ["title": .string("Melody"), "title_source": .string("recognised")], now: 0)
-        XCTAssertEqual(playing.shownTitle, "probably Melody (recognised)")
-    }
-
     func testVolumeAndArtworkColourAreChecked() {
         var playing = NowPlaying()
         playing.apply(event: event("volume", ["volume": "0.4"]), now: 0)

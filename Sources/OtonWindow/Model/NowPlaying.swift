@@ -21,8 +21,6 @@ public struct NowPlaying: Equatable, Sendable {
     public var station = ""
     public var artist = ""
     public var title = ""
-    /// Where the title came from (OTON_FIELD_TITLE_SOURCE: "stream", "station-api", "recognised" …); "" when not said.
-    public var titleSource = ""
     public var trackSequence: String?
     public var volumePercent = 100
     /// The artwork plugin's picture (a file it caches); nil: the built-in one.
@@ -102,7 +100,6 @@ public struct NowPlaying: Equatable, Sendable {
         if let value = data["station"]?.stringValue { station = value }
         artist = data["artist"]?.stringValue ?? ""
         title = data["title"]?.stringValue ?? ""
-        titleSource = data[OTON_FIELD_TITLE_SOURCE]?.stringValue ?? ""
         if let volume = data["volume"]?.int64Value { volumePercent = Int(min(max(volume, 0), 150)) }
         if case let .object(artwork)? = data["artwork"] { applyArtwork(artwork.compactMapValues(\.text)) }
         if let error = data["error"] {
@@ -191,13 +188,7 @@ public struct NowPlaying: Equatable, Sendable {
         let before = (title, artist)
         title = fields[OTON_FIELD_TITLE] ?? (ended ? "" : title)
         artist = fields[OTON_FIELD_ARTIST] ?? (ended ? "" : artist)
-        titleSource = fields[OTON_FIELD_TITLE_SOURCE] ?? (ended ? "" : titleSource)
         if !title.isEmpty, ended || before != (title, artist) { remember(clock: clock) }
-    }
-
-    /// The title as shown: a recognised song (issue 52) is not the station's word, so it is said as a guess.
-    public var shownTitle: String {
-        titleSource == "recognised" && !title.isEmpty ? tr("probably {title} (recognised)", ["title": title]) : title
     }
 
     /// Whether the main button pauses (true) or plays.

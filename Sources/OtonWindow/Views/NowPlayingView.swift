@@ -40,7 +40,7 @@ final class NowPlayingView {
 
     func show(_ playing: NowPlaying, now: Double) {
         Widgets.setText(station, playing.station)
-        Widgets.setText(title, playing.shownTitle)
+        Widgets.setText(title, playing.title)
         Widgets.setText(artist, playing.artist)
         showState(playing, now: now)
         let problemText = playing.problemText
