@@ -43,11 +43,12 @@ let package = Package(
         .library(name: "OtonMQTT", type: .dynamic, targets: ["MQTT"]),
         .library(name: "OtonHook", type: .dynamic, targets: ["Hook"]),
         .library(name: "OtonTray", type: .dynamic, targets: ["Tray"]),
+        .library(name: "OtonRecognition", type: .dynamic, targets: ["Recognition"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        // Only the History plugin links this (statically, into libOtonHistory.so); the host never does.
+        // Only the History and Recognition plugins link this (statically, into their libraries); the host never does.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
@@ -302,6 +303,16 @@ let package = Package(
             name: "UPnP", dependencies: ["PluginAPI"], path: "Sources/Plugins/UPnP/Plugin",
             linkerSettings: pluginLinkerSettings + [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
+        // Song recognition: Chromaprint (apt: libchromaprint-dev to build, libchromaprint1 to run) fingerprints
+        // what is heard with a title into an SQLite index (GRDB, as History) and names titleless stations' songs.
+        .systemLibrary(name: "CChromaprint", path: "Sources/CChromaprint", pkgConfig: "libchromaprint", providers: [.apt(["libchromaprint-dev"])]),
+        pluginLogic("Recognition"),
+        // The fingerprinter and the index, apart from the C glue so tests can run them.
+        .target(
+            name: "RecognitionStore", dependencies: ["RecognitionLogic", "CChromaprint", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/Plugins/Recognition/Store"),
+        plugin("Recognition", dependencies: ["RecognitionLogic", "RecognitionStore"]),
+
         // Now playing to an MQTT broker (Home Assistant's discovery included): a C plugin that speaks
         // MQTT 3.1.1 itself (it bounds what the broker sends), built against the header alone, as a
         // third party's would be.
@@ -331,7 +342,7 @@ let package = Package(
             name: "PluginLogicTests",
             dependencies: [
                 "SleepTimerLogic", "ShareLogic", "FileSinkLogic", "OtonStreamFraming", "NowPlayingLogic", "ArtworkLogic", "HistoryLogic", "WebRemoteLogic",
-                "MetricsLogic", "MetricsHTTP", "SnapcastLogic", "UPnPLogic", "TrayLogic", "OtonTestSupport",
+                "MetricsLogic", "MetricsHTTP", "SnapcastLogic", "UPnPLogic", "TrayLogic", "RecognitionLogic", "RecognitionStore", "OtonTestSupport",
             ]
         ),
         .testTarget(name: "OtonProcessTests", dependencies: ["OtonHost", "PluginAPI", "OtonTestSupport"]),

@@ -205,6 +205,7 @@ public final class IcecastServer: @unchecked Sendable {
     /// Starts a `gst-launch-1.0 audiotestsrc ! encoder ! shout2send` source and
     /// waits until the mount is live with `initialTitle` (an empty one: the source never sends a title).
     /// `amplitude`: the `.mp3` sine's peak, of full scale (nil: 0.1; the other formats keep their own).
+    /// `file`: a WAV file played once instead of the tone, encoded as `format` says (.mp3 or .ogg).
     public func startSource(
         mount: String = "/test.mp3",
         format: StreamFormat = .mp3,
@@ -213,11 +214,12 @@ public final class IcecastServer: @unchecked Sendable {
         genre: String = "Test",
         description: String = "Oton integration test stream",
         amplitude: Double? = nil,
+        file: String? = nil,
         timeout: TimeInterval = 10
     ) async throws -> IcecastSource {
         let source = IcecastSource(
             server: self, mount: mount, format: format, initialTitle: initialTitle,
-            stationName: stationName, genre: genre, description: description, amplitude: amplitude)
+            stationName: stationName, genre: genre, description: description, amplitude: amplitude, file: file)
         sources.mutate { $0.append(source) }
         do {
             try await source.launchAndWait(timeout: timeout)

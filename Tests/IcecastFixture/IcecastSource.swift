@@ -28,6 +28,8 @@ public final class IcecastSource: @unchecked Sendable {
     public let description: String
     /// The `.mp3` sine's peak as a fraction of full scale; nil: 0.1.
     public let amplitude: Double?
+    /// A WAV file played instead of the test tone (once, at its own pace), encoded in `format` (.mp3 or .ogg).
+    public let file: String?
     /// Title the pipeline announces when it (re)starts; empty: it sends none (no ICY title, no Vorbis comment).
     public var initialTitle: String { state.get().title }
 
@@ -43,9 +45,10 @@ public final class IcecastSource: @unchecked Sendable {
 
     init(
         server: IcecastServer, mount: String, format: StreamFormat, initialTitle: String,
-        stationName: String, genre: String, description: String, amplitude: Double? = nil
+        stationName: String, genre: String, description: String, amplitude: Double? = nil, file: String? = nil
     ) {
         self.amplitude = amplitude
+        self.file = file
         self.weakServer = server
         self.mount = mount
         self.format = format
@@ -127,6 +130,32 @@ public final class IcecastSource: @unchecked Sendable {
         // Without a title the pipeline has no taginject: the encoders then write no tags at all.
         let inject = title.isEmpty ? [] : ["taginject", "tags=\(Self.quote(tags))", "!"]
         var args = ["-q", "audiotestsrc", "is-live=true"]
+        if let file {
+            // The file at the pace it plays (identity sync=true), like a live source.
+            let decode = [
+                "filesrc", "location=\(Self.quote(file))", "!", "wavparse", "!", "audioconvert", "!", "audioresample", "!",
+                "audio/x-raw,rate=44100,channels=2", "!", "identity", "sync=true", "!",
+            ]
+            let encode =
+                format.isMP3
+                ? ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"]
+                : ["vorbisenc", "quality=0.1", "!", "oggmux", "max-delay=100000000", "max-page-delay=100000000"]
+            args = ["-q"] + decode + inject + encode
+        } else {
+            args += audioTestFormat(inject: inject)
+        }
+        args += [
+            "!", "shout2send", "ip=127.0.0.1", "port=\(server.port)",
+            "password=\(Self.quote(c.sourcePassword))", "mount=\(Self.quote(mount))",
+            "streamname=\(Self.quote(stationName))", "genre=\(Self.quote(genre))",
+            "description=\(Self.quote(description))", "public=false",
+        ]
+        return args
+    }
+
+    /// audiotestsrc's settings and the encoder for `format`.
+    private func audioTestFormat(inject: [String]) -> [String] {
+        var args: [String] = []
         switch format {
         case .mp3:
             args +=
@@ -172,12 +201,6 @@ public final class IcecastSource: @unchecked Sendable {
                     "!", "oggmux", "max-delay=100000000", "max-page-delay=100000000",
                 ]
         }
-        args += [
-            "!", "shout2send", "ip=127.0.0.1", "port=\(server.port)",
-            "password=\(Self.quote(c.sourcePassword))", "mount=\(Self.quote(mount))",
-            "streamname=\(Self.quote(stationName))", "genre=\(Self.quote(genre))",
-            "description=\(Self.quote(description))", "public=false",
-        ]
         return args
     }
 

@@ -20,8 +20,10 @@ final class BuiltInConfigTests: XCTestCase {
                 "org.oton.sleep-timer", "org.oton.share", "org.oton.artwork",
                 "org.oton.now-playing", "org.oton.history", "org.oton.file-sink",
                 "org.oton.web-remote", "org.oton.metrics", "org.oton.snapcast",
-                "org.oton.upnp", "org.oton.tray",
+                "org.oton.upnp", "org.oton.tray", "org.oton.recognition",
             ])
+        // Song recognition listens to everything played: off unless the user turns it on (issue 52).
+        XCTAssertEqual(config.plugins.first { $0.id == "org.oton.recognition" }?.enabled, false)
     }
 
     func testWithNoFileAnywhereTheBuiltInDefaultIsChosenAndSaysWhereItLooked() throws {

@@ -32,6 +32,7 @@ final class InstallScriptTests: XCTestCase {
             "share/oton/locale/ru.po", "share/oton/now-playing/providers.json", "share/bash-completion/completions/oton",
             "share/doc/oton/examples/c-level-meter/oton_level_meter.c",
             "lib/oton/plugins/libOtonSnapcast.so", "share/oton/snapcast/oton-snapcast-control",
+            "lib/oton/plugins/libOtonRecognition.so",
         ] {
             XCTAssertTrue(fileManager.fileExists(atPath: prefix + "/" + installed), "missing \(installed)")
         }

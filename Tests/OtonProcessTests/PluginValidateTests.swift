@@ -43,6 +43,7 @@ final class PluginValidateTests: XCTestCase {
     func testMQTTPasses() throws { try assertBundledPluginPasses("OtonMQTT") }  // no broker: it keeps trying, bounded
     func testHookPasses() throws { try assertBundledPluginPasses("OtonHook") }
     func testTrayPasses() throws { try assertBundledPluginPasses("OtonTray") }
+    func testRecognitionPasses() throws { try assertBundledPluginPasses("OtonRecognition") }
 
     private func assertBundledPluginPasses(_ product: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try TemporaryDirectory(self)
@@ -55,6 +56,9 @@ final class PluginValidateTests: XCTestCase {
         }
         if product == "OtonHook" {  // its command is required: one that does nothing
             arguments += ["--plugin-config", #"{"command":["/bin/true"]}"#]
+        }
+        if product == "OtonRecognition" {  // its index in the test's folder
+            arguments += ["--plugin-config", #"{"database":"\#(directory.file("recognition.sqlite"))"}"#]
         }
         if product == "OtonSnapcast" {  // its metadata listener on a free loopback port; no snapserver is needed
             arguments += ["--plugin-config", #"{"metadata_listen":"127.0.0.1:0"}"#]

@@ -59,6 +59,8 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
     /// The current station's status API (plugins.json's status_url), or the now-playing provider found
     /// for a titleless stream (a new follower per station).
     var statusFollower: (any StationTitleFollowing)?
+    /// Plugins' title suggestions (song recognition) for a station whose stream names no song.
+    var suggestions: TitleSuggestionListener?
     /// The output volume and its fades (on the queue); each change reaches the pipeline and the bus.
     lazy var fader = VolumeFader(volume: options.volume, queue: queue, clock: clock) { [weak self] value in
         self?.pipeline?.setVolume(value)
@@ -121,6 +123,12 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
         effects = options.effects
         track = TrackAnnouncer(station: station, bus: bus)
         statusFollower = makeStatusFollower(for: station)
+        suggestions = TitleSuggestionListener(bus: bus) { [weak self] suggestion in
+            self?.queue.async { [weak self] in
+                guard let self, !finished else { return }
+                track.suggest(suggestion, station: current, stationCount: stationList.stations.count)
+            }
+        }
     }
 
     /// Starts playing and announces the first state.
@@ -201,6 +209,7 @@ public final class Player: PlayerRequestSink, @unchecked Sendable {
             bufferingTimer?.cancel()
             watchdog.cancel()
             statusFollower?.stop()
+            suggestions?.close()
             liveResolution.withLock { $0 += 1 }
             pipeline?.stop()
             pipeline = nil

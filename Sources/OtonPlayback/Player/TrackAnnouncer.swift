@@ -18,6 +18,9 @@ package final class TrackAnnouncer: @unchecked Sendable {
     /// same stream from one that lands elsewhere.
     private var connectedStreamURL: String?
 
+    /// The station the last track event named: a title suggestion made for another is stale.
+    private var publishedStation: String?
+
     package init(station: Station, bus: PluginBus) {
         self.bus = bus
         accumulator = TrackAccumulator(streamURL: URL(string: station.url))
@@ -66,11 +69,22 @@ package final class TrackAnnouncer: @unchecked Sendable {
         return heardChanged
     }
 
+    /// A plugin's title suggestion (song recognition): shown as a non-stream title with its source,
+    /// under the accumulator's rule for those (only while the stream names no song; a stream title
+    /// always wins), and only for the station it was made for. An empty title withdraws it.
+    package func suggest(_ suggestion: TitleSuggestion, station: Station, stationCount: Int) {
+        guard suggestion.station == publishedStation else { return }
+        var tags = TagSet(origin: .statusAPI, title: suggestion.title.isEmpty ? nil : suggestion.title, artist: suggestion.artist)
+        tags.titleSource = suggestion.source
+        if let report = accumulator.apply(tags) { publish(report, station: station, stationCount: stationCount) }
+    }
+
     /// A track event for everyone, with what plugins.json knows about the station as open-ended
     /// fields, and when the tags were read from the stream (plugins measure their latency with it).
     private func publish(_ report: TrackAccumulator.Report, readAt: Int64? = nil, station: Station, stationCount: Int) {
         var published = report.track
         if published.station == nil { published.station = resolvedStationTitle ?? station.name }
+        publishedStation = published.station
         if let logo = station.logoURL.flatMap(URL.init(string:)) { published.stationLogoURL = logo }
         var event = BusEvent.track(published, sequence: report.sequence)
         event.extraFields = [

@@ -107,6 +107,14 @@ public enum BuiltInConfig {
               }
             },
             {
+              "id": "org.oton.recognition",
+              "path": "libOtonRecognition.so",
+              "enabled": false,
+              "config": {
+                "max_mb": 50
+              }
+            },
+            {
               "id": "org.oton.upnp",
               "path": "libOtonUPnP.so",
               "enabled": false,

@@ -212,6 +212,11 @@ typedef uint32_t oton_event_kind;
 #define OTON_EVENT_NAME_TIMESHIFT_MOVED   "org.oton.timeshift.moved"   /* behind_live_ms (0 at live), timeshift_held_ms (what the
                                                                         ring holds), timeshift_limit_ms (the most it holds), all
                                                                         decimal milliseconds, as `status` has them */
+/* Published by the song recognition plugin (org.oton.recognition) on a station whose stream names no
+ * song; the host shows it only while the stream still names none, and a stream title always wins: */
+#define OTON_EVENT_NAME_TITLE_SUGGESTED   "org.oton.title.suggested"   /* station (the track event's, which the suggestion is for), artist
+                                                                        (absent when unknown), title ("" withdraws the last suggestion:
+                                                                        the song is no longer recognised), title_source (recognised) */
 
 /* The field keys of the events above, one constant each: publishers and readers (the host, the
  * bundled plugins, third parties) spell a key only through these. The keys themselves are those the
