@@ -13,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static _Thread_local const char *current_prefix;
+static _Thread_local const struct oton_crash_guard_culprit *current_culprit;
+/* oton_crash_guard_record_to: the file a crashed in-process plugin's line is appended to (NULL: none). */
+static const char *volatile record_path;
 static _Thread_local int altstack_ready;
 /* oton_crash_guard_watch: a region of this thread's and the line said when a fault lands in it. */
 static _Thread_local const char *watched_start;
@@ -32,13 +34,31 @@ static const char isolated_start_hint[] = " in its isolated process while starti
 static const char *volatile hint = in_process_hint;
 enum { ALTSTACK_SIZE = 256 * 1024 };
 
-static void write_all(const char *text, size_t length) {
+static void write_all_to(int fd, const char *text, size_t length) {
     while (length > 0) {
-        ssize_t written = write(STDERR_FILENO, text, length);
+        ssize_t written = write(fd, text, length);
         if (written <= 0) return;
         text += written;
         length -= (size_t)written;
     }
+}
+
+static void write_all(const char *text, size_t length) {
+    write_all_to(STDERR_FILENO, text, length);
+}
+
+/* Appends "<line><signal>\n" to the record file; 1 when it was written. Async-signal-safe. */
+static int record_crash(const char *line, const char *name) {
+    const char *path = record_path;
+    int fd;
+    if (path == NULL) return 0;
+    fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (fd < 0) return 0;
+    write_all_to(fd, line, strlen(line));
+    write_all_to(fd, name, strlen(name));
+    write_all_to(fd, "\n", 1);
+    close(fd);
+    return 1;
 }
 
 static const char *signal_name(int signal) {
@@ -254,7 +274,7 @@ static void start_guardian(void) {
 }
 
 static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
-    const char *prefix = current_prefix;
+    const struct oton_crash_guard_culprit *culprit = current_culprit;
     size_t index;
     if (watched_line != NULL && info != NULL && (signal == SIGSEGV || signal == SIGBUS) && info->si_code > 0) {
         const char *address = (const char *)info->si_addr;
@@ -264,12 +284,15 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
             write_all(line, strlen(line));
         }
     }
-    if (prefix != NULL) {
+    if (culprit != NULL && culprit->line != NULL) {
         const char *name = signal_name(signal);
-        current_prefix = NULL; /* said once, even if the next handler faults again */
-        write_all(prefix, strlen(prefix));
+        const char *said = hint;
+        current_culprit = NULL; /* said once, even if the next handler faults again */
+        write_all(culprit->line, strlen(culprit->line));
         write_all(name, strlen(name));
-        write_all(hint, strlen(hint));
+        /* In-process (oton itself ends): the next start goes without the plugin, when that is written down. */
+        if (hint == in_process_hint && culprit->recorded_hint != NULL && record_crash(culprit->line, name)) said = culprit->recorded_hint;
+        write_all(said, strlen(said));
     }
     for (index = 0; index < FATAL_COUNT && fatal_signals[index] != signal; index++) {}
     if (index < FATAL_COUNT) {
@@ -336,19 +359,30 @@ static void ensure_altstack(void) {
     }
 }
 
-const char *oton_crash_guard_enter(const char *prefix) {
-    const char *before = current_prefix;
+const struct oton_crash_guard_culprit *oton_crash_guard_enter(const struct oton_crash_guard_culprit *culprit) {
+    const struct oton_crash_guard_culprit *before = current_culprit;
     ensure_altstack();
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    current_prefix = prefix;
+    current_culprit = culprit;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     return before;
 }
 
-void oton_crash_guard_leave(const char *previous) {
+void oton_crash_guard_leave(const struct oton_crash_guard_culprit *previous) {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    current_prefix = previous;
+    current_culprit = previous;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+void oton_crash_guard_call_filter(void *guarded, float *samples, size_t frames, uint32_t channels, uint32_t rate) {
+    const struct oton_crash_guard_filter *filter = guarded;
+    const struct oton_crash_guard_culprit *before = oton_crash_guard_enter(filter->culprit);
+    filter->function(filter->context, samples, frames, channels, rate);
+    oton_crash_guard_leave(before);
+}
+
+void oton_crash_guard_record_to(const char *path) {
+    record_path = path;
 }
 
 void oton_crash_guard_watch(const void *start, size_t length, const char *line) {

@@ -6,7 +6,7 @@ struct PluginsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
         abstract: tr("List the configured plugins or inspect a plugin library."),
-        subcommands: [List.self, Inspect.self, SetSetting.self, New.self, Run.self, Validate.self, ValidateOne.self],
+        subcommands: [List.self, Inspect.self, SetSetting.self, Enable.self, New.self, Run.self, Validate.self, ValidateOne.self],
         defaultSubcommand: List.self
     )
 
@@ -21,7 +21,12 @@ struct PluginsCommand: ParsableCommand {
             print(tr("plugins from {file}:", ["file": config.origin]))
             let probe = PluginManager(bus: PluginBus(), requests: NoPlayer())
             let configDirectory = config.file.map { ($0 as NSString).deletingLastPathComponent }
+            let crashed = PluginCrashRecord.standard?.crashed() ?? [:]
             for entry in config.plugins {
+                if entry.enabled, entry.isolation != .process, crashed[entry.id] != nil {
+                    print("  - \(entry.id)  \(tr("off: it crashed oton; oton plugins enable {plugin} turns it back on", ["plugin": entry.id]))")
+                    continue
+                }
                 let status: String
                 do throws(PluginLoadError) {
                     let path = try probe.resolve(entry.path, configDirectory: configDirectory)

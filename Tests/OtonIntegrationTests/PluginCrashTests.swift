@@ -58,7 +58,7 @@ final class PluginCrashTests: XCTestCase {
         XCTAssertEqual(oton.process.terminationStatus, SIGSEGV, stderr)
         XCTAssertTrue(directory.read("probe.log").contains("crashing on event 3"), directory.read("probe.log"))
         let line =
-            #"oton: plugin org.oton.test.probe (libcrashprobe.so) crashed in on_event: SIGSEGV; run it with "isolation": "process" or report it to its author"#
+            #"oton: plugin org.oton.test.probe (libcrashprobe.so) crashed in on_event: SIGSEGV; the next start of oton goes without it until `oton plugins enable org.oton.test.probe`; run it with "isolation": "process" or report it to its author"#
         let lines = stderr.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.filter { $0 == line }.count, 1, stderr)
     }

@@ -9,6 +9,17 @@
 #define OTON_CRASH_GUARD_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+/* Who runs on a thread now: `line` is the start of the line said on a crash ("oton: plugin ID
+ * (FILE) crashed in on_event: "; the handler adds the signal's name and a hint). `recorded_hint`
+ * (NULL: none) is the hint said instead of the usual one when the crash is in-process and its line
+ * was appended to the record file (oton_crash_guard_record_to): it says that the next start goes
+ * without the plugin. Both must stay valid while the culprit is set (the host never frees them). */
+struct oton_crash_guard_culprit {
+    const char *line;
+    const char *recorded_hint;
+};
 
 /* Installs the handlers once (later calls do nothing). Call after the Swift
  * runtime has installed its own, so that they are chained, not replaced.
@@ -24,17 +35,31 @@
  * guardian's first look that late. Thread: any. */
 void oton_crash_guard_install(void);
 
-/* Marks the calling thread as running plugin code. `prefix` is the start of the
- * line ("oton: plugin ID (FILE) crashed in on_event: "); the handler adds the
- * signal's name and the hint. `prefix` must stay valid while it is set (the
- * host never frees it). Also gives the thread an alternate signal stack, once,
- * so that a plugin's stack overflow is reported too. Returns the prefix that was
- * set before (for nesting); pass it to oton_crash_guard_leave.
+/* Marks the calling thread as running plugin code of `culprit` (see above; it
+ * must stay valid while it is set). Also gives the thread an alternate signal
+ * stack, once, so that a plugin's stack overflow is reported too. Returns the
+ * culprit that was set before (for nesting); pass it to oton_crash_guard_leave.
  * Thread: the calling thread only. */
-const char *oton_crash_guard_enter(const char *prefix);
+const struct oton_crash_guard_culprit *oton_crash_guard_enter(const struct oton_crash_guard_culprit *culprit);
 
 /* Restores what oton_crash_guard_enter returned. Thread: the calling thread only. */
-void oton_crash_guard_leave(const char *previous);
+void oton_crash_guard_leave(const struct oton_crash_guard_culprit *previous);
+
+/* A plugin's filter (ABI 1.6) as the effect chain calls it, with the audio thread marked as inside
+ * it: `oton_crash_guard_call_filter` is the function and a `struct oton_crash_guard_filter` its context.
+ * The struct must outlive every call (the host never frees it). The first call on a thread maps its
+ * alternate signal stack (once). Thread: the audio thread (any). */
+struct oton_crash_guard_filter {
+    void (*function)(void *context, float *samples, size_t frames, uint32_t channels, uint32_t rate);
+    void *context;
+    const struct oton_crash_guard_culprit *culprit;
+};
+void oton_crash_guard_call_filter(void *guarded, float *samples, size_t frames, uint32_t channels, uint32_t rate);
+
+/* From now on, a crash in a culprit with a `recorded_hint`, in this process (not an isolated
+ * child), appends its line and signal to `path` (open/write/close in the handler: the folder must
+ * exist) and says that hint. `path` must stay valid (never freed); NULL stops. Thread: any. */
+void oton_crash_guard_record_to(const char *path);
 
 /* For the validator's guard pages: when a SIGSEGV or SIGBUS of the calling thread faults at an
  * address in [start, start + length), the handler writes `line` (a whole line, with its newline)

@@ -67,7 +67,7 @@ public final class HostSession: @unchecked Sendable {
     /// plugins in order and flushes `--events`. Returns how playback ended.
     public func run(onStarted: (HostSession) -> Void = { _ in }) -> Player.Outcome {
         let configDirectory = config.file.map { ($0 as NSString).deletingLastPathComponent }
-        plugins.start(config.plugins, configDirectory: configDirectory)
+        plugins.start(config.plugins, configDirectory: configDirectory, crashRecord: .standard)
         player.useFilters(plugins.filters)
         openControlSocket()
         installSignalHandlers()

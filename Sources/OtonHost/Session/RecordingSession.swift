@@ -49,7 +49,7 @@ public final class RecordingSession: Sendable {
 
     /// Loads the plugins and starts recording.
     public func start() {
-        plugins.start(entries, configDirectory: configDirectory)
+        plugins.start(entries, configDirectory: configDirectory, crashRecord: .standard)
         player.start()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OtonCrashGuard
 import OtonEvents
 import OtonJSON
 import OtonMedia
@@ -33,11 +34,15 @@ package final class PluginInstance: MailboxConsumer, @unchecked Sendable {
 
     /// The plugin's filter with this instance (ABI 1.6), nil when it has none. Called on the audio
     /// thread by the effect chain; the player stops before the instance is destroyed.
+    /// The filter is called through the crash guard (``PluginCrashCulprit/guardedFilter(_:context:)``),
+    /// so that a crash in it names the plugin.
     package var filter: AudioFilter? {
-        library.descriptor.filter.map { function in
-            AudioFilter(name: id, function: unsafeBitCast(function, to: AudioFilter.Function.self), context: instance)
+        guardedFilterContext.map { context in
+            AudioFilter(name: id, function: oton_crash_guard_call_filter, context: context)
         }
     }
+    /// The filter's function and this instance for the crash guard's trampoline; nil without a filter.
+    private let guardedFilterContext: UnsafeMutableRawPointer?
 
     /// For `oton plugins validate` and `oton plugins run`: calls the plugin's filter on the calling
     /// thread, marked for the crash guard; returns the nanoseconds it took. The caller makes sure
@@ -77,6 +82,9 @@ package final class PluginInstance: MailboxConsumer, @unchecked Sendable {
                 reason: reason.isEmpty ? PluginLoadError.noReasonGiven : reason)
         }
         instance = created
+        guardedFilterContext = library.descriptor.filter.map { function in
+            culprit.guardedFilter(unsafeBitCast(function, to: AudioFilter.Function.self), context: created)
+        }
         mailbox.start(consumer: self)
     }
 

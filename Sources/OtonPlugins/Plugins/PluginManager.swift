@@ -110,11 +110,23 @@ public final class PluginManager: @unchecked Sendable {
     /// Loads and creates every enabled plugin, in the order given. Returns the reports.
     /// `announcing`: log "plugin ID started" for each; an isolated plugin's child process does not,
     /// since oton itself says it once ("started in its own process").
+    /// `crashRecord`: an in-process plugin that crashed oton before (its line is there) is not
+    /// started, and this says so each time until `oton plugins enable ID`; crashes from now on are written there.
     @discardableResult
-    public func start(_ entries: [PluginEntry], configDirectory: String? = nil, announcing: Bool = true) -> [Report] {
+    public func start(
+        _ entries: [PluginEntry], configDirectory: String? = nil, announcing: Bool = true, crashRecord: PluginCrashRecord? = nil
+    ) -> [Report] {
+        let crashed = crashRecord?.crashed() ?? [:]
+        crashRecord?.activate()
         for entry in entries {
-            guard entry.enabled else {
+            let crashedOton = entry.isolation != .process ? crashed[entry.id] : nil
+            guard entry.enabled, crashedOton == nil else {
                 loaded.withLock { $0.reports.append(Report(id: entry.id, path: entry.path, status: .disabled)) }
+                if let crashedOton {
+                    logger.warning(
+                        "\(tr("plugin {plugin} is off: it crashed oton before ({line}); `oton plugins enable {plugin}` turns it back on", ["plugin": entry.id, "line": crashedOton]))"
+                    )
+                }
                 continue
             }
             do throws(PluginLoadError) {
