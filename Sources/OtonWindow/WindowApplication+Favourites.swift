@@ -3,8 +3,9 @@ import OtonSupport
 /// The favourites edited through the CLI's editor (`oton stations …`, FavouritesEditor), each edit
 /// followed by the player's new list.
 extension WindowApplication {
-    /// A favourite made the default, moved up, removed, renamed or given a new URL
-    /// (`oton stations default|move|remove|rename|set-url`), then the new list. A removed one can be
+    /// A favourite made the default, moved (to the top, up or down: one `oton stations move NAME POSITION`
+    /// however far), removed, renamed or given a new URL (`oton stations default|move|remove|rename|set-url`),
+    /// then the new list; the focus follows a moved station. A removed one can be
     /// put back at its place from the toast that says so.
     func editFavourite(_ action: String, _ name: String, to newValue: String = "") {
         let words: [String]
@@ -15,6 +16,12 @@ extension WindowApplication {
         case "up":
             guard let index = stations.firstIndex(where: { $0.name == name }), index > 0 else { return }
             words = ["move", name, "\(index)"]  // positions count from 1: index is the one above
+        case "down":
+            guard let index = stations.firstIndex(where: { $0.name == name }), index + 1 < stations.count else { return }
+            words = ["move", name, "\(index + 2)"]
+        case "top":
+            guard let index = stations.firstIndex(where: { $0.name == name }), index > 0 else { return }
+            words = ["move", name, "1"]
         default: words = ["remove", name]
         }
         if action == "remove", let removed = stations.first(where: { $0.name == name }) {
@@ -24,6 +31,7 @@ extension WindowApplication {
             }
             return
         }
+        if words.first == "move" { window?.followFocus(name) }
         favourites.edit(words) { problem in
             MainThread.run { [weak self] in
                 if let problem { self?.window?.say(problem) }

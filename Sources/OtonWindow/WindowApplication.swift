@@ -316,7 +316,7 @@ public final class WindowApplication {
                     Unmanaged<WindowApplication>.fromOpaque(data!).takeUnretainedValue().window?.copy(line, saying: tr("copied: {text}", ["text": line]))
                 }
             }, box)
-        for edit in ["default", "up", "remove"] {
+        for edit in ["default", "top", "up", "down", "remove"] {
             let handler: oton_gtk_action_fn = { action, parameter, data in
                 let name = String(cString: g_variant_get_string(parameter, nil))
                 let gAction: OpaquePointer = cast(action)
@@ -337,16 +337,20 @@ public final class WindowApplication {
         oton_gtk_accel(gtk, "app.search", "<Control>f")
         oton_gtk_accel(gtk, "app.preferences", "<Control>comma")
         oton_gtk_accel(gtk, "app.close", "<Control>w")
+        oton_gtk_accel(gtk, "app.shortcuts", "<Control>question")
         for number in 1...9 { oton_gtk_accel(gtk, "app.station(\(number))", "<Control>\(number)") }
     }
 
-    /// app.quit, app.play-pause, app.share, app.record-track, app.record-station, app.preferences, app.search, app.close.
+    /// app.quit, app.play-pause, app.share, app.record-track, app.record-station, app.preferences, app.search, app.close,
+    /// app.shortcuts (Ctrl+?) and app.about (the main menu's).
     private static let simpleActions: [String: @MainActor (WindowApplication) -> Void] = [
         "quit": { $0.quit() }, "play-pause": { $0.playOrPause() }, "share": { $0.share() },
         "record-track": { $0.sendSaying(["record-current"]) }, "record-station": { $0.toggleStationRecording() },
         "preferences": { $0.openPreferences() }, "search": { $0.window?.openSearch() },
         // Closes the window as its close button does: the player goes on when "keep playing" says so.
         "close": { app in app.window.map { gtk_window_close(cast($0.window)) } },
+        "shortcuts": { app in app.window.flatMap { MainMenu.shortcuts(parent: $0.window) }.map { gtk_window_present(cast($0)) } },
+        "about": { app in app.window.map { gtk_window_present(cast(MainMenu.about(parent: $0.window))) } },
     ]
 
     private func quit() {

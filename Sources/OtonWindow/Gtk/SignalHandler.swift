@@ -34,6 +34,17 @@ enum Signal {
         oton_gtk_connect(instance, name, unsafeBitCast(callback, to: GCallback.self), box, releaseObjectBox)
     }
 
+    /// A key controller's "key-pressed": the handler gets the key's keyval and modifier state and
+    /// answers whether it took the key (then it goes no further).
+    static func connectKey(_ controller: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (UInt32, UInt32) -> Bool) {
+        let box = Unmanaged.passRetained(KeyHandlerBox(handler)).toOpaque()
+        let callback: @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UInt32, UnsafeMutableRawPointer?) -> gboolean = { _, key, _, state, data in
+            let box = Unmanaged<KeyHandlerBox>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.handler(key, state) } ? 1 : 0
+        }
+        oton_gtk_connect(controller, "key-pressed", unsafeBitCast(callback, to: GCallback.self), box, releaseKeyBox)
+    }
+
     /// A signal whose handler answers a boolean ("close-request": true keeps the window).
     static func connectReturning(_ instance: UnsafeMutableRawPointer, _ name: String, _ handler: @escaping @MainActor () -> Bool) {
         let box = Unmanaged.passRetained(BoolHandlerBox(handler)).toOpaque()
@@ -65,6 +76,12 @@ private final class BoolHandlerBox {
     init(_ handler: @escaping @MainActor () -> Bool) { self.handler = handler }
 }
 
+private final class KeyHandlerBox {
+    let handler: @MainActor (UInt32, UInt32) -> Bool
+    init(_ handler: @escaping @MainActor (UInt32, UInt32) -> Bool) { self.handler = handler }
+}
+
+private let releaseKeyBox: GClosureNotify = { data, _ in Unmanaged<KeyHandlerBox>.fromOpaque(data!).release() }
 private let releaseBox: GClosureNotify = { data, _ in Unmanaged<HandlerBox>.fromOpaque(data!).release() }
 private let releasePositionBox: GClosureNotify = { data, _ in Unmanaged<PositionHandlerBox>.fromOpaque(data!).release() }
 private let releaseObjectBox: GClosureNotify = { data, _ in Unmanaged<ObjectHandlerBox>.fromOpaque(data!).release() }

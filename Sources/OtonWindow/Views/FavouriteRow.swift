@@ -4,17 +4,43 @@ import OtonSupport
 /// One favourite: a "now playing" mark (shown on the current station, whose button is then described
 /// "Playing now"), a flat button named after the station that plays it (`app.station(N)`, N from 1
 /// as `oton ctl stations` numbers them) and an "Edit NAME" button whose popover makes it the
-/// default, moves it up, removes it (`app.favourite-default|up|remove('NAME')`), renames it (an
+/// default, moves it to the top, up or down, removes it (`app.favourite-default|top|up|down|remove('NAME')`), renames it (an
 /// entry "New name for NAME" and "Rename NAME") or gives it a new URL ("New URL for NAME" and
 /// "Set URL of NAME"). Rows are made once and bound to whichever station scrolls into them;
-/// a switch of station only marks them again (``mark(_:isCurrent:)``).
+/// a switch of station only marks them again (``mark(_:isCurrent:)``). A row is one Tab stop (its
+/// station's button); with the focus there, the Menu key or Shift+F10 opens the popover, Alt+↑ and
+/// Alt+↓ move its station one place, Alt+Home to the top (the same actions).
 @MainActor
 enum FavouriteRow {
     typealias Widget = Widgets.Widget
 
     private static let edits: [(action: String, title: String)] = [
-        ("app.favourite-default", N_("Make default")), ("app.favourite-up", N_("Move up")), ("app.favourite-remove", N_("Remove")),
+        ("app.favourite-default", N_("Make default")), ("app.favourite-top", N_("Move to the top")), ("app.favourite-up", N_("Move up")),
+        ("app.favourite-down", N_("Move down")), ("app.favourite-remove", N_("Remove")),
     ]
+
+    /// Alt+↑, Alt+↓ (the keypad's too) and Alt+Home, and the action each runs on the row's station.
+    private static let moveKeys: [UInt32: String] = [
+        0xff52: "app.favourite-up", 0xff97: "app.favourite-up", 0xff54: "app.favourite-down", 0xff99: "app.favourite-down",
+        0xff50: "app.favourite-top", 0xff95: "app.favourite-top",
+    ]
+
+    /// Alt+↑/↓/Home in `row` (bubbling up from its focused button): its station moved by the same action as the
+    /// popover's. The Menu key or Shift+F10 opens the row's popover (its "Edit" button is no Tab stop).
+    private static func keys(_ row: Widget, play: Widget, popover: Widget) {
+        let keys = gtk_event_controller_key_new()!
+        Signal.connectKey(UnsafeMutableRawPointer(keys)) { key, state in
+            let modifiers = state & (GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue | GDK_SHIFT_MASK.rawValue | GDK_SUPER_MASK.rawValue)
+            if (key == 0xff67 && modifiers == 0) || (key == 0xffc7 && modifiers == GDK_SHIFT_MASK.rawValue) {  // Menu, Shift+F10
+                gtk_popover_popup(cast(popover))
+                return true
+            }
+            guard modifiers == GDK_ALT_MASK.rawValue, let action = moveKeys[key], let label = gtk_button_get_label(cast(play)) else { return false }
+            gtk_widget_activate_action_variant(row, action, g_variant_new_string(label))
+            return true
+        }
+        gtk_widget_add_controller(row, keys)
+    }
 
     /// `rename` and `setURL` get the station's name and the new name or URL typed.
     static func make(rename: @escaping @MainActor (String, String) -> Void, setURL: @escaping @MainActor (String, String) -> Void) -> Widget {
@@ -26,6 +52,8 @@ enum FavouriteRow {
         gtk_widget_set_hexpand(play, 1)
         let edit = gtk_button_new_from_icon_name("view-more-symbolic")!
         gtk_widget_add_css_class(edit, "flat")
+        // One Tab stop per row, its station's button: the popover opens by mouse, or by the Menu key (Shift+F10) from the row.
+        gtk_widget_set_focusable(edit, 0)
         let popover = Widgets.popover(on: edit)
         var buttons = edits.map { entry -> Widget in
             let button = gtk_button_new_with_label(tr(entry.title))!
@@ -50,7 +78,15 @@ enum FavouriteRow {
         }
         gtk_popover_set_child(cast(popover), Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 2, buttons))
         Signal.connect(edit, "clicked") { gtk_popover_popup(cast(popover)) }
-        return Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [mark, play, edit])
+        let row = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, [mark, play, edit])
+        keys(row, play: play, popover: popover)
+        return row
+    }
+
+    /// Gives the focus to the row's station button (after a move by keys, the row now showing that station).
+    static func focus(_ row: Widget) {
+        guard let mark = gtk_widget_get_first_child(row), let play = gtk_widget_get_next_sibling(mark) else { return }
+        gtk_widget_grab_focus(play)
     }
 
     /// Shows or hides the "now playing" mark, and describes the station's button as playing or not.
@@ -82,7 +118,10 @@ enum FavouriteRow {
         gtk_actionable_set_action_target_value(cast(play), g_variant_new_int32(Int32(clamping: number)))
         gtk_actionable_set_action_name(cast(play), "app.station")
         let values = ["name": name]
-        let named = [tr("Make {name} the default", values), tr("Move {name} up", values), tr("Remove {name}", values)]
+        let named = [
+            tr("Make {name} the default", values), tr("Move {name} to the top", values), tr("Move {name} up", values), tr("Move {name} down", values),
+            tr("Remove {name}", values),
+        ]
         oton_gtk_accessible_label(edit, tr("Edit {name}", values))
         gtk_widget_set_tooltip_text(edit, tr("Edit {name}", values))
         var button = gtk_widget_get_first_child(box)

@@ -16,6 +16,8 @@ final class FavouritesList {
         var current: String?
         var bound: [Widget: String] = [:]
         var urls: [String: String] = [:]
+        /// A station moved by keys: its row takes the focus when the new order is shown.
+        var follow: String?
     }
     private let marks = Marks()
     let adding: AddStationPopover
@@ -38,6 +40,8 @@ final class FavouritesList {
             let object = gtk_list_item_get_item(listItem)
             let name = object.map { String(cString: gtk_string_object_get_string(cast($0))) } ?? ""
             guard let row = gtk_list_item_get_child(listItem) else { return }
+            // The row's holder (GTK's list item widget) is no Tab stop of its own: an unnamed one, before the station's button.
+            if let holder = gtk_widget_get_parent(row) { gtk_widget_set_focusable(holder, 0) }
             marks.bound[row] = name
             FavouriteRow.bind(
                 row, name: name, url: marks.urls[name] ?? "", number: Int(gtk_list_item_get_position(listItem)) + 1, isCurrent: name == marks.current)
@@ -65,6 +69,14 @@ final class FavouritesList {
         let count = UInt32(shown.count)
         shown = wanted
         Widgets.splice(names, removing: count, inserting: wanted)
+        // The rows are bound again as the model changes: the moved station's row takes the focus back.
+        if let follow = marks.follow, let row = marks.bound.first(where: { $0.value == follow })?.key { FavouriteRow.focus(row) }
+        marks.follow = nil
+    }
+
+    /// The focus follows `station` to its new place when the list is next shown (it was moved from its row).
+    func follow(_ station: String) {
+        marks.follow = station
     }
 
     /// Marks `station` as the one playing, in the rows bound now: the model is left alone, so no row

@@ -54,7 +54,8 @@ final class MainWindow {
         let header = adw_header_bar_new()!
         let title = adw_window_title_new("Oton", nil)!
         adw_header_bar_set_title_widget(cast(header), title)
-        // Preferences (app.preferences, Ctrl+,), share the track (app.share), record it (app.record-track)
+        adw_header_bar_pack_end(cast(header), MainMenu.button())
+        // The primary menu (Preferences, Keyboard Shortcuts, About, Quit) rightmost; Preferences (app.preferences, Ctrl+,), share the track (app.share), record it (app.record-track)
         // or the station (app.record-station).
         for (icon, name, action) in [
             ("emblem-system-symbolic", tr("Preferences"), "app.preferences"),
@@ -147,6 +148,11 @@ final class MainWindow {
             Signal.connect(UnsafeMutableRawPointer(toast), "button-clicked") { undo() }
         }
         adw_toast_overlay_add_toast(cast(toasts), toast)
+    }
+
+    /// The focus follows `station` to its new row once the list shows it moved.
+    func followFocus(_ station: String) {
+        favourites.follow(station)
     }
 
     /// "Add a station", above the favourites.

@@ -12,10 +12,10 @@ short command per run; it prints one JSON line and exits 0, or prints why and ex
     atspi_driver.py type NAME TEXT        puts TEXT in the entry named NAME (AT-SPI EditableText)
     atspi_driver.py describe NAME [ROLE]  the role and description of the node named NAME ("Artwork"), of that role
     atspi_driver.py names ROLE            the names of every node of ROLE ("push button", "list item" ...)
-    atspi_driver.py press NAME            does the first action ("click") of the button named NAME
+    atspi_driver.py press NAME            does the first action ("click") of the button (or menu item) named NAME
     atspi_driver.py value NAME [NUMBER]   reads (or sets) the value of the control named NAME ("Volume")
     atspi_driver.py keys KEYSYM...        types keys as the keyboard does (XTest through the AT-SPI registry):
-                                          "Control_L+1" holds Control_L while typing 1
+                                          "Control_L+1" holds Control_L while typing 1 ("Alt_L+Up", "Control_L+Shift_L+slash")
     atspi_driver.py states NAME [ROLE]    the AT-SPI states of the node named NAME ("checked", "focused", "showing" ...);
                                           {"states": null} when no such node exists (a hidden widget has none)
     atspi_driver.py entry-text NAME       the text in the entry named NAME
@@ -29,7 +29,10 @@ import pyatspi
 
 APPLICATION = "oton-window"
 # Xvfb's default keymap (evdev keycodes, us layout): the keys the window's shortcuts use.
-KEYCODES = {"Control_L": 37, "Return": 36, "space": 65, "q": 24, "w": 25, "f": 41, "comma": 59, "1": 10, "2": 11, "3": 12, "a": 38, "b": 56}
+KEYCODES = {
+    "Control_L": 37, "Shift_L": 50, "Alt_L": 64, "Return": 36, "Escape": 9, "space": 65, "q": 24, "w": 25, "f": 41, "comma": 59,
+    "slash": 61, "1": 10, "2": 11, "3": 12, "a": 38, "b": 56, "Up": 111, "Down": 116, "Home": 110, "Tab": 23, "Menu": 135, "F10": 76,
+}
 
 
 def application():
@@ -167,7 +170,7 @@ def main(words):
     elif command == "names":
         print(json.dumps({"names": [n.name for n, _ in walk(application()) if n.getRoleName() == words[1]]}))
     elif command == "press":
-        node = find(lambda n: n.getRoleName() in ("push button", "button", "toggle button", "radio button", "page tab", "switch", "check box") and n.name == words[1])
+        node = find(lambda n: n.getRoleName() in ("push button", "button", "toggle button", "radio button", "page tab", "switch", "check box", "menu item") and n.name == words[1])
         if node is None:
             sys.exit(json.dumps({"error": "no button named %r" % words[1]}))
         action = node.queryAction()
