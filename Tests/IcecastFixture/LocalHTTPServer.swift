@@ -24,11 +24,14 @@ public struct CannedResponse: Sendable {
     public var status: Int
     public var headers: [String: String]
     public var body: Data
+    /// False: no Content-Length, the body ends when the server closes (a live stream that stops).
+    public var sendsLength: Bool
 
-    public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) {
+    public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(), sendsLength: Bool = true) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.sendsLength = sendsLength
     }
 
     public static func html(_ html: String, status: Int = 200) -> CannedResponse {
@@ -154,7 +157,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
             ?? .notFound
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
         var headers = response.headers
-        headers["Content-Length"] = String(response.body.count)
+        if response.sendsLength { headers["Content-Length"] = String(response.body.count) }
         headers["Connection"] = "close"
         if headers["Content-Type"] == nil { headers["Content-Type"] = "application/octet-stream" }
         for (k, v) in headers.sorted(by: { $0.key < $1.key }) { head += "\(k): \(v)\r\n" }

@@ -43,6 +43,54 @@ final class NoConfigTests: XCTestCase {
                 || FileManager.default.fileExists(atPath: directory.file("data") + "/oton"), result.stderr)
     }
 
+    /// Issue 54 §13: the first `oton stations add` writes the user's plugins.json from the built-in default; an
+    /// oton already playing on that default now re-reads it and has the new station for n/p (it answered "there
+    /// is no file to reload" and kept its old list until restarted).
+    func testTheFirstStationsAddReachesAnOtonPlayingOnTheBuiltInDefault() throws {
+        let directory = try TemporaryDirectory(self)
+        let environment = environment(directory)
+        let empty = directory.file("empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let audio = directory.file("long.ogg")  // about 70 s: it plays while the station is added
+        XCTAssertEqual(
+            try runProcess(
+                "/usr/bin/env",
+                [
+                    "gst-launch-1.0", "-q", "audiotestsrc", "num-buffers=3000", "!", "audioconvert", "!",
+                    "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(audio)",
+                ]
+            ).status, 0)
+        let player = Process()
+        player.executableURL = URL(fileURLWithPath: TestPaths.oton)
+        player.arguments = ["play", audio, "--headless", "--no-tui"]
+        player.environment = environment
+        player.currentDirectoryURL = URL(fileURLWithPath: empty)
+        player.standardOutput = FileHandle.nullDevice
+        player.standardError = FileHandle.nullDevice
+        try player.run()
+        defer {
+            player.terminate()
+            player.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(60)
+        var answered = false
+        while !answered, Date() < deadline, player.isRunning {
+            answered = try runProcess(TestPaths.oton, ["ctl", "status"], environment: environment, currentDirectory: empty).status == 0
+            if !answered { usleep(200_000) }
+        }
+        XCTAssertTrue(answered, "oton play answers on its socket")
+
+        let add = try runProcess(
+            TestPaths.oton, ["stations", "add", "Added FM", "http://127.0.0.1:9/added"], environment: environment, currentDirectory: empty)
+        XCTAssertEqual(add.status, 0, add.stderr)
+        let file = directory.file("xdg") + "/oton/plugins.json"
+        XCTAssertTrue(add.stderr.contains("created \(file) from the built-in default"), add.stderr)
+        XCTAssertTrue(add.stderr.contains("reloaded from \(file)"), add.stderr)
+        let stations = try runProcess(TestPaths.oton, ["ctl", "stations"], environment: environment, currentDirectory: empty)
+        XCTAssertTrue(stations.stdout.contains("Added FM"), stations.stdout + stations.stderr)
+    }
+
     func testConfigPathSaysWhichFileAndWhyAndInitNeverOverwrites() throws {
         let directory = try TemporaryDirectory(self)
         let environment = environment(directory)

@@ -13,6 +13,8 @@ package struct LightResponseHeaders {
     package var genre: [UInt8]?
     /// icy-br in bit/s.
     package var bitrate: Int?
+    /// Content-Length: the body is a finite resource (a programme, a file), not a live stream.
+    package var contentLength: UInt64?
 
     package mutating func add(_ line: UnsafeRawBufferPointer) {
         let bytes = Array(line.prefix(4096))
@@ -35,6 +37,7 @@ package struct LightResponseHeaders {
         case "icy-metaint":
             // Not a positive 32-bit number: no metadata is cut (a lie here would cut audio apart).
             metaint = Int(text).flatMap { (1...Int(Int32.max)).contains($0) ? $0 : nil }
+        case "content-length": contentLength = UInt64(text)
         case "icy-name": self.name = value
         case "icy-genre": genre = value
         case "icy-br": bitrate = Int(text.split(separator: ",").first ?? "").flatMap { (1...100_000).contains($0) ? $0 * 1000 : nil }

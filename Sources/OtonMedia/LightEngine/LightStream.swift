@@ -180,7 +180,9 @@ package final class LightStream: StreamEngine, @unchecked Sendable {
     package func finished(_ code: CURLcode, osErrno: Int32 = 0) {
         guard !abandoned else { return }
         if code == CURLE_OK {
-            report(.endOfStream)
+            // curl ends a body shorter than its Content-Length with an error: OK with a length is the whole programme.
+            let whole = headers.contentLength.map { $0 > 0 && flow.sourceBytes >= $0 } ?? false
+            report(whole ? .programmeEnded : .endOfStream)
             return
         }
         let detail = String(cString: errorBuffer)

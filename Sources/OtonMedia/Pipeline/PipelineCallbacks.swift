@@ -21,6 +21,9 @@ package final class PipelineContext: @unchecked Sendable {
     package let states: PipelineStateRequests
     /// The station's `title_encoding`; set before any callback is registered, read-only after.
     package var titleEncoding: TitleEncodingSetting = .auto
+    /// The HTTP source of a plain station (not HLS or DASH, not a timeshift ring); set like `titleEncoding`.
+    /// At the end of the stream it says whether the body had a length: a programme that ended (issue 54 §9).
+    package var httpSource: UnsafeMutablePointer<GstElement>?
     private let lock = NSLock()
     private var silenced = false
     private var started = false
@@ -106,7 +109,10 @@ package enum PipelineCallbacks {
             g_error_free(error)
             g_free(debug)
         case GST_MESSAGE_EOS:
-            context.report(.endOfStream)
+            // souphttpsrc knows the size in bytes only from a Content-Length: a finite programme played whole.
+            var size: gint64 = 0
+            let finite = context.httpSource.map { gst_element_query_duration($0, GST_FORMAT_BYTES, &size) != 0 && size > 0 } ?? false
+            context.report(finite ? .programmeEnded : .endOfStream)
         case GST_MESSAGE_ELEMENT:
             if let notice = EffectChain.overrunNotice(message) { context.report(.notice(notice)) }
         case GST_MESSAGE_BUFFERING:

@@ -17,6 +17,9 @@ public enum PipelineEvent: Sendable {
     case notice(String)
     /// End of stream: a file ended, or a server closed a live stream.
     case endOfStream
+    /// A finite resource (an HTTP body with a Content-Length, received whole) was played to its end:
+    /// a programme that ended, not a dropped connection (issue 54 §9).
+    case programmeEnded
     /// The light engine knows what went wrong without GStreamer's words (an HTTP status, a curl
     /// error): the kind, and a detail for the log.
     case failure(PlaybackErrorKind, detail: String)

@@ -116,6 +116,7 @@ public final class StreamPipeline: @unchecked Sendable {
             effects = nil
             context = PipelineContext(onEvent: onEvent, decoded: parse, taps: taps, pipeline: pipeline, startsOnFirstBuffer: true)
             context.titleEncoding = description.titleEncoding
+            if description.isLive, !description.isAdaptive, feeder == nil { context.httpSource = source }
             PipelineCallbacks.connectParser(parse, context: context)
             watch = Self.watch(source: source, output: nil, decoder: parse, pipeline: pipeline, description: description, context: context)
             return
@@ -226,6 +227,7 @@ public final class StreamPipeline: @unchecked Sendable {
 
         context = PipelineContext(onEvent: onEvent, decoded: decoded, taps: taps, pipeline: pipeline, startsOnFirstBuffer: !listened)
         context.titleEncoding = description.titleEncoding
+        if description.isLive, !description.isAdaptive, feeder == nil { context.httpSource = source }
         if listened {
             otgst_play_first_buffer_at_once(convert)
         } else {

@@ -67,6 +67,8 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
     private var headerTags: (tags: TagSet, until: UInt64)?
     private var notedAny = false
     private var ringFailed = false
+    /// The receiver has the whole of a finite programme: it ends at this ring offset (issue 54 §9).
+    private var programmeEnd: UInt64?
 
     public init(
         _ description: PipelineDescription, ring: TimeshiftRing, connection: UInt64, bus: PluginBus,
@@ -284,6 +286,7 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         let start = ring.playbackStart(at: asked)
         let offset = start.offset
         let feeder = TimeshiftFeeder(ring: ring, from: offset, prefix: start.prefix) { [onEvent] text in onEvent(.notice(text)) }
+        if let end = lock.withLock({ programmeEnd }) { feeder.end(at: end) }
         var playbackDescription = description
         playbackDescription.taps &= ~OTON_TAP_STREAM  // the receiver publishes the stream as it arrives
         lock.lock()
@@ -326,6 +329,12 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
             }
         case .started:
             break
+        case .programmeEnded:  // the playback says so when it has played it all
+            if let held = headerTags { noteFirst(held.tags) }
+            let feeder = lock.withLock {
+                programmeEnd = ring.extent.head; return self.feeder
+            }
+            feeder?.end(at: ring.extent.head)
         case .buffering, .error, .warning, .notice, .endOfStream, .failure, .needsPipeline, .timeshiftUnwritable:
             onEvent(event)
         }
@@ -348,7 +357,9 @@ public final class TimeshiftEngine: StreamEngine, @unchecked Sendable {
         switch event {
         case .tags:
             break
-        case .started, .buffering, .error, .warning, .notice, .endOfStream, .failure, .needsPipeline, .timeshiftUnwritable:
+        case .endOfStream:
+            onEvent(lock.withLock { programmeEnd } == nil ? event : .programmeEnded)
+        case .started, .buffering, .error, .warning, .notice, .programmeEnded, .failure, .needsPipeline, .timeshiftUnwritable:
             onEvent(event)
         }
     }

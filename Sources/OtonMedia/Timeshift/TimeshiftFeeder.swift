@@ -9,8 +9,11 @@ import OtonSupport
 /// order with the audio, so whoever watches it at the output knows which offset is heard.
 /// At the live edge it waits (in short steps, so a stop never waits long) for the receiver.
 ///
+/// A finite programme (issue 54 §9) has an end offset: there the feeder ends the stream (EOS), so
+/// the playback pipeline says it has played it all.
+///
 /// Threads: `cursor`, `prefix`, `pushedOnce` and `discont` are the streaming thread's alone; `condition`
-/// guards `stopped`.
+/// guards `stopped` and `endOffset`.
 final class TimeshiftFeeder: @unchecked Sendable {
     let ring: TimeshiftRing
     let startOffset: UInt64
@@ -18,6 +21,7 @@ final class TimeshiftFeeder: @unchecked Sendable {
     private let onNotice: @Sendable (String) -> Void
     private let condition = NSCondition()
     private var stopped = false
+    private var endOffset: UInt64?
 
     private var cursor: UInt64
     private var pushedOnce = false
@@ -62,6 +66,19 @@ final class TimeshiftFeeder: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// The programme ends at `offset` in the ring (the receiver has it all): playback ends there.
+    func end(at offset: UInt64) {
+        condition.lock()
+        endOffset = offset
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private var end: UInt64? {
+        condition.lock(); defer { condition.unlock() }
+        return endOffset
+    }
+
     /// The receiver wrote more (wakes a feeder waiting at the live edge).
     func dataArrived() {
         condition.lock()
@@ -91,6 +108,11 @@ final class TimeshiftFeeder: @unchecked Sendable {
                 cursor = from
             }
             guard !bytes.isEmpty else {
+                if let end, cursor >= end {
+                    _ = gst_app_src_end_of_stream(source)
+                    stop()
+                    return
+                }
                 condition.lock()
                 if !stopped { _ = condition.wait(until: Date().addingTimeInterval(0.2)) }
                 condition.unlock()

@@ -60,6 +60,11 @@ extension Player {
             playWithoutTimeshift(because: reason)
         case .endOfStream:
             ended()
+        case .programmeEnded:
+            // A finite resource played to its end (a bulletin, a file over HTTP): reconnecting would replay it.
+            logger.warning("\(current.url): \(tr("the programme ended"))")
+            handle(.stop)
+            finish(.ended)
         }
     }
 

@@ -1,4 +1,6 @@
+import Foundation
 import OtonEvents
+import OtonSupport
 import Synchronization
 
 /// The one owner of a session's stations: plugins.json's list as last (re)loaded, the station oton
@@ -43,14 +45,25 @@ public final class StationCatalogue: Sendable {
         }
     }
 
-    /// Re-reads the file and replaces the stations; on any error the list stays as it was.
+    /// Re-reads the file and replaces the stations; on any error the list stays as it was. An oton
+    /// running on the built-in default reads the user's plugins.json once it exists: the first
+    /// `oton stations add` writes it from the default (issue 54 §13: the new station was not seen).
     @discardableResult
-    public func reload() throws(ConfigError) -> [Station] {
-        guard let file, file != BuiltInConfig.name, !file.hasSuffix("/" + BuiltInConfig.name) else {
+    public func reload(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigError) -> [Station] {
+        guard var file else {
             throw .unreadable(file: BuiltInConfig.name, reason: "this oton runs on the built-in default; there is no file to reload")
         }
+        if file == BuiltInConfig.name || file.hasSuffix("/" + BuiltInConfig.name) {
+            guard let user = XDGPaths(environment: environment).userConfigFile, FileManager.default.fileExists(atPath: user) else {
+                throw .unreadable(file: BuiltInConfig.name, reason: "this oton runs on the built-in default; there is no file to reload")
+            }
+            file = user
+        }
         let config = try ConfigLoader.load(file: file)
-        state.withLock { $0.configured = config.stations }
+        state.withLock {
+            $0.file = file
+            $0.configured = config.stations
+        }
         return config.stations
     }
 }
