@@ -124,6 +124,15 @@ struct PlayCommand: ParsableCommand {
             config = try options.loadConfig()
             chosen = try search.map { try searchedStation($0) } ?? options.resolveStation(station, in: config)
         }
+        // The chain's LV2 plugins, each read from its own bundle (the first start after an install reads every
+        // bundle's manifest to index them): before the warm-up thread, which owns the flag during gst_init,
+        // so that a quit signal meanwhile ends oton at once, as inside gst_init (issue 53 §6).
+        var effects: (effects: [EffectSettings], problems: [String])?
+        if !config.effects.isEmpty {
+            audioStartIsPreparingPlugins = 1
+            effects = EffectCatalogue.usable(config.effects)
+            audioStartIsPreparingPlugins = 0
+        }
         // Only once the station is known: a usage error exits while no other thread runs (exit() while
         // the warm-up thread was inside GStreamer's or GIO's initialisation aborted 1 run in 40 under load).
         GLibMainLoop.warmUp()
@@ -139,8 +148,7 @@ struct PlayCommand: ParsableCommand {
         if noLevel { playerOptions.levelling?.enabled = false }
         playerOptions.loudnessMemory = LoudnessMemory()
         playerOptions.timeshift = alarm ? nil : timeshift ?? config.timeshift
-        if !config.effects.isEmpty {
-            let chain = EffectCatalogue.usable(config.effects)
+        if let chain = effects {
             for problem in chain.problems { Terminal.error(problem) }
             playerOptions.effects = chain.effects
         }

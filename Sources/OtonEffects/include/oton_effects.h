@@ -37,12 +37,25 @@ typedef struct oton_lv2_control_info {
     int sample_rate;
 } oton_lv2_control_info;
 
-/* How many LV2 plugins are installed (loads the catalogue on the first call). */
+/* How many LV2 plugins are installed: the full listing, every plugin's data read on the first call
+ * (seconds with a large collection installed: for `oton effects list`, not for a start). */
 unsigned oton_lv2_count(void);
 /* 1 and `*out` filled, or 0 when `index` is out of range. Strings live as long as the process. */
 int oton_lv2_plugin(unsigned index, oton_lv2_plugin_info *out);
-/* The index of the plugin with this URI, or -1. */
+/* The index of the plugin with this URI, or -1 (the full listing: see oton_lv2_count). */
 int oton_lv2_find(const char *uri);
+/* The index of the plugin with this URI read from the bundle folder `bundle_path` alone (loaded once,
+ * no other bundle read), or -1 when that bundle does not hold it. For a start: LV2BundleIndex says
+ * which bundle holds a URI. */
+int oton_lv2_find_in_bundle(const char *uri, const char *bundle_path);
+/* Calls `each` with the URI and bundle folder (strings valid during the call) of every plugin in the
+ * bundles of `search_path` (folders joined by ':', as LV2_PATH), from the bundles' manifests alone (no
+ * plugin's data read). Returns how many. Any thread; a world of its own, freed before it returns. */
+typedef void (*oton_lv2_bundle_fn)(void *context, const char *uri, const char *bundle_path);
+unsigned oton_lv2_each_bundle(const char *search_path, oton_lv2_bundle_fn each, void *context);
+/* The bundle folders oton_lv2_find_in_bundle loaded in this process, in order (for tests). */
+unsigned oton_lv2_loaded_bundle_count(void);
+const char *oton_lv2_loaded_bundle(unsigned index);
 int oton_lv2_control(unsigned plugin, unsigned control, oton_lv2_control_info *out);
 
 /* ---- one effect of the chain ---- */

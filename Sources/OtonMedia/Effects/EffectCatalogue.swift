@@ -34,8 +34,9 @@ public struct LV2PluginInfo: Equatable, Sendable {
     public var parameters: [EffectParameter]
 }
 
-/// What effects exist here: the built-in equalizer and the installed LV2 plugins (read once with
-/// lilv, from LV2_PATH or the system's folders), and whether an effect's settings fit them — the one
+/// What effects exist here: the built-in equalizer and the installed LV2 plugins (read with lilv, from
+/// LV2_PATH or the system's folders: a chain's plugin from its own bundle alone, the whole list only for
+/// `oton effects list`), and whether an effect's settings fit them — the one
 /// owner of "is this effect, parameter or value right".
 public enum EffectCatalogue {
     /// Every installed LV2 plugin, sorted by URI (the first call reads the catalogue).
@@ -63,10 +64,16 @@ public enum EffectCatalogue {
             parameters: parameters)
     }
 
-    /// The catalogue index of an LV2 plugin, nil when it is not installed.
+    /// The catalogue index of an LV2 plugin, nil when it is not installed: read from the one bundle
+    /// that holds it (``LV2BundleIndex``), no other bundle loaded. A bundle that no longer holds it
+    /// (changed without a new modification time) gets the index rebuilt once.
     static func lv2Index(_ uri: String) -> UInt32? {
-        let index = oton_lv2_find(uri)
-        return index >= 0 ? UInt32(index) : nil
+        for rebuild in [false, true] {
+            guard let bundle = LV2BundleIndex.bundle(for: uri, rebuild: rebuild) else { return nil }
+            let index = oton_lv2_find_in_bundle(uri, bundle)
+            if index >= 0 { return UInt32(index) }
+        }
+        return nil
     }
 
     public static func lv2Plugin(uri: String) -> LV2PluginInfo? { lv2Index(uri).flatMap(lv2Plugin(at:)) }

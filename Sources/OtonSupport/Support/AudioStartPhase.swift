@@ -2,8 +2,10 @@ import Foundation
 
 /// Whether the process is inside GStreamer's initialisation, which on a first start builds the plugin
 /// registry (29–50 s on a busy machine): a quit signal then ends oton at once (`QuitSignals`), as
-/// nothing else has started that needs an orderly end. Written by the thread that initialises,
-/// read by a signal handler: a plain `sig_atomic_t`, set before GStreamer starts and cleared after.
+/// nothing else has started that needs an orderly end. `oton play`'s reading of its chain's LV2 plugins
+/// (which indexes every installed bundle's manifest on a first start after an install) is such a phase
+/// too, set before the thread that initialises GStreamer starts. Written by one thread at a time, read
+/// by a signal handler: a plain `sig_atomic_t`, set before the phase starts and cleared after.
 nonisolated(unsafe) public var audioStartIsPreparingPlugins: sig_atomic_t = 0
 
 /// GStreamer's plugin registry, as GStreamer finds it: `GST_REGISTRY_1_0`, `GST_REGISTRY`, else
