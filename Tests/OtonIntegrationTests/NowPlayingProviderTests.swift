@@ -125,6 +125,37 @@ final class NowPlayingProviderTests: XCTestCase {
         XCTAssertLessThanOrEqual(http.requests(path: "/api/nowplaying/oton_test").count, 3)
     }
 
+    /// A status page that never answers: its rule's bound (5 s) ends the wait, playback goes on and the
+    /// next rule is asked.
+    func testAProviderThatNeverAnswersBlocksNeitherPlaybackNorTheNextRule() throws {
+        let directory = try TemporaryDirectory(self)
+        environment(directory)
+        let audio = try untaggedMP3(directory)
+        let release = DispatchSemaphore(value: 0)
+        let http = try LocalHTTPServer.start(
+            routes: [
+                "/stream": CannedResponse(headers: ["Content-Type": "audio/mpeg"], body: audio),
+                "/7.html": .html("<html><body>1,1,4,100,1,128,Kyunney - Saham sire</body></html>"),
+            ],
+            handler: { request in
+                // Icecast's page hangs until the test ends (a server that accepted and never answers).
+                if request.path == "/status-json.xsl" { _ = release.wait(timeout: .now() + 120) }
+                return nil
+            })
+        defer {
+            for _ in 0..<4 { release.signal() }
+            http.stop()
+        }
+        let harness = PlayerHarness(url: http.url("/stream").absoluteString)
+        harness.start()
+        defer { harness.stop() }
+        XCTAssertNotNil(harness.waitForState("playing"))
+        let track = try XCTUnwrap(harness.waitForTrack(title: "Saham sire", artist: "Kyunney", timeout: 45), "\(harness.trackEvents)")
+        XCTAssertEqual(track.field("title_source"), "provider:shoutcast1")
+        XCTAssertEqual(http.requests(path: "/status-json.xsl").count, 1, "the hanging page was asked once")
+        XCTAssertEqual(harness.player.state, .playing, "the hanging provider never held playback up")
+    }
+
     func testHostileProvidersNeverShowAForeignTitleNorStopPlayback() throws {
         let directory = try TemporaryDirectory(self)
         environment(directory)
@@ -181,6 +212,7 @@ final class NowPlayingProviderTests: XCTestCase {
         let pushedAt = Date()
         server.send("azura Pushed Artist|Pushed Song")
         let pushed = try XCTUnwrap(harness.waitForTrack(title: "Pushed Song", artist: "Pushed Artist", timeout: 20), "\(harness.trackEvents)")
+        print(String(format: "[measure] AzuraCast SSE push to track event: %.3f s", Date().timeIntervalSince(pushedAt)))
         XCTAssertLessThan(Date().timeIntervalSince(pushedAt), Self.pushBound)
         XCTAssertEqual(pushed.field("title_source"), "provider:azuracast")
     }
@@ -208,6 +240,7 @@ final class NowPlayingProviderTests: XCTestCase {
         let pushedAt = Date()
         server.send("zeno Next Artist - Next Song")
         XCTAssertNotNil(harness.waitForTrack(title: "Next Song", artist: "Next Artist", timeout: 20), "\(harness.trackEvents)")
+        print(String(format: "[measure] Zeno SSE push to track event: %.3f s", Date().timeIntervalSince(pushedAt)))
         XCTAssertLessThan(Date().timeIntervalSince(pushedAt), Self.pushBound)
     }
 }
